@@ -1,0 +1,174 @@
+package lint
+
+import (
+	"strings"
+	"time"
+)
+
+// Defaults the runtime applies to a definition.
+const (
+	DefaultModelRole      = "Compaction"
+	DefaultVisibility     = "user-facing"
+	DefaultTimeoutSeconds = 60
+	// MaxFileSize is the largest agent file lint reads; larger ones are
+	// reported as unreadable instead of being loaded into memory.
+	MaxFileSize = 8 << 20
+	// MaxDescription is the description length past which description-long warns.
+	MaxDescription = 1024
+)
+
+// Field is one frontmatter key as written, with the positions of the key and
+// of its value.
+type Field struct {
+	Key      string
+	KeyPos   Pos // where the key starts
+	ValuePos Pos // where the value starts
+}
+
+// Definition is what the runtime binds from one file, after defaults. Fields
+// the file did not set hold their defaults; Set says which were written.
+type Definition struct {
+	Name        string
+	Description string
+	Tools       []string
+	// ModelRole is normalised to "Main", "Compaction" or "Fallback" when
+	// valid; otherwise it holds the raw value.
+	ModelRole string
+	// TimeoutSeconds is 60 unless the file sets it (older runtimes only).
+	TimeoutSeconds int
+	// PrefillTimeoutSeconds is 0 unless the file sets it: 0 means the
+	// runtime's SubAgents.PrefillTimeoutSeconds.
+	PrefillTimeoutSeconds int
+	// Visibility is normalised to "user-facing" or "internal" when valid.
+	Visibility             string
+	EmitStructuredFindings bool
+	// Version is `version`, else `metadata.version` (SkillServer only).
+	Version string
+	// Metadata holds the scalar entries of a `metadata:` map, as strings.
+	Metadata map[string]string
+	// Body is the system prompt exactly as the runtime reads it: leading
+	// whitespace trimmed, trailing whitespace kept.
+	Body string
+	// BodyLine is the line of the file where the body starts (1-based), or
+	// the line after the frontmatter when the body is empty.
+	BodyLine int
+	// Fields lists the frontmatter keys in file order.
+	Fields []Field
+}
+
+// Field returns the frontmatter field with exactly that key.
+func (d *Definition) Field(key string) (Field, bool) {
+	for i := len(d.Fields) - 1; i >= 0; i-- {
+		if d.Fields[i].Key == key {
+			return d.Fields[i], true
+		}
+	}
+	return Field{}, false
+}
+
+// Set reports whether the file wrote the key (exact, camelCase).
+func (d *Definition) Set(key string) bool {
+	_, ok := d.Field(key)
+	return ok
+}
+
+// UserFacing reports whether the frontline model is told about the agent.
+func (d *Definition) UserFacing() bool { return d.Visibility == DefaultVisibility }
+
+// Status is the runtime's decision about one file.
+type Status int
+
+// A file is either loaded into the catalog or rejected (skipped with a
+// warning in the daemon log).
+const (
+	Loaded Status = iota
+	Rejected
+)
+
+// String returns "loaded" or "rejected".
+func (s Status) String() string {
+	if s == Rejected {
+		return "rejected"
+	}
+	return "loaded"
+}
+
+// Source says where a definition came from.
+type Source struct {
+	// Feed is empty for a user-authored file, else the server feed's name.
+	Feed string
+}
+
+// String returns "local" or "feed:<name>".
+func (s Source) String() string {
+	if s.Feed == "" {
+		return "local"
+	}
+	return "feed:" + s.Feed
+}
+
+// IsFeed reports whether the file was synced from a server feed.
+func (s Source) IsFeed() bool { return s.Feed != "" }
+
+// SyncEntry is what a feed's .sync-state.json records about one file.
+type SyncEntry struct {
+	Version     string
+	SHA256      string
+	SyncedAtUTC string
+}
+
+// File is one agent definition file and everything lint knows about it.
+type File struct {
+	// Path is the file's path as the scan found it.
+	Path string
+	// Source is local or a feed.
+	Source Source
+	// Status is loaded or rejected, exactly as the runtime decides.
+	Status Status
+	// Reason is the runtime's own log line for a rejected file.
+	Reason string
+	// Def is what the file binds to; nil when the frontmatter does not parse.
+	Def *Definition
+	// Diagnostics about this file, sorted by position.
+	Diagnostics []Diagnostic
+	// Size, ModTime and the SHA-256 of the exact bytes (lowercase hex).
+	Size    int64
+	ModTime time.Time
+	SHA256  string
+	// Text is the file as the runtime reads it (BOM dropped, invalid bytes as
+	// U+FFFD); reports quote source lines from it.
+	Text string
+	// Sync is the feed's sync-state entry for a feed file, if any.
+	Sync *SyncEntry
+}
+
+// Name returns the definition's name, or "" when the file has none.
+func (f *File) Name() string {
+	if f.Def == nil {
+		return ""
+	}
+	return f.Def.Name
+}
+
+// Line returns line n (1-based) of the file's text without its line ending,
+// or "" when there is no such line.
+func (f *File) Line(n int) string {
+	return lineOf(f.Text, n)
+}
+
+func lineOf(text string, n int) string {
+	if n < 1 {
+		return ""
+	}
+	for i := 1; i < n; i++ {
+		j := strings.IndexByte(text, '\n')
+		if j < 0 {
+			return ""
+		}
+		text = text[j+1:]
+	}
+	if j := strings.IndexByte(text, '\n'); j >= 0 {
+		text = text[:j]
+	}
+	return strings.TrimSuffix(text, "\r")
+}

@@ -1,0 +1,91 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+)
+
+// Home holds every path of a NetClaw home that agentdesk reads.
+type Home struct {
+	// Base is the NetClaw base folder ($NETCLAW_HOME, else ~/.netclaw).
+	Base string
+	// Agents is the user-authored agents folder (<base>/agents unless overridden).
+	Agents string
+	// Skills is the skills folder (<base>/skills).
+	Skills string
+	// ConfigDir is <base>/config.
+	ConfigDir string
+}
+
+// ResolveHome works out the home from the --home and --agents flags, then
+// $NETCLAW_HOME, then ~/.netclaw. getenv may be nil (os.Getenv is used).
+func ResolveHome(home, agents string, getenv func(string) string) (Home, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if home == "" {
+		home = getenv("NETCLAW_HOME")
+	}
+	if home == "" {
+		dir, err := os.UserHomeDir()
+		if err != nil {
+			return Home{}, fmt.Errorf("cannot find the NetClaw home: set --home or NETCLAW_HOME: %w", err)
+		}
+		home = filepath.Join(dir, ".netclaw")
+	}
+	return NewHome(home, agents), nil
+}
+
+// NewHome returns the paths of the home at base. A non-empty agents overrides
+// the agents folder.
+func NewHome(base, agents string) Home {
+	base = filepath.Clean(base)
+	if agents == "" {
+		agents = filepath.Join(base, "agents")
+	}
+	return Home{
+		Base:      base,
+		Agents:    filepath.Clean(agents),
+		Skills:    filepath.Join(base, "skills"),
+		ConfigDir: filepath.Join(base, "config"),
+	}
+}
+
+// FeedsDir is the folder that holds the server-synced feeds: <agents>/.server-feeds.
+func (h Home) FeedsDir() string { return filepath.Join(h.Agents, ".server-feeds") }
+
+// FeedDir is the folder of one feed.
+func (h Home) FeedDir(feed string) string { return filepath.Join(h.FeedsDir(), feed) }
+
+// SyncStatePath is the .sync-state.json of one feed.
+func (h Home) SyncStatePath(feed string) string {
+	return filepath.Join(h.FeedDir(feed), ".sync-state.json")
+}
+
+// ConfigFile is <base>/config/netclaw.json.
+func (h Home) ConfigFile() string { return filepath.Join(h.ConfigDir, "netclaw.json") }
+
+// SecretsFile is <base>/config/secrets.json.
+func (h Home) SecretsFile() string { return filepath.Join(h.ConfigDir, "secrets.json") }
+
+// SystemSkillsDir is <base>/skills/.system.
+func (h Home) SystemSkillsDir() string { return filepath.Join(h.Skills, ".system") }
+
+// SkillFeedsDir is <base>/skills/.server-feeds.
+func (h Home) SkillFeedsDir() string { return filepath.Join(h.Skills, ".server-feeds") }
+
+var feedNameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
+
+// ValidFeedName reports whether name is a feed folder name the runtime syncs
+// into ([a-z0-9-]+).
+func ValidFeedName(name string) bool { return feedNameRE.MatchString(name) }
+
+// Exists reports whether the base folder exists. A missing home is not an
+// error for lint (there is simply nothing to load), but callers may say so.
+func (h Home) Exists() bool {
+	_, err := os.Stat(h.Base)
+	return !errors.Is(err, os.ErrNotExist)
+}
