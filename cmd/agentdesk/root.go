@@ -1,0 +1,156 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// version is the program's version, set at build time with
+// -ldflags "-X main.version=v1.2.3".
+var version = "dev"
+
+// subcommands holds the constructors of every subcommand. Each command's file
+// appends its constructor from an init function, so root.go never changes
+// when a command is added.
+var subcommands []func(*globals) *cobra.Command
+
+// globals holds the global flags and the process's streams and environment.
+// Commands read everything through it, never from os directly, so tests can
+// run execute in-process.
+type globals struct {
+	// home is --home: the NetClaw base folder ("" means $NETCLAW_HOME, else
+	// ~/.netclaw).
+	home string
+	// agents is --agents: overrides <home>/agents when set.
+	agents string
+	// color is --color: auto, always or never.
+	color colorMode
+
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	// environ is the process environment as KEY=VALUE strings.
+	environ []string
+}
+
+// Getenv returns the value of key in g's environment, or "" when unset. When
+// a key appears more than once the last one wins, as it would for a child
+// process started with this environment.
+func (g *globals) Getenv(key string) string {
+	prefix := key + "="
+	for i := len(g.environ) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(g.environ[i], prefix); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// Home resolves the NetClaw home from --home, --agents, $NETCLAW_HOME and
+// ~/.netclaw.
+func (g *globals) Home() (lint.Home, error) {
+	return lint.ResolveHome(g.home, g.agents, g.Getenv)
+}
+
+// Color reports whether output to w should be coloured: always with
+// --color always; never with --color never; with --color auto only when w is
+// a terminal and NO_COLOR is unset or empty.
+func (g *globals) Color(w io.Writer) bool {
+	switch g.color {
+	case colorAlways:
+		return true
+	case colorNever:
+		return false
+	}
+	if g.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	return isTerminal(w)
+}
+
+// isTerminal reports whether w is a file descriptor attached to a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(interface{ Fd() uintptr })
+	if !ok {
+		return false
+	}
+	return term.IsTerminal(f.Fd())
+}
+
+// newRootCmd builds the agentdesk command with its global flags and every
+// registered subcommand.
+func newRootCmd(g *globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "agentdesk",
+		Short: "A terminal desk for writing NetClaw sub-agents",
+		Long: `agentdesk shows every sub-agent definition the NetClaw runtime would load or
+reject and why, shows the [available-subagents] layer exactly as the frontline
+model reads it, runs an agent against the configured model, and opens what the
+run left behind. Without a subcommand it starts the interactive browser.`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runBrowser(cmd, g)
+		},
+	}
+	root.SetIn(g.stdin)
+	root.SetOut(g.stdout)
+	root.SetErr(g.stderr)
+	root.SetVersionTemplate("agentdesk {{.Version}}\n")
+
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.home, "home", "", "NetClaw home folder (default $NETCLAW_HOME, else ~/.netclaw)")
+	pf.StringVar(&g.agents, "agents", "", "agents folder (default <home>/agents)")
+	pf.Var(&g.color, "color", "colour output: auto, always or never (NO_COLOR is honoured with auto)")
+
+	for _, sub := range subcommands {
+		root.AddCommand(sub(g))
+	}
+	return root
+}
+
+// colorMode is the value of --color.
+type colorMode int
+
+const (
+	colorAuto colorMode = iota
+	colorAlways
+	colorNever
+)
+
+// String returns the flag's value as written on the command line.
+func (c *colorMode) String() string {
+	switch *c {
+	case colorAlways:
+		return "always"
+	case colorNever:
+		return "never"
+	}
+	return "auto"
+}
+
+// Set parses auto, always or never; anything else is a usage error.
+func (c *colorMode) Set(s string) error {
+	switch strings.ToLower(s) {
+	case "auto":
+		*c = colorAuto
+	case "always":
+		*c = colorAlways
+	case "never":
+		*c = colorNever
+	default:
+		return fmt.Errorf("%q is not a colour mode: use auto, always or never", s)
+	}
+	return nil
+}
+
+// Type names the flag's value in help text.
+func (c *colorMode) Type() string { return "auto|always|never" }

@@ -1,0 +1,105 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Escape returns s with every character that could move the cursor, change
+// the terminal's state or reorder text made visible instead: C0 controls
+// other than tab (ESC becomes `\x1b`, a newline `\n`), DEL, C1 controls
+// (`\u009b`), Unicode line and paragraph separators and bidirectional
+// formatting characters (`\u202e`), and bytes that are not valid UTF-8
+// (`\xff`). Tabs are kept, so a quoted source line keeps its layout. Other
+// text, backslashes included, is returned unchanged; the result is meant to
+// be safe to print, not to be parsed back.
+func Escape(s string) string {
+	i := firstUnsafe(s)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+			i++
+			continue
+		}
+		writeRune(&b, r)
+		i += size
+	}
+	return b.String()
+}
+
+// firstUnsafe returns the byte offset of the first character Escape changes,
+// or -1 when there is none.
+func firstUnsafe(s string) int {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if unsafeASCII(c) {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || unsafeRune(r) {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+func unsafeASCII(c byte) bool {
+	return (c < 0x20 && c != '\t') || c == 0x7f
+}
+
+func unsafeRune(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return unsafeASCII(byte(r))
+	case r >= 0x80 && r <= 0x9f: // C1 controls, CSI (0x9b) among them
+		return true
+	case r == 0x061c, // Arabic letter mark
+		r == 0x200e, r == 0x200f, // left-to-right and right-to-left marks
+		r == 0x2028, r == 0x2029, // line and paragraph separators
+		r >= 0x202a && r <= 0x202e, // embeddings and overrides
+		r >= 0x2066 && r <= 0x2069: // isolates
+		return true
+	}
+	return false
+}
+
+// writeRune writes r to b, escaped when it is unsafe.
+func writeRune(b *strings.Builder, r rune) {
+	if !unsafeRune(r) {
+		b.WriteRune(r)
+		return
+	}
+	switch r {
+	case '\a':
+		b.WriteString(`\a`)
+	case '\b':
+		b.WriteString(`\b`)
+	case '\f':
+		b.WriteString(`\f`)
+	case '\n':
+		b.WriteString(`\n`)
+	case '\r':
+		b.WriteString(`\r`)
+	case '\v':
+		b.WriteString(`\v`)
+	default:
+		if r < utf8.RuneSelf {
+			fmt.Fprintf(b, `\x%02x`, r)
+		} else {
+			fmt.Fprintf(b, `\u%04x`, r)
+		}
+	}
+}
