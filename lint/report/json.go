@@ -1,0 +1,129 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// jsonReport is the JSON format's document. Field order is the order keys
+// are printed in.
+type jsonReport struct {
+	Files   []jsonFile  `json:"files"`
+	Summary jsonSummary `json:"summary"`
+}
+
+type jsonFile struct {
+	Path        string           `json:"path"`
+	Name        string           `json:"name"`
+	Status      string           `json:"status"`
+	Source      string           `json:"source"`
+	Diagnostics []jsonDiagnostic `json:"diagnostics"`
+}
+
+type jsonDiagnostic struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Hint     string `json:"hint"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+}
+
+type jsonSummary struct {
+	Loaded   int `json:"loaded"`
+	Rejected int `json:"rejected"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+}
+
+// JSON prints c as one JSON document, indented by two spaces, keys in a
+// fixed order, with a trailing newline:
+//
+//	{"files":[{"path","name","status","source","diagnostics":[{"rule",
+//	"severity","message","hint","line","column"}]}],
+//	"summary":{"loaded","rejected","errors","warnings"}}
+//
+// "files" lists agent files in runtime order, then skills by path, then
+// configuration files by path. Every key is always present: "name" and
+// "hint" may be "", "diagnostics" may be [], and "line" and "column" are 0
+// for a diagnostic about the whole file. "status" is "loaded" or
+// "rejected" as the runtime decides for an agent file; for a skill it is
+// "loaded" when it routes fine or does not route, "rejected" when its
+// routing fails; for a configuration file it is "". "source" is "local" or
+// "feed:<name>", "system" for skills under skills/.system, and "config" for
+// configuration files. "path" is shown relative to opts.Dir when that is
+// shorter; the environment's path is "". Strings are JSON-escaped, and
+// DEL, C1 controls and bidirectional formatting characters are written as
+// \u escapes, so the output is safe to print on a terminal.
+func JSON(w io.Writer, c *lint.Catalog, opts Options) error {
+	dir := opts.dir()
+	sum := c.Summary()
+	doc := jsonReport{
+		Files:   []jsonFile{},
+		Summary: jsonSummary{sum.Loaded, sum.Rejected, sum.Errors, sum.Warnings},
+	}
+	for _, e := range entries(c) {
+		f := jsonFile{
+			Path:        displayPath(e.path, dir),
+			Name:        e.name,
+			Status:      e.status,
+			Source:      e.source,
+			Diagnostics: make([]jsonDiagnostic, 0, len(e.diagnostics)),
+		}
+		for _, d := range e.diagnostics {
+			f.Diagnostics = append(f.Diagnostics, jsonDiagnostic{
+				Rule:     d.Rule,
+				Severity: d.Severity.String(),
+				Message:  d.Message,
+				Hint:     d.Hint,
+				Line:     d.Line,
+				Column:   d.Column,
+			})
+		}
+		doc.Files = append(doc.Files, f)
+	}
+	return writeJSON(w, doc, "lint report")
+}
+
+// writeJSON encodes v with two-space indentation and a trailing newline,
+// terminal-safe (see escapeJSONText).
+func writeJSON(w io.Writer, v any, what string) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("encode the %s: %w", what, err)
+	}
+	if _, err := w.Write(escapeJSONText(buf.Bytes())); err != nil {
+		return fmt.Errorf("write the %s: %w", what, err)
+	}
+	return nil
+}
+
+// escapeJSONText rewrites, in encoded JSON, the characters encoding/json
+// leaves raw but a terminal may act on (DEL, C1 controls, bidirectional
+// formatting characters) as \u escapes. They can only occur inside strings,
+// where a \u escape means the same character, so the document is unchanged
+// for a JSON reader.
+func escapeJSONText(b []byte) []byte {
+	if firstUnsafe(string(b)) < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r != '\t' && r != '\n' && unsafeRune(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}

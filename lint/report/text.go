@@ -1,0 +1,129 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// ANSI styles of the text format.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
+	ansiRed    = "\x1b[1;31m"
+	ansiYellow = "\x1b[1;33m"
+	ansiGreen  = "\x1b[32m"
+)
+
+// environmentLabel is shown in place of a path for a diagnostic about the
+// environment rather than a file.
+const environmentLabel = "(environment)"
+
+// Text prints every diagnostic of c for a person, sorted by path, then line:
+//
+//	agents/reviewer.md:4:1: warning: unknown key "ModelRole" [unknown-field]
+//	   4 | ModelRole: Main
+//	     | ^
+//	  hint: did you mean 'modelRole'?
+//
+// A diagnostic about a whole file prints as "path: severity: message [rule]"
+// with no source line. Paths are shown relative to opts.Dir when that is
+// shorter. Everything taken from a file is passed through Escape. The last
+// line sums up: "12 loaded, 2 rejected, 3 errors, 1 warning".
+func Text(w io.Writer, c *lint.Catalog, opts Options) error {
+	bw := bufio.NewWriter(w)
+	tp := textPrinter{w: bw, color: opts.Color}
+	for _, l := range flatten(entries(c), opts.dir()) {
+		tp.diagnostic(l)
+	}
+	fmt.Fprintln(bw, SummaryLine(c.Summary()))
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write the lint report: %w", err)
+	}
+	return nil
+}
+
+// SummaryLine returns the last line of a text report, such as
+// "12 loaded, 2 rejected, 3 errors, 1 warning".
+func SummaryLine(s lint.Summary) string {
+	return fmt.Sprintf("%d loaded, %d rejected, %s, %s",
+		s.Loaded, s.Rejected, plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// textPrinter writes diagnostics in the text format.
+type textPrinter struct {
+	w     *bufio.Writer
+	color bool
+	src   sources
+}
+
+func (p *textPrinter) style(code, s string) string {
+	if !p.color || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func (p *textPrinter) diagnostic(l located) {
+	loc := Escape(l.display)
+	if l.Path == "" {
+		loc = environmentLabel
+	}
+	if l.Line > 0 {
+		loc += ":" + strconv.Itoa(l.Line)
+		if l.Column > 0 {
+			loc += ":" + strconv.Itoa(l.Column)
+		}
+	}
+	sev := l.Severity.String()
+	switch l.Severity {
+	case lint.Error:
+		sev = p.style(ansiRed, sev)
+	case lint.Warning:
+		sev = p.style(ansiYellow, sev)
+	}
+	fmt.Fprintf(p.w, "%s: %s: %s %s\n",
+		p.style(ansiBold, loc), sev, Escape(l.Message), p.style(ansiDim, "["+Escape(l.Rule)+"]"))
+	if l.Line > 0 {
+		if text, ok := p.src.text(l); ok {
+			if line, ok := lineOf(text, l.Line); ok {
+				p.snippet(l.Line, l.Column, line)
+			}
+		}
+	}
+	if l.Hint != "" {
+		fmt.Fprintf(p.w, "  hint: %s\n", Escape(l.Hint))
+	}
+}
+
+// snippet prints the source line with a gutter holding its number and, when
+// column is known, a caret under the column.
+func (p *textPrinter) snippet(lineNo, column int, line string) {
+	num := strconv.Itoa(lineNo)
+	pad := strings.Repeat(" ", len(num))
+	shown, caret := sourceWindow(line, column)
+	fmt.Fprintf(p.w, " %s%s | %s\n", gutterPad(num), num, shown)
+	if column > 0 {
+		fmt.Fprintf(p.w, " %s%s | %s%s\n", gutterPad(num), pad, caret, p.style(ansiGreen, "^"))
+	}
+}
+
+// gutterPad right-aligns line numbers in a gutter at least four wide.
+func gutterPad(num string) string {
+	if len(num) >= 3 {
+		return ""
+	}
+	return strings.Repeat(" ", 3-len(num))
+}
