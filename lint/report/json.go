@@ -112,13 +112,15 @@ func writeJSON(w io.Writer, v any, what string) error {
 // where a \u escape means the same character, so the document is unchanged
 // for a JSON reader.
 func escapeJSONText(b []byte) []byte {
-	if firstUnsafe(string(b)) < 0 {
+	i := firstUnsafeJSON(b)
+	if i < 0 {
 		return b
 	}
 	out := make([]byte, 0, len(b)+16)
-	for i := 0; i < len(b); {
+	out = append(out, b[:i]...)
+	for i < len(b) {
 		r, size := utf8.DecodeRune(b[i:])
-		if r != '\t' && r != '\n' && unsafeRune(r) {
+		if r != '\n' && unsafeRune(r) {
 			out = fmt.Appendf(out, `\u%04x`, r)
 		} else {
 			out = append(out, b[i:i+size]...)
@@ -126,4 +128,25 @@ func escapeJSONText(b []byte) []byte {
 		i += size
 	}
 	return out
+}
+
+// firstUnsafeJSON returns the offset of the first character of encoded JSON
+// escapeJSONText rewrites, or -1. encoding/json has already escaped C0
+// controls and invalid UTF-8; the indentation's newlines are fine.
+func firstUnsafeJSON(b []byte) int {
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			if b[i] == 0x7f {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if unsafeRune(r) {
+			return i
+		}
+		i += size
+	}
+	return -1
 }

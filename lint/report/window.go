@@ -19,8 +19,23 @@ const tabWidth = 8
 // whitespace that puts a caret under the column'th character (1-based,
 // counting runes; past the end of the line, it points just after it).
 func sourceWindow(line string, column int) (shown, lead string) {
-	runes := []rune(line)
 	at := column - 1
+	if len(line) <= maxSourceWidth && firstUnsafe(line) < 0 && !strings.ContainsRune(line, '\t') {
+		// Fast path: no rune is wider than its bytes, so the line fits.
+		if at < 0 {
+			at = 0
+		}
+		off := len(line)
+		for i := range line {
+			if at == 0 {
+				off = i
+				break
+			}
+			at--
+		}
+		return line, caretLead(line[:off])
+	}
+	runes := []rune(line)
 	if at < 0 {
 		at = 0
 	}
