@@ -1,0 +1,12 @@
+// Package preview renders sub-agent definitions for whoever consumes them,
+// byte for byte as the NetClaw runtime does: the [available-subagents]
+// context layer per audience (Layer), its cost in o200k_base tokens
+// (CountTokens, LayerTokens), the composed system prompt of a spawn with an
+// optional skill overlay (SystemPrompt), the first user message
+// (FirstMessage), the outcome of every skill that routes through a sub-agent
+// (SkillRoutes), and a unified diff of two renderings (Diff).
+//
+// It reads a lint.Catalog and never touches the network or a terminal. The
+// strings it returns are exactly what the model receives, control characters
+// included; a caller that prints them to a terminal escapes them first.
+package preview

@@ -1,0 +1,86 @@
+package preview
+
+import (
+	"sync"
+
+	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// TokenEncoding names the encoding token counts use: OpenAI's o200k_base,
+// whose vocabulary github.com/tiktoken-go/tokenizer compiles into the
+// program, so counting never needs the network. Other models' tokenizers
+// differ by a few percent; the count is an estimate of what the layer costs,
+// exact for o200k_base models.
+const TokenEncoding = "o200k_base"
+
+// encoder is the o200k_base codec, built on first use. The codec's merge
+// tables are read-only after construction and its regular expression hands
+// each call its own matcher, so one codec serves concurrent callers.
+var encoder = sync.OnceValues(func() (tokenizer.Codec, error) {
+	return tokenizer.Get(tokenizer.O200kBase)
+})
+
+// CountTokens returns the number of o200k_base tokens in text. Invalid UTF-8
+// is counted byte by byte, as the encoder sees it. It never fails on any
+// input: should the encoder fail (it cannot, short of a broken build), the
+// count falls back to one token per four bytes, rounded up.
+func CountTokens(text string) int {
+	if text == "" {
+		return 0
+	}
+	enc, err := encoder()
+	if err == nil {
+		var n int
+		if n, err = enc.Count(text); err == nil {
+			return n
+		}
+	}
+	return (len(text) + 3) / 4
+}
+
+// AgentTokens is what one agent's block in the layer costs.
+type AgentTokens struct {
+	// Name is the agent's name as the layer prints it.
+	Name string
+	// Tokens is the number of tokens of the agent's block (Block), its
+	// trailing blank line included.
+	Tokens int
+}
+
+// LayerCost is what the layer costs the frontline model on every turn.
+type LayerCost struct {
+	// Total is the number of tokens of the whole layer.
+	Total int
+	// Agents holds one entry per listed agent, in the layer's order.
+	Agents []AgentTokens
+	// Fixed is the number of tokens of the text around the blocks: the
+	// header and the delegation instructions, or the whole layer when it
+	// lists no agent. Total is Fixed plus the sum of the agents' tokens,
+	// because the encoder's pre-tokenizer always splits at a block's edges.
+	Fixed int
+}
+
+// LayerTokens counts the tokens of Layer(c, a), in total and per agent. The
+// per-agent numbers show which description is expensive: every turn of every
+// session of the audience pays them.
+func LayerTokens(c *lint.Catalog, a Audience) LayerCost {
+	if !Enabled(c, a) {
+		return LayerCost{}
+	}
+	defs := Listed(c, a)
+	if len(defs) == 0 {
+		n := CountTokens(emptyLayer(c.Home.Agents))
+		return LayerCost{Total: n, Fixed: n}
+	}
+	cost := LayerCost{Agents: make([]AgentTokens, len(defs))}
+	cost.Fixed = CountTokens(layerHeader+"\n\n") + CountTokens(layerFooter)
+	cost.Total = cost.Fixed
+	for i, d := range defs {
+		n := CountTokens(Block(d))
+		cost.Agents[i] = AgentTokens{Name: d.Name, Tokens: n}
+		cost.Total += n
+	}
+	return cost
+}
