@@ -49,22 +49,22 @@ func TestDiff(t *testing.T) {
 			want: "--- before\n+++ after\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n",
 		},
 		{
-			name: "two changes far apart make two hunks",
+			name:   "two changes far apart make two hunks",
 			before: "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n",
 			after:  "one\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\nsixteen\n",
-			want: "--- before\n+++ after\n@@ -1,4 +1,4 @@\n-1\n+one\n 2\n 3\n 4\n@@ -13,4 +13,4 @@\n 13\n 14\n 15\n-16\n+sixteen\n",
+			want:   "--- before\n+++ after\n@@ -1,4 +1,4 @@\n-1\n+one\n 2\n 3\n 4\n@@ -13,4 +13,4 @@\n 13\n 14\n 15\n-16\n+sixteen\n",
 		},
 		{
-			name: "changes six lines apart share a hunk",
+			name:   "changes six lines apart share a hunk",
 			before: "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n",
 			after:  "1\nB\n3\n4\n5\n6\n7\n8\nI\n10\n",
-			want: "--- before\n+++ after\n@@ -1,10 +1,10 @@\n 1\n-2\n+B\n 3\n 4\n 5\n 6\n 7\n 8\n-9\n+I\n 10\n",
+			want:   "--- before\n+++ after\n@@ -1,10 +1,10 @@\n 1\n-2\n+B\n 3\n 4\n 5\n 6\n 7\n 8\n-9\n+I\n 10\n",
 		},
 		{
-			name: "changes seven lines apart do not",
+			name:   "changes seven lines apart do not",
 			before: "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n",
 			after:  "1\nB\n3\n4\n5\n6\n7\n8\n9\nJ\n11\n",
-			want: "--- before\n+++ after\n@@ -1,5 +1,5 @@\n 1\n-2\n+B\n 3\n 4\n 5\n@@ -7,5 +7,5 @@\n 7\n 8\n 9\n-10\n+J\n 11\n",
+			want:   "--- before\n+++ after\n@@ -1,5 +1,5 @@\n 1\n-2\n+B\n 3\n 4\n 5\n@@ -7,5 +7,5 @@\n 7\n 8\n 9\n-10\n+J\n 11\n",
 		},
 		{
 			name: "CRLF lines differ from LF lines", before: "a\r\nb\r\n", after: "a\r\nb\n",
