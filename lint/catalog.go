@@ -29,8 +29,8 @@ type Skill struct {
 	RouteError string
 	// Diagnostics about this skill file.
 	Diagnostics []Diagnostic
-	size    int64
-	modTime time.Time
+	size        int64
+	modTime     time.Time
 }
 
 // Routed reports whether the skill runs through a sub-agent.

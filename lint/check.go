@@ -1,0 +1,179 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+var (
+	// nameRE is SkillServer's name format: lowercase alphanumeric and
+	// hyphens, no leading, trailing or consecutive hyphens.
+	nameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	// versionRE is SkillServer's version format.
+	versionRE = regexp.MustCompile(`^[A-Za-z0-9.+-]{1,64}$`)
+)
+
+// ValidName reports whether name is a valid SkillServer sub-agent name, the
+// only form a skill can route to.
+func ValidName(name string) bool { return len(name) <= 64 && nameRE.MatchString(name) }
+
+// check applies the per-file rules to a bound definition, in the order the
+// runtime checks them (its first complaint is the file's Reason).
+func (ps *parser) check(d *Definition) {
+	path := ps.f.Path
+	at := func(key string) Pos {
+		if f, ok := d.Field(key); ok {
+			return f.ValuePos
+		}
+		return Pos{1, 1}
+	}
+	keyAt := func(key string) Pos {
+		if f, ok := d.Field(key); ok {
+			return f.KeyPos
+		}
+		return Pos{1, 1}
+	}
+
+	if d.Name == "" {
+		msg := "no 'name' in the frontmatter: the runtime skips the file"
+		if d.Set("name") {
+			msg = "'name' is blank: the runtime skips the file"
+		}
+		ps.add(RuleNameMissing, keyAt("name"), msg, "add a line such as 'name: my-agent' (lowercase kebab-case)")
+		ps.reject(fmt.Sprintf("Agent definition at %s has no 'name' in frontmatter — skipping", path))
+	}
+	label := d.Name
+	if label == "" {
+		label = "(unnamed)"
+	}
+	if d.Description == "" {
+		msg := "no 'description' in the frontmatter: the runtime skips the file"
+		if d.Set("description") {
+			msg = "'description' is blank: the runtime skips the file"
+		}
+		ps.add(RuleDescriptionMissing, keyAt("description"), msg, "add 'description:' with one line telling the frontline model when to delegate to this agent")
+		ps.reject(ps.agentReason(label, "has no 'description' in frontmatter"))
+	}
+	if strings.TrimSpace(d.Body) == "" {
+		ps.add(RuleBodyEmpty, Pos{d.BodyLine, 1}, "the system prompt body after the closing '---' is empty: the runtime skips the file",
+			"write the agent's instructions below the closing '---'")
+		ps.reject(ps.agentReason(label, "has an empty system prompt body"))
+	}
+
+	if d.Name != "" && !ValidName(d.Name) {
+		msg := fmt.Sprintf("name %q is not lowercase kebab-case (a-z, 0-9, single hyphens): the runtime loads it, but skills cannot route to it and SkillServer refuses it", d.Name)
+		if len(d.Name) > 64 {
+			msg = fmt.Sprintf("name is %d characters long (at most 64): the runtime loads it, but skills cannot route to it and SkillServer refuses it", len(d.Name))
+		}
+		hint := ""
+		if s := kebab(d.Name); s != "" && s != d.Name && len(s) <= 64 {
+			hint = fmt.Sprintf("did you mean '%s'?", s)
+		}
+		ps.add(RuleNameFormat, at("name"), msg, hint)
+	}
+
+	if d.Set("modelRole") {
+		raw := strings.TrimSpace(d.ModelRole)
+		switch {
+		case strings.EqualFold(raw, "Main"):
+			d.ModelRole = "Main"
+		case strings.EqualFold(raw, "Compaction"):
+			d.ModelRole = "Compaction"
+		case strings.EqualFold(raw, "Fallback"):
+			d.ModelRole = "Fallback"
+			ps.addSeverity(RuleModelRole, Warning, at("modelRole"), "modelRole 'Fallback' is accepted by the runtime but not documented: it may stop working",
+				"use Main or Compaction")
+		default:
+			ps.add(RuleModelRole, at("modelRole"), fmt.Sprintf("invalid modelRole '%s' (expected Main or Compaction): the runtime skips the file", d.ModelRole),
+				"write 'modelRole: Main' or 'modelRole: Compaction'")
+			ps.reject(ps.agentReason(label, fmt.Sprintf("has invalid modelRole '%s' (expected Main or Compaction)", d.ModelRole)))
+		}
+	}
+
+	if d.Set("visibility") {
+		raw := strings.TrimSpace(d.Visibility)
+		switch {
+		case strings.EqualFold(raw, "user-facing"), strings.EqualFold(raw, "UserFacing"):
+			d.Visibility = "user-facing"
+		case strings.EqualFold(raw, "internal"):
+			d.Visibility = "internal"
+		default:
+			ps.add(RuleVisibility, at("visibility"), fmt.Sprintf("invalid visibility '%s' (expected user-facing or internal): the runtime skips the file", d.Visibility),
+				"write 'visibility: user-facing' or 'visibility: internal'")
+			ps.reject(ps.agentReason(label, fmt.Sprintf("has invalid visibility '%s' (expected user-facing or internal)", d.Visibility)))
+		}
+	}
+
+	if d.Set("timeoutSeconds") {
+		ps.add(RuleTimeoutObsolete, keyAt("timeoutSeconds"), "timeoutSeconds is obsolete: the current runtime ignores it and uses Session.FirstTokenTimeoutSeconds from netclaw.json",
+			"delete the line")
+		if d.TimeoutSeconds < 5 || d.TimeoutSeconds > 600 {
+			ps.add(RuleTimeoutRange, at("timeoutSeconds"), fmt.Sprintf("invalid timeoutSeconds %d (expected 5–600): older runtimes skip the file", d.TimeoutSeconds),
+				"delete the line, or use a value from 5 to 600")
+		}
+	}
+	if d.Set("prefillTimeoutSeconds") && (d.PrefillTimeoutSeconds < 5 || d.PrefillTimeoutSeconds > 3600) {
+		ps.add(RulePrefillTimeoutRange, at("prefillTimeoutSeconds"), fmt.Sprintf("invalid prefillTimeoutSeconds %d (expected 5–3600): the runtime skips the file", d.PrefillTimeoutSeconds),
+			"use a value from 5 to 3600, or delete the line to use SubAgents.PrefillTimeoutSeconds")
+		ps.reject(ps.agentReason(label, fmt.Sprintf("has invalid prefillTimeoutSeconds %d (expected 5–3600)", d.PrefillTimeoutSeconds)))
+	}
+
+	if n := utf8.RuneCountInString(d.Description); n > MaxDescription {
+		ps.add(RuleDescriptionLong, at("description"), fmt.Sprintf("description is %d characters (over %d): it is sent to the frontline model on every turn", n, MaxDescription),
+			"keep it to one or two sentences about when to delegate; move details into the body")
+	}
+
+	ps.checkVersion(d)
+}
+
+// checkVersion applies SkillServer's version format to version and
+// metadata.version, and flags a file that sets both differently.
+func (ps *parser) checkVersion(d *Definition) {
+	mv, hasMeta := d.Metadata["version"]
+	for _, key := range []string{"version", "metadata.version"} {
+		f, ok := d.Field(key)
+		if !ok {
+			continue
+		}
+		v := d.Version
+		if key == "metadata.version" {
+			v = mv
+		}
+		if !versionRE.MatchString(v) {
+			ps.add(RuleVersion, f.ValuePos, fmt.Sprintf("%s %q is not 1–64 characters of A-Z a-z 0-9 . - +", key, v), "use a version such as 1.0.0")
+		}
+	}
+	if d.Version == "" && hasMeta {
+		d.Version = strings.TrimSpace(mv)
+	} else if hasMeta && d.Version != "" && strings.TrimSpace(mv) != d.Version {
+		f, _ := d.Field("metadata.version")
+		ps.add(RuleVersion, f.ValuePos, fmt.Sprintf("version %q and metadata.version %q disagree", d.Version, mv), "keep one of them")
+	}
+}
+
+// kebab turns a name into the lowercase kebab-case SkillServer accepts, or
+// "" when nothing usable is left.
+func kebab(s string) string {
+	var b strings.Builder
+	prevLower := false
+	for _, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			if prevLower {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r + 'a' - 'A')
+			prevLower = false
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+			prevLower = true
+		default:
+			b.WriteByte('-')
+			prevLower = false
+		}
+	}
+	parts := strings.FieldsFunc(b.String(), func(r rune) bool { return r == '-' })
+	return strings.Join(parts, "-")
+}

@@ -1,0 +1,181 @@
+package lint
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Parse reads one agent definition file's bytes exactly as the NetClaw
+// loader does and returns what the runtime makes of it, with a diagnostic for
+// every problem at its line and column. It checks the file on its own: the
+// duplicate-name and feed rules need the whole folder (see Scanner).
+//
+// Parse never fails: a file the runtime would skip comes back with Status
+// Rejected and Reason set to the runtime's own log line.
+func Parse(path string, data []byte, p Profile) *File {
+	sum := sha256.Sum256(data)
+	f := &File{Path: path, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
+	ps := parser{f: f, profile: p}
+	ps.parse(data)
+	SortDiagnostics(f.Diagnostics)
+	return f
+}
+
+// parser carries the state of one Parse.
+type parser struct {
+	f       *File
+	profile Profile
+	// fmLine is the file line of the frontmatter's first line.
+	fmLine int
+	// fmText is the frontmatter text given to the YAML parser.
+	fmText string
+}
+
+// add records a diagnostic for rule at pos with the rule's severity under
+// the parser's profile. Rules that are off under the profile add nothing.
+func (ps *parser) add(rule string, pos Pos, msg, hint string) {
+	ps.addSeverity(rule, -1, pos, msg, hint)
+}
+
+// addSeverity records a diagnostic with an explicit severity (sev < 0 means
+// the rule's own severity).
+func (ps *parser) addSeverity(rule string, sev Severity, pos Pos, msg, hint string) {
+	r, _ := RuleByID(rule)
+	if sev < 0 {
+		sev = r.Severity(ps.profile)
+	}
+	if sev == Off {
+		return
+	}
+	ps.f.Diagnostics = append(ps.f.Diagnostics, Diagnostic{
+		Path: ps.f.Path, Pos: pos, Rule: rule, Severity: sev, Message: msg, Hint: hint,
+	})
+}
+
+// reject marks the file skipped by the runtime. The first reason wins, as the
+// runtime stops at its first complaint.
+func (ps *parser) reject(reason string) {
+	if ps.f.Status == Rejected {
+		return
+	}
+	ps.f.Status = Rejected
+	ps.f.Reason = reason
+}
+
+// runtimeReason formats a runtime log line for a file with a known name.
+func (ps *parser) agentReason(name, what string) string {
+	return fmt.Sprintf("Agent '%s' at %s %s — skipping", name, ps.f.Path, what)
+}
+
+func (ps *parser) parse(data []byte) {
+	text := ps.decode(data)
+	ps.f.Text = text
+	unparseable := fmt.Sprintf("Agent definition at %s has missing or unparseable YAML frontmatter — skipping", ps.f.Path)
+
+	if !strings.HasPrefix(text, "---") {
+		msg, hint := "the file does not start with a '---' line, so the runtime finds no frontmatter", "start the file with '---', the YAML keys, then a closing '---' line"
+		pos := Pos{1, 1}
+		switch trimmed := strings.TrimLeftFunc(text, unicode.IsSpace); {
+		case text == "":
+			msg = "the file is empty"
+		case strings.HasPrefix(trimmed, "---"):
+			pos = posAt(text, len(text)-len(trimmed))
+			msg = "the frontmatter must begin at the first byte of the file"
+			hint = "remove the whitespace before '---'"
+		}
+		ps.add(RuleFrontmatter, pos, msg, hint)
+		ps.reject(unparseable)
+		return
+	}
+	fm, closeAt, body, ok := splitFrontmatter(text)
+	if !ok {
+		ps.add(RuleFrontmatter, Pos{1, 1}, "the frontmatter opened on line 1 is never closed", "add a line '---' after the last frontmatter key")
+		ps.reject(unparseable)
+		return
+	}
+	ps.fmLine, ps.fmText = 2, fm
+	bodyLine := posAt(text, closeAt+1).Line + 1
+	if body != "" {
+		bodyLine = posAt(text, len(text)-len(body)).Line
+	}
+
+	if strings.TrimSpace(ps.fmText) == "" {
+		ps.add(RuleFrontmatter, Pos{1, 1}, "the frontmatter is empty", "add at least 'name' and 'description' between the '---' lines")
+		ps.reject(unparseable)
+		return
+	}
+	def, ok := ps.bind()
+	if !ok {
+		ps.reject(unparseable)
+		return
+	}
+	def.Body, def.BodyLine = body, bodyLine
+	ps.f.Def = def
+	ps.check(def)
+}
+
+// decode turns the file's bytes into the text the runtime reads: a UTF-8 BOM
+// is dropped, a UTF-16 file with a BOM is decoded, and invalid UTF-8 bytes
+// become U+FFFD (with an encoding diagnostic at the first of them).
+func (ps *parser) decode(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
+		data = data[3:]
+	case len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF):
+		text := decodeUTF16(data[2:], data[0] == 0xFE)
+		sev := Warning
+		if ps.profile == Publish {
+			sev = Error
+		}
+		ps.addSeverity(RuleEncoding, sev, Pos{1, 1}, "the file is UTF-16: the runtime reads it, but SkillServer only accepts UTF-8", "save the file as UTF-8")
+		return text
+	}
+	if utf8.Valid(data) {
+		return string(data)
+	}
+	bad := firstInvalidUTF8(data)
+	ps.add(RuleEncoding, posAt(string(data), bad),
+		fmt.Sprintf("invalid UTF-8 (byte 0x%02X at offset %d): the runtime loads the file with U+FFFD in place of the bad bytes, so the model gets a different prompt; SkillServer sync refuses it", data[bad], bad),
+		"save the file as UTF-8")
+	return strings.ToValidUTF8(string(data), "\uFFFD")
+}
+
+func decodeUTF16(b []byte, bigEndian bool) string {
+	u := make([]uint16, 0, len(b)/2)
+	for i := 0; i+1 < len(b); i += 2 {
+		if bigEndian {
+			u = append(u, uint16(b[i])<<8|uint16(b[i+1]))
+		} else {
+			u = append(u, uint16(b[i+1])<<8|uint16(b[i]))
+		}
+	}
+	return string(utf16.Decode(u))
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// posAt returns the 1-based line and rune column of byte offset off in text.
+func posAt(text string, off int) Pos {
+	if off > len(text) {
+		off = len(text)
+	}
+	before := text[:off]
+	line := strings.Count(before, "\n") + 1
+	start := strings.LastIndexByte(before, '\n') + 1
+	return Pos{line, utf8.RuneCountInString(before[start:]) + 1}
+}

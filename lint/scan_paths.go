@@ -1,0 +1,73 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// ErrNoSuchPath is wrapped by ScanPaths when a path does not exist.
+var ErrNoSuchPath = errors.New("no such file or folder")
+
+// ScanPaths lints explicit paths instead of a whole home. A folder is read
+// as an agents folder (its *.md files, then its .server-feeds); a file is
+// parsed as an agent definition whatever its name. The files of all paths,
+// in the order given (each folder in runtime order), then get the
+// folder-wide rules together: the first of two equal names wins. Skills and
+// the home's config are not read; the catalog carries the default config.
+func ScanPaths(paths []string, opts ScanOptions) (*Catalog, error) {
+	var entries []*listed
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, lerr := os.Lstat(p); lerr != nil {
+				return nil, fmt.Errorf("%s: %w", p, ErrNoSuchPath)
+			}
+		}
+		if err == nil && fi.IsDir() {
+			s := NewScanner(NewHome(filepath.Dir(p), p), opts)
+			more, err := s.listAgents()
+			if err != nil {
+				return nil, err
+			}
+			entries = append(entries, more...)
+			continue
+		}
+		e := &listed{path: p, source: sourceOf(p)}
+		switch {
+		case err != nil:
+			e.err = describeStatError(err)
+		case !fi.Mode().IsRegular():
+			e.err = fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+		case fi.Size() > MaxFileSize:
+			e.err = fmt.Errorf("the file is %d bytes, over the %d MiB limit", fi.Size(), MaxFileSize>>20)
+		default:
+			e.fp = fingerprintOf(fi)
+		}
+		entries = append(entries, e)
+	}
+	parseAll(entries, opts.Profile)
+	c := &Catalog{Profile: opts.Profile, Config: DefaultConfig()}
+	for _, e := range entries {
+		if e.file != nil {
+			c.Files = append(c.Files, e.file)
+		}
+	}
+	s := NewScanner(Home{}, opts)
+	c.Files = s.applyFolderRules(c.Files)
+	c.ScannedAt = time.Now()
+	return c, nil
+}
+
+// sourceOf says which feed a file belongs to from its path:
+// .../.server-feeds/<feed>/<name>.md is a feed file.
+func sourceOf(path string) Source {
+	dir := filepath.Dir(path)
+	if filepath.Base(filepath.Dir(dir)) == ".server-feeds" {
+		return Source{Feed: filepath.Base(dir)}
+	}
+	return Source{}
+}

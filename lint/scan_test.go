@@ -1,0 +1,348 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func agent(name, desc string) string {
+	return "---\nname: " + name + "\ndescription: " + desc + "\n---\n\nYou are " + name + ".\n"
+}
+
+// writeFiles creates files under root; a value of "->target" makes a symlink.
+func writeFiles(t testing.TB, root string, files map[string]string) {
+	t.Helper()
+	for rel, body := range files {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if target, ok := strings.CutPrefix(body, "->"); ok {
+			if err := os.Symlink(target, p); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+type fileSummary struct {
+	rel    string
+	status Status
+	source string
+}
+
+func summarize(root string, c *Catalog) []fileSummary {
+	var out []fileSummary
+	for _, f := range c.Files {
+		rel, _ := filepath.Rel(root, f.Path)
+		out = append(out, fileSummary{filepath.ToSlash(rel), f.Status, f.Source.String()})
+	}
+	return out
+}
+
+func TestScanOrderAndDuplicates(t *testing.T) {
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  []fileSummary
+	}{
+		{
+			name: "byte order, dot-files listed, non-md and folders ignored",
+			files: map[string]string{
+				"agents/b.md": agent("b", "b"), "agents/B.md": agent("upper-b", "b"), "agents/.hidden.md": agent("hidden", "h"),
+				"agents/a.md": agent("a", "a"), "agents/notes.txt": "x", "agents/dir.md/x.md": agent("x", "x"),
+				"agents/UPPER.MD": agent("upper", "u"),
+			},
+			want: []fileSummary{{"agents/.hidden.md", Loaded, "local"}, {"agents/B.md", Loaded, "local"}, {"agents/a.md", Loaded, "local"}, {"agents/b.md", Loaded, "local"}},
+		},
+		{
+			name: "the first of two names wins, case-insensitive",
+			files: map[string]string{
+				"agents/one.md": agent("Helper", "first"), "agents/two.md": agent("helper", "second"), "agents/zero.md": agent("HELPER", "zeroth"),
+			},
+			want: []fileSummary{{"agents/one.md", Loaded, "local"}, {"agents/two.md", Rejected, "local"}, {"agents/zero.md", Rejected, "local"}},
+		},
+		{
+			name: "a rejected file does not claim its name",
+			files: map[string]string{
+				"agents/a.md": "---\nname: helper\n---\n\nno description\n", "agents/b.md": agent("helper", "ok"),
+			},
+			want: []fileSummary{{"agents/a.md", Rejected, "local"}, {"agents/b.md", Loaded, "local"}},
+		},
+		{
+			name: "local beats feed, feeds in folder order",
+			files: map[string]string{
+				"agents/.server-feeds/zeta/a.md":    agent("shared", "zeta"),
+				"agents/.server-feeds/alpha/b.md":   agent("shared", "alpha"),
+				"agents/.server-feeds/alpha/a.md":   agent("only-feed", "alpha"),
+				"agents/z-local.md":                 agent("SHARED", "local"),
+				"agents/.server-feeds/alpha/x.txt":  "ignored",
+				"agents/.server-feeds/not-a-folder": "ignored",
+			},
+			want: []fileSummary{
+				{"agents/z-local.md", Loaded, "local"},
+				{"agents/.server-feeds/alpha/a.md", Loaded, "feed:alpha"},
+				{"agents/.server-feeds/alpha/b.md", Rejected, "feed:alpha"},
+				{"agents/.server-feeds/zeta/a.md", Rejected, "feed:zeta"},
+			},
+		},
+		{
+			name: "unreadable files",
+			files: map[string]string{
+				"agents/dangling.md": "->nowhere.md", "agents/loop.md": "->loop.md", "agents/ok.md": agent("ok", "ok"),
+				"agents/link.md": "->ok.md", "agents/dirlink.md": "->sub", "agents/sub/x.txt": "x",
+			},
+			want: []fileSummary{{"agents/dangling.md", Rejected, "local"}, {"agents/link.md", Loaded, "local"}, {"agents/loop.md", Rejected, "local"}, {"agents/ok.md", Rejected, "local"}}, // link.md sorts first and claims "ok"
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeFiles(t, root, tc.files)
+			c, err := Scan(NewHome(root, ""), ScanOptions{Environ: []string{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := summarize(root, c); !slices.Equal(got, tc.want) {
+				t.Errorf("files:\n got %v\nwant %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestDuplicateMessageNamesWinner(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"agents/a.md": agent("x", "1"), "agents/.server-feeds/f/x.md": agent("X", "2")})
+	c, err := Scan(NewHome(root, ""), ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loser := c.Files[1]
+	if loser.Status != Rejected || !strings.Contains(loser.Reason, "from feed 'f' declares duplicate name 'X' — skipping; earlier definition wins") {
+		t.Errorf("reason = %q", loser.Reason)
+	}
+	d := loser.Diagnostics[0]
+	if d.Rule != RuleDuplicateName || !strings.Contains(d.Message, filepath.Join(root, "agents/a.md")) || d.Line != 2 {
+		t.Errorf("diagnostic = %+v", d)
+	}
+	if c.Agent("x") != c.Files[0] || c.Agent("X") != c.Files[0] {
+		t.Error("Agent lookup must be case-insensitive and return the winner")
+	}
+}
+
+func TestFeedModifiedAndSyncState(t *testing.T) {
+	root := t.TempDir()
+	body := agent("synced", "s")
+	writeFiles(t, root, map[string]string{
+		"agents/.server-feeds/acme/synced.md": body,
+		"agents/.server-feeds/acme/.sync-state.json": `{"lastSyncUtc":"2026-01-01T00:00:00Z","skills":{"synced":{"version":"1.0.0","sha256":"` +
+			Parse("", []byte(body), Runtime).SHA256 + `","syncedAtUtc":"2026-01-01T00:00:00Z","files":null}}}`,
+	})
+	s := NewScanner(NewHome(root, ""), ScanOptions{Environ: []string{}})
+	c, err := s.Scan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := c.Files[0]
+	if f.Sync == nil || f.Sync.Version != "1.0.0" || len(f.Diagnostics) != 0 {
+		t.Fatalf("sync = %+v, diagnostics %v", f.Sync, f.Diagnostics)
+	}
+	// Edit the synced file: now it no longer matches.
+	touch(t, filepath.Join(root, "agents/.server-feeds/acme/synced.md"), body+"\nEdited.\n")
+	c, _ = s.Scan()
+	if got := diagKeys(c.Files[0].Diagnostics); !slices.Equal(got, []string{"feed-modified warning 0:0"}) {
+		t.Errorf("after edit: %v", got)
+	}
+	// The publish profile does not report it.
+	c, _ = Scan(NewHome(root, ""), ScanOptions{Profile: Publish, Environ: []string{}})
+	if len(c.Files[0].Diagnostics) != 0 {
+		t.Errorf("publish: %v", c.Files[0].Diagnostics)
+	}
+}
+
+// touch rewrites a file and moves its mtime forward so a fingerprint sees it.
+func touch(t testing.TB, path, body string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Duration(len(body)) * time.Millisecond)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestIncrementalScan(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"agents/a.md": agent("a", "a"), "agents/b.md": agent("b", "b"), "agents/c.md": agent("c", "c")})
+	s := NewScanner(NewHome(root, ""), ScanOptions{Environ: []string{}})
+	first, err := s.Scan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, _ := s.Scan()
+	for i := range first.Files {
+		if first.Files[i] != second.Files[i] {
+			t.Errorf("%s was parsed again although it did not change", first.Files[i].Path)
+		}
+	}
+	touch(t, filepath.Join(root, "agents/b.md"), "---\nname: b\n---\n\nno description\n")
+	if err := os.Remove(filepath.Join(root, "agents/c.md")); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, root, map[string]string{"agents/d.md": agent("a", "dup of a")})
+	third, _ := s.Scan()
+	got := summarize(root, third)
+	want := []fileSummary{{"agents/a.md", Loaded, "local"}, {"agents/b.md", Rejected, "local"}, {"agents/d.md", Rejected, "local"}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("after changes: %v", got)
+	}
+	if third.Files[0] != first.Files[0] {
+		t.Error("a.md was parsed again although it did not change")
+	}
+	// The duplicate rule must not leak into the cache: remove the winner,
+	// and the former duplicate loads.
+	if err := os.Remove(filepath.Join(root, "agents/a.md")); err != nil {
+		t.Fatal(err)
+	}
+	fourth, _ := s.Scan()
+	if got := summarize(root, fourth); !slices.Equal(got, []fileSummary{{"agents/b.md", Rejected, "local"}, {"agents/d.md", Loaded, "local"}}) {
+		t.Errorf("after removing the winner: %v", got)
+	}
+	if len(fourth.Files[1].Diagnostics) != 0 {
+		t.Errorf("stale duplicate diagnostic: %v", fourth.Files[1].Diagnostics)
+	}
+}
+
+func TestScanMissingAndBadFolders(t *testing.T) {
+	root := t.TempDir()
+	c, err := Scan(NewHome(filepath.Join(root, "nope"), ""), ScanOptions{Environ: []string{}})
+	if err != nil || len(c.Files) != 0 {
+		t.Errorf("a missing home is an empty catalog: %v %v", c, err)
+	}
+	writeFiles(t, root, map[string]string{"file": "x"})
+	_, err = Scan(NewHome(root, filepath.Join(root, "file")), ScanOptions{Environ: []string{}})
+	if err == nil || !strings.Contains(err.Error(), "not a folder") {
+		t.Errorf("agents path that is a file: %v", err)
+	}
+}
+
+func TestUnreadableDeviceAndSize(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"agents/null.md": "->/dev/null", "agents/big.md": "---\nname: big\ndescription: big\n---\n\n" + strings.Repeat("x", MaxFileSize)})
+	c, err := Scan(NewHome(root, ""), ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range c.Files {
+		if f.Status != Rejected || f.Diagnostics[0].Rule != RuleUnreadable {
+			t.Errorf("%s: %s %v", f.Path, f.Status, f.Diagnostics)
+		}
+	}
+}
+
+func TestVanishedBetweenListingAndReading(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"agents/gone.md": agent("gone", "g")})
+	s := NewScanner(NewHome(root, ""), ScanOptions{Environ: []string{}})
+	entries, err := s.listAgents()
+	if err != nil || len(entries) != 1 {
+		t.Fatal(entries, err)
+	}
+	os.Remove(entries[0].path)
+	parseAll(entries, Runtime)
+	if entries[0].file != nil {
+		t.Errorf("a file deleted after listing must be dropped, got %+v", entries[0].file)
+	}
+}
+
+func TestScanPaths(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"agents/a.md": agent("a", "a"), "agents/.server-feeds/f/b.md": agent("b", "b"),
+		"loose/x.markdown": agent("A", "dup"),
+	})
+	c, err := ScanPaths([]string{filepath.Join(root, "agents"), filepath.Join(root, "loose/x.markdown")}, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := summarize(root, c)
+	want := []fileSummary{{"agents/a.md", Loaded, "local"}, {"agents/.server-feeds/f/b.md", Loaded, "feed:f"}, {"loose/x.markdown", Rejected, "local"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v", got)
+	}
+	if c.Config == nil {
+		t.Error("ScanPaths must carry a config")
+	}
+	if _, err := ScanPaths([]string{filepath.Join(root, "missing.md")}, ScanOptions{}); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("missing path: %v", err)
+	}
+}
+
+func TestTestdataHomes(t *testing.T) {
+	cases := []struct {
+		home             string
+		loaded, rejected int
+	}{
+		{"good", 4, 0},
+		{"feeds", 4, 2},
+		{"skills", 2, 0},
+	}
+	for _, tc := range cases {
+		c, err := Scan(NewHome(filepath.Join("..", "testdata", "homes", tc.home), ""), ScanOptions{Environ: []string{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := c.Summary()
+		if s.Loaded != tc.loaded || s.Rejected != tc.rejected {
+			t.Errorf("%s: %d loaded, %d rejected; want %d, %d", tc.home, s.Loaded, s.Rejected, tc.loaded, tc.rejected)
+		}
+	}
+}
+
+func TestSkillRouting(t *testing.T) {
+	c, err := Scan(NewHome(filepath.Join("..", "testdata", "homes", "skills"), ""), ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"release-prep":   "",
+		"broken-route":   "but that subagent is not registered",
+		"internal-route": "internal-only and not user-invocable",
+		"triage":         "expected lowercase kebab-case name",
+		"authoring":      "",
+	}
+	if len(c.Skills) != len(want) {
+		t.Fatalf("skills: %d, want %d", len(c.Skills), len(want))
+	}
+	for _, sk := range c.Skills {
+		w, ok := want[sk.Name]
+		if !ok {
+			t.Errorf("unexpected skill %q", sk.Name)
+			continue
+		}
+		if w == "" && sk.RouteError != "" || w != "" && !strings.Contains(sk.RouteError, w) {
+			t.Errorf("%s: route error %q, want %q", sk.Name, sk.RouteError, w)
+		}
+		if (w != "") != (len(sk.Diagnostics) == 1) {
+			t.Errorf("%s: diagnostics %v", sk.Name, sk.Diagnostics)
+		}
+	}
+	if sk := c.Skill("/release-prep"); sk == nil || sk.Subagent != "release-writer" || sk.Body != "Collect the merged pull requests and draft the notes.  \n\n" {
+		t.Errorf("release-prep: %+v", sk)
+	}
+	if sk := c.Skill("triage"); sk.Source.Feed != "acme" {
+		t.Errorf("triage source = %v", sk.Source)
+	}
+	if sk := c.Skill("authoring"); !sk.System {
+		t.Error("authoring is a system skill")
+	}
+}
