@@ -1,0 +1,124 @@
+package wire
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// sseFrames reads every frame of in, whole or a byte at a time.
+func sseFrames(in []byte, oneByte bool, max int) ([]string, error) {
+	var r io.Reader = bytes.NewReader(in)
+	if oneByte {
+		r = iotest.OneByteReader(r)
+	}
+	s := NewSSEReader(r, max)
+	var out []string
+	for {
+		f, err := s.Next()
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return out, err
+		}
+		if len(f.Data) > len(in) {
+			panic("frame data longer than the input")
+		}
+		kind := "e:"
+		if f.Comment {
+			kind = "c:"
+		}
+		out = append(out, kind+f.Event+"\x00"+string(f.Data))
+	}
+}
+
+func FuzzSSEReader(f *testing.F) {
+	for _, seed := range []string{
+		"data: {\"a\":1}\n\n",
+		"event: ping\r\ndata: x\r\n\r\n",
+		": keep-alive\r\rdata:a\rdata:b\r\r",
+		"data\n\ndata:\n\nid: 1\nretry: 5\n\n",
+		"data: unterminated",
+		"\r\n\r\n\n\r",
+		strings.Repeat("x", 100) + "\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		whole, err1 := sseFrames(in, false, 64)
+		bytewise, err2 := sseFrames(in, true, 64)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("errors differ by read size: %v vs %v", err1, err2)
+		}
+		if strings.Join(whole, "\x01") != strings.Join(bytewise, "\x01") {
+			t.Fatalf("frames differ by read size:\n%q\n%q", whole, bytewise)
+		}
+	})
+}
+
+// decode reads every event of a decoder over in.
+func decode(p Protocol, in []byte, oneByte bool) ([]string, error) {
+	var r io.Reader = bytes.NewReader(in)
+	if oneByte {
+		r = iotest.OneByteReader(r)
+	}
+	d := NewDecoder(p, r)
+	var out []string
+	for i := 0; i <= len(in)+8; i++ {
+		e, err := d.Next()
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return out, err
+		}
+		out = append(out, describe(e))
+	}
+	panic("decoder returned more events than the input has bytes")
+}
+
+func fuzzDecoder(f *testing.F, p Protocol, seeds []string) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		whole, err1 := decode(p, in, false)
+		bytewise, err2 := decode(p, in, true)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("errors differ by read size: %v vs %v", err1, err2)
+		}
+		if strings.Join(whole, "\x01") != strings.Join(bytewise, "\x01") {
+			t.Fatalf("events differ by read size:\n%q\n%q", whole, bytewise)
+		}
+	})
+}
+
+func FuzzOllamaDecoder(f *testing.F) {
+	fuzzDecoder(f, Ollama, []string{
+		`{"message":{"role":"assistant","content":"Hi","thinking":"t"},"done":false}` + "\n" + `{"done":true,"done_reason":"stop","eval_count":3}` + "\n",
+		`{"message":{"tool_calls":[{"function":{"name":"f","arguments":{"a":1}}},{"function":{"name":"g","arguments":"{\"b"}}]}}` + "\n",
+		`{"error":"boom"}` + "\n\n",
+		"{\"message\":{\"content\":\"a\\u0000\"}}\r\n{\"done\":true,\"done_reason\":null}",
+		"not json\n",
+	})
+}
+
+func FuzzOpenAIDecoder(f *testing.F) {
+	fuzzDecoder(f, OpenAI, []string{
+		"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"Hi\",\"reasoning\":\"r\"},\"finish_reason\":null}],\"error\":null}\n\n",
+		"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n",
+		"data: {\"choices\":null,\"usage\":{\"prompt_tokens\":1}}\n\n: ka\n\n",
+		"data: {\"error\":{\"message\":\"m\",\"code\":1}}\n\n",
+	})
+}
+
+func FuzzAnthropicDecoder(f *testing.F) {
+	fuzzDecoder(f, Anthropic, []string{
+		"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":1}}}\n\nevent: ping\ndata: {\"type\":\"ping\"}\n\n",
+		"data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{}}}\n\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\"}}\n\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\"}}\n\n",
+		"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"x\",\"message\":\"y\"}}\n\n",
+	})
+}

@@ -1,0 +1,249 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Protocol is one of the three wire protocols.
+type Protocol int
+
+// The protocols.
+const (
+	// OpenAI is chat completions over SSE: POST {Endpoint}/chat/completions.
+	OpenAI Protocol = iota + 1
+	// Anthropic is the Messages API over SSE: POST {Endpoint}/v1/messages.
+	Anthropic
+	// Ollama is the native NDJSON chat API: POST {Endpoint}/api/chat.
+	Ollama
+)
+
+// String returns "openai", "anthropic" or "ollama".
+func (p Protocol) String() string {
+	switch p {
+	case OpenAI:
+		return "openai"
+	case Anthropic:
+		return "anthropic"
+	case Ollama:
+		return "ollama"
+	}
+	return fmt.Sprintf("protocol(%d)", int(p))
+}
+
+// ProtocolFor returns the protocol a NetClaw provider type speaks
+// (case-insensitive; "" is ollama, the runtime's default). github-copilot is
+// refused: it needs an OAuth device flow a trial run cannot do.
+func ProtocolFor(providerType string) (Protocol, error) {
+	switch strings.ToLower(strings.TrimSpace(providerType)) {
+	case "", "ollama":
+		return Ollama, nil
+	case "openai", "openai-compatible", "openrouter", "veniceai":
+		return OpenAI, nil
+	case "anthropic":
+		return Anthropic, nil
+	case "github-copilot":
+		return 0, fmt.Errorf("provider type github-copilot is not supported for trial runs: it signs in through GitHub's device flow; point the agent's model role at another provider in netclaw.json")
+	}
+	return 0, fmt.Errorf("unknown provider type %q: use ollama, openai, openai-compatible, openrouter, veniceai or anthropic", providerType)
+}
+
+// NewDecoder returns the decoder of protocol p over a response body, with
+// the default line cap.
+func NewDecoder(p Protocol, body io.Reader) Decoder {
+	switch p {
+	case Anthropic:
+		return NewAnthropicDecoder(body)
+	case Ollama:
+		return NewOllamaDecoder(body)
+	}
+	return NewOpenAIDecoder(body)
+}
+
+// Message is one turn of the conversation sent to the model.
+type Message struct {
+	// Role is "user" or "assistant".
+	Role string
+	// Text is the turn's text.
+	Text string
+}
+
+// Request is one model call, independent of the protocol.
+type Request struct {
+	// Endpoint is the provider's base URL (Providers.<name>.Endpoint).
+	Endpoint string
+	// APIKey is sent as a bearer token (OpenAI, Ollama) or x-api-key
+	// (Anthropic) when not empty.
+	APIKey string
+	// ProviderType is the NetClaw provider type; "openai" sends
+	// max_completion_tokens instead of max_tokens.
+	ProviderType string
+	// Model is the model id.
+	Model string
+	// System is the system prompt.
+	System string
+	// Messages follow the system prompt.
+	Messages []Message
+	// MaxTokens caps the reply; 0 leaves the provider's default, except for
+	// Anthropic, which requires one (DefaultAnthropicMaxTokens).
+	MaxTokens int
+}
+
+// DefaultAnthropicMaxTokens is the max_tokens sent to Anthropic when the
+// request sets none: the Messages API requires the field.
+const DefaultAnthropicMaxTokens = 8192
+
+// AnthropicVersion is the anthropic-version header sent with every request.
+const AnthropicVersion = "2023-06-01"
+
+// URL returns the URL protocol p posts to for a provider endpoint.
+//
+// OpenAI: {Endpoint}/chat/completions, where an endpoint with no path gets
+// /v1 first; an endpoint that already ends in /chat/completions is kept.
+// Anthropic: {Endpoint}/v1/messages (an endpoint ending in /v1 gets
+// /messages). Ollama: {Endpoint}/api/chat (an endpoint ending in /api gets
+// /chat).
+func (p Protocol) URL(endpoint string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(endpoint))
+	if err != nil {
+		return "", fmt.Errorf("provider endpoint %q is not a URL: %w", endpoint, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return "", fmt.Errorf("provider endpoint %q is not an http(s) URL with a host: fix Endpoint in netclaw.json", endpoint)
+	}
+	path := strings.TrimRight(u.Path, "/")
+	switch p {
+	case OpenAI:
+		switch {
+		case strings.HasSuffix(path, "/chat/completions"):
+		case path == "":
+			path = "/v1/chat/completions"
+		default:
+			path += "/chat/completions"
+		}
+	case Anthropic:
+		switch {
+		case strings.HasSuffix(path, "/v1/messages"):
+		case strings.HasSuffix(path, "/v1"):
+			path += "/messages"
+		default:
+			path += "/v1/messages"
+		}
+	case Ollama:
+		switch {
+		case strings.HasSuffix(path, "/api/chat"):
+		case strings.HasSuffix(path, "/api"):
+			path += "/chat"
+		default:
+			path += "/api/chat"
+		}
+	default:
+		return "", fmt.Errorf("unknown protocol %d", int(p))
+	}
+	u.Path = path
+	u.RawPath = ""
+	return u.String(), nil
+}
+
+// NewHTTPRequest builds the streaming POST for one model call.
+func (p Protocol) NewHTTPRequest(ctx context.Context, r Request) (*http.Request, error) {
+	target, err := p.URL(r.Endpoint)
+	if err != nil {
+		return nil, err
+	}
+	body, err := p.Body(r)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("building the request to %s: %w", target, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "agentdesk")
+	switch p {
+	case OpenAI:
+		req.Header.Set("Accept", "text/event-stream")
+		if r.APIKey != "" {
+			req.Header.Set("Authorization", "Bearer "+r.APIKey)
+		}
+	case Anthropic:
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("anthropic-version", AnthropicVersion)
+		if r.APIKey != "" {
+			req.Header.Set("x-api-key", r.APIKey)
+		}
+	case Ollama:
+		req.Header.Set("Accept", "application/x-ndjson")
+		if r.APIKey != "" {
+			req.Header.Set("Authorization", "Bearer "+r.APIKey)
+		}
+	}
+	return req, nil
+}
+
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Body returns the JSON body of one streaming call in protocol p.
+func (p Protocol) Body(r Request) ([]byte, error) {
+	var msgs []chatMessage
+	if p != Anthropic && r.System != "" {
+		msgs = append(msgs, chatMessage{"system", r.System})
+	}
+	for _, m := range r.Messages {
+		msgs = append(msgs, chatMessage{m.Role, m.Text})
+	}
+	var v any
+	switch p {
+	case OpenAI:
+		body := struct {
+			Model               string        `json:"model"`
+			Messages            []chatMessage `json:"messages"`
+			Stream              bool          `json:"stream"`
+			StreamOptions       any           `json:"stream_options"`
+			MaxTokens           int           `json:"max_tokens,omitempty"`
+			MaxCompletionTokens int           `json:"max_completion_tokens,omitempty"`
+		}{Model: r.Model, Messages: msgs, Stream: true, StreamOptions: map[string]bool{"include_usage": true}}
+		if strings.EqualFold(r.ProviderType, "openai") {
+			body.MaxCompletionTokens = r.MaxTokens
+		} else {
+			body.MaxTokens = r.MaxTokens
+		}
+		v = body
+	case Anthropic:
+		max := r.MaxTokens
+		if max <= 0 {
+			max = DefaultAnthropicMaxTokens
+		}
+		v = struct {
+			Model     string        `json:"model"`
+			System    string        `json:"system,omitempty"`
+			Messages  []chatMessage `json:"messages"`
+			MaxTokens int           `json:"max_tokens"`
+			Stream    bool          `json:"stream"`
+		}{r.Model, r.System, msgs, max, true}
+	case Ollama:
+		body := struct {
+			Model    string         `json:"model"`
+			Messages []chatMessage  `json:"messages"`
+			Stream   bool           `json:"stream"`
+			Options  map[string]int `json:"options,omitempty"`
+		}{Model: r.Model, Messages: msgs, Stream: true}
+		if r.MaxTokens > 0 {
+			body.Options = map[string]int{"num_predict": r.MaxTokens}
+		}
+		v = body
+	default:
+		return nil, fmt.Errorf("unknown protocol %d", int(p))
+	}
+	return json.Marshal(v)
+}
