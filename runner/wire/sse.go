@@ -30,9 +30,9 @@ type SSEFrame struct {
 // and at the end of the stream when one is pending (a last frame without its
 // blank line is kept, not dropped).
 type SSEReader struct {
-	lines   *LineReader
-	data    []byte
-	event   string
+	lines *LineReader
+	data  []byte
+	event string
 	// pending is set while a frame is being assembled; dataLines counts
 	// its data lines (an empty first data line still counts).
 	pending   bool
