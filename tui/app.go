@@ -1,0 +1,220 @@
+package tui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// CatalogScanner gives the browser a fresh catalog of the home. A
+// *lint.Scanner satisfies it (and re-parses only the files that changed);
+// the browser calls it from one goroutine at a time.
+type CatalogScanner interface {
+	Scan() (*lint.Catalog, error)
+}
+
+// Options configure a browser.
+type Options struct {
+	// Home is the NetClaw home being browsed.
+	Home lint.Home
+	// Scanner produces the catalog; required.
+	Scanner CatalogScanner
+	// Watch starts the file watcher so that saved files show at once.
+	Watch bool
+	// Debounce is how long the watcher waits for events to settle
+	// (default 100 ms).
+	Debounce time.Duration
+	// Demo marks the header DEMO (agentdesk --demo).
+	Demo bool
+	// Color is false for NO_COLOR or --color never.
+	Color bool
+	// Environ is the environment ($VISUAL, $EDITOR, $PAGER, $HOME); nil
+	// means none.
+	Environ []string
+	// Now is the clock (default time.Now); tests fix it.
+	Now func() time.Time
+}
+
+// tab is one of the right-hand panes.
+type tab int
+
+const (
+	tabDefinition tab = iota
+	tabLayer
+	tabRun
+	tabArtifacts
+	tabCount
+)
+
+var tabNames = [tabCount]string{"Definition", "Layer", "Run", "Artifacts"}
+
+// focus says which part of the screen keys go to when no overlay is open.
+type focus int
+
+const (
+	focusList focus = iota
+	focusPane
+	focusFilter
+)
+
+// flashDuration is how long a one-line notice stays in the footer.
+const flashDuration = 6 * time.Second
+
+// flash is the one-line notice in the footer.
+type flash struct {
+	text string
+	bad  bool
+	id   int
+}
+
+// Model is the browser's root model: it owns the catalog, the focus, the
+// panes and the overlay stack, and routes every message.
+type Model struct {
+	opts Options
+	keys KeyMap
+	st   Styles
+
+	width, height int
+
+	cat      *lint.Catalog
+	loadedAt time.Time // when cat arrived
+	scanErr  error
+	scanning bool
+	rescan   bool // another scan was asked for while one ran
+
+	list   listPane
+	filter lineInput
+	tab    tab
+	focus  focus
+	scroll [tabCount]int
+
+	overlays overlayStack
+	flash    flash
+	md       markdownCache
+
+	watcher *Watcher
+	// selectAfterScan is a file to select once a scan lists it (a file
+	// just created).
+	selectAfterScan string
+
+	// tick is tea.Tick; tests replace it so that no timer runs.
+	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+}
+
+// New returns a browser over opts.Home. Nothing is read until the program
+// runs Init.
+func New(opts Options) *Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Debounce <= 0 {
+		opts.Debounce = 100 * time.Millisecond
+	}
+	return &Model{
+		tick: tea.Tick,
+		opts: opts,
+		keys: DefaultKeyMap(),
+		st:   NewStyles(true, opts.Color),
+	}
+}
+
+// Init scans the home, starts the watcher and asks the terminal for its
+// background colour.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.requestScan(), tea.RequestBackgroundColor}
+	if m.opts.Watch {
+		cmds = append(cmds, startWatcherCmd(m.opts.Home, m.opts.Debounce))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Close stops the watcher. Call it after the program has returned.
+func (m *Model) Close() error {
+	if m.watcher != nil {
+		return m.watcher.Close()
+	}
+	return nil
+}
+
+// Catalog returns the catalog on screen (nil before the first scan).
+func (m *Model) Catalog() *lint.Catalog { return m.cat }
+
+// flashExpiredMsg clears the flash it was set for.
+type flashExpiredMsg struct{ id int }
+
+// Update routes one message: overlays see key presses and pastes first,
+// then the focused part of the screen; everything else updates state.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case tea.BackgroundColorMsg:
+		m.st = NewStyles(msg.IsDark(), m.opts.Color)
+	case catalogMsg:
+		cmds = append(cmds, m.applyCatalog(msg))
+	case watcherStartedMsg:
+		cmds = append(cmds, m.watcherStarted(msg))
+	case homeChangedMsg:
+		cmds = append(cmds, m.requestScan(), waitForChange(m.watcher))
+	case watcherErrMsg:
+		cmds = append(cmds, m.setFlash("watcher: "+msg.err.Error(), true), waitForChange(m.watcher))
+	case markdownMsg:
+		m.md.store(msg, "")
+	case flashExpiredMsg:
+		if msg.id == m.flash.id {
+			m.flash = flash{id: m.flash.id}
+		}
+	case openEditorMsg:
+		cmds = append(cmds, m.openEditor(msg))
+	case editorDoneMsg:
+		cmds = append(cmds, m.editorDone(msg))
+	case createdMsg:
+		cmds = append(cmds, m.created(msg))
+	case tea.KeyPressMsg, tea.PasteMsg:
+		if top := m.overlays.top(); top != nil {
+			cmd, done := top.update(msg, m.keys)
+			if done {
+				m.overlays.pop()
+			}
+			cmds = append(cmds, cmd)
+			break
+		}
+		if k, ok := msg.(tea.KeyPressMsg); ok {
+			cmds = append(cmds, m.handleKey(k))
+		} else if p, ok := msg.(tea.PasteMsg); ok && m.focus == focusFilter {
+			m.filter.insert(p.Content)
+			m.list.setFilter(m.filter.value)
+		}
+	}
+	cmds = append(cmds, m.followUp())
+	return m, tea.Batch(cmds...)
+}
+
+// followUp asks for whatever the next frame will need and is not ready:
+// today, the markdown of the selected body.
+func (m *Model) followUp() tea.Cmd {
+	if m.tab != tabDefinition || m.width == 0 {
+		return nil
+	}
+	f := m.list.selected()
+	if f == nil || f.Def == nil || f.Status != lint.Loaded {
+		return nil
+	}
+	_, w := m.paneSize()
+	return m.md.request(m.bodyKey(f, w), f.Def.Body)
+}
+
+// bodyKey identifies the rendering of f's body at pane width w.
+func (m *Model) bodyKey(f *lint.File, w int) markdownKey {
+	return markdownKey{digest: f.Path + "\x00" + f.SHA256, width: w, style: markdownStyle(&m.st)}
+}
+
+// setFlash shows text in the footer for a few seconds.
+func (m *Model) setFlash(text string, bad bool) tea.Cmd {
+	m.flash = flash{text: Sanitize(text), bad: bad, id: m.flash.id + 1}
+	id := m.flash.id
+	return m.tick(flashDuration, func(time.Time) tea.Msg { return flashExpiredMsg{id} })
+}

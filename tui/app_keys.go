@@ -1,0 +1,161 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// handleKey handles a key press when no overlay is open.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if m.focus == focusFilter {
+		return m.handleFilterKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.overlays.push(helpOverlay{})
+		return nil
+	case key.Matches(msg, k.Filter):
+		m.focus = focusFilter
+		m.filter.value = m.list.filter
+		return nil
+	case key.Matches(msg, k.NextTab):
+		m.setTab((m.tab + 1) % tabCount)
+		return nil
+	case key.Matches(msg, k.PrevTab):
+		m.setTab((m.tab + tabCount - 1) % tabCount)
+		return nil
+	case key.Matches(msg, k.Tab1):
+		m.setTab(tabDefinition)
+		return nil
+	case key.Matches(msg, k.Tab2):
+		m.setTab(tabLayer)
+		return nil
+	case key.Matches(msg, k.Tab3):
+		m.setTab(tabRun)
+		return nil
+	case key.Matches(msg, k.Tab4):
+		m.setTab(tabArtifacts)
+		return nil
+	case key.Matches(msg, k.Reload):
+		return m.requestScan()
+	case key.Matches(msg, k.Edit):
+		return m.editSelected()
+	case key.Matches(msg, k.New):
+		m.askNewAgent()
+		return nil
+	case key.Matches(msg, k.Duplicate):
+		return m.askDuplicate()
+	}
+	if cmd, ok := m.handlePaneKey(msg); ok {
+		return cmd
+	}
+	return m.handleMoveKey(msg)
+}
+
+// handleMoveKey moves the list selection or scrolls the pane, whichever
+// has focus.
+func (m *Model) handleMoveKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	_, bodyH := m.bodySize()
+	page := max(bodyH-2, 1)
+	if m.focus == focusPane {
+		switch {
+		case key.Matches(msg, k.Back):
+			m.focus = focusList
+		case key.Matches(msg, k.Up):
+			m.scrollPane(-1)
+		case key.Matches(msg, k.Down):
+			m.scrollPane(1)
+		case key.Matches(msg, k.PageUp):
+			m.scrollPane(-page)
+		case key.Matches(msg, k.PageDown):
+			m.scrollPane(page)
+		case key.Matches(msg, k.Top):
+			m.scroll[m.tab] = 0
+		case key.Matches(msg, k.Bottom):
+			m.scrollPane(1 << 30)
+		}
+		return nil
+	}
+	switch {
+	case msg.String() == "esc" && m.list.filter != "":
+		m.filter.value = ""
+		m.list.setFilter("")
+	case key.Matches(msg, k.Focus):
+		m.focus = focusPane
+	case key.Matches(msg, k.Up):
+		m.moveSelection(-1)
+	case key.Matches(msg, k.Down):
+		m.moveSelection(1)
+	case key.Matches(msg, k.PageUp):
+		m.moveSelection(-page)
+	case key.Matches(msg, k.PageDown):
+		m.moveSelection(page)
+	case key.Matches(msg, k.Top):
+		m.moveSelection(-1 << 30)
+	case key.Matches(msg, k.Bottom):
+		m.moveSelection(1 << 30)
+	}
+	return nil
+}
+
+// handleFilterKey edits the filter: typing narrows the list at once, enter
+// keeps the filter, esc clears it.
+func (m *Model) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		m.filter.value = ""
+		m.list.setFilter("")
+		m.focus = focusList
+		return nil
+	case "enter":
+		m.focus = focusList
+		return nil
+	case "up":
+		m.moveSelection(-1)
+		return nil
+	case "down":
+		m.moveSelection(1)
+		return nil
+	case "ctrl+c":
+		return tea.Quit
+	}
+	if m.filter.handleKey(msg) {
+		m.list.setFilter(m.filter.value)
+		m.resetScroll()
+	}
+	return nil
+}
+
+// handlePaneKey gives the active pane the keys that belong to it.
+func (m *Model) handlePaneKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	return nil, false
+}
+
+func (m *Model) setTab(t tab) {
+	m.tab = t
+}
+
+func (m *Model) moveSelection(n int) {
+	before := m.list.selectedPath()
+	m.list.move(n)
+	if m.list.selectedPath() != before {
+		m.resetScroll()
+	}
+}
+
+func (m *Model) resetScroll() {
+	m.scroll = [tabCount]int{}
+}
+
+// scrollPane scrolls the active pane by n lines, within its content.
+func (m *Model) scrollPane(n int) {
+	h, w := m.paneSize()
+	total := len(m.paneContent(w))
+	s := m.scroll[m.tab] + n
+	s = min(s, total-h)
+	m.scroll[m.tab] = max(s, 0)
+}

@@ -1,0 +1,347 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// agentNameRE is the name SkillServer accepts and skills can route to.
+var agentNameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// ValidateAgentName says why name cannot be a new agent's name in c, or
+// returns nil.
+func ValidateAgentName(c *lint.Catalog, name string) error {
+	switch {
+	case name == "":
+		return errors.New("type a name: lowercase letters, digits and single hyphens, like code-reviewer")
+	case len(name) > 64:
+		return fmt.Errorf("%d characters is too long: at most 64", len(name))
+	case !agentNameRE.MatchString(name):
+		return fmt.Errorf("%q is not lowercase kebab-case: use a-z, 0-9 and single hyphens inside, like code-reviewer", name)
+	}
+	if c != nil {
+		for _, f := range c.Files {
+			if strings.EqualFold(f.Name(), name) {
+				return fmt.Errorf("the name %q is taken by %s: pick another", name, f.Path)
+			}
+		}
+	}
+	return nil
+}
+
+// AgentTemplate is the file a new agent starts from: it loads as is, so the
+// list shows it at once, and its text says what to write where.
+func AgentTemplate(name string) string {
+	return `---
+name: ` + name + `
+description: One or two sentences the frontline model reads to decide when to delegate to this agent.
+tools:
+  - file_read
+modelRole: Compaction
+visibility: user-facing
+---
+
+You are ` + name + `, a focused sub-agent. Say here what you do and for whom.
+
+## Guidelines
+
+- Do one bounded task and stop.
+- Read the files you need with file_read; do not guess their contents.
+- Reply with a short synthesis, not a transcript of your steps.
+`
+}
+
+// createdMsg reports the outcome of creating an agent file.
+type createdMsg struct {
+	path string
+	err  error
+}
+
+// editorDoneMsg reports that the editor exited.
+type editorDoneMsg struct {
+	path    string
+	cleanup string // a temporary folder to remove (read-only copies)
+	err     error
+}
+
+// askNewAgent opens the name prompt for a new agent.
+func (m *Model) askNewAgent() {
+	dir := m.opts.Home.Agents
+	m.overlays.push(&promptOverlay{
+		title:    "New agent",
+		help:     "Creates " + Sanitize(m.shortPath(dir)) + "/<name>.md from a template; an existing file is never overwritten.",
+		input:    lineInput{limit: 64},
+		validate: func(s string) error { return ValidateAgentName(m.cat, s) },
+		submit: func(name string) tea.Cmd {
+			return createFileCmd(filepath.Join(dir, name+".md"), []byte(AgentTemplate(name)))
+		},
+	})
+}
+
+// askDuplicate opens the name prompt for a copy of the selected agent.
+func (m *Model) askDuplicate() tea.Cmd {
+	f := m.list.selected()
+	if f == nil {
+		return nil
+	}
+	if f.Def == nil {
+		return m.setFlash("cannot duplicate "+fileLabel(f)+": its frontmatter does not parse; fix it first", true)
+	}
+	if _, ok := f.Def.Field("name"); !ok {
+		return m.setFlash("cannot duplicate "+fileLabel(f)+": it has no name line to change", true)
+	}
+	dir := m.opts.Home.Agents
+	src := f
+	m.overlays.push(&promptOverlay{
+		title:    "Duplicate " + fileLabel(f),
+		help:     "Copies the file to " + Sanitize(m.shortPath(dir)) + "/<name>.md with the new name; an existing file is never overwritten.",
+		input:    lineInput{value: suggestCopyName(m.cat, f.Def.Name), limit: 64},
+		validate: func(s string) error { return ValidateAgentName(m.cat, s) },
+		submit: func(name string) tea.Cmd {
+			data, err := renameDefinition(src, name)
+			if err != nil {
+				return func() tea.Msg { return createdMsg{path: src.Path, err: err} }
+			}
+			return createFileCmd(filepath.Join(dir, name+".md"), data)
+		},
+	})
+	return nil
+}
+
+// suggestCopyName proposes "<name>-copy", "<name>-copy-2", … not yet taken.
+func suggestCopyName(c *lint.Catalog, name string) string {
+	base := strings.ToLower(strings.TrimSpace(name))
+	if !agentNameRE.MatchString(base) {
+		base = "agent"
+	}
+	for i := 1; i < 1000; i++ {
+		s := base + "-copy"
+		if i > 1 {
+			s += fmt.Sprintf("-%d", i)
+		}
+		if len(s) <= 64 && ValidateAgentName(c, s) == nil {
+			return s
+		}
+	}
+	return ""
+}
+
+// renameDefinition returns f's text with the value of its top-level
+// `name:` line replaced by name. It refuses names written as block scalars.
+func renameDefinition(f *lint.File, name string) ([]byte, error) {
+	fld, ok := f.Def.Field("name")
+	if !ok || fld.ValuePos.Line < 1 {
+		return nil, fmt.Errorf("%s: no name line to change", f.Path)
+	}
+	lines := strings.SplitAfter(f.Text, "\n")
+	i := fld.ValuePos.Line - 1
+	if i >= len(lines) {
+		return nil, fmt.Errorf("%s: the name is on line %d, past the end of the file", f.Path, fld.ValuePos.Line)
+	}
+	line := lines[i]
+	eol := ""
+	switch {
+	case strings.HasSuffix(line, "\r\n"):
+		eol = "\r\n"
+	case strings.HasSuffix(line, "\n"):
+		eol = "\n"
+	}
+	body := strings.TrimSuffix(line, eol)
+	r := []rune(body)
+	col := fld.ValuePos.Column - 1
+	if col < 0 || col > len(r) {
+		return nil, fmt.Errorf("%s:%d: cannot find the name's value", f.Path, fld.ValuePos.Line)
+	}
+	if v := strings.TrimSpace(string(r[col:])); strings.HasPrefix(v, "|") || strings.HasPrefix(v, ">") {
+		return nil, fmt.Errorf("%s:%d: the name is a block scalar; write it on one line first", f.Path, fld.ValuePos.Line)
+	}
+	lines[i] = string(r[:col]) + name + eol
+	return []byte(strings.Join(lines, "")), nil
+}
+
+// createFileCmd writes data to path in the background without ever
+// replacing an existing file: the bytes go to a hidden temporary file in
+// the same folder, which is then hard-linked to path (link fails if path
+// exists) and removed. A reader never sees half a file.
+func createFileCmd(path string, data []byte) tea.Cmd {
+	return func() tea.Msg {
+		return createdMsg{path: path, err: createExclusive(path, data)}
+	}
+}
+
+func createExclusive(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, ".agentdesk-new-*")
+	if err != nil {
+		return fmt.Errorf("creating %s: %w", path, err)
+	}
+	tmpName := tmp.Name()
+	defer os.Remove(tmpName)
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", tmpName, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", tmpName, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", tmpName, err)
+	}
+	if err := os.Chmod(tmpName, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", tmpName, err)
+	}
+	err = os.Link(tmpName, path)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s already exists: pick another name (agentdesk never overwrites a file)", path)
+	}
+	if err != nil {
+		// No hard links here: fall back to an exclusive create.
+		out, err2 := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err2, fs.ErrExist) {
+			return fmt.Errorf("%s already exists: pick another name (agentdesk never overwrites a file)", path)
+		}
+		if err2 != nil {
+			return fmt.Errorf("creating %s: %w", path, err2)
+		}
+		if _, err := out.Write(data); err != nil {
+			out.Close()
+			os.Remove(path)
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		return out.Close()
+	}
+	return nil
+}
+
+// created selects a newly created file once the next scan lists it.
+func (m *Model) created(msg createdMsg) tea.Cmd {
+	if msg.err != nil {
+		return m.setFlash(msg.err.Error(), true)
+	}
+	m.selectAfterScan = msg.path
+	m.list.selectPath(msg.path)
+	return tea.Batch(m.requestScan(), m.setFlash("created "+m.shortPath(msg.path)+": press e to edit it", false))
+}
+
+// editorCommand builds the command line for $VISUAL, else $EDITOR, else vi.
+func editorCommand(environ []string, getenv func(string) string, path string) (*exec.Cmd, error) {
+	ed := strings.TrimSpace(getenv("VISUAL"))
+	if ed == "" {
+		ed = strings.TrimSpace(getenv("EDITOR"))
+	}
+	if ed == "" {
+		ed = "vi"
+	}
+	args := strings.Fields(ed)
+	bin, err := exec.LookPath(args[0])
+	if err != nil {
+		return nil, fmt.Errorf("editor %q not found: set $VISUAL or $EDITOR: %w", args[0], err)
+	}
+	c := exec.Command(bin, append(args[1:], path)...)
+	c.Env = environ
+	return c, nil
+}
+
+// openEditorMsg carries a prepared editor command back to Update, which
+// hands the terminal to it.
+type openEditorMsg struct {
+	cmd     *exec.Cmd
+	path    string // the file being edited (the original, for a copy)
+	cleanup string // a temporary folder to remove afterwards
+	warning string // shown while the editor runs and after
+	err     error
+}
+
+// editSelected prepares the editor for the selected file in the
+// background. A feed file opens as a read-only copy, with a warning: the
+// next sync would overwrite an edit.
+func (m *Model) editSelected() tea.Cmd {
+	f := m.list.selected()
+	if f == nil {
+		return nil
+	}
+	environ, getenv := m.opts.Environ, m.getenv
+	return func() tea.Msg {
+		msg := openEditorMsg{path: f.Path}
+		target := f.Path
+		if f.Source.IsFeed() {
+			dir, copyPath, err := readOnlyCopy(f)
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			target, msg.cleanup = copyPath, dir
+			msg.warning = "feed:" + f.Source.Feed + " files open read-only: the next sync overwrites any edit; duplicate it (D) to change it"
+		}
+		msg.cmd, msg.err = editorCommand(environ, getenv, target)
+		return msg
+	}
+}
+
+// openEditor hands the terminal to the prepared editor.
+func (m *Model) openEditor(msg openEditorMsg) tea.Cmd {
+	if msg.err != nil {
+		return tea.Batch(removeAllCmd(msg.cleanup), m.setFlash(msg.err.Error(), true))
+	}
+	var warn tea.Cmd
+	if msg.warning != "" {
+		warn = m.setFlash(msg.warning, true)
+	}
+	return tea.Batch(warn, tea.ExecProcess(msg.cmd, func(err error) tea.Msg {
+		return editorDoneMsg{path: msg.path, cleanup: msg.cleanup, err: err}
+	}))
+}
+
+// readOnlyCopy copies a feed file to a new temporary folder, mode 0444, so
+// an editor opens it read-only.
+func readOnlyCopy(f *lint.File) (dir, path string, err error) {
+	data, err := os.ReadFile(f.Path)
+	if err != nil {
+		return "", "", fmt.Errorf("reading %s: %w", f.Path, err)
+	}
+	dir, err = os.MkdirTemp("", "agentdesk-feed-*")
+	if err != nil {
+		return "", "", fmt.Errorf("making a read-only copy of %s: %w", f.Path, err)
+	}
+	path = filepath.Join(dir, "READ-ONLY-"+filepath.Base(f.Path))
+	if err := os.WriteFile(path, data, 0o444); err != nil {
+		os.RemoveAll(dir)
+		return "", "", fmt.Errorf("making a read-only copy of %s: %w", f.Path, err)
+	}
+	return dir, path, nil
+}
+
+// removeAllCmd removes a temporary folder in the background.
+func removeAllCmd(dir string) tea.Cmd {
+	if dir == "" {
+		return nil
+	}
+	return func() tea.Msg {
+		os.RemoveAll(dir)
+		return nil
+	}
+}
+
+// editorDone rescans (the watcher may have seen the save already; a rescan
+// of unchanged files costs little) and reports an editor failure.
+func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
+	cmds := []tea.Cmd{removeAllCmd(msg.cleanup), m.requestScan()}
+	if msg.err != nil {
+		cmds = append(cmds, m.setFlash("editor: "+msg.err.Error(), true))
+	}
+	return tea.Batch(cmds...)
+}

@@ -1,0 +1,284 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// defaultPrefillSeconds is SubAgents.PrefillTimeoutSeconds when the config
+// does not say.
+const defaultPrefillSeconds = 1800
+
+// definitionPane shows what the runtime makes of the selected file: the
+// effective fields with defaults marked, every diagnostic, and the body
+// rendered as markdown (or, for a rejected file, the frontmatter with the
+// offending line highlighted).
+type definitionPane struct {
+	scroll int
+}
+
+// definitionContent builds the pane's lines for f at width w. body is the
+// rendered markdown of the body when it is ready, else "" (the raw body is
+// shown meanwhile).
+func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body string) []string {
+	if f == nil {
+		return []string{st.Dim.Render("Select an agent on the left.")}
+	}
+	var out []string
+	add := func(ls ...string) { out = append(out, ls...) }
+
+	title := Sanitize(f.Name())
+	if title == "" {
+		title = Sanitize(filepath.Base(f.Path))
+	}
+	status := st.MarkLoaded.Render("loaded")
+	if f.Status != lint.Loaded {
+		status = st.MarkRejected.Render("rejected")
+	}
+	add(spread(st.Title.Render(title), status+st.Dim.Render(" · "+Sanitize(f.Source.String())), w))
+	add(st.Dim.Render(cut(Sanitize(displayPath(c, f.Path)), w)))
+	if f.Source.IsFeed() {
+		add(st.Warning.Render(cut("read-only: synced from feed "+Sanitize(f.Source.Feed)+"; the next sync overwrites edits", w)))
+	}
+	if f.Status != lint.Loaded && f.Reason != "" {
+		add("")
+		for _, l := range wrap("Runtime: "+Sanitize(homeRelative(c, f.Reason)), w) {
+			add(st.Error.Render(l))
+		}
+	}
+
+	diags := func() {
+		if len(f.Diagnostics) > 0 {
+			add("", st.Title.Render(fmt.Sprintf("Diagnostics (%d)", len(f.Diagnostics))))
+			for _, d := range f.Diagnostics {
+				add(diagnosticLines(st, c, d, w)...)
+			}
+		}
+	}
+	fields := func() {
+		if f.Def != nil {
+			add("", st.Title.Render("Fields"))
+			add(fieldLines(st, c, f.Def, w)...)
+		}
+		if pub := publishLines(st, f, w); len(pub) > 0 {
+			add("")
+			add(pub...)
+		}
+	}
+
+	if f.Status != lint.Loaded || f.Def == nil {
+		// What broke comes first: the findings, then the frontmatter with
+		// the offending line, then what the fields would have been.
+		diags()
+		add("", st.Title.Render("Frontmatter"))
+		add(frontmatterLines(st, f, w)...)
+		fields()
+		return out
+	}
+	fields()
+	diags()
+	add("", st.Title.Render(fmt.Sprintf("Body (from line %d)", f.Def.BodyLine)))
+	if body != "" {
+		add(strings.Split(strings.TrimRight(body, "\n"), "\n")...)
+	} else {
+		for _, l := range strings.Split(SanitizeText(f.Def.Body), "\n") {
+			add(wrap(l, w)...)
+		}
+	}
+	return out
+}
+
+// displayPath shows path relative to the home's base folder when it is
+// inside it.
+func displayPath(c *lint.Catalog, path string) string {
+	if c != nil && c.Home.Base != "" {
+		if rel, err := filepath.Rel(c.Home.Base, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return path
+}
+
+// homeRelative writes paths inside the home relative to it, so messages
+// that quote a path fit the pane.
+func homeRelative(c *lint.Catalog, s string) string {
+	if c == nil || c.Home.Base == "" || c.Home.Base == "/" {
+		return s
+	}
+	return strings.ReplaceAll(s, c.Home.Base+string(filepath.Separator), "")
+}
+
+// fieldLines lists the effective fields, the ones the file did not set
+// marked as defaults.
+func fieldLines(st *Styles, c *lint.Catalog, d *lint.Definition, w int) []string {
+	prefill := defaultPrefillSeconds
+	if c != nil && c.Config != nil && c.Config.SubAgents.PrefillTimeoutSeconds > 0 {
+		prefill = c.Config.SubAgents.PrefillTimeoutSeconds
+	}
+	tools := "[]"
+	if len(d.Tools) > 0 {
+		tools = strings.Join(d.Tools, ", ") + " (advisory)"
+	}
+	prefillText := strconv.Itoa(d.PrefillTimeoutSeconds)
+	if !d.Set("prefillTimeoutSeconds") {
+		prefillText = strconv.Itoa(prefill)
+	}
+	rows := []struct{ key, value, dflt string }{
+		{"name", d.Name, ""},
+		{"description", d.Description, ""},
+		{"tools", tools, "[]"},
+		{"modelRole", d.ModelRole, lint.DefaultModelRole},
+		{"timeoutSeconds", strconv.Itoa(d.TimeoutSeconds), strconv.Itoa(lint.DefaultTimeoutSeconds)},
+		{"prefillTimeoutSeconds", prefillText, "SubAgents.PrefillTimeoutSeconds"},
+		{"visibility", d.Visibility, lint.DefaultVisibility},
+		{"emitStructuredFindings", strconv.FormatBool(d.EmitStructuredFindings), "false"},
+	}
+	if d.Version != "" {
+		rows = append(rows, struct{ key, value, dflt string }{"version", d.Version, ""})
+	}
+	const keyW = 24
+	var out []string
+	for _, r := range rows {
+		val := Sanitize(r.value)
+		suffix := ""
+		if r.dflt != "" && !d.Set(r.key) {
+			suffix = " (default)"
+			if r.key == "prefillTimeoutSeconds" {
+				suffix = " (SubAgents default)"
+			}
+		}
+		vw := w - keyW - 2
+		if vw < 10 {
+			out = append(out, "  "+st.Label.Render(cut(r.key, w-2)))
+			out = append(out, "    "+cut(val, w-4)+st.Default.Render(suffix))
+			continue
+		}
+		lines := wrap(val, vw)
+		if len(lines) == 0 {
+			lines = []string{""}
+		}
+		if r.key == "description" && len(lines) > 4 {
+			lines = append(lines[:3], fmt.Sprintf("… (%d characters)", len([]rune(val))))
+		}
+		for i, l := range lines {
+			key := ""
+			if i == 0 {
+				key = r.key
+			}
+			line := "  " + st.Label.Render(fit(key, keyW)) + l
+			if i == len(lines)-1 && suffix != "" {
+				if ansi.StringWidth(l)+len(suffix) <= vw {
+					line += st.Default.Render(suffix)
+				} else {
+					line = line + "\n" + strings.Repeat(" ", keyW+2) + st.Default.Render(suffix)
+				}
+			}
+			out = append(out, strings.Split(line, "\n")...)
+		}
+	}
+	return out
+}
+
+// publishLines shows what SkillServer would publish: the version and the
+// digest of the exact bytes, and for a feed file what was synced.
+func publishLines(st *Styles, f *lint.File, w int) []string {
+	var out []string
+	if f.SHA256 != "" {
+		v := "(no version)"
+		if f.Def != nil && f.Def.Version != "" {
+			v = Sanitize(f.Def.Version)
+		}
+		out = append(out, st.Title.Render("Publish"))
+		out = append(out, cut("  version "+v+" · digest sha256:"+f.SHA256, w))
+	}
+	if f.Source.IsFeed() && f.Sync != nil {
+		match := st.MarkLoaded.Render("bytes match the sync state")
+		if !strings.EqualFold(f.Sync.SHA256, f.SHA256) {
+			match = st.Warning.Render("edited since the sync: the next sync overwrites it")
+		}
+		out = append(out, cut("  synced version "+Sanitize(f.Sync.Version)+" at "+Sanitize(f.Sync.SyncedAtUTC), w))
+		out = append(out, "  "+match)
+	}
+	return out
+}
+
+// diagnosticLines renders one diagnostic: position, severity, rule, the
+// message wrapped, and the hint.
+func diagnosticLines(st *Styles, c *lint.Catalog, d lint.Diagnostic, w int) []string {
+	pos := "file"
+	if d.Line > 0 {
+		pos = fmt.Sprintf("%d:%d", d.Line, d.Column)
+	}
+	sev := st.Warning.Render(d.Severity.String())
+	if d.Severity == lint.Error {
+		sev = st.Error.Render(d.Severity.String())
+	}
+	head := "  " + pos + " " + sev + " " + st.Dim.Render("["+d.Rule+"]")
+	out := []string{head}
+	for _, l := range wrap(Sanitize(homeRelative(c, d.Message)), w-4) {
+		out = append(out, "    "+l)
+	}
+	if d.Hint != "" {
+		for _, l := range wrap("hint: "+Sanitize(d.Hint), w-4) {
+			out = append(out, "    "+st.Hint.Render(l))
+		}
+	}
+	return out
+}
+
+// frontmatterLines shows the start of a rejected file with line numbers,
+// up to and including the closing "---" (at most 40 lines), the offending
+// line highlighted.
+func frontmatterLines(st *Styles, f *lint.File, w int) []string {
+	bad := offendingLine(f)
+	lines := strings.Split(f.Text, "\n")
+	end := min(len(lines), 40)
+	for i := 1; i < end; i++ {
+		if strings.HasPrefix(lines[i], "---") {
+			end = i + 1
+			break
+		}
+	}
+	if bad > end && bad <= len(lines) {
+		end = min(bad+1, len(lines))
+	}
+	numW := len(strconv.Itoa(end))
+	var out []string
+	for i := 0; i < end; i++ {
+		text := Sanitize(strings.TrimSuffix(lines[i], "\r"))
+		num := fmt.Sprintf("%*d", numW, i+1)
+		if i+1 == bad {
+			out = append(out, st.Highlight.Render(fit("> "+num+" │ "+text, w)))
+			continue
+		}
+		out = append(out, cut("  "+st.LineNo.Render(num+" │")+" "+text, w))
+	}
+	if len(f.Text) == 0 {
+		out = append(out, st.Dim.Render("  (the file is empty)"))
+	}
+	return out
+}
+
+// offendingLine is the line of the first diagnostic that makes the runtime
+// reject the file (else the first error), 0 when none has a line.
+func offendingLine(f *lint.File) int {
+	first := 0
+	for _, d := range f.Diagnostics {
+		if d.Line == 0 || d.Severity != lint.Error {
+			continue
+		}
+		if r, ok := lint.RuleByID(d.Rule); ok && r.Rejects {
+			return d.Line
+		}
+		if first == 0 {
+			first = d.Line
+		}
+	}
+	return first
+}

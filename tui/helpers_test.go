@@ -1,0 +1,206 @@
+package tui
+
+import (
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// fixedNow is the clock of every test model.
+var fixedNow = time.Date(2025, 11, 3, 14, 2, 11, 0, time.Local)
+
+// copyHome copies testdata/<name> into a fresh temporary folder and
+// returns the new home's base, <tmp>/netclaw; HOME for the model is <tmp>.
+func copyHome(t testing.TB, name string) (tmp, base string) {
+	t.Helper()
+	tmp = t.TempDir()
+	base = filepath.Join(tmp, "netclaw")
+	src := filepath.Join("testdata", name)
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		dst := filepath.Join(base, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tmp, base
+}
+
+// testModel is a browser over a temporary home, driven synchronously.
+type testModel struct {
+	t    testing.TB
+	quit bool
+	*Model
+}
+
+// newTestModel opens a browser on base at w×h and runs the first scan.
+func newTestModel(t testing.TB, tmp, base string, w, h int) *testModel {
+	t.Helper()
+	home := lint.NewHome(base, "")
+	m := New(Options{
+		Home:    home,
+		Scanner: lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
+		Environ: []string{"HOME=" + tmp},
+		Now:     func() time.Time { return fixedNow },
+	})
+	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	tm := &testModel{t: t, Model: m}
+	tm.send(tea.WindowSizeMsg{Width: w, Height: h})
+	tm.run(m.Init())
+	return tm
+}
+
+// send delivers msg and runs every Cmd that follows, synchronously.
+func (tm *testModel) send(msg tea.Msg) {
+	tm.t.Helper()
+	_, cmd := tm.Update(msg)
+	tm.run(cmd)
+}
+
+// run executes cmd and feeds its messages back, breadth first, until no
+// Cmd is left (bounded, in case something loops).
+func (tm *testModel) run(cmd tea.Cmd) {
+	tm.t.Helper()
+	queue := []tea.Cmd{cmd}
+	for n := 0; len(queue) > 0; n++ {
+		if n > 1000 {
+			tm.t.Fatal("commands keep coming: a loop?")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		switch msg := msg.(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case tea.QuitMsg:
+			tm.quit = true
+		default:
+			if isTerminalQuery(msg) {
+				continue
+			}
+			_, next := tm.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+}
+
+// isTerminalQuery reports Bubble Tea's own requests (background colour…),
+// which only a real program answers.
+func isTerminalQuery(msg tea.Msg) bool {
+	name, ok := strings.CutPrefix(fmt.Sprintf("%T", msg), "tea.")
+	return ok && name != "" && name[0] >= 'a' && name[0] <= 'z'
+}
+
+// keys types each key in turn: "a", "enter", "ctrl+c", "shift+tab"…
+func (tm *testModel) keys(keys ...string) {
+	tm.t.Helper()
+	for _, k := range keys {
+		tm.send(keyPress(k))
+	}
+}
+
+// typeText types s one character at a time.
+func (tm *testModel) typeText(s string) {
+	tm.t.Helper()
+	for _, r := range s {
+		tm.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// keyPress builds the key press msg.String() returns k for.
+func keyPress(k string) tea.KeyPressMsg {
+	special := map[string]tea.KeyPressMsg{
+		"enter":     {Code: tea.KeyEnter},
+		"esc":       {Code: tea.KeyEscape},
+		"tab":       {Code: tea.KeyTab},
+		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+		"up":        {Code: tea.KeyUp},
+		"down":      {Code: tea.KeyDown},
+		"left":      {Code: tea.KeyLeft},
+		"right":     {Code: tea.KeyRight},
+		"pgdown":    {Code: tea.KeyPgDown},
+		"pgup":      {Code: tea.KeyPgUp},
+		"backspace": {Code: tea.KeyBackspace},
+		"space":     {Code: tea.KeySpace, Text: " "},
+		"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
+		"ctrl+r":    {Code: 'r', Mod: tea.ModCtrl},
+		"ctrl+u":    {Code: 'u', Mod: tea.ModCtrl},
+	}
+	if m, ok := special[k]; ok {
+		return m
+	}
+	r := []rune(k)[0]
+	if r >= 'A' && r <= 'Z' {
+		return tea.KeyPressMsg{Code: r + ('a' - 'A'), ShiftedCode: r, Text: k, Mod: tea.ModShift}
+	}
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// screen is the current frame with styling stripped.
+func (tm *testModel) screen() string {
+	return ansi.Strip(tm.View().Content)
+}
+
+// checkFrame asserts the frame is exactly w×h cells.
+func checkFrame(t testing.TB, frame string, w, h int) {
+	t.Helper()
+	lines := strings.Split(frame, "\n")
+	if len(lines) != h {
+		t.Errorf("frame has %d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if got := ansi.StringWidth(l); got != w {
+			t.Errorf("line %d is %d wide, want %d: %q", i+1, got, w, ansi.Strip(l))
+		}
+	}
+}
+
+// golden compares got with testdata/golden/name.golden, or rewrites it
+// with -update.
+func golden(t testing.TB, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./tui -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file (go test ./tui -update rewrites it):\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}

@@ -1,0 +1,79 @@
+package tui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// overlay is a layer drawn over the panes (help, a prompt, the viewer). The
+// top overlay sees key presses and pastes before anything else; the root
+// closes it when it says it is done.
+type overlay interface {
+	// update handles one message. It returns a Cmd to run and whether the
+	// overlay is finished and should be taken off the stack.
+	update(msg tea.Msg, keys KeyMap) (cmd tea.Cmd, done bool)
+	// render draws the overlay for a screen of width×height; the result is
+	// centred over the panes.
+	render(st *Styles, width, height int) []string
+}
+
+// overlayStack is the overlays in the order they were opened; the last one
+// is on top.
+type overlayStack []overlay
+
+func (s *overlayStack) push(o overlay) { *s = append(*s, o) }
+
+func (s *overlayStack) top() overlay {
+	if len(*s) == 0 {
+		return nil
+	}
+	return (*s)[len(*s)-1]
+}
+
+func (s *overlayStack) pop() {
+	if len(*s) > 0 {
+		*s = (*s)[:len(*s)-1]
+	}
+}
+
+// frame draws lines in the overlay box style with a title, at most w×h.
+func frame(st *Styles, title string, lines []string, w, h int) []string {
+	inner := 0
+	for _, l := range lines {
+		inner = max(inner, ansi.StringWidth(l))
+	}
+	inner = max(inner, ansi.StringWidth(title))
+	inner = min(inner, w-4) // border and padding take 4 columns
+	maxLines := h - 2
+	if maxLines < 1 {
+		maxLines = 1
+	}
+	body := make([]string, 0, len(lines)+2)
+	if title != "" {
+		body = append(body, st.OverlayTitle.Render(fit(title, inner)), "")
+	}
+	for _, l := range lines {
+		body = append(body, fit(l, inner))
+	}
+	if len(body) > maxLines {
+		body = body[:maxLines]
+	}
+	return strings.Split(st.Overlay.Render(strings.Join(body, "\n")), "\n")
+}
+
+// drawOverlays centres each overlay over the base screen, bottom first.
+func drawOverlays(st *Styles, base []string, stack overlayStack, w, h int) []string {
+	for _, o := range stack {
+		block := o.render(st, w, h)
+		bw := 0
+		for _, l := range block {
+			bw = max(bw, ansi.StringWidth(l))
+		}
+		x := max((w-bw)/2, 0)
+		y := max((h-len(block))/2, 0)
+		base = splice(base, block, x, y)
+	}
+	return base
+}

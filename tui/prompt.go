@@ -1,0 +1,62 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// promptOverlay asks for one line of text. Enter submits when validate
+// accepts the value; esc cancels.
+type promptOverlay struct {
+	title    string
+	help     string
+	input    lineInput
+	validate func(string) error
+	submit   func(string) tea.Cmd
+	err      string
+}
+
+func (p *promptOverlay) update(msg tea.Msg, keys KeyMap) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		p.input.insert(msg.Content)
+		p.err = ""
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "esc", "ctrl+c":
+			return nil, true
+		case "enter":
+			if p.validate != nil {
+				if err := p.validate(p.input.value); err != nil {
+					p.err = err.Error()
+					return nil, false
+				}
+			}
+			return p.submit(p.input.value), true
+		}
+		if p.input.handleKey(msg) {
+			p.err = ""
+		}
+	}
+	return nil, false
+}
+
+func (p *promptOverlay) render(st *Styles, w, h int) []string {
+	inner := min(60, w-6)
+	lines := []string{p.input.view(st, "> ", inner)}
+	if p.err != "" {
+		lines = append(lines, "")
+		for _, l := range wrap(p.err, inner) {
+			lines = append(lines, st.Error.Render(l))
+		}
+	}
+	if p.help != "" {
+		lines = append(lines, "")
+		for _, l := range wrap(p.help, inner) {
+			lines = append(lines, st.Dim.Render(l))
+		}
+	}
+	lines = append(lines, "", st.Dim.Render("enter: ok · esc: cancel"))
+	// Pad the first line so the box keeps its width while typing.
+	lines[0] = fit(lines[0], inner)
+	return frame(st, p.title, lines, w, h)
+}

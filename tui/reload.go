@@ -1,0 +1,148 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// catalogMsg carries the result of a scan back to Update.
+type catalogMsg struct {
+	cat *lint.Catalog
+	err error
+}
+
+// requestScan starts a scan unless one is running; then it asks for one
+// more when the running one ends, so the last change is never missed and
+// the scanner is never used by two goroutines at once.
+func (m *Model) requestScan() tea.Cmd {
+	if m.opts.Scanner == nil {
+		return nil
+	}
+	if m.scanning {
+		m.rescan = true
+		return nil
+	}
+	m.scanning = true
+	sc := m.opts.Scanner
+	return func() tea.Msg {
+		c, err := sc.Scan()
+		return catalogMsg{cat: c, err: err}
+	}
+}
+
+// applyCatalog puts a fresh catalog on screen, keeping the selection, and
+// flashes what changed since the last one.
+func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
+	m.scanning = false
+	var cmds []tea.Cmd
+	if m.rescan {
+		m.rescan = false
+		cmds = append(cmds, m.requestScan())
+	}
+	if msg.err != nil {
+		m.scanErr = msg.err
+		return tea.Batch(append(cmds, m.setFlash("scan failed: "+msg.err.Error(), true))...)
+	}
+	m.scanErr = nil
+	old := m.cat
+	m.cat = msg.cat
+	m.loadedAt = m.opts.Now()
+	before := m.list.selectedPath()
+	m.list.setCatalog(msg.cat)
+	if pending := m.selectAfterScan; pending != "" && m.list.selectPath(pending) {
+		m.selectAfterScan = ""
+	}
+	if m.list.selectedPath() != before {
+		m.resetScroll()
+	}
+	if old != nil {
+		if changes := describeChanges(old, msg.cat); len(changes) > 0 {
+			text := changes[0]
+			if len(changes) > 1 {
+				text += fmt.Sprintf(" (+%d more)", len(changes)-1)
+			}
+			cmds = append(cmds, m.setFlash(text, strings.Contains(changes[0], "rejected")))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// describeChanges says, one line per file, what changed between two scans:
+// new, removed, now rejected (and why), now loaded, saved.
+func describeChanges(old, cur *lint.Catalog) []string {
+	before := make(map[string]*lint.File, len(old.Files))
+	for _, f := range old.Files {
+		before[f.Path] = f
+	}
+	var out []string
+	seen := make(map[string]bool, len(cur.Files))
+	for _, f := range cur.Files {
+		seen[f.Path] = true
+		name := fileLabel(f)
+		o := before[f.Path]
+		switch {
+		case o == nil && f.Status == lint.Loaded:
+			out = append(out, name+": new, loaded")
+		case o == nil:
+			out = append(out, name+": new, rejected — "+rejectRule(f))
+		case o.Status == lint.Loaded && f.Status != lint.Loaded:
+			out = append(out, name+": now rejected — "+rejectRule(f))
+		case o.Status != lint.Loaded && f.Status == lint.Loaded:
+			out = append(out, name+": now loaded")
+		case o.SHA256 != f.SHA256 && f.Status != lint.Loaded:
+			out = append(out, name+": saved, still rejected — "+rejectRule(f))
+		case o.SHA256 != f.SHA256:
+			out = append(out, name+": saved, loaded"+warningSuffix(f))
+		}
+	}
+	for _, f := range old.Files {
+		if !seen[f.Path] {
+			out = append(out, fileLabel(f)+": removed")
+		}
+	}
+	return out
+}
+
+// fileLabel names a file in a notice: its definition name, else its file name.
+func fileLabel(f *lint.File) string {
+	if n := strings.TrimSpace(f.Name()); n != "" {
+		return Sanitize(n)
+	}
+	return Sanitize(filepath.Base(f.Path))
+}
+
+// rejectRule is the rule id that made the runtime reject f.
+func rejectRule(f *lint.File) string {
+	first := ""
+	for _, d := range f.Diagnostics {
+		if d.Severity != lint.Error {
+			continue
+		}
+		if r, ok := lint.RuleByID(d.Rule); ok && r.Rejects {
+			return d.Rule
+		}
+		if first == "" {
+			first = d.Rule
+		}
+	}
+	if first == "" {
+		return "see the Definition pane"
+	}
+	return first
+}
+
+func warningSuffix(f *lint.File) string {
+	_, w := lint.Count(f.Diagnostics)
+	switch w {
+	case 0:
+		return ""
+	case 1:
+		return ", 1 warning"
+	}
+	return fmt.Sprintf(", %d warnings", w)
+}

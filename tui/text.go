@@ -1,0 +1,115 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// ellipsis ends a line cut to fit.
+const ellipsis = "…"
+
+// fit cuts s to at most w columns (ending in an ellipsis when it was cut)
+// and pads it with spaces to exactly w columns. s may hold styling.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, ellipsis)
+		sw = ansi.StringWidth(s)
+	}
+	if sw < w {
+		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// cut cuts s to at most w columns without padding.
+func cut(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, ellipsis)
+}
+
+// spread puts left and right on one line of exactly w columns, right
+// aligned to the end; left is cut first when both do not fit.
+func spread(left, right string, w int) string {
+	rw := ansi.StringWidth(right)
+	if rw >= w {
+		return fit(right, w)
+	}
+	return fit(left, w-rw-1) + " " + right
+}
+
+// box returns exactly h lines of exactly w columns: lines beyond h are
+// dropped, missing ones are blank.
+func box(lines []string, w, h int) []string {
+	out := make([]string, h)
+	blank := strings.Repeat(" ", max(w, 0))
+	for i := range out {
+		if i < len(lines) {
+			out[i] = fit(lines[i], w)
+		} else {
+			out[i] = blank
+		}
+	}
+	return out
+}
+
+// wrap breaks plain (unstyled) text into lines of at most w columns, at
+// spaces where it can and anywhere when a word is longer than the line.
+func wrap(s string, w int) []string {
+	if w <= 0 {
+		return nil
+	}
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		if para == "" {
+			out = append(out, "")
+			continue
+		}
+		wrapped := ansi.Wrap(para, w, "")
+		out = append(out, strings.Split(wrapped, "\n")...)
+	}
+	return out
+}
+
+// indent prefixes every line with pad.
+func indent(lines []string, pad string) []string {
+	for i, l := range lines {
+		lines[i] = pad + l
+	}
+	return lines
+}
+
+// splice draws the block over base, its top-left corner at (x, y). Both
+// are lists of lines; base lines are at least x+width(block) wide.
+func splice(base, block []string, x, y int) []string {
+	out := make([]string, len(base))
+	copy(out, base)
+	for i, bl := range block {
+		row := y + i
+		if row < 0 || row >= len(out) {
+			continue
+		}
+		line := out[row]
+		bw := ansi.StringWidth(bl)
+		lw := ansi.StringWidth(line)
+		left := ansi.Truncate(line, x, "")
+		if pad := x - ansi.StringWidth(left); pad > 0 {
+			left += strings.Repeat(" ", pad)
+		}
+		right := ""
+		if x+bw < lw {
+			right = ansi.Cut(line, x+bw, lw)
+		}
+		out[row] = left + "\x1b[m" + bl + "\x1b[m" + right
+	}
+	return out
+}

@@ -1,0 +1,223 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Smallest usable screen.
+const (
+	minWidth  = 40
+	minHeight = 10
+)
+
+// View draws the whole screen: header, list, tabbed pane, footer, and the
+// overlays on top.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "agentdesk"
+	return v
+}
+
+// render returns the screen as exactly height lines of exactly width
+// columns.
+func (m *Model) render() string {
+	w, h := m.width, m.height
+	if w == 0 || h == 0 {
+		return "agentdesk: starting…"
+	}
+	if w < minWidth || h < minHeight {
+		return strings.Join(box([]string{
+			fmt.Sprintf("agentdesk needs at least %d×%d;", minWidth, minHeight),
+			fmt.Sprintf("this terminal is %d×%d.", w, h),
+		}, w, h), "\n")
+	}
+	lines := make([]string, 0, h)
+	lines = append(lines, m.renderHeader(w))
+	lines = append(lines, m.renderBody(w, h-2)...)
+	lines = append(lines, m.renderFooter(w))
+	if len(m.overlays) > 0 {
+		lines = drawOverlays(&m.st, lines, m.overlays, w, h)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// listWidth is the width of the list column for a screen w wide.
+func listWidth(w int) int {
+	return min(max(w/3, 24), 40)
+}
+
+// bodySize is the size of the area between header and footer.
+func (m *Model) bodySize() (w, h int) {
+	return m.width, max(m.height-2, 0)
+}
+
+// paneSize is the size of the right pane's content (below its tab line).
+func (m *Model) paneSize() (h, w int) {
+	bw, bh := m.bodySize()
+	return max(bh-1, 0), max(bw-listWidth(bw)-3, 0)
+}
+
+func (m *Model) renderHeader(w int) string {
+	st := &m.st
+	left := " agentdesk "
+	if m.opts.Demo {
+		left = st.HeaderDemo.Render(" DEMO ") + st.Header.Render(left)
+	} else {
+		left = st.Header.Render(left)
+	}
+	home := st.HeaderDim.Render(" " + Sanitize(m.shortPath(m.opts.Home.Base)) + " ")
+	var right string
+	switch {
+	case m.cat == nil && m.scanErr != nil:
+		right = "scan failed"
+	case m.cat == nil:
+		right = "scanning…"
+	default:
+		s := m.cat.Summary()
+		right = fmt.Sprintf("%d loaded · %d rejected · reloaded %s", s.Loaded, s.Rejected, m.loadedAt.Format("15:04:05"))
+	}
+	right = st.Header.Render(" " + right + " ")
+	lw := ansi.StringWidth(left)
+	rw := ansi.StringWidth(right)
+	mid := w - lw - rw
+	if mid < 4 {
+		return fit(left+right, w)
+	}
+	return left + st.HeaderDim.Render(fit(ansi.Strip(home), mid)) + right
+}
+
+// shortPath writes $HOME as ~.
+func (m *Model) shortPath(p string) string {
+	home := m.getenv("HOME")
+	if home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+// getenv reads the browser's environment.
+func (m *Model) getenv(k string) string {
+	for i := len(m.opts.Environ) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(m.opts.Environ[i], k+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func (m *Model) renderFooter(w int) string {
+	st := &m.st
+	if m.flash.text != "" {
+		style := st.Flash
+		if m.flash.bad {
+			style = st.FlashBad
+		}
+		return style.Render(fit(" "+m.flash.text, w))
+	}
+	var parts []string
+	used := 1
+	for _, e := range m.keys.shortHelp(m.tab) {
+		part := st.FooterKey.Render(e.Keys) + " " + st.Footer.Render(e.Desc)
+		pw := ansi.StringWidth(part) + 2
+		if used+pw > w {
+			break
+		}
+		used += pw
+		parts = append(parts, part)
+	}
+	return fit(" "+strings.Join(parts, "  "), w)
+}
+
+// renderBody draws the list and the tabbed pane side by side, h lines.
+func (m *Model) renderBody(w, h int) []string {
+	lw := listWidth(w)
+	listH := h
+	var top []string
+	if m.focus == focusFilter || m.list.filter != "" {
+		top = append(top, m.renderFilterLine(lw))
+		listH--
+	}
+	left := append(top, m.list.render(&m.st, lw, listH, m.focus != focusPane)...)
+	if m.cat == nil {
+		msg := "Scanning " + Sanitize(m.shortPath(m.opts.Home.Agents)) + "…"
+		if m.scanErr != nil {
+			msg = "Scan failed: " + Sanitize(m.scanErr.Error())
+		}
+		left = box(wrap(msg, lw), lw, h)
+	}
+	pw := w - lw - 3
+	right := m.renderPane(pw, h)
+	sep := m.st.Separator.Render("│")
+	out := make([]string, h)
+	for i := range out {
+		out[i] = left[i] + " " + sep + " " + right[i]
+	}
+	return out
+}
+
+func (m *Model) renderFilterLine(w int) string {
+	if m.focus == focusFilter {
+		return m.filter.view(&m.st, m.st.FilterPrompt.Render("/")+" ", w)
+	}
+	return fit(m.st.FilterPrompt.Render("/")+" "+Sanitize(m.list.filter)+m.st.Dim.Render("  (esc clears)"), w)
+}
+
+// renderPane draws the tab line and the active pane's content, scrolled.
+func (m *Model) renderPane(w, h int) []string {
+	out := make([]string, 0, h)
+	out = append(out, m.renderTabs(w))
+	content := m.paneContent(w)
+	s := m.scroll[m.tab]
+	if s > len(content) {
+		s = len(content)
+	}
+	out = append(out, content[s:]...)
+	return box(out, w, h)
+}
+
+func (m *Model) renderTabs(w int) string {
+	st := &m.st
+	var parts []string
+	for i, name := range tabNames {
+		label := fmt.Sprintf(" %d %s ", i+1, name)
+		if tab(i) == m.tab {
+			parts = append(parts, st.TabActive.Render(label))
+		} else {
+			parts = append(parts, st.TabInactive.Render(label))
+		}
+	}
+	return fit(strings.Join(parts, st.Separator.Render("│")), w)
+}
+
+// paneContent is every line of the active pane at width w, before
+// scrolling.
+func (m *Model) paneContent(w int) []string {
+	switch m.tab {
+	case tabDefinition:
+		f := m.list.selected()
+		body := ""
+		if f != nil && f.Def != nil {
+			body, _ = m.md.get(m.bodyKey(f, w))
+		}
+		if f == nil && m.cat != nil && len(m.cat.Files) == 0 {
+			return m.emptyHomeContent(w)
+		}
+		return definitionContent(&m.st, m.cat, f, w, body)
+	}
+	return []string{m.st.Dim.Render(tabNames[m.tab] + ": not available yet.")}
+}
+
+// emptyHomeContent is the Definition pane of a home with no agent yet.
+func (m *Model) emptyHomeContent(w int) []string {
+	st := &m.st
+	out := []string{st.Title.Render("No agents yet"), ""}
+	out = append(out, wrap("There is no agent definition in "+Sanitize(m.shortPath(m.opts.Home.Agents))+" and no server feed.", w)...)
+	out = append(out, "")
+	out = append(out, wrap("Press n to create one from a template; it is listed here as soon as it is saved, loaded or rejected, with the reason.", w)...)
+	return out
+}

@@ -1,0 +1,356 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// maxWatchedDirs bounds how many folders one watcher registers.
+const maxWatchedDirs = 4096
+
+// maxDebounceWait is the longest a steady stream of events can hold back a
+// change notice.
+const maxDebounceWait = time.Second
+
+// Change is one debounced batch of file-system events under a home.
+type Change struct {
+	// Paths that had events, sorted, without repeats.
+	Paths []string
+}
+
+// Watcher watches a home's agents folder, each feed folder, the skills
+// folders, the config folder, and their parents, so that a folder deleted
+// and created again is watched again. Events are debounced into Changes;
+// editors that save by writing a temporary file and renaming it over the
+// original produce one Change like any other save.
+type Watcher struct {
+	home     lint.Home
+	fs       *fsnotify.Watcher
+	debounce time.Duration
+	changes  chan Change
+	errs     chan error
+	done     chan struct{}
+	closed   chan struct{}
+
+	// watched maps each registered folder to the names of the children
+	// whose events matter (nil: all of them) and its identity when added.
+	watched map[string]watchedDir
+}
+
+type watchedDir struct {
+	only map[string]bool // nil: every child
+	info os.FileInfo
+}
+
+// StartWatcher starts watching h. Events settle for debounce before a
+// Change is sent.
+func StartWatcher(h lint.Home, debounce time.Duration) (*Watcher, error) {
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, fmt.Errorf("watching %s: %w (live reload is off; press ctrl+r to rescan)", h.Agents, err)
+	}
+	w := &Watcher{
+		home:     h,
+		fs:       fw,
+		debounce: debounce,
+		changes:  make(chan Change, 1),
+		errs:     make(chan error, 1),
+		done:     make(chan struct{}),
+		closed:   make(chan struct{}),
+		watched:  map[string]watchedDir{},
+	}
+	if err := w.sync(); err != nil {
+		fw.Close()
+		return nil, err
+	}
+	go w.loop()
+	return w, nil
+}
+
+// Changes delivers debounced changes. At most one waits undelivered: a
+// Change means "rescan", and one rescan covers any number of events.
+func (w *Watcher) Changes() <-chan Change { return w.changes }
+
+// Errors delivers watch errors (for example the inotify watch limit).
+func (w *Watcher) Errors() <-chan error { return w.errs }
+
+// Close stops the watcher and closes Changes.
+func (w *Watcher) Close() error {
+	select {
+	case <-w.done:
+		return nil
+	default:
+	}
+	close(w.done)
+	err := w.fs.Close()
+	<-w.closed
+	return err
+}
+
+// Watched returns the folders being watched, sorted.
+func (w *Watcher) watchedDirs() []string {
+	var out []string
+	for d := range w.watched {
+		out = append(out, d)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (w *Watcher) loop() {
+	defer close(w.closed)
+	defer close(w.changes)
+	var (
+		timer   *time.Timer
+		timerC  <-chan time.Time
+		first   time.Time
+		pending = map[string]bool{}
+	)
+	for {
+		select {
+		case <-w.done:
+			if timer != nil {
+				timer.Stop()
+			}
+			return
+		case ev, ok := <-w.fs.Events:
+			if !ok {
+				return
+			}
+			if !w.relevant(ev) {
+				continue
+			}
+			pending[ev.Name] = true
+			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				// A folder may have come or gone: watch what exists now,
+				// before more files land in it.
+				w.report(w.sync())
+			}
+			now := time.Now()
+			if timer == nil {
+				first = now
+				timer = time.NewTimer(w.debounce)
+				timerC = timer.C
+				continue
+			}
+			wait := w.debounce
+			if left := maxDebounceWait - now.Sub(first); left < wait {
+				wait = max(left, 0)
+			}
+			timer.Reset(wait)
+		case err, ok := <-w.fs.Errors:
+			if !ok {
+				return
+			}
+			w.report(err)
+		case <-timerC:
+			timer, timerC = nil, nil
+			w.report(w.sync())
+			paths := make([]string, 0, len(pending))
+			for p := range pending {
+				paths = append(paths, p)
+			}
+			slices.Sort(paths)
+			clear(pending)
+			select {
+			case w.changes <- Change{Paths: paths}:
+			default: // a Change is already waiting; it covers these events
+			}
+		}
+	}
+}
+
+// report passes a non-nil error on without ever blocking the loop.
+func (w *Watcher) report(err error) {
+	if err == nil {
+		return
+	}
+	select {
+	case w.errs <- err:
+	default:
+	}
+}
+
+// relevant reports whether an event can change what a scan finds.
+func (w *Watcher) relevant(ev fsnotify.Event) bool {
+	d, ok := w.watched[filepath.Dir(ev.Name)]
+	if !ok || d.only == nil {
+		return true
+	}
+	return d.only[filepath.Base(ev.Name)]
+}
+
+// wanted lists the folders to watch now, with their child filters.
+func (w *Watcher) wanted() map[string]map[string]bool {
+	h := w.home
+	want := map[string]map[string]bool{}
+	all := func(dir string) {
+		if isDir(dir) {
+			want[dir] = nil
+		}
+	}
+	child := func(path string) {
+		parent := filepath.Dir(path)
+		if parent == path || !isDir(parent) {
+			return
+		}
+		only, seen := want[parent]
+		if seen && only == nil {
+			return // already watched whole
+		}
+		if only == nil {
+			only = map[string]bool{}
+		}
+		only[filepath.Base(path)] = true
+		want[parent] = only
+	}
+	for _, root := range []string{h.Agents, h.Skills, h.ConfigDir} {
+		child(root)
+	}
+	if !isDir(h.Base) {
+		child(h.Base)
+	}
+	all(h.Agents)
+	all(h.FeedsDir())
+	for _, feed := range subdirs(h.FeedsDir()) {
+		all(feed)
+	}
+	all(h.ConfigDir)
+	// Skills: <skill>/SKILL.md, .system/<skill>/SKILL.md,
+	// .server-feeds/<feed>/<skill>/SKILL.md: three levels.
+	level := []string{h.Skills}
+	for depth := 0; depth <= 3 && len(level) > 0 && len(want) < maxWatchedDirs; depth++ {
+		var next []string
+		for _, d := range level {
+			if !isDir(d) {
+				continue
+			}
+			want[d] = nil
+			if depth < 3 {
+				next = append(next, subdirs(d)...)
+			}
+		}
+		level = next
+	}
+	// A parent filter never narrows a folder watched whole.
+	for _, root := range []string{h.Agents, h.Skills, h.ConfigDir} {
+		if only, ok := want[root]; ok && only != nil && isDir(root) {
+			want[root] = nil
+		}
+	}
+	return want
+}
+
+// sync registers the folders that exist now and drops those that went. A
+// folder replaced by another of the same name (deleted and created again,
+// or renamed away and back) is registered anew.
+func (w *Watcher) sync() error {
+	want := w.wanted()
+	var errs []error
+	for dir, d := range w.watched {
+		only, keep := want[dir]
+		info, err := os.Stat(dir)
+		if !keep || err != nil || !os.SameFile(info, d.info) {
+			_ = w.fs.Remove(dir) // may already be gone with the folder
+			delete(w.watched, dir)
+			continue
+		}
+		d.only = only
+		w.watched[dir] = d
+	}
+	for dir, only := range want {
+		if _, ok := w.watched[dir]; ok {
+			continue
+		}
+		if len(w.watched) >= maxWatchedDirs {
+			errs = append(errs, fmt.Errorf("watching %s: more than %d folders; the rest are not watched (press ctrl+r to rescan)", w.home.Base, maxWatchedDirs))
+			break
+		}
+		info, err := os.Stat(dir)
+		if err != nil {
+			continue // gone between listing and adding
+		}
+		if err := w.fs.Add(dir); err != nil {
+			errs = append(errs, fmt.Errorf("watching %s: %w (raise fs.inotify.max_user_watches, or press ctrl+r to rescan)", dir, err))
+			continue
+		}
+		w.watched[dir] = watchedDir{only: only, info: info}
+	}
+	return errors.Join(errs...)
+}
+
+func isDir(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.IsDir()
+}
+
+// subdirs lists the folders directly inside dir (following links).
+func subdirs(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() || (e.Type()&os.ModeSymlink != 0 && isDir(p)) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Messages between the watcher and the model.
+type (
+	watcherStartedMsg struct {
+		w   *Watcher
+		err error
+	}
+	homeChangedMsg struct{ change Change }
+	watcherErrMsg  struct{ err error }
+)
+
+// startWatcherCmd starts a watcher in the background.
+func startWatcherCmd(h lint.Home, debounce time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		w, err := StartWatcher(h, debounce)
+		return watcherStartedMsg{w: w, err: err}
+	}
+}
+
+// waitForChange waits for the watcher's next change or error.
+func waitForChange(w *Watcher) tea.Cmd {
+	if w == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		select {
+		case c, ok := <-w.Changes():
+			if !ok {
+				return nil
+			}
+			return homeChangedMsg{change: c}
+		case err := <-w.Errors():
+			return watcherErrMsg{err: err}
+		}
+	}
+}
+
+// watcherStarted keeps the watcher and starts listening to it.
+func (m *Model) watcherStarted(msg watcherStartedMsg) tea.Cmd {
+	if msg.err != nil {
+		return m.setFlash(msg.err.Error(), true)
+	}
+	m.watcher = msg.w
+	// Files may have changed between the first scan and the first watch.
+	return tea.Batch(m.requestScan(), waitForChange(m.watcher))
+}
