@@ -1,0 +1,373 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// This file binds the merged flat configuration to Config's typed fields,
+// as .NET's ConfigurationBinder would, and checks what it binds. A value
+// that does not bind keeps the default and gets a diagnostic.
+
+// cfgBinder binds one store into one Config.
+type cfgBinder struct {
+	c  *Config
+	st *cfgStore
+	// secrets are scrubbed from every value a message quotes.
+	secrets []string
+}
+
+func (b *cfgBinder) bind() {
+	b.secrets = b.c.Secrets()
+	c := b.c
+
+	b.section("subagents", "{Enabled, PrefillTimeoutSeconds, NoProgressTimeoutSeconds, MaxLlmCallSeconds}")
+	b.boolean("subagents:enabled", &c.SubAgents.Enabled)
+	b.positive("subagents:prefilltimeoutseconds", &c.SubAgents.PrefillTimeoutSeconds, "seconds", true)
+	b.positive("subagents:noprogresstimeoutseconds", &c.SubAgents.NoProgressTimeoutSeconds, "seconds", true)
+	b.positive("subagents:maxllmcallseconds", &c.SubAgents.MaxLlmCallSeconds, "seconds", true)
+
+	b.section("session", "{FirstTokenTimeoutSeconds, MaxToolIterationsPerTurn}")
+	b.positive("session:firsttokentimeoutseconds", &c.Session.FirstTokenTimeoutSeconds, "seconds", true)
+	b.positive("session:maxtooliterationsperturn", &c.Session.MaxToolIterationsPerTurn, "tool iterations", true)
+
+	b.providers()
+	b.models()
+	b.checkModels()
+}
+
+// report adds a config diagnostic at an entry's value.
+func (b *cfgBinder) report(e *cfgEntry, msg, hint string) {
+	b.c.Diagnostics = append(b.c.Diagnostics, Diagnostic{
+		Path: e.path(), Pos: e.pos(), Rule: RuleConfig, Severity: Error, Message: msg, Hint: hint,
+	})
+}
+
+// subject names an entry in a message: its key path for a file, the
+// variable for the environment.
+func (b *cfgBinder) subject(e *cfgEntry) string {
+	if e.src == nil {
+		return cfgShowKey(e.envVar)
+	}
+	return cfgShowKey(e.key)
+}
+
+// quote shows a value in a message: secrets scrubbed first, then cut to 60
+// characters and quoted with Go escapes, so no control character passes.
+func (b *cfgBinder) quote(v string) string {
+	for _, s := range b.secrets {
+		if len(s) >= 4 {
+			v = strings.ReplaceAll(v, s, "[REDACTED]")
+		}
+	}
+	return strconv.Quote(cfgCut(v, 60))
+}
+
+// section reports a key that should hold an object but holds a value. The
+// value is not quoted: it may be a key pasted in the wrong place.
+func (b *cfgBinder) section(lower, expect string) {
+	e := b.st.get(lower)
+	if e == nil || strings.TrimSpace(e.value) == "" {
+		return
+	}
+	b.report(e, fmt.Sprintf("%s is a value, not an object: NetClaw expects %s here and ignores the value", b.subject(e), expect),
+		"write it as an object, or remove it")
+}
+
+// scalar returns the entry of a key that should hold a value, or nil when
+// the key is unset or empty (the default then stands). When only keys below
+// it are set (an object where a value belongs) it reports that and returns
+// nil.
+func (b *cfgBinder) scalar(lower, expect string) *cfgEntry {
+	e := b.st.get(lower)
+	if e != nil && strings.TrimSpace(e.value) != "" {
+		return e
+	}
+	if len(b.st.children(lower)) == 0 {
+		return nil
+	}
+	child := b.st.below(lower)
+	if child == nil {
+		return nil
+	}
+	key := cfgShowKey(b.st.spell[lower])
+	if child.src == nil {
+		b.report(child, fmt.Sprintf("%s sets a key below %s, which must be %s", cfgShowKey(child.envVar), key, expect),
+			"remove the variable")
+	} else {
+		b.report(child, fmt.Sprintf("%s is an object: expected %s", key, expect),
+			"write a plain value instead of an object")
+	}
+	return nil
+}
+
+// str returns a string key's value, "" when unset.
+func (b *cfgBinder) str(lower string) string {
+	if e := b.scalar(lower, "a string"); e != nil {
+		return e.value
+	}
+	return ""
+}
+
+// boolean binds a true/false key, as bool.Parse reads it (any case,
+// surrounding spaces ignored).
+func (b *cfgBinder) boolean(lower string, dst *bool) {
+	e := b.scalar(lower, "true or false")
+	if e == nil {
+		return
+	}
+	switch strings.ToLower(strings.TrimSpace(e.value)) {
+	case "true":
+		*dst = true
+	case "false":
+		*dst = false
+	default:
+		b.report(e, fmt.Sprintf("%s is %s: expected true or false; agentdesk uses the default, %t", b.subject(e), b.quote(e.value), *dst),
+			"write true or false")
+	}
+}
+
+// positive binds a whole number that must be above zero, as int.Parse reads
+// it (32-bit, optional sign, surrounding spaces ignored). hasDefault says
+// whether *dst is a default worth naming.
+func (b *cfgBinder) positive(lower string, dst *int, unit string, hasDefault bool) {
+	e := b.scalar(lower, "a whole number of "+unit)
+	if e == nil {
+		return
+	}
+	keeps := "the key is ignored"
+	if hasDefault {
+		keeps = fmt.Sprintf("agentdesk uses the default, %d", *dst)
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(e.value), 10, 32)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		b.report(e, fmt.Sprintf("%s is %s: too large for a whole number of %s (at most 2147483647); %s", b.subject(e), b.quote(e.value), unit, keeps),
+			"write a smaller whole number")
+	case err != nil:
+		b.report(e, fmt.Sprintf("%s is %s: expected a whole number of %s; %s", b.subject(e), b.quote(e.value), unit, keeps),
+			"write a whole number in digits: no units, decimals or words")
+	case v <= 0:
+		b.report(e, fmt.Sprintf("%s is %d: it must be a positive number of %s; %s", b.subject(e), v, unit, keeps),
+			"write a whole number above 0")
+	default:
+		*dst = int(v)
+	}
+}
+
+// cfgProviderType returns the canonical spelling of a known provider type.
+func cfgProviderType(t string) (string, bool) {
+	for _, known := range cfgProviderTypes {
+		if strings.EqualFold(t, known) {
+			return known, true
+		}
+	}
+	return "", false
+}
+
+// providers binds Providers.<name> = {Type, Endpoint, ApiKey}.
+func (b *cfgBinder) providers() {
+	b.section("providers", "{<name>: {Type, Endpoint, ApiKey}, ...}")
+	for _, lower := range b.st.children("providers") {
+		b.section(lower, "{Type, Endpoint, ApiKey}")
+		p := Provider{
+			Name:     b.st.name(lower),
+			Type:     "ollama",
+			Endpoint: b.str(lower + ":endpoint"),
+			APIKey:   b.str(lower + ":apikey"),
+		}
+		te := b.scalar(lower+":type", "a provider type")
+		if te != nil {
+			if known, ok := cfgProviderType(strings.TrimSpace(te.value)); ok {
+				p.Type = known
+			} else {
+				p.Type = te.value
+				b.report(te, fmt.Sprintf("%s is %s: not a provider type (known: %s)", b.subject(te), b.quote(te.value), strings.Join(cfgProviderTypes, ", ")),
+					cfgHint(te.value, cfgProviderTypes, "use one of the known types; replay is agentdesk's, for recorded runs"))
+			}
+		}
+		if p.Type == "replay" && strings.TrimSpace(p.Endpoint) == "" {
+			at := te
+			if at == nil {
+				at = b.st.under(lower)
+			}
+			if at != nil {
+				b.report(at, fmt.Sprintf("%s makes provider %s of type replay, but it has no Endpoint: a replay provider's Endpoint is the path of a recorded cassette", b.subject(at), cfgShowKey(p.Name)),
+					"set Endpoint to the cassette's path")
+			}
+		}
+		b.c.Providers[p.Name] = p
+	}
+}
+
+// cfgLegacyRoles are the roles the older Models.<Role> shape uses.
+var cfgLegacyRoles = []string{"Main", "Compaction", "Fallback"}
+
+// models binds Models.Roles, Models.Definitions and the legacy
+// Models.<Role> = {Provider, ModelId} shape.
+func (b *cfgBinder) models() {
+	m := &b.c.Models
+	b.section("models", "{Roles, Definitions}")
+	b.section("models:roles", "{<role>: <definition name>, ...}")
+	for _, lower := range b.st.children("models:roles") {
+		if e := b.scalar(lower, "a definition name"); e != nil {
+			m.Roles[b.st.name(lower)] = e.value
+		}
+	}
+	b.section("models:definitions", "{<name>: {Provider, ModelId, ContextWindow}, ...}")
+	for _, lower := range b.st.children("models:definitions") {
+		m.Definitions[b.st.name(lower)] = b.definition(lower)
+	}
+	for _, lower := range b.st.children("models") {
+		if lower == "models:roles" || lower == "models:definitions" {
+			continue
+		}
+		_, provider := b.st.spell[lower+":provider"]
+		_, model := b.st.spell[lower+":modelid"]
+		if !provider && !model {
+			continue
+		}
+		role := b.st.name(lower)
+		for _, known := range cfgLegacyRoles {
+			if strings.EqualFold(role, known) {
+				role = known
+			}
+		}
+		m.Legacy[role] = b.definition(lower)
+	}
+}
+
+// definition binds {Provider, ModelId, ContextWindow} under a key.
+func (b *cfgBinder) definition(lower string) ModelDefinition {
+	b.section(lower, "{Provider, ModelId, ContextWindow}")
+	d := ModelDefinition{
+		Provider: b.str(lower + ":provider"),
+		ModelID:  b.str(lower + ":modelid"),
+	}
+	b.positive(lower+":contextwindow", &d.ContextWindow, "tokens", false)
+	return d
+}
+
+// checkModels reports roles naming no definition and definitions naming no
+// provider.
+func (b *cfgBinder) checkModels() {
+	m := b.c.Models
+	defNames := cfgSortedKeys(m.Definitions)
+	for _, lower := range b.st.children("models:roles") {
+		e := b.st.get(lower)
+		if e == nil || strings.TrimSpace(e.value) == "" {
+			continue
+		}
+		if _, ok := b.c.Definition(strings.TrimSpace(e.value)); ok {
+			continue
+		}
+		b.report(e, fmt.Sprintf("%s names the model definition %s, which is not under Models:Definitions", b.subject(e), b.quote(e.value)),
+			cfgHint(e.value, defNames, "add Models:Definitions:<name> = {Provider, ModelId}"))
+	}
+	provNames := cfgSortedKeys(b.c.Providers)
+	check := func(lower string) {
+		e := b.st.get(lower + ":provider")
+		if e == nil || strings.TrimSpace(e.value) == "" {
+			return
+		}
+		if _, ok := b.c.Provider(strings.TrimSpace(e.value)); ok {
+			return
+		}
+		b.report(e, fmt.Sprintf("%s names the provider %s, which is not under Providers", b.subject(e), b.quote(e.value)),
+			cfgHint(e.value, provNames, "add Providers:<name> = {Type, Endpoint, ApiKey}"))
+	}
+	for _, lower := range b.st.children("models:definitions") {
+		check(lower)
+	}
+	for _, lower := range b.st.children("models") {
+		if lower != "models:roles" && lower != "models:definitions" {
+			check(lower)
+		}
+	}
+}
+
+// cfgSortedKeys returns a map's keys in order.
+func cfgSortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// cfgHint suggests the option closest to v ("did you mean ...?"), else
+// lists the options, else falls back to add.
+func cfgHint(v string, options []string, add string) string {
+	if s := cfgSuggest(v, options); s != "" {
+		return fmt.Sprintf("did you mean %s?", strconv.Quote(s))
+	}
+	if len(options) == 0 {
+		return add
+	}
+	shown := options
+	if len(shown) > 8 {
+		shown = shown[:8]
+	}
+	list := make([]string, len(shown))
+	for i, o := range shown {
+		list[i] = cfgShowKey(o)
+	}
+	more := ""
+	if len(options) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(options)-len(shown))
+	}
+	return fmt.Sprintf("known: %s%s; or %s", strings.Join(list, ", "), more, add)
+}
+
+// cfgSuggest returns the option nearest to v, ignoring case, when it is
+// close enough to be a likely typo; "" otherwise.
+func cfgSuggest(v string, options []string) string {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if v == "" || len(v) > 200 {
+		return ""
+	}
+	best, bestD := "", -1
+	for _, o := range options {
+		lo := strings.ToLower(o)
+		if len(lo) > 200 {
+			continue
+		}
+		d := cfgDistance(v, lo)
+		if strings.HasPrefix(lo, v) || strings.HasPrefix(v, lo) {
+			d = min(d, 1)
+		}
+		if bestD < 0 || d < bestD {
+			best, bestD = o, d
+		}
+	}
+	if bestD < 0 || bestD > max(2, len([]rune(v))/3) {
+		return ""
+	}
+	return best
+}
+
+// cfgDistance is the Levenshtein distance between a and b, in runes.
+func cfgDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

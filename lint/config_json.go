@@ -1,0 +1,564 @@
+package lint
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// This file is the JSON reader behind LoadConfig. It accepts what .NET's
+// configuration reader accepts (System.Text.Json with comments skipped and
+// trailing commas allowed, nesting up to 64 levels) and keeps the byte
+// offset of every name and value, so diagnostics can point at the line.
+
+// cfgMaxDepth is System.Text.Json's default JsonDocumentOptions.MaxDepth,
+// which the .NET configuration reader keeps.
+const cfgMaxDepth = 64
+
+// cfgKind is the kind of a JSON value.
+type cfgKind uint8
+
+// JSON value kinds.
+const (
+	cfgObject cfgKind = iota + 1
+	cfgArray
+	cfgString
+	cfgNumber
+	cfgBool
+	cfgNull
+)
+
+// cfgNode is one JSON value.
+type cfgNode struct {
+	kind cfgKind
+	// text is a string's decoded value, a number or boolean as written, ""
+	// for null and containers.
+	text string
+	// off is the byte offset of the value's first character.
+	off int
+	// members are an object's properties in order (duplicates kept) or an
+	// array's elements, named "0", "1", ....
+	members []cfgMember
+}
+
+// cfgMember is one object property or array element.
+type cfgMember struct {
+	name string
+	// off is the offset of the property name's opening quote, or of the
+	// array element.
+	off   int
+	value *cfgNode
+}
+
+// cfgSyntaxError is where and why a text is not JSON.
+type cfgSyntaxError struct {
+	off int
+	msg string
+}
+
+func (e *cfgSyntaxError) Error() string { return e.msg }
+
+// cfgSpan is a byte range [start, end).
+type cfgSpan struct{ start, end int }
+
+// cfgReader parses one text.
+type cfgReader struct {
+	text  string
+	i     int
+	depth int
+	// skipped, when not nil, collects the comments and trailing commas the
+	// reader skipped (tests check that blanking them leaves plain JSON).
+	skipped *[]cfgSpan
+}
+
+// cfgParseJSON parses text, a whole file, into its top-level value.
+func cfgParseJSON(text string) (*cfgNode, error) {
+	r := cfgReader{text: text}
+	return r.document()
+}
+
+func (r *cfgReader) document() (*cfgNode, error) {
+	if err := r.space(); err != nil {
+		return nil, err
+	}
+	if r.i >= len(r.text) {
+		return nil, r.fail(0, "the file holds no JSON value (it is empty or only comments)")
+	}
+	n, err := r.value()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.space(); err != nil {
+		return nil, err
+	}
+	if r.i < len(r.text) {
+		return nil, r.fail(r.i, "unexpected %s after the end of the top-level value", r.what(r.i))
+	}
+	return n, nil
+}
+
+func (r *cfgReader) fail(off int, format string, args ...any) error {
+	return &cfgSyntaxError{off: off, msg: fmt.Sprintf(format, args...)}
+}
+
+// what names the character at off for a message: one quoted character, never
+// more of the text (it may hold a secret), or "end of file".
+func (r *cfgReader) what(off int) string {
+	if off >= len(r.text) {
+		return "end of file"
+	}
+	c, _ := utf8.DecodeRuneInString(r.text[off:])
+	return strconv.QuoteRune(c)
+}
+
+// skip records a skipped span for tests.
+func (r *cfgReader) skip(start, end int) {
+	if r.skipped != nil {
+		*r.skipped = append(*r.skipped, cfgSpan{start, end})
+	}
+}
+
+// space skips whitespace and comments.
+func (r *cfgReader) space() error {
+	for r.i < len(r.text) {
+		switch r.text[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		case '/':
+			if r.i+1 >= len(r.text) {
+				return nil
+			}
+			start := r.i
+			switch r.text[r.i+1] {
+			case '/':
+				end := strings.IndexAny(r.text[start:], "\r\n")
+				if end < 0 {
+					r.i = len(r.text)
+				} else {
+					r.i = start + end
+				}
+			case '*':
+				end := strings.Index(r.text[start+2:], "*/")
+				if end < 0 {
+					return r.fail(start, "a /* comment is never closed")
+				}
+				r.i = start + 2 + end + 2
+			default:
+				return nil
+			}
+			r.skip(start, r.i)
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+func (r *cfgReader) value() (*cfgNode, error) {
+	if r.i >= len(r.text) {
+		return nil, r.fail(r.i, "unexpected end of file: expected a value")
+	}
+	start := r.i
+	switch c := r.text[r.i]; {
+	case c == '{':
+		return r.object()
+	case c == '[':
+		return r.array()
+	case c == '"':
+		s, err := r.str()
+		if err != nil {
+			return nil, err
+		}
+		return &cfgNode{kind: cfgString, text: s, off: start}, nil
+	case c == '-' || ('0' <= c && c <= '9'):
+		return r.number()
+	case c == 't' || c == 'f' || c == 'n':
+		for _, lit := range [...]struct {
+			word string
+			kind cfgKind
+		}{{"true", cfgBool}, {"false", cfgBool}, {"null", cfgNull}} {
+			if strings.HasPrefix(r.text[r.i:], lit.word) && !r.wordAt(r.i+len(lit.word)) {
+				r.i += len(lit.word)
+				text := lit.word
+				if lit.kind == cfgNull {
+					text = ""
+				}
+				return &cfgNode{kind: lit.kind, text: text, off: start}, nil
+			}
+		}
+	}
+	return nil, r.fail(start, "unexpected %s: expected a value (a \"string\", a number, true, false, null, {an object} or [an array])", r.what(start))
+}
+
+// wordAt reports whether a letter, digit or underscore is at off, so that
+// "trueish" is not read as true.
+func (r *cfgReader) wordAt(off int) bool {
+	if off >= len(r.text) {
+		return false
+	}
+	c := r.text[off]
+	return c == '_' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
+}
+
+// open enters an object or array.
+func (r *cfgReader) open() error {
+	r.depth++
+	if r.depth > cfgMaxDepth {
+		return r.fail(r.i, "nested more than %d levels deep: NetClaw's JSON reader stops there", cfgMaxDepth)
+	}
+	r.i++
+	return r.space()
+}
+
+// unclosed is the error for a container the file never closes.
+func (r *cfgReader) unclosed(start int, what string) error {
+	p := cfgPosAt(r.text, start)
+	return r.fail(len(r.text), "unexpected end of file: the %s opened at line %d, column %d is never closed", what, p.Line, p.Column)
+}
+
+func (r *cfgReader) object() (*cfgNode, error) {
+	n := &cfgNode{kind: cfgObject, off: r.i}
+	if err := r.open(); err != nil {
+		return nil, err
+	}
+	if r.i < len(r.text) && r.text[r.i] == '}' {
+		r.i++
+		r.depth--
+		return n, nil
+	}
+	for {
+		if r.i >= len(r.text) {
+			return nil, r.unclosed(n.off, "object")
+		}
+		if r.text[r.i] != '"' {
+			return nil, r.fail(r.i, "expected a property name in double quotes, found %s", r.what(r.i))
+		}
+		nameOff := r.i
+		name, err := r.str()
+		if err != nil {
+			return nil, err
+		}
+		if err := r.space(); err != nil {
+			return nil, err
+		}
+		if r.i >= len(r.text) {
+			return nil, r.unclosed(n.off, "object")
+		}
+		if r.text[r.i] != ':' {
+			return nil, r.fail(r.i, "expected ':' after the property name %s, found %s", cfgShowKey(name), r.what(r.i))
+		}
+		r.i++
+		if err := r.space(); err != nil {
+			return nil, err
+		}
+		v, err := r.value()
+		if err != nil {
+			return nil, err
+		}
+		n.members = append(n.members, cfgMember{name: name, off: nameOff, value: v})
+		if err := r.space(); err != nil {
+			return nil, err
+		}
+		if r.i >= len(r.text) {
+			return nil, r.unclosed(n.off, "object")
+		}
+		switch r.text[r.i] {
+		case ',':
+			comma := r.i
+			r.i++
+			if err := r.space(); err != nil {
+				return nil, err
+			}
+			if r.i < len(r.text) && r.text[r.i] == '}' {
+				r.skip(comma, comma+1)
+				r.i++
+				r.depth--
+				return n, nil
+			}
+		case '}':
+			r.i++
+			r.depth--
+			return n, nil
+		default:
+			return nil, r.fail(r.i, "expected ',' or '}' after the value of %s, found %s", cfgShowKey(name), r.what(r.i))
+		}
+	}
+}
+
+func (r *cfgReader) array() (*cfgNode, error) {
+	n := &cfgNode{kind: cfgArray, off: r.i}
+	if err := r.open(); err != nil {
+		return nil, err
+	}
+	if r.i < len(r.text) && r.text[r.i] == ']' {
+		r.i++
+		r.depth--
+		return n, nil
+	}
+	for {
+		if r.i >= len(r.text) {
+			return nil, r.unclosed(n.off, "array")
+		}
+		off := r.i
+		v, err := r.value()
+		if err != nil {
+			return nil, err
+		}
+		n.members = append(n.members, cfgMember{name: strconv.Itoa(len(n.members)), off: off, value: v})
+		if err := r.space(); err != nil {
+			return nil, err
+		}
+		if r.i >= len(r.text) {
+			return nil, r.unclosed(n.off, "array")
+		}
+		switch r.text[r.i] {
+		case ',':
+			comma := r.i
+			r.i++
+			if err := r.space(); err != nil {
+				return nil, err
+			}
+			if r.i < len(r.text) && r.text[r.i] == ']' {
+				r.skip(comma, comma+1)
+				r.i++
+				r.depth--
+				return n, nil
+			}
+		case ']':
+			r.i++
+			r.depth--
+			return n, nil
+		default:
+			return nil, r.fail(r.i, "expected ',' or ']' after an array element, found %s", r.what(r.i))
+		}
+	}
+}
+
+// str reads the string that starts at r.i (a '"') and returns its value.
+// Lone UTF-16 surrogates in \u escapes become U+FFFD, as encoding/json does.
+func (r *cfgReader) str() (string, error) {
+	start := r.i
+	i := start + 1
+	// Fast path: no escapes.
+	for i < len(r.text) {
+		c := r.text[i]
+		if c == '"' {
+			r.i = i + 1
+			return r.text[start+1 : i], nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", r.fail(i, "control character %s inside a string: write it as an escape such as \\n", strconv.QuoteRune(rune(c)))
+		}
+		i++
+	}
+	var b strings.Builder
+	b.WriteString(r.text[start+1 : i])
+	for i < len(r.text) {
+		c := r.text[i]
+		switch {
+		case c == '"':
+			r.i = i + 1
+			return b.String(), nil
+		case c < 0x20:
+			return "", r.fail(i, "control character %s inside a string: write it as an escape such as \\n", strconv.QuoteRune(rune(c)))
+		case c != '\\':
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		if i+1 >= len(r.text) {
+			break
+		}
+		switch e := r.text[i+1]; e {
+		case '"', '\\', '/':
+			b.WriteByte(e)
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			c1, ok := cfgHex4(r.text, i+2)
+			if !ok {
+				return "", r.fail(i, "invalid \\u escape inside a string: expected four hexadecimal digits")
+			}
+			i += 6
+			if utf16.IsSurrogate(c1) {
+				if c2, ok := cfgHex4(r.text, i+2); ok && i+1 < len(r.text) && r.text[i] == '\\' && r.text[i+1] == 'u' {
+					if d := utf16.DecodeRune(c1, c2); d != utf8.RuneError {
+						b.WriteRune(d)
+						i += 6
+						continue
+					}
+				}
+				c1 = utf8.RuneError
+			}
+			b.WriteRune(c1)
+			continue
+		default:
+			return "", r.fail(i, "invalid escape %s inside a string", strconv.Quote(r.text[i:i+2]))
+		}
+		i += 2
+	}
+	return "", r.fail(start, "a string is never closed")
+}
+
+// cfgHex4 reads four hexadecimal digits at text[i:].
+func cfgHex4(text string, i int) (rune, bool) {
+	if i+4 > len(text) {
+		return 0, false
+	}
+	var v rune
+	for _, c := range []byte(text[i : i+4]) {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | rune(c)
+	}
+	return v, true
+}
+
+// number reads a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (r *cfgReader) number() (*cfgNode, error) {
+	start := r.i
+	i := start
+	digits := func() int {
+		n := 0
+		for i < len(r.text) && '0' <= r.text[i] && r.text[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	bad := func() (*cfgNode, error) {
+		return nil, r.fail(start, "invalid number: JSON numbers look like 12, -3, 0.5 or 1e3 (no leading zeros, + signs, hex, NaN or a trailing '.')")
+	}
+	if r.text[i] == '-' {
+		i++
+	}
+	if i < len(r.text) && r.text[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return bad()
+	}
+	if i < len(r.text) && r.text[i] == '.' {
+		i++
+		if digits() == 0 {
+			return bad()
+		}
+	}
+	if i < len(r.text) && (r.text[i] == 'e' || r.text[i] == 'E') {
+		i++
+		if i < len(r.text) && (r.text[i] == '+' || r.text[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return bad()
+		}
+	}
+	if r.wordAt(i) || (i < len(r.text) && r.text[i] == '.') {
+		return bad()
+	}
+	r.i = i
+	return &cfgNode{kind: cfgNumber, text: r.text[start:i], off: start}, nil
+}
+
+// cfgDecodeText turns a file's bytes into text as .NET's StreamReader does:
+// a UTF-8 byte-order mark is dropped, a UTF-16 one (either order) selects
+// UTF-16, and bytes that are not valid UTF-8 each become U+FFFD.
+func cfgDecodeText(data []byte) string {
+	switch {
+	case len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF:
+		data = data[3:]
+	case len(data) >= 2 && data[0] == 0xFF && data[1] == 0xFE:
+		return cfgDecodeUTF16(data[2:], false)
+	case len(data) >= 2 && data[0] == 0xFE && data[1] == 0xFF:
+		return cfgDecodeUTF16(data[2:], true)
+	}
+	if utf8.Valid(data) {
+		return string(data)
+	}
+	var b strings.Builder
+	b.Grow(len(data) + 16)
+	for len(data) > 0 {
+		c, size := utf8.DecodeRune(data)
+		b.WriteRune(c) // RuneError for each invalid byte
+		data = data[size:]
+	}
+	return b.String()
+}
+
+// cfgDecodeUTF16 decodes UTF-16 text; an odd last byte becomes U+FFFD.
+func cfgDecodeUTF16(data []byte, bigEndian bool) string {
+	units := make([]uint16, 0, len(data)/2)
+	for i := 0; i+1 < len(data); i += 2 {
+		if bigEndian {
+			units = append(units, uint16(data[i])<<8|uint16(data[i+1]))
+		} else {
+			units = append(units, uint16(data[i+1])<<8|uint16(data[i]))
+		}
+	}
+	s := string(utf16.Decode(units))
+	if len(data)%2 == 1 {
+		s += string(utf8.RuneError)
+	}
+	return s
+}
+
+// cfgPosAt returns the 1-based line and rune column of byte offset off in
+// text.
+func cfgPosAt(text string, off int) Pos {
+	off = min(max(off, 0), len(text))
+	before := text[:off]
+	line := strings.Count(before, "\n") + 1
+	start := strings.LastIndexByte(before, '\n') + 1
+	return Pos{Line: line, Column: utf8.RuneCountInString(before[start:]) + 1}
+}
+
+// cfgShowKey returns a key or name for a message: as written when it is
+// short and plain, else quoted with Go escapes and cut to 60 characters.
+func cfgShowKey(key string) string {
+	plain := key != "" && utf8.RuneCountInString(key) <= 60
+	for _, c := range key {
+		if !strconv.IsPrint(c) || c == '"' || c == '\\' || c == ' ' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return key
+	}
+	return strconv.Quote(cfgCut(key, 60))
+}
+
+// cfgCut cuts s to at most n runes, marking a cut with "...".
+func cfgCut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for k := range s {
+		if i == n {
+			return s[:k] + "..."
+		}
+		i++
+	}
+	return s
+}
