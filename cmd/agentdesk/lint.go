@@ -1,0 +1,185 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/report"
+)
+
+func init() { subcommands = append(subcommands, newLintCmd) }
+
+// lintFlags holds the flags of agentdesk lint.
+type lintFlags struct {
+	format  lintFormat
+	profile profileFlag
+	strict  bool
+}
+
+// newLintCmd builds `agentdesk lint [PATH...]`.
+func newLintCmd(g *globals) *cobra.Command {
+	var f lintFlags
+	cmd := &cobra.Command{
+		Use:   "lint [PATH...]",
+		Short: "Check sub-agent definitions, skills and config as the runtime reads them",
+		Long: `Check every sub-agent definition the NetClaw runtime would load, and say
+which it would reject and why, at the line.
+
+Without PATH, lint reads the home: the agents folder with its server feeds,
+the skills and the configuration. A PATH may be an agent file or an agents
+folder; then only those are read, with the default configuration.
+
+lint writes nothing anywhere. Exit status: 0 clean, 1 findings (any error,
+or any warning with --strict), 2 bad usage, 3 internal failure.`,
+		Example: `  agentdesk lint
+  agentdesk lint --home ./testdata/homes/good
+  agentdesk lint --format sarif > agentdesk.sarif
+  agentdesk lint --profile publish --strict agents/reviewer.md`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLint(g, f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.Var(&f.format, "format", "output format: text, json, sarif or github")
+	fl.Var(&f.profile, "profile", "rules profile: runtime (what NetClaw does) or publish (SkillServer's upload checks)")
+	fl.BoolVar(&f.strict, "strict", false, "fail on warnings too")
+	return cmd
+}
+
+// runLint scans, prints the report on stdout and turns the findings into
+// the exit code.
+func runLint(g *globals, f lintFlags, paths []string) error {
+	opts := lint.ScanOptions{Profile: lint.Profile(f.profile), Environ: g.environ}
+	var (
+		c   *lint.Catalog
+		err error
+	)
+	if len(paths) == 0 {
+		c, err = scanHome(g, opts)
+	} else {
+		c, err = scanPaths(paths, opts)
+	}
+	if err != nil {
+		return err
+	}
+
+	ropts := report.Options{Version: version}
+	if err := writeReport(g.stdout, f.format, c, ropts, g.Color(g.stdout)); err != nil {
+		return exitWith(exitInternal, err)
+	}
+
+	sum := c.Summary()
+	if sum.Errors > 0 || (f.strict && sum.Warnings > 0) {
+		return exitWith(exitFindings, nil)
+	}
+	return nil
+}
+
+// scanHome lints the whole home: agents (feeds included), skills, config.
+func scanHome(g *globals, opts lint.ScanOptions) (*lint.Catalog, error) {
+	h, err := g.Home()
+	if err != nil {
+		return nil, exitWith(exitUsage, err)
+	}
+	if !h.Exists() {
+		return nil, usageErrorf("the NetClaw home %s does not exist: pass --home DIR or set NETCLAW_HOME", h.Base)
+	}
+	if fi, err := os.Stat(h.Agents); err == nil && !fi.IsDir() {
+		return nil, usageErrorf("the agents folder %s is not a folder: pass --agents DIR", h.Agents)
+	}
+	c, err := lint.Scan(h, opts)
+	if err != nil {
+		return nil, exitWith(exitInternal, fmt.Errorf("scan the home %s: %w", h.Base, err))
+	}
+	return c, nil
+}
+
+// scanPaths lints explicit files and agents folders. A path that does not
+// exist is bad usage.
+func scanPaths(paths []string, opts lint.ScanOptions) (*lint.Catalog, error) {
+	for _, p := range paths {
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			return nil, usageErrorf("%s: no such file or folder", p)
+		}
+	}
+	c, err := lint.ScanPaths(paths, opts)
+	if errors.Is(err, lint.ErrNoSuchPath) {
+		return nil, exitWith(exitUsage, err)
+	}
+	if err != nil {
+		return nil, exitWith(exitInternal, fmt.Errorf("lint %s: %w", strings.Join(paths, " "), err))
+	}
+	return c, nil
+}
+
+// writeReport prints c in format to w; colour applies to text only.
+func writeReport(w io.Writer, format lintFormat, c *lint.Catalog, opts report.Options, color bool) error {
+	switch format {
+	case formatJSON:
+		return report.JSON(w, c, opts)
+	case formatSARIF:
+		return report.SARIF(w, c, opts)
+	case formatGitHub:
+		return report.GitHub(w, c, opts)
+	}
+	opts.Color = color
+	return report.Text(w, c, opts)
+}
+
+// lintFormat is the value of --format.
+type lintFormat int
+
+const (
+	formatText lintFormat = iota
+	formatJSON
+	formatSARIF
+	formatGitHub
+)
+
+var lintFormatNames = []string{"text", "json", "sarif", "github"}
+
+// String returns the format's name.
+func (f *lintFormat) String() string { return lintFormatNames[*f] }
+
+// Set parses text, json, sarif or github.
+func (f *lintFormat) Set(s string) error {
+	for i, name := range lintFormatNames {
+		if strings.EqualFold(s, name) {
+			*f = lintFormat(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not a format: use text, json, sarif or github", s)
+}
+
+// Type names the flag's value in help text.
+func (f *lintFormat) Type() string { return "text|json|sarif|github" }
+
+// profileFlag is the value of --profile.
+type profileFlag lint.Profile
+
+// String returns "runtime" or "publish".
+func (p *profileFlag) String() string { return lint.Profile(*p).String() }
+
+// Set parses runtime or publish.
+func (p *profileFlag) Set(s string) error {
+	if s == "" {
+		return errors.New(`the profile is empty: use runtime or publish`)
+	}
+	v, err := lint.ParseProfile(s)
+	if err != nil {
+		return err
+	}
+	*p = profileFlag(v)
+	return nil
+}
+
+// Type names the flag's value in help text.
+func (p *profileFlag) Type() string { return "runtime|publish" }
