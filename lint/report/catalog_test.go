@@ -78,7 +78,7 @@ func handCatalog(t testing.TB) *lint.Catalog {
 			Diagnostics: []lint.Diagnostic{
 				{Path: home.ConfigFile(), Pos: lint.Pos{Line: 3, Column: 30}, Rule: lint.RuleConfig, Severity: lint.Error,
 					Message: "SubAgents.PrefillTimeoutSeconds is -5: it must be between 5 and 3600", Hint: ""},
-				{Path: "", Rule: lint.RuleConfig, Severity: lint.Warning,
+				{Path: lint.ConfigEnvironment, Rule: lint.RuleConfig, Severity: lint.Warning,
 					Message: "NETCLAW_SubAgents__Enabled=\"maybe\" is not true or false"},
 			},
 		},

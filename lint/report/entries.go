@@ -66,7 +66,7 @@ func entries(c *lint.Catalog) []entry {
 
 // configEntries returns one entry per configuration file: netclaw.json when
 // it exists, and every other path a config diagnostic names (secrets.json,
-// or "" for the environment).
+// or lint.ConfigEnvironment for the environment).
 func configEntries(c *lint.Catalog) []entry {
 	if c.Config == nil {
 		return nil

@@ -35,7 +35,7 @@ func GitHub(w io.Writer, c *lint.Catalog, opts Options) error {
 			continue
 		}
 		var props []string
-		if l.Path != "" {
+		if !isEnvironment(l.Path) {
 			props = append(props, "file="+githubProperty(Escape(l.display)))
 			if l.Line > 0 {
 				props = append(props, "line="+strconv.Itoa(l.Line))

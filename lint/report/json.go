@@ -57,7 +57,7 @@ type jsonSummary struct {
 // routing fails; for a configuration file it is "". "source" is "local" or
 // "feed:<name>", "system" for skills under skills/.system, and "config" for
 // configuration files. "path" is shown relative to opts.Dir when that is
-// shorter; the environment's path is "". Strings are JSON-escaped, and
+// shorter; the environment's path is "environment" (lint.ConfigEnvironment). Strings are JSON-escaped, and
 // DEL, C1 controls and bidirectional formatting characters are written as
 // \u escapes, so the output is safe to print on a terminal.
 func JSON(w io.Writer, c *lint.Catalog, opts Options) error {

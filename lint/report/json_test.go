@@ -101,7 +101,7 @@ func TestJSONStatuses(t *testing.T) {
 		{"testdata/home/agents/.server-feeds/acme/helper.md", "loaded", "feed:acme", "helper", 1},
 		{"testdata/home/skills/triage/SKILL.md", "rejected", "local", "triage", 1},
 		{"testdata/home/config/netclaw.json", "", "config", "", 1},
-		{"", "", "config", "", 1},
+		{"environment", "", "config", "", 1},
 	}
 	for _, tt := range tests {
 		i, ok := byPath[tt.path]

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
 // Options say how a report is printed. The zero value prints plain text with
@@ -38,10 +40,16 @@ func (o Options) dir() string {
 	return abs
 }
 
+// isEnvironment reports whether a diagnostic's path stands for the
+// environment rather than a file: lint.ConfigEnvironment, or "".
+func isEnvironment(path string) bool {
+	return path == "" || path == lint.ConfigEnvironment
+}
+
 // displayPath returns path relative to dir when that is shorter, else path
 // unchanged.
 func displayPath(path, dir string) string {
-	if path == "" || dir == "" {
+	if isEnvironment(path) || dir == "" {
 		return path
 	}
 	abs, err := filepath.Abs(path)

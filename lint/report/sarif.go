@@ -125,7 +125,7 @@ func SARIF(w io.Writer, c *lint.Catalog, opts Options) error {
 			Level:     sarifLevel(l.Severity),
 			Message:   sarifText{withHint(l.Message, l.Hint)},
 		}
-		if l.Path != "" {
+		if !isEnvironment(l.Path) {
 			loc := sarifLocation{PhysicalLocation: sarifPhysicalLocation{
 				ArtifactLocation: sarifArtifactLocation{URI: fileURI(l.Path, dir)},
 			}}

@@ -20,7 +20,7 @@ func (s *sources) text(l located) (string, bool) {
 	if l.hasText {
 		return l.text, true
 	}
-	if l.Path == "" {
+	if isEnvironment(l.Path) {
 		return "", false
 	}
 	if t, ok := s.read[l.Path]; ok {

@@ -21,8 +21,8 @@ const (
 )
 
 // environmentLabel is shown in place of a path for a diagnostic about the
-// environment rather than a file.
-const environmentLabel = "(environment)"
+// environment (NETCLAW_ variables) rather than a file.
+const environmentLabel = lint.ConfigEnvironment
 
 // Text prints every diagnostic of c for a person, sorted by path, then line:
 //
@@ -78,7 +78,7 @@ func (p *textPrinter) style(code, s string) string {
 
 func (p *textPrinter) diagnostic(l located) {
 	loc := Escape(l.display)
-	if l.Path == "" {
+	if isEnvironment(l.Path) {
 		loc = environmentLabel
 	}
 	if l.Line > 0 {
