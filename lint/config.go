@@ -341,18 +341,28 @@ func cfgFold[V any](m map[string]V, name string) (V, bool) {
 // [REDACTED]. Messages never quote a secret key's value, and the binder
 // scrubs what it quotes before cutting it short; this is the last net.
 func (c *Config) scrubDiagnostics() {
-	secrets := c.Secrets()
+	r := cfgScrubber(c.Secrets())
 	for i := range c.Diagnostics {
 		d := &c.Diagnostics[i]
-		for _, s := range secrets {
-			if len(s) < 4 {
-				continue
-			}
-			quoted := strconv.Quote(s)
-			for _, form := range []string{s, quoted[1 : len(quoted)-1]} {
-				d.Message = strings.ReplaceAll(d.Message, form, "[REDACTED]")
-				d.Hint = strings.ReplaceAll(d.Hint, form, "[REDACTED]")
-			}
+		d.Message = r.Replace(d.Message)
+		d.Hint = r.Replace(d.Hint)
+	}
+}
+
+// cfgScrubber returns a replacer of each secret (longest first, as Secrets
+// orders them) of four characters or more, and of its strconv.Quote
+// escaped form, with [REDACTED], in one pass over the text. Shorter
+// secrets would wreck messages and are not worth hiding.
+func cfgScrubber(secrets []string) *strings.Replacer {
+	var pairs []string
+	for _, s := range secrets {
+		if len(s) < 4 {
+			continue
+		}
+		pairs = append(pairs, s, "[REDACTED]")
+		if q := strconv.Quote(s); q[1:len(q)-1] != s {
+			pairs = append(pairs, q[1:len(q)-1], "[REDACTED]")
 		}
 	}
+	return strings.NewReplacer(pairs...)
 }

@@ -16,12 +16,22 @@ import (
 type cfgBinder struct {
 	c  *Config
 	st *cfgStore
-	// secrets are scrubbed from every value a message quotes.
-	secrets []string
+	// scrub replaces secrets in every value a message quotes.
+	scrub *strings.Replacer
+	// suggestions counts the did-you-mean searches made, each costing up
+	// to cfgMaxOptions edit distances; past cfgMaxSuggestions a hint lists
+	// the options instead, so a huge file of bad references stays linear.
+	suggestions int
 }
 
+// Bounds on did-you-mean work.
+const (
+	cfgMaxSuggestions = 256
+	cfgMaxOptions     = 64
+)
+
 func (b *cfgBinder) bind() {
-	b.secrets = b.c.Secrets()
+	b.scrub = cfgScrubber(b.c.Secrets())
 	c := b.c
 
 	b.section("subagents", "{Enabled, PrefillTimeoutSeconds, NoProgressTimeoutSeconds, MaxLlmCallSeconds}")
@@ -42,14 +52,14 @@ func (b *cfgBinder) bind() {
 // report adds a config diagnostic at an entry's value.
 func (b *cfgBinder) report(e *cfgEntry, msg, hint string) {
 	b.c.Diagnostics = append(b.c.Diagnostics, Diagnostic{
-		Path: e.path(), Pos: e.pos(), Rule: RuleConfig, Severity: Error, Message: msg, Hint: hint,
+		Path: e.path(), Pos: e.pos, Rule: RuleConfig, Severity: Error, Message: msg, Hint: hint,
 	})
 }
 
 // subject names an entry in a message: its key path for a file, the
 // variable for the environment.
 func (b *cfgBinder) subject(e *cfgEntry) string {
-	if e.src == nil {
+	if e.file == "" {
 		return cfgShowKey(e.envVar)
 	}
 	return cfgShowKey(e.key)
@@ -58,12 +68,7 @@ func (b *cfgBinder) subject(e *cfgEntry) string {
 // quote shows a value in a message: secrets scrubbed first, then cut to 60
 // characters and quoted with Go escapes, so no control character passes.
 func (b *cfgBinder) quote(v string) string {
-	for _, s := range b.secrets {
-		if len(s) >= 4 {
-			v = strings.ReplaceAll(v, s, "[REDACTED]")
-		}
-	}
-	return strconv.Quote(cfgCut(v, 60))
+	return strconv.Quote(cfgCut(b.scrub.Replace(v), 60))
 }
 
 // section reports a key that should hold an object but holds a value. The
@@ -94,7 +99,7 @@ func (b *cfgBinder) scalar(lower, expect string) *cfgEntry {
 		return nil
 	}
 	key := cfgShowKey(b.st.spell[lower])
-	if child.src == nil {
+	if child.file == "" {
 		b.report(child, fmt.Sprintf("%s sets a key below %s, which must be %s", cfgShowKey(child.envVar), key, expect),
 			"remove the variable")
 	} else {
@@ -186,7 +191,7 @@ func (b *cfgBinder) providers() {
 			} else {
 				p.Type = te.value
 				b.report(te, fmt.Sprintf("%s is %s: not a provider type (known: %s)", b.subject(te), b.quote(te.value), strings.Join(cfgProviderTypes, ", ")),
-					cfgHint(te.value, cfgProviderTypes, "use one of the known types; replay is agentdesk's, for recorded runs"))
+					b.hint(te.value, cfgProviderTypes, "use one of the known types; replay is agentdesk's, for recorded runs"))
 			}
 		}
 		if p.Type == "replay" && strings.TrimSpace(p.Endpoint) == "" {
@@ -252,32 +257,29 @@ func (b *cfgBinder) definition(lower string) ModelDefinition {
 }
 
 // checkModels reports roles naming no definition and definitions naming no
-// provider.
+// provider. Names match ignoring case, as Config.Definition and
+// Config.Provider do.
 func (b *cfgBinder) checkModels() {
 	m := b.c.Models
 	defNames := cfgSortedKeys(m.Definitions)
+	defs := cfgLowerSet(defNames)
 	for _, lower := range b.st.children("models:roles") {
 		e := b.st.get(lower)
-		if e == nil || strings.TrimSpace(e.value) == "" {
-			continue
-		}
-		if _, ok := b.c.Definition(strings.TrimSpace(e.value)); ok {
+		if e == nil || strings.TrimSpace(e.value) == "" || defs[strings.ToLower(strings.TrimSpace(e.value))] {
 			continue
 		}
 		b.report(e, fmt.Sprintf("%s names the model definition %s, which is not under Models:Definitions", b.subject(e), b.quote(e.value)),
-			cfgHint(e.value, defNames, "add Models:Definitions:<name> = {Provider, ModelId}"))
+			b.hint(e.value, defNames, "add Models:Definitions:<name> = {Provider, ModelId}"))
 	}
 	provNames := cfgSortedKeys(b.c.Providers)
+	provs := cfgLowerSet(provNames)
 	check := func(lower string) {
 		e := b.st.get(lower + ":provider")
-		if e == nil || strings.TrimSpace(e.value) == "" {
-			return
-		}
-		if _, ok := b.c.Provider(strings.TrimSpace(e.value)); ok {
+		if e == nil || strings.TrimSpace(e.value) == "" || provs[strings.ToLower(strings.TrimSpace(e.value))] {
 			return
 		}
 		b.report(e, fmt.Sprintf("%s names the provider %s, which is not under Providers", b.subject(e), b.quote(e.value)),
-			cfgHint(e.value, provNames, "add Providers:<name> = {Type, Endpoint, ApiKey}"))
+			b.hint(e.value, provNames, "add Providers:<name> = {Type, Endpoint, ApiKey}"))
 	}
 	for _, lower := range b.st.children("models:definitions") {
 		check(lower)
@@ -299,11 +301,24 @@ func cfgSortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// cfgHint suggests the option closest to v ("did you mean ...?"), else
-// lists the options, else falls back to add.
-func cfgHint(v string, options []string, add string) string {
-	if s := cfgSuggest(v, options); s != "" {
-		return fmt.Sprintf("did you mean %s?", strconv.Quote(s))
+// cfgLowerSet returns the lowercased names as a set.
+func cfgLowerSet(names []string) map[string]bool {
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		set[strings.ToLower(n)] = true
+	}
+	return set
+}
+
+// hint suggests the option closest to v ("did you mean ...?"), else lists
+// the options, else falls back to add. The search is skipped past the
+// binder's budget or when there are too many options.
+func (b *cfgBinder) hint(v string, options []string, add string) string {
+	if len(options) <= cfgMaxOptions && b.suggestions < cfgMaxSuggestions {
+		b.suggestions++
+		if s := cfgSuggest(v, options); s != "" {
+			return fmt.Sprintf("did you mean %s?", strconv.Quote(s))
+		}
 	}
 	if len(options) == 0 {
 		return add
@@ -327,13 +342,13 @@ func cfgHint(v string, options []string, add string) string {
 // close enough to be a likely typo; "" otherwise.
 func cfgSuggest(v string, options []string) string {
 	v = strings.ToLower(strings.TrimSpace(v))
-	if v == "" || len(v) > 200 {
+	if v == "" || len(v) > 100 {
 		return ""
 	}
 	best, bestD := "", -1
 	for _, o := range options {
 		lo := strings.ToLower(o)
-		if len(lo) > 200 {
+		if len(lo) > 100 {
 			continue
 		}
 		d := cfgDistance(v, lo)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // This file flattens configuration sources into one case-insensitive
@@ -66,92 +67,96 @@ func cfgReadFile(path string) cfgFile {
 	return f
 }
 
-// cfgSource is one parsed file.
-type cfgSource struct {
-	path string
-	text string
-}
-
 // cfgEntry is one merged key.
 type cfgEntry struct {
 	// key is spelled as its first source wrote it, levels joined with ':'.
 	key   string
 	value string
-	// src is the file that set the value last; nil for the environment.
-	src *cfgSource
-	// off is the value's byte offset in src.text.
-	off int
-	// envVar is the variable that set the value, when src is nil.
+	// file is the file that set the value last; "" for the environment.
+	file string
+	// pos is where the value starts in file.
+	pos Pos
+	// envVar is the variable that set the value, when file is "".
 	envVar string
-}
-
-// pos returns the value's position, zero for the environment.
-func (e *cfgEntry) pos() Pos {
-	if e.src == nil {
-		return Pos{}
-	}
-	return cfgPosAt(e.src.text, e.off)
 }
 
 // origin returns where the value came from.
 func (e *cfgEntry) origin() ConfigOrigin {
-	if e.src == nil {
+	if e.file == "" {
 		return ConfigOrigin{Path: ConfigEnvironment, Variable: e.envVar}
 	}
-	return ConfigOrigin{Path: e.src.path, Pos: e.pos()}
+	return ConfigOrigin{Path: e.file, Pos: e.pos}
 }
 
 // path returns the file, or ConfigEnvironment.
 func (e *cfgEntry) path() string {
-	if e.src == nil {
+	if e.file == "" {
 		return ConfigEnvironment
 	}
-	return e.src.path
+	return e.file
 }
+
+// cfgIndexDepth is how many key levels the store indexes for binding
+// (Models:Definitions:<name>:ContextWindow is 4, and one more level shows
+// an object where a value belongs). Deeper keys are stored and looked up
+// like any other, but their prefixes are not indexed, so a key of a
+// million levels costs no more than its length.
+const cfgIndexDepth = 5
 
 // cfgStore is the merged configuration.
 type cfgStore struct {
 	// entries by lowercased key.
 	entries map[string]*cfgEntry
-	// spell maps every lowercased key and key prefix ("providers",
-	// "providers:openai") to its first spelling.
+	// spell maps every lowercased key prefix of up to cfgIndexDepth levels
+	// ("providers", "providers:openai") to its first spelling.
 	spell map[string]string
+	// deep maps a prefix of cfgIndexDepth levels to the first entry set
+	// below it.
+	deep map[string]*cfgEntry
 	// kids maps a lowercased prefix ("" for the top) to its lowercased
-	// children; built by index.
+	// children, sorted; built by index.
 	kids map[string][]string
 }
 
 func newCfgStore() *cfgStore {
-	return &cfgStore{entries: map[string]*cfgEntry{}, spell: map[string]string{}}
+	return &cfgStore{entries: map[string]*cfgEntry{}, spell: map[string]string{}, deep: map[string]*cfgEntry{}}
 }
 
 // get returns the entry of a lowercased key, or nil.
 func (st *cfgStore) get(lower string) *cfgEntry { return st.entries[lower] }
 
-// set records key = value from a source, keeping the key's first spelling.
-func (st *cfgStore) set(key, value string, src *cfgSource, off int, envVar string) {
+// set records key = value from a file at pos, or from the variable envVar
+// when file is "", keeping the key's first spelling.
+func (st *cfgStore) set(key, value, file string, pos Pos, envVar string) {
 	lower := strings.ToLower(key)
 	e := st.entries[lower]
 	if e == nil {
 		e = &cfgEntry{key: key}
 		st.entries[lower] = e
-		st.spellPrefixes(key)
+		st.spellPrefixes(key, e)
 	}
-	e.value, e.src, e.off, e.envVar = value, src, off, envVar
+	e.value, e.file, e.pos, e.envVar = value, file, pos, envVar
 }
 
-// spellPrefixes records the spelling of key and of each of its prefixes
-// that has none yet.
-func (st *cfgStore) spellPrefixes(key string) {
+// spellPrefixes records the spelling of each prefix of key, up to
+// cfgIndexDepth levels, that has none yet.
+func (st *cfgStore) spellPrefixes(key string, e *cfgEntry) {
+	level, last := 0, ""
 	for i := 0; i <= len(key); i++ {
 		if i < len(key) && key[i] != ':' {
 			continue
 		}
-		lower := strings.ToLower(key[:i])
-		if _, ok := st.spell[lower]; ok {
-			continue
+		if level == cfgIndexDepth {
+			if _, ok := st.deep[last]; !ok {
+				st.deep[last] = e
+			}
+			return
 		}
-		st.spell[lower] = key[:i]
+		level++
+		last = strings.ToLower(key[:i])
+		if _, ok := st.spell[last]; !ok {
+			st.spell[last] = key[:i]
+		}
 	}
 }
 
@@ -182,19 +187,22 @@ func (st *cfgStore) name(lower string) string {
 	return s[strings.LastIndexByte(s, ':')+1:]
 }
 
-// under returns the entry of a lowercased key, else the one set below it
-// with the smallest key, else nil: a stand-in origin for a section.
+// under returns the entry of a lowercased key, else one set below it, else
+// nil: a stand-in origin for a section.
 func (st *cfgStore) under(lower string) *cfgEntry {
 	if e := st.entries[lower]; e != nil {
+		return e
+	}
+	if e := st.deep[lower]; e != nil {
 		return e
 	}
 	return st.below(lower)
 }
 
-// below returns the entry set below a lowercased key with the smallest key,
-// or nil.
+// below returns an entry set below a lowercased key (the first found
+// depth-first in key order), or nil.
 func (st *cfgStore) below(lower string) *cfgEntry {
-	for _, k := range st.kids[lower] { // sorted, so the first found is smallest
+	for _, k := range st.kids[lower] {
 		if e := st.under(k); e != nil {
 			return e
 		}
@@ -210,14 +218,14 @@ const cfgMaxDuplicates = 20
 // with it) and gets one diagnostic. Duplicate keys, which stop NetClaw too,
 // are reported; the later value is kept.
 func (st *cfgStore) addFile(path string, data []byte) []Diagnostic {
-	src := &cfgSource{path: path, text: cfgDecodeText(data)}
+	text := cfgDecodeText(data)
 	name := filepath.Base(path)
-	root, err := cfgParseJSON(src.text)
+	root, err := cfgParseJSON(text)
 	if err != nil {
 		var se *cfgSyntaxError
 		var pos Pos
 		if errors.As(err, &se) && se.off > 0 {
-			pos = cfgPosAt(src.text, se.off)
+			pos = cfgPosAt(text, se.off)
 		}
 		return []Diagnostic{{
 			Path: path, Pos: pos, Rule: RuleConfig, Severity: Error,
@@ -227,26 +235,29 @@ func (st *cfgStore) addFile(path string, data []byte) []Diagnostic {
 	}
 	if root.kind != cfgObject {
 		return []Diagnostic{{
-			Path: path, Pos: cfgPosAt(src.text, root.off), Rule: RuleConfig, Severity: Error,
+			Path: path, Pos: cfgPosAt(text, root.off), Rule: RuleConfig, Severity: Error,
 			Message: fmt.Sprintf("the top level of %s is %s: NetClaw expects a JSON object", name, cfgKindName(root.kind)),
 			Hint:    `wrap the settings in { }, e.g. {"SubAgents": {"Enabled": true}}`,
 		}}
 	}
 	var diags []Diagnostic
 	dups := 0
-	// seen holds, per lowercased key this file set, the offset of the name
-	// that set it: .NET refuses a second value for a key (any case).
-	seen := map[string]int{}
-	var walk func(n *cfgNode, key string, keyOff int)
-	walk = func(n *cfgNode, key string, keyOff int) {
+	// The walk meets names and values in text order, so one tracker gives
+	// every position in a single pass over the text.
+	at := cfgPosTracker{text: text, pos: Pos{Line: 1, Column: 1}}
+	// seen holds, per lowercased key this file set, where the name that set
+	// it is: .NET refuses a second value for a key (any case).
+	seen := map[string]Pos{}
+	var walk func(n *cfgNode, key string, keyPos Pos)
+	walk = func(n *cfgNode, key string, keyPos Pos) {
 		switch n.kind {
 		case cfgObject, cfgArray:
 			if len(n.members) == 0 {
 				// An empty object or array sets its key to null, with no
 				// duplicate check, as .NET's parser does.
 				if key != "" {
-					seen[strings.ToLower(key)] = keyOff
-					st.set(key, "", src, n.off, "")
+					seen[strings.ToLower(key)] = keyPos
+					st.set(key, "", path, at.at(n.off), "")
 				}
 				return
 			}
@@ -255,7 +266,7 @@ func (st *cfgStore) addFile(path string, data []byte) []Diagnostic {
 				if key != "" {
 					k = key + ":" + m.name
 				}
-				walk(m.value, k, m.off)
+				walk(m.value, k, at.at(m.off))
 			}
 			return
 		}
@@ -263,18 +274,17 @@ func (st *cfgStore) addFile(path string, data []byte) []Diagnostic {
 		if first, ok := seen[lower]; ok {
 			dups++
 			if dups <= cfgMaxDuplicates {
-				p := cfgPosAt(src.text, first)
 				diags = append(diags, Diagnostic{
-					Path: path, Pos: cfgPosAt(src.text, keyOff), Rule: RuleConfig, Severity: Error,
-					Message: fmt.Sprintf("duplicate key %s (keys ignore case; first set at line %d, column %d): NetClaw refuses to start", cfgShowKey(key), p.Line, p.Column),
+					Path: path, Pos: keyPos, Rule: RuleConfig, Severity: Error,
+					Message: fmt.Sprintf("duplicate key %s (keys ignore case; first set at line %d, column %d): NetClaw refuses to start", cfgShowKey(key), first.Line, first.Column),
 					Hint:    "keep one of the two; agentdesk uses the later value",
 				})
 			}
 		}
-		seen[lower] = keyOff
-		st.set(key, n.text, src, n.off, "")
+		seen[lower] = keyPos
+		st.set(key, n.text, path, at.at(n.off), "")
 	}
-	walk(root, "", 0)
+	walk(root, "", Pos{})
 	if dups > cfgMaxDuplicates {
 		diags = append(diags, Diagnostic{
 			Path: path, Rule: RuleConfig, Severity: Error,
@@ -282,6 +292,32 @@ func (st *cfgStore) addFile(path string, data []byte) []Diagnostic {
 		})
 	}
 	return diags
+}
+
+// cfgPosTracker turns increasing byte offsets of one text into positions,
+// scanning each byte once.
+type cfgPosTracker struct {
+	text string
+	off  int
+	pos  Pos
+}
+
+// at returns the position of off. Offsets should not decrease; one that
+// does is computed from the start.
+func (p *cfgPosTracker) at(off int) Pos {
+	off = min(max(off, 0), len(p.text))
+	if off < p.off {
+		return cfgPosAt(p.text, off)
+	}
+	seg := p.text[p.off:off]
+	if nl := strings.Count(seg, "\n"); nl > 0 {
+		p.pos.Line += nl
+		p.pos.Column = utf8.RuneCountInString(seg[strings.LastIndexByte(seg, '\n')+1:]) + 1
+	} else {
+		p.pos.Column += utf8.RuneCountInString(seg)
+	}
+	p.off = off
+	return p.pos
 }
 
 // cfgKindName names a JSON kind for a message.
@@ -315,6 +351,6 @@ func (st *cfgStore) addEnviron(environ []string) {
 		if len(key) <= len(ConfigEnvPrefix) || !strings.EqualFold(key[:len(ConfigEnvPrefix)], ConfigEnvPrefix) {
 			continue
 		}
-		st.set(key[len(ConfigEnvPrefix):], value, nil, 0, name)
+		st.set(key[len(ConfigEnvPrefix):], value, "", Pos{}, name)
 	}
 }

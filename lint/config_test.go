@@ -944,3 +944,51 @@ func BenchmarkConfigParse(b *testing.B) {
 		}
 	}
 }
+
+// TestConfigLargeFile loads a one-line file with thousands of bad
+// references and secrets, and keys thousands of levels deep: every problem
+// is reported once and no secret leaks. (It has no timing assertion; it
+// would crawl if a check were quadratic.)
+func TestConfigLargeFile(t *testing.T) {
+	const n = 5000
+	var b strings.Builder
+	b.WriteString(`{"Providers":{`)
+	for i := range n {
+		fmt.Fprintf(&b, `"p%d":{"Type":"bogus-%d","ApiKey":"secret-key-%06d"},`, i, i, i)
+	}
+	b.WriteString(`},"Models":{"Roles":{`)
+	for i := range n {
+		fmt.Fprintf(&b, `"R%d":"missing-%d",`, i, i)
+	}
+	b.WriteString(`},"Definitions":{`)
+	for i := range n {
+		fmt.Fprintf(&b, `"d%d":{"Provider":"nowhere-%d","ModelId":"secret-key-%06d"},`, i, i, i)
+	}
+	b.WriteString(`}},"` + strings.Repeat("deep:", 100000) + `end":1}`)
+	h := cfgHome(t, map[string]string{"netclaw.json": b.String()})
+	c := LoadConfig(h, []string{"NETCLAW_" + strings.Repeat("x__", 100000) + "y=1"})
+	if got, want := len(c.Diagnostics), 3*n; got != want {
+		t.Fatalf("got %d diagnostics, want %d", got, want)
+	}
+	if len(c.Secrets()) != n {
+		t.Errorf("got %d secrets, want %d", len(c.Secrets()), n)
+	}
+	for _, d := range c.Diagnostics {
+		if strings.Contains(d.Message, "secret-key-") || d.Line != 1 || d.Column < 1 {
+			t.Fatalf("diagnostic %s:%d:%d %q", d.Path, d.Line, d.Column, d.Message)
+		}
+	}
+	last := c.Diagnostics[len(c.Diagnostics)-1]
+	if !strings.Contains(last.Message, "Models:Definitions:d4999:Provider") {
+		t.Errorf("last diagnostic %q", last.Message)
+	}
+	if want := strings.Index(b.String(), `"nowhere-4999"`) + 1; last.Column != want {
+		t.Errorf("last column %d, want %d", last.Column, want)
+	}
+	if v, ok := c.Lookup(strings.Repeat("DEEP:", 100000) + "end"); !ok || v != "1" {
+		t.Errorf("deep key: %q, %v", v, ok)
+	}
+	if v, ok := c.Lookup(strings.Repeat("x:", 100000) + "y"); !ok || v != "1" {
+		t.Errorf("deep variable: %q, %v", v, ok)
+	}
+}
