@@ -85,6 +85,8 @@ type Model struct {
 	rescan   bool // another scan was asked for while one ran
 
 	list   listPane
+	layer  layerPane
+	catGen int // counts catalogs, so late background results can be told apart
 	filter lineInput
 	tab    tab
 	focus  focus
@@ -161,6 +163,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.requestScan(), waitForChange(m.watcher))
 	case watcherErrMsg:
 		cmds = append(cmds, m.setFlash("watcher: "+msg.err.Error(), true), waitForChange(m.watcher))
+	case layerMsg:
+		m.layer.apply(msg)
 	case markdownMsg:
 		m.md.store(msg, "")
 	case flashExpiredMsg:

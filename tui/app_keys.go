@@ -132,6 +132,21 @@ func (m *Model) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // handlePaneKey gives the active pane the keys that belong to it.
 func (m *Model) handlePaneKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := m.keys
+	switch m.tab {
+	case tabLayer:
+		switch {
+		case key.Matches(msg, k.Audience):
+			m.layer.cycleAudience()
+			m.scroll[tabLayer] = 0
+			return nil, true
+		case key.Matches(msg, k.Diff):
+			m.layer.diff = !m.layer.diff
+			m.layer.cacheKey = ""
+			m.scroll[tabLayer] = 0
+			return nil, true
+		}
+	}
 	return nil, false
 }
 

@@ -118,6 +118,28 @@ func isTerminalQuery(msg tea.Msg) bool {
 	return ok && name != "" && name[0] >= 'a' && name[0] <= 'z'
 }
 
+// writeFile writes a file under the model's home, with a modification
+// time a second later than before so a rescan sees it changed.
+func (tm *testModel) writeFile(rel, text string) {
+	tm.t.Helper()
+	path := filepath.Join(tm.opts.Home.Base, rel)
+	var mod time.Time
+	if info, err := os.Stat(path); err == nil {
+		mod = info.ModTime()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		tm.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		tm.t.Fatal(err)
+	}
+	if !mod.IsZero() {
+		if err := os.Chtimes(path, mod.Add(time.Second), mod.Add(time.Second)); err != nil {
+			tm.t.Fatal(err)
+		}
+	}
+}
+
 // keys types each key in turn: "a", "enter", "ctrl+c", "shift+tab"…
 func (tm *testModel) keys(keys ...string) {
 	tm.t.Helper()

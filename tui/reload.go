@@ -51,6 +51,8 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 	m.scanErr = nil
 	old := m.cat
 	m.cat = msg.cat
+	m.catGen++
+	cmds = append(cmds, layerCmd(msg.cat, m.catGen))
 	m.loadedAt = m.opts.Now()
 	before := m.list.selectedPath()
 	m.list.setCatalog(msg.cat)

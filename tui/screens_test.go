@@ -23,6 +23,14 @@ func TestScreens(t *testing.T) {
 		{"filter-active", "home", func(tm *testModel) { tm.keys("/"); tm.typeText("sum") }},
 		{"filter-kept", "home", func(tm *testModel) { tm.keys("/"); tm.typeText("rej"); tm.keys("enter") }},
 		{"filter-nothing", "home", func(tm *testModel) { tm.keys("/"); tm.typeText("zzz") }},
+		{"layer", "home", func(tm *testModel) { tm.keys("2") }},
+		{"layer-rejected-selected", "home", func(tm *testModel) { tm.keys("2", "G") }},
+		{"layer-public", "home", func(tm *testModel) { tm.keys("2", "a", "a") }},
+		{"layer-diff", "home", func(tm *testModel) {
+			tm.keys("2")
+			tm.writeFile("agents/code-analyst.md", "---\nname: code-analyst\ndescription: Explains code, now shorter.\n---\n\nYou explain code.\n")
+			tm.keys("ctrl+r", "v")
+		}},
 		{"help-open", "home", func(tm *testModel) { tm.keys("?") }},
 		{"new-agent-prompt", "home", func(tm *testModel) { tm.keys("n"); tm.typeText("Bad Name"); tm.keys("enter") }},
 	}

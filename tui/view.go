@@ -208,6 +208,8 @@ func (m *Model) paneContent(w int) []string {
 			return m.emptyHomeContent(w)
 		}
 		return definitionContent(&m.st, m.cat, f, w, body)
+	case tabLayer:
+		return m.layer.content(&m.st, m.cat, m.list.selected(), w)
 	}
 	return []string{m.st.Dim.Render(tabNames[m.tab] + ": not available yet.")}
 }

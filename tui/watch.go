@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -41,6 +43,9 @@ type Watcher struct {
 	done     chan struct{}
 	closed   chan struct{}
 
+	// mu guards watched, which only the loop changes (and StartWatcher
+	// before the loop starts).
+	mu sync.Mutex
 	// watched maps each registered folder to the names of the children
 	// whose events matter (nil: all of them) and its identity when added.
 	watched map[string]watchedDir
@@ -96,8 +101,10 @@ func (w *Watcher) Close() error {
 	return err
 }
 
-// Watched returns the folders being watched, sorted.
+// watchedDirs returns the folders being watched, sorted.
 func (w *Watcher) watchedDirs() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	var out []string
 	for d := range w.watched {
 		out = append(out, d)
@@ -130,6 +137,9 @@ func (w *Watcher) loop() {
 				continue
 			}
 			pending[ev.Name] = true
+			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				w.forget(ev.Name)
+			}
 			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 				// A folder may have come or gone: watch what exists now,
 				// before more files land in it.
@@ -180,8 +190,25 @@ func (w *Watcher) report(err error) {
 	}
 }
 
+// forget drops the watches on dir and everything under it: the folder was
+// removed or renamed away, and a folder created under the same name (even
+// one that reuses the inode number) must be watched anew.
+func (w *Watcher) forget(dir string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	prefix := dir + string(filepath.Separator)
+	for p := range w.watched {
+		if p == dir || strings.HasPrefix(p, prefix) {
+			_ = w.fs.Remove(p) // fails when the kernel already dropped it
+			delete(w.watched, p)
+		}
+	}
+}
+
 // relevant reports whether an event can change what a scan finds.
 func (w *Watcher) relevant(ev fsnotify.Event) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	d, ok := w.watched[filepath.Dir(ev.Name)]
 	if !ok || d.only == nil {
 		return true
@@ -255,6 +282,8 @@ func (w *Watcher) wanted() map[string]map[string]bool {
 // or renamed away and back) is registered anew.
 func (w *Watcher) sync() error {
 	want := w.wanted()
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	var errs []error
 	for dir, d := range w.watched {
 		only, keep := want[dir]

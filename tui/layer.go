@@ -1,0 +1,283 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
+)
+
+// layerTopAgents is how many of the most expensive agents the Layer pane
+// lists by name (the selected one is always shown).
+const layerTopAgents = 8
+
+// layerBuild is one audience's layer built from one catalog.
+type layerBuild struct {
+	text    string
+	cost    preview.LayerCost
+	enabled bool
+}
+
+// layerMsg carries the layers of one catalog, every audience, built in the
+// background: a layer of 10,000 agents and its token count take too long
+// for Update.
+type layerMsg struct {
+	gen    int
+	builds map[preview.Audience]layerBuild
+}
+
+// layerCmd builds every audience's layer of c.
+func layerCmd(c *lint.Catalog, gen int) tea.Cmd {
+	return func() tea.Msg {
+		out := make(map[preview.Audience]layerBuild, len(preview.Audiences))
+		for _, a := range preview.Audiences {
+			text := preview.Layer(c, a)
+			out[a] = layerBuild{text: text, cost: preview.LayerTokens(c, a), enabled: preview.Enabled(c, a)}
+		}
+		return layerMsg{gen: gen, builds: out}
+	}
+}
+
+// layerState is what the Layer pane knows about one audience: the current
+// layer and the one before the last change, for the diff.
+type layerState struct {
+	gen     int
+	cur     layerBuild
+	prev    string
+	hasPrev bool
+}
+
+// layerPane is the Layer tab: the [available-subagents] layer for the
+// chosen audience, its token cost, and a diff against the previous layer.
+type layerPane struct {
+	audience preview.Audience
+	diff     bool
+	states   map[preview.Audience]*layerState
+	// cache holds the rendered lines for one (gen, audience, width, diff,
+	// selection), so a frame only slices.
+	cacheKey   string
+	cacheLines []string
+}
+
+// apply records freshly built layers; a layer that changed keeps its
+// predecessor for the diff. Results older than those on screen are dropped.
+func (p *layerPane) apply(msg layerMsg) {
+	if p.states == nil {
+		p.states = map[preview.Audience]*layerState{}
+	}
+	for a, b := range msg.builds {
+		st := p.states[a]
+		if st == nil {
+			p.states[a] = &layerState{gen: msg.gen, cur: b}
+			continue
+		}
+		if msg.gen <= st.gen {
+			continue
+		}
+		if b.text != st.cur.text {
+			st.prev, st.hasPrev = st.cur.text, true
+		}
+		st.gen, st.cur = msg.gen, b
+	}
+	p.cacheKey = ""
+}
+
+// cycleAudience moves to the next audience: Personal, Team, Public.
+func (p *layerPane) cycleAudience() {
+	i := slices.Index(preview.Audiences, p.audience)
+	p.audience = preview.Audiences[(i+1)%len(preview.Audiences)]
+	p.cacheKey = ""
+}
+
+// content returns the pane's lines at width w for the selected file.
+func (p *layerPane) content(st *Styles, c *lint.Catalog, sel *lint.File, w int) []string {
+	s := p.states[p.audience]
+	if s == nil {
+		return []string{st.Dim.Render("Building the layer…")}
+	}
+	selName := ""
+	if sel != nil {
+		selName = sel.Path + "\x00" + sel.SHA256
+	}
+	key := fmt.Sprintf("%d|%d|%d|%t|%s|%t", s.gen, p.audience, w, p.diff, selName, st.Color)
+	if key == p.cacheKey {
+		return p.cacheLines
+	}
+	p.cacheKey, p.cacheLines = key, p.build(st, c, s, sel, w)
+	return p.cacheLines
+}
+
+func (p *layerPane) build(st *Styles, c *lint.Catalog, s *layerState, sel *lint.File, w int) []string {
+	var out []string
+	add := func(ls ...string) { out = append(out, ls...) }
+
+	var auds []string
+	for _, a := range preview.Audiences {
+		name := a.String()
+		if a == p.audience {
+			name = st.TabActive.Render(" " + name + " ")
+		} else {
+			name = st.Dim.Render(" " + name + " ")
+		}
+		auds = append(auds, name)
+	}
+	add(cut(st.Label.Render("Audience ")+strings.Join(auds, "")+st.Dim.Render("  a: next"), w))
+
+	cost := s.cur.cost
+	tokens := fmt.Sprintf("%d tokens on every turn", cost.Total)
+	if s.cur.enabled && len(cost.Agents) > 0 {
+		tokens += fmt.Sprintf(" · %d fixed · %d agents", cost.Fixed, len(cost.Agents))
+	}
+	add(cut(st.Label.Render("Cost     ")+tokens+st.Dim.Render(" ("+preview.TokenEncoding+")"), w))
+
+	if b := layerBanner(c, p.audience, s.cur.enabled); b != "" {
+		add("")
+		for _, l := range wrap(b, w-2) {
+			add(st.Banner.Render(fit(" "+l, w)))
+		}
+	}
+	if note := selectionNote(c, sel, s.cur, p.audience); note != "" {
+		add("")
+		for _, l := range wrap(note, w) {
+			add(st.Warning.Render(l))
+		}
+	}
+
+	if s.cur.enabled && len(cost.Agents) > 0 {
+		add("", st.Title.Render("Tokens per agent"))
+		add(agentTokenLines(st, cost, sel, w)...)
+	}
+
+	if p.diff {
+		add("", st.Title.Render("Diff against the layer before the last change")+st.Dim.Render("  v: back"))
+		switch {
+		case !s.hasPrev:
+			add(st.Dim.Render(cut("No change since agentdesk started.", w)))
+		default:
+			d := preview.Diff(s.prev, s.cur.text)
+			if d == "" {
+				add(st.Dim.Render("The layers are equal."))
+			}
+			for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
+				add(diffLine(st, l, w))
+			}
+		}
+		return out
+	}
+
+	add("", st.Title.Render("Layer text")+st.Dim.Render("  v: diff"))
+	if s.cur.text == "" {
+		add(st.Dim.Render("(empty: the frontline model sees no sub-agent layer)"))
+		return out
+	}
+	block := ""
+	if sel != nil && sel.Def != nil {
+		block = "## " + sel.Def.Name
+	}
+	inBlock := false
+	for _, l := range strings.Split(s.cur.text, "\n") {
+		if strings.HasPrefix(l, "## ") {
+			inBlock = block != "" && l == block
+		}
+		if l == "" {
+			inBlock = false
+		}
+		text := Sanitize(l)
+		if inBlock {
+			for _, wl := range wrap(text, w) {
+				add(st.Highlight.Render(fit(wl, w)))
+			}
+			continue
+		}
+		add(wrap(text, w)...)
+	}
+	return out
+}
+
+// layerBanner says why the layer is empty for a whole audience.
+func layerBanner(c *lint.Catalog, a preview.Audience, enabled bool) string {
+	if enabled {
+		return ""
+	}
+	if a == preview.Public {
+		return "hidden for Public: sessions with the Public audience get no sub-agent layer"
+	}
+	where := "netclaw.json, secrets.json or NETCLAW_SubAgents__Enabled"
+	if c != nil && c.Config != nil {
+		if o, ok := c.Config.Origin("SubAgents:Enabled"); ok {
+			switch {
+			case o.Variable != "":
+				where = "environment: " + o.Variable
+			case o.Path != "" && o.Line > 0:
+				where = fmt.Sprintf("%s:%d", o.Path, o.Line)
+			case o.Path != "":
+				where = o.Path
+			}
+		}
+	}
+	return "disabled by config: SubAgents.Enabled is false (" + Sanitize(homeRelative(c, where)) + ")"
+}
+
+// selectionNote says why the selected agent is missing from a layer that
+// is otherwise shown.
+func selectionNote(c *lint.Catalog, f *lint.File, b layerBuild, a preview.Audience) string {
+	if f == nil || !b.enabled {
+		return ""
+	}
+	name := fileLabel(f)
+	switch {
+	case f.Status != lint.Loaded:
+		return name + " is not in the layer: the runtime rejects it (" + rejectRule(f) + ")"
+	case f.Def != nil && !f.Def.UserFacing():
+		return name + " is not in the layer: it is internal (visibility: " + Sanitize(f.Def.Visibility) + ")"
+	}
+	return ""
+}
+
+// agentTokenLines lists the most expensive agents, and the selected one.
+func agentTokenLines(st *Styles, cost preview.LayerCost, sel *lint.File, w int) []string {
+	agents := slices.Clone(cost.Agents)
+	slices.SortStableFunc(agents, func(x, y preview.AgentTokens) int { return cmp.Compare(y.Tokens, x.Tokens) })
+	selName := ""
+	if sel != nil && sel.Status == lint.Loaded {
+		selName = sel.Name()
+	}
+	var out []string
+	for i, a := range agents {
+		isSel := selName != "" && strings.EqualFold(a.Name, selName)
+		if i >= layerTopAgents && !isSel {
+			continue
+		}
+		line := fmt.Sprintf("  %5d  %s", a.Tokens, Sanitize(a.Name))
+		if isSel {
+			out = append(out, st.ListCursor.Render(fit(line+"  ◂ selected", w)))
+			continue
+		}
+		out = append(out, cut(line, w))
+	}
+	if n := len(agents) - len(out); n > 0 {
+		out = append(out, st.Dim.Render(fmt.Sprintf("  … and %d more", n)))
+	}
+	return out
+}
+
+// diffLine colours one line of a unified diff.
+func diffLine(st *Styles, l string, w int) string {
+	text := cut(Sanitize(l), w)
+	switch {
+	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		return st.Dim.Render(text)
+	case strings.HasPrefix(l, "+"):
+		return st.DiffAdd.Render(text)
+	case strings.HasPrefix(l, "-"):
+		return st.DiffDel.Render(text)
+	case strings.HasPrefix(l, "@@"):
+		return st.DiffHunk.Render(text)
+	}
+	return text
+}
