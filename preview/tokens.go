@@ -10,9 +10,9 @@ import (
 
 // TokenEncoding names the encoding token counts use: OpenAI's o200k_base,
 // whose vocabulary github.com/tiktoken-go/tokenizer compiles into the
-// program, so counting never needs the network. Other models' tokenizers
-// differ by a few percent; the count is an estimate of what the layer costs,
-// exact for o200k_base models.
+// program, so counting never needs the network. The count is exact for
+// o200k_base models; other models' tokenizers count differently, so for them
+// it is an estimate.
 const TokenEncoding = "o200k_base"
 
 // encoder is the o200k_base codec, built on first use. The codec's merge

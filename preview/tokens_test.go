@@ -123,3 +123,21 @@ func TestCountTokensConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// FuzzLayerTokens checks, for any names and descriptions, that the per-agent
+// counts plus the fixed text add up to the count of the whole layer.
+func FuzzLayerTokens(f *testing.F) {
+	f.Add("reviewer", "Reviews diffs.", "Écrivain", "Écrit 日本語 🚀", 60)
+	f.Add("a", "ends with newline\n", "b", "  spaced  ", 5)
+	f.Add("x", "'s", "y", "\r\n", 600)
+	f.Fuzz(func(t *testing.T, n1, d1, n2, d2 string, timeout int) {
+		c := handCatalog(agentsDir, nil,
+			agentSpec{name: n1, desc: d1, timeout: timeout},
+			agentSpec{name: n2, desc: d2},
+		)
+		cost := LayerTokens(c, Personal)
+		if want := CountTokens(Layer(c, Personal)); cost.Total != want {
+			t.Fatalf("Total %d, whole layer %d", cost.Total, want)
+		}
+	})
+}
