@@ -1,0 +1,404 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/preview"
+)
+
+func init() { subcommands = append(subcommands, newPreviewCmd) }
+
+// promptSeparator is the line `agentdesk preview --agent` prints between the
+// system prompt and the first user message.
+const promptSeparator = "-------- first user message --------"
+
+// previewFlags holds the flags of agentdesk preview.
+type previewFlags struct {
+	audience audienceFlag
+	agent    string
+	skill    string
+	task     string
+	context  string
+	format   previewFormat
+	tokens   bool
+}
+
+// newPreviewCmd builds `agentdesk preview`.
+func newPreviewCmd(g *globals) *cobra.Command {
+	var f previewFlags
+	cmd := &cobra.Command{
+		Use:   "preview",
+		Short: "Print the [available-subagents] layer, or the prompt a spawn receives",
+		Long: `Print the [available-subagents] context layer exactly as the frontline model
+reads it on every turn, for an audience (Personal unless --audience says
+otherwise). Its cost in o200k_base tokens, in total and per agent, goes to
+stderr, or with --tokens to stdout after a blank line.
+
+Piped, stdout holds the layer byte for byte (the layer has no final newline);
+on a terminal a newline ends it. Control characters taken from a file are
+shown escaped; --format json carries the exact text.
+
+With --agent, print the system prompt a spawn of that agent receives, a
+separator line, and the first user message built from --task and --context.
+With --skill, the same for a skill that routes through a sub-agent (its
+metadata.subagent): the agent's body composed with the skill overlay, or the
+runtime's routing error on stderr with exit status 1.
+
+Exit status: 0 printed, 1 unknown or unloaded agent or skill, or a skill
+that does not route, 2 bad usage, 3 internal failure.`,
+		Example: `  agentdesk preview
+  agentdesk preview --audience team --tokens
+  agentdesk preview --format json | jq .tokens
+  agentdesk preview --agent code-analyst --task "Explain main.go" --context "Go 1.26 module"
+  agentdesk preview --skill release-notes --task "Draft notes for v2.1"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runPreview(cmd, g, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.Var(&f.audience, "audience", "audience whose layer to print: Public, Team or Personal (any case)")
+	fl.StringVar(&f.agent, "agent", "", "print the system prompt and first user message of a spawn of this agent")
+	fl.StringVar(&f.skill, "skill", "", "print the composed prompt of this routed skill (SKILL.md with metadata.subagent)")
+	fl.StringVar(&f.task, "task", "", "the task of the first user message (with --agent or --skill)")
+	fl.StringVar(&f.context, "context", "", "the context of the first user message (with --agent or --skill)")
+	fl.Var(&f.format, "format", "output format: text or json")
+	fl.BoolVar(&f.tokens, "tokens", false, "print the token counts on stdout after a blank line instead of on stderr")
+	return cmd
+}
+
+// runPreview checks the flag combination, scans the home and prints what
+// was asked for.
+func runPreview(cmd *cobra.Command, g *globals, f previewFlags) error {
+	changed := cmd.Flags().Changed
+	switch {
+	case f.agent != "" && f.skill != "":
+		return usageErrorf("--agent and --skill cannot be used together: pick one")
+	case (changed("task") || changed("context")) && f.agent == "" && f.skill == "":
+		return usageErrorf("--task and --context build a first user message: use them with --agent or --skill")
+	case changed("audience") && (f.agent != "" || f.skill != ""):
+		return usageErrorf("--audience chooses a layer: leave it out with --agent or --skill")
+	case changed("agent") && strings.TrimSpace(f.agent) == "":
+		return usageErrorf("--agent is empty: give an agent's name")
+	case changed("skill") && strings.TrimSpace(f.skill) == "":
+		return usageErrorf("--skill is empty: give a skill's name")
+	}
+
+	c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+	if err != nil {
+		return err
+	}
+	switch {
+	case f.agent != "":
+		return previewAgent(g, f, c)
+	case f.skill != "":
+		return previewSkill(g, f, c)
+	}
+	return previewLayer(g, f, c)
+}
+
+// previewLayer prints the layer for the audience, and its token cost.
+func previewLayer(g *globals, f previewFlags, c *lint.Catalog) error {
+	a := preview.Audience(f.audience)
+	text := preview.Layer(c, a)
+	cost := preview.LayerTokens(c, a)
+
+	if f.format == previewJSON {
+		out := layerJSON{Audience: a, Enabled: preview.Enabled(c, a), Text: text}
+		out.Tokens.Total = cost.Total
+		out.Tokens.Agents = make(map[string]int, len(cost.Agents))
+		for _, at := range cost.Agents {
+			out.Tokens.Agents[at.Name] += at.Tokens
+		}
+		return writeJSON(g.stdout, out)
+	}
+
+	var b strings.Builder
+	b.WriteString(escapeText(text))
+	if text != "" && (f.tokens || isTerminal(g.stdout)) {
+		b.WriteString("\n")
+	}
+	summary := layerSummary(c, a, cost)
+	if f.tokens {
+		if text != "" {
+			b.WriteString("\n")
+		}
+		b.WriteString(summary)
+	}
+	if err := writeString(g.stdout, b.String()); err != nil {
+		return err
+	}
+	if !f.tokens {
+		_, _ = io.WriteString(g.stderr, summary)
+	}
+	return nil
+}
+
+// layerJSON is the layer in --format json.
+type layerJSON struct {
+	Audience preview.Audience `json:"audience"`
+	Enabled  bool             `json:"enabled"`
+	Text     string           `json:"text"`
+	Tokens   struct {
+		Total  int            `json:"total"`
+		Agents map[string]int `json:"agents"`
+	} `json:"tokens"`
+}
+
+// layerSummary says what the layer costs: the total, then each agent's
+// block, most expensive first, then the fixed text.
+func layerSummary(c *lint.Catalog, a preview.Audience, cost preview.LayerCost) string {
+	var b strings.Builder
+	head := "[available-subagents] for " + a.String() + ": "
+	switch {
+	case a == preview.Public:
+		b.WriteString(head + "empty: Public sessions see no sub-agents\n")
+		return b.String()
+	case !preview.Enabled(c, a):
+		b.WriteString(head + "empty: SubAgents.Enabled is false (netclaw.json, secrets.json or NETCLAW_SubAgents__Enabled)\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s%d tokens (%s) on every turn, %s\n", head, cost.Total, preview.TokenEncoding, plural(len(cost.Agents), "agent"))
+	rows := slices.Clone(cost.Agents)
+	slices.SortStableFunc(rows, func(x, y preview.AgentTokens) int { return y.Tokens - x.Tokens })
+	width := len(strconv.Itoa(cost.Total))
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %*d  %s\n", width, r.Tokens, report.Escape(r.Name))
+	}
+	label := "header and delegation instructions"
+	if len(rows) == 0 {
+		label = "the no-agents text"
+	}
+	fmt.Fprintf(&b, "  %*d  (%s)\n", width, cost.Fixed, label)
+	return b.String()
+}
+
+// previewAgent prints the system prompt and first user message of a spawn.
+func previewAgent(g *globals, f previewFlags, c *lint.Catalog) error {
+	file := c.Agent(f.agent)
+	if file == nil {
+		return unknownAgent(c, f.agent)
+	}
+	if !file.Def.UserFacing() {
+		fmt.Fprintf(g.stderr, "note: '%s' is internal: the frontline model does not see it in [available-subagents]\n", report.Escape(file.Def.Name))
+	}
+	return writePrompt(g, f, promptJSON{
+		Agent:        file.Def.Name,
+		Path:         file.Path,
+		SystemPrompt: preview.SystemPrompt(file.Def, nil),
+		FirstMessage: preview.FirstMessage(f.task, f.context),
+	})
+}
+
+// previewSkill prints the composed prompt of a routed skill, or fails with
+// the runtime's routing error.
+func previewSkill(g *globals, f previewFlags, c *lint.Catalog) error {
+	s := c.Skill(f.skill)
+	if s == nil {
+		names := make([]string, 0, len(c.Skills))
+		for _, s := range c.Skills {
+			names = append(names, s.Name)
+		}
+		return exitWith(exitFindings, fmt.Errorf("no skill named '%s' in %s%s", f.skill, c.Home.Skills, closeNames(f.skill, names, "skill")))
+	}
+	r := preview.RouteSkill(c, s)
+	if !r.OK() {
+		return exitWith(exitFindings, errors.New(r.Err))
+	}
+	return writePrompt(g, f, promptJSON{
+		Agent:        r.Agent.Def.Name,
+		Path:         r.Agent.Path,
+		Skill:        s.Name,
+		SkillPath:    s.Path,
+		SystemPrompt: r.Prompt,
+		FirstMessage: preview.FirstMessage(f.task, f.context),
+	})
+}
+
+// promptJSON is a spawn's prompts in --format json.
+type promptJSON struct {
+	Agent        string `json:"agent"`
+	Path         string `json:"path"`
+	Skill        string `json:"skill,omitempty"`
+	SkillPath    string `json:"skillPath,omitempty"`
+	SystemPrompt string `json:"systemPrompt"`
+	FirstMessage string `json:"firstMessage"`
+	Tokens       struct {
+		SystemPrompt int `json:"systemPrompt"`
+		FirstMessage int `json:"firstMessage"`
+	} `json:"tokens"`
+}
+
+// writePrompt prints the system prompt, the separator line and the first
+// user message, then the token counts (stderr, or stdout with --tokens).
+func writePrompt(g *globals, f previewFlags, p promptJSON) error {
+	p.Tokens.SystemPrompt = preview.CountTokens(p.SystemPrompt)
+	p.Tokens.FirstMessage = preview.CountTokens(p.FirstMessage)
+	if f.format == previewJSON {
+		return writeJSON(g.stdout, p)
+	}
+	var b strings.Builder
+	b.WriteString(escapeText(p.SystemPrompt))
+	if !strings.HasSuffix(p.SystemPrompt, "\n") {
+		b.WriteString("\n")
+	}
+	b.WriteString(promptSeparator + "\n")
+	b.WriteString(escapeText(p.FirstMessage))
+	if !strings.HasSuffix(p.FirstMessage, "\n") {
+		b.WriteString("\n")
+	}
+	summary := fmt.Sprintf("system prompt: %d tokens, first user message: %d tokens (%s)\n",
+		p.Tokens.SystemPrompt, p.Tokens.FirstMessage, preview.TokenEncoding)
+	if f.tokens {
+		b.WriteString("\n" + summary)
+	}
+	if err := writeString(g.stdout, b.String()); err != nil {
+		return err
+	}
+	if !f.tokens {
+		_, _ = io.WriteString(g.stderr, summary)
+	}
+	return nil
+}
+
+// unknownAgent explains why name does not resolve: a file declares it but
+// the runtime rejects it, or no file declares it (with close names).
+func unknownAgent(c *lint.Catalog, name string) error {
+	for _, file := range c.Rejected() {
+		if file.Def != nil && strings.EqualFold(strings.TrimSpace(file.Def.Name), strings.TrimSpace(name)) {
+			return exitWith(exitFindings, fmt.Errorf("agent '%s' is not loaded: %s", name, file.Reason))
+		}
+	}
+	var names []string
+	for _, file := range c.Loaded() {
+		names = append(names, file.Def.Name)
+	}
+	return exitWith(exitFindings, fmt.Errorf("no agent named '%s' is loaded from %s%s", name, c.Home.Agents, closeNames(name, names, "agent")))
+}
+
+// closeNames is the tail of an unknown-name error: the close names, or how
+// many names there are to choose from.
+func closeNames(name string, names []string, what string) string {
+	if near := preview.Suggest(name, names, 5); len(near) > 0 {
+		return ": did you mean " + quoteList(near) + "?"
+	}
+	return fmt.Sprintf(" (no close name among %s)", plural(len(names), what))
+}
+
+// quoteList joins names as 'a', 'b' or 'c'.
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "'" + n + "'"
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// escapeText makes multi-line text from a file or a model safe to print:
+// every line goes through report.Escape, line breaks stay, and so does the
+// carriage return of a CRLF line ending (a lone carriage return is escaped).
+func escapeText(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		body, crlf := strings.CutSuffix(l, "\r")
+		if i == len(lines)-1 {
+			body, crlf = l, false
+		}
+		lines[i] = report.Escape(body)
+		if crlf {
+			lines[i] += "\r"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// writeJSON prints v as indented JSON with a final newline. Control
+// characters in strings are escaped by the encoder, so the text is exact.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return exitWith(exitInternal, fmt.Errorf("write the JSON output: %w", err))
+	}
+	return nil
+}
+
+// writeString writes s to w, turning a failed write into an internal error.
+func writeString(w io.Writer, s string) error {
+	if _, err := io.WriteString(w, s); err != nil {
+		return exitWith(exitInternal, fmt.Errorf("write the output: %w", err))
+	}
+	return nil
+}
+
+// audienceFlag is the value of --audience.
+type audienceFlag preview.Audience
+
+// String returns the audience's name.
+func (a *audienceFlag) String() string { return preview.Audience(*a).String() }
+
+// Set parses Public, Team or Personal in any letter case.
+func (a *audienceFlag) Set(s string) error {
+	v, err := preview.ParseAudience(s)
+	if err != nil {
+		return err
+	}
+	*a = audienceFlag(v)
+	return nil
+}
+
+// Type names the flag's value in help text.
+func (a *audienceFlag) Type() string { return "Public|Team|Personal" }
+
+// previewFormat is the value of --format for preview.
+type previewFormat int
+
+const (
+	previewText previewFormat = iota
+	previewJSON
+)
+
+// String returns "text" or "json".
+func (p *previewFormat) String() string {
+	if *p == previewJSON {
+		return "json"
+	}
+	return "text"
+}
+
+// Set parses text or json.
+func (p *previewFormat) Set(s string) error {
+	switch strings.ToLower(s) {
+	case "text":
+		*p = previewText
+	case "json":
+		*p = previewJSON
+	default:
+		return fmt.Errorf("%q is not a format: use text or json", s)
+	}
+	return nil
+}
+
+// Type names the flag's value in help text.
+func (p *previewFormat) Type() string { return "text|json" }
