@@ -1,0 +1,212 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+	"github.com/creack/pty"
+)
+
+// screenTerm is a running agentdesk on a pseudo-terminal whose output a
+// virtual terminal turns into a screen the test can read.
+type screenTerm struct {
+	t    *testing.T
+	cmd  *exec.Cmd
+	ptmx *os.File
+	mu   sync.Mutex
+	emu  *vt.Emulator
+	done chan error
+}
+
+// startOnScreen runs the binary on a w×h pseudo-terminal.
+func startOnScreen(t *testing.T, w, h int, env []string, args ...string) *screenTerm {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color"}, env...)
+	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(w), Rows: uint16(h)})
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	st := &screenTerm{t: t, cmd: cmd, ptmx: ptmx, emu: vt.NewEmulator(w, h), done: make(chan error, 1)}
+	// The program's output feeds the emulator ...
+	go func() {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := ptmx.Read(buf)
+			if n > 0 {
+				st.mu.Lock()
+				_, _ = st.emu.Write(buf[:n])
+				st.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	// ... and the emulator's answers to the program's queries go back.
+	go func() { _, _ = io.Copy(ptmx, st.emu) }()
+	go func() { st.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		ptmx.Close()
+		st.emu.Close()
+	})
+	return st
+}
+
+// screen returns the text on the virtual screen.
+func (s *screenTerm) screen() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.emu.String()
+}
+
+// waitFor waits until every want is on screen. The deadline only turns a
+// hang into a failure; nothing is timed.
+func (s *screenTerm) waitFor(what string, want ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		scr := s.screen()
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(scr, w) {
+				missing = w
+				break
+			}
+		}
+		if missing == "" {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("%s: %q never showed; the screen:\n%s", what, missing, scr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitForLine waits until one line of the screen holds every part.
+func (s *screenTerm) waitForLine(what string, parts ...string) {
+	s.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		scr := s.screen()
+		for _, l := range strings.Split(scr, "\n") {
+			ok := true
+			for _, p := range parts {
+				ok = ok && strings.Contains(l, p)
+			}
+			if ok {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("%s: no line holds %q; the screen:\n%s", what, parts, scr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// press types keys as a terminal sends them.
+func (s *screenTerm) press(keys ...string) {
+	s.t.Helper()
+	for _, k := range keys {
+		if _, err := s.ptmx.WriteString(k); err != nil {
+			s.t.Fatalf("typing %q: %v", k, err)
+		}
+		time.Sleep(30 * time.Millisecond) // let the program read keys one by one
+	}
+}
+
+// copyTree copies a folder of test files.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrowserEndToEnd drives the real binary in a real pseudo-terminal:
+// it opens the test home, shows a loaded and a rejected agent with its
+// reason, lists a new file as soon as it is written, moves it to rejected
+// when it breaks, shows its block in the Layer pane, and quits.
+func TestBrowserEndToEnd(t *testing.T) {
+	tmp := t.TempDir()
+	base := filepath.Join(tmp, "netclaw")
+	copyTree(t, filepath.Join("..", "..", "tui", "testdata", "home"), base)
+	s := startOnScreen(t, 100, 30, []string{"HOME=" + tmp, "NETCLAW_HOME=" + base, "EDITOR=true"})
+
+	s.waitFor("the home opens", "3 loaded · 2 rejected", "code-analyst", "broken", "feed:community")
+
+	// The rejected agent, with the runtime's reason.
+	s.press("/", "broken", "\r")
+	s.waitFor("the rejected agent is selected", "rejected · local", "invalid modelRole 'Boss'", "[model-role]")
+	s.press("\x1b") // esc clears the filter
+	s.waitFor("the filter is cleared", "3 loaded · 2 rejected", "summarizer")
+
+	// A new valid file is listed at once.
+	agent := filepath.Join(base, "agents", "e2e-helper.md")
+	valid := "---\nname: e2e-helper\ndescription: Helps the end-to-end test.\n---\n\nYou help the test.\n"
+	writeAtomically(t, agent, valid)
+	s.waitFor("the new agent is listed", "4 loaded · 2 rejected", "e2e-helper")
+
+	// Broken, it moves to the rejected section with the reason.
+	writeAtomically(t, agent, "---\nname: e2e-helper\ndescription: Helps the end-to-end test.\n---\n")
+	s.waitFor("the agent is rejected", "3 loaded · 3 rejected", "e2e-helper: now rejected — body-empty")
+	s.waitForLine("the list marks it rejected", "✗", "e2e-helper")
+
+	// Repaired, it is back, and the Layer pane shows its block.
+	writeAtomically(t, agent, valid)
+	s.waitFor("the agent loads again", "4 loaded · 2 rejected")
+	s.press("2")
+	s.waitFor("the Layer pane shows the block", "[available-subagents", "## e2e-helper", "Helps the end-to-end test.")
+
+	s.press("q")
+	select {
+	case err := <-s.done:
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			t.Fatalf("agentdesk exited with %d", exit.ExitCode())
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("agentdesk did not quit; the screen:\n%s", s.screen())
+	}
+}
+
+// writeAtomically saves like an editor that writes a temporary file and
+// renames it over the original.
+func writeAtomically(t *testing.T, path, text string) {
+	t.Helper()
+	tmp := path + ".tmp~"
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
