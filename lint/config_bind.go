@@ -186,7 +186,7 @@ func (b *cfgBinder) providers() {
 		}
 		te := b.scalar(lower+":type", "a provider type")
 		if te != nil {
-			if known, ok := cfgProviderType(strings.TrimSpace(te.value)); ok {
+			if known, ok := cfgProviderType(te.value); ok {
 				p.Type = known
 			} else {
 				p.Type = te.value
@@ -258,14 +258,14 @@ func (b *cfgBinder) definition(lower string) ModelDefinition {
 
 // checkModels reports roles naming no definition and definitions naming no
 // provider. Names match ignoring case, as Config.Definition and
-// Config.Provider do.
+// Config.Provider do, but not spaces: " sonnet" names no definition.
 func (b *cfgBinder) checkModels() {
 	m := b.c.Models
 	defNames := cfgSortedKeys(m.Definitions)
 	defs := cfgLowerSet(defNames)
 	for _, lower := range b.st.children("models:roles") {
 		e := b.st.get(lower)
-		if e == nil || strings.TrimSpace(e.value) == "" || defs[strings.ToLower(strings.TrimSpace(e.value))] {
+		if e == nil || strings.TrimSpace(e.value) == "" || defs[strings.ToLower(e.value)] {
 			continue
 		}
 		b.report(e, fmt.Sprintf("%s names the model definition %s, which is not under Models:Definitions", b.subject(e), b.quote(e.value)),
@@ -275,7 +275,7 @@ func (b *cfgBinder) checkModels() {
 	provs := cfgLowerSet(provNames)
 	check := func(lower string) {
 		e := b.st.get(lower + ":provider")
-		if e == nil || strings.TrimSpace(e.value) == "" || provs[strings.ToLower(strings.TrimSpace(e.value))] {
+		if e == nil || strings.TrimSpace(e.value) == "" || provs[strings.ToLower(e.value)] {
 			return
 		}
 		b.report(e, fmt.Sprintf("%s names the provider %s, which is not under Providers", b.subject(e), b.quote(e.value)),

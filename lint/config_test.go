@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -517,13 +518,14 @@ func TestConfigDiagnostics(t *testing.T) {
 	}, {
 		name: "a role naming no definition",
 		netclaw: `{"Models": {
-  "Roles": {"Main": "gpt4", "Compaction": "nothing-like-it"},
+  "Roles": {"Main": "gpt4", "Compaction": "nothing-like-it", "Fallback": " GPT-4o"},
   "Definitions": {"gpt-4o": {"Provider": "openai", "ModelId": "gpt-4o"}}
 },
 "Providers": {"openai": {"Type": "openai"}}}`,
 		want: []cfgWant{
 			{"netclaw.json", 2, 21, "", []string{`Models:Roles:Main names the model definition "gpt4", which is not under Models:Definitions`}},
 			{"netclaw.json", 2, 43, "", []string{`Models:Roles:Compaction names the model definition "nothing-like-it"`}},
+			{"netclaw.json", 2, 74, "", []string{`Models:Roles:Fallback names the model definition " GPT-4o"`}},
 		},
 		check: func(t *testing.T, c *Config) {
 			if h := c.Diagnostics[0].Hint; h != `did you mean "gpt-4o"?` {
@@ -556,13 +558,17 @@ func TestConfigDiagnostics(t *testing.T) {
 		},
 	}, {
 		name:    "unknown provider type",
-		netclaw: `{"Providers": {"a": {"Type": "open-ai"}, "b": {"Type": "bedrock"}}}`,
+		netclaw: `{"Providers": {"a": {"Type": "open-ai"}, "b": {"Type": "bedrock"}, "c": {"Type": " Anthropic"}}}`,
 		want: []cfgWant{
 			{"netclaw.json", 1, 30, "", []string{`Providers:a:Type is "open-ai": not a provider type (known: ollama, openai-compatible, openrouter, openai, anthropic, github-copilot, veniceai, replay)`}},
 			{"netclaw.json", 1, 56, "", []string{`Providers:b:Type is "bedrock"`}},
+			{"netclaw.json", 1, 82, "", []string{`Providers:c:Type is " Anthropic"`}},
 		},
 		check: func(t *testing.T, c *Config) {
 			if h := c.Diagnostics[0].Hint; h != `did you mean "openai"?` {
+				t.Errorf("hint = %q", h)
+			}
+			if h := c.Diagnostics[2].Hint; h != `did you mean "anthropic"?` {
 				t.Errorf("hint = %q", h)
 			}
 			if p, _ := c.Provider("b"); p.Type != "bedrock" {
@@ -936,13 +942,28 @@ func BenchmarkConfigParse(b *testing.B) {
 	}
 	sb.WriteString("  } }\n}\n")
 	text := sb.String()
-	b.SetBytes(int64(len(text)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := cfgParseJSON(text); err != nil {
-			b.Fatal(err)
+	b.Run("reader", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := cfgParseJSON(text); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
+	// The same text through encoding/json into an any, for scale (its
+	// comment line blanked, its trailing commas removed).
+	plain := strings.NewReplacer("// generated", "", "},\n  }", "}\n  }").Replace(text)
+	b.Run("encoding-json", func(b *testing.B) {
+		b.SetBytes(int64(len(plain)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var v any
+			if err := json.Unmarshal([]byte(plain), &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // TestConfigLargeFile loads a one-line file with thousands of bad
