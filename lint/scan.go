@@ -250,7 +250,7 @@ func readAndParse(e *listed, p Profile) *File {
 	if e.err != nil {
 		return unreadable(e.path, e.source, e.err, p)
 	}
-	data, err := readCapped(e.path)
+	data, err := readCapped(e.path, e.fp.size)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
@@ -263,22 +263,33 @@ func readAndParse(e *listed, p Profile) *File {
 	return f
 }
 
-// readCapped reads a file, refusing one that grew past MaxFileSize since it
-// was listed.
-func readCapped(path string) ([]byte, error) {
+// readCapped reads a file in one read when it is the size the listing saw,
+// refusing one that grew past MaxFileSize since.
+func readCapped(path string, size int64) ([]byte, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))
-	if err != nil {
-		return nil, err
+	// One byte more than expected, so a file that grew shows up as a short
+	// read that did not reach EOF.
+	buf := make([]byte, 0, min(size, MaxFileSize)+1)
+	for {
+		n, err := fh.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(buf) > MaxFileSize {
+			return nil, fmt.Errorf("the file is over the %d MiB limit", MaxFileSize>>20)
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
 	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("the file is over the %d MiB limit", MaxFileSize>>20)
-	}
-	return data, nil
 }
 
 // unreadable is the File for a path the runtime cannot read: skipped.

@@ -55,7 +55,7 @@ func (s *Scanner) scanSkills(c *Catalog) []*Skill {
 		live[p.path] = true
 		sk := s.skills[p.path]
 		if sk == nil || sk.size != fi.Size() || !sk.modTime.Equal(fi.ModTime()) {
-			data, err := readCapped(p.path)
+			data, err := readCapped(p.path, fi.Size())
 			if err != nil {
 				continue
 			}
