@@ -1,7 +1,6 @@
 package preview
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -62,9 +61,7 @@ func Listed(c *lint.Catalog, a Audience) []*lint.Definition {
 		}
 		defs = append(defs, f.Def)
 	}
-	slices.SortStableFunc(defs, func(x, y *lint.Definition) int {
-		return CompareNames(x.Name, y.Name)
-	})
+	sortByName(defs)
 	return defs
 }
 

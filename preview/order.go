@@ -1,8 +1,12 @@
 package preview
 
 import (
+	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
 // CompareNames orders two agent names the way the runtime sorts the layer,
@@ -64,5 +68,61 @@ func utf16Key(r rune) rune {
 		return 0xD800 + (r - 0x10000)
 	default: // U+E000–U+FFFF (surrogates never reach here: they decode as U+FFFD)
 		return 0xD800 + 0x100000 + (r - 0xE000)
+	}
+}
+
+// sortByName sorts defs by CompareNames, keeping the input order of names
+// that compare equal. It upper-cases every name once into one buffer, so
+// that most comparisons are a plain byte comparison: for characters below
+// U+E000, UTF-8 byte order is UTF-16 code unit order. Names with a character
+// from U+E000 up (or an invalid byte) are compared with CompareNames.
+func sortByName(defs []*lint.Definition) {
+	type entry struct {
+		def    *lint.Definition
+		lo, hi int  // the upper-cased name in keys
+		slow   bool // needs CompareNames
+		index  int
+	}
+	size := 0
+	for _, d := range defs {
+		size += len(d.Name)
+	}
+	buf := make([]byte, 0, size+size/8)
+	entries := make([]entry, len(defs))
+	for i, d := range defs {
+		e := entry{def: d, lo: len(buf), index: i}
+		for j := 0; j < len(d.Name); {
+			c := d.Name[j]
+			if c < utf8.RuneSelf {
+				buf = append(buf, upperASCII(c))
+				j++
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(d.Name[j:])
+			u := unicode.ToUpper(r)
+			if r >= 0xE000 || u >= 0xE000 {
+				e.slow = true
+			}
+			buf = utf8.AppendRune(buf, u)
+			j += n
+		}
+		e.hi = len(buf)
+		entries[i] = e
+	}
+	keys := string(buf)
+	slices.SortFunc(entries, func(a, b entry) int {
+		var c int
+		if a.slow || b.slow {
+			c = CompareNames(a.def.Name, b.def.Name)
+		} else {
+			c = strings.Compare(keys[a.lo:a.hi], keys[b.lo:b.hi])
+		}
+		if c != 0 {
+			return c
+		}
+		return a.index - b.index
+	})
+	for i, e := range entries {
+		defs[i] = e.def
 	}
 }

@@ -1,10 +1,15 @@
 package preview
 
 import (
+	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf16"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
 func TestCompareNames(t *testing.T) {
@@ -100,4 +105,31 @@ func FuzzCompareNames(f *testing.F) {
 			t.Fatalf("%q does not equal itself", a)
 		}
 	})
+}
+
+// TestSortByName checks the fast sort against a stable sort by CompareNames
+// on names mixing ASCII, Latin-1, title-case digraphs, characters above
+// U+E000 and above U+FFFF, and invalid bytes.
+func TestSortByName(t *testing.T) {
+	alphabet := []string{"a", "A", "b", "_", "-", "z", "é", "É", "ǅ", "ǆ", "Ǆ", "\uFF21", "\uFF41", "\U0001F600", "\U00010428", "\U00010400", "\uE000", "\xff", "ß", "K"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for round := range 300 {
+		defs := make([]*lint.Definition, 1+r.IntN(40))
+		for i := range defs {
+			var name strings.Builder
+			for range 1 + r.IntN(4) {
+				name.WriteString(alphabet[r.IntN(len(alphabet))])
+			}
+			defs[i] = &lint.Definition{Name: name.String(), Description: strconv.Itoa(i)}
+		}
+		want := slices.Clone(defs)
+		slices.SortStableFunc(want, func(x, y *lint.Definition) int { return CompareNames(x.Name, y.Name) })
+		sortByName(defs)
+		for i := range defs {
+			if defs[i] != want[i] {
+				t.Fatalf("round %d: position %d holds %q (#%s), want %q (#%s)", round, i,
+					defs[i].Name, defs[i].Description, want[i].Name, want[i].Description)
+			}
+		}
+	}
 }
