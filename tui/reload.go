@@ -56,8 +56,10 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 	m.loadedAt = m.opts.Now()
 	before := m.list.selectedPath()
 	m.list.setCatalog(msg.cat)
+	created := false
 	if pending := m.selectAfterScan; pending != "" && m.list.selectPath(pending) {
 		m.selectAfterScan = ""
+		created = true
 	}
 	if m.list.selectedPath() != before {
 		m.resetScroll()
@@ -67,6 +69,9 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 			text := changes[0]
 			if len(changes) > 1 {
 				text += fmt.Sprintf(" (+%d more)", len(changes)-1)
+			}
+			if created {
+				text += " · press e to edit it"
 			}
 			cmds = append(cmds, m.setFlash(text, strings.Contains(changes[0], "rejected")))
 		}
