@@ -1,6 +1,9 @@
 package preview
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // BenchmarkLayer10000 builds the layer of 10,000 agents (the target is under
 // 50 ms an operation).
@@ -26,11 +29,27 @@ func BenchmarkCountTokensLayer10000(b *testing.B) {
 }
 
 // BenchmarkLayerTokens10000 counts a 10,000-agent layer in total and per
-// agent, as `agentdesk preview` does.
+// agent from a cold cache, as the first `agentdesk preview` does.
 func BenchmarkLayerTokens10000(b *testing.B) {
 	c := bigCatalog(10_000, 1)
 	CountTokens("warm up the encoder")
 	for b.Loop() {
+		resetBlockCache()
+		LayerTokens(c, Personal)
+	}
+}
+
+// BenchmarkLayerTokensAfterEdit10000 recounts a 10,000-agent layer after
+// one description changed, as the browser does after an edit.
+func BenchmarkLayerTokensAfterEdit10000(b *testing.B) {
+	c := bigCatalog(10_000, 1)
+	LayerTokens(c, Personal)
+	d := c.Files[0].Def
+	base := d.Description
+	i := 0
+	for b.Loop() {
+		i++
+		d.Description = base + strconv.Itoa(i)
 		LayerTokens(c, Personal)
 	}
 }

@@ -1,6 +1,7 @@
 package preview
 
 import (
+	"runtime"
 	"sync"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -65,6 +66,10 @@ type LayerCost struct {
 // LayerTokens counts the tokens of Layer(c, a), in total and per agent. The
 // per-agent numbers show which description is expensive: every turn of every
 // session of the audience pays them.
+//
+// Block counts are remembered (up to blockCacheSize distinct blocks), so a
+// browser that recounts after every edit pays only for the blocks that
+// changed; a large layer's new blocks are counted on all CPUs.
 func LayerTokens(c *lint.Catalog, a Audience) LayerCost {
 	if !Enabled(c, a) {
 		return LayerCost{}
@@ -75,12 +80,71 @@ func LayerTokens(c *lint.Catalog, a Audience) LayerCost {
 		return LayerCost{Total: n, Fixed: n}
 	}
 	cost := LayerCost{Agents: make([]AgentTokens, len(defs))}
-	cost.Fixed = CountTokens(layerHeader+"\n\n") + CountTokens(layerFooter)
+	cost.Fixed = fixedTokens()
 	cost.Total = cost.Fixed
+	counts := blockTokens(defs)
 	for i, d := range defs {
-		n := CountTokens(Block(d))
-		cost.Agents[i] = AgentTokens{Name: d.Name, Tokens: n}
-		cost.Total += n
+		cost.Agents[i] = AgentTokens{Name: d.Name, Tokens: counts[i]}
+		cost.Total += counts[i]
 	}
 	return cost
+}
+
+// fixedTokens is the count of the header and the delegation instructions.
+var fixedTokens = sync.OnceValue(func() int {
+	return CountTokens(layerHeader+"\n\n") + CountTokens(layerFooter)
+})
+
+// blockCacheSize bounds the remembered block counts; the cache starts over
+// when it is full.
+const blockCacheSize = 1 << 16
+
+var blockCache = struct {
+	sync.Mutex
+	counts map[string]int
+}{counts: map[string]int{}}
+
+// blockTokens returns the token count of each definition's block, from the
+// cache where it can, counting the rest in parallel.
+func blockTokens(defs []*lint.Definition) []int {
+	counts := make([]int, len(defs))
+	blocks := make([]string, len(defs))
+	var todo []int
+	blockCache.Lock()
+	for i, d := range defs {
+		blocks[i] = Block(d)
+		if n, ok := blockCache.counts[blocks[i]]; ok {
+			counts[i] = n
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	blockCache.Unlock()
+	if len(todo) == 0 {
+		return counts
+	}
+
+	workers := min(runtime.GOMAXPROCS(0), (len(todo)+63)/64)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for k := w; k < len(todo); k += workers {
+				i := todo[k]
+				counts[i] = CountTokens(blocks[i])
+			}
+		})
+	}
+	wg.Wait()
+
+	blockCache.Lock()
+	if len(blockCache.counts)+len(todo) > blockCacheSize {
+		clear(blockCache.counts)
+	}
+	if len(todo) <= blockCacheSize {
+		for _, i := range todo {
+			blockCache.counts[blocks[i]] = counts[i]
+		}
+	}
+	blockCache.Unlock()
+	return counts
 }

@@ -1,6 +1,7 @@
 package preview
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -140,4 +141,49 @@ func FuzzLayerTokens(f *testing.F) {
 			t.Fatalf("Total %d, whole layer %d", cost.Total, want)
 		}
 	})
+}
+
+func resetBlockCache() {
+	blockCache.Lock()
+	clear(blockCache.counts)
+	blockCache.Unlock()
+}
+
+// TestLayerTokensCache checks that remembered counts equal fresh ones, and
+// that an edited description is recounted.
+func TestLayerTokensCache(t *testing.T) {
+	c := bigCatalog(200, 11)
+	resetBlockCache()
+	cold := LayerTokens(c, Personal)
+	warm := LayerTokens(c, Personal)
+	if cold.Total != warm.Total || !slices.Equal(cold.Agents, warm.Agents) {
+		t.Fatalf("cached counts differ: %d vs %d", cold.Total, warm.Total)
+	}
+	d := Listed(c, Personal)[0]
+	d.Description += " And now it also writes a long and detailed report about everything it did."
+	edited := LayerTokens(c, Personal)
+	if edited.Agents[0].Tokens <= cold.Agents[0].Tokens || edited.Agents[0].Tokens != CountTokens(Block(d)) {
+		t.Errorf("edited block counts %d, was %d, fresh count %d", edited.Agents[0].Tokens, cold.Agents[0].Tokens, CountTokens(Block(d)))
+	}
+	if edited.Total != CountTokens(Layer(c, Personal)) {
+		t.Errorf("edited total %d, whole layer %d", edited.Total, CountTokens(Layer(c, Personal)))
+	}
+}
+
+// TestLayerTokensConcurrent counts layers from several goroutines while the
+// cache fills; run with -race.
+func TestLayerTokensConcurrent(t *testing.T) {
+	resetBlockCache()
+	cats := []*lint.Catalog{bigCatalog(150, 21), bigCatalog(150, 22), bigCatalog(150, 21)}
+	var wg sync.WaitGroup
+	totals := make([]int, len(cats))
+	for i, c := range cats {
+		wg.Go(func() { totals[i] = LayerTokens(c, Personal).Total })
+	}
+	wg.Wait()
+	for i, c := range cats {
+		if want := CountTokens(Layer(c, Personal)); totals[i] != want {
+			t.Errorf("catalog %d: total %d, want %d", i, totals[i], want)
+		}
+	}
 }
