@@ -4,7 +4,8 @@
 // (CountTokens, LayerTokens), the composed system prompt of a spawn with an
 // optional skill overlay (SystemPrompt), the first user message
 // (FirstMessage), the outcome of every skill that routes through a sub-agent
-// (SkillRoutes), and a unified diff of two renderings (Diff).
+// (SkillRoutes), a unified diff of two renderings (Diff), and the close names
+// that answer an unknown agent or skill name (Suggest).
 //
 // It reads a lint.Catalog and never touches the network or a terminal. The
 // strings it returns are exactly what the model receives, control characters

@@ -73,7 +73,7 @@ that does not route, 2 bad usage, 3 internal failure.`,
 	fl.StringVar(&f.task, "task", "", "the task of the first user message (with --agent or --skill)")
 	fl.StringVar(&f.context, "context", "", "the context of the first user message (with --agent or --skill)")
 	fl.Var(&f.format, "format", "output format: text or json")
-	fl.BoolVar(&f.tokens, "tokens", false, "print the token counts on stdout after a blank line instead of on stderr")
+	fl.BoolVar(&f.tokens, "tokens", false, "print the token counts on stdout after a blank line instead of on stderr (--format json always holds them)")
 	return cmd
 }
 
