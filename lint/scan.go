@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -36,19 +37,17 @@ func (o ScanOptions) environ() []string {
 // what the browser calls on every file event. A Scanner is not safe for
 // concurrent use.
 type Scanner struct {
-	home  Home
-	opts  ScanOptions
-	files map[string]*cachedFile
+	home Home
+	opts ScanOptions
+	// entries is the last listing in runtime order, each with its parse
+	// (before the folder-wide rules touched it); byPath indexes it.
+	entries []*listed
+	byPath  map[string]*listed
+	scanned bool
 	// skills caches SKILL.md parses by path.
 	skills map[string]*Skill
-	// syncs caches .sync-state.json reads by feed folder.
+	// syncs caches .sync-state.json reads by path.
 	syncs map[string]*cachedSync
-}
-
-// cachedFile is one parse, before the folder-wide rules touched it.
-type cachedFile struct {
-	fp   fingerprint
-	file *File
 }
 
 type fingerprint struct {
@@ -63,7 +62,7 @@ func fingerprintOf(fi fs.FileInfo) fingerprint {
 
 // NewScanner returns a scanner for the home.
 func NewScanner(h Home, opts ScanOptions) *Scanner {
-	return &Scanner{home: h, opts: opts, files: map[string]*cachedFile{}, skills: map[string]*Skill{}, syncs: map[string]*cachedSync{}}
+	return &Scanner{home: h, opts: opts, byPath: map[string]*listed{}, skills: map[string]*Skill{}, syncs: map[string]*cachedSync{}}
 }
 
 // Home returns the home the scanner reads.
@@ -75,50 +74,113 @@ func Scan(h Home, opts ScanOptions) (*Catalog, error) {
 }
 
 // Scan lists the agents folder and its feeds, the skills and the config, and
-// returns the catalog in runtime order. Only files that changed since the
-// last Scan are read and parsed again. A missing agents folder is an empty
-// catalog, not an error; an agents path that is not a folder is an error.
+// returns the catalog in runtime order. Every file is stat-ed; only those
+// whose fingerprint changed since the last scan are read and parsed again.
+// A missing agents folder is an empty catalog, not an error; an agents path
+// that is not a folder is an error.
 func (s *Scanner) Scan() (*Catalog, error) {
 	entries, err := s.listAgents()
 	if err != nil {
 		return nil, err
 	}
-	seen := make(map[string]bool, len(entries))
-	todo := make([]*listed, 0)
+	var todo []*listed
 	for _, e := range entries {
-		seen[e.path] = true
-		if c := s.files[e.path]; c != nil && e.err == nil && c.fp == e.fp {
-			e.file = c.file
+		if old := s.byPath[e.path]; old != nil && old.reusable(e) {
+			e.file = old.file
 			continue
 		}
 		todo = append(todo, e)
 	}
 	parseAll(todo, s.opts.Profile)
-	for _, e := range todo {
-		if e.file == nil { // vanished between listing and reading
-			delete(s.files, e.path)
+	s.entries = slices.DeleteFunc(entries, func(e *listed) bool { return e.file == nil })
+	clear(s.byPath)
+	for _, e := range s.entries {
+		s.byPath[e.path] = e
+	}
+	s.scanned = true
+	return s.catalog(), nil
+}
+
+// Rescan is Scan for a caller that knows which paths changed (a file
+// watcher): only those are stat-ed and, when changed, parsed again; the
+// rest of the listing is reused. A change to a folder (the agents folder, a
+// feed folder) or a first call falls back to a full Scan. Config, skills and
+// sync states are always checked; they are few.
+func (s *Scanner) Rescan(changed []string) (*Catalog, error) {
+	if !s.scanned {
+		return s.Scan()
+	}
+	var todo []*listed
+	for _, p := range changed {
+		p = filepath.Clean(p)
+		switch s.classify(p) {
+		case pathStructural:
+			return s.Scan()
+		case pathIgnored:
 			continue
 		}
-		s.files[e.path] = &cachedFile{fp: e.fp, file: e.file}
-	}
-	for p := range s.files {
-		if !seen[p] {
-			delete(s.files, p)
+		e, keep := statListed(p, sourceOf(p))
+		old := s.byPath[p]
+		switch {
+		case !keep && old != nil:
+			s.entries = slices.DeleteFunc(s.entries, func(x *listed) bool { return x == old })
+			delete(s.byPath, p)
+		case !keep:
+		case old != nil && old.reusable(e):
+		case old != nil:
+			*old = *e
+			todo = append(todo, old)
+		default:
+			i, _ := slices.BinarySearchFunc(s.entries, e, compareListed)
+			s.entries = slices.Insert(s.entries, i, e)
+			s.byPath[p] = e
+			todo = append(todo, e)
 		}
 	}
+	parseAll(todo, s.opts.Profile)
+	for _, e := range todo {
+		if e.file == nil {
+			s.entries = slices.DeleteFunc(s.entries, func(x *listed) bool { return x == e })
+			delete(s.byPath, e.path)
+		}
+	}
+	return s.catalog(), nil
+}
 
+// pathKind says what a changed path means to Rescan.
+type pathKind int
+
+const (
+	pathIgnored    pathKind = iota // not an agent file: config, skills, notes
+	pathAgentFile                  // one *.md in the agents folder or a feed
+	pathStructural                 // a folder appeared or went: list again
+)
+
+func (s *Scanner) classify(p string) pathKind {
+	agents, feeds := s.home.Agents, s.home.FeedsDir()
+	dir := filepath.Dir(p)
+	switch {
+	case p == agents || p == feeds || dir == feeds || p == s.home.Base:
+		return pathStructural
+	case strings.HasSuffix(p, ".md") && (dir == agents || filepath.Dir(dir) == feeds):
+		return pathAgentFile
+	}
+	return pathIgnored
+}
+
+// catalog builds the catalog from the current listing: folder-wide rules,
+// config, skills.
+func (s *Scanner) catalog() *Catalog {
 	c := &Catalog{Home: s.home, Profile: s.opts.Profile}
-	c.Files = make([]*File, 0, len(entries))
-	for _, e := range entries {
-		if e.file != nil {
-			c.Files = append(c.Files, e.file)
-		}
+	c.Files = make([]*File, 0, len(s.entries))
+	for _, e := range s.entries {
+		c.Files = append(c.Files, e.file)
 	}
 	c.Files = s.applyFolderRules(c.Files)
 	c.Config = LoadConfig(s.home, s.opts.environ())
 	c.Skills = s.scanSkills(c)
 	c.ScannedAt = time.Now()
-	return c, nil
+	return c
 }
 
 // listed is one agent file found by a listing.
@@ -128,6 +190,19 @@ type listed struct {
 	fp     fingerprint
 	err    error // set when the file cannot be read
 	file   *File
+}
+
+// reusable reports whether old's parse still stands for the fresh listing e.
+func (old *listed) reusable(e *listed) bool {
+	return old.file != nil && old.err == nil && e.err == nil && old.fp == e.fp
+}
+
+// compareListed orders files as the runtime does: top-level files first,
+// then feeds by name; within each, by the byte order of the file name.
+func compareListed(a, b *listed) int {
+	// Local files have the empty feed name, which sorts first.
+	return cmp.Or(strings.Compare(a.source.Feed, b.source.Feed),
+		strings.Compare(filepath.Base(a.path), filepath.Base(b.path)))
 }
 
 // listAgents lists the top-level *.md files in byte order, then each feed
@@ -167,40 +242,71 @@ func (s *Scanner) listAgents() ([]*listed, error) {
 }
 
 // listMarkdown lists the *.md files (case-sensitive suffix, dot-files too)
-// directly in dir, sorted by byte order of their names. Folders named *.md
-// are skipped, as the runtime lists files only.
+// directly in dir, sorted by byte order of their names, stat-ing them on all
+// cores. Folders named *.md are skipped, as the runtime lists files only.
 func listMarkdown(dir string, src Source) ([]*listed, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot list %s: %w", dir, err)
 	}
-	out := make([]*listed, 0, len(ents))
+	var names []string
 	for _, d := range ents {
-		name := d.Name()
-		if !strings.HasSuffix(name, ".md") || d.IsDir() {
-			continue
+		if name := d.Name(); strings.HasSuffix(name, ".md") && !d.IsDir() {
+			names = append(names, name)
 		}
-		e := &listed{path: filepath.Join(dir, name), source: src}
-		fi, err := os.Stat(e.path)
-		switch {
-		case err == nil && fi.IsDir():
-			continue // a link to a folder: not a file
-		case err == nil && !fi.Mode().IsRegular():
-			e.err = fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
-		case err == nil && fi.Size() > MaxFileSize:
-			e.err = fmt.Errorf("the file is %d bytes, over the %d MiB limit", fi.Size(), MaxFileSize>>20)
-		case err != nil:
-			if _, lerr := os.Lstat(e.path); errors.Is(lerr, fs.ErrNotExist) {
-				continue // gone since the listing
-			}
-			e.err = describeStatError(err)
-		}
-		if fi != nil {
-			e.fp = fingerprintOf(fi)
-		}
-		out = append(out, e)
 	}
-	return out, nil
+	out := make([]*listed, len(names))
+	forEachParallel(len(names), func(i int) {
+		if e, ok := statListed(filepath.Join(dir, names[i]), src); ok {
+			out[i] = e
+		}
+	})
+	return slices.DeleteFunc(out, func(e *listed) bool { return e == nil }), nil
+}
+
+// statListed stats one listed path. ok is false when the path is not an
+// agent file after all: a folder (or a link to one), or gone.
+func statListed(path string, src Source) (e *listed, ok bool) {
+	e = &listed{path: path, source: src}
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && fi.IsDir():
+		return nil, false
+	case err == nil && !fi.Mode().IsRegular():
+		e.err = fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+	case err == nil && fi.Size() > MaxFileSize:
+		e.err = fmt.Errorf("the file is %d bytes, over the %d MiB limit", fi.Size(), MaxFileSize>>20)
+	case err != nil:
+		if _, lerr := os.Lstat(path); errors.Is(lerr, fs.ErrNotExist) {
+			return nil, false // gone since the listing
+		}
+		e.err = describeStatError(err)
+	}
+	if fi != nil {
+		e.fp = fingerprintOf(fi)
+	}
+	return e, true
+}
+
+// forEachParallel calls fn(0..n-1) on all cores.
+func forEachParallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 || n < 64 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (n + workers - 1) / workers
+	for w := range workers {
+		wg.Go(func() {
+			for i := w * chunk; i < min(n, (w+1)*chunk); i++ {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func describeStatError(err error) error {
@@ -223,27 +329,9 @@ func describeStatError(err error) error {
 // parseAll reads and parses the listed files on all cores. Entries that
 // vanished between listing and reading are left with a nil file.
 func parseAll(todo []*listed, p Profile) {
-	workers := min(runtime.GOMAXPROCS(0), len(todo))
-	if workers <= 1 {
-		for _, e := range todo {
-			e.file = readAndParse(e, p)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	next := make(chan *listed)
-	for range workers {
-		wg.Go(func() {
-			for e := range next {
-				e.file = readAndParse(e, p)
-			}
-		})
-	}
-	for _, e := range todo {
-		next <- e
-	}
-	close(next)
-	wg.Wait()
+	forEachParallel(len(todo), func(i int) {
+		todo[i].file = readAndParse(todo[i], p)
+	})
 }
 
 func readAndParse(e *listed, p Profile) *File {

@@ -119,3 +119,26 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// BenchmarkRescanHinted rescans after one change that a watcher reported:
+// only that file is stat-ed.
+func BenchmarkRescanHinted(b *testing.B) {
+	s, dir := benchScanner(b)
+	if _, err := s.Scan(); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, "agents", "agent-05000.md")
+	orig, _ := os.ReadFile(path)
+	defer os.WriteFile(path, orig, 0o644)
+	i := 0
+	for b.Loop() {
+		b.StopTimer()
+		i++
+		touch(b, path, string(orig)+strings.Repeat("\n", i%7+1))
+		b.StartTimer()
+		c, err := s.Rescan([]string{path})
+		if err != nil || len(c.Files) != 10000 {
+			b.Fatal(err)
+		}
+	}
+}

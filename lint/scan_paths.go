@@ -36,18 +36,9 @@ func ScanPaths(paths []string, opts ScanOptions) (*Catalog, error) {
 			entries = append(entries, more...)
 			continue
 		}
-		e := &listed{path: p, source: sourceOf(p)}
-		switch {
-		case err != nil:
-			e.err = describeStatError(err)
-		case !fi.Mode().IsRegular():
-			e.err = fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
-		case fi.Size() > MaxFileSize:
-			e.err = fmt.Errorf("the file is %d bytes, over the %d MiB limit", fi.Size(), MaxFileSize>>20)
-		default:
-			e.fp = fingerprintOf(fi)
+		if e, ok := statListed(p, sourceOf(p)); ok {
+			entries = append(entries, e)
 		}
-		entries = append(entries, e)
 	}
 	parseAll(entries, opts.Profile)
 	c := &Catalog{Profile: opts.Profile, Config: DefaultConfig()}

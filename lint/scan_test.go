@@ -346,3 +346,66 @@ func TestSkillRouting(t *testing.T) {
 		t.Error("authoring is a system skill")
 	}
 }
+
+// catalogKey renders what matters of a catalog for comparing two scans.
+func catalogKey(c *Catalog) string {
+	var b strings.Builder
+	for _, f := range c.Files {
+		b.WriteString(f.Path + " " + f.Status.String() + " " + f.Source.String() + " " + f.Reason + "\n")
+		for _, k := range diagKeys(f.Diagnostics) {
+			b.WriteString("  " + k + "\n")
+		}
+	}
+	for _, s := range c.Skills {
+		b.WriteString(s.Path + " " + s.RouteError + "\n")
+	}
+	return b.String()
+}
+
+// TestRescanMatchesScan applies a series of edits, tells Rescan what changed,
+// and checks that the catalog is the one a fresh full Scan finds.
+func TestRescanMatchesScan(t *testing.T) {
+	root := t.TempDir()
+	h := NewHome(root, "")
+	writeFiles(t, root, map[string]string{
+		"agents/a.md": agent("a", "a"), "agents/c.md": agent("c", "c"),
+		"agents/.server-feeds/f/x.md": agent("x", "x"),
+		"skills/s/SKILL.md":           "---\nname: s\nmetadata:\n  subagent: b\n---\n\nDo.\n",
+	})
+	s := NewScanner(h, ScanOptions{Environ: []string{}})
+	if _, err := s.Rescan(nil); err != nil { // first call: a full scan
+		t.Fatal(err)
+	}
+	p := func(rel string) string { return filepath.Join(root, rel) }
+	steps := []struct {
+		name    string
+		do      func()
+		changed []string
+	}{
+		{"create b", func() { writeFiles(t, root, map[string]string{"agents/b.md": agent("b", "b")}) }, []string{p("agents/b.md")}},
+		{"break c", func() { touch(t, p("agents/c.md"), "---\nname: c\n---\n\n") }, []string{p("agents/c.md")}},
+		{"duplicate in feed", func() { writeFiles(t, root, map[string]string{"agents/.server-feeds/f/a.md": agent("A", "feed a")}) }, []string{p("agents/.server-feeds/f/a.md")}},
+		{"delete a", func() { os.Remove(p("agents/a.md")) }, []string{p("agents/a.md")}},
+		{"rename b to 0b", func() { os.Rename(p("agents/b.md"), p("agents/0b.md")) }, []string{p("agents/b.md"), p("agents/0b.md")}},
+		{"non-md file", func() { writeFiles(t, root, map[string]string{"agents/notes.txt": "x"}) }, []string{p("agents/notes.txt")}},
+		{"folder named md", func() { os.Mkdir(p("agents/dir.md"), 0o755) }, []string{p("agents/dir.md")}},
+		{"new feed folder", func() { writeFiles(t, root, map[string]string{"agents/.server-feeds/g/y.md": agent("y", "y")}) }, []string{p("agents/.server-feeds/g")}},
+		{"skill target appears", func() { writeFiles(t, root, map[string]string{"agents/b.md": agent("b", "b again")}) }, []string{p("agents/b.md")}},
+		{"config change", func() { writeFiles(t, root, map[string]string{"config/netclaw.json": `{"SubAgents":{"Enabled":false}}`}) }, []string{p("config/netclaw.json")}},
+		{"agents folder removed", func() { os.RemoveAll(p("agents")) }, []string{p("agents")}},
+	}
+	for _, st := range steps {
+		st.do()
+		got, err := s.Rescan(st.changed)
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		want, _ := Scan(h, ScanOptions{Environ: []string{}})
+		if catalogKey(got) != catalogKey(want) {
+			t.Fatalf("%s: rescan differs from a full scan\n got:\n%s\nwant:\n%s", st.name, catalogKey(got), catalogKey(want))
+		}
+		if got.Config.SubAgents.Enabled != want.Config.SubAgents.Enabled {
+			t.Fatalf("%s: config not reloaded", st.name)
+		}
+	}
+}
