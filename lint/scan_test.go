@@ -391,7 +391,9 @@ func TestRescanMatchesScan(t *testing.T) {
 		{"folder named md", func() { os.Mkdir(p("agents/dir.md"), 0o755) }, []string{p("agents/dir.md")}},
 		{"new feed folder", func() { writeFiles(t, root, map[string]string{"agents/.server-feeds/g/y.md": agent("y", "y")}) }, []string{p("agents/.server-feeds/g")}},
 		{"skill target appears", func() { writeFiles(t, root, map[string]string{"agents/b.md": agent("b", "b again")}) }, []string{p("agents/b.md")}},
-		{"config change", func() { writeFiles(t, root, map[string]string{"config/netclaw.json": `{"SubAgents":{"Enabled":false}}`}) }, []string{p("config/netclaw.json")}},
+		{"config change", func() {
+			writeFiles(t, root, map[string]string{"config/netclaw.json": `{"SubAgents":{"Enabled":false}}`})
+		}, []string{p("config/netclaw.json")}},
 		{"agents folder removed", func() { os.RemoveAll(p("agents")) }, []string{p("agents")}},
 	}
 	for _, st := range steps {
