@@ -1,0 +1,191 @@
+package runner
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// plantedKey is the API key of every fixture: it must reach the server and
+// nothing else.
+const plantedKey = "planted-secret-0123456789"
+
+var protocols = []wire.Protocol{wire.OpenAI, wire.Anthropic, wire.Ollama}
+
+var providerTypes = map[wire.Protocol]string{wire.OpenAI: "openai-compatible", wire.Anthropic: "anthropic", wire.Ollama: "ollama"}
+
+// generous are limits no well-behaved test stream comes near; each case
+// lowers the one it means to break, in milliseconds.
+var generous = Limits{Prefill: 10 * time.Second, InterDelta: 10 * time.Second, NoProgress: 10 * time.Second, MaxCall: 30 * time.Second}
+
+// fixture is a temp NETCLAW_HOME whose netclaw.json points at a modeltest
+// server speaking one protocol, with an agent "tester", scanned by lint.
+type fixture struct {
+	srv    *modeltest.Server
+	proto  wire.Protocol
+	home   lint.Home
+	cat    *lint.Catalog
+	runner *Runner
+}
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func newFixture(t *testing.T, p wire.Protocol) *fixture {
+	t.Helper()
+	srv := modeltest.NewServer()
+	t.Cleanup(srv.Close)
+	base := t.TempDir()
+	h := lint.NewHome(base, "")
+	writeFile(t, filepath.Join(h.Agents, "tester.md"), "---\nname: tester\ndescription: Tries things\n---\nYou are a tester.\n")
+	writeFile(t, h.ConfigFile(), fmt.Sprintf(`{
+  "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
+  "Providers": {"mock": {"Type": %q, "Endpoint": %q}}
+}`, providerTypes[p], srv.Endpoint(p)))
+	writeFile(t, h.SecretsFile(), fmt.Sprintf(`{"Providers": {"mock": {"ApiKey": %q}}}`, plantedKey))
+	cat, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cat.Agent("tester") == nil {
+		t.Fatalf("the tester agent did not load: %v", cat.Diagnostics())
+	}
+	rn, err := New(Options{RunsDir: filepath.Join(base, "runs")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{srv: srv, proto: p, home: h, cat: cat, runner: rn}
+}
+
+func (f *fixture) spec(task string, l Limits) Spec {
+	return Spec{Agent: f.cat.Agent("tester"), Config: f.cat.Config, Task: task, Limits: generous.Override(l)}
+}
+
+// run starts a run and waits for it, failing the test after a minute.
+func (f *fixture) run(t *testing.T, s Spec) (*Run, Record) {
+	t.Helper()
+	r, err := f.runner.Start(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-r.Done():
+	case <-time.After(time.Minute):
+		r.Cancel()
+		t.Fatal("the run did not end within a minute")
+	}
+	rec, err := r.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, rec
+}
+
+// checkFolder checks that the run folder holds what the record says, that
+// run.json reads back as the record, and that the transcript is JSON lines
+// from a request to an outcome.
+func checkFolder(t *testing.T, rec Record) []TranscriptEntry {
+	t.Helper()
+	back, err := LoadRun(filepath.Dir(rec.Dir), rec.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := back.MarshalIndent()
+	b, _ := rec.MarshalIndent()
+	if string(a) != string(b) {
+		t.Errorf("run.json differs from the record:\n%s\n%s", a, b)
+	}
+	entries, err := os.ReadDir(rec.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := append([]string(nil), rec.Files...)
+	if strings.Join(sorted(names), ",") != strings.Join(sorted(want), ",") {
+		t.Errorf("folder holds %v, record lists %v", names, want)
+	}
+	result, err := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reason := rec.Reason
+	if reason == "" {
+		reason = "none"
+	}
+	if !strings.Contains(string(result), "- Outcome: "+string(rec.Outcome)+"\n- Reason: "+reason+"\n") {
+		t.Errorf("result.md does not state the outcome:\n%s", result)
+	}
+	tf, err := os.Open(filepath.Join(rec.Dir, TranscriptFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tf.Close()
+	var lines []TranscriptEntry
+	sc := bufio.NewScanner(tf)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var e TranscriptEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("transcript line %q: %v", sc.Text(), err)
+		}
+		lines = append(lines, e)
+	}
+	if len(lines) < 2 || lines[0].Type != "request" || lines[len(lines)-1].Type != "outcome" || lines[len(lines)-1].Reason != rec.Reason {
+		t.Errorf("transcript runs from %v to %v", lines[0], lines[len(lines)-1])
+	}
+	return lines
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
+
+// repeat returns n copies of a step.
+func repeat(n int, s modeltest.Step) []modeltest.Step {
+	out := make([]modeltest.Step, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+func steps(parts ...any) []modeltest.Step {
+	var out []modeltest.Step
+	for _, p := range parts {
+		switch v := p.(type) {
+		case modeltest.Step:
+			out = append(out, v)
+		case []modeltest.Step:
+			out = append(out, v...)
+		}
+	}
+	return out
+}

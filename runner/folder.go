@@ -1,0 +1,99 @@
+package runner
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+)
+
+// Run folder file names.
+const (
+	RunFile             = "run.json"
+	ResultFile          = "result.md"
+	TranscriptFile      = "transcript.jsonl"
+	TruncatedOutputFile = "truncated-output.md"
+)
+
+// NewRunID returns a fresh run id: 32 lowercase hex characters from
+// crypto/rand.
+func NewRunID() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails; it crashes the program if it could not
+	return hex.EncodeToString(b[:])
+}
+
+var runIDRE = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+// ValidRunID reports whether id has the form of a run id.
+func ValidRunID(id string) bool { return runIDRE.MatchString(id) }
+
+// DefaultRunsDir returns the runs folder: $XDG_STATE_HOME/agentdesk/runs,
+// else ~/.local/state/agentdesk/runs. getenv may be nil (os.Getenv).
+func DefaultRunsDir(getenv func(string) string) (string, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "agentdesk", "runs"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cannot find the runs folder: set XDG_STATE_HOME or HOME, or pass --runs-dir: %w", err)
+		}
+		home = h
+	}
+	return filepath.Join(home, ".local", "state", "agentdesk", "runs"), nil
+}
+
+// writeAtomic writes data to path through a temporary file in the same
+// folder, synced and renamed over path, so a reader or a crash never sees
+// half a file.
+func writeAtomic(path string, data []byte) error {
+	dir, base := filepath.Split(path)
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Chmod(0o600); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// createRunFolder makes <runsDir>/<id> (and runsDir), readable only by the
+// user: runs hold tasks and replies.
+func createRunFolder(runsDir, id string) (string, error) {
+	if err := os.MkdirAll(runsDir, 0o700); err != nil {
+		return "", fmt.Errorf("creating the runs folder %s: %w; pass --runs-dir to use another", runsDir, err)
+	}
+	dir := filepath.Join(runsDir, id)
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return "", fmt.Errorf("creating the run folder %s: %w", dir, err)
+	}
+	return dir, nil
+}

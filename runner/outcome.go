@@ -1,0 +1,192 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// Outcome is how a run ended.
+type Outcome string
+
+// Outcomes, as the runtime names them.
+const (
+	Completed Outcome = "Completed"
+	Partial   Outcome = "Partial"
+	Failed    Outcome = "Failed"
+)
+
+// Run states written to run.json.
+const (
+	StateRunning   = "Running"
+	StateCompleted = "Completed"
+	StatePartial   = "Partial"
+	StateFailed    = "Failed"
+	StateCancelled = "Cancelled"
+	// StateLost is reported (never written) for a run whose run.json still
+	// says Running but whose process is gone.
+	StateLost = "Lost"
+	// StateUnreadable is reported (never written) for a run folder whose
+	// run.json cannot be read.
+	StateUnreadable = "Unreadable"
+)
+
+// Reason ids, exactly as the runtime writes them. A Completed run has none.
+const (
+	ReasonOutputTruncated     = "output_truncated"
+	ReasonThinkingOnlyTimeout = "thinking_only_timeout"
+	ReasonNoSubstantiveOutput = "no_substantive_output_timeout"
+	ReasonNoActivity          = "no_activity_timeout"
+	ReasonPrefillTimeout      = "prefill_timeout"
+	ReasonEmptyFinalResponse  = "empty_final_response"
+	ReasonLLMCallFailed       = "llm_call_failed"
+	ReasonCancelledByParent   = "cancelled_by_parent"
+)
+
+// Reasons lists every reason id a run of this package can end with.
+var Reasons = []string{
+	ReasonOutputTruncated, ReasonThinkingOnlyTimeout, ReasonNoSubstantiveOutput,
+	ReasonNoActivity, ReasonPrefillTimeout, ReasonEmptyFinalResponse,
+	ReasonLLMCallFailed, ReasonCancelledByParent,
+}
+
+// truncatingFinishes are the raw finish reasons that mean the reply hit
+// the output limit.
+var truncatingFinishes = map[string]bool{
+	"length":                        true, // OpenAI, Ollama
+	"max_tokens":                    true, // Anthropic
+	"model_context_window_exceeded": true, // Anthropic, when the context fills first
+}
+
+// CallEvidence is what one model call left behind: the raw material the
+// outcome is classified from.
+type CallEvidence struct {
+	// Text is the reply's text, unredacted.
+	Text string
+	// Thought is set when any thinking arrived.
+	Thought bool
+	// ToolCalls are the completed tool calls, in order.
+	ToolCalls []wire.ToolCallPart
+	// Finished is set when a finish signal arrived; Finish is its raw reason.
+	Finished bool
+	Finish   string
+	// Usage is the last count reported for each field.
+	Usage wire.TokenUsage
+	// HTTPStatus is the response status, 0 when none arrived.
+	HTTPStatus int
+	// HTTPError is the server's message on a non-2xx answer.
+	HTTPError string
+	// StreamError is an error reported inside the stream.
+	StreamError *wire.StreamError
+	// Err is a transport or decoding failure: connection refused or
+	// dropped, a malformed stream, a line past the cap.
+	Err error
+	// Trip is set when the watchdog ended the call.
+	Trip *Trip
+	// Cancelled is set when the parent cancelled the run.
+	Cancelled bool
+	// Endpoint is the URL the call went to (for messages).
+	Endpoint string
+}
+
+// Verdict is a classified outcome.
+type Verdict struct {
+	Outcome Outcome
+	// Reason is "" for Completed.
+	Reason string
+	// Message explains a reason in a sentence or two (unredacted: the
+	// caller redacts it).
+	Message string
+	// Truncated is set for output_truncated.
+	Truncated bool
+}
+
+// State returns the run state a verdict is written with.
+func (v Verdict) State() string {
+	switch {
+	case v.Reason == ReasonCancelledByParent:
+		return StateCancelled
+	case v.Outcome == Completed:
+		return StateCompleted
+	case v.Outcome == Partial:
+		return StatePartial
+	}
+	return StateFailed
+}
+
+// Classify decides the outcome of a run from the evidence of its last model
+// call, in the runtime's order: cancellation; a limit; an error in the
+// stream; a failed request or stream; a stream that ended without a finish;
+// a reply cut at the output limit (finish length or max_tokens with no tool
+// call, or a tool call whose arguments are not complete JSON); a reply with
+// no visible text; else Completed.
+//
+// A trial run of this package offers the model no tools: tool calls it makes
+// anyway are evidence, and when they are all the reply holds, the run ends
+// empty_final_response.
+func Classify(ev *CallEvidence) Verdict {
+	fail := func(reason, format string, args ...any) Verdict {
+		return Verdict{Outcome: Failed, Reason: reason, Message: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case ev.Cancelled:
+		return fail(ReasonCancelledByParent, "the run was cancelled by its parent")
+	case ev.Trip != nil:
+		return fail(ev.Trip.Reason, "%s", ev.Trip.Message())
+	case ev.StreamError != nil:
+		return fail(ReasonLLMCallFailed, "the provider reported an error in the stream: %s", ev.StreamError.Error())
+	case ev.HTTPStatus != 0 && (ev.HTTPStatus < 200 || ev.HTTPStatus > 299):
+		msg := ev.HTTPError
+		if msg == "" {
+			msg = "no message"
+		}
+		return fail(ReasonLLMCallFailed, "%s answered HTTP %d: %s", ev.Endpoint, ev.HTTPStatus, msg)
+	case ev.Err != nil:
+		return fail(ReasonLLMCallFailed, "%s", describeCallError(ev.Endpoint, ev.Err))
+	case !ev.Finished:
+		return fail(ReasonLLMCallFailed, "the stream from %s ended without a finish reason: the reply may be cut short, so it is not a result", ev.Endpoint)
+	}
+	for _, tc := range ev.ToolCalls {
+		if !tc.Complete {
+			v := fail(ReasonOutputTruncated, "the reply stopped at the output limit: tool call %s has arguments that are not complete JSON (finish %q)", tc.Name, ev.Finish)
+			v.Truncated = true
+			return v
+		}
+	}
+	if truncatingFinishes[ev.Finish] && len(ev.ToolCalls) == 0 {
+		v := fail(ReasonOutputTruncated, "the reply stopped at the model's output limit (finish %q)", ev.Finish)
+		v.Truncated = true
+		return v
+	}
+	if !Visible(ev.Text) {
+		if len(ev.ToolCalls) > 0 {
+			names := make([]string, len(ev.ToolCalls))
+			for i, tc := range ev.ToolCalls {
+				names[i] = tc.Name
+			}
+			return fail(ReasonEmptyFinalResponse, "the reply holds no text, only tool calls (%s), and this trial run offers no tools", strings.Join(names, ", "))
+		}
+		if ev.Thought {
+			return fail(ReasonEmptyFinalResponse, "the reply holds only thinking, no text (finish %q)", ev.Finish)
+		}
+		return fail(ReasonEmptyFinalResponse, "the reply holds no text (finish %q)", ev.Finish)
+	}
+	return Verdict{Outcome: Completed}
+}
+
+// describeCallError says what a transport or decoding failure means.
+func describeCallError(endpoint string, err error) string {
+	var me *wire.MalformedError
+	switch {
+	case errors.As(err, &me):
+		return fmt.Sprintf("the stream from %s is malformed: %v", endpoint, err)
+	case errors.Is(err, wire.ErrLineTooLong):
+		return fmt.Sprintf("the stream from %s broke the line cap: %v", endpoint, err)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("the connection to %s dropped mid-stream: %v", endpoint, err)
+	}
+	return fmt.Sprintf("the call to %s failed: %v; check that the provider's Endpoint in netclaw.json is right and the server is up", endpoint, err)
+}

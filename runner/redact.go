@@ -1,0 +1,179 @@
+package runner
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Redacted is what a secret is replaced with.
+const Redacted = "[REDACTED]"
+
+// MinSecretLen is the length under which a configured value is not
+// redacted literally: replacing every "a" or "42" in a reply would destroy
+// it, and a key that short is no key. The patterns still apply.
+const MinSecretLen = 4
+
+// secretPatterns catch common keys and tokens that are not configured.
+// Each replaces its match, keeping group 1 (a label) when there is one.
+var secretPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}`),
+	regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{20,}`),
+	regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`),
+	regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`),
+	regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`),
+	regexp.MustCompile(`(?i)(\bauthorization["']?\s*[:=]\s*["']?(?:basic|token)\s+)[^\s"',;}]+`),
+	regexp.MustCompile(`(?i)(\bx-api-key["']?\s*[:=]\s*["']?)[^\s"',;}]+`),
+	regexp.MustCompile(`(?i)(\bapi[_-]?key["']?\s*[:=]\s*["']?)[^\s"',;&}]{8,}`),
+}
+
+// labelAtEnd matches a label whose value may follow in the next piece of a
+// stream ("Bearer ", "x-api-key: "): a stream holds it back with its value.
+var labelAtEnd = regexp.MustCompile(`(?i)(?:\bbearer|\bbasic|\btoken|\bauthorization["']?\s*[:=]|\bx-api-key["']?\s*[:=]|\bapi[_-]?key["']?\s*[:=])["'\s]*$`)
+
+// Redactor replaces secrets in text: the configured values literally
+// (longest first), then the patterns of common keys and bearer tokens
+// (sk-…, sk-ant-…, gh?_…, github_pat_…, AKIA…, Bearer …, x-api-key: …,
+// api_key=…).
+type Redactor struct {
+	literals []string
+	// spaced is set when a literal holds white space, so a stream cannot
+	// cut at white space alone.
+	spaced  bool
+	longest int
+}
+
+// NewRedactor returns a redactor for secrets (empty and short values are
+// skipped, see MinSecretLen).
+func NewRedactor(secrets ...string) *Redactor {
+	r := &Redactor{}
+	seen := map[string]bool{}
+	for _, s := range secrets {
+		if utf8.RuneCountInString(s) < MinSecretLen || strings.TrimSpace(s) == "" || seen[s] {
+			continue
+		}
+		seen[s] = true
+		r.literals = append(r.literals, s)
+		r.longest = max(r.longest, len(s))
+		if strings.IndexFunc(s, unicode.IsSpace) >= 0 {
+			r.spaced = true
+		}
+	}
+	slices.SortFunc(r.literals, func(a, b string) int { return len(b) - len(a) })
+	return r
+}
+
+// String returns s with every secret replaced by [REDACTED].
+func (r *Redactor) String(s string) string {
+	if s == "" {
+		return s
+	}
+	for _, lit := range r.literals {
+		if strings.Contains(s, lit) {
+			s = strings.ReplaceAll(s, lit, Redacted)
+		}
+	}
+	for _, re := range secretPatterns {
+		if re.NumSubexp() > 0 {
+			s = re.ReplaceAllString(s, "${1}"+Redacted)
+		} else {
+			s = re.ReplaceAllLiteralString(s, Redacted)
+		}
+	}
+	return s
+}
+
+// Stream returns a StreamRedactor that uses r.
+func (r *Redactor) Stream() *StreamRedactor { return &StreamRedactor{r: r} }
+
+// StreamRedactor redacts text that arrives in pieces, where a secret may be
+// split across two of them. It hands out only the part of the text that no
+// later piece can turn into a secret: up to the last white space, less a
+// label ("Bearer ", "x-api-key: ") whose value may still come. Joined, its
+// outputs equal Redactor.String of the whole text (for secrets without
+// white space in them, which it holds back by length instead).
+type StreamRedactor struct {
+	r       *Redactor
+	pending string
+}
+
+// maxHold caps what a stream holds back: past it, text with no white space
+// at all (a long base64 blob) is let through but for its last holdTail bytes.
+const (
+	maxHold  = 64 << 10
+	holdTail = 1 << 10
+)
+
+// Write adds a piece of text and returns the redacted text that is now
+// safe to show (possibly "").
+func (s *StreamRedactor) Write(piece string) string {
+	s.pending += piece
+	cut := s.safeCut()
+	if cut <= 0 {
+		return ""
+	}
+	out := s.r.String(s.pending[:cut])
+	s.pending = s.pending[cut:]
+	return out
+}
+
+// Flush returns the redacted rest of the text, at the end of the stream.
+func (s *StreamRedactor) Flush() string {
+	out := s.r.String(s.pending)
+	s.pending = ""
+	return out
+}
+
+// safeCut returns how much of pending can be redacted and handed out now:
+// up to the last white space (within the last secret's length of the end
+// when a secret holds white space), less a label whose value may follow,
+// and never inside a secret or pattern match seen in the pending text.
+func (s *StreamRedactor) safeCut() int {
+	p := s.pending
+	limit := len(p)
+	if s.r.spaced {
+		limit = max(len(p)-s.r.longest+1, 0)
+	}
+	cut := strings.LastIndexFunc(p[:limit], unicode.IsSpace)
+	if cut < 0 {
+		cut = 0
+	} else {
+		_, size := utf8.DecodeRuneInString(p[cut:])
+		cut += size
+	}
+	if loc := labelAtEnd.FindStringIndex(p[:cut]); loc != nil {
+		cut = loc[0]
+	}
+	for moved := true; moved && cut > 0; {
+		moved = false
+		for _, lit := range s.r.literals {
+			for from := 0; ; {
+				i := strings.Index(p[from:], lit)
+				if i < 0 || from+i >= cut {
+					break
+				}
+				if start := from + i; cut < start+len(lit) {
+					cut, moved = start, true
+					break
+				}
+				from += i + 1
+			}
+		}
+		for _, re := range secretPatterns {
+			for _, m := range re.FindAllStringIndex(p, -1) {
+				if m[0] < cut && cut < m[1] {
+					cut, moved = m[0], true
+				}
+			}
+		}
+	}
+	if cut <= 0 && len(p) > maxHold {
+		cut = len(p) - holdTail
+	}
+	for cut > 0 && cut < len(p) && !utf8.RuneStart(p[cut]) {
+		cut--
+	}
+	return cut
+}

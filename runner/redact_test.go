@@ -1,0 +1,106 @@
+package runner
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRedactorString(t *testing.T) {
+	r := NewRedactor("planted-key-123456", "ab", "", "   ")
+	tests := []struct{ in, want string }{
+		{"key is planted-key-123456.", "key is [REDACTED]."},
+		{"short ab values stay", "short ab values stay"},
+		{"openai sk-proj-AbCdEfGhIjKlMnOpQrSt", "openai [REDACTED]"},
+		{"anthropic sk-ant-api03-AbCdEfGhIjKlMnOpQr_x", "anthropic [REDACTED]"},
+		{"gh ghp_0123456789abcdefghijABCDEFGHIJ012345", "gh [REDACTED]"},
+		{"pat github_pat_11ABCDEFG0123456789_abcdefghij", "pat [REDACTED]"},
+		{"aws AKIAIOSFODNN7EXAMPLE done", "aws [REDACTED] done"},
+		{"Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.x.y", "Authorization: Bearer [REDACTED]"},
+		{"authorization: Basic dXNlcjpwYXNz", "authorization: Basic [REDACTED]"},
+		{`{"x-api-key": "abc123def456"}`, `{"x-api-key": "[REDACTED]"}`},
+		{"api_key=0123456789abcdef&x=1", "api_key=[REDACTED]&x=1"},
+		{"a task-list and sk-learn and the bearer of news", "a task-list and sk-learn and the bearer of news"},
+	}
+	for _, tt := range tests {
+		if got := r.String(tt.in); got != tt.want {
+			t.Errorf("%q\n got %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestStreamRedactorSplitsAnywhere(t *testing.T) {
+	secret := "planted-key-123456"
+	r := NewRedactor(secret, "two words secret")
+	texts := []string{
+		"Use planted-key-123456 here and then Authorization: Bearer abcdefghijklmnop end",
+		"x-api-key: zzzzzzzzzzzz and sk-ant-api03-AbCdEfGhIjKlMnOpQr then two words secret.",
+		"no secrets at all, just words\nand lines\n",
+		"héllo wörld планted",
+	}
+	for _, text := range texts {
+		want := r.String(text)
+		// Split the text at every pair of positions: three pieces.
+		for i := 0; i <= len(text); i++ {
+			for j := i; j <= len(text); j += 3 {
+				s := r.Stream()
+				got := s.Write(text[:i]) + s.Write(text[i:j]) + s.Write(text[j:]) + s.Flush()
+				if got != want {
+					t.Fatalf("split at %d,%d of %q:\n got %q\nwant %q", i, j, text, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestStreamRedactorNeverShowsASecret(t *testing.T) {
+	secret := "planted-key-123456"
+	r := NewRedactor(secret)
+	text := "before planted-key-123456 after"
+	s := r.Stream()
+	var shown strings.Builder
+	for i := 0; i < len(text); i++ {
+		out := s.Write(text[i : i+1])
+		shown.WriteString(out)
+		if strings.Contains(shown.String(), "planted") {
+			t.Fatalf("after %d bytes the stream showed %q", i+1, shown.String())
+		}
+	}
+	shown.WriteString(s.Flush())
+	if shown.String() != "before [REDACTED] after" {
+		t.Errorf("got %q", shown.String())
+	}
+}
+
+func TestStreamRedactorLetsLongRunsThrough(t *testing.T) {
+	s := NewRedactor().Stream()
+	blob := strings.Repeat("A", maxHold+10)
+	out := s.Write(blob)
+	if len(out) != len(blob)-holdTail {
+		t.Errorf("held back %d bytes, want %d", len(blob)-len(out), holdTail)
+	}
+	if out+s.Flush() != blob {
+		t.Error("text changed")
+	}
+}
+
+func BenchmarkRedactorString(b *testing.B) {
+	r := NewRedactor("planted-key-123456", "another-secret-value")
+	text := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 200)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		r.String(text)
+	}
+}
+
+func BenchmarkStreamRedactor(b *testing.B) {
+	r := NewRedactor("planted-key-123456")
+	words := strings.Fields(strings.Repeat("The quick brown fox jumps over the lazy dog. ", 200))
+	b.ReportAllocs()
+	for b.Loop() {
+		s := r.Stream()
+		for _, w := range words {
+			s.Write(w + " ")
+		}
+		s.Flush()
+	}
+}

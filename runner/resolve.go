@@ -1,0 +1,180 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// The runtime's model when nothing is configured (REFERENCE section 6).
+const (
+	DefaultProviderName = "local-ollama"
+	DefaultEndpoint     = "http://localhost:11434"
+	DefaultModelID      = "qwen3:30b"
+)
+
+// Model is the model a run talks to, resolved from the configuration.
+type Model struct {
+	// Role is the role asked for ("Main", "Compaction", "Fallback").
+	Role string `json:"role"`
+	// Definition is the Models.Definitions entry used; "" for the older
+	// Models.<Role> shape or the built-in default.
+	Definition string `json:"definition"`
+	// Provider is the Providers entry's name.
+	Provider string `json:"provider"`
+	// Type is the provider type ("ollama", "openai-compatible", ...).
+	Type string `json:"type"`
+	// Endpoint is the provider's base URL.
+	Endpoint string `json:"endpoint"`
+	// ModelID is the model id sent in the request.
+	ModelID string `json:"model_id"`
+	// Via says how the role resolved: "Models.Roles.Compaction",
+	// "Models.Main (older shape)", "Main (Compaction falls back to Main)",
+	// "built-in default (no model configured)".
+	Via string `json:"via,omitempty"`
+	// APIKey is the key sent to the provider. It is never written.
+	APIKey string `json:"-"`
+	// Protocol is the wire protocol the type speaks.
+	Protocol wire.Protocol `json:"-"`
+}
+
+// NormalizeRole returns "Main", "Compaction" or "Fallback" for role in any
+// case; "" is the runtime's default, Compaction.
+func NormalizeRole(role string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(role)) {
+	case "":
+		return lint.DefaultModelRole, nil
+	case "main":
+		return "Main", nil
+	case "compaction":
+		return "Compaction", nil
+	case "fallback":
+		return "Fallback", nil
+	}
+	return "", fmt.Errorf("model role %q is not Main, Compaction or Fallback", role)
+}
+
+// defaultEndpoints are the endpoints of provider types that have a public
+// one, used when a provider sets none.
+var defaultEndpoints = map[string]string{
+	"ollama":     DefaultEndpoint,
+	"openai":     "https://api.openai.com/v1",
+	"openrouter": "https://openrouter.ai/api/v1",
+	"veniceai":   "https://api.venice.ai/api/v1",
+	"anthropic":  "https://api.anthropic.com",
+}
+
+// ResolveModel finds the model for role the way the runtime does:
+// Models.Roles.<role> names a Models.Definitions entry; else the older
+// {Provider, ModelId} straight under Models.<role>; Compaction and Fallback
+// fall back to Main; with no model configured at all, the built-in default
+// (Ollama at http://localhost:11434, qwen3:30b). The definition's Provider
+// keys into Providers (case-insensitive), whose Type picks the protocol.
+// cfg may be nil (the defaults).
+func ResolveModel(cfg *lint.Config, role string) (Model, error) {
+	role, err := NormalizeRole(role)
+	if err != nil {
+		return Model{}, err
+	}
+	if cfg == nil {
+		cfg = lint.DefaultConfig()
+	}
+	m := Model{Role: role}
+	var def lint.ModelDefinition
+	found := false
+	candidates := []string{role}
+	if role != "Main" {
+		candidates = append(candidates, "Main")
+	}
+	for _, cand := range candidates {
+		if name, ok := cfg.Role(cand); ok && strings.TrimSpace(name) != "" {
+			d, ok := cfg.Definition(name)
+			if !ok {
+				return Model{}, fmt.Errorf("Models.Roles.%s names model definition %q, which Models.Definitions does not have: fix netclaw.json", cand, name)
+			}
+			def, found = d, true
+			m.Definition = name
+			m.Via = "Models.Roles." + cand
+		} else if d, ok := legacyModel(cfg, cand); ok {
+			def, found = d, true
+			m.Via = "Models." + cand + " (older shape)"
+		}
+		if found {
+			if cand != role {
+				m.Via += " (" + role + " falls back to Main)"
+			}
+			break
+		}
+	}
+	if !found {
+		m.Via = "built-in default (no model configured)"
+		m.Provider, m.Type, m.Endpoint, m.ModelID = DefaultProviderName, "ollama", DefaultEndpoint, DefaultModelID
+		if p, ok := cfg.Provider(DefaultProviderName); ok {
+			m.Type, m.APIKey = providerType(p), p.APIKey
+			if p.Endpoint != "" {
+				m.Endpoint = p.Endpoint
+			}
+		}
+		m.Protocol = wire.Ollama
+		if m.Type != "ollama" {
+			if m.Protocol, err = wire.ProtocolFor(m.Type); err != nil {
+				return Model{}, err
+			}
+		}
+		return m, nil
+	}
+	m.ModelID = strings.TrimSpace(def.ModelID)
+	if m.ModelID == "" {
+		return Model{}, fmt.Errorf("the %s model (%s) has no ModelId: set it in netclaw.json", role, m.Via)
+	}
+	if strings.TrimSpace(def.Provider) == "" {
+		return Model{}, fmt.Errorf("the %s model (%s) names no Provider: set it in netclaw.json", role, m.Via)
+	}
+	p, ok := cfg.Provider(def.Provider)
+	if !ok {
+		return Model{}, fmt.Errorf("the %s model (%s) uses provider %q, which Providers does not have: add Providers.%s to netclaw.json", role, m.Via, def.Provider, def.Provider)
+	}
+	m.Provider = def.Provider
+	if p.Name != "" {
+		m.Provider = p.Name
+	}
+	m.Type = providerType(p)
+	if m.Type == "replay" {
+		return Model{}, fmt.Errorf("provider %s has type replay, which plays a recorded cassette: this build of agentdesk cannot replay runs yet", m.Provider)
+	}
+	if m.Protocol, err = wire.ProtocolFor(m.Type); err != nil {
+		return Model{}, fmt.Errorf("provider %s: %w", m.Provider, err)
+	}
+	m.Endpoint = strings.TrimSpace(p.Endpoint)
+	if m.Endpoint == "" {
+		m.Endpoint = defaultEndpoints[m.Type]
+	}
+	if m.Endpoint == "" {
+		return Model{}, fmt.Errorf("provider %s (type %s) has no Endpoint: set Providers.%s.Endpoint in netclaw.json", m.Provider, m.Type, m.Provider)
+	}
+	if _, err := m.Protocol.URL(m.Endpoint); err != nil {
+		return Model{}, fmt.Errorf("provider %s: %w", m.Provider, err)
+	}
+	m.APIKey = p.APIKey
+	return m, nil
+}
+
+func providerType(p lint.Provider) string {
+	t := strings.ToLower(strings.TrimSpace(p.Type))
+	if t == "" {
+		return "ollama"
+	}
+	return t
+}
+
+// legacyModel returns the older Models.<role> {Provider, ModelId} entry.
+func legacyModel(cfg *lint.Config, role string) (lint.ModelDefinition, bool) {
+	for k, d := range cfg.Models.Legacy {
+		if strings.EqualFold(k, role) && (d.Provider != "" || d.ModelID != "") {
+			return d, true
+		}
+	}
+	return lint.ModelDefinition{}, false
+}

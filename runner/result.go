@@ -1,0 +1,122 @@
+package runner
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentdesk/agentdesk/lint/report"
+)
+
+// ResultMarkdown renders a finished run's result.md: outcome and reason,
+// the error, the output, the evidence (model, timings, usage, finish
+// reason, tool calls, limits), the task and context, and the artifact
+// paths. Text that came from a model or a file has its control characters
+// made visible.
+func ResultMarkdown(r *Record) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Trial run %s\n\n", r.RunID)
+	fmt.Fprintf(&b, "- Outcome: %s\n", r.Outcome)
+	reason := r.Reason
+	if reason == "" {
+		reason = "none"
+	}
+	fmt.Fprintf(&b, "- Reason: %s\n", reason)
+	fmt.Fprintf(&b, "- Agent: %s (%s)\n", escapeLine(r.Agent), escapeLine(r.AgentPath))
+	if r.Skill != "" {
+		fmt.Fprintf(&b, "- Skill: /%s\n", escapeLine(r.Skill))
+	}
+	if r.Error != "" {
+		fmt.Fprintf(&b, "\n## Error\n\n%s\n", escapeText(r.Error))
+	}
+	b.WriteString("\n## Output\n\n")
+	if Visible(r.Output) {
+		b.WriteString(escapeText(strings.TrimRight(r.Output, "\n")))
+		b.WriteString("\n")
+	} else {
+		b.WriteString("(no text)\n")
+	}
+	b.WriteString("\n## Evidence\n\n")
+	m := r.Model
+	fmt.Fprintf(&b, "- Model: %s at %s (provider %s, type %s)\n", escapeLine(m.ModelID), escapeLine(m.Endpoint), escapeLine(m.Provider), escapeLine(m.Type))
+	fmt.Fprintf(&b, "- Model role: %s, from %s\n", m.Role, escapeLine(m.Via))
+	fmt.Fprintf(&b, "- Agent file SHA-256: %s\n", r.AgentSHA256)
+	fmt.Fprintf(&b, "- Started: %s\n", r.StartedAt.UTC().Format(time.RFC3339Nano))
+	if r.EndedAt != nil {
+		fmt.Fprintf(&b, "- Ended: %s (%d ms)\n", r.EndedAt.UTC().Format(time.RFC3339Nano), r.Timings.TotalMS)
+	}
+	if r.Timings.FirstDeltaMS != nil {
+		fmt.Fprintf(&b, "- First text, thinking or tool call: %d ms\n", *r.Timings.FirstDeltaMS)
+	} else {
+		b.WriteString("- First text, thinking or tool call: none\n")
+	}
+	finish := "none (the stream ended without one)"
+	if r.FinishReason != "" {
+		finish = fmt.Sprintf("%q", r.FinishReason)
+	}
+	fmt.Fprintf(&b, "- Finish reason: %s\n", escapeLine(finish))
+	fmt.Fprintf(&b, "- Usage: %d input, %d output, %d reasoning tokens\n", r.Usage.InputTokens, r.Usage.OutputTokens, r.Usage.ReasoningTokens)
+	if len(r.ToolCalls) == 0 {
+		b.WriteString("- Tool calls: none\n")
+	} else {
+		fmt.Fprintf(&b, "- Tool calls: %d\n", len(r.ToolCalls))
+		for _, tc := range r.ToolCalls {
+			state := ""
+			if !tc.Complete {
+				state = " (arguments cut off)"
+			}
+			fmt.Fprintf(&b, "  - %s %s%s\n", escapeLine(tc.Name), escapeLine(tc.Arguments), state)
+		}
+	}
+	l := r.Limits
+	fmt.Fprintf(&b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s, max call %s\n",
+		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS), millis(l.MaxCallMS))
+	fmt.Fprintf(&b, "\n## Task\n\n%s\n", escapeText(strings.TrimRight(r.Task, "\n")))
+	if strings.TrimSpace(r.Context) != "" {
+		fmt.Fprintf(&b, "\n## Context\n\n%s\n", escapeText(strings.TrimRight(r.Context, "\n")))
+	}
+	b.WriteString("\n## Artifacts\n\n")
+	for _, f := range r.Files {
+		fmt.Fprintf(&b, "- %s\n", escapeLine(filepath.Join(r.Dir, f)))
+	}
+	return b.String()
+}
+
+func millis(n int64) string {
+	if n <= 0 {
+		return "off"
+	}
+	return (time.Duration(n) * time.Millisecond).String()
+}
+
+// escapeLine makes control characters in s visible (newlines too).
+func escapeLine(s string) string { return report.Escape(s) }
+
+// escapeText makes control characters in s visible, keeping its line
+// breaks (a CRLF becomes a line break).
+func escapeText(s string) string {
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = report.Escape(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TruncatedMarkdown renders truncated-output.md: a line marking the text
+// as partial, then the redacted text of a reply cut at the output limit.
+func TruncatedMarkdown(r *Record) string {
+	finish := r.FinishReason
+	return fmt.Sprintf("> **Partial output.** The reply of run %s stopped at the model's output limit (finish %q): it is cut off, so it is not a result. Ask the agent for a shorter answer, or to write long output to a file and return its path.\n\n%s\n",
+		r.RunID, finish, escapeText(strings.TrimRight(r.Output, "\n")))
+}
+
+// shorten returns the first n characters of s on one line, with "…" when
+// it was cut.
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}

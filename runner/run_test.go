@@ -1,0 +1,509 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+const ms = time.Millisecond
+
+// outcomeCase is one way a run can end.
+type outcomeCase struct {
+	name string
+	// script plays for the protocol; protocols limits the case to those
+	// where the situation can occur (nil: all three).
+	script    func(p wire.Protocol) modeltest.Script
+	protocols []wire.Protocol
+	limits    Limits
+	// cancelAfterText cancels the run once the first text has arrived.
+	cancelAfterText bool
+
+	outcome   Outcome
+	reason    string
+	state     string
+	errHas    []string
+	output    string
+	truncFile bool
+}
+
+func fixed(sc modeltest.Script) func(wire.Protocol) modeltest.Script {
+	return func(wire.Protocol) modeltest.Script { return sc }
+}
+
+var outcomeCases = []outcomeCase{
+	{
+		name: "completed",
+		script: fixed(modeltest.Script{
+			Steps: steps(modeltest.Thinking("plan first"), modeltest.Text("Hello "), modeltest.Text("world."), modeltest.Stop()),
+			Usage: &modeltest.Usage{InputTokens: 12, OutputTokens: 3},
+		}),
+		outcome: Completed, state: StateCompleted, output: "Hello world.",
+	},
+	{
+		name:    "completed with keepalives, role and usage frames between the words",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Keepalive(), modeltest.Text("a "), modeltest.Role(), modeltest.UsageOnly(1, 1), modeltest.Keepalive(), modeltest.Text("b"), modeltest.Stop())}),
+		outcome: Completed, state: StateCompleted, output: "a b",
+	},
+	{
+		name:    "output_truncated: finish at the output limit",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("The start of "), modeltest.Text("a long\nanswer"), modeltest.Length())}),
+		outcome: Failed, reason: ReasonOutputTruncated, state: StateFailed, output: "The start of a long\nanswer",
+		errHas: []string{"output limit", `it begins "The start of a long answer"`, TruncatedOutputFile}, truncFile: true,
+	},
+	{
+		name:    "output_truncated: a tool call with arguments that are not complete JSON",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.ToolCall("call_1", "file_read", `{"path": "do`), modeltest.Finish(modeltest.FinishTools))}),
+		outcome: Failed, reason: ReasonOutputTruncated, state: StateFailed, errHas: []string{"file_read", "not complete JSON"},
+	},
+	{
+		name:    "output_truncated: text, then a cut tool call",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Let me look."), modeltest.ToolCall("call_1", "file_list", `{"pa`), modeltest.Finish(modeltest.FinishTools))}),
+		outcome: Failed, reason: ReasonOutputTruncated, state: StateFailed, output: "Let me look.", truncFile: true,
+	},
+	{
+		name:    "output_truncated: thinking only, no file",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Thinking("so much to think"), modeltest.Length())}),
+		outcome: Failed, reason: ReasonOutputTruncated, state: StateFailed,
+	},
+	{
+		name:    "thinking_only_timeout",
+		script:  fixed(modeltest.Script{Steps: repeat(3000, modeltest.Thinking("hmm ")), Gap: 10 * ms}),
+		limits:  Limits{ThinkingOnly: 300 * ms},
+		outcome: Failed, reason: ReasonThinkingOnlyTimeout, state: StateFailed, errHas: []string{"only thought"},
+	},
+	{
+		name:    "no_substantive_output_timeout: keepalives only after the first words",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Working on it"), repeat(3000, modeltest.Keepalive())), Gap: 10 * ms}),
+		limits:  Limits{NoProgress: 300 * ms},
+		outcome: Failed, reason: ReasonNoSubstantiveOutput, state: StateFailed, output: "Working on it", errHas: []string{"keepalives do not count"},
+	},
+	{
+		name:    "no_substantive_output_timeout: white space is not progress",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Working"), repeat(3000, modeltest.Text(" "))), Gap: 10 * ms}),
+		limits:  Limits{NoProgress: 300 * ms},
+		outcome: Failed, reason: ReasonNoSubstantiveOutput, state: StateFailed,
+	},
+	{
+		name:    "no_activity_timeout",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Working"), modeltest.Pause(time.Minute), modeltest.Stop())}),
+		limits:  Limits{InterDelta: 300 * ms},
+		outcome: Failed, reason: ReasonNoActivity, state: StateFailed, output: "Working", errHas: []string{"Session.FirstTokenTimeoutSeconds"},
+	},
+	{
+		name:    "prefill_timeout: silence after the headers",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Pause(time.Minute), modeltest.Text("late"), modeltest.Stop())}),
+		limits:  Limits{Prefill: 300 * ms},
+		outcome: Failed, reason: ReasonPrefillTimeout, state: StateFailed, errHas: []string{"prefill"},
+	},
+	{
+		name:    "prefill_timeout: no headers at all",
+		script:  fixed(modeltest.Script{HeaderDelay: time.Minute, Steps: steps(modeltest.Text("late"), modeltest.Stop())}),
+		limits:  Limits{Prefill: 300 * ms},
+		outcome: Failed, reason: ReasonPrefillTimeout, state: StateFailed,
+	},
+	{
+		name:    "prefill_timeout: keepalives do not end prefill",
+		script:  fixed(modeltest.Script{Steps: repeat(3000, modeltest.Keepalive()), Gap: 10 * ms}),
+		limits:  Limits{Prefill: 300 * ms, InterDelta: 50 * ms},
+		outcome: Failed, reason: ReasonPrefillTimeout, state: StateFailed,
+	},
+	{
+		name:    "empty_final_response: nothing but a finish",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Stop())}),
+		outcome: Failed, reason: ReasonEmptyFinalResponse, state: StateFailed,
+	},
+	{
+		name:    "empty_final_response: white space only",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text(" \n "), modeltest.Stop())}),
+		outcome: Failed, reason: ReasonEmptyFinalResponse, state: StateFailed,
+	},
+	{
+		name:    "empty_final_response: thinking only",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Thinking("hmm"), modeltest.Stop())}),
+		outcome: Failed, reason: ReasonEmptyFinalResponse, state: StateFailed, errHas: []string{"only thinking"},
+	},
+	{
+		name:    "empty_final_response: a tool call and no text, in a run without tools",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.ToolCall("call_1", "file_read", `{"path":`, `"a.md"}`), modeltest.Finish(modeltest.FinishTools))}),
+		outcome: Failed, reason: ReasonEmptyFinalResponse, state: StateFailed, errHas: []string{"file_read", "offers no tools"},
+	},
+	{
+		name:    "llm_call_failed: non-2xx with the server's message",
+		script:  fixed(modeltest.Script{Status: 429, ErrorMessage: "rate limited, slow down"}),
+		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, errHas: []string{"HTTP 429", "rate limited, slow down"},
+	},
+	{
+		name:    "llm_call_failed: non-2xx with a text body",
+		script:  fixed(modeltest.Script{Status: 502, ErrorBody: "<html>bad gateway</html>"}),
+		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, errHas: []string{"HTTP 502", "bad gateway"},
+	},
+	{
+		name:    "llm_call_failed: error frame in a 200 stream",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Partial "), modeltest.ErrorFrame("the model is overloaded"), modeltest.Text("never"), modeltest.Stop())}),
+		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, output: "Partial ", errHas: []string{"the model is overloaded"},
+	},
+	{
+		name:    "llm_call_failed: the connection drops",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Half an"), modeltest.Disconnect())}),
+		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, output: "Half an", errHas: []string{"dropped mid-stream"},
+	},
+	{
+		name:    "llm_call_failed: the stream ends with its terminator but no finish",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Where is the end"))}),
+		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, errHas: []string{"without a finish reason"},
+	},
+	{
+		name:    "llm_call_failed: the stream just ends",
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Where is the end")), NoTerminator: true}),
+		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, errHas: []string{"without a finish reason"},
+	},
+	{
+		name: "llm_call_failed: a malformed frame",
+		script: func(p wire.Protocol) modeltest.Script {
+			bad := "data: {\"choices\": [oops\n\n"
+			if p == wire.Ollama {
+				bad = "{\"message\": oops\n"
+			}
+			return modeltest.Script{Steps: steps(modeltest.Text("ok"), modeltest.Raw(bad), modeltest.Stop())}
+		},
+		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, errHas: []string{"malformed"},
+	},
+	{
+		name:    "llm_call_failed: past SubAgents.MaxLlmCallSeconds",
+		script:  fixed(modeltest.Script{Steps: repeat(3000, modeltest.Text("word ")), Gap: 10 * ms}),
+		limits:  Limits{MaxCall: 300 * ms},
+		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, errHas: []string{"MaxLlmCallSeconds"},
+	},
+	{
+		name:            "cancelled_by_parent mid-stream",
+		script:          fixed(modeltest.Script{Steps: steps(modeltest.Text("Started "), modeltest.Text("then "), modeltest.Pause(time.Minute), modeltest.Stop())}),
+		cancelAfterText: true,
+		outcome:         Failed, reason: ReasonCancelledByParent, state: StateCancelled, errHas: []string{"cancelled"},
+	},
+}
+
+func TestOutcomes(t *testing.T) {
+	for _, tc := range outcomeCases {
+		ps := tc.protocols
+		if ps == nil {
+			ps = protocols
+		}
+		for _, p := range ps {
+			t.Run(tc.name+"/"+p.String(), func(t *testing.T) {
+				t.Parallel()
+				f := newFixture(t, p)
+				f.srv.Enqueue(tc.script(p))
+				r, err := f.runner.Start(context.Background(), f.spec("Check the thing.", tc.limits))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var texts strings.Builder
+				var done *Record
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				for e := range r.Events(ctx) {
+					switch e.Kind {
+					case EventText:
+						texts.WriteString(e.Text)
+						if tc.cancelAfterText {
+							r.Cancel()
+						}
+					case EventDone:
+						done = e.Record
+					}
+				}
+				if done == nil {
+					t.Fatal("no EventDone")
+				}
+				rec, err := r.Wait()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rec.Outcome != tc.outcome || rec.Reason != tc.reason || rec.State != tc.state {
+					t.Fatalf("got %s/%s/%s (%s), want %s/%s/%s", rec.Outcome, rec.Reason, rec.State, rec.Error, tc.outcome, tc.reason, tc.state)
+				}
+				for _, s := range tc.errHas {
+					if !strings.Contains(rec.Error, s) {
+						t.Errorf("error %q does not say %q", rec.Error, s)
+					}
+				}
+				if tc.output != "" && rec.Output != tc.output {
+					t.Errorf("output %q, want %q", rec.Output, tc.output)
+				}
+				if texts.String() != rec.Output {
+					t.Errorf("text events %q differ from the output %q", texts.String(), rec.Output)
+				}
+				if done.Reason != rec.Reason || done.RunID != rec.RunID {
+					t.Errorf("EventDone record %+v differs", done)
+				}
+				_, hasFile := os.Stat(filepath.Join(rec.Dir, TruncatedOutputFile))
+				if tc.truncFile != (hasFile == nil) {
+					t.Errorf("truncated-output.md exists: %t, want %t", hasFile == nil, tc.truncFile)
+				}
+				if tc.truncFile {
+					b, _ := os.ReadFile(filepath.Join(rec.Dir, TruncatedOutputFile))
+					if !strings.HasPrefix(string(b), "> **Partial output.**") || !strings.Contains(string(b), rec.Output) {
+						t.Errorf("truncated-output.md:\n%s", b)
+					}
+				}
+				checkFolder(t, rec)
+				reqs := f.srv.Requests()
+				if len(reqs) != 1 || reqs[0].System != "You are a tester.\n" || reqs[0].FirstUser() != "Check the thing." ||
+					reqs[0].Model != "test-model" || reqs[0].APIKey != plantedKey {
+					t.Errorf("the server got %+v", reqs)
+				}
+			})
+		}
+	}
+}
+
+func TestConnectionRefused(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.String(), func(t *testing.T) {
+			f := newFixture(t, p)
+			f.srv.Close() // nothing listens on its port any more
+			_, rec := f.run(t, f.spec("x", Limits{}))
+			if rec.Reason != ReasonLLMCallFailed || !strings.Contains(rec.Error, "failed") || !strings.Contains(rec.Error, "Endpoint") {
+				t.Errorf("got %s: %s", rec.Reason, rec.Error)
+			}
+			checkFolder(t, rec)
+		})
+	}
+}
+
+func TestLineCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 16 MiB a protocol")
+	}
+	for _, p := range protocols {
+		t.Run(p.String(), func(t *testing.T) {
+			f := newFixture(t, p)
+			long := "data: " + strings.Repeat("x", wire.MaxLine) + "\n\n"
+			if p == wire.Ollama {
+				long = strings.Repeat("x", wire.MaxLine+1) + "\n"
+			}
+			f.srv.Enqueue(modeltest.Script{Steps: steps(modeltest.Text("a"), modeltest.Raw(long), modeltest.Stop())})
+			_, rec := f.run(t, f.spec("x", Limits{}))
+			if rec.Reason != ReasonLLMCallFailed || !strings.Contains(rec.Error, "line cap") {
+				t.Errorf("got %s: %s", rec.Reason, rec.Error)
+			}
+		})
+	}
+}
+
+func TestRunJSONIsWrittenBeforeTheRequest(t *testing.T) {
+	f := newFixture(t, wire.OpenAI)
+	f.srv.Enqueue(modeltest.Script{HeaderDelay: time.Minute})
+	r, err := f.runner.Start(context.Background(), f.spec("x", Limits{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := LoadRun(f.runner.Dir(), r.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.State != StateRunning || rec.Outcome != "" || rec.EndedAt != nil || rec.Agent != "tester" || rec.Task != "x" ||
+		rec.Model.ModelID != "test-model" || rec.Model.Provider != "mock" || len(rec.Files) != 1 {
+		t.Errorf("run.json at start: %+v", rec)
+	}
+	if !ValidRunID(r.ID()) || r.Dir() != filepath.Join(f.runner.Dir(), r.ID()) {
+		t.Errorf("id %q dir %q", r.ID(), r.Dir())
+	}
+	if got := f.runner.Get(r.ID()); got != r {
+		t.Error("the runner does not list the active run")
+	}
+	st := r.Status()
+	f.srv.WaitRequests(1, 10*time.Second)
+	st = r.Status()
+	if st.State != StateRunning || !st.HasCall || st.Call.HasFirstDelta || st.Call.Next.Limit != "prefill" {
+		t.Errorf("status in prefill: %+v", st)
+	}
+	r.Cancel()
+	final, _ := r.Wait()
+	if final.State != StateCancelled {
+		t.Errorf("state %s", final.State)
+	}
+	if f.runner.Get(r.ID()) != nil {
+		t.Error("an ended run is still active")
+	}
+}
+
+func TestCancelByContext(t *testing.T) {
+	f := newFixture(t, wire.Anthropic)
+	f.srv.Enqueue(modeltest.Script{Steps: steps(modeltest.Text("a "), modeltest.Pause(time.Minute))})
+	ctx, cancel := context.WithCancel(context.Background())
+	r, err := f.runner.Start(ctx, f.spec("x", Limits{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	rec, _ := r.Wait()
+	if rec.Reason != ReasonCancelledByParent || rec.Outcome != Failed {
+		t.Errorf("got %s/%s", rec.Outcome, rec.Reason)
+	}
+	// Cancelling an ended run changes nothing.
+	r.Cancel()
+	if again, _ := r.Wait(); again.Reason != rec.Reason {
+		t.Error("a second cancel changed the record")
+	}
+}
+
+func TestTenConcurrentRuns(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.String(), func(t *testing.T) {
+			f := newFixture(t, p)
+			f.srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) {
+				sc := modeltest.Reply("Answer to " + r.FirstUser())
+				sc.Gap = 5 * ms
+				return sc, true
+			})
+			var runs []*Run
+			for i := range 10 {
+				r, err := f.runner.Start(context.Background(), f.spec(fmt.Sprintf("task number %d", i), Limits{}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				runs = append(runs, r)
+			}
+			if n := len(f.runner.Active()); n == 0 {
+				t.Error("no active runs listed")
+			}
+			var wg sync.WaitGroup
+			for i, r := range runs {
+				wg.Go(func() {
+					rec, err := r.Wait()
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if want := fmt.Sprintf("Answer to task number %d", i); rec.Outcome != Completed || rec.Output != want {
+						t.Errorf("run %d: %s %q, want %q", i, rec.Outcome, rec.Output, want)
+					}
+				})
+			}
+			wg.Wait()
+			list, err := ListRuns(f.runner.Dir(), Filter{})
+			if err != nil || len(list) != 10 {
+				t.Fatalf("listed %d runs: %v", len(list), err)
+			}
+			ids := map[string]bool{}
+			for _, rec := range list {
+				ids[rec.RunID] = true
+			}
+			if len(ids) != 10 {
+				t.Error("run ids repeat")
+			}
+		})
+	}
+}
+
+func TestRedaction(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.String(), func(t *testing.T) {
+			f := newFixture(t, p)
+			// The key is split across deltas, hidden in thinking, a tool
+			// call, an error frame, the task and the context; a pattern key
+			// appears too.
+			k := plantedKey
+			f.srv.Enqueue(modeltest.Script{Steps: steps(
+				modeltest.Thinking("the key is "+k[:5]), modeltest.Thinking(k[5:]+" ok"),
+				modeltest.Text("Your key: "+k[:10]), modeltest.Text(k[10:]+" and sk-ant-api03-ABCDEFGHIJKLMNOPQRSTUV and "),
+				modeltest.Text("Authorization: Bearer "), modeltest.Text("abcdefghijklmnopqrstuvwxyz done"),
+				modeltest.ToolCall("call_"+k, "file_read", `{"path": "`+k),
+				modeltest.Finish(modeltest.FinishTools),
+			)})
+			s := f.spec("Use "+k+" please", Limits{})
+			s.Context = "context with " + k
+			r, rec := f.run(t, s)
+			if rec.Reason != ReasonOutputTruncated || len(rec.Files) != 4 {
+				t.Fatalf("reason %s (%s), files %v", rec.Reason, rec.Error, rec.Files)
+			}
+			var shown strings.Builder
+			for i := 0; ; i++ {
+				e, err := r.Next(context.Background(), i)
+				if err == io.EOF {
+					break
+				}
+				shown.WriteString(e.Text)
+				if e.Tool != nil {
+					shown.WriteString(e.Tool.ID + e.Tool.Arguments)
+				}
+			}
+			for _, leak := range []string{k, "sk-ant-api03-ABCDEFGHIJKLMNOPQRSTUV", "abcdefghijklmnopqrstuvwxyz"} {
+				if strings.Contains(shown.String(), leak) {
+					t.Errorf("events show %q", leak)
+				}
+				filepath.WalkDir(rec.Dir, func(path string, d os.DirEntry, err error) error {
+					if err != nil || d.IsDir() {
+						return err
+					}
+					b, _ := os.ReadFile(path)
+					if strings.Contains(string(b), leak) {
+						t.Errorf("%s holds %q", filepath.Base(path), leak)
+					}
+					return nil
+				})
+			}
+			if !strings.Contains(rec.Output, "Your key: [REDACTED] and [REDACTED] and Authorization: Bearer [REDACTED] done") {
+				t.Errorf("output %q", rec.Output)
+			}
+			if rec.Task != "Use [REDACTED] please" || len(rec.ToolCalls) != 1 || !strings.Contains(rec.ToolCalls[0].Arguments, Redacted) {
+				t.Errorf("record %+v", rec)
+			}
+			if got := f.srv.Requests()[0]; got.APIKey != k || !strings.Contains(got.FirstUser(), k) {
+				t.Error("the provider must still get the key and the task as given")
+			}
+		})
+	}
+}
+
+func TestRedactedErrorsAndHTTPBodies(t *testing.T) {
+	f := newFixture(t, wire.OpenAI)
+	f.srv.Enqueue(modeltest.Script{Status: 401, ErrorMessage: "invalid api key " + plantedKey})
+	_, rec := f.run(t, f.spec("x", Limits{}))
+	if strings.Contains(rec.Error, plantedKey) || !strings.Contains(rec.Error, "invalid api key [REDACTED]") {
+		t.Errorf("error %q", rec.Error)
+	}
+}
+
+func TestSpecErrors(t *testing.T) {
+	f := newFixture(t, wire.OpenAI)
+	agent := f.cat.Agent("tester")
+	rejected := *agent
+	rejected.Status = 1
+	rejected.Reason = "Agent definition at x has no 'name' in frontmatter — skipping"
+	tests := []struct {
+		name string
+		spec Spec
+		want string
+	}{
+		{"no agent", Spec{Task: "x"}, "no agent definition"},
+		{"rejected agent", Spec{Agent: &rejected, Task: "x"}, "is rejected"},
+		{"empty task", Spec{Agent: agent, Task: "  "}, "the task is empty"},
+		{"bad role", Spec{Agent: agent, Task: "x", ModelRole: "Boss"}, "not Main, Compaction or Fallback"},
+	}
+	for _, tt := range tests {
+		_, err := f.runner.Start(context.Background(), tt.spec)
+		var se *SpecError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want a SpecError with %q", tt.name, err, tt.want)
+		}
+	}
+	if list, _ := ListRuns(f.runner.Dir(), Filter{}); len(list) != 0 {
+		t.Errorf("spec errors left %d run folders", len(list))
+	}
+}

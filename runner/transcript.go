@@ -1,0 +1,48 @@
+package runner
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// TranscriptEntry is one line of transcript.jsonl: one event of the run,
+// redacted, with its time since the run started.
+type TranscriptEntry struct {
+	// TMS is the time since the run started, in milliseconds.
+	TMS int64 `json:"t_ms"`
+	// Type is request, response, keepalive, role, text, thinking,
+	// tool_call, finish, usage, error, watchdog, cancelled or outcome.
+	Type string `json:"type"`
+	// Text is a text or thinking piece, a keepalive's comment, or an
+	// error's message.
+	Text string `json:"text,omitempty"`
+	// Request lines: the model call as sent.
+	URL      string `json:"url,omitempty"`
+	Protocol string `json:"protocol,omitempty"`
+	Model    string `json:"model,omitempty"`
+	System   string `json:"system,omitempty"`
+	Message  string `json:"message,omitempty"`
+	// Status is a response line's HTTP status.
+	Status int `json:"status,omitempty"`
+	// Tool is a tool_call line's completed call.
+	Tool *ToolCall `json:"tool,omitempty"`
+	// Finish is a finish line's raw reason.
+	Finish *string `json:"finish,omitempty"`
+	// Usage is a usage line's counts.
+	Usage *Usage `json:"usage,omitempty"`
+	// Reason and Outcome are set on watchdog and outcome lines.
+	Reason  string  `json:"reason,omitempty"`
+	Outcome Outcome `json:"outcome,omitempty"`
+}
+
+// encodeTranscript renders entries as JSON lines.
+func encodeTranscript(entries []TranscriptEntry) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for i := range entries {
+		if err := enc.Encode(&entries[i]); err != nil {
+			return nil, err
+		}
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,211 @@
+package runner
+
+import (
+	"fmt"
+	"time"
+	"unicode"
+
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// Watchdog times one model call the way the runtime does. It is a pure
+// state machine: the caller feeds it events and the times they arrived, and
+// asks it when the next limit falls due and whether one has. It is not safe
+// for concurrent use.
+//
+// Before the first substantive event (visible text, thinking, a tool call)
+// only the prefill limit runs. After it, the inter-delta budget runs on wire
+// silence (any bytes, keepalives included, reset it) and the no-progress
+// ceiling on the absence of substantive events. The thinking-only cap runs
+// from the start of the call whenever thinking has arrived and no visible
+// text or tool call has since; visible text or a tool call restarts it. The
+// per-call maximum runs from the start of the call. Role-only, usage-only and
+// other empty frames are wire activity, never progress.
+type Watchdog struct {
+	limits Limits
+	start  time.Time
+
+	lastWire     time.Time
+	lastProgress time.Time
+	firstDelta   time.Time // zero until the first substantive event
+
+	// capStart is where the thinking-only cap counts from: the start of
+	// the call, or the last visible text or tool call.
+	capStart time.Time
+	// thinking is set when thinking has arrived since capStart.
+	thinking bool
+}
+
+// Trip says which limit a call broke.
+type Trip struct {
+	// Reason is the run's reason id: prefill_timeout, no_activity_timeout,
+	// no_substantive_output_timeout, thinking_only_timeout, or
+	// llm_call_failed for the per-call maximum.
+	Reason string
+	// Limit names the limit ("prefill", "inter-delta", "no-progress",
+	// "thinking-only", "max-call").
+	Limit string
+	// Value is the limit's value.
+	Value time.Duration
+	// At is when it fell due.
+	At time.Time
+}
+
+// Message says in one sentence what happened and which setting governs it.
+func (t Trip) Message() string {
+	switch t.Limit {
+	case "prefill":
+		return fmt.Sprintf("no text, thinking or tool call within the prefill limit of %s (the agent's prefillTimeoutSeconds, else SubAgents.PrefillTimeoutSeconds)", t.Value)
+	case "inter-delta":
+		return fmt.Sprintf("the stream went silent for %s, the inter-delta budget (Session.FirstTokenTimeoutSeconds)", t.Value)
+	case "no-progress":
+		return fmt.Sprintf("no text, thinking or tool call for %s, the no-progress ceiling (SubAgents.NoProgressTimeoutSeconds); keepalives do not count", t.Value)
+	case "thinking-only":
+		return fmt.Sprintf("the model only thought for %s, three times the no-progress ceiling; ask for a simpler task or raise SubAgents.NoProgressTimeoutSeconds", t.Value)
+	case "max-call":
+		return fmt.Sprintf("the model call ran past %s (SubAgents.MaxLlmCallSeconds)", t.Value)
+	}
+	return t.Reason
+}
+
+// NewWatchdog starts the watchdog of a call that starts at start.
+func NewWatchdog(l Limits, start time.Time) *Watchdog {
+	return &Watchdog{limits: l, start: start, lastWire: start, lastProgress: start, capStart: start}
+}
+
+// Limits returns the limits the watchdog enforces.
+func (w *Watchdog) Limits() Limits { return w.limits }
+
+// Wire records that bytes arrived at t.
+func (w *Watchdog) Wire(t time.Time) {
+	if t.After(w.lastWire) {
+		w.lastWire = t
+	}
+}
+
+// Observe records an event that arrived at t.
+func (w *Watchdog) Observe(e wire.Event, t time.Time) {
+	w.Wire(t)
+	switch e.Kind {
+	case wire.Text:
+		if !Visible(e.Text) {
+			return
+		}
+		w.progress(t)
+		w.capStart, w.thinking = t, false
+	case wire.ToolCall, wire.ToolCallDone:
+		w.progress(t)
+		w.capStart, w.thinking = t, false
+	case wire.Thinking:
+		w.progress(t)
+		w.thinking = true
+	}
+}
+
+func (w *Watchdog) progress(t time.Time) {
+	if w.firstDelta.IsZero() {
+		w.firstDelta = t
+	}
+	if t.After(w.lastProgress) {
+		w.lastProgress = t
+	}
+}
+
+// Next returns the earliest limit that can fall due given what has arrived
+// so far, and whether there is one.
+func (w *Watchdog) Next() (Trip, bool) {
+	var best Trip
+	found := false
+	consider := func(reason, limit string, value time.Duration, from time.Time) {
+		if value <= 0 {
+			return
+		}
+		at := from.Add(value)
+		if !found || at.Before(best.At) {
+			best, found = Trip{Reason: reason, Limit: limit, Value: value, At: at}, true
+		}
+	}
+	if w.firstDelta.IsZero() {
+		consider(ReasonPrefillTimeout, "prefill", w.limits.Prefill, w.start)
+	} else {
+		consider(ReasonNoActivity, "inter-delta", w.limits.InterDelta, w.lastWire)
+		consider(ReasonNoSubstantiveOutput, "no-progress", w.limits.NoProgress, w.lastProgress)
+	}
+	if w.thinking {
+		consider(ReasonThinkingOnlyTimeout, "thinking-only", w.limits.ThinkingOnlyCap(), w.capStart)
+	}
+	consider(ReasonLLMCallFailed, "max-call", w.limits.MaxCall, w.start)
+	return best, found
+}
+
+// Check returns the limit that has fallen due at now, if any.
+func (w *Watchdog) Check(now time.Time) (Trip, bool) {
+	t, ok := w.Next()
+	if !ok || now.Before(t.At) {
+		return Trip{}, false
+	}
+	return t, true
+}
+
+// FirstDelta returns the time from the start of the call to its first
+// substantive event, and false when there has been none.
+func (w *Watchdog) FirstDelta() (time.Duration, bool) {
+	if w.firstDelta.IsZero() {
+		return 0, false
+	}
+	return w.firstDelta.Sub(w.start), true
+}
+
+// WatchStatus is what a browser shows of a call's clocks.
+type WatchStatus struct {
+	// Limits are the limits in force.
+	Limits Limits
+	// Elapsed is the time since the call started.
+	Elapsed time.Duration
+	// FirstDelta is the time to the first substantive event; HasFirstDelta
+	// is false while there has been none (the call is in prefill).
+	FirstDelta    time.Duration
+	HasFirstDelta bool
+	// SinceWire is the time since bytes last arrived (or the call started).
+	SinceWire time.Duration
+	// SinceProgress is the time since the last substantive event (or the
+	// call started).
+	SinceProgress time.Duration
+	// ThinkingOnly is the time the thinking-only cap has been running; 0
+	// when it is not running.
+	ThinkingOnly time.Duration
+	// Next is the limit that falls due first, and NextIn the time left
+	// until it does; HasNext is false when no limit is running.
+	Next    Trip
+	NextIn  time.Duration
+	HasNext bool
+}
+
+// Status returns the call's clocks at now.
+func (w *Watchdog) Status(now time.Time) WatchStatus {
+	s := WatchStatus{
+		Limits:        w.limits,
+		Elapsed:       now.Sub(w.start),
+		SinceWire:     now.Sub(w.lastWire),
+		SinceProgress: now.Sub(w.lastProgress),
+	}
+	s.FirstDelta, s.HasFirstDelta = w.FirstDelta()
+	if w.thinking {
+		s.ThinkingOnly = now.Sub(w.capStart)
+	}
+	if t, ok := w.Next(); ok {
+		s.Next, s.NextIn, s.HasNext = t, max(t.At.Sub(now), 0), true
+	}
+	return s
+}
+
+// Visible reports whether s has a character a reader would see: anything
+// but white space and invisible format and control characters.
+func Visible(s string) bool {
+	for _, r := range s {
+		if !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) && !unicode.IsControl(r) {
+			return true
+		}
+	}
+	return false
+}
