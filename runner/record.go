@@ -98,7 +98,9 @@ func limitsRecord(l Limits) LimitsRecord {
 }
 
 // Ended reports whether the run has ended (its state is not Running).
-func (r *Record) Ended() bool { return r.State != StateRunning && r.State != StateLost && r.State != StateUnreadable }
+func (r *Record) Ended() bool {
+	return r.State != StateRunning && r.State != StateLost && r.State != StateUnreadable
+}
 
 // MarshalIndent returns run.json's text: two-space indented, with a final
 // newline.

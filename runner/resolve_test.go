@@ -59,17 +59,17 @@ func TestResolveModel(t *testing.T) {
 			want: Model{Role: "Compaction", Provider: "local-ollama", Type: "ollama", Endpoint: "http://localhost:11434", ModelID: "qwen3:30b", Protocol: wire.Ollama, Via: "built-in default (no model configured)"},
 		},
 		{
-			name: "roles and definitions, case-insensitive",
+			name:    "roles and definitions, case-insensitive",
 			netclaw: roles, role: "compaction",
 			want: Model{Role: "Compaction", Definition: "small", Provider: "local", Type: "ollama", Endpoint: "http://gpu:11434", ModelID: "qwen3:8b", Protocol: wire.Ollama, Via: "Models.Roles.Compaction"},
 		},
 		{
-			name: "Main with a key from secrets.json and the default Anthropic endpoint",
+			name:    "Main with a key from secrets.json and the default Anthropic endpoint",
 			netclaw: roles, secrets: `{"Providers": {"cloud": {"ApiKey": "from-secrets"}}}`, role: "Main",
 			want: Model{Role: "Main", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-secrets", Protocol: wire.Anthropic, Via: "Models.Roles.Main"},
 		},
 		{
-			name: "key from the environment wins",
+			name:    "key from the environment wins",
 			netclaw: roles, secrets: `{"Providers": {"cloud": {"ApiKey": "from-secrets"}}}`, environ: []string{"NETCLAW_Providers__cloud__ApiKey=from-env"}, role: "Main",
 			want: Model{Role: "Main", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-env", Protocol: wire.Anthropic, Via: "Models.Roles.Main"},
 		},
