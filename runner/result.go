@@ -32,7 +32,7 @@ func ResultMarkdown(r *Record) string {
 	}
 	b.WriteString("\n## Output\n\n")
 	if Visible(r.Output) {
-		b.WriteString(escapeText(strings.TrimRight(r.Output, "\n")))
+		b.WriteString(escapeText(r.Output))
 		b.WriteString("\n")
 	} else {
 		b.WriteString("(no text)\n")
@@ -72,9 +72,9 @@ func ResultMarkdown(r *Record) string {
 	l := r.Limits
 	fmt.Fprintf(&b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s, max call %s\n",
 		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS), millis(l.MaxCallMS))
-	fmt.Fprintf(&b, "\n## Task\n\n%s\n", escapeText(strings.TrimRight(r.Task, "\n")))
+	fmt.Fprintf(&b, "\n## Task\n\n%s\n", escapeText(r.Task))
 	if strings.TrimSpace(r.Context) != "" {
-		fmt.Fprintf(&b, "\n## Context\n\n%s\n", escapeText(strings.TrimRight(r.Context, "\n")))
+		fmt.Fprintf(&b, "\n## Context\n\n%s\n", escapeText(r.Context))
 	}
 	b.WriteString("\n## Artifacts\n\n")
 	for _, f := range r.Files {
@@ -94,9 +94,10 @@ func millis(n int64) string {
 func escapeLine(s string) string { return report.Escape(s) }
 
 // escapeText makes control characters in s visible, keeping its line
-// breaks (a CRLF becomes a line break).
+// breaks (a CRLF becomes a line break) but not the ones at its end.
 func escapeText(s string) string {
-	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		lines[i] = report.Escape(l)
 	}
@@ -108,7 +109,7 @@ func escapeText(s string) string {
 func TruncatedMarkdown(r *Record) string {
 	finish := r.FinishReason
 	return fmt.Sprintf("> **Partial output.** The reply of run %s stopped at the model's output limit (finish %q): it is cut off, so it is not a result. Ask the agent for a shorter answer, or to write long output to a file and return its path.\n\n%s\n",
-		r.RunID, finish, escapeText(strings.TrimRight(r.Output, "\n")))
+		r.RunID, finish, escapeText(r.Output))
 }
 
 // shorten returns the first n characters of s on one line, with "…" when

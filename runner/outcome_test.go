@@ -1,0 +1,68 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+func TestClassify(t *testing.T) {
+	ok := func(ev CallEvidence) *CallEvidence {
+		if ev.Endpoint == "" {
+			ev.Endpoint = "http://m/v1/chat/completions"
+		}
+		return &ev
+	}
+	tc := func(name, args string, complete bool) wire.ToolCallPart {
+		return wire.ToolCallPart{Name: name, Arguments: args, Complete: complete}
+	}
+	tests := []struct {
+		name    string
+		ev      *CallEvidence
+		outcome Outcome
+		reason  string
+		has     string
+	}{
+		{"completed", ok(CallEvidence{Text: "hi", Finished: true, Finish: "stop"}), Completed, "", ""},
+		{"completed on a raw reason", ok(CallEvidence{Text: "hi", Finished: true, Finish: "content_filter"}), Completed, "", ""},
+		{"completed with an empty Ollama done_reason", ok(CallEvidence{Text: "hi", Finished: true}), Completed, "", ""},
+		{"length", ok(CallEvidence{Text: "hi", Finished: true, Finish: "length"}), Failed, ReasonOutputTruncated, "output limit"},
+		{"max_tokens", ok(CallEvidence{Text: "hi", Finished: true, Finish: "max_tokens"}), Failed, ReasonOutputTruncated, ""},
+		{"length with a whole tool call is not truncation", ok(CallEvidence{Text: "hi", Finished: true, Finish: "length", ToolCalls: []wire.ToolCallPart{tc("f", "{}", true)}}), Completed, "", ""},
+		{"tool_calls with broken arguments", ok(CallEvidence{Finished: true, Finish: "tool_calls", ToolCalls: []wire.ToolCallPart{tc("f", "{", false)}}), Failed, ReasonOutputTruncated, "not complete JSON"},
+		{"empty", ok(CallEvidence{Finished: true, Finish: "stop"}), Failed, ReasonEmptyFinalResponse, "no text"},
+		{"cancel beats everything", ok(CallEvidence{Cancelled: true, Trip: &Trip{Reason: ReasonPrefillTimeout}, Err: io.ErrUnexpectedEOF}), Failed, ReasonCancelledByParent, ""},
+		{"a trip beats a stream error", ok(CallEvidence{Trip: &Trip{Reason: ReasonNoActivity, Limit: "inter-delta"}, Err: io.ErrUnexpectedEOF}), Failed, ReasonNoActivity, "silent"},
+		{"error frame", ok(CallEvidence{Text: "x", StreamError: &wire.StreamError{Type: "overloaded_error", Message: "Overloaded"}}), Failed, ReasonLLMCallFailed, "overloaded_error: Overloaded"},
+		{"http", ok(CallEvidence{HTTPStatus: 401, HTTPError: "bad key"}), Failed, ReasonLLMCallFailed, "HTTP 401: bad key"},
+		{"malformed", ok(CallEvidence{Err: &wire.MalformedError{Protocol: wire.OpenAI, Line: 3, Err: errors.New("x")}}), Failed, ReasonLLMCallFailed, "malformed"},
+		{"line cap", ok(CallEvidence{Err: fmt.Errorf("%w (16 MiB)", wire.ErrLineTooLong)}), Failed, ReasonLLMCallFailed, "line cap"},
+		{"no finish", ok(CallEvidence{Text: "x"}), Failed, ReasonLLMCallFailed, "without a finish reason"},
+	}
+	for _, tt := range tests {
+		v := Classify(tt.ev)
+		if v.Outcome != tt.outcome || v.Reason != tt.reason || !strings.Contains(v.Message, tt.has) {
+			t.Errorf("%s: got %s/%s %q, want %s/%s with %q", tt.name, v.Outcome, v.Reason, v.Message, tt.outcome, tt.reason, tt.has)
+		}
+	}
+}
+
+func TestVerdictState(t *testing.T) {
+	for _, tt := range []struct {
+		v    Verdict
+		want string
+	}{
+		{Verdict{Outcome: Completed}, StateCompleted},
+		{Verdict{Outcome: Partial, Reason: "tool_iteration_budget_exhausted"}, StatePartial},
+		{Verdict{Outcome: Failed, Reason: ReasonOutputTruncated}, StateFailed},
+		{Verdict{Outcome: Failed, Reason: ReasonCancelledByParent}, StateCancelled},
+	} {
+		if got := tt.v.State(); got != tt.want {
+			t.Errorf("%+v: %s, want %s", tt.v, got, tt.want)
+		}
+	}
+}
