@@ -80,9 +80,14 @@ type Model struct {
 
 	cat      *lint.Catalog
 	loadedAt time.Time // when cat arrived
+	// loaded and rejected count cat's files, once per catalog.
+	loaded, rejected int
 	scanErr  error
 	scanning bool
 	rescan   bool // another scan was asked for while one ran
+	// rescanPaths and rescanFull say what that scan must cover.
+	rescanPaths []string
+	rescanFull  bool
 
 	list   listPane
 	layer  layerPane
@@ -160,7 +165,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case watcherStartedMsg:
 		cmds = append(cmds, m.watcherStarted(msg))
 	case homeChangedMsg:
-		cmds = append(cmds, m.requestScan(), waitForChange(m.watcher))
+		cmds = append(cmds, m.requestRescan(msg.change.Paths, false), waitForChange(m.watcher))
 	case watcherErrMsg:
 		cmds = append(cmds, m.setFlash("watcher: "+msg.err.Error(), true), waitForChange(m.watcher))
 	case layerMsg:

@@ -141,8 +141,7 @@ func (m *Model) handlePaneKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			m.scroll[tabLayer] = 0
 			return nil, true
 		case key.Matches(msg, k.Diff):
-			m.layer.diff = !m.layer.diff
-			m.layer.cacheKey = ""
+			m.layer.toggleDiff()
 			m.scroll[tabLayer] = 0
 			return nil, true
 		}

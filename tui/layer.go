@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
@@ -58,8 +59,17 @@ type layerPane struct {
 	audience preview.Audience
 	diff     bool
 	states   map[preview.Audience]*layerState
-	// cache holds the rendered lines for one (gen, audience, width, diff,
-	// selection), so a frame only slices.
+
+	// body caches the layer text (or the diff) as rendered lines for one
+	// (gen, audience, width, diff, colour): the expensive part, which a new
+	// selection does not change.
+	bodyKey   string
+	body      []string
+	blocks    map[string][2]int // lower-cased agent name → its lines in body
+	byTokens  []preview.AgentTokens
+	tokensKey string
+	// cache holds the whole pane for one selection too, so a frame only
+	// slices.
 	cacheKey   string
 	cacheLines []string
 }
@@ -84,14 +94,22 @@ func (p *layerPane) apply(msg layerMsg) {
 		}
 		st.gen, st.cur = msg.gen, b
 	}
-	p.cacheKey = ""
+	p.invalidate()
 }
+
+func (p *layerPane) invalidate() { p.cacheKey, p.bodyKey, p.tokensKey = "", "", "" }
 
 // cycleAudience moves to the next audience: Personal, Team, Public.
 func (p *layerPane) cycleAudience() {
 	i := slices.Index(preview.Audiences, p.audience)
 	p.audience = preview.Audiences[(i+1)%len(preview.Audiences)]
-	p.cacheKey = ""
+	p.invalidate()
+}
+
+// toggleDiff switches between the layer text and the diff.
+func (p *layerPane) toggleDiff() {
+	p.diff = !p.diff
+	p.invalidate()
 }
 
 // content returns the pane's lines at width w for the selected file.
@@ -100,19 +118,38 @@ func (p *layerPane) content(st *Styles, c *lint.Catalog, sel *lint.File, w int) 
 	if s == nil {
 		return []string{st.Dim.Render("Building the layer…")}
 	}
-	selName := ""
+	selKey := ""
 	if sel != nil {
-		selName = sel.Path + "\x00" + sel.SHA256
+		selKey = sel.Path + "\x00" + sel.SHA256
 	}
-	key := fmt.Sprintf("%d|%d|%d|%t|%s|%t", s.gen, p.audience, w, p.diff, selName, st.Color)
+	base := fmt.Sprintf("%d|%d|%d|%t|%t", s.gen, p.audience, w, p.diff, st.Color)
+	key := base + "|" + selKey
 	if key == p.cacheKey {
 		return p.cacheLines
 	}
-	p.cacheKey, p.cacheLines = key, p.build(st, c, s, sel, w)
-	return p.cacheLines
+	if p.bodyKey != base {
+		p.bodyKey = base
+		p.body, p.blocks = p.buildBody(st, s, w)
+	}
+	head := p.buildHead(st, c, s, sel, w)
+	out := make([]string, 0, len(head)+len(p.body))
+	out = append(out, head...)
+	start := len(out)
+	out = append(out, p.body...)
+	if sel != nil && sel.Def != nil && sel.Status == lint.Loaded {
+		if r, ok := p.blocks[strings.ToLower(sel.Def.Name)]; ok {
+			for i := r[0]; i < r[1]; i++ {
+				out[start+i] = st.Highlight.Render(fit(ansiStrip(p.body[i]), w))
+			}
+		}
+	}
+	p.cacheKey, p.cacheLines = key, out
+	return out
 }
 
-func (p *layerPane) build(st *Styles, c *lint.Catalog, s *layerState, sel *lint.File, w int) []string {
+// buildHead renders the part of the pane above the layer text: audience,
+// cost, banners, the selection's note, the most expensive agents.
+func (p *layerPane) buildHead(st *Styles, c *lint.Catalog, s *layerState, sel *lint.File, w int) []string {
 	var out []string
 	add := func(ls ...string) { out = append(out, ls...) }
 
@@ -147,56 +184,72 @@ func (p *layerPane) build(st *Styles, c *lint.Catalog, s *layerState, sel *lint.
 			add(st.Warning.Render(l))
 		}
 	}
-
 	if s.cur.enabled && len(cost.Agents) > 0 {
+		tk := fmt.Sprintf("%d|%d", s.gen, p.audience)
+		if p.tokensKey != tk {
+			p.tokensKey = tk
+			p.byTokens = slices.Clone(cost.Agents)
+			slices.SortStableFunc(p.byTokens, func(x, y preview.AgentTokens) int { return cmp.Compare(y.Tokens, x.Tokens) })
+		}
 		add("", st.Title.Render("Tokens per agent"))
-		add(agentTokenLines(st, cost, sel, w)...)
+		add(agentTokenLines(st, p.byTokens, sel, w)...)
 	}
-
 	if p.diff {
 		add("", st.Title.Render("Diff against the layer before the last change")+st.Dim.Render("  v: back"))
-		switch {
-		case !s.hasPrev:
-			add(st.Dim.Render(cut("No change since agentdesk started.", w)))
-		default:
-			d := preview.Diff(s.prev, s.cur.text)
-			if d == "" {
-				add(st.Dim.Render("The layers are equal."))
-			}
-			for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
-				add(diffLine(st, l, w))
-			}
-		}
-		return out
-	}
-
-	add("", st.Title.Render("Layer text")+st.Dim.Render("  v: diff"))
-	if s.cur.text == "" {
-		add(st.Dim.Render("(empty: the frontline model sees no sub-agent layer)"))
-		return out
-	}
-	block := ""
-	if sel != nil && sel.Def != nil {
-		block = "## " + sel.Def.Name
-	}
-	inBlock := false
-	for _, l := range strings.Split(s.cur.text, "\n") {
-		if strings.HasPrefix(l, "## ") {
-			inBlock = block != "" && l == block
-		}
-		if l == "" {
-			inBlock = false
-		}
-		text := Sanitize(l)
-		if inBlock {
-			for _, wl := range wrap(text, w) {
-				add(st.Highlight.Render(fit(wl, w)))
-			}
-			continue
-		}
-		add(wrap(text, w)...)
+	} else {
+		add("", st.Title.Render("Layer text")+st.Dim.Render("  v: diff"))
 	}
 	return out
+}
+
+// buildBody renders the layer text, or the diff, as lines of at most w
+// columns, and finds each agent's block in them.
+func (p *layerPane) buildBody(st *Styles, s *layerState, w int) ([]string, map[string][2]int) {
+	var out []string
+	if p.diff {
+		if !s.hasPrev {
+			return []string{st.Dim.Render(cut("No change since agentdesk started.", w))}, nil
+		}
+		d := preview.Diff(s.prev, s.cur.text)
+		if d == "" {
+			return []string{st.Dim.Render("The layers are equal.")}, nil
+		}
+		for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
+			out = append(out, diffLine(st, l, w))
+		}
+		return out, nil
+	}
+	if s.cur.text == "" {
+		return []string{st.Dim.Render("(empty: the frontline model sees no sub-agent layer)")}, nil
+	}
+	blocks := map[string][2]int{}
+	open, start := "", 0
+	closeBlock := func() {
+		if open != "" {
+			if _, dup := blocks[open]; !dup {
+				blocks[open] = [2]int{start, len(out)}
+			}
+			open = ""
+		}
+	}
+	for _, l := range strings.Split(s.cur.text, "\n") {
+		if name, ok := strings.CutPrefix(l, "## "); ok {
+			closeBlock()
+			open, start = strings.ToLower(name), len(out)
+		}
+		if l == "" {
+			closeBlock()
+		}
+		text := Sanitize(l)
+		if ansiWidthFits(text, w) {
+			out = append(out, text)
+		} else {
+			out = append(out, wrap(text, w)...)
+		}
+	}
+	closeBlock()
+	delete(blocks, "how to delegate")
+	return out, blocks
 }
 
 // layerBanner says why the layer is empty for a whole audience.
@@ -240,9 +293,7 @@ func selectionNote(c *lint.Catalog, f *lint.File, b layerBuild, a preview.Audien
 }
 
 // agentTokenLines lists the most expensive agents, and the selected one.
-func agentTokenLines(st *Styles, cost preview.LayerCost, sel *lint.File, w int) []string {
-	agents := slices.Clone(cost.Agents)
-	slices.SortStableFunc(agents, func(x, y preview.AgentTokens) int { return cmp.Compare(y.Tokens, x.Tokens) })
+func agentTokenLines(st *Styles, agents []preview.AgentTokens, sel *lint.File, w int) []string {
 	selName := ""
 	if sel != nil && sel.Status == lint.Loaded {
 		selName = sel.Name()
@@ -281,3 +332,12 @@ func diffLine(st *Styles, l string, w int) string {
 	}
 	return text
 }
+
+// ansiWidthFits reports whether plain text fits in w columns without
+// measuring it when its byte length already says so.
+func ansiWidthFits(s string, w int) bool {
+	return len(s) <= w || ansi.StringWidth(s) <= w
+}
+
+// ansiStrip removes styling from a rendered line.
+func ansiStrip(s string) string { return ansi.Strip(s) }

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -16,21 +17,42 @@ type catalogMsg struct {
 	err error
 }
 
-// requestScan starts a scan unless one is running; then it asks for one
-// more when the running one ends, so the last change is never missed and
-// the scanner is never used by two goroutines at once.
-func (m *Model) requestScan() tea.Cmd {
+// Rescanner is a CatalogScanner that can also rescan only the paths a
+// watcher reported (lint.Scanner does).
+type Rescanner interface {
+	CatalogScanner
+	Rescan(changed []string) (*lint.Catalog, error)
+}
+
+// requestScan asks for a full scan.
+func (m *Model) requestScan() tea.Cmd { return m.requestRescan(nil, true) }
+
+// requestRescan starts a scan of the changed paths (all of them when full)
+// unless one is running; then it remembers what to scan when the running
+// one ends, so the last change is never missed and the scanner is never
+// used by two goroutines at once.
+func (m *Model) requestRescan(changed []string, full bool) tea.Cmd {
 	if m.opts.Scanner == nil {
 		return nil
 	}
 	if m.scanning {
 		m.rescan = true
+		m.rescanFull = m.rescanFull || full
+		m.rescanPaths = append(m.rescanPaths, changed...)
 		return nil
 	}
 	m.scanning = true
 	sc := m.opts.Scanner
+	rs, incremental := sc.(Rescanner)
+	if full || !incremental {
+		return func() tea.Msg {
+			c, err := sc.Scan()
+			return catalogMsg{cat: c, err: err}
+		}
+	}
+	paths := slices.Clone(changed)
 	return func() tea.Msg {
-		c, err := sc.Scan()
+		c, err := rs.Rescan(paths)
 		return catalogMsg{cat: c, err: err}
 	}
 }
@@ -41,8 +63,9 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 	m.scanning = false
 	var cmds []tea.Cmd
 	if m.rescan {
-		m.rescan = false
-		cmds = append(cmds, m.requestScan())
+		paths, full := m.rescanPaths, m.rescanFull
+		m.rescan, m.rescanPaths, m.rescanFull = false, nil, false
+		cmds = append(cmds, m.requestRescan(paths, full))
 	}
 	if msg.err != nil {
 		m.scanErr = msg.err
@@ -52,6 +75,14 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 	old := m.cat
 	m.cat = msg.cat
 	m.catGen++
+	m.loaded, m.rejected = 0, 0
+	for _, f := range msg.cat.Files {
+		if f.Status == lint.Loaded {
+			m.loaded++
+		} else {
+			m.rejected++
+		}
+	}
 	cmds = append(cmds, layerCmd(msg.cat, m.catGen))
 	m.loadedAt = m.opts.Now()
 	before := m.list.selectedPath()

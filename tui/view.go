@@ -78,8 +78,7 @@ func (m *Model) renderHeader(w int) string {
 	case m.cat == nil:
 		right = "scanning…"
 	default:
-		s := m.cat.Summary()
-		right = fmt.Sprintf("%d loaded · %d rejected · reloaded %s", s.Loaded, s.Rejected, m.loadedAt.Format("15:04:05"))
+		right = fmt.Sprintf("%d loaded · %d rejected · reloaded %s", m.loaded, m.rejected, m.loadedAt.Format("15:04:05"))
 	}
 	right = st.Header.Render(" " + right + " ")
 	lw := ansi.StringWidth(left)
@@ -172,11 +171,8 @@ func (m *Model) renderPane(w, h int) []string {
 	out := make([]string, 0, h)
 	out = append(out, m.renderTabs(w))
 	content := m.paneContent(w)
-	s := m.scroll[m.tab]
-	if s > len(content) {
-		s = len(content)
-	}
-	out = append(out, content[s:]...)
+	s := min(m.scroll[m.tab], len(content))
+	out = append(out, content[s:min(s+h-1, len(content))]...)
 	return box(out, w, h)
 }
 

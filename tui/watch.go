@@ -82,7 +82,8 @@ func StartWatcher(h lint.Home, debounce time.Duration) (*Watcher, error) {
 }
 
 // Changes delivers debounced changes. At most one waits undelivered: a
-// Change means "rescan", and one rescan covers any number of events.
+// later one is merged into it, so its Paths name every path with an event
+// since the last Change was received.
 func (w *Watcher) Changes() <-chan Change { return w.changes }
 
 // Errors delivers watch errors (for example the inotify watch limit).
@@ -171,12 +172,32 @@ func (w *Watcher) loop() {
 			}
 			slices.Sort(paths)
 			clear(pending)
-			select {
-			case w.changes <- Change{Paths: paths}:
-			default: // a Change is already waiting; it covers these events
-			}
+			w.send(Change{Paths: paths})
 		}
 	}
+}
+
+// send delivers c, merged with a Change still waiting undelivered, so
+// that no changed path is ever lost (a rescan may look at those paths only).
+func (w *Watcher) send(c Change) {
+	select {
+	case w.changes <- c:
+		return
+	default:
+	}
+	select {
+	case old := <-w.changes:
+		c.Paths = mergePaths(old.Paths, c.Paths)
+	default: // taken meanwhile: there is room now
+	}
+	w.changes <- c // only this loop sends, so there is room
+}
+
+// mergePaths returns the sorted union of two sorted path lists.
+func mergePaths(a, b []string) []string {
+	out := append(slices.Clone(a), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // report passes a non-nil error on without ever blocking the loop.
