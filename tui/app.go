@@ -82,9 +82,9 @@ type Model struct {
 	loadedAt time.Time // when cat arrived
 	// loaded and rejected count cat's files, once per catalog.
 	loaded, rejected int
-	scanErr  error
-	scanning bool
-	rescan   bool // another scan was asked for while one ran
+	scanErr          error
+	scanning         bool
+	rescan           bool // another scan was asked for while one ran
 	// rescanPaths and rescanFull say what that scan must cover.
 	rescanPaths []string
 	rescanFull  bool
