@@ -1,0 +1,268 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// trialKey is the planted API key of the trial home: it must reach the
+// model server and never stdout, stderr or the run folder.
+const trialKey = "sk-trial-planted-key-000111222333"
+
+// trialHome is a NETCLAW_HOME whose netclaw.json points at a modeltest
+// server in protocol p; it returns the server and the environment to run
+// agentdesk with.
+func trialHome(t *testing.T, p wire.Protocol) (*modeltest.Server, []string, string) {
+	t.Helper()
+	srv := modeltest.NewServer()
+	t.Cleanup(srv.Close)
+	types := map[wire.Protocol]string{wire.OpenAI: "openai-compatible", wire.Anthropic: "anthropic", wire.Ollama: "ollama"}
+	home := writeHome(t, map[string]string{
+		"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Reads code.\nmodelRole: Main\n---\nYou read code.\n",
+		"agents/broken.md":       "---\nname: broken\nmodelRole: Boss\n---\nNo description.\n",
+		"skills/notes/SKILL.md":  "---\nname: notes\nmetadata:\n  subagent: code-analyst\n---\nWrite release notes.\n",
+		"skills/plain/SKILL.md":  "---\nname: plain\n---\nNo routing.\n",
+		"config/netclaw.json": fmt.Sprintf(`{
+  "Models": {"Roles": {"Main": "m"}, "Definitions": {"m": {"Provider": "test", "ModelId": "trial-model"}}},
+  "Providers": {"test": {"Type": %q, "Endpoint": %q}}
+}`, types[p], srv.Endpoint(p)),
+		"config/secrets.json": fmt.Sprintf(`{"Providers": {"test": {"ApiKey": %q}}}`, trialKey),
+	})
+	runs := filepath.Join(t.TempDir(), "runs")
+	env := []string{"NETCLAW_HOME=" + home, "XDG_STATE_HOME=" + filepath.Dir(runs), "HOME=" + t.TempDir()}
+	return srv, env, filepath.Join(filepath.Dir(runs), "agentdesk", "runs")
+}
+
+// runTrialCmd runs agentdesk in-process with stdin.
+func runTrialCmd(t *testing.T, environ []string, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := execute(args, strings.NewReader(stdin), &out, &errOut, environ)
+	return code, out.String(), errOut.String()
+}
+
+// noKeyAnywhere fails when the planted key is in the text or any file
+// under dir.
+func noKeyAnywhere(t *testing.T, dir string, texts ...string) {
+	t.Helper()
+	for _, s := range texts {
+		if strings.Contains(s, trialKey) {
+			t.Errorf("printed output holds the key:\n%s", s)
+		}
+	}
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(path); bytes.Contains(b, []byte(trialKey)) {
+				t.Errorf("%s holds the key", path)
+			}
+		}
+		return nil
+	})
+}
+
+func TestRunCommandOnEveryProtocol(t *testing.T) {
+	for _, p := range []wire.Protocol{wire.OpenAI, wire.Anthropic, wire.Ollama} {
+		t.Run(p.String(), func(t *testing.T) {
+			srv, env, runs := trialHome(t, p)
+			srv.Enqueue(modeltest.Script{Steps: []modeltest.Step{
+				modeltest.Thinking("Looking at it. "),
+				modeltest.Text("main.go "), modeltest.Text("starts the \x1b[2Jserver; key "), modeltest.Text(trialKey[:8]), modeltest.Text(trialKey[8:] + ".\n"),
+				modeltest.Stop(),
+			}})
+			code, stdout, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "Explain main.go", "--context", "Go module")
+			if code != 0 {
+				t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+			}
+			if stdout != "main.go starts the \\x1b[2Jserver; key [REDACTED].\n" {
+				t.Errorf("stdout %q", stdout)
+			}
+			if !strings.Contains(stderr, "Looking at it.") || !strings.Contains(stderr, "outcome: Completed  reason: none  run: "+runs) {
+				t.Errorf("stderr %q", stderr)
+			}
+			if strings.Contains(stderr, "\x1b[2m") {
+				t.Error("thinking dimmed without colour")
+			}
+			req := srv.Requests()[0]
+			if req.System != "You read code.\n" || req.FirstUser() != "Context:\nGo module\n\nTask:\nExplain main.go" || req.APIKey != trialKey || req.Model != "trial-model" {
+				t.Errorf("the server got %+v", req)
+			}
+			noKeyAnywhere(t, runs, stdout, stderr)
+			list, _ := runner.ListRuns(runs, runner.Filter{})
+			if len(list) != 1 || list[0].Outcome != runner.Completed {
+				t.Fatalf("runs %+v", list)
+			}
+		})
+	}
+}
+
+func TestRunCommandOutcomes(t *testing.T) {
+	tests := []struct {
+		name   string
+		script modeltest.Script
+		args   []string
+		code   int
+		reason string
+		errHas string
+	}{
+		{"truncated", modeltest.Script{Steps: []modeltest.Step{modeltest.Text("cut "), modeltest.Length()}}, nil, 1, "output_truncated", "truncated-output.md"},
+		{"no activity", modeltest.Script{Steps: []modeltest.Step{modeltest.Text("a "), modeltest.Pause(time.Minute)}}, []string{"--inter-delta-timeout", "200ms"}, 1, "no_activity_timeout", "silent"},
+		{"prefill", modeltest.Script{Steps: []modeltest.Step{modeltest.Pause(time.Minute)}}, []string{"--prefill-timeout", "200ms"}, 1, "prefill_timeout", "prefill"},
+		{"no progress", modeltest.Script{Steps: append([]modeltest.Step{modeltest.Text("a ")}, repeatStep(2000, modeltest.Keepalive())...), Gap: 10 * time.Millisecond}, []string{"--no-progress-timeout", "200ms"}, 1, "no_substantive_output_timeout", "no-progress"},
+		{"http error", modeltest.Script{Status: 401, ErrorMessage: "bad key " + trialKey}, nil, 1, "llm_call_failed", "HTTP 401"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, env, runs := trialHome(t, wire.OpenAI)
+			srv.Enqueue(tt.script)
+			args := append([]string{"run", "code-analyst", "--task", "x"}, tt.args...)
+			code, stdout, stderr := runTrialCmd(t, env, "", args...)
+			if code != tt.code || !strings.Contains(stderr, "reason: "+tt.reason) || !strings.Contains(stderr, tt.errHas) {
+				t.Errorf("exit %d, stderr %q", code, stderr)
+			}
+			noKeyAnywhere(t, runs, stdout, stderr)
+		})
+	}
+}
+
+func repeatStep(n int, s modeltest.Step) []modeltest.Step {
+	out := make([]modeltest.Step, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+func TestRunCommandJSONAndStdin(t *testing.T) {
+	srv, env, runs := trialHome(t, wire.Anthropic)
+	srv.Enqueue(modeltest.Reply("Release notes drafted."))
+	code, stdout, stderr := runTrialCmd(t, env, "Draft the notes\n", "run", "code-analyst", "--task", "-", "--skill", "notes", "--json", "--runs-dir", runs+"-custom")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rec runner.Record
+	if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
+		t.Fatalf("stdout is not run.json: %v\n%s", err, stdout)
+	}
+	if rec.Outcome != runner.Completed || rec.Task != "Draft the notes" || rec.Skill != "notes" || rec.Output != "Release notes drafted." {
+		t.Errorf("record %+v", rec)
+	}
+	disk, err := os.ReadFile(filepath.Join(runs+"-custom", rec.RunID, runner.RunFile))
+	if err != nil || string(disk) != stdout {
+		t.Errorf("stdout is not the run.json on disk (%v)", err)
+	}
+	if !strings.Contains(stderr, "Release notes drafted.") {
+		t.Errorf("with --json the reply streams to stderr: %q", stderr)
+	}
+	if got := srv.Requests()[0].System; got != "You read code.\n\n[Skill Overlay]\nWrite release notes." {
+		t.Errorf("system prompt %q", got)
+	}
+}
+
+func TestRunCommandRefusals(t *testing.T) {
+	_, env, runs := trialHome(t, wire.OpenAI)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		has  []string
+	}{
+		{"no task", []string{"run", "code-analyst"}, 2, []string{"--task is required"}},
+		{"empty task", []string{"run", "code-analyst", "--task", "  "}, 2, []string{"the task is empty"}},
+		{"no agent", []string{"run", "--task", "x"}, 2, []string{"accepts 1 arg"}},
+		{"bad duration", []string{"run", "code-analyst", "--task", "x", "--prefill-timeout", "soon"}, 2, []string{"invalid argument"}},
+		{"zero duration", []string{"run", "code-analyst", "--task", "x", "--no-progress-timeout", "0s"}, 2, []string{"positive duration"}},
+		{"bad role", []string{"run", "code-analyst", "--task", "x", "--model-role", "Boss"}, 2, []string{"not Main, Compaction or Fallback"}},
+		{"both from stdin", []string{"run", "code-analyst", "--task", "-", "--context", "-"}, 2, []string{"both read stdin"}},
+		{"unknown agent", []string{"run", "code-analyts", "--task", "x"}, 1, []string{"no agent named 'code-analyts'", "did you mean 'code-analyst'"}},
+		{"rejected agent", []string{"run", "broken", "--task", "x"}, 1, []string{"broken.md", "[description-missing]", "is not loaded"}},
+		{"unknown skill", []string{"run", "code-analyst", "--task", "x", "--skill", "note"}, 1, []string{"no skill named 'note'"}},
+		{"skill that does not route", []string{"run", "code-analyst", "--task", "x", "--skill", "plain"}, 1, []string{"does not route"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runTrialCmd(t, env, "", tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr %q", code, tt.code, stderr)
+			}
+			for _, h := range tt.has {
+				if !strings.Contains(stderr, h) {
+					t.Errorf("stderr %q lacks %q", stderr, h)
+				}
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q", stdout)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(runs); len(entries) != 0 {
+		t.Errorf("refused runs left %d folders", len(entries))
+	}
+}
+
+func TestRunCommandRefusesGitHubCopilot(t *testing.T) {
+	home := writeHome(t, map[string]string{
+		"agents/a.md":         "---\nname: a\ndescription: d\n---\nBody.\n",
+		"config/netclaw.json": `{"Models": {"Main": {"Provider": "gh", "ModelId": "gpt-4o"}}, "Providers": {"gh": {"Type": "github-copilot"}}}`,
+	})
+	code, _, stderr := runTrialCmd(t, []string{"NETCLAW_HOME=" + home, "XDG_STATE_HOME=" + t.TempDir()}, "", "run", "a", "--task", "x")
+	if code != 1 || !strings.Contains(stderr, "github-copilot is not supported") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+func TestRunCommandColour(t *testing.T) {
+	srv, env, _ := trialHome(t, wire.Ollama)
+	srv.Enqueue(modeltest.Script{Steps: []modeltest.Step{modeltest.Thinking("hmm "), modeltest.Text("Done."), modeltest.Stop()}})
+	code, stdout, stderr := runTrialCmd(t, env, "", "--color", "always", "run", "code-analyst", "--task", "x")
+	if code != 0 || stdout != "Done.\n" {
+		t.Fatalf("exit %d, stdout %q", code, stdout)
+	}
+	if !strings.Contains(stderr, styleDim+"hmm "+styleReset) || !strings.Contains(stderr, styleGreen+"Completed"+styleReset) {
+		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// TestRunBinaryCancelledByInterrupt runs the built binary and presses
+// Ctrl-C (SIGINT) mid-stream: the run ends cancelled_by_parent, exit 1.
+func TestRunBinaryCancelledByInterrupt(t *testing.T) {
+	bin := binary(t)
+	srv, env, runs := trialHome(t, wire.OpenAI)
+	srv.Enqueue(modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Working "), modeltest.Text("on it\n"), modeltest.Pause(time.Minute)}})
+	cmd := exec.Command(bin, "run", "code-analyst", "--task", "x")
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || line != "Working on it\n" {
+		t.Fatalf("first line %q: %v", line, err)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err = cmd.Wait()
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(stderr.String(), "reason: cancelled_by_parent") {
+		t.Errorf("exit %d (%v), stderr %q", cmd.ProcessState.ExitCode(), err, stderr.String())
+	}
+	list, _ := runner.ListRuns(runs, runner.Filter{})
+	if len(list) != 1 || list[0].State != runner.StateCancelled {
+		t.Errorf("runs %+v", list)
+	}
+}

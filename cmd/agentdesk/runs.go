@@ -1,0 +1,167 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/spf13/cobra"
+
+	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/runner"
+)
+
+func init() { subcommands = append(subcommands, newRunsCmd) }
+
+// runsFlags holds the flags of agentdesk runs.
+type runsFlags struct {
+	runsDir string
+	agent   string
+	json    bool
+}
+
+// newRunsCmd builds `agentdesk runs`.
+func newRunsCmd(g *globals) *cobra.Command {
+	var f runsFlags
+	cmd := &cobra.Command{
+		Use:   "runs [RUN_ID]",
+		Short: "List trial runs, newest first, or show one",
+		Long: `Without RUN_ID, list the trial runs in the runs folder, newest first: id,
+start time, agent, state and reason. A run whose run.json still says Running
+but whose process is gone shows as Lost; a folder whose run.json cannot be
+read shows as Unreadable.
+
+With RUN_ID (the full 32 characters, or a prefix of at least 4 that only one
+run has), print that run's result.md; a run that has not ended has none, and
+its record is summarised instead. --json prints run.json (a list of them
+without RUN_ID).
+
+Exit status: 0 listed or shown, 1 no such run, 2 bad usage, 3 internal failure.`,
+		Example: `  agentdesk runs
+  agentdesk runs --agent code-analyst
+  agentdesk runs 3f9a --json | jq .reason`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := f.runsDir
+			if dir == "" {
+				var err error
+				if dir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+					return exitWith(exitUsage, err)
+				}
+			}
+			if len(args) == 1 {
+				return showRun(g, f, dir, args[0])
+			}
+			return listRuns(g, f, dir)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
+	fl.StringVar(&f.agent, "agent", "", "list only the runs of this agent (any case)")
+	fl.BoolVar(&f.json, "json", false, "print run.json records instead of text")
+	return cmd
+}
+
+// listRuns prints the runs of dir, newest first.
+func listRuns(g *globals, f runsFlags, dir string) error {
+	recs, err := runner.ListRuns(dir, runner.Filter{Agent: f.agent})
+	if err != nil {
+		return exitWith(exitInternal, err)
+	}
+	if f.json {
+		if recs == nil {
+			recs = []runner.Record{}
+		}
+		return writeJSON(g.stdout, recs)
+	}
+	if len(recs) == 0 {
+		what := "no runs"
+		if f.agent != "" {
+			what = "no runs of " + report.Escape(f.agent)
+		}
+		_, err := fmt.Fprintf(g.stderr, "%s in %s\n", what, report.Escape(dir))
+		return err
+	}
+	rows := [][]string{{"RUN", "STARTED", "AGENT", "STATE", "REASON"}}
+	for _, r := range recs {
+		started := "-"
+		if !r.StartedAt.IsZero() {
+			started = r.StartedAt.Local().Format("2006-01-02 15:04:05")
+		}
+		agent := report.Escape(r.Agent)
+		if agent == "" {
+			agent = "-"
+		}
+		reason := r.Reason
+		if reason == "" {
+			reason = "-"
+		}
+		rows = append(rows, []string{r.RunID, started, agent, report.Escape(r.State), report.Escape(reason)})
+	}
+	return writeString(g.stdout, table(rows))
+}
+
+// table aligns rows in columns two spaces apart, measuring display width.
+func table(rows [][]string) string {
+	var widths []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], ansi.StringWidth(cell))
+		}
+	}
+	var b strings.Builder
+	for _, row := range rows {
+		for i, cell := range row {
+			b.WriteString(cell)
+			if i < len(row)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(cell)+2))
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// showRun prints one run: its result.md, or its record as JSON.
+func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
+	id, err := runner.ResolveRunID(dir, idOrPrefix)
+	if err != nil {
+		return exitWith(exitFindings, err)
+	}
+	rec, err := runner.LoadRun(dir, id)
+	if err != nil {
+		return exitWith(exitFindings, err)
+	}
+	if f.agent != "" && !strings.EqualFold(rec.Agent, f.agent) {
+		return exitWith(exitFindings, fmt.Errorf("run %s is a run of %s, not %s", id, report.Escape(rec.Agent), report.Escape(f.agent)))
+	}
+	if f.json {
+		data, err := rec.MarshalIndent()
+		if err != nil {
+			return exitWith(exitInternal, err)
+		}
+		return writeString(g.stdout, string(data))
+	}
+	result, err := os.ReadFile(filepath.Join(rec.Dir, runner.ResultFile))
+	if err == nil {
+		return writeString(g.stdout, escapeText(string(result)))
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return exitWith(exitInternal, fmt.Errorf("reading run %s: %w", id, err))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Trial run %s\n\n", rec.RunID)
+	fmt.Fprintf(&b, "- State: %s (no result.md yet)\n", report.Escape(rec.State))
+	fmt.Fprintf(&b, "- Agent: %s (%s)\n", report.Escape(rec.Agent), report.Escape(rec.AgentPath))
+	fmt.Fprintf(&b, "- Started: %s\n", rec.StartedAt.Local().Format("2006-01-02 15:04:05"))
+	fmt.Fprintf(&b, "- Model: %s at %s\n", report.Escape(rec.Model.ModelID), report.Escape(rec.Model.Endpoint))
+	fmt.Fprintf(&b, "- Folder: %s\n", report.Escape(rec.Dir))
+	return writeString(g.stdout, b.String())
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+func TestRunsCommand(t *testing.T) {
+	srv, env, runs := trialHome(t, wire.OpenAI)
+	// No runs yet.
+	code, stdout, stderr := runTrialCmd(t, env, "", "runs")
+	if code != 0 || stdout != "" || !strings.Contains(stderr, "no runs in "+runs) {
+		t.Fatalf("empty: exit %d %q %q", code, stdout, stderr)
+	}
+	srv.Enqueue(modeltest.Reply("First answer."), modeltest.Script{Steps: []modeltest.Step{modeltest.Text("cut "), modeltest.Length()}})
+	if code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "one"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, _, _ := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "two"); code != 1 {
+		t.Fatal("the truncated run did not exit 1")
+	}
+	list, err := runner.ListRuns(runs, runner.Filter{})
+	if err != nil || len(list) != 2 {
+		t.Fatalf("%d runs: %v", len(list), err)
+	}
+	newest, oldest := list[0], list[1]
+
+	code, stdout, _ = runTrialCmd(t, env, "", "runs")
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[0], "RUN") ||
+		!strings.HasPrefix(lines[1], newest.RunID) || !strings.Contains(lines[1], "Failed") || !strings.Contains(lines[1], "output_truncated") ||
+		!strings.HasPrefix(lines[2], oldest.RunID) || !strings.Contains(lines[2], "Completed") {
+		t.Errorf("list:\n%s", stdout)
+	}
+	if i, j := strings.Index(lines[0], "AGENT"), strings.Index(lines[1], "code-analyst"); i != j {
+		t.Errorf("columns do not line up:\n%s", stdout)
+	}
+
+	code, stdout, _ = runTrialCmd(t, env, "", "runs", "--json", "--agent", "CODE-ANALYST")
+	var recs []runner.Record
+	if err := json.Unmarshal([]byte(stdout), &recs); err != nil || code != 0 || len(recs) != 2 {
+		t.Errorf("json list: %v %s", err, stdout)
+	}
+	code, stdout, _ = runTrialCmd(t, env, "", "runs", "--json", "--agent", "someone-else")
+	if code != 0 || strings.TrimSpace(stdout) != "[]" {
+		t.Errorf("filtered out: %q", stdout)
+	}
+
+	// One run by a prefix: its result.md.
+	code, stdout, _ = runTrialCmd(t, env, "", "runs", oldest.RunID[:6])
+	result, _ := os.ReadFile(filepath.Join(oldest.Dir, runner.ResultFile))
+	if code != 0 || stdout != string(result) || !strings.Contains(stdout, "First answer.") {
+		t.Errorf("show:\n%s", stdout)
+	}
+	code, stdout, _ = runTrialCmd(t, env, "", "runs", newest.RunID, "--json")
+	disk, _ := os.ReadFile(filepath.Join(newest.Dir, runner.RunFile))
+	if code != 0 || stdout != string(disk) {
+		t.Errorf("show json:\n%s", stdout)
+	}
+
+	for _, bad := range []struct {
+		arg  string
+		code int
+		has  string
+	}{
+		{"0000", 1, "no run 0000"},
+		{"xyz", 1, "not a run id"},
+	} {
+		code, _, stderr := runTrialCmd(t, env, "", "runs", bad.arg)
+		if code != bad.code || !strings.Contains(stderr, bad.has) {
+			t.Errorf("%s: exit %d %q", bad.arg, code, stderr)
+		}
+	}
+	if code, _, _ := runTrialCmd(t, env, "", "runs", "a", "b"); code != 2 {
+		t.Errorf("two ids: exit %d", code)
+	}
+}
+
+func TestRunsShowsARunningRecord(t *testing.T) {
+	runs := t.TempDir()
+	id := strings.Repeat("7", 32)
+	os.MkdirAll(filepath.Join(runs, id), 0o700)
+	os.WriteFile(filepath.Join(runs, id, runner.RunFile), []byte(`{"run_id":"`+id+`","agent":"x\u001b[31m","state":"Running","model":{"model_id":"m","endpoint":"http://e"}}`), 0o600)
+	code, stdout, _ := runTrialCmd(t, nil, "", "runs", "--runs-dir", runs, id)
+	if code != 0 || !strings.Contains(stdout, "State: Running (no result.md yet)") || !strings.Contains(stdout, `x\x1b[31m`) {
+		t.Errorf("exit %d:\n%s", code, stdout)
+	}
+}
