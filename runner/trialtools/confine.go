@@ -19,11 +19,14 @@ type target struct {
 
 // refusal is a path the tools will not touch; its message is worded for the
 // model.
-type refusal struct{ msg string }
+type refusal struct {
+	msg  string
+	loop bool // the path goes round a loop of symbolic links
+}
 
 func (e *refusal) Error() string { return e.msg }
 
-func refusef(format string, a ...any) error { return &refusal{fmt.Sprintf(format, a...)} }
+func refusef(format string, a ...any) error { return &refusal{msg: fmt.Sprintf(format, a...)} }
 
 // notFound is a path that does not exist inside the project folder.
 type notFound struct{ show string }
@@ -99,8 +102,8 @@ func (tb *Toolbox) pathError(show string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
 		return &notFound{show}
-	case errors.Is(err, syscall.ELOOP):
-		return refusef("%s goes round a loop of symbolic links", showPath(show))
+	case errors.Is(err, syscall.ELOOP), strings.Contains(err.Error(), "too many links"): // EvalSymlinks' own loop error
+		return &refusal{msg: showPath(show) + " goes round a loop of symbolic links", loop: true}
 	case errors.Is(err, fs.ErrPermission):
 		return fmt.Errorf("%s cannot be read: permission denied", showPath(show))
 	case pe != nil && strings.Contains(pe.Err.Error(), "escapes"):
@@ -178,7 +181,7 @@ func checkKind(show string, info fs.FileInfo, want wantKind) error {
 func kindName(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
+		return "a named pipe"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
 	case m&fs.ModeCharDevice != 0:

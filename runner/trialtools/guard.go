@@ -95,10 +95,10 @@ func (g *Guard) Check(name string, args json.RawMessage) Decision {
 		h.corrected = true
 		return Decision{
 			Action: Refuse,
-			Text: fmt.Sprintf("Not run: this exact call (%s with the same arguments) already returned the same result %d times in a row. "+
+			Text: fmt.Sprintf("Not run: this exact call (%s with the same arguments) already returned the same result %s in a row. "+
 				"Repeating it will not change the result. Use a different approach: work from the result you already have, "+
 				"call a different tool or pass different arguments, or give your answer. Repeating this call once more ends the run.",
-				showName(name), h.equal),
+				showName(name), times(h.equal)),
 		}
 	}
 	return Decision{Action: Allow}
@@ -122,4 +122,12 @@ func (g *Guard) Record(name string, args json.RawMessage, result string) {
 	default:
 		h.last, h.equal = result, 1
 	}
+}
+
+// times words a count of rounds.
+func times(n int) string {
+	if n == 2 {
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
 }

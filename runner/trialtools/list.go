@@ -22,6 +22,11 @@ const readDirBatch = 1024
 
 // fileList runs file_list.
 func (tb *Toolbox) fileList(ctx context.Context, raw json.RawMessage) Result {
+	return tb.list(ctx, raw, MaxWalkEntries)
+}
+
+// list runs file_list, looking at no more than limit entries.
+func (tb *Toolbox) list(ctx context.Context, raw json.RawMessage, limit int) Result {
 	a, err := parseListArgs(raw)
 	if err != nil {
 		return errorResult("file_list: %v", err)
@@ -44,7 +49,7 @@ func (tb *Toolbox) fileList(ctx context.Context, raw json.RawMessage) Result {
 	}
 	defer f.Close()
 
-	l := &lister{tb: tb, ctx: ctx, g: g, base: t}
+	l := &lister{tb: tb, ctx: ctx, g: g, base: t, limit: limit}
 	if g.recursive() {
 		err = l.walk(f, nil)
 	} else {
@@ -66,8 +71,9 @@ type lister struct {
 	size    int      // bytes in lines, newlines included
 	matched int      // entries that matched, written or not
 	seen    int      // entries looked at
+	limit   int      // entries to look at, at most
 	full    bool     // a cap on written entries was reached
-	stopped bool     // MaxWalkEntries was reached
+	stopped bool     // limit was reached
 }
 
 // walk lists, under f (the folder at segments sub below the listed one),
@@ -80,14 +86,11 @@ func (l *lister) walk(f *os.File, sub []string) error {
 		return err
 	}
 	for _, e := range entries {
-		if l.stopped {
-			return nil
-		}
 		path := append(sub[:len(sub):len(sub)], e.Name())
 		if l.g.match(path) {
 			l.add(path, e)
 		}
-		if !e.IsDir() || len(path) >= maxWalkDepth || !l.g.descend(path) || (e.Name() == ".git" && !l.g.mentions(".git")) {
+		if l.stopped || !e.IsDir() || len(path) >= maxWalkDepth || !l.g.descend(path) || (e.Name() == ".git" && !l.g.mentions(".git")) {
 			continue
 		}
 		child, err := l.tb.root.OpenFile(filepath.Join(l.base.rel, filepath.Join(path...)), os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -122,18 +125,18 @@ func (l *lister) dir(f *os.File, sub []string) error {
 }
 
 // read returns the entries of f sorted by name, counting them against
-// MaxWalkEntries.
+// the limit.
 func (l *lister) read(f *os.File, sub []string) ([]fs.DirEntry, error) {
 	if err := l.ctx.Err(); err != nil {
 		return nil, err
 	}
 	var all []fs.DirEntry
 	for !l.stopped {
-		batch, err := f.ReadDir(min(readDirBatch, MaxWalkEntries-l.seen))
+		batch, err := f.ReadDir(min(readDirBatch, l.limit-l.seen))
 		if len(batch) > 0 {
 			all = append(all, batch...)
 			l.seen += len(batch)
-			if l.seen >= MaxWalkEntries {
+			if l.seen >= l.limit {
 				l.stopped = true
 			}
 		}
@@ -199,19 +202,22 @@ func (l *lister) describe(p string, e fs.DirEntry) string {
 		t, err := l.tb.resolve(p)
 		var r *refusal
 		switch {
+		case errors.As(err, &r) && r.loop:
+			return show(p) + "  (loop of symbolic links; not readable)"
 		case errors.As(err, &r):
 			return show(p) + "  (symbolic link leading outside the project folder; not readable)"
 		case err != nil:
 			return show(p) + "  (broken symbolic link)"
 		}
 		info, err := l.tb.root.Lstat(t.rel)
+		to := filepath.ToSlash(t.rel)
 		switch {
 		case err != nil:
 			return show(p) + "  (broken symbolic link)"
 		case info.IsDir():
-			return show(p+"/") + "  (symbolic link to " + showDir(t.show) + ")"
+			return show(p+"/") + "  (symbolic link to " + showDir(to) + ")"
 		case info.Mode().IsRegular():
-			return show(p) + "  (symbolic link to " + showPath(t.show) + ")"
+			return show(p) + "  (symbolic link to " + showPath(to) + ")"
 		}
 		return show(p) + "  (symbolic link to " + kindName(info.Mode()) + "; not readable)"
 	}
@@ -245,7 +251,7 @@ func (l *lister) result(pattern string) Result {
 	}
 	if l.stopped {
 		fmt.Fprintf(&b, "[file_list: stopped after looking at %d entries in %s; list a subfolder or pass a narrower glob]\n",
-			MaxWalkEntries, where)
+			l.limit, where)
 		res.Cut = true
 	}
 	res.Text = strings.TrimSuffix(b.String(), "\n")

@@ -151,8 +151,12 @@ loop:
 	note := ""
 	switch {
 	case cut != "":
-		note = fmt.Sprintf("[file_read: %s: this shows lines %d-%d of %s (%s); call file_read with start_line %d to read on]",
-			cut, start, lastShown, showPath(show), byteCount(size), next)
+		span := fmt.Sprintf("lines %d-%d", start, lastShown)
+		if lastShown == start {
+			span = fmt.Sprintf("line %d", start)
+		}
+		note = fmt.Sprintf("[file_read: %s: this shows %s of %s (%s); call file_read with start_line %d to read on]",
+			cut, span, showPath(show), byteCount(size), next)
 	case atEOF && end > total:
 		note = fmt.Sprintf("[file_read: %s ends at line %d]", showPath(show), total)
 	}
