@@ -16,17 +16,54 @@ const Redacted = "[REDACTED]"
 // it, and a key that short is no key. The patterns still apply.
 const MinSecretLen = 4
 
+// secretPattern is a pattern of a common key or token. Hints are
+// substrings one of which every match holds (lowercase when fold is set, to
+// be looked for in lowercased text): text without any is skipped without
+// running the expression.
+type secretPattern struct {
+	re    *regexp.Regexp
+	hints []string
+	fold  bool
+}
+
 // secretPatterns catch common keys and tokens that are not configured.
 // Each replaces its match, keeping group 1 (a label) when there is one.
-var secretPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}`),
-	regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{20,}`),
-	regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`),
-	regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`),
-	regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`),
-	regexp.MustCompile(`(?i)(\bauthorization["']?\s*[:=]\s*["']?(?:basic|token)\s+)[^\s"',;}]+`),
-	regexp.MustCompile(`(?i)(\bx-api-key["']?\s*[:=]\s*["']?)[^\s"',;}]+`),
-	regexp.MustCompile(`(?i)(\bapi[_-]?key["']?\s*[:=]\s*["']?)[^\s"',;&}]{8,}`),
+var secretPatterns = []secretPattern{
+	{regexp.MustCompile(`\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}`), []string{"sk-"}, false},
+	{regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{20,}`), []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, false},
+	{regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`), []string{"github_pat_"}, false},
+	{regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), []string{"AKIA", "ASIA"}, false},
+	{regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`), []string{"bearer"}, true},
+	{regexp.MustCompile(`(?i)(\bauthorization["']?\s*[:=]\s*["']?(?:basic|token)\s+)[^\s"',;}]+`), []string{"authorization"}, true},
+	{regexp.MustCompile(`(?i)(\bx-api-key["']?\s*[:=]\s*["']?)[^\s"',;}]+`), []string{"x-api-key"}, true},
+	{regexp.MustCompile(`(?i)(\bapi[_-]?key["']?\s*[:=]\s*["']?)[^\s"',;&}]{8,}`), []string{"api"}, true},
+}
+
+// applies reports whether the pattern can match s (lower is s lowercased,
+// computed on first need).
+func (p *secretPattern) applies(s string, lower func() string) bool {
+	t := s
+	if p.fold {
+		t = lower()
+	}
+	for _, h := range p.hints {
+		if strings.Contains(t, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerOnce returns a function that lowercases s once.
+func lowerOnce(s *string) func() string {
+	var l string
+	done := false
+	return func() string {
+		if !done {
+			l, done = strings.ToLower(*s), true
+		}
+		return l
+	}
 }
 
 // labelAtEnd matches a label whose value may follow in the next piece of a
@@ -75,11 +112,30 @@ func (r *Redactor) String(s string) string {
 			s = strings.ReplaceAll(s, lit, Redacted)
 		}
 	}
-	for _, re := range secretPatterns {
-		if re.NumSubexp() > 0 {
-			s = re.ReplaceAllString(s, "${1}"+Redacted)
+	// The lowercased text is taken once: a replacement only ever removes
+	// hints, so a stale copy at worst runs an expression for nothing.
+	lower := lowerOnce(&s)
+	for i := range secretPatterns {
+		p := &secretPatterns[i]
+		if !p.applies(s, lower) {
+			continue
+		}
+		if p.re.NumSubexp() > 0 {
+			s = p.re.ReplaceAllString(s, "${1}"+Redacted)
 		} else {
-			s = re.ReplaceAllLiteralString(s, Redacted)
+			s = p.re.ReplaceAllLiteralString(s, Redacted)
+		}
+	}
+	return s
+}
+
+// mask returns s with every configured value replaced by "[", as many
+// "x" as it has bytes less two, and "]": the same length, and the same
+// non-word characters at both ends as [REDACTED].
+func (r *Redactor) mask(s string) string {
+	for _, lit := range r.literals {
+		if strings.Contains(s, lit) {
+			s = strings.ReplaceAll(s, lit, "["+strings.Repeat("x", len(lit)-2)+"]")
 		}
 	}
 	return s
@@ -143,7 +199,11 @@ func (s *StreamRedactor) safeCut() int {
 		_, size := utf8.DecodeRuneInString(p[cut:])
 		cut += size
 	}
-	if loc := labelAtEnd.FindStringIndex(p[:cut]); loc != nil {
+	// Labels and patterns are looked for where the configured values are
+	// masked the way String replaces them, so that a value's replacement
+	// making a word boundary is seen here too.
+	masked := s.r.mask(p)
+	if loc := labelAtEnd.FindStringIndex(masked[:cut]); loc != nil {
 		cut = loc[0]
 	}
 	for moved := true; moved && cut > 0; {
@@ -161,8 +221,13 @@ func (s *StreamRedactor) safeCut() int {
 				from += i + 1
 			}
 		}
-		for _, re := range secretPatterns {
-			for _, m := range re.FindAllStringIndex(p, -1) {
+		lower := lowerOnce(&masked)
+		for i := range secretPatterns {
+			sp := &secretPatterns[i]
+			if !sp.applies(masked, lower) {
+				continue
+			}
+			for _, m := range sp.re.FindAllStringIndex(masked, -1) {
 				if m[0] < cut && cut < m[1] {
 					cut, moved = m[0], true
 				}

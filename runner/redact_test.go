@@ -104,3 +104,26 @@ func BenchmarkStreamRedactor(b *testing.B) {
 		s.Flush()
 	}
 }
+
+// FuzzStreamRedactor checks that a stream, split anywhere, redacts exactly
+// as the whole text is redacted, and never lets the planted key through.
+func FuzzStreamRedactor(f *testing.F) {
+	f.Add("key planted-key-123456 and Bearer abcdefghijk", uint16(5), uint16(17))
+	f.Add("x-api-key: zzzzzzzzzzzzzz sk-ant-api03-AbCdEfGhIjKlMnOpQr", uint16(0), uint16(30))
+	f.Add("api_key=0123456789abcdef&planted-key-123456", uint16(12), uint16(12))
+	f.Fuzz(func(t *testing.T, text string, a, b uint16) {
+		r := NewRedactor("planted-key-123456")
+		i, j := int(a)%(len(text)+1), int(b)%(len(text)+1)
+		if i > j {
+			i, j = j, i
+		}
+		s := r.Stream()
+		got := s.Write(text[:i]) + s.Write(text[i:j]) + s.Write(text[j:]) + s.Flush()
+		if want := r.String(text); got != want {
+			t.Fatalf("split at %d,%d of %q:\n got %q\nwant %q", i, j, text, got, want)
+		}
+		if strings.Contains(got, "planted-key-123456") {
+			t.Fatalf("the key got through: %q", got)
+		}
+	})
+}
