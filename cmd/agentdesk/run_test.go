@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -238,7 +239,19 @@ func TestRunCommandColour(t *testing.T) {
 // TestRunBinaryCancelledByInterrupt runs the built binary and presses
 // Ctrl-C (SIGINT) mid-stream: the run ends cancelled_by_parent, exit 1.
 func TestRunBinaryCancelledByInterrupt(t *testing.T) {
-	bin := binary(t)
+	if testing.Short() {
+		t.Skip("building the binary is skipped with -short")
+	}
+	// A binary of its own: TestBinaryEndToEnd removes the shared one when
+	// it ends.
+	bin := filepath.Join(t.TempDir(), "agentdesk")
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goTool); err != nil {
+		goTool = "go"
+	}
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
 	srv, env, runs := trialHome(t, wire.OpenAI)
 	srv.Enqueue(modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Working "), modeltest.Text("on it\n"), modeltest.Pause(time.Minute)}})
 	cmd := exec.Command(bin, "run", "code-analyst", "--task", "x")
