@@ -1,0 +1,86 @@
+package adapt
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Gemini CLI: .gemini/agents/<name>.md, YAML frontmatter with name (a slug
+// of lowercase letters, digits, '-' and '_'), description, kind (local),
+// tools (a list; absent means every tool), model (absent means the main
+// session's), temperature, max_turns, timeout_mins; the body is the system
+// prompt.
+
+func exportGemini(x *exportCtx) (string, []byte) {
+	d := x.d
+	x.convertName(slugValid, kebabName, sameName)
+	tools, ws := geminiTools.export(d.Tools, x.target.Title)
+	x.warnings = append(x.warnings, ws...)
+	x.keepRole("Gemini CLI has no model roles: a sub-agent runs on the main session's model unless its own model is set")
+	rest := x.keepRest(geminiKeys)
+	w := newFrontmatter(x.carry.comment())
+	w.scalar("name", x.name)
+	w.scalar("description", d.Description)
+	w.scalar("kind", "local")
+	if len(tools) > 0 {
+		w.list("tools", tools)
+	}
+	w.restored(rest)
+	return x.name + x.target.Ext, w.done(d.Body)
+}
+
+func parseGemini(x *importCtx, data []byte) error {
+	doc, err := parseFrontmatter(data)
+	if err != nil {
+		return err
+	}
+	carry, ws := findCarried(doc.comments)
+	x.warnings = append(x.warnings, ws...)
+	x.agent.Body = doc.body
+	x.agent.ModelRole = "Main"
+	var name string
+	for _, f := range doc.fields {
+		switch f.key {
+		case "name":
+			if name, err = yamlString(f); err != nil {
+				return err
+			}
+		case "description":
+			if x.agent.Description, err = yamlString(f); err != nil {
+				return err
+			}
+		case "kind":
+			kind, err := yamlString(f)
+			if err != nil {
+				return err
+			}
+			if strings.EqualFold(kind, "remote") {
+				return errors.New("a remote (Agent-to-Agent) agent has no system prompt: NetClaw cannot run it")
+			}
+			if kind != "" && !strings.EqualFold(kind, "local") {
+				return fmt.Errorf("line %d: kind %q is neither local nor remote", f.line, kind)
+			}
+		case "tools":
+			list, err := yamlStrings(f)
+			if err != nil {
+				return err
+			}
+			x.agent.Tools = geminiTools.back(list)
+		case "model":
+			model, err := yamlString(f)
+			if err != nil {
+				return err
+			}
+			if model != "" && !strings.EqualFold(model, "inherit") {
+				x.keepField(f.key, model, true, geminiKeys, f.line)
+			}
+		default:
+			text, ok := scalarText(f.value)
+			x.keepField(f.key, text, ok, geminiKeys, f.line)
+		}
+	}
+	x.finishName(name, carry, sameName)
+	x.agent.applyCarried(carry)
+	return nil
+}

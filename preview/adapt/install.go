@@ -1,0 +1,121 @@
+package adapt
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// Installed says what Install did with one imported definition.
+type Installed struct {
+	*Imported
+	// Path is the file written.
+	Path string
+	// Replaced is true when an existing file was replaced (with force).
+	Replaced bool
+	// Notes are warnings about the folder, such as a feed agent the new
+	// file shadows.
+	Notes []string
+}
+
+// Install writes imported definitions into an agents folder as
+// <name>.md. It never replaces an existing file unless force is set (and
+// then atomically), and refuses a name that another file in the folder
+// already declares (the runtime would skip one of the two) or that two of
+// the imports share. Everything is checked first: a refusal, wrapping
+// ErrRefused and naming every problem, writes nothing.
+func Install(dir string, items []*Imported, force bool) ([]Installed, error) {
+	declared, feeds, err := declaredNames(dir)
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	out := make([]Installed, 0, len(items))
+	seen := map[string]string{}
+	for _, it := range items {
+		key := strings.ToLower(it.Name)
+		if other, dup := seen[key]; dup {
+			problems = append(problems, fmt.Sprintf("%s and %s both import as '%s'", other, it.Source, it.Name))
+			continue
+		}
+		seen[key] = it.Source
+		path := filepath.Join(dir, it.File)
+		in := Installed{Imported: it, Path: path}
+		fi, err := os.Lstat(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("%s: %v", path, err))
+		case !force:
+			problems = append(problems, fmt.Sprintf("%s already exists (pass --force to replace it)", path))
+		case !fi.Mode().IsRegular():
+			problems = append(problems, fmt.Sprintf("%s is not a regular file: not replacing it", path))
+		default:
+			in.Replaced = true
+		}
+		for _, other := range declared[key] {
+			if other != path {
+				problems = append(problems, fmt.Sprintf("%s already declares the name '%s': the runtime would skip one of the two", other, it.Name))
+			}
+		}
+		if feed := feeds[key]; feed != "" {
+			in.Notes = append(in.Notes, fmt.Sprintf("'%s' shadows the agent of the same name from feed '%s': the local file wins", it.Name, feed))
+		}
+		out = append(out, in)
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("%w to import into %s:\n  %s\nnothing was written", ErrRefused, dir, strings.Join(problems, "\n  "))
+	}
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return nil, fmt.Errorf("create the agents folder %s: %w", dir, err)
+	}
+	for i, in := range out {
+		var err error
+		if in.Replaced {
+			err = ReplaceFile(in.Path, in.Data)
+		} else {
+			err = CreateFile(in.Path, in.Data)
+		}
+		if err != nil {
+			return out[:i], err
+		}
+	}
+	return out, nil
+}
+
+// declaredNames lists the names the folder's own definitions declare
+// (lower-cased, with the files declaring them) and the feed each feed
+// agent comes from.
+func declaredNames(dir string) (local map[string][]string, feeds map[string]string, err error) {
+	local, feeds = map[string][]string{}, map[string]string{}
+	if fi, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return local, feeds, nil
+	} else if err != nil {
+		return nil, nil, fmt.Errorf("read the agents folder %s: %w", dir, err)
+	} else if !fi.IsDir() {
+		return nil, nil, fmt.Errorf("%s is not a folder", dir)
+	}
+	c, err := lint.ScanPaths([]string{dir}, lint.ScanOptions{Environ: []string{}})
+	if err != nil {
+		return nil, nil, fmt.Errorf("read the agents folder %s: %w", dir, err)
+	}
+	for _, f := range c.Files {
+		name := strings.ToLower(strings.TrimSpace(f.Name()))
+		if name == "" {
+			continue
+		}
+		if f.Source.IsFeed() {
+			if feeds[name] == "" {
+				feeds[name] = f.Source.Feed
+			}
+			continue
+		}
+		local[name] = append(local[name], f.Path)
+	}
+	return local, feeds, nil
+}

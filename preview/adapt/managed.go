@@ -1,0 +1,317 @@
+package adapt
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// StateFile is the state file of a managed destination, in the folder it
+// manages.
+const StateFile = ".agentdesk-export.json"
+
+// stateVersion is the format of the state file this agentdesk writes.
+const stateVersion = 1
+
+// stateDoc is the state file.
+type stateDoc struct {
+	// Tool is always "agentdesk".
+	Tool    string `json:"tool"`
+	Version int    `json:"version"`
+	// Target is the id of the target the folder holds files for.
+	Target string       `json:"target"`
+	Files  []StateEntry `json:"files"`
+}
+
+// StateEntry records one file agentdesk wrote into a managed destination.
+type StateEntry struct {
+	// Output is the file's name in the destination folder.
+	Output string `json:"output"`
+	// OutputSHA256 is the SHA-256 of the bytes written (lowercase hex).
+	OutputSHA256 string `json:"outputSha256"`
+	// SourceName is the NetClaw name of the definition it came from.
+	SourceName string `json:"sourceName"`
+	// SourcePath is the definition's file.
+	SourcePath string `json:"sourcePath"`
+	// SourceSHA256 is the SHA-256 of the definition's bytes then.
+	SourceSHA256 string `json:"sourceSha256"`
+}
+
+// Destination is a folder that receives exported files for one target and
+// keeps a state file recording each file it wrote. It only ever writes or
+// deletes files that the state file records with the digest they still
+// have: a file it did not write, or one edited since, is never touched.
+type Destination struct {
+	// Dir is the folder.
+	Dir    string
+	target Target
+	// entries are the state file's records, by output file name.
+	entries map[string]StateEntry
+}
+
+// StatePath is the path of the destination's state file.
+func (d *Destination) StatePath() string { return filepath.Join(d.Dir, StateFile) }
+
+// OpenDestination reads the state of dir for target t. A folder without a
+// state file (or no folder at all) is a new destination with no records.
+// A state file that does not parse, was written for another target, or
+// records a path outside the folder is an error: agentdesk then touches
+// nothing.
+func OpenDestination(dir string, t Target) (*Destination, error) {
+	d := &Destination{Dir: dir, target: t, entries: map[string]StateEntry{}}
+	data, err := os.ReadFile(d.StatePath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return d, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the export state %s: %w", d.StatePath(), err)
+	}
+	var doc stateDoc
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("the export state %s does not parse (%v): fix it, or move the folder's files and the state away and export again", d.StatePath(), err)
+	}
+	switch {
+	case doc.Tool != "agentdesk":
+		return nil, fmt.Errorf("%s was not written by agentdesk (tool %q): pick another --out", d.StatePath(), doc.Tool)
+	case doc.Version > stateVersion:
+		return nil, fmt.Errorf("%s was written by a newer agentdesk (state version %d): upgrade agentdesk", d.StatePath(), doc.Version)
+	case doc.Target != t.ID:
+		return nil, fmt.Errorf("%s holds %s exports (target %q), not %s: pick another --out for %s", dir, doc.Target, doc.Target, t.ID, t.ID)
+	}
+	for _, e := range doc.Files {
+		if !fileSafe(e.Output) || e.Output == StateFile || !filepath.IsLocal(e.Output) {
+			return nil, fmt.Errorf("%s records %q, which is not a file name in %s: fix the state file", d.StatePath(), e.Output, dir)
+		}
+		if _, dup := d.entries[e.Output]; dup {
+			return nil, fmt.Errorf("%s records %q twice: fix the state file", d.StatePath(), e.Output)
+		}
+		d.entries[e.Output] = e
+	}
+	return d, nil
+}
+
+// Entries returns the state's records, sorted by output file name.
+func (d *Destination) Entries() []StateEntry {
+	out := make([]StateEntry, 0, len(d.entries))
+	for _, e := range d.entries {
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b StateEntry) int { return strings.Compare(a.Output, b.Output) })
+	return out
+}
+
+// Source is one definition to export, with where it came from.
+type Source struct {
+	// Name is the definition's NetClaw name.
+	Name string
+	// Path is its file, and SHA256 the digest of the file's bytes.
+	Path   string
+	SHA256 string
+	// Out is the converted file.
+	Out *Exported
+}
+
+// Action is what a plan does with one file.
+type Action string
+
+// The actions of a plan.
+const (
+	Create    Action = "create"
+	Update    Action = "update"
+	Unchanged Action = "unchanged"
+	Prune     Action = "prune"
+	// Forget drops the record of a file that is already gone.
+	Forget Action = "forget"
+)
+
+// Change is one step of a plan.
+type Change struct {
+	Action Action
+	// Path is the file on disk.
+	Path string
+	// Entry is the record after the change (for Prune and Forget, the one
+	// removed).
+	Entry StateEntry
+	data  []byte
+}
+
+// Plan is what an export run does to a destination. Apply carries it out.
+type Plan struct {
+	dest    *Destination
+	Changes []Change
+}
+
+// Plan works out what exporting sources does: a file per source is
+// created, or updated when the destination wrote it and it still has the
+// bytes it wrote; a recorded file whose source is gone (live reports false
+// for its source name) is pruned; a recorded file whose source is live but
+// not among sources is left as it is. Any file the destination did not
+// write, or that was edited since, makes the whole plan fail with an error
+// wrapping ErrRefused that names every such file; nothing is written then.
+func (d *Destination) Plan(sources []Source, live func(name string) bool) (*Plan, error) {
+	p := &Plan{dest: d}
+	var problems []string
+	planned := map[string]string{} // lower-cased output → source name
+	for _, s := range sources {
+		if s.Out == nil {
+			continue
+		}
+		file := s.Out.File
+		if !fileSafe(file) || file == StateFile || !filepath.IsLocal(file) {
+			problems = append(problems, fmt.Sprintf("%s: %q is not a file name agentdesk can write", s.Name, file))
+			continue
+		}
+		if other, dup := planned[strings.ToLower(file)]; dup {
+			problems = append(problems, fmt.Sprintf("'%s' and '%s' both become %s in %s: rename one of them", other, s.Name, file, d.target.Title))
+			continue
+		}
+		planned[strings.ToLower(file)] = s.Name
+		path := filepath.Join(d.Dir, file)
+		entry := StateEntry{Output: file, OutputSHA256: sha256Hex(s.Out.Data), SourceName: s.Name, SourcePath: s.Path, SourceSHA256: s.SHA256}
+		old, recorded := d.entries[file]
+		onDisk, err := d.check(path, old, recorded)
+		switch {
+		case err != nil:
+			problems = append(problems, err.Error())
+		case onDisk == nil:
+			p.Changes = append(p.Changes, Change{Action: Create, Path: path, Entry: entry, data: s.Out.Data})
+		case bytes.Equal(onDisk, s.Out.Data):
+			p.Changes = append(p.Changes, Change{Action: Unchanged, Path: path, Entry: entry})
+		default:
+			p.Changes = append(p.Changes, Change{Action: Update, Path: path, Entry: entry, data: s.Out.Data})
+		}
+	}
+	for _, e := range d.Entries() {
+		if _, ok := planned[strings.ToLower(e.Output)]; ok || live(e.SourceName) {
+			continue
+		}
+		path := filepath.Join(d.Dir, e.Output)
+		onDisk, err := d.check(path, e, true)
+		switch {
+		case err != nil:
+			problems = append(problems, err.Error()+" (its source '"+e.SourceName+"' is gone, so agentdesk would delete it)")
+		case onDisk == nil:
+			p.Changes = append(p.Changes, Change{Action: Forget, Path: path, Entry: e})
+		default:
+			p.Changes = append(p.Changes, Change{Action: Prune, Path: path, Entry: e})
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("%w to touch files in %s that agentdesk did not write or that were edited since:\n  %s\nnothing was written: move those files away, or pick another --out",
+			ErrRefused, d.Dir, strings.Join(problems, "\n  "))
+	}
+	return p, nil
+}
+
+// check reads the file at path and says whether the destination may touch
+// it: a missing file is fine (nil bytes); an existing one must be a regular
+// file recorded with the digest it has now.
+func (d *Destination) check(path string, e StateEntry, recorded bool) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !recorded {
+		return nil, fmt.Errorf("%s was not written by agentdesk (%s has no record of it)", path, StateFile)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is no longer the file agentdesk wrote (it is a %s now)", path, fi.Mode().Type())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if sha256Hex(data) != e.OutputSHA256 {
+		return nil, fmt.Errorf("%s was edited since agentdesk wrote it", path)
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
+}
+
+// Apply carries the plan out: creates (never over an existing file),
+// updates and deletions, each checked again just before it happens, then
+// the state file, written atomically. When a step fails the state still
+// records every step done before it, so a rerun recognises those files.
+func (p *Plan) Apply() error {
+	d := p.dest
+	if err := os.MkdirAll(d.Dir, dirMode); err != nil {
+		return fmt.Errorf("create %s: %w", d.Dir, err)
+	}
+	entries := make(map[string]StateEntry, len(d.entries))
+	for k, v := range d.entries {
+		entries[k] = v
+	}
+	var stepErr error
+	for _, c := range p.Changes {
+		if stepErr = p.apply(c); stepErr != nil {
+			break
+		}
+		switch c.Action {
+		case Prune, Forget:
+			delete(entries, c.Entry.Output)
+		default:
+			entries[c.Entry.Output] = c.Entry
+		}
+	}
+	d.entries = entries
+	return errors.Join(stepErr, d.saveState())
+}
+
+// apply carries out one change.
+func (p *Plan) apply(c Change) error {
+	d := p.dest
+	switch c.Action {
+	case Create:
+		if err := CreateFile(c.Path, c.data); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("%w: %s appeared while agentdesk was exporting: left as it is", ErrRefused, c.Path)
+			}
+			return err
+		}
+	case Update, Prune:
+		old := d.entries[c.Entry.Output]
+		if _, err := d.check(c.Path, old, true); err != nil {
+			return fmt.Errorf("%w: %v while agentdesk was exporting: left as it is", ErrRefused, err)
+		}
+		if c.Action == Update {
+			return ReplaceFile(c.Path, c.data)
+		}
+		if err := os.Remove(c.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("delete %s: %w", c.Path, err)
+		}
+	}
+	return nil
+}
+
+// saveState writes the state file when it changed.
+func (d *Destination) saveState() error {
+	doc := stateDoc{Tool: "agentdesk", Version: stateVersion, Target: d.target.ID, Files: d.Entries()}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("encode the export state: %w", err)
+	}
+	path := d.StatePath()
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, buf.Bytes()) {
+		return nil
+	}
+	if len(doc.Files) == 0 {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+	}
+	return ReplaceFile(path, buf.Bytes())
+}

@@ -1,0 +1,329 @@
+package adapt
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// yamlScalar returns s as a YAML scalar for a block mapping value or block
+// sequence item: plain when that reads back as the same string in every
+// YAML parser (YAML 1.1 and 1.2 alike), else double-quoted with escapes. The
+// result is always one line.
+func yamlScalar(s string) string {
+	if plainSafe(s, false) {
+		return s
+	}
+	return yamlQuoted(s)
+}
+
+// yamlFlowItem returns s as an item of a flow sequence ([a, b]).
+func yamlFlowItem(s string) string {
+	if plainSafe(s, true) {
+		return s
+	}
+	return yamlQuoted(s)
+}
+
+// plainSafe reports whether s can be written as a plain scalar and read back
+// as the same string. It is deliberately conservative.
+func plainSafe(s string, flow bool) bool {
+	if s == "" || strings.TrimSpace(s) != s {
+		return false
+	}
+	if strings.ContainsRune("-?:,[]{}#&*!|>'\"%@`<=+.~0123456789", rune(s[0])) {
+		return false
+	}
+	switch strings.ToLower(s) {
+	case "true", "false", "yes", "no", "on", "off", "y", "n", "null":
+		return false
+	}
+	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
+		return false
+	}
+	if flow && strings.ContainsAny(s, ",[]{}:#") {
+		return false
+	}
+	for _, r := range s {
+		if r == '\t' || yamlNeedsEscape(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// yamlNeedsEscape reports whether r must be escaped inside a double-quoted
+// YAML scalar: it is outside YAML's printable set, or it would break a line.
+func yamlNeedsEscape(r rune) bool {
+	switch {
+	case r == utf8.RuneError:
+		return true
+	case r < 0x20 || r == 0x7f:
+		return true
+	case r >= 0x80 && r <= 0x9f:
+		return true
+	case r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff:
+		return true
+	case r >= 0xd800 && r <= 0xdfff:
+		return true
+	}
+	return false
+}
+
+// yamlQuoted returns s as a double-quoted YAML scalar.
+func yamlQuoted(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i, w := 0, 0; i < len(s); i += w {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		w = size
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == utf8.RuneError && size == 1:
+			// Not valid UTF-8: the byte cannot be kept; write what the
+			// runtime reads in its place.
+			b.WriteString(`\uFFFD`)
+		case yamlNeedsEscape(r):
+			if r <= 0xff {
+				fmt.Fprintf(&b, `\x%02X`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04X`, r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// frontmatterDoc is a markdown file split into its YAML frontmatter and body.
+type frontmatterDoc struct {
+	// fields are the top-level keys in file order.
+	fields []yamlField
+	// comments are the text of every comment in the frontmatter.
+	comments []string
+	// body follows the closing line, leading white space trimmed.
+	body string
+}
+
+// yamlField is one top-level key of a frontmatter mapping.
+type yamlField struct {
+	key   string
+	value *yaml.Node
+	// line is the line of the key in the file (1-based).
+	line int
+}
+
+// errNoFrontmatter is wrapped when a markdown agent file does not start
+// with a '---' line and a closing '---' line.
+var errNoFrontmatter = errors.New("no YAML frontmatter")
+
+// maxAliasDepth bounds alias chains so an alias loop cannot hang an import.
+const maxAliasDepth = 16
+
+// parseFrontmatter reads a markdown agent file: a UTF-8 byte-order mark is
+// dropped, the first line must be '---', the frontmatter ends at the next
+// line that is '---' (trailing white space allowed), and it must be a YAML
+// mapping. Every parser error carries the file line.
+func parseFrontmatter(data []byte) (*frontmatterDoc, error) {
+	text := strings.TrimPrefix(string(data), "\ufeff")
+	if !utf8.ValidString(text) {
+		return nil, errors.New("the file is not valid UTF-8")
+	}
+	first, rest, ok := strings.Cut(text, "\n")
+	if !ok || strings.TrimRight(first, " \t\r") != "---" {
+		return nil, fmt.Errorf("%w: the first line must be '---'", errNoFrontmatter)
+	}
+	var fm strings.Builder
+	body, closed := "", false
+	for rest != "" {
+		line, after, _ := strings.Cut(rest, "\n")
+		if strings.TrimRight(line, " \t\r") == "---" {
+			body, closed = after, true
+			break
+		}
+		fm.WriteString(line)
+		fm.WriteByte('\n')
+		rest = after
+	}
+	if !closed {
+		return nil, fmt.Errorf("%w: the frontmatter opened on line 1 is never closed by a '---' line", errNoFrontmatter)
+	}
+	doc := &frontmatterDoc{body: strings.TrimLeftFunc(body, unicode.IsSpace)}
+	var root yaml.Node
+	if err := safeYAML(fm.String(), &root); err != nil {
+		return nil, fmt.Errorf("the frontmatter is not valid YAML: %s", shiftYAMLError(err, 1))
+	}
+	collectComments(&root, &doc.comments, 0)
+	if root.Kind == 0 || len(root.Content) == 0 {
+		return doc, nil
+	}
+	m := resolveNode(root.Content[0])
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil, errors.New("the frontmatter is not a mapping of keys")
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := resolveNode(m.Content[i])
+		if k == nil || k.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("line %d: a frontmatter key must be a plain string", m.Content[i].Line+1)
+		}
+		if at, dup := seen[k.Value]; dup {
+			return nil, fmt.Errorf("line %d: '%s' is set twice (first on line %d)", k.Line+1, k.Value, at)
+		}
+		seen[k.Value] = k.Line + 1
+		doc.fields = append(doc.fields, yamlField{key: k.Value, value: resolveNode(m.Content[i+1]), line: k.Line + 1})
+	}
+	return doc, nil
+}
+
+// safeYAML parses text into a node tree, turning a parser panic into an
+// error: no input may crash an import.
+func safeYAML(text string, n *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: the YAML parser failed (%v)", r)
+		}
+	}()
+	return yaml.Unmarshal([]byte(text), n)
+}
+
+// shiftYAMLError rewrites "yaml: line N: msg" so that N counts from the top
+// of the file, the frontmatter starting after `offset` lines.
+func shiftYAMLError(err error, offset int) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	var n int
+	var rest string
+	if k, _ := fmt.Sscanf(msg, "line %d:", &n); k == 1 {
+		if _, after, ok := strings.Cut(msg, ": "); ok {
+			rest = after
+		}
+		return fmt.Sprintf("line %d: %s", n+offset, rest)
+	}
+	return msg
+}
+
+// resolveNode follows aliases, giving up on chains deeper than maxAliasDepth.
+func resolveNode(n *yaml.Node) *yaml.Node {
+	for depth := 0; n != nil && n.Kind == yaml.AliasNode; depth++ {
+		if depth >= maxAliasDepth {
+			return nil
+		}
+		n = n.Alias
+	}
+	return n
+}
+
+// collectComments appends the text of every comment in the tree, one entry
+// per comment line, without the leading '#'.
+func collectComments(n *yaml.Node, out *[]string, depth int) {
+	if n == nil || depth > 64 {
+		return
+	}
+	for _, c := range []string{n.HeadComment, n.LineComment, n.FootComment} {
+		for _, line := range strings.Split(c, "\n") {
+			if line = strings.TrimSpace(line); strings.HasPrefix(line, "#") {
+				*out = append(*out, strings.TrimSpace(strings.TrimPrefix(line, "#")))
+			}
+		}
+	}
+	if n.Kind == yaml.AliasNode {
+		return
+	}
+	for _, c := range n.Content {
+		collectComments(c, out, depth+1)
+	}
+}
+
+// yamlKind says what kind of YAML value a node is, for messages.
+func yamlKind(n *yaml.Node) string {
+	switch {
+	case n == nil:
+		return "an alias that resolves to nothing"
+	case n.Kind == yaml.SequenceNode:
+		return "a list"
+	case n.Kind == yaml.MappingNode:
+		return "a mapping"
+	case n.Tag == "!!null":
+		return "null"
+	}
+	return "a single value"
+}
+
+// isYAMLNull reports whether n is a null value (or absent).
+func isYAMLNull(n *yaml.Node) bool {
+	return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+// yamlString reads a string-like scalar (any scalar but null).
+func yamlString(f yamlField) (string, error) {
+	switch {
+	case isYAMLNull(f.value):
+		return "", nil
+	case f.value.Kind == yaml.ScalarNode:
+		return f.value.Value, nil
+	}
+	return "", fmt.Errorf("line %d: '%s' must be a string, not %s", f.line, f.key, yamlKind(f.value))
+}
+
+// yamlStrings reads a list of scalars, or one scalar split at commas (the
+// Claude Code tools style).
+func yamlStrings(f yamlField) ([]string, error) {
+	switch {
+	case isYAMLNull(f.value):
+		return nil, nil
+	case f.value.Kind == yaml.ScalarNode:
+		return splitList(f.value.Value), nil
+	case f.value.Kind == yaml.SequenceNode:
+		var out []string
+		for _, item := range f.value.Content {
+			item = resolveNode(item)
+			if isYAMLNull(item) {
+				continue
+			}
+			if item.Kind != yaml.ScalarNode {
+				return nil, fmt.Errorf("line %d: '%s' must be a list of names, but an item is %s", f.line, f.key, yamlKind(item))
+			}
+			if v := strings.TrimSpace(item.Value); v != "" {
+				out = append(out, v)
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("line %d: '%s' must be a list of names, not %s", f.line, f.key, yamlKind(f.value))
+}
+
+// splitList splits "Read, Grep" into its names.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// scalarText returns the source text of a scalar field for keeping under
+// metadata, and whether the value is a scalar at all.
+func scalarText(n *yaml.Node) (string, bool) {
+	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return "", false
+	}
+	return n.Value, true
+}
