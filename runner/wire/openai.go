@@ -12,7 +12,8 @@ import (
 // DeepSeek send).
 //
 // Text comes from choices[0].delta.content; thinking from
-// delta.reasoning_content and delta.reasoning (both are read); tool calls
+// delta.reasoning_content and delta.reasoning (both are read; the same text
+// in both counts once); tool calls
 // from delta.tool_calls fragments keyed by index, completed when a
 // finish_reason arrives (or the stream ends); usage from a non-null "usage"
 // member (OpenAI sends it in a last chunk with empty choices, vLLM with
@@ -128,11 +129,14 @@ func (d *OpenAIDecoder) frame(event string, data []byte) error {
 		if r, ok := jsonString(ch.Delta.Role); ok && r != "" {
 			role = true
 		}
-		if s, ok := jsonString(ch.Delta.ReasoningContent); ok && s != "" {
-			d.q.push(Event{Kind: Thinking, Text: s})
+		rc, _ := jsonString(ch.Delta.ReasoningContent)
+		if rc != "" {
+			d.q.push(Event{Kind: Thinking, Text: rc})
 		}
-		if s, ok := jsonString(ch.Delta.Reasoning); ok && s != "" {
-			d.q.push(Event{Kind: Thinking, Text: s})
+		// Servers moving from reasoning_content to reasoning (vLLM) send
+		// the same text in both for a while: keep it once.
+		if r, _ := jsonString(ch.Delta.Reasoning); r != "" && r != rc {
+			d.q.push(Event{Kind: Thinking, Text: r})
 		}
 		if s, ok := jsonString(ch.Delta.Content); ok && s != "" {
 			d.q.push(Event{Kind: Text, Text: s})

@@ -40,11 +40,13 @@ data: {"choices":[{"delta":{"reasoning":"think B","content":null}}]}
 
 data: {"choices":[{"delta":{"reasoning":null,"reasoning_content":"","content":"answer"}}]}
 
+data: {"choices":[{"delta":{"reasoning":"same","reasoning_content":"same"}}]}
+
 data: {"choices":[{"delta":{},"finish_reason":"stop"}]}
 
 data: [DONE]
 `,
-			want: []string{"thinking:think A", "thinking:think B", "text:answer", "finish:stop"},
+			want: []string{"thinking:think A", "thinking:think B", "text:answer", "thinking:same", "finish:stop"},
 		},
 		{
 			name: "keepalive comments and usage with choices null",
