@@ -71,12 +71,17 @@ func runBinary(t *testing.T, env []string, args ...string) (code int, stdout, st
 	return code, out.String(), errOut.String()
 }
 
+// TestMain removes the binary that binary built, once every test is done
+// with it.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binaryPath != "" {
+		os.RemoveAll(filepath.Dir(binaryPath))
+	}
+	os.Exit(code)
+}
+
 func TestBinaryEndToEnd(t *testing.T) {
-	t.Cleanup(func() {
-		if binaryPath != "" {
-			os.RemoveAll(filepath.Dir(binaryPath))
-		}
-	})
 	clean := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent})
 	bad := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent, "agents/broken.md": badAgent})
 
