@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,9 +11,8 @@ import (
 )
 
 // maxCanonExponent bounds the exponent of a number compared by value; a
-// larger one (1e999999999) is compared by its text, so no argument makes
-// the guard build a huge number.
-const maxCanonExponent = 400
+// larger one is compared by its text.
+const maxCanonExponent = 1 << 30
 
 // CallKey returns the key under which the guard compares calls: the tool
 // name, a NUL byte, and the arguments in canonical form (Canonical), or,
@@ -29,8 +27,8 @@ func CallKey(name string, args json.RawMessage) string {
 
 // Canonical returns the JSON value args in a canonical form: no
 // whitespace, object keys sorted (a key given twice keeps its last value),
-// numbers by value (1, 1.0 and 10e-1 are all 1) and strings re-escaped
-// alike. Empty arguments are the empty object. It reports false when args
+// numbers by exact value (1, 1.0 and 10e-1 are all 1) and strings
+// re-escaped alike. Empty arguments are the empty object. It reports false when args
 // is not one valid UTF-8 JSON value.
 func Canonical(args json.RawMessage) (string, bool) {
 	args = bytes.TrimSpace(args)
@@ -100,29 +98,42 @@ func writeString(b *strings.Builder, s string) {
 	b.Write(q)
 }
 
-// canonicalNumber writes a JSON number literal by its exact value: an
-// integer without sign of zero, anything else as a reduced fraction "p/q"
-// (or an integer when it is one). A literal with a huge exponent, or longer
-// than maxCanonExponent bytes, stays as written.
+// canonicalNumber rewrites a JSON number literal by its exact value, as a
+// JSON number: the significant digits with trailing zeros moved into the
+// exponent, written as an integer when the exponent is small and positive,
+// else as digits "e" exponent (1.0 → 1, 2.50 → 25e-1, 1E3 → 1000, -0 → 0).
+// A literal whose exponent does not fit stays as written.
 func canonicalNumber(lit string) string {
-	if !strings.ContainsAny(lit, ".eE") {
-		if lit == "-0" {
-			return "0"
-		}
-		return lit
-	}
-	if len(lit) > maxCanonExponent {
-		return lit
-	}
-	if i := strings.IndexAny(lit, "eE"); i >= 0 {
-		exp, err := strconv.Atoi(strings.TrimPrefix(lit[i+1:], "+"))
-		if err != nil || exp > maxCanonExponent || exp < -maxCanonExponent {
+	neg := strings.HasPrefix(lit, "-")
+	rest := strings.TrimPrefix(lit, "-")
+	mant, expText, hasExp := strings.Cut(strings.ToLower(rest), "e")
+	exp := 0
+	if hasExp {
+		e, err := strconv.Atoi(strings.TrimPrefix(expText, "+"))
+		if err != nil || e > maxCanonExponent || e < -maxCanonExponent {
 			return lit
 		}
+		exp = e
 	}
-	r, ok := new(big.Rat).SetString(lit)
-	if !ok {
-		return lit
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	exp -= len(frac)
+	if digits == "" {
+		return "0"
 	}
-	return r.RatString()
+	trimmed := strings.TrimRight(digits, "0")
+	exp += len(digits) - len(trimmed)
+	digits = trimmed
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	b.WriteString(digits)
+	switch {
+	case exp > 0 && exp <= 20:
+		b.WriteString(strings.Repeat("0", exp))
+	case exp != 0:
+		b.WriteString("e" + strconv.Itoa(exp))
+	}
+	return b.String()
 }

@@ -26,11 +26,16 @@
 //   - a file whose first 8 KiB hold a NUL byte or are not UTF-8 is reported
 //     as binary, not dumped.
 //
-// file_read returns at most MaxReadLines lines and MaxReadBytes bytes and
-// says, in a bracketed note after the text, where it cut and which
-// start_line reads on. file_list lists one folder (or, with a glob holding
-// a `/` or `**`, a tree), one project-relative path a line, folders marked
-// with a trailing `/`, sorted, at most MaxListEntries entries.
+// file_read returns the text verbatim, at most MaxReadLines lines and
+// MaxReadBytes bytes, and says, in a bracketed note after the text, where it
+// cut and which start_line reads on (a single line longer than the byte cap
+// is cut on a rune boundary). file_list lists one folder, or, with a glob
+// holding a `/` or `**`, a tree: one project-relative path a line, folders
+// marked with a trailing `/`, symbolic links and special files annotated,
+// sorted by name (a tree in pre-order, a folder before what it holds), at
+// most MaxListEntries entries. A walk looks at no more than MaxWalkEntries
+// entries, follows no symbolic link and does not go into .git unless the
+// glob names it. Names with control characters are shown Go-quoted.
 //
 // Any other tool name, including those of the agent's advisory `tools:`
 // list, gets a refused result saying that the tool is not available in a

@@ -130,9 +130,14 @@ func (l *lister) read(f *os.File, sub []string) ([]fs.DirEntry, error) {
 	if err := l.ctx.Err(); err != nil {
 		return nil, err
 	}
+	src := f
+	if d, err := listingFile(f); err == nil && d != nil {
+		defer d.Close()
+		src = d
+	}
 	var all []fs.DirEntry
 	for !l.stopped {
-		batch, err := f.ReadDir(min(readDirBatch, l.limit-l.seen))
+		batch, err := src.ReadDir(min(readDirBatch, l.limit-l.seen))
 		if len(batch) > 0 {
 			all = append(all, batch...)
 			l.seen += len(batch)

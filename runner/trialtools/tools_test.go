@@ -163,3 +163,27 @@ func clip(s string) string {
 	}
 	return strings.Join(lines[:4], "\n") + fmt.Sprintf("\n… %d lines …\n", len(lines)-8) + strings.Join(lines[len(lines)-4:], "\n")
 }
+
+// TestConcurrentCalls runs calls and guard checks from many goroutines at
+// once (meaningful under -race).
+func TestConcurrentCalls(t *testing.T) {
+	f := newFixture(t)
+	g := NewGuard()
+	done := make(chan struct{})
+	for i := range 8 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for j := range 50 {
+				args := []string{`{"path":"a.txt"}`, `{"path":"docs","glob":"**"}`, `{"path":"link-out"}`}[(i+j)%3]
+				name := []string{FileRead, FileList, FileRead}[(i+j)%3]
+				if g.Check(name, json.RawMessage(args)).Action == Allow {
+					r := f.tb.Call(t.Context(), name, json.RawMessage(args))
+					g.Record(name, json.RawMessage(args), r.Text)
+				}
+			}
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+}
