@@ -664,38 +664,40 @@ func (r *tomlReader) lineEndingBackslash() bool {
 func (r *tomlReader) multilineLiteral() (string, error) {
 	r.i += 3
 	r.newline()
-	var b strings.Builder
-	for {
-		if r.eof() {
-			return "", r.fail("the string is never closed with \"'''\"")
-		}
-		if strings.HasPrefix(r.s[r.i:], `'''`) {
-			n := 3
-			for r.i+n < len(r.s) && r.s[r.i+n] == '\'' {
-				n++
-			}
-			if n > 5 {
-				return "", r.fail("too many quotes at the end of the string")
-			}
-			b.WriteString(strings.Repeat(`'`, n-3))
-			r.i += n
-			return b.String(), nil
-		}
-		c, size := utf8.DecodeRuneInString(r.s[r.i:])
+	end := strings.Index(r.s[r.i:], "'''")
+	if end < 0 {
+		// Report the first bad character, if any, before the missing end.
+		end = len(r.s) - r.i
+	}
+	text := r.s[r.i : r.i+end]
+	for j, c := range text {
 		switch {
-		case c == '\n' || c == '\r':
-			start := r.i
-			if !r.newline() {
+		case c == '\n':
+			r.line++
+			r.lineAt = r.i + j + 1
+		case c == '\r':
+			if !strings.HasPrefix(text[j:], "\r\n") {
+				r.i += j
 				return "", r.fail("a carriage return must be followed by a line feed")
 			}
-			b.WriteString(r.s[start:r.i])
 		case tomlControl(c):
+			r.i += j
 			return "", r.fail("control character U+%04X in a string", c)
-		default:
-			b.WriteRune(c)
-			r.i += size
 		}
 	}
+	r.i += end
+	if r.eof() {
+		return "", r.fail("the string is never closed with \"'''\"")
+	}
+	n := 3
+	for r.i+n < len(r.s) && r.s[r.i+n] == '\'' {
+		n++
+	}
+	if n > 5 {
+		return "", r.fail("too many quotes at the end of the string")
+	}
+	r.i += n
+	return text + strings.Repeat("'", n-3), nil
 }
 
 // tomlBasic returns s as a single-line TOML basic string.
