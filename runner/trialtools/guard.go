@@ -88,8 +88,8 @@ func (g *Guard) Check(name string, args json.RawMessage) Decision {
 		return Decision{
 			Action: Stop,
 			Reason: ReasonRepeatedToolCall,
-			Text: fmt.Sprintf("the model called %s again with the same arguments after a correction; "+
-				"the runtime ends the turn on a repeat after a correction", showName(name)),
+			Text: fmt.Sprintf("the model called %s again with the same arguments after a correction refused that call; "+
+				"a repeat after a correction ends the run", showName(name)),
 		}
 	case h.equal >= equalRoundsBeforeRefusal:
 		h.corrected = true
@@ -130,4 +130,10 @@ func times(n int) string {
 		return "twice"
 	}
 	return fmt.Sprintf("%d times", n)
+}
+
+// Result is the tool result to hand the model for a refused call: the
+// correction, as a refused error result.
+func (d Decision) Result() Result {
+	return Result{Text: d.Text, IsError: true, Refused: true}
 }

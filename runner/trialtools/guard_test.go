@@ -29,6 +29,9 @@ func play(t *testing.T, steps []step) {
 			}
 			g.Record(s.name, json.RawMessage(s.args), s.result)
 		case Refuse:
+			if r := d.Result(); r.Text != d.Text || !r.Refused || !r.IsError {
+				t.Fatalf("step %d: the refusal's result %+v", i+1, r)
+			}
 			if !strings.Contains(d.Text, s.name) || !strings.Contains(d.Text, "different approach") || d.Reason != "" {
 				t.Fatalf("step %d: correction %q (reason %q)", i+1, d.Text, d.Reason)
 			}

@@ -47,7 +47,7 @@ func readText(ctx context.Context, r io.Reader, size int64, show string, a readA
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(sniffBytes)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return errorResult("file_read: %s cannot be read: %v", showPath(show), err)
+		return errorResult("file_read: %s cannot be read: %v", showPath(show), unwrapPath(err))
 	}
 	if binary(head, err == io.EOF) {
 		return errorResult("file_read: %s is a binary file (%s); file_read returns text only", showPath(show), byteCount(size))
@@ -129,7 +129,7 @@ loop:
 		}
 	}
 	if readErr != nil {
-		return errorResult("file_read: %s cannot be read: %v", showPath(show), readErr)
+		return errorResult("file_read: %s cannot be read: %v", showPath(show), unwrapPath(readErr))
 	}
 	total := line - 1 // lines in the file, when atEOF
 	if atEOF && partial {

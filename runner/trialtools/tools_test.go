@@ -152,6 +152,15 @@ func TestSession(t *testing.T) {
 		r := call(t, tb, c.name, c.args)
 		fmt.Fprintf(&out, "### %s %s (error %v, refused %v, cut %v)\n%s\n\n", c.name, c.args, r.IsError, r.Refused, r.Cut, clip(r.Text))
 	}
+	g := NewGuard()
+	args := json.RawMessage(`{"path":"README.md"}`)
+	for i := range 4 {
+		d := g.Check(FileRead, args)
+		if d.Action == Allow {
+			g.Record(FileRead, args, call(t, tb, FileRead, string(args)).Text)
+		}
+		fmt.Fprintf(&out, "### guard, call %d: %v\n%s\n\n", i+1, d.Action, d.Text)
+	}
 	golden(t, "session.golden", out.Bytes())
 }
 
