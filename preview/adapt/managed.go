@@ -145,6 +145,9 @@ type Change struct {
 type Plan struct {
 	dest    *Destination
 	Changes []Change
+	// Done counts the changes Apply carried out: all of them unless a
+	// step failed.
+	Done int
 }
 
 // Plan works out what exporting sources does: a file per source is
@@ -257,6 +260,7 @@ func (p *Plan) Apply() error {
 		if stepErr = p.apply(c); stepErr != nil {
 			break
 		}
+		p.Done++
 		switch c.Action {
 		case Prune, Forget:
 			delete(entries, c.Entry.Output)

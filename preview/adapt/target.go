@@ -116,13 +116,10 @@ func (x *exportCtx) warn(format string, args ...any) {
 
 // lost says what happens to a field the target cannot represent.
 func (x *exportCtx) lost() string {
-	switch {
-	case x.noComments:
+	if x.noComments {
 		return "left out"
-	case !x.target.CanImport():
-		return "kept in the '# netclaw:' comment"
 	}
-	return "kept in the '# netclaw:' comment, which agentdesk import reads back"
+	return "kept in the '# netclaw:' comment"
 }
 
 // convertName sets the name the target gets: the NetClaw name when valid

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/preview/adapt"
+)
+
+func init() { subcommands = append(subcommands, newExportCmd) }
+
+// exportFlags holds the flags of agentdesk export.
+type exportFlags struct {
+	to  string
+	out string
+}
+
+// newExportCmd builds `agentdesk export --to TARGET [AGENT...]`.
+func newExportCmd(g *globals) *cobra.Command {
+	var f exportFlags
+	cmd := &cobra.Command{
+		Use:   "export --to TARGET [AGENT...]",
+		Short: "Convert definitions for Claude Code, OpenCode, Gemini CLI, Codex CLI, JIT or MaxClaw",
+		Long: `Convert the loaded definitions of the home (or only the AGENTs named) into
+another tool's native format: claude-code, opencode, gemini, codex, jit or
+maxclaw. Name, description and body always carry over; tools and the model
+role where the target has a place for them. A warning on stderr names every
+field the target cannot represent and every name it refuses (Codex: hyphens
+become underscores).
+
+Files go only into a managed destination: --out DIR, by default the target's
+project folder under the working directory (.claude/agents, .opencode/agents,
+.gemini/agents, .codex/agents, .jit/agents or roles). A state file there,
+` + adapt.StateFile + `, records each file written with the digest of its
+source and of its bytes. A rerun updates its own files, deletes the ones
+whose source agent is gone, and refuses to touch any file it did not write
+or that was edited since: then it writes nothing at all.
+
+Exit status: 0 exported, 1 an unknown agent or a file agentdesk may not
+touch, 2 bad usage, 3 internal failure.`,
+		Example: `  agentdesk export --to claude-code
+  agentdesk export --to codex code-analyst summarizer
+  agentdesk export --to opencode --out ~/.config/opencode/agents`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExport(g, f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.to, "to", "", "target format: "+strings.Join(adapt.TargetIDs(false), ", "))
+	fl.StringVar(&f.out, "out", "", "destination folder (default: the target's project folder under the working directory)")
+	return cmd
+}
+
+// runExport converts the selected agents and brings the destination up to
+// date.
+func runExport(g *globals, f exportFlags, names []string) error {
+	if f.to == "" {
+		return usageErrorf("--to is required: one of %s", strings.Join(adapt.TargetIDs(false), ", "))
+	}
+	tg, ok := adapt.Lookup(f.to)
+	if !ok {
+		return usageErrorf("unknown target %q: use one of %s", f.to, strings.Join(adapt.TargetIDs(false), ", "))
+	}
+	c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+	if err != nil {
+		return err
+	}
+	files, err := selectAgents(c, names)
+	if err != nil {
+		return err
+	}
+	out := f.out
+	if out == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return exitWith(exitInternal, fmt.Errorf("find the working directory for the default --out: %w", err))
+		}
+		out = filepath.Join(wd, tg.Dir)
+	}
+	dest, err := adapt.OpenDestination(out, tg)
+	if err != nil {
+		return exitWith(exitFindings, err)
+	}
+
+	sources := make([]adapt.Source, 0, len(files))
+	for _, file := range files {
+		e, err := tg.Export(file.Def)
+		if err != nil {
+			return exitWith(exitFindings, fmt.Errorf("%s: %w", file.Path, err))
+		}
+		for _, w := range e.Warnings {
+			fmt.Fprintf(g.stderr, "%s: warning: %s\n", report.Escape(file.Def.Name), report.Escape(w))
+		}
+		sources = append(sources, adapt.Source{Name: file.Def.Name, Path: absPath(file.Path), SHA256: file.SHA256, Out: e})
+	}
+	live := func(name string) bool { return c.Agent(name) != nil }
+	plan, err := dest.Plan(sources, live)
+	if err != nil {
+		return exitWith(exitFindings, err)
+	}
+	applyErr := plan.Apply()
+	var b strings.Builder
+	for _, ch := range plan.Changes[:plan.Done] {
+		line := exportLine(ch)
+		if line != "" {
+			b.WriteString(report.Escape(line) + "\n")
+		}
+	}
+	if err := writeString(g.stdout, b.String()); err != nil {
+		return err
+	}
+	switch {
+	case errors.Is(applyErr, adapt.ErrRefused):
+		return exitWith(exitFindings, applyErr)
+	case applyErr != nil:
+		return exitWith(exitInternal, applyErr)
+	}
+	return nil
+}
+
+// selectAgents returns the loaded agents named (each once, in the order
+// given), or every loaded agent when none is named.
+func selectAgents(c *lint.Catalog, names []string) ([]*lint.File, error) {
+	if len(names) == 0 {
+		files := c.Loaded()
+		if len(files) == 0 {
+			return nil, exitWith(exitFindings, fmt.Errorf("no agent is loaded from %s: nothing to export", c.Home.Agents))
+		}
+		return files, nil
+	}
+	var files []*lint.File
+	seen := map[*lint.File]bool{}
+	for _, name := range names {
+		file := c.Agent(name)
+		if file == nil {
+			return nil, unknownAgent(c, name)
+		}
+		if !seen[file] {
+			seen[file] = true
+			files = append(files, file)
+		}
+	}
+	return files, nil
+}
+
+// exportLine says what one change of an export did.
+func exportLine(ch adapt.Change) string {
+	e := ch.Entry
+	switch ch.Action {
+	case adapt.Create:
+		return fmt.Sprintf("created %s from %s", ch.Path, e.SourceName)
+	case adapt.Update:
+		return fmt.Sprintf("updated %s from %s", ch.Path, e.SourceName)
+	case adapt.Unchanged:
+		return fmt.Sprintf("unchanged %s", ch.Path)
+	case adapt.Prune:
+		return fmt.Sprintf("deleted %s: its source '%s' is gone", ch.Path, e.SourceName)
+	case adapt.Forget:
+		return fmt.Sprintf("forgot %s: its source '%s' is gone and the file was already deleted", ch.Path, e.SourceName)
+	}
+	return ""
+}
+
+// absPath returns path made absolute, or path itself when that fails.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/preview/adapt"
+)
+
+func init() { subcommands = append(subcommands, newImportCmd) }
+
+// importFlags holds the flags of agentdesk import.
+type importFlags struct {
+	from  string
+	out   string
+	force bool
+}
+
+// newImportCmd builds `agentdesk import --from TARGET PATH...`.
+func newImportCmd(g *globals) *cobra.Command {
+	var f importFlags
+	cmd := &cobra.Command{
+		Use:   "import --from TARGET PATH...",
+		Short: "Convert Claude Code, OpenCode, Gemini CLI or Codex CLI agents into NetClaw definitions",
+		Long: `Convert agent files of another tool (claude-code, opencode, gemini or
+codex) into NetClaw agent-md, written as <name>.md into the home's agents
+folder, or into --out DIR. A PATH may be a file or a folder of them (its
+*.md files, *.toml for codex).
+
+Fields NetClaw has no place for are named in warnings on stderr; a scalar
+field the source tool defines (a model id, a temperature, a colour) is kept
+under metadata as <tool>.<key>, so that export to that tool writes it back.
+Fields that agentdesk export kept in a '# netclaw:' comment are restored.
+
+Every file written passes agentdesk lint. An existing file is never
+replaced without --force (then atomically), and a name another file in the
+folder already declares is refused. When any file fails, nothing is written.
+
+Exit status: 0 imported, 1 a file that does not convert or a file in the
+way, 2 bad usage, 3 internal failure.`,
+		Example: `  agentdesk import --from claude-code .claude/agents
+  agentdesk import --from codex ~/.codex/agents/reviewer.toml --out ./agents
+  agentdesk import --from opencode --force .opencode/agents/docs-writer.md`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runImport(g, f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.from, "from", "", "source format: "+strings.Join(adapt.TargetIDs(true), ", "))
+	fl.StringVar(&f.out, "out", "", "folder to write into (default: the home's agents folder)")
+	fl.BoolVar(&f.force, "force", false, "replace existing files")
+	return cmd
+}
+
+// runImport converts every input and installs the lot, or nothing.
+func runImport(g *globals, f importFlags, paths []string) error {
+	if f.from == "" {
+		return usageErrorf("--from is required: one of %s", strings.Join(adapt.TargetIDs(true), ", "))
+	}
+	tg, ok := adapt.Lookup(f.from)
+	if !ok || !tg.CanImport() {
+		return usageErrorf("agentdesk cannot import from %q: use one of %s", f.from, strings.Join(adapt.TargetIDs(true), ", "))
+	}
+	out := f.out
+	if out == "" {
+		h, err := g.Home()
+		if err != nil {
+			return exitWith(exitUsage, err)
+		}
+		if !h.Exists() {
+			return usageErrorf("the NetClaw home %s does not exist: pass --home DIR, NETCLAW_HOME or --out DIR", h.Base)
+		}
+		out = h.Agents
+	}
+	inputs, err := importInputs(paths, tg)
+	if err != nil {
+		return err
+	}
+
+	var items []*adapt.Imported
+	var failures []string
+	for _, path := range inputs {
+		data, err := readCappedFile(path)
+		if err == nil {
+			var im *adapt.Imported
+			if im, err = tg.Import(path, data); err == nil {
+				items = append(items, im)
+				for _, w := range im.Warnings {
+					fmt.Fprintf(g.stderr, "%s: warning: %s\n", report.Escape(path), report.Escape(w))
+				}
+				continue
+			}
+		}
+		failures = append(failures, err.Error())
+	}
+	if len(failures) > 0 {
+		return exitWith(exitFindings, fmt.Errorf("%s did not convert, so nothing was written:\n  %s",
+			plural(len(failures), "file"), strings.Join(failures, "\n  ")))
+	}
+
+	installed, err := adapt.Install(out, items, f.force)
+	var b strings.Builder
+	for _, in := range installed {
+		verb := "imported"
+		if in.Replaced {
+			verb = "replaced"
+		}
+		fmt.Fprintf(&b, "%s %s as %s\n", verb, report.Escape(in.Source), report.Escape(in.Path))
+		for _, n := range in.Notes {
+			fmt.Fprintf(g.stderr, "%s: warning: %s\n", report.Escape(in.Path), report.Escape(n))
+		}
+	}
+	if werr := writeString(g.stdout, b.String()); werr != nil {
+		return werr
+	}
+	switch {
+	case errors.Is(err, adapt.ErrRefused):
+		return exitWith(exitFindings, err)
+	case err != nil:
+		return exitWith(exitInternal, err)
+	}
+	return nil
+}
+
+// importInputs expands PATHs: a folder gives its top-level files with the
+// target's extension, in name order; a file is taken as it is. A path that
+// does not exist is bad usage.
+func importInputs(paths []string, tg adapt.Target) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, usageErrorf("%s: no such file or folder", p)
+		case err != nil:
+			return nil, exitWith(exitInternal, err)
+		case !fi.IsDir():
+			out = append(out, p)
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return nil, exitWith(exitInternal, fmt.Errorf("list %s: %w", p, err))
+		}
+		var found []string
+		for _, e := range entries {
+			if !e.IsDir() && strings.HasSuffix(e.Name(), tg.Ext) {
+				found = append(found, filepath.Join(p, e.Name()))
+			}
+		}
+		if len(found) == 0 {
+			return nil, exitWith(exitFindings, fmt.Errorf("%s holds no %s agent file (*%s)", p, tg.Title, tg.Ext))
+		}
+		slices.Sort(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// readCappedFile reads a file of at most lint.MaxFileSize bytes.
+func readCappedFile(path string) ([]byte, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh, lint.MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(data) > lint.MaxFileSize {
+		return nil, fmt.Errorf("%s is over the %d MiB limit", path, lint.MaxFileSize>>20)
+	}
+	return data, nil
+}
