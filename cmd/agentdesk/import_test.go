@@ -1,0 +1,149 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Native files for import tests.
+const (
+	imClaude = "---\nname: security-reviewer\ndescription: Reviews changes for security problems.\ntools: Read, Grep\nmodel: opus\ncolor: red\n---\nYou review changes for security problems.\n"
+	imCodex  = "name = \"pr_reviewer\"\ndescription = \"Reviews pull requests.\"\nmodel = \"gpt-5.1-codex\"\ndeveloper_instructions = '''\nYou review pull requests.\n'''\n"
+)
+
+// imFiles writes files into a new folder and returns it.
+func imFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestImportCommand(t *testing.T) {
+	src := imFiles(t, map[string]string{"security-reviewer.md": imClaude, "notes.txt": "not an agent"})
+	home := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent})
+	target := filepath.Join(home, "agents", "security-reviewer.md")
+
+	code, stdout, stderr := run(t, nil, "import", "--home", home, "--from", "claude-code", src)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "imported "+filepath.Join(src, "security-reviewer.md")+" as "+target) {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	for _, want := range []string{`warning: model "opus" has no NetClaw equivalent`, "kept under metadata as claude-code.color"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	data, err := os.ReadFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "---\nname: security-reviewer\ndescription: Reviews changes for security problems.\ntools: [file_read, Grep]\nmodelRole: Main\n" +
+		"metadata:\n  claude-code.color: red\n  claude-code.model: opus\n---\n\nYou review changes for security problems.\n"
+	if string(data) != want {
+		t.Errorf("written file:\n%s\nwant:\n%s", data, want)
+	}
+	if code, stdout, _ := run(t, nil, "lint", "--home", home); code != 0 {
+		t.Errorf("the home does not lint clean after the import:\n%s", stdout)
+	}
+
+	// Exclusive create: a second import is refused and leaves the file.
+	if err := os.WriteFile(target, []byte(want+"\nMy own addition.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = run(t, nil, "import", "--home", home, "--from", "claude-code", filepath.Join(src, "security-reviewer.md"))
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "already exists (pass --force to replace it)") {
+		t.Errorf("second import: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	if data, _ := os.ReadFile(target); !strings.Contains(string(data), "My own addition.") {
+		t.Error("import replaced a file without --force")
+	}
+	code, stdout, stderr = run(t, nil, "import", "--home", home, "--from", "claude-code", "--force", filepath.Join(src, "security-reviewer.md"))
+	if code != 0 || !strings.Contains(stdout, "replaced ") {
+		t.Fatalf("--force: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if data, _ := os.ReadFile(target); string(data) != want {
+		t.Errorf("--force did not replace the file:\n%s", data)
+	}
+}
+
+func TestImportIsAllOrNothing(t *testing.T) {
+	src := imFiles(t, map[string]string{
+		"good.toml": imCodex,
+		"bad.toml":  "name = \"bad\"\ndescription = \"Has no instructions.\"\n",
+	})
+	out := filepath.Join(t.TempDir(), "agents")
+	code, stdout, stderr := run(t, nil, "import", "--from", "codex", "--out", out, src)
+	if code != 1 || stdout != "" {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "bad.toml: no developer_instructions") || !strings.Contains(stderr, "nothing was written") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a failed import created the folder")
+	}
+
+	code, stdout, stderr = run(t, nil, "import", "--from", "codex", "--out", out, filepath.Join(src, "good.toml"))
+	if code != 0 || !strings.Contains(stdout, filepath.Join(out, "pr-reviewer.md")) || !strings.Contains(stderr, `name "pr_reviewer": NetClaw names are lowercase kebab-case: imported as "pr-reviewer"`) {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+}
+
+func TestImportRefusesATakenName(t *testing.T) {
+	home := writeHome(t, map[string]string{"agents/old.md": "---\nname: security-reviewer\ndescription: Older.\n---\nOld.\n"})
+	src := imFiles(t, map[string]string{"security-reviewer.md": imClaude})
+	code, _, stderr := run(t, nil, "import", "--home", home, "--from", "claude-code", "--force", src)
+	if code != 1 || !strings.Contains(stderr, "old.md already declares the name 'security-reviewer'") {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(home, "agents", "security-reviewer.md")); err == nil {
+		t.Error("a refused import wrote a file")
+	}
+}
+
+func TestImportUsage(t *testing.T) {
+	src := imFiles(t, map[string]string{"a.md": imClaude})
+	home := writeHome(t, map[string]string{})
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"no source", []string{"import", "--home", home, "--from", "claude-code"}, 2, "requires at least 1 arg"},
+		{"no from", []string{"import", "--home", home, src}, 2, "--from is required"},
+		{"jit", []string{"import", "--home", home, "--from", "jit", src}, 2, `cannot import from "jit": use one of claude-code, opencode, gemini, codex`},
+		{"missing path", []string{"import", "--home", home, "--from", "claude-code", filepath.Join(src, "nope.md")}, 2, "no such file"},
+		{"no home", []string{"import", "--home", filepath.Join(home, "nope"), "--from", "claude-code", src}, 2, "does not exist"},
+		{"empty folder", []string{"import", "--home", home, "--from", "codex", src}, 1, "holds no Codex CLI agent file (*.toml)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := run(t, nil, tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.stderr) {
+				t.Errorf("exit %d, want %d; stderr %q, want %q", code, tt.code, stderr, tt.stderr)
+			}
+		})
+	}
+}
+
+func TestImportEscapesControlCharacters(t *testing.T) {
+	src := imFiles(t, map[string]string{"evil.md": "---\nname: evil\ndescription: d\ncolor: \"\\e]0;pwned\\a\"\n\"x\\e[2J\": 1\n---\nBody.\n"})
+	out := t.TempDir()
+	code, stdout, stderr := run(t, nil, "import", "--from", "claude-code", "--out", out, src)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if strings.ContainsAny(stdout+stderr, "\x1b\x07") {
+		t.Errorf("raw control characters in the output:\n%q\n%q", stdout, stderr)
+	}
+}
