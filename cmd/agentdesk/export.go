@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -78,11 +77,10 @@ func runExport(g *globals, f exportFlags, names []string) error {
 	}
 	out := f.out
 	if out == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return exitWith(exitInternal, fmt.Errorf("find the working directory for the default --out: %w", err))
-		}
-		out = filepath.Join(wd, tg.Dir)
+		out = tg.Dir
+	}
+	if within(out, c.Home.Agents) {
+		return usageErrorf("--out %s is inside the NetClaw agents folder %s, where the runtime would load the exported files: pick another folder", out, c.Home.Agents)
 	}
 	dest, err := adapt.OpenDestination(out, tg)
 	if err != nil {
@@ -166,6 +164,20 @@ func exportLine(ch adapt.Change) string {
 		return fmt.Sprintf("forgot %s: its source '%s' is gone and the file was already deleted", ch.Path, e.SourceName)
 	}
 	return ""
+}
+
+// within reports whether path is dir or lies inside it, symbolic links
+// resolved as far as they exist.
+func within(path, dir string) bool {
+	resolve := func(p string) string {
+		p = absPath(p)
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		return p
+	}
+	rel, err := filepath.Rel(resolve(dir), resolve(path))
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 // absPath returns path made absolute, or path itself when that fails.

@@ -136,6 +136,7 @@ func TestExportUsage(t *testing.T) {
 		{"unknown agent", []string{"export", "--home", home, "--to", "jit", "--out", out, "code-analyts"}, 1, "did you mean 'code-analyst'?"},
 		{"no agents", []string{"export", "--home", empty, "--to", "jit", "--out", out}, 1, "nothing to export"},
 		{"no home", []string{"export", "--home", filepath.Join(home, "nope"), "--to", "jit", "--out", out}, 2, "does not exist"},
+		{"into the agents folder", []string{"export", "--home", home, "--to", "claude-code", "--out", filepath.Join(home, "agents", "claude")}, 2, "inside the NetClaw agents folder"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

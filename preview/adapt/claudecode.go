@@ -105,8 +105,7 @@ func parseClaudeCode(x *importCtx, data []byte) error {
 				x.warn("model %q has no NetClaw equivalent (NetClaw picks the model by modelRole in netclaw.json): imported as modelRole Main, the model kept under metadata as claude-code.model", model)
 			}
 		default:
-			text, ok := scalarText(f.value)
-			x.keepField(f.key, text, ok, claudeCodeKeys, f.line)
+			x.keepField(f.key, yamlValue(f.value), claudeCodeKeys, f.line)
 		}
 	}
 	x.finishName(name, carry, sameName)

@@ -57,7 +57,7 @@ func parseCodex(x *importCtx, data []byte) error {
 				x.agent.Body, hasInstructions = e.value.str, true
 			}
 		default:
-			x.keepField(e.key, e.value.str, e.value.scalar(), codexKeys, e.line)
+			x.keepField(e.key, e.value.source(), codexKeys, e.line)
 		}
 	}
 	for _, t := range doc.tables {

@@ -73,11 +73,10 @@ func parseGemini(x *importCtx, data []byte) error {
 				return err
 			}
 			if model != "" && !strings.EqualFold(model, "inherit") {
-				x.keepField(f.key, model, true, geminiKeys, f.line)
+				x.keepField(f.key, sourceValue{text: model, scalar: true}, geminiKeys, f.line)
 			}
 		default:
-			text, ok := scalarText(f.value)
-			x.keepField(f.key, text, ok, geminiKeys, f.line)
+			x.keepField(f.key, yamlValue(f.value), geminiKeys, f.line)
 		}
 	}
 	x.finishName(name, carry, sameName)

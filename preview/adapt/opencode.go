@@ -63,8 +63,7 @@ func parseOpenCode(x *importCtx, data []byte) error {
 			}
 			x.agent.Tools = openCodeTools.back(tools)
 		default:
-			text, ok := scalarText(f.value)
-			x.keepField(f.key, text, ok, openCodeKeys, f.line)
+			x.keepField(f.key, yamlValue(f.value), openCodeKeys, f.line)
 		}
 	}
 	name := strings.TrimSuffix(filepath.Base(x.path), filepath.Ext(x.path))

@@ -270,20 +270,34 @@ func (x *importCtx) warn(format string, args ...any) {
 	x.warnings = append(x.warnings, fmt.Sprintf(format, args...))
 }
 
+// sourceValue is one value of a target file, as keepField sees it.
+type sourceValue struct {
+	text   string
+	kind   valueKind
+	scalar bool
+}
+
 // keepField handles a target field NetClaw has no key for: a scalar the
-// target's table lists is kept under metadata as "<target>.<key>" (export
-// to the same target writes it back), anything else is reported as lost.
-func (x *importCtx) keepField(key, text string, scalar bool, keep []metaKey, line int) {
-	if mk, ok := findMetaKey(keep, "", key); ok && scalar {
-		x.agent.setMetadata(x.target.ID+"."+mk.key, text)
-		x.warn("%s %q: NetClaw has no place for it; kept under metadata as %s.%s (export to %s writes it back)", key, text, x.target.ID, mk.key, x.target.ID)
-		return
-	}
+// target's table lists, of the type the table gives it, is kept under
+// metadata as "<target>.<key>" (export to the same target writes it back
+// as it was); anything else is reported as lost.
+func (x *importCtx) keepField(key string, v sourceValue, keep []metaKey, line int) {
 	at := ""
 	if line > 0 {
 		at = fmt.Sprintf(" (line %d)", line)
 	}
-	x.warn("%s%s: NetClaw has no place for it; left out", key, at)
+	mk, ok := findMetaKey(keep, "", key)
+	if !ok || !v.scalar {
+		x.warn("%s%s: NetClaw has no place for it; left out", key, at)
+		return
+	}
+	_, valid := mk.kind.valid(v.text)
+	if !valid || !(v.kind == mk.kind || mk.kind == kindNumber && v.kind == kindInt) {
+		x.warn("%s %q%s is not %s as %s wants: left out", key, v.text, at, mk.kind, x.target.Title)
+		return
+	}
+	x.agent.setMetadata(x.target.ID+"."+mk.key, v.text)
+	x.warn("%s %q: NetClaw has no place for it; kept under metadata as %s.%s (export to %s writes it back)", key, v.text, x.target.ID, mk.key, x.target.ID)
 }
 
 // finishName sets the NetClaw name: the name an export carried in the

@@ -35,8 +35,19 @@ type tomlValue struct {
 	line  int
 }
 
-// scalar reports whether the value is a string, number or boolean.
-func (v tomlValue) scalar() bool { return v.kind <= tomlBool }
+// source describes the value for keepField.
+func (v tomlValue) source() sourceValue {
+	out := sourceValue{text: v.str, scalar: v.kind <= tomlBool}
+	switch v.kind {
+	case tomlInteger:
+		out.kind = kindInt
+	case tomlFloat:
+		out.kind = kindNumber
+	case tomlBool:
+		out.kind = kindBool
+	}
+	return out
+}
 
 // tomlEntry is a key/value pair at the top level of a document (table
 // empty) or under a table header.

@@ -319,11 +319,20 @@ func splitList(s string) []string {
 	return out
 }
 
-// scalarText returns the source text of a scalar field for keeping under
-// metadata, and whether the value is a scalar at all.
-func scalarText(n *yaml.Node) (string, bool) {
+// yamlValue describes a YAML value for keepField: its text and type when
+// it is a scalar (null is not).
+func yamlValue(n *yaml.Node) sourceValue {
 	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		return "", false
+		return sourceValue{}
 	}
-	return n.Value, true
+	v := sourceValue{text: n.Value, scalar: true}
+	switch n.Tag {
+	case "!!int":
+		v.kind = kindInt
+	case "!!float":
+		v.kind = kindNumber
+	case "!!bool":
+		v.kind = kindBool
+	}
+	return v
 }
