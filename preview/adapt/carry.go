@@ -44,8 +44,8 @@ func (c *carried) comment() string {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(c); err != nil {
-		// Only strings, ints and bools: encoding cannot fail.
-		panic(fmt.Sprintf("adapt: encode the netclaw comment: %v", err))
+		// Strings, ints and bools only: encoding cannot fail.
+		return ""
 	}
 	return "# " + carryPrefix + " " + escapeForComment(strings.TrimSuffix(buf.String(), "\n"))
 }
