@@ -142,7 +142,9 @@ type Request struct {
 	// System is the system prompt: OpenAI's and Ollama's system message,
 	// Anthropic's "system".
 	System string
-	// Messages are the other messages, in order.
+	// Messages are the other messages, in order: user, assistant (with
+	// their tool calls) and tool turns, the same shape whatever the
+	// protocol (an Anthropic tool_result block is a "tool" turn).
 	Messages []wire.Message
 	// APIKey is the bearer token or x-api-key header.
 	APIKey string
@@ -150,6 +152,11 @@ type Request struct {
 	MaxTokens int
 	// Stream is the body's "stream".
 	Stream bool
+	// Tools are the names of the tools offered, in order.
+	Tools []string
+	// ToolChoice is tool_choice: the string (OpenAI), or the "type" of the
+	// object (Anthropic); "" when absent.
+	ToolChoice string
 	// ParseError says why the body did not parse, when it did not.
 	ParseError string
 }
@@ -184,18 +191,22 @@ func parseRequest(p wire.Protocol, r *http.Request, body []byte) Request {
 		req.APIKey = k
 	}
 	var b struct {
-		Model    string          `json:"model"`
-		System   json.RawMessage `json:"system"`
-		Messages []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-		Stream              bool `json:"stream"`
-		MaxTokens           int  `json:"max_tokens"`
-		MaxCompletionTokens int  `json:"max_completion_tokens"`
+		Model               string          `json:"model"`
+		System              json.RawMessage `json:"system"`
+		Messages            []bodyMessage   `json:"messages"`
+		Stream              bool            `json:"stream"`
+		MaxTokens           int             `json:"max_tokens"`
+		MaxCompletionTokens int             `json:"max_completion_tokens"`
 		Options             struct {
 			NumPredict int `json:"num_predict"`
 		} `json:"options"`
+		Tools []struct {
+			Name     string `json:"name"`
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+		ToolChoice json.RawMessage `json:"tool_choice"`
 	}
 	if err := json.Unmarshal(body, &b); err != nil {
 		req.ParseError = err.Error()
@@ -204,15 +215,87 @@ func parseRequest(p wire.Protocol, r *http.Request, body []byte) Request {
 	req.Model, req.Stream = b.Model, b.Stream
 	req.MaxTokens = max(b.MaxTokens, b.MaxCompletionTokens, b.Options.NumPredict)
 	req.System = contentText(b.System)
+	for _, t := range b.Tools {
+		name := t.Name
+		if name == "" {
+			name = t.Function.Name
+		}
+		req.Tools = append(req.Tools, name)
+	}
+	var choice struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(b.ToolChoice, &req.ToolChoice) != nil && json.Unmarshal(b.ToolChoice, &choice) == nil {
+		req.ToolChoice = choice.Type
+	}
 	for _, m := range b.Messages {
-		text := contentText(m.Content)
 		if m.Role == "system" && p != wire.Anthropic {
-			req.System = text
+			req.System = contentText(m.Content)
 			continue
 		}
-		req.Messages = append(req.Messages, wire.Message{Role: m.Role, Text: text})
+		req.Messages = append(req.Messages, m.turns()...)
 	}
 	return req
+}
+
+// bodyMessage is one message of a request body, in any of the protocols.
+type bodyMessage struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	ToolCallID string          `json:"tool_call_id"`
+	ToolName   string          `json:"tool_name"`
+	ToolCalls  []struct {
+		ID       string `json:"id"`
+		Function struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"function"`
+	} `json:"tool_calls"`
+}
+
+// contentBlock is one block of an Anthropic content list.
+type contentBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+// turns returns the message as wire messages: an OpenAI or Ollama message
+// as it is (tool calls with their arguments as JSON text); an Anthropic
+// message's tool_use blocks as tool calls, and its tool_result blocks as
+// "tool" turns ahead of the user text that follows them.
+func (m bodyMessage) turns() []wire.Message {
+	msg := wire.Message{Role: m.Role, Text: contentText(m.Content), ToolCallID: m.ToolCallID, ToolName: m.ToolName}
+	for i, tc := range m.ToolCalls {
+		args := string(tc.Function.Arguments)
+		var s string
+		if json.Unmarshal(tc.Function.Arguments, &s) == nil {
+			args = s
+		}
+		msg.ToolCalls = append(msg.ToolCalls, wire.ToolCallPart{Index: i, ID: tc.ID, Name: tc.Function.Name, Arguments: args, Complete: true})
+	}
+	var blocks []contentBlock
+	if json.Unmarshal(m.Content, &blocks) != nil {
+		return []wire.Message{msg}
+	}
+	var out []wire.Message
+	for _, bl := range blocks {
+		switch bl.Type {
+		case "tool_use":
+			msg.ToolCalls = append(msg.ToolCalls, wire.ToolCallPart{Index: len(msg.ToolCalls), ID: bl.ID, Name: bl.Name, Arguments: string(bl.Input), Complete: true})
+		case "tool_result":
+			out = append(out, wire.Message{Role: "tool", ToolCallID: bl.ToolUseID, Text: contentText(bl.Content), IsError: bl.IsError})
+		}
+	}
+	if len(out) == 0 || msg.Text != "" || len(msg.ToolCalls) > 0 {
+		out = append(out, msg)
+	}
+	return out
 }
 
 // contentText reads a content value: a string, or an array of blocks whose
@@ -223,12 +306,15 @@ func contentText(raw json.RawMessage) string {
 		return s
 	}
 	var blocks []struct {
+		Type string `json:"type"`
 		Text string `json:"text"`
 	}
 	if json.Unmarshal(raw, &blocks) == nil {
 		var b strings.Builder
 		for _, bl := range blocks {
-			b.WriteString(bl.Text)
+			if bl.Type == "" || bl.Type == "text" {
+				b.WriteString(bl.Text)
+			}
 		}
 		return b.String()
 	}

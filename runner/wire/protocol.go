@@ -68,10 +68,19 @@ func NewDecoder(p Protocol, body io.Reader) Decoder {
 
 // Message is one turn of the conversation sent to the model.
 type Message struct {
-	// Role is "user" or "assistant".
+	// Role is "user", "assistant" or "tool".
 	Role string
-	// Text is the turn's text.
+	// Text is the turn's text; for a tool turn, the tool's result.
 	Text string
+	// ToolCalls are the tool calls of an assistant turn: ID, Name and
+	// Arguments (the arguments' JSON text) of each.
+	ToolCalls []ToolCallPart
+	// ToolCallID is the id of the call a tool turn answers; ToolName its
+	// tool's name (Ollama matches results by name).
+	ToolCallID string
+	ToolName   string
+	// IsError marks a tool turn whose call failed or was refused.
+	IsError bool
 }
 
 // Request is one model call, independent of the protocol.
@@ -93,6 +102,25 @@ type Request struct {
 	// MaxTokens caps the reply; 0 leaves the provider's default, except for
 	// Anthropic, which requires one (DefaultAnthropicMaxTokens).
 	MaxTokens int
+	// Tools are the tools offered to the model, in each protocol's tool
+	// format; none are sent when it is empty.
+	Tools []Tool
+	// ToolsWithdrawn asks for an answer without tool calls, in a
+	// conversation that already has some: OpenAI and Anthropic keep the
+	// tools declared (the earlier turns refer to them) with tool_choice
+	// "none"; Ollama, which has no tool_choice, gets no tools.
+	ToolsWithdrawn bool
+}
+
+// Tool is a tool offered to the model, described neutrally.
+type Tool struct {
+	// Name is the name the model calls it by.
+	Name string
+	// Description tells the model what the tool does.
+	Description string
+	// Parameters is a JSON Schema object describing the arguments; nil
+	// means an object with no properties.
+	Parameters json.RawMessage
 }
 
 // DefaultAnthropicMaxTokens is the max_tokens sent to Anthropic when the
@@ -186,64 +214,4 @@ func (p Protocol) NewHTTPRequest(ctx context.Context, r Request) (*http.Request,
 		}
 	}
 	return req, nil
-}
-
-type chatMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
-// Body returns the JSON body of one streaming call in protocol p.
-func (p Protocol) Body(r Request) ([]byte, error) {
-	var msgs []chatMessage
-	if p != Anthropic && r.System != "" {
-		msgs = append(msgs, chatMessage{"system", r.System})
-	}
-	for _, m := range r.Messages {
-		msgs = append(msgs, chatMessage{m.Role, m.Text})
-	}
-	var v any
-	switch p {
-	case OpenAI:
-		body := struct {
-			Model               string        `json:"model"`
-			Messages            []chatMessage `json:"messages"`
-			Stream              bool          `json:"stream"`
-			StreamOptions       any           `json:"stream_options"`
-			MaxTokens           int           `json:"max_tokens,omitempty"`
-			MaxCompletionTokens int           `json:"max_completion_tokens,omitempty"`
-		}{Model: r.Model, Messages: msgs, Stream: true, StreamOptions: map[string]bool{"include_usage": true}}
-		if strings.EqualFold(r.ProviderType, "openai") {
-			body.MaxCompletionTokens = r.MaxTokens
-		} else {
-			body.MaxTokens = r.MaxTokens
-		}
-		v = body
-	case Anthropic:
-		max := r.MaxTokens
-		if max <= 0 {
-			max = DefaultAnthropicMaxTokens
-		}
-		v = struct {
-			Model     string        `json:"model"`
-			System    string        `json:"system,omitempty"`
-			Messages  []chatMessage `json:"messages"`
-			MaxTokens int           `json:"max_tokens"`
-			Stream    bool          `json:"stream"`
-		}{r.Model, r.System, msgs, max, true}
-	case Ollama:
-		body := struct {
-			Model    string         `json:"model"`
-			Messages []chatMessage  `json:"messages"`
-			Stream   bool           `json:"stream"`
-			Options  map[string]int `json:"options,omitempty"`
-		}{Model: r.Model, Messages: msgs, Stream: true}
-		if r.MaxTokens > 0 {
-			body.Options = map[string]int{"num_predict": r.MaxTokens}
-		}
-		v = body
-	default:
-		return nil, fmt.Errorf("unknown protocol %d", int(p))
-	}
-	return json.Marshal(v)
 }
