@@ -193,33 +193,11 @@ func suggestKey(key string) string {
 		if norm(k) == nk {
 			return k
 		}
-		if d := editDistance(nk, norm(k)); d < bestDist && d <= len(nk)/3 {
+		if d := EditDistance(nk, norm(k)); d < bestDist && d <= len(nk)/3 {
 			best, bestDist = k, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b (by bytes: keys
-// are ASCII in practice).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // resolve follows alias nodes to what they point at, giving up on chains

@@ -68,7 +68,7 @@ func (ps *parser) check(d *Definition) {
 			msg = fmt.Sprintf("name is %d characters long (at most 64): the runtime loads it, but skills cannot route to it and SkillServer refuses it", len(d.Name))
 		}
 		hint := ""
-		if s := kebab(d.Name); s != "" && s != d.Name && len(s) <= 64 {
+		if s := Kebab(d.Name); s != "" && s != d.Name && len(s) <= 64 {
 			hint = fmt.Sprintf("did you mean '%s'?", s)
 		}
 		ps.add(RuleNameFormat, at("name"), msg, hint)
@@ -151,29 +151,4 @@ func (ps *parser) checkVersion(d *Definition) {
 		f, _ := d.Field("metadata.version")
 		ps.add(RuleVersion, f.ValuePos, fmt.Sprintf("version %q and metadata.version %q disagree", d.Version, mv), "keep one of them")
 	}
-}
-
-// kebab turns a name into the lowercase kebab-case SkillServer accepts, or
-// "" when nothing usable is left.
-func kebab(s string) string {
-	var b strings.Builder
-	prevLower := false
-	for _, r := range s {
-		switch {
-		case r >= 'A' && r <= 'Z':
-			if prevLower {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r + 'a' - 'A')
-			prevLower = false
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
-			b.WriteRune(r)
-			prevLower = true
-		default:
-			b.WriteByte('-')
-			prevLower = false
-		}
-	}
-	parts := strings.FieldsFunc(b.String(), func(r rune) bool { return r == '-' })
-	return strings.Join(parts, "-")
 }

@@ -351,7 +351,7 @@ func cfgSuggest(v string, options []string) string {
 		if len(lo) > 100 {
 			continue
 		}
-		d := cfgDistance(v, lo)
+		d := EditDistance(v, lo)
 		if strings.HasPrefix(lo, v) || strings.HasPrefix(v, lo) {
 			d = min(d, 1)
 		}
@@ -363,26 +363,4 @@ func cfgSuggest(v string, options []string) string {
 		return ""
 	}
 	return best
-}
-
-// cfgDistance is the Levenshtein distance between a and b, in runes.
-func cfgDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -206,8 +206,8 @@ func TestKebab(t *testing.T) {
 	for in, want := range map[string]string{
 		"Release_Notes": "release-notes", "codeAnalyst": "code-analyst", "--a--b--": "a-b", "TWIN": "twin",
 	} {
-		if got := kebab(in); got != want {
-			t.Errorf("kebab(%q) = %q, want %q", in, got, want)
+		if got := Kebab(in); got != want {
+			t.Errorf("Kebab(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

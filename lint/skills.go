@@ -155,7 +155,7 @@ func resolveRoute(sk *Skill, c *Catalog, p Profile) {
 	switch agent := c.Agent(target); {
 	case !routeTargetRE.MatchString(target):
 		msg = fmt.Sprintf("Skill '/%s' has invalid metadata.subagent '%s': expected lowercase kebab-case name. Fix or remove metadata.subagent in %s.", sk.Name, target, sk.Path)
-		if k := kebab(target); k != "" && c.Agent(k) != nil {
+		if k := Kebab(target); k != "" && c.Agent(k) != nil {
 			hint = fmt.Sprintf("did you mean '%s'?", k)
 		}
 	case agent == nil:
@@ -182,7 +182,7 @@ func closestAgent(c *Catalog, name string) string {
 		if f.Status != Loaded {
 			continue
 		}
-		if d := editDistance(strings.ToLower(name), strings.ToLower(f.Def.Name)); d < bestDist {
+		if d := EditDistance(strings.ToLower(name), strings.ToLower(f.Def.Name)); d < bestDist {
 			best, bestDist = f.Def.Name, d
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
 // Suggest returns up to limit candidates close to name, closest first (ties
@@ -29,7 +31,7 @@ func Suggest(name string, candidates []string, limit int) []string {
 		}
 		seen[c] = true
 		lc := strings.ToLower(c)
-		d := editDistance(want, lc)
+		d := lint.EditDistance(want, lc)
 		if d <= maxDist || strings.Contains(lc, want) || strings.Contains(want, lc) {
 			near = append(near, scored{c, d})
 		}
@@ -42,26 +44,4 @@ func Suggest(name string, candidates []string, limit int) []string {
 		out = append(out, s.name)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

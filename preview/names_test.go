@@ -3,6 +3,8 @@ package preview
 import (
 	"slices"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
 func TestSuggest(t *testing.T) {
@@ -40,7 +42,7 @@ func TestEditDistance(t *testing.T) {
 		{"reviewer", "revewer", 1}, {"héllo", "hello", 1}, {"abc", "abc", 0},
 	}
 	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
+		if got := lint.EditDistance(tt.a, tt.b); got != tt.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}

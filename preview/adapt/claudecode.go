@@ -2,6 +2,8 @@ package adapt
 
 import (
 	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
 // Claude Code: .claude/agents/<name>.md, YAML frontmatter (name,
@@ -33,7 +35,7 @@ func claudeRole(model string) (role string, exact bool) {
 
 func exportClaudeCode(x *exportCtx) (string, []byte) {
 	d := x.d
-	x.convertName(kebabValid, kebabName, sameName)
+	x.convertName(lint.ValidName, lint.Kebab, sameName)
 	tools, ws := claudeTools.export(d.Tools, x.target.Title)
 	x.warnings = append(x.warnings, ws...)
 	model := claudeModel(d.ModelRole)

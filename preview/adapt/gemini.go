@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
 // Gemini CLI: .gemini/agents/<name>.md, YAML frontmatter with name (a slug
@@ -14,7 +16,7 @@ import (
 
 func exportGemini(x *exportCtx) (string, []byte) {
 	d := x.d
-	x.convertName(slugValid, kebabName, sameName)
+	x.convertName(slugValid, lint.Kebab, sameName)
 	tools, ws := geminiTools.export(d.Tools, x.target.Title)
 	x.warnings = append(x.warnings, ws...)
 	x.keepRole("Gemini CLI has no model roles: a sub-agent runs on the main session's model unless its own model is set")

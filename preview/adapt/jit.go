@@ -3,6 +3,8 @@ package adapt
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
 // The JIT sub-agent tools (seed 003): subagent_generate takes a JSON config
@@ -32,7 +34,7 @@ type jitConfig struct {
 func exportJIT(x *exportCtx) (string, []byte) {
 	d := x.d
 	x.noComments = true
-	x.convertName(kebabValid, kebabName, sameName)
+	x.convertName(lint.ValidName, lint.Kebab, sameName)
 	x.keepDescription()
 	x.keepTools()
 	if d.Set("modelRole") {

@@ -1,5 +1,7 @@
 package adapt
 
+import "github.com/agentdesk/agentdesk/lint"
+
 // MaxClaw (seed 004): a role is roles/<name>.md, a system prompt that
 // spawn_subagent appends to the sub-agent's own, plus a model preference
 // (palette:light, palette:mid, palette:frontier or a provider id). A role
@@ -18,7 +20,7 @@ func maxClawModel(role string) string {
 
 func exportMaxClaw(x *exportCtx) (string, []byte) {
 	d := x.d
-	x.convertName(kebabValid, kebabName, sameName)
+	x.convertName(lint.ValidName, lint.Kebab, sameName)
 	x.keepDescription()
 	x.keepTools()
 	if d.ModelRole == "Fallback" {

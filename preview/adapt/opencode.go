@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
 // OpenCode: .opencode/agents/<name>.md, the file name is the agent's id;
@@ -15,7 +17,7 @@ import (
 
 func exportOpenCode(x *exportCtx) (string, []byte) {
 	d := x.d
-	x.convertName(kebabValid, kebabName, sameName)
+	x.convertName(lint.ValidName, lint.Kebab, sameName)
 	tools, ws := openCodeTools.export(d.Tools, x.target.Title)
 	x.warnings = append(x.warnings, ws...)
 	x.keepRole("OpenCode has no model roles: a sub-agent runs on the model of the agent that calls it unless its own model is set")

@@ -314,10 +314,10 @@ func (x *importCtx) finishName(raw string, carry *carried, back func(string) str
 		x.warn("name %q: NetClaw names are lowercase kebab-case: imported as %q", raw, name)
 	}
 	x.agent.Name = name
-	if name == "" || kebabValid(name) {
+	if name == "" || lint.ValidName(name) {
 		return
 	}
-	if k := kebabName(name); k != "" && len(k) <= 64 {
+	if k := lint.Kebab(name); k != "" && len(k) <= 64 {
 		x.agent.Name = k
 		x.warn("name %q is not lowercase kebab-case, which skills and SkillServer need: imported as %q", name, k)
 	}
