@@ -1,0 +1,340 @@
+package cassette
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+	"unicode/utf8"
+)
+
+// MaxLine caps one line of a cassette: a chunk of the longest stream line
+// the decoders accept (16 MiB), base64-encoded, with room to spare.
+const MaxLine = 32 << 20
+
+// anyLine is any line after the header, as it is read: one decoding per
+// line. "error" is a string on response and end lines, a bool on tool lines.
+type anyLine struct {
+	Type        string          `json:"type"`
+	Call        int             `json:"call"`
+	TMS         int64           `json:"t_ms"`
+	Status      int             `json:"status"`
+	ContentType string          `json:"content_type"`
+	Error       json.RawMessage `json:"error"`
+	Reencoded   bool            `json:"reencoded"`
+	Text        *string         `json:"text"`
+	B64         *string         `json:"b64"`
+	How         string          `json:"how"`
+	Index       int             `json:"index"`
+	ID          string          `json:"id"`
+	Name        string          `json:"name"`
+	Arguments   string          `json:"arguments"`
+	Result      string          `json:"result"`
+	Refused     bool            `json:"refused"`
+	Cut         bool            `json:"cut"`
+	Guard       string          `json:"guard"`
+}
+
+// errorText reads "error" as a string ("" when absent or null).
+func (l *anyLine) errorText() (string, error) {
+	if len(l.Error) == 0 || string(l.Error) == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(l.Error, &s); err != nil {
+		return "", errors.New(`"error" is not a string`)
+	}
+	return s, nil
+}
+
+// errorFlag reads "error" as a bool (false when absent or null).
+func (l *anyLine) errorFlag() (bool, error) {
+	if len(l.Error) == 0 || string(l.Error) == "null" {
+		return false, nil
+	}
+	var b bool
+	if err := json.Unmarshal(l.Error, &b); err != nil {
+		return false, errors.New(`"error" of a tool line is not true or false`)
+	}
+	return b, nil
+}
+
+// The lines as they are written.
+type (
+	headerLine struct {
+		Type string `json:"type"`
+		Header
+	}
+	responseLine struct {
+		Type        string `json:"type"`
+		Call        int    `json:"call"`
+		TMS         int64  `json:"t_ms"`
+		Status      int    `json:"status,omitempty"`
+		ContentType string `json:"content_type,omitempty"`
+		Error       string `json:"error,omitempty"`
+		Reencoded   bool   `json:"reencoded,omitempty"`
+	}
+	chunkLine struct {
+		Type string  `json:"type"`
+		Call int     `json:"call"`
+		TMS  int64   `json:"t_ms"`
+		Text *string `json:"text,omitempty"`
+		B64  *string `json:"b64,omitempty"`
+	}
+	endLine struct {
+		Type  string `json:"type"`
+		Call  int    `json:"call"`
+		TMS   int64  `json:"t_ms"`
+		How   string `json:"how"`
+		Error string `json:"error,omitempty"`
+	}
+	toolLine struct {
+		Type string `json:"type"`
+		Call int    `json:"call"`
+		Tool
+	}
+)
+
+// maxTMS bounds t_ms (about 31 years), so that every time fits a
+// time.Duration.
+const maxTMS = 1e12
+
+func ms(d time.Duration) int64 { return d.Milliseconds() }
+
+func dur(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+
+// Encode returns the cassette's text.
+func (c *Cassette) Encode() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	h := c.Header
+	h.Version = Version
+	if h.Tools == nil {
+		h.Tools = []string{}
+	}
+	if err := enc.Encode(headerLine{Type: "cassette", Header: h}); err != nil {
+		return nil, fmt.Errorf("encoding the cassette header: %w", err)
+	}
+	for i, call := range c.Calls {
+		n := i + 1
+		lines := []any{responseLine{Type: "response", Call: n, TMS: ms(call.At), Status: call.Status, ContentType: call.ContentType, Error: call.Error, Reencoded: call.Reencoded}}
+		for _, ch := range call.Chunks {
+			l := chunkLine{Type: "chunk", Call: n, TMS: ms(ch.At)}
+			if utf8.Valid(ch.Data) {
+				s := string(ch.Data)
+				l.Text = &s
+			} else {
+				s := base64.StdEncoding.EncodeToString(ch.Data)
+				l.B64 = &s
+			}
+			lines = append(lines, l)
+		}
+		if call.End != nil {
+			lines = append(lines, endLine{Type: "end", Call: n, TMS: ms(call.End.At), How: call.End.How, Error: call.End.Error})
+		}
+		for _, t := range call.Tools {
+			lines = append(lines, toolLine{Type: "tool", Call: n, Tool: t})
+		}
+		for _, l := range lines {
+			if err := enc.Encode(l); err != nil {
+				return nil, fmt.Errorf("encoding call %d of the cassette: %w", n, err)
+			}
+		}
+	}
+	return b.Bytes(), nil
+}
+
+// SyntaxError says which line of a cassette is wrong and how.
+type SyntaxError struct {
+	// Line is the 1-based line number.
+	Line int
+	Err  error
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+// Unwrap returns the cause.
+func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// ErrNewerVersion is returned (wrapped) for a cassette of a format version
+// this package does not read.
+var ErrNewerVersion = errors.New("the cassette was made by a newer agentdesk")
+
+// Parse reads a cassette from its text.
+func Parse(data []byte) (*Cassette, error) { return Read(bytes.NewReader(data)) }
+
+// Read reads a cassette. A line that does not parse, or that breaks the
+// order (a chunk before its call's response, calls out of order, time going
+// backwards within a call), is a *SyntaxError naming the line.
+func Read(r io.Reader) (*Cassette, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	p := parser{c: &Cassette{}}
+	for sc.Scan() {
+		p.n++
+		raw := bytes.TrimSuffix(sc.Bytes(), []byte("\r"))
+		if p.n == 1 {
+			raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
+		}
+		if len(bytes.TrimSpace(raw)) == 0 {
+			continue
+		}
+		if err := p.line(raw); err != nil {
+			return nil, &SyntaxError{Line: p.n, Err: err}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, &SyntaxError{Line: p.n + 1, Err: fmt.Errorf("longer than %d MiB", MaxLine>>20)}
+		}
+		return nil, err
+	}
+	if !p.header {
+		return nil, errors.New("empty: a cassette starts with a header line")
+	}
+	return p.c, nil
+}
+
+type parser struct {
+	c      *Cassette
+	n      int
+	header bool
+	// last is the time of the last line of the current call.
+	last time.Duration
+}
+
+func (p *parser) line(raw []byte) error {
+	if !p.header {
+		var h headerLine
+		if err := json.Unmarshal(raw, &h); err != nil {
+			return fmt.Errorf("not a JSON object: %w", err)
+		}
+		if h.Type != "cassette" {
+			return fmt.Errorf("the first line is a %q line, not the cassette header: is this a cassette?", h.Type)
+		}
+		switch {
+		case h.Version > Version:
+			return fmt.Errorf("%w (format version %d; this one reads version %d): upgrade agentdesk", ErrNewerVersion, h.Version, Version)
+		case h.Version < 1:
+			return fmt.Errorf("the header has no format version")
+		}
+		switch h.Protocol {
+		case "openai", "anthropic", "ollama":
+		default:
+			return fmt.Errorf("the header's protocol is %q, not openai, anthropic or ollama", h.Protocol)
+		}
+		p.c.Header, p.header = h.Header, true
+		return nil
+	}
+	var l anyLine
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return fmt.Errorf("not a JSON object: %w", err)
+	}
+	switch l.Type {
+	case "response":
+		msg, err := l.errorText()
+		if err != nil {
+			return err
+		}
+		if want := len(p.c.Calls) + 1; l.Call != want {
+			return fmt.Errorf("a response for call %d where call %d comes next", l.Call, want)
+		}
+		if l.TMS < 0 || l.TMS > maxTMS {
+			return fmt.Errorf("t_ms %d is not a time within a call", l.TMS)
+		}
+		if l.Status == 0 && msg == "" {
+			return errors.New("a response with neither a status nor an error")
+		}
+		if l.Status != 0 && (l.Status < 100 || l.Status > 999) {
+			return fmt.Errorf("status %d is not an HTTP status", l.Status)
+		}
+		p.c.Calls = append(p.c.Calls, &Call{N: l.Call, At: dur(l.TMS), Status: l.Status, ContentType: l.ContentType, Error: msg, Reencoded: l.Reencoded})
+		p.last = dur(l.TMS)
+		return nil
+	case "chunk":
+		call, err := p.current(l.Call, "chunk", l.TMS)
+		if err != nil {
+			return err
+		}
+		switch {
+		case call.Status == 0:
+			return fmt.Errorf("a chunk of call %d, which has no response", l.Call)
+		case call.End != nil:
+			return fmt.Errorf("a chunk of call %d after its end", l.Call)
+		}
+		var data []byte
+		switch {
+		case l.Text != nil && l.B64 == nil:
+			data = []byte(*l.Text)
+		case l.B64 != nil && l.Text == nil:
+			if data, err = base64.StdEncoding.DecodeString(*l.B64); err != nil {
+				return fmt.Errorf("b64 is not base64: %w", err)
+			}
+		default:
+			return errors.New(`a chunk holds exactly one of "text" and "b64"`)
+		}
+		call.Chunks = append(call.Chunks, Chunk{At: dur(l.TMS), Data: data})
+		return nil
+	case "end":
+		msg, err := l.errorText()
+		if err != nil {
+			return err
+		}
+		call, err := p.current(l.Call, "end", l.TMS)
+		if err != nil {
+			return err
+		}
+		if call.End != nil {
+			return fmt.Errorf("a second end of call %d", l.Call)
+		}
+		switch l.How {
+		case EndEOF, EndDropped, EndError, EndCut, EndCancelled:
+		default:
+			return fmt.Errorf("end how %q is not eof, unexpected_eof, error, cut or cancelled", l.How)
+		}
+		call.End = &End{At: dur(l.TMS), How: l.How, Error: msg}
+		return nil
+	case "tool":
+		isErr, err := l.errorFlag()
+		if err != nil {
+			return err
+		}
+		if l.Call < 1 || l.Call != len(p.c.Calls) {
+			return fmt.Errorf("a tool result of call %d where call %d is the current one", l.Call, len(p.c.Calls))
+		}
+		switch l.Guard {
+		case GuardAllow, GuardRefuse, GuardStop:
+		default:
+			return fmt.Errorf("tool guard %q is not allow, refuse or stop", l.Guard)
+		}
+		if l.Index < 0 {
+			return fmt.Errorf("tool index %d is negative", l.Index)
+		}
+		call := p.c.Calls[l.Call-1]
+		call.Tools = append(call.Tools, Tool{Index: l.Index, ID: l.ID, Name: l.Name, Arguments: l.Arguments, Result: l.Result,
+			IsError: isErr, Refused: l.Refused, Cut: l.Cut, Guard: l.Guard})
+		return nil
+	case "cassette":
+		return errors.New("a second header")
+	}
+	return fmt.Errorf("unknown line type %q", l.Type)
+}
+
+// current returns the call a chunk or end line belongs to, checking its
+// number and that time does not go backwards.
+func (p *parser) current(n int, what string, tms int64) (*Call, error) {
+	if n < 1 || n != len(p.c.Calls) {
+		return nil, fmt.Errorf("a %s of call %d where call %d is the current one", what, n, len(p.c.Calls))
+	}
+	at := dur(min(max(tms, 0), maxTMS))
+	if tms < 0 || tms > maxTMS || at < p.last {
+		return nil, fmt.Errorf("t_ms %d goes back before %d", tms, ms(p.last))
+	}
+	p.last = at
+	return p.c.Calls[n-1], nil
+}
