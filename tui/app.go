@@ -1,11 +1,13 @@
 package tui
 
 import (
+	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner"
 )
 
 // CatalogScanner gives the browser a fresh catalog of the home. A
@@ -35,6 +37,13 @@ type Options struct {
 	Environ []string
 	// Now is the clock (default time.Now); tests fix it.
 	Now func() time.Time
+	// Runner starts trial runs and knows the runs folder; nil turns the
+	// Run and Artifacts panes off, and RunnerErr says why.
+	Runner    *runner.Runner
+	RunnerErr error
+	// OpenPath, when set, makes the browser a viewer of that artifacts
+	// folder or file (agentdesk open): no home is scanned.
+	OpenPath string
 }
 
 // tab is one of the right-hand panes.
@@ -91,6 +100,8 @@ type Model struct {
 
 	list   listPane
 	layer  layerPane
+	runs   runPane
+	arts   artifactsPane
 	catGen int // counts catalogs, so late background results can be told apart
 	filter lineInput
 	tab    tab
@@ -108,6 +119,9 @@ type Model struct {
 
 	// tick is tea.Tick; tests replace it so that no timer runs.
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+	// eventWait, when set, replaces the Cmd that waits for a run's events
+	// (tests pump events themselves).
+	eventWait func(r *runner.Run, i int) tea.Cmd
 }
 
 // New returns a browser over opts.Home. Nothing is read until the program
@@ -119,17 +133,22 @@ func New(opts Options) *Model {
 	if opts.Debounce <= 0 {
 		opts.Debounce = 100 * time.Millisecond
 	}
-	return &Model{
+	m := &Model{
 		tick: tea.Tick,
 		opts: opts,
 		keys: DefaultKeyMap(),
 		st:   NewStyles(true, opts.Color),
 	}
+	m.runs.ctx, m.runs.stop = context.WithCancel(context.Background())
+	return m
 }
 
 // Init scans the home, starts the watcher and asks the terminal for its
 // background colour.
 func (m *Model) Init() tea.Cmd {
+	if m.opts.OpenPath != "" {
+		return tea.Batch(m.openViewer(m.opts.OpenPath), tea.RequestBackgroundColor)
+	}
 	cmds := []tea.Cmd{m.requestScan(), tea.RequestBackgroundColor}
 	if m.opts.Watch {
 		cmds = append(cmds, startWatcherCmd(m.opts.Home, m.opts.Debounce))
@@ -137,8 +156,14 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Close stops the watcher. Call it after the program has returned.
+// Close stops the watcher, cancels the runs still going
+// (cancelled_by_parent) and waits until their folders are written. Call it
+// after the program has returned.
 func (m *Model) Close() error {
+	m.runs.stop()
+	for _, rv := range m.runs.runs {
+		_, _ = rv.run.Wait()
+	}
 	if m.watcher != nil {
 		return m.watcher.Close()
 	}
@@ -168,6 +193,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.requestRescan(msg.change.Paths, false), waitForChange(m.watcher))
 	case watcherErrMsg:
 		cmds = append(cmds, m.setFlash("watcher: "+msg.err.Error(), true), waitForChange(m.watcher))
+	case runStartedMsg:
+		cmds = append(cmds, m.runStarted(msg))
+	case runEventsMsg:
+		cmds = append(cmds, m.runEvents(msg))
+	case runTickMsg:
+		cmds = append(cmds, m.runTick())
+	case artifactsMsg:
+		m.artifactsListed(msg)
+	case viewerListedMsg, viewerReadMsg:
+		m.viewerMsg(msg)
 	case layerMsg:
 		m.layer.apply(msg)
 	case markdownMsg:
@@ -187,6 +222,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmd, done := top.update(msg, m.keys)
 			if done {
 				m.overlays.pop()
+				if m.opts.OpenPath != "" && len(m.overlays) == 0 {
+					cmd = tea.Batch(cmd, tea.Quit) // the viewer was the program
+				}
 			}
 			cmds = append(cmds, cmd)
 			break
@@ -205,6 +243,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // followUp asks for whatever the next frame will need and is not ready:
 // today, the markdown of the selected body.
 func (m *Model) followUp() tea.Cmd {
+	if v, ok := m.overlays.top().(*viewer); ok && m.width > 0 {
+		return v.need(m.viewerWidth())
+	}
+	if m.tab == tabArtifacts {
+		return m.refreshArtifacts()
+	}
 	if m.tab != tabDefinition || m.width == 0 {
 		return nil
 	}
@@ -226,4 +270,32 @@ func (m *Model) setFlash(text string, bad bool) tea.Cmd {
 	m.flash = flash{text: Sanitize(text), bad: bad, id: m.flash.id + 1}
 	id := m.flash.id
 	return m.tick(flashDuration, func(time.Time) tea.Msg { return flashExpiredMsg{id} })
+}
+
+// viewerMsg hands a file listing or a file read to the viewer that asked.
+func (m *Model) viewerMsg(msg tea.Msg) {
+	for _, o := range m.overlays {
+		v, ok := o.(*viewer)
+		if !ok {
+			continue
+		}
+		switch msg := msg.(type) {
+		case viewerListedMsg:
+			if v.root == msg.root && !v.loaded {
+				v.loaded, v.files, v.err = true, msg.files, msg.err
+			}
+		case viewerReadMsg:
+			if _, asked := v.docs[msg.path]; asked && v.docs[msg.path] == nil {
+				v.docs[msg.path] = msg.doc
+			}
+		}
+	}
+}
+
+// viewerWidth is the width of the viewer's text at this screen size.
+func (m *Model) viewerWidth() int {
+	if m.opts.OpenPath != "" {
+		return max(m.width-4, 6)
+	}
+	return max(m.width-8, 6)
 }

@@ -75,6 +75,9 @@ func (m *Model) handleMoveKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.scrollPane(page)
 		case key.Matches(msg, k.Top):
 			m.scroll[m.tab] = 0
+			if m.tab == tabRun {
+				m.runs.follow = false
+			}
 		case key.Matches(msg, k.Bottom):
 			m.scrollPane(1 << 30)
 		}
@@ -133,7 +136,38 @@ func (m *Model) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 // handlePaneKey gives the active pane the keys that belong to it.
 func (m *Model) handlePaneKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.keys
+	if key.Matches(msg, k.Run) {
+		return m.askRun(), true
+	}
 	switch m.tab {
+	case tabRun:
+		switch {
+		case key.Matches(msg, k.Cancel):
+			return m.cancelRun(), true
+		case key.Matches(msg, k.FoldThinking):
+			m.runs.foldThinking = !m.runs.foldThinking
+			return nil, true
+		case key.Matches(msg, k.NextRun):
+			m.nextRun()
+			return nil, true
+		case key.Matches(msg, k.Open):
+			return m.openRunArtifacts(), true
+		}
+	case tabArtifacts:
+		switch {
+		case key.Matches(msg, k.Open):
+			return m.openArtifacts(), true
+		case key.Matches(msg, k.Pager):
+			return m.pagerArtifact(), true
+		case m.focus == focusPane && key.Matches(msg, k.Up):
+			m.arts.sel = max(m.arts.sel-1, 0)
+			return nil, true
+		case m.focus == focusPane && key.Matches(msg, k.Down):
+			m.arts.sel = min(m.arts.sel+1, max(len(m.arts.records)-1, 0))
+			return nil, true
+		case m.focus == focusPane && msg.String() == "enter":
+			return m.openArtifacts(), true
+		}
 	case tabLayer:
 		switch {
 		case key.Matches(msg, k.Audience):
@@ -169,7 +203,13 @@ func (m *Model) resetScroll() {
 func (m *Model) scrollPane(n int) {
 	h, w := m.paneSize()
 	total := len(m.paneContent(w))
+	if m.tab == tabRun && m.runs.follow {
+		m.scroll[tabRun] = max(total-h, 0)
+	}
 	s := m.scroll[m.tab] + n
 	s = min(s, total-h)
 	m.scroll[m.tab] = max(s, 0)
+	if m.tab == tabRun {
+		m.runs.follow = m.scroll[tabRun] >= total-h
+	}
 }

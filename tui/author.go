@@ -71,6 +71,7 @@ type createdMsg struct {
 type editorDoneMsg struct {
 	path    string
 	cleanup string // a temporary folder to remove (read-only copies)
+	pager   bool
 	err     error
 }
 
@@ -263,6 +264,7 @@ type openEditorMsg struct {
 	path    string // the file being edited (the original, for a copy)
 	cleanup string // a temporary folder to remove afterwards
 	warning string // shown while the editor runs and after
+	pager   bool   // a pager, not an editor: nothing to rescan after
 	err     error
 }
 
@@ -302,7 +304,7 @@ func (m *Model) openEditor(msg openEditorMsg) tea.Cmd {
 		warn = m.setFlash(msg.warning, true)
 	}
 	return tea.Batch(warn, tea.ExecProcess(msg.cmd, func(err error) tea.Msg {
-		return editorDoneMsg{path: msg.path, cleanup: msg.cleanup, err: err}
+		return editorDoneMsg{path: msg.path, cleanup: msg.cleanup, pager: msg.pager, err: err}
 	}))
 }
 
@@ -339,9 +341,16 @@ func removeAllCmd(dir string) tea.Cmd {
 // editorDone rescans (the watcher may have seen the save already; a rescan
 // of unchanged files costs little) and reports an editor failure.
 func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
-	cmds := []tea.Cmd{removeAllCmd(msg.cleanup), m.requestScan()}
+	cmds := []tea.Cmd{removeAllCmd(msg.cleanup)}
+	if !msg.pager {
+		cmds = append(cmds, m.requestScan())
+	}
 	if msg.err != nil {
-		cmds = append(cmds, m.setFlash("editor: "+msg.err.Error(), true))
+		what := "editor"
+		if msg.pager {
+			what = "pager"
+		}
+		cmds = append(cmds, m.setFlash(what+": "+msg.err.Error(), true))
 	}
 	return tea.Batch(cmds...)
 }

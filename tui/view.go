@@ -36,6 +36,12 @@ func (m *Model) render() string {
 			fmt.Sprintf("this terminal is %d×%d.", w, h),
 		}, w, h), "\n")
 	}
+	if m.opts.OpenPath != "" {
+		if v, ok := m.overlays.top().(*viewer); ok {
+			return strings.Join(box(v.render(&m.st, w, h), w, h), "\n")
+		}
+		return strings.Join(box(nil, w, h), "\n")
+	}
 	lines := make([]string, 0, h)
 	lines = append(lines, m.renderHeader(w))
 	lines = append(lines, m.renderBody(w, h-2)...)
@@ -99,10 +105,22 @@ func (m *Model) shortPath(p string) string {
 	return p
 }
 
+// shortenPaths writes $HOME as ~ wherever a path inside it appears in s.
+func (m *Model) shortenPaths(s string) string {
+	home := m.getenv("HOME")
+	if home == "" || home == "/" {
+		return s
+	}
+	return strings.ReplaceAll(s, home+"/", "~/")
+}
+
 // getenv reads the browser's environment.
-func (m *Model) getenv(k string) string {
-	for i := len(m.opts.Environ) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(m.opts.Environ[i], k+"="); ok {
+func (m *Model) getenv(k string) string { return envLookup(m.opts.Environ, k) }
+
+// envLookup returns key's value in environ (the last one wins), or "".
+func envLookup(environ []string, key string) string {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(environ[i], key+"="); ok {
 			return v
 		}
 	}
@@ -171,6 +189,9 @@ func (m *Model) renderPane(w, h int) []string {
 	out := make([]string, 0, h)
 	out = append(out, m.renderTabs(w))
 	content := m.paneContent(w)
+	if m.tab == tabRun && m.runs.follow {
+		m.scroll[tabRun] = max(len(content)-(h-1), 0)
+	}
 	s := min(m.scroll[m.tab], len(content))
 	out = append(out, content[s:min(s+h-1, len(content))]...)
 	return box(out, w, h)
@@ -206,6 +227,10 @@ func (m *Model) paneContent(w int) []string {
 		return definitionContent(&m.st, m.cat, f, w, body)
 	case tabLayer:
 		return m.layer.content(&m.st, m.cat, m.list.selected(), w)
+	case tabRun:
+		return m.runContent(w)
+	case tabArtifacts:
+		return m.artifactsContent(w)
 	}
 	return []string{m.st.Dim.Render(tabNames[m.tab] + ": not available yet.")}
 }

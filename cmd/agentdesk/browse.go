@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/tui"
 )
 
@@ -28,8 +29,13 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 		return exitWith(exitUsage, errors.New("the browser needs a terminal and standard output is not one: for scripts use 'agentdesk lint' or 'agentdesk preview'"))
 	}
 	opts.Home = h
-	opts.Scanner = lint.NewScanner(h, lint.ScanOptions{Environ: g.environ})
-	opts.Watch = true
+	if opts.OpenPath == "" {
+		opts.Scanner = lint.NewScanner(h, lint.ScanOptions{Environ: g.environ})
+		opts.Watch = true
+	}
+	if opts.Runner == nil {
+		opts.Runner, opts.RunnerErr = newRunner(g)
+	}
 	opts.Color = g.Color(g.stdout)
 	opts.Environ = g.environ
 	m := tui.New(opts)
@@ -47,4 +53,13 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 		return exitWith(exitInternal, fmt.Errorf("the browser stopped: %w", err))
 	}
 	return nil
+}
+
+// newRunner makes the browser's runner on the default runs folder.
+func newRunner(g *globals) (*runner.Runner, error) {
+	dir, err := runner.DefaultRunsDir(g.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return runner.New(runner.Options{RunsDir: dir})
 }

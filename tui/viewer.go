@@ -1,0 +1,416 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentdesk/agentdesk/runner"
+)
+
+// maxViewBytes is the most of one file the viewer reads.
+const maxViewBytes = 4 << 20
+
+// viewer shows the files of a run folder (or one file) in a scrollable
+// pane: markdown rendered, the transcript as a readable log, JSON as is.
+// Tab and shift+tab move between the files; esc or q closes it.
+type viewer struct {
+	root   string
+	files  []string // paths, in the order they are offered
+	cur    int
+	docs   map[string]*viewerDoc
+	scroll int
+	err    error // listing the folder failed
+	loaded bool  // the listing has arrived
+	// fullscreen is set for `agentdesk open`: the viewer is the program.
+	fullscreen bool
+	md         *markdownCache
+	style      string
+	environ    []string
+	page       int // lines per page, from the last render
+}
+
+// viewerDoc is one file's text, once read.
+type viewerDoc struct {
+	text   string
+	digest string
+	err    error
+	cut    bool // the file was larger than maxViewBytes
+	binary bool
+}
+
+// Messages of the viewer.
+type (
+	viewerListedMsg struct {
+		root  string
+		files []string
+		err   error
+	}
+	viewerReadMsg struct {
+		path string
+		doc  *viewerDoc
+	}
+)
+
+// openViewer opens path (a folder of artifacts or one file) in the viewer.
+func (m *Model) openViewer(path string) tea.Cmd {
+	v := &viewer{root: path, docs: map[string]*viewerDoc{}, md: &m.md, style: markdownStyle(&m.st), environ: m.opts.Environ, fullscreen: m.opts.OpenPath != ""}
+	m.overlays.push(v)
+	return listArtifactsCmd(path)
+}
+
+// listArtifactsCmd lists the files of a folder, or the one file.
+func listArtifactsCmd(path string) tea.Cmd {
+	return func() tea.Msg {
+		files, err := artifactFiles(path)
+		return viewerListedMsg{root: path, files: files, err: err}
+	}
+}
+
+// artifactFiles lists what the viewer offers: result.md,
+// truncated-output.md, transcript.jsonl and run.json first, then every
+// other regular file, by name. A file path gives just that file.
+func artifactFiles(path string) ([]string, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	if !info.IsDir() {
+		return []string{path}, nil
+	}
+	ents, err := os.ReadDir(path)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", path, err)
+	}
+	first := []string{runner.ResultFile, runner.TruncatedOutputFile, runner.TranscriptFile, runner.RunFile}
+	var names []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	slices.SortStableFunc(names, func(a, b string) int {
+		ia, ib := slices.Index(first, a), slices.Index(first, b)
+		switch {
+		case ia >= 0 && ib >= 0:
+			return ia - ib
+		case ia >= 0:
+			return -1
+		case ib >= 0:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s holds no files to show", path)
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = filepath.Join(path, n)
+	}
+	return out, nil
+}
+
+// readArtifactCmd reads one file for the viewer.
+func readArtifactCmd(path string) tea.Cmd {
+	return func() tea.Msg {
+		doc := &viewerDoc{}
+		f, err := os.Open(path)
+		if err != nil {
+			doc.err = fmt.Errorf("reading %s: %w", path, err)
+			return viewerReadMsg{path: path, doc: doc}
+		}
+		defer f.Close()
+		data, err := io.ReadAll(io.LimitReader(f, maxViewBytes+1))
+		if err != nil {
+			doc.err = fmt.Errorf("reading %s: %w", path, err)
+			return viewerReadMsg{path: path, doc: doc}
+		}
+		if len(data) > maxViewBytes {
+			data, doc.cut = data[:maxViewBytes], true
+		}
+		doc.binary = bytes.IndexByte(data[:min(len(data), 8192)], 0) >= 0
+		h := fnv.New64a()
+		h.Write(data)
+		doc.digest = fmt.Sprintf("%s#%x", path, h.Sum64())
+		doc.text = string(data)
+		return viewerReadMsg{path: path, doc: doc}
+	}
+}
+
+// current is the path shown, or "".
+func (v *viewer) current() string {
+	if v.cur < 0 || v.cur >= len(v.files) {
+		return ""
+	}
+	return v.files[v.cur]
+}
+
+// need returns the Cmds the next frame wants: the file read, the markdown
+// rendered at width w.
+func (v *viewer) need(w int) tea.Cmd {
+	p := v.current()
+	if p == "" {
+		return nil
+	}
+	doc, ok := v.docs[p]
+	if !ok {
+		v.docs[p] = nil // reading
+		return readArtifactCmd(p)
+	}
+	if doc == nil || doc.err != nil || doc.binary || !isMarkdown(p) {
+		return nil
+	}
+	return v.md.request(markdownKey{digest: doc.digest, width: w, style: v.style}, doc.text)
+}
+
+func isMarkdown(p string) bool {
+	ext := strings.ToLower(filepath.Ext(p))
+	return ext == ".md" || ext == ".markdown"
+}
+
+func (v *viewer) update(msg tea.Msg, keys KeyMap) (tea.Cmd, bool) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, false
+	}
+	page := max(v.page-1, 1)
+	switch k.String() {
+	case "esc", "q", "ctrl+c":
+		return nil, true
+	case "tab", "right", "l", "]":
+		if len(v.files) > 0 {
+			v.cur = (v.cur + 1) % len(v.files)
+			v.scroll = 0
+		}
+	case "shift+tab", "left", "h", "[":
+		if len(v.files) > 0 {
+			v.cur = (v.cur + len(v.files) - 1) % len(v.files)
+			v.scroll = 0
+		}
+	case "up", "k":
+		v.scroll--
+	case "down", "j":
+		v.scroll++
+	case "pgup", "ctrl+u":
+		v.scroll -= page
+	case "pgdown", "ctrl+d", "space":
+		v.scroll += page
+	case "home", "g":
+		v.scroll = 0
+	case "end", "G":
+		v.scroll = 1 << 30
+	case "p":
+		if p := v.current(); p != "" {
+			return pagerCmd(v.environ, p), false
+		}
+	}
+	v.scroll = max(v.scroll, 0)
+	return nil, false
+}
+
+// lines renders the current file at width w.
+func (v *viewer) lines(st *Styles, w int) []string {
+	switch {
+	case !v.loaded:
+		return []string{st.Dim.Render("Listing " + Sanitize(v.root) + "…")}
+	case v.err != nil:
+		return wrap(Sanitize(v.err.Error()), w)
+	}
+	p := v.current()
+	doc := v.docs[p]
+	switch {
+	case doc == nil:
+		return []string{st.Dim.Render("Reading…")}
+	case doc.err != nil:
+		return wrap(Sanitize(doc.err.Error()), w)
+	case doc.binary:
+		return []string{st.Dim.Render("A binary file: not shown.")}
+	}
+	var out []string
+	if filepath.Base(p) == runner.TruncatedOutputFile {
+		out = append(out, st.Warning.Render(cut("PARTIAL: the reply was cut off at the output limit (output_truncated)", w)), "")
+	}
+	switch {
+	case isMarkdown(p):
+		if r, ok := v.md.get(markdownKey{digest: doc.digest, width: w, style: v.style}); ok && r != "" {
+			out = append(out, strings.Split(r, "\n")...)
+		} else {
+			out = append(out, wrap(SanitizeText(doc.text), w)...)
+		}
+	case strings.HasSuffix(p, ".jsonl"):
+		out = append(out, transcriptLines(st, doc.text, w)...)
+	default:
+		out = append(out, wrap(SanitizeText(doc.text), w)...)
+	}
+	if doc.cut {
+		out = append(out, "", st.Warning.Render(fmt.Sprintf("(cut at %d MiB: press p to read it all in $PAGER)", maxViewBytes>>20)))
+	}
+	return out
+}
+
+func (v *viewer) render(st *Styles, w, h int) []string {
+	if !v.fullscreen {
+		w, h = max(w-4, 10), max(h-2, 5)
+	}
+	inner := max(w-4, 6)
+	bodyH := max(h-6, 1) // border 2, title, file tabs, rule, footer
+	v.page = bodyH
+	content := v.lines(st, inner)
+	v.scroll = min(v.scroll, max(len(content)-bodyH, 0))
+	shown := content[v.scroll:min(v.scroll+bodyH, len(content))]
+
+	var tabs []string
+	for i, f := range v.files {
+		name := Sanitize(filepath.Base(f))
+		if filepath.Base(f) == runner.TruncatedOutputFile {
+			name += " (partial)"
+		}
+		if i == v.cur {
+			tabs = append(tabs, st.TabActive.Render(" "+name+" "))
+		} else {
+			tabs = append(tabs, st.TabInactive.Render(" "+name+" "))
+		}
+	}
+	lines := []string{fit(strings.Join(tabs, ""), inner), st.Separator.Render(strings.Repeat("─", inner))}
+	lines = append(lines, box(shown, inner, bodyH)...)
+	pos := ""
+	if len(content) > bodyH {
+		pos = fmt.Sprintf("%d–%d of %d · ", v.scroll+1, v.scroll+len(shown), len(content))
+	}
+	lines = append(lines, st.Dim.Render(fit(pos+"tab: next file · ↑↓ pgup pgdn: scroll · p: $PAGER · esc: close", inner)))
+	title := Sanitize(v.root)
+	return frameExact(st, title, lines, inner)
+}
+
+// frameExact draws lines in the overlay box at exactly inner columns.
+func frameExact(st *Styles, title string, lines []string, inner int) []string {
+	body := make([]string, 0, len(lines)+1)
+	body = append(body, st.OverlayTitle.Render(fit(ansiTruncateLeft(title, inner), inner)))
+	for _, l := range lines {
+		body = append(body, fit(l, inner))
+	}
+	return strings.Split(st.Overlay.Render(strings.Join(body, "\n")), "\n")
+}
+
+// ansiTruncateLeft keeps the end of a long path.
+func ansiTruncateLeft(s string, w int) string {
+	if len(s) <= w {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= w {
+		return s
+	}
+	return "…" + string(r[len(r)-w+1:])
+}
+
+// transcriptLines renders transcript.jsonl as a log: one line per event,
+// consecutive text or thinking pieces joined.
+func transcriptLines(st *Styles, text string, w int) []string {
+	var out []string
+	var pendKind string
+	var pendAt int64
+	var pend strings.Builder
+	flush := func() {
+		if pendKind == "" {
+			return
+		}
+		label := fmt.Sprintf("%7s %-9s ", dur(msDur(pendAt)), pendKind)
+		for i, l := range wrap(Sanitize(pend.String()), max(w-len(label), 10)) {
+			p := strings.Repeat(" ", len(label))
+			if i == 0 {
+				p = label
+			}
+			if pendKind == "thinking" {
+				out = append(out, st.Thinking.Render(p+l))
+			} else {
+				out = append(out, p+l)
+			}
+		}
+		pendKind = ""
+		pend.Reset()
+	}
+	for _, raw := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		var e runner.TranscriptEntry
+		if err := json.Unmarshal([]byte(raw), &e); err != nil || e.Type == "" {
+			flush()
+			out = append(out, wrap(Sanitize(raw), w)...)
+			continue
+		}
+		if e.Type == "text" || e.Type == "thinking" {
+			if pendKind != e.Type {
+				flush()
+				pendKind, pendAt = e.Type, e.TMS
+			}
+			pend.WriteString(e.Text)
+			continue
+		}
+		flush()
+		detail := ""
+		switch e.Type {
+		case "request":
+			detail = fmt.Sprintf("%s · %s → %s", e.Protocol, e.Model, e.URL)
+		case "response":
+			detail = fmt.Sprintf("HTTP %d", e.Status)
+		case "tool_call":
+			if e.Tool != nil {
+				detail = e.Tool.Name + " " + e.Tool.Arguments
+			}
+		case "finish":
+			if e.Finish != nil {
+				detail = *e.Finish
+			}
+		case "usage":
+			if e.Usage != nil {
+				detail = fmt.Sprintf("%d in / %d out / %d reasoning", e.Usage.InputTokens, e.Usage.OutputTokens, e.Usage.ReasoningTokens)
+			}
+		case "outcome", "watchdog":
+			detail = strings.TrimSpace(string(e.Outcome) + " " + e.Reason + " " + e.Text)
+		default:
+			detail = e.Text
+		}
+		label := fmt.Sprintf("%7s %-9s ", dur(msDur(e.TMS)), e.Type)
+		for i, l := range wrap(Sanitize(detail), max(w-len(label), 10)) {
+			p := strings.Repeat(" ", len(label))
+			if i == 0 {
+				p = label
+			}
+			out = append(out, p+l)
+		}
+	}
+	flush()
+	return out
+}
+
+func msDur(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
+
+// pagerCmd opens path in $PAGER (else less) and gives the terminal to it.
+func pagerCmd(environ []string, path string) tea.Cmd {
+	return func() tea.Msg {
+		pager := strings.Fields(envLookup(environ, "PAGER"))
+		if len(pager) == 0 {
+			pager = []string{"less"}
+		}
+		bin, err := exec.LookPath(pager[0])
+		if err != nil {
+			return openEditorMsg{err: fmt.Errorf("pager %q not found: set $PAGER: %w", pager[0], err)}
+		}
+		c := exec.Command(bin, append(pager[1:], path)...)
+		c.Env = environ
+		return openEditorMsg{cmd: c, path: path, pager: true}
+	}
+}
+
+// pagerFile opens a file in $PAGER from the panes.
+func (m *Model) pagerFile(path string) tea.Cmd { return pagerCmd(m.opts.Environ, path) }
