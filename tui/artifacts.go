@@ -175,4 +175,3 @@ func (m *Model) pagerArtifact() tea.Cmd {
 	}
 	return m.pagerFile(filepath.Join(r.Dir, runner.ResultFile))
 }
-
