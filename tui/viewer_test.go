@@ -1,0 +1,103 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+func TestArtifactFilesOrder(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"zeta.txt", "run.json", "transcript.jsonl", "alpha.log", "result.md", "truncated-output.md", ".hidden"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	got, err := artifactFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range got {
+		names = append(names, filepath.Base(p))
+	}
+	want := "result.md truncated-output.md transcript.jsonl run.json alpha.log zeta.txt"
+	if strings.Join(names, " ") != want {
+		t.Errorf("order %v, want %s", names, want)
+	}
+	if _, err := artifactFiles(filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing path should be an error")
+	}
+	empty := t.TempDir()
+	if _, err := artifactFiles(empty); err == nil || !strings.Contains(err.Error(), "no files") {
+		t.Errorf("an empty folder: %v", err)
+	}
+}
+
+func TestTranscriptLines(t *testing.T) {
+	st := NewStyles(true, false)
+	text := `{"t_ms":0,"type":"request","url":"http://m/v1/chat/completions","protocol":"openai","model":"m1"}
+{"t_ms":40,"type":"response","status":200}
+{"t_ms":100,"type":"thinking","text":"hmm "}
+{"t_ms":120,"type":"thinking","text":"let me see"}
+{"t_ms":300,"type":"text","text":"Hello "}
+{"t_ms":310,"type":"text","text":"\u001b[31mworld"}
+{"t_ms":400,"type":"finish","finish":"length"}
+{"t_ms":401,"type":"outcome","outcome":"Failed","reason":"output_truncated"}
+not json at all
+`
+	got := strings.Join(transcriptLines(&st, text, 100), "\n")
+	for _, want := range []string{
+		"request   openai · m1 → http://m/v1/chat/completions",
+		"HTTP 200",
+		"thinking  hmm let me see",
+		`text      Hello \x1b[31mworld`,
+		"finish    length",
+		"outcome   Failed output_truncated",
+		"not json at all",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, got)
+		}
+	}
+	checkNoRawControls(t, got)
+}
+
+// TestOpenNetClawRunFolder is `agentdesk open` on a NetClaw run folder: the
+// viewer is the whole program, tab moves between files, q quits.
+func TestOpenNetClawRunFolder(t *testing.T) {
+	m := New(Options{OpenPath: filepath.Join("testdata", "netclaw-run"), Now: func() time.Time { return fixedNow }})
+	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	tm := &testModel{t: t, Model: m}
+	tm.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	tm.run(m.Init())
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		tm.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		checkFrame(t, tm.View().Content, size[0], size[1])
+	}
+	tm.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	scr := tm.screen()
+	for _, want := range []string{"truncated-output.md (partial)", "PARTIAL", "three open questions", "run.json", "subagent.log"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("screen lacks %q:\n%s", want, scr)
+		}
+	}
+	golden(t, "open-netclaw-run-80x24", scr)
+	tm.keys("tab")
+	if scr := tm.screen(); !strings.Contains(scr, `"reason": "output_truncated"`) {
+		t.Errorf("tab should show run.json:\n%s", scr)
+	}
+	tm.keys("tab")
+	if scr := tm.screen(); !strings.Contains(scr, "finish length after 4096 tokens") {
+		t.Errorf("tab should show subagent.log:\n%s", scr)
+	}
+	tm.keys("q")
+	if !tm.quit {
+		t.Error("q should quit the viewer program")
+	}
+}
