@@ -34,4 +34,3 @@ p opens the file in $PAGER, esc or q quits.`,
 		},
 	}
 }
-
