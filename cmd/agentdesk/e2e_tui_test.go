@@ -210,3 +210,48 @@ func writeAtomically(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestBrowserEditsEndToEnd opens agents in $EDITOR from the real binary:
+// a local file is edited in place and the browser shows the edit; a feed
+// file opens as a read-only copy, with the warning, and stays untouched.
+func TestBrowserEditsEndToEnd(t *testing.T) {
+	tmp := t.TempDir()
+	base := filepath.Join(tmp, "netclaw")
+	copyTree(t, filepath.Join("..", "..", "tui", "testdata", "home"), base)
+	editor := filepath.Join(tmp, "fake-editor")
+	script := "#!/bin/sh\n" +
+		"for f; do :; done\n" + // the last argument is the file
+		"printf -- '---\\nname: %s\\ndescription: Edited in the editor.\\n---\\n\\nEdited body.\\n' \"$(basename \"$f\" .md | sed 's/^READ-ONLY-//')\" > \"$f\" 2>/dev/null\n" +
+		"exit 0\n"
+	if err := os.WriteFile(editor, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	feed := filepath.Join(base, "agents", ".server-feeds", "community", "release-notes.md")
+	before, err := os.ReadFile(feed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startOnScreen(t, 100, 30, []string{"HOME=" + tmp, "NETCLAW_HOME=" + base, "VISUAL=" + editor})
+	s.waitFor("the home opens", "3 loaded · 2 rejected", "code-analyst")
+
+	s.press("e") // code-analyst is selected first
+	s.waitFor("the edit shows", "Edited in the editor.", "code-analyst: saved, loaded")
+
+	s.press("j", "j") // release-notes, from feed:community
+	s.waitFor("the feed agent is selected", "read-only: synced from feed community")
+	s.press("e")
+	s.waitFor("the read-only warning", "files open read-only: the next sync overwrites any edit")
+	after, err := os.ReadFile(feed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(after) != string(before) {
+		t.Errorf("the feed file changed:\n%s", after)
+	}
+	s.press("q")
+	select {
+	case <-s.done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("agentdesk did not quit; the screen:\n%s", s.screen())
+	}
+}
