@@ -81,8 +81,8 @@ func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body st
 		fields()
 		return out
 	}
-	fields()
 	diags()
+	fields()
 	add("", st.Title.Render(fmt.Sprintf("Body (from line %d)", f.Def.BodyLine)))
 	if body != "" {
 		add(strings.Split(strings.TrimRight(body, "\n"), "\n")...)
