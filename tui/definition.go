@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
 )
 
 // defaultPrefillSeconds is SubAgents.PrefillTimeoutSeconds when the config
@@ -66,7 +67,7 @@ func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body st
 			add("", st.Title.Render("Fields"))
 			add(fieldLines(st, c, f.Def, w)...)
 		}
-		if pub := publishLines(st, f, w); len(pub) > 0 {
+		if pub := publishLines(st, c, f, w); len(pub) > 0 {
 			add("")
 			add(pub...)
 		}
@@ -185,25 +186,40 @@ func fieldLines(st *Styles, c *lint.Catalog, d *lint.Definition, w int) []string
 	return out
 }
 
-// publishLines shows what SkillServer would publish: the version and the
-// digest of the exact bytes, and for a feed file what was synced.
-func publishLines(st *Styles, f *lint.File, w int) []string {
+// publishLines shows what SkillServer would publish (the manifest entry's
+// version and digest, or why the file cannot be published as it is) and,
+// for a feed file, what the feed synced and whether the bytes still match.
+func publishLines(st *Styles, c *lint.Catalog, f *lint.File, w int) []string {
 	var out []string
-	if f.SHA256 != "" {
-		v := "(no version)"
-		if f.Def != nil && f.Def.Version != "" {
-			v = Sanitize(f.Def.Version)
-		}
+	if e, err := preview.ManifestEntry(f, "", ""); err == nil {
 		out = append(out, st.Title.Render("Publish"))
-		out = append(out, cut("  version "+v+" · digest sha256:"+f.SHA256, w))
-	}
-	if f.Source.IsFeed() && f.Sync != nil {
-		match := st.MarkLoaded.Render("bytes match the sync state")
-		if !strings.EqualFold(f.Sync.SHA256, f.SHA256) {
-			match = st.Warning.Render("edited since the sync: the next sync overwrites it")
+		out = append(out, cut("  "+Sanitize(e.Name)+" "+Sanitize(e.Version)+" · "+e.Digest, w))
+		out = append(out, st.Dim.Render(cut("  "+Sanitize(e.URL), w)))
+	} else if d := preview.FileDigest(f); d != "" {
+		out = append(out, st.Title.Render("Publish"))
+		out = append(out, cut("  digest "+d, w))
+		for _, l := range wrap("not publishable as it is: "+Sanitize(homeRelative(c, err.Error())), w-2) {
+			out = append(out, "  "+st.Dim.Render(l))
 		}
-		out = append(out, cut("  synced version "+Sanitize(f.Sync.Version)+" at "+Sanitize(f.Sync.SyncedAtUTC), w))
-		out = append(out, "  "+match)
+	}
+	if fs, ok := preview.SyncOf(f); ok {
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, st.Title.Render("Feed "+Sanitize(fs.Feed)))
+		if fs.State == preview.NotSynced {
+			out = append(out, "  "+st.Warning.Render("no entry in the feed's .sync-state.json"))
+			return out
+		}
+		out = append(out, cut("  synced version "+Sanitize(fs.Version)+" at "+Sanitize(fs.SyncedAt), w))
+		state := st.MarkLoaded.Render("bytes match the sync state")
+		switch fs.State {
+		case preview.SyncModified:
+			state = st.Warning.Render("edited since the sync: the next sync overwrites it")
+		case preview.SyncNoDigest:
+			state = st.Dim.Render("the sync state records no digest to compare")
+		}
+		out = append(out, "  "+state)
 	}
 	return out
 }
