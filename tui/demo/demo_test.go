@@ -1,0 +1,75 @@
+package demo
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// TestSampleHomeShowsEveryCase checks the demo has what it promises: loaded
+// and rejected agents, a feed agent, an internal one, and skills whose
+// routing works and fails.
+func TestSampleHomeShowsEveryCase(t *testing.T) {
+	h, err := Extract(filepath.Join(t.TempDir(), "netclaw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loaded, rejected, feed, internal int
+	for _, f := range c.Files {
+		switch {
+		case f.Status == lint.Rejected:
+			rejected++
+		default:
+			loaded++
+			if f.Def != nil && !f.Def.UserFacing() {
+				internal++
+			}
+		}
+		if f.Source.IsFeed() && f.Status == lint.Loaded {
+			feed++
+		}
+	}
+	if loaded < 3 || rejected < 2 || feed < 1 || internal < 1 {
+		t.Errorf("loaded %d, rejected %d, feed %d, internal %d", loaded, rejected, feed, internal)
+	}
+	var routed, broken int
+	for _, s := range c.Skills {
+		if s.Routed() && s.RouteError == "" {
+			routed++
+		}
+		if s.RouteError != "" {
+			broken++
+		}
+	}
+	if routed < 1 || broken < 1 {
+		t.Errorf("skills: %d route fine, %d do not", routed, broken)
+	}
+	if _, _, errs := countDiag(c); errs == 0 {
+		t.Error("the demo should show errors")
+	}
+}
+
+func countDiag(c *lint.Catalog) (files, warnings, errors int) {
+	errors, warnings = lint.Count(c.Diagnostics())
+	return len(c.Files), warnings, errors
+}
+
+func TestExtractRefusesAFolderInUse(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Extract(dir); err == nil {
+		t.Fatal("Extract should refuse a folder that holds files")
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "mine.txt"))
+	if string(data) != "x" {
+		t.Error("the folder's file changed")
+	}
+}
