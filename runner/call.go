@@ -20,62 +20,89 @@ type item struct {
 	at      time.Time
 	ev      wire.Event
 	isEvent bool
+	wire    bool   // bytes arrived (fast replay only: the wall clock cannot say when)
 	status  int    // response status, once
 	httpErr string // the body's message on a non-2xx answer
 	err     error  // transport or decoding failure
 }
 
-// activityReader records when bytes last arrived, as nanoseconds since the
-// call started, so the watchdog sees wire activity below the event level.
+// activityReader reports when bytes arrive, so the watchdog sees wire
+// activity below the event level.
 type activityReader struct {
-	r     io.Reader
-	start time.Time
-	last  *atomic.Int64
+	r      io.Reader
+	onRead func()
 }
 
 func (a *activityReader) Read(p []byte) (int, error) {
 	n, err := a.r.Read(p)
 	if n > 0 {
-		a.last.Store(int64(time.Since(a.start)))
+		a.onRead()
 	}
 	return n, err
 }
 
-// call makes one streaming model call under the watchdog and returns its
-// evidence. Events go to the run's readers and transcript as they arrive.
-func (r *Run) call() *CallEvidence {
+// call makes model call n with the conversation so far under its own
+// watchdog and returns its evidence. Events go to the run's readers and
+// transcript as they arrive. withdrawn asks for an answer without tools.
+func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 	m := r.model
 	url, _ := m.Protocol.URL(m.Endpoint) // checked by ResolveModel
-	ev := &CallEvidence{Endpoint: r.red.String(url)}
-
-	callCtx, cancelCall := context.WithCancel(r.ctx)
-	defer cancelCall()
-	req, err := m.Protocol.NewHTTPRequest(callCtx, wire.Request{
+	ev := &CallEvidence{N: n, Endpoint: r.red.String(url)}
+	wreq := wire.Request{
 		Endpoint:     m.Endpoint,
 		APIKey:       m.APIKey,
 		ProviderType: m.Type,
 		Model:        m.ModelID,
 		System:       r.system,
-		Messages:     []wire.Message{{Role: "user", Text: r.message}},
+		Messages:     msgs,
 		MaxTokens:    r.spec.MaxTokens,
-	})
+	}
+	if r.toolsOn {
+		wreq.Tools, wreq.ToolsWithdrawn = r.tools, withdrawn
+	}
+
+	callCtx, cancelCall := context.WithCancel(r.ctx)
+	defer cancelCall()
+	req, err := m.Protocol.NewHTTPRequest(callCtx, wreq)
+	start := r.now()
+	ev.Start = start
 	if err != nil {
-		ev.Err = err
+		ev.Err, ev.End = err, start
 		return ev
 	}
 
-	start := time.Now()
 	wd := NewWatchdog(r.limits, start)
+	entry := TranscriptEntry{Type: "request", URL: ev.Endpoint, Protocol: m.Protocol.String(), Model: m.ModelID}
+	if n == 1 {
+		entry.System, entry.Message = r.red.String(r.system), r.red.String(r.message)
+	}
+	if r.toolsOn {
+		entry.Tools = r.toolNames()
+		entry.Withdrawn = withdrawn
+	}
 	r.mu.Lock()
 	r.wd = wd
-	r.note(start, TranscriptEntry{Type: "request", URL: ev.Endpoint, Protocol: m.Protocol.String(), Model: m.ModelID,
-		System: r.red.String(r.system), Message: r.red.String(r.message)})
+	r.callN = n
+	r.rec.Output = ""
+	r.rec.Counts.ModelCalls = n
+	r.note(start, entry)
 	r.mu.Unlock()
 
 	var lastRead atomic.Int64
 	lastRead.Store(-1)
 	items := make(chan item, 64)
-	go r.read(callCtx, req, start, &lastRead, items)
+	virtual := r.clock != nil
+	onRead := func() { lastRead.Store(int64(time.Since(start))) }
+	if virtual {
+		onRead = func() {
+			select {
+			case items <- item{at: r.now(), wire: true}:
+			case <-callCtx.Done():
+			}
+		}
+	}
+	streamEnded := make(chan struct{})
+	go r.read(callCtx, req, onRead, items, streamEnded)
 
 	text, think := r.red.Stream(), r.red.Stream()
 	var raw strings.Builder
@@ -89,10 +116,38 @@ func (r *Run) call() *CallEvidence {
 			r.piece(t, EventText, s)
 		}
 	}
+	// silence is a fast replay's recording that goes quiet: the next limit
+	// falls due, or, with none running, the call fails.
+	silence := func() bool {
+		if t, ok := wd.Next(); ok {
+			ev.Trip = &t
+			r.mu.Lock()
+			r.note(t.At, TranscriptEntry{Type: "watchdog", Reason: t.Reason, Text: t.Message()})
+			r.mu.Unlock()
+			return true
+		}
+		ev.Err = errors.New("the recording goes silent here and no limit is set to end the call")
+		return true
+	}
+	var lastAt time.Time
 
 	// handle takes one item; it returns true when the call is over.
 	handle := func(it item) bool {
+		lastAt = it.at
 		switch {
+		case it.wire:
+			r.mu.Lock()
+			wd.Wire(it.at)
+			r.mu.Unlock()
+			return false
+		case errors.Is(it.err, errReplaySilence):
+			return silence()
+		case errors.Is(it.err, errReplayCancelled):
+			ev.Cancelled = true
+			r.mu.Lock()
+			r.note(it.at, TranscriptEntry{Type: "cancelled", Text: "cancelled by the parent (recorded)"})
+			r.mu.Unlock()
+			return true
 		case it.err != nil:
 			ev.Err = it.err
 			return true
@@ -132,15 +187,15 @@ func (r *Run) call() *CallEvidence {
 			flushThinking(it.at)
 			flushText(it.at)
 			ev.ToolCalls = append(ev.ToolCalls, e.Tool)
-			tc := r.toolCall(e.Tool)
+			tc := r.toolCall(n, e.Tool)
 			r.mu.Lock()
 			r.note(it.at, TranscriptEntry{Type: "tool_call", Tool: &tc})
-			r.emit(Event{Kind: EventToolCall, At: it.at.Sub(r.start), Tool: &tc})
+			r.emit(Event{Kind: EventToolCall, Call: n, At: it.at.Sub(r.start), Tool: &tc})
 			r.mu.Unlock()
 		case wire.Keepalive:
 			r.mu.Lock()
 			r.note(it.at, TranscriptEntry{Type: "keepalive", Text: r.red.String(e.Text)})
-			r.emit(Event{Kind: EventKeepalive, At: it.at.Sub(r.start)})
+			r.emit(Event{Kind: EventKeepalive, Call: n, At: it.at.Sub(r.start)})
 			r.mu.Unlock()
 		case wire.Role:
 			r.mu.Lock()
@@ -148,10 +203,10 @@ func (r *Run) call() *CallEvidence {
 			r.mu.Unlock()
 		case wire.Usage:
 			mergeUsage(&ev.Usage, e.Usage)
-			u := Usage(ev.Usage)
+			u := r.usageSoFar(ev.Usage)
 			r.mu.Lock()
 			r.note(it.at, TranscriptEntry{Type: "usage", Usage: &u})
-			r.emit(Event{Kind: EventUsage, At: it.at.Sub(r.start), Usage: &u})
+			r.emit(Event{Kind: EventUsage, Call: n, At: it.at.Sub(r.start), Usage: &u})
 			r.mu.Unlock()
 		case wire.Finish:
 			flushThinking(it.at)
@@ -160,7 +215,7 @@ func (r *Run) call() *CallEvidence {
 			finish := r.red.String(e.Finish)
 			r.mu.Lock()
 			r.note(it.at, TranscriptEntry{Type: "finish", Finish: &finish})
-			r.emit(Event{Kind: EventFinish, At: it.at.Sub(r.start), Finish: finish})
+			r.emit(Event{Kind: EventFinish, Call: n, At: it.at.Sub(r.start), Finish: finish})
 			r.mu.Unlock()
 		case wire.Error:
 			ev.StreamError = e.Err
@@ -172,9 +227,17 @@ func (r *Run) call() *CallEvidence {
 		return false
 	}
 
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
+	var timer *time.Timer
+	var timerC <-chan time.Time
+	if !virtual {
+		timer = time.NewTimer(time.Hour)
+		defer timer.Stop()
+		timerC = timer.C
+	}
 	arm := func() {
+		if virtual {
+			return
+		}
 		r.mu.Lock()
 		next, ok := wd.Next()
 		r.mu.Unlock()
@@ -184,12 +247,31 @@ func (r *Run) call() *CallEvidence {
 			timer.Stop()
 		}
 	}
+	// due reports, in a fast replay, a limit that falls due before an item
+	// that arrives at t.
+	due := func(t time.Time) bool {
+		if !virtual {
+			return false
+		}
+		r.mu.Lock()
+		trip, ok := wd.Next()
+		r.mu.Unlock()
+		if !ok || !trip.At.Before(t) {
+			return false
+		}
+		ev.Trip = &trip
+		lastAt = trip.At
+		r.mu.Lock()
+		r.note(trip.At, TranscriptEntry{Type: "watchdog", Reason: trip.Reason, Text: trip.Message()})
+		r.mu.Unlock()
+		return true
+	}
 	arm()
 	for over := false; !over; {
 		select {
 		case it, ok := <-items:
-			over = !ok || handle(it)
-		case <-timer.C:
+			over = !ok || due(it.at) || handle(it)
+		case <-timerC:
 			// Take what has already arrived before judging.
 		drain:
 			for !over {
@@ -220,7 +302,7 @@ func (r *Run) call() *CallEvidence {
 		case <-r.ctx.Done():
 			ev.Cancelled = true
 			r.mu.Lock()
-			r.note(time.Now(), TranscriptEntry{Type: "cancelled", Text: context.Cause(r.ctx).Error()})
+			r.note(r.now(), TranscriptEntry{Type: "cancelled", Text: context.Cause(r.ctx).Error()})
 			r.mu.Unlock()
 			over = true
 		}
@@ -232,10 +314,25 @@ func (r *Run) call() *CallEvidence {
 	for range items {
 		// Let the reading goroutine see the cancellation and leave.
 	}
-	end := time.Now()
+	select {
+	case <-streamEnded:
+		ev.StreamEnded = true
+	default:
+	}
+	end := r.now()
+	if virtual && !lastAt.IsZero() {
+		end = lastAt
+		r.clock.set(end)
+	}
+	ev.End = end
 	flushThinking(end)
 	flushText(end)
 	ev.Text = raw.String()
+	if u := wd; u != nil {
+		if d, ok := u.FirstDelta(); ok {
+			ev.FirstDelta, ev.HasFirstDelta = d, true
+		}
+	}
 	return ev
 }
 
@@ -251,11 +348,12 @@ func (r *Run) piece(t time.Time, kind EventKind, s string) {
 		r.rec.Output += s
 	}
 	r.note(t, TranscriptEntry{Type: typ, Text: s})
-	r.emit(Event{Kind: kind, At: t.Sub(r.start), Text: s})
+	r.emit(Event{Kind: kind, Call: r.callN, At: t.Sub(r.start), Text: s})
 }
 
-func (r *Run) toolCall(p wire.ToolCallPart) ToolCall {
-	return ToolCall{Index: p.Index, ID: r.red.String(p.ID), Name: r.red.String(p.Name), Arguments: r.red.String(p.Arguments), Complete: p.Complete}
+// toolCall returns a tool call of model call n as the record shows it.
+func (r *Run) toolCall(n int, p wire.ToolCallPart) ToolCall {
+	return ToolCall{Call: n, Index: p.Index, ID: r.red.String(p.ID), Name: r.red.String(p.Name), Arguments: r.red.String(p.Arguments), Complete: p.Complete}
 }
 
 // mergeUsage keeps the last non-zero count of each field: providers report
@@ -273,8 +371,9 @@ func mergeUsage(dst *wire.TokenUsage, u wire.TokenUsage) {
 }
 
 // read sends the request and feeds what comes back to items, closing it
-// when done.
-func (r *Run) read(ctx context.Context, req *http.Request, start time.Time, lastRead *atomic.Int64, items chan<- item) {
+// when done. onRead is called whenever bytes arrive; ended is closed when
+// the decoder reached the end of the stream.
+func (r *Run) read(ctx context.Context, req *http.Request, onRead func(), items chan<- item, ended chan<- struct{}) {
 	defer close(items)
 	send := func(it item) bool {
 		select {
@@ -284,25 +383,26 @@ func (r *Run) read(ctx context.Context, req *http.Request, start time.Time, last
 			return false
 		}
 	}
-	resp, err := r.runner.client.Do(req)
+	resp, err := r.client.Do(req)
 	if err != nil {
-		send(item{at: time.Now(), err: err})
+		send(item{at: r.now(), err: err})
 		return
 	}
 	defer resp.Body.Close()
-	lastRead.Store(int64(time.Since(start)))
-	if !send(item{at: time.Now(), status: resp.StatusCode}) {
+	onRead()
+	if !send(item{at: r.now(), status: resp.StatusCode}) {
 		return
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		send(item{at: time.Now(), httpErr: errorMessage(resp)})
+		send(item{at: r.now(), httpErr: errorMessage(resp)})
 		return
 	}
-	dec := wire.NewDecoder(r.model.Protocol, &activityReader{r: resp.Body, start: start, last: lastRead})
+	dec := wire.NewDecoder(r.model.Protocol, &activityReader{r: resp.Body, onRead: onRead})
 	for {
 		e, err := dec.Next()
-		at := time.Now()
+		at := r.now()
 		if err == io.EOF {
+			close(ended)
 			return
 		}
 		if err != nil {
@@ -350,49 +450,9 @@ func errorMessage(resp *http.Response) string {
 	return shorten(text, 500)
 }
 
-// finish classifies the run's end, writes its folder, and wakes readers.
-func (r *Run) finish(ev *CallEvidence, v Verdict) {
-	end := time.Now()
-	r.mu.Lock()
-	rec := &r.rec
-	rec.State, rec.Outcome, rec.Reason = v.State(), v.Outcome, v.Reason
-	rec.Error = r.red.String(v.Message)
-	rec.EndedAt = &end
-	rec.Timings.TotalMS = end.Sub(r.start).Milliseconds()
-	if r.wd != nil {
-		if d, ok := r.wd.FirstDelta(); ok {
-			ms := r.wd.start.Add(d).Sub(r.start).Milliseconds()
-			rec.Timings.FirstDeltaMS = &ms
-		}
-	}
-	rec.Usage = Usage(ev.Usage)
-	rec.FinishReason = r.red.String(ev.Finish)
-	rec.ToolCalls = rec.ToolCalls[:0]
-	for _, tc := range ev.ToolCalls {
-		rec.ToolCalls = append(rec.ToolCalls, r.toolCall(tc))
-	}
-	rec.Files = []string{RunFile, ResultFile, TranscriptFile}
-	if v.Truncated && Visible(rec.Output) {
-		rec.Files = append(rec.Files, TruncatedOutputFile)
-		rec.Error += fmt.Sprintf("; it begins %q; the full text, marked partial, is in %s", shorten(rec.Output, 160), filepath.Join(rec.Dir, TruncatedOutputFile))
-	}
-	r.note(end, TranscriptEntry{Type: "outcome", Outcome: v.Outcome, Reason: v.Reason, Text: rec.Error})
-	final := *rec
-	transcript := r.transcript
-	r.mu.Unlock()
-
-	err := writeRunFolder(&final, transcript)
-
-	r.mu.Lock()
-	r.writeErr = err
-	r.ended = true
-	r.emit(Event{Kind: EventDone, At: end.Sub(r.start), Record: &final})
-	r.mu.Unlock()
-	close(r.done)
-}
-
-// writeRunFolder writes the artifacts of a finished run, run.json last.
-func writeRunFolder(rec *Record, transcript []TranscriptEntry) error {
+// writeRunFolder writes the artifacts of a finished run, run.json last;
+// tape is the cassette's text, when recording.
+func writeRunFolder(rec *Record, transcript []TranscriptEntry, tape []byte) error {
 	var errs []error
 	write := func(name string, data []byte) {
 		if err := writeAtomic(filepath.Join(rec.Dir, name), data); err != nil {
@@ -400,8 +460,11 @@ func writeRunFolder(rec *Record, transcript []TranscriptEntry) error {
 		}
 	}
 	for _, f := range rec.Files {
-		if f == TruncatedOutputFile {
+		switch f {
+		case TruncatedOutputFile:
 			write(f, []byte(TruncatedMarkdown(rec)))
+		case StreamFile:
+			write(f, tape)
 		}
 	}
 	if data, err := encodeTranscript(transcript); err != nil {

@@ -15,6 +15,8 @@ const (
 	ResultFile          = "result.md"
 	TranscriptFile      = "transcript.jsonl"
 	TruncatedOutputFile = "truncated-output.md"
+	// StreamFile is the cassette of a run made with Spec.Record.
+	StreamFile = "stream.cassette"
 )
 
 // NewRunID returns a fresh run id: 32 lowercase hex characters from

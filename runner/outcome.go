@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
+	"github.com/agentdesk/agentdesk/runner/trialtools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -44,6 +46,13 @@ const (
 	ReasonEmptyFinalResponse  = "empty_final_response"
 	ReasonLLMCallFailed       = "llm_call_failed"
 	ReasonCancelledByParent   = "cancelled_by_parent"
+	// ReasonToolIterationBudget ends a run (Partial) whose model still
+	// did not answer once its tools were withdrawn at the cap on model
+	// calls (Session.MaxToolIterationsPerTurn).
+	ReasonToolIterationBudget = "tool_iteration_budget_exhausted"
+	// ReasonRepeatedToolCall ends a run (Partial) whose model repeated a
+	// tool call after the repeat guard's correction.
+	ReasonRepeatedToolCall = trialtools.ReasonRepeatedToolCall
 )
 
 // Reasons lists every reason id a run of this package can end with.
@@ -51,6 +60,7 @@ var Reasons = []string{
 	ReasonOutputTruncated, ReasonThinkingOnlyTimeout, ReasonNoSubstantiveOutput,
 	ReasonNoActivity, ReasonPrefillTimeout, ReasonEmptyFinalResponse,
 	ReasonLLMCallFailed, ReasonCancelledByParent,
+	ReasonToolIterationBudget, ReasonRepeatedToolCall,
 }
 
 // truncatingFinishes are the raw finish reasons that mean the reply hit
@@ -64,6 +74,17 @@ var truncatingFinishes = map[string]bool{
 // CallEvidence is what one model call left behind: the raw material the
 // outcome is classified from.
 type CallEvidence struct {
+	// N is the call's number in the run, from 1.
+	N int
+	// Start and End are when the call started and ended (on the run's
+	// clock).
+	Start, End time.Time
+	// FirstDelta is the time from Start to the first text, thinking or
+	// tool call; HasFirstDelta is false when none came.
+	FirstDelta    time.Duration
+	HasFirstDelta bool
+	// StreamEnded is set when the decoder reached the end of the stream.
+	StreamEnded bool
 	// Text is the reply's text, unredacted.
 	Text string
 	// Thought is set when any thinking arrived.
@@ -124,8 +145,10 @@ func (v Verdict) State() string {
 // call, or a tool call whose arguments are not complete JSON); a reply with
 // no visible text; else Completed.
 //
-// A trial run of this package offers the model no tools: tool calls it makes
-// anyway are evidence, and when they are all the reply holds, the run ends
+// Classify judges one reply as the last of its run. The tool loop (see
+// Run) calls it for a reply with no tool calls, and for any reply of a run
+// that offers no tools: there, tool calls the model makes anyway are
+// evidence, and when they are all the reply holds, the run ends
 // empty_final_response.
 func Classify(ev *CallEvidence) Verdict {
 	fail := func(reason, format string, args ...any) Verdict {

@@ -38,8 +38,22 @@ type Record struct {
 	Output string `json:"output"`
 	// FinishReason is the raw finish reason of the last model call.
 	FinishReason string `json:"finish_reason"`
-	// ToolCalls are the tool calls the model made.
+	// Tools are the names of the tools the run offered the model; empty
+	// when it offered none.
+	Tools []string `json:"tools"`
+	// Project is the folder the tools read, absolute; "" without tools
+	// (and in a replay, which plays the recorded results).
+	Project string `json:"project,omitempty"`
+	// MaxToolIterations is the cap on model calls that offer tools
+	// (Session.MaxToolIterationsPerTurn); 0 without tools.
+	MaxToolIterations int `json:"max_tool_iterations,omitempty"`
+	// ToolCalls are the tool calls the model made, in every model call,
+	// each with the result it got back.
 	ToolCalls []ToolCall `json:"tool_calls"`
+	// Counts count the model calls and the tool calls.
+	Counts Counts `json:"counts"`
+	// Replay is set for a run played back from a cassette.
+	Replay *ReplayRecord `json:"replay,omitempty"`
 	// Limits are the watchdog's limits, in milliseconds.
 	Limits LimitsRecord `json:"limits"`
 	// PID and Host identify the process that ran the run, so that a run
@@ -70,12 +84,70 @@ type Usage struct {
 
 // ToolCall is one tool call the model made, redacted.
 type ToolCall struct {
+	// Call is the number of the model call that made it, from 1.
+	Call      int    `json:"call"`
 	Index     int    `json:"index"`
 	ID        string `json:"id,omitempty"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
 	// Complete is false when the arguments are not complete JSON.
 	Complete bool `json:"complete"`
+	// Result is what the call got back; nil when it was never answered
+	// (the reply was cut off, the run offered no tools, or the run ended
+	// before it).
+	Result *ToolResult `json:"result,omitempty"`
+}
+
+// ToolResult is what a tool call got back, as evidence.
+type ToolResult struct {
+	// Text is the result, redacted, cut to EvidenceCap bytes.
+	Text string `json:"text"`
+	// Bytes is the length of the whole result handed to the model.
+	Bytes int `json:"bytes"`
+	// Error is set when the call failed or was refused; Refused when it
+	// was not run at all (a path outside the project folder, a tool not
+	// offered); Cut when the tool cut its output at one of its caps.
+	Error   bool `json:"error,omitempty"`
+	Refused bool `json:"refused,omitempty"`
+	Cut     bool `json:"cut,omitempty"`
+	// Guard is what the repeat guard decided: "allow" (the call ran),
+	// "refuse" (it did not; Text is the correction), "stop" (the run
+	// ended on it).
+	Guard string `json:"guard"`
+	// Replayed is set when the result came from a cassette, not a tool.
+	Replayed bool `json:"replayed,omitempty"`
+}
+
+// EvidenceCap caps the text of a tool result kept in run.json and
+// transcript.jsonl (the model gets it whole).
+const EvidenceCap = 4 << 10
+
+// Counts count what a run did.
+type Counts struct {
+	// ModelCalls is the number of model calls made.
+	ModelCalls int `json:"model_calls"`
+	// ToolCalls is the number of tool calls the model made.
+	ToolCalls int `json:"tool_calls"`
+	// ToolResults is the number of them answered; ToolErrors of those
+	// whose result is an error; ToolRefused of those refused without
+	// running (by the tools or by the repeat guard); GuardRefusals of
+	// those the repeat guard refused.
+	ToolResults   int `json:"tool_results"`
+	ToolErrors    int `json:"tool_errors"`
+	ToolRefused   int `json:"tool_refused"`
+	GuardRefusals int `json:"guard_refusals"`
+}
+
+// ReplayRecord says where a replayed run came from.
+type ReplayRecord struct {
+	// Cassette is the cassette's path, or a name for an embedded one.
+	Cassette string `json:"cassette"`
+	// Fast is set when the replay skipped the recorded pauses (its clocks
+	// still follow the recorded timeline).
+	Fast bool `json:"fast"`
+	// RecordedRun and RecordedAt are the recorded run's id and start.
+	RecordedRun string    `json:"recorded_run,omitempty"`
+	RecordedAt  time.Time `json:"recorded_at"`
 }
 
 // LimitsRecord are the watchdog's limits as run.json writes them.

@@ -71,8 +71,10 @@ var defaultEndpoints = map[string]string{
 // {Provider, ModelId} straight under Models.<role>; Compaction and Fallback
 // fall back to Main; with no model configured at all, the built-in default
 // (Ollama at http://localhost:11434, qwen3:30b). The definition's Provider
-// keys into Providers (case-insensitive), whose Type picks the protocol.
-// cfg may be nil (the defaults).
+// keys into Providers (case-insensitive), whose Type picks the protocol. A
+// provider of type replay resolves to a Model whose Endpoint is the path of
+// the cassette to play (Protocol unset: the cassette says it). cfg may be
+// nil (the defaults).
 func ResolveModel(cfg *lint.Config, role string) (Model, error) {
 	role, err := NormalizeRole(role)
 	if err != nil {
@@ -141,8 +143,14 @@ func ResolveModel(cfg *lint.Config, role string) (Model, error) {
 		m.Provider = p.Name
 	}
 	m.Type = providerType(p)
-	if m.Type == "replay" {
-		return Model{}, fmt.Errorf("provider %s has type replay, which plays a recorded cassette: this build of agentdesk cannot replay runs yet", m.Provider)
+	if m.Type == ReplayProviderType {
+		// The cassette's path; Start reads it and takes the protocol
+		// and the model from its header.
+		m.Endpoint = strings.TrimSpace(p.Endpoint)
+		if m.Endpoint == "" {
+			return Model{}, fmt.Errorf("provider %s has type replay but no Endpoint: set Providers.%s.Endpoint to the path of a cassette (a run folder's stream.cassette)", m.Provider, m.Provider)
+		}
+		return m, nil
 	}
 	if m.Protocol, err = wire.ProtocolFor(m.Type); err != nil {
 		return Model{}, fmt.Errorf("provider %s: %w", m.Provider, err)

@@ -27,6 +27,17 @@ func ResultMarkdown(r *Record) string {
 	if r.Skill != "" {
 		fmt.Fprintf(&b, "- Skill: /%s\n", escapeLine(r.Skill))
 	}
+	if rp := r.Replay; rp != nil {
+		speed := "at recorded speed"
+		if rp.Fast {
+			speed = "fast (on the recorded timeline)"
+		}
+		from := "a recorded run"
+		if rp.RecordedRun != "" {
+			from = "run " + escapeLine(rp.RecordedRun)
+		}
+		fmt.Fprintf(&b, "- Replay: of %s recorded %s, from %s, %s; no model was called\n", from, rp.RecordedAt.UTC().Format(time.RFC3339), escapeLine(rp.Cassette), speed)
+	}
 	if r.Error != "" {
 		fmt.Fprintf(&b, "\n## Error\n\n%s\n", escapeText(r.Error))
 	}
@@ -57,16 +68,20 @@ func ResultMarkdown(r *Record) string {
 	}
 	fmt.Fprintf(&b, "- Finish reason: %s\n", escapeLine(finish))
 	fmt.Fprintf(&b, "- Usage: %d input, %d output, %d reasoning tokens\n", r.Usage.InputTokens, r.Usage.OutputTokens, r.Usage.ReasoningTokens)
+	fmt.Fprintf(&b, "- Model calls: %d\n", r.Counts.ModelCalls)
+	fmt.Fprintf(&b, "- Tools: %s\n", escapeLine(describeTools(r)))
 	if len(r.ToolCalls) == 0 {
 		b.WriteString("- Tool calls: none\n")
 	} else {
-		fmt.Fprintf(&b, "- Tool calls: %d\n", len(r.ToolCalls))
+		c := r.Counts
+		fmt.Fprintf(&b, "- Tool calls: %d (%d answered, %d errors, %d refused, %d by the repeat guard)\n", len(r.ToolCalls), c.ToolResults, c.ToolErrors, c.ToolRefused, c.GuardRefusals)
 		for _, tc := range r.ToolCalls {
 			state := ""
 			if !tc.Complete {
 				state = " (arguments cut off)"
 			}
-			fmt.Fprintf(&b, "  - %s %s%s\n", escapeLine(tc.Name), escapeLine(tc.Arguments), state)
+			fmt.Fprintf(&b, "  - call %d: %s %s%s\n", tc.Call, escapeLine(tc.Name), escapeLine(tc.Arguments), state)
+			writeToolResult(&b, tc.Result)
 		}
 	}
 	l := r.Limits
@@ -81,6 +96,61 @@ func ResultMarkdown(r *Record) string {
 		fmt.Fprintf(&b, "- %s\n", escapeLine(filepath.Join(r.Dir, f)))
 	}
 	return b.String()
+}
+
+// resultLines and resultBytes cap a tool result in result.md; run.json
+// and transcript.jsonl hold more of it.
+const (
+	resultLines = 8
+	resultBytes = 1 << 10
+)
+
+// writeToolResult writes the evidence of one tool result under its call:
+// what it was, then its first lines, indented, control characters made
+// visible.
+func writeToolResult(b *strings.Builder, res *ToolResult) {
+	if res == nil {
+		b.WriteString("    - not answered\n")
+		return
+	}
+	var what []string
+	switch res.Guard {
+	case "refuse":
+		what = append(what, "refused by the repeat guard")
+	case "stop":
+		what = append(what, "ended the run (repeat after a correction)")
+	default:
+		switch {
+		case res.Refused:
+			what = append(what, "refused")
+		case res.Error:
+			what = append(what, "error")
+		default:
+			what = append(what, "ok")
+		}
+	}
+	if res.Cut {
+		what = append(what, "cut by the tool")
+	}
+	if res.Replayed {
+		what = append(what, "from the cassette")
+	}
+	fmt.Fprintf(b, "    - result: %s, %d bytes\n", strings.Join(what, ", "), res.Bytes)
+	text := res.Text
+	short := len(text) > resultBytes
+	if short {
+		text = strings.ToValidUTF8(text[:resultBytes], "")
+	}
+	lines, more := firstLines(text, resultLines)
+	if len(lines) == 1 && lines[0] == "" {
+		return
+	}
+	for _, l := range lines {
+		fmt.Fprintf(b, "      > %s\n", escapeLine(l))
+	}
+	if more || short || len(res.Text) < res.Bytes {
+		b.WriteString("      > …\n")
+	}
 }
 
 func millis(n int64) string {

@@ -15,6 +15,9 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/trialtools"
+	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
 // Runner starts trial runs into one runs folder. It is safe for concurrent
@@ -75,6 +78,32 @@ type Spec struct {
 	Limits Limits
 	// Secrets are redacted on top of the configuration's secrets.
 	Secrets []string
+
+	// Project is the project folder the trial tools (file_read and
+	// file_list, read-only, confined to it) read. "" offers the model no
+	// tools.
+	Project string
+	// MaxToolIterations caps the model calls that offer tools (0:
+	// Session.MaxToolIterationsPerTurn, 60 by default). At the cap the
+	// tools are withdrawn and the model is asked for its final answer.
+	MaxToolIterations int
+	// Record keeps the raw bytes of every model response, with their
+	// timing, and the tool results, redacted, in the run folder's
+	// stream.cassette.
+	Record bool
+	// Replay plays this cassette instead of calling the model: the same
+	// decoders and watchdog, the recorded tool results (no tool touches
+	// the disk), the recorded model, limits, tools and cap (Limits and
+	// MaxToolIterations still override them). Agent and Task may be left
+	// out: the cassette names them. A provider of type replay in the
+	// configuration does the same with the cassette its Endpoint names.
+	Replay *cassette.Cassette
+	// ReplaySource names the cassette in run.json (its path); "" for a
+	// provider of type replay, whose Endpoint is used.
+	ReplaySource string
+	// Fast plays a replay without its recorded pauses, on a clock that
+	// follows the recorded timeline: the outcome is the same, at once.
+	Fast bool
 }
 
 // SpecError is a Spec that cannot run: an agent that is not loaded, an
@@ -93,84 +122,53 @@ func specErrorf(format string, args ...any) error {
 
 // Start checks the spec, resolves the model, writes run.json with state
 // Running, and starts the run. It returns at once with the run's id and
-// folder; the model call goes on in the background. ctx bounds the whole
+// folder; the model calls go on in the background. ctx bounds the whole
 // run: cancelling it cancels the run (cancelled_by_parent), as Run.Cancel
 // does.
 func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
-	f := s.Agent
-	if f == nil || f.Def == nil {
-		return nil, specErrorf("no agent definition to run")
-	}
-	if f.Status != lint.Loaded {
-		reason := f.Reason
-		if reason == "" {
-			reason = "the runtime skips it"
-		}
-		return nil, specErrorf("agent %s at %s is rejected: %s", f.Def.Name, f.Path, reason)
-	}
-	if strings.TrimSpace(s.Task) == "" {
-		return nil, specErrorf("the task is empty: say what the agent should do")
-	}
-	if s.Skill != nil {
-		if s.Skill.RouteError != "" {
-			return nil, specErrorf("%s", s.Skill.RouteError)
-		}
-		if !strings.EqualFold(s.Skill.Subagent, f.Def.Name) {
-			target := s.Skill.Subagent
-			if target == "" {
-				target = "no sub-agent"
-			}
-			return nil, specErrorf("skill /%s routes to %s, not to %s", s.Skill.Name, target, f.Def.Name)
-		}
-	}
-	role := s.ModelRole
-	if role == "" {
-		role = f.Def.ModelRole
-	}
-	model, err := ResolveModel(s.Config, role)
-	if err != nil {
-		return nil, &SpecError{Err: err}
-	}
-	limits := LimitsFor(s.Config, f.Def).Override(s.Limits)
-	secrets := append(s.Config.Secrets(), s.Secrets...)
-	if model.APIKey != "" {
-		secrets = append(secrets, model.APIKey)
-	}
-	red := NewRedactor(secrets...)
-
-	id := NewRunID()
-	dir, err := createRunFolder(rn.dir, id)
+	p, err := rn.prepare(s)
 	if err != nil {
 		return nil, err
 	}
-	agentPath := f.Path
-	if abs, err := filepath.Abs(agentPath); err == nil {
-		agentPath = abs
+	s = p.spec
+	red := p.red
+	id := NewRunID()
+	dir, err := createRunFolder(rn.dir, id)
+	if err != nil {
+		p.close()
+		return nil, err
 	}
 	host, _ := os.Hostname()
-	shown := model
-	shown.Endpoint = red.String(model.Endpoint)
+	shown := p.model
+	shown.Endpoint = red.String(p.model.Endpoint)
+	start := time.Now()
 	rec := Record{
 		RunID:       id,
-		Agent:       f.Def.Name,
-		AgentPath:   agentPath,
-		AgentSHA256: f.SHA256,
+		Agent:       p.agentName,
+		AgentPath:   p.agentPath,
+		AgentSHA256: p.agentSHA,
+		Skill:       p.skill,
 		Task:        red.String(s.Task),
 		Context:     red.String(s.Context),
 		State:       StateRunning,
 		Model:       shown,
-		StartedAt:   time.Now(),
+		StartedAt:   start,
 		Files:       []string{RunFile},
+		Tools:       []string{},
 		ToolCalls:   []ToolCall{},
-		Limits:      limitsRecord(limits),
+		Limits:      limitsRecord(p.limits),
 		PID:         os.Getpid(),
 		Host:        host,
 		Dir:         dir,
+		Replay:      p.replay,
 	}
-	if s.Skill != nil {
-		rec.Skill = s.Skill.Name
+	if p.toolsOn {
+		rec.Tools = toolNames(p.tools)
+		rec.Project = p.project
+		rec.MaxToolIterations = p.maxIter
 	}
 	if err := writeRecord(&rec); err != nil {
+		p.close()
 		os.RemoveAll(dir)
 		return nil, err
 	}
@@ -178,17 +176,37 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	r := &Run{
 		runner:  rn,
 		spec:    s,
-		model:   model,
-		limits:  limits,
+		model:   p.model,
+		limits:  p.limits,
 		red:     red,
-		system:  preview.SystemPrompt(f.Def, s.Skill),
+		system:  p.system,
 		message: preview.FirstMessage(s.Task, s.Context),
 		ctx:     runCtx,
 		cancel:  cancel,
 		rec:     rec,
-		start:   rec.StartedAt,
+		start:   start,
+		client:  rn.client,
+		toolsOn: p.toolsOn,
+		tools:   p.tools,
+		toolbox: p.toolbox,
+		maxIter: p.maxIter,
+		guard:   trialtools.NewGuard(),
 		changed: make(chan struct{}),
 		done:    make(chan struct{}),
+	}
+	switch {
+	case p.cassette != nil:
+		if s.Fast {
+			r.clock = newVirtualClock(start)
+		}
+		r.player = newPlayer(p.cassette, r.clock)
+		r.client = &http.Client{Transport: r.player}
+	case s.Record:
+		r.recorder = newRecorder(rn.client.Transport)
+		c := *rn.client
+		c.Transport = r.recorder
+		r.client = &c
+		r.tape = &cassette.Cassette{Header: r.cassetteHeader()}
 	}
 	rn.mu.Lock()
 	rn.runs[id] = r
@@ -238,8 +256,28 @@ type Run struct {
 	ctx     context.Context
 	cancel  context.CancelCauseFunc
 	start   time.Time
+	// client sends the model calls: the runner's, a recording one, or a
+	// replay's.
+	client *http.Client
+	// clock is a fast replay's virtual clock; nil means the wall clock.
+	clock *virtualClock
+
+	// The tool loop: whether tools are offered, which, what runs them, the
+	// cap on model calls with tools, and the repeat guard.
+	toolsOn bool
+	tools   []wire.Tool
+	toolbox toolRunner
+	maxIter int
+	guard   *trialtools.Guard
+
+	// recorder and tape are set when recording; player when replaying.
+	recorder *recorder
+	tape     *cassette.Cassette
+	player   *player
 
 	mu         sync.Mutex
+	callN      int             // the current model call, from 1
+	usage      wire.TokenUsage // the finished calls' usage, summed
 	rec        Record
 	events     []Event
 	transcript []TranscriptEntry
@@ -312,16 +350,22 @@ const (
 	EventFinish
 	// EventDone is the last event: the run has ended; Record is set.
 	EventDone
+	// EventToolResult is a tool call answered: Tool is set, with its
+	// Result.
+	EventToolResult
 )
 
 // Event is one thing that happened in a run, for a browser to show.
 type Event struct {
 	Kind EventKind
+	// Call is the model call the event belongs to, from 1 (0 for
+	// EventDone).
+	Call int
 	// At is the time since the run started.
 	At time.Duration
 	// Text is set for EventText and EventThinking.
 	Text string
-	// Tool is set for EventToolCall.
+	// Tool is set for EventToolCall and EventToolResult.
 	Tool *ToolCall
 	// Finish is set for EventFinish.
 	Finish string
@@ -391,9 +435,9 @@ type Status struct {
 
 // Status returns the run's clocks now.
 func (r *Run) Status() Status {
+	now := r.now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	now := time.Now()
 	s := Status{State: r.rec.State, Elapsed: now.Sub(r.start)}
 	if r.rec.EndedAt != nil {
 		s.Elapsed = r.rec.EndedAt.Sub(r.start)
@@ -412,17 +456,12 @@ func (r *Run) emit(e Event) {
 	r.changed = make(chan struct{})
 }
 
-// note appends a transcript entry. The caller holds r.mu.
+// note appends a transcript entry of the current model call (an outcome
+// belongs to none). The caller holds r.mu.
 func (r *Run) note(t time.Time, e TranscriptEntry) {
 	e.TMS = t.Sub(r.start).Milliseconds()
+	if e.Type != "outcome" {
+		e.Call = r.callN
+	}
 	r.transcript = append(r.transcript, e)
-}
-
-// execute runs the model call, classifies it, and writes the run folder.
-func (r *Run) execute() {
-	defer r.runner.forget(r.rec.RunID)
-	defer r.cancel(nil)
-	ev := r.call()
-	v := Classify(ev)
-	r.finish(ev, v)
 }

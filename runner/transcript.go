@@ -11,8 +11,12 @@ type TranscriptEntry struct {
 	// TMS is the time since the run started, in milliseconds.
 	TMS int64 `json:"t_ms"`
 	// Type is request, response, keepalive, role, text, thinking,
-	// tool_call, finish, usage, error, watchdog, cancelled or outcome.
+	// tool_call, tool_result, finish, usage, error, watchdog, cancelled
+	// or outcome.
 	Type string `json:"type"`
+	// Call is the model call the line belongs to (from 1); 0 for the
+	// outcome.
+	Call int `json:"call,omitempty"`
 	// Text is a text or thinking piece, a keepalive's comment, or an
 	// error's message.
 	Text string `json:"text,omitempty"`
@@ -22,9 +26,14 @@ type TranscriptEntry struct {
 	Model    string `json:"model,omitempty"`
 	System   string `json:"system,omitempty"`
 	Message  string `json:"message,omitempty"`
+	// Tools are a request's offered tools; Withdrawn is set when the
+	// request asks for an answer without them.
+	Tools     []string `json:"tools,omitempty"`
+	Withdrawn bool     `json:"withdrawn,omitempty"`
 	// Status is a response line's HTTP status.
 	Status int `json:"status,omitempty"`
-	// Tool is a tool_call line's completed call.
+	// Tool is a tool_call line's completed call, or a tool_result line's
+	// call with its result.
 	Tool *ToolCall `json:"tool,omitempty"`
 	// Finish is a finish line's raw reason.
 	Finish *string `json:"finish,omitempty"`

@@ -1,0 +1,245 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/trialtools"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// prepared is a checked Spec with everything a run needs resolved.
+type prepared struct {
+	spec   Spec
+	model  Model
+	limits Limits
+	red    *Redactor
+	system string
+
+	agentName, agentPath, agentSHA, skill string
+
+	toolsOn bool
+	tools   []wire.Tool
+	toolbox toolRunner
+	project string
+	maxIter int
+
+	cassette *cassette.Cassette
+	replay   *ReplayRecord
+}
+
+// close releases the project folder of a run that will not start.
+func (p *prepared) close() {
+	if p.toolbox != nil {
+		p.toolbox.Close()
+	}
+}
+
+// prepare checks a spec and resolves its model, limits and tools. Its
+// errors are *SpecError.
+func (rn *Runner) prepare(s Spec) (*prepared, error) {
+	p := &prepared{}
+	f := s.Agent
+	tape := s.Replay
+	if f == nil && tape == nil {
+		return nil, specErrorf("no agent definition to run")
+	}
+	if f != nil {
+		if f.Def == nil {
+			return nil, specErrorf("no agent definition to run")
+		}
+		if err := checkAgent(s); err != nil {
+			return nil, err
+		}
+		p.agentName, p.agentPath, p.agentSHA = f.Def.Name, f.Path, f.SHA256
+		if abs, err := filepath.Abs(f.Path); err == nil {
+			p.agentPath = abs
+		}
+		p.system = preview.SystemPrompt(f.Def, s.Skill)
+	}
+	if s.Skill != nil {
+		p.skill = s.Skill.Name
+	}
+	source := s.ReplaySource
+	var model Model
+	if tape == nil {
+		role := s.ModelRole
+		if role == "" && f != nil {
+			role = f.Def.ModelRole
+		}
+		var err error
+		if model, err = ResolveModel(s.Config, role); err != nil {
+			return nil, &SpecError{Err: err}
+		}
+		if model.Type == ReplayProviderType {
+			source = model.Endpoint
+			if tape, err = LoadCassette(source); err != nil {
+				return nil, &SpecError{Err: fmt.Errorf("provider %s (type replay): %w", model.Provider, err)}
+			}
+		}
+	}
+	secrets := append(s.Config.Secrets(), s.Secrets...)
+	if model.APIKey != "" {
+		secrets = append(secrets, model.APIKey)
+	}
+	p.red = NewRedactor(secrets...)
+
+	if tape != nil {
+		if err := p.fromCassette(&s, tape, source); err != nil {
+			return nil, err
+		}
+	} else {
+		if s.Fast {
+			return nil, specErrorf("fast plays a replay without its pauses, and this run calls a model: leave it out, or replay a cassette")
+		}
+		p.model = model
+		p.limits = LimitsFor(s.Config, f.Def).Override(s.Limits)
+		if s.Project != "" {
+			tb, err := trialtools.New(s.Project)
+			if err != nil {
+				return nil, &SpecError{Err: err}
+			}
+			p.toolsOn, p.toolbox, p.project = true, tb, tb.Root()
+			p.tools = wireTools(trialtools.Specs())
+		}
+		p.maxIter = s.MaxToolIterations
+		if p.maxIter <= 0 && s.Config != nil {
+			p.maxIter = s.Config.Session.MaxToolIterationsPerTurn
+		}
+		if p.maxIter <= 0 {
+			p.maxIter = DefaultMaxToolIterations
+		}
+	}
+	if strings.TrimSpace(s.Task) == "" {
+		p.close()
+		return nil, specErrorf("the task is empty: say what the agent should do")
+	}
+	p.spec = s
+	return p, nil
+}
+
+// DefaultMaxToolIterations is Session.MaxToolIterationsPerTurn's default.
+const DefaultMaxToolIterations = 60
+
+// ReplayProviderType is the provider Type that replays a cassette: its
+// Endpoint is the cassette's path.
+const ReplayProviderType = "replay"
+
+// checkAgent checks that the spec's agent is loaded and that its skill, if
+// any, routes to it.
+func checkAgent(s Spec) error {
+	f := s.Agent
+	if f.Status != lint.Loaded {
+		reason := f.Reason
+		if reason == "" {
+			reason = "the runtime skips it"
+		}
+		return specErrorf("agent %s at %s is rejected: %s", f.Def.Name, f.Path, reason)
+	}
+	if s.Skill != nil {
+		if s.Skill.RouteError != "" {
+			return specErrorf("%s", s.Skill.RouteError)
+		}
+		if !strings.EqualFold(s.Skill.Subagent, f.Def.Name) {
+			target := s.Skill.Subagent
+			if target == "" {
+				target = "no sub-agent"
+			}
+			return specErrorf("skill /%s routes to %s, not to %s", s.Skill.Name, target, f.Def.Name)
+		}
+	}
+	return nil
+}
+
+// fromCassette sets up a replay of tape: the recorded model, limits, tools
+// and cap, with the spec's overrides, and the recorded agent and task where
+// the spec has none.
+func (p *prepared) fromCassette(s *Spec, tape *cassette.Cassette, source string) error {
+	if s.Record {
+		return specErrorf("a replay cannot be recorded again: record a run against a model, replay the cassette it leaves")
+	}
+	h := tape.Header
+	proto, err := wire.ProtocolFor(map[string]string{"openai": "openai-compatible", "anthropic": "anthropic", "ollama": "ollama"}[h.Protocol])
+	if err != nil {
+		return &SpecError{Err: fmt.Errorf("cassette %s: %w", source, err)}
+	}
+	name := source
+	if name == "" {
+		name = "an embedded cassette"
+	}
+	p.cassette = tape
+	p.model = Model{
+		Role: h.Role, Provider: h.Provider, Type: h.ProviderType, Endpoint: h.Endpoint, ModelID: h.Model,
+		Via: "replay of " + name, Protocol: proto,
+	}
+	if _, err := proto.URL(p.model.Endpoint); err != nil {
+		p.model.Endpoint = "http://replay.invalid"
+	}
+	p.limits = limitsFromCassette(h.Limits).Override(s.Limits)
+	if p.agentName == "" {
+		p.agentName, p.agentSHA = h.Agent, h.AgentSHA256
+	}
+	if p.skill == "" {
+		p.skill = h.Skill
+	}
+	if strings.TrimSpace(s.Task) == "" {
+		s.Task, s.Context = h.Task, h.Context
+	}
+	if s.MaxTokens == 0 {
+		s.MaxTokens = h.MaxTokens
+	}
+	if len(h.Tools) > 0 {
+		p.toolsOn = true
+		p.tools = toolsNamed(h.Tools)
+		p.toolbox = &replayTools{tape: tape}
+	}
+	p.maxIter = s.MaxToolIterations
+	if p.maxIter <= 0 {
+		p.maxIter = h.MaxToolIterations
+	}
+	if p.maxIter <= 0 {
+		p.maxIter = DefaultMaxToolIterations
+	}
+	p.replay = &ReplayRecord{Cassette: name, Fast: s.Fast, RecordedRun: h.RunID, RecordedAt: h.RecordedAt}
+	return nil
+}
+
+// limitsFromCassette returns the recorded limits.
+func limitsFromCassette(l cassette.Limits) Limits {
+	ms := func(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+	return Limits{Prefill: ms(l.PrefillMS), InterDelta: ms(l.InterDeltaMS), NoProgress: ms(l.NoProgressMS), ThinkingOnly: ms(l.ThinkingOnlyMS), MaxCall: ms(l.MaxCallMS)}
+}
+
+// MaxCassetteSize caps the cassette LoadCassette reads.
+const MaxCassetteSize = 1 << 30
+
+// LoadCassette reads the cassette at path.
+func LoadCassette(path string) (*cassette.Cassette, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no cassette at %s: record one with agentdesk run --record (it leaves stream.cassette in the run folder)", path)
+		}
+		return nil, fmt.Errorf("reading the cassette %s: %w", path, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && (fi.IsDir() || fi.Size() > MaxCassetteSize) {
+		if fi.IsDir() {
+			return nil, fmt.Errorf("%s is a folder, not a cassette: give the path of its stream.cassette", path)
+		}
+		return nil, fmt.Errorf("the cassette %s is larger than %d MiB", path, MaxCassetteSize>>20)
+	}
+	c, err := cassette.Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("the cassette %s: %w", path, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,114 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/trialtools"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// toolRunner runs the tool calls of a run: a *trialtools.Toolbox on the
+// project folder, or a replay's recorded results.
+type toolRunner interface {
+	Call(ctx context.Context, name string, args json.RawMessage) trialtools.Result
+	Close() error
+}
+
+// wireTools translates the trial tools' neutral specs for the wire.
+func wireTools(specs []trialtools.Spec) []wire.Tool {
+	out := make([]wire.Tool, len(specs))
+	for i, s := range specs {
+		out[i] = wire.Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters}
+	}
+	return out
+}
+
+// toolsNamed returns the trial tools with these names, in this order; a
+// name trialtools does not know (a cassette from another version) gets a
+// bare spec.
+func toolsNamed(names []string) []wire.Tool {
+	known := map[string]wire.Tool{}
+	for _, t := range wireTools(trialtools.Specs()) {
+		known[t.Name] = t
+	}
+	out := make([]wire.Tool, 0, len(names))
+	for _, n := range names {
+		t, ok := known[n]
+		if !ok {
+			t = wire.Tool{Name: n}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// toolNames returns the tools' names.
+func toolNames(tools []wire.Tool) []string {
+	out := make([]string, len(tools))
+	for i, t := range tools {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// toolNames returns the names of the tools the run offers.
+func (r *Run) toolNames() []string { return toolNames(r.tools) }
+
+// replayTools answers a replay's tool calls from the cassette: the result
+// recorded for the same model call, index, tool and arguments. Nothing
+// touches the disk, so a replay works where the project folder is gone.
+type replayTools struct {
+	tape *cassette.Cassette
+	// call is the model call whose tool calls are being answered.
+	call int
+}
+
+// Call answers from the cassette. The run loop sets rt.call first.
+func (rt *replayTools) Call(_ context.Context, name string, args json.RawMessage) trialtools.Result {
+	return trialtools.Result{Text: fmt.Sprintf("replay: the cassette holds no result for %s in model call %d: the replay has gone differently from the recording", name, rt.call), IsError: true}
+}
+
+// lookup returns the recorded result of tool call index of model call n.
+func (rt *replayTools) lookup(n, index int, name, args string) (cassette.Tool, bool) {
+	c := rt.tape.Call(n)
+	if c == nil {
+		return cassette.Tool{}, false
+	}
+	for _, t := range c.Tools {
+		if t.Index == index && t.Name == name && t.Arguments == args && t.Guard == cassette.GuardAllow {
+			return t, true
+		}
+	}
+	return cassette.Tool{}, false
+}
+
+// Close does nothing: a replay holds no folder open.
+func (rt *replayTools) Close() error { return nil }
+
+// capEvidence cuts a tool result for run.json and the transcript: at most
+// EvidenceCap bytes, on a character boundary, with a note of what was cut.
+func capEvidence(s string) string {
+	if len(s) <= EvidenceCap {
+		return s
+	}
+	cut := EvidenceCap
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n[… %d more bytes handed to the model]", len(s)-cut)
+}
+
+// firstLines returns up to n lines of s and whether there were more.
+func firstLines(s string, n int) ([]string, bool) {
+	s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		return lines[:n], true
+	}
+	return lines, false
+}
