@@ -108,7 +108,17 @@ func (m *Model) artifactsContent(w int) []string {
 		add(wrap("No runs yet. Start one in the Run pane (3, then r); its result.md, transcript and any truncated output show here.", w)...)
 		return out
 	}
-	add(st.Label.Render(fit(fmt.Sprintf("  %-19s  %-10s  %-30s %8s", "started", "outcome", "reason", "took"), w)))
+	// Columns: started, outcome, reason (what is left), took.
+	layout := "2006-01-02 15:04"
+	if w < 70 {
+		layout = "01-02 15:04"
+	}
+	dateW, outW, tookW := len(layout), 9, 7
+	reasonW := max(w-2-dateW-2-outW-2-1-tookW, 8)
+	row := func(date, outcome, reason, took string) string {
+		return fmt.Sprintf("%s  %s  %s %s", fit(date, dateW), fit(outcome, outW), fit(reason, reasonW), fmt.Sprintf("%*s", tookW, took))
+	}
+	add(st.Label.Render(cut("  "+row("started", "outcome", "reason", "took"), w)))
 	for i, r := range p.records {
 		outcome := string(r.Outcome)
 		if outcome == "" {
@@ -118,15 +128,14 @@ func (m *Model) artifactsContent(w int) []string {
 		if r.Timings.TotalMS > 0 {
 			took = dur(time.Duration(r.Timings.TotalMS) * time.Millisecond)
 		}
-		line := fmt.Sprintf("  %-19s  %-10s  %-30s %8s", r.StartedAt.Local().Format("2006-01-02 15:04:05"),
-			Sanitize(outcome), cut(Sanitize(r.Reason), 30), took)
+		line := row(r.StartedAt.Local().Format(layout), Sanitize(outcome), Sanitize(r.Reason), took)
 		switch {
 		case i == p.sel && m.focus == focusPane:
-			add(st.ListSelected.Render(fit("›"+line[1:], w)))
+			add(st.ListSelected.Render(fit("› "+line, w)))
 		case i == p.sel:
-			add(st.ListCursor.Render(fit("›"+line[1:], w)))
+			add(st.ListCursor.Render(fit("› "+line, w)))
 		default:
-			add(cut(line, w))
+			add(cut("  "+line, w))
 		}
 	}
 	if r := p.selected(); r != nil {

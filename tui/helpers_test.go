@@ -21,6 +21,35 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // fixedNow is the clock of every test model.
 var fixedNow = time.Date(2025, 11, 3, 14, 2, 11, 0, time.Local)
 
+// TestMain pins the local time zone, so times on screen are the same on
+// every machine.
+func TestMain(m *testing.M) {
+	time.Local = time.UTC
+	os.Exit(m.Run())
+}
+
+// copyDir copies the folder src to dst.
+func copyDir(t testing.TB, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // copyHome copies testdata/<name> into a fresh temporary folder and
 // returns the new home's base, <tmp>/netclaw; HOME for the model is <tmp>.
 func copyHome(t testing.TB, name string) (tmp, base string) {

@@ -26,6 +26,7 @@ const maxViewBytes = 4 << 20
 // Tab and shift+tab move between the files; esc or q closes it.
 type viewer struct {
 	root   string
+	title  string   // root as shown
 	files  []string // paths, in the order they are offered
 	cur    int
 	docs   map[string]*viewerDoc
@@ -64,7 +65,7 @@ type (
 
 // openViewer opens path (a folder of artifacts or one file) in the viewer.
 func (m *Model) openViewer(path string) tea.Cmd {
-	v := &viewer{root: path, docs: map[string]*viewerDoc{}, md: &m.md, style: markdownStyle(&m.st), environ: m.opts.Environ, fullscreen: m.opts.OpenPath != ""}
+	v := &viewer{root: path, title: m.shortPath(path), docs: map[string]*viewerDoc{}, md: &m.md, style: markdownStyle(&m.st), environ: m.opts.Environ, fullscreen: m.opts.OpenPath != ""}
 	m.overlays.push(v)
 	return listArtifactsCmd(path)
 }
@@ -289,8 +290,7 @@ func (v *viewer) render(st *Styles, w, h int) []string {
 		pos = fmt.Sprintf("%d–%d of %d · ", v.scroll+1, v.scroll+len(shown), len(content))
 	}
 	lines = append(lines, st.Dim.Render(fit(pos+"tab: next file · ↑↓ pgup pgdn: scroll · p: $PAGER · esc: close", inner)))
-	title := Sanitize(v.root)
-	return frameExact(st, title, lines, inner)
+	return frameExact(st, Sanitize(v.title), lines, inner)
 }
 
 // frameExact draws lines in the overlay box at exactly inner columns.

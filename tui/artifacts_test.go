@@ -1,0 +1,79 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner"
+)
+
+// pastRunsModel is a browser on the test home whose runs folder holds the
+// recorded runs of testdata/runs.
+func pastRunsModel(t *testing.T, w, h int) *testModel {
+	t.Helper()
+	tmp, base := copyHome(t, "home")
+	runs := filepath.Join(tmp, "runs")
+	copyDir(t, filepath.Join("testdata", "runs"), runs)
+	rn, err := runner.New(runner.Options{RunsDir: runs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := lint.NewHome(base, "")
+	m := New(Options{
+		Home:    home,
+		Scanner: lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
+		Environ: []string{"HOME=" + tmp, "PAGER=true"},
+		Now:     func() time.Time { return fixedNow },
+		Runner:  rn,
+	})
+	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	tm := &testModel{t: t, Model: m}
+	tm.send(tea.WindowSizeMsg{Width: w, Height: h})
+	tm.run(m.Init())
+	return tm
+}
+
+func TestArtifactsScreens(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			tm := pastRunsModel(t, sz[0], sz[1])
+			tm.keys("4")
+			checkFrame(t, tm.View().Content, sz[0], sz[1])
+			golden(t, fmt.Sprintf("artifacts-%dx%d", sz[0], sz[1]), tm.screen())
+			scr := tm.screen()
+			// Newest first: the truncated run (13:55) above the completed one (13:40).
+			if i, j := strings.Index(scr, "output_truncated"), strings.Index(scr, "Completed"); i < 0 || j < 0 || i > j {
+				t.Errorf("runs not newest first:\n%s", scr)
+			}
+			if strings.Contains(scr, "Explain how the watcher") && !strings.Contains(scr, "Explain every package") {
+				t.Error("the selected run should be the newest")
+			}
+			// Into the list, down to the older run, open it.
+			tm.keys("enter", "down", "o")
+			scr = tm.screen()
+			if !strings.Contains(scr, "The watcher waits 100 ms") {
+				t.Errorf("the viewer should show the older run's result.md:\n%s", scr)
+			}
+			checkFrame(t, tm.View().Content, sz[0], sz[1])
+			golden(t, fmt.Sprintf("artifacts-viewer-%dx%d", sz[0], sz[1]), tm.screen())
+		})
+	}
+}
+
+func TestArtifactsOfAnotherAgent(t *testing.T) {
+	tm := pastRunsModel(t, 100, 30)
+	tm.keys("4", "down") // summarizer has one run
+	if scr := tm.screen(); !strings.Contains(scr, "Runs of summarizer (1)") {
+		t.Errorf("summarizer's runs:\n%s", scr)
+	}
+	tm.keys("down") // release-notes has none
+	if scr := tm.screen(); !strings.Contains(scr, "No runs yet") {
+		t.Errorf("release-notes has no runs:\n%s", scr)
+	}
+}
