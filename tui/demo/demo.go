@@ -7,6 +7,7 @@ package demo
 
 import (
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,10 +15,28 @@ import (
 	"path/filepath"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner/cassette"
 )
 
 //go:embed all:home
 var files embed.FS
+
+//go:embed cassettes/*.cassette
+var cassettes embed.FS
+
+// Cassette reads one of the embedded recorded runs by file name.
+func Cassette(name string) (*cassette.Cassette, error) {
+	f, err := cassettes.Open("cassettes/" + name)
+	if err != nil {
+		return nil, fmt.Errorf("demo cassette %s: %w", name, err)
+	}
+	defer f.Close()
+	tape, err := cassette.Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("demo cassette %s: %w", name, err)
+	}
+	return tape, nil
+}
 
 // Home returns the embedded sample home as a file system rooted at the
 // home's base folder.
@@ -27,6 +46,63 @@ func Home() fs.FS {
 		panic(err) // the embedded tree always has a home folder
 	}
 	return sub
+}
+
+// Cassettes by model role: every agent of the demo runs against the
+// recorded run of its role.
+var roleCassettes = []struct{ role, provider, file string }{
+	{"Main", "replay-completed", "completed-with-tool.cassette"},
+	{"Compaction", "replay-truncated", "output-truncated.cassette"},
+	{"Fallback", "replay-thinking", "thinking-only.cassette"},
+}
+
+// Setup makes a demo in dir (new or empty): the sample home in
+// dir/netclaw, the recorded runs in dir/cassettes, and a netclaw.json whose
+// model roles are providers of type replay playing them (Main: a completed
+// run with a tool call; Compaction: an output_truncated run; Fallback: a
+// thinking_only_timeout). It returns the home.
+func Setup(dir string) (lint.Home, error) {
+	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
+		return lint.Home{}, fmt.Errorf("making the demo in %s: the folder is not empty; pick a new one", dir)
+	}
+	h, err := Extract(filepath.Join(dir, "netclaw"))
+	if err != nil {
+		return lint.Home{}, err
+	}
+	tapes := filepath.Join(dir, "cassettes")
+	if err := os.MkdirAll(tapes, 0o755); err != nil {
+		return lint.Home{}, fmt.Errorf("making the demo in %s: %w", dir, err)
+	}
+	providers := map[string]any{}
+	defs := map[string]any{}
+	roles := map[string]string{}
+	for _, rc := range roleCassettes {
+		data, err := cassettes.ReadFile("cassettes/" + rc.file)
+		if err != nil {
+			return lint.Home{}, fmt.Errorf("demo cassette %s: %w", rc.file, err)
+		}
+		path := filepath.Join(tapes, rc.file)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return lint.Home{}, fmt.Errorf("making the demo in %s: %w", dir, err)
+		}
+		providers[rc.provider] = map[string]string{"Type": "replay", "Endpoint": path}
+		defs[rc.provider] = map[string]string{"Provider": rc.provider, "ModelId": "qwen3:30b (recorded)"}
+		roles[rc.role] = rc.provider
+	}
+	cfg := map[string]any{
+		"SubAgents": map[string]any{"Enabled": true, "PrefillTimeoutSeconds": 1800, "NoProgressTimeoutSeconds": 1200},
+		"Session":   map[string]any{"FirstTokenTimeoutSeconds": 600},
+		"Providers": providers,
+		"Models":    map[string]any{"Definitions": defs, "Roles": roles},
+	}
+	data, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return lint.Home{}, err
+	}
+	if err := os.WriteFile(h.ConfigFile(), append(data, '\n'), 0o644); err != nil {
+		return lint.Home{}, fmt.Errorf("making the demo in %s: %w", dir, err)
+	}
+	return h, nil
 }
 
 // Extract copies the sample home into dir, which must not exist yet or be

@@ -1,11 +1,13 @@
 package demo
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner"
 )
 
 // TestSampleHomeShowsEveryCase checks the demo has what it promises: loaded
@@ -71,5 +73,52 @@ func TestExtractRefusesAFolderInUse(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(dir, "mine.txt"))
 	if string(data) != "x" {
 		t.Error("the folder's file changed")
+	}
+}
+
+// TestSetupRunsEveryRoleFromItsCassette makes a demo and runs one agent of
+// each role through the configuration, as the browser does: each replays
+// its recorded run.
+func TestSetupRunsEveryRoleFromItsCassette(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	h, err := Setup(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range c.Config.Diagnostics {
+		t.Errorf("the demo config has a finding: %+v", d)
+	}
+	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(dir, "runs")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		agent  string
+		reason string
+	}{
+		{"code-analyst", ""},
+		{"summarizer", runner.ReasonOutputTruncated},
+		{"deep-thinker", runner.ReasonThinkingOnlyTimeout},
+	}
+	for _, cs := range cases {
+		f := c.Agent(cs.agent)
+		if f == nil {
+			t.Fatalf("%s is not loaded", cs.agent)
+		}
+		r, err := rn.Start(context.Background(), runner.Spec{Agent: f, Config: c.Config, Task: "anything", Fast: true})
+		if err != nil {
+			t.Fatalf("%s: %v", cs.agent, err)
+		}
+		rec, err := r.Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Reason != cs.reason {
+			t.Errorf("%s: reason %q (%s), want %q", cs.agent, rec.Reason, rec.Error, cs.reason)
+		}
 	}
 }
