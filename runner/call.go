@@ -118,9 +118,11 @@ func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 	}
 	// silence is a fast replay's recording that goes quiet: the next limit
 	// falls due, or, with none running, the call fails.
+	var lastAt time.Time
 	silence := func() bool {
 		if t, ok := wd.Next(); ok {
 			ev.Trip = &t
+			lastAt = t.At
 			r.mu.Lock()
 			r.note(t.At, TranscriptEntry{Type: "watchdog", Reason: t.Reason, Text: t.Message()})
 			r.mu.Unlock()
@@ -129,7 +131,6 @@ func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 		ev.Err = errors.New("the recording goes silent here and no limit is set to end the call")
 		return true
 	}
-	var lastAt time.Time
 
 	// handle takes one item; it returns true when the call is over.
 	handle := func(it item) bool {

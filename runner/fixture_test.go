@@ -189,3 +189,8 @@ func steps(parts ...any) []modeltest.Step {
 	}
 	return out
 }
+
+// lintScan scans the fixture's home again (after its config changed).
+func lintScan(f *fixture) (*lint.Catalog, error) {
+	return lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
+}

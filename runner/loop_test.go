@@ -1,0 +1,400 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/trialtools"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// readmeText is the README of every test project.
+const readmeText = "# Demo\n\nThe server listens on :8080.\n"
+
+// project makes a project folder with a README, a source file, and a
+// secret next to it (outside the folder).
+func project(t *testing.T) string {
+	t.Helper()
+	outer := t.TempDir()
+	dir := filepath.Join(outer, "project")
+	writeFile(t, filepath.Join(dir, "README.md"), readmeText)
+	writeFile(t, filepath.Join(dir, "main.go"), "package main\n\nfunc main() {}\n")
+	writeFile(t, filepath.Join(outer, "secret.txt"), "TOP-SECRET")
+	return dir
+}
+
+// toolSpec is a spec whose run offers the trial tools on dir.
+func (f *fixture) toolSpec(task, dir string, l Limits) Spec {
+	s := f.spec(task, l)
+	s.Project = dir
+	return s
+}
+
+// script is a shorthand for a script of steps.
+func script(parts ...any) modeltest.Script { return modeltest.Script{Steps: steps(parts...)} }
+
+// lastTool returns the last tool turn of a request.
+func lastTool(r modeltest.Request) wire.Message {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "tool" {
+			return r.Messages[i]
+		}
+	}
+	return wire.Message{}
+}
+
+func TestToolRoundTripOnEveryProtocol(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.String(), func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, p)
+			dir := project(t)
+			f.srv.Enqueue(
+				script(modeltest.Thinking("I should read it."), modeltest.Text("Let me look."),
+					modeltest.ToolCall("call_a", "file_read", `{"path":`, ` "README.md"}`),
+					modeltest.ToolCall("call_b", "web_search", `{"query": "netclaw"}`),
+					modeltest.Finish(modeltest.FinishTools)),
+				script(modeltest.ToolCall("call_c", "file_read", `{"path": "../secret.txt"}`), modeltest.Finish(modeltest.FinishTools)),
+				modeltest.Reply("The server listens on port 8080."),
+			)
+			r, rec := f.run(t, f.toolSpec("Where does the server listen?", dir, Limits{}))
+			if rec.Outcome != Completed || rec.Output != "The server listens on port 8080." {
+				t.Fatalf("got %s/%s %q (%s)", rec.Outcome, rec.Reason, rec.Output, rec.Error)
+			}
+			reqs := f.srv.Requests()
+			if len(reqs) != 3 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			for i, req := range reqs {
+				if strings.Join(req.Tools, ",") != "file_read,file_list" || req.ToolChoice != "" {
+					t.Errorf("request %d offers %v (choice %q)", i+1, req.Tools, req.ToolChoice)
+				}
+				if req.System != "You are a tester.\n" || req.FirstUser() != "Where does the server listen?" {
+					t.Errorf("request %d lost the conversation's start: %+v", i+1, req)
+				}
+			}
+			// The second request: user, the assistant's text and two
+			// calls, and the two results, matched to the calls.
+			m := reqs[1].Messages
+			if len(m) != 4 || m[1].Role != "assistant" || m[1].Text != "Let me look." || len(m[1].ToolCalls) != 2 {
+				t.Fatalf("second request's messages: %+v", m)
+			}
+			calls := m[1].ToolCalls
+			if calls[0].Name != "file_read" || !strings.Contains(calls[0].Arguments, `"README.md"`) || calls[1].Name != "web_search" {
+				t.Errorf("assistant turn's calls: %+v", calls)
+			}
+			read, search := m[2], m[3]
+			if read.Role != "tool" || read.Text != readmeText || read.IsError {
+				t.Errorf("file_read result: %+v", read)
+			}
+			if !strings.Contains(search.Text, "not available in a trial run") || (p == wire.Anthropic && !search.IsError) {
+				t.Errorf("web_search result: %+v", search)
+			}
+			if p != wire.Ollama {
+				if read.ToolCallID != "call_a" || search.ToolCallID != "call_b" || calls[0].ID != "call_a" {
+					t.Errorf("results do not name their calls: %+v %+v %+v", calls, read, search)
+				}
+			} else if read.ToolName != "file_read" || search.ToolName != "web_search" {
+				t.Errorf("Ollama results do not name their tools: %+v %+v", read, search)
+			}
+			// The third request carries the refused escape.
+			if got := lastTool(reqs[2]); !strings.Contains(got.Text, "outside the project folder") && !strings.Contains(got.Text, "leads out of the project folder") {
+				t.Errorf("the escape got %q", got.Text)
+			}
+			for _, req := range reqs {
+				if strings.Contains(string(req.Body), "TOP-SECRET") {
+					t.Error("a file outside the project reached the model")
+				}
+			}
+
+			if len(rec.ToolCalls) != 3 {
+				t.Fatalf("tool calls %+v", rec.ToolCalls)
+			}
+			want := []struct {
+				call  int
+				name  string
+				guard string
+				err   bool
+				text  string
+			}{{1, "file_read", "allow", false, readmeText}, {1, "web_search", "allow", true, "not available"}, {2, "file_read", "allow", true, "project folder"}}
+			for i, w := range want {
+				tc := rec.ToolCalls[i]
+				if tc.Call != w.call || tc.Name != w.name || tc.Result == nil || tc.Result.Guard != w.guard || tc.Result.Error != w.err || !strings.Contains(tc.Result.Text, w.text) {
+					t.Errorf("tool call %d: %+v %+v", i, tc, tc.Result)
+				}
+			}
+			c := rec.Counts
+			if c != (Counts{ModelCalls: 3, ToolCalls: 3, ToolResults: 3, ToolErrors: 2, ToolRefused: 2}) {
+				t.Errorf("counts %+v", c)
+			}
+			if strings.Join(rec.Tools, ",") != "file_read,file_list" || rec.Project != dir || rec.MaxToolIterations != DefaultMaxToolIterations {
+				t.Errorf("record tools %v project %q cap %d", rec.Tools, rec.Project, rec.MaxToolIterations)
+			}
+			lines := checkFolder(t, rec)
+			var results, requests int
+			for _, l := range lines {
+				switch l.Type {
+				case "tool_result":
+					results++
+					if l.Tool == nil || l.Tool.Result == nil {
+						t.Errorf("tool_result line without a result: %+v", l)
+					}
+				case "request":
+					requests++
+					if l.Call != requests {
+						t.Errorf("request line of call %d", l.Call)
+					}
+				}
+			}
+			if results != 3 || requests != 3 {
+				t.Errorf("transcript has %d tool results and %d requests", results, requests)
+			}
+			md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+			for _, s := range []string{"- Model calls: 3", "- Tool calls: 3 (3 answered, 2 errors, 2 refused, 0 by the repeat guard)",
+				"  - call 1: file_read {\"path\":", "  - call 2: file_read {\"path\":", "    - result: ok, " + fmt.Sprint(len(readmeText)) + " bytes", "      > The server listens on :8080.",
+				"    - result: refused"} {
+				if !strings.Contains(string(md), s) {
+					t.Errorf("result.md lacks %q:\n%s", s, md)
+				}
+			}
+			// Events: the results arrive as EventToolResult after
+			// their calls.
+			var kinds []string
+			for i := 0; ; i++ {
+				e, err := r.Next(context.Background(), i)
+				if err != nil {
+					break
+				}
+				switch e.Kind {
+				case EventToolCall:
+					kinds = append(kinds, fmt.Sprintf("call%d:%s", e.Call, e.Tool.Name))
+				case EventToolResult:
+					kinds = append(kinds, fmt.Sprintf("result%d:%s", e.Call, e.Tool.Name))
+				}
+			}
+			if got := strings.Join(kinds, " "); got != "call1:file_read call1:web_search result1:file_read result1:web_search call2:file_read result2:file_read" {
+				t.Errorf("tool events: %s", got)
+			}
+		})
+	}
+}
+
+// sameCall plays a reply that calls file_read on README.md, every time.
+func sameCall(id string) modeltest.Script {
+	return script(modeltest.ToolCall(id, "file_read", `{"path": "README.md"}`), modeltest.Finish(modeltest.FinishTools))
+}
+
+func TestRepeatGuardTwoSteps(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.String(), func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, p)
+			n := 0
+			var mu sync.Mutex
+			f.srv.SetChooser(func(modeltest.Request) (modeltest.Script, bool) {
+				mu.Lock()
+				defer mu.Unlock()
+				n++
+				return sameCall(fmt.Sprintf("call_%d", n)), true
+			})
+			_, rec := f.run(t, f.toolSpec("Read the README.", project(t), Limits{}))
+			if rec.Outcome != Partial || rec.Reason != ReasonRepeatedToolCall || rec.State != StatePartial {
+				t.Fatalf("got %s/%s/%s: %s", rec.Outcome, rec.Reason, rec.State, rec.Error)
+			}
+			reqs := f.srv.Requests()
+			// Two equal rounds run; the third call is refused with a
+			// correction; the fourth ends the run.
+			if len(reqs) != 4 {
+				t.Fatalf("%d requests, want 4", len(reqs))
+			}
+			for i := 1; i <= 2; i++ {
+				if got := lastTool(reqs[i]); got.Text != readmeText {
+					t.Errorf("round %d got %q", i, got.Text)
+				}
+			}
+			correction := lastTool(reqs[3])
+			if !strings.HasPrefix(correction.Text, "Not run: this exact call") || !strings.Contains(correction.Text, "ends the run") {
+				t.Errorf("the third call got %q", correction.Text)
+			}
+			if len(rec.ToolCalls) != 4 {
+				t.Fatalf("tool calls %+v", rec.ToolCalls)
+			}
+			guards := []string{}
+			for _, tc := range rec.ToolCalls {
+				guards = append(guards, tc.Result.Guard)
+			}
+			if strings.Join(guards, ",") != "allow,allow,refuse,stop" {
+				t.Errorf("guard decisions %v", guards)
+			}
+			if c := rec.Counts; c.GuardRefusals != 1 || c.ToolResults != 3 || c.ModelCalls != 4 || c.ToolCalls != 4 {
+				t.Errorf("counts %+v", c)
+			}
+			if !strings.Contains(rec.Error, "again with the same arguments after a correction") {
+				t.Errorf("error %q", rec.Error)
+			}
+			md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+			if !strings.Contains(string(md), "refused by the repeat guard") || !strings.Contains(string(md), "ended the run (repeat after a correction)") {
+				t.Errorf("result.md:\n%s", md)
+			}
+			checkFolder(t, rec)
+		})
+	}
+}
+
+func TestToolLoopCap(t *testing.T) {
+	tests := []struct {
+		name    string
+		last    modeltest.Script
+		outcome Outcome
+		reason  string
+		output  string
+	}{
+		{"answers when the tools are withdrawn", modeltest.Reply("Port 8080."), Completed, "", "Port 8080."},
+		{"still calls a tool", sameCall("call_x"), Partial, ReasonToolIterationBudget, ""},
+		{"still gives no text", script(modeltest.Thinking("hmm"), modeltest.Stop()), Partial, ReasonToolIterationBudget, ""},
+		{"is cut off", script(modeltest.Text("Port"), modeltest.Length()), Failed, ReasonOutputTruncated, "Port"},
+	}
+	for _, tt := range tests {
+		for _, p := range protocols {
+			t.Run(tt.name+"/"+p.String(), func(t *testing.T) {
+				t.Parallel()
+				f := newFixture(t, p)
+				const limit = 3
+				for i := range limit {
+					// Different arguments every time: the guard has
+					// nothing to say.
+					f.srv.Enqueue(script(modeltest.ToolCall(fmt.Sprintf("call_%d", i), "file_list", fmt.Sprintf(`{"glob": "*%d*"}`, i)), modeltest.Finish(modeltest.FinishTools)))
+				}
+				f.srv.Enqueue(tt.last)
+				s := f.toolSpec("List things.", project(t), Limits{})
+				s.MaxToolIterations = limit
+				_, rec := f.run(t, s)
+				if rec.Outcome != tt.outcome || rec.Reason != tt.reason || rec.Output != tt.output {
+					t.Fatalf("got %s/%s %q (%s)", rec.Outcome, rec.Reason, rec.Output, rec.Error)
+				}
+				reqs := f.srv.Requests()
+				if len(reqs) != limit+1 {
+					t.Fatalf("%d requests, want %d", len(reqs), limit+1)
+				}
+				for i, req := range reqs[:limit] {
+					if len(req.Tools) != 2 || req.ToolChoice != "" {
+						t.Errorf("request %d: tools %v choice %q", i+1, req.Tools, req.ToolChoice)
+					}
+				}
+				final := reqs[limit]
+				switch p {
+				case wire.Ollama:
+					if len(final.Tools) != 0 {
+						t.Errorf("Ollama still offered %v", final.Tools)
+					}
+				default:
+					if final.ToolChoice != "none" {
+						t.Errorf("the final request's tool_choice is %q", final.ToolChoice)
+					}
+				}
+				if m := final.Messages; m[len(m)-1].Role != "user" || m[len(m)-1].Text != BudgetNote {
+					t.Errorf("the final request ends %+v", m[len(m)-1])
+				}
+				if rec.Reason == ReasonToolIterationBudget && !strings.Contains(rec.Error, "3 model calls with tools") {
+					t.Errorf("error %q", rec.Error)
+				}
+				if rec.Counts.ModelCalls != limit+1 || rec.MaxToolIterations != limit {
+					t.Errorf("counts %+v cap %d", rec.Counts, rec.MaxToolIterations)
+				}
+				checkFolder(t, rec)
+			})
+		}
+	}
+}
+
+func TestToolLoopUsesTheConfiguredCap(t *testing.T) {
+	f := newFixture(t, wire.OpenAI)
+	f.cat.Config.Session.MaxToolIterationsPerTurn = 2
+	f.srv.Enqueue(sameCall("a"), script(modeltest.ToolCall("b", "file_list"), modeltest.Finish(modeltest.FinishTools)), modeltest.Reply("done"))
+	_, rec := f.run(t, f.toolSpec("x", project(t), Limits{}))
+	reqs := f.srv.Requests()
+	if rec.Outcome != Completed || rec.MaxToolIterations != 2 || len(reqs) != 3 || reqs[2].ToolChoice != "none" {
+		t.Errorf("got %s cap %d, %d requests", rec.Outcome, rec.MaxToolIterations, len(reqs))
+	}
+}
+
+func TestRunWithoutToolsOffersNone(t *testing.T) {
+	f := newFixture(t, wire.Anthropic)
+	f.srv.Enqueue(script(modeltest.Text("I would read it."), modeltest.ToolCall("t1", "file_read", `{"path":"a"}`), modeltest.Finish(modeltest.FinishTools)))
+	_, rec := f.run(t, f.spec("x", Limits{}))
+	reqs := f.srv.Requests()
+	if len(reqs) != 1 || len(reqs[0].Tools) != 0 || strings.Contains(string(reqs[0].Body), `"tools"`) {
+		t.Fatalf("requests %+v", reqs)
+	}
+	// The call is evidence, never answered; the text is the answer.
+	if rec.Outcome != Completed || len(rec.ToolCalls) != 1 || rec.ToolCalls[0].Result != nil || len(rec.Tools) != 0 {
+		t.Errorf("record %+v", rec)
+	}
+}
+
+func TestToolCallCutOffEndsTheLoop(t *testing.T) {
+	f := newFixture(t, wire.OpenAI)
+	f.srv.Enqueue(script(modeltest.Text("Reading."), modeltest.ToolCall("c", "file_read", `{"path": "READ`), modeltest.Length()))
+	_, rec := f.run(t, f.toolSpec("x", project(t), Limits{}))
+	if rec.Reason != ReasonOutputTruncated || len(f.srv.Requests()) != 1 || rec.ToolCalls[0].Result != nil {
+		t.Errorf("got %s, %d requests, %+v", rec.Reason, len(f.srv.Requests()), rec.ToolCalls)
+	}
+}
+
+func TestCancelDuringTheToolLoop(t *testing.T) {
+	f := newFixture(t, wire.Ollama)
+	f.srv.Enqueue(sameCall("a"), script(modeltest.Text("thinking about it "), modeltest.Pause(10e9)))
+	r, err := f.runner.Start(context.Background(), f.toolSpec("x", project(t), Limits{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		e, err := r.Next(context.Background(), i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Kind == EventText && e.Call == 2 {
+			break
+		}
+	}
+	r.Cancel()
+	rec, _ := r.Wait()
+	if rec.Reason != ReasonCancelledByParent || rec.Counts.ModelCalls != 2 || rec.ToolCalls[0].Result == nil {
+		t.Errorf("got %s, %+v", rec.Reason, rec.Counts)
+	}
+}
+
+func TestProjectFolderErrors(t *testing.T) {
+	f := newFixture(t, wire.OpenAI)
+	file := filepath.Join(t.TempDir(), "plain.txt")
+	writeFile(t, file, "x")
+	for _, dir := range []string{filepath.Join(t.TempDir(), "missing"), file} {
+		_, err := f.runner.Start(context.Background(), f.toolSpec("x", dir, Limits{}))
+		var se *SpecError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), "--project") {
+			t.Errorf("%s: %v", dir, err)
+		}
+	}
+	if list, _ := ListRuns(f.runner.Dir(), Filter{}); len(list) != 0 {
+		t.Errorf("%d run folders", len(list))
+	}
+}
+
+func TestReasonsListsTheLoopReasons(t *testing.T) {
+	have := strings.Join(Reasons, ",")
+	for _, r := range []string{ReasonToolIterationBudget, ReasonRepeatedToolCall} {
+		if !strings.Contains(have, r) {
+			t.Errorf("Reasons lacks %s", r)
+		}
+	}
+	if got := trialtools.ReasonRepeatedToolCall; got != "repeated_tool_call" || ReasonToolIterationBudget != "tool_iteration_budget_exhausted" {
+		t.Error("the repeat reason differs from the guard's")
+	}
+}
