@@ -144,6 +144,43 @@ var scenarios = []scenario{
 		reason: ReasonToolIterationBudget,
 	},
 	{
+		// Frames as real providers send them: OpenRouter's processing
+		// comments, vLLM's reasoning field and "choices": null usage;
+		// Anthropic's message_start usage, ping, thinking with its
+		// signature; Ollama's thinking and counts on the done line.
+		name: "provider-quirks",
+		scripts: func(p wire.Protocol) []modeltest.Script {
+			var raw string
+			switch p {
+			case wire.OpenAI:
+				raw = ": OPENROUTER PROCESSING\n\n" +
+					`data: {"id":"gen-1","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}` + "\n\n" +
+					`data: {"id":"gen-1","choices":[{"index":0,"delta":{"reasoning":"Port is in main.go."},"finish_reason":null}]}` + "\n\n" +
+					"data: {\"id\":\"gen-1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"It listens\\non :8080 \\u2014 see main.go.\"},\"finish_reason\":null}]}\r\n\r\n" +
+					`data: {"id":"gen-1","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n" +
+					`data: {"id":"gen-1","choices":null,"usage":{"prompt_tokens":50,"completion_tokens":9,"completion_tokens_details":{"reasoning_tokens":4}}}` + "\n\n" +
+					"data: [DONE]\n\n"
+			case wire.Anthropic:
+				raw = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"usage\":{\"input_tokens\":50,\"cache_read_input_tokens\":10,\"output_tokens\":1}}}\n\n" +
+					"event: ping\ndata: {\"type\": \"ping\"}\n\n" +
+					"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}\n\n" +
+					"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"Port is in main.go.\"}}\n\n" +
+					"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"signature_delta\",\"signature\":\"EqQBCgIYAhIM\"}}\n\n" +
+					"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
+					"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
+					"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"text_delta\",\"text\":\"It listens\\non :8080 \\u2014 see main.go.\"}}\n\n" +
+					"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n" +
+					"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":9}}\n\n" +
+					"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+			case wire.Ollama:
+				raw = `{"model":"qwen3:30b","created_at":"2025-05-01T10:00:00Z","message":{"role":"assistant","content":"","thinking":"Port is in main.go."},"done":false}` + "\n" +
+					`{"model":"qwen3:30b","created_at":"2025-05-01T10:00:00Z","message":{"role":"assistant","content":"It listens\non :8080 \u2014 see main.go."},"done":false}` + "\n" +
+					`{"model":"qwen3:30b","created_at":"2025-05-01T10:00:01Z","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","total_duration":123,"prompt_eval_count":50,"eval_count":9}` + "\n"
+			}
+			return []modeltest.Script{{Steps: steps(modeltest.Raw(raw)), NoPreamble: true, NoTerminator: true}}
+		},
+	},
+	{
 		name:            "cancelled",
 		scripts:         scripts(modeltest.Script{Steps: steps(modeltest.Text("Started "), modeltest.Pause(time.Minute), modeltest.Stop())}),
 		cancelAfterText: true,
