@@ -41,6 +41,9 @@ type Options struct {
 	// Run and Artifacts panes off, and RunnerErr says why.
 	Runner    *runner.Runner
 	RunnerErr error
+	// Project is the folder the trial tools (file_read, file_list) may
+	// read; "" offers the model no tools.
+	Project string
 	// OpenPath, when set, makes the browser a viewer of that artifacts
 	// folder or file (agentdesk open): no home is scanned.
 	OpenPath string

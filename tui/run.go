@@ -59,6 +59,8 @@ func (rv *runView) add(ev runner.Event) {
 		rv.segs = append(rv.segs, runSegment{kind: ev.Kind, text: ev.Text})
 	case runner.EventToolCall:
 		rv.segs = append(rv.segs, runSegment{kind: ev.Kind, tool: ev.Tool})
+	case runner.EventToolResult:
+		rv.segs = append(rv.segs, runSegment{kind: ev.Kind, tool: ev.Tool})
 	case runner.EventDone:
 		rv.record = ev.Record
 	}
@@ -211,7 +213,7 @@ func (m *Model) startRun(f *lint.File, task, context string) tea.Cmd {
 	if m.cat != nil {
 		cfg = m.cat.Config
 	}
-	spec := runner.Spec{Agent: f, Config: cfg, Task: task, Context: context}
+	spec := runner.Spec{Agent: f, Config: cfg, Task: task, Context: context, Project: m.opts.Project}
 	m.setTab(tabRun)
 	return startRunCmd(m.runs.ctx, m.opts.Runner, spec, fileLabel(f))
 }
@@ -398,6 +400,11 @@ func (m *Model) runIntro(sel *lint.File, w int) []string {
 		out = append(out, modelLines(st, model, w, true)...)
 	}
 	out = append(out, limitLines(st, runner.LimitsFor(cfg, sel.Def), w)...)
+	tools := "none (no project folder)"
+	if m.opts.Project != "" {
+		tools = "file_read, file_list, read-only in " + m.shortPath(m.opts.Project)
+	}
+	out = append(out, cut(st.Label.Render("Tools    ")+Sanitize(tools), w))
 	out = append(out, "", st.Dim.Render(cut("Runs go to "+Sanitize(m.shortPath(m.opts.Runner.Dir())), w)))
 	return out
 }
@@ -578,11 +585,58 @@ func (m *Model) streamLines(rv *runView, w int) []string {
 				}
 				out = append(out, st.Tool.Render(p+l))
 			}
+		case runner.EventToolResult:
+			out = append(out, toolResultLines(st, sg.tool, w)...)
 		default:
 			out = append(out, wrap(SanitizeText(sg.text), w)...)
 		}
 	}
 	rv.cacheKey, rv.cacheLines = key, out
+	return out
+}
+
+// toolResultLines shows what a tool call got back: its first lines, and
+// whether it failed, was refused, cut, or replayed.
+func toolResultLines(st *Styles, tc *runner.ToolCall, w int) []string {
+	if tc == nil || tc.Result == nil {
+		return nil
+	}
+	r := tc.Result
+	var notes []string
+	switch {
+	case r.Guard == "refuse":
+		notes = append(notes, "refused by the repeat guard")
+	case r.Guard == "stop":
+		notes = append(notes, "the repeat guard ended the run")
+	case r.Refused:
+		notes = append(notes, "refused")
+	case r.Error:
+		notes = append(notes, "failed")
+	}
+	if r.Cut {
+		notes = append(notes, "cut")
+	}
+	if r.Replayed {
+		notes = append(notes, "recorded")
+	}
+	head := fmt.Sprintf("↳ %s: %d bytes", Sanitize(tc.Name), r.Bytes)
+	if len(notes) > 0 {
+		head += " · " + strings.Join(notes, ", ")
+	}
+	style := st.Dim
+	if r.Error || r.Refused || r.Guard == "refuse" || r.Guard == "stop" {
+		style = st.Warning
+	}
+	out := []string{style.Render(cut("  "+head, w))}
+	const maxLines = 6
+	lines := strings.Split(strings.TrimRight(SanitizeText(r.Text), "\n"), "\n")
+	for i, l := range lines {
+		if i == maxLines {
+			out = append(out, st.Dim.Render(fmt.Sprintf("    … %d more lines (the transcript has them)", len(lines)-maxLines)))
+			break
+		}
+		out = append(out, st.Dim.Render(cut("    "+l, w)))
+	}
 	return out
 }
 

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -10,16 +12,43 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/tui"
+	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
 // runBrowser starts the interactive browser on the home from --home and
 // --agents, and keeps it open until the user quits.
 func runBrowser(cmd *cobra.Command, g *globals) error {
+	if demo, _ := cmd.Flags().GetBool("demo"); demo {
+		return runDemo(cmd, g)
+	}
 	h, err := g.Home()
 	if err != nil {
 		return exitWith(exitUsage, err)
 	}
 	return browse(cmd, g, h, tui.Options{})
+}
+
+// runDemo opens the browser on the embedded sample home, made in a new
+// temporary folder with its own runs folder, and removes it on the way out:
+// the demo never reads or writes a real home.
+func runDemo(cmd *cobra.Command, g *globals) error {
+	if cmd.Flags().Changed("home") || cmd.Flags().Changed("agents") {
+		return usageErrorf("--demo opens its own sample home: leave out --home and --agents")
+	}
+	dir, err := os.MkdirTemp("", "agentdesk-demo-")
+	if err != nil {
+		return exitWith(exitInternal, fmt.Errorf("making the demo folder: %w", err))
+	}
+	defer os.RemoveAll(dir)
+	h, err := demo.Setup(dir)
+	if err != nil {
+		return exitWith(exitInternal, err)
+	}
+	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(dir, "runs")})
+	if err != nil {
+		return exitWith(exitInternal, err)
+	}
+	return browse(cmd, g, h, tui.Options{Demo: true, Runner: rn, Project: dir})
 }
 
 // browse runs the browser on h; opts may preset the demo flag and an
@@ -35,6 +64,13 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 	}
 	if opts.Runner == nil {
 		opts.Runner, opts.RunnerErr = newRunner(g)
+	}
+	if opts.Project == "" {
+		// The trial tools read the folder agentdesk was started in, as
+		// `agentdesk run` does by default.
+		if wd, err := os.Getwd(); err == nil {
+			opts.Project = wd
+		}
 	}
 	opts.Color = g.Color(g.stdout)
 	opts.Environ = g.environ

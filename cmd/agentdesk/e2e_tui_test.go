@@ -235,7 +235,7 @@ func TestBrowserEditsEndToEnd(t *testing.T) {
 	s.waitFor("the home opens", "3 loaded · 2 rejected", "code-analyst")
 
 	s.press("e") // code-analyst is selected first
-	s.waitFor("the edit shows", "Edited in the editor.", "code-analyst: saved, loaded")
+	s.waitFor("the edit shows", "Edited in the editor.", "3 loaded · 2 rejected", "loaded · local")
 
 	s.press("j", "j") // release-notes, from feed:community
 	s.waitFor("the feed agent is selected", "read-only: synced from feed community")
@@ -253,5 +253,32 @@ func TestBrowserEditsEndToEnd(t *testing.T) {
 	case <-s.done:
 	case <-time.After(20 * time.Second):
 		t.Fatalf("agentdesk did not quit; the screen:\n%s", s.screen())
+	}
+}
+
+// TestDemoEndToEnd opens `agentdesk --demo` and replays a recorded run that
+// ends output_truncated, with nothing but the binary.
+func TestDemoEndToEnd(t *testing.T) {
+	tmp := t.TempDir()
+	s2 := startOnScreen(t, 110, 32, []string{"HOME=" + tmp, "TMPDIR=" + tmp}, "--demo")
+	s2.waitFor("the demo opens", "DEMO", "loaded ·", "rejected", "code-analyst", "feed:community")
+	s2.press("/", "summarizer", "\r", "3")
+	s2.waitFor("the Run pane", "Trial run of summarizer", "replay")
+	s2.press("r")
+	s2.waitFor("the run form", "Task")
+	s2.press("Summarise the notes", "\r")
+	s2.waitFor("the replay ends truncated", "Failed · output_truncated", "truncated-output.md", "(partial)")
+	s2.press("q")
+	select {
+	case <-s2.done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("agentdesk did not quit; the screen:\n%s", s2.screen())
+	}
+	// The demo folder is gone once the browser has quit.
+	ents, _ := os.ReadDir(tmp)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "agentdesk-demo-") {
+			t.Errorf("the demo folder %s was left behind", e.Name())
+		}
 	}
 }
