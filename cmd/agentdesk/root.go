@@ -110,6 +110,8 @@ run left behind. Without a subcommand it starts the interactive browser.`,
 	pf.StringVar(&g.home, "home", "", "NetClaw home folder (default $NETCLAW_HOME, else ~/.netclaw)")
 	pf.StringVar(&g.agents, "agents", "", "agents folder (default <home>/agents)")
 	pf.Var(&g.color, "color", "colour output: auto, always or never (NO_COLOR is honoured with auto)")
+	// --demo belongs to the browser (browse.go reads it).
+	root.Flags().Bool("demo", false, "open the browser on an embedded sample home with recorded runs (nothing else needed)")
 
 	for _, sub := range subcommands {
 		root.AddCommand(sub(g))
