@@ -262,3 +262,41 @@ func TestArtifactsAfterARun(t *testing.T) {
 		t.Error("esc did not close the viewer")
 	}
 }
+
+func TestRunWithToolCallScreens(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			rh := newRunHome(t, sz[0], sz[1])
+			project := filepath.Join(rh.tmp, "project")
+			if err := os.MkdirAll(project, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(project, "notes.md"), []byte("# Notes\n\nThe watcher debounces events.\n\x1b[31mred\x1b[0m\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rh.opts.Project = project
+			rh.srv.Enqueue(
+				modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("call_1", "file_read", `{"path":"notes.md"}`), modeltest.Finish(modeltest.FinishTools)}},
+				modeltest.Script{Steps: []modeltest.Step{modeltest.Text("The notes say the watcher debounces events. "), modeltest.Stop()}},
+			)
+			rv := rh.startRun("What do the notes say?", "")
+			rh.pumpUntil("the run ends", rv.ended)
+			if rv.record.Outcome != runner.Completed || len(rv.record.ToolCalls) != 1 {
+				t.Fatalf("outcome %s %s, %d tool calls", rv.record.Outcome, rv.record.Reason, len(rv.record.ToolCalls))
+			}
+			rh.keys("g") // from the top: the follow mode shows the end
+			rh.runs.follow = false
+			rh.scroll[tabRun] = 0
+			frame := rh.View().Content
+			checkFrame(t, frame, sz[0], sz[1])
+			checkNoRawControls(t, frame)
+			scr := rh.freeze(rv)
+			for _, want := range []string{"⚙ file_read", "↳ file_read:", "The watcher debounces events.", `\x1b[31mred`} {
+				if !strings.Contains(scr, want) {
+					t.Errorf("screen lacks %q:\n%s", want, scr)
+				}
+			}
+			golden(t, fmt.Sprintf("run-tool-call-%dx%d", sz[0], sz[1]), scr)
+		})
+	}
+}
