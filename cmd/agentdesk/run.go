@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +31,11 @@ type runFlags struct {
 	interDelta    time.Duration
 	noProgress    time.Duration
 	json          bool
+	project       string
+	noTools       bool
+	record        bool
+	replay        string
+	fast          bool
 }
 
 // maxStdinTask caps what --task - or --context - reads.
@@ -37,7 +45,7 @@ const maxStdinTask = 16 << 20
 func newRunCmd(g *globals) *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
-		Use:   "run AGENT --task TEXT",
+		Use:   "run AGENT --task TEXT | run [AGENT] --replay FILE",
 		Short: "Run one headless trial spawn of an agent against the configured model",
 		Long: `Run AGENT once on a task, against the model NetClaw would use for it (its
 modelRole, or --model-role, resolved through netclaw.json), and classify how
@@ -53,17 +61,40 @@ truncated reply, truncated-output.md. With --json, stdout holds run.json
 alone and the reply streams to stderr. API keys and tokens are redacted from
 everything printed or written.
 
+The model gets the read-only trial tools file_read and file_list, confined
+to the project folder (--project, default the working directory); --no-tools
+offers none. Tool results go back to the model and the run goes on, up to
+Session.MaxToolIterationsPerTurn model calls; then the tools are withdrawn
+and the model must answer (else Partial, tool_iteration_budget_exhausted).
+A call repeated with the same arguments and result after two rounds is
+refused with a correction, and a repeat after that ends the run (Partial,
+repeated_tool_call). Tool calls and results are shown on stderr.
+
+--record keeps the raw response bytes with their timing, and the tool
+results, redacted, in the run folder's stream.cassette. --replay FILE plays
+a cassette back instead of calling a model, through the same decoders and
+watchdog, at recorded speed or --fast; AGENT and --task may then be left
+out (the cassette names them), and the tool results come from the cassette,
+so the project folder need not exist. A provider of type replay in
+netclaw.json, whose Endpoint is a cassette, does the same.
+
 --task - (or --context -) reads the text from stdin, without its final line
 break. Ctrl-C cancels the run (cancelled_by_parent).
 
 Exit status: 0 Completed, 1 any other outcome, an unknown or rejected agent,
 or a model that does not resolve, 2 bad usage, 3 internal failure.`,
 		Example: `  agentdesk run code-analyst --task "Explain what main.go does"
-  git diff | agentdesk run reviewer --task - --context "PR #42"
-  agentdesk run summarizer --task "Summarise NOTES.md" --no-progress-timeout 2m --json`,
-		Args: cobra.ExactArgs(1),
+  git diff | agentdesk run reviewer --task - --context "PR #42" --no-tools
+  agentdesk run summarizer --task "Summarise NOTES.md" --no-progress-timeout 2m --json
+  agentdesk run code-analyst --task "Find the port" --project ~/src/app --record
+  agentdesk run --replay ~/.local/state/agentdesk/runs/3f9a…/stream.cassette --fast`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTrial(cmd, g, f, args[0])
+			agent := ""
+			if len(args) == 1 {
+				agent = args[0]
+			}
+			return runTrial(cmd, g, f, agent)
 		},
 	}
 	fl := cmd.Flags()
@@ -77,19 +108,35 @@ or a model that does not resolve, 2 bad usage, 3 internal failure.`,
 	fl.DurationVar(&f.interDelta, "inter-delta-timeout", 0, "limit on stream silence once the reply started (default Session.FirstTokenTimeoutSeconds)")
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds); thinking alone is capped at 3×")
 	fl.BoolVar(&f.json, "json", false, "print run.json on stdout at the end; the reply streams to stderr")
+	fl.StringVar(&f.project, "project", "", "folder the trial tools file_read and file_list may read (default: the working directory)")
+	fl.BoolVar(&f.noTools, "no-tools", false, "offer the model no tools")
+	fl.BoolVar(&f.record, "record", false, "keep the raw response bytes and tool results, redacted, in the run folder's stream.cassette")
+	fl.StringVar(&f.replay, "replay", "", "play this cassette back instead of calling a model")
+	fl.BoolVar(&f.fast, "fast", false, "with --replay: play without the recorded pauses (the outcome is the same)")
 	return cmd
 }
 
 // runTrial checks the flags, finds the agent, starts the run and streams it.
 func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) error {
 	changed := cmd.Flags().Changed
+	replaying := changed("replay")
 	switch {
-	case !changed("task"):
+	case agentName == "" && !replaying:
+		return usageErrorf("give the agent to run: agentdesk run AGENT --task TEXT (or replay a cassette with --replay FILE)")
+	case !changed("task") && !replaying:
 		return usageErrorf("--task is required: say what the agent should do (--task - reads it from stdin)")
 	case f.task == "-" && f.context == "-":
 		return usageErrorf("--task - and --context - both read stdin: give one of them as text")
 	case f.maxTokens < 0:
 		return usageErrorf("--max-tokens is %d: give a positive number, or leave it out", f.maxTokens)
+	case f.noTools && changed("project"):
+		return usageErrorf("--project names the folder the tools read and --no-tools offers none: give one of them")
+	case replaying && strings.TrimSpace(f.replay) == "":
+		return usageErrorf("--replay needs the path of a cassette (a run folder's stream.cassette)")
+	case replaying && f.record:
+		return usageErrorf("--record makes a cassette from a model and --replay plays one: give one of them")
+	case replaying && (changed("project") || f.noTools):
+		return usageErrorf("a replay plays the recorded tool results: leave out --project and --no-tools")
 	}
 	for _, d := range []struct {
 		name string
@@ -111,7 +158,7 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 	if f.context, err = readDash(g, f.context, "--context"); err != nil {
 		return err
 	}
-	if strings.TrimSpace(f.task) == "" {
+	if changed("task") && strings.TrimSpace(f.task) == "" {
 		return usageErrorf("the task is empty: say what the agent should do")
 	}
 	runsDir := f.runsDir
@@ -120,32 +167,63 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 			return exitWith(exitUsage, err)
 		}
 	}
-
-	c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
-	if err != nil {
-		return err
+	spec := runner.Spec{
+		Task: f.task, Context: f.context,
+		ModelRole: f.modelRole, MaxTokens: f.maxTokens,
+		Limits: runner.Limits{Prefill: f.prefill, InterDelta: f.interDelta, NoProgress: f.noProgress},
+		Record: f.record, Fast: f.fast,
 	}
-	agent := c.Agent(agentName)
-	if agent == nil {
-		return unknownRunAgent(g, c, agentName)
-	}
-	var skill *lint.Skill
-	if f.skill != "" {
-		if skill = c.Skill(f.skill); skill == nil {
-			names := make([]string, 0, len(c.Skills))
-			for _, s := range c.Skills {
-				names = append(names, s.Name)
+	if replaying {
+		tape, err := runner.LoadCassette(f.replay)
+		if err != nil {
+			return exitWith(exitFindings, err)
+		}
+		spec.Replay = tape
+		spec.ReplaySource = f.replay
+		if abs, err := filepath.Abs(f.replay); err == nil {
+			spec.ReplaySource = abs
+		}
+	} else if !f.noTools {
+		spec.Project = f.project
+		if spec.Project == "" {
+			if spec.Project, err = os.Getwd(); err != nil {
+				return exitWith(exitInternal, fmt.Errorf("finding the working directory for the trial tools: %w; pass --project DIR or --no-tools", err))
 			}
-			return exitWith(exitFindings, fmt.Errorf("no skill named '%s' in %s%s", report.Escape(f.skill), c.Home.Skills, closeNames(f.skill, names, "skill")))
 		}
-		if skill.RouteError != "" {
-			return exitWith(exitFindings, errors.New(skill.RouteError))
+		if fi, err := os.Stat(spec.Project); err != nil || !fi.IsDir() {
+			return usageErrorf("--project %s is not a folder: give the folder the tools may read, or --no-tools", report.Escape(spec.Project))
 		}
-		if !skill.Routed() {
-			return exitWith(exitFindings, fmt.Errorf("skill /%s does not route to a sub-agent (it has no metadata.subagent): run it in NetClaw itself", skill.Name))
+	}
+
+	if agentName != "" || !replaying {
+		c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+		if err != nil {
+			return err
 		}
-		if !strings.EqualFold(skill.Subagent, agent.Def.Name) {
-			return usageErrorf("skill /%s routes to '%s', not to '%s': run agentdesk run %s --skill %s", skill.Name, skill.Subagent, agent.Def.Name, skill.Subagent, skill.Name)
+		agent := c.Agent(agentName)
+		if agent == nil {
+			return unknownRunAgent(g, c, agentName)
+		}
+		spec.Agent, spec.Config = agent, c.Config
+		if f.skill != "" {
+			skill := c.Skill(f.skill)
+			if skill == nil {
+				names := make([]string, 0, len(c.Skills))
+				for _, s := range c.Skills {
+					names = append(names, s.Name)
+				}
+				return exitWith(exitFindings, fmt.Errorf("no skill named '%s' in %s%s", report.Escape(f.skill), c.Home.Skills, closeNames(f.skill, names, "skill")))
+			}
+			if skill.RouteError != "" {
+				return exitWith(exitFindings, errors.New(skill.RouteError))
+			}
+			if !skill.Routed() {
+				return exitWith(exitFindings, fmt.Errorf("skill /%s does not route to a sub-agent (it has no metadata.subagent): run it in NetClaw itself", skill.Name))
+			}
+			if !strings.EqualFold(skill.Subagent, agent.Def.Name) {
+				return usageErrorf("skill /%s routes to '%s', not to '%s': run agentdesk run %s --skill %s", skill.Name, skill.Subagent, agent.Def.Name, skill.Subagent, skill.Name)
+			}
+			spec.Skill = skill
 		}
 	}
 
@@ -153,12 +231,7 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 	if err != nil {
 		return exitWith(exitUsage, err)
 	}
-	r, err := rn.Start(cmd.Context(), runner.Spec{
-		Agent: agent, Skill: skill, Config: c.Config,
-		Task: f.task, Context: f.context,
-		ModelRole: f.modelRole, MaxTokens: f.maxTokens,
-		Limits: runner.Limits{Prefill: f.prefill, InterDelta: f.interDelta, NoProgress: f.noProgress},
-	})
+	r, err := rn.Start(cmd.Context(), spec)
 	var se *runner.SpecError
 	if errors.As(err, &se) {
 		return exitWith(exitFindings, err)
@@ -237,6 +310,34 @@ func (s *streamWriter) endLine() {
 	}
 }
 
+// toolLine is the line printed for a tool call, or for its result.
+func toolLine(e runner.Event) string {
+	tc := e.Tool
+	if e.Kind == runner.EventToolCall {
+		return fmt.Sprintf("tool call: %s %s\n", report.Escape(tc.Name), report.Escape(tc.Arguments))
+	}
+	r := tc.Result
+	what := "ok"
+	switch {
+	case r.Guard == "refuse":
+		what = "refused by the repeat guard"
+	case r.Guard == "stop":
+		what = "repeated after a correction: the run ends"
+	case r.Refused:
+		what = "refused"
+	case r.Error:
+		what = "error"
+	}
+	if r.Replayed {
+		what += " (recorded)"
+	}
+	first := strings.TrimSpace(strings.SplitN(r.Text, "\n", 2)[0])
+	if len(first) > 100 {
+		first = strings.ToValidUTF8(first[:100], "") + "…"
+	}
+	return fmt.Sprintf("tool result: %s, %d bytes: %s\n", what, r.Bytes, report.Escape(first))
+}
+
 // streamRun prints the run's reply and thinking as they arrive, then the
 // outcome line, and maps the outcome to the exit status.
 func streamRun(g *globals, f runFlags, r *runner.Run) error {
@@ -247,8 +348,10 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 	}
 	reply := &streamWriter{w: replyTo}
 	thinking := &streamWriter{w: g.stderr}
+	tools := &streamWriter{w: g.stderr}
 	if color {
 		thinking.style = styleDim
+		tools.style = styleDim
 	}
 	// Ctrl-C cancels the run through the command's context; the events go
 	// on until EventDone, so the reading context is not the command's.
@@ -262,6 +365,10 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 				thinking.endLine()
 			}
 			reply.write(e.Text)
+		case runner.EventToolCall, runner.EventToolResult:
+			thinking.endLine()
+			reply.endLine()
+			tools.write(toolLine(e))
 		case runner.EventDone:
 			final = e.Record
 		}
@@ -285,7 +392,13 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 	if reason == "" {
 		reason = "none"
 	}
+	if rp := final.Replay; rp != nil {
+		fmt.Fprintf(g.stderr, "replayed run %s from %s\n", report.Escape(rp.RecordedRun), report.Escape(rp.Cassette))
+	}
 	fmt.Fprintf(g.stderr, "outcome: %s  reason: %s  run: %s\n", outcome, reason, report.Escape(final.Dir))
+	if slices.Contains(final.Files, runner.StreamFile) {
+		fmt.Fprintf(g.stderr, "recorded: %s\n", report.Escape(filepath.Join(final.Dir, runner.StreamFile)))
+	}
 	if werr != nil {
 		return exitWith(exitInternal, fmt.Errorf("the run ended %s but its folder could not be written: %w", final.Outcome, werr))
 	}

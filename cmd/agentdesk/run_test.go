@@ -182,7 +182,15 @@ func TestRunCommandRefusals(t *testing.T) {
 	}{
 		{"no task", []string{"run", "code-analyst"}, 2, []string{"--task is required"}},
 		{"empty task", []string{"run", "code-analyst", "--task", "  "}, 2, []string{"the task is empty"}},
-		{"no agent", []string{"run", "--task", "x"}, 2, []string{"accepts 1 arg"}},
+		{"no agent", []string{"run", "--task", "x"}, 2, []string{"give the agent to run"}},
+		{"two agents", []string{"run", "a", "b", "--task", "x"}, 2, []string{"accepts at most 1 arg"}},
+		{"project and no tools", []string{"run", "code-analyst", "--task", "x", "--project", ".", "--no-tools"}, 2, []string{"--project", "--no-tools"}},
+		{"project not a folder", []string{"run", "code-analyst", "--task", "x", "--project", "/nonexistent/folder"}, 2, []string{"--project /nonexistent/folder is not a folder"}},
+		{"record a replay", []string{"run", "--replay", "x.cassette", "--record"}, 2, []string{"--record makes a cassette"}},
+		{"replay with a project", []string{"run", "--replay", "x.cassette", "--project", "."}, 2, []string{"recorded tool results"}},
+		{"replay of nothing", []string{"run", "--replay", ""}, 2, []string{"--replay needs the path"}},
+		{"missing cassette", []string{"run", "--replay", "/nonexistent/stream.cassette"}, 1, []string{"no cassette at /nonexistent/stream.cassette"}},
+		{"fast without a replay", []string{"run", "code-analyst", "--task", "x", "--fast"}, 1, []string{"fast plays a replay"}},
 		{"bad duration", []string{"run", "code-analyst", "--task", "x", "--prefill-timeout", "soon"}, 2, []string{"invalid argument"}},
 		{"zero duration", []string{"run", "code-analyst", "--task", "x", "--no-progress-timeout", "0s"}, 2, []string{"positive duration"}},
 		{"bad role", []string{"run", "code-analyst", "--task", "x", "--model-role", "Boss"}, 2, []string{"not Main, Compaction or Fallback"}},
@@ -277,5 +285,119 @@ func TestRunBinaryCancelledByInterrupt(t *testing.T) {
 	list, _ := runner.ListRuns(runs, runner.Filter{})
 	if len(list) != 1 || list[0].State != runner.StateCancelled {
 		t.Errorf("runs %+v", list)
+	}
+}
+
+// toolProject is a project folder with a README.
+func toolProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("Port 8080.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestRunCommandToolLoop(t *testing.T) {
+	for _, p := range []wire.Protocol{wire.OpenAI, wire.Anthropic, wire.Ollama} {
+		t.Run(p.String(), func(t *testing.T) {
+			srv, env, runs := trialHome(t, p)
+			srv.Enqueue(
+				modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Reading."), modeltest.ToolCall("c1", "file_read", `{"path":"README.md"}`), modeltest.Finish(modeltest.FinishTools)}},
+				modeltest.Reply("It uses port 8080."),
+			)
+			code, stdout, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "Which port?", "--project", toolProject(t), "--json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, s := range []string{"Reading.\n", "tool call: file_read {", "tool result: ok, 11 bytes: Port 8080.", "It uses port 8080."} {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, stderr)
+				}
+			}
+			var rec runner.Record
+			if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
+				t.Fatal(err)
+			}
+			if rec.Output != "It uses port 8080." || rec.Counts.ModelCalls != 2 || rec.Counts.ToolResults != 1 || len(rec.Tools) != 2 {
+				t.Errorf("record %+v", rec)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 2 || len(reqs[0].Tools) != 2 || !strings.Contains(reqs[1].Messages[2].Text, "Port 8080.") {
+				t.Errorf("requests %+v", reqs)
+			}
+			noKeyAnywhere(t, runs, stdout, stderr)
+		})
+	}
+}
+
+func TestRunCommandToolsDefaultToTheWorkingDirectory(t *testing.T) {
+	srv, env, _ := trialHome(t, wire.OpenAI)
+	srv.Enqueue(modeltest.Reply("ok"), modeltest.Reply("ok"))
+	dir := toolProject(t)
+	t.Chdir(dir)
+	if code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--no-tools"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs[0].Tools) != 2 || len(reqs[1].Tools) != 0 || strings.Contains(string(reqs[1].Body), `"tools"`) {
+		t.Errorf("tools offered: %v then %v", reqs[0].Tools, reqs[1].Tools)
+	}
+}
+
+func TestRunCommandRecordAndReplay(t *testing.T) {
+	srv, env, runs := trialHome(t, wire.Anthropic)
+	srv.Enqueue(
+		modeltest.Script{Steps: []modeltest.Step{modeltest.Thinking("Look first. "), modeltest.ToolCall("c1", "file_read", `{"path":"README.md"}`), modeltest.Finish(modeltest.FinishTools)}},
+		modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Port 8080, key " + trialKey + ", and the answer runs "), modeltest.Length()}},
+	)
+	project := toolProject(t)
+	code, stdout, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "Which port?", "--project", project, "--record")
+	if code != 1 || !strings.Contains(stderr, "reason: output_truncated") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	list, _ := runner.ListRuns(runs, runner.Filter{})
+	if len(list) != 1 {
+		t.Fatalf("runs %+v", list)
+	}
+	orig := list[0]
+	tape := filepath.Join(orig.Dir, runner.StreamFile)
+	if !strings.Contains(stderr, "recorded: "+tape) {
+		t.Errorf("stderr does not name the cassette: %s", stderr)
+	}
+	noKeyAnywhere(t, runs, stdout, stderr)
+
+	// No model, no project folder: the cassette has it all.
+	srv.Close()
+	os.RemoveAll(project)
+	for _, args := range [][]string{
+		{"run", "--replay", tape, "--fast", "--json"},
+		{"run", "code-analyst", "--replay", tape, "--json"},
+	} {
+		code, stdout, stderr := runTrialCmd(t, env, "", args...)
+		if code != 1 || !strings.Contains(stderr, "reason: output_truncated") || !strings.Contains(stderr, "replayed run "+orig.RunID+" from "+tape) {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
+		if !strings.Contains(stderr, "tool result: ok (recorded), 11 bytes: Port 8080.") {
+			t.Errorf("%v: stderr %s", args, stderr)
+		}
+		var rec runner.Record
+		if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Output != orig.Output || rec.Task != "Which port?" || rec.Agent != "code-analyst" || rec.Replay == nil || rec.Replay.RecordedRun != orig.RunID {
+			t.Errorf("%v: replay %+v", args, rec)
+		}
+		if rec.Replay.Fast != (args[1] == "--replay") {
+			t.Errorf("%v: fast %t", args, rec.Replay.Fast)
+		}
+		noKeyAnywhere(t, runs, stdout, stderr)
+	}
+	_, stdout, _ = runTrialCmd(t, env, "", "runs")
+	if strings.Count(stdout, "code-analyst (replay)") != 2 || strings.Count(stdout, "code-analyst") != 3 {
+		t.Errorf("runs list:\n%s", stdout)
 	}
 }

@@ -31,7 +31,8 @@ func newRunsCmd(g *globals) *cobra.Command {
 		Use:   "runs [RUN_ID]",
 		Short: "List trial runs, newest first, or show one",
 		Long: `Without RUN_ID, list the trial runs in the runs folder, newest first: id,
-start time, agent, state and reason. A run whose run.json still says Running
+start time, agent (marked "(replay)" for a run played back from a
+cassette), state and reason. A run whose run.json still says Running
 but whose process is gone shows as Lost; a folder whose run.json cannot be
 read shows as Unreadable.
 
@@ -95,6 +96,9 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 		agent := report.Escape(r.Agent)
 		if agent == "" {
 			agent = "-"
+		}
+		if r.Replay != nil {
+			agent += " (replay)"
 		}
 		reason := r.Reason
 		if reason == "" {
