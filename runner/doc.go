@@ -2,14 +2,60 @@
 // the NetClaw runtime would classify it: resolving the model from the
 // configuration (ResolveModel), the watchdog that times each model call
 // (Watchdog), the outcome and reason of a run (Classify), redaction of
-// everything written or shown (Redactor), and the run folder with its
-// artifacts (run.json, result.md, transcript.jsonl, truncated-output.md).
+// everything written or shown (Redactor), the tool loop, and the run folder
+// with its artifacts (run.json, result.md, transcript.jsonl,
+// truncated-output.md, stream.cassette).
 //
 // A Runner starts runs; each Run has its id and folder at once, a stream of
 // events for a browser to show, a Status for its clocks, Cancel and Wait.
 // Many runs may go at once, each independent. ListRuns and LoadRun read past
 // runs back from a runs folder.
 //
+// # The tool loop
+//
+// With Spec.Project set, the model is offered the read-only trial tools of
+// runner/trialtools (file_read and file_list, confined to that folder) in
+// its protocol's tool format. A reply with tool calls has each answered, in
+// order: the repeat guard is asked first (the third equal call is refused
+// with a correction, a fourth ends the run Partial, repeated_tool_call),
+// then the tool runs; a tool that is not offered gets a result saying it is
+// not available in a trial run. The results are redacted before they go
+// back to the model, and the conversation goes on with the next model call,
+// each under its own watchdog. Spec.MaxToolIterations (else
+// Session.MaxToolIterationsPerTurn, 60) caps the calls that offer tools;
+// the call after the cap has them withdrawn (tool_choice none; Ollama gets
+// none) and a user turn asking for the final answer, and a reply that
+// still calls a tool or holds no text ends the run Partial,
+// tool_iteration_budget_exhausted. Any other reply ends the run and is
+// classified (Classify). Every call and its result, capped at EvidenceCap,
+// is in transcript.jsonl, run.json and result.md's evidence; run.json
+// counts them (Counts). Without a project folder no tools are offered, and
+// tool calls the model makes anyway are evidence only.
+//
+// # Record and replay
+//
+// Spec.Record keeps, in the run folder's stream.cassette (format: package
+// runner/cassette), the raw bytes of every model response with their
+// timing, read at the transport, and every tool result handed back. It is
+// redacted: line by line where that leaves nothing (the chunks of clean
+// lines stay as they were read), and, for a call whose stored bytes would
+// still decode to a secret (one split across frames), re-encoded from the
+// events the run decoded and redacted (wire.Encode).
+//
+// Spec.Replay (or a provider of type replay, whose Endpoint is a cassette's
+// path) plays a cassette back through an http.RoundTripper into the same
+// decoders, watchdog and tool loop: the recorded model, limits, tools and
+// cap; tool results from the cassette, never from the disk, so a replay
+// works where the project folder does not exist (the repeat guard runs
+// again on the replayed calls and results, and decides alike). At recorded
+// speed the chunks come at their recorded times and a call the watchdog
+// ended stays silent until the watchdog ends it again. Spec.Fast plays on
+// a virtual clock instead, moved to each chunk's recorded time, so the
+// watchdog judges the recorded timeline at once: the outcome, reason and
+// output are the same, and the run's clocks say what the recorded run's
+// did. A replayed run has Record.Replay set, and result.md says so.
+//
 // The wire protocols live in runner/wire; runner/modeltest is a scriptable
-// model server for tests and demos. runner never touches a terminal.
+// model server for tests and demos; runner/demo embeds recorded demo runs.
+// runner never touches a terminal.
 package runner

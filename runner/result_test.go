@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -43,7 +44,8 @@ func sampleRecord() Record {
 		Usage:  Usage{InputTokens: 812, OutputTokens: 95, ReasoningTokens: 40},
 		Files:  []string{RunFile, ResultFile, TranscriptFile},
 		Output: "## Summary\n\nmain.go parses flags and \x1b[31mruns\x1b[0m the server.\r\n",
-		Limits: limitsRecord(LimitsFor(nil, nil)), FinishReason: "stop", ToolCalls: []ToolCall{},
+		Limits: limitsRecord(LimitsFor(nil, nil)), FinishReason: "stop", ToolCalls: []ToolCall{}, Tools: []string{},
+		Counts: Counts{ModelCalls: 1},
 		Dir: "/home/u/.local/state/agentdesk/runs/0123456789abcdef0123456789abcdef",
 	}
 }
@@ -62,4 +64,32 @@ func TestResultMarkdownGolden(t *testing.T) {
 	r.Skill = "review"
 	golden(t, "result-truncated.md", ResultMarkdown(&r))
 	golden(t, "truncated-output.md", TruncatedMarkdown(&r))
+}
+
+func TestResultMarkdownWithToolsGolden(t *testing.T) {
+	r := sampleRecord()
+	r.State, r.Outcome, r.Reason = StatePartial, Partial, ReasonRepeatedToolCall
+	r.Error = "the model called file_read again with the same arguments after a correction; the runtime ends the turn on a repeat after a correction"
+	r.Output = ""
+	r.Tools, r.Project, r.MaxToolIterations = []string{"file_read", "file_list"}, "/home/u/src/app", 60
+	long := strings.Repeat("line\n", 20)
+	readme := &ToolResult{Text: "# App\n\x1b[2JPort 8080.\n", Bytes: 21, Guard: "allow", Replayed: true}
+	r.ToolCalls = []ToolCall{
+		{Call: 1, Index: 0, ID: "call_1", Name: "file_read", Arguments: `{"path":"README.md"}`, Complete: true, Result: readme},
+		{Call: 1, Index: 1, ID: "call_2", Name: "web_search", Arguments: `{"query":"x"}`, Complete: true,
+			Result: &ToolResult{Text: "web_search is not available in a trial run.", Bytes: 43, Error: true, Refused: true, Guard: "allow"}},
+		{Call: 2, Index: 0, ID: "call_3", Name: "file_list", Arguments: `{}`, Complete: true,
+			Result: &ToolResult{Text: long, Bytes: 9000, Cut: true, Guard: "allow"}},
+		{Call: 3, Index: 0, ID: "call_4", Name: "file_read", Arguments: `{"path":"README.md"}`, Complete: true, Result: readme},
+		{Call: 4, Index: 0, ID: "call_5", Name: "file_read", Arguments: `{"path":"README.md"}`, Complete: true,
+			Result: &ToolResult{Text: "Not run: this exact call …", Bytes: 26, Error: true, Refused: true, Guard: "refuse"}},
+		{Call: 5, Index: 0, ID: "call_6", Name: "file_read", Arguments: `{"path":"README.md"}`, Complete: true,
+			Result: &ToolResult{Text: "the model called file_read again", Bytes: 32, Error: true, Refused: true, Guard: "stop"}},
+	}
+	r.Counts = Counts{ModelCalls: 5, ToolCalls: 6, ToolResults: 5, ToolErrors: 2, ToolRefused: 2, GuardRefusals: 1}
+	r.Replay = &ReplayRecord{Cassette: "/tmp/stream.cassette", Fast: true, RecordedRun: "fedcba9876543210fedcba9876543210", RecordedAt: r.StartedAt.Add(-time.Hour)}
+	golden(t, "result-tools.md", ResultMarkdown(&r))
+	if strings.Contains(ResultMarkdown(&r), "\x1b[2J") {
+		t.Error("a control character from a tool result reached result.md")
+	}
 }

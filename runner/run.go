@@ -35,8 +35,9 @@ type Options struct {
 	// RunsDir is the runs folder (see DefaultRunsDir). Required.
 	RunsDir string
 	// Client sends the model calls; nil means a client without a timeout
-	// (the watchdog times calls) on http.DefaultTransport. Issue 5's replay
-	// slots in here, as a Transport that plays a cassette.
+	// (the watchdog times calls) on http.DefaultTransport. A recording run
+	// wraps its Transport; a replay uses a Transport of its own that plays
+	// the cassette.
 	Client *http.Client
 }
 
