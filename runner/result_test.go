@@ -46,7 +46,7 @@ func sampleRecord() Record {
 		Output: "## Summary\n\nmain.go parses flags and \x1b[31mruns\x1b[0m the server.\r\n",
 		Limits: limitsRecord(LimitsFor(nil, nil)), FinishReason: "stop", ToolCalls: []ToolCall{}, Tools: []string{},
 		Counts: Counts{ModelCalls: 1},
-		Dir: "/home/u/.local/state/agentdesk/runs/0123456789abcdef0123456789abcdef",
+		Dir:    "/home/u/.local/state/agentdesk/runs/0123456789abcdef0123456789abcdef",
 	}
 }
 
