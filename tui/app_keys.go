@@ -15,7 +15,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
-		m.overlays.push(helpOverlay{})
+		m.overlays.push(helpOverlay{keys: m.keys})
 		return nil
 	case key.Matches(msg, k.Filter):
 		m.focus = focusFilter

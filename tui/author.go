@@ -234,6 +234,11 @@ func (m *Model) created(msg createdMsg) tea.Cmd {
 		return m.setFlash(msg.err.Error(), true)
 	}
 	m.selectAfterScan = msg.path
+	if m.list.filter != "" {
+		// The new file may not match the filter: show it anyway.
+		m.filter.value = ""
+		m.list.setFilter("")
+	}
 	m.list.selectPath(msg.path)
 	return tea.Batch(m.requestScan(), m.setFlash("created "+m.shortPath(msg.path)+": press e to edit it", false))
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // helpOverlay shows the full key map; any key closes it.
-type helpOverlay struct{}
+type helpOverlay struct{ keys KeyMap }
 
 func (helpOverlay) update(msg tea.Msg, keys KeyMap) (tea.Cmd, bool) {
 	if _, ok := msg.(tea.KeyPressMsg); ok {
@@ -16,8 +16,8 @@ func (helpOverlay) update(msg tea.Msg, keys KeyMap) (tea.Cmd, bool) {
 	return nil, false
 }
 
-func (helpOverlay) render(st *Styles, w, h int) []string {
-	return frame(st, "Keys (any key closes)", helpLines(st, DefaultKeyMap(), w-4), w, h)
+func (o helpOverlay) render(st *Styles, w, h int) []string {
+	return frame(st, "Keys (any key closes)", helpLines(st, o.keys, w-4), w, h)
 }
 
 // helpColumn is the width of one column of the key map.

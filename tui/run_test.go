@@ -209,8 +209,14 @@ func TestRunScreens(t *testing.T) {
 
 func TestRunNoticeWhenLookingElsewhere(t *testing.T) {
 	rh := newRunHome(t, 100, 30)
-	rh.srv.Enqueue(modeltest.Script{Steps: []modeltest.Step{modeltest.Pause(50 * time.Millisecond), modeltest.Text("done"), modeltest.Stop()}})
-	rh.srv.Enqueue(modeltest.Script{Steps: []modeltest.Step{modeltest.Pause(time.Hour)}})
+	// The two requests may arrive in either order: pick each run's script
+	// by its system prompt (each agent's body).
+	rh.srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) {
+		if strings.Contains(r.System, "code analyst") {
+			return modeltest.Script{Steps: []modeltest.Step{modeltest.Pause(50 * time.Millisecond), modeltest.Text("done"), modeltest.Stop()}}, true
+		}
+		return modeltest.Script{Steps: []modeltest.Step{modeltest.Pause(time.Hour)}}, true
+	})
 	first := rh.startRun("First task", "")
 	rh.keys("down") // summarizer
 	second := rh.startRun("Second task", "")
