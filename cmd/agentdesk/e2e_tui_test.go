@@ -38,7 +38,9 @@ func startOnScreen(t *testing.T, w, h int, env []string, args ...string) *screen
 	}
 	st := &screenTerm{t: t, cmd: cmd, ptmx: ptmx, emu: vt.NewEmulator(w, h), done: make(chan error, 1)}
 	// The program's output feeds the emulator ...
+	readerDone := make(chan struct{})
 	go func() {
+		defer close(readerDone)
 		buf := make([]byte, 32<<10)
 		for {
 			n, err := ptmx.Read(buf)
@@ -53,11 +55,22 @@ func startOnScreen(t *testing.T, w, h int, env []string, args ...string) *screen
 		}
 	}()
 	// ... and the emulator's answers to the program's queries go back.
-	go func() { _, _ = io.Copy(ptmx, st.emu) }()
+	copierDone := make(chan struct{})
+	go func() {
+		defer close(copierDone)
+		_, _ = io.Copy(ptmx, st.emu)
+	}()
 	go func() { st.done <- cmd.Wait() }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		ptmx.Close()
+		<-readerDone
+		// End the copier through the emulator's own pipe, then close the
+		// emulator: vt's Close is not safe while Read runs.
+		if pw, ok := st.emu.InputPipe().(io.Closer); ok {
+			pw.Close()
+		}
+		<-copierDone
 		st.emu.Close()
 	})
 	return st
