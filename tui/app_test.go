@@ -212,3 +212,30 @@ func checkNoRawControls(t *testing.T, frame string) {
 		}
 	}
 }
+
+// TestListMarks checks the status mark of each kind of file: a loaded file
+// with an error the runtime loads anyway (bad UTF-8) is not shown clean.
+func TestListMarks(t *testing.T) {
+	tmp, base := copyHome(t, "home")
+	tm := newTestModel(t, tmp, base, 100, 30)
+	tm.writeFile("agents/aa-clean.md", "---\nname: aa-clean\ndescription: d\n---\n\nbody\n")
+	tm.writeFile("agents/ab-latin1.md", "---\nname: ab-latin1\ndescription: caf\xe9\n---\n\nbody\n")
+	tm.writeFile("agents/ac-warned.md", "---\nname: ac-warned\ndescription: d\nModelRole: Main\n---\n\nbody\n")
+	tm.writeFile("agents/ad-broken.md", "---\nname: ad-broken\n---\n\nbody\n")
+	tm.keys("ctrl+r")
+	screen := tm.screen()
+	for name, mark := range map[string]string{"aa-clean": "✓", "ab-latin1": "!", "ac-warned": "!", "ad-broken": "✗"} {
+		found := false
+		for _, line := range strings.Split(screen, "\n") {
+			if i := strings.Index(line, " "+name+" "); i >= 0 {
+				found = true
+				if !strings.Contains(line[:i], mark) {
+					t.Errorf("%s: want mark %s in %q", name, mark, line)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s not listed:\n%s", name, screen)
+		}
+	}
+}

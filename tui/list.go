@@ -262,7 +262,7 @@ func (l *listPane) renderRow(st *Styles, i, w int, focused bool) string {
 	switch {
 	case r.file.Status != lint.Loaded:
 		mark, markStyle = "✗", st.MarkRejected
-	case hasWarnings(r.file):
+	case hasFindings(r.file):
 		mark, markStyle = "!", st.MarkWarning
 	}
 	// Layout: "›✓ name ... source": a cursor column, the mark, the name,
@@ -299,10 +299,12 @@ func (l *listPane) renderRow(st *Styles, i, w int, focused bool) string {
 	return cursor + markStyle.Render(mark) + " " + text
 }
 
-// hasWarnings reports whether a file carries any warning.
-func hasWarnings(f *lint.File) bool {
+// hasFindings reports whether a file carries any warning or error. A
+// loaded file can carry errors the runtime does not reject it for (an
+// encoding error, say), so "loaded" alone is not "clean".
+func hasFindings(f *lint.File) bool {
 	for _, d := range f.Diagnostics {
-		if d.Severity == lint.Warning {
+		if d.Severity != lint.Off {
 			return true
 		}
 	}
