@@ -84,6 +84,7 @@ func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 	r.wd = wd
 	r.callN = n
 	r.rec.Output = ""
+	r.output.Reset()
 	r.rec.Counts.ModelCalls = n
 	r.note(start, entry)
 	r.mu.Unlock()
@@ -118,11 +119,9 @@ func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 	}
 	// silence is a fast replay's recording that goes quiet: the next limit
 	// falls due, or, with none running, the call fails.
-	var lastAt time.Time
 	silence := func() bool {
 		if t, ok := wd.Next(); ok {
 			ev.Trip = &t
-			lastAt = t.At
 			r.mu.Lock()
 			r.note(t.At, TranscriptEntry{Type: "watchdog", Reason: t.Reason, Text: t.Message()})
 			r.mu.Unlock()
@@ -133,6 +132,10 @@ func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 	}
 
 	// handle takes one item; it returns true when the call is over.
+	// lastAt is when the last item came, on the run's clock; drained is
+	// set when the reading goroutine finished on its own.
+	var lastAt time.Time
+	drained := false
 	handle := func(it item) bool {
 		lastAt = it.at
 		switch {
@@ -261,16 +264,26 @@ func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 			return false
 		}
 		ev.Trip = &trip
-		lastAt = trip.At
 		r.mu.Lock()
 		r.note(trip.At, TranscriptEntry{Type: "watchdog", Reason: trip.Reason, Text: trip.Message()})
 		r.mu.Unlock()
 		return true
 	}
+	cancelled := func() {
+		ev.Cancelled = true
+		r.mu.Lock()
+		r.note(r.now(), TranscriptEntry{Type: "cancelled", Text: context.Cause(r.ctx).Error()})
+		r.mu.Unlock()
+	}
 	arm()
 	for over := false; !over; {
 		select {
 		case it, ok := <-items:
+			if !ok && r.ctx.Err() != nil && !closed(streamEnded) {
+				// The reading goroutine saw the cancellation first.
+				cancelled()
+			}
+			drained = !ok
 			over = !ok || due(it.at) || handle(it)
 		case <-timerC:
 			// Take what has already arrived before judging.
@@ -301,10 +314,7 @@ func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 				over = true
 			}
 		case <-r.ctx.Done():
-			ev.Cancelled = true
-			r.mu.Lock()
-			r.note(r.now(), TranscriptEntry{Type: "cancelled", Text: context.Cause(r.ctx).Error()})
-			r.mu.Unlock()
+			cancelled()
 			over = true
 		}
 		if !over {
@@ -315,14 +325,18 @@ func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 	for range items {
 		// Let the reading goroutine see the cancellation and leave.
 	}
-	select {
-	case <-streamEnded:
-		ev.StreamEnded = true
-	default:
-	}
+	ev.StreamEnded = closed(streamEnded)
 	end := r.now()
-	if virtual && !lastAt.IsZero() {
-		end = lastAt
+	if virtual {
+		// The replay may have read ahead: the call ended when the limit
+		// fell due, or with the item that ended it, or (the stream over)
+		// when the replay reached its end.
+		switch {
+		case ev.Trip != nil:
+			end = ev.Trip.At
+		case !drained && !lastAt.IsZero():
+			end = lastAt
+		}
 		r.clock.set(end)
 	}
 	ev.End = end
@@ -337,6 +351,16 @@ func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 	return ev
 }
 
+// closed reports whether ch is closed.
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
 // piece emits a redacted text or thinking piece. The caller does not hold r.mu.
 func (r *Run) piece(t time.Time, kind EventKind, s string) {
 	typ := "text"
@@ -346,7 +370,10 @@ func (r *Run) piece(t time.Time, kind EventKind, s string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if kind == EventText {
-		r.rec.Output += s
+		// A Builder's String shares its bytes: no copy of the whole
+		// output per piece.
+		r.output.WriteString(s)
+		r.rec.Output = r.output.String()
 	}
 	r.note(t, TranscriptEntry{Type: typ, Text: s})
 	r.emit(Event{Kind: kind, Call: r.callN, At: t.Sub(r.start), Text: s})

@@ -193,6 +193,10 @@ func (r *Run) tapeCall(ev *CallEvidence) {
 	}
 	call.Reencoded = true
 	call.Chunks = r.reencode(ev, rc)
+	if n := len(call.Chunks); n > 0 {
+		// The run noted the events a little after the bytes came.
+		call.End.At = max(call.End.At, call.Chunks[n-1].At)
+	}
 	if !cleanStream(r.model.Protocol, call.Chunks, r.red) {
 		// Nothing safe to keep: a replay of this call fails.
 		call.Chunks = nil

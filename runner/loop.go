@@ -27,11 +27,6 @@ const BudgetNote = "The tool budget of this run is spent: tools are withdrawn. G
 // tool_iteration_budget_exhausted. A repeat after the guard's correction
 // ends it Partial, repeated_tool_call.
 func (r *Run) execute() {
-	defer r.runner.forget(r.rec.RunID)
-	defer r.cancel(nil)
-	if r.toolbox != nil {
-		defer r.toolbox.Close()
-	}
 	msgs := []wire.Message{{Role: "user", Text: r.message}}
 	var ev *CallEvidence
 	var v Verdict
@@ -237,6 +232,14 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	if tapeErr != nil {
 		err = fmt.Errorf("encoding the cassette of run %s: %w", final.RunID, tapeErr)
 	}
+
+	// Everything is released before Wait returns: the project folder,
+	// the run's context, its place among the active runs.
+	if r.toolbox != nil {
+		r.toolbox.Close()
+	}
+	r.cancel(nil)
+	r.runner.forget(final.RunID)
 
 	r.mu.Lock()
 	r.writeErr = err

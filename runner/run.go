@@ -278,6 +278,7 @@ type Run struct {
 
 	mu         sync.Mutex
 	callN      int             // the current model call, from 1
+	output     strings.Builder // the current model call's text, redacted
 	usage      wire.TokenUsage // the finished calls' usage, summed
 	rec        Record
 	events     []Event
