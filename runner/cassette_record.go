@@ -320,7 +320,10 @@ func cleanStream(p wire.Protocol, chunks []cassette.Chunk, red *Redactor) bool {
 // reencode rebuilds call ev.N's stream from the run's transcript, whose
 // pieces are already redacted as a stream: each event as its protocol
 // writes it, at the time the run noted it; the stream's terminator when the
-// decoder reached it.
+// decoder reached it. What the transcript does not hold is lost: frames
+// that carried nothing (Meta), and a malformed frame or an over-long line
+// that ended the call (its replay then ends as the recorded end says, most
+// often in silence).
 func (r *Run) reencode(ev *CallEvidence, rc *recCall) []cassette.Chunk {
 	offset := rc.start.Sub(r.start)
 	type timed struct {

@@ -22,7 +22,8 @@
 //
 // t_ms is the time since the call's request went out, in milliseconds. A
 // response line carries the status and content type, or, when no response
-// came, the transport's error. A chunk is the bytes one read of the body
+// came, the transport's error; with neither, the headers never came and
+// the call's end line (cut or cancelled) says when it stopped waiting. A chunk is the bytes one read of the body
 // returned: "text" when they are valid UTF-8, else "b64" (standard base64).
 // The end line says how the body ended (see the End* constants). Tool lines
 // hold the result the run handed back to the model for each tool call of
@@ -138,7 +139,8 @@ type Call struct {
 	// since the request went out.
 	At time.Duration
 	// Status and ContentType are the response's; Status is 0 when no
-	// response came, and Error then says why.
+	// response came, and Error then says why (or, empty, that the call
+	// ended while waiting: End says how).
 	Status      int
 	ContentType string
 	Error       string

@@ -75,6 +75,7 @@ func TestParseErrors(t *testing.T) {
 		{"two ends", head + resp + `{"type":"end","call":1,"t_ms":6,"how":"eof"}` + "\n" + `{"type":"end","call":1,"t_ms":7,"how":"eof"}`, "second end", 4},
 		{"how", head + resp + `{"type":"end","call":1,"t_ms":6,"how":"maybe"}`, "end how", 3},
 		{"no status", head + `{"type":"response","call":1,"t_ms":0}`, "neither a status nor an error", 2},
+		{"no status, next call", head + `{"type":"response","call":1,"t_ms":0}` + "\n" + `{"type":"end","call":1,"t_ms":6,"how":"eof"}` + "\n" + `{"type":"response","call":2,"t_ms":0,"status":200}`, "neither a status nor an error", 4},
 		{"status", head + `{"type":"response","call":1,"t_ms":0,"status":42}`, "not an HTTP status", 2},
 		{"tool guard", head + resp + `{"type":"tool","call":1,"name":"x","arguments":"","result":"","guard":"maybe"}`, "tool guard", 3},
 		{"tool call", head + resp + `{"type":"tool","call":3,"name":"x","guard":"allow"}`, "current one", 3},
@@ -93,6 +94,17 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("error %v is not on line %d", err, tt.line)
 			}
 		})
+	}
+}
+
+func TestParseWaitingCall(t *testing.T) {
+	in := `{"type":"cassette","version":1,"protocol":"openai"}` + "\n" + `{"type":"response","call":1,"t_ms":300}` + "\n" + `{"type":"end","call":1,"t_ms":300,"how":"cut"}` + "\n"
+	c, err := Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if call := c.Call(1); call.Status != 0 || call.End.How != EndCut || call.End.At != 300*time.Millisecond {
+		t.Errorf("%+v", call)
 	}
 }
 

@@ -197,13 +197,32 @@ func Read(r io.Reader) (*Cassette, error) {
 	if !p.header {
 		return nil, errors.New("empty: a cassette starts with a header line")
 	}
+	if err := p.closeCall(); err != nil {
+		return nil, &SyntaxError{Line: p.responseLine, Err: err}
+	}
 	return p.c, nil
+}
+
+// closeCall checks the current call once its lines are all read: a call
+// whose headers never came must say how it ended while waiting.
+func (p *parser) closeCall() error {
+	n := len(p.c.Calls)
+	if n == 0 {
+		return nil
+	}
+	c := p.c.Calls[n-1]
+	if c.Status == 0 && c.Error == "" && (c.End == nil || c.End.How != EndCut && c.End.How != EndCancelled) {
+		return fmt.Errorf("call %d has neither a status nor an error, and does not end cut or cancelled while waiting for its headers", c.N)
+	}
+	return nil
 }
 
 type parser struct {
 	c      *Cassette
 	n      int
 	header bool
+	// responseLine is the line of the current call's response.
+	responseLine int
 	// last is the time of the last line of the current call.
 	last time.Duration
 }
@@ -247,14 +266,14 @@ func (p *parser) line(raw []byte) error {
 		if l.TMS < 0 || l.TMS > maxTMS {
 			return fmt.Errorf("t_ms %d is not a time within a call", l.TMS)
 		}
-		if l.Status == 0 && msg == "" {
-			return errors.New("a response with neither a status nor an error")
+		if err := p.closeCall(); err != nil {
+			return err
 		}
 		if l.Status != 0 && (l.Status < 100 || l.Status > 999) {
 			return fmt.Errorf("status %d is not an HTTP status", l.Status)
 		}
 		p.c.Calls = append(p.c.Calls, &Call{N: l.Call, At: dur(l.TMS), Status: l.Status, ContentType: l.ContentType, Error: msg, Reencoded: l.Reencoded})
-		p.last = dur(l.TMS)
+		p.last, p.responseLine = dur(l.TMS), p.n
 		return nil
 	case "chunk":
 		call, err := p.current(l.Call, "chunk", l.TMS)
