@@ -61,7 +61,7 @@ func (t Trip) Message() string {
 	case "no-progress":
 		return fmt.Sprintf("no text, thinking or tool call for %s, the no-progress ceiling (SubAgents.NoProgressTimeoutSeconds); keepalives do not count", t.Value)
 	case "thinking-only":
-		return fmt.Sprintf("the model only thought for %s, three times the no-progress ceiling; ask for a simpler task or raise SubAgents.NoProgressTimeoutSeconds", t.Value)
+		return fmt.Sprintf("the model only thought for %s, the thinking-only cap (three times the no-progress ceiling, SubAgents.NoProgressTimeoutSeconds); ask for a simpler task or raise that setting", t.Value)
 	case "max-call":
 		return fmt.Sprintf("the model call ran past %s (SubAgents.MaxLlmCallSeconds)", t.Value)
 	}
