@@ -56,6 +56,7 @@
 // did. A replayed run has Record.Replay set, and result.md says so.
 //
 // The wire protocols live in runner/wire; runner/modeltest is a scriptable
-// model server for tests and demos; runner/demo embeds recorded demo runs.
+// model server for tests and demos (tui/demo records the browser's demo
+// runs with it).
 // runner never touches a terminal.
 package runner
