@@ -23,7 +23,11 @@ func ResultMarkdown(r *Record) string {
 		reason = "none"
 	}
 	fmt.Fprintf(&b, "- Reason: %s\n", reason)
-	fmt.Fprintf(&b, "- Agent: %s (%s)\n", escapeLine(r.Agent), escapeLine(r.AgentPath))
+	if r.AgentPath != "" {
+		fmt.Fprintf(&b, "- Agent: %s (%s)\n", escapeLine(r.Agent), escapeLine(r.AgentPath))
+	} else {
+		fmt.Fprintf(&b, "- Agent: %s\n", escapeLine(r.Agent))
+	}
 	if r.Skill != "" {
 		fmt.Fprintf(&b, "- Skill: /%s\n", escapeLine(r.Skill))
 	}
