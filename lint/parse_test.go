@@ -220,3 +220,44 @@ func TestLine(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileFiles checks inputs that must give a clear diagnostic, never a
+// crash or a hang.
+func TestHostileFiles(t *testing.T) {
+	bigBody := "---\nname: big\ndescription: d\n---\n\n" + strings.Repeat("a line of the body\n", 100000)
+	binary := make([]byte, 4096)
+	for i := range binary {
+		binary[i] = byte(i * 7)
+	}
+	cases := []struct {
+		name   string
+		data   []byte
+		status Status
+		rules  []string
+	}{
+		{"100,000-line body", []byte(bigBody), Loaded, nil},
+		{"binary", binary, Rejected, []string{RuleEncoding, RuleFrontmatter}},
+		{"binary after frontmatter", append([]byte("---\nname: b\ndescription: d\n---\n\n"), binary...), Loaded, []string{RuleEncoding}},
+		{"NUL in frontmatter", []byte("---\nname: a\x00b\ndescription: d\n---\n\nbody\n"), Rejected, []string{RuleYAML}},
+		{"only dashes", []byte("---"), Rejected, []string{RuleFrontmatter}},
+		{"ANSI in name", []byte("---\nname: \"a\\e[2Jb\"\ndescription: d\n---\n\nbody\n"), Loaded, []string{RuleNameFormat}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Parse("h.md", tc.data, Runtime)
+			if f.Status != tc.status {
+				t.Errorf("status %s, want %s (%v)", f.Status, tc.status, f.Diagnostics)
+			}
+			var rules []string
+			for _, d := range f.Diagnostics {
+				rules = append(rules, d.Rule)
+			}
+			slices.Sort(rules)
+			want := slices.Clone(tc.rules)
+			slices.Sort(want)
+			if !slices.Equal(rules, want) {
+				t.Errorf("rules %v, want %v", rules, want)
+			}
+		})
+	}
+}
