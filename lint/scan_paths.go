@@ -16,10 +16,23 @@ var ErrNoSuchPath = errors.New("no such file or folder")
 // as an agents folder (its *.md files, then its .server-feeds); a file is
 // parsed as an agent definition whatever its name. The files of all paths,
 // in the order given (each folder in runtime order), then get the
-// folder-wide rules together: the first of two equal names wins. Skills and
-// the home's config are not read; the catalog carries the default config.
+// folder-wide rules together: the first of two equal names wins. A file
+// reached twice (named twice, or named and inside a folder also given) is
+// read once, where it first appears. Skills and the home's config are not
+// read; the catalog carries the default config.
 func ScanPaths(paths []string, opts ScanOptions) (*Catalog, error) {
 	var entries []*listed
+	seen := map[string]bool{}
+	add := func(e *listed) {
+		key := e.path
+		if abs, err := filepath.Abs(e.path); err == nil {
+			key = abs
+		}
+		if !seen[key] {
+			seen[key] = true
+			entries = append(entries, e)
+		}
+	}
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -33,11 +46,13 @@ func ScanPaths(paths []string, opts ScanOptions) (*Catalog, error) {
 			if err != nil {
 				return nil, err
 			}
-			entries = append(entries, more...)
+			for _, e := range more {
+				add(e)
+			}
 			continue
 		}
 		if e, ok := statListed(p, sourceOf(p)); ok {
-			entries = append(entries, e)
+			add(e)
 		}
 	}
 	parseAll(entries, opts.Profile)

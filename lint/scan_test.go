@@ -287,6 +287,52 @@ func TestScanPaths(t *testing.T) {
 	}
 }
 
+// TestScanPathsSameFileTwice lints a file named twice, or named and also
+// inside a folder given too, as the one file it is: it is never a duplicate
+// of itself.
+func TestScanPathsSameFileTwice(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"agents/a.md": agent("a", "a"), "agents/b.md": agent("b", "b")})
+	a := filepath.Join(root, "agents", "a.md")
+	rel, err := filepath.Rel(mustGetwd(t), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, paths := range map[string][]string{
+		"file twice":            {a, a},
+		"file, then its folder": {a, filepath.Join(root, "agents")},
+		"folder, then its file": {filepath.Join(root, "agents"), a},
+		"absolute and relative": {a, rel},
+		"a needless ./ inside":  {a, root + "/agents/./a.md"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, err := ScanPaths(paths, ScanOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := c.Summary(); s.Rejected != 0 || s.Errors != 0 {
+				t.Errorf("summary %+v: %v", s, c.Diagnostics())
+			}
+			seen := map[string]bool{}
+			for _, f := range c.Files {
+				if seen[filepath.Base(f.Path)] {
+					t.Errorf("%s listed twice", f.Path)
+				}
+				seen[filepath.Base(f.Path)] = true
+			}
+		})
+	}
+}
+
+func mustGetwd(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd
+}
+
 func TestTestdataHomes(t *testing.T) {
 	cases := []struct {
 		home             string
