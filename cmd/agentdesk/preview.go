@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -332,14 +331,12 @@ func escapeText(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// writeJSON prints v as indented JSON with a final newline. Control
-// characters in strings are escaped by the encoder, so the text is exact.
+// writeJSON prints v as indented JSON with a final newline, every character
+// a terminal could act on escaped (report.WriteJSON), so the text is exact
+// for a JSON reader and safe on a terminal.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return exitWith(exitInternal, fmt.Errorf("write the JSON output: %w", err))
+	if err := report.WriteJSON(w, v); err != nil {
+		return exitWith(exitInternal, err)
 	}
 	return nil
 }

@@ -250,6 +250,38 @@ func TestPreviewEscapesControlCharacters(t *testing.T) {
 	}
 }
 
+// TestPreviewJSONIsTerminalSafe: --format json escapes what encoding/json
+// leaves raw but a terminal acts on (a C1 CSI, a bidi override, DEL), and
+// still decodes to the exact text.
+func TestPreviewJSONIsTerminalSafe(t *testing.T) {
+	home := previewHome(t, map[string]string{
+		"agents/c1.md": "---\nname: c1\ndescription: \"csi \\u009b2J bidi \\u202e del \\x7f\"\n---\nBody \u009b2J \u202e \x7f.\n",
+	})
+	for _, args := range [][]string{
+		{"preview", "--home", home, "--format", "json"},
+		{"preview", "--home", home, "--agent", "c1", "--format", "json"},
+	} {
+		code, stdout, stderr := run(t, nil, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+		if strings.ContainsAny(stdout, "\u009b\u202e\x7f") {
+			t.Errorf("%v: raw terminal controls in the JSON:\n%q", args, stdout)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatalf("%v: not JSON: %v", args, err)
+		}
+		text, _ := doc["text"].(string)
+		if prompt, ok := doc["systemPrompt"].(string); ok {
+			text = prompt
+		}
+		if !strings.Contains(text, "\u009b2J") || !strings.Contains(text, "\u202e") || !strings.Contains(text, "\x7f") {
+			t.Errorf("%v: the decoded text lost a character: %q", args, text)
+		}
+	}
+}
+
 // TestPreviewOnTerminal: on a terminal a newline ends the layer.
 func TestPreviewOnTerminal(t *testing.T) {
 	home := previewHome(t, nil)

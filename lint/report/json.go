@@ -90,8 +90,15 @@ func JSON(w io.Writer, c *lint.Catalog, opts Options) error {
 	return writeJSON(w, doc, "lint report")
 }
 
-// writeJSON encodes v with two-space indentation and a trailing newline,
-// terminal-safe (see escapeJSONText).
+// WriteJSON prints v as JSON indented by two spaces with a trailing newline,
+// '<', '>' and '&' left as they are, and every character a terminal could
+// act on escaped: encoding/json escapes C0 controls and invalid UTF-8, and
+// WriteJSON also DEL, C1 controls and bidirectional formatting characters.
+// A JSON reader gets the exact strings back. Every JSON agentdesk prints to
+// stdout goes through it.
+func WriteJSON(w io.Writer, v any) error { return writeJSON(w, v, "JSON output") }
+
+// writeJSON is WriteJSON with what names the document in errors.
 func writeJSON(w io.Writer, v any, what string) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
