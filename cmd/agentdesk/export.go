@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -78,6 +79,9 @@ func runExport(g *globals, f exportFlags, names []string) error {
 	out := f.out
 	if out == "" {
 		out = tg.Dir
+	}
+	if err := checkOutFolder(out); err != nil {
+		return err
 	}
 	if within(out, c.Home.Agents) {
 		return usageErrorf("--out %s is inside the NetClaw agents folder %s, where the runtime would load the exported files: pick another folder", out, c.Home.Agents)
@@ -178,6 +182,28 @@ func within(path, dir string) bool {
 	}
 	rel, err := filepath.Rel(resolve(dir), resolve(path))
 	return err == nil && (rel == "." || filepath.IsLocal(rel))
+}
+
+// checkOutFolder refuses, as bad usage, an --out that cannot be a folder:
+// the path itself, or the nearest of its parents that exists, is a file.
+// A folder that does not exist yet is fine: the command creates it.
+func checkOutFolder(out string) error {
+	for p := filepath.Clean(out); ; {
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && fi.IsDir():
+			return nil
+		case err == nil && p == filepath.Clean(out):
+			return usageErrorf("--out %s is not a folder: pass a folder (agentdesk creates it when it does not exist)", out)
+		case err == nil:
+			return usageErrorf("--out %s is not a folder: %s is a file; pass a folder", out, p)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return nil
+		}
+		p = parent
+	}
 }
 
 // absPath returns path made absolute, or path itself when that fails.

@@ -247,3 +247,34 @@ func TestExportThenImport(t *testing.T) {
 		})
 	}
 }
+
+// TestOutMustBeAFolder runs every command that takes --out with a file in
+// its place: bad usage naming the file, and nothing written.
+func TestOutMustBeAFolder(t *testing.T) {
+	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst})
+	src := imFiles(t, map[string]string{"pr_reviewer.toml": imCodex})
+	file := filepath.Join(t.TempDir(), "not-a-folder")
+	if err := os.WriteFile(file, []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	under := filepath.Join(file, "sub")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"manifest", "--home", home, "--version", "1.0.0", "--out", file}, "--out " + file + " is not a folder: pass a folder"},
+		{[]string{"export", "--home", home, "--to", "codex", "--out", file}, "--out " + file + " is not a folder: pass a folder"},
+		{[]string{"export", "--home", home, "--to", "codex", "--out", under}, "--out " + under + " is not a folder: " + file + " is a file"},
+		{[]string{"import", "--from", "codex", "--out", file, src}, "--out " + file + " is not a folder: pass a folder"},
+	} {
+		t.Run(tt.args[0], func(t *testing.T) {
+			code, stdout, stderr := run(t, nil, tt.args...)
+			if code != 2 || stdout != "" || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, want 2 and %q\nstdout %s\nstderr %s", code, tt.want, stdout, stderr)
+			}
+			if data, _ := os.ReadFile(file); string(data) != "mine\n" {
+				t.Errorf("the file in the way changed: %q", data)
+			}
+		})
+	}
+}

@@ -73,7 +73,11 @@ func runImport(g *globals, f importFlags, paths []string) error {
 		return usageErrorf("agentdesk cannot import from %q: use one of %s", f.from, strings.Join(adapt.TargetIDs(true), ", "))
 	}
 	out := f.out
-	if out == "" {
+	if out != "" {
+		if err := checkOutFolder(out); err != nil {
+			return err
+		}
+	} else {
 		h, err := g.Home()
 		if err != nil {
 			return exitWith(exitUsage, err)

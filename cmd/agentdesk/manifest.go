@@ -82,6 +82,11 @@ func runManifest(g *globals, f manifestFlags, paths []string) error {
 	if f.force && f.out == "" {
 		return usageErrorf("--force only applies with --out")
 	}
+	if f.out != "" {
+		if err := checkOutFolder(f.out); err != nil {
+			return err
+		}
+	}
 	files, err := uploadSet(g, paths)
 	if err != nil {
 		return err
