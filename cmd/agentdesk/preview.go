@@ -167,7 +167,7 @@ func layerSummary(c *lint.Catalog, a preview.Audience, cost preview.LayerCost) s
 		b.WriteString(head + "empty: SubAgents.Enabled is false (netclaw.json, secrets.json or NETCLAW_SubAgents__Enabled)\n")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%s%d tokens (%s) on every turn, %s\n", head, cost.Total, preview.TokenEncoding, plural(len(cost.Agents), "agent"))
+	fmt.Fprintf(&b, "%s%s (%s) on every turn, %s\n", head, plural(cost.Total, "token"), preview.TokenEncoding, plural(len(cost.Agents), "agent"))
 	rows := slices.Clone(cost.Agents)
 	slices.SortStableFunc(rows, func(x, y preview.AgentTokens) int { return y.Tokens - x.Tokens })
 	width := len(strconv.Itoa(cost.Total))
@@ -256,8 +256,8 @@ func writePrompt(g *globals, f previewFlags, p promptJSON) error {
 	if !strings.HasSuffix(p.FirstMessage, "\n") {
 		b.WriteString("\n")
 	}
-	summary := fmt.Sprintf("system prompt: %d tokens, first user message: %d tokens (%s)\n",
-		p.Tokens.SystemPrompt, p.Tokens.FirstMessage, preview.TokenEncoding)
+	summary := fmt.Sprintf("system prompt: %s, first user message: %s (%s)\n",
+		plural(p.Tokens.SystemPrompt, "token"), plural(p.Tokens.FirstMessage, "token"), preview.TokenEncoding)
 	if f.tokens {
 		b.WriteString("\n" + summary)
 	}

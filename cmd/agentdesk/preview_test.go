@@ -105,7 +105,7 @@ func TestPreviewCommand(t *testing.T) {
 			stdout: "You read code.\n" + promptSeparator + "\nContext:\nA Go module\n\nTask:\nExplain main.go\n",
 			stderr: []string{"system prompt: 4 tokens"}},
 		{name: "agent, tokens on stdout", args: []string{"preview", "--home", home, "--agent", "code-analyst", "--task", "Go", "--tokens"},
-			stdout: "You read code.\n" + promptSeparator + "\nGo\n\nsystem prompt: 4 tokens, first user message: 1 tokens (o200k_base)\n"},
+			stdout: "You read code.\n" + promptSeparator + "\nGo\n\nsystem prompt: 4 tokens, first user message: 1 token (o200k_base)\n"},
 		{name: "CRLF body kept", args: []string{"preview", "--home", home, "--agent", "helper", "--task", "T"},
 			stdout: "Line one.\r\nLine two.\r\n" + promptSeparator + "\nT\n", stderr: []string{"system prompt"}},
 		{name: "internal agent", args: []string{"preview", "--home", home, "--agent", "indexer"},
