@@ -280,32 +280,43 @@ const (
 	styleReset = "\x1b[0m"
 )
 
-// streamWriter prints pieces of text to one stream and remembers whether
-// the last one ended its line.
+// outStream is one of the two output streams (stdout, stderr) as the run
+// printer sees it: whether its last line is still open, and which writer
+// wrote it. Two writers on one stream (the reply and the thinking, with
+// --json) share it, so neither runs on in the other's line.
+type outStream struct {
+	w    io.Writer
+	open bool
+	last *streamWriter
+	err  error
+}
+
+// streamWriter prints pieces of text, in one style, to an outStream.
 type streamWriter struct {
-	w       io.Writer
-	style   string
-	started bool
-	atEOL   bool
-	err     error
+	out   *outStream
+	style string
 }
 
 func (s *streamWriter) write(text string) {
-	if text == "" || s.err != nil {
+	o := s.out
+	if text == "" || o.err != nil {
 		return
+	}
+	if o.open && o.last != s {
+		// Another writer left its line open on this stream: end it.
+		o.last.endLine()
 	}
 	out := escapeText(text)
 	if s.style != "" {
 		out = s.style + out + styleReset
 	}
-	_, s.err = io.WriteString(s.w, out)
-	s.started = true
-	s.atEOL = strings.HasSuffix(text, "\n")
+	_, o.err = io.WriteString(o.w, out)
+	o.open, o.last = !strings.HasSuffix(text, "\n"), s
 }
 
-// endLine ends the stream's current line, if it has one open.
+// endLine ends the current line of the stream if this writer left it open.
 func (s *streamWriter) endLine() {
-	if s.started && !s.atEOL {
+	if o := s.out; o.open && o.last == s {
 		s.write("\n")
 	}
 }
@@ -342,13 +353,14 @@ func toolLine(e runner.Event) string {
 // outcome line, and maps the outcome to the exit status.
 func streamRun(g *globals, f runFlags, r *runner.Run) error {
 	color := g.Color(g.stderr)
-	replyTo := g.stdout
+	stdout, stderr := &outStream{w: g.stdout}, &outStream{w: g.stderr}
+	replyTo := stdout
 	if f.json {
-		replyTo = g.stderr
+		replyTo = stderr
 	}
-	reply := &streamWriter{w: replyTo}
-	thinking := &streamWriter{w: g.stderr}
-	tools := &streamWriter{w: g.stderr}
+	reply := &streamWriter{out: replyTo}
+	thinking := &streamWriter{out: stderr}
+	tools := &streamWriter{out: stderr}
 	if color {
 		thinking.style = styleDim
 		tools.style = styleDim
@@ -361,9 +373,7 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 		case runner.EventThinking:
 			thinking.write(e.Text)
 		case runner.EventText:
-			if thinking.started && !thinking.atEOL && replyTo != g.stderr {
-				thinking.endLine()
-			}
+			thinking.endLine()
 			reply.write(e.Text)
 		case runner.EventToolCall, runner.EventToolResult:
 			thinking.endLine()
@@ -402,8 +412,8 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 	if werr != nil {
 		return exitWith(exitInternal, fmt.Errorf("the run ended %s but its folder could not be written: %w", final.Outcome, werr))
 	}
-	if reply.err != nil {
-		return exitWith(exitInternal, fmt.Errorf("write the reply: %w", reply.err))
+	if replyTo.err != nil {
+		return exitWith(exitInternal, fmt.Errorf("write the reply: %w", replyTo.err))
 	}
 	if f.json {
 		data, err := final.MarshalIndent()

@@ -244,6 +244,40 @@ func TestRunCommandColour(t *testing.T) {
 	}
 }
 
+// TestRunCommandLines checks that thinking, reply and tool lines never run
+// into each other, also when they share stderr (--json), and that no line
+// break is doubled.
+func TestRunCommandLines(t *testing.T) {
+	script := modeltest.Script{Steps: []modeltest.Step{
+		modeltest.Thinking("Plan "), modeltest.Thinking("first."), modeltest.Text("The answer "), modeltest.Text("is 42."), modeltest.Stop(),
+	}}
+	tests := []struct {
+		name           string
+		args           []string
+		stdout, stderr string // stderr: up to the outcome line
+	}{
+		{"reply on stdout", nil, "The answer is 42.\n", "Plan first.\n"},
+		{"reply on stderr with --json", []string{"--json"}, "", "Plan first.\nThe answer is 42.\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, env, _ := trialHome(t, wire.OpenAI)
+			srv.Enqueue(script)
+			code, stdout, stderr := runTrialCmd(t, env, "", append([]string{"run", "code-analyst", "--task", "x", "--no-tools"}, tt.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if tt.stdout != "" && stdout != tt.stdout {
+				t.Errorf("stdout %q, want %q", stdout, tt.stdout)
+			}
+			before, _, _ := strings.Cut(stderr, "outcome: ")
+			if before != tt.stderr {
+				t.Errorf("stderr before the outcome %q, want %q", before, tt.stderr)
+			}
+		})
+	}
+}
+
 // TestRunBinaryCancelledByInterrupt runs the built binary and presses
 // Ctrl-C (SIGINT) mid-stream: the run ends cancelled_by_parent, exit 1.
 func TestRunBinaryCancelledByInterrupt(t *testing.T) {
