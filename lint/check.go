@@ -64,8 +64,8 @@ func (ps *parser) check(d *Definition) {
 
 	if d.Name != "" && !ValidName(d.Name) {
 		msg := fmt.Sprintf("name %q is not lowercase kebab-case (a-z, 0-9, single hyphens): the runtime loads it, but skills cannot route to it and SkillServer refuses it", d.Name)
-		if len(d.Name) > 64 {
-			msg = fmt.Sprintf("name is %d characters long (at most 64): the runtime loads it, but skills cannot route to it and SkillServer refuses it", len(d.Name))
+		if n := utf8.RuneCountInString(d.Name); n > 64 {
+			msg = fmt.Sprintf("name is %d characters long (at most 64): the runtime loads it, but skills cannot route to it and SkillServer refuses it", n)
 		}
 		hint := ""
 		if s := Kebab(d.Name); s != "" && s != d.Name && len(s) <= 64 {

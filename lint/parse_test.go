@@ -261,3 +261,24 @@ func TestHostileFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestNameFormatCountsCharacters: the name-format message counts
+// characters, not bytes, so a short name of accented letters is reported
+// for its letters, and a long one with its length in characters.
+func TestNameFormatCountsCharacters(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+	}{
+		{strings.Repeat("é", 40), "is not lowercase kebab-case"},
+		{strings.Repeat("é", 70), "name is 70 characters long (at most 64)"},
+		{strings.Repeat("a", 65), "name is 65 characters long (at most 64)"},
+	} {
+		f := Parse("n.md", []byte("---\nname: "+tc.name+"\ndescription: d\n---\n\nbody\n"), Runtime)
+		if len(f.Diagnostics) != 1 || f.Diagnostics[0].Rule != RuleNameFormat {
+			t.Fatalf("%d-byte name: diagnostics %v", len(tc.name), f.Diagnostics)
+		}
+		if msg := f.Diagnostics[0].Message; !strings.Contains(msg, tc.want) {
+			t.Errorf("%d-byte name: message %q lacks %q", len(tc.name), msg, tc.want)
+		}
+	}
+}
