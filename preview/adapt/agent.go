@@ -86,13 +86,11 @@ func (a *Agent) setMetadata(key, value string) {
 	a.Metadata[key] = value
 }
 
-// applyCarried restores the fields an export kept in the netclaw comment.
+// applyCarried restores the fields an export kept in the netclaw comment
+// but the name, which finishName restores.
 func (a *Agent) applyCarried(c *carried) {
 	if c == nil {
 		return
-	}
-	if c.Name != "" {
-		a.Name = c.Name
 	}
 	if c.Description != "" {
 		a.Description = c.Description

@@ -3,6 +3,8 @@ package adapt
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/lint"
 )
@@ -20,9 +22,19 @@ func snakeName(s string) string {
 }
 
 // fileSafe reports whether name can be used as a file name as it is: no
-// separators, no dot-only names, nothing hidden.
+// separators, no dot-only names, nothing hidden, and nothing a terminal
+// would act on when a listing prints it (control and format characters,
+// invalid UTF-8).
 func fileSafe(name string) bool {
-	return name != "" && !strings.ContainsAny(name, `/\`) && !strings.HasPrefix(name, ".") && !strings.ContainsRune(name, 0)
+	if name == "" || strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") {
+		return false
+	}
+	for _, r := range name {
+		if r == utf8.RuneError || !unicode.IsGraphic(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // snakeValid reports whether name is a Codex CLI name.

@@ -301,12 +301,15 @@ func (x *importCtx) keepField(key string, v sourceValue, keep []metaKey, line in
 }
 
 // finishName sets the NetClaw name: the name an export carried in the
-// netclaw comment, else the target's name turned back by back (Codex:
+// netclaw comment when it can be a file name, else the target's name turned back by back (Codex:
 // underscores to hyphens), converted to lowercase kebab-case when it is not.
 func (x *importCtx) finishName(raw string, carry *carried, back func(string) string) {
 	if carry != nil && carry.Name != "" {
-		x.agent.Name = carry.Name
-		return
+		if fileSafe(carry.Name) {
+			x.agent.Name = carry.Name
+			return
+		}
+		x.warn("the '# netclaw:' comment keeps the name %q, which cannot be a file name in the agents folder: ignored", carry.Name)
 	}
 	raw = strings.TrimSpace(raw)
 	name := back(raw)
@@ -332,7 +335,7 @@ func (x *importCtx) finish() (*Imported, error) {
 	case a.Name == "":
 		return nil, fmt.Errorf("%s: no name: NetClaw needs one", x.path)
 	case !fileSafe(a.Name):
-		return nil, fmt.Errorf("%s: name %q cannot be a file name in the agents folder", x.path, a.Name)
+		return nil, fmt.Errorf("%s: name %q cannot be a file name in the agents folder (a slash, a leading dot or a control character): rename the agent in that file", x.path, a.Name)
 	case a.Description == "":
 		return nil, fmt.Errorf("%s: no description: NetClaw needs one to tell the frontline model when to delegate", x.path)
 	case strings.TrimSpace(a.Body) == "":
