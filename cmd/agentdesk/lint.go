@@ -91,8 +91,13 @@ func scanHome(g *globals, opts lint.ScanOptions) (*lint.Catalog, error) {
 	if !h.Exists() {
 		return nil, usageErrorf("the NetClaw home %s does not exist: pass --home DIR or set NETCLAW_HOME", h.Base)
 	}
-	if fi, err := os.Stat(h.Agents); err == nil && !fi.IsDir() {
+	// A home without an agents folder loads nothing, as the runtime does; a
+	// folder named with --agents that is not there is more likely a typo.
+	switch fi, err := os.Stat(h.Agents); {
+	case err == nil && !fi.IsDir():
 		return nil, usageErrorf("the agents folder %s is not a folder: pass --agents DIR", h.Agents)
+	case errors.Is(err, fs.ErrNotExist) && g.agents != "":
+		return nil, usageErrorf("the agents folder %s does not exist: check --agents, or leave it out to read %s", h.Agents, lint.NewHome(h.Base, "").Agents)
 	}
 	c, err := lint.Scan(h, opts)
 	if err != nil {
