@@ -63,13 +63,19 @@ func ListRuns(dir string, f Filter) ([]Record, error) {
 	return out, nil
 }
 
-// LoadRun reads the run.json of run id in the runs folder dir.
+// LoadRun reads the run.json of run id in the runs folder dir. An id with
+// no folder there is an error that says just so.
 func LoadRun(dir, id string) (Record, error) {
 	if !ValidRunID(id) {
 		return Record{}, fmt.Errorf("%q is not a run id (32 lowercase hex characters)", id)
 	}
 	path := filepath.Join(dir, id, RunFile)
 	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, serr := os.Stat(filepath.Join(dir, id)); errors.Is(serr, fs.ErrNotExist) {
+			return Record{}, fmt.Errorf("no run %s in %s", id, dir)
+		}
+	}
 	if err != nil {
 		return Record{}, fmt.Errorf("reading run %s: %w", id, err)
 	}

@@ -111,6 +111,10 @@ func TestLoadRunChecksTheID(t *testing.T) {
 	if _, err := LoadRun(runs, "../etc"); err == nil {
 		t.Error("a path was accepted as a run id")
 	}
+	missing := strings.Repeat("c", 32)
+	if _, err := LoadRun(runs, missing); err == nil || err.Error() != "no run "+missing+" in "+runs {
+		t.Errorf("a run that is not there: %v", err)
+	}
 }
 
 func TestWriteAtomicLeavesNoTempFiles(t *testing.T) {

@@ -72,6 +72,7 @@ func TestRunsCommand(t *testing.T) {
 	}{
 		{"0000", 1, "no run 0000"},
 		{"xyz", 1, "not a run id"},
+		{strings.Repeat("0", 32), 1, "no run " + strings.Repeat("0", 32) + " in " + runs + "\n"},
 	} {
 		code, _, stderr := runTrialCmd(t, env, "", "runs", bad.arg)
 		if code != bad.code || !strings.Contains(stderr, bad.has) {
