@@ -37,7 +37,7 @@ func ScanPaths(paths []string, opts ScanOptions) (*Catalog, error) {
 		fi, err := os.Stat(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			if _, lerr := os.Lstat(p); lerr != nil {
-				return nil, fmt.Errorf("%s: %w", p, ErrNoSuchPath)
+				return nil, fmt.Errorf("%s: %w: give an agent file or an agents folder", p, ErrNoSuchPath)
 			}
 		}
 		if err == nil && fi.IsDir() {

@@ -109,11 +109,6 @@ func scanHome(g *globals, opts lint.ScanOptions) (*lint.Catalog, error) {
 // scanPaths lints explicit files and agents folders. A path that does not
 // exist is bad usage.
 func scanPaths(paths []string, opts lint.ScanOptions) (*lint.Catalog, error) {
-	for _, p := range paths {
-		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
-			return nil, usageErrorf("%s: no such file or folder", p)
-		}
-	}
 	c, err := lint.ScanPaths(paths, opts)
 	if errors.Is(err, lint.ErrNoSuchPath) {
 		return nil, exitWith(exitUsage, err)

@@ -83,7 +83,7 @@ func TestLintExitCodes(t *testing.T) {
 		{name: "bad profile", args: []string{"lint", "--profile", "strict", "--home", clean}, code: 2,
 			stderr: "unknown profile \"strict\": use runtime or publish\nRun 'agentdesk lint --help' for usage.\n"},
 		{name: "missing path", args: []string{"lint", filepath.Join(clean, "agents", "nope.md")}, code: 2,
-			stderr: "nope.md: no such file or folder\nRun 'agentdesk lint --help' for usage.\n"},
+			stderr: "nope.md: no such file or folder: give an agent file or an agents folder\nRun 'agentdesk lint --help' for usage.\n"},
 		{name: "missing home", args: []string{"lint", "--home", filepath.Join(clean, "nowhere")}, code: 2,
 			stderr: "nowhere does not exist: pass --home DIR or set NETCLAW_HOME\n"},
 		{name: "agents is a file", args: []string{"lint", "--home", clean, "--agents", filepath.Join(clean, "agents", "reviewer.md")}, code: 2,
