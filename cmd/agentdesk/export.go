@@ -40,8 +40,11 @@ project folder under the working directory (.claude/agents, .opencode/agents,
 .gemini/agents, .codex/agents, .jit/agents or roles). A state file there,
 ` + adapt.StateFile + `, records each file written with the digest of its
 source and of its bytes. A rerun updates its own files, deletes the ones
-whose source agent is gone, and refuses to touch any file it did not write
-or that was edited since: then it writes nothing at all.
+whose source agent is gone (no agent of that name loads, and its file was
+deleted or now declares another name), and refuses to touch any file it did
+not write or that was edited since: then it writes nothing at all. A file
+the runtime rejects is named in a warning and not exported; an export made
+from it before stays as it is.
 
 Exit status: 0 exported, 1 an unknown agent or a file agentdesk may not
 touch, 2 bad usage, 3 internal failure.`,
@@ -91,6 +94,11 @@ func runExport(g *globals, f exportFlags, names []string) error {
 		return exitWith(exitFindings, err)
 	}
 
+	if len(names) == 0 {
+		for _, file := range c.Rejected() {
+			fmt.Fprintf(g.stderr, "%s: warning: not exported: %s\n", report.Escape(file.Path), report.Escape(rejection(file)))
+		}
+	}
 	sources := make([]adapt.Source, 0, len(files))
 	for _, file := range files {
 		e, err := tg.Export(file.Def)
@@ -102,8 +110,7 @@ func runExport(g *globals, f exportFlags, names []string) error {
 		}
 		sources = append(sources, adapt.Source{Name: file.Def.Name, Path: absPath(file.Path), SHA256: file.SHA256, Out: e})
 	}
-	live := func(name string) bool { return c.Agent(name) != nil }
-	plan, err := dest.Plan(sources, live)
+	plan, err := dest.Plan(sources, adapt.LiveSources(c))
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}
@@ -150,6 +157,17 @@ func selectAgents(c *lint.Catalog, names []string) ([]*lint.File, error) {
 		}
 	}
 	return files, nil
+}
+
+// rejection says why the runtime skips a file: its first error, else the
+// runtime's own words.
+func rejection(f *lint.File) string {
+	for _, d := range f.Diagnostics {
+		if d.Severity == lint.Error {
+			return d.Message
+		}
+	}
+	return f.Reason
 }
 
 // exportLine says what one change of an export did.

@@ -278,3 +278,40 @@ func TestOutMustBeAFolder(t *testing.T) {
 		})
 	}
 }
+
+// TestExportKeepsTheFilesOfABrokenSource breaks a source mid-edit: the
+// rerun says it is not exported and leaves its file; an agent renamed in
+// its own file has its old file pruned.
+func TestExportKeepsTheFilesOfABrokenSource(t *testing.T) {
+	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst, "agents/ticket-router.md": exRouter})
+	out := t.TempDir()
+	export := func() (int, string, string) {
+		return run(t, nil, "export", "--home", home, "--to", "opencode", "--out", out)
+	}
+	if code, _, stderr := export(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	router := filepath.Join(home, "agents", "ticket-router.md")
+	if err := os.WriteFile(router, []byte(strings.Replace(exRouter, "internal", "hidden", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := export()
+	if code != 0 || strings.Contains(stdout, "ticket-router") {
+		t.Fatalf("a broken source: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, router+": warning: not exported: ") || !strings.Contains(stderr, "invalid visibility 'hidden'") {
+		t.Errorf("stderr does not say why ticket-router was not exported:\n%s", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "ticket-router.md")); err != nil {
+		t.Errorf("the export of a source that is only broken was deleted: %v", err)
+	}
+
+	analyst := filepath.Join(home, "agents", "code-analyst.md")
+	if err := os.WriteFile(analyst, []byte(strings.Replace(exAnalyst, "name: code-analyst", "name: code-reader", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = export()
+	if code != 0 || !strings.Contains(stdout, "created "+filepath.Join(out, "code-reader.md")) || !strings.Contains(stdout, "deleted "+filepath.Join(out, "code-analyst.md")) {
+		t.Errorf("a renamed agent: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+}

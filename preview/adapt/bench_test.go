@@ -79,7 +79,7 @@ func BenchmarkPlanUnchanged1000(b *testing.B) {
 		e, _ := tg.Export(def)
 		sources[i] = Source{Name: def.Name, Path: "agents/" + def.Name + ".md", Out: e}
 	}
-	live := func(string) bool { return true }
+	live := func(StateEntry) bool { return true }
 	p, err := d.Plan(sources, live)
 	if err != nil {
 		b.Fatal(err)

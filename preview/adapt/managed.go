@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
 // StateFile is the state file of a managed destination, in the folder it
@@ -153,11 +155,12 @@ type Plan struct {
 // Plan works out what exporting sources does: a file per source is
 // created, or updated when the destination wrote it and it still has the
 // bytes it wrote; a recorded file whose source is gone (live reports false
-// for its source name) is pruned; a recorded file whose source is live but
-// not among sources is left as it is. Any file the destination did not
+// for its record; LiveSources gives the rule agentdesk export uses) is
+// pruned; a recorded file whose source is live but not among sources is
+// left as it is. Any file the destination did not
 // write, or that was edited since, makes the whole plan fail with an error
 // wrapping ErrRefused that names every such file; nothing is written then.
-func (d *Destination) Plan(sources []Source, live func(name string) bool) (*Plan, error) {
+func (d *Destination) Plan(sources []Source, live func(StateEntry) bool) (*Plan, error) {
 	p := &Plan{dest: d}
 	var problems []string
 	planned := map[string]string{} // lower-cased output → source name
@@ -191,7 +194,7 @@ func (d *Destination) Plan(sources []Source, live func(name string) bool) (*Plan
 		}
 	}
 	for _, e := range d.Entries() {
-		if _, ok := planned[strings.ToLower(e.Output)]; ok || live(e.SourceName) {
+		if _, ok := planned[strings.ToLower(e.Output)]; ok || live(e) {
 			continue
 		}
 		path := filepath.Join(d.Dir, e.Output)
@@ -210,6 +213,23 @@ func (d *Destination) Plan(sources []Source, live func(name string) bool) (*Plan
 			ErrRefused, d.Dir, strings.Join(problems, "\n  "))
 	}
 	return p, nil
+}
+
+// LiveSources returns the rule that tells, from a scan of the home, whether
+// the source of a recorded file still exists: an agent of that name is
+// loaded, or the recorded source file is there but the runtime rejects it
+// now (an edit in progress should not delete its export). A source file
+// that now loads under another name, or is gone, no longer is.
+func LiveSources(c *lint.Catalog) func(StateEntry) bool {
+	rejected := map[string]bool{}
+	for _, f := range c.Rejected() {
+		if abs, err := filepath.Abs(f.Path); err == nil {
+			rejected[abs] = true
+		}
+	}
+	return func(e StateEntry) bool {
+		return c.Agent(e.SourceName) != nil || rejected[filepath.Clean(e.SourcePath)]
+	}
 }
 
 // check reads the file at path and says whether the destination may touch

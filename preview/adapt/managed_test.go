@@ -46,7 +46,7 @@ func exportRun(t *testing.T, dir, id string, files ...*lint.File) (*Plan, error)
 		sources = append(sources, Source{Name: f.Def.Name, Path: f.Path, SHA256: f.SHA256, Out: e})
 		live[f.Def.Name] = true
 	}
-	p, err := d.Plan(sources, func(name string) bool { return live[name] })
+	p, err := d.Plan(sources, func(e StateEntry) bool { return live[e.SourceName] })
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +256,7 @@ func TestManagedDestinationKeepsLiveUnselectedFiles(t *testing.T) {
 	}
 	e, _ := tg.Export(a.Def)
 	// Only alpha is exported, but beta still exists: it stays.
-	p, err := d.Plan([]Source{{Name: "alpha", Path: a.Path, SHA256: a.SHA256, Out: e}}, func(name string) bool { return name == "alpha" || name == "beta" })
+	p, err := d.Plan([]Source{{Name: "alpha", Path: a.Path, SHA256: a.SHA256, Out: e}}, func(e StateEntry) bool { return e.SourceName == "alpha" || e.SourceName == "beta" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,5 +356,32 @@ func TestCreateFileNeverReplaces(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(path))
 	if len(entries) != 1 {
 		t.Errorf("temporary files left behind: %v", entries)
+	}
+}
+
+func TestLiveSources(t *testing.T) {
+	agents := t.TempDir()
+	write(t, filepath.Join(agents, "alpha.md"), "---\nname: alpha\ndescription: Loads.\n---\nA.\n")
+	write(t, filepath.Join(agents, "beta.md"), "---\nname: beta\ndescription: Broken mid-edit.\nvisibility: hidden\n---\nB.\n")
+	write(t, filepath.Join(agents, "gamma.md"), "---\nname: delta\ndescription: Renamed in its own file.\n---\nG.\n")
+	c, err := lint.ScanPaths([]string{agents}, lint.ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := LiveSources(c)
+	for _, tt := range []struct {
+		name, file string
+		live       bool
+	}{
+		{"alpha", "alpha.md", true},
+		{"ALPHA", "elsewhere.md", true}, // names compare case-insensitively, as the runtime's do
+		{"beta", "beta.md", true},       // rejected now, but its file is there
+		{"gamma", "gamma.md", false},    // the file loads as another agent
+		{"epsilon", "epsilon.md", false},
+	} {
+		e := StateEntry{SourceName: tt.name, SourcePath: filepath.Join(agents, tt.file)}
+		if got := live(e); got != tt.live {
+			t.Errorf("%s (%s): live %v, want %v", tt.name, tt.file, got, tt.live)
+		}
 	}
 }
