@@ -79,7 +79,7 @@ func (c *Catalog) Rejected() []*File {
 // (case-insensitive), or nil.
 func (c *Catalog) Agent(name string) *File {
 	for _, f := range c.Files {
-		if f.Status == Loaded && strings.EqualFold(f.Def.Name, name) {
+		if f.Status == Loaded && f.Def != nil && strings.EqualFold(f.Def.Name, name) {
 			return f
 		}
 	}

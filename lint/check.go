@@ -15,6 +15,10 @@ var (
 	versionRE = regexp.MustCompile(`^[A-Za-z0-9.+-]{1,64}$`)
 )
 
+// ValidVersion reports whether v is a version SkillServer accepts: 1 to 64
+// characters of A-Z, a-z, 0-9, '.', '-' and '+'.
+func ValidVersion(v string) bool { return versionRE.MatchString(v) }
+
 // ValidName reports whether name is a valid SkillServer sub-agent name, the
 // only form a skill can route to.
 func ValidName(name string) bool { return len(name) <= 64 && nameRE.MatchString(name) }
@@ -141,7 +145,7 @@ func (ps *parser) checkVersion(d *Definition) {
 		if key == "metadata.version" {
 			v = mv
 		}
-		if !versionRE.MatchString(v) {
+		if !ValidVersion(v) {
 			ps.add(RuleVersion, f.ValuePos, fmt.Sprintf("%s %q is not 1–64 characters of A-Z a-z 0-9 . - +", key, v), "use a version such as 1.0.0")
 		}
 	}

@@ -457,3 +457,35 @@ func TestRescanMatchesScan(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogRoute resolves routed skills against a hand-built catalog, as
+// the runtime does on activation.
+func TestCatalogRoute(t *testing.T) {
+	file := func(name, vis string, st Status) *File {
+		return &File{Path: name + ".md", Status: st, Def: &Definition{Name: name, Visibility: vis}}
+	}
+	writer := file("release-writer", DefaultVisibility, Loaded)
+	c := &Catalog{Files: []*File{writer, file("auditor", "internal", Loaded), file("gone", DefaultVisibility, Rejected), {Path: "defless.md", Status: Loaded}}}
+	for _, tc := range []struct {
+		target string
+		agent  *File
+		want   string // a substring of the failure; "" for success
+	}{
+		{"release-writer", writer, ""},
+		{"Release-Writer", nil, "invalid metadata.subagent 'Release-Writer': expected lowercase kebab-case name. Fix or remove metadata.subagent in s/SKILL.md."},
+		{"release-writer-", nil, "invalid metadata.subagent"},
+		{"auditor", nil, "internal-only and not user-invocable"},
+		{"gone", nil, "but that subagent is not registered"},
+		{"nobody", nil, "but that subagent is not registered"},
+		{"", nil, "Skill '/s' does not route to a subagent"},
+	} {
+		agent, failure := c.Route(&Skill{Name: "s", Path: "s/SKILL.md", Subagent: tc.target})
+		if agent != tc.agent || (tc.want == "") != (failure == "") || !strings.Contains(failure, tc.want) {
+			t.Errorf("Route(%q) = %v, %q; want %v, %q", tc.target, agent, failure, tc.agent, tc.want)
+		}
+	}
+	var none *Catalog
+	if agent, failure := none.Route(&Skill{Name: "s", Subagent: "release-writer"}); agent != nil || !strings.Contains(failure, "not registered") {
+		t.Errorf("a nil catalog routed: %v, %q", agent, failure)
+	}
+}

@@ -143,33 +143,63 @@ func splitFrontmatter(text string) (fm string, closeAt int, body string, ok bool
 	return fm, closeAt, body, true
 }
 
-// resolveRoute sets RouteError and a routing-target diagnostic when a routed
-// skill's target is malformed, not registered, or internal.
+// ValidRouteTarget reports whether target is a metadata.subagent value the
+// runtime accepts: lowercase kebab-case of 1 to 64 characters, starting and
+// ending with a letter or digit.
+func ValidRouteTarget(target string) bool { return routeTargetRE.MatchString(target) }
+
+// Route resolves a routed skill's metadata.subagent against the catalog as
+// the runtime does when the skill is activated (REFERENCE section 5): the
+// target must be well formed and name (ignoring case) a loaded, user-facing
+// agent, which Route returns. Otherwise agent is nil and failure is the
+// runtime's activation error in its own words. A skill that does not route
+// fails too, with agentdesk's words. A nil catalog registers no agent.
+func (c *Catalog) Route(sk *Skill) (agent *File, failure string) {
+	target := sk.Subagent
+	var found *File
+	if c != nil {
+		found = c.Agent(target)
+	}
+	switch {
+	case !sk.Routed():
+		return nil, fmt.Sprintf("Skill '/%s' does not route to a subagent: it sets no metadata.subagent in %s.", sk.Name, sk.Path)
+	case !ValidRouteTarget(target):
+		return nil, fmt.Sprintf("Skill '/%s' has invalid metadata.subagent '%s': expected lowercase kebab-case name. Fix or remove metadata.subagent in %s.", sk.Name, target, sk.Path)
+	case found == nil:
+		return nil, fmt.Sprintf("Skill '/%s' routes to subagent '%s', but that subagent is not registered. Add the missing subagent definition or fix metadata.subagent on the skill.", sk.Name, target)
+	case !found.Def.UserFacing():
+		return nil, fmt.Sprintf("Skill '/%s' routes to subagent '%s', but that subagent is internal-only and not user-invocable. Use a user-facing subagent or fix metadata.subagent on the skill.", sk.Name, target)
+	}
+	return found, ""
+}
+
+// resolveRoute sets RouteError and a routing-target diagnostic, with a hint
+// where one helps, when a routed skill's target is malformed, not
+// registered, or internal.
 func resolveRoute(sk *Skill, c *Catalog, p Profile) {
 	sk.RouteError, sk.Diagnostics = "", nil
 	if !sk.Routed() {
 		return
 	}
-	var msg, hint string
+	_, msg := c.Route(sk)
+	if msg == "" {
+		return
+	}
+	var hint string
 	target := sk.Subagent
 	switch agent := c.Agent(target); {
-	case !routeTargetRE.MatchString(target):
-		msg = fmt.Sprintf("Skill '/%s' has invalid metadata.subagent '%s': expected lowercase kebab-case name. Fix or remove metadata.subagent in %s.", sk.Name, target, sk.Path)
+	case !ValidRouteTarget(target):
 		if k := Kebab(target); k != "" && c.Agent(k) != nil {
 			hint = fmt.Sprintf("did you mean '%s'?", k)
 		}
 	case agent == nil:
-		msg = fmt.Sprintf("Skill '/%s' routes to subagent '%s', but that subagent is not registered. Add the missing subagent definition or fix metadata.subagent on the skill.", sk.Name, target)
 		if near := closestAgent(c, target); near != "" {
 			hint = fmt.Sprintf("did you mean '%s'?", near)
 		} else if rejected := rejectedNamed(c, target); rejected != nil {
 			hint = fmt.Sprintf("%s declares it but is rejected: %s", rejected.Path, rejected.Reason)
 		}
-	case !agent.Def.UserFacing():
-		msg = fmt.Sprintf("Skill '/%s' routes to subagent '%s', but that subagent is internal-only and not user-invocable. Use a user-facing subagent or fix metadata.subagent on the skill.", sk.Name, target)
-		hint = fmt.Sprintf("set 'visibility: user-facing' in %s, or route to another agent", agent.Path)
 	default:
-		return
+		hint = fmt.Sprintf("set 'visibility: user-facing' in %s, or route to another agent", agent.Path)
 	}
 	sk.RouteError = msg
 	r, _ := RuleByID(RuleRoutingTarget)

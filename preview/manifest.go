@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -45,12 +44,10 @@ var ErrNoVersion = errors.New("no version")
 // version (or metadata.version) differ.
 var ErrVersionConflict = errors.New("version conflict")
 
-// versionRE is SkillServer's version format: 1–64 of A-Z a-z 0-9 . - +.
-var versionRE = regexp.MustCompile(`^[A-Za-z0-9.+-]{1,64}$`)
-
 // ValidVersion reports whether v is a version SkillServer accepts: 1 to 64
-// characters of A-Z, a-z, 0-9, '.', '-' and '+'.
-func ValidVersion(v string) bool { return versionRE.MatchString(v) }
+// characters of A-Z, a-z, 0-9, '.', '-' and '+' (lint.ValidVersion, the
+// check the publish profile makes).
+func ValidVersion(v string) bool { return lint.ValidVersion(v) }
 
 // DigestOf returns the SkillServer digest of data: "sha256:" and the
 // lowercase hex SHA-256 of the exact bytes (a byte-order mark and CRLF line

@@ -1,11 +1,6 @@
 package preview
 
-import (
-	"fmt"
-	"regexp"
-
-	"github.com/agentdesk/agentdesk/lint"
-)
+import "github.com/agentdesk/agentdesk/lint"
 
 // SkillRoute is what activating one routed skill does: either the routed
 // sub-agent starts with a composed system prompt, or activation fails with
@@ -42,15 +37,13 @@ func SkillRoutes(c *lint.Catalog) []SkillRoute {
 	return out
 }
 
-// routeTargetRE is the runtime's check on metadata.subagent.
-var routeTargetRE = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$`)
-
 // RouteSkill resolves one skill's routing against the catalog (REFERENCE
 // section 5). lint fills Skill.RouteError during a scan; when it is set,
-// that is the outcome. Otherwise the target must be well formed and resolve
-// (ignoring case) to a loaded, user-facing agent, whose body is then
-// composed with the skill's body; a skill that does not route at all, or
-// one whose target does not resolve in c, gets the runtime's error here.
+// that is the outcome. Otherwise lint's Catalog.Route decides: the target
+// must be well formed and resolve (ignoring case) to a loaded, user-facing
+// agent, whose body is then composed with the skill's body; a skill that
+// does not route at all, or one whose target does not resolve in c, gets
+// the runtime's error.
 func RouteSkill(c *lint.Catalog, s *lint.Skill) SkillRoute {
 	r := SkillRoute{Skill: s}
 	if s == nil {
@@ -61,23 +54,12 @@ func RouteSkill(c *lint.Catalog, s *lint.Skill) SkillRoute {
 		r.Err = s.RouteError
 		return r
 	}
-	target := s.Subagent
-	var agent *lint.File
-	if c != nil {
-		agent = c.Agent(target)
+	agent, failure := c.Route(s)
+	if failure != "" {
+		r.Err = failure
+		return r
 	}
-	switch {
-	case !s.Routed():
-		r.Err = fmt.Sprintf("Skill '/%s' does not route to a subagent: it sets no metadata.subagent in %s.", s.Name, s.Path)
-	case !routeTargetRE.MatchString(target):
-		r.Err = fmt.Sprintf("Skill '/%s' has invalid metadata.subagent '%s': expected lowercase kebab-case name. Fix or remove metadata.subagent in %s.", s.Name, target, s.Path)
-	case agent == nil || agent.Def == nil:
-		r.Err = fmt.Sprintf("Skill '/%s' routes to subagent '%s', but that subagent is not registered. Add the missing subagent definition or fix metadata.subagent on the skill.", s.Name, target)
-	case !agent.Def.UserFacing():
-		r.Err = fmt.Sprintf("Skill '/%s' routes to subagent '%s', but that subagent is internal-only and not user-invocable. Use a user-facing subagent or fix metadata.subagent on the skill.", s.Name, target)
-	default:
-		r.Agent = agent
-		r.Prompt = SystemPrompt(agent.Def, s)
-	}
+	r.Agent = agent
+	r.Prompt = SystemPrompt(agent.Def, s)
 	return r
 }
