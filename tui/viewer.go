@@ -3,9 +3,11 @@ package tui
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,16 +75,21 @@ func (m *Model) openViewer(path string) tea.Cmd {
 // listArtifactsCmd lists the files of a folder, or the one file.
 func listArtifactsCmd(path string) tea.Cmd {
 	return func() tea.Msg {
-		files, err := artifactFiles(path)
+		files, err := ArtifactFiles(path)
 		return viewerListedMsg{root: path, files: files, err: err}
 	}
 }
 
-// artifactFiles lists what the viewer offers: result.md,
-// truncated-output.md, transcript.jsonl and run.json first, then every
-// other regular file, by name. A file path gives just that file.
-func artifactFiles(path string) ([]string, error) {
+// ArtifactFiles lists what the viewer offers for path: for a folder,
+// result.md, truncated-output.md, transcript.jsonl and run.json first, then
+// every other regular file, by name; for a file, just that file. The error
+// names the path and what to open instead (`agentdesk open` reports it
+// before the viewer starts).
+func ArtifactFiles(path string) ([]string, error) {
 	info, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s does not exist: give a run folder or one of its files ('agentdesk runs' lists the runs)", path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
@@ -95,10 +102,23 @@ func artifactFiles(path string) ([]string, error) {
 	}
 	first := []string{runner.ResultFile, runner.TruncatedOutputFile, runner.TranscriptFile, runner.RunFile}
 	var names []string
+	sub := ""
 	for _, e := range ents {
-		if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
-			names = append(names, e.Name())
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
 		}
+		if e.Type().IsRegular() {
+			names = append(names, e.Name())
+		} else if e.IsDir() && sub == "" {
+			sub = e.Name()
+		}
+	}
+	if len(names) == 0 {
+		if sub != "" {
+			// The runs folder itself, most likely: point at one run.
+			return nil, fmt.Errorf("%s holds folders, not files: open one run folder, like %s", path, filepath.Join(path, sub))
+		}
+		return nil, fmt.Errorf("%s holds no files to show: give a run folder or one of its files", path)
 	}
 	slices.SortStableFunc(names, func(a, b string) int {
 		ia, ib := slices.Index(first, a), slices.Index(first, b)
@@ -112,9 +132,6 @@ func artifactFiles(path string) ([]string, error) {
 		}
 		return strings.Compare(a, b)
 	})
-	if len(names) == 0 {
-		return nil, fmt.Errorf("%s holds no files to show", path)
-	}
 	out := make([]string, len(names))
 	for i, n := range names {
 		out[i] = filepath.Join(path, n)

@@ -18,7 +18,7 @@ func TestArtifactFilesOrder(t *testing.T) {
 		}
 	}
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
-	got, err := artifactFiles(dir)
+	got, err := ArtifactFiles(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,12 +30,20 @@ func TestArtifactFilesOrder(t *testing.T) {
 	if strings.Join(names, " ") != want {
 		t.Errorf("order %v, want %s", names, want)
 	}
-	if _, err := artifactFiles(filepath.Join(dir, "missing")); err == nil {
-		t.Error("a missing path should be an error")
-	}
+	// Each error names the path and what to open instead.
 	empty := t.TempDir()
-	if _, err := artifactFiles(empty); err == nil || !strings.Contains(err.Error(), "no files") {
-		t.Errorf("an empty folder: %v", err)
+	runs := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(runs, "1111aaaa"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, path, want string }{
+		{"missing", filepath.Join(dir, "missing"), filepath.Join(dir, "missing") + " does not exist: give a run folder"},
+		{"empty", empty, empty + " holds no files to show"},
+		{"the runs folder", runs, "open one run folder, like " + filepath.Join(runs, "1111aaaa")},
+	} {
+		if _, err := ArtifactFiles(c.path); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
 	}
 }
 

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -27,8 +25,9 @@ p opens the file in $PAGER, esc or q quits.`,
   agentdesk open ./truncated-output.md`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := os.Stat(args[0]); err != nil {
-				return usageErrorf("cannot open %s: %v", args[0], err)
+			// Say what is wrong with the path before the screen clears.
+			if _, err := tui.ArtifactFiles(args[0]); err != nil {
+				return exitWith(exitUsage, err)
 			}
 			return browse(cmd, g, lint.Home{}, tui.Options{OpenPath: args[0]})
 		},

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBrowserRefusesWhatItCannotShow: the browser and `agentdesk open`
+// say what is wrong with their paths (exit 2) before they need a
+// terminal, and create nothing.
+func TestBrowserRefusesWhatItCannotShow(t *testing.T) {
+	tmp := t.TempDir()
+	home := filepath.Join(tmp, "netclaw")
+	if err := os.MkdirAll(filepath.Join(home, "agents"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(tmp, "a-file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runs := filepath.Join(tmp, "runs")
+	if err := os.MkdirAll(filepath.Join(runs, "0123abcd"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(tmp, "nowhere")
+	cases := []struct {
+		name string
+		env  []string
+		args []string
+		want string // in stderr
+	}{
+		{"missing --home", nil, []string{"--home", missing},
+			"the NetClaw home " + missing + " does not exist: pass --home DIR or set NETCLAW_HOME"},
+		{"missing NETCLAW_HOME", []string{"NETCLAW_HOME=" + missing}, nil,
+			"the NetClaw home " + missing + " does not exist"},
+		{"home is a file", nil, []string{"--home", file}, "the NetClaw home " + file + " is not a folder"},
+		{"agents is a file", nil, []string{"--home", home, "--agents", file}, "the agents folder " + file + " is not a folder: pass --agents DIR"},
+		{"no terminal", nil, []string{"--home", home}, "the browser needs a terminal"},
+		{"open a missing path", nil, []string{"open", missing}, missing + " does not exist: give a run folder"},
+		{"open the runs folder", nil, []string{"open", runs}, "open one run folder, like " + filepath.Join(runs, "0123abcd")},
+		{"open without a terminal", nil, []string{"open", file}, "the viewer needs a terminal and standard output is not one: read the files in " + file},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, append([]string{"HOME=" + tmp}, c.env...), c.args...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d (stderr %q)", code, exitUsage, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout = %q, want nothing", stdout)
+			}
+			if !strings.Contains(stderr, c.want) {
+				t.Errorf("stderr = %q, want it to contain %q", stderr, c.want)
+			}
+		})
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Errorf("%s was created", missing)
+	}
+}
