@@ -217,3 +217,15 @@ func TestManifestEscapesControlCharacters(t *testing.T) {
 		t.Errorf("the JSON must carry the exact description: %+v", e)
 	}
 }
+
+// TestManifestListsAFileOnce names one file twice, and again through its
+// folder: it is one upload, not a duplicate name.
+func TestManifestListsAFileOnce(t *testing.T) {
+	home := writeHome(t, map[string]string{"agents/triage.md": pubTriage})
+	agents := filepath.Join(home, "agents")
+	file := filepath.Join(agents, "triage.md")
+	code, stdout, stderr := run(t, nil, "manifest", "--version", "1.0.0", file, agents, filepath.Join(agents, ".", "triage.md"))
+	if code != 0 || len(pubLines(t, stdout)) != 1 {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+}
