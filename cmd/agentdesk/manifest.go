@@ -127,15 +127,28 @@ func runManifest(g *globals, f manifestFlags, paths []string) error {
 			return err
 		}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	var out bytes.Buffer
 	for _, e := range entries {
-		if err := enc.Encode(e); err != nil {
-			return exitWith(exitInternal, fmt.Errorf("encode the manifest entry of %s: %w", e.Name, err))
+		if err := manifestLine(&out, e); err != nil {
+			return exitWith(exitInternal, err)
 		}
 	}
-	return writeString(g.stdout, buf.String())
+	return writeString(g.stdout, out.String())
+}
+
+// manifestLine appends e to out as one line of JSON, escaped as every JSON
+// agentdesk prints is (report.WriteJSON: no character a terminal acts on),
+// then compacted: json.Compact keeps the escapes inside strings.
+func manifestLine(out *bytes.Buffer, e preview.Entry) error {
+	var doc bytes.Buffer
+	if err := report.WriteJSON(&doc, e); err != nil {
+		return fmt.Errorf("the manifest entry of %s: %w", report.Escape(e.Name), err)
+	}
+	if err := json.Compact(out, doc.Bytes()); err != nil {
+		return fmt.Errorf("compact the manifest entry of %s: %w", report.Escape(e.Name), err)
+	}
+	out.WriteByte('\n')
+	return nil
 }
 
 // uploadSet lists the files to publish: the home's agents folder without

@@ -205,15 +205,15 @@ func TestManifestOut(t *testing.T) {
 }
 
 func TestManifestEscapesControlCharacters(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/evil.md": "---\nname: evil\ndescription: \"\\e[31mred\\e]0;title\\a\"\n---\nBody.\n"})
+	home := writeHome(t, map[string]string{"agents/evil.md": "---\nname: evil\ndescription: \"\\e[31mred\\e]0;title\\a \\x7f\\x9b2J \\u202edesrever\"\n---\nBody.\n"})
 	code, stdout, stderr := run(t, nil, "manifest", "--home", home, "--version", "1.0.0")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if strings.ContainsAny(stdout+stderr, "\x1b\x07") {
+	if strings.ContainsAny(stdout+stderr, "\x1b\x07\x7f\u009b\u202e") {
 		t.Errorf("raw control characters in the output: %q %q", stdout, stderr)
 	}
-	if e := pubLines(t, stdout); len(e) != 1 || e[0].Description != "\x1b[31mred\x1b]0;title\a" {
+	if e := pubLines(t, stdout); len(e) != 1 || e[0].Description != "\x1b[31mred\x1b]0;title\a \x7f\u009b2J \u202edesrever" {
 		t.Errorf("the JSON must carry the exact description: %+v", e)
 	}
 }
