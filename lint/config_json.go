@@ -214,7 +214,7 @@ func (r *cfgReader) open() error {
 
 // unclosed is the error for a container the file never closes.
 func (r *cfgReader) unclosed(start int, what string) error {
-	p := cfgPosAt(r.text, start)
+	p := posAt(r.text, start)
 	return r.fail(len(r.text), "unexpected end of file: the %s opened at line %d, column %d is never closed", what, p.Line, p.Column)
 }
 
@@ -478,58 +478,6 @@ func (r *cfgReader) number() (*cfgNode, error) {
 	}
 	r.i = i
 	return &cfgNode{kind: cfgNumber, text: r.text[start:i], off: start}, nil
-}
-
-// cfgDecodeText turns a file's bytes into text as .NET's StreamReader does:
-// a UTF-8 byte-order mark is dropped, a UTF-16 one (either order) selects
-// UTF-16, and bytes that are not valid UTF-8 each become U+FFFD.
-func cfgDecodeText(data []byte) string {
-	switch {
-	case len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF:
-		data = data[3:]
-	case len(data) >= 2 && data[0] == 0xFF && data[1] == 0xFE:
-		return cfgDecodeUTF16(data[2:], false)
-	case len(data) >= 2 && data[0] == 0xFE && data[1] == 0xFF:
-		return cfgDecodeUTF16(data[2:], true)
-	}
-	if utf8.Valid(data) {
-		return string(data)
-	}
-	var b strings.Builder
-	b.Grow(len(data) + 16)
-	for len(data) > 0 {
-		c, size := utf8.DecodeRune(data)
-		b.WriteRune(c) // RuneError for each invalid byte
-		data = data[size:]
-	}
-	return b.String()
-}
-
-// cfgDecodeUTF16 decodes UTF-16 text; an odd last byte becomes U+FFFD.
-func cfgDecodeUTF16(data []byte, bigEndian bool) string {
-	units := make([]uint16, 0, len(data)/2)
-	for i := 0; i+1 < len(data); i += 2 {
-		if bigEndian {
-			units = append(units, uint16(data[i])<<8|uint16(data[i+1]))
-		} else {
-			units = append(units, uint16(data[i+1])<<8|uint16(data[i]))
-		}
-	}
-	s := string(utf16.Decode(units))
-	if len(data)%2 == 1 {
-		s += string(utf8.RuneError)
-	}
-	return s
-}
-
-// cfgPosAt returns the 1-based line and rune column of byte offset off in
-// text.
-func cfgPosAt(text string, off int) Pos {
-	off = min(max(off, 0), len(text))
-	before := text[:off]
-	line := strings.Count(before, "\n") + 1
-	start := strings.LastIndexByte(before, '\n') + 1
-	return Pos{Line: line, Column: utf8.RuneCountInString(before[start:]) + 1}
 }
 
 // cfgShowKey returns a key or name for a message: as written when it is

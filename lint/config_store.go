@@ -218,14 +218,14 @@ const cfgMaxDuplicates = 20
 // with it) and gets one diagnostic. Duplicate keys, which stop NetClaw too,
 // are reported; the later value is kept.
 func (st *cfgStore) addFile(path string, data []byte) []Diagnostic {
-	text := cfgDecodeText(data)
+	text := decodeText(data)
 	name := filepath.Base(path)
 	root, err := cfgParseJSON(text)
 	if err != nil {
 		var se *cfgSyntaxError
 		var pos Pos
 		if errors.As(err, &se) && se.off > 0 {
-			pos = cfgPosAt(text, se.off)
+			pos = posAt(text, se.off)
 		}
 		return []Diagnostic{{
 			Path: path, Pos: pos, Rule: RuleConfig, Severity: Error,
@@ -235,7 +235,7 @@ func (st *cfgStore) addFile(path string, data []byte) []Diagnostic {
 	}
 	if root.kind != cfgObject {
 		return []Diagnostic{{
-			Path: path, Pos: cfgPosAt(text, root.off), Rule: RuleConfig, Severity: Error,
+			Path: path, Pos: posAt(text, root.off), Rule: RuleConfig, Severity: Error,
 			Message: fmt.Sprintf("the top level of %s is %s: NetClaw expects a JSON object", name, cfgKindName(root.kind)),
 			Hint:    `wrap the settings in { }, e.g. {"SubAgents": {"Enabled": true}}`,
 		}}
@@ -307,7 +307,7 @@ type cfgPosTracker struct {
 func (p *cfgPosTracker) at(off int) Pos {
 	off = min(max(off, 0), len(p.text))
 	if off < p.off {
-		return cfgPosAt(p.text, off)
+		return posAt(p.text, off)
 	}
 	seg := p.text[p.off:off]
 	if nl := strings.Count(seg, "\n"); nl > 0 {

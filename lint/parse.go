@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -120,42 +119,24 @@ func (ps *parser) parse(data []byte) {
 	ps.check(def)
 }
 
-// decode turns the file's bytes into the text the runtime reads: a UTF-8 BOM
-// is dropped, a UTF-16 file with a BOM is decoded, and invalid UTF-8 bytes
-// become U+FFFD (with an encoding diagnostic at the first of them).
+// decode turns the file's bytes into the text the runtime reads
+// (decodeText), adding an encoding diagnostic for a UTF-16 file or at the
+// first invalid UTF-8 byte.
 func (ps *parser) decode(data []byte) string {
-	switch {
-	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
-		data = data[3:]
+	switch rest := bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF}); {
 	case len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF):
-		text := decodeUTF16(data[2:], data[0] == 0xFE)
 		sev := Warning
 		if ps.profile == Publish {
 			sev = Error
 		}
 		ps.addSeverity(RuleEncoding, sev, Pos{1, 1}, "the file is UTF-16: the runtime reads it, but SkillServer only accepts UTF-8", "save the file as UTF-8")
-		return text
+	case !utf8.Valid(rest):
+		bad := firstInvalidUTF8(rest)
+		ps.add(RuleEncoding, posAt(string(rest), bad),
+			fmt.Sprintf("invalid UTF-8 (byte 0x%02X at offset %d): the runtime loads the file with U+FFFD in place of the bad bytes, so the model gets a different prompt; SkillServer sync refuses it", rest[bad], bad),
+			"save the file as UTF-8")
 	}
-	if utf8.Valid(data) {
-		return string(data)
-	}
-	bad := firstInvalidUTF8(data)
-	ps.add(RuleEncoding, posAt(string(data), bad),
-		fmt.Sprintf("invalid UTF-8 (byte 0x%02X at offset %d): the runtime loads the file with U+FFFD in place of the bad bytes, so the model gets a different prompt; SkillServer sync refuses it", data[bad], bad),
-		"save the file as UTF-8")
-	return strings.ToValidUTF8(string(data), "\uFFFD")
-}
-
-func decodeUTF16(b []byte, bigEndian bool) string {
-	u := make([]uint16, 0, len(b)/2)
-	for i := 0; i+1 < len(b); i += 2 {
-		if bigEndian {
-			u = append(u, uint16(b[i])<<8|uint16(b[i+1]))
-		} else {
-			u = append(u, uint16(b[i+1])<<8|uint16(b[i]))
-		}
-	}
-	return string(utf16.Decode(u))
+	return decodeText(data)
 }
 
 func firstInvalidUTF8(b []byte) int {
@@ -167,15 +148,4 @@ func firstInvalidUTF8(b []byte) int {
 		i += n
 	}
 	return len(b)
-}
-
-// posAt returns the 1-based line and rune column of byte offset off in text.
-func posAt(text string, off int) Pos {
-	if off > len(text) {
-		off = len(text)
-	}
-	before := text[:off]
-	line := strings.Count(before, "\n") + 1
-	start := strings.LastIndexByte(before, '\n') + 1
-	return Pos{line, utf8.RuneCountInString(before[start:]) + 1}
 }

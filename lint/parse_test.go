@@ -282,3 +282,30 @@ func TestNameFormatCountsCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeLikeTheRuntime: the text the runtime reads has one U+FFFD per
+// invalid byte (.NET's UTF-8 decoder), not one per run of them, and a
+// UTF-16 file's odd last byte becomes U+FFFD too.
+func TestDecodeLikeTheRuntime(t *testing.T) {
+	const head = "---\nname: x\ndescription: y\n---\n\n"
+	f := Parse("x.md", []byte(head+"a\xe9\xe8b\n"), Runtime)
+	if f.Def == nil || f.Def.Body != "a\uFFFD\uFFFDb\n" {
+		t.Errorf("Latin-1 'éè' decoded as %q, want two U+FFFD", f.Def.Body)
+	}
+	utf16 := []byte{0xFF, 0xFE}
+	for _, r := range head + "b\n" {
+		utf16 = append(utf16, byte(r), 0)
+	}
+	f = Parse("x.md", append(utf16, 'z'), Runtime)
+	if f.Def == nil || f.Def.Body != "b\n\uFFFD" {
+		t.Errorf("UTF-16 body with an odd last byte = %q, want it to end in U+FFFD", f.Def.Body)
+	}
+}
+
+// TestEncodingAfterBOM: a byte-order mark does not hide invalid UTF-8 after it.
+func TestEncodingAfterBOM(t *testing.T) {
+	f := Parse("x.md", []byte("\xef\xbb\xbf---\nname: x\ndescription: caf\xe9\n---\n\nbody\n"), Runtime)
+	if got := diagKeys(f.Diagnostics); !slices.Equal(got, []string{"encoding error 3:17"}) {
+		t.Errorf("diagnostics %q, want the encoding error at 3:17", got)
+	}
+}
