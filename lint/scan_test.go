@@ -489,3 +489,17 @@ func TestCatalogRoute(t *testing.T) {
 		t.Errorf("a nil catalog routed: %v, %q", agent, failure)
 	}
 }
+
+// TestParseSkillBadEncoding: a SKILL.md that is not UTF-8 is read as the
+// runtime reads it, never a crash.
+func TestParseSkillBadEncoding(t *testing.T) {
+	for name, data := range map[string]string{
+		"latin-1": "---\nname: caf\xe9\nmetadata:\n  subagent: helper\n---\nDo it.\n",
+		"utf-16":  "\xff\xfe-\x00-\x00-\x00\n\x00",
+	} {
+		sk := ParseSkill("skills/s/SKILL.md", []byte(data))
+		if name == "latin-1" && (sk.Name != "caf\uFFFD" || sk.Subagent != "helper") {
+			t.Errorf("%s: got %+v", name, sk)
+		}
+	}
+}
