@@ -51,7 +51,6 @@ way, 2 bad usage, 3 internal failure.`,
 		Example: `  agentdesk import --from claude-code .claude/agents
   agentdesk import --from codex ~/.codex/agents/reviewer.toml --out ./agents
   agentdesk import --from opencode --force .opencode/agents/docs-writer.md`,
-		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runImport(g, f, args)
 		},
@@ -71,6 +70,9 @@ func runImport(g *globals, f importFlags, paths []string) error {
 	tg, ok := adapt.Lookup(f.from)
 	if !ok || !tg.CanImport() {
 		return usageErrorf("agentdesk cannot import from %q: use one of %s", f.from, strings.Join(adapt.TargetIDs(true), ", "))
+	}
+	if len(paths) == 0 {
+		return usageErrorf("name the %s agent files to import, or a folder of them (such as %s)", tg.Title, tg.Dir)
 	}
 	out := f.out
 	if out != "" {

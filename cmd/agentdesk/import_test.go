@@ -119,7 +119,7 @@ func TestImportUsage(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"no source", []string{"import", "--home", home, "--from", "claude-code"}, 2, "requires at least 1 arg"},
+		{"no source", []string{"import", "--home", home, "--from", "claude-code"}, 2, "name the Claude Code agent files to import, or a folder of them (such as .claude/agents)"},
 		{"no from", []string{"import", "--home", home, src}, 2, "--from is required"},
 		{"jit", []string{"import", "--home", home, "--from", "jit", src}, 2, `cannot import from "jit": use one of claude-code, opencode, gemini, codex`},
 		{"missing path", []string{"import", "--home", home, "--from", "claude-code", filepath.Join(src, "nope.md")}, 2, "no such file"},
