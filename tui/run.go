@@ -598,8 +598,27 @@ func (m *Model) streamLines(rv *runView, w int) []string {
 // toolResultLines shows what a tool call got back: its first lines, and
 // whether it failed, was refused, cut, or replayed.
 func toolResultLines(st *Styles, tc *runner.ToolCall, w int) []string {
-	if tc == nil || tc.Result == nil {
+	head, bad, ok := toolResultHead(tc)
+	if !ok {
 		return nil
+	}
+	style := st.Dim
+	if bad {
+		style = st.Warning
+	}
+	out := []string{style.Render(cut("  ↳ "+head, w))}
+	for _, l := range toolResultText(tc.Result, w-4) {
+		out = append(out, st.Dim.Render("    "+l))
+	}
+	return out
+}
+
+// toolResultHead is the one line that says what a tool call got back
+// ("file_read: 59 bytes · recorded"), whether that is bad news (failed,
+// refused, stopped), and false when the call has no result.
+func toolResultHead(tc *runner.ToolCall) (head string, bad, ok bool) {
+	if tc == nil || tc.Result == nil {
+		return "", false, false
 	}
 	r := tc.Result
 	var notes []string
@@ -619,23 +638,28 @@ func toolResultLines(st *Styles, tc *runner.ToolCall, w int) []string {
 	if r.Replayed {
 		notes = append(notes, "recorded")
 	}
-	head := fmt.Sprintf("↳ %s: %d bytes", Sanitize(tc.Name), r.Bytes)
+	head = fmt.Sprintf("%s: %d bytes", Sanitize(tc.Name), r.Bytes)
 	if len(notes) > 0 {
 		head += " · " + strings.Join(notes, ", ")
 	}
-	style := st.Dim
-	if r.Error || r.Refused || r.Guard == "refuse" || r.Guard == "stop" {
-		style = st.Warning
-	}
-	out := []string{style.Render(cut("  "+head, w))}
-	const maxLines = 6
+	return head, r.Error || r.Refused || r.Guard == "refuse" || r.Guard == "stop", true
+}
+
+// toolResultMaxLines is how many lines of a tool result the Run pane and
+// the transcript show; the transcript file has them all.
+const toolResultMaxLines = 6
+
+// toolResultText is the first lines of a result's text, sanitised and cut
+// to w columns, with a note of how many more there are.
+func toolResultText(r *runner.ToolResult, w int) []string {
+	var out []string
 	lines := strings.Split(strings.TrimRight(SanitizeText(r.Text), "\n"), "\n")
 	for i, l := range lines {
-		if i == maxLines {
-			out = append(out, st.Dim.Render(fmt.Sprintf("    … %d more lines (the transcript has them)", len(lines)-maxLines)))
+		if i == toolResultMaxLines {
+			out = append(out, fmt.Sprintf("… %d more lines (the transcript has them)", len(lines)-toolResultMaxLines))
 			break
 		}
-		out = append(out, st.Dim.Render(cut("    "+l, w)))
+		out = append(out, cut(l, w))
 	}
 	return out
 }

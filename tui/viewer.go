@@ -343,7 +343,7 @@ func transcriptLines(st *Styles, text string, w int) []string {
 		if pendKind == "" {
 			return
 		}
-		label := fmt.Sprintf("%7s %-9s ", dur(msDur(pendAt)), pendKind)
+		label := transcriptLabel(pendAt, pendKind)
 		for i, l := range wrap(Sanitize(pend.String()), max(w-len(label), 10)) {
 			p := strings.Repeat(" ", len(label))
 			if i == 0 {
@@ -375,6 +375,7 @@ func transcriptLines(st *Styles, text string, w int) []string {
 		}
 		flush()
 		detail := ""
+		var more []string // lines under the entry: a tool result's text
 		switch e.Type {
 		case "request":
 			detail = fmt.Sprintf("%s · %s → %s", e.Protocol, e.Model, e.URL)
@@ -383,6 +384,11 @@ func transcriptLines(st *Styles, text string, w int) []string {
 		case "tool_call":
 			if e.Tool != nil {
 				detail = e.Tool.Name + " " + e.Tool.Arguments
+			}
+		case "tool_result":
+			if head, _, ok := toolResultHead(e.Tool); ok {
+				detail = head
+				more = toolResultText(e.Tool.Result, max(w-transcriptIndent-2, 10))
 			}
 		case "finish":
 			if e.Finish != nil {
@@ -397,7 +403,7 @@ func transcriptLines(st *Styles, text string, w int) []string {
 		default:
 			detail = e.Text
 		}
-		label := fmt.Sprintf("%7s %-9s ", dur(msDur(e.TMS)), e.Type)
+		label := transcriptLabel(e.TMS, e.Type)
 		for i, l := range wrap(Sanitize(detail), max(w-len(label), 10)) {
 			p := strings.Repeat(" ", len(label))
 			if i == 0 {
@@ -405,12 +411,24 @@ func transcriptLines(st *Styles, text string, w int) []string {
 			}
 			out = append(out, p+l)
 		}
+		for _, l := range more {
+			out = append(out, st.Dim.Render(strings.Repeat(" ", transcriptIndent+2)+l))
+		}
 	}
 	flush()
 	return out
 }
 
 func msDur(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
+
+// transcriptIndent is the width of a transcript line's label: the time,
+// and the entry type padded to the longest one (tool_result).
+const transcriptIndent = 7 + 1 + 11 + 1
+
+// transcriptLabel is "  491ms tool_call   ", transcriptIndent wide.
+func transcriptLabel(ms int64, typ string) string {
+	return fmt.Sprintf("%7s %-11s ", dur(msDur(ms)), typ)
+}
 
 // pagerCmd opens path in $PAGER (else less) and gives the terminal to it.
 func pagerCmd(environ []string, path string) tea.Cmd {

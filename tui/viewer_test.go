@@ -55,18 +55,24 @@ func TestTranscriptLines(t *testing.T) {
 {"t_ms":120,"type":"thinking","text":"let me see"}
 {"t_ms":300,"type":"text","text":"Hello "}
 {"t_ms":310,"type":"text","text":"\u001b[31mworld"}
+{"t_ms":320,"type":"tool_call","tool":{"call":1,"index":0,"name":"file_read","arguments":"{\"path\":\"a.md\"}","complete":true}}
+{"t_ms":330,"type":"tool_result","tool":{"call":1,"index":0,"name":"file_read","arguments":"{\"path\":\"a.md\"}","complete":true,"result":{"text":"# A\nsecond \u001b[2Jline\n","bytes":17,"guard":"allow","replayed":true}}}
+{"t_ms":340,"type":"tool_result","tool":{"call":1,"index":1,"name":"file_read","arguments":"{\"path\":\"/etc\"}","complete":true,"result":{"text":"outside the project","bytes":19,"error":true,"refused":true,"guard":"allow"}}}
 {"t_ms":400,"type":"finish","finish":"length"}
 {"t_ms":401,"type":"outcome","outcome":"Failed","reason":"output_truncated"}
 not json at all
 `
 	got := strings.Join(transcriptLines(&st, text, 100), "\n")
 	for _, want := range []string{
-		"request   openai · m1 → http://m/v1/chat/completions",
+		"request     openai · m1 → http://m/v1/chat/completions",
 		"HTTP 200",
-		"thinking  hmm let me see",
-		`text      Hello \x1b[31mworld`,
-		"finish    length",
-		"outcome   Failed output_truncated",
+		"thinking    hmm let me see",
+		`text        Hello \x1b[31mworld`,
+		`tool_call   file_read {"path":"a.md"}`,
+		"  330ms tool_result file_read: 17 bytes · recorded\n                      # A\n                      second \\x1b[2Jline\n",
+		"  340ms tool_result file_read: 19 bytes · refused\n                      outside the project\n",
+		"finish      length",
+		"outcome     Failed output_truncated",
 		"not json at all",
 	} {
 		if !strings.Contains(got, want) {
