@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 // checkGolden compares got with the file at path byte for byte, or rewrites
 // it with -update. Review any -update diff against the mapping table in
-// README-section.md.
+// the README ("How fields map").
 func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
 	if *update {

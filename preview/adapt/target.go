@@ -103,8 +103,8 @@ type exportCtx struct {
 	target Target
 	name   string
 	carry  carried
-	// comments is false for a target whose format has no comments (JSON):
-	// fields it cannot represent are then lost, not carried.
+	// noComments is true for a target whose format has no comments
+	// (JSON): fields it cannot represent are then lost, not carried.
 	noComments bool
 	warnings   []string
 	err        error

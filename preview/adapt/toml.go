@@ -671,7 +671,8 @@ func (r *tomlReader) lineEndingBackslash() bool {
 	}
 }
 
-// multilineLiteral reads ”'...”' with no escapes.
+// multilineLiteral reads a multi-line literal string (between triple
+// single quotes) with no escapes.
 func (r *tomlReader) multilineLiteral() (string, error) {
 	r.i += 3
 	r.newline()
@@ -721,9 +722,10 @@ func tomlBasic(s string) string {
 }
 
 // tomlMultiline returns s as a TOML multi-line string that reads back as
-// exactly s: a literal string (”'), which keeps the text as written, when
-// s allows it, else a basic string (""") with escapes. The opening quotes
-// are followed by a line break, which TOML drops.
+// exactly s: a literal string (triple single quotes), which keeps the text
+// as written, when s allows it, else a basic string (triple double quotes)
+// with escapes. The opening quotes are followed by a line break, which TOML
+// drops.
 func tomlMultiline(s string) string {
 	if literalOK(s) {
 		return "'''\n" + s + "'''"
@@ -736,8 +738,8 @@ func tomlMultiline(s string) string {
 }
 
 // literalOK reports whether s can be a multi-line literal string: no
-// ”' inside, no control character but tab and line feed, and a carriage
-// return only before a line feed. It may end in one or two quotes: TOML
+// triple single quote inside, no control character but tab and line feed,
+// and a carriage return only before a line feed. It may end in one or two quotes: TOML
 // reads up to two quotes before the closing ones as content.
 func literalOK(s string) bool {
 	if strings.Contains(s, "'''") || !utf8.ValidString(s) {
