@@ -51,3 +51,31 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseSkill feeds arbitrary bytes to the SKILL.md parser: it must never
+// panic, and the skill it returns always has a name and valid UTF-8 text.
+func FuzzParseSkill(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("..", "testdata", "homes", "*", "skills", "*", "SKILL.md"))
+	for _, p := range seeds {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("---\nname: s\nmetadata:\n  subagent: helper\n---\nDo it.\n"))
+	f.Add([]byte("---\nname: caf\xe9\n---\n"))
+	f.Add([]byte("\xff\xfe-\x00-\x00-\x00\n\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sk := ParseSkill(filepath.Join("skills", "s", "SKILL.md"), data)
+		if sk.Name == "" {
+			t.Fatal("a skill always has a name (its folder's, at least)")
+		}
+		for _, s := range []string{sk.Name, sk.Subagent, sk.Body} {
+			if !utf8.ValidString(s) {
+				t.Fatalf("invalid UTF-8 in %+v", sk)
+			}
+		}
+		if sk.Routed() && sk.SubagentPos.Line < 2 {
+			t.Fatalf("metadata.subagent outside the frontmatter: %+v", sk.SubagentPos)
+		}
+	})
+}
