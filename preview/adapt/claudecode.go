@@ -70,25 +70,8 @@ func claudeRoleOf(role string) string {
 }
 
 func parseClaudeCode(x *importCtx, data []byte) error {
-	doc, err := parseFrontmatter(data)
-	if err != nil {
-		return err
-	}
-	carry, ws := findCarried(doc.comments)
-	x.warnings = append(x.warnings, ws...)
-	x.agent.Body = doc.body
-	x.agent.ModelRole = "Main"
-	var name string
-	for _, f := range doc.fields {
+	return x.importFrontmatter(data, "", func(f yamlField) error {
 		switch f.key {
-		case "name":
-			if name, err = yamlString(f); err != nil {
-				return err
-			}
-		case "description":
-			if x.agent.Description, err = yamlString(f); err != nil {
-				return err
-			}
 		case "tools":
 			list, err := yamlStrings(f)
 			if err != nil {
@@ -109,8 +92,6 @@ func parseClaudeCode(x *importCtx, data []byte) error {
 		default:
 			x.keepField(f.key, yamlValue(f.value), claudeCodeKeys, f.line)
 		}
-	}
-	x.finishName(name, carry, sameName)
-	x.agent.applyCarried(carry)
-	return nil
+		return nil
+	})
 }

@@ -2,6 +2,41 @@ package adapt
 
 import "strings"
 
+// importFrontmatter reads a markdown agent file of a target with YAML
+// frontmatter (Claude Code, OpenCode, Gemini CLI) into x.agent: the body,
+// the description, the name and the '# netclaw:' comment. The name is the
+// name key's, or fileName for a format that names an agent by its file
+// (then a name key is the target's own, like any other). Every other key
+// goes to field. A sub-agent of these tools runs on its caller's model, so
+// the role is Main unless field or the comment says otherwise.
+func (x *importCtx) importFrontmatter(data []byte, fileName string, field func(yamlField) error) error {
+	doc, err := parseFrontmatter(data)
+	if err != nil {
+		return err
+	}
+	carry, ws := findCarried(doc.comments)
+	x.warnings = append(x.warnings, ws...)
+	x.agent.Body = doc.body
+	x.agent.ModelRole = "Main"
+	name := fileName
+	for _, f := range doc.fields {
+		switch {
+		case f.key == "name" && fileName == "":
+			name, err = yamlString(f)
+		case f.key == "description":
+			x.agent.Description, err = yamlString(f)
+		default:
+			err = field(f)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	x.finishName(name, carry, sameName)
+	x.agent.applyCarried(carry)
+	return nil
+}
+
 // frontmatterWriter builds a markdown agent file: YAML frontmatter, a blank
 // line, the body.
 type frontmatterWriter struct {

@@ -36,20 +36,9 @@ func exportOpenCode(x *exportCtx) (string, []byte) {
 }
 
 func parseOpenCode(x *importCtx, data []byte) error {
-	doc, err := parseFrontmatter(data)
-	if err != nil {
-		return err
-	}
-	carry, ws := findCarried(doc.comments)
-	x.warnings = append(x.warnings, ws...)
-	x.agent.Body = doc.body
-	x.agent.ModelRole = "Main"
-	for _, f := range doc.fields {
+	id := strings.TrimSuffix(filepath.Base(x.path), filepath.Ext(x.path))
+	return x.importFrontmatter(data, id, func(f yamlField) error {
 		switch f.key {
-		case "description":
-			if x.agent.Description, err = yamlString(f); err != nil {
-				return err
-			}
 		case "mode":
 			mode, err := yamlString(f)
 			if err != nil {
@@ -67,11 +56,8 @@ func parseOpenCode(x *importCtx, data []byte) error {
 		default:
 			x.keepField(f.key, yamlValue(f.value), openCodeKeys, f.line)
 		}
-	}
-	name := strings.TrimSuffix(filepath.Base(x.path), filepath.Ext(x.path))
-	x.finishName(name, carry, sameName)
-	x.agent.applyCarried(carry)
-	return nil
+		return nil
+	})
 }
 
 // openCodeToolMap reads OpenCode's tools map: the names set to true, in file
