@@ -39,7 +39,9 @@ func (s *Skill) Routed() bool { return s.Subagent != "" }
 // Catalog is the result of a scan: every agent file in runtime order, every
 // skill, and the configuration.
 type Catalog struct {
-	Home    Home
+	// Home is the home scanned (zero for ScanPaths).
+	Home Home
+	// Profile is the profile the severities were set under.
 	Profile Profile
 	// Files holds every agent definition file in runtime order: top-level
 	// files in byte order of their names, then each feed in folder-name
@@ -126,6 +128,8 @@ func (c *Catalog) Diagnostics() []Diagnostic {
 
 // Summary counts what a report's last line says.
 type Summary struct {
+	// Loaded and Rejected count agent files; Errors and Warnings count
+	// every diagnostic of the catalog.
 	Loaded, Rejected, Errors, Warnings int
 }
 

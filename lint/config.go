@@ -17,9 +17,12 @@ import (
 // do): every method works on the exported fields alone, and on a nil *Config
 // as if it were DefaultConfig.
 type Config struct {
+	// SubAgents is the SubAgents section: the layer switch and run limits.
 	SubAgents SubAgentsConfig
-	Session   SessionConfig
-	Models    ModelsConfig
+	// Session is the Session section.
+	Session SessionConfig
+	// Models is the Models section: roles, definitions, the legacy shape.
+	Models ModelsConfig
 	// Providers by name, keyed by the name as written; look one up with
 	// Provider, which ignores case.
 	Providers map[string]Provider
@@ -69,6 +72,7 @@ type ModelsConfig struct {
 
 // ModelDefinition names a model at a provider.
 type ModelDefinition struct {
+	// Provider names a Providers entry.
 	Provider string
 	// ModelID is bound from ModelId, ModelID, modelId ... (any case).
 	ModelID string
@@ -83,9 +87,11 @@ type Provider struct {
 	// Type is "ollama" when unset. A known type (see ProviderTypes) is
 	// normalised to its lowercase spelling; an unknown one is kept as
 	// written and reported.
-	Type     string
+	Type string
+	// Endpoint is the provider's base URL (a cassette path for replay).
 	Endpoint string
-	APIKey   string
+	// APIKey is bound from ApiKey; it is a secret (see Config.Secrets).
+	APIKey string
 }
 
 // ConfigEnvironment is the Diagnostic.Path and ConfigOrigin.Path of

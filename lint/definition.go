@@ -20,6 +20,7 @@ const (
 // Field is one frontmatter key as written, with the positions of the key and
 // of its value.
 type Field struct {
+	// Key is the key as written (metadata.version for the nested one).
 	Key      string
 	KeyPos   Pos // where the key starts
 	ValuePos Pos // where the value starts
@@ -28,9 +29,12 @@ type Field struct {
 // Definition is what the runtime binds from one file, after defaults. Fields
 // the file did not set hold their defaults; Set says which were written.
 type Definition struct {
-	Name        string
+	// Name is the agent's name, trimmed; the runtime matches it ignoring case.
+	Name string
+	// Description is what the frontline model reads about the agent, trimmed.
 	Description string
-	Tools       []string
+	// Tools is advisory only: it grants nothing.
+	Tools []string
 	// ModelRole is normalised to "Main", "Compaction" or "Fallback" when
 	// valid; otherwise it holds the raw value.
 	ModelRole string
@@ -40,7 +44,8 @@ type Definition struct {
 	// runtime's SubAgents.PrefillTimeoutSeconds.
 	PrefillTimeoutSeconds int
 	// Visibility is normalised to "user-facing" or "internal" when valid.
-	Visibility             string
+	Visibility string
+	// EmitStructuredFindings is the emitStructuredFindings flag (default false).
 	EmitStructuredFindings bool
 	// Version is `version`, else `metadata.version` (SkillServer only).
 	Version string
@@ -112,8 +117,11 @@ func (s Source) IsFeed() bool { return s.Feed != "" }
 
 // SyncEntry is what a feed's .sync-state.json records about one file.
 type SyncEntry struct {
-	Version     string
-	SHA256      string
+	// Version is the version the feed synced.
+	Version string
+	// SHA256 is the digest the sync recorded, lowercase hex without "sha256:".
+	SHA256 string
+	// SyncedAtUTC is the sync time as the state file wrote it.
 	SyncedAtUTC string
 }
 
@@ -131,10 +139,12 @@ type File struct {
 	Def *Definition
 	// Diagnostics about this file, sorted by position.
 	Diagnostics []Diagnostic
-	// Size, ModTime and the SHA-256 of the exact bytes (lowercase hex).
-	Size    int64
+	// Size is the file's size in bytes.
+	Size int64
+	// ModTime is the modification time the scan saw (zero for Parse alone).
 	ModTime time.Time
-	SHA256  string
+	// SHA256 is the SHA-256 of the exact bytes read, lowercase hex.
+	SHA256 string
 	// Text is the file as the runtime reads it (BOM dropped, invalid bytes as
 	// U+FFFD); reports quote source lines from it.
 	Text string

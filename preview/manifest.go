@@ -27,13 +27,20 @@ const (
 //	{"kind":"subagent-version","name":"...","version":"...","type":"agent-md",
 //	 "description":"...","url":"/subagents/<name>/<version>/agent.md","digest":"sha256:<hex>"}
 type Entry struct {
-	Kind        string `json:"kind"`
-	Name        string `json:"name"`
-	Version     string `json:"version"`
-	Type        string `json:"type"`
+	// Kind is always EntryKind.
+	Kind string `json:"kind"`
+	// Name is the definition's name.
+	Name string `json:"name"`
+	// Version is the published version.
+	Version string `json:"version"`
+	// Type is always EntryType.
+	Type string `json:"type"`
+	// Description is the definition's description.
 	Description string `json:"description"`
-	URL         string `json:"url"`
-	Digest      string `json:"digest"`
+	// URL is where the version's agent.md is served (see ArtifactURL).
+	URL string `json:"url"`
+	// Digest is "sha256:" and the hex SHA-256 of the exact file bytes.
+	Digest string `json:"digest"`
 }
 
 // ErrNoVersion is wrapped by ManifestEntry and EntryVersion when neither the
