@@ -95,6 +95,15 @@ func ReplaceFile(path string, data []byte) error {
 	return nil
 }
 
+// writeFile writes data to path atomically: over the file there with
+// replace (ReplaceFile), else only where nothing is yet (CreateFile).
+func writeFile(path string, data []byte, replace bool) error {
+	if replace {
+		return ReplaceFile(path, data)
+	}
+	return CreateFile(path, data)
+}
+
 // TreeFile is one file of a tree to write: a slash-separated path relative
 // to the tree's folder, and its bytes.
 type TreeFile struct {
@@ -153,13 +162,7 @@ func WriteTree(dir string, files []TreeFile, force bool) ([]TreeResult, error) {
 		if err := os.MkdirAll(filepath.Dir(r.Path), dirMode); err != nil {
 			return results[:i], fmt.Errorf("create the folder of %s: %w", r.Path, err)
 		}
-		var err error
-		if r.Action == "replaced" {
-			err = ReplaceFile(r.Path, f.Data)
-		} else {
-			err = CreateFile(r.Path, f.Data)
-		}
-		if err != nil {
+		if err := writeFile(r.Path, f.Data, r.Action == "replaced"); err != nil {
 			return results[:i], err
 		}
 	}

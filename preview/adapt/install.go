@@ -75,13 +75,7 @@ func Install(dir string, items []*Imported, force bool) ([]Installed, error) {
 		return nil, fmt.Errorf("create the agents folder %s: %w", dir, err)
 	}
 	for i, in := range out {
-		var err error
-		if in.Replaced {
-			err = ReplaceFile(in.Path, in.Data)
-		} else {
-			err = CreateFile(in.Path, in.Data)
-		}
-		if err != nil {
+		if err := writeFile(in.Path, in.Data, in.Replaced); err != nil {
 			return out[:i], err
 		}
 	}
