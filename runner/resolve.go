@@ -85,6 +85,9 @@ func ResolveModel(cfg *lint.Config, role string) (Model, error) {
 	}
 	m := Model{Role: role}
 	var def lint.ModelDefinition
+	// defKey is the configuration key of the definition found, for
+	// messages that say where it is.
+	var defKey string
 	found := false
 	candidates := []string{role}
 	if role != "Main" {
@@ -94,14 +97,17 @@ func ResolveModel(cfg *lint.Config, role string) (Model, error) {
 		if name, ok := cfg.Role(cand); ok && strings.TrimSpace(name) != "" {
 			d, ok := cfg.Definition(name)
 			if !ok {
-				return Model{}, fmt.Errorf("Models.Roles.%s names model definition %q, which Models.Definitions does not have: fix netclaw.json", cand, name)
+				return Model{}, fmt.Errorf("%s: Models.Roles.%s names model definition %q, which Models.Definitions does not have: fix netclaw.json",
+					configAt(cfg, "Models:Roles:"+cand), cand, name)
 			}
 			def, found = d, true
 			m.Definition = name
 			m.Via = "Models.Roles." + cand
+			defKey = "Models:Definitions:" + name
 		} else if d, ok := legacyModel(cfg, cand); ok {
 			def, found = d, true
 			m.Via = "Models." + cand + " (older shape)"
+			defKey = "Models:" + cand
 		}
 		if found {
 			if cand != role {
@@ -129,15 +135,19 @@ func ResolveModel(cfg *lint.Config, role string) (Model, error) {
 	}
 	m.ModelID = strings.TrimSpace(def.ModelID)
 	if m.ModelID == "" {
-		return Model{}, fmt.Errorf("the %s model (%s) has no ModelId: set it in netclaw.json", role, m.Via)
+		return Model{}, fmt.Errorf("%s: the %s model (%s) has no ModelId: set it in netclaw.json",
+			configAt(cfg, defKey+":Provider", "Models:Roles:"+role), role, m.Via)
 	}
 	if strings.TrimSpace(def.Provider) == "" {
-		return Model{}, fmt.Errorf("the %s model (%s) names no Provider: set it in netclaw.json", role, m.Via)
+		return Model{}, fmt.Errorf("%s: the %s model (%s) names no Provider: set it in netclaw.json",
+			configAt(cfg, defKey+":ModelId", "Models:Roles:"+role), role, m.Via)
 	}
 	p, ok := cfg.Provider(def.Provider)
 	if !ok {
-		return Model{}, fmt.Errorf("the %s model (%s) uses provider %q, which Providers does not have: add Providers.%s to netclaw.json", role, m.Via, def.Provider, def.Provider)
+		return Model{}, fmt.Errorf("%s: the %s model (%s) uses provider %q, which Providers does not have: add Providers.%s to netclaw.json",
+			configAt(cfg, defKey+":Provider"), role, m.Via, def.Provider, def.Provider)
 	}
+	provKey := "Providers:" + p.Name
 	m.Provider = def.Provider
 	if p.Name != "" {
 		m.Provider = p.Name
@@ -148,27 +158,49 @@ func ResolveModel(cfg *lint.Config, role string) (Model, error) {
 		// and the model from its header.
 		m.Endpoint = strings.TrimSpace(p.Endpoint)
 		if m.Endpoint == "" {
-			return Model{}, fmt.Errorf("provider %s has type replay but no Endpoint: set Providers.%s.Endpoint to the path of a cassette (a run folder's stream.cassette)", m.Provider, m.Provider)
+			return Model{}, fmt.Errorf("%s: provider %s has type replay but no Endpoint: set Providers.%s.Endpoint to the path of a cassette (a run folder's stream.cassette)",
+				configAt(cfg, provKey+":Type"), m.Provider, m.Provider)
 		}
 		return m, nil
 	}
 	if m.Protocol, err = wire.ProtocolFor(m.Type); err != nil {
-		return Model{}, fmt.Errorf("provider %s: %w", m.Provider, err)
+		return Model{}, fmt.Errorf("%s: provider %s: %w", configAt(cfg, provKey+":Type"), m.Provider, err)
 	}
 	m.Endpoint = strings.TrimSpace(p.Endpoint)
 	if m.Endpoint == "" {
 		m.Endpoint = defaultEndpoints[m.Type]
 	}
 	if m.Endpoint == "" {
-		return Model{}, fmt.Errorf("provider %s (type %s) has no Endpoint: set Providers.%s.Endpoint in netclaw.json", m.Provider, m.Type, m.Provider)
+		return Model{}, fmt.Errorf("%s: provider %s (type %s) has no Endpoint: set Providers.%s.Endpoint in netclaw.json",
+			configAt(cfg, provKey+":Type", defKey+":Provider"), m.Provider, m.Type, m.Provider)
 	}
 	if _, err := m.Protocol.URL(m.Endpoint); err != nil {
-		return Model{}, fmt.Errorf("provider %s: %w", m.Provider, err)
+		return Model{}, fmt.Errorf("%s: provider %s: %w", configAt(cfg, provKey+":Endpoint"), m.Provider, err)
 	}
 	m.APIKey = p.APIKey
 	return m, nil
 }
 
+// configAt says where the configuration sets the first of keys it sets:
+// "path:line:col" in netclaw.json or secrets.json, or the environment
+// variable; "netclaw.json" when none is set (a value from the defaults).
+func configAt(cfg *lint.Config, keys ...string) string {
+	for _, k := range keys {
+		o, ok := cfg.Origin(k)
+		switch {
+		case !ok:
+			continue
+		case o.Path == lint.ConfigEnvironment:
+			return "environment variable " + o.Variable
+		case o.Line > 0:
+			return fmt.Sprintf("%s:%d:%d", o.Path, o.Line, o.Column)
+		}
+		return o.Path
+	}
+	return "netclaw.json"
+}
+
+// providerType returns the provider's type, lowercase; "" is ollama.
 func providerType(p lint.Provider) string {
 	t := strings.ToLower(strings.TrimSpace(p.Type))
 	if t == "" {

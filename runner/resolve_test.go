@@ -52,6 +52,9 @@ func TestResolveModel(t *testing.T) {
 		role             string
 		want             Model
 		wantErr          string
+		// wantAt is where the error says the configuration went wrong:
+		// netclaw.json's line:column, or an environment variable.
+		wantAt string
 	}{
 		{
 			name: "no config: the built-in default",
@@ -87,22 +90,32 @@ func TestResolveModel(t *testing.T) {
 		{
 			name:    "github-copilot is refused",
 			netclaw: `{"Models": {"Main": {"Provider": "gh", "ModelId": "gpt"}}, "Providers": {"gh": {"Type": "github-copilot"}}}`,
-			role:    "Main", wantErr: "github-copilot is not supported",
+			role:    "Main", wantErr: "github-copilot is not supported", wantAt: "netclaw.json:1:89",
 		},
 		{
 			name:    "a role naming a missing definition",
 			netclaw: `{"Models": {"Roles": {"Main": "nope"}}}`,
-			role:    "Main", wantErr: `Models.Roles.Main names model definition "nope"`,
+			role:    "Main", wantErr: `Models.Roles.Main names model definition "nope"`, wantAt: "netclaw.json:1:31",
+		},
+		{
+			name:    "a role from the environment naming a missing definition",
+			environ: []string{"NETCLAW_Models__Roles__Main=zz"},
+			role:    "Main", wantErr: `Models.Roles.Main names model definition "zz"`, wantAt: "environment variable NETCLAW_Models__Roles__Main",
+		},
+		{
+			name:    "a definition without a ModelId",
+			netclaw: `{"Models": {"Roles": {"Main": "d"}, "Definitions": {"d": {"Provider": "x"}}}, "Providers": {"x": {"Type": "openai"}}}`,
+			role:    "Main", wantErr: "has no ModelId", wantAt: "netclaw.json:1:71",
 		},
 		{
 			name:    "a definition naming a missing provider",
 			netclaw: `{"Models": {"Main": {"Provider": "ghost", "ModelId": "m"}}}`,
-			role:    "Main", wantErr: `uses provider "ghost", which Providers does not have`,
+			role:    "Main", wantErr: `uses provider "ghost", which Providers does not have`, wantAt: "netclaw.json:1:34",
 		},
 		{
 			name:    "openai-compatible without an endpoint",
 			netclaw: `{"Models": {"Main": {"Provider": "x", "ModelId": "m"}}, "Providers": {"x": {"Type": "openai-compatible"}}}`,
-			role:    "Main", wantErr: "has no Endpoint",
+			role:    "Main", wantErr: "has no Endpoint", wantAt: "netclaw.json:1:85",
 		},
 		{
 			name:    "a bad role",
@@ -120,6 +133,9 @@ func TestResolveModel(t *testing.T) {
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				if tt.wantAt != "" && !strings.Contains(err.Error(), tt.wantAt+": ") {
+					t.Errorf("error %v does not say where: %q", err, tt.wantAt)
 				}
 				return
 			}
