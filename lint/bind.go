@@ -347,7 +347,7 @@ func (ps *parser) yamlErrorPos(err error) (Pos, string) {
 	}
 	fmLines := strings.Count(ps.fmText, "\n") + 1
 	line = max(1, min(line, fmLines))
-	text := lineOf(ps.fmText, line)
+	text, _ := LineOf(ps.fmText, line)
 	col := len([]rune(text)) - len([]rune(strings.TrimLeft(text, " \t"))) + 1
 	return Pos{ps.fmLine + line - 1, col}, msg
 }

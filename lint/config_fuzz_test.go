@@ -41,7 +41,7 @@ func cfgFuzzSeeds(f *testing.F, add func(data []byte)) {
 func FuzzConfigJSON(f *testing.F) {
 	cfgFuzzSeeds(f, func(data []byte) { f.Add(data) })
 	f.Fuzz(func(t *testing.T, data []byte) {
-		text := decodeText(data)
+		text := DecodeText(data)
 		var skipped []cfgSpan
 		r := cfgReader{text: text, skipped: &skipped}
 		root, err := r.document()

@@ -218,7 +218,7 @@ const cfgMaxDuplicates = 20
 // with it) and gets one diagnostic. Duplicate keys, which stop NetClaw too,
 // are reported; the later value is kept.
 func (st *cfgStore) addFile(path string, data []byte) []Diagnostic {
-	text := decodeText(data)
+	text := DecodeText(data)
 	name := filepath.Base(path)
 	root, err := cfgParseJSON(text)
 	if err != nil {

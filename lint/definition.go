@@ -1,9 +1,6 @@
 package lint
 
-import (
-	"strings"
-	"time"
-)
+import "time"
 
 // Defaults the runtime applies to a definition.
 const (
@@ -163,22 +160,6 @@ func (f *File) Name() string {
 // Line returns line n (1-based) of the file's text without its line ending,
 // or "" when there is no such line.
 func (f *File) Line(n int) string {
-	return lineOf(f.Text, n)
-}
-
-func lineOf(text string, n int) string {
-	if n < 1 {
-		return ""
-	}
-	for i := 1; i < n; i++ {
-		j := strings.IndexByte(text, '\n')
-		if j < 0 {
-			return ""
-		}
-		text = text[j+1:]
-	}
-	if j := strings.IndexByte(text, '\n'); j >= 0 {
-		text = text[:j]
-	}
-	return strings.TrimSuffix(text, "\r")
+	line, _ := LineOf(f.Text, n)
+	return line
 }

@@ -136,7 +136,7 @@ func (ps *parser) decode(data []byte) string {
 			fmt.Sprintf("invalid UTF-8 (byte 0x%02X at offset %d): the runtime loads the file with U+FFFD in place of the bad bytes, so the model gets a different prompt; SkillServer sync refuses it", rest[bad], bad),
 			"save the file as UTF-8")
 	}
-	return decodeText(data)
+	return DecodeText(data)
 }
 
 func firstInvalidUTF8(b []byte) int {

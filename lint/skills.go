@@ -82,7 +82,7 @@ func (s *Scanner) scanSkills(c *Catalog) []*Skill {
 // frontmatter does not parse yields a skill that does not route.
 func ParseSkill(path string, data []byte) *Skill {
 	sk := &Skill{Name: filepath.Base(filepath.Dir(path)), Path: path}
-	text := decodeText(data)
+	text := DecodeText(data)
 	fm, _, body, ok := splitFrontmatter(text)
 	if !ok {
 		sk.Body = strings.TrimSpace(text)

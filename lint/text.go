@@ -6,12 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-// decodeText turns a file's bytes into the text NetClaw reads, as .NET's
+// DecodeText turns a file's bytes into the text NetClaw reads, as .NET's
 // StreamReader (File.ReadAllText) decodes them: a UTF-8 byte-order mark is
 // dropped, a UTF-16 one (either byte order) selects UTF-16, and each byte
 // that is not valid UTF-8 becomes U+FFFD. Agent files, skills and the
-// configuration files are all read through it.
-func decodeText(data []byte) string {
+// configuration files are all read through it, so every Pos lint
+// reports is a position in the text DecodeText returns.
+func DecodeText(data []byte) string {
 	switch {
 	case len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF:
 		data = data[3:]
@@ -31,6 +32,25 @@ func decodeText(data []byte) string {
 		data = data[size:]
 	}
 	return b.String()
+}
+
+// LineOf returns line n (1-based) of text without its line ending ("\n"
+// or "\r\n"), and whether text has such a line.
+func LineOf(text string, n int) (string, bool) {
+	if n < 1 {
+		return "", false
+	}
+	for i := 1; i < n; i++ {
+		j := strings.IndexByte(text, '\n')
+		if j < 0 {
+			return "", false
+		}
+		text = text[j+1:]
+	}
+	if j := strings.IndexByte(text, '\n'); j >= 0 {
+		text = text[:j]
+	}
+	return strings.TrimSuffix(text, "\r"), true
 }
 
 // decodeUTF16 decodes UTF-16 text; an odd last byte becomes U+FFFD.

@@ -2,7 +2,6 @@ package report
 
 import (
 	"os"
-	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
 )
@@ -34,8 +33,9 @@ func (s *sources) text(l located) (string, bool) {
 	return t, t != ""
 }
 
-// readSource reads a regular file of at most lint.MaxFileSize bytes, with a
-// leading BOM dropped; "" when it cannot.
+// readSource reads a regular file of at most lint.MaxFileSize bytes and
+// decodes it as lint does (lint.DecodeText), so positions point into it;
+// "" when it cannot.
 func readSource(path string) string {
 	info, err := os.Stat(path)
 	if err != nil || !info.Mode().IsRegular() || info.Size() > lint.MaxFileSize {
@@ -45,24 +45,5 @@ func readSource(path string) string {
 	if err != nil {
 		return ""
 	}
-	return strings.TrimPrefix(string(data), "\uFEFF")
-}
-
-// lineOf returns line n (1-based) of text without its line ending, and
-// whether there is such a line.
-func lineOf(text string, n int) (string, bool) {
-	if n < 1 {
-		return "", false
-	}
-	for i := 1; i < n; i++ {
-		j := strings.IndexByte(text, '\n')
-		if j < 0 {
-			return "", false
-		}
-		text = text[j+1:]
-	}
-	if j := strings.IndexByte(text, '\n'); j >= 0 {
-		text = text[:j]
-	}
-	return strings.TrimSuffix(text, "\r"), true
+	return lint.DecodeText(data)
 }

@@ -98,7 +98,7 @@ func (p *textPrinter) diagnostic(l located) {
 		p.style(ansiBold, loc), sev, Escape(l.Message), p.style(ansiDim, "["+Escape(l.Rule)+"]"))
 	if l.Line > 0 {
 		if text, ok := p.src.text(l); ok {
-			if line, ok := lineOf(text, l.Line); ok {
+			if line, ok := lint.LineOf(text, l.Line); ok {
 				p.snippet(l.Line, l.Column, line)
 			}
 		}

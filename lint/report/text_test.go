@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -107,5 +109,33 @@ func TestWriteErrorsReported(t *testing.T) {
 		if err := f.write(); err == nil || !strings.Contains(err.Error(), "disk full") {
 			t.Errorf("%s: error = %v, want the write error wrapped", f.name, err)
 		}
+	}
+}
+
+// TestTextQuotesDecodedSource: a configuration file is quoted as lint read
+// it, so a UTF-16 netclaw.json shows its line, not its raw bytes.
+func TestTextQuotesDecodedSource(t *testing.T) {
+	base := t.TempDir()
+	json := "{\n  \"SubAgents\": { \"Enabled\": \"maybe\" }\n}\n"
+	data := []byte{0xFF, 0xFE}
+	for _, r := range json {
+		data = append(data, byte(r), 0)
+	}
+	if err := os.MkdirAll(filepath.Join(base, "config"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "config", "netclaw.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := lint.Scan(lint.NewHome(base, ""), lint.ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := Text(&b, c, Options{Dir: base}); err != nil {
+		t.Fatal(err)
+	}
+	if want := `   2 |   "SubAgents": { "Enabled": "maybe" }` + "\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("report lacks the decoded source line %q:\n%s", want, b.String())
 	}
 }
