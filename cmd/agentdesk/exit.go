@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/agentdesk/agentdesk/lint/report"
 )
 
 // Exit codes, the same for every command.
@@ -139,12 +137,8 @@ func execute(args []string, stdin io.Reader, stdout, stderr io.Writer, environ [
 	return code
 }
 
-// escapeLines escapes control characters in each line of msg, keeping the
-// line breaks of a multi-line message.
+// escapeLines makes an error message safe to print (escapeText), without
+// its trailing newlines.
 func escapeLines(msg string) string {
-	lines := strings.Split(strings.TrimRight(msg, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = report.Escape(l)
-	}
-	return strings.Join(lines, "\n")
+	return escapeText(strings.TrimRight(msg, "\n"))
 }
