@@ -149,7 +149,10 @@ func (m *Model) artifactsContent(w int) []string {
 			}
 		}
 		add(artifactLines(st, r.Dir, r.Files, m.shortenPaths, w)...)
-		add("", st.Dim.Render(cut("enter: focus the list · o: open in the viewer · p: open in $PAGER", w)))
+		add("")
+		for _, l := range wrap("enter: focus the list · o: open in the viewer · p: open in $PAGER", w) {
+			add(st.Dim.Render(l))
+		}
 	}
 	return out
 }

@@ -45,7 +45,9 @@ func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body st
 	add(spread(st.Title.Render(title), status+st.Dim.Render(" · "+Sanitize(f.Source.String())), w))
 	add(st.Dim.Render(cut(Sanitize(displayPath(c, f.Path)), w)))
 	if f.Source.IsFeed() {
-		add(st.Warning.Render(cut("read-only: synced from feed "+Sanitize(f.Source.Feed)+"; the next sync overwrites edits", w)))
+		for _, l := range wrap("read-only: synced from feed "+Sanitize(f.Source.Feed)+"; the next sync overwrites edits", w) {
+			add(st.Warning.Render(l))
+		}
 	}
 	if f.Status != lint.Loaded && f.Reason != "" {
 		add("")

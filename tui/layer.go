@@ -170,7 +170,7 @@ func (p *layerPane) buildHead(st *Styles, c *lint.Catalog, s *layerState, sel *l
 	if s.cur.enabled && len(cost.Agents) > 0 {
 		tokens += fmt.Sprintf(" · %d fixed · %d agents", cost.Fixed, len(cost.Agents))
 	}
-	add(cut(st.Label.Render("Cost     ")+tokens+st.Dim.Render(" ("+preview.TokenEncoding+")"), w))
+	add(labelled(st, "Cost     ", tokens+st.Dim.Render(" ("+preview.TokenEncoding+")"), w)...)
 
 	if b := layerBanner(c, p.audience, s.cur.enabled); b != "" {
 		add("")

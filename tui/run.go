@@ -404,8 +404,11 @@ func (m *Model) runIntro(sel *lint.File, w int) []string {
 	if m.opts.Project != "" {
 		tools = "file_read, file_list, read-only in " + m.shortPath(m.opts.Project)
 	}
-	out = append(out, cut(st.Label.Render("Tools    ")+Sanitize(tools), w))
-	out = append(out, "", st.Dim.Render(cut("Runs go to "+Sanitize(m.shortPath(m.opts.Runner.Dir())), w)))
+	out = append(out, labelled(st, "Tools    ", Sanitize(tools), w)...)
+	out = append(out, "")
+	for _, l := range wrap("Runs go to "+Sanitize(m.shortPath(m.opts.Runner.Dir())), w) {
+		out = append(out, st.Dim.Render(l))
+	}
 	return out
 }
 
@@ -414,9 +417,11 @@ func modelLines(st *Styles, md runner.Model, w int, endpoint bool) []string {
 	if endpoint {
 		line = fmt.Sprintf("%s at %s (%s, %s)", md.ModelID, md.Provider, md.Type, md.Endpoint)
 	}
-	out := []string{cut(st.Label.Render("Model    ")+Sanitize(line), w)}
+	out := labelled(st, "Model    ", Sanitize(line), w)
 	if md.Via != "" {
-		out = append(out, st.Dim.Render(cut("         via "+Sanitize(md.Via), w)))
+		for _, l := range wrap("via "+Sanitize(md.Via), max(w-9, 10)) {
+			out = append(out, "         "+st.Dim.Render(l))
+		}
 	}
 	return out
 }
@@ -424,15 +429,7 @@ func modelLines(st *Styles, md runner.Model, w int, endpoint bool) []string {
 func limitLines(st *Styles, l runner.Limits, w int) []string {
 	line := fmt.Sprintf("prefill %s · inter-delta %s · no-progress %s · thinking-only %s · max call %s",
 		dur(l.Prefill), dur(l.InterDelta), dur(l.NoProgress), dur(l.ThinkingOnlyCap()), dur(l.MaxCall))
-	lines := wrap(line, w-9)
-	for i := range lines {
-		p := "         "
-		if i == 0 {
-			p = st.Label.Render("Limits   ")
-		}
-		lines[i] = p + lines[i]
-	}
-	return lines
+	return labelled(st, "Limits   ", line, w)
 }
 
 // dur prints a duration compactly: 850ms, 12.3s, 20m, 1h0m.
@@ -509,13 +506,13 @@ func clockLines(st *Styles, rv *runView, w int) []string {
 		}
 		line := fmt.Sprintf("took %s · first delta %s · %d in / %d out tokens",
 			dur(time.Duration(rv.record.Timings.TotalMS)*time.Millisecond), first, rv.record.Usage.InputTokens, rv.record.Usage.OutputTokens)
-		return []string{cut(st.Label.Render("Clock    ")+line, w)}
+		return labelled(st, "Clock    ", line, w)
 	}
 	first := "waiting"
 	if s.HasCall && s.Call.HasFirstDelta {
 		first = dur(s.Call.FirstDelta)
 	}
-	out := []string{cut(st.Label.Render("Clock    ")+fmt.Sprintf("elapsed %s · first delta %s", dur(s.Elapsed), first), w)}
+	out := labelled(st, "Clock    ", fmt.Sprintf("elapsed %s · first delta %s", dur(s.Elapsed), first), w)
 	if !s.HasCall {
 		return out
 	}
@@ -532,13 +529,7 @@ func clockLines(st *Styles, rv *runView, w int) []string {
 		parts = append(parts, fmt.Sprintf("thinking only %s / %s", dur(c.ThinkingOnly), dur(l.ThinkingOnlyCap())))
 	}
 	parts = append(parts, fmt.Sprintf("call %s / %s", dur(c.Elapsed), dur(l.MaxCall)))
-	for i, l := range wrap(strings.Join(parts, " · "), w-9) {
-		p := "         "
-		if i == 0 {
-			p = st.Label.Render("Limits   ")
-		}
-		out = append(out, p+l)
-	}
+	out = append(out, labelled(st, "Limits   ", strings.Join(parts, " · "), w)...)
 	if c.HasNext {
 		out = append(out, st.Dim.Render(cut(fmt.Sprintf("         next: %s in %s", c.Next.Reason, dur(c.NextIn)), w)))
 	}
@@ -694,7 +685,7 @@ func bannerLines(st *Styles, rv *runView, short func(string) string, w int) []st
 // artifactLines names a run folder and its files, truncated-output.md
 // marked partial.
 func artifactLines(st *Styles, dir string, files []string, short func(string) string, w int) []string {
-	out := []string{cut(st.Label.Render("Artifacts ")+Sanitize(short(dir))+string(filepath.Separator), w)}
+	out := labelled(st, "Artifacts ", Sanitize(short(dir))+string(filepath.Separator), w)
 	var names []string
 	for _, f := range files {
 		name := Sanitize(f)

@@ -80,10 +80,22 @@ func wrap(s string, w int) []string {
 	return out
 }
 
-// indent prefixes every line with pad.
-func indent(lines []string, pad string) []string {
-	for i, l := range lines {
-		lines[i] = pad + l
+// labelled lays out a label and its text ("Model    qwen3 at …"), the text
+// wrapped under itself rather than cut, so a long path or a long list of
+// clocks stays readable in a narrow pane.
+func labelled(st *Styles, label, text string, w int) []string {
+	lw := ansi.StringWidth(label)
+	lines := wrap(text, max(w-lw, 10))
+	if len(lines) == 0 {
+		lines = []string{""}
+	}
+	pad := strings.Repeat(" ", lw)
+	for i := range lines {
+		p := pad
+		if i == 0 {
+			p = st.Label.Render(label)
+		}
+		lines[i] = p + lines[i]
 	}
 	return lines
 }
