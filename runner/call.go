@@ -47,7 +47,7 @@ func (a *activityReader) Read(p []byte) (int, error) {
 func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 	m := r.model
 	url, _ := m.Protocol.URL(m.Endpoint) // checked by ResolveModel
-	ev := &CallEvidence{N: n, Endpoint: r.red.String(url)}
+	ev := &CallEvidence{N: n, Endpoint: r.red.String(url), Provider: m.Provider}
 	wreq := wire.Request{
 		Endpoint:     m.Endpoint,
 		APIKey:       m.APIKey,

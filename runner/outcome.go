@@ -109,8 +109,9 @@ type CallEvidence struct {
 	Trip *Trip
 	// Cancelled is set when the parent cancelled the run.
 	Cancelled bool
-	// Endpoint is the URL the call went to (for messages).
-	Endpoint string
+	// Endpoint is the URL the call went to, and Provider the Providers
+	// entry it belongs to (for messages).
+	Endpoint, Provider string
 }
 
 // Verdict is a classified outcome.
@@ -166,9 +167,9 @@ func Classify(ev *CallEvidence) Verdict {
 		if msg == "" {
 			msg = "no message"
 		}
-		return fail(ReasonLLMCallFailed, "%s answered HTTP %d: %s", ev.Endpoint, ev.HTTPStatus, msg)
+		return fail(ReasonLLMCallFailed, "%s answered HTTP %d: %s%s", ev.Endpoint, ev.HTTPStatus, msg, statusHint(ev.HTTPStatus, ev.Provider))
 	case ev.Err != nil:
-		return fail(ReasonLLMCallFailed, "%s", describeCallError(ev.Endpoint, ev.Err))
+		return fail(ReasonLLMCallFailed, "%s", describeCallError(ev.Endpoint, ev.Provider, ev.Err))
 	case !ev.Finished:
 		return fail(ReasonLLMCallFailed, "the stream from %s ended without a finish reason: the reply may be cut short, so it is not a result", ev.Endpoint)
 	}
@@ -200,8 +201,26 @@ func Classify(ev *CallEvidence) Verdict {
 	return Verdict{Outcome: Completed}
 }
 
+// statusHint says, after a non-2xx answer's message, what to do about it.
+func statusHint(status int, provider string) string {
+	if provider == "" {
+		provider = "<name>"
+	}
+	switch {
+	case status == 401 || status == 403:
+		return fmt.Sprintf("; check the key of provider %s (Providers.%s.ApiKey in secrets.json, or NETCLAW_Providers__%s__ApiKey)", provider, provider, provider)
+	case status == 404:
+		return fmt.Sprintf("; check Providers.%s.Endpoint and the model's ModelId in netclaw.json", provider)
+	case status == 429:
+		return "; the provider is limiting requests: wait and run again"
+	case status >= 500:
+		return "; the provider failed: run again later"
+	}
+	return ""
+}
+
 // describeCallError says what a transport or decoding failure means.
-func describeCallError(endpoint string, err error) string {
+func describeCallError(endpoint, provider string, err error) string {
 	var me *wire.MalformedError
 	switch {
 	case errors.As(err, &me):
@@ -211,5 +230,9 @@ func describeCallError(endpoint string, err error) string {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Sprintf("the connection to %s dropped mid-stream: %v", endpoint, err)
 	}
-	return fmt.Sprintf("the call to %s failed: %v; check that the provider's Endpoint in netclaw.json is right and the server is up", endpoint, err)
+	where := "the provider's Endpoint"
+	if provider != "" {
+		where = "Providers." + provider + ".Endpoint"
+	}
+	return fmt.Sprintf("the call to %s failed: %v; check that %s in netclaw.json is right and the server is up", endpoint, err, where)
 }
