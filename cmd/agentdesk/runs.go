@@ -162,7 +162,11 @@ func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Trial run %s\n\n", rec.RunID)
-	fmt.Fprintf(&b, "- State: %s (no result.md yet)\n", report.Escape(rec.State))
+	why := "no result.md yet"
+	if rec.State == runner.StateLost {
+		why = "the process that ran it is gone; it left no result.md"
+	}
+	fmt.Fprintf(&b, "- State: %s (%s)\n", report.Escape(rec.State), why)
 	fmt.Fprintf(&b, "- Agent: %s (%s)\n", report.Escape(rec.Agent), report.Escape(rec.AgentPath))
 	fmt.Fprintf(&b, "- Started: %s\n", rec.StartedAt.Local().Format("2006-01-02 15:04:05"))
 	fmt.Fprintf(&b, "- Model: %s at %s\n", report.Escape(rec.Model.ModelID), report.Escape(rec.Model.Endpoint))

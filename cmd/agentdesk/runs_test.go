@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,6 +92,19 @@ func TestRunsShowsARunningRecord(t *testing.T) {
 	os.WriteFile(filepath.Join(runs, id, runner.RunFile), []byte(`{"run_id":"`+id+`","agent":"x\u001b[31m","state":"Running","model":{"model_id":"m","endpoint":"http://e"}}`), 0o600)
 	code, stdout, _ := runTrialCmd(t, nil, "", "runs", "--runs-dir", runs, id)
 	if code != 0 || !strings.Contains(stdout, "State: Running (no result.md yet)") || !strings.Contains(stdout, `x\x1b[31m`) {
+		t.Errorf("exit %d:\n%s", code, stdout)
+	}
+}
+
+func TestRunsShowsALostRecord(t *testing.T) {
+	runs := t.TempDir()
+	id := strings.Repeat("8", 32)
+	host, _ := os.Hostname()
+	os.MkdirAll(filepath.Join(runs, id), 0o700)
+	rec := fmt.Sprintf(`{"run_id":%q,"agent":"x","state":"Running","pid":%d,"host":%q}`, id, 1<<30, host)
+	os.WriteFile(filepath.Join(runs, id, runner.RunFile), []byte(rec), 0o600)
+	code, stdout, _ := runTrialCmd(t, nil, "", "runs", "--runs-dir", runs, id)
+	if code != 0 || !strings.Contains(stdout, "State: Lost (the process that ran it is gone; it left no result.md)") {
 		t.Errorf("exit %d:\n%s", code, stdout)
 	}
 }
