@@ -49,10 +49,12 @@ func newRunCmd(g *globals) *cobra.Command {
 		Short: "Run one headless trial spawn of an agent against the configured model",
 		Long: `Run AGENT once on a task, against the model NetClaw would use for it (its
 modelRole, or --model-role, resolved through netclaw.json), and classify how
-the run ended exactly as the runtime would: Completed, or Failed with a
+the run ended exactly as the runtime would: Completed; Failed with a
 reason such as output_truncated, thinking_only_timeout,
 no_substantive_output_timeout, no_activity_timeout, prefill_timeout,
-empty_final_response, llm_call_failed or cancelled_by_parent.
+empty_final_response, llm_call_failed or cancelled_by_parent; or Partial
+when the tool loop stops it (tool_iteration_budget_exhausted,
+repeated_tool_call).
 
 The reply streams to stdout as it arrives; thinking goes to stderr (dimmed on
 a colour terminal). Then a line on stderr gives the outcome, the reason and
