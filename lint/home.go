@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 )
 
 // Home holds every path of a NetClaw home that agentdesk reads.
@@ -88,4 +89,24 @@ func ValidFeedName(name string) bool { return feedNameRE.MatchString(name) }
 func (h Home) Exists() bool {
 	_, err := os.Stat(h.Base)
 	return !errors.Is(err, os.ErrNotExist)
+}
+
+// LooksLikeHome reports whether dir looks like a NetClaw base folder rather
+// than an agents folder: it has an agents subfolder and no *.md file of its
+// own. Linting such a folder as an agents folder finds nothing, which would
+// pass a CI check that checks nothing.
+func LooksLikeHome(dir string) bool {
+	if fi, err := os.Stat(filepath.Join(dir, "agents")); err != nil || !fi.IsDir() {
+		return false
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".md") && !e.IsDir() {
+			return false
+		}
+	}
+	return true
 }

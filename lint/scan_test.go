@@ -503,3 +503,22 @@ func TestParseSkillBadEncoding(t *testing.T) {
 		}
 	}
 }
+
+func TestLooksLikeHome(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"home/agents/a.md":         agent("a", "a"),
+		"home/config/netclaw.json": "{}",
+		"odd/agents/x.md":          agent("x", "x"),
+		"odd/b.md":                 agent("b", "b"),
+		"plain/c.md":               agent("c", "c"),
+		"empty/notes.txt":          "",
+	})
+	for dir, want := range map[string]bool{
+		"home": true, "home/agents": false, "odd": false, "plain": false, "empty": false, "missing": false,
+	} {
+		if got := LooksLikeHome(filepath.Join(root, dir)); got != want {
+			t.Errorf("LooksLikeHome(%s) = %v, want %v", dir, got, want)
+		}
+	}
+}

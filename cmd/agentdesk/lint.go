@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -109,6 +110,11 @@ func scanHome(g *globals, opts lint.ScanOptions) (*lint.Catalog, error) {
 // scanPaths lints explicit files and agents folders. A path that does not
 // exist is bad usage.
 func scanPaths(paths []string, opts lint.ScanOptions) (*lint.Catalog, error) {
+	for _, p := range paths {
+		if lint.LooksLikeHome(p) {
+			return nil, usageErrorf("%s is a NetClaw home, not an agents folder: run 'agentdesk lint --home %s', or lint %s", p, p, filepath.Join(p, "agents"))
+		}
+	}
 	c, err := lint.ScanPaths(paths, opts)
 	if errors.Is(err, lint.ErrNoSuchPath) {
 		return nil, exitWith(exitUsage, err)

@@ -92,6 +92,8 @@ func TestLintExitCodes(t *testing.T) {
 			stderr: "agnets does not exist: check --agents, or leave it out to read "},
 		{name: "a home without an agents folder", args: []string{"lint", "--home", writeHome(t, map[string]string{"config/netclaw.json": "{}"})}, code: 0,
 			stdout: []string{"0 loaded, 0 rejected, 0 errors, 0 warnings\n"}},
+		{name: "a home given as PATH", args: []string{"lint", bad}, code: 2,
+			stderr: " is a NetClaw home, not an agents folder: run 'agentdesk lint --home "},
 		{name: "colour always", args: []string{"lint", "--color", "always", "--home", warn}, code: 0,
 			stdout: []string{"\x1b[1;33mwarning\x1b[0m"}},
 		{name: "sample home: good", args: []string{"lint", "--home", repoHome("good")}, code: 0,
