@@ -140,11 +140,9 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 			res.Text = r.red.String(res.Text)
 			r.guard.Record(tc.Name, args, res.Text)
 		case trialtools.Refuse:
-			guard = cassette.GuardRefuse
-			res = trialtools.Result{Text: d.Text, IsError: true, Refused: true}
+			guard, res = cassette.GuardRefuse, d.Result()
 		default:
-			guard = cassette.GuardStop
-			res = trialtools.Result{Text: d.Text, IsError: true, Refused: true}
+			guard, res = cassette.GuardStop, d.Result()
 		}
 		at := r.now()
 		r.mu.Lock()

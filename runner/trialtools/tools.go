@@ -145,10 +145,7 @@ func (tb *Toolbox) Close() error {
 // project folder all come back as error results that say what to do.
 func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) Result {
 	if tb == nil {
-		return Result{
-			Text:    fmt.Sprintf("%s is not available: this trial run offers no tools. Answer from what you already have.", showName(name)),
-			IsError: true, Refused: true,
-		}
+		return refusedResult("%s is not available: this trial run offers no tools. Answer from what you already have.", showName(name))
 	}
 	if err := ctx.Err(); err != nil {
 		return errorResult("%s was not run: %v", showName(name), err)
@@ -159,11 +156,8 @@ func (tb *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) 
 	case FileList:
 		return tb.fileList(ctx, args)
 	}
-	return Result{
-		Text: fmt.Sprintf("%s is not available in a trial run. The tools available here are %s (read-only, inside the project folder); "+
-			"use them or answer from what you already have.", showName(name), strings.Join(Names(), " and ")),
-		IsError: true, Refused: true,
-	}
+	return refusedResult("%s is not available in a trial run. The tools available here are %s (read-only, inside the project folder); "+
+		"use them or answer from what you already have.", showName(name), strings.Join(Names(), " and "))
 }
 
 // errorResult is an error result with a formatted text.
