@@ -1,7 +1,9 @@
 package preview
 
 import (
+	"cmp"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -61,6 +63,15 @@ type LayerCost struct {
 	// lists no agent. Total is Fixed plus the sum of the agents' tokens,
 	// because the encoder's pre-tokenizer always splits at a block's edges.
 	Fixed int
+}
+
+// ByCost returns the agents' counts most expensive first; agents that cost
+// the same keep the layer's order. It is the order that shows an author
+// which description to shorten.
+func (lc LayerCost) ByCost() []AgentTokens {
+	out := slices.Clone(lc.Agents)
+	slices.SortStableFunc(out, func(x, y AgentTokens) int { return cmp.Compare(y.Tokens, x.Tokens) })
+	return out
 }
 
 // LayerTokens counts the tokens of Layer(c, a), in total and per agent. The

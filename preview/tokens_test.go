@@ -187,3 +187,17 @@ func TestLayerTokensConcurrent(t *testing.T) {
 		}
 	}
 }
+
+func TestLayerCostByCost(t *testing.T) {
+	lc := LayerCost{Agents: []AgentTokens{{"a", 5}, {"b", 9}, {"c", 5}, {"d", 1}, {"e", 9}}}
+	var got []string
+	for _, at := range lc.ByCost() {
+		got = append(got, at.Name)
+	}
+	if strings.Join(got, " ") != "b e a c d" {
+		t.Errorf("ByCost order %v, want b e a c d (ties in layer order)", got)
+	}
+	if lc.Agents[0].Name != "a" {
+		t.Error("ByCost must not reorder the layer's own list")
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -168,8 +167,7 @@ func layerSummary(c *lint.Catalog, a preview.Audience, cost preview.LayerCost) s
 		return b.String()
 	}
 	fmt.Fprintf(&b, "%s%s (%s) on every turn, %s\n", head, plural(cost.Total, "token"), preview.TokenEncoding, plural(len(cost.Agents), "agent"))
-	rows := slices.Clone(cost.Agents)
-	slices.SortStableFunc(rows, func(x, y preview.AgentTokens) int { return y.Tokens - x.Tokens })
+	rows := cost.ByCost()
 	width := len(strconv.Itoa(cost.Total))
 	for _, r := range rows {
 		fmt.Fprintf(&b, "  %*d  %s\n", width, r.Tokens, report.Escape(r.Name))
