@@ -207,7 +207,7 @@ func checkNoRawControls(t *testing.T, frame string) {
 		}
 	}
 	for _, r := range frame {
-		if (r >= 0x80 && r <= 0x9f) || isBidiControl(r) {
+		if r >= 0x80 && rawUnsafe(r) {
 			t.Fatalf("raw %U in the frame", r)
 		}
 	}

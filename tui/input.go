@@ -52,7 +52,7 @@ func (in *lineInput) insert(text string) {
 		if r == '\n' || r == '\r' || r == '\t' {
 			r = ' '
 		}
-		if unicode.IsControl(r) || isBidiControl(r) {
+		if unsafeRune(r) {
 			continue
 		}
 		b.WriteRune(r)
