@@ -413,7 +413,10 @@ func (r *Run) read(ctx context.Context, req *http.Request, onRead func(), items 
 	}
 	resp, err := r.client.Do(req)
 	if err != nil {
-		send(item{at: r.now(), err: err})
+		if ctx.Err() == nil {
+			// A failure of the transport's own, not the call ending.
+			send(item{at: r.now(), err: err})
+		}
 		return
 	}
 	defer resp.Body.Close()

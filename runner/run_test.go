@@ -362,6 +362,32 @@ func TestCancelByContext(t *testing.T) {
 	}
 }
 
+// TestCancelWhileWaitingForHeaders cancels runs whose request is still
+// waiting for the response headers: the transport then fails with the
+// context's error, and that failure must not be taken for the provider's
+// (llm_call_failed). It runs many times: the two can arrive together.
+func TestCancelWhileWaitingForHeaders(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.String(), func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, p)
+			f.srv.SetDefault(modeltest.Script{HeaderDelay: time.Minute, Steps: steps(modeltest.Text("late"), modeltest.Stop())})
+			for i := range 20 {
+				r, err := f.runner.Start(context.Background(), f.spec("x", Limits{}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.srv.WaitRequests(i+1, 10*time.Second)
+				r.Cancel()
+				rec, _ := r.Wait()
+				if rec.Reason != ReasonCancelledByParent || rec.State != StateCancelled {
+					t.Fatalf("run %d: got %s/%s: %s", i, rec.Outcome, rec.Reason, rec.Error)
+				}
+			}
+		})
+	}
+}
+
 func TestTenConcurrentRuns(t *testing.T) {
 	for _, p := range protocols {
 		t.Run(p.String(), func(t *testing.T) {
