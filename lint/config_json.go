@@ -223,9 +223,7 @@ func (r *cfgReader) object() (*cfgNode, error) {
 	if err := r.open(); err != nil {
 		return nil, err
 	}
-	if r.i < len(r.text) && r.text[r.i] == '}' {
-		r.i++
-		r.depth--
+	if r.closes('}') {
 		return n, nil
 	}
 	for {
@@ -258,31 +256,8 @@ func (r *cfgReader) object() (*cfgNode, error) {
 			return nil, err
 		}
 		n.members = append(n.members, cfgMember{name: name, off: nameOff, value: v})
-		if err := r.space(); err != nil {
-			return nil, err
-		}
-		if r.i >= len(r.text) {
-			return nil, r.unclosed(n.off, "object")
-		}
-		switch r.text[r.i] {
-		case ',':
-			comma := r.i
-			r.i++
-			if err := r.space(); err != nil {
-				return nil, err
-			}
-			if r.i < len(r.text) && r.text[r.i] == '}' {
-				r.skip(comma, comma+1)
-				r.i++
-				r.depth--
-				return n, nil
-			}
-		case '}':
-			r.i++
-			r.depth--
-			return n, nil
-		default:
-			return nil, r.fail(r.i, "expected ',' or '}' after the value of %s, found %s", cfgShowKey(name), r.what(r.i))
+		if done, err := r.next(n, '}', name); err != nil || done {
+			return n, err
 		}
 	}
 }
@@ -292,9 +267,7 @@ func (r *cfgReader) array() (*cfgNode, error) {
 	if err := r.open(); err != nil {
 		return nil, err
 	}
-	if r.i < len(r.text) && r.text[r.i] == ']' {
-		r.i++
-		r.depth--
+	if r.closes(']') {
 		return n, nil
 	}
 	for {
@@ -307,33 +280,58 @@ func (r *cfgReader) array() (*cfgNode, error) {
 			return nil, err
 		}
 		n.members = append(n.members, cfgMember{name: strconv.Itoa(len(n.members)), off: off, value: v})
-		if err := r.space(); err != nil {
-			return nil, err
-		}
-		if r.i >= len(r.text) {
-			return nil, r.unclosed(n.off, "array")
-		}
-		switch r.text[r.i] {
-		case ',':
-			comma := r.i
-			r.i++
-			if err := r.space(); err != nil {
-				return nil, err
-			}
-			if r.i < len(r.text) && r.text[r.i] == ']' {
-				r.skip(comma, comma+1)
-				r.i++
-				r.depth--
-				return n, nil
-			}
-		case ']':
-			r.i++
-			r.depth--
-			return n, nil
-		default:
-			return nil, r.fail(r.i, "expected ',' or ']' after an array element, found %s", r.what(r.i))
+		if done, err := r.next(n, ']', ""); err != nil || done {
+			return n, err
 		}
 	}
+}
+
+// closes leaves the current object or array when c, its closing bracket, is
+// next.
+func (r *cfgReader) closes(c byte) bool {
+	if r.i < len(r.text) && r.text[r.i] == c {
+		r.i++
+		r.depth--
+		return true
+	}
+	return false
+}
+
+// next reads what follows a member of the container n, whose closing
+// bracket is c: a ',' (one before c, a trailing comma, is skipped as .NET
+// allows) or c itself, which closes n (done). name is the member's property
+// name in an object, for the message when neither comes.
+func (r *cfgReader) next(n *cfgNode, c byte, name string) (done bool, err error) {
+	what := "array"
+	if n.kind == cfgObject {
+		what = "object"
+	}
+	if err := r.space(); err != nil {
+		return false, err
+	}
+	if r.i >= len(r.text) {
+		return false, r.unclosed(n.off, what)
+	}
+	if r.closes(c) {
+		return true, nil
+	}
+	if r.text[r.i] != ',' {
+		after := "an array element"
+		if n.kind == cfgObject {
+			after = "the value of " + cfgShowKey(name)
+		}
+		return false, r.fail(r.i, "expected ',' or '%c' after %s, found %s", c, after, r.what(r.i))
+	}
+	comma := r.i
+	r.i++
+	if err := r.space(); err != nil {
+		return false, err
+	}
+	if r.closes(c) {
+		r.skip(comma, comma+1)
+		return true, nil
+	}
+	return false, nil
 }
 
 // str reads the string that starts at r.i (a '"') and returns its value.
