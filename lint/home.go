@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -77,12 +76,6 @@ func (h Home) SystemSkillsDir() string { return filepath.Join(h.Skills, ".system
 
 // SkillFeedsDir is <base>/skills/.server-feeds.
 func (h Home) SkillFeedsDir() string { return filepath.Join(h.Skills, ".server-feeds") }
-
-var feedNameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
-
-// ValidFeedName reports whether name is a feed folder name the runtime syncs
-// into ([a-z0-9-]+).
-func ValidFeedName(name string) bool { return feedNameRE.MatchString(name) }
 
 // Exists reports whether the base folder exists. A missing home is not an
 // error for lint (there is simply nothing to load), but callers may say so.
