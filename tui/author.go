@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -15,24 +14,26 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 )
 
-// agentNameRE is the name SkillServer accepts and skills can route to.
-var agentNameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-
 // ValidateAgentName says why name cannot be a new agent's name in c, or
-// returns nil.
+// returns nil. A valid name is one SkillServer accepts and skills can route
+// to (lint.ValidName) that no file in c uses yet.
 func ValidateAgentName(c *lint.Catalog, name string) error {
 	switch {
 	case name == "":
 		return errors.New("type a name: lowercase letters, digits and single hyphens, like code-reviewer")
 	case len(name) > 64:
 		return fmt.Errorf("%d characters is too long: at most 64", len(name))
-	case !agentNameRE.MatchString(name):
-		return fmt.Errorf("%q is not lowercase kebab-case: use a-z, 0-9 and single hyphens inside, like code-reviewer", name)
+	case !lint.ValidName(name):
+		hint := ""
+		if k := lint.Kebab(name); k != "" && lint.ValidName(k) {
+			hint = fmt.Sprintf(" (did you mean %q?)", k)
+		}
+		return fmt.Errorf("%q is not lowercase kebab-case: use a-z, 0-9 and single hyphens inside, like code-reviewer%s", name, hint)
 	}
 	if c != nil {
 		for _, f := range c.Files {
 			if strings.EqualFold(f.Name(), name) {
-				return fmt.Errorf("the name %q is taken by %s: pick another", name, f.Path)
+				return fmt.Errorf("the name %q is taken by %s: pick another", name, displayPath(c, f.Path))
 			}
 		}
 	}
@@ -119,10 +120,11 @@ func (m *Model) askDuplicate() tea.Cmd {
 	return nil
 }
 
-// suggestCopyName proposes "<name>-copy", "<name>-copy-2", … not yet taken.
+// suggestCopyName proposes "<name>-copy", "<name>-copy-2", … not yet
+// taken, the name first made kebab-case (Release_Notes → release-notes).
 func suggestCopyName(c *lint.Catalog, name string) string {
-	base := strings.ToLower(strings.TrimSpace(name))
-	if !agentNameRE.MatchString(base) {
+	base := lint.Kebab(name)
+	if !lint.ValidName(base) {
 		base = "agent"
 	}
 	for i := 1; i < 1000; i++ {

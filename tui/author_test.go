@@ -31,8 +31,11 @@ func TestValidateAgentName(t *testing.T) {
 		{"../escape", "kebab-case"},
 		{"dot.md", "kebab-case"},
 		{strings.Repeat("a", 65), "too long"},
-		{"summarizer", "taken"},
+		{"summarizer", "taken by agents/summarizer.md"},
 		{"broken", "taken"}, // a rejected file still holds its name
+		{"Code Reviewer", `did you mean "code-reviewer"?`},
+		{"ReleaseNotes", `did you mean "release-notes"?`},
+		{"--", "kebab-case: use a-z"},
 	}
 	for _, c2 := range cases {
 		err := ValidateAgentName(c, c2.name)
@@ -43,6 +46,48 @@ func TestValidateAgentName(t *testing.T) {
 			t.Errorf("%q: error %v, want one containing %q", c2.name, err, c2.wantErr)
 		}
 	}
+}
+
+func TestSuggestCopyName(t *testing.T) {
+	_, base := copyHome(t, "home")
+	c, err := lint.Scan(lint.NewHome(base, ""), lint.ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ name, want string }{
+		{"release-notes", "release-notes-copy"},
+		{"Release_Notes", "release-notes-copy"},
+		{"CodeAnalyst", "code-analyst-copy"},
+		{"???", "agent-copy"},
+	}
+	for _, tc := range cases {
+		if got := suggestCopyName(c, tc.name); got != tc.want {
+			t.Errorf("suggestCopyName(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// A taken suggestion moves on to the next number.
+	c.Files = append(c.Files, lint.Parse(filepath.Join(base, "agents", "x.md"), []byte("---\nname: summarizer-copy\ndescription: d\n---\n\nbody\n"), lint.Runtime))
+	if got := suggestCopyName(c, "summarizer"); got != "summarizer-copy-2" {
+		t.Errorf("with summarizer-copy taken: %q", got)
+	}
+}
+
+// TestPromptErrorIsSanitised: a refusal that quotes a file's path (its
+// name may hold escape sequences) reaches the screen escaped.
+func TestPromptErrorIsSanitised(t *testing.T) {
+	tmp, base := copyHome(t, "home")
+	evil := filepath.Join(base, "agents", "evil\x1b]0;pwned\x07.md")
+	if err := os.WriteFile(evil, []byte("---\nname: taken-here\ndescription: d\n---\n\nbody\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm := newTestModel(t, tmp, base, 100, 30)
+	tm.keys("n")
+	tm.typeText("taken-here")
+	tm.keys("enter")
+	if !strings.Contains(tm.screen(), `evil\x1b]0;pwned\a.md`) {
+		t.Errorf("the refusal should name the file, escaped:\n%s", tm.screen())
+	}
+	checkNoRawControls(t, tm.View().Content)
 }
 
 func TestAgentTemplateLoads(t *testing.T) {

@@ -45,7 +45,7 @@ func (p *promptOverlay) render(st *Styles, w, h int) []string {
 	lines := []string{p.input.view(st, "> ", inner)}
 	if p.err != "" {
 		lines = append(lines, "")
-		for _, l := range wrap(p.err, inner) {
+		for _, l := range wrap(Sanitize(p.err), inner) { // it may quote a file's path
 			lines = append(lines, st.Error.Render(l))
 		}
 	}
