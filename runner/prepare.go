@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,6 +90,12 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 	secrets := append(s.Config.Secrets(), s.Secrets...)
 	if model.APIKey != "" {
 		secrets = append(secrets, model.APIKey)
+	}
+	if u, err := url.Parse(model.Endpoint); err == nil && u.User != nil {
+		// http://user:password@host: the password is a secret too.
+		if pw, ok := u.User.Password(); ok {
+			secrets = append(secrets, pw, url.PathEscape(pw))
+		}
 	}
 	p.red = NewRedactor(secrets...)
 

@@ -497,6 +497,36 @@ func TestRedaction(t *testing.T) {
 	}
 }
 
+// TestEndpointPasswordIsRedacted runs against an Endpoint with a password
+// in it: the password never reaches the run folder or the events.
+func TestEndpointPasswordIsRedacted(t *testing.T) {
+	const pw = "endpoint-pass-4242"
+	f := newFixture(t, wire.OpenAI)
+	endpoint := strings.Replace(f.srv.Endpoint(wire.OpenAI), "http://", "http://agent:"+pw+"@", 1)
+	writeFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
+  "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
+  "Providers": {"mock": {"Type": "openai-compatible", "Endpoint": %q}}
+}`, endpoint))
+	cat, err := lintScan(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.cat = cat
+	f.srv.Enqueue(modeltest.Reply("The endpoint was " + endpoint))
+	_, rec := f.run(t, f.spec("x", Limits{}))
+	if rec.Outcome != Completed || !strings.Contains(rec.Model.Endpoint, "agent:"+Redacted+"@") || strings.Contains(rec.Output, pw) {
+		t.Errorf("record %s, endpoint %q, output %q", rec.Outcome, rec.Model.Endpoint, rec.Output)
+	}
+	filepath.WalkDir(rec.Dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(path); strings.Contains(string(b), pw) {
+				t.Errorf("%s holds the endpoint's password", filepath.Base(path))
+			}
+		}
+		return nil
+	})
+}
+
 func TestRedactedErrorsAndHTTPBodies(t *testing.T) {
 	f := newFixture(t, wire.OpenAI)
 	f.srv.Enqueue(modeltest.Script{Status: 401, ErrorMessage: "invalid api key " + plantedKey})
