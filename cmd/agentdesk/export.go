@@ -189,17 +189,29 @@ func exportLine(ch adapt.Change) string {
 }
 
 // within reports whether path is dir or lies inside it, symbolic links
-// resolved as far as they exist.
+// resolved as far as the path exists.
 func within(path, dir string) bool {
-	resolve := func(p string) string {
-		p = absPath(p)
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			return r
-		}
-		return p
-	}
-	rel, err := filepath.Rel(resolve(dir), resolve(path))
+	rel, err := filepath.Rel(resolvePath(dir), resolvePath(path))
 	return err == nil && (rel == "." || filepath.IsLocal(rel))
+}
+
+// resolvePath returns p made absolute with the symbolic links of its
+// longest existing part resolved; the part that does not exist yet is
+// appended as it is.
+func resolvePath(p string) string {
+	p = absPath(p)
+	var rest []string
+	for {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(append([]string{r}, rest...)...)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return filepath.Join(append([]string{p}, rest...)...)
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+		p = parent
+	}
 }
 
 // checkOutFolder refuses, as bad usage, an --out that cannot be a folder:

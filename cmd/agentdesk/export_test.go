@@ -315,3 +315,21 @@ func TestExportKeepsTheFilesOfABrokenSource(t *testing.T) {
 		t.Errorf("a renamed agent: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
 	}
 }
+
+// TestExportOutThroughALink names the agents folder through a symbolic
+// link to the home, in a folder that does not exist yet: still refused.
+func TestExportOutThroughALink(t *testing.T) {
+	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst})
+	link := filepath.Join(t.TempDir(), "home-link")
+	if err := os.Symlink(home, link); err != nil {
+		t.Skip(err)
+	}
+	out := filepath.Join(link, "agents", ".server-feeds", "exported")
+	code, _, stderr := run(t, nil, "export", "--home", home, "--to", "claude-code", "--out", out)
+	if code != 2 || !strings.Contains(stderr, "inside the NetClaw agents folder") {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(home, "agents", ".server-feeds")); err == nil {
+		t.Error("export wrote into the agents folder")
+	}
+}
