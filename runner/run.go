@@ -112,6 +112,7 @@ type Spec struct {
 // No run folder is made for it.
 type SpecError struct{ Err error }
 
+// Error returns the cause's message.
 func (e *SpecError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the cause.

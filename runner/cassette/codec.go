@@ -156,6 +156,7 @@ type SyntaxError struct {
 	Err  error
 }
 
+// Error says on which line of the cassette what is wrong.
 func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 
 // Unwrap returns the cause.
