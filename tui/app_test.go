@@ -239,3 +239,27 @@ func TestListMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestListSourceAlignsRight: the source column ends at the separator
+// whatever its width, a feed folder with wide characters included.
+func TestListSourceAlignsRight(t *testing.T) {
+	tmp, base := copyHome(t, "home")
+	tm := newTestModel(t, tmp, base, 100, 30)
+	tm.writeFile("agents/.server-feeds/日本/wide-feed.md", "---\nname: wide-feed\ndescription: d\n---\n\nbody\n")
+	tm.keys("ctrl+r")
+	for _, want := range []string{"wide-feed", "code-analyst"} {
+		found := false
+		for _, line := range strings.Split(tm.screen(), "\n") {
+			left, _, _ := strings.Cut(line, "│")
+			if strings.Contains(left, " "+want+" ") {
+				found = true
+				if !strings.HasSuffix(left, "local ") && !strings.HasSuffix(left, "feed:日本 ") {
+					t.Errorf("%s: the source does not end at the separator: %q", want, left)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s not listed:\n%s", want, tm.screen())
+		}
+	}
+}

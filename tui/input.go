@@ -5,7 +5,6 @@ import (
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // lineInput is a one-line text field: typed and pasted text goes in at the
@@ -66,9 +65,5 @@ func (in *lineInput) insert(text string) {
 
 // view renders the value with a block cursor after it.
 func (in *lineInput) view(st *Styles, prompt string, w int) string {
-	text := prompt + in.value
-	if ansi.StringWidth(text) > w-1 {
-		text = ansi.TruncateLeft(text, ansi.StringWidth(text)-(w-1), "…")
-	}
-	return fit(text+st.ListSelected.Render(" "), w)
+	return fit(cutLeft(prompt+in.value, w-1)+st.ListSelected.Render(" "), w)
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/agentdesk/agentdesk/lint"
 )
 
@@ -272,13 +274,14 @@ func (l *listPane) renderRow(st *Styles, i, w int, focused bool) string {
 		cursor = "›"
 	}
 	src := r.source
+	srcW := ansi.StringWidth(src)
 	avail := w - 3
-	if avail-len(src)-1 < 8 {
+	if avail-srcW-1 < 8 {
 		src = "" // too narrow to show the source
 	}
 	nameW := avail
 	if src != "" {
-		nameW = avail - len(src) - 1
+		nameW = avail - srcW - 1
 	}
 	text := fit(r.name, nameW)
 	if src != "" {

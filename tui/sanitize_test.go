@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestSanitize(t *testing.T) {
@@ -104,6 +106,32 @@ func TestLineInputDropsControls(t *testing.T) {
 		in.insert(c.in)
 		if in.value != c.want {
 			t.Errorf("insert(%q) = %q, want %q", c.in, in.value, c.want)
+		}
+	}
+}
+
+// TestLineInputShowsItsEnd: a value wider than its field shows its end and
+// the cursor after it, the start cut off behind an ellipsis.
+func TestLineInputShowsItsEnd(t *testing.T) {
+	st := NewStyles(true, false)
+	cases := []struct {
+		value string
+		w     int
+		want  string
+	}{
+		{"short", 12, "> short     "},
+		{"abcdefghijklmnopqrstuvwxyz", 10, "…stuvwxyz "},
+		{"日本語のテキスト", 10, "…テキスト "},
+		{"日本語のテキスト", 11, "…テキスト  "}, // half of の does not fit: it goes
+	}
+	for _, c := range cases {
+		in := lineInput{value: c.value}
+		got := ansi.Strip(in.view(&st, "> ", c.w))
+		if got != c.want {
+			t.Errorf("view(%q, %d) = %q, want %q", c.value, c.w, got, c.want)
+		}
+		if ansi.StringWidth(got) != c.w {
+			t.Errorf("view(%q, %d) is %d wide", c.value, c.w, ansi.StringWidth(got))
 		}
 	}
 }

@@ -37,6 +37,24 @@ func cut(s string, w int) string {
 	return ansi.Truncate(s, w, ellipsis)
 }
 
+// cutLeft cuts s to at most w columns from the left, starting with an
+// ellipsis when it was cut, so the end of a long path or input shows. A
+// wide character the cut would halve goes too.
+func cutLeft(s string, w int) string {
+	sw := ansi.StringWidth(s)
+	if sw <= w {
+		return s
+	}
+	if w <= 0 {
+		return ""
+	}
+	out := ansi.TruncateLeft(s, sw-w+1, ellipsis)
+	if ansi.StringWidth(out) > w {
+		out = ansi.TruncateLeft(s, sw-w+2, ellipsis)
+	}
+	return out
+}
+
 // spread puts left and right on one line of exactly w columns, right
 // aligned to the end; left is cut first when both do not fit.
 func spread(left, right string, w int) string {

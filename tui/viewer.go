@@ -313,23 +313,12 @@ func (v *viewer) render(st *Styles, w, h int) []string {
 // frameExact draws lines in the overlay box at exactly inner columns.
 func frameExact(st *Styles, title string, lines []string, inner int) []string {
 	body := make([]string, 0, len(lines)+1)
-	body = append(body, st.OverlayTitle.Render(fit(ansiTruncateLeft(title, inner), inner)))
+	// Keep the end of a long path: the run folder, the file.
+	body = append(body, st.OverlayTitle.Render(fit(cutLeft(title, inner), inner)))
 	for _, l := range lines {
 		body = append(body, fit(l, inner))
 	}
 	return strings.Split(st.Overlay.Render(strings.Join(body, "\n")), "\n")
-}
-
-// ansiTruncateLeft keeps the end of a long path.
-func ansiTruncateLeft(s string, w int) string {
-	if len(s) <= w {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= w {
-		return s
-	}
-	return "…" + string(r[len(r)-w+1:])
 }
 
 // transcriptLines renders transcript.jsonl as a log: one line per event,

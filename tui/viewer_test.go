@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestArtifactFilesOrder(t *testing.T) {
@@ -113,5 +114,26 @@ func TestOpenNetClawRunFolder(t *testing.T) {
 	tm.keys("q")
 	if !tm.quit {
 		t.Error("q should quit the viewer program")
+	}
+}
+
+// TestViewerTitleKeepsTheEnd: a path too long for the viewer's title loses
+// its start, never its end, wide characters measured as two columns.
+func TestViewerTitleKeepsTheEnd(t *testing.T) {
+	st := NewStyles(true, false)
+	for _, title := range []string{
+		"/home/someone/.local/state/agentdesk/runs/0123456789abcdef0123456789abcdef",
+		"/home/" + strings.Repeat("日本", 20) + "/runs/0123456789abcdef0123456789abcdef",
+	} {
+		lines := frameExact(&st, title, []string{"x"}, 40)
+		got := strings.TrimSpace(strings.Trim(ansi.Strip(lines[1]), "│"))
+		if !strings.HasSuffix(got, "0123456789abcdef") || !strings.HasPrefix(got, "…") {
+			t.Errorf("title %q shows as %q: want its end, after an ellipsis", title, got)
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w != 44 {
+				t.Errorf("line %q is %d wide, want 44", ansi.Strip(l), w)
+			}
+		}
 	}
 }
