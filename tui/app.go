@@ -209,7 +209,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case layerMsg:
 		m.layer.apply(msg)
 	case markdownMsg:
-		m.md.store(msg, "")
+		m.md.store(msg)
 	case flashExpiredMsg:
 		if msg.id == m.flash.id {
 			m.flash = flash{id: m.flash.id}

@@ -16,17 +16,12 @@ import (
 // does not say.
 const defaultPrefillSeconds = 1800
 
-// definitionPane shows what the runtime makes of the selected file: the
-// effective fields with defaults marked, every diagnostic, and the body
-// rendered as markdown (or, for a rejected file, the frontmatter with the
-// offending line highlighted).
-type definitionPane struct {
-	scroll int
-}
-
-// definitionContent builds the pane's lines for f at width w. body is the
-// rendered markdown of the body when it is ready, else "" (the raw body is
-// shown meanwhile).
+// definitionContent builds the Definition pane's lines for f at width w:
+// what the runtime makes of the file, the effective fields with defaults
+// marked, every diagnostic, and the body rendered as markdown (or, for a
+// rejected file, the frontmatter with the offending line highlighted). body
+// is the rendered markdown of the body when it is ready, else "" (the raw
+// body is shown meanwhile).
 func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body string) []string {
 	if f == nil {
 		return []string{st.Dim.Render("Select an agent on the left.")}

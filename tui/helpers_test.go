@@ -56,25 +56,7 @@ func copyHome(t testing.TB, name string) (tmp, base string) {
 	t.Helper()
 	tmp = t.TempDir()
 	base = filepath.Join(tmp, "netclaw")
-	src := filepath.Join("testdata", name)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		dst := filepath.Join(base, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	copyDir(t, filepath.Join("testdata", name), base)
 	return tmp, base
 }
 

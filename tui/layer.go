@@ -139,7 +139,7 @@ func (p *layerPane) content(st *Styles, c *lint.Catalog, sel *lint.File, w int) 
 	if sel != nil && sel.Def != nil && sel.Status == lint.Loaded {
 		if r, ok := p.blocks[strings.ToLower(sel.Def.Name)]; ok {
 			for i := r[0]; i < r[1]; i++ {
-				out[start+i] = st.Highlight.Render(fit(ansiStrip(p.body[i]), w))
+				out[start+i] = st.Highlight.Render(fit(ansi.Strip(p.body[i]), w))
 			}
 		}
 	}
@@ -338,6 +338,3 @@ func diffLine(st *Styles, l string, w int) string {
 func ansiWidthFits(s string, w int) bool {
 	return len(s) <= w || ansi.StringWidth(s) <= w
 }
-
-// ansiStrip removes styling from a rendered line.
-func ansiStrip(s string) string { return ansi.Strip(s) }

@@ -52,15 +52,15 @@ func (c *markdownCache) request(k markdownKey, text string) tea.Cmd {
 	}
 }
 
-// store records a finished rendering; a failed one falls back to the
-// sanitised plain text so it is not asked for again.
-func (c *markdownCache) store(m markdownMsg, fallback string) {
+// store records a finished rendering. A failed one is stored empty, so it
+// is not asked for again and the panes show the sanitised plain text.
+func (c *markdownCache) store(m markdownMsg) {
 	delete(c.pending, m.key)
 	if len(c.done) > 256 {
 		clear(c.done) // a crude bound: renderings are cheap to redo
 	}
 	if m.err != nil {
-		c.done[m.key] = fallback
+		c.done[m.key] = ""
 		return
 	}
 	c.done[m.key] = m.out
