@@ -40,6 +40,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.setTab(tabArtifacts)
 		return nil
 	case key.Matches(msg, k.Reload):
+		m.arts.invalidate() // runs made elsewhere show too
 		return m.requestScan()
 	case key.Matches(msg, k.Edit):
 		return m.editSelected()

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,5 +76,31 @@ func TestArtifactsOfAnotherAgent(t *testing.T) {
 	tm.keys("down") // release-notes has none
 	if scr := tm.screen(); !strings.Contains(scr, "No runs yet") {
 		t.Errorf("release-notes has no runs:\n%s", scr)
+	}
+}
+
+// TestReloadRereadsTheRuns: ctrl+r lists the runs folder again, so a run
+// made elsewhere (agentdesk run in another terminal) shows.
+func TestReloadRereadsTheRuns(t *testing.T) {
+	tm := pastRunsModel(t, 100, 30)
+	tm.keys("4")
+	if scr := tm.screen(); !strings.Contains(scr, "Runs of code-analyst (2)") {
+		t.Fatalf("code-analyst's runs:\n%s", scr)
+	}
+	const id = "abcdabcdabcdabcdabcdabcdabcdabcd"
+	src := filepath.Join("testdata", "runs", "1111aaaa2222bbbb3333cccc4444dddd")
+	dst := filepath.Join(tm.opts.Runner.Dir(), id)
+	copyDir(t, src, dst)
+	data, err := os.ReadFile(filepath.Join(dst, runner.RunFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = []byte(strings.Replace(string(data), "1111aaaa2222bbbb3333cccc4444dddd", id, 1))
+	if err := os.WriteFile(filepath.Join(dst, runner.RunFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm.keys("ctrl+r")
+	if scr := tm.screen(); !strings.Contains(scr, "Runs of code-analyst (3)") {
+		t.Errorf("after ctrl+r the new run should be listed:\n%s", scr)
 	}
 }
