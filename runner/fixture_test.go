@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,7 +122,7 @@ func checkFolder(t *testing.T, rec Record) []TranscriptEntry {
 		names = append(names, e.Name())
 	}
 	want := append([]string(nil), rec.Files...)
-	if strings.Join(sorted(names), ",") != strings.Join(sorted(want), ",") {
+	if strings.Join(slices.Sorted(slices.Values(names)), ",") != strings.Join(slices.Sorted(slices.Values(want)), ",") {
 		t.Errorf("folder holds %v, record lists %v", names, want)
 	}
 	result, err := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
@@ -154,18 +155,6 @@ func checkFolder(t *testing.T, rec Record) []TranscriptEntry {
 		t.Errorf("transcript runs from %v to %v", lines[0], lines[len(lines)-1])
 	}
 	return lines
-}
-
-func sorted(s []string) []string {
-	out := append([]string(nil), s...)
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
 }
 
 // repeat returns n copies of a step.
