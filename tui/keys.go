@@ -1,6 +1,10 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
 
 // KeyMap is every key the browser answers to. Panes never match raw key
 // strings; they match these bindings, so a user could remap them in one place.
@@ -108,24 +112,25 @@ func (k KeyMap) fullHelp() []helpGroup {
 		{"Artifacts", []helpEntry{one(k.Open), one(k.Pager)}},
 		{"General", []helpEntry{
 			{k.Tab1.Help().Key + "-" + k.Tab4.Help().Key, "go to pane 1-4"},
-			one(k.Help), {"q ctrl+c", "quit"},
+			one(k.Help), {strings.Join(k.Quit.Keys(), " "), "quit"},
 		}},
 	}
 }
 
-// shortHelp is the footer's one line for a pane.
+// shortHelp is the footer's one line for a pane: the bindings' keys with
+// a word each.
 func (k KeyMap) shortHelp(t tab) []helpEntry {
-	one := func(b key.Binding) helpEntry { return helpEntry{b.Help().Key, b.Help().Desc} }
-	out := []helpEntry{{"↑↓", "move"}, one(k.Filter), {"tab", "pane"}}
+	short := func(b key.Binding, word string) helpEntry { return helpEntry{b.Help().Key, word} }
+	out := []helpEntry{{"↑↓", "move"}, short(k.Filter, "filter"), short(k.NextTab, "pane")}
 	switch t {
 	case tabLayer:
-		out = append(out, helpEntry{"a", "audience"}, helpEntry{"v", "diff"})
+		out = append(out, short(k.Audience, "audience"), short(k.Diff, "diff"))
 	case tabRun:
-		out = append(out, helpEntry{"r", "run"}, helpEntry{"x", "cancel"}, helpEntry{"t", "thinking"})
+		out = append(out, short(k.Run, "run"), short(k.Cancel, "cancel"), short(k.FoldThinking, "thinking"))
 	case tabArtifacts:
-		out = append(out, helpEntry{"o", "open"}, helpEntry{"p", "pager"})
+		out = append(out, short(k.Open, "open"), short(k.Pager, "pager"))
 	default:
-		out = append(out, helpEntry{"e", "edit"}, helpEntry{"n", "new"}, helpEntry{"D", "duplicate"})
+		out = append(out, short(k.Edit, "edit"), short(k.New, "new"), short(k.Duplicate, "duplicate"))
 	}
-	return append(out, one(k.Help), helpEntry{"q", "quit"})
+	return append(out, short(k.Help, "help"), short(k.Quit, "quit"))
 }
