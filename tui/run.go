@@ -32,6 +32,7 @@ type runView struct {
 	status    runner.Status
 	record    *runner.Record // set when the run has ended
 	err       error          // reading events failed
+	writeErr  error          // the run folder could not be written
 	// cache of the stream's rendered lines
 	cacheKey   string
 	cacheLines []string
@@ -142,6 +143,8 @@ type (
 		events []runner.Event
 		end    bool  // the run has no more events
 		err    error // reading failed (not io.EOF)
+		// writeErr says the ended run's folder could not be written.
+		writeErr error
 	}
 	runTickMsg struct{}
 )
@@ -178,6 +181,11 @@ func waitEventsCmd(ctx context.Context, r *runner.Run, i int) tea.Cmd {
 		}
 		if n := len(msg.events); n > 0 && msg.events[n-1].Kind == runner.EventDone {
 			msg.end = true
+		}
+		if msg.end {
+			// The run has ended: Wait returns at once, with the error of
+			// writing its folder.
+			_, msg.writeErr = r.Wait()
 		}
 		return msg
 	}
@@ -251,6 +259,7 @@ func (m *Model) runEvents(msg runEventsMsg) tea.Cmd {
 	if msg.err != nil {
 		rv.err = msg.err
 	}
+	rv.writeErr = msg.writeErr
 	if !msg.end && msg.err == nil {
 		return m.waitEvents(rv.run, rv.next)
 	}
@@ -260,7 +269,11 @@ func (m *Model) runEvents(msg runEventsMsg) tea.Cmd {
 	}
 	m.arts.invalidate()
 	cmds := []tea.Cmd{m.refreshArtifacts()}
-	if sel := m.list.selected(); m.tab != tabRun || sel == nil || sel.Path != rv.agentPath {
+	switch sel := m.list.selected(); {
+	case rv.writeErr != nil:
+		first, _, _ := strings.Cut(rv.writeErr.Error(), "\n")
+		cmds = append(cmds, m.setFlash(rv.agent+": the run folder could not be written: "+first, true))
+	case m.tab != tabRun || sel == nil || sel.Path != rv.agentPath:
 		cmds = append(cmds, m.setFlash(rv.agent+": run finished — "+outcomeText(rv.record)+" (tab 3)", rv.record == nil || rv.record.Outcome != runner.Completed))
 	}
 	return tea.Batch(cmds...)
@@ -676,6 +689,12 @@ func bannerLines(st *Styles, rv *runView, short func(string) string, w int) []st
 	dir := r.Dir
 	if dir == "" {
 		dir = rv.run.Dir()
+	}
+	if rv.writeErr != nil {
+		out = append(out, st.BannerBad.Render(fit(" ✗ the run folder could not be written", w)))
+		for _, l := range wrap(SanitizeText(short(rv.writeErr.Error())), w-2) {
+			out = append(out, "  "+l)
+		}
 	}
 	out = append(out, artifactLines(st, dir, r.Files, short, w)...)
 	out = append(out, st.Dim.Render(cut("  o: open in the viewer · 4: Artifacts pane", w)))

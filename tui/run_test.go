@@ -306,3 +306,35 @@ func TestRunWithToolCallScreens(t *testing.T) {
 		})
 	}
 }
+
+// TestRunFolderWriteFailureShows: when the run folder cannot be written at
+// the end (here it was replaced by a file), the banner and a notice say so
+// instead of pointing at artifacts that are not there.
+func TestRunFolderWriteFailureShows(t *testing.T) {
+	rh := newRunHome(t, 100, 30)
+	rh.srv.Enqueue(modeltest.Script{Steps: []modeltest.Step{modeltest.Text("working on it"), modeltest.Pause(time.Hour)}})
+	rv := rh.startRun("Summarise", "")
+	rh.pumpUntil("the text streams", func() bool { return hasText(rv, "working") })
+	dir := rv.run.Dir()
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, []byte("in the way"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rh.keys("x")
+	rh.pumpUntil("the run is cancelled", rv.ended)
+	if rv.writeErr == nil {
+		t.Fatal("the write error was not kept")
+	}
+	scr := rh.screen()
+	for _, want := range []string{"the run folder could not be written", shortID(rv.id)} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("screen lacks %q:\n%s", want, scr)
+		}
+	}
+	if !strings.Contains(rh.flash.text, "code-analyst: the run folder could not be written") {
+		t.Errorf("notice %q", rh.flash.text)
+	}
+	checkNoRawControls(t, rh.View().Content)
+}
