@@ -186,6 +186,8 @@ func (s *StreamRedactor) Flush() string {
 // up to the last white space (within the last secret's length of the end
 // when a secret holds white space), less a label whose value may follow,
 // and never inside a secret or pattern match seen in the pending text.
+// Text with no white space at all is held up to maxHold, then let through
+// but for its last holdTail bytes (again never inside a secret or match).
 func (s *StreamRedactor) safeCut() int {
 	p := s.pending
 	limit := len(p)
@@ -203,6 +205,20 @@ func (s *StreamRedactor) safeCut() int {
 	// masked the way String replaces them, so that a value's replacement
 	// making a word boundary is seen here too.
 	masked := s.r.mask(p)
+	cut = s.keepWhole(p, masked, cut)
+	if cut <= 0 && len(p) > maxHold {
+		cut = s.keepWhole(p, masked, len(p)-holdTail)
+	}
+	for cut > 0 && cut < len(p) && !utf8.RuneStart(p[cut]) {
+		cut--
+	}
+	return cut
+}
+
+// keepWhole moves cut back to before a label at its end, and out of any
+// configured value or pattern match in p (masked: p with the values masked)
+// that it would split.
+func (s *StreamRedactor) keepWhole(p, masked string, cut int) int {
 	if loc := labelAtEnd.FindStringIndex(masked[:cut]); loc != nil {
 		cut = loc[0]
 	}
@@ -233,12 +249,6 @@ func (s *StreamRedactor) safeCut() int {
 				}
 			}
 		}
-	}
-	if cut <= 0 && len(p) > maxHold {
-		cut = len(p) - holdTail
-	}
-	for cut > 0 && cut < len(p) && !utf8.RuneStart(p[cut]) {
-		cut--
 	}
 	return cut
 }

@@ -127,3 +127,26 @@ func FuzzStreamRedactor(f *testing.F) {
 		}
 	})
 }
+
+// TestStreamRedactorLongRunKeepsSecretsWhole streams a run of text with no
+// white space, longer than a stream holds back, with a secret where the
+// hold would cut: the secret comes out redacted, not in two halves.
+func TestStreamRedactorLongRunKeepsSecretsWhole(t *testing.T) {
+	secret := "planted-key-0123456789abcdef0123"
+	r := NewRedactor(secret)
+	for _, tail := range []int{holdTail - len(secret) + 1, holdTail - len(secret)/2, holdTail - 1} {
+		for _, pieces := range []int{1, 7} {
+			text := strings.Repeat("A", maxHold) + secret + strings.Repeat("B", tail)
+			s := r.Stream()
+			var out strings.Builder
+			step := len(text)/pieces + 1
+			for i := 0; i < len(text); i += step {
+				out.WriteString(s.Write(text[i:min(i+step, len(text))]))
+			}
+			out.WriteString(s.Flush())
+			if got, want := out.String(), r.String(text); got != want {
+				t.Errorf("tail %d, %d pieces: the secret came out as %q", tail, pieces, got[maxHold-4:min(maxHold+len(secret)+4, len(got))])
+			}
+		}
+	}
+}
