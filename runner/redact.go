@@ -182,6 +182,9 @@ func (s *StreamRedactor) Flush() string {
 	return out
 }
 
+// patternSpace is the white space of the patterns' \s (RE2's ASCII set).
+const patternSpace = " \t\n\f\r"
+
 // safeCut returns how much of pending can be redacted and handed out now:
 // up to the last white space (within the last secret's length of the end
 // when a secret holds white space), less a label whose value may follow,
@@ -194,13 +197,9 @@ func (s *StreamRedactor) safeCut() int {
 	if s.r.spaced {
 		limit = max(len(p)-s.r.longest+1, 0)
 	}
-	cut := strings.LastIndexFunc(p[:limit], unicode.IsSpace)
-	if cut < 0 {
-		cut = 0
-	} else {
-		_, size := utf8.DecodeRuneInString(p[cut:])
-		cut += size
-	}
+	// White space as the patterns' \s knows it: a value may run on
+	// through other space characters (\v, U+00A0).
+	cut := strings.LastIndexAny(p[:limit], patternSpace) + 1
 	// Labels and patterns are looked for where the configured values are
 	// masked the way String replaces them, so that a value's replacement
 	// making a word boundary is seen here too.
