@@ -110,6 +110,9 @@ type Model struct {
 	tab    tab
 	focus  focus
 	scroll [tabCount]int
+	// layerJump asks the Layer pane to bring the selection's block into
+	// view when it next shows.
+	layerJump bool
 
 	overlays overlayStack
 	flash    flash
@@ -243,9 +246,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// followUp asks for whatever the next frame will need and is not ready:
-// today, the markdown of the selected body.
+// followUp asks for whatever the next frame will need and is not ready
+// (the markdown of the selected body, a listing of runs) and brings the
+// selection's layer block into view.
 func (m *Model) followUp() tea.Cmd {
+	if m.tab == tabLayer {
+		m.jumpToSelectedBlock()
+	}
 	if v, ok := m.overlays.top().(*viewer); ok && m.width > 0 {
 		return v.need(m.viewerWidth())
 	}

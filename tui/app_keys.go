@@ -174,6 +174,7 @@ func (m *Model) handlePaneKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		case key.Matches(msg, k.Audience):
 			m.layer.cycleAudience()
 			m.scroll[tabLayer] = 0
+			m.layerJump = true
 			return nil, true
 		case key.Matches(msg, k.Diff):
 			m.layer.toggleDiff()
@@ -196,8 +197,28 @@ func (m *Model) moveSelection(n int) {
 	}
 }
 
+// resetScroll scrolls every pane back to the top for a new selection;
+// the Layer pane then brings the selection's block into view.
 func (m *Model) resetScroll() {
 	m.scroll = [tabCount]int{}
+	m.layerJump = true
+}
+
+// jumpToSelectedBlock scrolls the Layer pane so the selection's block
+// shows, once, after the selection or the audience changed: from the top
+// when the block fits there, else from a line above the block.
+func (m *Model) jumpToSelectedBlock() {
+	if !m.layerJump || m.width == 0 || m.layer.states[m.layer.audience] == nil {
+		return // nothing to jump to until the layer is built
+	}
+	m.layerJump = false
+	h, w := m.paneSize()
+	total := len(m.layer.content(&m.st, m.cat, m.list.selected(), w))
+	from, to, ok := m.layer.selectedBlock()
+	if !ok || to <= h {
+		return
+	}
+	m.scroll[tabLayer] = max(min(from-1, total-h), 0)
 }
 
 // scrollPane scrolls the active pane by n lines, within its content.

@@ -263,3 +263,51 @@ func TestListSourceAlignsRight(t *testing.T) {
 		}
 	}
 }
+
+// TestLayerShowsTheSelectedBlock: the Layer pane scrolls the selection's
+// block into view, for a selection made in the pane or before it opened,
+// and after the audience changes.
+func TestLayerShowsTheSelectedBlock(t *testing.T) {
+	tmp, base := copyHome(t, "home")
+	for i := 0; i < 30; i++ {
+		name := fmt.Sprintf("zz-agent-%02d", i)
+		text := "---\nname: " + name + "\ndescription: Agent " + name + " does one narrow thing.\n---\n\nbody\n"
+		if err := os.WriteFile(filepath.Join(base, "agents", name+".md"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tm := newTestModel(t, tmp, base, 80, 24)
+	pick := func(name string) {
+		t.Helper()
+		tm.keys("/", "ctrl+u")
+		tm.typeText(name)
+		tm.keys("enter", "esc")
+		if f := tm.list.selected(); f == nil || f.Name() != name {
+			t.Fatalf("could not select %s", name)
+		}
+	}
+	shows := func(what, name string) {
+		t.Helper()
+		if scr := tm.screen(); !strings.Contains(scr, "## "+name) || !strings.Contains(scr, "Agent "+name+" does") {
+			t.Errorf("%s: the block of %s is not on screen:\n%s", what, name, scr)
+		}
+	}
+	pick("zz-agent-25")
+	tm.keys("2")
+	shows("selected before the pane opened", "zz-agent-25")
+	tm.keys("up", "up", "up", "up", "up", "up", "up", "up", "up", "up")
+	shows("moved in the pane", "zz-agent-15")
+	tm.keys("a") // Team
+	shows("another audience", "zz-agent-15")
+	tm.keys("g")
+	if scr := tm.screen(); !strings.Contains(scr, "## code-analyst") {
+		t.Errorf("back at the top, code-analyst's block is not on screen:\n%s", scr)
+	}
+	// A block that shows from the top leaves the pane at the top, under
+	// the audience and the cost.
+	tm.send(tea.WindowSizeMsg{Width: 120, Height: 60})
+	tm.keys("down", "g")
+	if scr := tm.screen(); !strings.Contains(scr, "Audience") || !strings.Contains(scr, "## code-analyst") {
+		t.Errorf("the pane should stay at the top:\n%s", scr)
+	}
+}

@@ -69,9 +69,11 @@ type layerPane struct {
 	byTokens  []preview.AgentTokens
 	tokensKey string
 	// cache holds the whole pane for one selection too, so a frame only
-	// slices.
-	cacheKey   string
-	cacheLines []string
+	// slices; selFrom and selTo are the selection's block in it (-1 when
+	// it has none).
+	cacheKey       string
+	cacheLines     []string
+	selFrom, selTo int
 }
 
 // apply records freshly built layers; a layer that changed keeps its
@@ -136,15 +138,26 @@ func (p *layerPane) content(st *Styles, c *lint.Catalog, sel *lint.File, w int) 
 	out = append(out, head...)
 	start := len(out)
 	out = append(out, p.body...)
+	p.selFrom, p.selTo = -1, -1
 	if sel != nil && sel.Def != nil && sel.Status == lint.Loaded {
 		if r, ok := p.blocks[strings.ToLower(sel.Def.Name)]; ok {
 			for i := r[0]; i < r[1]; i++ {
 				out[start+i] = st.Highlight.Render(fit(ansi.Strip(p.body[i]), w))
 			}
+			p.selFrom, p.selTo = start+r[0], start+r[1]
 		}
 	}
 	p.cacheKey, p.cacheLines = key, out
 	return out
+}
+
+// selectedBlock returns the lines of the selection's block in the content
+// last built, false when it has none (not in the layer, or the diff shows).
+func (p *layerPane) selectedBlock() (from, to int, ok bool) {
+	if p.cacheKey == "" || p.selFrom < 0 {
+		return 0, 0, false
+	}
+	return p.selFrom, p.selTo, true
 }
 
 // buildHead renders the part of the pane above the layer text: audience,
