@@ -169,7 +169,14 @@ func renameDefinition(f *lint.File, name string) ([]byte, error) {
 		return nil, fmt.Errorf("%s:%d: the name is a block scalar; write it on one line first", f.Path, fld.ValuePos.Line)
 	}
 	lines[i] = string(r[:col]) + name + eol
-	return []byte(strings.Join(lines, "")), nil
+	out := []byte(strings.Join(lines, ""))
+	// The value was replaced up to the end of its line: check the copy
+	// still says what the original said, under the new name (a flow-style
+	// frontmatter, {name: x, description: y}, would not).
+	if c := lint.Parse(f.Path, out, lint.Runtime); c.Def == nil || c.Def.Name != name || c.Def.Description != f.Def.Description {
+		return nil, fmt.Errorf("%s:%d: the name cannot be changed on its own line; copy the file by hand", f.Path, fld.ValuePos.Line)
+	}
+	return out, nil
 }
 
 // createFileCmd writes data to path in the background without ever

@@ -142,6 +142,7 @@ func TestRenameDefinition(t *testing.T) {
 		{"crlf", "---\r\nname: old\r\ndescription: d\r\n---\r\n\r\nbody\r\n", "---\r\nname: new-one\r\ndescription: d\r\n---\r\n\r\nbody\r\n", ""},
 		{"comment kept out", "---\nname: old # the name\ndescription: d\n---\n\nbody\n", "---\nname: new-one\ndescription: d\n---\n\nbody\n", ""},
 		{"block scalar", "---\nname: |\n  old\ndescription: d\n---\n\nbody\n", "", "block scalar"},
+		{"flow style", "---\n{name: old, description: d}\n---\n\nbody\n", "", "copy the file by hand"},
 	}
 	for _, c := range cases {
 		f := lint.Parse("/x/a.md", []byte(c.text), lint.Runtime)
