@@ -317,7 +317,7 @@ func (m *Model) openEditor(msg openEditorMsg) tea.Cmd {
 	if msg.warning != "" {
 		warn = m.setFlash(msg.warning, true)
 	}
-	return tea.Batch(warn, tea.ExecProcess(msg.cmd, func(err error) tea.Msg {
+	return tea.Batch(warn, execHeld(msg.cmd, func(err error) tea.Msg {
 		return editorDoneMsg{path: msg.path, cleanup: msg.cleanup, pager: msg.pager, err: err}
 	}))
 }
