@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -110,7 +111,7 @@ func execute(args []string, stdin io.Reader, stdout, stderr io.Writer, environ [
 	markRunErrors(root)
 	root.SetArgs(args)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	defer func() {
 		if r := recover(); r != nil {

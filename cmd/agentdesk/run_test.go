@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -278,22 +277,17 @@ func TestRunCommandLines(t *testing.T) {
 	}
 }
 
-// TestRunBinaryCancelledByInterrupt runs the built binary and presses
-// Ctrl-C (SIGINT) mid-stream: the run ends cancelled_by_parent, exit 1.
-func TestRunBinaryCancelledByInterrupt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("building the binary is skipped with -short")
+// TestRunBinaryCancelledBySignal runs the built binary and sends it Ctrl-C
+// (SIGINT), or a SIGTERM from a supervisor, mid-stream: the run ends
+// cancelled_by_parent, exit 1, and its record says Cancelled.
+func TestRunBinaryCancelledBySignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) { runBinaryCancelledBy(t, sig) })
 	}
-	// A binary of its own: TestBinaryEndToEnd removes the shared one when
-	// it ends.
-	bin := filepath.Join(t.TempDir(), "agentdesk")
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		goTool = "go"
-	}
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+}
+
+func runBinaryCancelledBy(t *testing.T, sig syscall.Signal) {
+	bin := binary(t)
 	srv, env, runs := trialHome(t, wire.OpenAI)
 	srv.Enqueue(modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Working "), modeltest.Text("on it\n"), modeltest.Pause(time.Minute)}})
 	cmd := exec.Command(bin, "run", "code-analyst", "--task", "x")
@@ -311,7 +305,7 @@ func TestRunBinaryCancelledByInterrupt(t *testing.T) {
 	if err != nil || line != "Working on it\n" {
 		t.Fatalf("first line %q: %v", line, err)
 	}
-	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Process.Signal(sig)
 	err = cmd.Wait()
 	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(stderr.String(), "reason: cancelled_by_parent") {
 		t.Errorf("exit %d (%v), stderr %q", cmd.ProcessState.ExitCode(), err, stderr.String())
