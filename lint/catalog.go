@@ -88,6 +88,19 @@ func (c *Catalog) Agent(name string) *File {
 	return nil
 }
 
+// RejectedAgent returns the first rejected file that declares name
+// (case-insensitive, surrounding spaces ignored), or nil: why an agent the
+// user asked for is not loaded.
+func (c *Catalog) RejectedAgent(name string) *File {
+	name = strings.TrimSpace(name)
+	for _, f := range c.Files {
+		if f.Status == Rejected && f.Def != nil && strings.EqualFold(f.Def.Name, name) {
+			return f
+		}
+	}
+	return nil
+}
+
 // File returns the scanned file at path, or nil.
 func (c *Catalog) File(path string) *File {
 	for _, f := range c.Files {

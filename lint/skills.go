@@ -194,7 +194,7 @@ func resolveRoute(sk *Skill, c *Catalog, p Profile) {
 	case agent == nil:
 		if near := closestAgent(c, target); near != "" {
 			hint = fmt.Sprintf("did you mean '%s'?", near)
-		} else if rejected := rejectedNamed(c, target); rejected != nil {
+		} else if rejected := c.RejectedAgent(target); rejected != nil {
 			hint = fmt.Sprintf("%s declares it but is rejected: %s", rejected.Path, rejected.Reason)
 		}
 	default:
@@ -216,13 +216,4 @@ func closestAgent(c *Catalog, name string) string {
 		}
 	}
 	return best
-}
-
-func rejectedNamed(c *Catalog, name string) *File {
-	for _, f := range c.Files {
-		if f.Status == Rejected && f.Def != nil && strings.EqualFold(f.Def.Name, name) {
-			return f
-		}
-	}
-	return nil
 }

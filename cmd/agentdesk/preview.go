@@ -202,11 +202,7 @@ func previewAgent(g *globals, f previewFlags, c *lint.Catalog) error {
 func previewSkill(g *globals, f previewFlags, c *lint.Catalog) error {
 	s := c.Skill(f.skill)
 	if s == nil {
-		names := make([]string, 0, len(c.Skills))
-		for _, s := range c.Skills {
-			names = append(names, s.Name)
-		}
-		return exitWith(exitFindings, fmt.Errorf("no skill named '%s' in %s%s", f.skill, c.Home.Skills, closeNames(f.skill, names, "skill")))
+		return unknownSkill(c, f.skill)
 	}
 	r := preview.RouteSkill(c, s)
 	if !r.OK() {
@@ -271,16 +267,23 @@ func writePrompt(g *globals, f previewFlags, p promptJSON) error {
 // unknownAgent explains why name does not resolve: a file declares it but
 // the runtime rejects it, or no file declares it (with close names).
 func unknownAgent(c *lint.Catalog, name string) error {
-	for _, file := range c.Rejected() {
-		if file.Def != nil && strings.EqualFold(strings.TrimSpace(file.Def.Name), strings.TrimSpace(name)) {
-			return exitWith(exitFindings, fmt.Errorf("agent '%s' is not loaded: %s", name, file.Reason))
-		}
+	if file := c.RejectedAgent(name); file != nil {
+		return exitWith(exitFindings, fmt.Errorf("agent '%s' is not loaded: %s", name, file.Reason))
 	}
 	var names []string
 	for _, file := range c.Loaded() {
 		names = append(names, file.Def.Name)
 	}
 	return exitWith(exitFindings, fmt.Errorf("no agent named '%s' is loaded from %s%s", name, c.Home.Agents, closeNames(name, names, "agent")))
+}
+
+// unknownSkill explains a skill name that does not resolve, with close names.
+func unknownSkill(c *lint.Catalog, name string) error {
+	names := make([]string, 0, len(c.Skills))
+	for _, s := range c.Skills {
+		names = append(names, s.Name)
+	}
+	return exitWith(exitFindings, fmt.Errorf("no skill named '%s' in %s%s", name, c.Home.Skills, closeNames(name, names, "skill")))
 }
 
 // closeNames is the tail of an unknown-name error: the close names, or how

@@ -210,17 +210,10 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		if f.skill != "" {
 			skill := c.Skill(f.skill)
 			if skill == nil {
-				names := make([]string, 0, len(c.Skills))
-				for _, s := range c.Skills {
-					names = append(names, s.Name)
-				}
-				return exitWith(exitFindings, fmt.Errorf("no skill named '%s' in %s%s", report.Escape(f.skill), c.Home.Skills, closeNames(f.skill, names, "skill")))
+				return unknownSkill(c, f.skill)
 			}
-			if skill.RouteError != "" {
-				return exitWith(exitFindings, errors.New(skill.RouteError))
-			}
-			if !skill.Routed() {
-				return exitWith(exitFindings, fmt.Errorf("skill /%s does not route to a sub-agent (it has no metadata.subagent): run it in NetClaw itself", skill.Name))
+			if _, failure := c.Route(skill); failure != "" {
+				return exitWith(exitFindings, errors.New(failure))
 			}
 			if !strings.EqualFold(skill.Subagent, agent.Def.Name) {
 				return usageErrorf("skill /%s routes to '%s', not to '%s': run agentdesk run %s --skill %s", skill.Name, skill.Subagent, agent.Def.Name, skill.Subagent, skill.Name)
@@ -263,15 +256,13 @@ func readDash(g *globals, v, flag string) (string, error) {
 // unknownRunAgent explains an agent that does not resolve; for a rejected
 // one it prints the file's diagnostics on stderr first.
 func unknownRunAgent(g *globals, c *lint.Catalog, name string) error {
-	for _, file := range c.Rejected() {
-		if file.Def != nil && strings.EqualFold(strings.TrimSpace(file.Def.Name), strings.TrimSpace(name)) {
-			one := &lint.Catalog{Home: c.Home, Profile: c.Profile, Files: []*lint.File{file}}
-			if err := report.Text(g.stderr, one, report.Options{Color: g.Color(g.stderr)}); err != nil {
-				return exitWith(exitInternal, err)
-			}
+	if file := c.RejectedAgent(name); file != nil {
+		one := &lint.Catalog{Home: c.Home, Profile: c.Profile, Files: []*lint.File{file}}
+		if err := report.Text(g.stderr, one, report.Options{Color: g.Color(g.stderr)}); err != nil {
+			return exitWith(exitInternal, err)
 		}
 	}
-	return unknownAgent(c, report.Escape(name))
+	return unknownAgent(c, name)
 }
 
 // ANSI styles of the run output.

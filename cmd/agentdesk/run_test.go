@@ -429,3 +429,14 @@ func TestRunCommandRecordAndReplay(t *testing.T) {
 		t.Errorf("runs list:\n%s", stdout)
 	}
 }
+
+// TestRunRejectedAgentWithControlCharacters: an agent whose name carries an
+// escape sequence and whose file is rejected is reported as rejected, with
+// its reason, not as unknown (the name used to be escaped before matching).
+func TestRunRejectedAgentWithControlCharacters(t *testing.T) {
+	home := writeHome(t, map[string]string{"agents/evil.md": "---\nname: \"evil\\e[31m\"\n---\n\nbody\n"})
+	code, _, stderr := run(t, []string{"NETCLAW_HOME=" + home}, "run", "evil\x1b[31m", "--task", "x", "--no-tools")
+	if code != 1 || !strings.Contains(stderr, "is not loaded") || !strings.Contains(stderr, "[description-missing]") || strings.Contains(stderr, "\x1b") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
