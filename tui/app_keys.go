@@ -60,27 +60,19 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // has focus.
 func (m *Model) handleMoveKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
-	_, bodyH := m.bodySize()
-	page := max(bodyH-2, 1)
 	if m.focus == focusPane {
 		switch {
 		case key.Matches(msg, k.Back):
 			m.focus = focusList
-		case key.Matches(msg, k.Up):
-			m.scrollPane(-1)
-		case key.Matches(msg, k.Down):
-			m.scrollPane(1)
-		case key.Matches(msg, k.PageUp):
-			m.scrollPane(-page)
-		case key.Matches(msg, k.PageDown):
-			m.scrollPane(page)
 		case key.Matches(msg, k.Top):
 			m.scroll[m.tab] = 0
 			if m.tab == tabRun {
 				m.runs.follow = false
 			}
-		case key.Matches(msg, k.Bottom):
-			m.scrollPane(1 << 30)
+		default:
+			if d, ok := m.moveDelta(msg); ok {
+				m.scrollPane(d)
+			}
 		}
 		return nil
 	}
@@ -90,20 +82,35 @@ func (m *Model) handleMoveKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.list.setFilter("")
 	case key.Matches(msg, k.Focus):
 		m.focus = focusPane
-	case key.Matches(msg, k.Up):
-		m.moveSelection(-1)
-	case key.Matches(msg, k.Down):
-		m.moveSelection(1)
-	case key.Matches(msg, k.PageUp):
-		m.moveSelection(-page)
-	case key.Matches(msg, k.PageDown):
-		m.moveSelection(page)
-	case key.Matches(msg, k.Top):
-		m.moveSelection(-1 << 30)
-	case key.Matches(msg, k.Bottom):
-		m.moveSelection(1 << 30)
+	default:
+		if d, ok := m.moveDelta(msg); ok {
+			m.moveSelection(d)
+		}
 	}
 	return nil
+}
+
+// moveDelta is how far a movement key moves: a line, a page of the body,
+// or all the way to the top or bottom.
+func (m *Model) moveDelta(msg tea.KeyPressMsg) (int, bool) {
+	k := m.keys
+	_, bodyH := m.bodySize()
+	page := max(bodyH-2, 1)
+	switch {
+	case key.Matches(msg, k.Up):
+		return -1, true
+	case key.Matches(msg, k.Down):
+		return 1, true
+	case key.Matches(msg, k.PageUp):
+		return -page, true
+	case key.Matches(msg, k.PageDown):
+		return page, true
+	case key.Matches(msg, k.Top):
+		return -1 << 30, true
+	case key.Matches(msg, k.Bottom):
+		return 1 << 30, true
+	}
+	return 0, false
 }
 
 // handleFilterKey edits the filter: typing narrows the list at once, enter
