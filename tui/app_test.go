@@ -129,7 +129,7 @@ func TestFilterNarrowsAndClears(t *testing.T) {
 func TestEveryFrameFits(t *testing.T) {
 	tmp, base := copyHome(t, "home")
 	tm := newTestModel(t, tmp, base, 80, 24)
-	sizes := [][2]int{{80, 24}, {120, 40}, {40, 10}, {41, 11}, {200, 60}, {39, 9}, {20, 5}, {1, 1}, {97, 33}}
+	sizes := [][2]int{{80, 24}, {120, 40}, {40, 10}, {41, 11}, {200, 60}, {39, 9}, {30, 8}, {20, 5}, {1, 1}, {97, 33}}
 	for _, tabKey := range []string{"1", "2", "3", "4"} {
 		tm.keys(tabKey)
 		for _, sel := range []string{"g", "G"} {
@@ -138,8 +138,11 @@ func TestEveryFrameFits(t *testing.T) {
 				tm.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 				frame := tm.View().Content
 				checkFrame(t, frame, sz[0], sz[1])
-				if (sz[0] < minWidth || sz[1] < minHeight) && sz[0] >= 32 && !strings.Contains(frame, "needs at least") {
-					t.Errorf("%dx%d: no too-small notice", sz[0], sz[1])
+				if (sz[0] < minWidth || sz[1] < minHeight) && sz[1] >= 4 && sz[0] >= 12 {
+					want := fmt.Sprintf("needs at least %d×%d; this terminal is %d×%d.", minWidth, minHeight, sz[0], sz[1])
+					if got := strings.Join(strings.Fields(frame), " "); !strings.Contains(got, want) {
+						t.Errorf("%dx%d: the too-small notice is not whole: %q", sz[0], sz[1], frame)
+					}
 				}
 			}
 		}

@@ -31,10 +31,9 @@ func (m *Model) render() string {
 		return "agentdesk: starting…"
 	}
 	if w < minWidth || h < minHeight {
-		return strings.Join(box([]string{
-			fmt.Sprintf("agentdesk needs at least %d×%d;", minWidth, minHeight),
-			fmt.Sprintf("this terminal is %d×%d.", w, h),
-		}, w, h), "\n")
+		// Wrapped, not cut: a cut "40×1…" would give the wrong size.
+		notice := fmt.Sprintf("agentdesk needs at least %d×%d; this terminal is %d×%d.", minWidth, minHeight, w, h)
+		return strings.Join(box(wrap(notice, w), w, h), "\n")
 	}
 	if m.opts.OpenPath != "" {
 		if v, ok := m.overlays.top().(*viewer); ok {
