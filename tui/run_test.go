@@ -33,7 +33,7 @@ type runHome struct {
 	waiting []pendingWait
 }
 
-func newRunHome(t *testing.T, w, h int) *runHome {
+func newRunHome(t testing.TB, w, h int) *runHome {
 	t.Helper()
 	srv := modeltest.NewServer()
 	t.Cleanup(srv.Close)
