@@ -269,13 +269,28 @@ func writePrompt(g *globals, f previewFlags, p promptJSON) error {
 // the runtime rejects it, or no file declares it (with close names).
 func unknownAgent(c *lint.Catalog, name string) error {
 	if file := c.RejectedAgent(name); file != nil {
-		return exitWith(exitFindings, fmt.Errorf("agent '%s' is not loaded: %s", name, file.Reason))
+		return exitWith(exitFindings, fmt.Errorf("agent '%s' is not loaded: %s", name, rejectionAt(file)))
 	}
 	var names []string
 	for _, file := range c.Loaded() {
 		names = append(names, file.Def.Name)
 	}
 	return exitWith(exitFindings, fmt.Errorf("no agent named '%s' is loaded from %s%s", name, c.Home.Agents, closeNames(name, names, "agent")))
+}
+
+// rejectionAt says why the runtime skips f: its first error as
+// path:line:col: message [rule], else the runtime's own log line.
+func rejectionAt(f *lint.File) string {
+	for _, d := range f.Diagnostics {
+		switch {
+		case d.Severity != lint.Error:
+		case d.Line == 0:
+			return fmt.Sprintf("%s: %s [%s]", d.Path, d.Message, d.Rule)
+		default:
+			return fmt.Sprintf("%s:%d:%d: %s [%s]", d.Path, d.Line, d.Column, d.Message, d.Rule)
+		}
+	}
+	return f.Reason
 }
 
 // unknownSkill explains a skill name that does not resolve, with close names.
