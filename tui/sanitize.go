@@ -12,7 +12,7 @@ import (
 const tabWidth = 4
 
 // Sanitize makes one line of text from a file or a model safe to put on a
-// terminal. It escapes what report.Escape escapes for every other output of
+// terminal. It escapes what termsafe.Escape escapes for every other output of
 // agentdesk — control characters (C0, DEL, C1) and so escape sequences,
 // Unicode line separators and bidirectional overrides, invalid UTF-8 —
 // shown as `\x1b`, `\n`, `\u202e`, `\xff`, and it expands tabs to spaces,
