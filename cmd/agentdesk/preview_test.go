@@ -297,21 +297,3 @@ func TestPreviewOnTerminal(t *testing.T) {
 		t.Errorf("on a terminal the layer should end with a newline before the summary:\n%q", out)
 	}
 }
-
-func TestEscapeText(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"plain\ntext", "plain\ntext"},
-		{"crlf\r\nline\r\n", "crlf\r\nline\r\n"},
-		{"lone\rcr", `lone\rcr`},
-		{"ends with cr\r", `ends with cr\r`},
-		{"tab\tkept", "tab\tkept"},
-		{"esc\x1b[31m", `esc\x1b[31m`},
-		{"bidi\u202e", `bidi\u202e`},
-	}
-	for _, tt := range tests {
-		if got := escapeText(tt.in); got != tt.want {
-			t.Errorf("escapeText(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
