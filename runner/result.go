@@ -31,6 +31,9 @@ func ResultMarkdown(r *Record) string {
 	if r.Skill != "" {
 		fmt.Fprintf(&b, "- Skill: /%s\n", escapeLine(r.Skill))
 	}
+	if t := r.Suite; t != nil {
+		fmt.Fprintf(&b, "- Suite: %s (%s suite %s)\n", escapeLine(t.String()), escapeLine(t.Kind), escapeLine(t.Path))
+	}
 	if rp := r.Replay; rp != nil {
 		speed := "at recorded speed"
 		if rp.Fast {
