@@ -134,6 +134,11 @@ type File struct {
 	Reason string
 	// Def is what the file binds to; nil when the frontmatter does not parse.
 	Def *Definition
+	// DeclaredName is the name written on the frontmatter's top-level
+	// `name:` line of a file the runtime cannot bind (Def is nil), read
+	// from the raw text; "" when there is none or Def is set. The runtime
+	// never sees it; it names the file for the person who wrote it.
+	DeclaredName string
 	// Diagnostics about this file, sorted by position.
 	Diagnostics []Diagnostic
 	// Size is the file's size in bytes.
@@ -149,10 +154,11 @@ type File struct {
 	Sync *SyncEntry
 }
 
-// Name returns the definition's name, or "" when the file has none.
+// Name returns the definition's name; for a file the runtime cannot bind,
+// the name its raw frontmatter declares (DeclaredName); "" when it has none.
 func (f *File) Name() string {
 	if f.Def == nil {
-		return ""
+		return f.DeclaredName
 	}
 	return f.Def.Name
 }

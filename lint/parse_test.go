@@ -309,3 +309,44 @@ func TestEncodingAfterBOM(t *testing.T) {
 		t.Errorf("diagnostics %q, want the encoding error at 3:17", got)
 	}
 }
+
+func TestDeclaredNameOfAnUnboundFile(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"tools as a string", "---\nname: broken\ndescription: d\ntools: Read, Grep\n---\n\nBody.\n", "broken"},
+		{"yaml syntax error", "---\nname: yaml-broken\ndescription: A colon: inside: the value\n---\n\nBody.\n", "yaml-broken"},
+		{"quoted, with a comment", "---\nname: \"quoted\" # the name\ntools: x, y\n---\nBody\n", "quoted"},
+		{"plain with a comment", "---\nname: plain # the name\ntools: x, y\n---\nBody\n", "plain"},
+		{"the last line wins", "---\nname: first\nname: second\ntools: x, y\n---\nBody\n", "second"},
+		{"never closed", "---\nname: open-ended\ndescription: d\n", "open-ended"},
+		{"nested name is not the name", "---\nmetadata:\n  name: inner\ntools: x, y\n---\nBody\n", ""},
+		{"a flow value is not a name", "---\nname: [a, b]\n---\nBody\n", ""},
+		{"no name line", "---\ndescription: d\ntools: x, y\n---\nBody\n", ""},
+		{"CRLF", "---\r\nname: crlf-broken\r\ntools: a, b\r\n---\r\nBody\r\n", "crlf-broken"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Parse("agents/x.md", []byte(tc.text), Runtime)
+			if f.Status != Rejected || f.Def != nil {
+				t.Fatalf("status %v, def %v: want an unbound rejected file", f.Status, f.Def)
+			}
+			if f.Name() != tc.want || f.DeclaredName != tc.want {
+				t.Errorf("Name() = %q, DeclaredName = %q, want %q", f.Name(), f.DeclaredName, tc.want)
+			}
+		})
+	}
+	// A bound file's name comes from its definition, never from the raw line.
+	f := Parse("agents/x.md", []byte("---\nname: good\ndescription: d\n---\nBody\n"), Runtime)
+	if f.Name() != "good" || f.DeclaredName != "" {
+		t.Errorf("bound file: Name() = %q, DeclaredName = %q", f.Name(), f.DeclaredName)
+	}
+}
+
+func TestRejectedAgentByDeclaredName(t *testing.T) {
+	broken := Parse("agents/broken.md", []byte("---\nname: broken\ndescription: d\ntools: Read, Grep\n---\nBody\n"), Runtime)
+	c := &Catalog{Files: []*File{broken}}
+	if got := c.RejectedAgent("Broken"); got != broken {
+		t.Errorf("RejectedAgent(Broken) = %v, want the unbound file", got)
+	}
+	if got := c.RejectedAgent(""); got != nil {
+		t.Errorf("RejectedAgent(\"\") = %v, want nil", got.Path)
+	}
+}
