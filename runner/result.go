@@ -32,7 +32,7 @@ func ResultMarkdown(r *Record) string {
 		fmt.Fprintf(&b, "- Skill: /%s\n", termsafe.Escape(r.Skill))
 	}
 	if t := r.Suite; t != nil {
-		fmt.Fprintf(&b, "- Suite: %s (%s suite %s)\n", escapeLine(t.String()), escapeLine(t.Kind), escapeLine(t.Path))
+		fmt.Fprintf(&b, "- Suite: %s (%s suite %s)\n", termsafe.Escape(t.String()), termsafe.Escape(t.Kind), termsafe.Escape(t.Path))
 	}
 	if rp := r.Replay; rp != nil {
 		speed := "at recorded speed"
