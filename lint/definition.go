@@ -12,6 +12,11 @@ const (
 	MaxFileSize = 8 << 20
 	// MaxDescription is the description length past which description-long warns.
 	MaxDescription = 1024
+	// MaxBodyTokens is the body size, in o200k_base tokens, past which
+	// body-large warns: the body is the system prompt of every spawn, and
+	// at that size it takes a large share of a model's context window
+	// before the task is read. Hand-written prompts are a few thousand.
+	MaxBodyTokens = 16000
 )
 
 // Field is one frontmatter key as written, with the positions of the key and
