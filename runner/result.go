@@ -31,6 +31,9 @@ func ResultMarkdown(r *Record) string {
 	if r.Skill != "" {
 		fmt.Fprintf(&b, "- Skill: /%s\n", termsafe.Escape(r.Skill))
 	}
+	if t := r.Suite; t != nil {
+		fmt.Fprintf(&b, "- Suite: %s (%s suite %s)\n", termsafe.Escape(t.String()), termsafe.Escape(t.Kind), termsafe.Escape(t.Path))
+	}
 	if rp := r.Replay; rp != nil {
 		speed := "at recorded speed"
 		if rp.Fast {
