@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 )
 
 // lineInput is a one-line text field: typed and pasted text goes in at the
@@ -53,7 +55,7 @@ func (in *lineInput) insert(text string) {
 		if r == '\n' || r == '\r' || r == '\t' {
 			r = ' '
 		}
-		if unsafeRune(r) {
+		if termsafe.UnsafeRune(r) {
 			continue
 		}
 		b.WriteRune(r)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 )
 
 // streamText is text a model streams in pieces, kept sanitised and
@@ -109,7 +109,7 @@ func (s *streamText) appendLine(seg string) {
 		return
 	}
 	s.begin()
-	e := expandTabsFrom(report.Escape(seg), s.col)
+	e := expandTabsFrom(termsafe.Escape(seg), s.col)
 	s.col += ansi.StringWidth(e)
 	t := s.tail + e
 	if len(t) <= s.width || ansi.StringWidth(t) <= s.width {
