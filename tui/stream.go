@@ -85,9 +85,6 @@ func (s *streamText) feed(piece string) {
 				s.appendLine("\r")
 			}
 		}
-		if seg != "" {
-			s.begin()
-		}
 		if strings.HasSuffix(seg, "\r") {
 			seg = seg[:len(seg)-1]
 			if i < 0 {

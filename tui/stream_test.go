@@ -7,10 +7,28 @@ import (
 )
 
 // batchRows is what the Run pane showed before streaming was linear: the
-// whole text sanitised and wrapped at once.
+// whole text sanitised and wrapped at once (thinking without the line
+// breaks at its ends, CRLF ones included).
 func batchRows(text string, trim bool, w int) []string {
 	if trim {
-		text = strings.Trim(text, "\n")
+		for {
+			if t, ok := strings.CutPrefix(text, "\r\n"); ok {
+				text = t
+			} else if t, ok := strings.CutPrefix(text, "\n"); ok {
+				text = t
+			} else {
+				break
+			}
+		}
+		for {
+			if t, ok := strings.CutSuffix(text, "\r\n"); ok {
+				text = t
+			} else if t, ok := strings.CutSuffix(text, "\n"); ok {
+				text = t
+			} else {
+				break
+			}
+		}
 	}
 	return wrap(SanitizeText(text), w)
 }
