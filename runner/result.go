@@ -23,9 +23,12 @@ func ResultMarkdown(r *Record) string {
 		reason = "none"
 	}
 	fmt.Fprintf(&b, "- Reason: %s\n", reason)
-	if r.AgentPath != "" {
+	switch {
+	case r.Frontline != nil:
+		fmt.Fprintf(&b, "- Frontline: the first reply to a user's request, audience %s\n", escapeLine(r.Frontline.Audience))
+	case r.AgentPath != "":
 		fmt.Fprintf(&b, "- Agent: %s (%s)\n", escapeLine(r.Agent), escapeLine(r.AgentPath))
-	} else {
+	default:
 		fmt.Fprintf(&b, "- Agent: %s\n", escapeLine(r.Agent))
 	}
 	if r.Skill != "" {
@@ -56,7 +59,11 @@ func ResultMarkdown(r *Record) string {
 	m := r.Model
 	fmt.Fprintf(&b, "- Model: %s at %s (provider %s, type %s)\n", escapeLine(m.ModelID), escapeLine(m.Endpoint), escapeLine(m.Provider), escapeLine(m.Type))
 	fmt.Fprintf(&b, "- Model role: %s, from %s\n", m.Role, escapeLine(m.Via))
-	fmt.Fprintf(&b, "- Agent file SHA-256: %s\n", r.AgentSHA256)
+	if r.Frontline == nil {
+		fmt.Fprintf(&b, "- Agent file SHA-256: %s\n", r.AgentSHA256)
+	} else {
+		fmt.Fprintf(&b, "- System messages SHA-256: %s\n", r.Frontline.SystemsSHA256)
+	}
 	fmt.Fprintf(&b, "- Started: %s\n", r.StartedAt.UTC().Format(time.RFC3339Nano))
 	if r.EndedAt != nil {
 		fmt.Fprintf(&b, "- Ended: %s (%d ms)\n", r.EndedAt.UTC().Format(time.RFC3339Nano), r.Timings.TotalMS)
@@ -91,7 +98,14 @@ func ResultMarkdown(r *Record) string {
 	l := r.Limits
 	fmt.Fprintf(&b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s, max call %s\n",
 		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS), millis(l.MaxCallMS))
-	fmt.Fprintf(&b, "\n## Task\n\n%s\n", escapeText(r.Task))
+	if fl := r.Frontline; fl != nil {
+		fmt.Fprintf(&b, "\n## Request\n\n%s\n", escapeText(r.Task))
+		for i, s := range fl.Systems {
+			fmt.Fprintf(&b, "\n## System message %d\n\n%s\n", i+1, escapeText(s))
+		}
+	} else {
+		fmt.Fprintf(&b, "\n## Task\n\n%s\n", escapeText(r.Task))
+	}
 	if strings.TrimSpace(r.Context) != "" {
 		fmt.Fprintf(&b, "\n## Context\n\n%s\n", escapeText(r.Context))
 	}

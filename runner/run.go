@@ -105,6 +105,26 @@ type Spec struct {
 	// Fast plays a replay without its recorded pauses, on a clock that
 	// follows the recorded timeline: the outcome is the same, at once.
 	Fast bool
+
+	// Frontline, when set, asks the frontline model instead of spawning
+	// an agent (Agent and Skill are left out): see Frontline.
+	Frontline *Frontline
+}
+
+// Frontline is one question to the frontline model: what would it do with
+// a user's message? Its system messages (a preamble, then the
+// [available-subagents] layer) and tools (spawn_agent) go out as they are;
+// the user's message is Spec.Task. The tools are offered and never run: the
+// run is the first reply, and a reply that calls a tool is Completed (the
+// call, its arguments complete or not, is in the record). The model role
+// is Spec.ModelRole, else Main; the limits are the configuration's.
+type Frontline struct {
+	// Systems are the system messages, in order.
+	Systems []string
+	// Tools are offered to the model.
+	Tools []wire.Tool
+	// Audience names the session's audience, for run.json.
+	Audience string
 }
 
 // SpecError is a Spec that cannot run: an agent that is not loaded, an
@@ -163,6 +183,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		Host:        host,
 		Dir:         dir,
 		Replay:      p.replay,
+		Frontline:   p.frontlineRecord(red),
 	}
 	if p.toolsOn {
 		rec.Tools = toolNames(p.tools)
@@ -182,6 +203,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		limits:  p.limits,
 		red:     red,
 		system:  p.system,
+		layers:  p.layers,
 		message: preview.FirstMessage(s.Task, s.Context),
 		ctx:     runCtx,
 		cancel:  cancel,
@@ -254,6 +276,7 @@ type Run struct {
 	limits  Limits
 	red     *Redactor
 	system  string
+	layers  []string // system messages after system (a frontline run's layer)
 	message string
 	ctx     context.Context
 	cancel  context.CancelCauseFunc
