@@ -207,35 +207,40 @@ func Ask(ctx context.Context, rn *runner.Runner, p *Prepared, o Options) (*Resul
 		jobs = n
 	}
 	res := &Result{Prepared: p, Samples: make([]Sample, n)}
-	sem := make(chan struct{}, jobs)
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
 	var wg sync.WaitGroup
 	var report sync.Mutex
-	for i := range n {
+	// jobs workers take the samples in order.
+	for range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				res.Samples[i] = Sample{N: i + 1, Pick: Pick{Kind: Failed, Reason: runner.ReasonCancelledByParent, Error: "cancelled before it started"}}
-				return
-			}
-			defer func() { <-sem }()
-			spec := p.Spec()
-			spec.Record = o.Record
-			if len(o.Replays) > 0 {
-				spec.Replay, spec.Fast = o.Replays[i], true
-				if i < len(o.ReplaySources) {
-					spec.ReplaySource = o.ReplaySources[i]
+			for i := range next {
+				var s Sample
+				if ctx.Err() != nil {
+					s = Sample{Pick: Pick{Kind: Failed, Reason: runner.ReasonCancelledByParent, Error: "cancelled before it started"}}
+				} else {
+					spec := p.Spec()
+					spec.Record = o.Record
+					if len(o.Replays) > 0 {
+						spec.Replay, spec.Fast = o.Replays[i], true
+						if i < len(o.ReplaySources) {
+							spec.ReplaySource = o.ReplaySources[i]
+						}
+					}
+					s = askOne(ctx, rn, p, spec)
 				}
-			}
-			s := askOne(ctx, rn, p, spec)
-			s.N = i + 1
-			res.Samples[i] = s
-			if o.OnSample != nil {
-				report.Lock()
-				o.OnSample(s)
-				report.Unlock()
+				s.N = i + 1
+				res.Samples[i] = s
+				if o.OnSample != nil {
+					report.Lock()
+					o.OnSample(s)
+					report.Unlock()
+				}
 			}
 		}()
 	}
