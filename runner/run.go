@@ -105,6 +105,10 @@ type Spec struct {
 	// Fast plays a replay without its recorded pauses, on a clock that
 	// follows the recorded timeline: the outcome is the same, at once.
 	Fast bool
+	// Suite, when set, ties the run to the suite case it ran for; run.json
+	// keeps it, so the runs list can say which suite and case a run
+	// belongs to.
+	Suite *SuiteTag
 
 	// Frontline, when set, asks the frontline model instead of spawning
 	// an agent (Agent and Skill are left out): see Frontline.
@@ -184,6 +188,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		Dir:         dir,
 		Replay:      p.replay,
 		Frontline:   p.frontlineRecord(red),
+		Suite:       s.Suite,
 	}
 	if p.toolsOn {
 		rec.Tools = toolNames(p.tools)

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/route"
@@ -145,9 +145,9 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		case err != nil:
 			return usageErrorf("--system-file: %v", err)
 		case len(b) > maxSystemFile:
-			return usageErrorf("--system-file %s is larger than %d KiB: give the frontline's preamble only", report.Escape(f.systemFile), maxSystemFile>>10)
+			return usageErrorf("--system-file %s is larger than %d KiB: give the frontline's preamble only", termsafe.Escape(f.systemFile), maxSystemFile>>10)
 		case strings.TrimSpace(string(b)) == "":
-			return usageErrorf("--system-file %s is empty: write the frontline's preamble in it, or leave the flag out", report.Escape(f.systemFile))
+			return usageErrorf("--system-file %s is empty: write the frontline's preamble in it, or leave the flag out", termsafe.Escape(f.systemFile))
 		}
 		preamble = string(b)
 	}
@@ -169,7 +169,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return exitWith(exitFindings, err)
 	}
 	if f.showRequest {
-		return writeString(g.stdout, escapeText(p.Frontline.Render()))
+		return writeString(g.stdout, termsafe.EscapeLines(p.Frontline.Render()))
 	}
 	runsDir := f.runsDir
 	if runsDir == "" {
@@ -216,22 +216,22 @@ func routeText(res *route.Result) string {
 	p := res.Prepared
 	var b strings.Builder
 	n := len(res.Samples)
-	fmt.Fprintf(&b, "Request: %s\n", report.Escape(p.Request))
+	fmt.Fprintf(&b, "Request: %s\n", termsafe.Escape(p.Request))
 	fmt.Fprintf(&b, "Frontline: %s (provider %s, %s), audience %s, %d agents in the layer, %d samples\n\n",
-		report.Escape(p.Model.ModelID), report.Escape(p.Model.Provider), report.Escape(p.Model.Via), p.Audience, len(p.Frontline.Agents), n)
+		termsafe.Escape(p.Model.ModelID), termsafe.Escape(p.Model.Provider), termsafe.Escape(p.Model.Via), p.Audience, len(p.Frontline.Agents), n)
 	width := 0
 	dist := res.Distribution()
 	for _, s := range dist {
 		width = max(width, len(shareLabel(s)))
 	}
 	for _, s := range dist {
-		fmt.Fprintf(&b, "  %-*s  %d/%d  %3d%%\n", width, report.Escape(shareLabel(s)), s.Count, n, s.Count*100/n)
+		fmt.Fprintf(&b, "  %-*s  %d/%d  %3d%%\n", width, termsafe.Escape(shareLabel(s)), s.Count, n, s.Count*100/n)
 	}
 	b.WriteString("\n")
 	for _, s := range res.Samples {
-		fmt.Fprintf(&b, "%d. %s\n", s.N, report.Escape(s.Pick.Describe()))
+		fmt.Fprintf(&b, "%d. %s\n", s.N, termsafe.Escape(s.Pick.Describe()))
 		if s.Run.Dir != "" {
-			fmt.Fprintf(&b, "   run %s\n", report.Escape(s.Run.Dir))
+			fmt.Fprintf(&b, "   run %s\n", termsafe.Escape(s.Run.Dir))
 		}
 	}
 	return b.String()
@@ -300,7 +300,7 @@ func routeStatic(g *globals, f routeFlags, c *lint.Catalog, a preview.Audience, 
 		return writeJSONDoc(g, routeJSON{Request: request, Audience: a, Agents: fl.Agents, Static: ranks, Similar: similar, Heuristic: staticHeuristic})
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Request: %s\nStatic ranking, audience %s: %s\n\n", report.Escape(request), a, staticHeuristic)
+	fmt.Fprintf(&b, "Request: %s\nStatic ranking, audience %s: %s\n\n", termsafe.Escape(request), a, staticHeuristic)
 	width := 0
 	for _, r := range ranks {
 		width = max(width, len(r.Agent))
@@ -310,7 +310,7 @@ func routeStatic(g *globals, f routeFlags, c *lint.Catalog, a preview.Audience, 
 		if len(r.Terms) > 0 {
 			terms = strings.Join(r.Terms, ", ")
 		}
-		fmt.Fprintf(&b, "  %d. %-*s  %5.2f  %s\n", i+1, width, report.Escape(r.Agent), r.Score, report.Escape(terms))
+		fmt.Fprintf(&b, "  %d. %-*s  %5.2f  %s\n", i+1, width, termsafe.Escape(r.Agent), r.Score, termsafe.Escape(terms))
 	}
 	writeSimilar(&b, similar)
 	return writeString(g.stdout, b.String())
@@ -320,6 +320,6 @@ func routeStatic(g *globals, f routeFlags, c *lint.Catalog, a preview.Audience, 
 func writeSimilar(b *strings.Builder, pairs []route.Pair) {
 	for _, p := range pairs {
 		fmt.Fprintf(b, "warning: %s and %s are %d%% alike in words (%s): a request may not tell them apart; say in each description what the other does not do\n",
-			report.Escape(p.A), report.Escape(p.B), int(p.Similarity*100+0.5), report.Escape(strings.Join(p.Shared[:min(len(p.Shared), 5)], ", ")))
+			termsafe.Escape(p.A), termsafe.Escape(p.B), int(p.Similarity*100+0.5), termsafe.Escape(strings.Join(p.Shared[:min(len(p.Shared), 5)], ", ")))
 	}
 }
