@@ -91,7 +91,7 @@ func TestLintExitCodes(t *testing.T) {
 		{name: "--agents names no folder", args: []string{"lint", "--home", clean, "--agents", filepath.Join(clean, "agnets")}, code: 2,
 			stderr: "agnets does not exist: check --agents, or leave it out to read "},
 		{name: "a home without an agents folder", args: []string{"lint", "--home", writeHome(t, map[string]string{"config/netclaw.json": "{}"})}, code: 0,
-			stdout: []string{"0 loaded, 0 rejected, 0 errors, 0 warnings\n"}},
+			stdout: []string{": info: Agents directory does not exist: ", "/agents [agents-folder]\n", "0 loaded, 0 rejected, 0 errors, 0 warnings, 1 info\n"}},
 		{name: "a home given as PATH", args: []string{"lint", bad}, code: 2,
 			stderr: " is a NetClaw home, not an agents folder: run 'agentdesk lint --home "},
 		{name: "colour always", args: []string{"lint", "--color", "always", "--home", warn}, code: 0,

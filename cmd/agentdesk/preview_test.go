@@ -12,9 +12,9 @@ const (
 	helperAgent  = "---\nname: Helper\ndescription: Helps.\n---\r\nLine one.\r\nLine two.\r\n"
 	hiddenAgent  = "---\nname: indexer\ndescription: Builds the index.\nvisibility: internal\n---\nYou index.\n"
 	brokenAgent  = "---\nname: broken\n---\nNo description.\n"
-	notesSkill   = "---\nname: notes\nmetadata:\n  subagent: code-analyst\n---\n\n  Explain the release.  \n"
-	ghostSkill   = "---\nname: ghost\nmetadata:\n  subagent: nobody\n---\nBoo.\n"
-	plainSkill   = "---\nname: plain\n---\nNo routing.\n"
+	notesSkill   = "---\nname: notes\ndescription: The notes skill.\nmetadata:\n  subagent: code-analyst\n---\n\n  Explain the release.  \n"
+	ghostSkill   = "---\nname: ghost\ndescription: The ghost skill.\nmetadata:\n  subagent: nobody\n---\nBoo.\n"
+	plainSkill   = "---\nname: plain\ndescription: The plain skill.\n---\nNo routing.\n"
 )
 
 // wantPreviewLayer is the layer of previewHome for Personal and Team, written by

@@ -33,8 +33,8 @@ func trialHome(t *testing.T, p wire.Protocol) (*modeltest.Server, []string, stri
 	home := writeHome(t, map[string]string{
 		"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Reads code.\nmodelRole: Main\n---\nYou read code.\n",
 		"agents/broken.md":       "---\nname: broken\nmodelRole: Boss\n---\nNo description.\n",
-		"skills/notes/SKILL.md":  "---\nname: notes\nmetadata:\n  subagent: code-analyst\n---\nWrite release notes.\n",
-		"skills/plain/SKILL.md":  "---\nname: plain\n---\nNo routing.\n",
+		"skills/notes/SKILL.md":  "---\nname: notes\ndescription: The notes skill.\nmetadata:\n  subagent: code-analyst\n---\nWrite release notes.\n",
+		"skills/plain/SKILL.md":  "---\nname: plain\ndescription: The plain skill.\n---\nNo routing.\n",
 		"config/netclaw.json": fmt.Sprintf(`{
   "Models": {"Roles": {"Main": "m"}, "Definitions": {"m": {"Provider": "test", "ModelId": "trial-model"}}},
   "Providers": {"test": {"Type": %q, "Endpoint": %q}}
