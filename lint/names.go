@@ -25,15 +25,16 @@ func EditDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// Kebab turns a name into the lowercase kebab-case SkillServer accepts: an
-// upper-case letter after a lower-case one starts a new word (CodeAnalyst →
-// code-analyst), and every run of other characters becomes one hyphen. It
-// returns "" when no letter or digit is left. The result may still be over
-// 64 characters; check it with ValidName.
+// Kebab turns a name into the lowercase kebab-case SkillServer accepts: a
+// Latin letter with a diacritic becomes its plain letter (résumé → resume,
+// Straße → strasse), an upper-case letter after a lower-case one starts a
+// new word (CodeAnalyst → code-analyst), and every run of other characters
+// becomes one hyphen. It returns "" when no letter or digit is left. The
+// result may still be over 64 characters; check it with ValidName.
 func Kebab(s string) string {
 	var b strings.Builder
 	prevLower := false
-	for _, r := range s {
+	for _, r := range Transliterate(s) {
 		switch {
 		case r >= 'A' && r <= 'Z':
 			if prevLower {
@@ -51,3 +52,45 @@ func Kebab(s string) string {
 	}
 	return strings.Join(strings.FieldsFunc(b.String(), func(r rune) bool { return r == '-' }), "-")
 }
+
+// Transliterate replaces each Latin letter with a diacritic (and the
+// ligatures æ, œ, ß and the letters ø, ł, đ, þ, ð) by its plain ASCII
+// spelling, keeping its case; every other rune is kept as it is.
+func Transliterate(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if plain, ok := latinPlain[r]; ok {
+			b.WriteString(plain)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// latinPlain maps the letters of Latin-1 Supplement and Latin Extended-A to
+// their plain spelling.
+var latinPlain = func() map[rune]string {
+	m := map[rune]string{
+		'Æ': "AE", 'æ': "ae", 'Œ': "OE", 'œ': "oe", 'ß': "ss", 'ẞ': "SS",
+		'Ø': "O", 'ø': "o", 'Ł': "L", 'ł': "l", 'Đ': "D", 'đ': "d",
+		'Þ': "TH", 'þ': "th", 'Ð': "D", 'ð': "d", 'Ħ': "H", 'ħ': "h",
+		'ı': "i", 'Ŀ': "L", 'ŀ': "l", 'Ŧ': "T", 'ŧ': "t", 'ĸ': "k",
+		'Ĳ': "IJ", 'ĳ': "ij", 'Ŋ': "N", 'ŋ': "n", 'ŉ': "n", 'ſ': "s",
+	}
+	for plain, marked := range map[string]string{
+		"A": "ÀÁÂÃÄÅĀĂĄ", "a": "àáâãäåāăą", "C": "ÇĆĈĊČ", "c": "çćĉċč",
+		"D": "Ď", "d": "ď", "E": "ÈÉÊËĒĔĖĘĚ", "e": "èéêëēĕėęě",
+		"G": "ĜĞĠĢ", "g": "ĝğġģ", "H": "Ĥ", "h": "ĥ", "I": "ÌÍÎÏĨĪĬĮİ", "i": "ìíîïĩīĭį",
+		"J": "Ĵ", "j": "ĵ", "K": "Ķ", "k": "ķ", "L": "ĹĻĽ", "l": "ĺļľ",
+		"N": "ÑŃŅŇ", "n": "ñńņň", "O": "ÒÓÔÕÖŌŎŐ", "o": "òóôõöōŏő",
+		"R": "ŔŖŘ", "r": "ŕŗř", "S": "ŚŜŞŠ", "s": "śŝşš", "T": "ŢŤ", "t": "ţť",
+		"U": "ÙÚÛÜŨŪŬŮŰŲ", "u": "ùúûüũūŭůűų", "W": "Ŵ", "w": "ŵ",
+		"Y": "ÝŶŸ", "y": "ýÿŷ", "Z": "ŹŻŽ", "z": "źżž",
+	} {
+		for _, r := range marked {
+			m[r] = plain
+		}
+	}
+	return m
+}()
