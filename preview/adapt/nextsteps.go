@@ -9,7 +9,8 @@ import (
 // files an export wrote into dir (an absolute folder); home is the user's
 // home folder. Nothing, for a target that loads them as they are. The
 // facts are those of the versions the tool tables name: Codex CLI reads a
-// project's .codex/agents only once the project is trusted; Gemini CLI
+// project's .codex/agents only once the project is trusted (its user
+// folder, $CODEX_HOME/agents, needs no trust); Gemini CLI
 // registers a project's agents only after the user acknowledges each one,
 // by the SHA-256 of its file (so every changed file asks again), and only
 // in a trusted folder when folder trust is on; its user folder
@@ -26,7 +27,8 @@ func (t Target) NextSteps(dir, home string) []string {
 			return nil
 		}
 		return []string{"Codex CLI reads " + dir + " only in a trusted project: start codex in " + root +
-			" and trust it when asked, or add [projects.\"" + root + "\"] with trust_level = \"trusted\" to ~/.codex/config.toml"}
+			" and trust it when asked (codex exec --trust, headless), or add [projects.\"" + root + "\"] with trust_level = \"trusted\" to ~/.codex/config.toml." +
+			" Agents in ~/.codex/agents need no trust"}
 	case "gemini":
 		if home != "" && dir == filepath.Join(home, ".gemini", "agents") {
 			return nil
