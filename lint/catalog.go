@@ -66,6 +66,15 @@ func (c *Catalog) Loaded() []*File {
 	return out
 }
 
+// loadedNames returns the names of the loaded agents, in runtime order.
+func (c *Catalog) loadedNames() []string {
+	var names []string
+	for _, f := range c.Loaded() {
+		names = append(names, f.Def.Name)
+	}
+	return names
+}
+
 // Rejected returns the files the runtime skips, in runtime order.
 func (c *Catalog) Rejected() []*File {
 	var out []*File
@@ -90,11 +99,12 @@ func (c *Catalog) Agent(name string) *File {
 
 // RejectedAgent returns the first rejected file that declares name
 // (case-insensitive, surrounding spaces ignored), or nil: why an agent the
-// user asked for is not loaded.
+// user asked for is not loaded. A file whose frontmatter does not bind
+// declares the name on its raw `name:` line (File.Name).
 func (c *Catalog) RejectedAgent(name string) *File {
 	name = strings.TrimSpace(name)
 	for _, f := range c.Files {
-		if f.Status == Rejected && f.Def != nil && strings.EqualFold(f.Def.Name, name) {
+		if f.Status == Rejected && name != "" && strings.EqualFold(f.Name(), name) {
 			return f
 		}
 	}

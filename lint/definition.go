@@ -12,6 +12,11 @@ const (
 	MaxFileSize = 8 << 20
 	// MaxDescription is the description length past which description-long warns.
 	MaxDescription = 1024
+	// MaxBodyTokens is the body size, in o200k_base tokens, past which
+	// body-large warns: the body is the system prompt of every spawn, and
+	// at that size it takes a large share of a model's context window
+	// before the task is read. Hand-written prompts are a few thousand.
+	MaxBodyTokens = 16000
 )
 
 // Field is one frontmatter key as written, with the positions of the key and
@@ -134,6 +139,11 @@ type File struct {
 	Reason string
 	// Def is what the file binds to; nil when the frontmatter does not parse.
 	Def *Definition
+	// DeclaredName is the name written on the frontmatter's top-level
+	// `name:` line of a file the runtime cannot bind (Def is nil), read
+	// from the raw text; "" when there is none or Def is set. The runtime
+	// never sees it; it names the file for the person who wrote it.
+	DeclaredName string
 	// Diagnostics about this file, sorted by position.
 	Diagnostics []Diagnostic
 	// Size is the file's size in bytes.
@@ -149,10 +159,11 @@ type File struct {
 	Sync *SyncEntry
 }
 
-// Name returns the definition's name, or "" when the file has none.
+// Name returns the definition's name; for a file the runtime cannot bind,
+// the name its raw frontmatter declares (DeclaredName); "" when it has none.
 func (f *File) Name() string {
 	if f.Def == nil {
-		return ""
+		return f.DeclaredName
 	}
 	return f.Def.Name
 }

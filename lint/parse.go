@@ -94,6 +94,9 @@ func (ps *parser) parse(data []byte) {
 	}
 	fm, closeAt, body, ok := splitFrontmatter(text)
 	if !ok {
+		if _, rest, found := strings.Cut(text, "\n"); found {
+			ps.f.DeclaredName = declaredName(rest)
+		}
 		ps.add(RuleFrontmatter, Pos{1, 1}, "the frontmatter opened on line 1 is never closed", "add a line '---' after the last frontmatter key")
 		ps.reject(unparseable)
 		return
@@ -111,6 +114,7 @@ func (ps *parser) parse(data []byte) {
 	}
 	def, ok := ps.bind()
 	if !ok {
+		ps.f.DeclaredName = declaredName(ps.fmText)
 		ps.reject(unparseable)
 		return
 	}
@@ -148,4 +152,49 @@ func firstInvalidUTF8(b []byte) int {
 		i += n
 	}
 	return len(b)
+}
+
+// declaredName reads the name a frontmatter the runtime cannot bind
+// declares: the value of its last top-level `name:` line, with one layer
+// of quotes and a trailing comment removed. It returns "" when there is no
+// such line or its value is not a plain one-line string.
+func declaredName(fm string) string {
+	name := ""
+	for line := range strings.Lines(fm) {
+		line = strings.TrimRight(line, "\r\n")
+		if line == "---" {
+			break
+		}
+		v, ok := strings.CutPrefix(line, "name:")
+		if !ok {
+			continue
+		}
+		name = plainScalar(v)
+	}
+	return name
+}
+
+// plainScalar is a one-line YAML scalar's text as written: a quoted value
+// without its quotes, a plain one without a trailing comment; "" for
+// anything else (a flow collection, a block scalar, an anchor, an alias,
+// an unclosed quote).
+func plainScalar(v string) string {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return ""
+	}
+	switch q := v[0]; q {
+	case '"', '\'':
+		end := strings.IndexByte(v[1:], q)
+		if end < 0 {
+			return ""
+		}
+		return strings.TrimSpace(v[1 : 1+end])
+	case '[', '{', '|', '>', '&', '*', '!', '#', '@', '`', '%':
+		return ""
+	}
+	if i := strings.Index(v, " #"); i >= 0 {
+		v = v[:i]
+	}
+	return strings.TrimSpace(v)
 }

@@ -63,6 +63,8 @@ func TestRules(t *testing.T) {
 		{"unknown field", "---\nname: x\ndescription: y\nmodel_role: Main\n---\n\nbody\n", Loaded, []string{"unknown-field warning 4:1"}, nil},
 		{"publish keys are known", "---\nname: x\ndescription: y\nversion: 1.0.0\nmetadata:\n  version: 1.0.0\n---\n\nbody\n", Loaded, nil, nil},
 		{"description long", "---\nname: x\ndescription: " + strings.Repeat("é", 1025) + "\n---\n\nbody\n", Loaded, []string{"description-long warning 3:14"}, nil},
+		{"body large", "---\nname: x\ndescription: y\n---\n\n" + strings.Repeat("word ", 20000) + "\n", Loaded, []string{"body-large warning 6:1"}, nil},
+		{"body long in bytes, few tokens", "---\nname: x\ndescription: y\n---\n\n" + strings.Repeat("word ", 15000) + "\n", Loaded, nil, nil},
 		{"description 1024 ok", "---\nname: x\ndescription: " + strings.Repeat("é", 1024) + "\n---\n\nbody\n", Loaded, nil, nil},
 		{"encoding", "---\nname: x\ndescription: caf\xe9\n---\n\nbody\n", Loaded, []string{"encoding error 3:17"}, nil},
 		{"encoding utf16", "\xff\xfe-\x00-\x00-\x00\n\x00n\x00a\x00m\x00e\x00:\x00 \x00x\x00\n\x00d\x00e\x00s\x00c\x00r\x00i\x00p\x00t\x00i\x00o\x00n\x00:\x00 \x00y\x00\n\x00-\x00-\x00-\x00\n\x00b\x00\n\x00",
@@ -190,21 +192,11 @@ func TestAliasBomb(t *testing.T) {
 	}
 }
 
-func TestSuggestKey(t *testing.T) {
-	for in, want := range map[string]string{
-		"ModelRole": "modelRole", "model_role": "modelRole", "descripton": "description",
-		"Name": "name", "timeout_seconds": "timeoutSeconds", "visiblity": "visibility",
-		"color": "", "x": "",
-	} {
-		if got := suggestKey(in); got != want {
-			t.Errorf("suggestKey(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestKebab(t *testing.T) {
 	for in, want := range map[string]string{
 		"Release_Notes": "release-notes", "codeAnalyst": "code-analyst", "--a--b--": "a-b", "TWIN": "twin",
+		"résumé-writer": "resume-writer", "Straße": "strasse", "ÉcoleAgent": "ecole-agent", "Łódź": "lodz",
+		"smørrebrød": "smorrebrod", "日本": "", "naïve 日本 bot": "naive-bot",
 	} {
 		if got := Kebab(in); got != want {
 			t.Errorf("Kebab(%q) = %q, want %q", in, got, want)
@@ -235,7 +227,7 @@ func TestHostileFiles(t *testing.T) {
 		status Status
 		rules  []string
 	}{
-		{"100,000-line body", []byte(bigBody), Loaded, nil},
+		{"100,000-line body", []byte(bigBody), Loaded, []string{RuleBodyLarge}},
 		{"binary", binary, Rejected, []string{RuleEncoding, RuleFrontmatter}},
 		{"binary after frontmatter", append([]byte("---\nname: b\ndescription: d\n---\n\n"), binary...), Loaded, []string{RuleEncoding}},
 		{"NUL in frontmatter", []byte("---\nname: a\x00b\ndescription: d\n---\n\nbody\n"), Rejected, []string{RuleYAML}},
@@ -307,5 +299,55 @@ func TestEncodingAfterBOM(t *testing.T) {
 	f := Parse("x.md", []byte("\xef\xbb\xbf---\nname: x\ndescription: caf\xe9\n---\n\nbody\n"), Runtime)
 	if got := diagKeys(f.Diagnostics); !slices.Equal(got, []string{"encoding error 3:17"}) {
 		t.Errorf("diagnostics %q, want the encoding error at 3:17", got)
+	}
+}
+
+func TestDeclaredNameOfAnUnboundFile(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"tools as a string", "---\nname: broken\ndescription: d\ntools: Read, Grep\n---\n\nBody.\n", "broken"},
+		{"yaml syntax error", "---\nname: yaml-broken\ndescription: A colon: inside: the value\n---\n\nBody.\n", "yaml-broken"},
+		{"quoted, with a comment", "---\nname: \"quoted\" # the name\ntools: x, y\n---\nBody\n", "quoted"},
+		{"plain with a comment", "---\nname: plain # the name\ntools: x, y\n---\nBody\n", "plain"},
+		{"the last line wins", "---\nname: first\nname: second\ntools: x, y\n---\nBody\n", "second"},
+		{"never closed", "---\nname: open-ended\ndescription: d\n", "open-ended"},
+		{"nested name is not the name", "---\nmetadata:\n  name: inner\ntools: x, y\n---\nBody\n", ""},
+		{"a flow value is not a name", "---\nname: [a, b]\n---\nBody\n", ""},
+		{"no name line", "---\ndescription: d\ntools: x, y\n---\nBody\n", ""},
+		{"CRLF", "---\r\nname: crlf-broken\r\ntools: a, b\r\n---\r\nBody\r\n", "crlf-broken"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Parse("agents/x.md", []byte(tc.text), Runtime)
+			if f.Status != Rejected || f.Def != nil {
+				t.Fatalf("status %v, def %v: want an unbound rejected file", f.Status, f.Def)
+			}
+			if f.Name() != tc.want || f.DeclaredName != tc.want {
+				t.Errorf("Name() = %q, DeclaredName = %q, want %q", f.Name(), f.DeclaredName, tc.want)
+			}
+		})
+	}
+	// A bound file's name comes from its definition, never from the raw line.
+	f := Parse("agents/x.md", []byte("---\nname: good\ndescription: d\n---\nBody\n"), Runtime)
+	if f.Name() != "good" || f.DeclaredName != "" {
+		t.Errorf("bound file: Name() = %q, DeclaredName = %q", f.Name(), f.DeclaredName)
+	}
+}
+
+func TestRejectedAgentByDeclaredName(t *testing.T) {
+	broken := Parse("agents/broken.md", []byte("---\nname: broken\ndescription: d\ntools: Read, Grep\n---\nBody\n"), Runtime)
+	c := &Catalog{Files: []*File{broken}}
+	if got := c.RejectedAgent("Broken"); got != broken {
+		t.Errorf("RejectedAgent(Broken) = %v, want the unbound file", got)
+	}
+	if got := c.RejectedAgent(""); got != nil {
+		t.Errorf("RejectedAgent(\"\") = %v, want nil", got.Path)
+	}
+}
+
+// TestNameFormatHintTransliterates: the did-you-mean for a name with
+// accents spells its letters plainly instead of turning them into hyphens.
+func TestNameFormatHintTransliterates(t *testing.T) {
+	f := Parse("n.md", []byte("---\nname: résumé-writer\ndescription: d\n---\n\nbody\n"), Runtime)
+	if len(f.Diagnostics) != 1 || !strings.Contains(f.Diagnostics[0].Hint, "'resume-writer'") {
+		t.Fatalf("diagnostics %v, want a name-format hint naming 'resume-writer'", f.Diagnostics)
 	}
 }

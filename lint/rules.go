@@ -95,6 +95,7 @@ const (
 	RuleDuplicateKey        = "duplicate-key"
 	RuleUnknownField        = "unknown-field"
 	RuleDescriptionLong     = "description-long"
+	RuleBodyLarge           = "body-large"
 	RuleEncoding            = "encoding"
 	RuleVersion             = "version"
 	RuleRoutingTarget       = "routing-target"
@@ -120,6 +121,7 @@ var Rules = []Rule{
 	{RuleDuplicateKey, "a frontmatter key appears twice: the last one wins", Warning, Warning, false},
 	{RuleUnknownField, "a key the runtime ignores", Warning, Warning, false},
 	{RuleDescriptionLong, "description over 1024 characters: it is sent on every turn", Warning, Warning, false},
+	{RuleBodyLarge, "body over 16,000 tokens: the system prompt of every spawn", Warning, Warning, false},
 	{RuleEncoding, "not valid UTF-8: the model gets U+FFFD where the bad bytes were", Error, Error, false},
 	{RuleVersion, "version or metadata.version is not 1-64 of A-Za-z0-9.+-", Off, Error, false},
 	{RuleRoutingTarget, "a skill's metadata.subagent is malformed, unknown or internal", Error, Error, false},

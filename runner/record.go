@@ -3,6 +3,7 @@ package runner
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"time"
 )
 
@@ -54,6 +55,8 @@ type Record struct {
 	Counts Counts `json:"counts"`
 	// Replay is set for a run played back from a cassette.
 	Replay *ReplayRecord `json:"replay,omitempty"`
+	// Suite is set for a run made by a test or route suite.
+	Suite *SuiteTag `json:"suite,omitempty"`
 	// Limits are the watchdog's limits, in milliseconds.
 	Limits LimitsRecord `json:"limits"`
 	// PID and Host identify the process that ran the run, so that a run
@@ -148,6 +151,35 @@ type ReplayRecord struct {
 	// RecordedRun and RecordedAt are the recorded run's id and start.
 	RecordedRun string    `json:"recorded_run,omitempty"`
 	RecordedAt  time.Time `json:"recorded_at"`
+}
+
+// SuiteTag ties a run to the suite case it ran for.
+type SuiteTag struct {
+	// Kind is "test" (agentdesk test) or "route" (agentdesk route).
+	Kind string `json:"kind"`
+	// Path is the suite file's path.
+	Path string `json:"path"`
+	// Case is the case's name; Sample its sample, from 1.
+	Case   string `json:"case"`
+	Sample int    `json:"sample,omitempty"`
+	// Judge is set for the run that judged the sample's output.
+	Judge bool `json:"judge,omitempty"`
+}
+
+// String says which suite, case and sample, for a list of runs:
+// "code-analyst.test.yaml › finds the port #2 (judge)".
+func (t *SuiteTag) String() string {
+	if t == nil {
+		return ""
+	}
+	s := filepath.Base(t.Path) + " › " + t.Case
+	if t.Sample > 0 {
+		s += fmt.Sprintf(" #%d", t.Sample)
+	}
+	if t.Judge {
+		s += " (judge)"
+	}
+	return s
 }
 
 // LimitsRecord are the watchdog's limits as run.json writes them.

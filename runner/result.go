@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 )
 
 // ResultMarkdown renders a finished run's result.md: outcome and reason,
@@ -24,12 +24,15 @@ func ResultMarkdown(r *Record) string {
 	}
 	fmt.Fprintf(&b, "- Reason: %s\n", reason)
 	if r.AgentPath != "" {
-		fmt.Fprintf(&b, "- Agent: %s (%s)\n", escapeLine(r.Agent), escapeLine(r.AgentPath))
+		fmt.Fprintf(&b, "- Agent: %s (%s)\n", termsafe.Escape(r.Agent), termsafe.Escape(r.AgentPath))
 	} else {
-		fmt.Fprintf(&b, "- Agent: %s\n", escapeLine(r.Agent))
+		fmt.Fprintf(&b, "- Agent: %s\n", termsafe.Escape(r.Agent))
 	}
 	if r.Skill != "" {
-		fmt.Fprintf(&b, "- Skill: /%s\n", escapeLine(r.Skill))
+		fmt.Fprintf(&b, "- Skill: /%s\n", termsafe.Escape(r.Skill))
+	}
+	if t := r.Suite; t != nil {
+		fmt.Fprintf(&b, "- Suite: %s (%s suite %s)\n", termsafe.Escape(t.String()), termsafe.Escape(t.Kind), termsafe.Escape(t.Path))
 	}
 	if rp := r.Replay; rp != nil {
 		speed := "at recorded speed"
@@ -38,24 +41,24 @@ func ResultMarkdown(r *Record) string {
 		}
 		from := "a recorded run"
 		if rp.RecordedRun != "" {
-			from = "run " + escapeLine(rp.RecordedRun)
+			from = "run " + termsafe.Escape(rp.RecordedRun)
 		}
-		fmt.Fprintf(&b, "- Replay: of %s recorded %s, from %s, %s; no model was called\n", from, rp.RecordedAt.UTC().Format(time.RFC3339), escapeLine(rp.Cassette), speed)
+		fmt.Fprintf(&b, "- Replay: of %s recorded %s, from %s, %s; no model was called\n", from, rp.RecordedAt.UTC().Format(time.RFC3339), termsafe.Escape(rp.Cassette), speed)
 	}
 	if r.Error != "" {
-		fmt.Fprintf(&b, "\n## Error\n\n%s\n", escapeText(r.Error))
+		fmt.Fprintf(&b, "\n## Error\n\n%s\n", escapeBlock(r.Error))
 	}
 	b.WriteString("\n## Output\n\n")
 	if Visible(r.Output) {
-		b.WriteString(escapeText(r.Output))
+		b.WriteString(escapeBlock(r.Output))
 		b.WriteString("\n")
 	} else {
 		b.WriteString("(no text)\n")
 	}
 	b.WriteString("\n## Evidence\n\n")
 	m := r.Model
-	fmt.Fprintf(&b, "- Model: %s at %s (provider %s, type %s)\n", escapeLine(m.ModelID), escapeLine(m.Endpoint), escapeLine(m.Provider), escapeLine(m.Type))
-	fmt.Fprintf(&b, "- Model role: %s, from %s\n", m.Role, escapeLine(m.Via))
+	fmt.Fprintf(&b, "- Model: %s at %s (provider %s, type %s)\n", termsafe.Escape(m.ModelID), termsafe.Escape(m.Endpoint), termsafe.Escape(m.Provider), termsafe.Escape(m.Type))
+	fmt.Fprintf(&b, "- Model role: %s, from %s\n", m.Role, termsafe.Escape(m.Via))
 	fmt.Fprintf(&b, "- Agent file SHA-256: %s\n", r.AgentSHA256)
 	fmt.Fprintf(&b, "- Started: %s\n", r.StartedAt.UTC().Format(time.RFC3339Nano))
 	if r.EndedAt != nil {
@@ -70,10 +73,10 @@ func ResultMarkdown(r *Record) string {
 	if r.FinishReason != "" {
 		finish = fmt.Sprintf("%q", r.FinishReason)
 	}
-	fmt.Fprintf(&b, "- Finish reason: %s\n", escapeLine(finish))
+	fmt.Fprintf(&b, "- Finish reason: %s\n", termsafe.Escape(finish))
 	fmt.Fprintf(&b, "- Usage: %d input, %d output, %d reasoning tokens\n", r.Usage.InputTokens, r.Usage.OutputTokens, r.Usage.ReasoningTokens)
 	fmt.Fprintf(&b, "- Model calls: %d\n", r.Counts.ModelCalls)
-	fmt.Fprintf(&b, "- Tools: %s\n", escapeLine(describeTools(r)))
+	fmt.Fprintf(&b, "- Tools: %s\n", termsafe.Escape(describeTools(r)))
 	if len(r.ToolCalls) == 0 {
 		b.WriteString("- Tool calls: none\n")
 	} else {
@@ -84,20 +87,20 @@ func ResultMarkdown(r *Record) string {
 			if !tc.Complete {
 				state = " (arguments cut off)"
 			}
-			fmt.Fprintf(&b, "  - call %d: %s %s%s\n", tc.Call, escapeLine(tc.Name), escapeLine(tc.Arguments), state)
+			fmt.Fprintf(&b, "  - call %d: %s %s%s\n", tc.Call, termsafe.Escape(tc.Name), termsafe.Escape(tc.Arguments), state)
 			writeToolResult(&b, tc.Result)
 		}
 	}
 	l := r.Limits
 	fmt.Fprintf(&b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s, max call %s\n",
 		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS), millis(l.MaxCallMS))
-	fmt.Fprintf(&b, "\n## Task\n\n%s\n", escapeText(r.Task))
+	fmt.Fprintf(&b, "\n## Task\n\n%s\n", escapeBlock(r.Task))
 	if strings.TrimSpace(r.Context) != "" {
-		fmt.Fprintf(&b, "\n## Context\n\n%s\n", escapeText(r.Context))
+		fmt.Fprintf(&b, "\n## Context\n\n%s\n", escapeBlock(r.Context))
 	}
 	b.WriteString("\n## Artifacts\n\n")
 	for _, f := range r.Files {
-		fmt.Fprintf(&b, "- %s\n", escapeLine(filepath.Join(r.Dir, f)))
+		fmt.Fprintf(&b, "- %s\n", termsafe.Escape(filepath.Join(r.Dir, f)))
 	}
 	return b.String()
 }
@@ -150,7 +153,7 @@ func writeToolResult(b *strings.Builder, res *ToolResult) {
 		return
 	}
 	for _, l := range lines {
-		fmt.Fprintf(b, "      > %s\n", escapeLine(l))
+		fmt.Fprintf(b, "      > %s\n", termsafe.Escape(l))
 	}
 	if more || short || len(res.Text) < res.Bytes {
 		b.WriteString("      > …\n")
@@ -164,18 +167,10 @@ func millis(n int64) string {
 	return (time.Duration(n) * time.Millisecond).String()
 }
 
-// escapeLine makes control characters in s visible (newlines too).
-func escapeLine(s string) string { return report.Escape(s) }
-
-// escapeText makes control characters in s visible, keeping its line
-// breaks (a CRLF becomes a line break) but not the ones at its end.
-func escapeText(s string) string {
-	s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = report.Escape(l)
-	}
-	return strings.Join(lines, "\n")
+// escapeBlock makes control characters in a block of text visible
+// (termsafe.EscapeLines), without the line breaks at its end.
+func escapeBlock(s string) string {
+	return termsafe.EscapeLines(strings.TrimRight(s, "\r\n"))
 }
 
 // TruncatedMarkdown renders truncated-output.md: a line marking the text
@@ -183,7 +178,7 @@ func escapeText(s string) string {
 func TruncatedMarkdown(r *Record) string {
 	finish := r.FinishReason
 	return fmt.Sprintf("> **Partial output.** The reply of run %s stopped at the model's output limit (finish %q): it is cut off, so it is not a result. Ask the agent for a shorter answer, or to write long output to a file and return its path.\n\n%s\n",
-		r.RunID, finish, escapeText(r.Output))
+		r.RunID, finish, escapeBlock(r.Output))
 }
 
 // shorten returns the first n characters of s on one line, with "…" when

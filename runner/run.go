@@ -105,6 +105,10 @@ type Spec struct {
 	// Fast plays a replay without its recorded pauses, on a clock that
 	// follows the recorded timeline: the outcome is the same, at once.
 	Fast bool
+	// Suite, when set, ties the run to the suite case it ran for; run.json
+	// keeps it, so the runs list can say which suite and case a run
+	// belongs to.
+	Suite *SuiteTag
 }
 
 // SpecError is a Spec that cannot run: an agent that is not loaded, an
@@ -163,6 +167,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		Host:        host,
 		Dir:         dir,
 		Replay:      p.replay,
+		Suite:       s.Suite,
 	}
 	if p.toolsOn {
 		rec.Tools = toolNames(p.tools)

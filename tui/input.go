@@ -5,6 +5,8 @@ import (
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 )
 
 // lineInput is a one-line text field: typed and pasted text goes in at the
@@ -51,7 +53,7 @@ func (in *lineInput) insert(text string) {
 		if r == '\n' || r == '\r' || r == '\t' {
 			r = ' '
 		}
-		if unsafeRune(r) {
+		if termsafe.UnsafeRune(r) {
 			continue
 		}
 		b.WriteRune(r)

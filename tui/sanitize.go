@@ -5,20 +5,20 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 )
 
 // tabWidth is how many columns a tab expands to in file text.
 const tabWidth = 4
 
 // Sanitize makes one line of text from a file or a model safe to put on a
-// terminal. It escapes what report.Escape escapes for every other output of
+// terminal. It escapes what termsafe.Escape escapes for every other output of
 // agentdesk — control characters (C0, DEL, C1) and so escape sequences,
 // Unicode line separators and bidirectional overrides, invalid UTF-8 —
 // shown as `\x1b`, `\n`, `\u202e`, `\xff`, and it expands tabs to spaces,
 // which a pane cannot measure. Sanitize returns exactly one line.
 func Sanitize(s string) string {
-	s = report.Escape(s)
+	s = termsafe.Escape(s)
 	if strings.IndexByte(s, '\t') < 0 {
 		return s
 	}
@@ -46,26 +46,19 @@ func expandTabs(s string) string {
 	}
 }
 
-// SanitizeText is Sanitize for text of many lines: it splits on "\n" (a
-// "\r" before it is dropped) and sanitises each line. Text that needs no
-// change is returned as it is.
+// SanitizeText is Sanitize for text of many lines: termsafe.EscapeLines
+// escapes it, then a CRLF becomes a plain line break (a pane draws its own
+// rows) and tabs expand. Text that needs no change is returned as it is.
 func SanitizeText(s string) string {
-	lines := strings.Split(s, "\n")
-	changed := false
-	for i, l := range lines {
-		if c := Sanitize(strings.TrimSuffix(l, "\r")); c != l {
-			lines[i], changed = c, true
-		}
-	}
-	if !changed {
+	s = strings.ReplaceAll(termsafe.EscapeLines(s), "\r\n", "\n")
+	if strings.IndexByte(s, '\t') < 0 {
 		return s
 	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.IndexByte(l, '\t') >= 0 {
+			lines[i] = expandTabs(l)
+		}
+	}
 	return strings.Join(lines, "\n")
-}
-
-// unsafeRune reports a character Sanitize would not let through as it is
-// (tabs aside): typed and pasted input drops these.
-func unsafeRune(r rune) bool {
-	s := string(r)
-	return report.Escape(s) != s
 }

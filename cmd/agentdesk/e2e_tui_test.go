@@ -197,6 +197,11 @@ func TestBrowserEndToEnd(t *testing.T) {
 	s.press("2")
 	s.waitFor("the Layer pane shows the block", "[available-subagents", "## e2e-helper", "Helps the end-to-end test.")
 
+	// A file the runtime cannot bind is listed under the name its raw
+	// frontmatter declares, not its file name.
+	writeAtomically(t, filepath.Join(base, "agents", "unbound-file.md"), "---\nname: declared-name\ndescription: d\ntools: Read, Grep\n---\nBody.\n")
+	s.waitForLine("the unbound file is listed by its declared name", "✗", "declared-name")
+
 	s.press("q")
 	select {
 	case err := <-s.done:

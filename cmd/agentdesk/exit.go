@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 )
 
 // Exit codes, the same for every command.
@@ -115,7 +117,7 @@ func execute(args []string, stdin io.Reader, stdout, stderr io.Writer, environ [
 	defer stop()
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "agentdesk: internal error: %s\n", escapeLines(fmt.Sprint(r)))
+			fmt.Fprintf(stderr, "agentdesk: internal error: %s\n", termsafe.EscapeLines(strings.TrimRight(fmt.Sprint(r), "\n")))
 			code = exitInternal
 		}
 	}()
@@ -126,7 +128,7 @@ func execute(args []string, stdin io.Reader, stdout, stderr io.Writer, environ [
 	}
 	code = exitCode(err)
 	if msg := err.Error(); msg != "" {
-		fmt.Fprintf(stderr, "agentdesk: %s\n", escapeLines(msg))
+		fmt.Fprintf(stderr, "agentdesk: %s\n", termsafe.EscapeLines(strings.TrimRight(msg, "\n")))
 	}
 	if code == exitUsage {
 		path := "agentdesk"
@@ -136,10 +138,4 @@ func execute(args []string, stdin io.Reader, stdout, stderr io.Writer, environ [
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", path)
 	}
 	return code
-}
-
-// escapeLines makes an error message safe to print (escapeText), without
-// its trailing newlines.
-func escapeLines(msg string) string {
-	return escapeText(strings.TrimRight(msg, "\n"))
 }

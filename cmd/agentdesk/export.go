@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview/adapt"
 )
 
@@ -102,7 +102,7 @@ func runExport(g *globals, f exportFlags, names []string) error {
 
 	if len(names) == 0 {
 		for _, file := range c.Rejected() {
-			fmt.Fprintf(g.stderr, "%s: warning: not exported: %s\n", report.Escape(file.Path), report.Escape(rejection(file)))
+			fmt.Fprintf(g.stderr, "%s: warning: not exported: %s\n", termsafe.Escape(file.Path), termsafe.Escape(rejection(file)))
 		}
 	}
 	sources := make([]adapt.Source, 0, len(files))
@@ -115,7 +115,7 @@ func runExport(g *globals, f exportFlags, names []string) error {
 			fmt.Fprintf(g.stderr, "%s: warning: %s\n", report.Escape(file.Path), report.Escape(msg))
 		}
 		for _, w := range e.Warnings {
-			fmt.Fprintf(g.stderr, "%s: warning: %s\n", report.Escape(file.Def.Name), report.Escape(w))
+			fmt.Fprintf(g.stderr, "%s: warning: %s\n", termsafe.Escape(file.Def.Name), termsafe.Escape(w))
 		}
 		sources = append(sources, adapt.Source{Name: file.Def.Name, Path: absPath(file.Path), SHA256: file.SHA256, Out: e})
 	}
@@ -129,7 +129,7 @@ func runExport(g *globals, f exportFlags, names []string) error {
 	for _, ch := range plan.Changes[:plan.Done] {
 		line := exportLine(ch)
 		if line != "" {
-			b.WriteString(report.Escape(line) + "\n")
+			b.WriteString(termsafe.Escape(line) + "\n")
 		}
 		wrote = wrote || ch.Action == adapt.Create || ch.Action == adapt.Update
 	}

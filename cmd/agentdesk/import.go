@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview/adapt"
 )
 
@@ -103,7 +103,7 @@ func runImport(g *globals, f importFlags, paths []string) error {
 			if im, err = tg.Import(path, data); err == nil {
 				items = append(items, im)
 				for _, w := range im.Warnings {
-					fmt.Fprintf(g.stderr, "%s: warning: %s\n", report.Escape(path), report.Escape(w))
+					fmt.Fprintf(g.stderr, "%s: warning: %s\n", termsafe.Escape(path), termsafe.Escape(w))
 				}
 				continue
 			}
@@ -122,9 +122,9 @@ func runImport(g *globals, f importFlags, paths []string) error {
 		if in.Replaced {
 			verb = "replaced"
 		}
-		fmt.Fprintf(&b, "%s %s as %s\n", verb, report.Escape(in.Source), report.Escape(in.Path))
+		fmt.Fprintf(&b, "%s %s as %s\n", verb, termsafe.Escape(in.Source), termsafe.Escape(in.Path))
 		for _, n := range in.Notes {
-			fmt.Fprintf(g.stderr, "%s: warning: %s\n", report.Escape(in.Path), report.Escape(n))
+			fmt.Fprintf(g.stderr, "%s: warning: %s\n", termsafe.Escape(in.Path), termsafe.Escape(n))
 		}
 	}
 	if werr := writeString(g.stdout, b.String()); werr != nil {

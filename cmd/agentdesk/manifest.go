@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/adapt"
 )
@@ -142,10 +143,10 @@ func runManifest(g *globals, f manifestFlags, paths []string) error {
 func manifestLine(out *bytes.Buffer, e preview.Entry) error {
 	var doc bytes.Buffer
 	if err := report.WriteJSON(&doc, e); err != nil {
-		return fmt.Errorf("the manifest entry of %s: %w", report.Escape(e.Name), err)
+		return fmt.Errorf("the manifest entry of %s: %w", termsafe.Escape(e.Name), err)
 	}
 	if err := json.Compact(out, doc.Bytes()); err != nil {
-		return fmt.Errorf("compact the manifest entry of %s: %w", report.Escape(e.Name), err)
+		return fmt.Errorf("compact the manifest entry of %s: %w", termsafe.Escape(e.Name), err)
 	}
 	out.WriteByte('\n')
 	return nil
@@ -238,7 +239,7 @@ func writeArtifacts(g *globals, f manifestFlags, files []*lint.File, entries []p
 		return exitWith(exitInternal, err)
 	}
 	for _, r := range results {
-		fmt.Fprintf(g.stderr, "%s %s\n", r.Action, report.Escape(r.Path))
+		fmt.Fprintf(g.stderr, "%s %s\n", r.Action, termsafe.Escape(r.Path))
 	}
 	return nil
 }

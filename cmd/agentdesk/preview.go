@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 )
 
@@ -122,7 +124,7 @@ func previewLayer(g *globals, f previewFlags, c *lint.Catalog) error {
 	}
 
 	var b strings.Builder
-	b.WriteString(escapeText(text))
+	b.WriteString(termsafe.EscapeLines(text))
 	if text != "" && (f.tokens || isTerminal(g.stdout)) {
 		b.WriteString("\n")
 	}
@@ -170,7 +172,7 @@ func layerSummary(c *lint.Catalog, a preview.Audience, cost preview.LayerCost) s
 	rows := cost.ByCost()
 	width := len(strconv.Itoa(cost.Total))
 	for _, r := range rows {
-		fmt.Fprintf(&b, "  %*d  %s\n", width, r.Tokens, report.Escape(r.Name))
+		fmt.Fprintf(&b, "  %*d  %s\n", width, r.Tokens, termsafe.Escape(r.Name))
 	}
 	label := "header and delegation instructions"
 	if len(rows) == 0 {
@@ -187,7 +189,7 @@ func previewAgent(g *globals, f previewFlags, c *lint.Catalog) error {
 		return unknownAgent(c, f.agent)
 	}
 	if !file.Def.UserFacing() {
-		fmt.Fprintf(g.stderr, "note: '%s' is internal: the frontline model does not see it in [available-subagents]\n", report.Escape(file.Def.Name))
+		fmt.Fprintf(g.stderr, "note: '%s' is internal: the frontline model does not see it in [available-subagents]\n", termsafe.Escape(file.Def.Name))
 	}
 	return writePrompt(g, f, promptJSON{
 		Agent:        file.Def.Name,
@@ -241,12 +243,12 @@ func writePrompt(g *globals, f previewFlags, p promptJSON) error {
 		return writeJSON(g.stdout, p)
 	}
 	var b strings.Builder
-	b.WriteString(escapeText(p.SystemPrompt))
+	b.WriteString(termsafe.EscapeLines(p.SystemPrompt))
 	if !strings.HasSuffix(p.SystemPrompt, "\n") {
 		b.WriteString("\n")
 	}
 	b.WriteString(promptSeparator + "\n")
-	b.WriteString(escapeText(p.FirstMessage))
+	b.WriteString(termsafe.EscapeLines(p.FirstMessage))
 	if !strings.HasSuffix(p.FirstMessage, "\n") {
 		b.WriteString("\n")
 	}
@@ -268,13 +270,28 @@ func writePrompt(g *globals, f previewFlags, p promptJSON) error {
 // the runtime rejects it, or no file declares it (with close names).
 func unknownAgent(c *lint.Catalog, name string) error {
 	if file := c.RejectedAgent(name); file != nil {
-		return exitWith(exitFindings, fmt.Errorf("agent '%s' is not loaded: %s", name, file.Reason))
+		return exitWith(exitFindings, fmt.Errorf("agent '%s' is not loaded: %s", name, rejectionAt(file)))
 	}
 	var names []string
 	for _, file := range c.Loaded() {
 		names = append(names, file.Def.Name)
 	}
 	return exitWith(exitFindings, fmt.Errorf("no agent named '%s' is loaded from %s%s", name, c.Home.Agents, closeNames(name, names, "agent")))
+}
+
+// rejectionAt says why the runtime skips f: its first error as
+// path:line:col: message [rule], else the runtime's own log line.
+func rejectionAt(f *lint.File) string {
+	for _, d := range f.Diagnostics {
+		switch {
+		case d.Severity != lint.Error:
+		case d.Line == 0:
+			return fmt.Sprintf("%s: %s [%s]", d.Path, d.Message, d.Rule)
+		default:
+			return fmt.Sprintf("%s:%d:%d: %s [%s]", d.Path, d.Line, d.Column, d.Message, d.Rule)
+		}
+	}
+	return f.Reason
 }
 
 // unknownSkill explains a skill name that does not resolve, with close names.
@@ -289,7 +306,9 @@ func unknownSkill(c *lint.Catalog, name string) error {
 // closeNames is the tail of an unknown-name error: the close names, or how
 // many names there are to choose from.
 func closeNames(name string, names []string, what string) string {
-	if near := preview.Suggest(name, names, 5); len(near) > 0 {
+	names = slices.Clone(names)
+	slices.SortStableFunc(names, preview.CompareNames) // ties in runtime order
+	if near := lint.Suggest(name, names, 5); len(near) > 0 {
 		return ": did you mean " + quoteList(near) + "?"
 	}
 	return fmt.Sprintf(" (no close name among %s)", plural(len(names), what))
@@ -312,24 +331,6 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
-}
-
-// escapeText makes multi-line text from a file or a model safe to print:
-// every line goes through report.Escape, line breaks stay, and so does the
-// carriage return of a CRLF line ending (a lone carriage return is escaped).
-func escapeText(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		body, crlf := strings.CutSuffix(l, "\r")
-		if i == len(lines)-1 {
-			body, crlf = l, false
-		}
-		lines[i] = report.Escape(body)
-		if crlf {
-			lines[i] += "\r"
-		}
-	}
-	return strings.Join(lines, "\n")
 }
 
 // writeJSON prints v as indented JSON with a final newline, every character

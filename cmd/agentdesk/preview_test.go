@@ -12,6 +12,9 @@ const (
 	helperAgent  = "---\nname: Helper\ndescription: Helps.\n---\r\nLine one.\r\nLine two.\r\n"
 	hiddenAgent  = "---\nname: indexer\ndescription: Builds the index.\nvisibility: internal\n---\nYou index.\n"
 	brokenAgent  = "---\nname: broken\n---\nNo description.\n"
+	// unboundAgent is the README's broken file: the runtime cannot bind it,
+	// so only its raw name line names it.
+	unboundAgent = "---\nname: unbound\ndescription: Tools the Claude Code way.\ntools: Read, Grep\n---\nYou do things.\n"
 	notesSkill   = "---\nname: notes\nmetadata:\n  subagent: code-analyst\n---\n\n  Explain the release.  \n"
 	ghostSkill   = "---\nname: ghost\nmetadata:\n  subagent: nobody\n---\nBoo.\n"
 	plainSkill   = "---\nname: plain\n---\nNo routing.\n"
@@ -47,6 +50,7 @@ func previewHome(t *testing.T, extra map[string]string) string {
 		"agents/helper.md":       helperAgent,
 		"agents/indexer.md":      hiddenAgent,
 		"agents/broken.md":       brokenAgent,
+		"agents/unbound.md":      unboundAgent,
 		"skills/notes/SKILL.md":  notesSkill,
 		"skills/ghost/SKILL.md":  ghostSkill,
 		"skills/plain/SKILL.md":  plainSkill,
@@ -116,7 +120,9 @@ func TestPreviewCommand(t *testing.T) {
 		{name: "unknown agent, nothing close", args: []string{"preview", "--home", home, "--agent", "zzzzzz"}, code: 1,
 			stderr: []string{"(no close name among 3 agents)"}},
 		{name: "rejected agent", args: []string{"preview", "--home", home, "--agent", "broken"}, code: 1,
-			stderr: []string{"agentdesk: agent 'broken' is not loaded: Agent 'broken' at ", "has no 'description' in frontmatter"}},
+			stderr: []string{"agentdesk: agent 'broken' is not loaded: ", "broken.md:1:1: ", "[description-missing]"}},
+		{name: "rejected agent that does not bind", args: []string{"preview", "--home", home, "--agent", "unbound"}, code: 1,
+			stderr: []string{"agentdesk: agent 'unbound' is not loaded: ", "agents/unbound.md:4:8: 'tools' must be a YAML list", "[yaml]"}},
 
 		{name: "skill", args: []string{"preview", "--home", home, "--skill", "notes", "--task", "v2.1"},
 			stdout: "You read code.\n\n[Skill Overlay]\nExplain the release.\n" + promptSeparator + "\nv2.1\n",
@@ -289,23 +295,5 @@ func TestPreviewOnTerminal(t *testing.T) {
 	// The terminal turns "\n" into "\r\n"; the summary follows on stderr.
 	if !strings.Contains(out, "not a transcript.\r\n[available-subagents] for Personal: ") {
 		t.Errorf("on a terminal the layer should end with a newline before the summary:\n%q", out)
-	}
-}
-
-func TestEscapeText(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"plain\ntext", "plain\ntext"},
-		{"crlf\r\nline\r\n", "crlf\r\nline\r\n"},
-		{"lone\rcr", `lone\rcr`},
-		{"ends with cr\r", `ends with cr\r`},
-		{"tab\tkept", "tab\tkept"},
-		{"esc\x1b[31m", `esc\x1b[31m`},
-		{"bidi\u202e", `bidi\u202e`},
-	}
-	for _, tt := range tests {
-		if got := escapeText(tt.in); got != tt.want {
-			t.Errorf("escapeText(%q) = %q, want %q", tt.in, got, tt.want)
-		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/runner"
 )
 
@@ -193,7 +194,7 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 			}
 		}
 		if fi, err := os.Stat(spec.Project); err != nil || !fi.IsDir() {
-			return usageErrorf("--project %s is not a folder: give the folder the tools may read, or --no-tools", report.Escape(spec.Project))
+			return usageErrorf("--project %s is not a folder: give the folder the tools may read, or --no-tools", termsafe.Escape(spec.Project))
 		}
 	}
 
@@ -299,7 +300,7 @@ func (s *streamWriter) write(text string) {
 		// Another writer left its line open on this stream: end it.
 		o.last.endLine()
 	}
-	out := escapeText(text)
+	out := termsafe.EscapeLines(text)
 	if s.style != "" {
 		out = s.style + out + styleReset
 	}
@@ -318,7 +319,7 @@ func (s *streamWriter) endLine() {
 func toolLine(e runner.Event) string {
 	tc := e.Tool
 	if e.Kind == runner.EventToolCall {
-		return fmt.Sprintf("tool call: %s %s\n", report.Escape(tc.Name), report.Escape(tc.Arguments))
+		return fmt.Sprintf("tool call: %s %s\n", termsafe.Escape(tc.Name), termsafe.Escape(tc.Arguments))
 	}
 	r := tc.Result
 	what := "ok"
@@ -339,7 +340,7 @@ func toolLine(e runner.Event) string {
 	if len(first) > 100 {
 		first = strings.ToValidUTF8(first[:100], "") + "…"
 	}
-	return fmt.Sprintf("tool result: %s, %d bytes: %s\n", what, r.Bytes, report.Escape(first))
+	return fmt.Sprintf("tool result: %s, %d bytes: %s\n", what, r.Bytes, termsafe.Escape(first))
 }
 
 // streamRun prints the run's reply and thinking as they arrive, then the
@@ -396,11 +397,11 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 		reason = "none"
 	}
 	if rp := final.Replay; rp != nil {
-		fmt.Fprintf(g.stderr, "replayed run %s from %s\n", report.Escape(rp.RecordedRun), report.Escape(rp.Cassette))
+		fmt.Fprintf(g.stderr, "replayed run %s from %s\n", termsafe.Escape(rp.RecordedRun), termsafe.Escape(rp.Cassette))
 	}
-	fmt.Fprintf(g.stderr, "outcome: %s  reason: %s  run: %s\n", outcome, reason, report.Escape(final.Dir))
+	fmt.Fprintf(g.stderr, "outcome: %s  reason: %s  run: %s\n", outcome, reason, termsafe.Escape(final.Dir))
 	if slices.Contains(final.Files, runner.StreamFile) {
-		fmt.Fprintf(g.stderr, "recorded: %s\n", report.Escape(filepath.Join(final.Dir, runner.StreamFile)))
+		fmt.Fprintf(g.stderr, "recorded: %s\n", termsafe.Escape(filepath.Join(final.Dir, runner.StreamFile)))
 	}
 	if werr != nil {
 		return exitWith(exitInternal, fmt.Errorf("the run ended %s but its folder could not be written: %w", final.Outcome, werr))

@@ -33,6 +33,7 @@ func trialHome(t *testing.T, p wire.Protocol) (*modeltest.Server, []string, stri
 	home := writeHome(t, map[string]string{
 		"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Reads code.\nmodelRole: Main\n---\nYou read code.\n",
 		"agents/broken.md":       "---\nname: broken\nmodelRole: Boss\n---\nNo description.\n",
+		"agents/unbound.md":      "---\nname: unbound\ndescription: Tools the Claude Code way.\ntools: Read, Grep\n---\nYou do things.\n",
 		"skills/notes/SKILL.md":  "---\nname: notes\nmetadata:\n  subagent: code-analyst\n---\nWrite release notes.\n",
 		"skills/plain/SKILL.md":  "---\nname: plain\n---\nNo routing.\n",
 		"config/netclaw.json": fmt.Sprintf(`{
@@ -196,6 +197,7 @@ func TestRunCommandRefusals(t *testing.T) {
 		{"both from stdin", []string{"run", "code-analyst", "--task", "-", "--context", "-"}, 2, []string{"both read stdin"}},
 		{"unknown agent", []string{"run", "code-analyts", "--task", "x"}, 1, []string{"no agent named 'code-analyts'", "did you mean 'code-analyst'"}},
 		{"rejected agent", []string{"run", "broken", "--task", "x"}, 1, []string{"broken.md", "[description-missing]", "is not loaded"}},
+		{"rejected agent that does not bind", []string{"run", "unbound", "--task", "x"}, 1, []string{"agent 'unbound' is not loaded: ", "agents/unbound.md:4:8: 'tools' must be a YAML list"}},
 		{"unknown skill", []string{"run", "code-analyst", "--task", "x", "--skill", "note"}, 1, []string{"no skill named 'note'"}},
 		{"skill that does not route", []string{"run", "code-analyst", "--task", "x", "--skill", "plain"}, 1, []string{"does not route"}},
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
-	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/runner"
 )
 
@@ -82,9 +82,9 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 	if len(recs) == 0 {
 		what := "no runs"
 		if f.agent != "" {
-			what = "no runs of " + report.Escape(f.agent)
+			what = "no runs of " + termsafe.Escape(f.agent)
 		}
-		_, err := fmt.Fprintf(g.stderr, "%s in %s\n", what, report.Escape(dir))
+		_, err := fmt.Fprintf(g.stderr, "%s in %s\n", what, termsafe.Escape(dir))
 		return err
 	}
 	rows := [][]string{{"RUN", "STARTED", "AGENT", "STATE", "REASON"}}
@@ -93,7 +93,7 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 		if !r.StartedAt.IsZero() {
 			started = r.StartedAt.Local().Format("2006-01-02 15:04:05")
 		}
-		agent := report.Escape(r.Agent)
+		agent := termsafe.Escape(r.Agent)
 		if agent == "" {
 			agent = "-"
 		}
@@ -104,7 +104,7 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 		if reason == "" {
 			reason = "-"
 		}
-		rows = append(rows, []string{r.RunID, started, agent, report.Escape(r.State), report.Escape(reason)})
+		rows = append(rows, []string{r.RunID, started, agent, termsafe.Escape(r.State), termsafe.Escape(reason)})
 	}
 	return writeString(g.stdout, table(rows))
 }
@@ -144,7 +144,7 @@ func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
 		return exitWith(exitFindings, err)
 	}
 	if f.agent != "" && !strings.EqualFold(rec.Agent, f.agent) {
-		return exitWith(exitFindings, fmt.Errorf("run %s is a run of %s, not %s", id, report.Escape(rec.Agent), report.Escape(f.agent)))
+		return exitWith(exitFindings, fmt.Errorf("run %s is a run of %s, not %s", id, termsafe.Escape(rec.Agent), termsafe.Escape(f.agent)))
 	}
 	if f.json {
 		data, err := rec.MarshalIndent()
@@ -155,7 +155,7 @@ func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
 	}
 	result, err := os.ReadFile(filepath.Join(rec.Dir, runner.ResultFile))
 	if err == nil {
-		return writeString(g.stdout, escapeText(string(result)))
+		return writeString(g.stdout, termsafe.EscapeLines(string(result)))
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return exitWith(exitInternal, fmt.Errorf("reading run %s: %w", id, err))
@@ -166,10 +166,10 @@ func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
 	if rec.State == runner.StateLost {
 		why = "the process that ran it is gone; it left no result.md"
 	}
-	fmt.Fprintf(&b, "- State: %s (%s)\n", report.Escape(rec.State), why)
-	fmt.Fprintf(&b, "- Agent: %s (%s)\n", report.Escape(rec.Agent), report.Escape(rec.AgentPath))
+	fmt.Fprintf(&b, "- State: %s (%s)\n", termsafe.Escape(rec.State), why)
+	fmt.Fprintf(&b, "- Agent: %s (%s)\n", termsafe.Escape(rec.Agent), termsafe.Escape(rec.AgentPath))
 	fmt.Fprintf(&b, "- Started: %s\n", rec.StartedAt.Local().Format("2006-01-02 15:04:05"))
-	fmt.Fprintf(&b, "- Model: %s at %s\n", report.Escape(rec.Model.ModelID), report.Escape(rec.Model.Endpoint))
-	fmt.Fprintf(&b, "- Folder: %s\n", report.Escape(rec.Dir))
+	fmt.Fprintf(&b, "- Model: %s at %s\n", termsafe.Escape(rec.Model.ModelID), termsafe.Escape(rec.Model.Endpoint))
+	fmt.Fprintf(&b, "- Folder: %s\n", termsafe.Escape(rec.Dir))
 	return writeString(g.stdout, b.String())
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 )
 
 // FuzzFormats prints a one-file catalog with arbitrary text, name, message
@@ -39,4 +41,18 @@ func FuzzFormats(f *testing.F) {
 			}
 		}
 	})
+}
+
+// assertSafe fails when s holds anything a terminal could act on besides
+// tabs and line breaks.
+func assertSafe(t *testing.T, s string) {
+	t.Helper()
+	if !utf8.ValidString(s) {
+		t.Fatalf("output is not valid UTF-8: %q", s)
+	}
+	for _, r := range s {
+		if r != '\t' && r != '\n' && termsafe.UnsafeRune(r) {
+			t.Fatalf("output holds %U: %q", r, s)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 )
 
 // GitHub prints each diagnostic as a GitHub Actions workflow command, which
@@ -36,7 +37,7 @@ func GitHub(w io.Writer, c *lint.Catalog, opts Options) error {
 		}
 		var props []string
 		if !isEnvironment(l.Path) {
-			props = append(props, "file="+githubProperty(Escape(l.display)))
+			props = append(props, "file="+githubProperty(termsafe.Escape(l.display)))
 			if l.Line > 0 {
 				props = append(props, "line="+strconv.Itoa(l.Line))
 				if l.Column > 0 {
@@ -44,10 +45,10 @@ func GitHub(w io.Writer, c *lint.Catalog, opts Options) error {
 				}
 			}
 		}
-		props = append(props, "title="+githubProperty(Escape(l.Rule)))
-		msg := Escape(l.Message)
+		props = append(props, "title="+githubProperty(termsafe.Escape(l.Rule)))
+		msg := termsafe.Escape(l.Message)
 		if l.Hint != "" {
-			msg += "\nhint: " + Escape(l.Hint)
+			msg += "\nhint: " + termsafe.Escape(l.Hint)
 		}
 		fmt.Fprintf(bw, "::%s %s::%s\n", cmd, strings.Join(props, ","), githubData(msg))
 	}

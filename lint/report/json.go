@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 )
 
 // jsonReport is the JSON format's document. Field order is the order keys
@@ -127,7 +128,7 @@ func escapeJSONText(b []byte) []byte {
 	out = append(out, b[:i]...)
 	for i < len(b) {
 		r, size := utf8.DecodeRune(b[i:])
-		if r != '\n' && unsafeRune(r) {
+		if r != '\n' && termsafe.UnsafeRune(r) {
 			out = fmt.Appendf(out, `\u%04x`, r)
 		} else {
 			out = append(out, b[i:i+size]...)
@@ -150,7 +151,7 @@ func firstUnsafeJSON(b []byte) int {
 			continue
 		}
 		r, size := utf8.DecodeRune(b[i:])
-		if unsafeRune(r) {
+		if termsafe.UnsafeRune(r) {
 			return i
 		}
 		i += size

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 )
 
 // ANSI styles of the text format.
@@ -77,7 +78,7 @@ func (p *textPrinter) style(code, s string) string {
 }
 
 func (p *textPrinter) diagnostic(l located) {
-	loc := Escape(l.display)
+	loc := termsafe.Escape(l.display)
 	if isEnvironment(l.Path) {
 		loc = environmentLabel
 	}
@@ -95,7 +96,7 @@ func (p *textPrinter) diagnostic(l located) {
 		sev = p.style(ansiYellow, sev)
 	}
 	fmt.Fprintf(p.w, "%s: %s: %s %s\n",
-		p.style(ansiBold, loc), sev, Escape(l.Message), p.style(ansiDim, "["+Escape(l.Rule)+"]"))
+		p.style(ansiBold, loc), sev, termsafe.Escape(l.Message), p.style(ansiDim, "["+termsafe.Escape(l.Rule)+"]"))
 	if l.Line > 0 {
 		if text, ok := p.src.text(l); ok {
 			if line, ok := lint.LineOf(text, l.Line); ok {
@@ -104,7 +105,7 @@ func (p *textPrinter) diagnostic(l located) {
 		}
 	}
 	if l.Hint != "" {
-		fmt.Fprintf(p.w, "  hint: %s\n", Escape(l.Hint))
+		fmt.Fprintf(p.w, "  hint: %s\n", termsafe.Escape(l.Hint))
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 )
 
 // maxSourceWidth is the widest a quoted source line is printed, in terminal
@@ -20,7 +22,7 @@ const tabWidth = 8
 // counting runes; past the end of the line, it points just after it).
 func sourceWindow(line string, column int) (shown, lead string) {
 	at := column - 1
-	if len(line) <= maxSourceWidth && firstUnsafe(line) < 0 && !strings.ContainsRune(line, '\t') {
+	if len(line) <= maxSourceWidth && termsafe.IsSafe(line) && !strings.ContainsRune(line, '\t') {
 		// Fast path: no rune is wider than its bytes, so the line fits.
 		if at < 0 {
 			at = 0
@@ -46,7 +48,7 @@ func sourceWindow(line string, column int) (shown, lead string) {
 	widths := make([]int, len(runes))
 	total := 0
 	for i, r := range runes {
-		pieces[i] = Escape(string(r))
+		pieces[i] = termsafe.Escape(string(r))
 		if r == '\t' {
 			widths[i] = tabWidth
 		} else {

@@ -1,4 +1,8 @@
-package report
+// Package termsafe makes text taken from a file or a model safe to print on
+// a terminal: Escape for one line, EscapeLines for text of many lines. It is
+// the one place agentdesk decides which characters a terminal must never
+// see raw; lint/report, preview, runner, tui and cmd all print through it.
+package termsafe
 
 import (
 	"fmt"
@@ -34,6 +38,61 @@ func Escape(s string) string {
 	}
 	return b.String()
 }
+
+// EscapeLines is Escape for text of many lines: each line is escaped and
+// the line breaks stay as they are, "\n" and "\r\n" alike (a CRLF file keeps
+// its line endings). A carriage return anywhere else, the last line's
+// included, is escaped as `\r`. Text that needs no change is returned as it
+// is.
+func EscapeLines(s string) string {
+	if firstUnsafeLines(s) < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			b.WriteString(Escape(s))
+			return b.String()
+		}
+		line, crlf := strings.CutSuffix(s[:i], "\r")
+		b.WriteString(Escape(line))
+		if crlf {
+			b.WriteByte('\r')
+		}
+		b.WriteByte('\n')
+		s = s[i+1:]
+	}
+}
+
+// firstUnsafeLines is firstUnsafe for EscapeLines: a line break, "\n" or
+// "\r\n", is safe.
+func firstUnsafeLines(s string) int {
+	for off := 0; ; {
+		i := firstUnsafe(s[off:])
+		if i < 0 {
+			return -1
+		}
+		i += off
+		switch {
+		case s[i] == '\n':
+			off = i + 1
+		case s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n':
+			off = i + 2
+		default:
+			return i
+		}
+	}
+}
+
+// IsSafe reports whether Escape returns s unchanged.
+func IsSafe(s string) bool { return firstUnsafe(s) < 0 }
+
+// UnsafeRune reports whether Escape changes r: a control character other
+// than tab, a Unicode line or paragraph separator, or a bidirectional
+// formatting character.
+func UnsafeRune(r rune) bool { return unsafeRune(r) }
 
 // firstUnsafe returns the byte offset of the first character Escape changes,
 // or -1 when there is none.

@@ -1,4 +1,4 @@
-package report
+package termsafe
 
 import (
 	"strings"
@@ -41,6 +41,27 @@ func TestEscape(t *testing.T) {
 	}
 }
 
+func TestEscapeLines(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"plain\ntext", "plain\ntext"},
+		{"crlf\r\nline\r\n", "crlf\r\nline\r\n"},
+		{"lone\rcr", `lone\rcr`},
+		{"ends with cr\r", `ends with cr\r`},
+		{"double\r\r\n", "double\\r\r\n"},
+		{"trailing\n\n", "trailing\n\n"},
+		{"tab\tkept", "tab\tkept"},
+		{"esc\x1b[31m\nnext", "esc\\x1b[31m\nnext"},
+		{"bidi\u202e", `bidi\u202e`},
+		{"separator\u2028x", `separator\u2028x`},
+	}
+	for _, tt := range tests {
+		if got := EscapeLines(tt.in); got != tt.want {
+			t.Errorf("EscapeLines(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 // assertSafe fails when s holds anything a terminal could act on.
 func assertSafe(t *testing.T, s string) {
 	t.Helper()
@@ -69,6 +90,26 @@ func FuzzEscape(f *testing.F) {
 		}
 		if firstUnsafe(s) < 0 && got != s {
 			t.Fatalf("safe input changed: %q -> %q", s, got)
+		}
+	})
+}
+
+func FuzzEscapeLines(f *testing.F) {
+	for _, s := range []string{"", "a\r\nb", "\r", "\n\r", "x\x1b[2J\ny", "\u202e\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := EscapeLines(s)
+		lines := strings.Split(got, "\n")
+		for _, l := range lines[:len(lines)-1] {
+			assertSafe(t, strings.TrimSuffix(l, "\r"))
+		}
+		assertSafe(t, lines[len(lines)-1])
+		if want := strings.Count(s, "\n"); len(lines)-1 != want {
+			t.Fatalf("EscapeLines(%q) has %d line breaks, want %d", s, len(lines)-1, want)
+		}
+		if EscapeLines(got) != got {
+			t.Fatalf("EscapeLines is not stable on its own output: %q", got)
 		}
 	})
 }

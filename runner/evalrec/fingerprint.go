@@ -1,0 +1,118 @@
+package evalrec
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Names of the fingerprint parts the suites use. A suite runner may add
+// parts of its own; Compare matches parts by name.
+const (
+	PartSystemPrompt = "system prompt"
+	PartFirstMessage = "first message"
+	PartTools        = "tools offered"
+	PartModel        = "model"
+	PartLimits       = "limits"
+	PartJudge        = "judge"
+	PartLayer        = "layer"
+	PartPreamble     = "preamble"
+)
+
+// Part is one thing that was sent, by digest. Short one-line values are
+// kept too, so a change can say what it was and what it is.
+type Part struct {
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
+	// Value is the value itself when it is short (at most MaxValue bytes,
+	// one line); "" otherwise.
+	Value string `json:"value,omitempty"`
+	// Source says where the value comes from (a definition's path, "the
+	// case's task"), for the message of a change.
+	Source string `json:"source,omitempty"`
+}
+
+// MaxValue caps the value a Part keeps verbatim.
+const MaxValue = 120
+
+// NewPart returns the part name for value, which comes from source.
+func NewPart(name, value, source string) Part {
+	sum := sha256.Sum256([]byte(value))
+	p := Part{Name: name, SHA256: hex.EncodeToString(sum[:]), Source: source}
+	if len(value) <= MaxValue && !strings.ContainsAny(value, "\r\n") && utf8.ValidString(value) {
+		p.Value = value
+	}
+	return p
+}
+
+// Fingerprint is what a sample sent (system prompt, first message, tools
+// offered, model, limits, …), part by part.
+type Fingerprint []Part
+
+// Get returns the part with that name.
+func (f Fingerprint) Get(name string) (Part, bool) {
+	for _, p := range f {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Part{}, false
+}
+
+// Change is one part that differs between a recording and now.
+type Change struct {
+	// Name is the part's name.
+	Name string
+	// Was and Now are the values when both were kept; "" otherwise.
+	Was, Now string
+	// Source is where the value comes from now.
+	Source string
+	// Added is set for a part the recording does not have.
+	Added bool
+}
+
+// String says what changed: where the part comes from when that is known
+// ("system prompt changed: agents/x.md edited"), else the values when both
+// were kept ("model changed: qwen3:30b → llama3.3"); "judge added since
+// the recording" for a part the recording lacks.
+func (c Change) String() string {
+	switch {
+	case c.Added:
+		return c.Name + " added since the recording"
+	case c.Source != "":
+		return fmt.Sprintf("%s changed: %s edited", c.Name, c.Source)
+	case c.Was != "" && c.Now != "":
+		return fmt.Sprintf("%s changed: %s → %s", c.Name, c.Was, c.Now)
+	}
+	return c.Name + " changed"
+}
+
+// Compare returns what differs between the recorded fingerprint and now,
+// in now's order. A part now has and the recording lacks is a change
+// (Added); a part the recording has and now lacks is not compared (it
+// cannot be computed now: a model that does not resolve offline).
+func Compare(recorded, now Fingerprint) []Change {
+	var out []Change
+	for _, p := range now {
+		r, ok := recorded.Get(p.Name)
+		switch {
+		case !ok:
+			out = append(out, Change{Name: p.Name, Source: p.Source, Added: true})
+		case r.SHA256 != p.SHA256:
+			out = append(out, Change{Name: p.Name, Was: r.Value, Now: p.Value, Source: p.Source})
+		}
+	}
+	return out
+}
+
+// ChangeList joins changes for one line: "system prompt changed: …; model
+// changed: …".
+func ChangeList(cs []Change) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = c.String()
+	}
+	return strings.Join(s, "; ")
+}

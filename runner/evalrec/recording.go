@@ -1,0 +1,266 @@
+package evalrec
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/agentdesk/agentdesk/runner/cassette"
+)
+
+// Version is the recording format version this package writes and the
+// newest it reads.
+const Version = 1
+
+// Extension is a recording file's extension.
+const Extension = ".recording"
+
+// FolderSuffix ends the name of a suite's recordings folder.
+const FolderSuffix = ".recordings"
+
+// MaxSize caps the recording file Load reads.
+const MaxSize = 256 << 20
+
+// Recording is one sample of one case, recorded: what was sent
+// (Fingerprint) and the cassettes of its model conversations (Tapes: the
+// agent's run, the judge's, …).
+type Recording struct {
+	// Kind is "test" or "route".
+	Kind string
+	// Suite is the suite file's name; Case the case's name; Sample the
+	// sample, from 1.
+	Suite  string
+	Case   string
+	Sample int
+	// RecordedAt is when it was recorded.
+	RecordedAt time.Time
+	// Fingerprint is what the sample sent.
+	Fingerprint Fingerprint
+	// Tapes are the recorded model conversations, by name.
+	Tapes []Tape
+}
+
+// Tape is one named cassette of a recording.
+type Tape struct {
+	Name     string
+	Cassette *cassette.Cassette
+}
+
+// Tape returns the cassette named name, or nil.
+func (r *Recording) Tape(name string) *cassette.Cassette {
+	for _, t := range r.Tapes {
+		if t.Name == name {
+			return t.Cassette
+		}
+	}
+	return nil
+}
+
+// The names of the tapes the suites keep.
+const (
+	TapeRun   = "run"
+	TapeJudge = "judge"
+)
+
+type header struct {
+	Type        string      `json:"type"`
+	Version     int         `json:"version"`
+	Kind        string      `json:"kind"`
+	Suite       string      `json:"suite"`
+	Case        string      `json:"case"`
+	Sample      int         `json:"sample"`
+	RecordedAt  time.Time   `json:"recorded_at"`
+	Fingerprint Fingerprint `json:"fingerprint"`
+}
+
+type tapeLine struct {
+	Type  string `json:"type"`
+	Name  string `json:"name"`
+	Lines int    `json:"lines"`
+}
+
+// Encode returns the recording's text.
+func (r *Recording) Encode() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	fp := r.Fingerprint
+	if fp == nil {
+		fp = Fingerprint{}
+	}
+	if err := enc.Encode(header{Type: "recording", Version: Version, Kind: r.Kind, Suite: r.Suite, Case: r.Case, Sample: r.Sample, RecordedAt: r.RecordedAt.UTC(), Fingerprint: fp}); err != nil {
+		return nil, err
+	}
+	for _, t := range r.Tapes {
+		if t.Cassette == nil {
+			continue
+		}
+		data, err := t.Cassette.Encode()
+		if err != nil {
+			return nil, fmt.Errorf("tape %s: %w", t.Name, err)
+		}
+		n := bytes.Count(data, []byte("\n"))
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			data = append(data, '\n')
+			n++
+		}
+		if err := enc.Encode(tapeLine{Type: "tape", Name: t.Name, Lines: n}); err != nil {
+			return nil, err
+		}
+		b.Write(data)
+	}
+	return b.Bytes(), nil
+}
+
+// Parse reads a recording's text. Errors name the line.
+func Parse(data []byte) (*Recording, error) {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if n := len(lines); n > 0 && len(lines[n-1]) == 0 {
+		lines = lines[:n-1]
+	}
+	if len(lines) == 0 {
+		return nil, errors.New("line 1: empty file, not a recording")
+	}
+	var h header
+	if err := json.Unmarshal(lines[0], &h); err != nil || h.Type != "recording" {
+		return nil, errors.New("line 1: not a recording header")
+	}
+	if h.Version < 1 || h.Version > Version {
+		return nil, fmt.Errorf("line 1: recording version %d; this agentdesk reads up to %d: update agentdesk, or record again", h.Version, Version)
+	}
+	r := &Recording{Kind: h.Kind, Suite: h.Suite, Case: h.Case, Sample: h.Sample, RecordedAt: h.RecordedAt, Fingerprint: h.Fingerprint}
+	for i := 1; i < len(lines); {
+		var t tapeLine
+		if err := json.Unmarshal(lines[i], &t); err != nil || t.Type != "tape" {
+			return nil, fmt.Errorf("line %d: expected a tape line", i+1)
+		}
+		if t.Lines < 1 || t.Lines > len(lines)-i-1 {
+			return nil, fmt.Errorf("line %d: tape %q says %d lines follow, and %d do", i+1, t.Name, t.Lines, len(lines)-i-1)
+		}
+		c, err := cassette.Parse(bytes.Join(lines[i+1:i+1+t.Lines], nil))
+		if err != nil {
+			var se *cassette.SyntaxError
+			if errors.As(err, &se) {
+				return nil, fmt.Errorf("line %d: tape %q: %w", i+1+se.Line, t.Name, se.Err)
+			}
+			return nil, fmt.Errorf("line %d: tape %q: %w", i+1, t.Name, err)
+		}
+		r.Tapes = append(r.Tapes, Tape{Name: t.Name, Cassette: c})
+		i += 1 + t.Lines
+	}
+	return r, nil
+}
+
+// Load reads the recording at path. A missing file is an error that
+// errors.Is fs.ErrNotExist.
+func Load(path string) (*Recording, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the recording %s: %w", path, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && (fi.IsDir() || fi.Size() > MaxSize) {
+		return nil, fmt.Errorf("the recording %s is a folder or larger than %d MiB", path, MaxSize>>20)
+	}
+	data, err := readAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("reading the recording %s: %w", path, err)
+	}
+	r, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("the recording %s: %w", path, err)
+	}
+	return r, nil
+}
+
+func readAll(f *os.File) ([]byte, error) {
+	var b bytes.Buffer
+	_, err := b.ReadFrom(bufio.NewReader(f))
+	return b.Bytes(), err
+}
+
+// Save writes r to path atomically, making its folder when needed.
+func Save(path string, r *Recording) error {
+	data, err := r.Encode()
+	if err != nil {
+		return fmt.Errorf("encoding the recording %s: %w", path, err)
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("making the recordings folder %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Chmod(0o644)
+	}
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, werr)
+	}
+	return nil
+}
+
+// Folder returns the recordings folder of the suite at suitePath:
+// beside it, named after it (agents/x.test.yaml: agents/x.test.recordings).
+func Folder(suitePath string) string {
+	base := filepath.Base(suitePath)
+	stem := strings.TrimSuffix(strings.TrimSuffix(base, ".yaml"), ".yml")
+	return filepath.Join(filepath.Dir(suitePath), stem+FolderSuffix)
+}
+
+// FileName returns the file name of a case's sample (from 1): the case
+// name made safe for a file name (lowercase letters, digits and dashes),
+// with a short digest of the name when that changed it, so two names
+// never share a file: "finds-the-port-3f9a1c.2.recording".
+func FileName(caseName string, sample int) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(caseName) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 && (unicode.IsSpace(r) || unicode.IsPunct(r) || r == '-' || unicode.IsSymbol(r) || r > unicode.MaxASCII) {
+			b.WriteByte('-')
+			dash = true
+		}
+		if b.Len() >= 60 {
+			break
+		}
+	}
+	slug := strings.Trim(b.String(), "-")
+	if slug != caseName || slug == "" {
+		d := NewPart("", caseName, "").SHA256[:6]
+		if slug == "" {
+			slug = d
+		} else {
+			slug += "-" + d
+		}
+	}
+	return fmt.Sprintf("%s.%d%s", slug, sample, Extension)
+}
+
+// Path returns where the recording of a case's sample lives.
+func Path(suitePath, caseName string, sample int) string {
+	return filepath.Join(Folder(suitePath), FileName(caseName, sample))
+}
