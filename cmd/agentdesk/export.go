@@ -112,7 +112,7 @@ func runExport(g *globals, f exportFlags, names []string) error {
 			return exitWith(exitFindings, fmt.Errorf("%s: %w", file.Path, err))
 		}
 		if msg := invalidUTF8(file); msg != "" {
-			fmt.Fprintf(g.stderr, "%s: warning: %s\n", report.Escape(file.Path), report.Escape(msg))
+			fmt.Fprintf(g.stderr, "%s: warning: %s\n", termsafe.Escape(file.Path), termsafe.Escape(msg))
 		}
 		for _, w := range e.Warnings {
 			fmt.Fprintf(g.stderr, "%s: warning: %s\n", termsafe.Escape(file.Def.Name), termsafe.Escape(w))
@@ -136,7 +136,7 @@ func runExport(g *globals, f exportFlags, names []string) error {
 	if wrote && applyErr == nil {
 		home, _ := os.UserHomeDir()
 		for _, step := range tg.NextSteps(absPath(out), home) {
-			b.WriteString("next: " + report.Escape(step) + "\n")
+			b.WriteString("next: " + termsafe.Escape(step) + "\n")
 		}
 	}
 	if err := writeString(g.stdout, b.String()); err != nil {
