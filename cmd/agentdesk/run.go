@@ -207,6 +207,9 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		if agent == nil {
 			return unknownRunAgent(g, c, agentName)
 		}
+		if missing := homeMissing(c.Home, "netclaw.json or secrets.json"); missing != "" && !replaying {
+			fmt.Fprintf(g.stderr, "agentdesk: note: %s; the model comes from NETCLAW_ variables, else the runtime's default (Ollama at http://localhost:11434, qwen3:30b)\n", termsafe.Escape(missing))
+		}
 		spec.Agent, spec.Config = agent, c.Config
 		if f.skill != "" {
 			skill := c.Skill(f.skill)

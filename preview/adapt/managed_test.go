@@ -339,26 +339,6 @@ func TestWriteTree(t *testing.T) {
 	}
 }
 
-func TestCreateFileNeverReplaces(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "x.md")
-	if err := CreateFile(path, []byte("one")); err != nil {
-		t.Fatal(err)
-	}
-	if err := CreateFile(path, []byte("two")); !errors.Is(err, fs.ErrExist) {
-		t.Errorf("second create: %v", err)
-	}
-	if read(t, path) != "one" {
-		t.Error("CreateFile replaced a file")
-	}
-	if err := ReplaceFile(path, []byte("three")); err != nil || read(t, path) != "three" {
-		t.Errorf("ReplaceFile: %v", err)
-	}
-	entries, _ := os.ReadDir(filepath.Dir(path))
-	if len(entries) != 1 {
-		t.Errorf("temporary files left behind: %v", entries)
-	}
-}
-
 func TestLiveSources(t *testing.T) {
 	agents := t.TempDir()
 	write(t, filepath.Join(agents, "alpha.md"), "---\nname: alpha\ndescription: Loads.\n---\nA.\n")
