@@ -236,9 +236,9 @@ func TestManagedDestinationRefusesEveryProblemAtOnce(t *testing.T) {
 }
 
 func TestManagedDestinationNameClash(t *testing.T) {
-	// Both become code_analyst in Codex.
-	_, err := exportRun(t, t.TempDir(), "codex", agentDef(t, "code-analyst", "A."), agentDef(t, "code_analyst", "B."))
-	if err == nil || !strings.Contains(err.Error(), "both become code_analyst.toml") {
+	// Both become code-analyst in Codex.
+	_, err := exportRun(t, t.TempDir(), "codex", agentDef(t, "code-analyst", "A."), agentDef(t, "Code-Analyst", "B."))
+	if err == nil || !strings.Contains(err.Error(), "both become code-analyst.toml") {
 		t.Errorf("error %v", err)
 	}
 }
