@@ -17,8 +17,6 @@ import (
 	"github.com/agentdesk/agentdesk/runner/route"
 )
 
-func init() { subcommands = append(subcommands, newRouteCmd) }
-
 // routeFlags holds the flags of agentdesk route.
 type routeFlags struct {
 	audience    audienceFlag
