@@ -8,8 +8,6 @@ import (
 	"github.com/agentdesk/agentdesk/tui"
 )
 
-func init() { subcommands = append(subcommands, newOpenCmd) }
-
 // newOpenCmd builds `agentdesk open PATH`.
 func newOpenCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
