@@ -53,8 +53,11 @@ func (m *Model) render() string {
 }
 
 // listWidth is the width of the list column for a screen w wide.
+// It takes a third of the screen, at least 24 columns and at most 40, but
+// never more than half: a narrow terminal splits its width between the
+// two sides.
 func listWidth(w int) int {
-	return min(max(w/3, 24), 40)
+	return min(max(w/3, 24), 40, (w-3)/2)
 }
 
 // bodySize is the size of the area between header and footer.
