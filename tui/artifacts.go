@@ -145,7 +145,7 @@ func (p *artifactsPane) lines(w int) []string {
 	if p.agentPath == f.Path && p.valid {
 		title += fmt.Sprintf(" (%d)", len(p.records))
 	}
-	add(spread(st.Title.Render(title), st.Dim.Render("newest first"), w))
+	add(spread(st.Title.Render(title), st.Dim.Render("newest first"), w)...)
 	switch {
 	case p.agentPath != f.Path || (p.loading && !p.valid):
 		add(st.Dim.Render("Reading " + Sanitize(e.shortPath(e.opts.Runner.Dir())) + "…"))

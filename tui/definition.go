@@ -109,8 +109,10 @@ func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body st
 	if f.Status != lint.Loaded {
 		status = st.MarkRejected.Render("rejected")
 	}
-	add(spread(st.Title.Render(title), status+st.Dim.Render(" · "+Sanitize(f.Source.String())), w))
-	add(st.Dim.Render(cut(Sanitize(displayPath(c, f.Path)), w)))
+	add(spread(st.Title.Render(title), status+st.Dim.Render(" · "+Sanitize(f.Source.String())), w)...)
+	for _, l := range wrap(Sanitize(displayPath(c, f.Path)), w) {
+		add(st.Dim.Render(l))
+	}
 	if f.Source.IsFeed() {
 		for _, l := range wrap("read-only: synced from feed "+Sanitize(f.Source.Feed)+"; the next sync overwrites edits", w) {
 			add(st.Warning.Render(l))
@@ -222,10 +224,12 @@ func fieldLines(st *Styles, c *lint.Catalog, d *lint.Definition, w int) []string
 			}
 		}
 		vw := w - keyW - 2
-		if vw < 10 {
+		narrow := vw < 10
+		if narrow {
+			// Too narrow for a column of values: each value goes under
+			// its key, wrapped.
 			out = append(out, "  "+st.Label.Render(cut(r.key, w-2)))
-			out = append(out, "    "+cut(val, w-4)+st.Default.Render(suffix))
-			continue
+			vw = max(w-4, 1)
 		}
 		lines := wrap(val, vw)
 		if len(lines) == 0 {
@@ -234,17 +238,20 @@ func fieldLines(st *Styles, c *lint.Catalog, d *lint.Definition, w int) []string
 		if r.key == "description" && len(lines) > 4 {
 			lines = append(lines[:3], fmt.Sprintf("… (%d characters)", len([]rune(val))))
 		}
+		indent := keyW + 2
+		if narrow {
+			indent = 4
+		}
 		for i, l := range lines {
-			key := ""
-			if i == 0 {
-				key = r.key
+			line := strings.Repeat(" ", indent) + l
+			if i == 0 && !narrow {
+				line = "  " + st.Label.Render(fit(r.key, keyW)) + l
 			}
-			line := "  " + st.Label.Render(fit(key, keyW)) + l
 			if i == len(lines)-1 && suffix != "" {
 				if ansi.StringWidth(l)+len(suffix) <= vw {
 					line += st.Default.Render(suffix)
 				} else {
-					line = line + "\n" + strings.Repeat(" ", keyW+2) + st.Default.Render(suffix)
+					line = line + "\n" + strings.Repeat(" ", indent) + st.Default.Render(suffix)
 				}
 			}
 			out = append(out, strings.Split(line, "\n")...)

@@ -539,7 +539,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 	if !rv.ended() {
 		more = keyName(k.Run.Cancel) + ": cancel · " + more
 	}
-	add(spread(st.Title.Render(title), st.Dim.Render(more), w))
+	add(spread(st.Title.Render(title), st.Dim.Render(more), w)...)
 	add(wrap("Task: "+Sanitize(rv.task), w)...)
 	if rv.context != "" {
 		for _, l := range wrap("Context: "+Sanitize(rv.context), w) {
