@@ -192,6 +192,11 @@ func (p *artifactsPane) lines(w int) []string {
 		for _, l := range wrap("Task: "+Sanitize(r.Task), w-2) {
 			add("  " + l)
 		}
+		if r.Reason != "" {
+			for _, l := range wrap("Outcome: "+Sanitize(outcomeText(r)), w-2) {
+				add("  " + l)
+			}
+		}
 		if r.Error != "" {
 			for _, l := range wrap(SanitizeText(e.shortenPaths(r.Error)), w-2) {
 				add("  " + st.Dim.Render(l))

@@ -267,11 +267,13 @@ func publishLines(st *Styles, c *lint.Catalog, f *lint.File, w int) []string {
 	var out []string
 	if e, err := preview.ManifestEntry(f, "", ""); err == nil {
 		out = append(out, st.Title.Render("Publish"))
-		out = append(out, cut("  "+Sanitize(e.Name)+" "+Sanitize(e.Version)+" · "+e.Digest, w))
-		out = append(out, st.Dim.Render(cut("  "+Sanitize(e.URL), w)))
+		out = append(out, indented(Sanitize(e.Name)+" "+Sanitize(e.Version)+" · "+e.Digest, w)...)
+		for _, l := range indented(Sanitize(e.URL), w) {
+			out = append(out, st.Dim.Render(l))
+		}
 	} else if d := preview.FileDigest(f); d != "" {
 		out = append(out, st.Title.Render("Publish"))
-		out = append(out, cut("  digest "+d, w))
+		out = append(out, indented("digest "+d, w)...)
 		for _, l := range wrap("not publishable as it is: "+Sanitize(homeRelative(c, err.Error())), w-2) {
 			out = append(out, "  "+st.Dim.Render(l))
 		}
@@ -285,7 +287,7 @@ func publishLines(st *Styles, c *lint.Catalog, f *lint.File, w int) []string {
 			out = append(out, "  "+st.Warning.Render("no entry in the feed's .sync-state.json"))
 			return out
 		}
-		out = append(out, cut("  synced version "+Sanitize(fs.Version)+" at "+Sanitize(fs.SyncedAt), w))
+		out = append(out, indented("synced version "+Sanitize(fs.Version)+" at "+Sanitize(fs.SyncedAt), w)...)
 		state := st.MarkLoaded.Render("bytes match the sync state")
 		switch fs.State {
 		case preview.SyncModified:
@@ -294,6 +296,15 @@ func publishLines(st *Styles, c *lint.Catalog, f *lint.File, w int) []string {
 			state = st.Dim.Render("the sync state records no digest to compare")
 		}
 		out = append(out, "  "+state)
+	}
+	return out
+}
+
+// indented is text wrapped two columns in.
+func indented(text string, w int) []string {
+	out := wrap(text, max(w-2, 1))
+	for i := range out {
+		out[i] = "  " + out[i]
 	}
 	return out
 }

@@ -9,13 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// paneColumn is where the right pane starts on a screen: the column after
-// the list's separator "│ " on the first body line.
-func paneColumn(scr string) int {
-	lines := strings.Split(scr, "\n")
-	return strings.Index(lines[1], "│") // bytes before it are the list's ASCII columns
-}
-
 // TestSmallTerminalSplitsTheWidth (issue 13 item 16): at 40×12 the list
 // gives the pane room instead of keeping its 24 columns.
 func TestSmallTerminalSplitsTheWidth(t *testing.T) {
