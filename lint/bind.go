@@ -15,6 +15,8 @@ var (
 	runtimeKeys = []string{"name", "description", "tools", "modelRole", "timeoutSeconds",
 		"prefillTimeoutSeconds", "visibility", "emitStructuredFindings"}
 	publishKeys = []string{"version", "metadata"}
+	// frontmatterKeys are all of them: what an unknown key may have meant.
+	frontmatterKeys = append(runtimeKeys[:len(runtimeKeys):len(runtimeKeys)], publishKeys...)
 )
 
 // foreignKeys are keys other agent tools use, with what to write instead.
@@ -174,30 +176,12 @@ func (ps *parser) bindMetadata(def *Definition, v *yaml.Node) {
 func (ps *parser) unknownKey(f Field) {
 	msg := fmt.Sprintf("unknown key '%s': the runtime ignores it", f.Key)
 	hint := ""
-	if s := suggestKey(f.Key); s != "" {
-		hint = fmt.Sprintf("did you mean '%s'? keys are case-sensitive camelCase", s)
-	} else if h, ok := foreignKeys[f.Key]; ok {
+	if h, ok := foreignKeys[f.Key]; ok {
 		hint = h
+	} else if s := Suggest(f.Key, frontmatterKeys, 1); len(s) > 0 {
+		hint = fmt.Sprintf("did you mean '%s'? keys are case-sensitive camelCase", s[0])
 	}
 	ps.add(RuleUnknownField, f.KeyPos, msg, hint)
-}
-
-// suggestKey returns the known key that key most likely meant, or "".
-func suggestKey(key string) string {
-	norm := func(s string) string {
-		return strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(s))
-	}
-	nk := norm(key)
-	best, bestDist := "", 3
-	for _, k := range append(runtimeKeys[:len(runtimeKeys):len(runtimeKeys)], publishKeys...) {
-		if norm(k) == nk {
-			return k
-		}
-		if d := EditDistance(nk, norm(k)); d < bestDist && d <= len(nk)/3 {
-			best, bestDist = k, d
-		}
-	}
-	return best
 }
 
 // resolve follows alias nodes to what they point at, giving up on chains

@@ -66,6 +66,15 @@ func (c *Catalog) Loaded() []*File {
 	return out
 }
 
+// loadedNames returns the names of the loaded agents, in runtime order.
+func (c *Catalog) loadedNames() []string {
+	var names []string
+	for _, f := range c.Loaded() {
+		names = append(names, f.Def.Name)
+	}
+	return names
+}
+
 // Rejected returns the files the runtime skips, in runtime order.
 func (c *Catalog) Rejected() []*File {
 	var out []*File

@@ -316,8 +316,8 @@ func cfgLowerSet(names []string) map[string]bool {
 func (b *cfgBinder) hint(v string, options []string, add string) string {
 	if len(options) <= cfgMaxOptions && b.suggestions < cfgMaxSuggestions {
 		b.suggestions++
-		if s := cfgSuggest(v, options); s != "" {
-			return fmt.Sprintf("did you mean %s?", strconv.Quote(s))
+		if s := Suggest(v, options, 1); len(s) > 0 {
+			return fmt.Sprintf("did you mean %s?", strconv.Quote(s[0]))
 		}
 	}
 	if len(options) == 0 {
@@ -336,31 +336,4 @@ func (b *cfgBinder) hint(v string, options []string, add string) string {
 		more = fmt.Sprintf(" and %d more", len(options)-len(shown))
 	}
 	return fmt.Sprintf("known: %s%s; or %s", strings.Join(list, ", "), more, add)
-}
-
-// cfgSuggest returns the option nearest to v, ignoring case, when it is
-// close enough to be a likely typo; "" otherwise.
-func cfgSuggest(v string, options []string) string {
-	v = strings.ToLower(strings.TrimSpace(v))
-	if v == "" || len(v) > 100 {
-		return ""
-	}
-	best, bestD := "", -1
-	for _, o := range options {
-		lo := strings.ToLower(o)
-		if len(lo) > 100 {
-			continue
-		}
-		d := EditDistance(v, lo)
-		if strings.HasPrefix(lo, v) || strings.HasPrefix(v, lo) {
-			d = min(d, 1)
-		}
-		if bestD < 0 || d < bestD {
-			best, bestD = o, d
-		}
-	}
-	if bestD < 0 || bestD > max(2, len([]rune(v))/3) {
-		return ""
-	}
-	return best
 }

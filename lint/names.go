@@ -1,9 +1,76 @@
 package lint
 
-import "strings"
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// suggestMaxLen bounds the names Suggest compares, in runes: past it an edit
+// distance costs too much and no typo is likely.
+const suggestMaxLen = 100
+
+// Suggest is every "did you mean" in agentdesk: it returns up to limit
+// candidates close to name, closest first, ties in the order given. Names
+// are compared ignoring case, a leading "/" (a skill) and the separators
+// "-", "_" and " " (maxTokens, max_tokens and max-tokens are one name).
+// A candidate is close when its edit distance to name is at most a third of
+// name's length, but at least 2, or when one contains the other and the
+// shorter has at least 3 characters. Names longer than 100 characters are
+// not compared.
+func Suggest(name string, candidates []string, limit int) []string {
+	want := suggestForm(name)
+	n := utf8.RuneCountInString(want)
+	if n == 0 || n > suggestMaxLen || limit <= 0 {
+		return nil
+	}
+	maxDist := max(2, n/3)
+	type scored struct {
+		name      string
+		dist, idx int
+	}
+	var near []scored
+	seen := make(map[string]bool, len(candidates))
+	for i, c := range candidates {
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		key := suggestForm(c)
+		m := utf8.RuneCountInString(key)
+		if m == 0 || m > suggestMaxLen {
+			continue
+		}
+		d := EditDistance(want, key)
+		if d <= maxDist || min(n, m) >= 3 && (strings.Contains(key, want) || strings.Contains(want, key)) {
+			near = append(near, scored{c, d, i})
+		}
+	}
+	slices.SortFunc(near, func(a, b scored) int {
+		return cmp.Or(cmp.Compare(a.dist, b.dist), cmp.Compare(a.idx, b.idx))
+	})
+	out := make([]string, 0, min(limit, len(near)))
+	for _, s := range near[:min(limit, len(near))] {
+		out = append(out, s.name)
+	}
+	return out
+}
+
+// suggestForm is the form of a name Suggest compares.
+func suggestForm(s string) string {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "/")
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '-', '_', ' ':
+			return -1
+		}
+		return r
+	}, strings.ToLower(s))
+}
 
 // EditDistance is the Levenshtein distance between a and b, counted in
-// runes. Every "did you mean" in agentdesk ranks candidates by it.
+// runes. Suggest ranks candidates by it.
 func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)

@@ -192,18 +192,6 @@ func TestAliasBomb(t *testing.T) {
 	}
 }
 
-func TestSuggestKey(t *testing.T) {
-	for in, want := range map[string]string{
-		"ModelRole": "modelRole", "model_role": "modelRole", "descripton": "description",
-		"Name": "name", "timeout_seconds": "timeoutSeconds", "visiblity": "visibility",
-		"color": "", "x": "",
-	} {
-		if got := suggestKey(in); got != want {
-			t.Errorf("suggestKey(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestKebab(t *testing.T) {
 	for in, want := range map[string]string{
 		"Release_Notes": "release-notes", "codeAnalyst": "code-analyst", "--a--b--": "a-b", "TWIN": "twin",

@@ -192,8 +192,8 @@ func resolveRoute(sk *Skill, c *Catalog, p Profile) {
 			hint = fmt.Sprintf("did you mean '%s'?", k)
 		}
 	case agent == nil:
-		if near := closestAgent(c, target); near != "" {
-			hint = fmt.Sprintf("did you mean '%s'?", near)
+		if near := Suggest(target, c.loadedNames(), 1); len(near) > 0 {
+			hint = fmt.Sprintf("did you mean '%s'?", near[0])
 		} else if rejected := c.RejectedAgent(target); rejected != nil {
 			hint = fmt.Sprintf("%s declares it but is rejected: %s", rejected.Path, rejected.Reason)
 		}
@@ -203,17 +203,4 @@ func resolveRoute(sk *Skill, c *Catalog, p Profile) {
 	sk.RouteError = msg
 	r, _ := RuleByID(RuleRoutingTarget)
 	sk.Diagnostics = []Diagnostic{{Path: sk.Path, Pos: sk.SubagentPos, Rule: RuleRoutingTarget, Severity: r.Severity(p), Message: msg, Hint: hint}}
-}
-
-func closestAgent(c *Catalog, name string) string {
-	best, bestDist := "", 3
-	for _, f := range c.Files {
-		if f.Status != Loaded {
-			continue
-		}
-		if d := EditDistance(strings.ToLower(name), strings.ToLower(f.Def.Name)); d < bestDist {
-			best, bestDist = f.Def.Name, d
-		}
-	}
-	return best
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -305,7 +306,9 @@ func unknownSkill(c *lint.Catalog, name string) error {
 // closeNames is the tail of an unknown-name error: the close names, or how
 // many names there are to choose from.
 func closeNames(name string, names []string, what string) string {
-	if near := preview.Suggest(name, names, 5); len(near) > 0 {
+	names = slices.Clone(names)
+	slices.SortStableFunc(names, preview.CompareNames) // ties in runtime order
+	if near := lint.Suggest(name, names, 5); len(near) > 0 {
 		return ": did you mean " + quoteList(near) + "?"
 	}
 	return fmt.Sprintf(" (no close name among %s)", plural(len(names), what))

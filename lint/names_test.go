@@ -1,10 +1,9 @@
-package preview
+package lint
 
 import (
 	"slices"
+	"strings"
 	"testing"
-
-	"github.com/agentdesk/agentdesk/lint"
 )
 
 func TestSuggest(t *testing.T) {
@@ -20,15 +19,35 @@ func TestSuggest(t *testing.T) {
 		{"research-assistent", 5, []string{"Research-Assistant"}},
 		{"summariser", 5, []string{"summarizer"}},
 		{"/release-note", 5, []string{"release-notes"}},
+		{"release_notes", 5, []string{"release-notes"}},
 		{"reviewer", 1, []string{"reviewer"}},
 		{"zzz", 5, []string{}},
 		{"", 5, nil},
 		{"reviewer", 0, nil},
+		{strings.Repeat("r", 101), 5, nil},
 	}
 	for _, tt := range tests {
 		got := Suggest(tt.name, agents, tt.limit)
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("Suggest(%q, %d) = %q, want %q", tt.name, tt.limit, got, tt.want)
+		}
+	}
+}
+
+// TestSuggestFrontmatterKeys: an unknown frontmatter key and the known key
+// it most likely meant.
+func TestSuggestFrontmatterKeys(t *testing.T) {
+	for in, want := range map[string]string{
+		"ModelRole": "modelRole", "model_role": "modelRole", "descripton": "description",
+		"Name": "name", "timeout_seconds": "timeoutSeconds", "visiblity": "visibility",
+		"color": "", "x": "",
+	} {
+		got := ""
+		if s := Suggest(in, frontmatterKeys, 1); len(s) > 0 {
+			got = s[0]
+		}
+		if got != want {
+			t.Errorf("Suggest(%q, frontmatterKeys) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -42,8 +61,18 @@ func TestEditDistance(t *testing.T) {
 		{"reviewer", "revewer", 1}, {"héllo", "hello", 1}, {"abc", "abc", 0},
 	}
 	for _, tt := range tests {
-		if got := lint.EditDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		if got := EditDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+func BenchmarkSuggest(b *testing.B) {
+	var names []string
+	for i := range 200 {
+		names = append(names, "agent-number-"+strings.Repeat("x", i%20))
+	}
+	for b.Loop() {
+		Suggest("agent-nmber-xxxxx", names, 5)
 	}
 }
