@@ -30,7 +30,8 @@ type entry struct {
 }
 
 // entries lists the files of c in report order: agent files in runtime
-// order, then skills by path, then configuration files by path. Every
+// order, then skills by path, then configuration files by path, then the
+// extra files (suites) as the caller added them. Every
 // diagnostic of c belongs to exactly one entry.
 func entries(c *lint.Catalog) []entry {
 	var out []entry
@@ -61,6 +62,9 @@ func entries(c *lint.Catalog) []entry {
 		out = append(out, e)
 	}
 	out = append(out, configEntries(c)...)
+	for _, x := range c.Extra {
+		out = append(out, entry{path: x.Path, source: x.Kind, diagnostics: sorted(x.Diagnostics), text: x.Text})
+	}
 	return out
 }
 

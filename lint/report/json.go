@@ -56,8 +56,8 @@ type jsonSummary struct {
 // "rejected" as the runtime decides for an agent file; for a skill it is
 // "loaded" when it routes fine or does not route, "rejected" when its
 // routing fails; for a configuration file it is "". "source" is "local" or
-// "feed:<name>", "system" for skills under skills/.system, and "config" for
-// configuration files. "path" is shown relative to opts.Dir when that is
+// "feed:<name>", "system" for skills under skills/.system, "config" for
+// configuration files, and the kind of an extra file ("test suite"). "path" is shown relative to opts.Dir when that is
 // shorter; the environment's path is "environment" (lint.ConfigEnvironment). Strings are JSON-escaped, and
 // DEL, C1 controls and bidirectional formatting characters are written as
 // \u escapes, so the output is safe to print on a terminal.

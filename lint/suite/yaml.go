@@ -118,21 +118,12 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// suggest returns the known key closest to key, or "": the same ignoring
-// case, dashes and underscores, else within an edit distance of a third of
-// its length (at least 2).
-func suggest(key string, known []string) string {
-	norm := func(s string) string { return strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(s)) }
-	best, bestD := "", max(2, len(key)/3)+1
-	for _, k := range known {
-		if norm(k) == norm(key) {
-			return k
-		}
-		if d := lint.EditDistance(strings.ToLower(key), k); d < bestD {
-			best, bestD = k, d
-		}
+// suggest returns the candidate closest to name, or "" (lint.Suggest).
+func suggest(name string, candidates []string) string {
+	if s := lint.Suggest(name, candidates, 1); len(s) > 0 {
+		return s[0]
 	}
-	return best
+	return ""
 }
 
 // scalar returns v's text, or false with a diagnostic when v is not a

@@ -47,6 +47,15 @@ func NewPart(name, value, source string) Part {
 	return p
 }
 
+// NewDigest returns the part name for value by digest alone, never
+// keeping the value (a prompt, a message: text a recording must not carry
+// twice).
+func NewDigest(name, value, source string) Part {
+	p := NewPart(name, value, source)
+	p.Value = ""
+	return p
+}
+
 // Fingerprint is what a sample sent (system prompt, first message, tools
 // offered, model, limits, …), part by part.
 type Fingerprint []Part
@@ -83,7 +92,7 @@ func (c Change) String() string {
 		return c.Name + " added since the recording"
 	case c.Source != "":
 		return fmt.Sprintf("%s changed: %s edited", c.Name, c.Source)
-	case c.Was != "" && c.Now != "":
+	case c.Was != "" && c.Now != "" && c.Was != c.Now:
 		return fmt.Sprintf("%s changed: %s → %s", c.Name, c.Was, c.Now)
 	}
 	return c.Name + " changed"
