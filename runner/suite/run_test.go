@@ -241,7 +241,9 @@ func TestStaleForEachFingerprintPart(t *testing.T) {
 		}, "tools offered changed: none → file_read, file_list"},
 		{"model", func(f *fixture, _ string) { f.config("other-model", 300) }, "model changed: mock/test-model → mock/other-model"},
 		{"limits", func(f *fixture, _ string) { f.config("test-model", 900) }, "limits changed: prefill 5m0s"},
-		{"judge rubric", func(f *fixture, p string) { writeFile(f.t, p, strings.Replace(base, "judge: greets", "judge: greets warmly", 1)) }, "judge changed"},
+		{"judge rubric", func(f *fixture, p string) {
+			writeFile(f.t, p, strings.Replace(base, "judge: greets", "judge: greets warmly", 1))
+		}, "judge changed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
