@@ -30,8 +30,10 @@ type Part struct {
 	// one line); "" otherwise.
 	Value string `json:"value,omitempty"`
 	// Source says where the value comes from (a definition's path, "the
-	// case's task"), for the message of a change.
-	Source string `json:"source,omitempty"`
+	// case's task"), for the message of a change. It is not written: a
+	// change is told with where the value comes from now, and a committed
+	// recording must not carry the recording machine's paths.
+	Source string `json:"-"`
 }
 
 // MaxValue caps the value a Part keeps verbatim.

@@ -39,6 +39,9 @@ type Options struct {
 	// They are called from many goroutines, one call at a time.
 	OnSample func(s *lintsuite.Suite, c *lintsuite.Case, n int, done bool, r *SampleResult)
 	OnCase   func(s *lintsuite.Suite, r *CaseResult)
+	// OnSuite is called as each suite's result is complete (at once for a
+	// broken suite), in no particular order.
+	OnSuite func(r *SuiteResult)
 }
 
 // Run runs every case of every suite and returns the results in suite
@@ -63,7 +66,18 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 		sr := &SuiteResult{Suite: s, Findings: s.Diagnostics}
 		out[i] = sr
 		if s.Broken() {
+			x.finishSuite(sr)
 			continue
+		}
+		casesLeft := len(s.Cases)
+		caseDone := func() {
+			x.mu.Lock()
+			casesLeft--
+			last := casesLeft == 0
+			x.mu.Unlock()
+			if last {
+				x.finishSuite(sr)
+			}
 		}
 		sr.Cases = make([]*CaseResult, len(s.Cases))
 		agent, why := agentOf(o.Catalog, s.Agent)
@@ -77,6 +91,7 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 					cr.Samples[n] = &SampleResult{N: n + 1, Status: Error, Err: err}
 				}
 				x.finishCase(s, cr)
+				caseDone()
 				continue
 			}
 			var left sync.WaitGroup
@@ -106,6 +121,7 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 				defer wg.Done()
 				left.Wait()
 				x.finishCase(s, cr)
+				caseDone()
 			}()
 		}
 	}
@@ -117,6 +133,15 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 type execution struct {
 	o  Options
 	mu sync.Mutex // serialises the callbacks
+}
+
+// finishSuite reports a suite's result.
+func (x *execution) finishSuite(sr *SuiteResult) {
+	if x.o.OnSuite != nil {
+		x.mu.Lock()
+		x.o.OnSuite(sr)
+		x.mu.Unlock()
+	}
 }
 
 // caseError says why a case cannot run at all, or "".
