@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -22,33 +21,13 @@ func runBrowser(cmd *cobra.Command, g *globals) error {
 	if demo, _ := cmd.Flags().GetBool("demo"); demo {
 		return runDemo(cmd, g)
 	}
-	h, err := g.Home()
+	// A typo in --home must not open an empty browser whose n key would
+	// create the folders it names.
+	h, err := homeToRead(g, " (agentdesk --demo opens a sample home)")
 	if err != nil {
-		return exitWith(exitUsage, err)
-	}
-	if err := checkHome(h); err != nil {
 		return err
 	}
 	return browse(cmd, g, h, tui.Options{})
-}
-
-// checkHome refuses, as bad usage, a home that is not there to browse: a
-// typo in --home must not open an empty browser whose n key would create
-// the folders it names. An agents folder not made yet is fine (n makes it).
-func checkHome(h lint.Home) error {
-	fi, err := os.Stat(h.Base)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return usageErrorf("the NetClaw home %s does not exist: pass --home DIR or set NETCLAW_HOME (agentdesk --demo opens a sample home)", h.Base)
-	case err != nil:
-		return usageErrorf("cannot read the NetClaw home %s: %v: pass --home DIR or set NETCLAW_HOME", h.Base, err)
-	case !fi.IsDir():
-		return usageErrorf("the NetClaw home %s is not a folder: pass --home DIR or set NETCLAW_HOME", h.Base)
-	}
-	if fi, err := os.Stat(h.Agents); err == nil && !fi.IsDir() {
-		return usageErrorf("the agents folder %s is not a folder: pass --agents DIR", h.Agents)
-	}
-	return nil
 }
 
 // runDemo opens the browser on the embedded sample home, made in a new

@@ -25,6 +25,10 @@ func TestBrowserRefusesWhatItCannotShow(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing := filepath.Join(tmp, "nowhere")
+	notHome := filepath.Join(tmp, "project")
+	if err := os.MkdirAll(filepath.Join(notHome, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		env  []string
@@ -35,6 +39,10 @@ func TestBrowserRefusesWhatItCannotShow(t *testing.T) {
 			"the NetClaw home " + missing + " does not exist: pass --home DIR or set NETCLAW_HOME"},
 		{"missing NETCLAW_HOME", []string{"NETCLAW_HOME=" + missing}, nil,
 			"the NetClaw home " + missing + " does not exist"},
+		{"a folder that is no home", nil, []string{"--home", notHome},
+			notHome + " is not a NetClaw home: it holds none of agents/, skills/ or config/: pass --home DIR or set NETCLAW_HOME (agentdesk --demo opens a sample home)"},
+		{"--agents that is missing, without a home", nil, []string{"--home", missing, "--agents", filepath.Join(missing, "agents")}, "the agents folder " + filepath.Join(missing, "agents") + " does not exist"},
+		{"--agents without a home: only the terminal is missing", nil, []string{"--home", missing, "--agents", filepath.Join(home, "agents")}, "the browser needs a terminal"},
 		{"home is a file", nil, []string{"--home", file}, "the NetClaw home " + file + " is not a folder"},
 		{"agents is a file", nil, []string{"--home", home, "--agents", file}, "the agents folder " + file + " is not a folder: pass --agents DIR"},
 		{"no terminal", nil, []string{"--home", home}, "the browser needs a terminal"},

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +14,6 @@ import (
 	"github.com/agentdesk/agentdesk/lint/report"
 	"github.com/agentdesk/agentdesk/lint/suite"
 )
-
-func init() { subcommands = append(subcommands, newLintCmd) }
 
 // lintFlags holds the flags of agentdesk lint.
 type lintFlags struct {
@@ -130,21 +127,11 @@ func findSuites(dir string) ([]string, error) {
 }
 
 // scanHome lints the whole home: agents (feeds included), skills, config.
+// A home that is not there to read is bad usage (homeToRead).
 func scanHome(g *globals, opts lint.ScanOptions) (*lint.Catalog, error) {
-	h, err := g.Home()
+	h, err := homeToRead(g, "")
 	if err != nil {
-		return nil, exitWith(exitUsage, err)
-	}
-	if !h.Exists() {
-		return nil, usageErrorf("the NetClaw home %s does not exist: pass --home DIR or set NETCLAW_HOME", h.Base)
-	}
-	// A home without an agents folder loads nothing, as the runtime does; a
-	// folder named with --agents that is not there is more likely a typo.
-	switch fi, err := os.Stat(h.Agents); {
-	case err == nil && !fi.IsDir():
-		return nil, usageErrorf("the agents folder %s is not a folder: pass --agents DIR", h.Agents)
-	case errors.Is(err, fs.ErrNotExist) && g.agents != "":
-		return nil, usageErrorf("the agents folder %s does not exist: check --agents, or leave it out to read %s", h.Agents, lint.NewHome(h.Base, "").Agents)
+		return nil, err
 	}
 	c, err := lint.Scan(h, opts)
 	if err != nil {

@@ -46,6 +46,7 @@ func TestLintExitCodes(t *testing.T) {
 	clean := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent})
 	warn := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent, "agents/writer.md": warnAgent})
 	bad := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent, "agents/broken.md": badAgent})
+	empty := writeHome(t, map[string]string{"README.md": "not a home"})
 	env := []string{"HOME=/nonexistent"}
 	tests := []struct {
 		name   string
@@ -91,7 +92,16 @@ func TestLintExitCodes(t *testing.T) {
 		{name: "--agents names no folder", args: []string{"lint", "--home", clean, "--agents", filepath.Join(clean, "agnets")}, code: 2,
 			stderr: "agnets does not exist: check --agents, or leave it out to read "},
 		{name: "a home without an agents folder", args: []string{"lint", "--home", writeHome(t, map[string]string{"config/netclaw.json": "{}"})}, code: 0,
-			stdout: []string{"0 loaded, 0 rejected, 0 errors, 0 warnings\n"}},
+			stdout: []string{": info: Agents directory does not exist: ", "/agents [agents-folder]\n", "0 loaded, 0 rejected, 0 errors, 0 warnings, 1 info\n"}},
+		{name: "a folder that is no home", args: []string{"lint", "--home", empty}, code: 2,
+			stderr: empty + " is not a NetClaw home: it holds none of agents/, skills/ or config/: pass --home DIR or set NETCLAW_HOME\n"},
+		{name: "a folder that is no home, json", args: []string{"lint", "--format", "json", "--home", empty}, code: 2, stderr: "is not a NetClaw home"},
+		{name: "a folder that is no home, sarif", args: []string{"lint", "--format", "sarif", "--home", empty}, code: 2, stderr: "is not a NetClaw home"},
+		{name: "a folder that is no home, github", args: []string{"lint", "--format", "github", "--home", empty}, code: 2, stderr: "is not a NetClaw home"},
+		{name: "--agents without a home", args: []string{"lint", "--home", filepath.Join(empty, "nowhere"), "--agents", filepath.Join(clean, "agents")}, code: 0,
+			stdout: []string{"1 loaded, 0 rejected"}},
+		{name: "--agents in a folder that is no home", args: []string{"lint", "--home", empty, "--agents", filepath.Join(clean, "agents")}, code: 0,
+			stdout: []string{"1 loaded, 0 rejected"}},
 		{name: "a home given as PATH", args: []string{"lint", bad}, code: 2,
 			stderr: " is a NetClaw home, not an agents folder: run 'agentdesk lint --home "},
 		{name: "colour always", args: []string{"lint", "--color", "always", "--home", warn}, code: 0,

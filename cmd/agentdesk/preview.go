@@ -16,8 +16,6 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 )
 
-func init() { subcommands = append(subcommands, newPreviewCmd) }
-
 // promptSeparator is the line `agentdesk preview --agent` prints between the
 // system prompt and the first user message.
 const promptSeparator = "-------- first user message --------"
@@ -296,6 +294,9 @@ func rejectionAt(f *lint.File) string {
 
 // unknownSkill explains a skill name that does not resolve, with close names.
 func unknownSkill(c *lint.Catalog, name string) error {
+	if missing := homeMissing(c.Home, "skill"); missing != "" {
+		return exitWith(exitFindings, fmt.Errorf("no skill named '%s': %s", name, missing))
+	}
 	names := make([]string, 0, len(c.Skills))
 	for _, s := range c.Skills {
 		names = append(names, s.Name)

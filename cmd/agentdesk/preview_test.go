@@ -15,9 +15,9 @@ const (
 	// unboundAgent is the README's broken file: the runtime cannot bind it,
 	// so only its raw name line names it.
 	unboundAgent = "---\nname: unbound\ndescription: Tools the Claude Code way.\ntools: Read, Grep\n---\nYou do things.\n"
-	notesSkill   = "---\nname: notes\nmetadata:\n  subagent: code-analyst\n---\n\n  Explain the release.  \n"
-	ghostSkill   = "---\nname: ghost\nmetadata:\n  subagent: nobody\n---\nBoo.\n"
-	plainSkill   = "---\nname: plain\n---\nNo routing.\n"
+	notesSkill   = "---\nname: notes\ndescription: The notes skill.\nmetadata:\n  subagent: code-analyst\n---\n\n  Explain the release.  \n"
+	ghostSkill   = "---\nname: ghost\ndescription: The ghost skill.\nmetadata:\n  subagent: nobody\n---\nBoo.\n"
+	plainSkill   = "---\nname: plain\ndescription: The plain skill.\n---\nNo routing.\n"
 )
 
 // wantPreviewLayer is the layer of previewHome for Personal and Team, written by
@@ -101,6 +101,12 @@ func TestPreviewCommand(t *testing.T) {
 			stderr: []string{"unknown command"}},
 		{name: "missing home", args: []string{"preview", "--home", home + "/nope"}, code: 2,
 			stderr: []string{"does not exist"}},
+		{name: "a folder that is no home", args: []string{"preview", "--home", home + "/skills/plain"}, code: 2,
+			stderr: []string{"skills/plain is not a NetClaw home: it holds none of agents/, skills/ or config/"}},
+		{name: "--agents without a home", args: []string{"preview", "--home", home + "/nope", "--agents", home + "/agents"}, stdout: wantPreviewLayer,
+			stderr: []string{"for Personal"}},
+		{name: "a skill needs the home", args: []string{"preview", "--home", home + "/nope", "--agents", home + "/agents", "--skill", "notes"}, code: 1,
+			stderr: []string{"no skill named 'notes': the NetClaw home " + home + "/nope does not exist (only --agents " + home + "/agents was read), so there is no skill: pass --home DIR"}},
 
 		{name: "agent", args: []string{"preview", "--home", home, "--agent", "code-analyst"},
 			stdout: "You read code.\n" + promptSeparator + "\n\n",

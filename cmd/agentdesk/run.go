@@ -19,8 +19,6 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 )
 
-func init() { subcommands = append(subcommands, newRunCmd) }
-
 // runFlags holds the flags of agentdesk run.
 type runFlags struct {
 	task, context string
@@ -206,6 +204,9 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		agent := c.Agent(agentName)
 		if agent == nil {
 			return unknownRunAgent(g, c, agentName)
+		}
+		if missing := homeMissing(c.Home, "netclaw.json or secrets.json"); missing != "" && !replaying {
+			fmt.Fprintf(g.stderr, "agentdesk: note: %s; the model comes from NETCLAW_ variables, else the runtime's default (Ollama at http://localhost:11434, qwen3:30b)\n", termsafe.Escape(missing))
 		}
 		spec.Agent, spec.Config = agent, c.Config
 		if f.skill != "" {

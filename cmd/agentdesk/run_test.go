@@ -34,8 +34,8 @@ func trialHome(t *testing.T, p wire.Protocol) (*modeltest.Server, []string, stri
 		"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Reads code.\nmodelRole: Main\n---\nYou read code.\n",
 		"agents/broken.md":       "---\nname: broken\nmodelRole: Boss\n---\nNo description.\n",
 		"agents/unbound.md":      "---\nname: unbound\ndescription: Tools the Claude Code way.\ntools: Read, Grep\n---\nYou do things.\n",
-		"skills/notes/SKILL.md":  "---\nname: notes\nmetadata:\n  subagent: code-analyst\n---\nWrite release notes.\n",
-		"skills/plain/SKILL.md":  "---\nname: plain\n---\nNo routing.\n",
+		"skills/notes/SKILL.md":  "---\nname: notes\ndescription: The notes skill.\nmetadata:\n  subagent: code-analyst\n---\nWrite release notes.\n",
+		"skills/plain/SKILL.md":  "---\nname: plain\ndescription: The plain skill.\n---\nNo routing.\n",
 		"config/netclaw.json": fmt.Sprintf(`{
   "Models": {"Roles": {"Main": "m"}, "Definitions": {"m": {"Provider": "test", "ModelId": "trial-model"}}},
   "Providers": {"test": {"Type": %q, "Endpoint": %q}}
@@ -440,5 +440,33 @@ func TestRunRejectedAgentWithControlCharacters(t *testing.T) {
 	code, _, stderr := run(t, []string{"NETCLAW_HOME=" + home}, "run", "evil\x1b[31m", "--task", "x", "--no-tools")
 	if code != 1 || !strings.Contains(stderr, "is not loaded") || !strings.Contains(stderr, "[description-missing]") || strings.Contains(stderr, "\x1b") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestRunWithAgentsAndNoHome: with --agents, a missing home is fine; the
+// run says it read no netclaw.json, takes its model from the NETCLAW_
+// environment, and a skill says it needs the home.
+func TestRunWithAgentsAndNoHome(t *testing.T) {
+	srv, env, _ := trialHome(t, wire.OpenAI)
+	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
+	missing := filepath.Join(t.TempDir(), "nowhere")
+	env = append(env[1:],
+		"NETCLAW_Models__Roles__Main=m", "NETCLAW_Models__Definitions__m__Provider=test", "NETCLAW_Models__Definitions__m__ModelId=env-model",
+		"NETCLAW_Providers__test__Type=openai-compatible", "NETCLAW_Providers__test__Endpoint="+srv.Endpoint(wire.OpenAI))
+	srv.Enqueue(modeltest.Script{Steps: []modeltest.Step{modeltest.Text("done"), modeltest.Stop()}})
+	agents := filepath.Join(home, "agents")
+	code, stdout, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--home", missing, "--agents", agents, "--task", "x", "--no-tools")
+	if code != 0 || stdout != "done\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if want := "agentdesk: note: the NetClaw home " + missing + " does not exist (only --agents " + agents + " was read), so there is no netclaw.json or secrets.json: pass --home DIR"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q lacks %q", stderr, want)
+	}
+	if req := srv.Requests()[0]; req.Model != "env-model" {
+		t.Errorf("model %q, want the environment's", req.Model)
+	}
+	code, _, stderr = runTrialCmd(t, env, "", "run", "code-analyst", "--home", missing, "--agents", agents, "--task", "x", "--skill", "notes")
+	if code != 1 || !strings.Contains(stderr, "no skill named 'notes': the NetClaw home "+missing+" does not exist") {
+		t.Errorf("a skill without a home: exit %d, stderr %q", code, stderr)
 	}
 }

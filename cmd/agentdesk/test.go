@@ -19,8 +19,6 @@ import (
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
-func init() { subcommands = append(subcommands, newTestCmd) }
-
 // testFlags holds the flags of agentdesk test.
 type testFlags struct {
 	record, offline bool

@@ -32,6 +32,10 @@ type fixture struct {
 	replies map[string][]modeltest.Script
 	turn    map[string]int
 	judge   map[string]string
+	// byTurn marks the tasks whose replies go by the conversation's turn
+	// (the first call, then the call after the tool results), not in turn
+	// across samples.
+	byTurn map[string]bool
 }
 
 func writeFile(t *testing.T, path, data string) {
@@ -48,7 +52,7 @@ const testerMD = "---\nname: tester\ndescription: Tries things\n---\nYou are a t
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{t: t, srv: modeltest.NewServer(), replies: map[string][]modeltest.Script{}, turn: map[string]int{}, judge: map[string]string{}}
+	f := &fixture{t: t, srv: modeltest.NewServer(), replies: map[string][]modeltest.Script{}, turn: map[string]int{}, judge: map[string]string{}, byTurn: map[string]bool{}}
 	t.Cleanup(f.srv.Close)
 	base := t.TempDir()
 	f.home = lint.NewHome(base, "")
@@ -92,6 +96,14 @@ func (f *fixture) choose(r modeltest.Request) (modeltest.Script, bool) {
 	}
 	i := f.turn[task]
 	f.turn[task]++
+	if f.byTurn[task] {
+		i = 0
+		for _, m := range r.Messages {
+			if m.Role == "assistant" {
+				i++
+			}
+		}
+	}
 	return rs[i%len(rs)], true
 }
 
@@ -101,6 +113,14 @@ func (f *fixture) on(task string, scripts ...modeltest.Script) {
 	defer f.mu.Unlock()
 	f.replies[task] = scripts
 	f.turn[task] = 0
+}
+
+// conversation sets the replies of a task's conversation, call by call.
+func (f *fixture) conversation(task string, scripts ...modeltest.Script) {
+	f.on(task, scripts...)
+	f.mu.Lock()
+	f.byTurn[task] = true
+	f.mu.Unlock()
 }
 
 // suite writes the suite file tester.test.yaml.

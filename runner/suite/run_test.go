@@ -71,7 +71,7 @@ func everyKindFixture(t *testing.T) *fixture {
 	f := newFixture(t)
 	writeFile(t, filepath.Join(f.home.Agents, "fixture", "main.go"), "// listens on 8080\n")
 	reply := modeltest.Script{Steps: []modeltest.Step{modeltest.Text("The server listens on port 8080.\nSee main.go."), modeltest.Stop()}, Usage: &modeltest.Usage{InputTokens: 10, OutputTokens: 12}}
-	f.on("find the port", toolScript("c1", "main.go"), reply)
+	f.conversation("find the port", toolScript("c1", "main.go"), reply)
 	f.on("write a lot", modeltest.Script{Steps: []modeltest.Step{modeltest.Text("on and on"), modeltest.Length()}})
 	f.on("say hi", modeltest.Reply("Hello there!"))
 	f.judge["greets the user"] = "PASS: it says hello."
