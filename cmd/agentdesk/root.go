@@ -27,6 +27,7 @@ var subcommands = []func(*globals) *cobra.Command{
 	newManifestCmd, // manifest.go
 	newExportCmd,   // export.go
 	newImportCmd,   // import.go
+	newRouteCmd,    // route.go
 }
 
 // globals holds the global flags and the process's streams and environment.
