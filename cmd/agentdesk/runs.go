@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -86,6 +87,11 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 		return err
 	}
 	rows := [][]string{{"RUN", "STARTED", "AGENT", "STATE", "REASON"}}
+	// A SUITE column when some run was made by a test or route suite.
+	suites := slices.ContainsFunc(recs, func(r runner.Record) bool { return r.Suite != nil })
+	if suites {
+		rows[0] = append(rows[0], "SUITE")
+	}
 	for _, r := range recs {
 		started := "-"
 		if !r.StartedAt.IsZero() {
@@ -102,7 +108,15 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 		if reason == "" {
 			reason = "-"
 		}
-		rows = append(rows, []string{r.RunID, started, agent, termsafe.Escape(r.State), termsafe.Escape(reason)})
+		row := []string{r.RunID, started, agent, termsafe.Escape(r.State), termsafe.Escape(reason)}
+		if suites {
+			tag := "-"
+			if r.Suite != nil {
+				tag = termsafe.Escape(r.Suite.String())
+			}
+			row = append(row, tag)
+		}
+		rows = append(rows, row)
 	}
 	return writeString(g.stdout, table(rows))
 }
