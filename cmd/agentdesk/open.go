@@ -4,10 +4,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/tui"
 )
-
-func init() { subcommands = append(subcommands, newOpenCmd) }
 
 // newOpenCmd builds `agentdesk open PATH`.
 func newOpenCmd(g *globals) *cobra.Command {
@@ -26,7 +25,7 @@ p opens the file in $PAGER, esc or q quits.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// Say what is wrong with the path before the screen clears.
-			if _, err := tui.ArtifactFiles(args[0]); err != nil {
+			if _, err := runner.ArtifactFiles(args[0]); err != nil {
 				return exitWith(exitUsage, err)
 			}
 			return browse(cmd, g, lint.Home{}, tui.Options{OpenPath: args[0]})
