@@ -17,7 +17,8 @@ import (
 // secrets.json too, and the library candidate weighed in issue 15 quotes
 // the offending value in its errors, so a typo next to an API key would
 // print the key into a terminal, a CI log or a SARIF file; these errors
-// name the line, the column and what was expected, never the value. That
+// name the line, the column and what was expected, quoting at most the one
+// character found or a property name, never a value. That
 // library also has no nesting limit, so a hostile or corrupt file could
 // recurse without bound, where the runtime stops at 64 levels and so must
 // we (cfgMaxDepth). Keep it unless a replacement does both.
