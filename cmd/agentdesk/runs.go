@@ -41,7 +41,8 @@ run has), print that run's result.md; a run that has not ended has none, and
 its record is summarised instead. --json prints run.json (a list of them
 without RUN_ID).
 
-Exit status: 0 listed or shown, 1 no such run, 2 bad usage, 3 internal failure.`,
+Exit status: 0 listed or shown, 1 no such run, 2 bad usage (RUN_ID is no run
+id or prefix of one), 3 internal failure.`,
 		Example: `  agentdesk runs
   agentdesk runs --agent code-analyst
   agentdesk runs 3f9a --json | jq .reason`,
@@ -136,6 +137,9 @@ func table(rows [][]string) string {
 // showRun prints one run: its result.md, or its record as JSON.
 func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
 	id, err := runner.ResolveRunID(dir, idOrPrefix)
+	if errors.Is(err, runner.ErrNotRunID) {
+		return exitWith(exitUsage, err)
+	}
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}

@@ -72,7 +72,8 @@ func TestRunsCommand(t *testing.T) {
 		has  string
 	}{
 		{"0000", 1, "no run 0000"},
-		{"xyz", 1, "not a run id"},
+		{"xyz", 2, `"xyz" is not a run id`},
+		{"abc", 2, `"abc" is not a run id: give the 32 hex characters, or at least the first 4`},
 		{strings.Repeat("0", 32), 1, "no run " + strings.Repeat("0", 32) + " in " + runs + "\n"},
 	} {
 		code, _, stderr := runTrialCmd(t, env, "", "runs", bad.arg)
