@@ -233,3 +233,15 @@ func TestLintWritesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestLintOnADumbTerminal: TERM=dumb shows escape sequences as text, so
+// lint on such a terminal prints none; on another terminal it colours.
+func TestLintOnADumbTerminal(t *testing.T) {
+	home := writeHome(t, map[string]string{"agents/writer.md": warnAgent})
+	if out := runOnTerminal(t, []string{"TERM=dumb"}, "lint", "--home", home); strings.Contains(out, "\x1b[") || !strings.Contains(out, "[unknown-field]") {
+		t.Errorf("TERM=dumb: %q", out)
+	}
+	if out := runOnTerminal(t, nil, "lint", "--home", home); !strings.Contains(out, "\x1b[") {
+		t.Errorf("xterm-256color printed no colour: %q", out)
+	}
+}
