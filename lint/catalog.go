@@ -5,36 +5,67 @@ import (
 	"time"
 )
 
-// Skill is one SKILL.md and, when it routes through a sub-agent, how that
-// routing resolves against the catalog.
+// Skill is one skill file (skills/<skill>/SKILL.md, a category's
+// skills/<category>/<skill>/SKILL.md, or a flat skills/<name>.md) as the
+// runtime's skill scanner reads it, and, when it routes through a
+// sub-agent, how that routing resolves against the catalog.
 type Skill struct {
-	// Name is the skill's frontmatter name, else its folder name.
+	// Name is the runtime's name for the skill: the frontmatter name, else
+	// the folder's (a flat file's name without .md), trimmed and
+	// lower-cased.
 	Name string
-	// Path of the SKILL.md.
+	// Path of the skill file.
 	Path string
-	// Source is local, a feed, or feed "" with System set for .system skills.
+	// Source is local, or the feed the skill was synced from.
 	Source Source
 	// System is true for skills under skills/.system.
 	System bool
-	// Subagent is metadata.subagent as written (trimmed); "" when the skill
-	// does not route.
+	// Flat is true for a flat skills/<name>.md file.
+	Flat bool
+	// Status is Loaded when the runtime lists the skill, Rejected when its
+	// skill scanner refuses it, NotLoaded when it sits in a feed folder no
+	// enabled SkillFeeds entry names.
+	Status Status
+	// Reason is the scanner's words for a rejected skill ("Skill
+	// frontmatter must include a non-empty description."), or why a feed
+	// folder is not read.
+	Reason string
+	// RoutingKey is true when the frontmatter has metadata.subagent at
+	// all: the skill then always runs through a sub-agent, never inline,
+	// even when the value is bad.
+	RoutingKey bool
+	// Subagent is metadata.subagent as written, trimmed, when it is a
+	// string; "" otherwise.
 	Subagent string
+	// SubagentError is the scanner's complaint about metadata.subagent
+	// ("value must not be empty."), "" when it is a valid name.
+	SubagentError string
 	// SubagentPos is where the metadata.subagent value is.
 	SubagentPos Pos
 	// Body is the skill's markdown body (the overlay of a routed run).
 	Body string
-	// RouteError is the runtime's activation error for a skill whose routing
-	// fails, in the runtime's words; "" when the skill routes fine or does
-	// not route at all.
+	// RouteError is the runtime's activation error for a listed skill
+	// whose routing fails, in the runtime's words; "" when the skill routes
+	// fine or does not route at all.
 	RouteError string
 	// Diagnostics about this skill file.
 	Diagnostics []Diagnostic
-	size        int64
-	modTime     time.Time
+
+	// What ParseSkill read, for the scan's checks.
+	fm        frontmatterState
+	fmErr     string
+	fmPos     Pos
+	frontName string // the frontmatter's name as written
+	namePos   Pos
+	hasDesc   bool
+	descPos   Pos
+	size      int64
+	modTime   time.Time
 }
 
-// Routed reports whether the skill runs through a sub-agent.
-func (s *Skill) Routed() bool { return s.Subagent != "" }
+// Routed reports whether the skill runs through a sub-agent: its
+// frontmatter has metadata.subagent, whatever the value.
+func (s *Skill) Routed() bool { return s.RoutingKey || s.Subagent != "" || s.SubagentError != "" }
 
 // Catalog is the result of a scan: every agent file in runtime order, every
 // skill, and the configuration.
@@ -44,13 +75,20 @@ type Catalog struct {
 	// Profile is the profile the severities were set under.
 	Profile Profile
 	// Files holds every agent definition file in runtime order: top-level
-	// files in byte order of their names, then each feed in folder-name
-	// order, its files in byte order.
+	// files in byte order of their names, then each feed the runtime reads
+	// in SkillFeeds order, its files in byte order; then the files of the
+	// feed folders it does not read (Status NotLoaded), by folder name.
 	Files []*File
-	// Skills holds every SKILL.md, sorted by path.
+	// Skills holds every skill file, sorted by path: those the runtime
+	// lists, those its scanner refuses, and those in feed folders it does
+	// not read (see Skill.Status).
 	Skills []*Skill
 	// Config is the merged netclaw.json + secrets.json + environment.
 	Config *Config
+	// FolderDiagnostics are about folders rather than one file: the agents
+	// folder that does not exist or holds no agent file, each feed folder
+	// the runtime does not read. Path is the folder.
+	FolderDiagnostics []Diagnostic
 	// ScannedAt is when the scan finished.
 	ScannedAt time.Time
 }
@@ -80,6 +118,17 @@ func (c *Catalog) Rejected() []*File {
 	var out []*File
 	for _, f := range c.Files {
 		if f.Status == Rejected {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// NotLoaded returns the files of feed folders the runtime does not read.
+func (c *Catalog) NotLoaded() []*File {
+	var out []*File
+	for _, f := range c.Files {
+		if f.Status == NotLoaded {
 			out = append(out, f)
 		}
 	}
@@ -121,15 +170,25 @@ func (c *Catalog) File(path string) *File {
 	return nil
 }
 
-// Skill returns the skill with that name (case-insensitive), or nil.
+// Skill returns the skill the runtime lists under that name
+// (case-insensitive, a leading '/' ignored); else the first refused or
+// not-loaded skill file of that name, whose Status and Reason say why; else
+// nil.
 func (c *Catalog) Skill(name string) *Skill {
-	name = strings.TrimPrefix(name, "/")
+	name = strings.TrimSpace(strings.TrimPrefix(name, "/"))
+	var other *Skill
 	for _, s := range c.Skills {
-		if strings.EqualFold(s.Name, name) {
+		if !strings.EqualFold(s.Name, name) {
+			continue
+		}
+		if s.Status == Loaded {
 			return s
 		}
+		if other == nil {
+			other = s
+		}
 	}
-	return nil
+	return other
 }
 
 // Diagnostics returns every diagnostic of the catalog (agent files, skills,
@@ -142,6 +201,7 @@ func (c *Catalog) Diagnostics() []Diagnostic {
 	for _, s := range c.Skills {
 		out = append(out, s.Diagnostics...)
 	}
+	out = append(out, c.FolderDiagnostics...)
 	if c.Config != nil {
 		out = append(out, c.Config.Diagnostics...)
 	}
@@ -151,21 +211,31 @@ func (c *Catalog) Diagnostics() []Diagnostic {
 
 // Summary counts what a report's last line says.
 type Summary struct {
-	// Loaded and Rejected count agent files; Errors and Warnings count
-	// every diagnostic of the catalog.
-	Loaded, Rejected, Errors, Warnings int
+	// Loaded, Rejected and NotLoaded count agent files; Errors, Warnings
+	// and Infos count every diagnostic of the catalog.
+	Loaded, Rejected, NotLoaded, Errors, Warnings, Infos int
 }
 
-// Summary counts loaded and rejected files and all errors and warnings.
+// Summary counts loaded, rejected and not-loaded files and all errors,
+// warnings and infos.
 func (c *Catalog) Summary() Summary {
 	var s Summary
 	for _, f := range c.Files {
-		if f.Status == Loaded {
+		switch f.Status {
+		case Loaded:
 			s.Loaded++
-		} else {
+		case NotLoaded:
+			s.NotLoaded++
+		default:
 			s.Rejected++
 		}
 	}
-	s.Errors, s.Warnings = Count(c.Diagnostics())
+	ds := c.Diagnostics()
+	s.Errors, s.Warnings = Count(ds)
+	for _, d := range ds {
+		if d.Severity == Info {
+			s.Infos++
+		}
+	}
 	return s
 }

@@ -79,35 +79,10 @@ func (ps *parser) check(d *Definition) {
 	}
 
 	if d.Set("modelRole") {
-		raw := strings.TrimSpace(d.ModelRole)
-		switch {
-		case strings.EqualFold(raw, "Main"):
-			d.ModelRole = "Main"
-		case strings.EqualFold(raw, "Compaction"):
-			d.ModelRole = "Compaction"
-		case strings.EqualFold(raw, "Fallback"):
-			d.ModelRole = "Fallback"
-			ps.addSeverity(RuleModelRole, Warning, at("modelRole"), "modelRole 'Fallback' is accepted by the runtime but not documented: it may stop working",
-				"use Main or Compaction")
-		default:
-			ps.add(RuleModelRole, at("modelRole"), fmt.Sprintf("invalid modelRole '%s' (expected Main or Compaction): the runtime skips the file", d.ModelRole),
-				"write 'modelRole: Main' or 'modelRole: Compaction'")
-			ps.reject(ps.agentReason(label, fmt.Sprintf("has invalid modelRole '%s' (expected Main or Compaction)", d.ModelRole)))
-		}
+		ps.checkModelRole(d, label, at("modelRole"))
 	}
-
 	if d.Set("visibility") {
-		raw := strings.TrimSpace(d.Visibility)
-		switch {
-		case strings.EqualFold(raw, "user-facing"), strings.EqualFold(raw, "UserFacing"):
-			d.Visibility = "user-facing"
-		case strings.EqualFold(raw, "internal"):
-			d.Visibility = "internal"
-		default:
-			ps.add(RuleVisibility, at("visibility"), fmt.Sprintf("invalid visibility '%s' (expected user-facing or internal): the runtime skips the file", d.Visibility),
-				"write 'visibility: user-facing' or 'visibility: internal'")
-			ps.reject(ps.agentReason(label, fmt.Sprintf("has invalid visibility '%s' (expected user-facing or internal)", d.Visibility)))
-		}
+		ps.checkVisibility(d, label, at("visibility"))
 	}
 
 	if d.Set("timeoutSeconds") {
@@ -169,4 +144,101 @@ func (ps *parser) checkVersion(d *Definition) {
 		f, _ := d.Field("metadata.version")
 		ps.add(RuleVersion, f.ValuePos, fmt.Sprintf("version %q and metadata.version %q disagree", d.Version, mv), "keep one of them")
 	}
+}
+
+// checkModelRole sets d.ModelRole to the role the runtime uses, rejecting
+// what .NET's Enum.TryParse refuses and warning (enum-loose) about what it
+// only accepts by leniency.
+func (ps *parser) checkModelRole(d *Definition, label string, pos Pos) {
+	raw := d.ModelRole
+	plain := strings.TrimSpace(raw)
+	switch {
+	case plain == "":
+		d.ModelRole = DefaultModelRole
+		return
+	case strings.EqualFold(plain, "Main"), strings.EqualFold(plain, "Compaction"):
+		d.ModelRole = modelRoleEnum[modelRoleEnum.member(plain)]
+		return
+	}
+	v, form, ok := modelRoleEnum.parse(raw)
+	if !ok {
+		ps.add(RuleModelRole, pos, fmt.Sprintf("invalid modelRole '%s' (expected Main or Compaction): the runtime skips the file", raw),
+			"write 'modelRole: Main' or 'modelRole: Compaction'")
+		ps.reject(ps.agentReason(label, fmt.Sprintf("has invalid modelRole '%s' (expected Main or Compaction)", raw)))
+		return
+	}
+	d.ModelRole = modelRoleEnum.format(v)
+	if form == enumName && v == 1 {
+		ps.addSeverity(RuleModelRole, Warning, pos, "modelRole 'Fallback' is accepted by the runtime but not documented: it may stop working",
+			"use Main or Compaction")
+		return
+	}
+	hint := fmt.Sprintf("write 'modelRole: %s'", d.ModelRole)
+	if !modelRoleEnum.defined(v) || v == 1 {
+		hint = "write 'modelRole: Main' or 'modelRole: Compaction'"
+	}
+	ps.add(RuleEnumLoose, pos, looseEnumMessage("modelRole", raw, form, d.ModelRole, modelRoleEnum.defined(v),
+		"Main = 0, Fallback = 1, Compaction = 2", "a role"), hint)
+}
+
+// checkVisibility sets d.Visibility to what the runtime uses: it removes
+// every '-' and then parses as checkModelRole does.
+func (ps *parser) checkVisibility(d *Definition, label string, pos Pos) {
+	raw := d.Visibility
+	plain := strings.TrimSpace(raw)
+	switch {
+	case plain == "":
+		d.Visibility = DefaultVisibility
+		return
+	case strings.EqualFold(plain, "user-facing"), strings.EqualFold(plain, "UserFacing"):
+		d.Visibility = DefaultVisibility
+		return
+	case strings.EqualFold(plain, "internal"):
+		d.Visibility = "internal"
+		return
+	}
+	v, form, ok := visibilityEnum.parse(strings.ReplaceAll(raw, "-", ""))
+	if !ok {
+		ps.add(RuleVisibility, pos, fmt.Sprintf("invalid visibility '%s' (expected user-facing or internal): the runtime skips the file", raw),
+			"write 'visibility: user-facing' or 'visibility: internal'")
+		ps.reject(ps.agentReason(label, fmt.Sprintf("has invalid visibility '%s' (expected user-facing or internal)", raw)))
+		return
+	}
+	switch v {
+	case 0:
+		d.Visibility = DefaultVisibility
+	case 1:
+		d.Visibility = "internal"
+	default:
+		d.Visibility = visibilityEnum.format(v)
+	}
+	hint := fmt.Sprintf("write 'visibility: %s'", d.Visibility)
+	if !visibilityEnum.defined(v) {
+		hint = "write 'visibility: user-facing' or 'visibility: internal'"
+	}
+	msg := looseEnumMessage("visibility", raw, form, d.Visibility, visibilityEnum.defined(v),
+		"UserFacing = 0, Internal = 1", "a visibility")
+	if !visibilityEnum.defined(v) {
+		msg += "; only user-facing agents are offered to the frontline model, so this one is hidden like an internal one"
+	}
+	if strings.Contains(raw, "-") && form == enumName && !strings.EqualFold(plain, "user-facing") {
+		msg = fmt.Sprintf("visibility '%s' loads only because the runtime removes every '-' before parsing it: it reads %s", raw, d.Visibility)
+	}
+	ps.add(RuleEnumLoose, pos, msg, hint)
+}
+
+// looseEnumMessage says what the runtime makes of an enum value that loads
+// only because .NET's Enum.TryParse is lenient.
+func looseEnumMessage(key, raw string, form enumForm, effective string, defined bool, numbering, what string) string {
+	result := effective
+	if !defined {
+		result = effective + ", which is not " + what + " (" + numbering + "), and loads the file with it"
+	}
+	switch form {
+	case enumNumber:
+		return fmt.Sprintf("%s '%s' is a number: the runtime's enum parser (.NET Enum.TryParse) accepts any number and reads %s", key, raw, result)
+	case enumList:
+		return fmt.Sprintf("%s '%s' is a comma list: the runtime's enum parser (.NET Enum.TryParse) combines the members' numbers (%s) and reads %s", key, raw, numbering, result)
+	}
+	return fmt.Sprintf("%s '%s' is not written plainly: the runtime's enum parser (.NET Enum.TryParse) reads %s", key, raw, result)
 }

@@ -26,6 +26,9 @@ type Config struct {
 	// Providers by name, keyed by the name as written; look one up with
 	// Provider, which ignores case.
 	Providers map[string]Provider
+	// SkillFeeds is the SkillFeeds section: which server feeds the runtime
+	// reads (see AgentFeeds and FeedNotLoaded).
+	SkillFeeds SkillFeedsConfig
 	// Diagnostics (rule "config", or "unreadable" for a file that cannot be
 	// read) about netclaw.json, secrets.json or the environment: parse
 	// errors, values of the wrong type or out of range, a role naming a

@@ -45,6 +45,7 @@ func (b *cfgBinder) bind() {
 	b.positive("session:maxtooliterationsperturn", &c.Session.MaxToolIterationsPerTurn, "tool iterations", true)
 
 	b.providers()
+	b.skillFeeds()
 	b.models()
 	b.checkModels()
 }

@@ -37,15 +37,20 @@ type Definition struct {
 	Description string
 	// Tools is advisory only: it grants nothing.
 	Tools []string
-	// ModelRole is normalised to "Main", "Compaction" or "Fallback" when
-	// valid; otherwise it holds the raw value.
+	// ModelRole is the role the runtime uses, as .NET prints it: "Main",
+	// "Compaction" or "Fallback", or the number of a role .NET's lenient
+	// enum parser accepted but that has no name ("42"). A value the runtime
+	// refuses is kept as written.
 	ModelRole string
 	// TimeoutSeconds is 60 unless the file sets it (older runtimes only).
 	TimeoutSeconds int
 	// PrefillTimeoutSeconds is 0 unless the file sets it: 0 means the
 	// runtime's SubAgents.PrefillTimeoutSeconds.
 	PrefillTimeoutSeconds int
-	// Visibility is normalised to "user-facing" or "internal" when valid.
+	// Visibility is "user-facing" or "internal", or the number the runtime
+	// carries for a value its enum parser accepted that names neither
+	// ("7": hidden like internal). A value the runtime refuses is kept as
+	// written.
 	Visibility string
 	// EmitStructuredFindings is the emitStructuredFindings flag (default false).
 	EmitStructuredFindings bool
@@ -85,17 +90,22 @@ func (d *Definition) UserFacing() bool { return d.Visibility == DefaultVisibilit
 // Status is the runtime's decision about one file.
 type Status int
 
-// A file is either loaded into the catalog or rejected (skipped with a
-// warning in the daemon log).
+// A file is loaded into the catalog, rejected (skipped with a warning in
+// the daemon log), or not loaded: it sits in a feed folder that no enabled
+// SkillFeeds entry names, so the runtime never reads it at all.
 const (
 	Loaded Status = iota
 	Rejected
+	NotLoaded
 )
 
-// String returns "loaded" or "rejected".
+// String returns "loaded", "rejected" or "not-loaded".
 func (s Status) String() string {
-	if s == Rejected {
+	switch s {
+	case Rejected:
 		return "rejected"
+	case NotLoaded:
+		return "not-loaded"
 	}
 	return "loaded"
 }
@@ -133,9 +143,12 @@ type File struct {
 	Path string
 	// Source is local or a feed.
 	Source Source
-	// Status is loaded or rejected, exactly as the runtime decides.
+	// Status is loaded, rejected or not loaded, exactly as the runtime
+	// decides.
 	Status Status
-	// Reason is the runtime's own log line for a rejected file.
+	// Reason is the runtime's own log line for a rejected file; for a file
+	// that is not loaded, why its feed is not read ("feed 'x' is not
+	// configured in SkillFeeds").
 	Reason string
 	// Def is what the file binds to; nil when the frontmatter does not parse.
 	Def *Definition

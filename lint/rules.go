@@ -9,20 +9,25 @@ import (
 // rule does not apply under the profile in use.
 type Severity int
 
-// Severities, from none to the most severe.
+// Severities, from none to the most severe. Info is a note about what the
+// runtime does that needs no fix (it logs the same words); it never changes
+// lint's exit status, even with --strict.
 const (
 	Off Severity = iota
+	Info
 	Warning
 	Error
 )
 
-// String returns "error", "warning" or "off".
+// String returns "error", "warning", "info" or "off".
 func (s Severity) String() string {
 	switch s {
 	case Error:
 		return "error"
 	case Warning:
 		return "warning"
+	case Info:
+		return "info"
 	}
 	return "off"
 }
@@ -102,6 +107,10 @@ const (
 	RuleFeedModified        = "feed-modified"
 	RuleConfig              = "config"
 	RuleUnreadable          = "unreadable"
+	RuleEnumLoose           = "enum-loose"
+	RuleFeedNotLoaded       = "feed-not-loaded"
+	RuleAgentsFolder        = "agents-folder"
+	RuleSkill               = "skill"
 )
 
 // Rules lists every rule, in the order the README documents them.
@@ -128,6 +137,10 @@ var Rules = []Rule{
 	{RuleFeedModified, "a feed file no longer matches its sync state: the next sync overwrites it", Warning, Off, false},
 	{RuleConfig, "netclaw.json or secrets.json does not parse, or holds a bad value", Error, Error, false},
 	{RuleUnreadable, "a file that cannot be read", Error, Error, true},
+	{RuleEnumLoose, "modelRole or visibility loads only because .NET's enum parser is lenient (a number, a comma list, stray '-')", Warning, Warning, false},
+	{RuleFeedNotLoaded, "a feed folder no enabled SkillFeeds entry names: the runtime never reads it", Info, Info, false},
+	{RuleAgentsFolder, "the agents folder does not exist or holds no agent file", Info, Info, false},
+	{RuleSkill, "a skill the runtime's skill scanner refuses (no description, name mismatch, duplicate, symbolic link ...)", Warning, Warning, false},
 }
 
 var rulesByID = func() map[string]Rule {

@@ -48,6 +48,19 @@ type Scanner struct {
 	skills map[string]*Skill
 	// syncs caches .sync-state.json reads by path.
 	syncs map[string]*cachedSync
+	// allFeeds reads every feed folder in name order, as the runtime's
+	// loader does when it is built with no feed configuration (ScanPaths,
+	// which reads no configuration).
+	allFeeds bool
+	// feeds is the configuration's AgentFeeds at the last listing, and
+	// feedRank their place in it (1, 2, ...); other feed folders rank after
+	// them all.
+	feeds    []string
+	feedRank map[string]int
+	// cfg is the configuration of the last scan.
+	cfg *Config
+	// agentsMissing is true when the last listing found no agents folder.
+	agentsMissing bool
 }
 
 type fingerprint struct {
@@ -79,6 +92,13 @@ func Scan(h Home, opts ScanOptions) (*Catalog, error) {
 // A missing agents folder is an empty catalog, not an error; an agents path
 // that is not a folder is an error.
 func (s *Scanner) Scan() (*Catalog, error) {
+	return s.scan(LoadConfig(s.home, s.opts.environ()))
+}
+
+// scan is Scan with the configuration already loaded.
+func (s *Scanner) scan(cfg *Config) (*Catalog, error) {
+	s.cfg = cfg
+	s.setFeeds(cfg)
 	entries, err := s.listAgents()
 	if err != nil {
 		return nil, err
@@ -101,6 +121,40 @@ func (s *Scanner) Scan() (*Catalog, error) {
 	return s.catalog(), nil
 }
 
+// setFeeds records which feed folders the runtime reads under cfg.
+func (s *Scanner) setFeeds(cfg *Config) {
+	s.feeds = cfg.AgentFeeds()
+	s.feedRank = make(map[string]int, len(s.feeds))
+	for i, f := range s.feeds {
+		s.feedRank[f] = i + 1
+	}
+}
+
+// rank orders a file's folder in the listing: 0 for the agents folder,
+// then the feeds the runtime reads in its order, then the other feed
+// folders (by name, see compareListed).
+func (s *Scanner) rank(src Source) int {
+	switch {
+	case !src.IsFeed():
+		return 0
+	case s.allFeeds:
+		return 1
+	}
+	if r, ok := s.feedRank[src.Feed]; ok {
+		return r
+	}
+	return len(s.feeds) + 1
+}
+
+// feedNotLoaded says why the runtime does not read a feed folder, "" when
+// it does.
+func (s *Scanner) feedNotLoaded(feed string) string {
+	if s.allFeeds || s.feedRank[feed] > 0 {
+		return ""
+	}
+	return s.cfg.FeedNotLoaded(feed, false)
+}
+
 // Rescan is Scan for a caller that knows which paths changed (a file
 // watcher): only those are stat-ed and, when changed, parsed again; the
 // rest of the listing is reused. A change to a folder (the agents folder, a
@@ -110,6 +164,11 @@ func (s *Scanner) Rescan(changed []string) (*Catalog, error) {
 	if !s.scanned {
 		return s.Scan()
 	}
+	cfg := LoadConfig(s.home, s.opts.environ())
+	if !slices.Equal(cfg.AgentFeeds(), s.feeds) {
+		return s.scan(cfg) // SkillFeeds changed which feeds are read
+	}
+	s.cfg = cfg
 	var todo []*listed
 	for _, p := range changed {
 		p = filepath.Clean(p)
@@ -120,6 +179,9 @@ func (s *Scanner) Rescan(changed []string) (*Catalog, error) {
 			continue
 		}
 		e, keep := statListed(p, sourceOf(p))
+		if keep {
+			e.rank = s.rank(e.source)
+		}
 		old := s.byPath[p]
 		switch {
 		case !keep && old != nil:
@@ -171,22 +233,75 @@ func (s *Scanner) classify(p string) pathKind {
 // catalog builds the catalog from the current listing: folder-wide rules,
 // config, skills.
 func (s *Scanner) catalog() *Catalog {
-	c := &Catalog{Home: s.home, Profile: s.opts.Profile}
+	c := &Catalog{Home: s.home, Profile: s.opts.Profile, Config: s.cfg}
 	c.Files = make([]*File, 0, len(s.entries))
 	for _, e := range s.entries {
 		c.Files = append(c.Files, e.file)
 	}
 	c.Files = s.applyFolderRules(c.Files)
-	c.Config = LoadConfig(s.home, s.opts.environ())
+	c.FolderDiagnostics = s.folderDiagnostics(c.Files)
 	c.Skills = s.scanSkills(c)
 	c.ScannedAt = time.Now()
 	return c
+}
+
+// folderDiagnostics says, in the runtime's words, that the agents folder
+// does not exist or holds no agent file it reads, and names each feed
+// folder the runtime does not read.
+func (s *Scanner) folderDiagnostics(files []*File) []Diagnostic {
+	var out []Diagnostic
+	note := func(path, rule, msg, hint string) {
+		r, _ := RuleByID(rule)
+		if sev := r.Severity(s.opts.Profile); sev != Off {
+			out = append(out, Diagnostic{Path: path, Rule: rule, Severity: sev, Message: msg, Hint: hint})
+		}
+	}
+	if s.agentsMissing {
+		note(s.home.Agents, RuleAgentsFolder, "Agents directory does not exist: "+s.home.Agents,
+			"create the folder and put one <name>.md file in it per sub-agent")
+		return out
+	}
+	read := 0
+	notRead := map[string]int{}
+	var feeds []string
+	for _, f := range files {
+		if f.Status != NotLoaded {
+			read++
+			continue
+		}
+		if notRead[f.Source.Feed] == 0 {
+			feeds = append(feeds, f.Source.Feed)
+		}
+		notRead[f.Source.Feed]++
+	}
+	if read == 0 {
+		note(s.home.Agents, RuleAgentsFolder, "No agent definition files found in "+s.home.Agents,
+			"put one <name>.md file per sub-agent in the folder")
+	}
+	for _, feed := range feeds {
+		why := s.feedNotLoaded(feed)
+		hint := fmt.Sprintf(`add {"Name": "%s", "Url": "<the feed's server>"} to SkillFeeds.Feeds in netclaw.json, or delete the folder`, feed)
+		switch {
+		case strings.Contains(why, "disabled"):
+			hint = `set "Enabled": true on the feed in SkillFeeds.Feeds, or delete the folder`
+		case strings.Contains(why, "safe"):
+			hint = "rename the feed in SkillFeeds.Feeds and its folder to lowercase letters, digits and '-'"
+		}
+		n := notRead[feed]
+		files := "agent files"
+		if n == 1 {
+			files = "agent file"
+		}
+		note(s.home.FeedDir(feed), RuleFeedNotLoaded, fmt.Sprintf("not loaded: %s, so the runtime never reads the %d %s in this folder", why, n, files), hint)
+	}
+	return out
 }
 
 // listed is one agent file found by a listing.
 type listed struct {
 	path   string
 	source Source
+	rank   int // see Scanner.rank
 	fp     fingerprint
 	err    error // set when the file cannot be read
 	file   *File
@@ -198,18 +313,22 @@ func (old *listed) reusable(e *listed) bool {
 }
 
 // compareListed orders files as the runtime does: top-level files first,
-// then feeds by name; within each, by the byte order of the file name.
+// then the feeds in the order the runtime reads them, then the feed folders
+// it does not read by name; within each folder, by the byte order of the
+// file name.
 func compareListed(a, b *listed) int {
-	// Local files have the empty feed name, which sorts first.
-	return cmp.Or(strings.Compare(a.source.Feed, b.source.Feed),
+	return cmp.Or(cmp.Compare(a.rank, b.rank), strings.Compare(a.source.Feed, b.source.Feed),
 		strings.Compare(filepath.Base(a.path), filepath.Base(b.path)))
 }
 
-// listAgents lists the top-level *.md files in byte order, then each feed
-// folder in name order with its *.md files in byte order, stat-ing each.
+// listAgents lists the top-level *.md files in byte order, then the feed
+// folders the runtime reads in its order, then the other feed folders in
+// name order, each with its *.md files in byte order, stat-ing each.
 func (s *Scanner) listAgents() ([]*listed, error) {
+	s.agentsMissing = false
 	fi, err := os.Stat(s.home.Agents)
 	if errors.Is(err, fs.ErrNotExist) {
+		s.agentsMissing = true
 		return nil, nil
 	}
 	if err != nil {
@@ -232,12 +351,17 @@ func (s *Scanner) listAgents() ([]*listed, error) {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			continue
 		}
-		more, err := listMarkdown(dir, Source{Feed: d.Name()})
+		src := Source{Feed: d.Name()}
+		more, err := listMarkdown(dir, src)
 		if err != nil {
 			return nil, err
 		}
+		for _, e := range more {
+			e.rank = s.rank(src)
+		}
 		out = append(out, more...)
 	}
+	slices.SortStableFunc(out, compareListed)
 	return out, nil
 }
 
@@ -399,6 +523,14 @@ func (s *Scanner) applyFolderRules(files []*File) []*File {
 	winners := make(map[string]*File, len(files))
 	states := map[string]*syncState{}
 	for i, f := range files {
+		if f.Source.IsFeed() {
+			if why := s.feedNotLoaded(f.Source.Feed); why != "" {
+				c := *f
+				c.Status, c.Reason, c.Diagnostics, c.Sync = NotLoaded, why, nil, nil
+				files[i] = &c
+				continue
+			}
+		}
 		var extra []Diagnostic
 		status, reason := f.Status, f.Reason
 		var sync *SyncEntry

@@ -19,7 +19,9 @@ var ErrNoSuchPath = errors.New("no such file or folder")
 // folder-wide rules together: the first of two equal names wins. A file
 // reached twice (named twice, or named and inside a folder also given) is
 // read once, where it first appears. Skills and the home's config are not
-// read; the catalog carries the default config.
+// read; the catalog carries the default config. With no configuration to
+// say which feeds are read, every feed folder is, in name order, as the
+// runtime's loader does when it is built without feed configuration.
 func ScanPaths(paths []string, opts ScanOptions) (*Catalog, error) {
 	var entries []*listed
 	seen := map[string]bool{}
@@ -42,6 +44,7 @@ func ScanPaths(paths []string, opts ScanOptions) (*Catalog, error) {
 		}
 		if err == nil && fi.IsDir() {
 			s := NewScanner(NewHome(filepath.Dir(p), p), opts)
+			s.allFeeds = true
 			more, err := s.listAgents()
 			if err != nil {
 				return nil, err
@@ -52,6 +55,9 @@ func ScanPaths(paths []string, opts ScanOptions) (*Catalog, error) {
 			continue
 		}
 		if e, ok := statListed(p, sourceOf(p)); ok {
+			if e.source.IsFeed() {
+				e.rank = 1
+			}
 			add(e)
 		}
 	}
@@ -63,6 +69,7 @@ func ScanPaths(paths []string, opts ScanOptions) (*Catalog, error) {
 		}
 	}
 	s := NewScanner(Home{}, opts)
+	s.allFeeds = true
 	c.Files = s.applyFolderRules(c.Files)
 	c.ScannedAt = time.Now()
 	return c, nil

@@ -33,6 +33,15 @@ func writeFiles(t testing.TB, root string, files map[string]string) {
 	}
 }
 
+// skillFeeds returns a netclaw.json that enables the feeds named, in order.
+func skillFeeds(names ...string) string {
+	var items []string
+	for _, n := range names {
+		items = append(items, `{"Name": "`+n+`", "Url": "https://skills.example"}`)
+	}
+	return `{"SkillFeeds": {"Feeds": [` + strings.Join(items, ", ") + `]}}`
+}
+
 type fileSummary struct {
 	rel    string
 	status Status
@@ -78,8 +87,9 @@ func TestScanOrderAndDuplicates(t *testing.T) {
 			want: []fileSummary{{"agents/a.md", Rejected, "local"}, {"agents/b.md", Loaded, "local"}},
 		},
 		{
-			name: "local beats feed, feeds in folder order",
+			name: "local beats feed, feeds in SkillFeeds order",
 			files: map[string]string{
+				"config/netclaw.json":               skillFeeds("zeta", "alpha"),
 				"agents/.server-feeds/zeta/a.md":    agent("shared", "zeta"),
 				"agents/.server-feeds/alpha/b.md":   agent("shared", "alpha"),
 				"agents/.server-feeds/alpha/a.md":   agent("only-feed", "alpha"),
@@ -89,9 +99,9 @@ func TestScanOrderAndDuplicates(t *testing.T) {
 			},
 			want: []fileSummary{
 				{"agents/z-local.md", Loaded, "local"},
+				{"agents/.server-feeds/zeta/a.md", Rejected, "feed:zeta"},
 				{"agents/.server-feeds/alpha/a.md", Loaded, "feed:alpha"},
 				{"agents/.server-feeds/alpha/b.md", Rejected, "feed:alpha"},
-				{"agents/.server-feeds/zeta/a.md", Rejected, "feed:zeta"},
 			},
 		},
 		{
@@ -120,7 +130,7 @@ func TestScanOrderAndDuplicates(t *testing.T) {
 
 func TestDuplicateMessageNamesWinner(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"agents/a.md": agent("x", "1"), "agents/.server-feeds/f/x.md": agent("X", "2")})
+	writeFiles(t, root, map[string]string{"agents/a.md": agent("x", "1"), "agents/.server-feeds/f/x.md": agent("X", "2"), "config/netclaw.json": skillFeeds("f")})
 	c, err := Scan(NewHome(root, ""), ScanOptions{Environ: []string{}})
 	if err != nil {
 		t.Fatal(err)
@@ -142,6 +152,7 @@ func TestFeedModifiedAndSyncState(t *testing.T) {
 	root := t.TempDir()
 	body := agent("synced", "s")
 	writeFiles(t, root, map[string]string{
+		"config/netclaw.json":                 skillFeeds("acme"),
 		"agents/.server-feeds/acme/synced.md": body,
 		"agents/.server-feeds/acme/.sync-state.json": `{"lastSyncUtc":"2026-01-01T00:00:00Z","skills":{"synced":{"version":"1.0.0","sha256":"` +
 			Parse("", []byte(body), Runtime).SHA256 + `","syncedAtUtc":"2026-01-01T00:00:00Z","files":null}}}`,
@@ -363,7 +374,7 @@ func TestSkillRouting(t *testing.T) {
 		"release-prep":   "",
 		"broken-route":   "but that subagent is not registered",
 		"internal-route": "internal-only and not user-invocable",
-		"triage":         "expected lowercase kebab-case name",
+		"triage":         "has invalid metadata.subagent: 'Release_Writer' is not a valid subagent name (expected lowercase kebab-case). Fix or remove metadata.subagent in",
 		"authoring":      "",
 	}
 	if len(c.Skills) != len(want) {

@@ -2,10 +2,8 @@ package lint
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -15,109 +13,164 @@ import (
 // routeTargetRE is the runtime's pattern for metadata.subagent.
 var routeTargetRE = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$`)
 
-// scanSkills lists <skills>/<skill>/SKILL.md, <skills>/.system/<skill>/SKILL.md
-// and <skills>/.server-feeds/<feed>/<skill>/SKILL.md, parses each (cached by
-// fingerprint) and resolves its routing against the catalog.
-func (s *Scanner) scanSkills(c *Catalog) []*Skill {
-	type found struct {
-		path   string
-		src    Source
-		system bool
-	}
-	var paths []found
-	add := func(dir string, src Source, system bool) {
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			return
-		}
-		for _, d := range ents {
-			if strings.HasPrefix(d.Name(), ".") {
-				continue
-			}
-			paths = append(paths, found{filepath.Join(dir, d.Name(), "SKILL.md"), src, system})
-		}
-	}
-	add(s.home.Skills, Source{}, false)
-	add(s.home.SystemSkillsDir(), Source{}, true)
-	if feeds, err := os.ReadDir(s.home.SkillFeedsDir()); err == nil {
-		for _, d := range feeds {
-			add(filepath.Join(s.home.SkillFeedsDir(), d.Name()), Source{Feed: d.Name()}, false)
-		}
-	}
+// frontmatterState says whether a SKILL.md's frontmatter binds.
+type frontmatterState int
 
-	var out []*Skill
-	live := map[string]bool{}
-	for _, p := range paths {
-		fi, err := os.Stat(p.path)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
-			continue
-		}
-		live[p.path] = true
-		sk := s.skills[p.path]
-		if sk == nil || sk.size != fi.Size() || !sk.modTime.Equal(fi.ModTime()) {
-			data, err := readCapped(p.path, fi.Size())
-			if err != nil {
-				continue
-			}
-			sk = ParseSkill(p.path, data)
-			sk.size, sk.modTime = fi.Size(), fi.ModTime()
-			s.skills[p.path] = sk
-		}
-		routed := *sk
-		routed.Source, routed.System = p.src, p.system
-		resolveRoute(&routed, c, s.opts.Profile)
-		out = append(out, &routed)
-	}
-	for p := range s.skills {
-		if !live[p] {
-			delete(s.skills, p)
-		}
-	}
-	slices.SortFunc(out, func(a, b *Skill) int { return strings.Compare(a.Path, b.Path) })
-	return out
-}
+const (
+	frontmatterOK      frontmatterState = iota
+	frontmatterMissing                  // the text does not start with "---"
+	frontmatterInvalid                  // unclosed, empty, or YAML that does not bind
+)
 
-// ParseSkill reads a SKILL.md: its name (frontmatter name, else the folder
-// name), metadata.subagent with its position, and its body. A SKILL.md whose
-// frontmatter does not parse yields a skill that does not route.
+// ParseSkill reads a SKILL.md (or a flat skills/<name>.md) as NetClaw's
+// skill scanner binds it: name (trimmed and lower-cased; the folder's, or
+// for a flat file its name's, when the frontmatter has none),
+// description, metadata.subagent with its position, and the body. Which
+// skills exist, and which the runtime refuses, is the scan's business
+// (Scanner); ParseSkill only reads the one file and never fails.
 func ParseSkill(path string, data []byte) *Skill {
-	sk := &Skill{Name: filepath.Base(filepath.Dir(path)), Path: path}
-	text := DecodeText(data)
-	fm, _, body, ok := splitFrontmatter(text)
-	if !ok {
-		sk.Body = strings.TrimSpace(text)
+	fallback := filepath.Base(filepath.Dir(path))
+	if base := filepath.Base(path); base != "SKILL.md" {
+		fallback = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	sk := &Skill{Name: normalizeSkillName(fallback), Path: path}
+	text := strings.TrimLeft(DecodeText(data), "\uFEFF")
+	if !strings.HasPrefix(text, "---") {
+		sk.fm = frontmatterMissing
+		sk.Body = strings.TrimLeftFunc(text, unicode.IsSpace)
 		return sk
 	}
+	fm, closeAt, body, ok := splitFrontmatter(text)
 	sk.Body = body
+	switch {
+	case !ok:
+		sk.fm, sk.fmErr, sk.Body = frontmatterInvalid, "the frontmatter opened on line 1 is never closed", text
+		return sk
+	case strings.IndexByte(text, '\n') >= closeAt:
+		sk.fm, sk.fmErr = frontmatterInvalid, "the frontmatter is empty"
+		return sk
+	}
+	ps := parser{fmLine: 2, fmText: fm, f: &File{}}
 	var doc yaml.Node
-	if safeUnmarshal(fm, &doc) != nil || len(doc.Content) == 0 {
+	if err := safeUnmarshal(fm, &doc); err != nil {
+		pos, msg := ps.yamlErrorPos(err)
+		sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, "YAML syntax error: "+msg, pos
+		return sk
+	}
+	if len(doc.Content) == 0 || isNull(resolve(doc.Content[0])) {
+		sk.fm, sk.fmErr = frontmatterInvalid, "the frontmatter holds no keys"
 		return sk
 	}
 	root := resolve(doc.Content[0])
 	if root == nil || root.Kind != yaml.MappingNode {
+		sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, "the frontmatter is "+kindName(root)+", not a mapping of keys", ps.nodePos(doc.Content[0])
 		return sk
 	}
-	ps := parser{fmLine: 2}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := resolve(root.Content[i]), resolve(root.Content[i+1])
 		if k == nil || v == nil || k.Kind != yaml.ScalarNode {
 			continue
 		}
-		switch {
-		case k.Value == "name" && v.Kind == yaml.ScalarNode && strings.TrimSpace(v.Value) != "":
-			sk.Name = strings.TrimSpace(v.Value)
-		case k.Value == "metadata" && v.Kind == yaml.MappingNode:
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				mk, mv := resolve(v.Content[j]), resolve(v.Content[j+1])
-				if mk != nil && mv != nil && mk.Value == "subagent" && mv.Kind == yaml.ScalarNode && !isNull(mv) {
-					sk.Subagent = strings.TrimSpace(mv.Value)
-					sk.SubagentPos = ps.nodePos(v.Content[j+1])
-				}
+		pos := ps.nodePos(root.Content[i+1])
+		fail := func(why string) {
+			if sk.fm == frontmatterOK {
+				sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, fmt.Sprintf("'%s' %s", k.Value, why), pos
 			}
 		}
+		switch k.Value {
+		case "name", "description", "license", "compatibility", "allowed-tools", "argument-hint":
+			s, err := scalarString(v)
+			if err != "" {
+				fail(err)
+				continue
+			}
+			switch k.Value {
+			case "name":
+				sk.frontName, sk.namePos = s, pos
+			case "description":
+				sk.hasDesc, sk.descPos = strings.TrimSpace(s) != "", ps.nodePos(root.Content[i])
+			}
+		case "disable-model-invocation", "invocable":
+			if _, err := scalarBool(v); err != "" {
+				fail(err)
+			}
+		case "metadata":
+			if isNull(v) {
+				continue
+			}
+			if v.Kind != yaml.MappingNode {
+				fail("must be a mapping, not " + kindName(v))
+				continue
+			}
+			sk.readMetadata(v, &ps)
+		}
+	}
+	if strings.TrimSpace(sk.frontName) != "" {
+		sk.Name = normalizeSkillName(sk.frontName)
 	}
 	return sk
 }
+
+// readMetadata reads metadata.subagent as the runtime's scanner does: the
+// key's presence makes the skill routed; a value that is not a string (a
+// list, a map, null) or is blank or not a valid name is an error the
+// runtime reports when the skill is activated.
+func (sk *Skill) readMetadata(m *yaml.Node, ps *parser) {
+	for j := 0; j+1 < len(m.Content); j += 2 {
+		mk, mv := resolve(m.Content[j]), resolve(m.Content[j+1])
+		if mk == nil || mk.Kind != yaml.ScalarNode || mk.Value != "subagent" {
+			continue
+		}
+		sk.RoutingKey = true
+		sk.SubagentPos = ps.nodePos(m.Content[j+1])
+		if mv == nil || mv.Line == 0 {
+			sk.SubagentPos = ps.nodePos(m.Content[j])
+		}
+		sk.Subagent, sk.SubagentError = "", ""
+		switch typ := yamlDotNetType(mv); {
+		case typ != "String":
+			sk.SubagentError = fmt.Sprintf("expected string value but found %s.", typ)
+		case strings.TrimSpace(mv.Value) == "":
+			sk.SubagentError = "value must not be empty."
+		default:
+			sk.Subagent = strings.TrimSpace(mv.Value)
+			if !ValidRouteTarget(sk.Subagent) {
+				sk.SubagentError = fmt.Sprintf("'%s' is not a valid subagent name (expected lowercase kebab-case).", sk.Subagent)
+			}
+		}
+	}
+}
+
+// yamlDotNetType is the .NET type name YamlDotNet gives a value bound to
+// object: every untagged scalar is a String (numbers and booleans too),
+// a null one (empty, ~ or null) is "null", a list is a List`1 and a map a
+// Dictionary`2; an explicit !!int, !!bool or !!float tag makes an Int32,
+// Boolean or Double.
+func yamlDotNetType(n *yaml.Node) string {
+	switch {
+	case n == nil:
+		return "null"
+	case n.Kind == yaml.SequenceNode:
+		return "List`1"
+	case n.Kind == yaml.MappingNode:
+		return "Dictionary`2"
+	}
+	explicit := n.Style&yaml.TaggedStyle != 0
+	switch {
+	case explicit && n.Tag == "!!int":
+		return "Int32"
+	case explicit && n.Tag == "!!bool":
+		return "Boolean"
+	case explicit && n.Tag == "!!float":
+		return "Double"
+	case explicit && n.Tag == "!!null", !explicit && n.Style == 0 && (n.Value == "" || n.Value == "~" || n.Value == "null" || n.Value == "Null" || n.Value == "NULL"):
+		return "null"
+	}
+	return "String"
+}
+
+// normalizeSkillName is the runtime's skill name: trimmed, lower-cased.
+func normalizeSkillName(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
 // splitFrontmatter splits text the way the runtime's loader does: the
 // frontmatter runs from the end of the first line to the first "\n---" after
@@ -149,10 +202,12 @@ func ValidRouteTarget(target string) bool { return routeTargetRE.MatchString(tar
 
 // Route resolves a routed skill's metadata.subagent against the catalog as
 // the runtime does when the skill is activated (REFERENCE section 5): the
-// target must be well formed and name (ignoring case) a loaded, user-facing
-// agent, which Route returns. Otherwise agent is nil and failure is the
-// runtime's activation error in its own words. A skill that does not route
-// fails too, with agentdesk's words. A nil catalog registers no agent.
+// skill must be one the runtime lists, its metadata.subagent must be a
+// well-formed name, and that name must (ignoring case) be a loaded,
+// user-facing agent, which Route returns. Otherwise agent is nil and failure
+// is the runtime's activation error in its own words (agentdesk's words for
+// a skill that does not route or is not listed). A nil catalog registers no
+// agent.
 func (c *Catalog) Route(sk *Skill) (agent *File, failure string) {
 	target := sk.Subagent
 	var found *File
@@ -160,8 +215,14 @@ func (c *Catalog) Route(sk *Skill) (agent *File, failure string) {
 		found = c.Agent(target)
 	}
 	switch {
+	case sk.Status == NotLoaded:
+		return nil, fmt.Sprintf("Skill '/%s' is not available: %s, so the runtime does not read %s.", sk.Name, sk.Reason, sk.Path)
+	case sk.Status != Loaded:
+		return nil, fmt.Sprintf("Skill '/%s' is not available: the runtime's skill scanner refuses %s: %s", sk.Name, sk.Path, sk.Reason)
 	case !sk.Routed():
 		return nil, fmt.Sprintf("Skill '/%s' does not route to a subagent: it sets no metadata.subagent in %s.", sk.Name, sk.Path)
+	case sk.SubagentError != "":
+		return nil, fmt.Sprintf("Skill '/%s' has invalid metadata.subagent: %s Fix or remove metadata.subagent in %s.", sk.Name, sk.SubagentError, sk.Path)
 	case !ValidRouteTarget(target):
 		return nil, fmt.Sprintf("Skill '/%s' has invalid metadata.subagent '%s': expected lowercase kebab-case name. Fix or remove metadata.subagent in %s.", sk.Name, target, sk.Path)
 	case found == nil:
@@ -173,11 +234,11 @@ func (c *Catalog) Route(sk *Skill) (agent *File, failure string) {
 }
 
 // resolveRoute sets RouteError and a routing-target diagnostic, with a hint
-// where one helps, when a routed skill's target is malformed, not
+// where one helps, when a listed routed skill's target is malformed, not
 // registered, or internal.
 func resolveRoute(sk *Skill, c *Catalog, p Profile) {
-	sk.RouteError, sk.Diagnostics = "", nil
-	if !sk.Routed() {
+	sk.RouteError = ""
+	if !sk.Routed() || sk.Status != Loaded {
 		return
 	}
 	_, msg := c.Route(sk)
@@ -187,6 +248,8 @@ func resolveRoute(sk *Skill, c *Catalog, p Profile) {
 	var hint string
 	target := sk.Subagent
 	switch agent := c.Agent(target); {
+	case sk.SubagentError != "" && target == "":
+		hint = "write one agent name: 'metadata: {subagent: my-agent}'"
 	case !ValidRouteTarget(target):
 		if k := Kebab(target); k != "" && c.Agent(k) != nil {
 			hint = fmt.Sprintf("did you mean '%s'?", k)
@@ -202,5 +265,7 @@ func resolveRoute(sk *Skill, c *Catalog, p Profile) {
 	}
 	sk.RouteError = msg
 	r, _ := RuleByID(RuleRoutingTarget)
-	sk.Diagnostics = []Diagnostic{{Path: sk.Path, Pos: sk.SubagentPos, Rule: RuleRoutingTarget, Severity: r.Severity(p), Message: msg, Hint: hint}}
+	if sev := r.Severity(p); sev != Off {
+		sk.Diagnostics = append(sk.Diagnostics, Diagnostic{Path: sk.Path, Pos: sk.SubagentPos, Rule: RuleRoutingTarget, Severity: sev, Message: msg, Hint: hint})
+	}
 }

@@ -50,11 +50,12 @@ var sampleHome = map[string]string{
 	"agents/notes.txt":                           "not an agent",
 	"agents/.server-feeds/acme/release-notes.md": "---\nname: release-notes\ndescription: Writes release notes (feed version).\n---\nFeed body.\n",
 	"agents/.server-feeds/acme/feed-helper.md":   "---\nname: feed-helper\ndescription: Answers questions about the team's runbooks.\n---\nYou help.\n",
-	"skills/notes/SKILL.md":                      "---\nname: notes\nmetadata:\n  subagent: release-notes\n---\n\n  Draft the notes for the next tag.  \n\n",
-	"skills/explain/SKILL.md":                    "---\nname: explain\nmetadata:\n  subagent: code-analyst\n---\r\nExplain the file.\r\n",
-	"skills/index/SKILL.md":                      "---\nname: index\nmetadata:\n  subagent: indexer\n---\nIndex it.\n",
-	"skills/ghost/SKILL.md":                      "---\nname: ghost\nmetadata:\n  subagent: nobody-here\n---\nBoo.\n",
-	"skills/plain/SKILL.md":                      "---\nname: plain\n---\nNo routing.\n",
+	"config/netclaw.json":                        `{"SkillFeeds": {"Feeds": [{"Name": "acme", "Url": "https://skills.example"}]}}`,
+	"skills/notes/SKILL.md":                      "---\nname: notes\ndescription: The notes skill.\nmetadata:\n  subagent: release-notes\n---\n\n  Draft the notes for the next tag.  \n\n",
+	"skills/explain/SKILL.md":                    "---\nname: explain\ndescription: The explain skill.\nmetadata:\n  subagent: code-analyst\n---\r\nExplain the file.\r\n",
+	"skills/index/SKILL.md":                      "---\nname: index\ndescription: The index skill.\nmetadata:\n  subagent: indexer\n---\nIndex it.\n",
+	"skills/ghost/SKILL.md":                      "---\nname: ghost\ndescription: The ghost skill.\nmetadata:\n  subagent: nobody-here\n---\nBoo.\n",
+	"skills/plain/SKILL.md":                      "---\nname: plain\ndescription: The plain skill.\n---\nNo routing.\n",
 }
 
 func TestLayerFromHome(t *testing.T) {

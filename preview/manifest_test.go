@@ -168,6 +168,7 @@ func TestSyncOf(t *testing.T) {
 		"agents/.server-feeds/acme/nodigest.md":      "---\nname: nodigest\ndescription: d\n---\nB.\n",
 		"agents/.server-feeds/acme/unlisted.md":      "---\nname: unlisted\ndescription: d\n---\nB.\n",
 		"agents/.server-feeds/acme/.sync-state.json": state,
+		"config/netclaw.json":                        `{"SkillFeeds": {"Feeds": [{"Name": "acme", "Url": "https://skills.example"}]}}`,
 	})
 	c := scanHome(t, base)
 	byName := func(name string) *lint.File {

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentdesk/agentdesk/preview/atomicfile"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -486,7 +487,7 @@ func errorMessage(resp *http.Response) string {
 func writeRunFolder(rec *Record, transcript []TranscriptEntry, tape []byte) error {
 	var errs []error
 	write := func(name string, data []byte) {
-		if err := writeAtomic(filepath.Join(rec.Dir, name), data); err != nil {
+		if err := atomicfile.Replace(filepath.Join(rec.Dir, name), data, 0o600); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -516,5 +517,5 @@ func writeRecord(rec *Record) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(rec.Dir, RunFile), data)
+	return atomicfile.Replace(filepath.Join(rec.Dir, RunFile), data, 0o600)
 }

@@ -52,41 +52,6 @@ func DefaultRunsDir(getenv func(string) string) (string, error) {
 	return filepath.Join(home, ".local", "state", "agentdesk", "runs"), nil
 }
 
-// writeAtomic writes data to path through a temporary file in the same
-// folder, synced and renamed over path, so a reader or a crash never sees
-// half a file.
-func writeAtomic(path string, data []byte) error {
-	dir, base := filepath.Split(path)
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Chmod(0o600); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
-}
-
 // createRunFolder makes <runsDir>/<id> (and runsDir), readable only by the
 // user: runs hold tasks and replies.
 func createRunFolder(runsDir, id string) (string, error) {

@@ -116,20 +116,3 @@ func TestLoadRunChecksTheID(t *testing.T) {
 		t.Errorf("a run that is not there: %v", err)
 	}
 }
-
-func TestWriteAtomicLeavesNoTempFiles(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "run.json")
-	for i := range 3 {
-		if err := writeAtomic(path, []byte(strings.Repeat("x", i))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("folder holds %d entries", len(entries))
-	}
-	if err := writeAtomic(filepath.Join(dir, "missing", "x"), nil); err == nil || !strings.Contains(err.Error(), "missing") {
-		t.Errorf("error %v does not name the path", err)
-	}
-}

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview/atomicfile"
 )
 
 // ValidateAgentName says why name cannot be a new agent's name in c, or
@@ -181,8 +182,8 @@ func renameDefinition(f *lint.File, name string) ([]byte, error) {
 
 // createFileCmd writes data to path in the background without ever
 // replacing an existing file: the bytes go to a hidden temporary file in
-// the same folder, which is then hard-linked to path (link fails if path
-// exists) and removed. A reader never sees half a file.
+// the same folder, which is then linked to path (atomicfile.Create). A
+// reader never sees half a file.
 func createFileCmd(path string, data []byte) tea.Cmd {
 	return func() tea.Msg {
 		return createdMsg{path: path, err: createExclusive(path, data)}
@@ -194,47 +195,11 @@ func createExclusive(path string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	tmp, err := os.CreateTemp(dir, ".agentdesk-new-*")
-	if err != nil {
-		return fmt.Errorf("creating %s: %w", path, err)
-	}
-	tmpName := tmp.Name()
-	defer os.Remove(tmpName)
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", tmpName, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", tmpName, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", tmpName, err)
-	}
-	if err := os.Chmod(tmpName, 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", tmpName, err)
-	}
-	err = os.Link(tmpName, path)
+	err := atomicfile.Create(path, data, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%s already exists: pick another name (agentdesk never overwrites a file)", path)
 	}
-	if err != nil {
-		// No hard links here: fall back to an exclusive create.
-		out, err2 := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err2, fs.ErrExist) {
-			return fmt.Errorf("%s already exists: pick another name (agentdesk never overwrites a file)", path)
-		}
-		if err2 != nil {
-			return fmt.Errorf("creating %s: %w", path, err2)
-		}
-		if _, err := out.Write(data); err != nil {
-			out.Close()
-			os.Remove(path)
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-		return out.Close()
-	}
-	return nil
+	return err
 }
 
 // created selects a newly created file once the next scan lists it.

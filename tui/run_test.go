@@ -43,7 +43,8 @@ func newRunHome(t *testing.T, w, h int) *runHome {
   "Models": {
     "Definitions": { "test": { "Provider": "scripted", "ModelId": "test-model" } },
     "Roles": { "Main": "test", "Compaction": "test" }
-  }
+  },
+  "SkillFeeds": { "Feeds": [ { "Name": "community", "Url": "https://skills.example.com" } ] }
 }`, srv.Endpoint(wire.OpenAI))
 	if err := os.WriteFile(filepath.Join(base, "config", "netclaw.json"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)

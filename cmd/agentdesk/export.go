@@ -32,8 +32,9 @@ func newExportCmd(g *globals) *cobra.Command {
 another tool's native format: claude-code, opencode, gemini, codex, jit or
 maxclaw. Name, description and body always carry over; tools and the model
 role where the target has a place for them. A warning on stderr names every
-field the target cannot represent and every name it refuses (Codex: hyphens
-become underscores).
+field the target cannot represent, every tool name the target does not
+have, every name it refuses, and a source file with invalid UTF-8 (exported
+as the runtime reads it, with U+FFFD in place of the bad bytes).
 
 Files go only into a managed destination: --out DIR, by default the target's
 project folder under the working directory (.claude/agents, .opencode/agents,
@@ -45,6 +46,11 @@ deleted or now declares another name), and refuses to touch any file it did
 not write or that was edited since: then it writes nothing at all. A file
 the runtime rejects is named in a warning and not exported; an export made
 from it before stays as it is.
+
+After files were written, lines starting "next:" say what the tool needs
+before it loads them: Codex CLI reads .codex/agents only in a trusted
+project; Gemini CLI asks the user to acknowledge each new or changed
+project agent (~/.gemini/agents needs no acknowledgement).
 
 Exit status: 0 exported, 1 an unknown agent or a file agentdesk may not
 touch, 2 bad usage, 3 internal failure.`,
@@ -105,6 +111,9 @@ func runExport(g *globals, f exportFlags, names []string) error {
 		if err != nil {
 			return exitWith(exitFindings, fmt.Errorf("%s: %w", file.Path, err))
 		}
+		if msg := invalidUTF8(file); msg != "" {
+			fmt.Fprintf(g.stderr, "%s: warning: %s\n", termsafe.Escape(file.Path), termsafe.Escape(msg))
+		}
 		for _, w := range e.Warnings {
 			fmt.Fprintf(g.stderr, "%s: warning: %s\n", termsafe.Escape(file.Def.Name), termsafe.Escape(w))
 		}
@@ -116,10 +125,18 @@ func runExport(g *globals, f exportFlags, names []string) error {
 	}
 	applyErr := plan.Apply()
 	var b strings.Builder
+	wrote := false
 	for _, ch := range plan.Changes[:plan.Done] {
 		line := exportLine(ch)
 		if line != "" {
 			b.WriteString(termsafe.Escape(line) + "\n")
+		}
+		wrote = wrote || ch.Action == adapt.Create || ch.Action == adapt.Update
+	}
+	if wrote && applyErr == nil {
+		home, _ := os.UserHomeDir()
+		for _, step := range tg.NextSteps(absPath(out), home) {
+			b.WriteString("next: " + termsafe.Escape(step) + "\n")
 		}
 	}
 	if err := writeString(g.stdout, b.String()); err != nil {
@@ -157,6 +174,18 @@ func selectAgents(c *lint.Catalog, names []string) ([]*lint.File, error) {
 		}
 	}
 	return files, nil
+}
+
+// invalidUTF8 returns the warning for a source file with invalid UTF-8,
+// which the export carries as the runtime reads it (U+FFFD in place of the
+// bad bytes), or "".
+func invalidUTF8(f *lint.File) string {
+	for _, d := range f.Diagnostics {
+		if d.Rule == lint.RuleEncoding && strings.HasPrefix(d.Message, "invalid UTF-8") {
+			return fmt.Sprintf("invalid UTF-8 at line %d: exported as the runtime reads it, with U+FFFD in place of the bad bytes; save the file as UTF-8", d.Line)
+		}
+	}
+	return ""
 }
 
 // rejection says why the runtime skips a file: its first error, else the

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,7 +36,7 @@ func TestExportCommand(t *testing.T) {
 			t.Errorf("stdout does not say %q:\n%s", want, stdout)
 		}
 	}
-	for _, want := range []string{"code-analyst: warning: tool 'attach_file' has no Claude Code equivalent", "ticket-router: warning: visibility internal"} {
+	for _, want := range []string{"code-analyst: warning: tool 'attach_file': Claude Code has no such tool: left out", "ticket-router: warning: visibility internal"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, stderr)
 		}
@@ -107,13 +108,13 @@ func TestExportPrunesOnlyItsOwnFiles(t *testing.T) {
 func TestExportRefusesHandWrittenFiles(t *testing.T) {
 	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst, "agents/ticket-router.md": exRouter})
 	out := t.TempDir()
-	theirs := filepath.Join(out, "code_analyst.toml")
-	if err := os.WriteFile(theirs, []byte("name = \"code_analyst\"\n"), 0o644); err != nil {
+	theirs := filepath.Join(out, "code-analyst.toml")
+	if err := os.WriteFile(theirs, []byte("name = \"code-analyst\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	before := snapshot(t, out)
 	code, stdout, stderr := run(t, nil, "export", "--home", home, "--to", "codex", "--out", out)
-	if code != 1 || stdout != "" || !strings.Contains(stderr, "code_analyst.toml was not written by agentdesk") || !strings.Contains(stderr, "nothing was written") {
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "code-analyst.toml was not written by agentdesk") || !strings.Contains(stderr, "nothing was written") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
 	}
 	if after := snapshot(t, out); len(after) != len(before) {
@@ -172,20 +173,20 @@ func TestExportSelectedAgents(t *testing.T) {
 // without --out the files go to the target's project folder there.
 func TestExportDefaultOut(t *testing.T) {
 	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst})
-	for _, tt := range []struct{ to, file string }{
-		{"claude-code", ".claude/agents/code-analyst.md"},
-		{"opencode", ".opencode/agents/code-analyst.md"},
-		{"gemini", ".gemini/agents/code-analyst.md"},
-		{"codex", ".codex/agents/code_analyst.toml"},
-		{"jit", ".jit/agents/code-analyst.json"},
-		{"maxclaw", "roles/code-analyst.md"},
+	for _, tt := range []struct{ to, file, next string }{
+		{"claude-code", ".claude/agents/code-analyst.md", ""},
+		{"opencode", ".opencode/agents/code-analyst.md", ""},
+		{"gemini", ".gemini/agents/code-analyst.md", "next: Gemini CLI registers the agents of %s only after you acknowledge them"},
+		{"codex", ".codex/agents/code-analyst.toml", "next: Codex CLI reads %s only in a trusted project"},
+		{"jit", ".jit/agents/code-analyst.json", ""},
+		{"maxclaw", "roles/code-analyst.md", ""},
 	} {
 		wd := t.TempDir()
 		cmd := exec.Command(binary(t), "export", "--home", home, "--to", tt.to)
 		cmd.Dir = wd
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
-		var errOut bytes.Buffer
-		cmd.Stderr = &errOut
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("%s: %v\n%s", tt.to, err, errOut.String())
 		}
@@ -195,6 +196,44 @@ func TestExportDefaultOut(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(wd, filepath.Dir(filepath.FromSlash(tt.file)), ".agentdesk-export.json")); err != nil {
 			t.Errorf("%s: no state file: %v", tt.to, err)
 		}
+		dir, _ := filepath.EvalSymlinks(wd)
+		dir = filepath.Join(dir, filepath.Dir(filepath.FromSlash(tt.file)))
+		switch {
+		case tt.next == "" && strings.Contains(out.String(), "next:"):
+			t.Errorf("%s: a next step where the tool needs none:\n%s", tt.to, out.String())
+		case tt.next != "" && !strings.Contains(out.String(), fmt.Sprintf(tt.next, dir)) && !strings.Contains(out.String(), fmt.Sprintf(tt.next, filepath.Join(wd, filepath.Dir(filepath.FromSlash(tt.file))))):
+			t.Errorf("%s: stdout does not say %q:\n%s", tt.to, tt.next, out.String())
+		}
+		// A rerun that changes nothing has nothing to ask.
+		cmd = exec.Command(binary(t), "export", "--home", home, "--to", tt.to)
+		cmd.Dir, cmd.Env = wd, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+		if again, err := cmd.Output(); err != nil || strings.Contains(string(again), "next:") {
+			t.Errorf("%s: rerun: %v\n%s", tt.to, err, again)
+		}
+	}
+}
+
+func TestExportNoAcknowledgementForUserGeminiAgents(t *testing.T) {
+	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst})
+	user := t.TempDir()
+	cmd := exec.Command(binary(t), "export", "--home", home, "--to", "gemini", "--out", filepath.Join(user, ".gemini", "agents"))
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + user}
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), "created ") || strings.Contains(string(out), "next:") {
+		t.Errorf("%v\n%s", err, out)
+	}
+}
+
+func TestExportWarnsAboutInvalidUTF8(t *testing.T) {
+	home := writeHome(t, map[string]string{"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Explains code.\n---\nYou explain caf\xe9 code.\n"})
+	code, _, stderr := run(t, nil, "export", "--home", home, "--to", "claude-code", "--out", t.TempDir())
+	want := "code-analyst.md: warning: invalid UTF-8 at line 5: exported as the runtime reads it, with U+FFFD in place of the bad bytes; save the file as UTF-8"
+	if code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr does not say %q:\n%s", code, want, stderr)
+	}
+	code, _, stderr = run(t, nil, "export", "--home", writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst}), "--to", "claude-code", "--out", t.TempDir())
+	if code != 0 || strings.Contains(stderr, "UTF-8") {
+		t.Errorf("exit %d, a valid file is reported:\n%s", code, stderr)
 	}
 }
 
@@ -238,8 +277,12 @@ func TestExportThenImport(t *testing.T) {
 					a.PrefillTimeoutSeconds != b.PrefillTimeoutSeconds || a.EmitStructuredFindings != b.EmitStructuredFindings {
 					t.Errorf("%s changed:\nbefore %+v\nafter  %+v", a.Name, *a, *b)
 				}
-				// attach_file has no equivalent in the tools that list tools.
-				want := slices.DeleteFunc(slices.Clone(a.Tools), func(s string) bool { return s == "attach_file" && to != "codex" })
+				// attach_file has no equivalent in the tools that list tools
+				// by name; Codex (no tool list) and OpenCode (a permission
+				// block) keep the list in the '# netclaw:' comment.
+				want := slices.DeleteFunc(slices.Clone(a.Tools), func(s string) bool {
+					return s == "attach_file" && to != "codex" && to != "opencode"
+				})
 				if !slices.Equal(want, b.Tools) {
 					t.Errorf("%s: tools %v came back as %v", a.Name, a.Tools, b.Tools)
 				}

@@ -93,7 +93,7 @@ func TestImportIsAllOrNothing(t *testing.T) {
 	}
 
 	code, stdout, stderr = run(t, nil, "import", "--from", "codex", "--out", out, filepath.Join(src, "good.toml"))
-	if code != 0 || !strings.Contains(stdout, filepath.Join(out, "pr-reviewer.md")) || !strings.Contains(stderr, `name "pr_reviewer": NetClaw names are lowercase kebab-case: imported as "pr-reviewer"`) {
+	if code != 0 || !strings.Contains(stdout, filepath.Join(out, "pr-reviewer.md")) || !strings.Contains(stderr, `name "pr_reviewer" is not lowercase kebab-case, which NetClaw's skills and SkillServer need: imported as "pr-reviewer"`) {
 		t.Errorf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
 	}
 }

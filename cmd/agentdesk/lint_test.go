@@ -96,7 +96,7 @@ func TestLintExitCodes(t *testing.T) {
 		{name: "--agents names no folder", args: []string{"lint", "--home", clean, "--agents", filepath.Join(clean, "agnets")}, code: 2,
 			stderr: "agnets does not exist: check --agents, or leave it out to read "},
 		{name: "a home without an agents folder", args: []string{"lint", "--home", writeHome(t, map[string]string{"config/netclaw.json": "{}"})}, code: 0,
-			stdout: []string{"0 loaded, 0 rejected, 0 errors, 0 warnings\n"}},
+			stdout: []string{": info: Agents directory does not exist: ", "/agents [agents-folder]\n", "0 loaded, 0 rejected, 0 errors, 0 warnings, 1 info\n"}},
 		{name: "a folder that is no home", args: []string{"lint", "--home", empty}, code: 2,
 			stderr: empty + " is not a NetClaw home: it holds none of agents/, skills/ or config/: pass --home DIR or set NETCLAW_HOME\n"},
 		{name: "a folder that is no home, json", args: []string{"lint", "--format", "json", "--home", empty}, code: 2, stderr: "is not a NetClaw home"},

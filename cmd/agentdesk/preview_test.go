@@ -15,9 +15,9 @@ const (
 	// unboundAgent is the README's broken file: the runtime cannot bind it,
 	// so only its raw name line names it.
 	unboundAgent = "---\nname: unbound\ndescription: Tools the Claude Code way.\ntools: Read, Grep\n---\nYou do things.\n"
-	notesSkill   = "---\nname: notes\nmetadata:\n  subagent: code-analyst\n---\n\n  Explain the release.  \n"
-	ghostSkill   = "---\nname: ghost\nmetadata:\n  subagent: nobody\n---\nBoo.\n"
-	plainSkill   = "---\nname: plain\n---\nNo routing.\n"
+	notesSkill   = "---\nname: notes\ndescription: The notes skill.\nmetadata:\n  subagent: code-analyst\n---\n\n  Explain the release.  \n"
+	ghostSkill   = "---\nname: ghost\ndescription: The ghost skill.\nmetadata:\n  subagent: nobody\n---\nBoo.\n"
+	plainSkill   = "---\nname: plain\ndescription: The plain skill.\n---\nNo routing.\n"
 )
 
 // wantPreviewLayer is the layer of previewHome for Personal and Team, written by

@@ -34,8 +34,8 @@ func trialHome(t *testing.T, p wire.Protocol) (*modeltest.Server, []string, stri
 		"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Reads code.\nmodelRole: Main\n---\nYou read code.\n",
 		"agents/broken.md":       "---\nname: broken\nmodelRole: Boss\n---\nNo description.\n",
 		"agents/unbound.md":      "---\nname: unbound\ndescription: Tools the Claude Code way.\ntools: Read, Grep\n---\nYou do things.\n",
-		"skills/notes/SKILL.md":  "---\nname: notes\nmetadata:\n  subagent: code-analyst\n---\nWrite release notes.\n",
-		"skills/plain/SKILL.md":  "---\nname: plain\n---\nNo routing.\n",
+		"skills/notes/SKILL.md":  "---\nname: notes\ndescription: The notes skill.\nmetadata:\n  subagent: code-analyst\n---\nWrite release notes.\n",
+		"skills/plain/SKILL.md":  "---\nname: plain\ndescription: The plain skill.\n---\nNo routing.\n",
 		"config/netclaw.json": fmt.Sprintf(`{
   "Models": {"Roles": {"Main": "m"}, "Definitions": {"m": {"Provider": "test", "ModelId": "trial-model"}}},
   "Providers": {"test": {"Type": %q, "Endpoint": %q}}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"path/filepath"
 	"slices"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -9,7 +10,6 @@ import (
 
 // Statuses of an entry in the JSON report.
 const (
-	statusLoaded   = "loaded"
 	statusRejected = "rejected"
 )
 
@@ -18,11 +18,14 @@ const (
 type entry struct {
 	path string // as the scan found it
 	name string
-	// status is "loaded" or "rejected" for agent files and skills (a skill
-	// is rejected when its routing fails), "" for configuration files.
+	// status is "loaded", "rejected" or "not-loaded" for agent files and
+	// skills (a skill is rejected when the scanner refuses it or its
+	// routing fails), "not-loaded" for a feed folder the runtime does not
+	// read, "" for other folders and configuration files.
 	status string
 	// source is "local" or "feed:<name>" for agents and skills, "system" for
-	// skills under skills/.system, "config" for configuration files.
+	// skills under skills/.system, "folder" for folders, "config" for
+	// configuration files.
 	source      string
 	diagnostics []lint.Diagnostic
 	// text is the file's text when the scan kept it; "" otherwise.
@@ -48,7 +51,7 @@ func entries(c *lint.Catalog) []entry {
 		e := entry{
 			path:        s.Path,
 			name:        s.Name,
-			status:      statusLoaded,
+			status:      s.Status.String(),
 			source:      s.Source.String(),
 			diagnostics: sorted(s.Diagnostics),
 		}
@@ -60,7 +63,39 @@ func entries(c *lint.Catalog) []entry {
 		}
 		out = append(out, e)
 	}
+	out = append(out, folderEntries(c)...)
 	out = append(out, configEntries(c)...)
+	return out
+}
+
+// folderEntries returns one entry per folder a catalog diagnostic is about
+// (the agents folder, a feed folder), by path.
+func folderEntries(c *lint.Catalog) []entry {
+	byPath := map[string]*entry{}
+	var order []string
+	for _, d := range c.FolderDiagnostics {
+		if d.Severity == lint.Off {
+			continue
+		}
+		e := byPath[d.Path]
+		if e == nil {
+			e = &entry{path: d.Path, source: "folder"}
+			byPath[d.Path] = e
+			order = append(order, d.Path)
+		}
+		if d.Rule == lint.RuleFeedNotLoaded {
+			e.status = lint.NotLoaded.String()
+			e.name = filepath.Base(d.Path)
+			e.source = "feed:" + e.name
+		}
+		e.diagnostics = append(e.diagnostics, d)
+	}
+	slices.Sort(order)
+	out := make([]entry, 0, len(order))
+	for _, p := range order {
+		lint.SortDiagnostics(byPath[p].diagnostics)
+		out = append(out, *byPath[p])
+	}
 	return out
 }
 

@@ -16,7 +16,8 @@ import (
 //
 //	::error file=agents/reviewer.md,line=4,col=1,title=unknown-field::unknown key "ModelRole"%0Ahint: did you mean 'modelRole'?
 //
-// Warnings use ::warning. file, line and col are left out when unknown
+// Warnings use ::warning, infos (such as a feed folder the runtime does
+// not read) ::notice. file, line and col are left out when unknown
 // (line and col for a whole-file diagnostic, all three for the
 // environment). Paths are relative to opts.Dir when that is shorter, which is
 // what GitHub resolves them against when agentdesk runs at the checkout's
@@ -32,6 +33,8 @@ func GitHub(w io.Writer, c *lint.Catalog, opts Options) error {
 			cmd = "error"
 		case lint.Warning:
 			cmd = "warning"
+		case lint.Info:
+			cmd = "notice"
 		default:
 			continue
 		}

@@ -36,10 +36,12 @@ type jsonDiagnostic struct {
 }
 
 type jsonSummary struct {
-	Loaded   int `json:"loaded"`
-	Rejected int `json:"rejected"`
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
+	Loaded    int `json:"loaded"`
+	Rejected  int `json:"rejected"`
+	NotLoaded int `json:"notLoaded"`
+	Errors    int `json:"errors"`
+	Warnings  int `json:"warnings"`
+	Infos     int `json:"infos"`
 }
 
 // JSON prints c as one JSON document, indented by two spaces, keys in a
@@ -47,17 +49,23 @@ type jsonSummary struct {
 //
 //	{"files":[{"path","name","status","source","diagnostics":[{"rule",
 //	"severity","message","hint","line","column"}]}],
-//	"summary":{"loaded","rejected","errors","warnings"}}
+//	"summary":{"loaded","rejected","notLoaded","errors","warnings","infos"}}
 //
 // "files" lists agent files in runtime order, then skills by path, then
+// the folders a diagnostic is about (the agents folder, feed folders), then
 // configuration files by path. Every key is always present: "name" and
 // "hint" may be "", "diagnostics" may be [], and "line" and "column" are 0
-// for a diagnostic about the whole file. "status" is "loaded" or
-// "rejected" as the runtime decides for an agent file; for a skill it is
-// "loaded" when it routes fine or does not route, "rejected" when its
-// routing fails; for a configuration file it is "". "source" is "local" or
-// "feed:<name>", "system" for skills under skills/.system, and "config" for
-// configuration files. "path" is shown relative to opts.Dir when that is
+// for a diagnostic about the whole file. "status" is "loaded", "rejected"
+// or "not-loaded" (in a feed folder no enabled SkillFeeds entry names) as
+// the runtime decides for an agent file; for a skill it is "loaded" when
+// the runtime lists it and it routes fine or does not route, "rejected"
+// when the skill scanner refuses it or its routing fails, "not-loaded" in
+// a feed folder the runtime does not read; for a folder it is "not-loaded"
+// for a feed folder the runtime does not read, else ""; for a
+// configuration file it is "". "source" is "local" or "feed:<name>",
+// "system" for skills under skills/.system, "folder" for folders and
+// "config" for configuration files. "severity" is "error", "warning" or
+// "info". "path" is shown relative to opts.Dir when that is
 // shorter; the environment's path is "environment" (lint.ConfigEnvironment). Strings are JSON-escaped, and
 // DEL, C1 controls and bidirectional formatting characters are written as
 // \u escapes, so the output is safe to print on a terminal.
@@ -66,7 +74,7 @@ func JSON(w io.Writer, c *lint.Catalog, opts Options) error {
 	sum := c.Summary()
 	doc := jsonReport{
 		Files:   []jsonFile{},
-		Summary: jsonSummary{sum.Loaded, sum.Rejected, sum.Errors, sum.Warnings},
+		Summary: jsonSummary{sum.Loaded, sum.Rejected, sum.NotLoaded, sum.Errors, sum.Warnings, sum.Infos},
 	}
 	for _, e := range entries(c) {
 		f := jsonFile{

@@ -60,7 +60,7 @@ func TestJSONShape(t *testing.T) {
 		"":                      {"files", "summary"},
 		"files[]":               {"path", "name", "status", "source", "diagnostics"},
 		"files[].diagnostics[]": {"rule", "severity", "message", "hint", "line", "column"},
-		"summary":               {"loaded", "rejected", "errors", "warnings"},
+		"summary":               {"loaded", "rejected", "notLoaded", "errors", "warnings", "infos"},
 	}
 	for path, keys := range want {
 		if !slices.Equal(got[path], keys) {

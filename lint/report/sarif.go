@@ -151,6 +151,8 @@ func sarifLevel(s lint.Severity) string {
 		return "error"
 	case lint.Warning:
 		return "warning"
+	case lint.Info:
+		return "note"
 	}
 	return "none"
 }

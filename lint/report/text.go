@@ -19,6 +19,7 @@ const (
 	ansiRed    = "\x1b[1;31m"
 	ansiYellow = "\x1b[1;33m"
 	ansiGreen  = "\x1b[32m"
+	ansiCyan   = "\x1b[1;36m"
 )
 
 // environmentLabel is shown in place of a path for a diagnostic about the
@@ -35,7 +36,9 @@ const environmentLabel = lint.ConfigEnvironment
 // A diagnostic about a whole file prints as "path: severity: message [rule]"
 // with no source line. Paths are shown relative to opts.Dir when that is
 // shorter. Everything taken from a file is passed through Escape. The last
-// line sums up: "12 loaded, 2 rejected, 3 errors, 1 warning".
+// line sums up: "12 loaded, 2 rejected, 3 errors, 1 warning", with "N not
+// loaded" (files in feed folders the runtime does not read) and "N infos"
+// added when there are any.
 func Text(w io.Writer, c *lint.Catalog, opts Options) error {
 	bw := bufio.NewWriter(w)
 	tp := textPrinter{w: bw, color: opts.Color}
@@ -50,10 +53,19 @@ func Text(w io.Writer, c *lint.Catalog, opts Options) error {
 }
 
 // SummaryLine returns the last line of a text report, such as
-// "12 loaded, 2 rejected, 3 errors, 1 warning".
+// "12 loaded, 2 rejected, 3 errors, 1 warning", or with feed folders the
+// runtime does not read and info notes "12 loaded, 2 rejected, 3 not
+// loaded, 3 errors, 1 warning, 1 info".
 func SummaryLine(s lint.Summary) string {
-	return fmt.Sprintf("%d loaded, %d rejected, %s, %s",
-		s.Loaded, s.Rejected, plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+	files := fmt.Sprintf("%d loaded, %d rejected", s.Loaded, s.Rejected)
+	if s.NotLoaded > 0 {
+		files += fmt.Sprintf(", %d not loaded", s.NotLoaded)
+	}
+	line := fmt.Sprintf("%s, %s, %s", files, plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+	if s.Infos > 0 {
+		line += ", " + plural(s.Infos, "info")
+	}
+	return line
 }
 
 func plural(n int, noun string) string {
@@ -94,6 +106,8 @@ func (p *textPrinter) diagnostic(l located) {
 		sev = p.style(ansiRed, sev)
 	case lint.Warning:
 		sev = p.style(ansiYellow, sev)
+	case lint.Info:
+		sev = p.style(ansiCyan, sev)
 	}
 	fmt.Fprintf(p.w, "%s: %s: %s %s\n",
 		p.style(ansiBold, loc), sev, termsafe.Escape(l.Message), p.style(ansiDim, "["+termsafe.Escape(l.Rule)+"]"))

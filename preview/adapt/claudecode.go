@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -55,7 +56,12 @@ func exportClaudeCode(x *exportCtx) (string, []byte) {
 	w := newFrontmatter(x.carry.comment())
 	w.scalar("name", x.name)
 	w.scalar("description", d.Description)
-	if len(tools) > 0 {
+	switch {
+	case slices.ContainsFunc(tools, func(t string) bool { return strings.Contains(t, ",") }):
+		// A rule such as Bash(git add:*, git commit:*) would be cut at its
+		// comma in the comma-separated form; Claude Code reads a list too.
+		w.list("tools", tools)
+	case len(tools) > 0:
 		w.scalar("tools", strings.Join(tools, ", "))
 	}
 	w.scalar("model", model)
@@ -77,7 +83,7 @@ func parseClaudeCode(x *importCtx, data []byte) error {
 			if err != nil {
 				return err
 			}
-			x.agent.Tools = claudeTools.back(list)
+			x.agent.Tools = claudeTools.imported(x, list)
 		case "model":
 			model, err := yamlString(f)
 			if err != nil {

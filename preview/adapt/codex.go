@@ -3,15 +3,18 @@ package adapt
 import (
 	"errors"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
-// Codex CLI: .codex/agents/<name>.toml with name (no hyphens: Codex
-// refuses them), description, developer_instructions (the system prompt),
-// and optionally model, model_reasoning_effort, sandbox_mode and more.
+// Codex CLI: .codex/agents/<name>.toml with name (hyphens and underscores
+// alike), description, developer_instructions (the system prompt), and
+// optionally model, model_reasoning_effort, sandbox_mode, any other config
+// key (background_terminal_max_timeout) and more.
 
 func exportCodex(x *exportCtx) (string, []byte) {
 	d := x.d
-	x.convertName(snakeValid, snakeName, unsnake)
+	x.convertName(slugValid, lint.Kebab, sameName)
 	x.keepTools()
 	x.keepRole("Codex CLI has no model roles: a custom agent runs on the session's model unless its own model is set")
 	rest := x.keepRest(codexKeys)
@@ -22,8 +25,11 @@ func exportCodex(x *exportCtx) (string, []byte) {
 	b.WriteString("name = " + tomlBasic(x.name) + "\n")
 	b.WriteString("description = " + tomlBasic(d.Description) + "\n")
 	for _, r := range rest {
-		// Every Codex key import keeps is a string.
-		b.WriteString(r.key + " = " + tomlBasic(r.text) + "\n")
+		if r.kind == kindString {
+			b.WriteString(r.key + " = " + tomlBasic(r.text) + "\n")
+		} else {
+			b.WriteString(r.key + " = " + r.text + "\n")
+		}
 	}
 	b.WriteString("developer_instructions = " + tomlMultiline(d.Body) + "\n")
 	return x.name + x.target.Ext, []byte(b.String())
@@ -66,7 +72,7 @@ func parseCodex(x *importCtx, data []byte) error {
 	if !hasInstructions {
 		return errors.New("no developer_instructions: that is the system prompt, and NetClaw needs one")
 	}
-	x.finishName(name, carry, unsnake)
+	x.finishName(name, carry, sameName)
 	x.agent.applyCarried(carry)
 	return nil
 }

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/preview/atomicfile"
 )
 
 // File modes of what agentdesk writes.
@@ -24,84 +26,13 @@ func sha256Hex(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// writeTemp writes data to a new temporary file in dir and returns its path.
-func writeTemp(dir string, data []byte) (string, error) {
-	tmp, err := os.CreateTemp(dir, ".agentdesk-*.tmp")
-	if err != nil {
-		return "", err
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(name)
-		return "", err
-	}
-	if err := os.Chmod(name, fileMode); err != nil {
-		os.Remove(name)
-		return "", err
-	}
-	return name, nil
-}
-
-// CreateFile writes data to path only if nothing is there yet: the bytes go
-// to a temporary file in the same folder, which is then linked to path, so
-// that path either does not exist or holds all of data, and an existing
-// file is never replaced (the error then wraps fs.ErrExist). The folder
-// must exist.
-func CreateFile(path string, data []byte) error {
-	tmp, err := writeTemp(filepath.Dir(path), data)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp)
-	err = os.Link(tmp, path)
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%s already exists: %w", path, fs.ErrExist)
-	}
-	// No hard links here (some network and FAT file systems): claim the
-	// name with an exclusive create, then rename the full file over the
-	// empty one we own.
-	f, cerr := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
-	if cerr != nil {
-		if errors.Is(cerr, fs.ErrExist) {
-			return fmt.Errorf("%s already exists: %w", path, fs.ErrExist)
-		}
-		return fmt.Errorf("write %s: %w", path, errors.Join(err, cerr))
-	}
-	f.Close()
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(path)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
-// ReplaceFile writes data to path atomically: a temporary file in the same
-// folder renamed over path. The folder must exist.
-func ReplaceFile(path string, data []byte) error {
-	tmp, err := writeTemp(filepath.Dir(path), data)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
 // writeFile writes data to path atomically: over the file there with
-// replace (ReplaceFile), else only where nothing is yet (CreateFile).
+// replace, else only where nothing is yet (atomicfile).
 func writeFile(path string, data []byte, replace bool) error {
 	if replace {
-		return ReplaceFile(path, data)
+		return atomicfile.Replace(path, data, fileMode)
 	}
-	return CreateFile(path, data)
+	return atomicfile.Create(path, data, fileMode)
 }
 
 // TreeFile is one file of a tree to write: a slash-separated path relative

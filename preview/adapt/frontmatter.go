@@ -5,9 +5,9 @@ import "strings"
 // importFrontmatter reads a markdown agent file of a target with YAML
 // frontmatter (Claude Code, OpenCode, Gemini CLI) into x.agent: the body,
 // the description, the name and the '# netclaw:' comment. The name is the
-// name key's, or fileName for a format that names an agent by its file
-// (then a name key is the target's own, like any other). Every other key
-// goes to field. A sub-agent of these tools runs on its caller's model, so
+// name key's, else fileName (for a format that names an agent by its file
+// when the frontmatter does not). Every other key goes to field, and
+// x.beforeCarry, when set, runs after the last field. A sub-agent of these tools runs on its caller's model, so
 // the role is Main unless field or the comment says otherwise.
 func (x *importCtx) importFrontmatter(data []byte, fileName string, field func(yamlField) error) error {
 	doc, err := parseFrontmatter(data)
@@ -21,7 +21,7 @@ func (x *importCtx) importFrontmatter(data []byte, fileName string, field func(y
 	name := fileName
 	for _, f := range doc.fields {
 		switch {
-		case f.key == "name" && fileName == "":
+		case f.key == "name":
 			name, err = yamlString(f)
 		case f.key == "description":
 			x.agent.Description, err = yamlString(f)
@@ -31,6 +31,9 @@ func (x *importCtx) importFrontmatter(data []byte, fileName string, field func(y
 		if err != nil {
 			return err
 		}
+	}
+	if x.beforeCarry != nil {
+		x.beforeCarry()
 	}
 	x.finishName(name, carry, sameName)
 	x.agent.applyCarried(carry)

@@ -51,7 +51,7 @@ func parseGemini(x *importCtx, data []byte) error {
 			if err != nil {
 				return err
 			}
-			x.agent.Tools = geminiTools.back(list)
+			x.agent.Tools = geminiTools.imported(x, list)
 		case "model":
 			model, err := yamlString(f)
 			if err != nil {

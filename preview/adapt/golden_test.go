@@ -113,9 +113,6 @@ func checkNative(t *testing.T, tg Target, e *Exported) {
 			if en.key == "name" && en.value.str != e.Name {
 				t.Errorf("%s: name %q, want %q", e.File, en.value.str, e.Name)
 			}
-			if en.key == "name" && strings.Contains(en.value.str, "-") {
-				t.Errorf("%s: Codex refuses a hyphen in %q", e.File, en.value.str)
-			}
 		}
 	case ".json":
 		var cfg jitConfig

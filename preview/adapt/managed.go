@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview/atomicfile"
 )
 
 // StateFile is the state file of a managed destination, in the folder it
@@ -297,7 +298,7 @@ func (p *Plan) apply(c Change) error {
 	d := p.dest
 	switch c.Action {
 	case Create:
-		if err := CreateFile(c.Path, c.data); err != nil {
+		if err := atomicfile.Create(c.Path, c.data, fileMode); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				return fmt.Errorf("%w: %s appeared while agentdesk was exporting: left as it is", ErrRefused, c.Path)
 			}
@@ -309,7 +310,7 @@ func (p *Plan) apply(c Change) error {
 			return fmt.Errorf("%w: %v while agentdesk was exporting: left as it is", ErrRefused, err)
 		}
 		if c.Action == Update {
-			return ReplaceFile(c.Path, c.data)
+			return atomicfile.Replace(c.Path, c.data, fileMode)
 		}
 		if err := os.Remove(c.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("delete %s: %w", c.Path, err)
@@ -337,5 +338,5 @@ func (d *Destination) saveState() error {
 			return nil
 		}
 	}
-	return ReplaceFile(path, buf.Bytes())
+	return atomicfile.Replace(path, buf.Bytes(), fileMode)
 }

@@ -88,13 +88,21 @@ func findMetaKey(keys []metaKey, ns, key string) (metaKey, bool) {
 	return metaKey{}, false
 }
 
-// The scalar keys each importable target has and NetClaw does not.
+// The scalar keys each importable target has and NetClaw does not, as the
+// versions named in the tool tables document them (Claude Code 2.1.328,
+// OpenCode 1.18.33, Gemini CLI 0.61.0, Codex 0.169.0). Gemini CLI refuses
+// a file with a key its schema does not have, so its list holds only keys
+// of that schema. OpenCode's mode is kept only when it is not subagent.
 var (
 	claudeCodeKeys = []metaKey{{"model", kindString}, {"color", kindString}, {"permissionMode", kindString},
-		{"maxTurns", kindInt}, {"memory", kindString}, {"background", kindBool}, {"isolation", kindString}, {"effort", kindString}}
-	openCodeKeys = []metaKey{{"model", kindString}, {"temperature", kindNumber}, {"top_p", kindNumber},
-		{"steps", kindInt}, {"maxSteps", kindInt}, {"color", kindString}, {"disable", kindBool}, {"hidden", kindBool}}
-	geminiKeys = []metaKey{{"model", kindString}, {"temperature", kindNumber}, {"max_turns", kindInt}, {"timeout_mins", kindInt}}
-	codexKeys  = []metaKey{{"model", kindString}, {"model_provider", kindString}, {"model_reasoning_effort", kindString},
-		{"model_verbosity", kindString}, {"sandbox_mode", kindString}, {"approval_policy", kindString}}
+		{"maxTurns", kindInt}, {"memory", kindString}, {"background", kindBool}, {"isolation", kindString}, {"effort", kindString},
+		{"initialPrompt", kindString}, {"omitClaudeMd", kindBool}, {"autoCompactWindow", kindInt}}
+	openCodeKeys = []metaKey{{"model", kindString}, {"variant", kindString}, {"temperature", kindNumber}, {"top_p", kindNumber},
+		{"steps", kindInt}, {"maxSteps", kindInt}, {"color", kindString}, {"disable", kindBool}, {"hidden", kindBool},
+		{"mode", kindString}}
+	geminiKeys = []metaKey{{"model", kindString}, {"display_name", kindString}, {"temperature", kindNumber},
+		{"max_turns", kindInt}, {"timeout_mins", kindInt}}
+	codexKeys = []metaKey{{"model", kindString}, {"model_provider", kindString}, {"model_reasoning_effort", kindString},
+		{"model_verbosity", kindString}, {"sandbox_mode", kindString}, {"approval_policy", kindString},
+		{"background_terminal_max_timeout", kindInt}}
 )

@@ -58,7 +58,7 @@ func TestRoundTrip(t *testing.T) {
 						}
 					}
 					for _, tool := range a.Tools {
-						if !slices.Contains(d.Tools, tool) {
+						if !slices.Contains(d.Tools, tool) && !warned("'"+tool+"'") {
 							t.Errorf("tool %q came back from nowhere (%v → %v)", tool, d.Tools, a.Tools)
 						}
 					}
@@ -93,7 +93,9 @@ func TestRoundTrip(t *testing.T) {
 // TestImportExportImport imports every native fixture, exports the result
 // back to the same target and imports that again: the NetClaw file must
 // come out byte for byte the same, so what import kept under metadata is
-// written back where the target expects it.
+// written back where the target expects it. A "lossy-" fixture holds what
+// the tool itself no longer has (stale tool names): export leaves that out
+// with a warning, so it is only imported.
 func TestImportExportImport(t *testing.T) {
 	for _, id := range TargetIDs(true) {
 		tg, _ := Lookup(id)
@@ -104,7 +106,7 @@ func TestImportExportImport(t *testing.T) {
 		}
 		for _, de := range entries {
 			name := de.Name()
-			if filepath.Ext(name) != tg.Ext || strings.HasPrefix(name, "bad-") {
+			if filepath.Ext(name) != tg.Ext || strings.HasPrefix(name, "bad-") || strings.HasPrefix(name, "lossy-") {
 				continue
 			}
 			t.Run(id+"/"+name, func(t *testing.T) {

@@ -102,7 +102,10 @@ type exportCtx struct {
 	d      *lint.Definition
 	target Target
 	name   string
-	carry  carried
+	// nameRestored is set when the name is the one an import kept under
+	// metadata as "<target>.name".
+	nameRestored bool
+	carry        carried
 	// noComments is true for a target whose format has no comments
 	// (JSON): fields it cannot represent are then lost, not carried.
 	noComments bool
@@ -122,11 +125,20 @@ func (x *exportCtx) lost() string {
 	return "kept in the '# netclaw:' comment"
 }
 
-// convertName sets the name the target gets: the NetClaw name when valid
-// is true for it, else convert's result, with a warning. The original name
-// is carried when converting it back would not give it again.
+// convertName sets the name the target gets: the name an import kept under
+// metadata as "<target>.name" when the target accepts it and it imports
+// back as this definition's name; else the NetClaw name when valid is true
+// for it; else convert's result, with a warning. The original name is
+// carried when converting it back would not give it again.
 func (x *exportCtx) convertName(valid func(string) bool, convert func(string) string, back func(string) string) {
 	x.name = x.d.Name
+	if orig, ok := x.d.Metadata[x.target.ID+".name"]; ok {
+		if valid(orig) && importedName(orig, back) == x.d.Name {
+			x.name, x.nameRestored = orig, true
+			return
+		}
+		x.warn("metadata %s.name %q is not a %s name that imports back as %q: ignored", x.target.ID, orig, x.target.Title, x.d.Name)
+	}
 	if valid(x.name) {
 		return
 	}
@@ -198,7 +210,7 @@ func (x *exportCtx) keepRest(restore []metaKey) []restored {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if k == "version" {
+		if k == "version" || k == x.target.ID+".name" && x.nameRestored {
 			continue
 		}
 		v := d.Metadata[k]
@@ -264,6 +276,9 @@ type importCtx struct {
 	path     string
 	agent    Agent
 	warnings []string
+	// beforeCarry, when set, runs once every field is read and before the
+	// '# netclaw:' comment is applied.
+	beforeCarry func()
 }
 
 func (x *importCtx) warn(format string, args ...any) {
@@ -301,8 +316,10 @@ func (x *importCtx) keepField(key string, v sourceValue, keep []metaKey, line in
 }
 
 // finishName sets the NetClaw name: the name an export carried in the
-// netclaw comment when it can be a file name, else the target's name turned back by back (Codex:
-// underscores to hyphens), converted to lowercase kebab-case when it is not.
+// netclaw comment when it can be a file name, else the target's name turned
+// back by back and converted to lowercase kebab-case when it is not. A name
+// that changes is kept under metadata as "<target>.name", so an export to
+// the same target gives the file its name back.
 func (x *importCtx) finishName(raw string, carry *carried, back func(string) string) {
 	if carry != nil && carry.Name != "" {
 		if fileSafe(carry.Name) {
@@ -312,18 +329,27 @@ func (x *importCtx) finishName(raw string, carry *carried, back func(string) str
 		x.warn("the '# netclaw:' comment keeps the name %q, which cannot be a file name in the agents folder: ignored", carry.Name)
 	}
 	raw = strings.TrimSpace(raw)
-	name := back(raw)
-	if name != raw {
-		x.warn("name %q: NetClaw names are lowercase kebab-case: imported as %q", raw, name)
-	}
-	x.agent.Name = name
-	if name == "" || lint.ValidName(name) {
+	x.agent.Name = importedName(raw, back)
+	if x.agent.Name == raw || x.agent.Name == "" {
 		return
 	}
-	if k := lint.Kebab(name); k != "" && len(k) <= 64 {
-		x.agent.Name = k
-		x.warn("name %q is not lowercase kebab-case, which skills and SkillServer need: imported as %q", name, k)
+	x.agent.setMetadata(x.target.ID+".name", raw)
+	x.warn("name %q is not lowercase kebab-case, which NetClaw's skills and SkillServer need: imported as %q, the name kept under metadata as %s.name (export to %s writes it back)",
+		raw, x.agent.Name, x.target.ID, x.target.ID)
+}
+
+// importedName is the NetClaw name import gives a target's name: turned
+// back by back, then converted to lowercase kebab-case when it is not (and
+// the conversion is a name).
+func importedName(raw string, back func(string) string) string {
+	name := back(strings.TrimSpace(raw))
+	if name == "" || lint.ValidName(name) {
+		return name
 	}
+	if k := lint.Kebab(name); k != "" && len(k) <= 64 {
+		return k
+	}
+	return name
 }
 
 // finish restores the carried fields, checks what NetClaw requires, renders

@@ -6,108 +6,124 @@ import (
 	"strings"
 )
 
-// toolMap translates NetClaw's tool names into one target's, and back.
-type toolMap struct {
+// toolTable is what one target's agent files accept as tool names, read
+// from one version of that tool (each table's file names the version). The
+// next update of a target is an edit of its table alone.
+type toolTable struct {
+	// version is the tool's version the names were taken from.
+	version string
 	// to maps a NetClaw tool name to the target's.
 	to map[string]string
 	// known are the target's own tool names: kept as they are on export.
 	known []string
-	// prefixes mark tool names the target accepts by pattern (MCP tools);
-	// a name that also starts with one of excludes does not count.
-	prefixes, excludes []string
+	// aliases maps an old name the target still accepts to its current
+	// name, which export writes and import reads back.
+	aliases map[string]string
+	// pattern, when set, accepts the names the target takes by form
+	// rather than by name (MCP tools, permission rules).
+	pattern func(name string) bool
+	// noneLeft says what an agent gets when none of the tools it lists is
+	// left.
+	noneLeft string
 }
 
-// NetClaw's tool names (REFERENCE section 6) and their equivalents. NetClaw
-// has no equivalent of a shell; attach_file and spawn_agent have none in
-// the targets (and spawn_agent is denied to every NetClaw sub-agent anyway).
-var (
-	claudeTools = toolMap{
-		to: map[string]string{"file_read": "Read", "file_list": "Glob", "file_write": "Write", "file_edit": "Edit",
-			"web_search": "WebSearch", "web_fetch": "WebFetch"},
-		known: []string{"Agent", "Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "NotebookEdit", "NotebookRead",
-			"Read", "Task", "TodoWrite", "WebFetch", "WebSearch", "Write"},
-		prefixes: []string{"mcp__"},
+// current returns the name the target gives t today: its alias resolved.
+func (m toolTable) current(t string) string {
+	if c, ok := m.aliases[t]; ok {
+		return c
 	}
-	openCodeTools = toolMap{
-		to: map[string]string{"file_read": "read", "file_list": "list", "file_write": "write", "file_edit": "edit",
-			"web_search": "websearch", "web_fetch": "webfetch"},
-		known: []string{"bash", "edit", "glob", "grep", "list", "lsp", "patch", "read", "skill", "task",
-			"todoread", "todowrite", "webfetch", "websearch", "write"},
-	}
-	geminiTools = toolMap{
-		to: map[string]string{"file_read": "read_file", "file_list": "list_directory", "file_write": "write_file",
-			"file_edit": "replace", "web_search": "google_web_search", "web_fetch": "web_fetch"},
-		known: []string{"glob", "google_web_search", "grep_search", "list_directory", "read_file", "read_many_files",
-			"replace", "run_shell_command", "save_memory", "search_file_content", "web_fetch", "write_file", "write_todos", "*"},
-		prefixes: []string{"mcp_"},
-		// Claude Code's MCP names (mcp__server__tool) are not Gemini's.
-		excludes: []string{"mcp__"},
-	}
-)
+	return t
+}
 
-// export translates NetClaw tool names into the target's. Names with no
-// equivalent are dropped and named in a warning: a target that reads its
-// tools list as an allow-list would otherwise get a tool that does not
-// exist.
-func (m toolMap) export(tools []string, target string) (out []string, warnings []string) {
+// accepts reports whether the target takes t as a tool name as it is.
+func (m toolTable) accepts(t string) bool {
+	return slices.Contains(m.known, t) || m.aliases[t] != "" || m.pattern != nil && m.pattern(t)
+}
+
+// export translates NetClaw tool names into the target's. Names the target
+// does not accept are dropped and named in a warning: a target that reads
+// its tools list as an allow-list refuses the file, or leaves the agent
+// without the tool, for a name it does not have.
+func (m toolTable) export(tools []string, target string) (out []string, warnings []string) {
 	var dropped []string
 	for _, t := range tools {
 		switch {
 		case m.to[t] != "":
 			out = appendOnce(out, m.to[t])
-		case m.isKnown(t):
-			out = appendOnce(out, t)
+		case m.accepts(t):
+			if c := m.current(t); c != t {
+				warnings = append(warnings, fmt.Sprintf("tool '%s' is called '%s' in %s now: exported as '%s'", t, c, target, c))
+			}
+			out = appendOnce(out, m.current(t))
 		default:
 			dropped = append(dropped, t)
 		}
 	}
 	if len(dropped) > 0 {
-		w := fmt.Sprintf("tools %s have no %s equivalent: left out", quoteNames(dropped), target)
+		w := fmt.Sprintf("tools %s: %s has no such tools: left out", quoteNames(dropped), target)
 		if len(dropped) == 1 {
-			w = fmt.Sprintf("tool %s has no %s equivalent: left out", quoteNames(dropped), target)
+			w = fmt.Sprintf("tool %s: %s has no such tool: left out", quoteNames(dropped), target)
 		}
-		if len(out) == 0 {
-			w += "; with no tools listed the agent gets every tool"
+		if len(out) == 0 && m.noneLeft != "" {
+			w += "; " + m.noneLeft
 		}
 		warnings = append(warnings, w)
 	}
 	return out, warnings
 }
 
-// isKnown reports whether t is one of the target's own tool names.
-func (m toolMap) isKnown(t string) bool {
-	if slices.Contains(m.known, t) {
-		return true
-	}
-	for _, p := range m.excludes {
-		if strings.HasPrefix(t, p) {
-			return false
-		}
-	}
-	for _, p := range m.prefixes {
-		if strings.HasPrefix(t, p) && len(t) > len(p) {
-			return true
-		}
-	}
-	return false
-}
-
 // back translates the target's tool names into NetClaw's; names with no
-// NetClaw equivalent are kept as they are (NetClaw's tools are advisory, so
-// an unknown name costs nothing and is not lost).
-func (m toolMap) back(tools []string) []string {
+// NetClaw equivalent are kept as they are (an alias as its current name):
+// NetClaw's tools are advisory, so an unknown name costs nothing and is not
+// lost.
+func (m toolTable) back(tools []string) []string {
 	var out []string
 	for _, t := range tools {
-		name := t
-		for nc, tt := range m.to {
-			if tt == t {
-				name = nc
-				break
-			}
-		}
-		out = appendOnce(out, name)
+		out = appendOnce(out, m.netClawName(m.current(t)))
 	}
 	return out
+}
+
+// imported translates the tools list of an imported file (back) and warns
+// about the names the target itself does not have: they are kept, since
+// NetClaw's list is advisory, but an export to the target leaves them out.
+func (m toolTable) imported(x *importCtx, tools []string) []string {
+	var unknown []string
+	for _, t := range tools {
+		if !m.accepts(t) && m.netClawName(t) == t {
+			unknown = append(unknown, t)
+		}
+	}
+	if len(unknown) > 0 {
+		what := "tools %s: %s %s has no such tools; kept, since NetClaw's tools list is advisory, but an export to %s leaves them out"
+		if len(unknown) == 1 {
+			what = "tool %s: %s %s has no such tool; kept, since NetClaw's tools list is advisory, but an export to %s leaves it out"
+		}
+		x.warn(what, quoteNames(unknown), x.target.Title, m.version, x.target.ID)
+	}
+	return m.back(tools)
+}
+
+// netClawName is the NetClaw name of one target tool name, or the name
+// itself when NetClaw has no equivalent.
+func (m toolTable) netClawName(t string) string {
+	for _, nc := range sortedKeys(m.to) {
+		if m.to[nc] == t {
+			return nc
+		}
+	}
+	return t
+}
+
+// sortedKeys returns a map's keys in order, so that lookups through a map
+// are deterministic.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func appendOnce(list []string, s string) []string {

@@ -308,14 +308,30 @@ func yamlStrings(f yamlField) ([]string, error) {
 	return nil, fmt.Errorf("line %d: '%s' must be a list of names, not %s", f.line, f.key, yamlKind(f.value))
 }
 
-// splitList splits "Read, Grep" into its names.
+// splitList splits "Read, Grep, Bash(git add:*, git commit:*)" into its
+// names: a comma inside parentheses (a permission rule) does not split.
 func splitList(s string) []string {
 	var out []string
-	for _, p := range strings.Split(s, ",") {
+	depth, start := 0, 0
+	add := func(p string) {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
 		}
 	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth = max(depth-1, 0)
+		case ',':
+			if depth == 0 {
+				add(s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	add(s[start:])
 	return out
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agentdesk/agentdesk/preview/atomicfile"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 )
 
@@ -196,27 +197,8 @@ func Save(path string, r *Recording) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("making the recordings folder %s: %w", dir, err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if werr == nil {
-		werr = f.Chmod(0o644)
-	}
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, werr)
+	if err := atomicfile.Replace(path, data, 0o644); err != nil {
+		return fmt.Errorf("saving the recording: %w", err)
 	}
 	return nil
 }
