@@ -32,7 +32,7 @@ func newRunsCmd(g *globals) *cobra.Command {
 		Short: "List trial runs, newest first, or show one",
 		Long: `Without RUN_ID, list the trial runs in the runs folder, newest first: id,
 start time, agent (marked "(replay)" for a run played back from a
-cassette), state and reason. A run whose run.json still says Running
+cassette), state, outcome and reason (none for a Completed run). A run whose run.json still says Running
 but whose process is gone shows as Lost; a folder whose run.json cannot be
 read shows as Unreadable.
 
@@ -88,7 +88,8 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 		_, err := fmt.Fprintf(g.stderr, "%s in %s\n", what, termsafe.Escape(dir))
 		return err
 	}
-	rows := [][]string{{"RUN", "STARTED", "AGENT", "STATE", "REASON"}}
+	color := g.Color(g.stdout)
+	rows := [][]string{{"RUN", "STARTED", "AGENT", "STATE", "OUTCOME", "REASON"}}
 	for _, r := range recs {
 		started := "-"
 		if !r.StartedAt.IsZero() {
@@ -101,11 +102,7 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 		if r.Replay != nil {
 			agent += " (replay)"
 		}
-		reason := r.Reason
-		if reason == "" {
-			reason = "-"
-		}
-		rows = append(rows, []string{r.RunID, started, agent, termsafe.Escape(r.State), termsafe.Escape(reason)})
+		rows = append(rows, []string{r.RunID, started, agent, styleState(r.State, color), runner.OutcomeText(r.Outcome), termsafe.Escape(runner.ReasonText(r.Reason))})
 	}
 	return writeString(g.stdout, table(rows))
 }
