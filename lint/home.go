@@ -54,6 +54,17 @@ func NewHome(base, agents string) Home {
 	}
 }
 
+// Rel returns path relative to the home's base when it lies inside it
+// (agents/x.md), else path as it is: how a message quotes a file.
+func (h Home) Rel(path string) string {
+	if h.Base != "" {
+		if rel, err := filepath.Rel(h.Base, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return path
+}
+
 // FeedsDir is the folder that holds the server-synced feeds: <agents>/.server-feeds.
 func (h Home) FeedsDir() string { return filepath.Join(h.Agents, ".server-feeds") }
 

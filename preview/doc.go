@@ -3,7 +3,10 @@
 // context layer per audience (Layer), its cost in o200k_base tokens
 // (CountTokens, LayerTokens), the composed system prompt of a spawn with an
 // optional skill overlay (SystemPrompt), the first user message
-// (FirstMessage), the outcome of every skill that routes through a sub-agent
+// (FirstMessage), the frontline's side of a spawn (FrontlineRequest: a
+// preamble, the layer and the spawn_agent tool around a user's request;
+// ParseSpawnArgs and SpawnRefusal: how the runtime reads and answers a
+// spawn_agent call), the outcome of every skill that routes through a sub-agent
 // (SkillRoutes), a unified diff of two renderings (Diff), and the close names
 // that answer an unknown agent or skill name (Suggest).
 //

@@ -55,6 +55,7 @@ func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 		ProviderType: m.Type,
 		Model:        m.ModelID,
 		System:       r.system,
+		Layers:       r.layers,
 		Messages:     msgs,
 		MaxTokens:    r.spec.MaxTokens,
 	}

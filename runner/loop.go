@@ -59,6 +59,13 @@ func (r *Run) execute() {
 // judge decides whether a reply ends the run, and how.
 func (r *Run) judge(ev *CallEvidence, withdrawn bool) (Verdict, bool) {
 	v := Classify(ev)
+	if r.spec.Frontline != nil {
+		// The first reply is the answer: a tool call is what was asked.
+		if v.Reason == ReasonEmptyFinalResponse && len(ev.ToolCalls) > 0 {
+			v = Verdict{Outcome: Completed}
+		}
+		return v, true
+	}
 	if !r.toolsOn || len(ev.ToolCalls) == 0 && !withdrawn {
 		return v, true
 	}
@@ -252,6 +259,8 @@ func describeTools(rec *Record) string {
 	switch {
 	case len(rec.Tools) == 0:
 		return "none offered"
+	case rec.Frontline != nil:
+		return strings.Join(rec.Tools, ", ") + " (offered; the run is the first reply, no tool runs)"
 	case rec.Replay != nil:
 		return strings.Join(rec.Tools, ", ") + " (results played from the cassette)"
 	}

@@ -1,6 +1,10 @@
 package runner
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,6 +28,10 @@ type prepared struct {
 	limits Limits
 	red    *Redactor
 	system string
+	layers []string
+
+	// frontline is the spec's Frontline, when set.
+	frontline *Frontline
 
 	agentName, agentPath, agentSHA, skill string
 
@@ -50,7 +58,19 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 	p := &prepared{}
 	f := s.Agent
 	tape := s.Replay
-	if f == nil && tape == nil {
+	if s.Frontline != nil {
+		if f != nil || s.Skill != nil {
+			return nil, specErrorf("a frontline run asks the frontline model, not an agent: leave Agent and Skill out")
+		}
+		fl := s.Frontline
+		p.frontline = fl
+		if len(fl.Systems) > 0 {
+			p.system, p.layers = fl.Systems[0], fl.Systems[1:]
+		}
+		if s.ModelRole == "" {
+			s.ModelRole = "Main"
+		}
+	} else if f == nil && tape == nil {
 		return nil, specErrorf("no agent definition to run")
 	}
 	if f != nil {
@@ -108,7 +128,18 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 			return nil, specErrorf("fast plays a replay without its pauses, and this run calls a model: leave it out, or replay a cassette")
 		}
 		p.model = model
-		p.limits = LimitsFor(s.Config, f.Def).Override(s.Limits)
+		var def *lint.Definition
+		if f != nil {
+			def = f.Def
+		}
+		p.limits = LimitsFor(s.Config, def).Override(s.Limits)
+		if p.frontline != nil && s.Project != "" {
+			return nil, specErrorf("a frontline run offers its own tools and runs none: leave Project out")
+		}
+		if p.frontline != nil && len(p.frontline.Tools) > 0 {
+			p.toolsOn, p.tools = true, p.frontline.Tools
+			p.toolbox = &frontlineTools{}
+		}
 		if s.Project != "" {
 			tb, err := trialtools.New(s.Project)
 			if err != nil {
@@ -127,11 +158,54 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 	}
 	if strings.TrimSpace(s.Task) == "" {
 		p.close()
+		if p.frontline != nil {
+			return nil, specErrorf("the request is empty: give the user's message")
+		}
 		return nil, specErrorf("the task is empty: say what the agent should do")
+	}
+	if p.frontline != nil && tape != nil && len(p.frontline.Tools) > 0 {
+		// The replay answers nothing: the run ends with the first reply.
+		p.tools = p.frontline.Tools
 	}
 	p.spec = s
 	return p, nil
 }
+
+// frontlineRecord describes a frontline run for run.json; nil for a spawn.
+func (p *prepared) frontlineRecord(red *Redactor) *FrontlineRecord {
+	fl := p.frontline
+	if fl == nil {
+		return nil
+	}
+	rec := &FrontlineRecord{Audience: fl.Audience, Systems: make([]string, len(fl.Systems)), SystemsSHA256: SystemsSHA256(fl.Systems)}
+	for i, s := range fl.Systems {
+		rec.Systems[i] = red.String(s)
+	}
+	return rec
+}
+
+// SystemsSHA256 is the hex SHA-256 of system messages, each followed by a
+// NUL byte.
+func SystemsSHA256(systems []string) string {
+	h := sha256.New()
+	for _, s := range systems {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// frontlineTools answers nothing: a frontline run ends with its first
+// reply, so no call is ever run.
+type frontlineTools struct{}
+
+// Call is never reached; it refuses, to be safe.
+func (frontlineTools) Call(context.Context, string, json.RawMessage) trialtools.Result {
+	return trialtools.Result{Text: "a frontline run runs no tools", IsError: true, Refused: true}
+}
+
+// Close does nothing.
+func (frontlineTools) Close() error { return nil }
 
 // DefaultMaxToolIterations is Session.MaxToolIterationsPerTurn's default.
 const DefaultMaxToolIterations = 60

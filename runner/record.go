@@ -59,6 +59,10 @@ type Record struct {
 	Suite *SuiteTag `json:"suite,omitempty"`
 	// Limits are the watchdog's limits, in milliseconds.
 	Limits LimitsRecord `json:"limits"`
+	// Frontline is set for a question to the frontline model (agentdesk
+	// route): what it was shown. Agent is then empty and Task is the
+	// user's message.
+	Frontline *FrontlineRecord `json:"frontline,omitempty"`
 	// PID and Host identify the process that ran the run, so that a run
 	// left Running by a process that died can be reported Lost.
 	PID  int    `json:"pid"`
@@ -67,6 +71,17 @@ type Record struct {
 	// Dir is the run folder; it is not written, ListRuns and LoadRun fill
 	// it in.
 	Dir string `json:"-"`
+}
+
+// FrontlineRecord is what a frontline run showed the model, redacted.
+type FrontlineRecord struct {
+	// Audience is the session's audience.
+	Audience string `json:"audience,omitempty"`
+	// Systems are the system messages, in order (the preamble, the layer).
+	Systems []string `json:"systems"`
+	// SystemsSHA256 is the SHA-256 of the system messages as sent, each
+	// followed by a NUL byte: what a recording was made with.
+	SystemsSHA256 string `json:"systems_sha256"`
 }
 
 // Timings are a run's clocks in milliseconds.

@@ -15,6 +15,10 @@ const (
 	DefaultModelID      = "qwen3:30b"
 )
 
+// ViaBuiltInDefault is Model.Via when no model is configured at all and
+// the runtime's built-in default is used.
+const ViaBuiltInDefault = "built-in default (no model configured)"
+
 // Model is the model a run talks to, resolved from the configuration.
 type Model struct {
 	// Role is the role asked for ("Main", "Compaction", "Fallback").
@@ -117,7 +121,7 @@ func ResolveModel(cfg *lint.Config, role string) (Model, error) {
 		}
 	}
 	if !found {
-		m.Via = "built-in default (no model configured)"
+		m.Via = ViaBuiltInDefault
 		m.Provider, m.Type, m.Endpoint, m.ModelID = DefaultProviderName, "ollama", DefaultEndpoint, DefaultModelID
 		if p, ok := cfg.Provider(DefaultProviderName); ok {
 			m.Type, m.APIKey = providerType(p), p.APIKey

@@ -20,9 +20,12 @@ func ResultMarkdown(r *Record) string {
 	fmt.Fprintf(&b, "- State: %s\n", termsafe.Escape(r.State))
 	fmt.Fprintf(&b, "- Outcome: %s\n", OutcomeText(r.Outcome))
 	fmt.Fprintf(&b, "- Reason: %s\n", termsafe.Escape(ReasonText(r.Reason)))
-	if r.AgentPath != "" {
+	switch {
+	case r.Frontline != nil:
+		fmt.Fprintf(&b, "- Frontline: the first reply to a user's request, audience %s\n", termsafe.Escape(r.Frontline.Audience))
+	case r.AgentPath != "":
 		fmt.Fprintf(&b, "- Agent: %s (%s)\n", termsafe.Escape(r.Agent), termsafe.Escape(r.AgentPath))
-	} else {
+	default:
 		fmt.Fprintf(&b, "- Agent: %s\n", termsafe.Escape(r.Agent))
 	}
 	if r.Skill != "" {
@@ -56,7 +59,11 @@ func ResultMarkdown(r *Record) string {
 	m := r.Model
 	fmt.Fprintf(&b, "- Model: %s at %s (provider %s, type %s)\n", termsafe.Escape(m.ModelID), termsafe.Escape(m.Endpoint), termsafe.Escape(m.Provider), termsafe.Escape(m.Type))
 	fmt.Fprintf(&b, "- Model role: %s, from %s\n", m.Role, termsafe.Escape(m.Via))
-	fmt.Fprintf(&b, "- Agent file SHA-256: %s\n", r.AgentSHA256)
+	if r.Frontline == nil {
+		fmt.Fprintf(&b, "- Agent file SHA-256: %s\n", r.AgentSHA256)
+	} else {
+		fmt.Fprintf(&b, "- System messages SHA-256: %s\n", r.Frontline.SystemsSHA256)
+	}
 	fmt.Fprintf(&b, "- Started: %s\n", r.StartedAt.UTC().Format(time.RFC3339Nano))
 	if r.EndedAt != nil {
 		fmt.Fprintf(&b, "- Ended: %s (%d ms)\n", r.EndedAt.UTC().Format(time.RFC3339Nano), r.Timings.TotalMS)
@@ -98,7 +105,14 @@ func ResultMarkdown(r *Record) string {
 	l := r.Limits
 	fmt.Fprintf(&b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s, max call %s\n",
 		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS), millis(l.MaxCallMS))
-	fmt.Fprintf(&b, "\n## Task\n\n%s\n", escapeBlock(r.Task))
+	if fl := r.Frontline; fl != nil {
+		fmt.Fprintf(&b, "\n## Request\n\n%s\n", escapeBlock(r.Task))
+		for i, s := range fl.Systems {
+			fmt.Fprintf(&b, "\n## System message %d\n\n%s\n", i+1, escapeBlock(s))
+		}
+	} else {
+		fmt.Fprintf(&b, "\n## Task\n\n%s\n", escapeBlock(r.Task))
+	}
 	if strings.TrimSpace(r.Context) != "" {
 		fmt.Fprintf(&b, "\n## Context\n\n%s\n", escapeBlock(r.Context))
 	}

@@ -109,6 +109,26 @@ type Spec struct {
 	// keeps it, so the runs list can say which suite and case a run
 	// belongs to.
 	Suite *SuiteTag
+
+	// Frontline, when set, asks the frontline model instead of spawning
+	// an agent (Agent and Skill are left out): see Frontline.
+	Frontline *Frontline
+}
+
+// Frontline is one question to the frontline model: what would it do with
+// a user's message? Its system messages (a preamble, then the
+// [available-subagents] layer) and tools (spawn_agent) go out as they are;
+// the user's message is Spec.Task. The tools are offered and never run: the
+// run is the first reply, and a reply that calls a tool is Completed (the
+// call, its arguments complete or not, is in the record). The model role
+// is Spec.ModelRole, else Main; the limits are the configuration's.
+type Frontline struct {
+	// Systems are the system messages, in order.
+	Systems []string
+	// Tools are offered to the model.
+	Tools []wire.Tool
+	// Audience names the session's audience, for run.json.
+	Audience string
 }
 
 // SpecError is a Spec that cannot run: an agent that is not loaded, an
@@ -167,6 +187,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		Host:        host,
 		Dir:         dir,
 		Replay:      p.replay,
+		Frontline:   p.frontlineRecord(red),
 		Suite:       s.Suite,
 	}
 	if p.toolsOn {
@@ -187,6 +208,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		limits:  p.limits,
 		red:     red,
 		system:  p.system,
+		layers:  p.layers,
 		message: preview.FirstMessage(s.Task, s.Context),
 		ctx:     runCtx,
 		cancel:  cancel,
@@ -259,6 +281,7 @@ type Run struct {
 	limits  Limits
 	red     *Redactor
 	system  string
+	layers  []string // system messages after system (a frontline run's layer)
 	message string
 	ctx     context.Context
 	cancel  context.CancelCauseFunc

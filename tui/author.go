@@ -12,56 +12,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/atomicfile"
 )
-
-// ValidateAgentName says why name cannot be a new agent's name in c, or
-// returns nil. A valid name is one SkillServer accepts and skills can route
-// to (lint.ValidName) that no file in c uses yet.
-func ValidateAgentName(c *lint.Catalog, name string) error {
-	switch {
-	case name == "":
-		return errors.New("type a name: lowercase letters, digits and single hyphens, like code-reviewer")
-	case len(name) > 64:
-		return fmt.Errorf("%d characters is too long: at most 64", len(name))
-	case !lint.ValidName(name):
-		hint := ""
-		if k := lint.Kebab(name); k != "" && lint.ValidName(k) {
-			hint = fmt.Sprintf(" (did you mean %q?)", k)
-		}
-		return fmt.Errorf("%q is not lowercase kebab-case: use a-z, 0-9 and single hyphens inside, like code-reviewer%s", name, hint)
-	}
-	if c != nil {
-		for _, f := range c.Files {
-			if strings.EqualFold(f.Name(), name) {
-				return fmt.Errorf("the name %q is taken by %s: pick another", name, displayPath(c, f.Path))
-			}
-		}
-	}
-	return nil
-}
-
-// AgentTemplate is the file a new agent starts from: it loads as is, so the
-// list shows it at once, and its text says what to write where.
-func AgentTemplate(name string) string {
-	return `---
-name: ` + name + `
-description: One or two sentences the frontline model reads to decide when to delegate to this agent.
-tools:
-  - file_read
-modelRole: Compaction
-visibility: user-facing
----
-
-You are ` + name + `, a focused sub-agent. Say here what you do and for whom.
-
-## Guidelines
-
-- Do one bounded task and stop.
-- Read the files you need with file_read; do not guess their contents.
-- Reply with a short synthesis, not a transcript of your steps.
-`
-}
 
 // createdMsg reports the outcome of creating an agent file.
 type createdMsg struct {
@@ -84,9 +37,9 @@ func (m *Model) askNewAgent() {
 		title:    "New agent",
 		help:     "Creates " + Sanitize(m.shortPath(dir)) + "/<name>.md from a template; an existing file is never overwritten.",
 		input:    lineInput{limit: 64},
-		validate: func(s string) error { return ValidateAgentName(m.cat, s) },
+		validate: func(s string) error { return lint.CheckNewAgentName(m.cat, s) },
 		submit: func(name string) tea.Cmd {
-			return createFileCmd(filepath.Join(dir, name+".md"), []byte(AgentTemplate(name)))
+			return createFileCmd(filepath.Join(dir, name+".md"), []byte(preview.AgentTemplate(name)))
 		},
 	})
 }
@@ -108,10 +61,10 @@ func (m *Model) askDuplicate() tea.Cmd {
 	m.overlays.push(&promptOverlay{
 		title:    "Duplicate " + fileLabel(f),
 		help:     "Copies the file to " + Sanitize(m.shortPath(dir)) + "/<name>.md with the new name; an existing file is never overwritten.",
-		input:    lineInput{value: suggestCopyName(m.cat, f.Def.Name), limit: 64},
-		validate: func(s string) error { return ValidateAgentName(m.cat, s) },
+		input:    lineInput{value: lint.CopyName(m.cat, f.Def.Name), limit: 64},
+		validate: func(s string) error { return lint.CheckNewAgentName(m.cat, s) },
 		submit: func(name string) tea.Cmd {
-			data, err := renameDefinition(src, name)
+			data, err := preview.Renamed(src, name)
 			if err != nil {
 				return func() tea.Msg { return createdMsg{path: src.Path, err: err} }
 			}
@@ -119,65 +72,6 @@ func (m *Model) askDuplicate() tea.Cmd {
 		},
 	})
 	return nil
-}
-
-// suggestCopyName proposes "<name>-copy", "<name>-copy-2", … not yet
-// taken, the name first made kebab-case (Release_Notes → release-notes).
-func suggestCopyName(c *lint.Catalog, name string) string {
-	base := lint.Kebab(name)
-	if !lint.ValidName(base) {
-		base = "agent"
-	}
-	for i := 1; i < 1000; i++ {
-		s := base + "-copy"
-		if i > 1 {
-			s += fmt.Sprintf("-%d", i)
-		}
-		if len(s) <= 64 && ValidateAgentName(c, s) == nil {
-			return s
-		}
-	}
-	return ""
-}
-
-// renameDefinition returns f's text with the value of its top-level
-// `name:` line replaced by name. It refuses names written as block scalars.
-func renameDefinition(f *lint.File, name string) ([]byte, error) {
-	fld, ok := f.Def.Field("name")
-	if !ok || fld.ValuePos.Line < 1 {
-		return nil, fmt.Errorf("%s: no name line to change", f.Path)
-	}
-	lines := strings.SplitAfter(f.Text, "\n")
-	i := fld.ValuePos.Line - 1
-	if i >= len(lines) {
-		return nil, fmt.Errorf("%s: the name is on line %d, past the end of the file", f.Path, fld.ValuePos.Line)
-	}
-	line := lines[i]
-	eol := ""
-	switch {
-	case strings.HasSuffix(line, "\r\n"):
-		eol = "\r\n"
-	case strings.HasSuffix(line, "\n"):
-		eol = "\n"
-	}
-	body := strings.TrimSuffix(line, eol)
-	r := []rune(body)
-	col := fld.ValuePos.Column - 1
-	if col < 0 || col > len(r) {
-		return nil, fmt.Errorf("%s:%d: cannot find the name's value", f.Path, fld.ValuePos.Line)
-	}
-	if v := strings.TrimSpace(string(r[col:])); strings.HasPrefix(v, "|") || strings.HasPrefix(v, ">") {
-		return nil, fmt.Errorf("%s:%d: the name is a block scalar; write it on one line first", f.Path, fld.ValuePos.Line)
-	}
-	lines[i] = string(r[:col]) + name + eol
-	out := []byte(strings.Join(lines, ""))
-	// The value was replaced up to the end of its line: check the copy
-	// still says what the original said, under the new name (a flow-style
-	// frontmatter, {name: x, description: y}, would not).
-	if c := lint.Parse(f.Path, out, lint.Runtime); c.Def == nil || c.Def.Name != name || c.Def.Description != f.Def.Description {
-		return nil, fmt.Errorf("%s:%d: the name cannot be changed on its own line; copy the file by hand", f.Path, fld.ValuePos.Line)
-	}
-	return out, nil
 }
 
 // createFileCmd writes data to path in the background without ever

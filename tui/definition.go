@@ -95,12 +95,10 @@ func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body st
 // displayPath shows path relative to the home's base folder when it is
 // inside it.
 func displayPath(c *lint.Catalog, path string) string {
-	if c != nil && c.Home.Base != "" {
-		if rel, err := filepath.Rel(c.Home.Base, path); err == nil && !strings.HasPrefix(rel, "..") {
-			return rel
-		}
+	if c == nil {
+		return path
 	}
-	return path
+	return c.Home.Rel(path)
 }
 
 // homeRelative writes paths inside the home relative to it, so messages

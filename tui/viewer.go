@@ -3,15 +3,12 @@ package tui
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -75,68 +72,9 @@ func (m *Model) openViewer(path string) tea.Cmd {
 // listArtifactsCmd lists the files of a folder, or the one file.
 func listArtifactsCmd(path string) tea.Cmd {
 	return func() tea.Msg {
-		files, err := ArtifactFiles(path)
+		files, err := runner.ArtifactFiles(path)
 		return viewerListedMsg{root: path, files: files, err: err}
 	}
-}
-
-// ArtifactFiles lists what the viewer offers for path: for a folder,
-// result.md, truncated-output.md, transcript.jsonl and run.json first, then
-// every other regular file, by name; for a file, just that file. The error
-// names the path and what to open instead (`agentdesk open` reports it
-// before the viewer starts).
-func ArtifactFiles(path string) ([]string, error) {
-	info, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s does not exist: give a run folder or one of its files ('agentdesk runs' lists the runs)", path)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", path, err)
-	}
-	if !info.IsDir() {
-		return []string{path}, nil
-	}
-	ents, err := os.ReadDir(path)
-	if err != nil {
-		return nil, fmt.Errorf("listing %s: %w", path, err)
-	}
-	first := []string{runner.ResultFile, runner.TruncatedOutputFile, runner.TranscriptFile, runner.RunFile}
-	var names []string
-	sub := ""
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		if e.Type().IsRegular() {
-			names = append(names, e.Name())
-		} else if e.IsDir() && sub == "" {
-			sub = e.Name()
-		}
-	}
-	if len(names) == 0 {
-		if sub != "" {
-			// The runs folder itself, most likely: point at one run.
-			return nil, fmt.Errorf("%s holds folders, not files: open one run folder, like %s", path, filepath.Join(path, sub))
-		}
-		return nil, fmt.Errorf("%s holds no files to show: give a run folder or one of its files", path)
-	}
-	slices.SortStableFunc(names, func(a, b string) int {
-		ia, ib := slices.Index(first, a), slices.Index(first, b)
-		switch {
-		case ia >= 0 && ib >= 0:
-			return ia - ib
-		case ia >= 0:
-			return -1
-		case ib >= 0:
-			return 1
-		}
-		return strings.Compare(a, b)
-	})
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = filepath.Join(path, n)
-	}
-	return out, nil
 }
 
 // readArtifactCmd reads one file for the viewer.

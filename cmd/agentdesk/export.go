@@ -14,8 +14,6 @@ import (
 	"github.com/agentdesk/agentdesk/preview/adapt"
 )
 
-func init() { subcommands = append(subcommands, newExportCmd) }
-
 // exportFlags holds the flags of agentdesk export.
 type exportFlags struct {
 	to  string

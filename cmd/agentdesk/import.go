@@ -17,8 +17,6 @@ import (
 	"github.com/agentdesk/agentdesk/preview/adapt"
 )
 
-func init() { subcommands = append(subcommands, newImportCmd) }
-
 // importFlags holds the flags of agentdesk import.
 type importFlags struct {
 	from  string

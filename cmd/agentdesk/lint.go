@@ -13,8 +13,6 @@ import (
 	"github.com/agentdesk/agentdesk/lint/report"
 )
 
-func init() { subcommands = append(subcommands, newLintCmd) }
-
 // lintFlags holds the flags of agentdesk lint.
 type lintFlags struct {
 	format  lintFormat

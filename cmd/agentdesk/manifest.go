@@ -20,8 +20,6 @@ import (
 	"github.com/agentdesk/agentdesk/preview/adapt"
 )
 
-func init() { subcommands = append(subcommands, newManifestCmd) }
-
 // manifestFlags holds the flags of agentdesk manifest.
 type manifestFlags struct {
 	version   string

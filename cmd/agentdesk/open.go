@@ -13,8 +13,6 @@ import (
 	"github.com/agentdesk/agentdesk/tui"
 )
 
-func init() { subcommands = append(subcommands, newOpenCmd) }
-
 // newOpenCmd builds `agentdesk open PATH|RUN_ID`.
 func newOpenCmd(g *globals) *cobra.Command {
 	var runsDir string
@@ -44,7 +42,7 @@ Exit status: 0 closed, 1 no such run, 2 bad usage, 3 internal failure.`,
 				return err
 			}
 			// Say what is wrong with the path before the screen clears.
-			if _, err := tui.ArtifactFiles(path); err != nil {
+			if _, err := runner.ArtifactFiles(path); err != nil {
 				return exitWith(exitUsage, err)
 			}
 			return browse(cmd, g, lint.Home{}, tui.Options{OpenPath: path})

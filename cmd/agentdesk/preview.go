@@ -16,8 +16,6 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 )
 
-func init() { subcommands = append(subcommands, newPreviewCmd) }
-
 // promptSeparator is the line `agentdesk preview --agent` prints between the
 // system prompt and the first user message.
 const promptSeparator = "-------- first user message --------"

@@ -15,10 +15,19 @@ import (
 // -ldflags "-X main.version=v1.2.3".
 var version = "dev"
 
-// subcommands holds the constructors of every subcommand. Each command's file
-// appends its constructor from an init function, so root.go never changes
-// when a command is added.
-var subcommands []func(*globals) *cobra.Command
+// subcommands lists the constructor of every subcommand of agentdesk: a new
+// command is added here, and nowhere else. Help lists them by name.
+var subcommands = []func(*globals) *cobra.Command{
+	newLintCmd,     // lint.go
+	newPreviewCmd,  // preview.go
+	newRunCmd,      // run.go
+	newRunsCmd,     // runs.go
+	newOpenCmd,     // open.go
+	newManifestCmd, // manifest.go
+	newExportCmd,   // export.go
+	newImportCmd,   // import.go
+	newRouteCmd,    // route.go
+}
 
 // globals holds the global flags and the process's streams and environment.
 // Commands read everything through it, never from os directly, so tests can

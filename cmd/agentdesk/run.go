@@ -19,8 +19,6 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 )
 
-func init() { subcommands = append(subcommands, newRunCmd) }
-
 // runFlags holds the flags of agentdesk run.
 type runFlags struct {
 	task, context string

@@ -15,8 +15,6 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 )
 
-func init() { subcommands = append(subcommands, newRunsCmd) }
-
 // runsFlags holds the flags of agentdesk runs.
 type runsFlags struct {
 	runsDir string

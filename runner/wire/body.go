@@ -11,17 +11,18 @@ import (
 //
 // The conversation's turns go out in each protocol's shape:
 //
-//   - OpenAI: a system message, then user, assistant and tool messages; an
+//   - OpenAI: a system message (one per Request.Layers entry after it), then user, assistant and tool messages; an
 //     assistant turn's calls in "tool_calls" (arguments as JSON text, content
 //     null when the turn has no text), a result as {"role":"tool",
 //     "tool_call_id":…}. Tools as [{"type":"function","function":{name,
 //     description, parameters}}].
-//   - Anthropic: "system" apart; an assistant turn's calls as tool_use blocks
+//   - Anthropic: "system" apart (a string, or with Layers one text block
+//     each); an assistant turn's calls as tool_use blocks
 //     after its text block; results as tool_result blocks (is_error when the
 //     call failed) in one user message together with the user text that
 //     follows them, since the API wants the roles to alternate. Tools as
 //     [{name, description, input_schema}].
-//   - Ollama: a system message, then user, assistant (calls in "tool_calls"
+//   - Ollama: the system messages as OpenAI's, then user, assistant (calls in "tool_calls"
 //     with the arguments as an object) and tool messages ({"role":"tool",
 //     "tool_name":…}). Tools as OpenAI's.
 //
@@ -40,6 +41,18 @@ func (p Protocol) Body(r Request) ([]byte, error) {
 		return nil, fmt.Errorf("unknown protocol %d", int(p))
 	}
 	return json.Marshal(v)
+}
+
+// systems returns the request's system messages in order: System, then
+// each layer; empty ones are left out.
+func (r Request) systems() []string {
+	var out []string
+	for _, s := range append([]string{r.System}, r.Layers...) {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // emptySchema stands in for a tool without a parameter schema.
@@ -109,8 +122,8 @@ func functionTools(tools []Tool) []functionTool {
 func openAIBody(r Request) any {
 	var msgs []openAIMessageOut
 	text := func(s string) *string { return &s }
-	if r.System != "" {
-		msgs = append(msgs, openAIMessageOut{Role: "system", Content: text(r.System)})
+	for _, sys := range r.systems() {
+		msgs = append(msgs, openAIMessageOut{Role: "system", Content: text(sys)})
 	}
 	for _, m := range r.Messages {
 		switch {
@@ -221,13 +234,24 @@ func anthropicBody(r Request) any {
 	}
 	body := struct {
 		Model      string                `json:"model"`
-		System     string                `json:"system,omitempty"`
+		System     any                   `json:"system,omitempty"`
 		Messages   []anthropicMessageOut `json:"messages"`
 		MaxTokens  int                   `json:"max_tokens"`
 		Stream     bool                  `json:"stream"`
 		Tools      []anthropicToolOut    `json:"tools,omitempty"`
 		ToolChoice any                   `json:"tool_choice,omitempty"`
-	}{Model: r.Model, System: r.System, Messages: msgs, MaxTokens: max, Stream: true}
+	}{Model: r.Model, Messages: msgs, MaxTokens: max, Stream: true}
+	switch systems := r.systems(); {
+	case len(r.Layers) == 0 && r.System != "":
+		body.System = r.System
+	case len(systems) > 0:
+		// One text block per system message: the layers stay apart.
+		blocks := make([]anthropicBlockOut, len(systems))
+		for i := range systems {
+			blocks[i] = anthropicBlockOut{Type: "text", Text: &systems[i]}
+		}
+		body.System = blocks
+	}
 	for _, t := range r.Tools {
 		body.Tools = append(body.Tools, anthropicToolOut{Name: t.Name, Description: t.Description, InputSchema: schema(t)})
 	}
@@ -255,8 +279,8 @@ type ollamaToolCallOut struct {
 
 func ollamaBody(r Request) any {
 	var msgs []ollamaMessageOut
-	if r.System != "" {
-		msgs = append(msgs, ollamaMessageOut{Role: "system", Content: r.System})
+	for _, sys := range r.systems() {
+		msgs = append(msgs, ollamaMessageOut{Role: "system", Content: sys})
 	}
 	for _, m := range r.Messages {
 		out := ollamaMessageOut{Role: m.Role, Content: m.Text}

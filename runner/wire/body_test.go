@@ -96,3 +96,35 @@ func TestArgumentsObject(t *testing.T) {
 		}
 	}
 }
+
+func TestBodyLayers(t *testing.T) {
+	r := Request{Model: "m", System: "You are the frontline.", Layers: []string{"[layer one]", "", "[layer two]"}, Messages: []Message{{Role: "user", Text: "hi"}}}
+	for _, tc := range []struct {
+		p    Protocol
+		want []string
+	}{
+		{OpenAI, []string{`"messages":[{"role":"system","content":"You are the frontline."},{"role":"system","content":"[layer one]"},{"role":"system","content":"[layer two]"},{"role":"user","content":"hi"}]`}},
+		{Ollama, []string{`"messages":[{"role":"system","content":"You are the frontline."},{"role":"system","content":"[layer one]"},{"role":"system","content":"[layer two]"},{"role":"user","content":"hi"}]`}},
+		{Anthropic, []string{`"system":[{"type":"text","text":"You are the frontline."},{"type":"text","text":"[layer one]"},{"type":"text","text":"[layer two]"}]`}},
+	} {
+		b, err := tc.p.Body(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !bytes.Contains(b, []byte(w)) {
+				t.Errorf("%s body lacks %s:\n%s", tc.p, w, b)
+			}
+		}
+	}
+	// Without layers Anthropic keeps "system" a string.
+	b, _ := Anthropic.Body(Request{Model: "m", System: "s"})
+	if !bytes.Contains(b, []byte(`"system":"s"`)) {
+		t.Errorf("anthropic body without layers: %s", b)
+	}
+	// Only a layer: it is the one system message.
+	b, _ = Anthropic.Body(Request{Model: "m", Layers: []string{"L"}})
+	if !bytes.Contains(b, []byte(`"system":[{"type":"text","text":"L"}]`)) {
+		t.Errorf("anthropic body with only a layer: %s", b)
+	}
+}

@@ -97,6 +97,11 @@ type Request struct {
 	Model string
 	// System is the system prompt.
 	System string
+	// Layers are further system messages that follow System, each a
+	// message of its own (the context layers a frontline session reads):
+	// OpenAI and Ollama get one system message each, Anthropic one text
+	// block each in "system", after System's. Empty ones are left out.
+	Layers []string
 	// Messages follow the system prompt.
 	Messages []Message
 	// MaxTokens caps the reply; 0 leaves the provider's default, except for

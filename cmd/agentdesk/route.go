@@ -1,0 +1,323 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/route"
+)
+
+// routeFlags holds the flags of agentdesk route.
+type routeFlags struct {
+	audience    audienceFlag
+	systemFile  string
+	samples     int
+	jobs        int
+	modelRole   string
+	maxTokens   int
+	runsDir     string
+	record      bool
+	static      bool
+	showRequest bool
+	format      previewFormat
+	prefill     time.Duration
+	noProgress  time.Duration
+}
+
+// maxSystemFile caps what --system-file reads.
+const maxSystemFile = 1 << 20
+
+// newRouteCmd builds `agentdesk route`.
+func newRouteCmd(g *globals) *cobra.Command {
+	var f routeFlags
+	cmd := &cobra.Command{
+		Use:   "route REQUEST",
+		Short: "Ask the frontline model which sub-agent it picks for a request",
+		Long: `Send REQUEST to the frontline model (the model of role Main, or --model-role)
+the way a NetClaw session does: a short neutral preamble (or --system-file) as
+the first system message, the [available-subagents] layer of the audience
+(Personal unless --audience says otherwise) as a second, byte for byte, the
+spawn_agent tool with the runtime's name, description and parameters, and the
+request as the user's message. Then read the model's first reply and say
+what it did: spawned agent X (with the task and context it wrote), called
+spawn_agent for an agent that does not exist or is internal (with the
+runtime's refusal), answered itself, called another tool, or wrote arguments
+that are not valid JSON.
+
+The request is asked --samples times (default 5) in parallel and the
+distribution of picks is printed, then each sample. Every sample is a trial
+run with its own run folder (agentdesk runs lists them); --record keeps its
+stream.cassette. API keys are redacted from everything printed or written.
+
+--static ranks the layer's agents for the request by shared words (BM25 over
+names and descriptions) with no model at all, and warns about descriptions
+so alike that a request cannot tell them apart. It is a heuristic: a model
+reads meaning, not words.
+
+--show-request prints the request that would be sent and sends nothing.
+
+A request that cannot be asked is exit 1 with the fix: no Main model
+configured, the Public audience (it has no layer), sub-agents disabled, no
+user-facing agent, a model that does not take tools.
+
+Exit status: 0 every sample was answered, 1 a sample's call failed or the
+request cannot be asked, 2 bad usage, 3 internal failure.`,
+		Example: `  agentdesk route "Please review my staged diff before I push"
+  agentdesk route --samples 10 --audience team "Why did last night's deploy fail?"
+  agentdesk route --system-file frontline.md --record "Summarise NOTES.md"
+  agentdesk route --static "Why did last night's deploy fail?"
+  echo "Triage this ticket" | agentdesk route -`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRoute(cmd, g, f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.Var(&f.audience, "audience", "the session's audience: Personal, Team or Public (any case)")
+	fl.StringVar(&f.systemFile, "system-file", "", "file whose text is the frontline's preamble, the first system message (default: a short neutral one)")
+	fl.IntVar(&f.samples, "samples", route.DefaultSamples, "how many times to ask, in parallel")
+	fl.IntVar(&f.jobs, "jobs", 0, "at most this many samples at once (default: all)")
+	fl.StringVar(&f.modelRole, "model-role", "", "model role of the frontline (default Main): Main, Compaction or Fallback")
+	fl.IntVar(&f.maxTokens, "max-tokens", 0, "cap on each reply's tokens (default: the provider's; 8192 for Anthropic)")
+	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
+	fl.BoolVar(&f.record, "record", false, "keep each sample's raw response bytes, redacted, in its run folder's stream.cassette")
+	fl.BoolVar(&f.static, "static", false, "rank the agents by shared words, with no model (a heuristic)")
+	fl.BoolVar(&f.showRequest, "show-request", false, "print the request that would be sent, and send nothing")
+	fl.Var(&f.format, "format", "output format: text or json")
+	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit until the first text, thinking or tool call (default SubAgents.PrefillTimeoutSeconds)")
+	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds)")
+	return cmd
+}
+
+// runRoute checks the flags, builds the question and asks it (or ranks it).
+func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error {
+	changed := cmd.Flags().Changed
+	switch {
+	case len(args) == 0:
+		return usageErrorf("give the request: agentdesk route \"what the user would type\" (- reads it from stdin)")
+	case f.samples < 1:
+		return usageErrorf("--samples is %d: ask at least once", f.samples)
+	case f.jobs < 0:
+		return usageErrorf("--jobs is %d: give a positive number, or leave it out", f.jobs)
+	case f.maxTokens < 0:
+		return usageErrorf("--max-tokens is %d: give a positive number, or leave it out", f.maxTokens)
+	case f.static && (f.record || changed("samples") || changed("system-file") || changed("model-role") || f.showRequest):
+		return usageErrorf("--static asks no model: leave out --record, --samples, --system-file, --model-role and --show-request")
+	case f.showRequest && f.record:
+		return usageErrorf("--show-request sends nothing, so there is nothing to record: leave out --record")
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"prefill-timeout", f.prefill}, {"no-progress-timeout", f.noProgress}} {
+		if changed(d.name) && d.v <= 0 {
+			return usageErrorf("--%s is %s: give a positive duration such as 90s or 5m", d.name, d.v)
+		}
+	}
+	if f.modelRole != "" {
+		if _, err := runner.NormalizeRole(f.modelRole); err != nil {
+			return usageErrorf("--model-role: %v", err)
+		}
+	}
+	request, err := readDash(g, args[0], "REQUEST")
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(request) == "" {
+		return usageErrorf("the request is empty: give the user's message, as they would type it")
+	}
+	preamble := ""
+	if f.systemFile != "" {
+		b, err := os.ReadFile(f.systemFile)
+		switch {
+		case err != nil:
+			return usageErrorf("--system-file: %v", err)
+		case len(b) > maxSystemFile:
+			return usageErrorf("--system-file %s is larger than %d KiB: give the frontline's preamble only", termsafe.Escape(f.systemFile), maxSystemFile>>10)
+		case strings.TrimSpace(string(b)) == "":
+			return usageErrorf("--system-file %s is empty: write the frontline's preamble in it, or leave the flag out", termsafe.Escape(f.systemFile))
+		}
+		preamble = string(b)
+	}
+	c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+	if err != nil {
+		return err
+	}
+	a := preview.Audience(f.audience)
+	if f.static {
+		return routeStatic(g, f, c, a, request)
+	}
+	q := route.Question{
+		Catalog: c, Audience: a, Preamble: preamble, Request: request,
+		ModelRole: f.modelRole, MaxTokens: f.maxTokens,
+		Limits: runner.Limits{Prefill: f.prefill, NoProgress: f.noProgress},
+	}
+	p, err := route.Prepare(q)
+	if err != nil {
+		return exitWith(exitFindings, err)
+	}
+	if f.showRequest {
+		return writeString(g.stdout, termsafe.EscapeLines(p.Frontline.Render()))
+	}
+	runsDir := f.runsDir
+	if runsDir == "" {
+		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+			return exitWith(exitUsage, err)
+		}
+	}
+	rn, err := runner.New(runner.Options{RunsDir: runsDir})
+	if err != nil {
+		return exitWith(exitUsage, err)
+	}
+	res, err := route.Ask(cmd.Context(), rn, p, route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record})
+	if err != nil {
+		return exitWith(exitFindings, fmt.Errorf("cancelled: %w", err))
+	}
+	if res.NoTools != "" {
+		return exitWith(exitFindings, errors.New(res.NoTools))
+	}
+	if f.format == previewJSON {
+		err = writeRouteJSON(g, res)
+	} else {
+		err = writeString(g.stdout, routeText(res))
+	}
+	if err != nil {
+		return err
+	}
+	var failed []string
+	for _, s := range res.Samples {
+		if s.WriteErr != nil {
+			return exitWith(exitInternal, fmt.Errorf("sample %d: the run folder could not be written: %w", s.N, s.WriteErr))
+		}
+		if s.Pick.Kind == route.Failed {
+			failed = append(failed, fmt.Sprintf("sample %d: %s", s.N, s.Pick.Error))
+		}
+	}
+	if len(failed) > 0 {
+		return exitWith(exitFindings, fmt.Errorf("%d of %d samples did not get an answer:\n  %s", len(failed), len(res.Samples), strings.Join(failed, "\n  ")))
+	}
+	return nil
+}
+
+// routeText renders a result: the question, the distribution, the samples.
+func routeText(res *route.Result) string {
+	p := res.Prepared
+	var b strings.Builder
+	n := len(res.Samples)
+	fmt.Fprintf(&b, "Request: %s\n", termsafe.Escape(p.Request))
+	fmt.Fprintf(&b, "Frontline: %s (provider %s, %s), audience %s, %d agents in the layer, %d samples\n\n",
+		termsafe.Escape(p.Model.ModelID), termsafe.Escape(p.Model.Provider), termsafe.Escape(p.Model.Via), p.Audience, len(p.Frontline.Agents), n)
+	width := 0
+	dist := res.Distribution()
+	for _, s := range dist {
+		width = max(width, len(shareLabel(s)))
+	}
+	for _, s := range dist {
+		fmt.Fprintf(&b, "  %-*s  %d/%d  %3d%%\n", width, termsafe.Escape(shareLabel(s)), s.Count, n, s.Count*100/n)
+	}
+	b.WriteString("\n")
+	for _, s := range res.Samples {
+		fmt.Fprintf(&b, "%d. %s\n", s.N, termsafe.Escape(s.Pick.Describe()))
+		if s.Run.Dir != "" {
+			fmt.Fprintf(&b, "   run %s\n", termsafe.Escape(s.Run.Dir))
+		}
+	}
+	return b.String()
+}
+
+// shareLabel is a distribution line's label: None spelt out.
+func shareLabel(s route.Share) string {
+	if s.Kind == route.Answered {
+		return "none (answered itself)"
+	}
+	return s.Label
+}
+
+// routeJSON is the --format json document of agentdesk route.
+type routeJSON struct {
+	Request      string            `json:"request"`
+	Audience     preview.Audience  `json:"audience"`
+	Model        runner.Model      `json:"model"`
+	Agents       []string          `json:"agents"`
+	Distribution []route.Share     `json:"distribution"`
+	Samples      []routeSampleJSON `json:"samples"`
+	Static       []route.Score     `json:"static,omitempty"`
+	Similar      []route.Pair      `json:"similar,omitempty"`
+	Heuristic    string            `json:"heuristic,omitempty"`
+}
+
+// routeSampleJSON is one sample in --format json.
+type routeSampleJSON struct {
+	N      int        `json:"n"`
+	Pick   route.Pick `json:"pick"`
+	Label  string     `json:"label"`
+	RunID  string     `json:"run_id,omitempty"`
+	RunDir string     `json:"run_dir,omitempty"`
+}
+
+func writeRouteJSON(g *globals, res *route.Result) error {
+	p := res.Prepared
+	doc := routeJSON{Request: p.Request, Audience: p.Audience, Model: p.Model, Agents: p.Frontline.Agents, Distribution: res.Distribution()}
+	for _, s := range res.Samples {
+		doc.Samples = append(doc.Samples, routeSampleJSON{N: s.N, Pick: s.Pick, Label: s.Pick.Label(), RunID: s.Run.RunID, RunDir: s.Run.Dir})
+	}
+	return writeJSONDoc(g, doc)
+}
+
+func writeJSONDoc(g *globals, doc any) error {
+	data, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return exitWith(exitInternal, err)
+	}
+	return writeString(g.stdout, string(data)+"\n")
+}
+
+// staticHeuristic is the label every static ranking carries.
+const staticHeuristic = "a heuristic: shared words (BM25 over the agents' names and descriptions), no model was asked; a model reads meaning, not words"
+
+// routeStatic ranks the layer's agents for request by shared words.
+func routeStatic(g *globals, f routeFlags, c *lint.Catalog, a preview.Audience, request string) error {
+	fl, err := preview.FrontlineRequest(c, a, "", request)
+	if err != nil {
+		return exitWith(exitFindings, err)
+	}
+	idx := route.NewIndex(preview.Listed(c, a))
+	ranks := idx.Rank(request)
+	similar := idx.Similar(0)
+	if f.format == previewJSON {
+		return writeJSONDoc(g, routeJSON{Request: request, Audience: a, Agents: fl.Agents, Static: ranks, Similar: similar, Heuristic: staticHeuristic})
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Request: %s\nStatic ranking, audience %s: %s\n\n", termsafe.Escape(request), a, staticHeuristic)
+	width := 0
+	for _, r := range ranks {
+		width = max(width, len(r.Agent))
+	}
+	for i, r := range ranks {
+		terms := "no shared word"
+		if len(r.Terms) > 0 {
+			terms = strings.Join(r.Terms, ", ")
+		}
+		fmt.Fprintf(&b, "  %d. %-*s  %5.2f  %s\n", i+1, width, termsafe.Escape(r.Agent), r.Score, termsafe.Escape(terms))
+	}
+	writeSimilar(&b, similar)
+	return writeString(g.stdout, b.String())
+}
+
+// writeSimilar warns about descriptions too alike to tell apart.
+func writeSimilar(b *strings.Builder, pairs []route.Pair) {
+	for _, p := range pairs {
+		fmt.Fprintf(b, "warning: %s and %s are %d%% alike in words (%s): a request may not tell them apart; say in each description what the other does not do\n",
+			termsafe.Escape(p.A), termsafe.Escape(p.B), int(p.Similarity*100+0.5), termsafe.Escape(strings.Join(p.Shared[:min(len(p.Shared), 5)], ", ")))
+	}
+}

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// routeAgents are the agents of a route home: two user-facing, one internal.
+var routeAgents = map[string]string{
+	"agents/reviewer.md":    "---\nname: reviewer\ndescription: Reviews a git diff for bugs and security issues before a push.\n---\nYou review diffs.\n",
+	"agents/log-analyst.md": "---\nname: log-analyst\ndescription: Reads service logs and explains why a deployment failed.\n---\nYou read logs.\n",
+	"agents/ops.md":         "---\nname: ops\ndescription: Restarts services.\nvisibility: internal\n---\nYou restart.\n",
+}
+
+// routeHome is a NETCLAW_HOME whose Main model is a modeltest server in
+// protocol p (config "" is that; else netclaw.json's text, with %s for the
+// server's endpoint if it wants one).
+func routeHome(t *testing.T, p wire.Protocol, config string, agents map[string]string) (*modeltest.Server, []string, string) {
+	t.Helper()
+	srv := modeltest.NewServer()
+	t.Cleanup(srv.Close)
+	types := map[wire.Protocol]string{wire.OpenAI: "openai-compatible", wire.Anthropic: "anthropic", wire.Ollama: "ollama"}
+	if config == "" {
+		config = fmt.Sprintf(`{
+  "Models": {"Roles": {"Main": "m"}, "Definitions": {"m": {"Provider": "test", "ModelId": "front-model"}}},
+  "Providers": {"test": {"Type": %q, "Endpoint": %q}}
+}`, types[p], srv.Endpoint(p))
+	}
+	files := map[string]string{
+		"config/netclaw.json": config,
+		"config/secrets.json": fmt.Sprintf(`{"Providers": {"test": {"ApiKey": %q}}}`, trialKey),
+	}
+	if agents == nil {
+		agents = routeAgents
+	}
+	for k, v := range agents {
+		files[k] = v
+	}
+	home := writeHome(t, files)
+	state := t.TempDir()
+	env := []string{"NETCLAW_HOME=" + home, "XDG_STATE_HOME=" + state, "HOME=" + t.TempDir()}
+	return srv, env, filepath.Join(state, "agentdesk", "runs")
+}
+
+func spawnScript(agent string) modeltest.Script {
+	return modeltest.Script{Steps: []modeltest.Step{
+		modeltest.ToolCall("c1", "spawn_agent", fmt.Sprintf(`{"agent":%q,"task":"Look at it","context":"from the CLI test"}`, agent)),
+		modeltest.Finish(modeltest.FinishTools),
+	}}
+}
+
+func TestRouteCommandOnEveryProtocol(t *testing.T) {
+	for _, p := range []wire.Protocol{wire.OpenAI, wire.Anthropic, wire.Ollama} {
+		t.Run(p.String(), func(t *testing.T) {
+			srv, env, runs := routeHome(t, p, "", nil)
+			srv.Enqueue(spawnScript("reviewer"), spawnScript("reviewer"), modeltest.Reply("I'll answer myself."))
+			code, out, errOut := runTrialCmd(t, env, "", "route", "--samples", "3", "--jobs", "1", "Please review my diff")
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+			}
+			for _, want := range []string{
+				"Request: Please review my diff",
+				"Frontline: front-model (provider test, Models.Roles.Main), audience Personal, 2 agents in the layer, 3 samples",
+				"  reviewer                2/3   66%\n  none (answered itself)  1/3   33%\n",
+				`1. spawn_agent reviewer, task "Look at it", context "from the CLI test"`,
+				`3. answered itself: "I'll answer myself."`,
+			} {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			entries, _ := os.ReadDir(runs)
+			if len(entries) != 3 {
+				t.Errorf("%d run folders, want 3", len(entries))
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 3 || reqs[0].APIKey != trialKey || strings.Join(reqs[0].Tools, ",") != "spawn_agent" {
+				t.Errorf("requests %d, tools %v", len(reqs), reqs[0].Tools)
+			}
+			noKeyAnywhere(t, runs, out, errOut)
+		})
+	}
+}
+
+func TestRouteCommandJSON(t *testing.T) {
+	srv, env, _ := routeHome(t, wire.OpenAI, "", nil)
+	srv.SetDefault(spawnScript("ops"))
+	code, out, errOut := runTrialCmd(t, env, "", "route", "--samples", "2", "--format", "json", "--audience", "team", "restart the api")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Audience     string
+		Agents       []string
+		Distribution []struct {
+			Label string
+			Kind  string
+			Count int
+		}
+		Samples []struct {
+			Pick struct {
+				Kind, Agent, Refusal string
+			}
+			RunDir string `json:"run_dir"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if doc.Audience != "Team" || strings.Join(doc.Agents, ",") != "log-analyst,reviewer" || len(doc.Distribution) != 1 || doc.Distribution[0].Label != "unknown agent ops" || doc.Distribution[0].Count != 2 {
+		t.Errorf("document %+v", doc)
+	}
+	if s := doc.Samples[0]; s.Pick.Kind != "refused" || s.Pick.Refusal != "Error: Unknown agent 'ops'. Available agents: log-analyst, reviewer" || s.RunDir == "" {
+		t.Errorf("sample %+v", s)
+	}
+}
+
+func TestRouteCommandBadInput(t *testing.T) {
+	noModel := `{"Providers": {}}`
+	disabled := `{"SubAgents": {"Enabled": false}, "Models": {"Roles": {"Main": "m"}, "Definitions": {"m": {"Provider": "test", "ModelId": "x"}}}, "Providers": {"test": {"Type": "ollama", "Endpoint": "http://127.0.0.1:9"}}}`
+	onlyInternal := map[string]string{"agents/ops.md": routeAgents["agents/ops.md"]}
+	for _, tc := range []struct {
+		name   string
+		config string
+		agents map[string]string
+		script *modeltest.Script
+		args   []string
+		code   int
+		want   string
+	}{
+		{name: "no Main model", config: noModel, args: []string{"x"}, code: 1, want: "no Main model is configured"},
+		{name: "disabled", config: disabled, args: []string{"x"}, code: 1, want: "SubAgents.Enabled is false in"},
+		{name: "public", args: []string{"--audience", "public", "x"}, code: 1, want: "Public audience has no"},
+		{name: "empty layer", agents: onlyInternal, args: []string{"x"}, code: 1, want: "create a user-facing agent at"},
+		{name: "no tools", script: &modeltest.Script{Status: 400, ErrorMessage: "registry.ollama.ai/library/gemma:2b does not support tools"}, args: []string{"--samples", "1", "x"}, code: 1, want: "does not take tools"},
+		{name: "failing model", script: &modeltest.Script{Status: 503, ErrorMessage: "overloaded"}, args: []string{"--samples", "2", "x"}, code: 1, want: "2 of 2 samples did not get an answer"},
+		{name: "no request", args: nil, code: 2, want: "give the request"},
+		{name: "empty request", args: []string{"  "}, code: 2, want: "the request is empty"},
+		{name: "zero samples", args: []string{"--samples", "0", "x"}, code: 2, want: "ask at least once"},
+		{name: "static with record", args: []string{"--static", "--record", "x"}, code: 2, want: "--static asks no model"},
+		{name: "bad audience", args: []string{"--audience", "world", "x"}, code: 2, want: "unknown audience"},
+		{name: "missing system file", args: []string{"--system-file", "/nonexistent/pre.md", "x"}, code: 2, want: "--system-file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, env, _ := routeHome(t, wire.Ollama, tc.config, tc.agents)
+			if tc.script != nil {
+				srv.SetDefault(*tc.script)
+			}
+			code, out, errOut := runTrialCmd(t, env, "", append([]string{"route"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d, want %d; stderr lacks %q:\n%s\n%s", code, tc.code, tc.want, errOut, out)
+			}
+			if tc.script == nil && len(srv.Requests()) != 0 {
+				t.Errorf("%d requests sent", len(srv.Requests()))
+			}
+		})
+	}
+}
+
+func TestRouteShowRequestAndSystemFile(t *testing.T) {
+	srv, env, _ := routeHome(t, wire.OpenAI, "", nil)
+	pre := filepath.Join(t.TempDir(), "pre.md")
+	os.WriteFile(pre, []byte("You are Claw, the team's assistant."), 0o644)
+	code, out, errOut := runTrialCmd(t, env, "", "route", "--show-request", "--system-file", pre, "deploy failed")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"# system (preamble)\nYou are Claw, the team's assistant.\n", "[available-subagents — use spawn_agent to delegate]", "## log-analyst\n", "# tool spawn_agent\n" + preview.SpawnAgentDescription, "# user\ndeploy failed\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "## ops") || len(srv.Requests()) != 0 {
+		t.Errorf("internal agent shown, or %d requests sent", len(srv.Requests()))
+	}
+}
+
+func TestRouteStatic(t *testing.T) {
+	agents := map[string]string{
+		"agents/reviewer.md":    routeAgents["agents/reviewer.md"],
+		"agents/log-analyst.md": routeAgents["agents/log-analyst.md"],
+		"agents/pr-reviewer.md": "---\nname: pr-reviewer\ndescription: Reviews a git diff in a pull request for bugs and security issues.\n---\nYou review PRs.\n",
+	}
+	srv, env, _ := routeHome(t, wire.OpenAI, "", agents)
+	code, out, errOut := runTrialCmd(t, env, "", "route", "--static", "Why did the deployment fail? Here are the logs.")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"a heuristic", "no model was asked", "  1. log-analyst ", "deployment, fail, log", "warning: pr-reviewer and reviewer are", "may not tell them apart"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if len(srv.Requests()) != 0 {
+		t.Error("--static called the model")
+	}
+}
