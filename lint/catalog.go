@@ -91,6 +91,23 @@ type Catalog struct {
 	FolderDiagnostics []Diagnostic
 	// ScannedAt is when the scan finished.
 	ScannedAt time.Time
+	// Extra holds files agentdesk checks that the runtime ignores (test and
+	// route suites beside the agents), with their diagnostics. Scan leaves
+	// it empty; the caller adds them (package lint/suite reads them).
+	Extra []*ExtraFile
+	// ExtraRules are the rules of the extra files' diagnostics (a SARIF
+	// report lists them after Rules).
+	ExtraRules []Rule
+}
+
+// ExtraFile is a file of Catalog.Extra.
+type ExtraFile struct {
+	// Path is the file's path; Kind says what it is ("test suite").
+	Path, Kind string
+	// Text is the file's text, for the source lines of a report.
+	Text string
+	// Diagnostics about the file.
+	Diagnostics []Diagnostic
 }
 
 // Loaded returns the files the runtime loads, in runtime order.
@@ -204,6 +221,9 @@ func (c *Catalog) Diagnostics() []Diagnostic {
 	out = append(out, c.FolderDiagnostics...)
 	if c.Config != nil {
 		out = append(out, c.Config.Diagnostics...)
+	}
+	for _, x := range c.Extra {
+		out = append(out, x.Diagnostics...)
 	}
 	SortDiagnostics(out)
 	return out

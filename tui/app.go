@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -82,15 +81,13 @@ type flash struct {
 }
 
 // Model is the browser's root model: it owns the catalog, the focus, the
-// panes and the overlay stack, and routes every message.
+// layout and the overlay stack, routes every message to the part it is
+// for, and draws the panes where they go. Panes own their own state.
 type Model struct {
-	opts Options
-	keys KeyMap
-	st   Styles
+	env
 
 	width, height int
 
-	cat      *lint.Catalog
 	loadedAt time.Time // when cat arrived
 	// loaded and rejected count cat's files, once per catalog.
 	loaded, rejected int
@@ -102,17 +99,13 @@ type Model struct {
 	rescanFull  bool
 
 	list   listPane
+	def    definitionPane
 	layer  layerPane
 	runs   runPane
 	arts   artifactsPane
-	catGen int // counts catalogs, so late background results can be told apart
 	filter lineInput
 	tab    tab
 	focus  focus
-	scroll [tabCount]int
-	// layerJump asks the Layer pane to bring the selection's block into
-	// view when it next shows.
-	layerJump bool
 
 	overlays overlayStack
 	flash    flash
@@ -122,12 +115,6 @@ type Model struct {
 	// selectAfterScan is a file to select once a scan lists it (a file
 	// just created).
 	selectAfterScan string
-
-	// tick is tea.Tick; tests replace it so that no timer runs.
-	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
-	// eventWait, when set, replaces the Cmd that waits for a run's events
-	// (tests pump events themselves).
-	eventWait func(r *runner.Run, i int) tea.Cmd
 }
 
 // New returns a browser over opts.Home. Nothing is read until the program
@@ -139,14 +126,33 @@ func New(opts Options) *Model {
 	if opts.Debounce <= 0 {
 		opts.Debounce = 100 * time.Millisecond
 	}
-	m := &Model{
-		tick: tea.Tick,
-		opts: opts,
-		keys: DefaultKeyMap(),
-		st:   NewStyles(true, opts.Color),
-	}
-	m.runs.ctx, m.runs.stop = context.WithCancel(context.Background())
+	m := &Model{}
+	m.env = env{opts: opts, keys: DefaultKeyMap(), st: NewStyles(true, opts.Color), tick: tea.Tick}
+	m.env.selected = m.list.selected
+	m.env.notify = m.setFlash
+	m.env.openViewer = m.openViewer
+	m.env.push = m.overlays.push
+	m.env.show = m.setTab
+	m.env.activeTab = func() tab { return m.tab }
+	m.filter.keys = m.keys.Input
+	m.def = definitionPane{e: &m.env, md: &m.md}
+	m.layer = layerPane{e: &m.env}
+	m.runs = newRunPane(&m.env)
+	m.arts = artifactsPane{e: &m.env}
 	return m
+}
+
+// pane returns the pane of tab t.
+func (m *Model) pane(t tab) pane {
+	switch t {
+	case tabLayer:
+		return &m.layer
+	case tabRun:
+		return &m.runs
+	case tabArtifacts:
+		return &m.arts
+	}
+	return &m.def
 }
 
 // Init scans the home, starts the watcher and asks the terminal for its
@@ -166,10 +172,7 @@ func (m *Model) Init() tea.Cmd {
 // (cancelled_by_parent) and waits until their folders are written. Call it
 // after the program has returned.
 func (m *Model) Close() error {
-	m.runs.stop()
-	for _, rv := range m.runs.runs {
-		_, _ = rv.run.Wait()
-	}
+	m.runs.close()
 	if m.watcher != nil {
 		return m.watcher.Close()
 	}
@@ -183,7 +186,8 @@ func (m *Model) Catalog() *lint.Catalog { return m.cat }
 type flashExpiredMsg struct{ id int }
 
 // Update routes one message: overlays see key presses and pastes first,
-// then the focused part of the screen; everything else updates state.
+// then the focused part of the screen; every other message goes to the
+// part it is for. Update does no I/O: that happens in the Cmds it returns.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
@@ -191,6 +195,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 	case tea.BackgroundColorMsg:
 		m.st = NewStyles(msg.IsDark(), m.opts.Color)
+		m.stGen++
 	case catalogMsg:
 		cmds = append(cmds, m.applyCatalog(msg))
 	case watcherStartedMsg:
@@ -200,17 +205,23 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case watcherErrMsg:
 		cmds = append(cmds, m.setFlash("watcher: "+msg.err.Error(), true), waitForChange(m.watcher))
 	case runStartedMsg:
-		cmds = append(cmds, m.runStarted(msg))
+		cmds = append(cmds, m.runs.started(msg))
 	case runEventsMsg:
-		cmds = append(cmds, m.runEvents(msg))
+		cmd, ended := m.runs.events(msg)
+		if ended {
+			m.arts.invalidate() // the run's folder is there now
+		}
+		cmds = append(cmds, cmd)
 	case runTickMsg:
-		cmds = append(cmds, m.runTick())
+		cmds = append(cmds, m.runs.tickClocks())
 	case artifactsMsg:
-		m.artifactsListed(msg)
+		m.arts.listed(msg)
 	case viewerListedMsg, viewerReadMsg:
 		m.viewerMsg(msg)
 	case layerMsg:
 		m.layer.apply(msg)
+	case layerDiffMsg:
+		m.layer.storeDiff(msg)
 	case markdownMsg:
 		m.md.store(msg)
 	case flashExpiredMsg:
@@ -225,7 +236,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.created(msg))
 	case tea.KeyPressMsg, tea.PasteMsg:
 		if top := m.overlays.top(); top != nil {
-			cmd, done := top.update(msg, m.keys)
+			cmd, done := top.update(msg)
 			if done {
 				m.overlays.pop()
 				if m.opts.OpenPath != "" && len(m.overlays) == 0 {
@@ -246,33 +257,25 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// followUp asks for whatever the next frame will need and is not ready
-// (the markdown of the selected body, a listing of runs) and brings the
-// selection's layer block into view.
+// followUp runs after every message: it asks for whatever the next frame
+// will need and is not ready (a rendering, a listing, a diff) and lays
+// out the active pane's content now, so that View only draws.
 func (m *Model) followUp() tea.Cmd {
-	if m.tab == tabLayer {
-		m.jumpToSelectedBlock()
-	}
+	m.paneFocused = m.focus == focusPane
 	if v, ok := m.overlays.top().(*viewer); ok && m.width > 0 {
 		return v.need(m.viewerWidth())
 	}
-	if m.tab == tabArtifacts {
-		return m.refreshArtifacts()
-	}
-	if m.tab != tabDefinition || m.width == 0 {
+	if m.width == 0 || m.opts.OpenPath != "" {
 		return nil
 	}
-	f := m.list.selected()
-	if f == nil || f.Def == nil || f.Status != lint.Loaded {
-		return nil
+	w, h := m.paneSize()
+	p := m.pane(m.tab)
+	cmd := p.need(w)
+	if m.tab == tabLayer {
+		m.layer.jump(w, h)
 	}
-	_, w := m.paneSize()
-	return m.md.request(m.bodyKey(f, w), f.Def.Body)
-}
-
-// bodyKey identifies the rendering of f's body at pane width w.
-func (m *Model) bodyKey(f *lint.File, w int) markdownKey {
-	return markdownKey{digest: f.Path + "\x00" + f.SHA256, width: w, style: markdownStyle(&m.st)}
+	p.content(w)
+	return cmd
 }
 
 // setFlash shows text in the footer for a few seconds.

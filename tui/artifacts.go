@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/runner"
@@ -13,6 +15,8 @@ import (
 // artifactsPane is the Artifacts tab: the past runs of the selected agent,
 // newest first, read from the runs folder.
 type artifactsPane struct {
+	e         *env
+	scroll    scroller
 	agentPath string // whose runs records holds
 	records   []runner.Record
 	err       error
@@ -20,6 +24,8 @@ type artifactsPane struct {
 	valid     bool
 	gen       int
 	sel       int
+	key       artifactsKey
+	cache     []string
 }
 
 // artifactsMsg carries a listing of the runs folder back to Update.
@@ -30,7 +36,7 @@ type artifactsMsg struct {
 	err       error
 }
 
-func (p *artifactsPane) invalidate() { p.valid = false }
+func (p *artifactsPane) invalidate() { p.valid, p.cache = false, nil }
 
 // selected returns the chosen run, or nil.
 func (p *artifactsPane) selected() *runner.Record {
@@ -40,17 +46,41 @@ func (p *artifactsPane) selected() *runner.Record {
 	return &p.records[p.sel]
 }
 
-// refreshArtifacts lists the selected agent's runs in the background when
-// the Artifacts pane shows and its listing is stale.
-func (m *Model) refreshArtifacts() tea.Cmd {
-	if m.tab != tabArtifacts || m.opts.Runner == nil {
+func (p *artifactsPane) keyMap() help.KeyMap { return p.e.keys.Artifacts }
+func (p *artifactsPane) scroller() *scroller { return &p.scroll }
+
+// handleKey opens the chosen run, and moves the choice when the pane has
+// focus.
+func (p *artifactsPane) handleKey(msg tea.KeyPressMsg, focused bool) (tea.Cmd, bool) {
+	k, mv := p.e.keys.Artifacts, p.e.keys.Move
+	switch {
+	case key.Matches(msg, k.Open):
+		return p.open(), true
+	case key.Matches(msg, k.Pager):
+		return p.pager(), true
+	case focused && key.Matches(msg, mv.Up):
+		p.sel = max(p.sel-1, 0)
+		return nil, true
+	case focused && key.Matches(msg, mv.Down):
+		p.sel = min(p.sel+1, max(len(p.records)-1, 0))
+		return nil, true
+	case focused && key.Matches(msg, k.Choose):
+		return p.open(), true
+	}
+	return nil, false
+}
+
+// need lists the selected agent's runs in the background when the
+// listing is stale.
+func (p *artifactsPane) need(int) tea.Cmd {
+	e := p.e
+	if e.opts.Runner == nil {
 		return nil
 	}
-	f := m.list.selected()
+	f := e.selected()
 	if f == nil || f.Name() == "" {
 		return nil
 	}
-	p := &m.arts
 	if p.agentPath == f.Path && (p.valid || p.loading) {
 		return nil
 	}
@@ -59,16 +89,15 @@ func (m *Model) refreshArtifacts() tea.Cmd {
 	}
 	p.agentPath, p.loading = f.Path, true
 	p.gen++
-	gen, dir, name, path := p.gen, m.opts.Runner.Dir(), f.Name(), f.Path
+	gen, dir, name, path := p.gen, e.opts.Runner.Dir(), f.Name(), f.Path
 	return func() tea.Msg {
 		recs, err := runner.ListRuns(dir, runner.Filter{Agent: name})
 		return artifactsMsg{agentPath: path, gen: gen, records: recs, err: err}
 	}
 }
 
-// artifactsListed stores a listing unless a newer one was asked for.
-func (m *Model) artifactsListed(msg artifactsMsg) {
-	p := &m.arts
+// listed stores a listing unless a newer one was asked for.
+func (p *artifactsPane) listed(msg artifactsMsg) {
 	if msg.gen != p.gen {
 		return
 	}
@@ -77,19 +106,39 @@ func (m *Model) artifactsListed(msg artifactsMsg) {
 	p.sel = min(p.sel, max(len(p.records)-1, 0))
 }
 
-// artifactsContent renders the Artifacts pane.
-func (m *Model) artifactsContent(w int) []string {
-	st := &m.st
-	f := m.list.selected()
+// artifactsKey is what the Artifacts pane's lines depend on.
+type artifactsKey struct {
+	gen, sel, w, stGen, catGen int
+	path, agentPath            string
+	valid, loading             bool
+	focused                    bool
+}
+
+func (p *artifactsPane) content(w int) blocks {
+	k := artifactsKey{gen: p.gen, sel: p.sel, w: w, stGen: p.e.stGen, catGen: p.e.catGen, agentPath: p.agentPath, valid: p.valid, loading: p.loading, focused: p.e.paneFocused}
+	if f := p.e.selected(); f != nil {
+		k.path = f.Path
+	}
+	if k != p.key || p.cache == nil {
+		p.key, p.cache = k, p.lines(w)
+	}
+	return lines(p.cache)
+}
+
+// lines renders the Artifacts pane: a few lines per run, built when
+// shown.
+func (p *artifactsPane) lines(w int) []string {
+	e := p.e
+	st := &e.st
+	f := e.selected()
 	switch {
-	case m.opts.Runner == nil:
-		return wrap("Trial runs are off: "+Sanitize(m.runnerUnavailable()), w)
+	case e.opts.Runner == nil:
+		return wrap("Trial runs are off: "+Sanitize(e.runnerUnavailable()), w)
 	case f == nil:
 		return []string{st.Dim.Render("Select an agent to see its runs.")}
 	case f.Name() == "":
 		return wrap(fileLabel(f)+" has no name, so no run can belong to it.", w)
 	}
-	p := &m.arts
 	var out []string
 	add := func(ls ...string) { out = append(out, ls...) }
 	title := fmt.Sprintf("Runs of %s", fileLabel(f))
@@ -99,13 +148,13 @@ func (m *Model) artifactsContent(w int) []string {
 	add(spread(st.Title.Render(title), st.Dim.Render("newest first"), w))
 	switch {
 	case p.agentPath != f.Path || (p.loading && !p.valid):
-		add(st.Dim.Render("Reading " + Sanitize(m.shortPath(m.opts.Runner.Dir())) + "…"))
+		add(st.Dim.Render("Reading " + Sanitize(e.shortPath(e.opts.Runner.Dir())) + "…"))
 		return out
 	case p.err != nil:
 		add(wrap(st.Error.Render("cannot list runs: ")+Sanitize(p.err.Error()), w)...)
 		return out
 	case len(p.records) == 0:
-		add(wrap("No runs yet. Start one in the Run pane (3, then r); its result.md, transcript and any truncated output show here.", w)...)
+		add(wrap("No runs yet. Start one in the Run pane ("+keyName(e.keys.Browser.Tab3)+", then "+keyName(e.keys.Run.Run)+"); its result.md, transcript and any truncated output show here.", w)...)
 		return out
 	}
 	// Columns: started, outcome, reason (what is left), took.
@@ -130,7 +179,7 @@ func (m *Model) artifactsContent(w int) []string {
 		}
 		line := row(r.StartedAt.Local().Format(layout), Sanitize(outcome), Sanitize(r.Reason), took)
 		switch {
-		case i == p.sel && m.focus == focusPane:
+		case i == p.sel && e.paneFocused:
 			add(st.ListSelected.Render(fit("› "+line, w)))
 		case i == p.sel:
 			add(st.ListCursor.Render(fit("› "+line, w)))
@@ -144,46 +193,34 @@ func (m *Model) artifactsContent(w int) []string {
 			add("  " + l)
 		}
 		if r.Error != "" {
-			for _, l := range wrap(SanitizeText(m.shortenPaths(r.Error)), w-2) {
+			for _, l := range wrap(SanitizeText(e.shortenPaths(r.Error)), w-2) {
 				add("  " + st.Dim.Render(l))
 			}
 		}
-		add(artifactLines(st, r.Dir, r.Files, m.shortenPaths, w)...)
+		add(artifactLines(st, r.Dir, r.Files, e.shortenPaths, w)...)
 		add("")
-		for _, l := range wrap("enter: focus the list · o: open in the viewer · p: open in $PAGER", w) {
+		k := e.keys
+		for _, l := range wrap(keyName(k.Browser.Focus)+": focus the list · "+keyName(k.Artifacts.Open)+": open in the viewer · "+keyName(k.Artifacts.Pager)+": open in $PAGER", w) {
 			add(st.Dim.Render(l))
 		}
 	}
 	return out
 }
 
-// openArtifacts opens the selected run's folder in the viewer.
-func (m *Model) openArtifacts() tea.Cmd {
-	r := m.arts.selected()
+// open opens the selected run's folder in the viewer.
+func (p *artifactsPane) open() tea.Cmd {
+	r := p.selected()
 	if r == nil {
 		return nil
 	}
-	return m.openViewer(r.Dir)
+	return p.e.openViewer(r.Dir)
 }
 
-// openRunArtifacts opens the shown run's folder in the viewer.
-func (m *Model) openRunArtifacts() tea.Cmd {
-	sel := m.list.selected()
-	if sel == nil {
-		return nil
-	}
-	rv := m.runs.current(sel.Path)
-	if rv == nil || !rv.ended() {
-		return nil
-	}
-	return m.openViewer(rv.run.Dir())
-}
-
-// pagerArtifact opens the selected run's result.md in $PAGER.
-func (m *Model) pagerArtifact() tea.Cmd {
-	r := m.arts.selected()
+// pager opens the selected run's result.md in $PAGER.
+func (p *artifactsPane) pager() tea.Cmd {
+	r := p.selected()
 	if r == nil {
 		return nil
 	}
-	return m.pagerFile(filepath.Join(r.Dir, runner.ResultFile))
+	return pagerCmd(p.e.opts.Environ, filepath.Join(r.Dir, runner.ResultFile))
 }

@@ -31,17 +31,19 @@ type editorDoneMsg struct {
 }
 
 // askNewAgent opens the name prompt for a new agent.
-func (m *Model) askNewAgent() {
+func (m *Model) askNewAgent() tea.Cmd {
 	dir := m.opts.Home.Agents
 	m.overlays.push(&promptOverlay{
+		keys:     m.keys.Prompt,
 		title:    "New agent",
 		help:     "Creates " + Sanitize(m.shortPath(dir)) + "/<name>.md from a template; an existing file is never overwritten.",
-		input:    lineInput{limit: 64},
+		input:    lineInput{keys: m.keys.Input, limit: 64},
 		validate: func(s string) error { return lint.CheckNewAgentName(m.cat, s) },
 		submit: func(name string) tea.Cmd {
 			return createFileCmd(filepath.Join(dir, name+".md"), []byte(preview.AgentTemplate(name)))
 		},
 	})
+	return nil
 }
 
 // askDuplicate opens the name prompt for a copy of the selected agent.
@@ -59,9 +61,10 @@ func (m *Model) askDuplicate() tea.Cmd {
 	dir := m.opts.Home.Agents
 	src := f
 	m.overlays.push(&promptOverlay{
+		keys:     m.keys.Prompt,
 		title:    "Duplicate " + fileLabel(f),
 		help:     "Copies the file to " + Sanitize(m.shortPath(dir)) + "/<name>.md with the new name; an existing file is never overwritten.",
-		input:    lineInput{value: lint.CopyName(m.cat, f.Def.Name), limit: 64},
+		input:    lineInput{keys: m.keys.Input, value: lint.CopyName(m.cat, f.Def.Name), limit: 64},
 		validate: func(s string) error { return lint.CheckNewAgentName(m.cat, s) },
 		submit: func(name string) tea.Cmd {
 			data, err := preview.Renamed(src, name)
@@ -108,7 +111,7 @@ func (m *Model) created(msg createdMsg) tea.Cmd {
 		m.list.setFilter("")
 	}
 	m.list.selectPath(msg.path)
-	return tea.Batch(m.requestScan(), m.setFlash("created "+m.shortPath(msg.path)+": press e to edit it", false))
+	return tea.Batch(m.requestScan(), m.setFlash("created "+m.shortPath(msg.path)+": press "+keyName(m.keys.Author.Edit)+" to edit it", false))
 }
 
 // editorCommand builds the command line for $VISUAL, else $EDITOR, else vi.
@@ -160,7 +163,7 @@ func (m *Model) editSelected() tea.Cmd {
 				return msg
 			}
 			target, msg.cleanup = copyPath, dir
-			msg.warning = "feed:" + f.Source.Feed + " files open read-only: the next sync overwrites any edit; duplicate it (D) to change it"
+			msg.warning = "feed:" + f.Source.Feed + " files open read-only: the next sync overwrites any edit; duplicate it (" + keyName(m.keys.Author.Duplicate) + ") to change it"
 		}
 		msg.cmd, msg.err = editorCommand(environ, getenv, target)
 		return msg

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -15,6 +17,76 @@ import (
 // defaultPrefillSeconds is SubAgents.PrefillTimeoutSeconds when the config
 // does not say.
 const defaultPrefillSeconds = 1800
+
+// definitionPane is the Definition tab: what the runtime makes of the
+// selected file. Its lines are built once per (catalog, selection, width,
+// rendered body) and kept.
+type definitionPane struct {
+	e      *env
+	md     *markdownCache
+	scroll scroller
+	key    definitionKey
+	lines  []string
+}
+
+// definitionKey is what the Definition pane's lines depend on.
+type definitionKey struct {
+	catGen, stGen, w int
+	path             string
+	body             string
+}
+
+func (p *definitionPane) keyMap() help.KeyMap { return p.e.keys.Author }
+func (p *definitionPane) scroller() *scroller { return &p.scroll }
+
+// handleKey: the Definition pane has no keys of its own (the author keys
+// work from every pane).
+func (p *definitionPane) handleKey(tea.KeyPressMsg, bool) (tea.Cmd, bool) { return nil, false }
+
+// need asks for the selected body rendered as markdown at width w.
+func (p *definitionPane) need(w int) tea.Cmd {
+	f := p.e.selected()
+	if f == nil || f.Def == nil || f.Status != lint.Loaded {
+		return nil
+	}
+	return p.md.request(p.bodyKey(f, w), f.Def.Body)
+}
+
+// bodyKey identifies the rendering of f's body at pane width w.
+func (p *definitionPane) bodyKey(f *lint.File, w int) markdownKey {
+	return markdownKey{digest: f.Path + "\x00" + f.SHA256, width: w, style: markdownStyle(&p.e.st)}
+}
+
+func (p *definitionPane) content(w int) blocks {
+	e := p.e
+	f := e.selected()
+	k := definitionKey{catGen: e.catGen, stGen: e.stGen, w: w}
+	if f != nil {
+		k.path = f.Path
+		if f.Def != nil {
+			k.body, _ = p.md.get(p.bodyKey(f, w))
+		}
+	}
+	if k != p.key || p.lines == nil {
+		p.key = k
+		if f == nil && e.cat != nil && len(e.cat.Files) == 0 {
+			p.lines = emptyHomeContent(e, w)
+		} else {
+			p.lines = definitionContent(&e.st, e.cat, f, w, k.body)
+		}
+	}
+	return lines(p.lines)
+}
+
+// emptyHomeContent is the Definition pane of a home with no agent yet.
+func emptyHomeContent(e *env, w int) []string {
+	st := &e.st
+	out := []string{st.Title.Render("No agents yet"), ""}
+	out = append(out, wrap("There is no agent definition in "+Sanitize(e.shortPath(e.opts.Home.Agents))+" and no server feed.", w)...)
+	out = append(out, "")
+	out = append(out, wrap("Press "+keyName(e.keys.Author.New)+" to create one from a template; it is listed here as soon as it is saved, loaded or rejected, with the reason.", w)...)
+	return out
+}
 
 // definitionContent builds the Definition pane's lines for f at width w:
 // what the runtime makes of the file, the effective fields with defaults

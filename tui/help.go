@@ -1,75 +1,111 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
-// helpOverlay shows the full key map; any key closes it.
-type helpOverlay struct{ keys KeyMap }
-
-func (helpOverlay) update(msg tea.Msg, keys KeyMap) (tea.Cmd, bool) {
-	if _, ok := msg.(tea.KeyPressMsg); ok {
-		return nil, true
+// newHelp is a bubbles help model in the browser's styles: the footer,
+// the hints of the overlays and the help overlay all render through it.
+func newHelp(st *Styles, sep string) help.Model {
+	h := help.New()
+	h.ShortSeparator = sep
+	h.FullSeparator = "  "
+	h.Styles = help.Styles{
+		ShortKey: st.FooterKey, ShortDesc: st.Footer, ShortSeparator: st.Footer,
+		FullKey: st.FooterKey, FullDesc: st.Footer, FullSeparator: st.Footer,
+		Ellipsis: st.Footer,
 	}
+	return h
+}
+
+// shortHelp renders bindings on one line of at most w columns; keep is
+// always shown at the end, the rest cut to make room for it.
+func shortHelp(st *Styles, sep string, bindings, keep []key.Binding, w int) string {
+	h := newHelp(st, sep)
+	tail := h.ShortHelpView(keep)
+	tw := ansi.StringWidth(tail)
+	if len(bindings) == 0 {
+		return tail
+	}
+	if tail == "" {
+		h.SetWidth(w)
+		return h.ShortHelpView(bindings)
+	}
+	h.SetWidth(max(w-tw-ansi.StringWidth(sep), 1))
+	head := h.ShortHelpView(bindings)
+	if head == "" {
+		return tail
+	}
+	return head + st.Footer.Render(sep) + tail
+}
+
+// helpOverlay shows every key map, titled, in a box that scrolls; only its
+// close keys (?, esc, q) close it, so its end can always be read.
+type helpOverlay struct {
+	keys   KeyMap
+	scroll int
+	page   int // lines per page, from the last render
+}
+
+func (o *helpOverlay) update(msg tea.Msg) (tea.Cmd, bool) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, false
+	}
+	switch {
+	case key.Matches(k, o.keys.Help.Close):
+		return nil, true
+	case key.Matches(k, o.keys.Browser.Quit):
+		return tea.Quit, true
+	}
+	if d, ok := o.keys.Move.delta(k, max(o.page-1, 1)); ok {
+		o.scroll = min(o.scroll+d, 1<<30)
+	}
+	o.scroll = max(o.scroll, 0)
 	return nil, false
 }
 
-func (o helpOverlay) render(st *Styles, w, h int) []string {
-	return frame(st, "Keys (any key closes)", helpLines(st, o.keys, w-4), w, h)
-}
-
-// helpColumn is the width of one column of the key map.
-const helpColumn = 36
-
-// helpLines lays the key map out in as many columns as fit in w, groups
-// flowing down one column and into the next.
-func helpLines(st *Styles, k KeyMap, w int) []string {
-	groups := k.fullHelp()
-	var blocks [][]string
-	total := 0
-	for _, g := range groups {
-		b := []string{st.Title.Render(g.Title)}
-		for _, e := range g.Entries {
-			b = append(b, st.FooterKey.Render(fit(e.Keys, 13))+" "+e.Desc)
+// helpLines is every group of the key map, titled, one under another.
+func helpLines(st *Styles, k KeyMap) []string {
+	h := newHelp(st, "  ")
+	var out []string
+	for i, g := range k.helpGroups() {
+		if i > 0 {
+			out = append(out, "")
 		}
-		blocks = append(blocks, b)
-		total += len(b) + 1
-	}
-	cols := max(1, (w+2)/(helpColumn+2))
-	target := (total + cols - 1) / cols
-	var columns [][]string
-	var cur []string
-	for _, b := range blocks {
-		if len(cur) > 0 && len(cur)+len(b) > target && len(columns) < cols-1 {
-			columns = append(columns, cur)
-			cur = nil
-		}
-		if len(cur) > 0 {
-			cur = append(cur, "")
-		}
-		cur = append(cur, b...)
-	}
-	columns = append(columns, cur)
-	height := 0
-	for _, c := range columns {
-		height = max(height, len(c))
-	}
-	out := make([]string, height)
-	for i := range out {
-		var parts []string
-		for j, c := range columns {
-			cell := ""
-			if i < len(c) {
-				cell = c[i]
-			}
-			if j < len(columns)-1 {
-				cell = fit(cell, helpColumn)
-			}
-			parts = append(parts, cell)
-		}
-		out[i] = strings.TrimRight(strings.Join(parts, "  "), " ")
+		out = append(out, st.Title.Render(g.title))
+		out = append(out, strings.Split(h.FullHelpView(g.keys.FullHelp()), "\n")...)
 	}
 	return out
+}
+
+func (o *helpOverlay) render(st *Styles, w, h int) []string {
+	lines := helpLines(st, o.keys)
+	// The box: border 2, title and blank 2, hint 1 (and a blank above it).
+	bodyH := max(h-6, 1)
+	o.page = bodyH
+	o.scroll = min(o.scroll, max(len(lines)-bodyH, 0))
+	shown := lines[o.scroll:min(o.scroll+bodyH, len(lines))]
+	inner := 0
+	for _, l := range lines {
+		inner = max(inner, ansi.StringWidth(l))
+	}
+	inner = min(max(inner, 30), w-4)
+	out := append([]string(nil), shown...)
+	hint := o.keys.Help.ShortHelp()
+	if len(lines) > bodyH {
+		hint = append(hint, o.keys.Move.ShortHelp()...)
+	}
+	out = append(out, "", shortHelp(st, " · ", hint, nil, inner))
+	title := "Keys"
+	if len(lines) > bodyH {
+		title += fmt.Sprintf(" (%d–%d of %d)", o.scroll+1, o.scroll+len(shown), len(lines))
+	}
+	return frame(st, title, out, w, h)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint/termsafe"
@@ -13,6 +14,7 @@ import (
 // end, backspace, ctrl+w and ctrl+u take it out. It keeps no cursor
 // position of its own, which is all a filter or a name needs.
 type lineInput struct {
+	keys  InputKeys
 	value string
 	limit int // in runes; 0 means 4096
 }
@@ -20,16 +22,16 @@ type lineInput struct {
 // handleKey applies a key press and reports whether the key was text
 // editing (so the caller does not treat it as a command).
 func (in *lineInput) handleKey(msg tea.KeyPressMsg) bool {
-	switch msg.String() {
-	case "backspace", "ctrl+h":
+	switch {
+	case key.Matches(msg, in.keys.DeleteChar):
 		if r := []rune(in.value); len(r) > 0 {
 			in.value = string(r[:len(r)-1])
 		}
 		return true
-	case "ctrl+u":
+	case key.Matches(msg, in.keys.DeleteAll):
 		in.value = ""
 		return true
-	case "ctrl+w":
+	case key.Matches(msg, in.keys.DeleteWord):
 		v := strings.TrimRightFunc(in.value, unicode.IsSpace)
 		i := strings.LastIndexFunc(v, unicode.IsSpace)
 		in.value = v[:i+1]

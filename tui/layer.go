@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -51,11 +53,38 @@ type layerState struct {
 	cur     layerBuild
 	prev    string
 	hasPrev bool
+	// diff is prev against cur once computed (diffGen == gen); diffAsked
+	// says it is being computed.
+	diff      string
+	diffGen   int
+	diffAsked int
+}
+
+// layerDiffMsg carries the diff of one audience's layer against the one
+// before, computed in the background: a diff of 10,000 agents' layers
+// takes too long for Update or View.
+type layerDiffMsg struct {
+	gen      int
+	audience preview.Audience
+	text     string
+}
+
+// layerDiffCmd diffs two layers.
+func layerDiffCmd(gen int, a preview.Audience, prev, cur string) tea.Cmd {
+	return func() tea.Msg {
+		return layerDiffMsg{gen: gen, audience: a, text: preview.Diff(prev, cur)}
+	}
 }
 
 // layerPane is the Layer tab: the [available-subagents] layer for the
 // chosen audience, its token cost, and a diff against the previous layer.
 type layerPane struct {
+	e      *env
+	scroll scroller
+	// jumpPending asks the pane to bring the selection's block into view
+	// once the layer is there.
+	jumpPending bool
+
 	audience preview.Audience
 	diff     bool
 	states   map[preview.Audience]*layerState
@@ -101,6 +130,64 @@ func (p *layerPane) apply(msg layerMsg) {
 
 func (p *layerPane) invalidate() { p.cacheKey, p.bodyKey, p.tokensKey = "", "", "" }
 
+// storeDiff keeps a diff computed in the background, unless the layer
+// changed again meanwhile.
+func (p *layerPane) storeDiff(msg layerDiffMsg) {
+	if s := p.states[msg.audience]; s != nil && s.gen == msg.gen {
+		s.diff, s.diffGen = msg.text, msg.gen
+		p.invalidate()
+	}
+}
+
+func (p *layerPane) keyMap() help.KeyMap { return p.e.keys.Layer }
+func (p *layerPane) scroller() *scroller { return &p.scroll }
+
+// handleKey cycles the audience and toggles the diff.
+func (p *layerPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, p.e.keys.Layer.Audience):
+		p.cycleAudience()
+		p.scroll.offset = 0
+		p.jumpPending = true
+		return nil, true
+	case key.Matches(msg, p.e.keys.Layer.Diff):
+		p.toggleDiff()
+		p.scroll.offset = 0
+		return nil, true
+	}
+	return nil, false
+}
+
+// need asks for the diff when it shows and is not computed yet.
+func (p *layerPane) need(int) tea.Cmd {
+	s := p.states[p.audience]
+	if !p.diff || s == nil || !s.hasPrev || s.diffGen == s.gen || s.diffAsked == s.gen {
+		return nil
+	}
+	s.diffAsked = s.gen
+	return layerDiffCmd(s.gen, p.audience, s.prev, s.cur.text)
+}
+
+func (p *layerPane) content(w int) blocks {
+	return lines(p.lines(&p.e.st, p.e.cat, p.e.selected(), w))
+}
+
+// jump scrolls so the selection's block shows, once, after the selection
+// or the audience changed: from the top when the block fits there, else
+// from a line above the block. The pane is w×h.
+func (p *layerPane) jump(w, h int) {
+	if !p.jumpPending || p.states[p.audience] == nil {
+		return // nothing to jump to until the layer is built
+	}
+	p.jumpPending = false
+	total := len(p.lines(&p.e.st, p.e.cat, p.e.selected(), w))
+	from, to, ok := p.selectedBlock()
+	if !ok || to <= h {
+		return
+	}
+	p.scroll.offset = max(min(from-1, total-h), 0)
+}
+
 // cycleAudience moves to the next audience: Personal, Team, Public.
 func (p *layerPane) cycleAudience() {
 	i := slices.Index(preview.Audiences, p.audience)
@@ -114,8 +201,8 @@ func (p *layerPane) toggleDiff() {
 	p.invalidate()
 }
 
-// content returns the pane's lines at width w for the selected file.
-func (p *layerPane) content(st *Styles, c *lint.Catalog, sel *lint.File, w int) []string {
+// lines returns the pane's lines at width w for the selected file.
+func (p *layerPane) lines(st *Styles, c *lint.Catalog, sel *lint.File, w int) []string {
 	s := p.states[p.audience]
 	if s == nil {
 		return []string{st.Dim.Render("Building the layer…")}
@@ -124,7 +211,7 @@ func (p *layerPane) content(st *Styles, c *lint.Catalog, sel *lint.File, w int) 
 	if sel != nil {
 		selKey = sel.Path + "\x00" + sel.SHA256
 	}
-	base := fmt.Sprintf("%d|%d|%d|%t|%t", s.gen, p.audience, w, p.diff, st.Color)
+	base := fmt.Sprintf("%d|%d|%d|%t|%t|%d", s.gen, p.audience, w, p.diff, st.Color, p.e.stGen)
 	key := base + "|" + selKey
 	if key == p.cacheKey {
 		return p.cacheLines
@@ -176,7 +263,7 @@ func (p *layerPane) buildHead(st *Styles, c *lint.Catalog, s *layerState, sel *l
 		}
 		auds = append(auds, name)
 	}
-	add(cut(st.Label.Render("Audience ")+strings.Join(auds, "")+st.Dim.Render("  a: next"), w))
+	add(cut(st.Label.Render("Audience ")+strings.Join(auds, "")+st.Dim.Render("  "+keyName(p.e.keys.Layer.Audience)+": next"), w))
 
 	cost := s.cur.cost
 	tokens := fmt.Sprintf("%d tokens on every turn", cost.Total)
@@ -208,9 +295,9 @@ func (p *layerPane) buildHead(st *Styles, c *lint.Catalog, s *layerState, sel *l
 		add(agentTokenLines(st, p.byTokens, sel, w)...)
 	}
 	if p.diff {
-		add("", st.Title.Render("Diff against the layer before the last change")+st.Dim.Render("  v: back"))
+		add("", st.Title.Render("Diff against the layer before the last change")+st.Dim.Render("  "+keyName(p.e.keys.Layer.Diff)+": back"))
 	} else {
-		add("", st.Title.Render("Layer text")+st.Dim.Render("  v: diff"))
+		add("", st.Title.Render("Layer text")+st.Dim.Render("  "+keyName(p.e.keys.Layer.Diff)+": diff"))
 	}
 	return out
 }
@@ -223,7 +310,10 @@ func (p *layerPane) buildBody(st *Styles, s *layerState, w int) ([]string, map[s
 		if !s.hasPrev {
 			return []string{st.Dim.Render(cut("No change since agentdesk started.", w))}, nil
 		}
-		d := preview.Diff(s.prev, s.cur.text)
+		if s.diffGen != s.gen {
+			return []string{st.Dim.Render("Comparing the layers…")}, nil
+		}
+		d := s.diff
 		if d == "" {
 			return []string{st.Dim.Render("The layers are equal.")}, nil
 		}

@@ -13,7 +13,7 @@ import (
 type overlay interface {
 	// update handles one message. It returns a Cmd to run and whether the
 	// overlay is finished and should be taken off the stack.
-	update(msg tea.Msg, keys KeyMap) (cmd tea.Cmd, done bool)
+	update(msg tea.Msg) (cmd tea.Cmd, done bool)
 	// render draws the overlay for a screen of width×height; the result is
 	// centred over the panes.
 	render(st *Styles, width, height int) []string

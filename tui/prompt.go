@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
-// promptOverlay asks for one line of text. Enter submits when validate
-// accepts the value; esc cancels.
+// promptOverlay asks for one line of text. Submit (enter) submits when
+// validate accepts the value; Cancel (esc) closes it.
 type promptOverlay struct {
+	keys     PromptKeys
 	title    string
 	help     string
 	input    lineInput
@@ -15,16 +17,16 @@ type promptOverlay struct {
 	err      string
 }
 
-func (p *promptOverlay) update(msg tea.Msg, keys KeyMap) (tea.Cmd, bool) {
+func (p *promptOverlay) update(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
 		p.input.insert(msg.Content)
 		p.err = ""
 	case tea.KeyPressMsg:
-		switch msg.String() {
-		case "esc", "ctrl+c":
+		switch {
+		case key.Matches(msg, p.keys.Cancel):
 			return nil, true
-		case "enter":
+		case key.Matches(msg, p.keys.Submit):
 			if p.validate != nil {
 				if err := p.validate(p.input.value); err != nil {
 					p.err = err.Error()
@@ -55,7 +57,7 @@ func (p *promptOverlay) render(st *Styles, w, h int) []string {
 			lines = append(lines, st.Dim.Render(l))
 		}
 	}
-	lines = append(lines, "", st.Dim.Render("enter: ok · esc: cancel"))
+	lines = append(lines, "", shortHelp(st, " · ", p.keys.ShortHelp(), nil, inner))
 	// Pad the first line so the box keeps its width while typing.
 	lines[0] = fit(lines[0], inner)
 	return frame(st, p.title, lines, w, h)

@@ -102,7 +102,7 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 				text += fmt.Sprintf(" (+%d more)", len(changes)-1)
 			}
 			if created {
-				text += " · press e to edit it"
+				text += " · press " + keyName(m.keys.Author.Edit) + " to edit it"
 			}
 			cmds = append(cmds, m.setFlash(text, strings.Contains(changes[0], "rejected")))
 		}

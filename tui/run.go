@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -27,56 +29,76 @@ type runView struct {
 	agent     string
 	task      string
 	context   string
-	segs      []runSegment
+	segs      []*runSegment
 	next      int // index of the next event to read
 	status    runner.Status
 	record    *runner.Record // set when the run has ended
 	err       error          // reading events failed
 	writeErr  error          // the run folder could not be written
-	// cache of the stream's rendered lines
-	cacheKey   string
-	cacheLines []string
 }
 
-// runSegment is a stretch of one kind of output: text, thinking, or a
-// tool call.
+// runSegment is a stretch of one kind of output: text, thinking (kept
+// wrapped as it streams), or a tool call (its lines kept for one width).
 type runSegment struct {
-	kind runner.EventKind
-	text string
-	tool *runner.ToolCall
+	kind   runner.EventKind
+	stream streamText
+	tool   *runner.ToolCall
+	// rows of a tool call or result at width w, in style generation stGen
+	w, stGen int
+	rows     []string
 }
 
 // ended reports whether the run has finished.
 func (rv *runView) ended() bool { return rv.record != nil || rv.err != nil }
 
-// add appends an event's output, merging deltas of the same kind.
+// add appends an event's output, merging deltas of the same kind; a delta
+// costs what it adds, not what came before it.
 func (rv *runView) add(ev runner.Event) {
 	switch ev.Kind {
 	case runner.EventText, runner.EventThinking:
 		if n := len(rv.segs); n > 0 && rv.segs[n-1].kind == ev.Kind {
-			rv.segs[n-1].text += ev.Text
+			rv.segs[n-1].stream.add(ev.Text)
 			return
 		}
-		rv.segs = append(rv.segs, runSegment{kind: ev.Kind, text: ev.Text})
-	case runner.EventToolCall:
-		rv.segs = append(rv.segs, runSegment{kind: ev.Kind, tool: ev.Tool})
-	case runner.EventToolResult:
-		rv.segs = append(rv.segs, runSegment{kind: ev.Kind, tool: ev.Tool})
+		sg := &runSegment{kind: ev.Kind}
+		sg.stream.trim = ev.Kind == runner.EventThinking
+		sg.stream.add(ev.Text)
+		rv.segs = append(rv.segs, sg)
+	case runner.EventToolCall, runner.EventToolResult:
+		rv.segs = append(rv.segs, &runSegment{kind: ev.Kind, tool: ev.Tool})
 	case runner.EventDone:
 		rv.record = ev.Record
 	}
 }
 
 // runPane is the Run tab: the trial runs of the selected agent, one shown
-// at a time, streaming live.
+// at a time, streaming live. It owns the runs started from the browser.
 type runPane struct {
+	e            *env
+	scroll       scroller // follows the end of the stream
 	runs         []*runView
 	shown        map[string]string // agent path → id of the run shown
 	foldThinking bool
-	follow       bool // keep the end of the stream in view
 	ticking      bool
 	ctx          context.Context
 	stop         context.CancelFunc
+	// eventWait, when set, replaces the Cmd that waits for a run's events
+	// (tests pump events themselves).
+	eventWait func(r *runner.Run, i int) tea.Cmd
+}
+
+func newRunPane(e *env) runPane {
+	p := runPane{e: e, scroll: scroller{canFollow: true}}
+	p.ctx, p.stop = context.WithCancel(context.Background())
+	return p
+}
+
+// close cancels the runs still going and waits for their folders.
+func (p *runPane) close() {
+	p.stop()
+	for _, rv := range p.runs {
+		_, _ = rv.run.Wait()
+	}
 }
 
 // forAgent returns the runs of the agent file at path, oldest first.
@@ -198,58 +220,79 @@ var doneContext = func() context.Context {
 	return ctx
 }()
 
-// askRun opens the form for a trial run of the selected agent.
-func (m *Model) askRun() tea.Cmd {
-	f := m.list.selected()
+func (p *runPane) keyMap() help.KeyMap { return p.e.keys.Run }
+func (p *runPane) scroller() *scroller { return &p.scroll }
+func (p *runPane) need(int) tea.Cmd    { return nil }
+
+// handleKey cancels, folds, moves to the next run, opens the artifacts.
+// (Run itself works from every pane: the root calls ask.)
+func (p *runPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
+	k := p.e.keys.Run
 	switch {
-	case m.opts.Runner == nil:
-		return m.setFlash("trial runs are off: "+m.runnerUnavailable(), true)
+	case key.Matches(msg, k.Cancel):
+		return p.cancel(), true
+	case key.Matches(msg, k.FoldThinking):
+		p.foldThinking = !p.foldThinking
+		return nil, true
+	case key.Matches(msg, k.NextRun):
+		p.nextRun()
+		return nil, true
+	case key.Matches(msg, k.Open):
+		return p.openArtifacts(), true
+	}
+	return nil, false
+}
+
+// ask opens the form for a trial run of the selected agent.
+func (p *runPane) ask() tea.Cmd {
+	e := p.e
+	f := e.selected()
+	switch {
+	case e.opts.Runner == nil:
+		return e.notify("trial runs are off: "+e.runnerUnavailable(), true)
 	case f == nil:
 		return nil
 	case f.Status != lint.Loaded:
-		return m.setFlash(fileLabel(f)+" is rejected: the runtime would not run it; fix it first", true)
+		return e.notify(fileLabel(f)+" is rejected: the runtime would not run it; fix it first", true)
 	}
-	m.overlays.push(newRunForm(fileLabel(f), func(task, context string) tea.Cmd {
-		return m.startRun(f, task, context)
+	e.push(newRunForm(e.keys, fileLabel(f), func(task, context string) tea.Cmd {
+		return p.start(f, task, context)
 	}))
 	return nil
 }
 
-// startRun starts a run of f.
-func (m *Model) startRun(f *lint.File, task, context string) tea.Cmd {
-	var cfg *lint.Config
-	if m.cat != nil {
-		cfg = m.cat.Config
-	}
-	spec := runner.Spec{Agent: f, Config: cfg, Task: task, Context: context, Project: m.opts.Project}
-	m.setTab(tabRun)
-	return startRunCmd(m.runs.ctx, m.opts.Runner, spec, fileLabel(f))
+// start starts a run of f.
+func (p *runPane) start(f *lint.File, task, context string) tea.Cmd {
+	e := p.e
+	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: e.opts.Project}
+	e.show(tabRun)
+	return startRunCmd(p.ctx, e.opts.Runner, spec, fileLabel(f))
 }
 
-// runStarted registers a started run and starts reading its events.
-func (m *Model) runStarted(msg runStartedMsg) tea.Cmd {
+// started registers a started run and starts reading its events.
+func (p *runPane) started(msg runStartedMsg) tea.Cmd {
 	if msg.err != nil {
-		return m.setFlash("the run did not start: "+msg.err.Error(), true)
+		return p.e.notify("the run did not start: "+msg.err.Error(), true)
 	}
 	rv := &runView{
 		run: msg.run, id: msg.run.ID(), agentPath: msg.agentPath, agent: msg.agent,
 		task: msg.task, context: msg.context, status: msg.run.Status(),
 	}
-	m.runs.runs = append(m.runs.runs, rv)
-	if m.runs.shown == nil {
-		m.runs.shown = map[string]string{}
+	p.runs = append(p.runs, rv)
+	if p.shown == nil {
+		p.shown = map[string]string{}
 	}
-	m.runs.shown[rv.agentPath] = rv.id
-	m.runs.follow = true
-	return tea.Batch(m.waitEvents(rv.run, 0), m.startTicking())
+	p.shown[rv.agentPath] = rv.id
+	p.scroll.follow = true
+	return tea.Batch(p.waitEvents(rv.run, 0), p.startTicking())
 }
 
-// runEvents adds events to their run; the last one ends it, with a
-// notice when the user is looking elsewhere.
-func (m *Model) runEvents(msg runEventsMsg) tea.Cmd {
-	rv := m.runs.byID(msg.id)
+// events adds events to their run. The last one ends it, with a notice
+// when the user is looking elsewhere; ended says so.
+func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
+	rv := p.byID(msg.id)
 	if rv == nil || msg.from != rv.next {
-		return nil
+		return nil, false
 	}
 	for _, ev := range msg.events {
 		rv.add(ev)
@@ -261,96 +304,103 @@ func (m *Model) runEvents(msg runEventsMsg) tea.Cmd {
 	}
 	rv.writeErr = msg.writeErr
 	if !msg.end && msg.err == nil {
-		return m.waitEvents(rv.run, rv.next)
+		return p.waitEvents(rv.run, rv.next), false
 	}
 	if rv.record == nil && rv.err == nil {
 		rec := rv.run.Record()
 		rv.record = &rec
 	}
-	m.arts.invalidate()
-	cmds := []tea.Cmd{m.refreshArtifacts()}
-	switch sel := m.list.selected(); {
+	e := p.e
+	switch sel := e.selected(); {
 	case rv.writeErr != nil:
 		first, _, _ := strings.Cut(rv.writeErr.Error(), "\n")
-		cmds = append(cmds, m.setFlash(rv.agent+": the run folder could not be written: "+first, true))
-	case m.tab != tabRun || sel == nil || sel.Path != rv.agentPath:
-		cmds = append(cmds, m.setFlash(rv.agent+": run finished — "+outcomeText(rv.record)+" (tab 3)", rv.record == nil || rv.record.Outcome != runner.Completed))
+		cmd = e.notify(rv.agent+": the run folder could not be written: "+first, true)
+	case !p.visible() || sel == nil || sel.Path != rv.agentPath:
+		cmd = e.notify(rv.agent+": run finished — "+outcomeText(rv.record)+" ("+keyName(e.keys.Browser.Tab3)+")", rv.record == nil || rv.record.Outcome != runner.Completed)
 	}
-	return tea.Batch(cmds...)
+	return cmd, true
 }
 
+// visible reports whether the Run pane is the one shown.
+func (p *runPane) visible() bool { return p.e.activeTab() == tabRun }
+
 // waitEvents returns the Cmd that reads a run's events from i on.
-func (m *Model) waitEvents(r *runner.Run, i int) tea.Cmd {
-	if m.eventWait != nil {
-		return m.eventWait(r, i)
+func (p *runPane) waitEvents(r *runner.Run, i int) tea.Cmd {
+	if p.eventWait != nil {
+		return p.eventWait(r, i)
 	}
-	return waitEventsCmd(m.runs.ctx, r, i)
+	return waitEventsCmd(p.ctx, r, i)
 }
 
 // startTicking starts the clock tick unless it runs.
-func (m *Model) startTicking() tea.Cmd {
-	if m.runs.ticking {
+func (p *runPane) startTicking() tea.Cmd {
+	if p.ticking {
 		return nil
 	}
-	m.runs.ticking = true
-	return m.tick(runTickEvery, func(time.Time) tea.Msg { return runTickMsg{} })
+	p.ticking = true
+	return p.e.tick(runTickEvery, func(time.Time) tea.Msg { return runTickMsg{} })
 }
 
-// runTick refreshes the clocks of running runs while any runs.
-func (m *Model) runTick() tea.Cmd {
-	m.runs.ticking = false
-	if m.runs.active() == 0 {
+// tickClocks refreshes the clocks of running runs while any runs.
+func (p *runPane) tickClocks() tea.Cmd {
+	p.ticking = false
+	if p.active() == 0 {
 		return nil
 	}
-	for _, rv := range m.runs.runs {
+	for _, rv := range p.runs {
 		if !rv.ended() {
 			rv.status = rv.run.Status()
 		}
 	}
-	return m.startTicking()
+	return p.startTicking()
 }
 
-// cancelRun cancels the run shown for the selected agent.
-func (m *Model) cancelRun() tea.Cmd {
-	sel := m.list.selected()
+// cancel cancels the run shown for the selected agent.
+func (p *runPane) cancel() tea.Cmd {
+	sel := p.e.selected()
 	if sel == nil {
 		return nil
 	}
-	rv := m.runs.current(sel.Path)
+	rv := p.current(sel.Path)
 	if rv == nil || rv.ended() {
-		return m.setFlash("no running run to cancel", false)
+		return p.e.notify("no running run to cancel", false)
 	}
 	rv.run.Cancel() // no I/O: it cancels the run's context
-	return m.setFlash("cancelling "+shortID(rv.id)+" (cancelled_by_parent)", false)
+	return p.e.notify("cancelling "+shortID(rv.id)+" (cancelled_by_parent)", false)
 }
 
 // nextRun shows the next run of the selected agent.
-func (m *Model) nextRun() {
-	sel := m.list.selected()
+func (p *runPane) nextRun() {
+	sel := p.e.selected()
 	if sel == nil {
 		return
 	}
-	runs := m.runs.forAgent(sel.Path)
+	runs := p.forAgent(sel.Path)
 	if len(runs) < 2 {
 		return
 	}
-	cur := m.runs.current(sel.Path)
+	cur := p.current(sel.Path)
 	for i, rv := range runs {
 		if rv == cur {
-			m.runs.shown[sel.Path] = runs[(i+1)%len(runs)].id
+			p.shown[sel.Path] = runs[(i+1)%len(runs)].id
 			break
 		}
 	}
-	m.scroll[tabRun] = 0
-	m.runs.follow = true
+	p.scroll.offset = 0
+	p.scroll.follow = true
 }
 
-// runnerUnavailable says why there is no runner.
-func (m *Model) runnerUnavailable() string {
-	if m.opts.RunnerErr != nil {
-		return m.opts.RunnerErr.Error()
+// openArtifacts opens the shown run's folder in the viewer.
+func (p *runPane) openArtifacts() tea.Cmd {
+	sel := p.e.selected()
+	if sel == nil {
+		return nil
 	}
-	return "no runs folder"
+	rv := p.current(sel.Path)
+	if rv == nil || !rv.ended() {
+		return nil
+	}
+	return p.e.openViewer(rv.run.Dir())
 }
 
 func shortID(id string) string {
@@ -375,36 +425,36 @@ func outcomeText(r *runner.Record) string {
 	return s
 }
 
-// runContent renders the Run pane for the selected file.
-func (m *Model) runContent(w int) []string {
-	st := &m.st
-	sel := m.list.selected()
+// content is the Run pane for the selected file: the run's head (task,
+// model, clocks) built fresh, the stream from its kept rows, the banner.
+func (p *runPane) content(w int) blocks {
+	e := p.e
+	st := &e.st
+	sel := e.selected()
 	switch {
-	case m.opts.Runner == nil:
-		return wrap("Trial runs are off: "+Sanitize(m.runnerUnavailable()), w)
+	case e.opts.Runner == nil:
+		return lines(wrap("Trial runs are off: "+Sanitize(e.runnerUnavailable()), w))
 	case sel == nil:
-		return []string{st.Dim.Render("Select an agent to run it.")}
+		return lines([]string{st.Dim.Render("Select an agent to run it.")})
 	}
-	rv := m.runs.current(sel.Path)
+	rv := p.current(sel.Path)
 	if rv == nil {
-		return m.runIntro(sel, w)
+		return lines(p.intro(sel, w))
 	}
-	return m.runView(rv, sel, w)
+	return p.runBlocks(rv, sel, w)
 }
 
-// runIntro tells how a run of sel would go before there is one.
-func (m *Model) runIntro(sel *lint.File, w int) []string {
-	st := &m.st
+// intro tells how a run of sel would go before there is one.
+func (p *runPane) intro(sel *lint.File, w int) []string {
+	e := p.e
+	st := &e.st
 	var out []string
 	if sel.Status != lint.Loaded {
 		return wrap(fileLabel(sel)+" is rejected: the runtime would not run it. Fix it first (see the Definition pane).", w)
 	}
 	out = append(out, st.Title.Render("Trial run of "+fileLabel(sel)))
-	out = append(out, wrap("Press r, give a task (and optional context), and the agent runs against the model NetClaw would use, classified as the runtime would: completed, output_truncated, thinking_only_timeout…", w)...)
-	var cfg *lint.Config
-	if m.cat != nil {
-		cfg = m.cat.Config
-	}
+	out = append(out, wrap("Press "+keyName(e.keys.Run.Run)+", give a task (and optional context), and the agent runs against the model NetClaw would use, classified as the runtime would: completed, output_truncated, thinking_only_timeout…", w)...)
+	cfg := e.config()
 	out = append(out, "")
 	model, err := runner.ResolveModel(cfg, sel.Def.ModelRole)
 	if err != nil {
@@ -414,17 +464,16 @@ func (m *Model) runIntro(sel *lint.File, w int) []string {
 	}
 	out = append(out, limitLines(st, runner.LimitsFor(cfg, sel.Def), w)...)
 	tools := "none (no project folder)"
-	if m.opts.Project != "" {
-		tools = "file_read, file_list, read-only in " + m.shortPath(m.opts.Project)
+	if e.opts.Project != "" {
+		tools = "file_read, file_list, read-only in " + e.shortPath(e.opts.Project)
 	}
 	out = append(out, labelled(st, "Tools    ", Sanitize(tools), w)...)
 	out = append(out, "")
-	for _, l := range wrap("Runs go to "+Sanitize(m.shortPath(m.opts.Runner.Dir())), w) {
+	for _, l := range wrap("Runs go to "+Sanitize(e.shortPath(e.opts.Runner.Dir())), w) {
 		out = append(out, st.Dim.Render(l))
 	}
 	return out
 }
-
 func modelLines(st *Styles, md runner.Model, w int, endpoint bool) []string {
 	line := fmt.Sprintf("%s at %s (%s)", md.ModelID, md.Provider, md.Type)
 	if endpoint {
@@ -463,13 +512,15 @@ func dur(d time.Duration) string {
 	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 }
 
-// runView renders one run: what it is, its clocks, the stream, and the
+// runBlocks renders one run: what it is, its clocks, the stream, and the
 // outcome banner once it has ended.
-func (m *Model) runView(rv *runView, sel *lint.File, w int) []string {
-	st := &m.st
-	var out []string
-	add := func(ls ...string) { out = append(out, ls...) }
-	runs := m.runs.forAgent(sel.Path)
+func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
+	e := p.e
+	st := &e.st
+	k := e.keys
+	var head []string
+	add := func(ls ...string) { head = append(head, ls...) }
+	runs := p.forAgent(sel.Path)
 	pos := 0
 	for i, r := range runs {
 		if r == rv {
@@ -480,18 +531,16 @@ func (m *Model) runView(rv *runView, sel *lint.File, w int) []string {
 	if rv.ended() {
 		state = outcomeText(rv.record)
 	}
-	head := fmt.Sprintf("Run %d/%d · %s · %s", pos, len(runs), shortID(rv.id), state)
-	more := "r: new run"
+	title := fmt.Sprintf("Run %d/%d · %s · %s", pos, len(runs), shortID(rv.id), state)
+	more := keyName(k.Run.Run) + ": new run"
 	if len(runs) > 1 {
-		more = "]: next run · " + more
+		more = keyName(k.Run.NextRun) + ": next run · " + more
 	}
 	if !rv.ended() {
-		more = "x: cancel · " + more
+		more = keyName(k.Run.Cancel) + ": cancel · " + more
 	}
-	add(spread(st.Title.Render(head), st.Dim.Render(more), w))
-	for _, l := range wrap("Task: "+Sanitize(rv.task), w) {
-		add(l)
-	}
+	add(spread(st.Title.Render(title), st.Dim.Render(more), w))
+	add(wrap("Task: "+Sanitize(rv.task), w)...)
 	if rv.context != "" {
 		for _, l := range wrap("Context: "+Sanitize(rv.context), w) {
 			add(st.Dim.Render(l))
@@ -500,10 +549,10 @@ func (m *Model) runView(rv *runView, sel *lint.File, w int) []string {
 	add(modelLines(st, rv.run.Model(), w, false)...)
 	add(clockLines(st, rv, w)...)
 	add(st.Separator.Render(strings.Repeat("─", w)))
-	add(m.streamLines(rv, w)...)
+	out := blocks{{lines: head}}
+	out = append(out, p.streamBlocks(rv, w)...)
 	if rv.ended() {
-		add("")
-		add(bannerLines(st, rv, m.shortenPaths, w)...)
+		out = append(out, block{lines: append([]string{""}, bannerLines(st, k, rv, e.shortenPaths, w)...)})
 	}
 	return out
 }
@@ -549,53 +598,58 @@ func clockLines(st *Styles, rv *runView, w int) []string {
 	return out
 }
 
-// streamLines renders the run's output so far, cached until it grows.
-func (m *Model) streamLines(rv *runView, w int) []string {
-	st := &m.st
-	last := 0
-	if n := len(rv.segs); n > 0 {
-		last = len(rv.segs[n-1].text)
-	}
-	key := fmt.Sprintf("%d|%d|%d|%t|%t", len(rv.segs), last, w, m.runs.foldThinking, st.Color)
-	if key == rv.cacheKey {
-		return rv.cacheLines
-	}
-	var out []string
+// streamBlocks is the run's output so far: text and thinking from the
+// rows their streams keep (styled only when shown), tool calls and
+// results from rows kept for this width.
+func (p *runPane) streamBlocks(rv *runView, w int) blocks {
+	st := &p.e.st
+	var out blocks
 	if len(rv.segs) == 0 && !rv.ended() {
-		out = append(out, st.Dim.Render("waiting for the model…"))
+		out = append(out, block{lines: []string{st.Dim.Render("waiting for the model…")}})
 	}
 	for _, sg := range rv.segs {
 		switch sg.kind {
 		case runner.EventThinking:
-			if m.runs.foldThinking {
-				out = append(out, st.Thinking.Render(cut(fmt.Sprintf("▸ thinking · %d characters (t: show)", len([]rune(sg.text))), w)))
+			if p.foldThinking {
+				out = append(out, block{lines: []string{st.Thinking.Render(cut(fmt.Sprintf("▸ thinking · %d characters (%s: show)", sg.stream.runes, keyName(p.e.keys.Run.FoldThinking)), w))}})
 				continue
 			}
-			for _, l := range wrap(SanitizeText(strings.Trim(sg.text, "\n")), w-2) {
-				out = append(out, st.Thinking.Render("┊ "+l))
-			}
-		case runner.EventToolCall:
-			call := "tool call"
-			if sg.tool != nil {
-				call = sg.tool.Name + " " + sg.tool.Arguments
-				if !sg.tool.Complete {
-					call += "  (arguments cut off)"
-				}
-			}
-			for i, l := range wrap(Sanitize(call), w-2) {
-				p := "  "
-				if i == 0 {
-					p = "⚙ "
-				}
-				out = append(out, st.Tool.Render(p+l))
-			}
-		case runner.EventToolResult:
-			out = append(out, toolResultLines(st, sg.tool, w)...)
+			rows, open := sg.stream.lines(w - 2)
+			think := func(l string) string { return st.Thinking.Render("┊ " + l) }
+			out = append(out, block{lines: rows, render: think}, block{lines: []string{open}, render: think})
+		case runner.EventText:
+			rows, open := sg.stream.lines(w)
+			out = append(out, block{lines: rows}, block{lines: []string{open}})
 		default:
-			out = append(out, wrap(SanitizeText(sg.text), w)...)
+			if sg.w != w || sg.stGen != p.e.stGen || sg.rows == nil {
+				sg.w, sg.stGen, sg.rows = w, p.e.stGen, toolLines(st, sg, w)
+			}
+			out = append(out, block{lines: sg.rows})
 		}
 	}
-	rv.cacheKey, rv.cacheLines = key, out
+	return out
+}
+
+// toolLines renders a tool call (⚙ and its arguments) or what it got back.
+func toolLines(st *Styles, sg *runSegment, w int) []string {
+	if sg.kind == runner.EventToolResult {
+		return toolResultLines(st, sg.tool, w)
+	}
+	call := "tool call"
+	if sg.tool != nil {
+		call = sg.tool.Name + " " + sg.tool.Arguments
+		if !sg.tool.Complete {
+			call += "  (arguments cut off)"
+		}
+	}
+	var out []string
+	for i, l := range wrap(Sanitize(call), w-2) {
+		p := "  "
+		if i == 0 {
+			p = "⚙ "
+		}
+		out = append(out, st.Tool.Render(p+l))
+	}
 	return out
 }
 
@@ -670,7 +724,7 @@ func toolResultText(r *runner.ToolResult, w int) []string {
 
 // bannerLines is the outcome banner of an ended run: outcome, reason, the
 // error, and the artifact paths.
-func bannerLines(st *Styles, rv *runView, short func(string) string, w int) []string {
+func bannerLines(st *Styles, k KeyMap, rv *runView, short func(string) string, w int) []string {
 	if rv.record == nil {
 		return []string{st.BannerBad.Render(fit(" reading the run failed: "+Sanitize(fmt.Sprint(rv.err)), w))}
 	}
@@ -697,7 +751,7 @@ func bannerLines(st *Styles, rv *runView, short func(string) string, w int) []st
 		}
 	}
 	out = append(out, artifactLines(st, dir, r.Files, short, w)...)
-	out = append(out, st.Dim.Render(cut("  o: open in the viewer · 4: Artifacts pane", w)))
+	out = append(out, st.Dim.Render(cut("  "+keyName(k.Run.Open)+": open in the viewer · "+keyName(k.Browser.Tab4)+": Artifacts pane", w)))
 	return out
 }
 

@@ -33,7 +33,7 @@ type runHome struct {
 	waiting []pendingWait
 }
 
-func newRunHome(t *testing.T, w, h int) *runHome {
+func newRunHome(t testing.TB, w, h int) *runHome {
 	t.Helper()
 	srv := modeltest.NewServer()
 	t.Cleanup(srv.Close)
@@ -63,7 +63,7 @@ func newRunHome(t *testing.T, w, h int) *runHome {
 	})
 	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 	rh := &runHome{testModel: &testModel{t: t, Model: m}, srv: srv, tmp: tmp, base: base}
-	m.eventWait = func(r *runner.Run, i int) tea.Cmd {
+	m.runs.eventWait = func(r *runner.Run, i int) tea.Cmd {
 		rh.waiting = append(rh.waiting, pendingWait{r, i})
 		return nil
 	}
@@ -146,14 +146,13 @@ func (rh *runHome) freeze(rv *runView) string {
 		first := int64(900)
 		rv.record.Timings = runner.Timings{FirstDeltaMS: &first, TotalMS: 1250}
 	}
-	rv.cacheKey = ""
 	scr := strings.ReplaceAll(rh.screen(), rv.id, strings.Repeat("0", len(rv.id)))
 	return strings.ReplaceAll(scr, shortID(rv.id), strings.Repeat("0", len(shortID(rv.id))))
 }
 
 func hasText(rv *runView, s string) bool {
 	for _, sg := range rv.segs {
-		if strings.Contains(sg.text, s) {
+		if strings.Contains(sg.stream.text(), s) {
 			return true
 		}
 	}
@@ -292,8 +291,7 @@ func TestRunWithToolCallScreens(t *testing.T) {
 				t.Fatalf("outcome %s %s, %d tool calls", rv.record.Outcome, rv.record.Reason, len(rv.record.ToolCalls))
 			}
 			rh.keys("g") // from the top: the follow mode shows the end
-			rh.runs.follow = false
-			rh.scroll[tabRun] = 0
+			rh.runs.scroll.top()
 			frame := rh.View().Content
 			checkFrame(t, frame, sz[0], sz[1])
 			checkNoRawControls(t, frame)

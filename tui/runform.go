@@ -3,12 +3,14 @@ package tui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
-// runForm asks for a trial run's task and optional context. Tab moves
-// between the two fields; enter starts the run once there is a task.
+// runForm asks for a trial run's task and optional context. NextField
+// moves between the two fields; Start starts the run once there is a task.
 type runForm struct {
+	keys    RunFormKeys
 	agent   string
 	task    lineInput
 	context lineInput
@@ -17,8 +19,11 @@ type runForm struct {
 	submit  func(task, context string) tea.Cmd
 }
 
-func newRunForm(agent string, submit func(task, context string) tea.Cmd) *runForm {
-	return &runForm{agent: agent, submit: submit, task: lineInput{limit: 8192}, context: lineInput{limit: 8192}}
+func newRunForm(keys KeyMap, agent string, submit func(task, context string) tea.Cmd) *runForm {
+	return &runForm{
+		keys: keys.RunForm, agent: agent, submit: submit,
+		task: lineInput{keys: keys.Input, limit: 8192}, context: lineInput{keys: keys.Input, limit: 8192},
+	}
 }
 
 func (f *runForm) input() *lineInput {
@@ -28,18 +33,18 @@ func (f *runForm) input() *lineInput {
 	return &f.task
 }
 
-func (f *runForm) update(msg tea.Msg, keys KeyMap) (tea.Cmd, bool) {
+func (f *runForm) update(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
 		f.input().insert(msg.Content)
 	case tea.KeyPressMsg:
-		switch msg.String() {
-		case "esc", "ctrl+c":
+		switch {
+		case key.Matches(msg, f.keys.Cancel):
 			return nil, true
-		case "tab", "shift+tab", "up", "down":
+		case key.Matches(msg, f.keys.NextField):
 			f.field = 1 - f.field
 			return nil, false
-		case "enter":
+		case key.Matches(msg, f.keys.Start):
 			task := strings.TrimSpace(f.task.value)
 			if task == "" {
 				f.err = "write a task: what the agent should do, concrete and bounded"
@@ -79,7 +84,7 @@ func (f *runForm) render(st *Styles, w, h int) []string {
 			lines = append(lines, st.Error.Render(l))
 		}
 	}
-	lines = append(lines, "", st.Dim.Render("tab: next field · enter: start · esc: cancel"))
+	lines = append(lines, "", shortHelp(st, " · ", f.keys.ShortHelp(), nil, inner))
 	lines[1] = fit(lines[1], inner)
 	return frame(st, "Trial run of "+f.agent, lines, w, h)
 }

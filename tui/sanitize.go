@@ -3,8 +3,6 @@ package tui
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 )
 
@@ -27,24 +25,7 @@ func Sanitize(s string) string {
 
 // expandTabs replaces each tab with the spaces up to the next tab stop,
 // columns measured with ansi.StringWidth.
-func expandTabs(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	col := 0
-	for {
-		i := strings.IndexByte(s, '\t')
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		col += ansi.StringWidth(s[:i])
-		n := tabWidth - col%tabWidth
-		b.WriteString(strings.Repeat(" ", n))
-		col += n
-		s = s[i+1:]
-	}
-}
+func expandTabs(s string) string { return expandTabsFrom(s, 0) }
 
 // SanitizeText is Sanitize for text of many lines: termsafe.EscapeLines
 // escapes it, then a CRLF becomes a plain line break (a pane draws its own

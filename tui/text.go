@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -80,22 +81,82 @@ func box(lines []string, w, h int) []string {
 	return out
 }
 
-// wrap breaks plain (unstyled) text into lines of at most w columns, at
-// spaces where it can and anywhere when a word is longer than the line.
+// wrap breaks text into lines of at most w columns at spaces, and only at
+// spaces: a path, a flag or a key (--no-tools, agents/code-analyst.md,
+// pass -) moves to the next line whole, and is cut only when it is longer
+// than a line. Spaces where a line breaks are dropped.
 func wrap(s string, w int) []string {
 	if w <= 0 {
 		return nil
 	}
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
-		if para == "" {
-			out = append(out, "")
-			continue
-		}
-		wrapped := ansi.Wrap(para, w, "")
-		out = append(out, strings.Split(wrapped, "\n")...)
+		out = wrapLine(out, para, w)
 	}
 	return out
+}
+
+// wrapLine appends the rows of one line (no newline) wrapped at w > 0.
+func wrapLine(out []string, s string, w int) []string {
+	if len(s) <= w || ansi.StringWidth(s) <= w {
+		return append(out, s)
+	}
+	var cur strings.Builder
+	curW := 0
+	pending := 0 // spaces after cur, kept only if a word follows on the row
+	for s != "" {
+		if s[0] == ' ' {
+			n := len(s) - len(strings.TrimLeft(s, " "))
+			pending += n
+			s = s[n:]
+			continue
+		}
+		end := strings.IndexByte(s, ' ')
+		if end < 0 {
+			end = len(s)
+		}
+		word := s[:end]
+		s = s[end:]
+		ww := ansi.StringWidth(word)
+		if curW+pending+ww <= w {
+			cur.WriteString(strings.Repeat(" ", pending))
+			cur.WriteString(word)
+			curW += pending + ww
+			pending = 0
+			continue
+		}
+		if curW+pending > 0 {
+			out = append(out, cur.String())
+			cur.Reset()
+			curW, pending = 0, 0
+		}
+		for ww > w { // longer than a line: cut it
+			var head string
+			head, word = cutWord(word, w)
+			out = append(out, head)
+			ww = ansi.StringWidth(word)
+		}
+		cur.WriteString(word)
+		curW = ww
+	}
+	if pending > 0 && curW < w {
+		cur.WriteString(strings.Repeat(" ", min(pending, w-curW)))
+	}
+	return append(out, cur.String())
+}
+
+// cutWord splits a word wider than w into its first w columns and the
+// rest; a character wider than w alone goes whole, so the loop ends.
+func cutWord(word string, w int) (head, rest string) {
+	head = ansi.Truncate(word, w, "")
+	if head == "" || !strings.HasPrefix(word, head) {
+		_, size := utf8.DecodeRuneInString(word)
+		if head == "" {
+			return word[:size], word[size:]
+		}
+		return head, ansi.TruncateLeft(word, ansi.StringWidth(head), "")
+	}
+	return head, word[len(head):]
 }
 
 // labelled lays out a label and its text ("Model    qwen3 at …"), the text

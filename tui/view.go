@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -62,9 +63,9 @@ func (m *Model) bodySize() (w, h int) {
 }
 
 // paneSize is the size of the right pane's content (below its tab line).
-func (m *Model) paneSize() (h, w int) {
+func (m *Model) paneSize() (w, h int) {
 	bw, bh := m.bodySize()
-	return max(bh-1, 0), max(bw-listWidth(bw)-3, 0)
+	return max(bw-listWidth(bw)-3, 0), max(bh-1, 0)
 }
 
 func (m *Model) renderHeader(w int) string {
@@ -95,27 +96,6 @@ func (m *Model) renderHeader(w int) string {
 	return left + st.HeaderDim.Render(fit(ansi.Strip(home), mid)) + right
 }
 
-// shortPath writes $HOME as ~.
-func (m *Model) shortPath(p string) string {
-	home := m.getenv("HOME")
-	if home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
-		return "~" + p[len(home):]
-	}
-	return p
-}
-
-// shortenPaths writes $HOME as ~ wherever a path inside it appears in s.
-func (m *Model) shortenPaths(s string) string {
-	home := m.getenv("HOME")
-	if home == "" || home == "/" {
-		return s
-	}
-	return strings.ReplaceAll(s, home+"/", "~/")
-}
-
-// getenv reads the browser's environment.
-func (m *Model) getenv(k string) string { return envLookup(m.opts.Environ, k) }
-
 // envLookup returns key's value in environ (the last one wins), or "".
 func envLookup(environ []string, key string) string {
 	for i := len(environ) - 1; i >= 0; i-- {
@@ -126,6 +106,8 @@ func envLookup(environ []string, key string) string {
 	return ""
 }
 
+// renderFooter is the notice, or the keys of the browser and the active
+// pane; ? help and q quit are always there.
 func (m *Model) renderFooter(w int) string {
 	st := &m.st
 	if m.flash.text != "" {
@@ -135,18 +117,11 @@ func (m *Model) renderFooter(w int) string {
 		}
 		return style.Render(fit(" "+m.flash.text, w))
 	}
-	var parts []string
-	used := 1
-	for _, e := range m.keys.shortHelp(m.tab) {
-		part := st.FooterKey.Render(e.Keys) + " " + st.Footer.Render(e.Desc)
-		pw := ansi.StringWidth(part) + 2
-		if used+pw > w {
-			break
-		}
-		used += pw
-		parts = append(parts, part)
-	}
-	return fit(" "+strings.Join(parts, "  "), w)
+	var keys []key.Binding
+	keys = append(keys, m.keys.Move.ShortHelp()...)
+	keys = append(keys, m.keys.Browser.ShortHelp()...)
+	keys = append(keys, m.pane(m.tab).keyMap().ShortHelp()...)
+	return fit(" "+shortHelp(st, "  ", keys, m.keys.Browser.tail(), w-1), w)
 }
 
 // renderBody draws the list and the tabbed pane side by side, h lines.
@@ -180,19 +155,17 @@ func (m *Model) renderFilterLine(w int) string {
 	if m.focus == focusFilter {
 		return m.filter.view(&m.st, m.st.FilterPrompt.Render("/")+" ", w)
 	}
-	return fit(m.st.FilterPrompt.Render("/")+" "+Sanitize(m.list.filter)+m.st.Dim.Render("  (esc clears)"), w)
+	return fit(m.st.FilterPrompt.Render("/")+" "+Sanitize(m.list.filter)+m.st.Dim.Render("  ("+keyName(m.keys.Filter.Clear)+" clears)"), w)
 }
 
 // renderPane draws the tab line and the active pane's content, scrolled.
 func (m *Model) renderPane(w, h int) []string {
 	out := make([]string, 0, h)
 	out = append(out, m.renderTabs(w))
-	content := m.paneContent(w)
-	if m.tab == tabRun && m.runs.follow {
-		m.scroll[tabRun] = max(len(content)-(h-1), 0)
-	}
-	s := min(m.scroll[m.tab], len(content))
-	out = append(out, content[s:min(s+h-1, len(content))]...)
+	p := m.pane(m.tab)
+	content := p.content(w)
+	from := p.scroller().window(content.len(), h-1)
+	out = append(out, content.window(from, h-1)...)
 	return box(out, w, h)
 }
 
@@ -208,38 +181,4 @@ func (m *Model) renderTabs(w int) string {
 		}
 	}
 	return fit(strings.Join(parts, st.Separator.Render("│")), w)
-}
-
-// paneContent is every line of the active pane at width w, before
-// scrolling.
-func (m *Model) paneContent(w int) []string {
-	switch m.tab {
-	case tabDefinition:
-		f := m.list.selected()
-		body := ""
-		if f != nil && f.Def != nil {
-			body, _ = m.md.get(m.bodyKey(f, w))
-		}
-		if f == nil && m.cat != nil && len(m.cat.Files) == 0 {
-			return m.emptyHomeContent(w)
-		}
-		return definitionContent(&m.st, m.cat, f, w, body)
-	case tabLayer:
-		return m.layer.content(&m.st, m.cat, m.list.selected(), w)
-	case tabRun:
-		return m.runContent(w)
-	case tabArtifacts:
-		return m.artifactsContent(w)
-	}
-	return []string{m.st.Dim.Render(tabNames[m.tab] + ": not available yet.")}
-}
-
-// emptyHomeContent is the Definition pane of a home with no agent yet.
-func (m *Model) emptyHomeContent(w int) []string {
-	st := &m.st
-	out := []string{st.Title.Render("No agents yet"), ""}
-	out = append(out, wrap("There is no agent definition in "+Sanitize(m.shortPath(m.opts.Home.Agents))+" and no server feed.", w)...)
-	out = append(out, "")
-	out = append(out, wrap("Press n to create one from a template; it is listed here as soon as it is saved, loaded or rejected, with the reason.", w)...)
-	return out
 }

@@ -12,7 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentdesk/agentdesk/runner"
 )
@@ -22,8 +24,9 @@ const maxViewBytes = 4 << 20
 
 // viewer shows the files of a run folder (or one file) in a scrollable
 // pane: markdown rendered, the transcript as a readable log, JSON as is.
-// Tab and shift+tab move between the files; esc or q closes it.
+// ViewerKeys move between the files and close it.
 type viewer struct {
+	keys   KeyMap
 	root   string
 	title  string   // root as shown
 	files  []string // paths, in the order they are offered
@@ -64,7 +67,7 @@ type (
 
 // openViewer opens path (a folder of artifacts or one file) in the viewer.
 func (m *Model) openViewer(path string) tea.Cmd {
-	v := &viewer{root: path, title: m.shortPath(path), docs: map[string]*viewerDoc{}, md: &m.md, style: markdownStyle(&m.st), environ: m.opts.Environ, fullscreen: m.opts.OpenPath != ""}
+	v := &viewer{keys: m.keys, root: path, title: m.shortPath(path), docs: map[string]*viewerDoc{}, md: &m.md, style: markdownStyle(&m.st), environ: m.opts.Environ, fullscreen: m.opts.OpenPath != ""}
 	m.overlays.push(v)
 	return listArtifactsCmd(path)
 }
@@ -135,40 +138,32 @@ func isMarkdown(p string) bool {
 	return ext == ".md" || ext == ".markdown"
 }
 
-func (v *viewer) update(msg tea.Msg, keys KeyMap) (tea.Cmd, bool) {
+func (v *viewer) update(msg tea.Msg) (tea.Cmd, bool) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil, false
 	}
-	page := max(v.page-1, 1)
-	switch k.String() {
-	case "esc", "q", "ctrl+c":
+	vk := v.keys.Viewer
+	switch {
+	case key.Matches(k, vk.Close):
 		return nil, true
-	case "tab", "right", "l", "]":
+	case key.Matches(k, vk.NextFile):
 		if len(v.files) > 0 {
 			v.cur = (v.cur + 1) % len(v.files)
 			v.scroll = 0
 		}
-	case "shift+tab", "left", "h", "[":
+	case key.Matches(k, vk.PrevFile):
 		if len(v.files) > 0 {
 			v.cur = (v.cur + len(v.files) - 1) % len(v.files)
 			v.scroll = 0
 		}
-	case "up", "k":
-		v.scroll--
-	case "down", "j":
-		v.scroll++
-	case "pgup", "ctrl+u":
-		v.scroll -= page
-	case "pgdown", "ctrl+d", "space":
-		v.scroll += page
-	case "home", "g":
-		v.scroll = 0
-	case "end", "G":
-		v.scroll = 1 << 30
-	case "p":
+	case key.Matches(k, vk.Pager):
 		if p := v.current(); p != "" {
 			return pagerCmd(v.environ, p), false
+		}
+	default:
+		if d, ok := v.keys.Move.delta(k, max(v.page-1, 1)); ok {
+			v.scroll = min(v.scroll+d, 1<<30)
 		}
 	}
 	v.scroll = max(v.scroll, 0)
@@ -244,7 +239,8 @@ func (v *viewer) render(st *Styles, w, h int) []string {
 	if len(content) > bodyH {
 		pos = fmt.Sprintf("%d–%d of %d · ", v.scroll+1, v.scroll+len(shown), len(content))
 	}
-	lines = append(lines, st.Dim.Render(fit(pos+"tab: next file · ↑↓ pgup pgdn: scroll · p: $PAGER · esc: close", inner)))
+	hint := shortHelp(st, " · ", append(v.keys.Viewer.ShortHelp()[1:], v.keys.Move.ShortHelp()...), v.keys.Viewer.ShortHelp()[:1], max(inner-ansi.StringWidth(pos), 1))
+	lines = append(lines, st.Dim.Render(pos)+hint)
 	return frameExact(st, Sanitize(v.title), lines, inner)
 }
 
@@ -373,6 +369,3 @@ func pagerCmd(environ []string, path string) tea.Cmd {
 		return openEditorMsg{cmd: c, path: path, pager: true}
 	}
 }
-
-// pagerFile opens a file in $PAGER from the panes.
-func (m *Model) pagerFile(path string) tea.Cmd { return pagerCmd(m.opts.Environ, path) }

@@ -22,6 +22,7 @@ var subcommands = []func(*globals) *cobra.Command{
 	newPreviewCmd,  // preview.go
 	newRunCmd,      // run.go
 	newRunsCmd,     // runs.go
+	newTestCmd,     // test.go
 	newOpenCmd,     // open.go
 	newManifestCmd, // manifest.go
 	newExportCmd,   // export.go

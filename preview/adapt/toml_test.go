@@ -54,7 +54,7 @@ func TestParseTOML(t *testing.T) {
 }
 
 func TestParseTOMLTables(t *testing.T) {
-	doc, err := parseTOML([]byte("# top\nname = \"x\"\n\n[mcp_servers.docs]\ncommand = \"npx\"\n\n[[hooks]]\nk = 1\n[[hooks]]\nk = 2\n"))
+	doc, err := parseTOML([]byte("# top\nname = \"x\" # end of line\n\n[mcp_servers.docs] # header\ncommand = \"npx\"\nargs = [\n  \"-y\", # inside\n]\n\n[[hooks]]\nk = 1\n[[hooks]]\nk = 2\n#last"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,41 +67,48 @@ func TestParseTOMLTables(t *testing.T) {
 	if strings.Join(top, ",") != "name" {
 		t.Errorf("top-level keys %v", top)
 	}
-	if len(doc.tables) != 3 || doc.tables[0].key != "mcp_servers.docs" || doc.tables[0].line != 4 {
+	if len(doc.tables) != 3 || doc.tables[0].key != "mcp_servers.docs" || doc.tables[0].line != 4 || doc.tables[2].line != 12 {
 		t.Errorf("tables %+v", doc.tables)
 	}
-	if len(doc.comments) != 1 || doc.comments[0] != "top" {
+	// Every comment survives, in order: own line, end of line, after a
+	// header, inside an array, at the end without a line break.
+	if got := strings.Join(doc.comments, "|"); got != "top|end of line|header|inside|last" {
 		t.Errorf("comments %q", doc.comments)
+	}
+	for _, e := range doc.entries {
+		if e.key == "args" && (e.line != 6 || len(e.value.items) != 1 || e.value.items[0].str != "-y" || e.value.items[0].line != 7) {
+			t.Errorf("args %+v", e)
+		}
 	}
 }
 
 func TestParseTOMLErrors(t *testing.T) {
 	tests := []struct{ name, text, want string }{
-		{"bare string", "a = hello", "line 1, column 5: \"hello\" is not a TOML value (strings need quotes)"},
-		{"date", "a = 1979-05-27", "dates and times are not supported"},
-		{"time", "a = 07:32:00", "dates and times are not supported"},
-		{"unclosed", `a = "x`, "never closed"},
-		{"unclosed multiline", "a = \"\"\"x\n", "never closed"},
+		{"bare string", "a = hello", "line 1, column 5: unexpected character U+0068 'h' at start of value (strings need quotes)"},
+		{"date", "a = 1979-05-27", "line 1, column 5: dates and times are not supported"},
+		{"time", "a = 07:32:00", "line 1, column 5: dates and times are not supported"},
+		{"date in an array", "a = [\n  1979-05-27,\n]", "line 2, column 3: dates and times are not supported"},
+		{"unclosed", `a = "x`, "line 1, column 6: unterminated basic string"},
+		{"unclosed multiline", "a = \"\"\"x\n", "not terminated"},
 		{"duplicate", "a = 1\na = 2", "line 2, column 1: a is defined twice"},
-		{"duplicate table", "[t]\n[t]", "[t] is defined twice"},
+		{"duplicate table", "[t]\n[t]", "line 2, column 1: [t] is defined twice"},
 		{"value then table", "a = 1\n[a]", "[a] is defined twice"},
-		{"no equals", "a 1", "expected '='"},
-		{"no value", "a =", "expected a value"},
-		{"bad escape", `a = "\q"`, "invalid escape"},
-		{"surrogate escape", `a = "\uD800"`, "not a Unicode scalar value"},
-		{"control in string", "a = \"x\x01\"", "control character U+0001"},
-		{"control in comment", "# x\x7f", "control character U+007F"},
-		{"lone CR", "a = 1\rb = 2", "expected the end of the line"},
-		{"two values", "a = 1 2", "expected the end of the line"},
-		{"leading zero", "a = 012", "not a TOML value"},
-		{"double underscore", "a = 1__0", "not a TOML value"},
-		{"float without digits", "a = 1.", "not a TOML value"},
-		{"too many quotes", "a = \"\"\"x\"\"\"\"\"\"", "too many quotes"},
-		{"inline table newline", "a = {\nb = 1}", "expected a key"},
-		{"inline trailing comma", "a = {b = 1,}", "expected a key"},
-		{"array unclosed", "a = [1, 2", "never closed"},
+		{"no equals", "a 1", "line 1, column 3: expected '=' after key"},
+		{"no value", "a =", "expected value, not end of input"},
+		{"bad escape", `a = "\q"`, "line 1, column 6: invalid escape character U+0071 'q'"},
+		{"surrogate escape", `a = "\uD800"`, "not a valid unicode code point"},
+		{"control in string", "a = \"x\x01\"", "line 1, column 7: basic strings cannot have control characters"},
+		{"control in comment", "# x\x7f", "line 1, column 4: control characters are not allowed in comments"},
+		{"lone CR", "a = 1\rb = 2", "line 1, column 6: expected newline"},
+		{"two values", "a = 1 2", "line 1, column 7: expected newline but got U+0032 '2'"},
+		{"column counts characters", "a = \"é\" 2", "line 1, column 9: expected newline"},
+		{"leading zero", "a = 012", "integers cannot have leading zeroes"},
+		{"double underscore", "a = 1__0", "at least one digit between underscores"},
+		{"float without digits", "a = 1.", "decimal point must be followed by a digit"},
+		{"too many quotes", "a = \"\"\"x\"\"\"\"\"\"", "line 1, column"},
+		{"array unclosed", "a = [1, 2", "array is incomplete"},
 		{"not utf8", "a = \"\xff\"", "not valid UTF-8"},
-		{"deep", "a = " + strings.Repeat("[", 100) + strings.Repeat("]", 100), "nested too deeply"},
+		{"deep", "a = " + strings.Repeat("[", 100) + strings.Repeat("]", 100), "line 1, column 1: arrays and tables are nested too deeply"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

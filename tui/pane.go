@@ -1,0 +1,173 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// pane is one of the right-hand tabs. It owns its state, its scrolling,
+// its keys and its rendering; the root model routes keys and messages to
+// it, owns focus, and lays it out. Adding a pane: see AGENTS.md.
+type pane interface {
+	// keyMap is the pane's own keys: the footer shows its ShortHelp.
+	keyMap() help.KeyMap
+	// handleKey takes a key meant for the pane (focused: the pane, not the
+	// list, has focus). It returns false for a key it does not use, which
+	// the root then handles (movement, focus).
+	handleKey(msg tea.KeyPressMsg, focused bool) (tea.Cmd, bool)
+	// content is the pane's lines at width w, before scrolling. It must be
+	// cheap when nothing changed: panes cache what they build, keyed by
+	// what it depends on (the catalog's generation, the selection, w).
+	content(w int) blocks
+	// scroller is the pane's scroll position.
+	scroller() *scroller
+	// need returns the background work the next frame wants at width w
+	// (a listing, a rendering, a diff), or nil. It runs after every
+	// Update, so it must be cheap when nothing is missing.
+	need(w int) tea.Cmd
+}
+
+// env is what the root model shares with its panes: the options, the
+// styles, the catalog on screen and the selection. Only the root writes
+// it; panes read it and call back through its functions.
+type env struct {
+	opts   Options
+	keys   KeyMap
+	st     Styles
+	stGen  int // counts style changes, for caches
+	cat    *lint.Catalog
+	catGen int // counts catalogs, so late background results can be told apart
+
+	// paneFocused is true when keys go to the pane rather than the list.
+	paneFocused bool
+
+	// selected returns the list's selection (nil when the list is empty).
+	selected func() *lint.File
+	// notify shows a one-line notice in the footer.
+	notify func(text string, bad bool) tea.Cmd
+	// openViewer opens a run folder or file in the viewer overlay.
+	openViewer func(path string) tea.Cmd
+	// push opens an overlay (a prompt, a form) above everything.
+	push func(overlay)
+	// show brings a pane to the front; activeTab is the one in front.
+	show      func(tab)
+	activeTab func() tab
+	// tick is tea.Tick; tests replace it so that no timer runs.
+	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+}
+
+// shortPath writes $HOME as ~.
+func (e *env) shortPath(p string) string {
+	home := e.getenv("HOME")
+	if home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+// shortenPaths writes $HOME as ~ wherever a path inside it appears in s.
+func (e *env) shortenPaths(s string) string {
+	home := e.getenv("HOME")
+	if home == "" || home == "/" {
+		return s
+	}
+	return strings.ReplaceAll(s, home+"/", "~/")
+}
+
+// getenv reads the browser's environment.
+func (e *env) getenv(k string) string { return envLookup(e.opts.Environ, k) }
+
+// config is the catalog's merged configuration, or nil.
+func (e *env) config() *lint.Config {
+	if e.cat == nil {
+		return nil
+	}
+	return e.cat.Config
+}
+
+// runnerUnavailable says why there is no runner.
+func (e *env) runnerUnavailable() string {
+	if e.opts.RunnerErr != nil {
+		return e.opts.RunnerErr.Error()
+	}
+	return "no runs folder"
+}
+
+// scroller is a pane's scroll position: the first line shown, and, for a
+// pane that can follow (the Run pane's stream), whether it keeps the end
+// in view.
+type scroller struct {
+	offset    int
+	follow    bool
+	canFollow bool
+}
+
+// by scrolls n lines within total lines shown h at a time.
+func (s *scroller) by(n, total, h int) {
+	if s.follow {
+		s.offset = max(total-h, 0)
+	}
+	s.offset = max(min(s.offset+n, total-h), 0)
+	s.follow = s.canFollow && s.offset >= total-h
+}
+
+// top scrolls back to the first line and stops following.
+func (s *scroller) top() { s.offset, s.follow = 0, false }
+
+// window returns the first line to show of total lines, h at a time.
+func (s *scroller) window(total, h int) int {
+	if s.follow {
+		s.offset = max(total-h, 0)
+	}
+	return min(s.offset, total)
+}
+
+// blocks is a pane's content as consecutive runs of lines, so that a long
+// stream is shown a window at a time without being copied into one slice.
+type blocks []block
+
+// block is a run of lines, each put through render (when set) only when
+// it is shown.
+type block struct {
+	lines  []string
+	render func(string) string
+}
+
+// lines is one block of plain lines.
+func lines(ls []string) blocks { return blocks{{lines: ls}} }
+
+// len is the number of lines in all.
+func (b blocks) len() int {
+	n := 0
+	for _, bl := range b {
+		n += len(bl.lines)
+	}
+	return n
+}
+
+// window returns at most n lines from line from on.
+func (b blocks) window(from, n int) []string {
+	out := make([]string, 0, max(n, 0))
+	for _, bl := range b {
+		if len(out) >= n {
+			break
+		}
+		if from >= len(bl.lines) {
+			from -= len(bl.lines)
+			continue
+		}
+		for _, l := range bl.lines[from:min(len(bl.lines), from+n-len(out))] {
+			if bl.render != nil {
+				l = bl.render(l)
+			}
+			out = append(out, l)
+		}
+		from = 0
+	}
+	return out
+}
