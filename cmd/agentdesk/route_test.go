@@ -315,3 +315,22 @@ func TestRouteSuitePassesAndUsage(t *testing.T) {
 		t.Errorf("no suites: exit %d %q", code, errOut)
 	}
 }
+
+func TestLintChecksRouteSuites(t *testing.T) {
+	_, env, _ := routeHome(t, wire.OpenAI, "", nil)
+	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
+	os.WriteFile(filepath.Join(home, "agents", "front.route.yaml"), []byte("cases:\n  - name: a\n    request: r\n    expect: reveiwer\n  - name: b\n    requst: r\n    expect: none\n"), 0o644)
+	code, out, errOut := runTrialCmd(t, env, "", "lint")
+	if code != 1 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"front.route.yaml:4:13: error: agent \"reveiwer\" is not loaded [suite-agent]",
+		"did you mean 'reviewer'?",
+		"front.route.yaml:6:5: error: unknown key \"requst\" in case 2 [suite-unknown-key]",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lint output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -266,7 +266,9 @@ func TestConfusionAndReports(t *testing.T) {
 				Name, Status string
 				Agreed       int
 				Distribution []Share
-				Samples      []struct{ RunDir string `json:"run_dir"` }
+				Samples      []struct {
+					RunDir string `json:"run_dir"`
+				}
 			}
 		}
 		Confusion Confusion
