@@ -83,12 +83,10 @@ func WriteText(w io.Writer, results []*SuiteResult, c *lint.Catalog, dir string,
 	}
 	if static {
 		b.WriteString("Static: " + staticNote + "\n")
-		for _, sr := range results {
-			for _, p := range sr.Similar {
-				fmt.Fprintf(&b, "warning: %s and %s are %s alike in words (%s): a request may not tell them apart\n",
-					termsafe.Escape(p.A), termsafe.Escape(p.B), percent(p.Similarity), termsafe.Escape(strings.Join(p.Shared[:min(5, len(p.Shared))], ", ")))
-			}
-			break
+		// Every suite ranks against the same layer: its pairs once.
+		for _, p := range results[0].Similar {
+			fmt.Fprintf(&b, "warning: %s and %s are %s alike in words (%s): a request may not tell them apart\n",
+				termsafe.Escape(p.A), termsafe.Escape(p.B), percent(p.Similarity), termsafe.Escape(strings.Join(p.Shared[:min(5, len(p.Shared))], ", ")))
 		}
 	} else {
 		table, pairs := Confusions(results, c)

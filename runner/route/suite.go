@@ -195,7 +195,7 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 	type outcome struct {
 		sample            Sample
 		decision          evalrec.Decision
-		replayed, started bool
+		replayed          bool
 		err               string
 	}
 	outs := make([][]outcome, len(s.Cases))
