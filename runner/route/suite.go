@@ -193,10 +193,10 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 		lim = evalrec.NewLimiter(DefaultJobs)
 	}
 	type outcome struct {
-		sample            Sample
-		decision          evalrec.Decision
-		replayed          bool
-		err               string
+		sample   Sample
+		decision evalrec.Decision
+		replayed bool
+		err      string
 	}
 	outs := make([][]outcome, len(s.Cases))
 	left := make([]int, len(s.Cases))
