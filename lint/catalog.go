@@ -91,6 +91,23 @@ type Catalog struct {
 	FolderDiagnostics []Diagnostic
 	// ScannedAt is when the scan finished.
 	ScannedAt time.Time
+	// Extra holds files agentdesk checks that the runtime ignores (test and
+	// route suites beside the agents), with their diagnostics. Scan leaves
+	// it empty; the caller adds them (package lint/suite reads them).
+	Extra []*ExtraFile
+	// ExtraRules are the rules of the extra files' diagnostics (a SARIF
+	// report lists them after Rules).
+	ExtraRules []Rule
+}
+
+// ExtraFile is a file of Catalog.Extra.
+type ExtraFile struct {
+	// Path is the file's path; Kind says what it is ("test suite").
+	Path, Kind string
+	// Text is the file's text, for the source lines of a report.
+	Text string
+	// Diagnostics about the file.
+	Diagnostics []Diagnostic
 }
 
 // Loaded returns the files the runtime loads, in runtime order.
@@ -146,14 +163,15 @@ func (c *Catalog) Agent(name string) *File {
 	return nil
 }
 
-// RejectedAgent returns the first rejected file that declares name
-// (case-insensitive, surrounding spaces ignored), or nil: why an agent the
-// user asked for is not loaded. A file whose frontmatter does not bind
-// declares the name on its raw `name:` line (File.Name).
+// RejectedAgent returns the first file that declares name
+// (case-insensitive, surrounding spaces ignored) but is rejected, or not
+// loaded because its feed folder is not read; else nil: why an agent the
+// user asked for is not loaded (its Reason says). A file whose frontmatter
+// does not bind declares the name on its raw `name:` line (File.Name).
 func (c *Catalog) RejectedAgent(name string) *File {
 	name = strings.TrimSpace(name)
 	for _, f := range c.Files {
-		if f.Status == Rejected && name != "" && strings.EqualFold(f.Name(), name) {
+		if f.Status != Loaded && name != "" && strings.EqualFold(f.Name(), name) {
 			return f
 		}
 	}
@@ -204,6 +222,9 @@ func (c *Catalog) Diagnostics() []Diagnostic {
 	out = append(out, c.FolderDiagnostics...)
 	if c.Config != nil {
 		out = append(out, c.Config.Diagnostics...)
+	}
+	for _, x := range c.Extra {
+		out = append(out, x.Diagnostics...)
 	}
 	SortDiagnostics(out)
 	return out

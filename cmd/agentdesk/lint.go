@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/lint/suite"
 )
 
 // lintFlags holds the flags of agentdesk lint.
@@ -30,8 +32,10 @@ func newLintCmd(g *globals) *cobra.Command {
 which it would reject and why, at the line.
 
 Without PATH, lint reads the home: the agents folder with its server feeds,
-the skills and the configuration. A PATH may be an agent file or an agents
-folder; then only those are read, with the default configuration.
+the skills and the configuration, and the test suites (*.test.yaml) beside
+the agents. A PATH may be an agent file, an agents folder (its suites
+included) or a suite file; then only those are read, with the default
+configuration.
 
 lint writes nothing anywhere. Exit status: 0 clean, 1 findings (any error,
 or any warning with --strict), 2 bad usage, 3 internal failure.`,
@@ -58,14 +62,48 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 		c   *lint.Catalog
 		err error
 	)
-	if len(paths) == 0 {
+	var suites, others []string
+	for _, p := range paths {
+		if suite.IsSuite(p) {
+			suites = append(suites, p)
+		} else {
+			others = append(others, p)
+		}
+	}
+	check := (*lint.Catalog)(nil)
+	switch {
+	case len(paths) == 0:
 		c, err = scanHome(g, opts)
-	} else {
-		c, err = scanPaths(paths, opts)
+		if err == nil {
+			check = c
+			suites, err = findSuites(c.Home.Agents)
+		}
+	case len(others) > 0:
+		c, err = scanPaths(others, opts)
+		check = c
+		for _, p := range others {
+			if fi, serr := os.Stat(p); err == nil && serr == nil && fi.IsDir() {
+				found, ferr := findSuites(p)
+				suites, err = append(suites, found...), ferr
+			}
+		}
+	default:
+		// Suites alone: their agents are looked up in the home, when there
+		// is one.
+		c = &lint.Catalog{Profile: opts.Profile}
+		if h, herr := g.Home(); herr == nil && h.Exists() {
+			check, _ = lint.Scan(h, opts)
+		}
 	}
 	if err != nil {
 		return err
 	}
+	for _, p := range suites {
+		if fi, err := os.Stat(p); err != nil || fi.IsDir() {
+			return usageErrorf("%s is not a suite file: give an existing <agent>.test.yaml", p)
+		}
+	}
+	suite.AddTo(c, check, suites)
 
 	ropts := report.Options{Version: version}
 	if err := writeReport(g.stdout, f.format, c, ropts, g.Color(g.stdout)); err != nil {
@@ -73,10 +111,45 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 	}
 
 	sum := c.Summary()
+	if f.strict && sum.Warnings > 0 {
+		if err := writeStrictNote(g.stdout, f.format, sum); err != nil {
+			return exitWith(exitInternal, err)
+		}
+	}
 	if sum.Errors > 0 || (f.strict && sum.Warnings > 0) {
 		return exitWith(exitFindings, nil)
 	}
 	return nil
+}
+
+// writeStrictNote ends a text or github report that --strict fails on
+// warnings with a line saying so: the summary alone reads as a pass when
+// it counts no error. JSON and SARIF carry the counts and the exit status.
+func writeStrictNote(w io.Writer, format lintFormat, sum lint.Summary) error {
+	what := "the warnings fail the check"
+	if sum.Warnings == 1 {
+		what = "the warning fails the check"
+	}
+	if sum.Errors > 0 {
+		what += ", as do the errors"
+	}
+	var err error
+	switch format {
+	case formatText:
+		_, err = fmt.Fprintf(w, "--strict: %s\n", what)
+	case formatGitHub:
+		_, err = fmt.Fprintf(w, "::error title=agentdesk lint --strict::%s\n", what)
+	}
+	return err
+}
+
+// findSuites lists the suite files in an agents folder.
+func findSuites(dir string) ([]string, error) {
+	found, err := suite.FindAll(dir)
+	if err != nil {
+		return nil, exitWith(exitInternal, err)
+	}
+	return found, nil
 }
 
 // scanHome lints the whole home: agents (feeds included), skills, config.

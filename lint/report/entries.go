@@ -33,7 +33,8 @@ type entry struct {
 }
 
 // entries lists the files of c in report order: agent files in runtime
-// order, then skills by path, then configuration files by path. Every
+// order, then skills by path, then configuration files by path, then the
+// extra files (suites) as the caller added them. Every
 // diagnostic of c belongs to exactly one entry.
 func entries(c *lint.Catalog) []entry {
 	var out []entry
@@ -65,6 +66,9 @@ func entries(c *lint.Catalog) []entry {
 	}
 	out = append(out, folderEntries(c)...)
 	out = append(out, configEntries(c)...)
+	for _, x := range c.Extra {
+		out = append(out, entry{path: x.Path, source: x.Kind, diagnostics: sorted(x.Diagnostics), text: x.Text})
+	}
 	return out
 }
 

@@ -63,8 +63,9 @@ type jsonSummary struct {
 // a feed folder the runtime does not read; for a folder it is "not-loaded"
 // for a feed folder the runtime does not read, else ""; for a
 // configuration file it is "". "source" is "local" or "feed:<name>",
-// "system" for skills under skills/.system, "folder" for folders and
-// "config" for configuration files. "severity" is "error", "warning" or
+// "system" for skills under skills/.system, "folder" for folders,
+// "config" for configuration files and the kind of an extra file ("test
+// suite"). "severity" is "error", "warning" or
 // "info". "path" is shown relative to opts.Dir when that is
 // shorter; the environment's path is "environment" (lint.ConfigEnvironment). Strings are JSON-escaped, and
 // DEL, C1 controls and bidirectional formatting characters are written as

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"slices"
 
 	"github.com/agentdesk/agentdesk/lint"
 )
@@ -79,7 +80,7 @@ type sarifRegion struct {
 }
 
 // SARIF prints c as a SARIF 2.1.0 log with one run: tool.driver lists every
-// rule of lint.Rules (id, shortDescription, and its level under the
+// rule of lint.Rules and of c.ExtraRules (id, shortDescription, and its level under the
 // catalog's profile as defaultConfiguration), and each diagnostic is a
 // result with ruleId, ruleIndex, level, message and one location. A file
 // inside opts.Dir has a relative URI with forward slashes (what GitHub code
@@ -97,8 +98,11 @@ func SARIF(w io.Writer, c *lint.Catalog, opts Options) error {
 		InformationURI: InformationURI,
 		Rules:          make([]sarifRule, 0, len(lint.Rules)),
 	}
-	for i, r := range lint.Rules {
-		index[r.ID] = i
+	for _, r := range append(slices.Clip(lint.Rules), c.ExtraRules...) {
+		if _, dup := index[r.ID]; dup {
+			continue
+		}
+		index[r.ID] = len(driver.Rules)
 		driver.Rules = append(driver.Rules, sarifRule{
 			ID:                   r.ID,
 			ShortDescription:     sarifText{r.Summary},

@@ -93,7 +93,8 @@ func TestRoundTrip(t *testing.T) {
 // TestImportExportImport imports every native fixture, exports the result
 // back to the same target and imports that again: the NetClaw file must
 // come out byte for byte the same, so what import kept under metadata is
-// written back where the target expects it. A "lossy-" fixture holds what
+// written back where the target expects it (testdata/reexport holds each
+// export). A "lossy-" fixture holds what
 // the tool itself no longer has (stale tool names): export leaves that out
 // with a warning, so it is only imported.
 func TestImportExportImport(t *testing.T) {
@@ -123,6 +124,9 @@ func TestImportExportImport(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				// The export is a golden file too: it shows each kept field
+				// written back as the tool's own key.
+				checkGolden(t, filepath.Join("testdata", "reexport", id, e.File), e.Data)
 				for _, w := range e.Warnings {
 					if strings.Contains(w, "metadata "+id+".") {
 						t.Errorf("metadata import kept for %s is not written back: %s", id, w)

@@ -175,6 +175,10 @@ func FuzzImport(f *testing.F) {
 	f.Add(uint8(2), []byte("---\n# netclaw: {\"modelRole\":\"Main\",\"visibility\":\"internal\"}\nname: g\ndescription: d\nkind: local\ntools: [read_file]\n---\nB\n"))
 	f.Add(uint8(3), []byte("name = \"a_b\"\ndescription = \"d\"\ndeveloper_instructions = '''\nx\n'''\n"))
 	f.Add(uint8(0), []byte("---\nname: &a x\ndescription: *a\n---\nB"))
+	f.Add(uint8(0), []byte("---\nname: db\ndescription: d\ntools: Read, Bash(psql:*), Task, LS\ninitialPrompt: go\nomitClaudeMd: true\nautoCompactWindow: 120000\n---\nB\n"))
+	f.Add(uint8(1), []byte("---\nname: api_reviewer\ndescription: d\nmode: all\nvariant: high\npermission:\n  \"*\": deny\n  read: allow\n  bash:\n    \"git *\": allow\n---\nB\n"))
+	f.Add(uint8(2), []byte("---\nname: doc_checker\ndisplay_name: Doc\ndescription: d\ntools: [search_file_content, mcp_a_b, save_memory, \"*\"]\n---\nB\n"))
+	f.Add(uint8(3), []byte("name = \"w-x\" # eol\ndescription = \"d\"\nbackground_terminal_max_timeout = 600000\ndeveloper_instructions = \"x\"\n"))
 	ids := TargetIDs(true)
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		tg, _ := Lookup(ids[int(which)%len(ids)])
@@ -188,6 +192,15 @@ func FuzzImport(f *testing.F) {
 		f := parseAgentMD(im)
 		if f == nil {
 			t.Fatalf("the imported file does not load:\n%s", im.Data)
+		}
+		// What was imported exports back to the same tool, and that
+		// export imports again.
+		e, err := tg.Export(f.Def)
+		if err != nil {
+			t.Fatalf("export of the import: %v\n%s", err, im.Data)
+		}
+		if _, err := tg.Import(e.File, e.Data); err != nil {
+			t.Fatalf("import of the export: %v\n--- import\n%s\n--- export\n%s", err, im.Data, e.Data)
 		}
 	})
 }

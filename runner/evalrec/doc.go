@@ -47,7 +47,7 @@
 //
 //	{"type":"recording","version":1,"kind":"test","suite":"code-analyst.test.yaml",
 //	 "case":"finds the port","sample":1,"recorded_at":"…",
-//	 "fingerprint":[{"name":"system prompt","sha256":"…","source":"agents/code-analyst.md"},…]}
+//	 "fingerprint":[{"name":"system prompt","sha256":"…"},{"name":"model","sha256":"…","value":"ollama/qwen3:30b"},…]}
 //
 // Then each tape (a cassette, format runner/cassette) as a tape line that
 // says how many lines follow, and those lines:

@@ -30,8 +30,10 @@ type Part struct {
 	// one line); "" otherwise.
 	Value string `json:"value,omitempty"`
 	// Source says where the value comes from (a definition's path, "the
-	// case's task"), for the message of a change.
-	Source string `json:"source,omitempty"`
+	// case's task"), for the message of a change. It is not written: a
+	// change is told with where the value comes from now, and a committed
+	// recording must not carry the recording machine's paths.
+	Source string `json:"-"`
 }
 
 // MaxValue caps the value a Part keeps verbatim.
@@ -44,6 +46,15 @@ func NewPart(name, value, source string) Part {
 	if len(value) <= MaxValue && !strings.ContainsAny(value, "\r\n") && utf8.ValidString(value) {
 		p.Value = value
 	}
+	return p
+}
+
+// NewDigest returns the part name for value by digest alone, never
+// keeping the value (a prompt, a message: text a recording must not carry
+// twice).
+func NewDigest(name, value, source string) Part {
+	p := NewPart(name, value, source)
+	p.Value = ""
 	return p
 }
 
@@ -83,7 +94,7 @@ func (c Change) String() string {
 		return c.Name + " added since the recording"
 	case c.Source != "":
 		return fmt.Sprintf("%s changed: %s edited", c.Name, c.Source)
-	case c.Was != "" && c.Now != "":
+	case c.Was != "" && c.Now != "" && c.Was != c.Now:
 		return fmt.Sprintf("%s changed: %s → %s", c.Name, c.Was, c.Now)
 	}
 	return c.Name + " changed"

@@ -1,0 +1,333 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentdesk/agentdesk/lint"
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/suite"
+	"github.com/agentdesk/agentdesk/tui/demo"
+)
+
+// testFlags holds the flags of agentdesk test.
+type testFlags struct {
+	record, offline bool
+	format          testFormat
+	jobs            int
+	judgeRole       string
+	runsDir         string
+	demo            bool
+}
+
+// newTestCmd builds `agentdesk test [PATH...]`.
+func newTestCmd(g *globals) *cobra.Command {
+	var f testFlags
+	cmd := &cobra.Command{
+		Use:   "test [PATH...]",
+		Short: "Run agent test suites (<agent>.test.yaml): live, recorded, or offline for CI",
+		Long: `Run the test suites of sub-agents. A suite is a YAML file <agent>.test.yaml
+beside the definition in the agents folder (the runtime ignores it); each case
+gives a task and what the output must show. Without PATH, every suite in the
+agents folder runs; a PATH may be a suite file or a folder of suites.
+
+Every sample is a real trial run, as agentdesk run makes it, with its own run
+folder tagged with the suite and case (agentdesk runs lists them). A case
+with a judge rubric has its output checked by a model (role Main, or
+--judge-role), which answers PASS or FAIL with a reason.
+
+Modes: by default a sample that is recorded is replayed and one that is not
+runs live against the model. --record runs every sample live and keeps its
+recording beside the suite (<agent>.test.recordings/, one file per case and
+sample, redacted, meant to be committed). --offline replays only, on the
+recorded timeline, with no model and no key: what CI runs. A recording made
+with a different system prompt, first message, tools, model or limits is
+reported stale, with what changed, never as passed.
+
+--jobs N runs samples in parallel, at most N model calls per provider at
+once. Results print in suite order; on a terminal a progress line on stderr
+shows cases done, running and failed.
+
+Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
+(--offline) or could not be judged, or a suite file is broken; 2 bad usage;
+3 internal failure.`,
+		Example: `  agentdesk test
+  agentdesk test --record agents/code-analyst.test.yaml
+  agentdesk test --offline --format junit > report.xml
+  agentdesk test --demo --offline`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTests(cmd, g, f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.record, "record", false, "run every sample live and keep its recording beside the suite")
+	fl.BoolVar(&f.offline, "offline", false, "replay recordings only: no model, no key (for CI)")
+	fl.Var(&f.format, "format", "output format: text, json, junit or github")
+	fl.IntVar(&f.jobs, "jobs", suite.DefaultJobs, "samples in parallel: at most N model calls per provider at once")
+	fl.StringVar(&f.judgeRole, "judge-role", "Main", "model role of the judge: Main, Compaction or Fallback")
+	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
+	fl.BoolVar(&f.demo, "demo", false, "run the embedded sample home's suite (nothing else needed)")
+	return cmd
+}
+
+// runTests finds the suites, runs them and prints the report.
+func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error {
+	mode, err := evalrec.ModeFor(f.record, f.offline)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if f.jobs < 1 {
+		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
+	}
+	judgeRole, err := runner.NormalizeRole(f.judgeRole)
+	if err != nil {
+		return usageErrorf("--judge-role: %v", err)
+	}
+	runsDir := f.runsDir
+	var c *lint.Catalog
+	shownFrom := "" // the folder paths are shown relative to
+	if f.demo {
+		if cmd.Flags().Changed("home") || cmd.Flags().Changed("agents") || len(paths) > 0 {
+			return usageErrorf("--demo runs the sample home's suite: leave out --home, --agents and PATH")
+		}
+		if f.record {
+			return usageErrorf("--demo replays the recordings it carries: leave out --record")
+		}
+		dir, err := os.MkdirTemp("", "agentdesk-demo-")
+		if err != nil {
+			return exitWith(exitInternal, fmt.Errorf("making the demo folder: %w", err))
+		}
+		defer os.RemoveAll(dir)
+		h, err := demo.Setup(dir)
+		if err != nil {
+			return exitWith(exitInternal, err)
+		}
+		if c, err = lint.Scan(h, lint.ScanOptions{Environ: []string{}}); err != nil {
+			return exitWith(exitInternal, err)
+		}
+		if runsDir == "" {
+			runsDir = filepath.Join(dir, "runs")
+		}
+		shownFrom = h.Base
+	} else if c, err = scanHome(g, lint.ScanOptions{Environ: g.environ}); err != nil {
+		return err
+	}
+	files, err := suiteFiles(c.Home.Agents, paths)
+	if err != nil {
+		return err
+	}
+	if runsDir == "" {
+		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+			return exitWith(exitUsage, err)
+		}
+	}
+	rn, err := runner.New(runner.Options{RunsDir: runsDir})
+	if err != nil {
+		return exitWith(exitUsage, err)
+	}
+	suites := make([]*lintsuite.Suite, len(files))
+	total := 0
+	for i, p := range files {
+		suites[i] = lintsuite.Load(p)
+		lintsuite.Check(suites[i], c)
+		total += len(suites[i].Cases)
+	}
+
+	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
+	progress := newProgressLine(g, total)
+	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == testFormatText)
+	start := time.Now()
+	results := suite.Run(cmd.Context(), suites, suite.Options{
+		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole,
+		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
+			progress.sample(done)
+		},
+		OnCase: func(_ *lintsuite.Suite, r *suite.CaseResult) { progress.caseDone(r.Status) },
+		OnSuite: func(r *suite.SuiteResult) {
+			progress.clear()
+			printer.add(r)
+			progress.draw()
+		},
+	})
+	took := time.Since(start)
+	progress.clear()
+
+	var werr error
+	switch f.format {
+	case testFormatJSON:
+		werr = suite.JSON(g.stdout, results, ropts)
+	case testFormatJUnit:
+		werr = suite.JUnit(g.stdout, results, ropts)
+	case testFormatGitHub:
+		werr = suite.GitHub(g.stdout, results, ropts)
+	default:
+		werr = printer.finish(results, took)
+	}
+	if werr != nil {
+		return exitWith(exitInternal, werr)
+	}
+	if !suite.Summarize(results).OK() {
+		return exitWith(exitFindings, nil)
+	}
+	return nil
+}
+
+// suiteFiles returns the suite files to run: those named (a folder gives
+// its suites), or every suite in the agents folder.
+func suiteFiles(agents string, paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		found, err := lintsuite.Find(agents, lintsuite.TestSuffix)
+		if err != nil {
+			return nil, exitWith(exitInternal, err)
+		}
+		if len(found) == 0 {
+			return nil, usageErrorf("no test suites in %s: write <agent>.test.yaml beside the agent (see agentdesk test --help), or give a PATH", agents)
+		}
+		return found, nil
+	}
+	var out []string
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			return nil, usageErrorf("%s: no such suite file or folder", p)
+		case fi.IsDir():
+			found, err := lintsuite.Find(p, lintsuite.TestSuffix)
+			if err != nil {
+				return nil, exitWith(exitInternal, err)
+			}
+			if len(found) == 0 {
+				return nil, usageErrorf("no test suites (*%s) in %s", lintsuite.TestSuffix, p)
+			}
+			out = append(out, found...)
+		case !lintsuite.IsTestSuite(p):
+			return nil, usageErrorf("%s is not a test suite: its name must end in %s", p, lintsuite.TestSuffix)
+		default:
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// orderedPrinter prints the text report's suites in suite order, each as
+// soon as it and those before it are done.
+type orderedPrinter struct {
+	p     *suite.TextPrinter
+	on    bool
+	index map[*lintsuite.Suite]int
+	done  []*suite.SuiteResult
+	next  int
+	err   error
+}
+
+func newOrderedPrinter(w io.Writer, suites []*lintsuite.Suite, o suite.ReportOptions, on bool) *orderedPrinter {
+	op := &orderedPrinter{p: suite.NewTextPrinter(w, o), on: on, index: map[*lintsuite.Suite]int{}, done: make([]*suite.SuiteResult, len(suites))}
+	for i, s := range suites {
+		op.index[s] = i
+	}
+	return op
+}
+
+func (op *orderedPrinter) add(r *suite.SuiteResult) {
+	if !op.on {
+		return
+	}
+	op.done[op.index[r.Suite]] = r
+	for op.next < len(op.done) && op.done[op.next] != nil {
+		if err := op.p.Suite(op.done[op.next]); err != nil && op.err == nil {
+			op.err = err
+		}
+		op.next++
+	}
+}
+
+func (op *orderedPrinter) finish(rs []*suite.SuiteResult, took time.Duration) error {
+	if op.err != nil {
+		return op.err
+	}
+	return op.p.Summary(rs, took)
+}
+
+// progressLine is the progress line on a terminal's stderr: cases done,
+// samples running, cases failed. It draws nothing when stderr is not a
+// terminal.
+type progressLine struct {
+	w                            io.Writer
+	on                           bool
+	total, done, running, failed int
+	shown                        bool
+}
+
+func newProgressLine(g *globals, total int) *progressLine {
+	return &progressLine{w: g.stderr, on: isTerminal(g.stderr), total: total}
+}
+
+func (p *progressLine) sample(done bool) {
+	if done {
+		p.running--
+	} else {
+		p.running++
+	}
+	p.draw()
+}
+
+func (p *progressLine) caseDone(s suite.Status) {
+	p.done++
+	if !s.OK() {
+		p.failed++
+	}
+	p.draw()
+}
+
+func (p *progressLine) draw() {
+	if !p.on {
+		return
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K%d/%d cases done, %d running, %d not passed", p.done, p.total, p.running, p.failed)
+	p.shown = true
+}
+
+func (p *progressLine) clear() {
+	if p.on && p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.shown = false
+	}
+}
+
+// testFormat is the value of agentdesk test --format.
+type testFormat int
+
+const (
+	testFormatText testFormat = iota
+	testFormatJSON
+	testFormatJUnit
+	testFormatGitHub
+)
+
+var testFormatNames = []string{"text", "json", "junit", "github"}
+
+// String returns the format's name.
+func (f *testFormat) String() string { return testFormatNames[*f] }
+
+// Set parses text, json, junit or github.
+func (f *testFormat) Set(s string) error {
+	for i, name := range testFormatNames {
+		if strings.EqualFold(s, name) {
+			*f = testFormat(i)
+			return nil
+		}
+	}
+	return errors.New(`use text, json, junit or github`)
+}
+
+// Type names the flag's value in help text.
+func (f *testFormat) Type() string { return "text|json|junit|github" }

@@ -1,0 +1,34 @@
+package suite
+
+import "github.com/agentdesk/agentdesk/lint"
+
+// Rule ids of suite files. They are not lint.Rules (the runtime knows
+// nothing of suites) but print the same way.
+const (
+	RuleYAML          = "suite-yaml"
+	RuleUnknownKey    = "suite-unknown-key"
+	RuleMissing       = "suite-missing"
+	RuleValue         = "suite-value"
+	RuleRegexp        = "suite-regexp"
+	RuleDuplicateCase = "suite-duplicate-case"
+	RuleAgent         = "suite-agent"
+	RuleSkill         = "suite-skill"
+	RuleFile          = "suite-file"
+	RuleUnreadable    = "suite-unreadable"
+)
+
+// Rules lists the rules of suite files, in the order the README documents
+// them. Every one is an error: a suite that says something agentdesk
+// cannot do must not pass quietly.
+var Rules = []lint.Rule{
+	{ID: RuleYAML, Summary: "a suite file is not valid YAML, a key appears twice, or a value has the wrong type", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleUnknownKey, Summary: "a key suites do not have (with did-you-mean)", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleMissing, Summary: "a required key is missing: cases, a case's name or task", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleValue, Summary: "a value out of range: repeat, pass-rate, an outcome or reason, a limit", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleRegexp, Summary: "matches is not a valid RE2 regular expression", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleDuplicateCase, Summary: "two cases of a suite share a name", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleAgent, Summary: "the suite's agent is not loaded (unknown or rejected)", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleSkill, Summary: "a case's skill is unknown or does not route to the suite's agent", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleFile, Summary: "a case's context-file or project folder does not exist", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleUnreadable, Summary: "a suite file cannot be read", Runtime: lint.Error, Publish: lint.Error},
+}

@@ -1,0 +1,448 @@
+package suite
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// TestSuffix ends the name of a test suite file.
+const TestSuffix = ".test.yaml"
+
+// MaxFileSize caps a suite file.
+const MaxFileSize = 4 << 20
+
+// MaxRepeat caps a case's samples.
+const MaxRepeat = 100
+
+// Outcomes a case may expect.
+var Outcomes = []string{"Completed", "Partial", "Failed"}
+
+// Reasons a case may expect, as the runner writes them (runner.Reasons;
+// runner/suite's tests keep the two lists equal).
+var Reasons = []string{
+	"output_truncated", "thinking_only_timeout", "no_substantive_output_timeout", "no_activity_timeout",
+	"prefill_timeout", "empty_final_response", "llm_call_failed", "cancelled_by_parent",
+	"tool_iteration_budget_exhausted", "repeated_tool_call",
+}
+
+// Suite is one test suite file: the cases of one agent.
+type Suite struct {
+	// Path is the file's path, as given.
+	Path string
+	// Text is the file's text (for a report's source lines).
+	Text string
+	// Agent is the agent under test: the agent key, else the file name
+	// without .test.yaml. AgentPos is where the key is (zero when the name
+	// comes from the file).
+	Agent    string
+	AgentPos lint.Pos
+	// Cases are the cases in file order.
+	Cases []*Case
+	// Diagnostics are every finding about the file, cases' included.
+	Diagnostics []lint.Diagnostic
+}
+
+// Broken reports whether the suite cannot run at all: it did not parse, or
+// has no cases.
+func (s *Suite) Broken() bool { return len(s.Cases) == 0 }
+
+// Case is one case of a test suite.
+type Case struct {
+	// Name is unique in the suite. Pos is where the case starts.
+	Name string
+	Pos  lint.Pos
+	// Task and Context are what the agent is given; ContextFile, when set,
+	// is read (relative to the suite) into the context.
+	Task, Context, ContextFile string
+	// Project is the folder the trial tools may read, relative to the
+	// suite ("" offers no tools).
+	Project string
+	// Skill runs the agent through that routed skill.
+	Skill string
+	// ModelRole overrides the agent's modelRole.
+	ModelRole string
+	// Repeat is the number of samples (1 by default); PassRate the share
+	// of them that must pass (1 by default).
+	Repeat   int
+	PassRate float64
+	// Expect is what a sample must show.
+	Expect Expect
+	// Keys are where each key of the case and of its expect is ("expect.
+	// contains" for one of expect), for messages about them.
+	Keys map[string]lint.Pos
+	// Problems are the errors of this case alone: it cannot run, the
+	// others can.
+	Problems []lint.Diagnostic
+}
+
+// Expect is what a sample must show to pass.
+type Expect struct {
+	// Outcome is the run's outcome (Completed by default); Reason its
+	// reason, when set.
+	Outcome, Reason string
+	// Contains and NotContains are texts the output must hold, or must
+	// not (case-insensitive); Matches are RE2 expressions it must match.
+	Contains, NotContains []string
+	Matches               []*regexp.Regexp
+	// Tools must each be called at least once; NoTools never.
+	Tools, NoTools []string
+	// MaxToolCalls, MaxSeconds and MaxOutputTokens are caps; negative when
+	// not set.
+	MaxToolCalls    int
+	MaxSeconds      float64
+	MaxOutputTokens int
+	// Judge is a rubric in plain words a model checks the output against.
+	Judge string
+}
+
+var (
+	suiteKeys  = []string{"agent", "cases"}
+	caseKeys   = []string{"name", "task", "context", "context-file", "project", "skill", "model-role", "repeat", "pass-rate", "expect"}
+	expectKeys = []string{"outcome", "reason", "contains", "not-contains", "matches", "tools", "no-tools", "max-tool-calls", "max-seconds", "max-output-tokens", "judge"}
+)
+
+// IsTestSuite reports whether path names a test suite file.
+func IsTestSuite(path string) bool {
+	base := filepath.Base(path)
+	return strings.HasSuffix(base, TestSuffix) && len(base) > len(TestSuffix)
+}
+
+// AgentFromPath returns the agent a suite tests when it does not say:
+// its file name without .test.yaml.
+func AgentFromPath(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), TestSuffix)
+}
+
+// Load reads and parses the test suite at path; a file that cannot be
+// read is a suite with one diagnostic.
+func Load(path string) *Suite {
+	data, err := readFile(path)
+	if err != nil {
+		s := &Suite{Path: path, Agent: AgentFromPath(path)}
+		s.Diagnostics = []lint.Diagnostic{{Path: path, Rule: RuleUnreadable, Severity: lint.Error, Message: err.Error()}}
+		return s
+	}
+	return Parse(path, data)
+}
+
+func readFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the suite: %w", err)
+	}
+	if fi.IsDir() {
+		return nil, errors.New("is a folder, not a suite file")
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, fmt.Errorf("the suite is larger than %d MiB", MaxFileSize>>20)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the suite: %w", err)
+	}
+	return data, nil
+}
+
+// Parse reads a test suite's text. It never fails: what is wrong is in
+// Diagnostics (and in Case.Problems for a case's own errors).
+func Parse(path string, data []byte) *Suite {
+	s := &Suite{Path: path, Text: lint.DecodeText(data), Agent: AgentFromPath(path)}
+	r := &reader{path: path}
+	defer func() {
+		lint.SortDiagnostics(r.diags)
+		s.Diagnostics = r.diags
+	}()
+	root := r.document([]byte(s.Text))
+	if root == nil {
+		return s
+	}
+	var cases *yaml.Node
+	r.mapping(root, "the suite", suiteKeys, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "agent":
+			if a, ok := r.scalar(v, "agent"); ok && strings.TrimSpace(a) != "" {
+				s.Agent, s.AgentPos = strings.TrimSpace(a), posOf(v)
+			}
+		case "cases":
+			cases = v
+		}
+	})
+	if cases == nil {
+		r.add(RuleMissing, posOf(root), "the suite has no cases", "add cases: a list of cases, each with a name and a task")
+		return s
+	}
+	if cases.Kind != yaml.SequenceNode || len(cases.Content) == 0 {
+		r.add(RuleYAML, posOf(cases), "cases is "+kindName(cases)+"; give a list of cases, each with a name and a task", "")
+		return s
+	}
+	names := map[string]lint.Pos{}
+	for i, n := range cases.Content {
+		before := len(r.diags)
+		c := r.testCase(n, i+1)
+		if c == nil {
+			continue
+		}
+		if first, ok := names[strings.ToLower(c.Name)]; ok && c.Name != "" {
+			r.add(RuleDuplicateCase, c.Keys["name"], fmt.Sprintf("case %q is named twice (first on line %d)", c.Name, first.Line), "give each case a name of its own: the name keys its recordings")
+		} else {
+			names[strings.ToLower(c.Name)] = c.Keys["name"]
+		}
+		c.Problems = slices.Clone(r.diags[before:])
+		s.Cases = append(s.Cases, c)
+	}
+	return s
+}
+
+// testCase reads case number i.
+func (r *reader) testCase(n *yaml.Node, i int) *Case {
+	c := &Case{Pos: posOf(n), Repeat: 1, PassRate: 1, Keys: map[string]lint.Pos{},
+		Expect: Expect{Outcome: "Completed", MaxToolCalls: -1, MaxSeconds: -1, MaxOutputTokens: -1}}
+	what := fmt.Sprintf("case %d", i)
+	var expect *yaml.Node
+	ok := r.mapping(n, what, caseKeys, func(key string, k, v *yaml.Node) {
+		c.Keys[key] = posOf(v)
+		switch key {
+		case "name":
+			c.Name, _ = r.scalar(v, key)
+			c.Name = strings.TrimSpace(c.Name)
+		case "task":
+			c.Task, _ = r.scalar(v, key)
+		case "context":
+			c.Context, _ = r.scalar(v, key)
+		case "context-file":
+			c.ContextFile, _ = r.scalar(v, key)
+		case "project":
+			c.Project, _ = r.scalar(v, key)
+		case "skill":
+			c.Skill, _ = r.scalar(v, key)
+			c.Skill = strings.TrimPrefix(strings.TrimSpace(c.Skill), "/")
+		case "model-role":
+			if role, ok := r.scalar(v, key); ok {
+				c.ModelRole = strings.TrimSpace(role)
+				if c.ModelRole != "" && !slices.ContainsFunc([]string{"Main", "Compaction", "Fallback"}, func(s string) bool { return strings.EqualFold(s, c.ModelRole) }) {
+					r.add(RuleValue, posOf(v), fmt.Sprintf("model-role %q is not a model role", role), "use Main, Compaction or Fallback")
+				}
+			}
+		case "repeat":
+			if n, ok := r.integer(v, key); ok {
+				if n < 1 || n > MaxRepeat {
+					r.add(RuleValue, posOf(v), fmt.Sprintf("repeat is %d; give 1 to %d samples", n, MaxRepeat), "")
+				} else {
+					c.Repeat = n
+				}
+			}
+		case "pass-rate":
+			if f, ok := r.number(v, key); ok {
+				if f <= 0 || f > 1 {
+					r.add(RuleValue, posOf(v), fmt.Sprintf("pass-rate is %v; give the share of samples that must pass, above 0 and at most 1 (0.8 for 80%%)", f), "")
+				} else {
+					c.PassRate = f
+				}
+			}
+		case "expect":
+			expect = v
+		}
+	})
+	if !ok {
+		return nil
+	}
+	if c.Name == "" {
+		pos := c.Pos
+		if p, ok := c.Keys["name"]; ok {
+			pos = p
+		}
+		r.add(RuleMissing, pos, what+" has no name", "add name: a short name, unique in the suite")
+		c.Name = what
+		c.Keys["name"] = pos
+	}
+	if strings.TrimSpace(c.Task) == "" {
+		pos := c.Pos
+		if p, ok := c.Keys["task"]; ok {
+			pos = p
+		}
+		r.add(RuleMissing, pos, fmt.Sprintf("case %q has no task", c.Name), "add task: what the agent is asked to do")
+	}
+	if c.Context != "" && c.ContextFile != "" {
+		r.add(RuleValue, c.Keys["context-file"], fmt.Sprintf("case %q has both context and context-file", c.Name), "give one of them")
+	}
+	if expect != nil {
+		r.expect(c, expect)
+	}
+	return c
+}
+
+// expect reads a case's expect.
+func (r *reader) expect(c *Case, n *yaml.Node) {
+	e := &c.Expect
+	r.mapping(n, fmt.Sprintf("the expect of case %q", c.Name), expectKeys, func(key string, k, v *yaml.Node) {
+		c.Keys["expect."+key] = posOf(v)
+		switch key {
+		case "outcome":
+			if s, ok := r.scalar(v, key); ok {
+				i := slices.IndexFunc(Outcomes, func(o string) bool { return strings.EqualFold(o, strings.TrimSpace(s)) })
+				if i < 0 {
+					r.add(RuleValue, posOf(v), fmt.Sprintf("outcome %q is not an outcome", s), "use Completed, Partial or Failed")
+				} else {
+					e.Outcome = Outcomes[i]
+				}
+			}
+		case "reason":
+			if s, ok := r.scalar(v, key); ok {
+				s = strings.TrimSpace(s)
+				if !slices.Contains(Reasons, s) {
+					hint := "reasons: " + strings.Join(Reasons, ", ")
+					if m := suggest(s, Reasons); m != "" {
+						hint = fmt.Sprintf("did you mean '%s'?", m)
+					}
+					r.add(RuleValue, posOf(v), fmt.Sprintf("reason %q is not a reason a run ends with", s), hint)
+				} else {
+					e.Reason = s
+				}
+			}
+		case "contains":
+			e.Contains, _ = r.list(v, key)
+		case "not-contains":
+			e.NotContains, _ = r.list(v, key)
+		case "matches":
+			exprs, _ := r.list(v, key)
+			for i, x := range exprs {
+				re, err := regexp.Compile(x)
+				if err != nil {
+					pos := posOf(v)
+					if v.Kind == yaml.SequenceNode {
+						pos = posOf(v.Content[i])
+					}
+					r.add(RuleRegexp, pos, fmt.Sprintf("matches %q is not a valid RE2 expression: %s", x, strings.TrimPrefix(err.Error(), "error parsing regexp: ")), "RE2 has no look-around or back-references; (?i) ignores case")
+					continue
+				}
+				e.Matches = append(e.Matches, re)
+			}
+		case "tools":
+			e.Tools, _ = r.list(v, key)
+		case "no-tools":
+			e.NoTools, _ = r.list(v, key)
+		case "max-tool-calls", "max-output-tokens":
+			if n, ok := r.integer(v, key); ok {
+				if n < 0 {
+					r.add(RuleValue, posOf(v), fmt.Sprintf("%s is %d; give 0 or more", key, n), "")
+				} else if key == "max-tool-calls" {
+					e.MaxToolCalls = n
+				} else {
+					e.MaxOutputTokens = n
+				}
+			}
+		case "max-seconds":
+			if f, ok := r.number(v, key); ok {
+				if f <= 0 || math.IsInf(f, 0) {
+					r.add(RuleValue, posOf(v), fmt.Sprintf("max-seconds is %v; give a number of seconds above 0", f), "")
+				} else {
+					e.MaxSeconds = f
+				}
+			}
+		case "judge":
+			e.Judge, _ = r.scalar(v, key)
+			e.Judge = strings.TrimSpace(e.Judge)
+		}
+	})
+}
+
+// Check adds the findings that need the catalog and the disk: an agent
+// that is not loaded, a skill that does not route to it, a context-file or
+// project folder that is not there. c may be nil (no catalog: not checked).
+func Check(s *Suite, c *lint.Catalog) {
+	r := &reader{path: s.Path}
+	pos := s.AgentPos
+	if pos == (lint.Pos{}) {
+		pos = lint.Pos{Line: 1, Column: 1}
+	}
+	if c != nil {
+		if c.Agent(s.Agent) == nil {
+			if f := c.RejectedAgent(s.Agent); f != nil {
+				reason := f.Reason
+				if reason == "" {
+					reason = "the runtime skips it"
+				}
+				r.add(RuleAgent, pos, fmt.Sprintf("agent %q at %s is rejected: %s", s.Agent, f.Path, reason), "fix the definition (agentdesk lint shows why)")
+			} else {
+				var names []string
+				for _, f := range c.Loaded() {
+					names = append(names, f.Def.Name)
+				}
+				hint := "name the agent with agent:, or name the file <agent>.test.yaml"
+				if m := suggest(s.Agent, names); m != "" {
+					hint = fmt.Sprintf("did you mean '%s'?", m)
+				}
+				r.add(RuleAgent, pos, fmt.Sprintf("agent %q is not loaded", s.Agent), hint)
+			}
+		}
+	}
+	dir := filepath.Dir(s.Path)
+	for _, cs := range s.Cases {
+		before := len(r.diags)
+		if cs.Skill != "" && c != nil {
+			if sk := c.Skill(cs.Skill); sk == nil {
+				r.add(RuleSkill, cs.Keys["skill"], fmt.Sprintf("skill /%s is not found", cs.Skill), "")
+			} else if !strings.EqualFold(sk.Subagent, s.Agent) {
+				target := sk.Subagent
+				if target == "" {
+					target = "no sub-agent"
+				}
+				r.add(RuleSkill, cs.Keys["skill"], fmt.Sprintf("skill /%s routes to %s, not to %s", cs.Skill, target, s.Agent), "")
+			} else if _, failure := c.Route(sk); failure != "" {
+				r.add(RuleSkill, cs.Keys["skill"], failure, "")
+			}
+		}
+		if cs.ContextFile != "" {
+			if fi, err := os.Stat(Resolve(dir, cs.ContextFile)); err != nil || fi.IsDir() {
+				r.add(RuleFile, cs.Keys["context-file"], fmt.Sprintf("context-file %s is not a file (paths are relative to the suite)", cs.ContextFile), "")
+			}
+		}
+		if cs.Project != "" {
+			if fi, err := os.Stat(Resolve(dir, cs.Project)); err != nil || !fi.IsDir() {
+				r.add(RuleFile, cs.Keys["project"], fmt.Sprintf("project %s is not a folder (paths are relative to the suite)", cs.Project), "")
+			}
+		}
+		cs.Problems = append(cs.Problems, r.diags[before:]...)
+	}
+	s.Diagnostics = append(s.Diagnostics, r.diags...)
+	lint.SortDiagnostics(s.Diagnostics)
+}
+
+// Resolve returns path relative to the suite's folder dir, unless it is
+// absolute; a leading ~/ is not expanded.
+func Resolve(dir, path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
+}
+
+// Find returns the files in dir (top level only) whose names end in
+// suffix, sorted; a folder that does not exist holds none.
+func Find(dir, suffix string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing the suites in %s: %w", dir, err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), suffix) && len(e.Name()) > len(suffix) {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,137 @@
+package suite
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/runner"
+)
+
+// maxLines caps the output lines a failure quotes.
+const maxLines = 5
+
+// Check returns the expectations of e (all but the judge) that the run
+// rec does not meet, in the order the suite documents them.
+func Check(e lintsuite.Expect, rec *runner.Record) []Failure {
+	var out []Failure
+	fail := func(key, expect, msg string, lines []string) {
+		out = append(out, Failure{Key: key, Expect: expect, Message: msg, Lines: lines})
+	}
+	ended := string(rec.Outcome)
+	if rec.Reason != "" {
+		ended += " (" + rec.Reason + ")"
+	}
+	if e.Outcome != "" && string(rec.Outcome) != e.Outcome {
+		msg := "the run ended " + ended
+		if first := firstLine(rec.Error); first != "" {
+			msg += ": " + first
+		}
+		fail("outcome", "outcome "+e.Outcome, msg, nil)
+	}
+	if e.Reason != "" && rec.Reason != e.Reason {
+		fail("reason", "reason "+e.Reason, "the run ended "+ended, nil)
+	}
+	output := rec.Output
+	lower := strings.ToLower(output)
+	for _, s := range e.Contains {
+		if !strings.Contains(lower, strings.ToLower(s)) {
+			fail("contains", fmt.Sprintf("contains %q", s), "the output does not hold it", headLines(output))
+		}
+	}
+	for _, s := range e.NotContains {
+		if strings.Contains(lower, strings.ToLower(s)) {
+			fail("not-contains", fmt.Sprintf("not-contains %q", s), "the output holds it", linesWith(output, func(l string) bool {
+				return strings.Contains(strings.ToLower(l), strings.ToLower(s))
+			}))
+		}
+	}
+	for _, re := range e.Matches {
+		if !re.MatchString(output) {
+			fail("matches", fmt.Sprintf("matches %q", re.String()), "the output does not match", headLines(output))
+		}
+	}
+	called := map[string]int{}
+	var names []string
+	for _, tc := range rec.ToolCalls {
+		if called[tc.Name] == 0 {
+			names = append(names, tc.Name)
+		}
+		called[tc.Name]++
+	}
+	calledList := "none"
+	if len(names) > 0 {
+		calledList = strings.Join(names, ", ")
+	}
+	for _, t := range e.Tools {
+		if called[t] == 0 {
+			fail("tools", "tools "+t, "it was never called (called: "+calledList+")", nil)
+		}
+	}
+	for _, t := range e.NoTools {
+		if n := called[t]; n > 0 {
+			fail("no-tools", "no-tools "+t, fmt.Sprintf("it was called %d time%s", n, plural(n)), nil)
+		}
+	}
+	if e.MaxToolCalls >= 0 && len(rec.ToolCalls) > e.MaxToolCalls {
+		fail("max-tool-calls", fmt.Sprintf("max-tool-calls %d", e.MaxToolCalls), fmt.Sprintf("the run made %d tool calls (%s)", len(rec.ToolCalls), calledList), nil)
+	}
+	if e.MaxSeconds > 0 {
+		took := time.Duration(rec.Timings.TotalMS) * time.Millisecond
+		if took.Seconds() > e.MaxSeconds {
+			fail("max-seconds", fmt.Sprintf("max-seconds %v", e.MaxSeconds), fmt.Sprintf("the run took %s", took.Round(10*time.Millisecond)), nil)
+		}
+	}
+	if e.MaxOutputTokens >= 0 && rec.Usage.OutputTokens > e.MaxOutputTokens {
+		fail("max-output-tokens", fmt.Sprintf("max-output-tokens %d", e.MaxOutputTokens), fmt.Sprintf("the reply took %d output tokens", rec.Usage.OutputTokens), nil)
+	}
+	return out
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
+// headLines returns the output's first non-blank lines, numbered.
+func headLines(output string) []string {
+	if strings.TrimSpace(output) == "" {
+		return []string{"(the output is empty)"}
+	}
+	return linesWith(output, func(l string) bool { return strings.TrimSpace(l) != "" })
+}
+
+// linesWith returns up to maxLines lines of output that keep says are
+// relevant, numbered from 1, with a last line saying how many more.
+func linesWith(output string, keep func(string) bool) []string {
+	var out []string
+	more := 0
+	for i, l := range strings.Split(output, "\n") {
+		if !keep(l) {
+			continue
+		}
+		if len(out) == maxLines {
+			more++
+			continue
+		}
+		l = strings.TrimRight(l, "\r")
+		if r := []rune(l); len(r) > 160 {
+			l = string(r[:160]) + "…"
+		}
+		out = append(out, fmt.Sprintf("%d: %s", i+1, l))
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("(%d more)", more))
+	}
+	return slices.Clip(out)
+}

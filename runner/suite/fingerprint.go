@@ -1,0 +1,111 @@
+package suite
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/trialtools"
+)
+
+// sent is what a case's sample sends, resolved from the catalog now.
+type sent struct {
+	spec runner.Spec
+	// model is the resolved model; modelErr says why it did not resolve
+	// (then the fingerprint leaves the model out).
+	model    runner.Model
+	modelErr error
+	limits   runner.Limits
+}
+
+// fingerprint returns what a sample of the case sends: the system prompt
+// (with the skill's overlay), the first message, the tools offered, the
+// model and the limits, and, for a judged case, the rubric with the
+// judge's prompt and model.
+func fingerprint(s sent, rubric string, judge runner.Model, judgeErr error, agentPath string) evalrec.Fingerprint {
+	sp := s.spec
+	source := displayPath(agentPath)
+	if sp.Skill != nil {
+		source += " or " + displayPath(sp.Skill.Path)
+	}
+	fp := evalrec.Fingerprint{
+		evalrec.NewDigest(evalrec.PartSystemPrompt, preview.SystemPrompt(sp.Agent.Def, sp.Skill), source),
+		evalrec.NewDigest(evalrec.PartFirstMessage, preview.FirstMessage(sp.Task, sp.Context), "the case's task or context"),
+		toolsPart(sp.Project != ""),
+	}
+	if s.modelErr == nil {
+		fp = append(fp, evalrec.NewPart(evalrec.PartModel, modelName(s.model), ""))
+	}
+	maxIter := sp.MaxToolIterations
+	if maxIter <= 0 && sp.Config != nil {
+		maxIter = sp.Config.Session.MaxToolIterationsPerTurn
+	}
+	if maxIter <= 0 {
+		maxIter = runner.DefaultMaxToolIterations
+	}
+	l := s.limits
+	fp = append(fp, evalrec.NewPart(evalrec.PartLimits, fmt.Sprintf("prefill %s, inter-delta %s, no-progress %s, max-call %s, tool calls %d, max tokens %d",
+		l.Prefill, l.InterDelta, l.NoProgress, l.MaxCall, maxIter, sp.MaxTokens), ""))
+	if rubric != "" {
+		jm := "(not configured)"
+		if judgeErr == nil {
+			jm = modelName(judge)
+		}
+		fp = append(fp, evalrec.NewDigest(evalrec.PartJudge, JudgePrompt+"\x00"+rubric+"\x00"+jm, "the case's judge rubric or the judge model"))
+	}
+	return fp
+}
+
+// modelName is a model as the fingerprint names it.
+func modelName(m runner.Model) string { return m.Provider + "/" + m.ModelID }
+
+// toolsPart is the tools offered: their names, descriptions and schemas.
+func toolsPart(on bool) evalrec.Part {
+	if !on {
+		return evalrec.NewPart(evalrec.PartTools, "none", "")
+	}
+	var names []string
+	b, _ := json.Marshal(trialtools.Specs())
+	for _, s := range trialtools.Specs() {
+		names = append(names, s.Name)
+	}
+	p := evalrec.NewPart(evalrec.PartTools, string(b), "")
+	p.Value = strings.Join(names, ", ")
+	return p
+}
+
+// displayPath returns path relative to the working directory when that is
+// shorter.
+func displayPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if wd, err := filepath.Abs("."); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && len(rel) < len(path) && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return path
+}
+
+// agentOf returns the loaded agent the suite tests, or the reason it is
+// not loaded.
+func agentOf(c *lint.Catalog, name string) (*lint.File, string) {
+	if f := c.Agent(name); f != nil {
+		return f, ""
+	}
+	if f := c.RejectedAgent(name); f != nil {
+		reason := f.Reason
+		if reason == "" {
+			reason = "the runtime skips it"
+		}
+		return nil, fmt.Sprintf("agent %s at %s is rejected: %s", name, f.Path, reason)
+	}
+	return nil, fmt.Sprintf("agent %s is not loaded: no definition in the agents folder has that name", name)
+}

@@ -1,0 +1,478 @@
+package suite
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/report"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
+)
+
+// ReportOptions say how results are printed.
+type ReportOptions struct {
+	// Color adds ANSI colours to the text format.
+	Color bool
+	// Dir is the folder paths are shown relative to ("" : the working
+	// directory).
+	Dir string
+}
+
+// shown returns path relative to o.Dir (or the working directory) when
+// that is shorter.
+func (o ReportOptions) shown(path string) string {
+	dir := o.Dir
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return path
+	}
+	if rel, err := filepath.Rel(d, abs); err == nil && len(rel) < len(path) && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
+}
+
+// Summary counts cases by status.
+type Summary struct {
+	Cases, Passed, Failed, Stale, Unrecorded, Errors int
+	// Samples counts every sample; Suites the suite files; Broken those
+	// that could not run at all.
+	Samples, Suites, Broken int
+	// Findings counts the suite files' error diagnostics.
+	Findings int
+}
+
+// OK reports whether everything passed: every case of every suite, and no
+// suite file with an error.
+func (s Summary) OK() bool {
+	return s.Passed == s.Cases && s.Broken == 0 && s.Findings == 0
+}
+
+// Summarize counts results.
+func Summarize(rs []*SuiteResult) Summary {
+	var s Summary
+	for _, r := range rs {
+		s.Suites++
+		if len(r.Cases) == 0 {
+			s.Broken++
+		}
+		for _, d := range r.Findings {
+			if d.Severity == lint.Error {
+				s.Findings++
+			}
+		}
+		for _, c := range r.Cases {
+			s.Cases++
+			s.Samples += len(c.Samples)
+			switch c.Status {
+			case Pass:
+				s.Passed++
+			case Fail:
+				s.Failed++
+			case Stale:
+				s.Stale++
+			case Unrecorded:
+				s.Unrecorded++
+			default:
+				s.Errors++
+			}
+		}
+	}
+	return s
+}
+
+// String is the summary line: "7 cases: 3 passed, 2 failed, 1 stale,
+// 1 error (12 samples)".
+func (s Summary) String() string {
+	parts := []string{fmt.Sprintf("%d passed", s.Passed)}
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(s.Failed, "failed")
+	add(s.Stale, "stale")
+	add(s.Unrecorded, "not recorded")
+	if s.Errors == 1 {
+		parts = append(parts, "1 error")
+	} else {
+		add(s.Errors, "errors")
+	}
+	out := fmt.Sprintf("%d case%s: %s (%d sample%s)", s.Cases, plural(s.Cases), strings.Join(parts, ", "), s.Samples, plural(s.Samples))
+	if s.Broken > 0 {
+		out += fmt.Sprintf("; %d suite file%s could not run", s.Broken, plural(s.Broken))
+	}
+	return out
+}
+
+// ANSI styles of the text report.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
+	ansiRed    = "\x1b[1;31m"
+	ansiYellow = "\x1b[1;33m"
+	ansiGreen  = "\x1b[1;32m"
+)
+
+func statusStyle(s Status) string {
+	switch s {
+	case Pass:
+		return ansiGreen
+	case Stale, Unrecorded:
+		return ansiYellow
+	}
+	return ansiRed
+}
+
+// TextPrinter prints results as text, a suite at a time, so that a
+// command can print each suite as soon as its cases are done.
+type TextPrinter struct {
+	w *bufio.Writer
+	o ReportOptions
+}
+
+// NewTextPrinter returns a printer to w.
+func NewTextPrinter(w io.Writer, o ReportOptions) *TextPrinter {
+	return &TextPrinter{w: bufio.NewWriter(w), o: o}
+}
+
+func (p *TextPrinter) style(code, s string) string {
+	if !p.o.Color || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+// Suite prints one suite: its findings, then a line per case:
+//
+//	agents/tester.test.yaml (agent tester)
+//	  pass   finds the port        3/3  1.20s
+//	  fail   names the file        0/1  0.40s
+//	         sample 1: contains "main.go": the output does not hold it
+//	           1: The server listens on port 8080.
+//	         run 3f9a…: /home/me/.local/state/agentdesk/runs/3f9a…
+//	  stale  greets               0/1   system prompt changed: agents/tester.md edited
+func (p *TextPrinter) Suite(r *SuiteResult) error {
+	w := p.w
+	s := r.Suite
+	fmt.Fprintf(w, "%s %s\n", p.style(ansiBold, termsafe.Escape(p.o.shown(s.Path))), p.style(ansiDim, "(agent "+termsafe.Escape(s.Agent)+")"))
+	for _, d := range r.Findings {
+		sev := "error"
+		if d.Severity == lint.Warning {
+			sev = "warning"
+		}
+		loc := termsafe.Escape(p.o.shown(d.Path))
+		if d.Line > 0 {
+			loc += fmt.Sprintf(":%d:%d", d.Line, d.Column)
+		}
+		fmt.Fprintf(w, "  %s: %s: %s %s\n", loc, p.style(ansiRed, sev), termsafe.Escape(d.Message), p.style(ansiDim, "["+d.Rule+"]"))
+		if d.Hint != "" {
+			fmt.Fprintf(w, "    hint: %s\n", termsafe.Escape(d.Hint))
+		}
+	}
+	width := 0
+	for _, c := range r.Cases {
+		width = max(width, len([]rune(termsafe.Escape(c.Case.Name))))
+	}
+	width = min(width, 40)
+	for _, c := range r.Cases {
+		name := termsafe.Escape(c.Case.Name)
+		pad := width - len([]rune(name))
+		status := fmt.Sprintf("%-6s", c.Status)
+		if c.Status == Unrecorded {
+			status = "unrec."
+		}
+		line := fmt.Sprintf("  %s %s%s  %d/%d", p.style(statusStyle(c.Status), status), name, strings.Repeat(" ", max(pad, 0)), c.Passed, len(c.Samples))
+		if c.Duration > 0 {
+			line += "  " + formatDuration(c.Duration)
+		}
+		if c.Status != Pass && c.Status != Fail && c.Message != "" {
+			line += "  " + termsafe.Escape(c.Message)
+		}
+		fmt.Fprintln(w, line)
+		if c.Status == Fail {
+			p.failures(c)
+		}
+	}
+	return w.Flush()
+}
+
+// failures prints a failed case's failed samples: each failed expectation
+// with the output's relevant lines, and the run folder.
+func (p *TextPrinter) failures(c *CaseResult) {
+	w := p.w
+	indent := "         "
+	for _, s := range c.Samples {
+		if s.Status != Fail {
+			continue
+		}
+		for _, f := range s.Failures {
+			fmt.Fprintf(w, "%ssample %d: %s: %s\n", indent, s.N, p.style(ansiBold, termsafe.Escape(f.Expect)), termsafe.Escape(f.Message))
+			for _, l := range f.Lines {
+				fmt.Fprintf(w, "%s  %s\n", indent, p.style(ansiDim, termsafe.Escape(l)))
+			}
+		}
+		if s.RunDir != "" {
+			fmt.Fprintf(w, "%srun: %s\n", indent, termsafe.Escape(s.RunDir))
+		}
+	}
+}
+
+// Summary prints the last line.
+func (p *TextPrinter) Summary(rs []*SuiteResult, took time.Duration) error {
+	s := Summarize(rs)
+	line := s.String()
+	if took > 0 {
+		line += " in " + formatDuration(took)
+	}
+	style := ansiGreen
+	if !s.OK() {
+		style = ansiRed
+	}
+	fmt.Fprintln(p.w, p.style(style, line))
+	return p.w.Flush()
+}
+
+// Text prints every suite's results and the summary line.
+func Text(w io.Writer, rs []*SuiteResult, took time.Duration, o ReportOptions) error {
+	p := NewTextPrinter(w, o)
+	for _, r := range rs {
+		if err := p.Suite(r); err != nil {
+			return fmt.Errorf("write the test report: %w", err)
+		}
+	}
+	if err := p.Summary(rs, took); err != nil {
+		return fmt.Errorf("write the test report: %w", err)
+	}
+	return nil
+}
+
+func formatDuration(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	}
+	return d.Round(time.Second).String()
+}
+
+// JSON document of a test report.
+type (
+	jsonReport struct {
+		Suites  []jsonSuite `json:"suites"`
+		Summary jsonSummary `json:"summary"`
+	}
+	jsonSuite struct {
+		Path     string        `json:"path"`
+		Agent    string        `json:"agent"`
+		Status   Status        `json:"status"`
+		Findings []jsonFinding `json:"findings"`
+		Cases    []jsonCase    `json:"cases"`
+	}
+	jsonFinding struct {
+		Line     int    `json:"line"`
+		Column   int    `json:"column"`
+		Rule     string `json:"rule"`
+		Severity string `json:"severity"`
+		Message  string `json:"message"`
+		Hint     string `json:"hint"`
+	}
+	jsonCase struct {
+		Name     string       `json:"name"`
+		Line     int          `json:"line"`
+		Status   Status       `json:"status"`
+		Passed   int          `json:"passed"`
+		Samples  []jsonSample `json:"samples"`
+		PassRate float64      `json:"pass_rate"`
+		Message  string       `json:"message"`
+		MS       int64        `json:"duration_ms"`
+	}
+	jsonSample struct {
+		N          int           `json:"sample"`
+		Status     Status        `json:"status"`
+		How        string        `json:"how"`
+		RunID      string        `json:"run_id"`
+		RunDir     string        `json:"run_dir"`
+		JudgeRunID string        `json:"judge_run_id,omitempty"`
+		Outcome    string        `json:"outcome"`
+		Reason     string        `json:"reason"`
+		Failures   []jsonFailure `json:"failures"`
+		Verdict    *jsonVerdict  `json:"verdict,omitempty"`
+		Changes    []string      `json:"changes"`
+		Error      string        `json:"error"`
+		MS         int64         `json:"duration_ms"`
+		Recording  string        `json:"recording"`
+	}
+	jsonFailure struct {
+		Expect  string   `json:"expect"`
+		Message string   `json:"message"`
+		Lines   []string `json:"lines"`
+	}
+	jsonVerdict struct {
+		Pass   bool   `json:"pass"`
+		Reason string `json:"reason"`
+	}
+	jsonSummary struct {
+		Cases      int  `json:"cases"`
+		Passed     int  `json:"passed"`
+		Failed     int  `json:"failed"`
+		Stale      int  `json:"stale"`
+		Unrecorded int  `json:"not_recorded"`
+		Errors     int  `json:"errors"`
+		Samples    int  `json:"samples"`
+		Broken     int  `json:"broken_suites"`
+		OK         bool `json:"ok"`
+	}
+)
+
+// JSON prints the results as one JSON document (the schema is in the
+// README): {"suites":[{"path","agent","status","findings":[…],
+// "cases":[{"name","line","status","passed","pass_rate","message",
+// "duration_ms","samples":[{"sample","status","how","run_id","run_dir",
+// "outcome","reason","failures":[{"expect","message","lines"}],
+// "verdict":{"pass","reason"},"changes","error","duration_ms",
+// "recording"}]}]}],"summary":{…,"ok"}}. Arrays are never null.
+func JSON(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
+	doc := jsonReport{Suites: []jsonSuite{}}
+	for _, r := range rs {
+		js := jsonSuite{Path: o.shown(r.Suite.Path), Agent: r.Suite.Agent, Status: r.Status(), Findings: []jsonFinding{}, Cases: []jsonCase{}}
+		for _, d := range r.Findings {
+			js.Findings = append(js.Findings, jsonFinding{d.Line, d.Column, d.Rule, d.Severity.String(), d.Message, d.Hint})
+		}
+		for _, c := range r.Cases {
+			jc := jsonCase{Name: c.Case.Name, Line: c.Case.Pos.Line, Status: c.Status, Passed: c.Passed, PassRate: c.Case.PassRate, Message: c.Message, MS: c.Duration.Milliseconds(), Samples: []jsonSample{}}
+			for _, s := range c.Samples {
+				sj := jsonSample{N: s.N, Status: s.Status, How: s.How, RunID: s.RunID, RunDir: s.RunDir, JudgeRunID: s.JudgeRunID, Outcome: s.Outcome, Reason: s.Reason,
+					Failures: []jsonFailure{}, Changes: append([]string{}, s.Changes...), Error: s.Err, MS: s.Duration.Milliseconds(), Recording: s.Recording}
+				for _, f := range s.Failures {
+					sj.Failures = append(sj.Failures, jsonFailure{f.Expect, f.Message, append([]string{}, f.Lines...)})
+				}
+				if s.Verdict != nil {
+					sj.Verdict = &jsonVerdict{s.Verdict.Pass, s.Verdict.Reason}
+				}
+				jc.Samples = append(jc.Samples, sj)
+			}
+			js.Cases = append(js.Cases, jc)
+		}
+		doc.Suites = append(doc.Suites, js)
+	}
+	s := Summarize(rs)
+	doc.Summary = jsonSummary{s.Cases, s.Passed, s.Failed, s.Stale, s.Unrecorded, s.Errors, s.Samples, s.Broken, s.OK()}
+	return report.WriteJSON(w, doc)
+}
+
+// JUnit prints the results as JUnit XML: a testsuite per suite file, a
+// testcase per case; a failed case is a failure (type "fail"), a stale or
+// unrecorded one a failure of type "stale" or "not-recorded", an error an
+// error; a broken suite file is one testcase in error with its findings.
+func JUnit(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
+	var suites []evalrec.JUnitSuite
+	for _, r := range rs {
+		shown := o.shown(r.Suite.Path)
+		js := evalrec.JUnitSuite{Name: shown, File: shown, Time: r.Duration}
+		if len(r.Cases) == 0 {
+			js.Cases = append(js.Cases, evalrec.JUnitCase{Name: "(suite file)", Status: evalrec.JUnitError, Type: "suite", Message: "the suite file could not run", Detail: findingsText(r.Findings)})
+		}
+		for _, c := range r.Cases {
+			jc := evalrec.JUnitCase{Name: c.Case.Name, Line: c.Case.Pos.Line, Time: c.Duration, Message: c.Message}
+			switch c.Status {
+			case Fail:
+				jc.Status, jc.Type = evalrec.JUnitFailure, "fail"
+			case Stale:
+				jc.Status, jc.Type = evalrec.JUnitFailure, "stale"
+			case Unrecorded:
+				jc.Status, jc.Type = evalrec.JUnitFailure, "not-recorded"
+			case Error:
+				jc.Status, jc.Type = evalrec.JUnitError, "error"
+			}
+			jc.Detail = caseDetail(c)
+			var runs []string
+			for _, s := range c.Samples {
+				if s.RunDir != "" {
+					runs = append(runs, fmt.Sprintf("sample %d: %s run %s", s.N, s.How, s.RunDir))
+				}
+			}
+			jc.Output = strings.Join(runs, "\n")
+			js.Cases = append(js.Cases, jc)
+		}
+		suites = append(suites, js)
+	}
+	return evalrec.WriteJUnit(w, "agentdesk test", suites)
+}
+
+// caseDetail is the text of a case that did not pass: per sample, its
+// failures with their lines, what changed, or its error.
+func caseDetail(c *CaseResult) string {
+	if c.Status == Pass {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d samples passed (pass-rate %v)\n", c.Passed, len(c.Samples), c.Case.PassRate)
+	for _, s := range c.Samples {
+		switch {
+		case s.Err != "":
+			fmt.Fprintf(&b, "sample %d: %s\n", s.N, s.Err)
+		case len(s.Changes) > 0:
+			fmt.Fprintf(&b, "sample %d: stale: %s\n", s.N, strings.Join(s.Changes, "; "))
+		}
+		for _, f := range s.Failures {
+			fmt.Fprintf(&b, "sample %d: %s: %s\n", s.N, f.Expect, f.Message)
+			for _, l := range f.Lines {
+				fmt.Fprintf(&b, "  %s\n", l)
+			}
+		}
+	}
+	return b.String()
+}
+
+func findingsText(ds []lint.Diagnostic) string {
+	var b strings.Builder
+	for _, d := range ds {
+		fmt.Fprintf(&b, "%d:%d: %s [%s]\n", d.Line, d.Column, d.Message, d.Rule)
+	}
+	return b.String()
+}
+
+// GitHub prints a workflow command per case that did not pass, and per
+// finding, at its line in the suite file, which GitHub shows on the pull
+// request; then a notice with the summary.
+func GitHub(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
+	bw := bufio.NewWriter(w)
+	for _, r := range rs {
+		file := termsafe.Escape(o.shown(r.Suite.Path))
+		for _, d := range r.Findings {
+			msg := d.Message
+			if d.Hint != "" {
+				msg += "\nhint: " + d.Hint
+			}
+			evalrec.GitHubAnnotation(bw, "error", file, d.Line, d.Rule, termsafe.EscapeLines(msg))
+		}
+		for _, c := range r.Cases {
+			if c.Status == Pass {
+				continue
+			}
+			title := fmt.Sprintf("%s: %s", c.Status, c.Case.Name)
+			msg := c.Message
+			if d := caseDetail(c); d != "" {
+				msg = strings.TrimRight(d, "\n")
+			}
+			evalrec.GitHubAnnotation(bw, "error", file, c.Case.Pos.Line, termsafe.Escape(title), termsafe.EscapeLines(msg))
+		}
+	}
+	evalrec.GitHubAnnotation(bw, "notice", "", 0, "agentdesk test", Summarize(rs).String())
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write the GitHub annotations: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,274 @@
+package suite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/agentdesk/agentdesk/lint"
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
+)
+
+// DefaultJobs is --jobs' default: model calls per provider at once.
+const DefaultJobs = 4
+
+// Options say how suites run.
+type Options struct {
+	// Runner starts the samples' runs (and the judge's). Required.
+	Runner *runner.Runner
+	// Catalog holds the agents, skills and configuration. Required.
+	Catalog *lint.Catalog
+	// Mode says where samples come from (evalrec.Default, Record,
+	// Offline).
+	Mode evalrec.Mode
+	// Jobs caps the model calls per provider at once (DefaultJobs when 0);
+	// replays share one such cap. Limiter, when set, is used instead.
+	Jobs    int
+	Limiter *evalrec.Limiter
+	// JudgeRole is the judge's model role (Main when "").
+	JudgeRole string
+	// OnSample, when set, is called as each sample starts (done false)
+	// and ends (done true); OnCase as each case's result is complete.
+	// They are called from many goroutines, one call at a time.
+	OnSample func(s *lintsuite.Suite, c *lintsuite.Case, n int, done bool, r *SampleResult)
+	OnCase   func(s *lintsuite.Suite, r *CaseResult)
+	// OnSuite is called as each suite's result is complete (at once for a
+	// broken suite), in no particular order.
+	OnSuite func(r *SuiteResult)
+}
+
+// Run runs every case of every suite and returns the results in suite
+// order. A broken suite (one that does not parse, or has no cases) is a
+// result with its findings and no cases; the others still run. ctx
+// cancels the runs under way (they end cancelled_by_parent) and the
+// samples not started (they end Error).
+func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResult {
+	if o.Jobs <= 0 {
+		o.Jobs = DefaultJobs
+	}
+	if o.Limiter == nil {
+		o.Limiter = evalrec.NewLimiter(o.Jobs)
+	}
+	if o.JudgeRole == "" {
+		o.JudgeRole = "Main"
+	}
+	x := &execution{o: o}
+	out := make([]*SuiteResult, len(suites))
+	var wg sync.WaitGroup
+	for i, s := range suites {
+		sr := &SuiteResult{Suite: s, Findings: s.Diagnostics}
+		out[i] = sr
+		if s.Broken() {
+			x.finishSuite(sr)
+			continue
+		}
+		casesLeft := len(s.Cases)
+		caseDone := func() {
+			x.mu.Lock()
+			casesLeft--
+			last := casesLeft == 0
+			x.mu.Unlock()
+			if last {
+				x.finishSuite(sr)
+			}
+		}
+		sr.Cases = make([]*CaseResult, len(s.Cases))
+		agent, why := agentOf(o.Catalog, s.Agent)
+		var suiteMu sync.Mutex
+		var first, last time.Time
+		for j, c := range s.Cases {
+			cr := &CaseResult{Case: c, Samples: make([]*SampleResult, c.Repeat)}
+			sr.Cases[j] = cr
+			if err := caseError(c, agent, why); err != "" {
+				for n := range cr.Samples {
+					cr.Samples[n] = &SampleResult{N: n + 1, Status: Error, Err: err}
+				}
+				x.finishCase(s, cr)
+				caseDone()
+				continue
+			}
+			var left sync.WaitGroup
+			left.Add(c.Repeat)
+			for n := 1; n <= c.Repeat; n++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					start := time.Now()
+					res := x.sample(ctx, s, c, agent, n)
+					end := time.Now()
+					suiteMu.Lock()
+					if first.IsZero() || start.Before(first) {
+						first = start
+					}
+					if end.After(last) {
+						last = end
+					}
+					sr.Duration = last.Sub(first)
+					suiteMu.Unlock()
+					cr.Samples[n-1] = res
+					left.Done()
+				}()
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				left.Wait()
+				x.finishCase(s, cr)
+				caseDone()
+			}()
+		}
+	}
+	wg.Wait()
+	return out
+}
+
+// execution is one Run.
+type execution struct {
+	o  Options
+	mu sync.Mutex // serialises the callbacks
+}
+
+// finishSuite reports a suite's result.
+func (x *execution) finishSuite(sr *SuiteResult) {
+	if x.o.OnSuite != nil {
+		x.mu.Lock()
+		x.o.OnSuite(sr)
+		x.mu.Unlock()
+	}
+}
+
+// caseError says why a case cannot run at all, or "".
+func caseError(c *lintsuite.Case, agent *lint.File, why string) string {
+	for _, d := range c.Problems {
+		if d.Severity == lint.Error {
+			return fmt.Sprintf("%d:%d: %s [%s]", d.Line, d.Column, d.Message, d.Rule)
+		}
+	}
+	if agent == nil {
+		return why
+	}
+	return ""
+}
+
+// finishCase sums up a case's samples and reports it.
+func (x *execution) finishCase(s *lintsuite.Suite, cr *CaseResult) {
+	worst := Pass
+	for _, r := range cr.Samples {
+		cr.Duration += r.Duration
+		if r.Status == Pass {
+			cr.Passed++
+		}
+		if r.Status != Fail && r.Status.rank() > worst.rank() {
+			worst = r.Status
+		}
+	}
+	switch {
+	case worst != Pass:
+		cr.Status = worst
+	case float64(cr.Passed) < math.Ceil(cr.Case.PassRate*float64(len(cr.Samples))-1e-9):
+		cr.Status = Fail
+	default:
+		cr.Status = Pass
+	}
+	cr.Message = caseMessage(cr)
+	if x.o.OnCase != nil {
+		x.mu.Lock()
+		x.o.OnCase(s, cr)
+		x.mu.Unlock()
+	}
+}
+
+// caseMessage is a case's one-line explanation.
+func caseMessage(cr *CaseResult) string {
+	for _, r := range cr.Samples {
+		if r.Status == cr.Status && cr.Status != Pass && cr.Status != Fail {
+			if r.Err != "" {
+				return r.Err
+			}
+			if len(r.Changes) > 0 {
+				return "recorded with something that has changed since: " + joinSemi(r.Changes)
+			}
+		}
+	}
+	if cr.Status == Fail {
+		for _, r := range cr.Samples {
+			if r.Status == Fail && len(r.Failures) > 0 {
+				f := r.Failures[0]
+				return f.Expect + ": " + f.Message
+			}
+		}
+	}
+	return ""
+}
+
+func joinSemi(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += "; "
+		}
+		out += x
+	}
+	return out
+}
+
+// notify reports a sample starting or ending.
+func (x *execution) notify(s *lintsuite.Suite, c *lintsuite.Case, n int, done bool, r *SampleResult) {
+	if x.o.OnSample != nil {
+		x.mu.Lock()
+		x.o.OnSample(s, c, n, done, r)
+		x.mu.Unlock()
+	}
+}
+
+// resolve builds the spec of a case's sample and resolves its model and
+// limits.
+func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, agent *lint.File, n int) (sent, error) {
+	cat := x.o.Catalog
+	dir := filepath.Dir(s.Path)
+	spec := runner.Spec{
+		Agent: agent, Config: cat.Config, Task: c.Task, Context: c.Context, ModelRole: c.ModelRole,
+		Suite: &runner.SuiteTag{Kind: "test", Path: s.Path, Case: c.Name, Sample: n},
+	}
+	if abs, err := filepath.Abs(s.Path); err == nil {
+		spec.Suite.Path = abs
+	}
+	if c.ContextFile != "" {
+		p := lintsuite.Resolve(dir, c.ContextFile)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return sent{}, fmt.Errorf("context-file %s: %w", p, err)
+		}
+		spec.Context = lint.DecodeText(data)
+	}
+	if c.Project != "" {
+		p := lintsuite.Resolve(dir, c.Project)
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		spec.Project = p
+	}
+	if c.Skill != "" {
+		sk := cat.Skill(c.Skill)
+		if sk == nil {
+			return sent{}, fmt.Errorf("skill /%s is not found", c.Skill)
+		}
+		spec.Skill = sk
+	}
+	role := c.ModelRole
+	if role == "" {
+		role = agent.Def.ModelRole
+	}
+	m, err := runner.ResolveModel(cat.Config, role)
+	return sent{spec: spec, model: m, modelErr: err, limits: runner.LimitsFor(cat.Config, agent.Def)}, nil
+}
+
+// errNoTape is a recording without the tape a replay needs.
+var errNoTape = errors.New("the recording has no tape of the run")

@@ -1,0 +1,199 @@
+package suite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/agentdesk/agentdesk/lint"
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
+)
+
+// sample runs sample n of case c: decides where it comes from, runs it
+// (live or replayed), checks it, has it judged, and keeps its recording
+// when recording.
+func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite.Case, agent *lint.File, n int) (res *SampleResult) {
+	res = &SampleResult{N: n}
+	x.notify(s, c, n, false, nil)
+	defer func() { x.notify(s, c, n, true, res) }()
+	errorf := func(format string, args ...any) *SampleResult {
+		res.Status, res.Err = Error, fmt.Sprintf(format, args...)
+		return res
+	}
+	if ctx.Err() != nil {
+		return errorf("not run: %v", context.Cause(ctx))
+	}
+	snt, err := x.resolve(s, c, agent, n)
+	if err != nil {
+		return errorf("%v", err)
+	}
+	rubric := c.Expect.Judge
+	var judgeModel runner.Model
+	var judgeErr error
+	if rubric != "" {
+		judgeModel, judgeErr = runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
+	}
+	now := fingerprint(snt, rubric, judgeModel, judgeErr, agent.Path)
+	path := evalrec.Path(s.Path, c.Name, n)
+	d := evalrec.Decide(x.o.Mode, path, now)
+	switch d.Action {
+	case evalrec.Stale:
+		res.Status, res.Recording = Stale, path
+		for _, ch := range d.Changes {
+			res.Changes = append(res.Changes, ch.String())
+		}
+		return res
+	case evalrec.Missing:
+		res.Status, res.Err = Unrecorded, d.Err.Error()
+		return res
+	case evalrec.Broken:
+		return errorf("%v", d.Err)
+	}
+
+	spec := snt.spec
+	key := "replay"
+	switch d.Action {
+	case evalrec.Replay:
+		tape := d.Recording.Tape(evalrec.TapeRun)
+		if tape == nil {
+			return errorf("%s: %v; record it again with --record", path, errNoTape)
+		}
+		spec.Replay, spec.ReplaySource, spec.Fast = tape, path, true
+		spec.Project = "" // the recorded tool results answer
+		res.How, res.Recording = "replay", path
+	default:
+		if snt.modelErr != nil {
+			return errorf("%v", snt.modelErr)
+		}
+		if snt.model.Type != runner.ReplayProviderType {
+			key = evalrec.ProviderKey(snt.model)
+		}
+		spec.Record = d.Save
+		res.How = "live"
+		if d.Save {
+			res.How, res.Recording = "recorded", path
+		}
+	}
+	rec, tape, err := x.run(ctx, key, spec)
+	if err != nil {
+		return errorf("%v", err)
+	}
+	res.RunID, res.RunDir = rec.RunID, rec.Dir
+	res.Outcome, res.Reason, res.Output = string(rec.Outcome), rec.Reason, rec.Output
+	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
+	res.Failures = Check(c.Expect, &rec)
+
+	var judgeTape *cassette.Cassette
+	var judgeFailed error
+	if rubric != "" {
+		v, jrec, jt, err := x.judge(ctx, d, spec, rubric, &rec, path)
+		if jrec != nil {
+			res.JudgeRunID = jrec.RunID
+		}
+		judgeTape = jt
+		if err != nil {
+			judgeFailed = err
+		} else {
+			res.Verdict = &v
+			if !v.Pass {
+				res.Failures = append(res.Failures, Failure{Key: "judge", Expect: "judge", Message: "the judge says it fails: " + v.Reason})
+			}
+		}
+	}
+	// A sample whose run and judge both went through is kept, whatever
+	// the verdict (a judge reply that is not a verdict included), so that
+	// its replay says the same.
+	if d.Save && tape != nil && (rubric == "" || judgeTape != nil) {
+		r := &evalrec.Recording{
+			Kind: "test", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n, RecordedAt: rec.StartedAt,
+			Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}},
+		}
+		if judgeTape != nil {
+			r.Tapes = append(r.Tapes, evalrec.Tape{Name: evalrec.TapeJudge, Cassette: judgeTape})
+		}
+		if err := evalrec.Save(path, r); err != nil {
+			return errorf("%v", err)
+		}
+	}
+	if judgeFailed != nil {
+		return errorf("%v", judgeFailed)
+	}
+	res.Status = Pass
+	if len(res.Failures) > 0 {
+		res.Status = Fail
+	}
+	return res
+}
+
+// run runs spec under the limiter's slot for key and waits for it. A
+// recorded run's cassette is read back from its folder.
+func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (runner.Record, *cassette.Cassette, error) {
+	release, err := x.o.Limiter.Acquire(ctx, key)
+	if err != nil {
+		return runner.Record{}, nil, fmt.Errorf("not run: %w", err)
+	}
+	defer release()
+	r, err := x.o.Runner.Start(ctx, spec)
+	if err != nil {
+		return runner.Record{}, nil, err
+	}
+	rec, err := r.Wait()
+	if err != nil {
+		return rec, nil, fmt.Errorf("the run ended %s but its folder could not be written: %w", rec.Outcome, err)
+	}
+	if !spec.Record {
+		return rec, nil, nil
+	}
+	tape, err := runner.LoadCassette(filepath.Join(rec.Dir, runner.StreamFile))
+	if err != nil {
+		return rec, nil, fmt.Errorf("keeping the recording: %w", err)
+	}
+	return rec, tape, nil
+}
+
+// judge has the sample's output judged against rubric: replayed from the
+// recording, or live (recorded when the sample is).
+func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner.Spec, rubric string, rec *runner.Record, path string) (Verdict, *runner.Record, *cassette.Cassette, error) {
+	tag := *sample.Suite
+	tag.Judge = true
+	spec := runner.Spec{
+		Agent: judgeAgent(), Config: x.o.Catalog.Config, ModelRole: x.o.JudgeRole,
+		Task:  judgeTask(rubric, sample.Task, rec.Output),
+		Suite: &tag,
+	}
+	key := "replay"
+	if d.Action == evalrec.Replay {
+		tape := d.Recording.Tape(evalrec.TapeJudge)
+		if tape == nil {
+			return Verdict{}, nil, nil, fmt.Errorf("%s has no judge tape: record the case again with --record", path)
+		}
+		spec.Replay, spec.ReplaySource, spec.Fast = tape, path, true
+	} else {
+		m, err := runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
+		if err != nil {
+			return Verdict{}, nil, nil, fmt.Errorf("the judge's model (role %s): %w", x.o.JudgeRole, err)
+		}
+		if m.Type != runner.ReplayProviderType {
+			key = evalrec.ProviderKey(m)
+		}
+		spec.Record = d.Save
+	}
+	jrec, tape, err := x.run(ctx, key, spec)
+	if err != nil {
+		var se *runner.SpecError
+		if errors.As(err, &se) {
+			return Verdict{}, nil, nil, fmt.Errorf("the judge could not run: %w", err)
+		}
+		return Verdict{}, &jrec, nil, fmt.Errorf("the judge: %w", err)
+	}
+	if jrec.Outcome != runner.Completed {
+		return Verdict{}, &jrec, tape, fmt.Errorf("the judge's run ended %s (%s): %s", jrec.Outcome, jrec.Reason, firstLine(jrec.Error))
+	}
+	v, err := ParseVerdict(jrec.Output)
+	return v, &jrec, tape, err
+}

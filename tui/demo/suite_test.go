@@ -1,0 +1,163 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/lint"
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/suite"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// demoSuite is the demo's test suite, as Setup places it.
+const demoSuite = "code-analyst.test.yaml"
+
+// runDemoSuite runs the demo suite of a home made by Setup in mode.
+func runDemoSuite(t *testing.T, h lint.Home, runs string, mode evalrec.Mode) *suite.SuiteResult {
+	t.Helper()
+	c, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := lintsuite.Load(filepath.Join(h.Agents, demoSuite))
+	lintsuite.Check(s, c)
+	if len(s.Diagnostics) > 0 {
+		t.Fatalf("the demo suite has findings: %+v", s.Diagnostics)
+	}
+	rn, err := runner.New(runner.Options{RunsDir: runs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return suite.Run(context.Background(), []*lintsuite.Suite{s}, suite.Options{Runner: rn, Catalog: c, Mode: mode})[0]
+}
+
+func statusLines(r *suite.SuiteResult) []string {
+	var out []string
+	for _, c := range r.Cases {
+		out = append(out, c.Case.Name+": "+string(c.Status)+" "+c.Message)
+	}
+	return out
+}
+
+var wantDemoSuite = []string{"explains the watcher: pass ", "answers in one sentence: pass ", "long summary is cut: pass "}
+
+// TestGenerateDemoSuiteRecordings records the demo suite from the test
+// server, under the demo's own provider names and model ids (so the
+// recordings' fingerprints match the demo's netclaw.json). It runs only
+// with -generate; review the diff of home/agents/code-analyst.test.recordings.
+func TestGenerateDemoSuiteRecordings(t *testing.T) {
+	if !*generate {
+		t.Skip("run with -generate to record the demo suite again")
+	}
+	srv := modeltest.NewServer()
+	defer srv.Close()
+	answer := "The watcher registers the agents folder, each feed folder, the skills and the config. " +
+		"Events settle for 100 ms before one rescan, so an editor that saves by renaming produces one change."
+	truncated := "The repository has five packages. lint reads a NetClaw home the way the runtime does; preview renders every view of"
+	var mu = make(chan struct{}, 1)
+	toolDone := map[string]bool{}
+	srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) {
+		mu <- struct{}{}
+		defer func() { <-mu }()
+		user := r.FirstUser()
+		switch {
+		case r.System == suite.JudgePrompt:
+			return modeltest.Reply("PASS: it says events settle for 100 ms before one rescan."), true
+		case strings.Contains(user, "editor saves"):
+			if len(r.Messages) > 1 {
+				return modeltest.Script{Gap: 30 * time.Millisecond, Steps: append(words(modeltest.Text, answer), modeltest.Stop()), Usage: &modeltest.Usage{InputTokens: 700, OutputTokens: 48}}, true
+			}
+			toolDone[user] = true
+			return modeltest.Script{Gap: 30 * time.Millisecond, Steps: []modeltest.Step{modeltest.Thinking("I should read the notes first. "),
+				modeltest.ToolCall("call_1", "file_read", `{"path":"watch.md"}`), modeltest.Finish(modeltest.FinishTools)}}, true
+		case strings.Contains(user, "one sentence"):
+			return modeltest.Script{Gap: 25 * time.Millisecond, Steps: append(words(modeltest.Text, "A file watcher tells a program when files change, so it can react without polling."), modeltest.Stop()),
+				Usage: &modeltest.Usage{InputTokens: 300, OutputTokens: 18}}, true
+		case strings.Contains(user, "Summarise"):
+			return modeltest.Script{Gap: 25 * time.Millisecond, Steps: append(words(modeltest.Text, truncated), modeltest.Length()),
+				Usage: &modeltest.Usage{InputTokens: 640, OutputTokens: 4096}}, true
+		}
+		return modeltest.Reply("no script"), true
+	})
+	tmp := t.TempDir()
+	h, err := Setup(filepath.Join(tmp, "demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The demo's providers, pointed at the test server.
+	data, err := os.ReadFile(h.ConfigFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range cfg["Providers"].(map[string]any) {
+		p.(map[string]any)["Type"] = "openai-compatible"
+		p.(map[string]any)["Endpoint"] = srv.Endpoint(wire.OpenAI)
+	}
+	data, _ = json.Marshal(cfg)
+	if err := os.WriteFile(h.ConfigFile(), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runDemoSuite(t, h, filepath.Join(tmp, "runs"), evalrec.Record)
+	if got := statusLines(r); !slices.Equal(got, wantDemoSuite) {
+		t.Fatalf("recorded %q", got)
+	}
+	src := evalrec.Folder(filepath.Join(h.Agents, demoSuite))
+	dst := evalrec.Folder(filepath.Join("home", "agents", demoSuite))
+	os.RemoveAll(dst)
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The loopback port of the test server says nothing to a reader.
+		text := strings.ReplaceAll(string(data), srv.URL, "http://demo.invalid")
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestDemoSuiteOffline replays the demo suite as `agentdesk test --demo
+// --offline` does: every case passes from its recordings, none is stale,
+// and an edit of the definition makes them stale.
+func TestDemoSuiteOffline(t *testing.T) {
+	tmp := t.TempDir()
+	h, err := Setup(filepath.Join(tmp, "demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runDemoSuite(t, h, filepath.Join(tmp, "runs"), evalrec.Offline)
+	if got := statusLines(r); !slices.Equal(got, wantDemoSuite) {
+		t.Fatalf("offline %q, want %q", got, wantDemoSuite)
+	}
+	def := filepath.Join(h.Agents, "code-analyst.md")
+	data, _ := os.ReadFile(def)
+	os.WriteFile(def, []byte(strings.Replace(string(data), "never invent an API", "never guess", 1)), 0o644)
+	r = runDemoSuite(t, h, filepath.Join(tmp, "runs"), evalrec.Offline)
+	for _, c := range r.Cases {
+		if c.Status != suite.Stale || !strings.Contains(c.Message, "system prompt changed: ") {
+			t.Errorf("%s after an edit: %s %q", c.Case.Name, c.Status, c.Message)
+		}
+	}
+}
