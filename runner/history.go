@@ -102,15 +102,27 @@ func lost(rec *Record) bool {
 	return !processAlive(rec.PID)
 }
 
+// ErrNotRunID is wrapped by ResolveRunID's error for text that cannot be
+// a run id or a prefix of one: a caller's usage error, not a missing run.
+var ErrNotRunID = errors.New("not a run id")
+
+// RunIDPrefix reports whether s (any case, surrounding spaces ignored)
+// can name a run: 4 to 32 hex characters.
+func RunIDPrefix(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	return len(s) >= 4 && len(s) <= 32 && strings.Trim(s, "0123456789abcdef") == ""
+}
+
 // ResolveRunID returns the id of the one run in dir whose id starts with
-// prefix (at least 4 characters), or the full id as given.
+// prefix (at least 4 characters), or the full id as given. Text that is
+// no run id or prefix gives an error wrapping ErrNotRunID.
 func ResolveRunID(dir, prefix string) (string, error) {
 	prefix = strings.ToLower(strings.TrimSpace(prefix))
 	if ValidRunID(prefix) {
 		return prefix, nil
 	}
-	if len(prefix) < 4 || strings.Trim(prefix, "0123456789abcdef") != "" {
-		return "", fmt.Errorf("%q is not a run id: give the 32 hex characters, or at least the first 4", prefix)
+	if !RunIDPrefix(prefix) {
+		return "", fmt.Errorf("%q is %w: give the 32 hex characters, or at least the first 4", prefix, ErrNotRunID)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

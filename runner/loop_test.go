@@ -158,7 +158,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 			}
 			md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
 			for _, s := range []string{"- Model calls: 3", "- Tool calls: 3 (3 answered, 2 errors, 2 refused, 0 by the repeat guard)",
-				"  - call 1: file_read {\"path\":", "  - call 2: file_read {\"path\":", "    - result: ok, " + fmt.Sprint(len(readmeText)) + " bytes", "      > The server listens on :8080.",
+				"  - call 1.1: file_read {\"path\":", "  - call 2.1: file_read {\"path\":", "    - result: ok, " + fmt.Sprint(len(readmeText)) + " bytes", "      > The server listens on :8080.",
 				"    - result: refused"} {
 				if !strings.Contains(string(md), s) {
 					t.Errorf("result.md lacks %q:\n%s", s, md)

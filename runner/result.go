@@ -17,12 +17,9 @@ import (
 func ResultMarkdown(r *Record) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Trial run %s\n\n", r.RunID)
-	fmt.Fprintf(&b, "- Outcome: %s\n", r.Outcome)
-	reason := r.Reason
-	if reason == "" {
-		reason = "none"
-	}
-	fmt.Fprintf(&b, "- Reason: %s\n", reason)
+	fmt.Fprintf(&b, "- State: %s\n", termsafe.Escape(r.State))
+	fmt.Fprintf(&b, "- Outcome: %s\n", OutcomeText(r.Outcome))
+	fmt.Fprintf(&b, "- Reason: %s\n", termsafe.Escape(ReasonText(r.Reason)))
 	switch {
 	case r.Frontline != nil:
 		fmt.Fprintf(&b, "- Frontline: the first reply to a user's request, audience %s\n", termsafe.Escape(r.Frontline.Audience))
@@ -88,13 +85,20 @@ func ResultMarkdown(r *Record) string {
 		b.WriteString("- Tool calls: none\n")
 	} else {
 		c := r.Counts
-		fmt.Fprintf(&b, "- Tool calls: %d (%d answered, %d errors, %d refused, %d by the repeat guard)\n", len(r.ToolCalls), c.ToolResults, c.ToolErrors, c.ToolRefused, c.GuardRefusals)
+		fmt.Fprintf(&b, "- Tool calls: %d (%d answered, %d errors, %d refused, %d by the repeat guard), numbered model call.tool call\n", len(r.ToolCalls), c.ToolResults, c.ToolErrors, c.ToolRefused, c.GuardRefusals)
+		// Tool calls are numbered <model call>.<nth call of it>, so calls
+		// the model made in parallel in one reply are told apart.
+		nth, prevCall := 0, -1
 		for _, tc := range r.ToolCalls {
 			state := ""
 			if !tc.Complete {
 				state = " (arguments cut off)"
 			}
-			fmt.Fprintf(&b, "  - call %d: %s %s%s\n", tc.Call, termsafe.Escape(tc.Name), termsafe.Escape(tc.Arguments), state)
+			if tc.Call != prevCall {
+				nth, prevCall = 0, tc.Call
+			}
+			nth++
+			fmt.Fprintf(&b, "  - call %d.%d: %s %s%s\n", tc.Call, nth, termsafe.Escape(tc.Name), termsafe.Escape(tc.Arguments), state)
 			writeToolResult(&b, tc.Result)
 		}
 	}

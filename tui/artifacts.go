@@ -157,7 +157,7 @@ func (p *artifactsPane) lines(w int) []string {
 		add(wrap("No runs yet. Start one in the Run pane ("+keyName(e.keys.Browser.Tab3)+", then "+keyName(e.keys.Run.Run)+"); its result.md, transcript and any truncated output show here.", w)...)
 		return out
 	}
-	// Columns: started, outcome, reason (what is left), took.
+	// Columns: started, state, reason (what is left), took.
 	layout := "2006-01-02 15:04"
 	if w < 70 {
 		layout = "01-02 15:04"
@@ -167,17 +167,13 @@ func (p *artifactsPane) lines(w int) []string {
 	row := func(date, outcome, reason, took string) string {
 		return fmt.Sprintf("%s  %s  %s %s", fit(date, dateW), fit(outcome, outW), fit(reason, reasonW), fmt.Sprintf("%*s", tookW, took))
 	}
-	add(st.Label.Render(cut("  "+row("started", "outcome", "reason", "took"), w)))
+	add(st.Label.Render(cut("  "+row("started", "state", "reason", "took"), w)))
 	for i, r := range p.records {
-		outcome := string(r.Outcome)
-		if outcome == "" {
-			outcome = r.State
-		}
 		took := "—"
 		if r.Timings.TotalMS > 0 {
 			took = dur(time.Duration(r.Timings.TotalMS) * time.Millisecond)
 		}
-		line := row(r.StartedAt.Local().Format(layout), Sanitize(outcome), Sanitize(r.Reason), took)
+		line := row(r.StartedAt.Local().Format(layout), Sanitize(r.State), Sanitize(runner.ReasonText(r.Reason)), took)
 		switch {
 		case i == p.sel && e.paneFocused:
 			add(st.ListSelected.Render(fit("› "+line, w)))

@@ -410,19 +410,13 @@ func shortID(id string) string {
 	return id
 }
 
-// outcomeText is "Completed", or "Failed · output_truncated".
+// outcomeText is runner.StatusText: "Completed", "Cancelled ·
+// cancelled_by_parent", the words runs and run use.
 func outcomeText(r *runner.Record) string {
 	if r == nil {
 		return "ended (its record could not be read)"
 	}
-	s := string(r.Outcome)
-	if s == "" {
-		s = r.State
-	}
-	if r.Reason != "" {
-		s += " · " + r.Reason
-	}
-	return s
+	return runner.StatusText(r)
 }
 
 // content is the Run pane for the selected file: the run's head (task,

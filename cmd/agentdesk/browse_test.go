@@ -24,6 +24,15 @@ func TestBrowserRefusesWhatItCannotShow(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(runs, "0123abcd"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	runID := "0123456789abcdef0123456789abcdef"
+	for _, dir := range []string{filepath.Join(runs, runID), filepath.Join(tmp, "agentdesk", "runs", runID)} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "result.md"), []byte("# Trial run\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	missing := filepath.Join(tmp, "nowhere")
 	notHome := filepath.Join(tmp, "project")
 	if err := os.MkdirAll(filepath.Join(notHome, "src"), 0o755); err != nil {
@@ -47,8 +56,10 @@ func TestBrowserRefusesWhatItCannotShow(t *testing.T) {
 		{"agents is a file", nil, []string{"--home", home, "--agents", file}, "the agents folder " + file + " is not a folder: pass --agents DIR"},
 		{"no terminal", nil, []string{"--home", home}, "the browser needs a terminal"},
 		{"open a missing path", nil, []string{"open", missing}, missing + " does not exist: give a run folder"},
-		{"open the runs folder", nil, []string{"open", runs}, "open one run folder, like " + filepath.Join(runs, "0123abcd")},
+		{"open the runs folder", nil, []string{"open", runs}, "open one run folder, like " + filepath.Join(runs, "0123")},
 		{"open without a terminal", nil, []string{"open", file}, "the viewer needs a terminal and standard output is not one: read the files in " + file},
+		{"open a run by its id prefix", nil, []string{"open", "--runs-dir", runs, "0123"}, "the viewer needs a terminal and standard output is not one: read the files in " + filepath.Join(runs, runID)},
+		{"open a run by its whole id", []string{"XDG_STATE_HOME=" + tmp}, []string{"open", runID}, "read the files in " + filepath.Join(tmp, "agentdesk", "runs", runID)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -66,5 +77,9 @@ func TestBrowserRefusesWhatItCannotShow(t *testing.T) {
 	}
 	if _, err := os.Stat(missing); err == nil {
 		t.Errorf("%s was created", missing)
+	}
+	// A prefix no run has is no such run (exit 1), as for agentdesk runs.
+	if code, _, stderr := run(t, []string{"HOME=" + tmp}, "open", "--runs-dir", runs, "ffff"); code != exitFindings || !strings.Contains(stderr, "no run ffff… in "+runs) {
+		t.Errorf("open ffff: exit %d, stderr %q", code, stderr)
 	}
 }

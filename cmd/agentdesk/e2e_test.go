@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -36,11 +35,9 @@ func binary(t *testing.T) string {
 			return
 		}
 		binaryPath = filepath.Join(dir, "agentdesk")
-		goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-		if _, err := os.Stat(goTool); err != nil {
-			goTool = "go"
-		}
-		cmd := exec.Command(goTool, "build", "-o", binaryPath, "-ldflags", "-X main.version=v0.0.0-test", ".")
+		// go test puts its own GOROOT/bin first on the PATH, so this is
+		// the toolchain running the tests.
+		cmd := exec.Command("go", "build", "-o", binaryPath, "-ldflags", "-X main.version=v0.0.0-test", ".")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			binaryErr = errors.New("go build: " + err.Error() + "\n" + string(out))

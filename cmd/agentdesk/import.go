@@ -24,11 +24,11 @@ type importFlags struct {
 	force bool
 }
 
-// newImportCmd builds `agentdesk import --from TARGET PATH...`.
+// newImportCmd builds `agentdesk import --from TOOL PATH...`.
 func newImportCmd(g *globals) *cobra.Command {
 	var f importFlags
 	cmd := &cobra.Command{
-		Use:   "import --from TARGET PATH...",
+		Use:   "import --from TOOL PATH...",
 		Short: "Convert Claude Code, OpenCode, Gemini CLI or Codex CLI agents into NetClaw definitions",
 		Long: `Convert agent files of another tool (claude-code, opencode, gemini or
 codex) into NetClaw agent-md, written as <name>.md into the home's agents

@@ -111,10 +111,36 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 	}
 
 	sum := c.Summary()
+	if f.strict && sum.Warnings > 0 {
+		if err := writeStrictNote(g.stdout, f.format, sum); err != nil {
+			return exitWith(exitInternal, err)
+		}
+	}
 	if sum.Errors > 0 || (f.strict && sum.Warnings > 0) {
 		return exitWith(exitFindings, nil)
 	}
 	return nil
+}
+
+// writeStrictNote ends a text or github report that --strict fails on
+// warnings with a line saying so: the summary alone reads as a pass when
+// it counts no error. JSON and SARIF carry the counts and the exit status.
+func writeStrictNote(w io.Writer, format lintFormat, sum lint.Summary) error {
+	what := "the warnings fail the check"
+	if sum.Warnings == 1 {
+		what = "the warning fails the check"
+	}
+	if sum.Errors > 0 {
+		what += ", as do the errors"
+	}
+	var err error
+	switch format {
+	case formatText:
+		_, err = fmt.Fprintf(w, "--strict: %s\n", what)
+	case formatGitHub:
+		_, err = fmt.Fprintf(w, "::error title=agentdesk lint --strict::%s\n", what)
+	}
+	return err
 }
 
 // findSuites lists the suite files in an agents folder.

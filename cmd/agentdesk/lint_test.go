@@ -63,7 +63,11 @@ func TestLintExitCodes(t *testing.T) {
 		{name: "warnings pass", args: []string{"lint", "--home", warn}, code: 0,
 			stdout: []string{"writer.md:4:1: warning:", "[unknown-field]", "2 loaded, 0 rejected, 0 errors, 1 warning\n"}},
 		{name: "warnings fail with --strict", args: []string{"lint", "--strict", "--home", warn}, code: 1,
-			stdout: []string{"1 warning\n"}},
+			stdout: []string{"1 warning\n--strict: the warning fails the check\n"}},
+		{name: "warnings fail with --strict, github", args: []string{"lint", "--strict", "--format", "github", "--home", warn}, code: 1,
+			stdout: []string{"::error title=agentdesk lint --strict::the warning fails the check\n"}},
+		{name: "--strict without warnings says nothing more", args: []string{"lint", "--strict", "--home", clean}, code: 0,
+			stdout: []string{"0 warnings\n"}},
 		{name: "errors fail", args: []string{"lint", "--home", bad}, code: 1,
 			stdout: []string{"broken.md", "1 error"}},
 		{name: "a file", args: []string{"lint", filepath.Join(bad, "agents", "reviewer.md")}, code: 0,
@@ -227,5 +231,17 @@ func TestLintWritesNothing(t *testing.T) {
 		if after[p] != v {
 			t.Errorf("%s changed: %s -> %s", p, v, after[p])
 		}
+	}
+}
+
+// TestLintOnADumbTerminal: TERM=dumb shows escape sequences as text, so
+// lint on such a terminal prints none; on another terminal it colours.
+func TestLintOnADumbTerminal(t *testing.T) {
+	home := writeHome(t, map[string]string{"agents/writer.md": warnAgent})
+	if out := runOnTerminal(t, []string{"TERM=dumb"}, "lint", "--home", home); strings.Contains(out, "\x1b[") || !strings.Contains(out, "[unknown-field]") {
+		t.Errorf("TERM=dumb: %q", out)
+	}
+	if out := runOnTerminal(t, nil, "lint", "--home", home); !strings.Contains(out, "\x1b[") {
+		t.Errorf("xterm-256color printed no colour: %q", out)
 	}
 }

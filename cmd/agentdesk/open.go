@@ -1,6 +1,11 @@
 package main
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -8,27 +13,61 @@ import (
 	"github.com/agentdesk/agentdesk/tui"
 )
 
-// newOpenCmd builds `agentdesk open PATH`.
+// newOpenCmd builds `agentdesk open PATH|RUN_ID`.
 func newOpenCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "open PATH",
+	var runsDir string
+	cmd := &cobra.Command{
+		Use:   "open PATH|RUN_ID",
 		Short: "Open a run folder or an artifact file in the viewer",
 		Long: `Open a folder of run artifacts, or one artifact file, in the browser's
 scrollable viewer: result.md and truncated-output.md rendered as markdown
 (the latter marked partial), transcript.jsonl as a readable log, run.json as
 is. It works on agentdesk's own run folders and on NetClaw's.
 
+Instead of a path, give a run id as 'agentdesk runs' lists it: the full 32
+characters, or a prefix of at least 4 that only one run in the runs folder
+has.
+
 Keys: tab moves between the folder's files, arrows and page keys scroll,
-p opens the file in $PAGER, esc or q quits.`,
-		Example: `  agentdesk open ~/.local/state/agentdesk/runs/3f2a9c1e…
+p opens the file in $PAGER, esc or q quits.
+
+Exit status: 0 closed, 1 no such run, 2 bad usage, 3 internal failure.`,
+		Example: `  agentdesk open 3f9a
+  agentdesk open ~/.local/state/agentdesk/runs/3f2a9c1e…
   agentdesk open ./truncated-output.md`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := openTarget(g, runsDir, args[0])
+			if err != nil {
+				return err
+			}
 			// Say what is wrong with the path before the screen clears.
-			if _, err := runner.ArtifactFiles(args[0]); err != nil {
+			if _, err := runner.ArtifactFiles(path); err != nil {
 				return exitWith(exitUsage, err)
 			}
-			return browse(cmd, g, lint.Home{}, tui.Options{OpenPath: args[0]})
+			return browse(cmd, g, lint.Home{}, tui.Options{OpenPath: path})
 		},
 	}
+	cmd.Flags().StringVar(&runsDir, "runs-dir", "", "runs folder a RUN_ID is looked up in (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
+	return cmd
+}
+
+// openTarget is the path open shows: arg itself when it exists, else the
+// folder of the run whose id arg is or starts (as `agentdesk runs`
+// resolves it), else arg (ArtifactFiles then says it is missing).
+func openTarget(g *globals, runsDir, arg string) (string, error) {
+	if _, err := os.Lstat(arg); !errors.Is(err, fs.ErrNotExist) || !runner.RunIDPrefix(arg) {
+		return arg, nil
+	}
+	if runsDir == "" {
+		var err error
+		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+			return "", exitWith(exitUsage, err)
+		}
+	}
+	id, err := runner.ResolveRunID(runsDir, arg)
+	if err != nil {
+		return "", exitWith(exitFindings, err)
+	}
+	return filepath.Join(runsDir, id), nil
 }

@@ -70,7 +70,8 @@ func (g *globals) Home() (lint.Home, error) {
 
 // Color reports whether output to w should be coloured: always with
 // --color always; never with --color never; with --color auto only when w is
-// a terminal and NO_COLOR is unset or empty.
+// a terminal, NO_COLOR is unset or empty, and TERM is not dumb (a terminal
+// that shows escape sequences as text).
 func (g *globals) Color(w io.Writer) bool {
 	switch g.color {
 	case colorAlways:
@@ -78,7 +79,7 @@ func (g *globals) Color(w io.Writer) bool {
 	case colorNever:
 		return false
 	}
-	if g.Getenv("NO_COLOR") != "" {
+	if g.Getenv("NO_COLOR") != "" || g.Getenv("TERM") == "dumb" {
 		return false
 	}
 	return isTerminal(w)

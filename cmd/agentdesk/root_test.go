@@ -167,6 +167,9 @@ func TestColor(t *testing.T) {
 		{name: "empty NO_COLOR is unset", mode: colorAuto, env: []string{"NO_COLOR="}, term: true, want: true},
 		{name: "always beats NO_COLOR", mode: colorAlways, env: []string{"NO_COLOR=1"}, term: false, want: true},
 		{name: "never on a terminal", mode: colorNever, term: true, want: false},
+		{name: "TERM=dumb beats auto", mode: colorAuto, env: []string{"TERM=dumb"}, term: true, want: false},
+		{name: "always beats TERM=dumb", mode: colorAlways, env: []string{"TERM=dumb"}, term: false, want: true},
+		{name: "another TERM", mode: colorAuto, env: []string{"TERM=xterm-256color"}, term: true, want: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

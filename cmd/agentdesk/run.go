@@ -269,11 +269,29 @@ func unknownRunAgent(g *globals, c *lint.Catalog, name string) error {
 
 // ANSI styles of the run output.
 const (
-	styleDim   = "\x1b[2m"
-	styleGreen = "\x1b[1;32m"
-	styleRed   = "\x1b[1;31m"
-	styleReset = "\x1b[0m"
+	styleDim    = "\x1b[2m"
+	styleGreen  = "\x1b[1;32m"
+	styleYellow = "\x1b[1;33m"
+	styleRed    = "\x1b[1;31m"
+	styleReset  = "\x1b[0m"
 )
+
+// styleState is a run state as printed, escaped, coloured when color is
+// set: Completed green, Partial yellow, Running plain, any other red.
+func styleState(state string, color bool) string {
+	s := termsafe.Escape(state)
+	if !color || state == runner.StateRunning {
+		return s
+	}
+	style := styleRed
+	switch state {
+	case runner.StateCompleted:
+		style = styleGreen
+	case runner.StatePartial:
+		style = styleYellow
+	}
+	return style + s + styleReset
+}
 
 // outStream is one of the two output streams (stdout, stderr) as the run
 // printer sees it: whether its last line is still open, and which writer
@@ -385,22 +403,13 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 	reply.endLine()
 	thinking.endLine()
 
-	outcome := string(final.Outcome)
-	if color {
-		style := styleRed
-		if final.Outcome == runner.Completed {
-			style = styleGreen
-		}
-		outcome = style + outcome + styleReset
-	}
-	reason := final.Reason
-	if reason == "" {
-		reason = "none"
-	}
 	if rp := final.Replay; rp != nil {
-		fmt.Fprintf(g.stderr, "replayed run %s from %s\n", termsafe.Escape(rp.RecordedRun), termsafe.Escape(rp.Cassette))
+		// The cassette is named in run.json and result.md; the one run id
+		// printed is the new run's.
+		fmt.Fprintf(g.stderr, "replayed a run recorded %s: no model was called\n", rp.RecordedAt.Local().Format("2006-01-02 15:04:05"))
 	}
-	fmt.Fprintf(g.stderr, "outcome: %s  reason: %s  run: %s\n", outcome, reason, termsafe.Escape(final.Dir))
+	fmt.Fprintf(g.stderr, "state: %s  outcome: %s  reason: %s  run: %s\n",
+		styleState(final.State, color), runner.OutcomeText(final.Outcome), termsafe.Escape(runner.ReasonText(final.Reason)), termsafe.Escape(final.Dir))
 	if slices.Contains(final.Files, runner.StreamFile) {
 		fmt.Fprintf(g.stderr, "recorded: %s\n", termsafe.Escape(filepath.Join(final.Dir, runner.StreamFile)))
 	}

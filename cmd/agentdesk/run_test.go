@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -46,6 +48,9 @@ func trialHome(t *testing.T, p wire.Protocol) (*modeltest.Server, []string, stri
 	env := []string{"NETCLAW_HOME=" + home, "XDG_STATE_HOME=" + filepath.Dir(runs), "HOME=" + t.TempDir()}
 	return srv, env, filepath.Join(filepath.Dir(runs), "agentdesk", "runs")
 }
+
+// runIDPattern finds run ids in text.
+var runIDPattern = regexp.MustCompile(`[0-9a-f]{32}`)
 
 // runTrialCmd runs agentdesk in-process with stdin.
 func runTrialCmd(t *testing.T, environ []string, stdin string, args ...string) (int, string, string) {
@@ -90,7 +95,7 @@ func TestRunCommandOnEveryProtocol(t *testing.T) {
 			if stdout != "main.go starts the \\x1b[2Jserver; key [REDACTED].\n" {
 				t.Errorf("stdout %q", stdout)
 			}
-			if !strings.Contains(stderr, "Looking at it.") || !strings.Contains(stderr, "outcome: Completed  reason: none  run: "+runs) {
+			if !strings.Contains(stderr, "Looking at it.") || !strings.Contains(stderr, "state: Completed  outcome: Completed  reason: none  run: "+runs) {
 				t.Errorf("stderr %q", stderr)
 			}
 			if strings.Contains(stderr, "\x1b[2m") {
@@ -271,7 +276,7 @@ func TestRunCommandLines(t *testing.T) {
 			if tt.stdout != "" && stdout != tt.stdout {
 				t.Errorf("stdout %q, want %q", stdout, tt.stdout)
 			}
-			before, _, _ := strings.Cut(stderr, "outcome: ")
+			before, _, _ := strings.Cut(stderr, "state: ")
 			if before != tt.stderr {
 				t.Errorf("stderr before the outcome %q, want %q", before, tt.stderr)
 			}
@@ -309,7 +314,7 @@ func runBinaryCancelledBy(t *testing.T, sig syscall.Signal) {
 	}
 	cmd.Process.Signal(sig)
 	err = cmd.Wait()
-	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(stderr.String(), "reason: cancelled_by_parent") {
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(stderr.String(), "state: Cancelled  outcome: Failed  reason: cancelled_by_parent  run: ") {
 		t.Errorf("exit %d (%v), stderr %q", cmd.ProcessState.ExitCode(), err, stderr.String())
 	}
 	list, _ := runner.ListRuns(runs, runner.Filter{})
@@ -408,7 +413,7 @@ func TestRunCommandRecordAndReplay(t *testing.T) {
 		{"run", "code-analyst", "--replay", tape, "--json"},
 	} {
 		code, stdout, stderr := runTrialCmd(t, env, "", args...)
-		if code != 1 || !strings.Contains(stderr, "reason: output_truncated") || !strings.Contains(stderr, "replayed run "+orig.RunID+" from "+tape) {
+		if code != 1 || !strings.Contains(stderr, "reason: output_truncated") || !strings.Contains(stderr, "replayed a run recorded ") {
 			t.Errorf("%v: exit %d: %s", args, code, stderr)
 		}
 		if !strings.Contains(stderr, "tool result: ok (recorded), 11 bytes: Port 8080.") {
@@ -420,6 +425,9 @@ func TestRunCommandRecordAndReplay(t *testing.T) {
 		}
 		if rec.Output != orig.Output || rec.Task != "Which port?" || rec.Agent != "code-analyst" || rec.Replay == nil || rec.Replay.RecordedRun != orig.RunID {
 			t.Errorf("%v: replay %+v", args, rec)
+		}
+		if ids := slices.Compact(runIDPattern.FindAllString(stderr, -1)); len(ids) != 1 || ids[0] != rec.RunID {
+			t.Errorf("%v: stderr names the run ids %v, want only the replay's %s", args, ids, rec.RunID)
 		}
 		if rec.Replay.Fast != (args[1] == "--replay") {
 			t.Errorf("%v: fast %t", args, rec.Replay.Fast)

@@ -30,7 +30,7 @@ func newRunsCmd(g *globals) *cobra.Command {
 		Short: "List trial runs, newest first, or show one",
 		Long: `Without RUN_ID, list the trial runs in the runs folder, newest first: id,
 start time, agent (marked "(replay)" for a run played back from a
-cassette), state and reason. A run whose run.json still says Running
+cassette), state, outcome and reason (none for a Completed run). A run whose run.json still says Running
 but whose process is gone shows as Lost; a folder whose run.json cannot be
 read shows as Unreadable.
 
@@ -39,7 +39,8 @@ run has), print that run's result.md; a run that has not ended has none, and
 its record is summarised instead. --json prints run.json (a list of them
 without RUN_ID).
 
-Exit status: 0 listed or shown, 1 no such run, 2 bad usage, 3 internal failure.`,
+Exit status: 0 listed or shown, 1 no such run, 2 bad usage (RUN_ID is no run
+id or prefix of one), 3 internal failure.`,
 		Example: `  agentdesk runs
   agentdesk runs --agent code-analyst
   agentdesk runs 3f9a --json | jq .reason`,
@@ -85,7 +86,8 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 		_, err := fmt.Fprintf(g.stderr, "%s in %s\n", what, termsafe.Escape(dir))
 		return err
 	}
-	rows := [][]string{{"RUN", "STARTED", "AGENT", "STATE", "REASON"}}
+	color := g.Color(g.stdout)
+	rows := [][]string{{"RUN", "STARTED", "AGENT", "STATE", "OUTCOME", "REASON"}}
 	for _, r := range recs {
 		started := "-"
 		if !r.StartedAt.IsZero() {
@@ -98,11 +100,7 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 		if r.Replay != nil {
 			agent += " (replay)"
 		}
-		reason := r.Reason
-		if reason == "" {
-			reason = "-"
-		}
-		rows = append(rows, []string{r.RunID, started, agent, termsafe.Escape(r.State), termsafe.Escape(reason)})
+		rows = append(rows, []string{r.RunID, started, agent, styleState(r.State, color), runner.OutcomeText(r.Outcome), termsafe.Escape(runner.ReasonText(r.Reason))})
 	}
 	return writeString(g.stdout, table(rows))
 }
@@ -134,6 +132,9 @@ func table(rows [][]string) string {
 // showRun prints one run: its result.md, or its record as JSON.
 func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
 	id, err := runner.ResolveRunID(dir, idOrPrefix)
+	if errors.Is(err, runner.ErrNotRunID) {
+		return exitWith(exitUsage, err)
+	}
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}

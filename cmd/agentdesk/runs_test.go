@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -72,7 +74,8 @@ func TestRunsCommand(t *testing.T) {
 		has  string
 	}{
 		{"0000", 1, "no run 0000"},
-		{"xyz", 1, "not a run id"},
+		{"xyz", 2, `"xyz" is not a run id`},
+		{"abc", 2, `"abc" is not a run id: give the 32 hex characters, or at least the first 4`},
 		{strings.Repeat("0", 32), 1, "no run " + strings.Repeat("0", 32) + " in " + runs + "\n"},
 	} {
 		code, _, stderr := runTrialCmd(t, env, "", "runs", bad.arg)
@@ -106,5 +109,61 @@ func TestRunsShowsALostRecord(t *testing.T) {
 	code, stdout, _ := runTrialCmd(t, nil, "", "runs", "--runs-dir", runs, id)
 	if code != 0 || !strings.Contains(stdout, "State: Lost (the process that ran it is gone; it left no result.md)") {
 		t.Errorf("exit %d:\n%s", code, stdout)
+	}
+}
+
+// writeRunRecord writes rec as run.json (and result.md) of a run folder
+// in runs.
+func writeRunRecord(t *testing.T, runs string, rec runner.Record) {
+	t.Helper()
+	dir := filepath.Join(runs, rec.RunID)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := rec.MarshalIndent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Dir = dir
+	for name, text := range map[string]string{runner.RunFile: string(data), runner.ResultFile: runner.ResultMarkdown(&rec)} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestRunsVocabulary: runs shows state, outcome and reason with the words
+// run's closing line and result.md use (none for an empty reason), and
+// colours the state with --color always.
+func TestRunsVocabulary(t *testing.T) {
+	runs := t.TempDir()
+	ended := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	writeRunRecord(t, runs, runner.Record{RunID: strings.Repeat("a", 32), Agent: "x", State: runner.StateCancelled, Outcome: runner.Failed, Reason: runner.ReasonCancelledByParent, StartedAt: ended, EndedAt: &ended})
+	writeRunRecord(t, runs, runner.Record{RunID: strings.Repeat("b", 32), Agent: "x", State: runner.StateCompleted, Outcome: runner.Completed, StartedAt: ended.Add(time.Minute), EndedAt: &ended})
+	code, stdout, stderr := run(t, nil, "runs", "--runs-dir", runs)
+	fields := func(line string) string { return strings.Join(strings.Fields(line)[4:], " ") }
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if code != 0 || len(lines) != 3 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if got := strings.Fields(lines[0]); !slices.Equal(got, []string{"RUN", "STARTED", "AGENT", "STATE", "OUTCOME", "REASON"}) {
+		t.Errorf("header %v", got)
+	}
+	if got := fields(lines[1]); got != "Completed Completed none" {
+		t.Errorf("completed run: %q", got)
+	}
+	if got := fields(lines[2]); got != "Cancelled Failed cancelled_by_parent" {
+		t.Errorf("cancelled run: %q", got)
+	}
+	_, stdout, _ = run(t, nil, "runs", "--runs-dir", runs, strings.Repeat("a", 6))
+	if !strings.Contains(stdout, "- State: Cancelled\n- Outcome: Failed\n- Reason: cancelled_by_parent\n") {
+		t.Errorf("result.md:\n%s", stdout)
+	}
+	_, stdout, _ = run(t, nil, "runs", "--runs-dir", runs, "--color", "always")
+	if !strings.Contains(stdout, "\x1b[1;32mCompleted\x1b[0m") || !strings.Contains(stdout, "\x1b[1;31mCancelled\x1b[0m") {
+		t.Errorf("--color always: %q", stdout)
+	}
+	if _, stdout, _ = run(t, nil, "runs", "--runs-dir", runs); strings.Contains(stdout, "\x1b") {
+		t.Errorf("colour on a pipe: %q", stdout)
 	}
 }

@@ -98,7 +98,7 @@ loop:
 				if room := MaxReadBytes - out.Len(); len(piece) > room {
 					if lineStart > 0 {
 						out.Truncate(lineStart) // drop the partial line: it is read again from next
-						shown, lastShown = shown-1, line-1
+						lastShown = line - 1
 						cut, next = fmt.Sprintf("cut at %d KiB", MaxReadBytes>>10), line
 					} else {
 						out.Write(piece[:runeBoundary(piece, room)])

@@ -3,7 +3,6 @@ package wire
 import (
 	"errors"
 	"fmt"
-	"io"
 )
 
 // Kind says what one Event carries.
@@ -179,12 +178,4 @@ func malformed(p Protocol, line int, frame []byte, err error) *MalformedError {
 		frame = frame[:max]
 	}
 	return &MalformedError{Protocol: p, Line: line, Frame: string(frame), Err: err}
-}
-
-// eofOr returns io.EOF for a nil error, else err.
-func eofOr(err error) error {
-	if err == nil {
-		return io.EOF
-	}
-	return err
 }
