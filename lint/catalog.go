@@ -163,14 +163,15 @@ func (c *Catalog) Agent(name string) *File {
 	return nil
 }
 
-// RejectedAgent returns the first rejected file that declares name
-// (case-insensitive, surrounding spaces ignored), or nil: why an agent the
-// user asked for is not loaded. A file whose frontmatter does not bind
-// declares the name on its raw `name:` line (File.Name).
+// RejectedAgent returns the first file that declares name
+// (case-insensitive, surrounding spaces ignored) but is rejected, or not
+// loaded because its feed folder is not read; else nil: why an agent the
+// user asked for is not loaded (its Reason says). A file whose frontmatter
+// does not bind declares the name on its raw `name:` line (File.Name).
 func (c *Catalog) RejectedAgent(name string) *File {
 	name = strings.TrimSpace(name)
 	for _, f := range c.Files {
-		if f.Status == Rejected && name != "" && strings.EqualFold(f.Name(), name) {
+		if f.Status != Loaded && name != "" && strings.EqualFold(f.Name(), name) {
 			return f
 		}
 	}

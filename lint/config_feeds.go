@@ -83,7 +83,7 @@ func (c *Config) FeedNotLoaded(folder string, skills bool) string {
 	}
 	switch {
 	case unsafe:
-		return fmt.Sprintf("feed '%s' is not a safe feed name (lowercase letters, digits and '-'), so the runtime ignores it", folder)
+		return fmt.Sprintf("feed '%s' is not a safe feed name", folder)
 	case disabled:
 		return fmt.Sprintf("feed '%s' is disabled in SkillFeeds", folder)
 	}
@@ -138,7 +138,7 @@ func (b *cfgBinder) skillFeeds() {
 				hint = "give the feed a Name such as \"team-skills\""
 			}
 			b.c.Diagnostics = append(b.c.Diagnostics, Diagnostic{Path: at.path(), Pos: at.pos, Rule: RuleConfig, Severity: Warning,
-				Message: fmt.Sprintf("Ignoring managed sub-agent feed '%s' because it is not a safe feed name", f.Name), Hint: hint})
+				Message: fmt.Sprintf("Ignoring managed sub-agent feed '%s' because it is not a safe feed name", cfgPrintable(f.Name)), Hint: hint})
 			continue
 		}
 		if first, dup := seen[f.Name]; dup {
@@ -149,6 +149,18 @@ func (b *cfgBinder) skillFeeds() {
 		}
 		seen[f.Name] = i
 	}
+}
+
+// cfgPrintable is s as written when every character prints, else with Go
+// escapes (no quotes), so a message never carries a control character.
+func cfgPrintable(s string) string {
+	for _, r := range s {
+		if !strconv.IsPrint(r) {
+			q := strconv.Quote(cfgCut(s, 60))
+			return q[1 : len(q)-1]
+		}
+	}
+	return cfgCut(s, 60)
 }
 
 // cfgCompareKeys orders configuration keys as .NET's ConfigurationKeyComparer

@@ -63,6 +63,8 @@ func FuzzParseSkill(f *testing.F) {
 	}
 	f.Add([]byte("---\nname: s\nmetadata:\n  subagent: helper\n---\nDo it.\n"))
 	f.Add([]byte("---\nname: caf\xe9\n---\n"))
+	f.Add([]byte("\uFEFF---\nname: s\ndescription: d\nmetadata:\n  subagent: [a]\n---\n"))
+	f.Add([]byte("---\n---\n"))
 	f.Add([]byte("\xff\xfe-\x00-\x00-\x00\n\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sk := ParseSkill(filepath.Join("skills", "s", "SKILL.md"), data)

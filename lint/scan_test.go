@@ -352,6 +352,7 @@ func TestTestdataHomes(t *testing.T) {
 		{"good", 4, 0},
 		{"feeds", 4, 2},
 		{"skills", 2, 0},
+		{"skillfeeds", 2, 0},
 	}
 	for _, tc := range cases {
 		c, err := Scan(NewHome(filepath.Join("..", "testdata", "homes", tc.home), ""), ScanOptions{Environ: []string{}})
