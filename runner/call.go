@@ -45,10 +45,72 @@ func (a *activityReader) Read(p []byte) (int, error) {
 // call makes model call n with the conversation so far under its own
 // watchdog and returns its evidence. Events go to the run's readers and
 // transcript as they arrive. withdrawn asks for an answer without tools.
+// The steps are modelCall's: send, readEvents (each item through handle,
+// the watchdog applied between them), finish.
 func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
+	c := r.newCall(n)
+	defer c.cancel()
+	req, err := c.request(msgs, withdrawn)
+	if err != nil {
+		c.ev.Err, c.ev.End = err, c.start
+		return c.ev
+	}
+	c.send(req, withdrawn)
+	c.readEvents()
+	return c.finish()
+}
+
+// modelCall is the state of one model call while it streams: the evidence
+// it builds, its watchdog, the channel the reading goroutine feeds, and the
+// redacting streams the reply's text and thinking pass through.
+type modelCall struct {
+	r  *Run
+	n  int
+	ev *CallEvidence
+	wd *Watchdog
+
+	ctx    context.Context // the call's; cancelled when it ends
+	cancel context.CancelFunc
+	start  time.Time
+	// virtual is a fast replay: the run's clock is virtual, there is no
+	// timer, and limits fall due between items.
+	virtual bool
+
+	items       chan item
+	streamEnded chan struct{}
+	// lastRead is when bytes last arrived, as time since start (-1: not
+	// yet); the reading goroutine stores it, the timer path reads it.
+	lastRead atomic.Int64
+	timer    *time.Timer
+	timerC   <-chan time.Time
+
+	text, think *StreamRedactor
+	raw         strings.Builder
+	// lastAt is when the last item came, on the run's clock; drained is
+	// set when the reading goroutine finished on its own.
+	lastAt  time.Time
+	drained bool
+}
+
+// newCall starts the state of model call n; its start is now.
+func (r *Run) newCall(n int) *modelCall {
 	m := r.model
 	url, _ := m.Protocol.URL(m.Endpoint) // checked by ResolveModel
-	ev := &CallEvidence{N: n, Endpoint: r.red.String(url), Provider: m.Provider}
+	c := &modelCall{
+		r:       r,
+		n:       n,
+		ev:      &CallEvidence{N: n, Endpoint: r.red.String(url), Provider: m.Provider},
+		virtual: r.clock != nil,
+		text:    r.red.Stream(),
+		think:   r.red.Stream(),
+	}
+	c.ctx, c.cancel = context.WithCancel(r.ctx)
+	return c
+}
+
+// request builds the call's HTTP request and starts its clock.
+func (c *modelCall) request(msgs []wire.Message, withdrawn bool) (*http.Request, error) {
+	r, m := c.r, c.r.model
 	wreq := wire.Request{
 		Endpoint:     m.Endpoint,
 		APIKey:       m.APIKey,
@@ -62,20 +124,20 @@ func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 	if r.toolsOn {
 		wreq.Tools, wreq.ToolsWithdrawn = r.tools, withdrawn
 	}
+	req, err := m.Protocol.NewHTTPRequest(c.ctx, wreq)
+	c.start = r.now()
+	c.ev.Start = c.start
+	return req, err
+}
 
-	callCtx, cancelCall := context.WithCancel(r.ctx)
-	defer cancelCall()
-	req, err := m.Protocol.NewHTTPRequest(callCtx, wreq)
-	start := r.now()
-	ev.Start = start
-	if err != nil {
-		ev.Err, ev.End = err, start
-		return ev
-	}
-
-	wd := NewWatchdog(r.limits, start)
-	entry := TranscriptEntry{Type: "request", URL: ev.Endpoint, Protocol: m.Protocol.String(), Model: m.ModelID}
-	if n == 1 {
+// send notes the request, makes this call the run's current one under a
+// fresh watchdog, and starts the goroutine that sends req and reads the
+// answer into c.items.
+func (c *modelCall) send(req *http.Request, withdrawn bool) {
+	r, m := c.r, c.r.model
+	c.wd = NewWatchdog(r.limits, c.start)
+	entry := TranscriptEntry{Type: "request", URL: c.ev.Endpoint, Protocol: m.Protocol.String(), Model: m.ModelID}
+	if c.n == 1 {
 		entry.System, entry.Message = r.red.String(r.system), r.red.String(r.message)
 	}
 	if r.toolsOn {
@@ -83,272 +145,295 @@ func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
 		entry.Withdrawn = withdrawn
 	}
 	r.mu.Lock()
-	r.wd = wd
-	r.callN = n
+	r.wd = c.wd
+	r.callN = c.n
 	r.rec.Output = ""
 	r.output.Reset()
-	r.rec.Counts.ModelCalls = n
-	r.note(start, entry)
+	r.rec.Counts.ModelCalls = c.n
+	r.note(c.start, entry)
 	r.mu.Unlock()
 
-	var lastRead atomic.Int64
-	lastRead.Store(-1)
-	items := make(chan item, 64)
-	virtual := r.clock != nil
-	onRead := func() { lastRead.Store(int64(time.Since(start))) }
-	if virtual {
+	c.lastRead.Store(-1)
+	c.items = make(chan item, 64)
+	c.streamEnded = make(chan struct{})
+	onRead := func() { c.lastRead.Store(int64(time.Since(c.start))) }
+	if c.virtual {
 		onRead = func() {
 			select {
-			case items <- item{at: r.now(), wire: true}:
-			case <-callCtx.Done():
+			case c.items <- item{at: r.now(), wire: true}:
+			case <-c.ctx.Done():
 			}
 		}
 	}
-	streamEnded := make(chan struct{})
-	go r.read(callCtx, req, onRead, items, streamEnded)
+	go r.read(c.ctx, req, onRead, c.items, c.streamEnded)
+}
 
-	text, think := r.red.Stream(), r.red.Stream()
-	var raw strings.Builder
-	flushThinking := func(t time.Time) {
-		if s := think.Flush(); s != "" {
-			r.piece(t, EventThinking, s)
-		}
+// readEvents takes items until the call is over: the stream ends or
+// fails, the watchdog trips, or the run is cancelled.
+func (c *modelCall) readEvents() {
+	r := c.r
+	if !c.virtual {
+		c.timer = time.NewTimer(time.Hour)
+		defer c.timer.Stop()
+		c.timerC = c.timer.C
 	}
-	flushText := func(t time.Time) {
-		if s := text.Flush(); s != "" {
-			r.piece(t, EventText, s)
-		}
-	}
-	// silence is a fast replay's recording that goes quiet: the next limit
-	// falls due, or, with none running, the call fails.
-	silence := func() bool {
-		if t, ok := wd.Next(); ok {
-			ev.Trip = &t
-			r.mu.Lock()
-			r.note(t.At, TranscriptEntry{Type: "watchdog", Reason: t.Reason, Text: t.Message()})
-			r.mu.Unlock()
-			return true
-		}
-		ev.Err = errors.New("the recording goes silent here and no limit is set to end the call")
-		return true
-	}
-
-	// handle takes one item; it returns true when the call is over.
-	// lastAt is when the last item came, on the run's clock; drained is
-	// set when the reading goroutine finished on its own.
-	var lastAt time.Time
-	drained := false
-	handle := func(it item) bool {
-		lastAt = it.at
-		switch {
-		case it.wire:
-			r.mu.Lock()
-			wd.Wire(it.at)
-			r.mu.Unlock()
-			return false
-		case errors.Is(it.err, errReplaySilence):
-			return silence()
-		case errors.Is(it.err, errReplayCancelled):
-			ev.Cancelled = true
-			r.mu.Lock()
-			r.note(it.at, TranscriptEntry{Type: "cancelled", Text: "cancelled by the parent (recorded)"})
-			r.mu.Unlock()
-			return true
-		case it.err != nil:
-			ev.Err = it.err
-			return true
-		case it.status != 0:
-			ev.HTTPStatus = it.status
-			r.mu.Lock()
-			r.note(it.at, TranscriptEntry{Type: "response", Status: it.status})
-			r.mu.Unlock()
-			return false
-		case it.httpErr != "":
-			ev.HTTPError = r.red.String(it.httpErr)
-			r.mu.Lock()
-			r.note(it.at, TranscriptEntry{Type: "error", Text: ev.HTTPError, Status: ev.HTTPStatus})
-			r.mu.Unlock()
-			return true
-		case !it.isEvent:
-			return false
-		}
-		e := it.ev
-		r.mu.Lock()
-		wd.Observe(e, it.at)
-		r.mu.Unlock()
-		switch e.Kind {
-		case wire.Text:
-			flushThinking(it.at)
-			raw.WriteString(e.Text)
-			if s := text.Write(e.Text); s != "" {
-				r.piece(it.at, EventText, s)
-			}
-		case wire.Thinking:
-			flushText(it.at)
-			ev.Thought = true
-			if s := think.Write(e.Text); s != "" {
-				r.piece(it.at, EventThinking, s)
-			}
-		case wire.ToolCallDone:
-			flushThinking(it.at)
-			flushText(it.at)
-			ev.ToolCalls = append(ev.ToolCalls, e.Tool)
-			tc := r.toolCall(n, e.Tool)
-			r.mu.Lock()
-			r.note(it.at, TranscriptEntry{Type: "tool_call", Tool: &tc})
-			r.emit(Event{Kind: EventToolCall, Call: n, At: it.at.Sub(r.start), Tool: &tc})
-			r.mu.Unlock()
-		case wire.Keepalive:
-			r.mu.Lock()
-			r.note(it.at, TranscriptEntry{Type: "keepalive", Text: r.red.String(e.Text)})
-			r.emit(Event{Kind: EventKeepalive, Call: n, At: it.at.Sub(r.start)})
-			r.mu.Unlock()
-		case wire.Role:
-			r.mu.Lock()
-			r.note(it.at, TranscriptEntry{Type: "role"})
-			r.mu.Unlock()
-		case wire.Usage:
-			mergeUsage(&ev.Usage, e.Usage)
-			u := r.usageSoFar(ev.Usage)
-			r.mu.Lock()
-			r.note(it.at, TranscriptEntry{Type: "usage", Usage: &u})
-			r.emit(Event{Kind: EventUsage, Call: n, At: it.at.Sub(r.start), Usage: &u})
-			r.mu.Unlock()
-		case wire.Finish:
-			flushThinking(it.at)
-			flushText(it.at)
-			ev.Finished, ev.Finish = true, e.Finish
-			finish := r.red.String(e.Finish)
-			r.mu.Lock()
-			r.note(it.at, TranscriptEntry{Type: "finish", Finish: &finish})
-			r.emit(Event{Kind: EventFinish, Call: n, At: it.at.Sub(r.start), Finish: finish})
-			r.mu.Unlock()
-		case wire.Error:
-			ev.StreamError = e.Err
-			r.mu.Lock()
-			r.note(it.at, TranscriptEntry{Type: "error", Text: r.red.String(e.Err.Error())})
-			r.mu.Unlock()
-			return true
-		}
-		return false
-	}
-
-	var timer *time.Timer
-	var timerC <-chan time.Time
-	if !virtual {
-		timer = time.NewTimer(time.Hour)
-		defer timer.Stop()
-		timerC = timer.C
-	}
-	arm := func() {
-		if virtual {
-			return
-		}
-		r.mu.Lock()
-		next, ok := wd.Next()
-		r.mu.Unlock()
-		if ok {
-			timer.Reset(max(time.Until(next.At), 0))
-		} else {
-			timer.Stop()
-		}
-	}
-	// due reports, in a fast replay, a limit that falls due before an item
-	// that arrives at t.
-	due := func(t time.Time) bool {
-		if !virtual {
-			return false
-		}
-		r.mu.Lock()
-		trip, ok := wd.Next()
-		r.mu.Unlock()
-		if !ok || !trip.At.Before(t) {
-			return false
-		}
-		ev.Trip = &trip
-		r.mu.Lock()
-		r.note(trip.At, TranscriptEntry{Type: "watchdog", Reason: trip.Reason, Text: trip.Message()})
-		r.mu.Unlock()
-		return true
-	}
-	cancelled := func() {
-		ev.Cancelled = true
-		r.mu.Lock()
-		r.note(r.now(), TranscriptEntry{Type: "cancelled", Text: context.Cause(r.ctx).Error()})
-		r.mu.Unlock()
-	}
-	arm()
+	c.arm()
 	for over := false; !over; {
 		select {
-		case it, ok := <-items:
-			if !ok && r.ctx.Err() != nil && !closed(streamEnded) {
+		case it, ok := <-c.items:
+			if !ok && r.ctx.Err() != nil && !closed(c.streamEnded) {
 				// The reading goroutine saw the cancellation first.
-				cancelled()
+				c.cancelled()
 			}
-			drained = !ok
-			over = !ok || due(it.at) || handle(it)
-		case <-timerC:
-			// Take what has already arrived before judging.
-		drain:
-			for !over {
-				select {
-				case it, ok := <-items:
-					over = !ok || handle(it)
-				default:
-					break drain
-				}
-			}
-			if over {
-				break
-			}
-			now := time.Now()
-			r.mu.Lock()
-			if d := lastRead.Load(); d >= 0 {
-				wd.Wire(start.Add(time.Duration(d)))
-			}
-			trip, fired := wd.Check(now)
-			r.mu.Unlock()
-			if fired {
-				ev.Trip = &trip
-				r.mu.Lock()
-				r.note(now, TranscriptEntry{Type: "watchdog", Reason: trip.Reason, Text: trip.Message()})
-				r.mu.Unlock()
-				over = true
-			}
+			c.drained = !ok
+			over = !ok || c.due(it.at) || c.handle(it)
+		case <-c.timerC:
+			over = c.timerFired()
 		case <-r.ctx.Done():
-			cancelled()
+			c.cancelled()
 			over = true
 		}
 		if !over {
-			arm()
+			c.arm()
 		}
 	}
-	cancelCall()
-	for range items {
+}
+
+// handle takes one item; it returns true when the call is over.
+func (c *modelCall) handle(it item) bool {
+	r, ev := c.r, c.ev
+	c.lastAt = it.at
+	switch {
+	case it.wire:
+		r.mu.Lock()
+		c.wd.Wire(it.at)
+		r.mu.Unlock()
+		return false
+	case errors.Is(it.err, errReplaySilence):
+		return c.silence()
+	case errors.Is(it.err, errReplayCancelled):
+		ev.Cancelled = true
+		r.mu.Lock()
+		r.note(it.at, TranscriptEntry{Type: "cancelled", Text: "cancelled by the parent (recorded)"})
+		r.mu.Unlock()
+		return true
+	case it.err != nil:
+		ev.Err = it.err
+		return true
+	case it.status != 0:
+		ev.HTTPStatus = it.status
+		r.mu.Lock()
+		r.note(it.at, TranscriptEntry{Type: "response", Status: it.status})
+		r.mu.Unlock()
+		return false
+	case it.httpErr != "":
+		ev.HTTPError = r.red.String(it.httpErr)
+		r.mu.Lock()
+		r.note(it.at, TranscriptEntry{Type: "error", Text: ev.HTTPError, Status: ev.HTTPStatus})
+		r.mu.Unlock()
+		return true
+	case !it.isEvent:
+		return false
+	}
+	return c.event(it.at, it.ev)
+}
+
+// event takes one decoded event that arrived at t, after the watchdog saw
+// it; it returns true when the call is over.
+func (c *modelCall) event(t time.Time, e wire.Event) bool {
+	r, ev, n := c.r, c.ev, c.n
+	r.mu.Lock()
+	c.wd.Observe(e, t)
+	r.mu.Unlock()
+	switch e.Kind {
+	case wire.Text:
+		c.flushThinking(t)
+		c.raw.WriteString(e.Text)
+		if s := c.text.Write(e.Text); s != "" {
+			r.piece(t, EventText, s)
+		}
+	case wire.Thinking:
+		c.flushText(t)
+		ev.Thought = true
+		if s := c.think.Write(e.Text); s != "" {
+			r.piece(t, EventThinking, s)
+		}
+	case wire.ToolCallDone:
+		c.flushThinking(t)
+		c.flushText(t)
+		ev.ToolCalls = append(ev.ToolCalls, e.Tool)
+		tc := r.toolCall(n, e.Tool)
+		r.mu.Lock()
+		r.note(t, TranscriptEntry{Type: "tool_call", Tool: &tc})
+		r.emit(Event{Kind: EventToolCall, Call: n, At: t.Sub(r.start), Tool: &tc})
+		r.mu.Unlock()
+	case wire.Keepalive:
+		r.mu.Lock()
+		r.note(t, TranscriptEntry{Type: "keepalive", Text: r.red.String(e.Text)})
+		r.emit(Event{Kind: EventKeepalive, Call: n, At: t.Sub(r.start)})
+		r.mu.Unlock()
+	case wire.Role:
+		r.mu.Lock()
+		r.note(t, TranscriptEntry{Type: "role"})
+		r.mu.Unlock()
+	case wire.Usage:
+		mergeUsage(&ev.Usage, e.Usage)
+		u := r.usageSoFar(ev.Usage)
+		r.mu.Lock()
+		r.note(t, TranscriptEntry{Type: "usage", Usage: &u})
+		r.emit(Event{Kind: EventUsage, Call: n, At: t.Sub(r.start), Usage: &u})
+		r.mu.Unlock()
+	case wire.Finish:
+		c.flushThinking(t)
+		c.flushText(t)
+		ev.Finished, ev.Finish = true, e.Finish
+		finish := r.red.String(e.Finish)
+		r.mu.Lock()
+		r.note(t, TranscriptEntry{Type: "finish", Finish: &finish})
+		r.emit(Event{Kind: EventFinish, Call: n, At: t.Sub(r.start), Finish: finish})
+		r.mu.Unlock()
+	case wire.Error:
+		ev.StreamError = e.Err
+		r.mu.Lock()
+		r.note(t, TranscriptEntry{Type: "error", Text: r.red.String(e.Err.Error())})
+		r.mu.Unlock()
+		return true
+	}
+	return false
+}
+
+// flushThinking emits the thinking the redactor still holds back.
+func (c *modelCall) flushThinking(t time.Time) {
+	if s := c.think.Flush(); s != "" {
+		c.r.piece(t, EventThinking, s)
+	}
+}
+
+// flushText emits the reply text the redactor still holds back.
+func (c *modelCall) flushText(t time.Time) {
+	if s := c.text.Flush(); s != "" {
+		c.r.piece(t, EventText, s)
+	}
+}
+
+// The watchdog, applied between items.
+
+// arm sets the timer to the next limit that can fall due (wall clock only).
+func (c *modelCall) arm() {
+	if c.virtual {
+		return
+	}
+	c.r.mu.Lock()
+	next, ok := c.wd.Next()
+	c.r.mu.Unlock()
+	if ok {
+		c.timer.Reset(max(time.Until(next.At), 0))
+	} else {
+		c.timer.Stop()
+	}
+}
+
+// timerFired judges the call when the timer fires: it first takes what has
+// already arrived, then asks the watchdog. It returns true when the call is
+// over.
+func (c *modelCall) timerFired() bool {
+	r := c.r
+	// Take what has already arrived before judging.
+	for empty := false; !empty; {
+		select {
+		case it, ok := <-c.items:
+			if !ok || c.handle(it) {
+				return true
+			}
+		default:
+			empty = true
+		}
+	}
+	now := time.Now()
+	r.mu.Lock()
+	if d := c.lastRead.Load(); d >= 0 {
+		c.wd.Wire(c.start.Add(time.Duration(d)))
+	}
+	trip, fired := c.wd.Check(now)
+	r.mu.Unlock()
+	if fired {
+		c.tripped(trip, now)
+	}
+	return fired
+}
+
+// due reports, in a fast replay, a limit that falls due before an item
+// that arrives at t.
+func (c *modelCall) due(t time.Time) bool {
+	if !c.virtual {
+		return false
+	}
+	c.r.mu.Lock()
+	trip, ok := c.wd.Next()
+	c.r.mu.Unlock()
+	if !ok || !trip.At.Before(t) {
+		return false
+	}
+	c.tripped(trip, trip.At)
+	return true
+}
+
+// silence is a fast replay's recording that goes quiet: the next limit
+// falls due, or, with none running, the call fails. The call is over.
+func (c *modelCall) silence() bool {
+	if t, ok := c.wd.Next(); ok {
+		c.tripped(t, t.At)
+		return true
+	}
+	c.ev.Err = errors.New("the recording goes silent here and no limit is set to end the call")
+	return true
+}
+
+// tripped records that the watchdog ended the call with trip, noted at t.
+func (c *modelCall) tripped(trip Trip, t time.Time) {
+	c.ev.Trip = &trip
+	c.r.mu.Lock()
+	c.r.note(t, TranscriptEntry{Type: "watchdog", Reason: trip.Reason, Text: trip.Message()})
+	c.r.mu.Unlock()
+}
+
+// cancelled records that the run was cancelled during the call.
+func (c *modelCall) cancelled() {
+	c.ev.Cancelled = true
+	c.r.mu.Lock()
+	c.r.note(c.r.now(), TranscriptEntry{Type: "cancelled", Text: context.Cause(c.r.ctx).Error()})
+	c.r.mu.Unlock()
+}
+
+// finish ends the call: it stops the reading goroutine, settles when the
+// call ended (in a fast replay, moving the run's clock there), flushes
+// what the redactors hold and completes the evidence.
+func (c *modelCall) finish() *CallEvidence {
+	r, ev := c.r, c.ev
+	c.cancel()
+	for range c.items {
 		// Let the reading goroutine see the cancellation and leave.
 	}
-	ev.StreamEnded = closed(streamEnded)
+	ev.StreamEnded = closed(c.streamEnded)
 	end := r.now()
-	if virtual {
+	if c.virtual {
 		// The replay may have read ahead: the call ended when the limit
 		// fell due, or with the item that ended it, or (the stream over)
 		// when the replay reached its end.
 		switch {
 		case ev.Trip != nil:
 			end = ev.Trip.At
-		case !drained && !lastAt.IsZero():
-			end = lastAt
+		case !c.drained && !c.lastAt.IsZero():
+			end = c.lastAt
 		}
 		r.clock.set(end)
 	}
 	ev.End = end
-	flushThinking(end)
-	flushText(end)
-	ev.Text = raw.String()
-	if u := wd; u != nil {
-		if d, ok := u.FirstDelta(); ok {
-			ev.FirstDelta, ev.HasFirstDelta = d, true
-		}
+	c.flushThinking(end)
+	c.flushText(end)
+	ev.Text = c.raw.String()
+	if d, ok := c.wd.FirstDelta(); ok {
+		ev.FirstDelta, ev.HasFirstDelta = d, true
 	}
 	return ev
 }
