@@ -29,7 +29,9 @@ type routeFlags struct {
 	record      bool
 	static      bool
 	showRequest bool
-	format      previewFormat
+	format      routeFormat
+	suite       bool
+	offline     bool
 	prefill     time.Duration
 	noProgress  time.Duration
 }
@@ -41,7 +43,7 @@ const maxSystemFile = 1 << 20
 func newRouteCmd(g *globals) *cobra.Command {
 	var f routeFlags
 	cmd := &cobra.Command{
-		Use:   "route REQUEST",
+		Use:   "route REQUEST | route --suite [FILE...]",
 		Short: "Ask the frontline model which sub-agent it picks for a request",
 		Long: `Send REQUEST to the frontline model (the model of role Main, or --model-role)
 the way a NetClaw session does: a short neutral preamble (or --system-file) as
@@ -66,19 +68,45 @@ reads meaning, not words.
 
 --show-request prints the request that would be sent and sends nothing.
 
+--suite runs routing suites: <name>.route.yaml files beside the agents (the
+runtime ignores them), each a list of cases with a request, the agent it
+should go to (expect: an agent, or none when the frontline should answer
+itself) and the share of samples that must agree (min-rate, default 1).
+Without FILE every suite in the agents folder runs. It prints each case's
+distribution, then the confusion table (expected × picked, in samples) and,
+for each pair of agents the model mixed up, both descriptions side by side
+with the requests that went wrong: what to sharpen. Modes as agentdesk
+test's: by default a recorded sample is replayed and one that is not is
+asked live; --record asks every sample and keeps its recording beside the
+suite (<name>.route.recordings/, redacted, meant to be committed);
+--offline replays only, no model and no key (CI). A recording made with
+another layer, preamble, model or request is stale, never passed. --jobs N
+asks at most N samples of one provider at once (default 4). --format
+junit or github for CI. With --static, each case's request is ranked by
+shared words instead, and a case whose top match is not its agent fails.
+
 A request that cannot be asked is exit 1 with the fix: no Main model
 configured, the Public audience (it has no layer), sub-agents disabled, no
 user-facing agent, a model that does not take tools.
 
-Exit status: 0 every sample was answered, 1 a sample's call failed or the
-request cannot be asked, 2 bad usage, 3 internal failure.`,
+Exit status: 0 every sample was answered (with --suite: every case passed),
+1 a sample's call failed or the request cannot be asked (with --suite: a
+case failed, is stale, is not recorded under --offline, or a suite is
+broken), 2 bad usage, 3 internal failure.`,
 		Example: `  agentdesk route "Please review my staged diff before I push"
   agentdesk route --samples 10 --audience team "Why did last night's deploy fail?"
   agentdesk route --system-file frontline.md --record "Summarise NOTES.md"
   agentdesk route --static "Why did last night's deploy fail?"
-  echo "Triage this ticket" | agentdesk route -`,
-		Args: cobra.MaximumNArgs(1),
+  echo "Triage this ticket" | agentdesk route -
+  agentdesk route --suite --record agents/frontline.route.yaml
+  agentdesk route --suite --offline --format junit > route-report.xml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.suite {
+				return runRouteSuites(cmd, g, f, args)
+			}
+			if len(args) > 1 {
+				return usageErrorf("give the request as one argument (quote it), or run suites with --suite FILE...")
+			}
 			return runRoute(cmd, g, f, args)
 		},
 	}
@@ -93,7 +121,9 @@ request cannot be asked, 2 bad usage, 3 internal failure.`,
 	fl.BoolVar(&f.record, "record", false, "keep each sample's raw response bytes, redacted, in its run folder's stream.cassette")
 	fl.BoolVar(&f.static, "static", false, "rank the agents by shared words, with no model (a heuristic)")
 	fl.BoolVar(&f.showRequest, "show-request", false, "print the request that would be sent, and send nothing")
-	fl.Var(&f.format, "format", "output format: text or json")
+	fl.Var(&f.format, "format", "output format: text or json (with --suite also junit or github)")
+	fl.BoolVar(&f.suite, "suite", false, "run routing suites (<name>.route.yaml): the FILEs given, or every one in the agents folder")
+	fl.BoolVar(&f.offline, "offline", false, "with --suite: replay recordings only, no model and no key (for CI)")
 	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit until the first text, thinking or tool call (default SubAgents.PrefillTimeoutSeconds)")
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds)")
 	return cmd
@@ -111,6 +141,10 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--jobs is %d: give a positive number, or leave it out", f.jobs)
 	case f.maxTokens < 0:
 		return usageErrorf("--max-tokens is %d: give a positive number, or leave it out", f.maxTokens)
+	case f.offline:
+		return usageErrorf("--offline replays suite recordings: use it with --suite")
+	case f.format == routeAsJUnit || f.format == routeAsGitHub:
+		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
 	case f.static && (f.record || changed("samples") || changed("system-file") || changed("model-role") || f.showRequest):
 		return usageErrorf("--static asks no model: leave out --record, --samples, --system-file, --model-role and --show-request")
 	case f.showRequest && f.record:
@@ -186,7 +220,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	if res.NoTools != "" {
 		return exitWith(exitFindings, errors.New(res.NoTools))
 	}
-	if f.format == previewJSON {
+	if f.format == routeAsJSON {
 		err = writeRouteJSON(g, res)
 	} else {
 		err = writeString(g.stdout, routeText(res))
@@ -243,8 +277,8 @@ func shareLabel(s route.Share) string {
 	return s.Label
 }
 
-// routeJSON is the --format json document of agentdesk route.
-type routeJSON struct {
+// routeDoc is the --format json document of agentdesk route.
+type routeDoc struct {
 	Request      string            `json:"request"`
 	Audience     preview.Audience  `json:"audience"`
 	Model        runner.Model      `json:"model"`
@@ -267,7 +301,7 @@ type routeSampleJSON struct {
 
 func writeRouteJSON(g *globals, res *route.Result) error {
 	p := res.Prepared
-	doc := routeJSON{Request: p.Request, Audience: p.Audience, Model: p.Model, Agents: p.Frontline.Agents, Distribution: res.Distribution()}
+	doc := routeDoc{Request: p.Request, Audience: p.Audience, Model: p.Model, Agents: p.Frontline.Agents, Distribution: res.Distribution()}
 	for _, s := range res.Samples {
 		doc.Samples = append(doc.Samples, routeSampleJSON{N: s.N, Pick: s.Pick, Label: s.Pick.Label(), RunID: s.Run.RunID, RunDir: s.Run.Dir})
 	}
@@ -294,8 +328,8 @@ func routeStatic(g *globals, f routeFlags, c *lint.Catalog, a preview.Audience, 
 	idx := route.NewIndex(preview.Listed(c, a))
 	ranks := idx.Rank(request)
 	similar := idx.Similar(0)
-	if f.format == previewJSON {
-		return writeJSONDoc(g, routeJSON{Request: request, Audience: a, Agents: fl.Agents, Static: ranks, Similar: similar, Heuristic: staticHeuristic})
+	if f.format == routeAsJSON {
+		return writeJSONDoc(g, routeDoc{Request: request, Audience: a, Agents: fl.Agents, Static: ranks, Similar: similar, Heuristic: staticHeuristic})
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Request: %s\nStatic ranking, audience %s: %s\n\n", termsafe.Escape(request), a, staticHeuristic)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -201,5 +202,135 @@ func TestRouteStatic(t *testing.T) {
 	}
 	if len(srv.Requests()) != 0 {
 		t.Error("--static called the model")
+	}
+}
+
+// frontSuite is a routing suite for routeAgents.
+const frontSuite = `samples: 2
+cases:
+  - name: review
+    request: Please review my diff before I push.
+    expect: reviewer
+  - name: deploy
+    request: Why did the deployment fail?
+    expect: log-analyst
+`
+
+func TestRouteSuiteRecordOfflineStale(t *testing.T) {
+	srv, env, _ := routeHome(t, wire.Anthropic, "", nil)
+	srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) {
+		if strings.HasPrefix(r.FirstUser(), "Please review") {
+			return spawnScript("reviewer"), true
+		}
+		return spawnScript("reviewer"), true // the deploy question goes to the wrong agent
+	})
+	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
+	suitePath := filepath.Join(home, "agents", "front.route.yaml")
+	os.WriteFile(suitePath, []byte(frontSuite), 0o644)
+
+	code, out, errOut := runTrialCmd(t, env, "", "route", "--suite", "--record")
+	if code != 1 {
+		t.Fatalf("record: exit %d, want 1 (a case fails)\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"front.route.yaml  (audience Personal, 2 cases)", "FAIL", "Confused: log-analyst and reviewer", "Reads service logs and explains why a" + strings.Repeat(" ", 1)} {
+		if !strings.Contains(out, want) {
+			t.Errorf("record output lacks %q:\n%s", want, out)
+		}
+	}
+	recs, _ := os.ReadDir(filepath.Join(home, "agents", "front.route.recordings"))
+	if len(recs) != 4 {
+		t.Errorf("%d recordings, want 4", len(recs))
+	}
+	n := len(srv.Requests())
+	srv.Close()
+
+	code, out, errOut = runTrialCmd(t, env, "", "route", "--suite", "--offline", "--format", "junit", suitePath)
+	if code != 1 || len(srv.Requests()) != n {
+		t.Fatalf("offline: exit %d, %d more requests\n%s", code, len(srv.Requests())-n, errOut)
+	}
+	var x struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Suites   []struct {
+			Cases []struct {
+				Name    string `xml:"name,attr"`
+				Failure *struct {
+					Type string `xml:"type,attr"`
+				} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(out), &x); err != nil {
+		t.Fatalf("junit: %v\n%s", err, out)
+	}
+	if x.Tests != 2 || x.Failures != 1 || x.Suites[0].Cases[1].Failure == nil || x.Suites[0].Cases[1].Failure.Type != "fail" {
+		t.Errorf("junit %+v", x)
+	}
+
+	// Sharpen a description: the recordings are stale, never passed.
+	os.WriteFile(filepath.Join(home, "agents", "log-analyst.md"), []byte("---\nname: log-analyst\ndescription: Explains why a deployment or service failed, from its logs. Not for code review.\n---\nYou read logs.\n"), 0o644)
+	code, out, _ = runTrialCmd(t, env, "", "route", "--suite", "--offline")
+	if code != 1 || !strings.Contains(out, "STALE") || !strings.Contains(out, "layer changed") {
+		t.Errorf("stale: exit %d\n%s", code, out)
+	}
+}
+
+func TestRouteSuitePassesAndUsage(t *testing.T) {
+	srv, env, _ := routeHome(t, wire.OpenAI, "", nil)
+	srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) {
+		if strings.HasPrefix(r.FirstUser(), "Please review") {
+			return spawnScript("reviewer"), true
+		}
+		return spawnScript("log-analyst"), true
+	})
+	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
+	suitePath := filepath.Join(home, "agents", "front.route.yaml")
+	os.WriteFile(suitePath, []byte(frontSuite), 0o644)
+	code, out, errOut := runTrialCmd(t, env, "", "route", "--suite", "--format", "github")
+	if code != 0 || out != "" {
+		t.Fatalf("exit %d, output %q\n%s", code, out, errOut)
+	}
+	code, out, _ = runTrialCmd(t, env, "", "route", "--suite", "--static")
+	if code != 0 || !strings.Contains(out, "Static: a heuristic") {
+		t.Errorf("static: exit %d\n%s", code, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--suite", "--record", "--offline"}, "give one of them"},
+		{[]string{"--suite", "--audience", "team"}, "a suite says its audience"},
+		{[]string{"--suite", "nope.route.yaml"}, "no such suite file"},
+		{[]string{"--suite", filepath.Join(home, "agents", "reviewer.md")}, "is not a routing suite"},
+		{[]string{"--offline", "x"}, "use it with --suite"},
+		{[]string{"--format", "junit", "x"}, "reports suites"},
+	} {
+		code, _, errOut := runTrialCmd(t, env, "", append([]string{"route"}, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q", tc.args, code, errOut)
+		}
+	}
+	os.Remove(suitePath)
+	if code, _, errOut := runTrialCmd(t, env, "", "route", "--suite"); code != 2 || !strings.Contains(errOut, "no routing suites in") {
+		t.Errorf("no suites: exit %d %q", code, errOut)
+	}
+}
+
+func TestLintChecksRouteSuites(t *testing.T) {
+	_, env, _ := routeHome(t, wire.OpenAI, "", nil)
+	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
+	os.WriteFile(filepath.Join(home, "agents", "front.route.yaml"), []byte("cases:\n  - name: a\n    request: r\n    expect: reveiwer\n  - name: b\n    requst: r\n    expect: none\n"), 0o644)
+	code, out, errOut := runTrialCmd(t, env, "", "lint")
+	if code != 1 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"front.route.yaml:4:13: error: agent \"reveiwer\" is not loaded [suite-agent]",
+		"did you mean 'reviewer'?",
+		"front.route.yaml:6:5: error: unknown key \"requst\" in case 2 [suite-unknown-key]",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lint output lacks %q:\n%s", want, out)
+		}
 	}
 }

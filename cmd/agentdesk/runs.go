@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -88,6 +89,11 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 	}
 	color := g.Color(g.stdout)
 	rows := [][]string{{"RUN", "STARTED", "AGENT", "STATE", "OUTCOME", "REASON"}}
+	// A SUITE column when some run was made by a test or route suite.
+	suites := slices.ContainsFunc(recs, func(r runner.Record) bool { return r.Suite != nil })
+	if suites {
+		rows[0] = append(rows[0], "SUITE")
+	}
 	for _, r := range recs {
 		started := "-"
 		if !r.StartedAt.IsZero() {
@@ -100,7 +106,15 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 		if r.Replay != nil {
 			agent += " (replay)"
 		}
-		rows = append(rows, []string{r.RunID, started, agent, styleState(r.State, color), runner.OutcomeText(r.Outcome), termsafe.Escape(runner.ReasonText(r.Reason))})
+		row := []string{r.RunID, started, agent, styleState(r.State, color), runner.OutcomeText(r.Outcome), termsafe.Escape(runner.ReasonText(r.Reason))}
+		if suites {
+			tag := "-"
+			if r.Suite != nil {
+				tag = termsafe.Escape(r.Suite.String())
+			}
+			row = append(row, tag)
+		}
+		rows = append(rows, row)
 	}
 	return writeString(g.stdout, table(rows))
 }

@@ -24,6 +24,13 @@ var kinds = []kind{
 		}
 		return s.Text, s.Diagnostics
 	}},
+	{RouteSuffix, "routing suite", func(path string, c *lint.Catalog) (string, []lint.Diagnostic) {
+		s := LoadRoute(path)
+		if len(s.Diagnostics) == 0 || s.Text != "" {
+			CheckRoute(s, c)
+		}
+		return s.Text, s.Diagnostics
+	}},
 }
 
 // IsSuite reports whether path names a suite file of any kind.

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentdesk/agentdesk/lint"
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/route"
+)
+
+// runRouteSuites runs routing suites and prints the report.
+func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string) error {
+	changed := cmd.Flags().Changed
+	mode, err := evalrec.ModeFor(f.record, f.offline)
+	switch {
+	case err != nil:
+		return usageErrorf("%v", err)
+	case f.showRequest || changed("system-file") || changed("audience") || changed("model-role"):
+		return usageErrorf("a suite says its audience, preamble-file and model-role itself: leave out --show-request, --system-file, --audience and --model-role")
+	case f.jobs < 0:
+		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
+	case changed("samples") && f.samples < 1:
+		return usageErrorf("--samples is %d: ask at least once", f.samples)
+	case f.static && (f.record || f.offline || changed("samples")):
+		return usageErrorf("--static asks no model: leave out --record, --offline and --samples")
+	}
+	c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+	if err != nil {
+		return err
+	}
+	files, err := routeSuiteFiles(c.Home.Agents, paths)
+	if err != nil {
+		return err
+	}
+	runsDir := f.runsDir
+	if runsDir == "" {
+		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+			return exitWith(exitUsage, err)
+		}
+	}
+	rn, err := runner.New(runner.Options{RunsDir: runsDir})
+	if err != nil {
+		return exitWith(exitUsage, err)
+	}
+	samples := 0
+	if changed("samples") {
+		samples = f.samples
+	}
+	start := time.Now()
+	var results []*route.SuiteResult
+	for _, path := range files {
+		s := lintsuite.LoadRoute(path)
+		lintsuite.CheckRoute(s, c)
+		results = append(results, route.RunSuite(cmd.Context(), s, route.SuiteOptions{
+			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static,
+		}))
+	}
+	took := time.Since(start)
+	cwd, _ := os.Getwd()
+	switch f.format {
+	case routeAsJSON:
+		err = route.WriteJSON(g.stdout, results, c)
+	case routeAsJUnit:
+		err = route.WriteJUnit(g.stdout, results, cwd)
+	case routeAsGitHub:
+		err = route.WriteGitHub(g.stdout, results, cwd)
+	default:
+		err = route.WriteText(g.stdout, results, c, cwd, took)
+	}
+	if err != nil {
+		return exitWith(exitInternal, err)
+	}
+	if !route.Summarize(results).OK() {
+		return exitWith(exitFindings, nil)
+	}
+	return nil
+}
+
+// routeSuiteFiles returns the routing suites to run: those named (a folder
+// gives its suites), or every suite in the agents folder.
+func routeSuiteFiles(agents string, paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		found, err := lintsuite.Find(agents, lintsuite.RouteSuffix)
+		if err != nil {
+			return nil, exitWith(exitInternal, err)
+		}
+		if len(found) == 0 {
+			return nil, usageErrorf("no routing suites in %s: write <name>%s beside the agents (see agentdesk route --help), or give a FILE", termsafe.Escape(agents), lintsuite.RouteSuffix)
+		}
+		return found, nil
+	}
+	var out []string
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			return nil, usageErrorf("%s: no such suite file or folder", termsafe.Escape(p))
+		case fi.IsDir():
+			found, err := lintsuite.Find(p, lintsuite.RouteSuffix)
+			if err != nil {
+				return nil, exitWith(exitInternal, err)
+			}
+			if len(found) == 0 {
+				return nil, usageErrorf("no routing suites (*%s) in %s", lintsuite.RouteSuffix, termsafe.Escape(p))
+			}
+			out = append(out, found...)
+		case !lintsuite.IsRouteSuite(p):
+			return nil, usageErrorf("%s is not a routing suite: its name must end in %s", termsafe.Escape(p), lintsuite.RouteSuffix)
+		default:
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// routeFormat is the value of agentdesk route --format.
+type routeFormat int
+
+const (
+	routeAsText routeFormat = iota
+	routeAsJSON
+	routeAsJUnit
+	routeAsGitHub
+)
+
+var routeFormatNames = []string{"text", "json", "junit", "github"}
+
+// String returns the format's name.
+func (f *routeFormat) String() string { return routeFormatNames[*f] }
+
+// Set parses text, json, junit or github.
+func (f *routeFormat) Set(s string) error {
+	for i, name := range routeFormatNames {
+		if strings.EqualFold(s, name) {
+			*f = routeFormat(i)
+			return nil
+		}
+	}
+	return errors.New("use text, json, junit or github")
+}
+
+// Type names the flag's value in help text.
+func (f *routeFormat) Type() string { return "text|json|junit|github" }

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+const cmdSuite = `cases:
+  - name: answers
+    task: say hi
+    expect:
+      contains: hello
+  - name: judged
+    task: say hi
+    repeat: 2
+    expect:
+      judge: greets the user
+`
+
+// suiteHome is trialHome with a suite for code-analyst whose model answers
+// "Hello" and whose judge says PASS.
+func suiteHome(t *testing.T) (*modeltest.Server, []string, string, string) {
+	srv, env, runs := trialHome(t, wire.OpenAI)
+	srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) {
+		if strings.Contains(r.System, "test judge") {
+			return modeltest.Reply("PASS: it greets."), true
+		}
+		return modeltest.Reply("Hello there."), true
+	})
+	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
+	suite := filepath.Join(home, "agents", "code-analyst.test.yaml")
+	if err := os.WriteFile(suite, []byte(cmdSuite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return srv, env, runs, suite
+}
+
+func TestTestCommandRecordOfflineStale(t *testing.T) {
+	srv, env, runs, suite := suiteHome(t)
+	code, stdout, stderr := runTrialCmd(t, env, "", "test", "--record")
+	if code != 0 || !strings.Contains(stdout, "pass   answers  1/1") || !strings.Contains(stdout, "pass   judged   2/2") ||
+		!strings.Contains(stdout, "2 cases: 2 passed (3 samples)") {
+		t.Fatalf("record: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if strings.Contains(stderr, "cases done") {
+		t.Errorf("a progress line on a pipe: %q", stderr)
+	}
+	recs, _ := filepath.Glob(filepath.Join(filepath.Dir(suite), "code-analyst.test.recordings", "*.recording"))
+	if len(recs) != 3 {
+		t.Errorf("%d recordings", len(recs))
+	}
+	n := len(srv.Requests())
+	srv.Close()
+	code, stdout, stderr = runTrialCmd(t, env, "", "test", "--offline", suite)
+	if code != 0 || !strings.Contains(stdout, "2 cases: 2 passed") {
+		t.Fatalf("offline: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if len(srv.Requests()) != n {
+		t.Error("offline called the model")
+	}
+	// The runs list says which suite and case each run belongs to.
+	_, list, _ := runTrialCmd(t, env, "", "runs")
+	if !strings.Contains(list, "SUITE") || !strings.Contains(list, "code-analyst.test.yaml › judged #2 (judge)") {
+		t.Errorf("runs list:\n%s", list)
+	}
+	all, _ := runner.ListRuns(runs, runner.Filter{})
+	if len(all) != 10 { // 3 samples + 2 judges, recorded then replayed
+		t.Errorf("%d runs", len(all))
+	}
+
+	// An edit of the definition makes every recording stale: exit 1.
+	def := filepath.Join(filepath.Dir(suite), "code-analyst.md")
+	data, _ := os.ReadFile(def)
+	os.WriteFile(def, []byte(strings.Replace(string(data), "You read code.", "You read code carefully.", 1)), 0o644)
+	code, stdout, _ = runTrialCmd(t, env, "", "test", "--offline")
+	if code != 1 || !strings.Contains(stdout, "stale  answers") || !strings.Contains(stdout, "system prompt changed: ") || !strings.Contains(stdout, "code-analyst.md edited") {
+		t.Errorf("stale: exit %d\n%s", code, stdout)
+	}
+	// JUnit parses, with a failure of type stale per case.
+	code, stdout, _ = runTrialCmd(t, env, "", "test", "--offline", "--format", "junit")
+	var doc struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Suites   []struct {
+			Cases []struct {
+				Name    string `xml:"name,attr"`
+				Line    int    `xml:"line,attr"`
+				Failure struct {
+					Type string `xml:"type,attr"`
+				} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(stdout), &doc); err != nil || code != 1 || doc.Tests != 2 || doc.Failures != 2 || doc.Suites[0].Cases[1].Failure.Type != "stale" || doc.Suites[0].Cases[1].Line != 6 {
+		t.Errorf("junit: exit %d %v %+v\n%s", code, err, doc, stdout)
+	}
+	// GitHub annotations at the case's line.
+	_, stdout, _ = runTrialCmd(t, env, "", "test", "--offline", "--format", "github")
+	if !strings.Contains(stdout, "::error file=") || !strings.Contains(stdout, "code-analyst.test.yaml,line=2,title=stale%3A answers::") {
+		t.Errorf("github:\n%s", stdout)
+	}
+	// JSON.
+	_, stdout, _ = runTrialCmd(t, env, "", "test", "--offline", "--format", "json")
+	var js struct {
+		Suites []struct {
+			Cases []struct {
+				Status  string `json:"status"`
+				Samples []struct {
+					Changes []string `json:"changes"`
+				} `json:"samples"`
+			} `json:"cases"`
+		} `json:"suites"`
+		Summary struct {
+			Stale int  `json:"stale"`
+			OK    bool `json:"ok"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &js); err != nil || js.Summary.Stale != 2 || js.Summary.OK || len(js.Suites[0].Cases[0].Samples[0].Changes) == 0 {
+		t.Errorf("json: %v %+v", err, js)
+	}
+}
+
+func TestTestCommandFailuresAndUsage(t *testing.T) {
+	_, env, _, suite := suiteHome(t)
+	os.WriteFile(suite, []byte("cases:\n  - name: wants bye\n    task: say hi\n    expect: {contains: goodbye}\n"), 0o644)
+	code, stdout, _ := runTrialCmd(t, env, "", "test")
+	if code != 1 || !strings.Contains(stdout, "fail   wants bye  0/1") || !strings.Contains(stdout, `sample 1: contains "goodbye": the output does not hold it`) ||
+		!strings.Contains(stdout, "1: Hello there.") || !strings.Contains(stdout, "run: ") {
+		t.Errorf("failure: exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runTrialCmd(t, env, "", "test", "--offline")
+	if code != 1 || !strings.Contains(stdout, "not recorded") || !strings.Contains(stdout, "--record") {
+		t.Errorf("offline, not recorded: exit %d\n%s", code, stdout)
+	}
+	for _, bad := range []struct {
+		args []string
+		has  string
+	}{
+		{[]string{"test", "--record", "--offline"}, "give one of them"},
+		{[]string{"test", "--jobs", "0"}, "--jobs is 0"},
+		{[]string{"test", "--format", "xml"}, "use text, json, junit or github"},
+		{[]string{"test", "--judge-role", "Boss"}, "--judge-role"},
+		{[]string{"test", "nowhere.test.yaml"}, "no such suite"},
+		{[]string{"test", filepath.Join(filepath.Dir(suite), "code-analyst.md")}, "is not a test suite"},
+	} {
+		code, _, stderr := runTrialCmd(t, env, "", bad.args...)
+		if code != 2 || !strings.Contains(stderr, bad.has) {
+			t.Errorf("%v: exit %d %q", bad.args, code, stderr)
+		}
+	}
+	os.Remove(suite)
+	if code, _, stderr := runTrialCmd(t, env, "", "test"); code != 2 || !strings.Contains(stderr, "no test suites in") {
+		t.Errorf("no suites: exit %d %q", code, stderr)
+	}
+}
+
+func TestLintChecksSuites(t *testing.T) {
+	_, env, _, suite := suiteHome(t)
+	os.WriteFile(suite, []byte("cases:\n  - name: a\n    task: b\n    expect:\n      contians: x\n      matches: '('\n"), 0o644)
+	code, stdout, _ := runTrialCmd(t, env, "", "lint")
+	if code != 1 || !strings.Contains(stdout, "code-analyst.test.yaml:5:7: error: unknown key \"contians\"") || !strings.Contains(stdout, "did you mean 'contains'?") ||
+		!strings.Contains(stdout, "[suite-unknown-key]") || !strings.Contains(stdout, "code-analyst.test.yaml:6:16: error: matches \"(\" is not a valid RE2 expression") {
+		t.Errorf("lint: exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runTrialCmd(t, env, "", "lint", "--format", "sarif", suite)
+	if code != 1 || !strings.Contains(stdout, `"ruleId": "suite-regexp"`) || !strings.Contains(stdout, `"id": "suite-regexp"`) {
+		t.Errorf("sarif of a suite path: exit %d\n%s", code, stdout)
+	}
+}
+
+func TestTestDemoOfflineBinary(t *testing.T) {
+	code, stdout, stderr := runBinary(t, nil, "test", "--demo", "--offline")
+	if code != 0 || !strings.Contains(stdout, "agents/code-analyst.test.yaml") || !strings.Contains(stdout, "3 cases: 3 passed (4 samples)") {
+		t.Errorf("demo: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// On a terminal a progress line goes to stderr as cases finish.
+	out := runOnTerminal(t, nil, "test", "--demo", "--offline")
+	if !strings.Contains(out, "cases done") || !strings.Contains(out, "3 passed") {
+		t.Errorf("terminal:\n%q", out)
+	}
+}

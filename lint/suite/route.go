@@ -1,0 +1,293 @@
+package suite
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// RouteSuffix ends the name of a routing suite file.
+const RouteSuffix = ".route.yaml"
+
+// DefaultRouteSamples is how many times a routing case is asked when
+// neither the case nor the suite says.
+const DefaultRouteSamples = 5
+
+// RouteNone is the expectation of a request the frontline should answer
+// itself.
+const RouteNone = "none"
+
+// RouteSuite is a routing suite: requests and the sub-agent the frontline
+// model should pick for each (agentdesk route --suite).
+type RouteSuite struct {
+	// Path is the file; Text its text as read.
+	Path, Text string
+	// Audience is the session's audience ("Personal" by default; as
+	// written otherwise, checked by Check).
+	Audience    string
+	AudiencePos lint.Pos
+	// PreambleFile is the frontline's preamble, relative to the suite; ""
+	// is agentdesk's default preamble. Preamble is its text, read by Check.
+	PreambleFile string
+	Preamble     string
+	// ModelRole is the frontline's model role ("" is Main).
+	ModelRole string
+	// Samples is the suite's default number of samples a case.
+	Samples int
+	// Cases are the cases in file order.
+	Cases []*RouteCase
+	// Keys are where each suite key's value is.
+	Keys map[string]lint.Pos
+	// Diagnostics are everything wrong with the file, sorted.
+	Diagnostics []lint.Diagnostic
+}
+
+// RouteCase is one request of a routing suite.
+type RouteCase struct {
+	// Name is unique in the suite. Pos is where the case starts.
+	Name string
+	Pos  lint.Pos
+	// Request is the user's message.
+	Request string
+	// Expect is the agent the frontline should spawn, or RouteNone.
+	Expect string
+	// MinRate is the share of samples that must pick Expect (1 by
+	// default).
+	MinRate float64
+	// Samples is how many times the request is asked.
+	Samples int
+	// Keys are where each key's value is.
+	Keys map[string]lint.Pos
+	// Problems are the errors of this case alone.
+	Problems []lint.Diagnostic
+}
+
+var (
+	routeSuiteKeys = []string{"audience", "preamble-file", "model-role", "samples", "cases"}
+	routeCaseKeys  = []string{"name", "request", "expect", "min-rate", "samples"}
+)
+
+// IsRouteSuite reports whether path names a routing suite file.
+func IsRouteSuite(path string) bool {
+	base := filepath.Base(path)
+	return strings.HasSuffix(base, RouteSuffix) && len(base) > len(RouteSuffix)
+}
+
+// LoadRoute reads and parses the routing suite at path; a file that cannot
+// be read is a suite with one diagnostic.
+func LoadRoute(path string) *RouteSuite {
+	data, err := readFile(path)
+	if err != nil {
+		return &RouteSuite{Path: path, Audience: "Personal", Keys: map[string]lint.Pos{},
+			Diagnostics: []lint.Diagnostic{{Path: path, Pos: lint.Pos{Line: 1, Column: 1}, Rule: RuleUnreadable, Severity: lint.Error, Message: err.Error()}}}
+	}
+	return ParseRoute(path, data)
+}
+
+// ParseRoute reads a routing suite's text. It never fails: what is wrong
+// is in Diagnostics (and in RouteCase.Problems for a case's own errors).
+func ParseRoute(path string, data []byte) *RouteSuite {
+	s := &RouteSuite{Path: path, Text: lint.DecodeText(data), Audience: "Personal", Samples: DefaultRouteSamples, Keys: map[string]lint.Pos{}}
+	r := &reader{path: path}
+	defer func() {
+		lint.SortDiagnostics(r.diags)
+		s.Diagnostics = r.diags
+	}()
+	root := r.document([]byte(s.Text))
+	if root == nil {
+		return s
+	}
+	var cases *yaml.Node
+	r.mapping(root, "the suite", routeSuiteKeys, func(key string, k, v *yaml.Node) {
+		s.Keys[key] = posOf(v)
+		switch key {
+		case "audience":
+			if a, ok := r.scalar(v, key); ok && strings.TrimSpace(a) != "" {
+				a = strings.TrimSpace(a)
+				i := slices.IndexFunc([]string{"Personal", "Team", "Public"}, func(x string) bool { return strings.EqualFold(x, a) })
+				switch {
+				case i < 0:
+					r.add(RuleValue, posOf(v), fmt.Sprintf("audience %q is not an audience", a), "use Personal or Team")
+				case i == 2:
+					r.add(RuleValue, posOf(v), "audience Public has no [available-subagents] layer and refuses spawn_agent: the frontline cannot delegate there", "use Personal or Team")
+				default:
+					s.Audience = []string{"Personal", "Team"}[i]
+				}
+				s.AudiencePos = posOf(v)
+			}
+		case "preamble-file":
+			s.PreambleFile, _ = r.scalar(v, key)
+			s.PreambleFile = strings.TrimSpace(s.PreambleFile)
+		case "model-role":
+			if role, ok := r.scalar(v, key); ok {
+				s.ModelRole = strings.TrimSpace(role)
+				if s.ModelRole != "" && !slices.ContainsFunc([]string{"Main", "Compaction", "Fallback"}, func(x string) bool { return strings.EqualFold(x, s.ModelRole) }) {
+					r.add(RuleValue, posOf(v), fmt.Sprintf("model-role %q is not a model role", role), "use Main, Compaction or Fallback")
+				}
+			}
+		case "samples":
+			if n, ok := r.samples(v); ok {
+				s.Samples = n
+			}
+		case "cases":
+			cases = v
+		}
+	})
+	if cases == nil {
+		r.add(RuleMissing, posOf(root), "the suite has no cases", "add cases: a list of cases, each with a name, a request and the agent to expect")
+		return s
+	}
+	if cases.Kind != yaml.SequenceNode || len(cases.Content) == 0 {
+		r.add(RuleYAML, posOf(cases), "cases is "+kindName(cases)+"; give a list of cases, each with a name, a request and the agent to expect", "")
+		return s
+	}
+	names := map[string]lint.Pos{}
+	for i, n := range cases.Content {
+		before := len(r.diags)
+		c := r.routeCase(n, i+1, s.Samples)
+		if c == nil {
+			continue
+		}
+		if first, ok := names[strings.ToLower(c.Name)]; ok {
+			r.add(RuleDuplicateCase, c.Keys["name"], fmt.Sprintf("case %q is named twice (first on line %d)", c.Name, first.Line), "give each case a name of its own: the name keys its recordings")
+		} else {
+			names[strings.ToLower(c.Name)] = c.Keys["name"]
+		}
+		c.Problems = slices.Clone(r.diags[before:])
+		s.Cases = append(s.Cases, c)
+	}
+	return s
+}
+
+// samples reads a samples value: 1 to MaxRepeat.
+func (r *reader) samples(v *yaml.Node) (int, bool) {
+	n, ok := r.integer(v, "samples")
+	if !ok {
+		return 0, false
+	}
+	if n < 1 || n > MaxRepeat {
+		r.add(RuleValue, posOf(v), fmt.Sprintf("samples is %d; give 1 to %d", n, MaxRepeat), "")
+		return 0, false
+	}
+	return n, true
+}
+
+// routeCase reads case number i; samples is the suite's default.
+func (r *reader) routeCase(n *yaml.Node, i, samples int) *RouteCase {
+	c := &RouteCase{Pos: posOf(n), MinRate: 1, Samples: samples, Keys: map[string]lint.Pos{}}
+	what := fmt.Sprintf("case %d", i)
+	ok := r.mapping(n, what, routeCaseKeys, func(key string, k, v *yaml.Node) {
+		c.Keys[key] = posOf(v)
+		switch key {
+		case "name":
+			c.Name, _ = r.scalar(v, key)
+			c.Name = strings.TrimSpace(c.Name)
+		case "request":
+			c.Request, _ = r.scalar(v, key)
+		case "expect":
+			c.Expect, _ = r.scalar(v, key)
+			c.Expect = strings.TrimSpace(c.Expect)
+		case "min-rate":
+			if f, ok := r.number(v, key); ok {
+				if f <= 0 || f > 1 {
+					r.add(RuleValue, posOf(v), fmt.Sprintf("min-rate is %v; give the share of samples that must pick the agent, above 0 and at most 1 (0.8 for 80%%)", f), "")
+				} else {
+					c.MinRate = f
+				}
+			}
+		case "samples":
+			if n, ok := r.samples(v); ok {
+				c.Samples = n
+			}
+		}
+	})
+	if !ok {
+		return nil
+	}
+	at := func(key string) lint.Pos {
+		if p, ok := c.Keys[key]; ok {
+			return p
+		}
+		return c.Pos
+	}
+	if c.Name == "" {
+		r.add(RuleMissing, at("name"), what+" has no name", "add name: a short name, unique in the suite")
+		c.Name = what
+		c.Keys["name"] = at("name")
+	}
+	if strings.TrimSpace(c.Request) == "" {
+		r.add(RuleMissing, at("request"), fmt.Sprintf("case %q has no request", c.Name), "add request: the user's message, as they would type it")
+	}
+	if c.Expect == "" {
+		r.add(RuleMissing, at("expect"), fmt.Sprintf("case %q does not say which agent to expect", c.Name), "add expect: the agent the frontline should spawn, or none when it should answer itself")
+	}
+	return c
+}
+
+// CheckRoute adds the findings that need the catalog and the disk: an
+// expected agent that is not in the layer (unknown, rejected, or internal;
+// with did-you-mean), a preamble-file that cannot be read (its text goes
+// into s.Preamble). c may be nil (agents not checked).
+func CheckRoute(s *RouteSuite, c *lint.Catalog) {
+	r := &reader{path: s.Path}
+	if s.PreambleFile != "" {
+		p := s.PreambleFile
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(s.Path), p)
+		}
+		data, err := os.ReadFile(p)
+		switch {
+		case err != nil:
+			r.add(RuleFile, s.Keys["preamble-file"], fmt.Sprintf("preamble-file %s cannot be read: %v", s.PreambleFile, unwrapPath(err)), "give a file beside the suite, or leave the key out for agentdesk's neutral preamble")
+		case strings.TrimSpace(string(data)) == "":
+			r.add(RuleValue, s.Keys["preamble-file"], fmt.Sprintf("preamble-file %s is empty", s.PreambleFile), "write the frontline's preamble in it, or leave the key out")
+		default:
+			s.Preamble = lint.DecodeText(data)
+		}
+	}
+	if c != nil {
+		var listed []string
+		for _, f := range c.Loaded() {
+			if f.Def.UserFacing() {
+				listed = append(listed, f.Def.Name)
+			}
+		}
+		for _, cs := range s.Cases {
+			before := len(r.diags)
+			if cs.Expect == "" || strings.EqualFold(cs.Expect, RouteNone) {
+				continue
+			}
+			pos := cs.Keys["expect"]
+			switch f := c.Agent(cs.Expect); {
+			case f != nil && !f.Def.UserFacing():
+				r.add(RuleAgent, pos, fmt.Sprintf("agent %q is internal: the layer hides it, and spawn_agent refuses it", cs.Expect), "expect a user-facing agent, or none")
+			case f == nil && c.RejectedAgent(cs.Expect) != nil:
+				rf := c.RejectedAgent(cs.Expect)
+				r.add(RuleAgent, pos, fmt.Sprintf("agent %q at %s is rejected: %s", cs.Expect, rf.Path, rf.Reason), "fix the definition (agentdesk lint shows why)")
+			case f == nil:
+				hint := "expect an agent the layer lists, or none"
+				if m := suggest(cs.Expect, append(listed, RouteNone)); m != "" {
+					hint = fmt.Sprintf("did you mean '%s'?", m)
+				}
+				r.add(RuleAgent, pos, fmt.Sprintf("agent %q is not loaded", cs.Expect), hint)
+			}
+			cs.Problems = append(cs.Problems, r.diags[before:]...)
+		}
+	}
+	s.Diagnostics = append(s.Diagnostics, r.diags...)
+	lint.SortDiagnostics(s.Diagnostics)
+}
+
+// unwrapPath drops the path an *os.PathError repeats.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

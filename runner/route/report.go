@@ -1,0 +1,396 @@
+package route
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
+)
+
+// Summary counts the cases of routing suites by status.
+type Summary struct {
+	Cases, Passed, Failed, Stale, Unrecorded, Errors int
+	// Broken counts suites that could not run at all.
+	Broken int
+	// Replayed and Live count the samples by where they came from.
+	Replayed, Live int
+}
+
+// OK reports whether everything passed.
+func (s Summary) OK() bool { return s.Passed == s.Cases && s.Broken == 0 }
+
+// Summarize counts results.
+func Summarize(results []*SuiteResult) Summary {
+	var s Summary
+	for _, sr := range results {
+		if firstError(sr.Findings) != "" {
+			s.Broken++
+		}
+		for _, r := range sr.Cases {
+			s.Cases++
+			switch r.Status {
+			case Pass:
+				s.Passed++
+			case Fail:
+				s.Failed++
+			case Stale:
+				s.Stale++
+			case Unrecorded:
+				s.Unrecorded++
+			default:
+				s.Errors++
+			}
+			s.Replayed += r.Replayed
+			for _, smp := range r.Samples {
+				if smp.Run.RunID != "" && smp.Run.Replay == nil {
+					s.Live++
+				}
+			}
+		}
+	}
+	return s
+}
+
+// shown is a path as the report prints it: relative to dir when inside it.
+func shown(path, dir string) string {
+	if dir != "" {
+		if rel, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return path
+}
+
+// WriteText writes the text report: per suite, a line per case with its
+// distribution and why it did not pass; then the confusion table and, for
+// each pair of agents confused, both descriptions side by side with the
+// requests that went wrong; then a summary. dir is the folder paths are
+// shown relative to ("" keeps them as they are).
+func WriteText(w io.Writer, results []*SuiteResult, c *lint.Catalog, dir string, took time.Duration) error {
+	var b strings.Builder
+	static := false
+	for _, sr := range results {
+		static = static || sr.Static
+		writeSuiteText(&b, sr, dir)
+	}
+	if static {
+		b.WriteString("Static: " + staticNote + "\n")
+		// Every suite ranks against the same layer: its pairs once.
+		for _, p := range results[0].Similar {
+			fmt.Fprintf(&b, "warning: %s and %s are %s alike in words (%s): a request may not tell them apart\n",
+				termsafe.Escape(p.A), termsafe.Escape(p.B), percent(p.Similarity), termsafe.Escape(strings.Join(p.Shared[:min(5, len(p.Shared))], ", ")))
+		}
+	} else {
+		table, pairs := Confusions(results, c)
+		writeConfusion(&b, table)
+		for _, p := range pairs {
+			writeConfused(&b, p)
+		}
+	}
+	s := Summarize(results)
+	fmt.Fprintf(&b, "\n%d cases: %d passed, %d failed, %d stale, %d not recorded, %d errors", s.Cases, s.Passed, s.Failed, s.Stale, s.Unrecorded, s.Errors)
+	if !static {
+		fmt.Fprintf(&b, " (%d samples replayed, %d live)", s.Replayed, s.Live)
+	}
+	fmt.Fprintf(&b, " in %s\n", took.Round(time.Millisecond))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// staticNote labels every static result.
+const staticNote = "a heuristic: shared words (BM25 over the agents' names and descriptions), no model was asked; a model reads meaning, not words"
+
+func writeSuiteText(b *strings.Builder, sr *SuiteResult, dir string) {
+	s := sr.Suite
+	fmt.Fprintf(b, "%s  (audience %s, %d cases)\n", termsafe.Escape(shown(s.Path, dir)), s.Audience, len(s.Cases))
+	for _, d := range sr.Findings {
+		fmt.Fprintf(b, "  %s:%d:%d: %s: %s [%s]\n", termsafe.Escape(shown(d.Path, dir)), d.Pos.Line, d.Pos.Column, d.Severity, termsafe.Escape(d.Message), d.Rule)
+	}
+	width := 0
+	for _, r := range sr.Cases {
+		width = max(width, ansi.StringWidth(termsafe.Escape(r.Case.Name)))
+	}
+	for _, r := range sr.Cases {
+		name := termsafe.Escape(r.Case.Name)
+		pad := strings.Repeat(" ", width-ansi.StringWidth(name))
+		status := strings.ToUpper(string(r.Status))
+		if r.Status == Pass {
+			status = "pass"
+		}
+		fmt.Fprintf(b, "  %-12s %s%s  ", status, name, pad)
+		switch {
+		case sr.Static && len(r.Static) > 0:
+			top := r.Static[0]
+			fmt.Fprintf(b, "expects %s; top static match %s (%.2f)", termsafe.Escape(r.Case.Expect), termsafe.Escape(top.Agent), top.Score)
+		case len(r.Samples) > 0 && (r.Status == Pass || r.Status == Fail):
+			fmt.Fprintf(b, "%d/%d %s", r.Agreed, len(r.Samples), termsafe.Escape(r.Case.Expect))
+			var others []string
+			for _, sh := range Distribution(r.Samples) {
+				if !strings.EqualFold(sh.Label, r.Case.Expect) {
+					others = append(others, fmt.Sprintf("%s %d", termsafe.Escape(sh.Label), sh.Count))
+				}
+			}
+			if len(others) > 0 {
+				fmt.Fprintf(b, "  (%s)", strings.Join(others, ", "))
+			}
+			if r.Case.MinRate < 1 {
+				fmt.Fprintf(b, "  min-rate %s", percent(r.Case.MinRate))
+			}
+			if r.Replayed == len(r.Samples) {
+				b.WriteString("  replayed")
+			}
+		default:
+			fmt.Fprintf(b, "expects %s", termsafe.Escape(r.Case.Expect))
+		}
+		b.WriteString("\n")
+		if r.Message != "" {
+			fmt.Fprintf(b, "  %12s %s\n", "", termsafe.Escape(r.Message))
+		}
+	}
+	b.WriteString("\n")
+}
+
+// writeConfusion writes the confusion table: expected (rows) × picked
+// (columns), in samples.
+func writeConfusion(b *strings.Builder, t *Confusion) {
+	if len(t.Expected) == 0 {
+		return
+	}
+	b.WriteString("Confusion (rows: expected, columns: picked; samples)\n")
+	first := len("expected")
+	for _, e := range t.Expected {
+		first = max(first, ansi.StringWidth(termsafe.Escape(e)))
+	}
+	widths := make([]int, len(t.Picked))
+	for j, p := range t.Picked {
+		widths[j] = max(ansi.StringWidth(termsafe.Escape(p)), 3)
+	}
+	cell := func(s string, w int, right bool) string {
+		pad := strings.Repeat(" ", max(w-ansi.StringWidth(s), 0))
+		if right {
+			return pad + s
+		}
+		return s + pad
+	}
+	b.WriteString("  " + cell("", first, false))
+	for j, p := range t.Picked {
+		b.WriteString("  " + cell(termsafe.Escape(p), widths[j], true))
+	}
+	b.WriteString("\n")
+	for i, e := range t.Expected {
+		b.WriteString("  " + cell(termsafe.Escape(e), first, false))
+		for j := range t.Picked {
+			v := "."
+			if n := t.Counts[i][j]; n > 0 {
+				v = fmt.Sprint(n)
+			}
+			b.WriteString("  " + cell(v, widths[j], true))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// colWidth is the width of each description column of a confused pair.
+const colWidth = 38
+
+// writeConfused writes a confused pair: both descriptions side by side,
+// then the requests that went wrong, and what to do.
+func writeConfused(b *strings.Builder, p Confused) {
+	fmt.Fprintf(b, "\nConfused: %s and %s: sharpen these descriptions so each says what the other does not\n", termsafe.Escape(p.A), termsafe.Escape(p.B))
+	left := append([]string{termsafe.Escape(p.A)}, wrap(termsafe.Escape(p.DescriptionA), colWidth)...)
+	right := append([]string{termsafe.Escape(p.B)}, wrap(termsafe.Escape(p.DescriptionB), colWidth)...)
+	for i := 0; i < max(len(left), len(right)); i++ {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		fmt.Fprintf(b, "  %s%s │ %s\n", l, strings.Repeat(" ", max(colWidth-ansi.StringWidth(l), 0)), r)
+	}
+	b.WriteString("  Requests that went to the other one:\n")
+	for _, rq := range p.Requests {
+		fmt.Fprintf(b, "    %s: %q expected %s, picked %s in %d of %d\n", termsafe.Escape(rq.Case), termsafe.Escape(rq.Request), termsafe.Escape(rq.Expected), termsafe.Escape(rq.Picked), rq.Count, rq.Samples)
+	}
+}
+
+// wrap breaks text into lines of at most width columns, at spaces (a word
+// wider than that is cut).
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		for ansi.StringWidth(w) > width {
+			if line != "" {
+				lines, line = append(lines, line), ""
+			}
+			lines = append(lines, ansi.Truncate(w, width, ""))
+			w = ansi.Cut(w, width, ansi.StringWidth(w))
+		}
+		switch {
+		case line == "":
+			line = w
+		case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
+			line += " " + w
+		default:
+			lines, line = append(lines, line), w
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// reportJSON is the --format json document of routing suites.
+type reportJSON struct {
+	Suites    []suiteJSON `json:"suites"`
+	Confusion *Confusion  `json:"confusion,omitempty"`
+	Confused  []Confused  `json:"confused,omitempty"`
+	Summary   Summary     `json:"summary"`
+	Static    string      `json:"static,omitempty"`
+}
+
+type suiteJSON struct {
+	Path     string            `json:"path"`
+	Audience string            `json:"audience"`
+	Status   Status            `json:"status"`
+	Findings []lint.Diagnostic `json:"findings"`
+	Cases    []caseJSON        `json:"cases"`
+	Similar  []Pair            `json:"similar,omitempty"`
+}
+
+type caseJSON struct {
+	Name    string  `json:"name"`
+	Line    int     `json:"line"`
+	Request string  `json:"request"`
+	Expect  string  `json:"expect"`
+	MinRate float64 `json:"min_rate"`
+	*CaseResult
+	Distribution []Share      `json:"distribution"`
+	Samples      []sampleJSON `json:"samples"`
+}
+
+type sampleJSON struct {
+	N      int    `json:"n"`
+	Pick   Pick   `json:"pick"`
+	Label  string `json:"label"`
+	RunID  string `json:"run_id,omitempty"`
+	RunDir string `json:"run_dir,omitempty"`
+}
+
+// WriteJSON writes the report as one JSON document: per suite its cases
+// (status, samples that agreed, distribution, each sample's pick and run),
+// the confusion table, the pairs confused, and the summary.
+func WriteJSON(w io.Writer, results []*SuiteResult, c *lint.Catalog) error {
+	doc := reportJSON{Suites: []suiteJSON{}, Summary: Summarize(results)}
+	static := false
+	for _, sr := range results {
+		static = static || sr.Static
+		sj := suiteJSON{Path: sr.Suite.Path, Audience: sr.Suite.Audience, Status: sr.Status(), Findings: sr.Findings, Cases: []caseJSON{}, Similar: sr.Similar}
+		if sj.Findings == nil {
+			sj.Findings = []lint.Diagnostic{}
+		}
+		for _, r := range sr.Cases {
+			cj := caseJSON{Name: r.Case.Name, Line: r.Case.Pos.Line, Request: r.Case.Request, Expect: r.Case.Expect, MinRate: r.Case.MinRate,
+				CaseResult: r, Distribution: Distribution(r.Samples), Samples: []sampleJSON{}}
+			if cj.Distribution == nil {
+				cj.Distribution = []Share{}
+			}
+			for _, smp := range r.Samples {
+				cj.Samples = append(cj.Samples, sampleJSON{N: smp.N, Pick: smp.Pick, Label: smp.Pick.Label(), RunID: smp.Run.RunID, RunDir: smp.Run.Dir})
+			}
+			sj.Cases = append(sj.Cases, cj)
+		}
+		doc.Suites = append(doc.Suites, sj)
+	}
+	if static {
+		doc.Static = staticNote
+	} else {
+		doc.Confusion, doc.Confused = Confusions(results, c)
+	}
+	data, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding the report: %w", err)
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// WriteJUnit writes a JUnit XML report: a testsuite per suite file, a
+// testcase per case; fail, stale and not recorded are failures of those
+// types, error an error.
+func WriteJUnit(w io.Writer, results []*SuiteResult, dir string) error {
+	var suites []evalrec.JUnitSuite
+	for _, sr := range results {
+		js := evalrec.JUnitSuite{Name: shown(sr.Suite.Path, dir), File: shown(sr.Suite.Path, dir), Time: sr.Duration}
+		for _, r := range sr.Cases {
+			jc := evalrec.JUnitCase{Name: r.Case.Name, Line: r.Case.Pos.Line, Time: r.Duration, Message: r.Message}
+			var detail strings.Builder
+			for _, sh := range Distribution(r.Samples) {
+				fmt.Fprintf(&detail, "%s: %d of %d\n", sh.Label, sh.Count, len(r.Samples))
+			}
+			jc.Detail = fmt.Sprintf("request: %s\nexpected: %s\n%s", r.Case.Request, r.Case.Expect, detail.String())
+			switch r.Status {
+			case Pass:
+			case Fail:
+				jc.Status, jc.Type = evalrec.JUnitFailure, "fail"
+			case Stale:
+				jc.Status, jc.Type = evalrec.JUnitFailure, "stale"
+			case Unrecorded:
+				jc.Status, jc.Type = evalrec.JUnitFailure, "not-recorded"
+			default:
+				jc.Status, jc.Type = evalrec.JUnitError, "error"
+			}
+			var runs []string
+			for _, smp := range r.Samples {
+				if smp.Run.Dir != "" {
+					runs = append(runs, smp.Run.Dir)
+				}
+			}
+			jc.Output = strings.Join(runs, "\n")
+			js.Cases = append(js.Cases, jc)
+		}
+		suites = append(suites, js)
+	}
+	return evalrec.WriteJUnit(w, "agentdesk route", suites)
+}
+
+// WriteGitHub writes GitHub Actions annotations: an error at the line of
+// every case that did not pass and of every suite finding, a warning for
+// descriptions too alike (static).
+func WriteGitHub(w io.Writer, results []*SuiteResult, dir string) error {
+	for _, sr := range results {
+		file := termsafe.Escape(shown(sr.Suite.Path, dir))
+		for _, d := range sr.Findings {
+			if err := evalrec.GitHubAnnotation(w, "error", file, d.Pos.Line, d.Rule, termsafe.Escape(d.Message)); err != nil {
+				return err
+			}
+		}
+		for _, r := range sr.Cases {
+			if r.Status == Pass {
+				continue
+			}
+			msg := fmt.Sprintf("%s: %s", r.Status, r.Message)
+			if err := evalrec.GitHubAnnotation(w, "error", file, r.Case.Pos.Line, termsafe.Escape(r.Case.Name), termsafe.Escape(msg)); err != nil {
+				return err
+			}
+		}
+		for _, p := range sr.Similar {
+			msg := fmt.Sprintf("%s and %s are %s alike in words: a request may not tell them apart", p.A, p.B, percent(p.Similarity))
+			if err := evalrec.GitHubAnnotation(w, "warning", file, 0, "similar descriptions", termsafe.Escape(msg)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
