@@ -285,10 +285,11 @@ func TestRunCommandLines(t *testing.T) {
 }
 
 // TestRunBinaryCancelledBySignal runs the built binary and sends it Ctrl-C
-// (SIGINT), or a SIGTERM from a supervisor, mid-stream: the run ends
-// cancelled_by_parent, exit 1, and its record says Cancelled.
+// (SIGINT), a SIGTERM from a supervisor, or the SIGHUP of a closed
+// terminal, mid-stream: the run ends cancelled_by_parent, exit 1, and its
+// record says Cancelled.
 func TestRunBinaryCancelledBySignal(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) { runBinaryCancelledBy(t, sig) })
 	}
 }
