@@ -181,41 +181,10 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	return nil
 }
 
-// suiteFiles returns the suite files to run: those named (a folder gives
-// its suites), or every suite in the agents folder.
+// suiteFiles returns the test suite files to run: those named (a folder
+// gives its suites), or every suite in the agents folder.
 func suiteFiles(agents string, paths []string) ([]string, error) {
-	if len(paths) == 0 {
-		found, err := lintsuite.Find(agents, lintsuite.TestSuffix)
-		if err != nil {
-			return nil, exitWith(exitInternal, err)
-		}
-		if len(found) == 0 {
-			return nil, usageErrorf("no test suites in %s: write <agent>.test.yaml beside the agent (see agentdesk test --help), or give a PATH", agents)
-		}
-		return found, nil
-	}
-	var out []string
-	for _, p := range paths {
-		fi, err := os.Stat(p)
-		switch {
-		case err != nil:
-			return nil, usageErrorf("%s: no such suite file or folder", p)
-		case fi.IsDir():
-			found, err := lintsuite.Find(p, lintsuite.TestSuffix)
-			if err != nil {
-				return nil, exitWith(exitInternal, err)
-			}
-			if len(found) == 0 {
-				return nil, usageErrorf("no test suites (*%s) in %s", lintsuite.TestSuffix, p)
-			}
-			out = append(out, found...)
-		case !lintsuite.IsTestSuite(p):
-			return nil, usageErrorf("%s is not a test suite: its name must end in %s", p, lintsuite.TestSuffix)
-		default:
-			out = append(out, p)
-		}
-	}
-	return out, nil
+	return findSuiteFiles(agents, paths, suiteKind{suffix: lintsuite.TestSuffix, what: "test suite", write: "<agent>.test.yaml beside the agent (see agentdesk test --help), or give a PATH"})
 }
 
 // orderedPrinter prints the text report's suites in suite order, each as

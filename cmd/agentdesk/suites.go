@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
+)
+
+// suiteKind is a kind of suite file, for the commands that run them.
+type suiteKind struct {
+	// suffix ends the file's name; what names the kind ("test suite");
+	// write says how to make one, after "write".
+	suffix, what, write string
+}
+
+// findSuiteFiles returns the suite files of kind k to run: those named in
+// paths (a folder gives its suites), or every one in the agents folder. A
+// path that is not there or is not a suite of the kind is bad usage, and
+// so is finding none.
+func findSuiteFiles(agents string, paths []string, k suiteKind) ([]string, error) {
+	if len(paths) == 0 {
+		found, err := lintsuite.Find(agents, k.suffix)
+		if err != nil {
+			return nil, exitWith(exitInternal, err)
+		}
+		if len(found) == 0 {
+			return nil, usageErrorf("no %ss in %s: write %s", k.what, termsafe.Escape(agents), k.write)
+		}
+		return found, nil
+	}
+	var out []string
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			return nil, usageErrorf("%s: no such suite file or folder", termsafe.Escape(p))
+		case fi.IsDir():
+			found, err := lintsuite.Find(p, k.suffix)
+			if err != nil {
+				return nil, exitWith(exitInternal, err)
+			}
+			if len(found) == 0 {
+				return nil, usageErrorf("no %ss (*%s) in %s", k.what, k.suffix, termsafe.Escape(p))
+			}
+			out = append(out, found...)
+		case !strings.HasSuffix(filepath.Base(p), k.suffix) || filepath.Base(p) == k.suffix:
+			return nil, usageErrorf("%s is not a %s: its name must end in %s", termsafe.Escape(p), k.what, k.suffix)
+		default:
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
