@@ -479,3 +479,20 @@ func TestRunWithAgentsAndNoHome(t *testing.T) {
 		t.Errorf("a skill without a home: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestRunModelWithoutTools: a model that refuses tools (Ollama answers 400
+// "does not support tools") fails llm_call_failed with the hint to run
+// again with --no-tools, which then works.
+func TestRunModelWithoutTools(t *testing.T) {
+	srv, env, _ := trialHome(t, wire.Ollama)
+	srv.Enqueue(modeltest.Script{Status: 400, ErrorMessage: "registry.ollama.ai/library/gemma3:1b does not support tools"},
+		modeltest.Reply("Without tools."))
+	code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x")
+	if code != 1 || !strings.Contains(stderr, "reason: llm_call_failed") || !strings.Contains(stderr, "does not support tools; this model does not take tools: run again with --no-tools") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--no-tools")
+	if code != 0 || stdout != "Without tools.\n" {
+		t.Errorf("--no-tools: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
