@@ -77,7 +77,8 @@ results, redacted, in the run folder's stream.cassette. --replay FILE plays
 a cassette back instead of calling a model, through the same decoders and
 watchdog, at recorded speed or --fast; AGENT and --task may then be left
 out (the cassette names them), and the tool results come from the cassette,
-so the project folder need not exist. A provider of type replay in
+so the project folder need not exist. --replay demo:NAME plays one of the
+demo's embedded recordings; --replay demo: lists them. A provider of type replay in
 netclaw.json, whose Endpoint is a cassette, does the same.
 
 --task - (or --context -) reads the text from stdin, without its final line
