@@ -89,11 +89,11 @@ type Model struct {
 	width, height int
 
 	loadedAt time.Time // when cat arrived
-	// loaded and rejected count cat's files, once per catalog.
-	loaded, rejected int
-	scanErr          error
-	scanning         bool
-	rescan           bool // another scan was asked for while one ran
+	// loaded, rejected and notLoaded count cat's files, once per catalog.
+	loaded, rejected, notLoaded int
+	scanErr                     error
+	scanning                    bool
+	rescan                      bool // another scan was asked for while one ran
 	// rescanPaths and rescanFull say what that scan must cover.
 	rescanPaths []string
 	rescanFull  bool

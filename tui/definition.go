@@ -106,8 +106,11 @@ func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body st
 		title = Sanitize(filepath.Base(f.Path))
 	}
 	status := st.MarkLoaded.Render("loaded")
-	if f.Status != lint.Loaded {
+	switch f.Status {
+	case lint.Rejected:
 		status = st.MarkRejected.Render("rejected")
+	case lint.NotLoaded:
+		status = st.Dim.Render("not loaded")
 	}
 	add(spread(st.Title.Render(title), status+st.Dim.Render(" · "+Sanitize(f.Source.String())), w))
 	add(st.Dim.Render(cut(Sanitize(displayPath(c, f.Path)), w)))
@@ -116,7 +119,12 @@ func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body st
 			add(st.Warning.Render(l))
 		}
 	}
-	if f.Status != lint.Loaded && f.Reason != "" {
+	if f.Status == lint.NotLoaded && f.Reason != "" {
+		add("")
+		for _, l := range wrap("Not loaded: "+Sanitize(f.Reason)+". The runtime never reads this feed's folder; enable the feed in SkillFeeds in netclaw.json to load it.", w) {
+			add(st.Warning.Render(l))
+		}
+	} else if f.Status != lint.Loaded && f.Reason != "" {
 		add("")
 		for _, l := range wrap("Runtime: "+Sanitize(homeRelative(c, f.Reason)), w) {
 			add(st.Error.Render(l))

@@ -19,15 +19,19 @@ type listRow struct {
 }
 
 // listPane is the agent list on the left: loaded files first, then
-// rejected ones, each in runtime order, narrowed by a filter.
+// rejected ones, then those the runtime does not read (feed folders no
+// enabled SkillFeeds entry names), each in runtime order, narrowed by a
+// filter.
 type listPane struct {
-	rows    []listRow
-	loaded  int   // rows[:loaded] are loaded, the rest rejected
-	visible []int // indexes into rows that pass the filter
-	visLoad int   // visible[:visLoad] are loaded
-	sel     int   // index into visible
-	offset  int   // first line shown
-	filter  string
+	rows     []listRow
+	loaded   int   // rows[:loaded] are loaded
+	rejected int   // rows[loaded:loaded+rejected] are rejected, the rest not loaded
+	visible  []int // indexes into rows that pass the filter
+	visLoad  int   // visible[:visLoad] are loaded
+	visRej   int   // visible[visLoad:visLoad+visRej] are rejected
+	sel      int   // index into visible
+	offset   int   // first line shown
+	filter   string
 }
 
 // setCatalog rebuilds the rows from a catalog, keeping the selection on the
@@ -43,12 +47,18 @@ func (l *listPane) setCatalog(c *lint.Catalog) {
 		}
 		l.loaded = len(l.rows)
 		for _, f := range c.Files {
-			if f.Status != lint.Loaded {
+			if f.Status == lint.Rejected {
+				l.rows = append(l.rows, newListRow(f))
+			}
+		}
+		l.rejected = len(l.rows) - l.loaded
+		for _, f := range c.Files {
+			if f.Status == lint.NotLoaded {
 				l.rows = append(l.rows, newListRow(f))
 			}
 		}
 	} else {
-		l.loaded = 0
+		l.loaded, l.rejected = 0, 0
 	}
 	old := l.sel
 	l.applyFilter()
@@ -96,13 +106,16 @@ func (l *listPane) setFilter(q string) {
 
 func (l *listPane) applyFilter() {
 	l.visible = l.visible[:0]
-	l.visLoad = 0
+	l.visLoad, l.visRej = 0, 0
 	words := strings.Fields(strings.ToLower(l.filter))
 	for i := range l.rows {
 		if matchesAll(l.rows[i].search, words) {
 			l.visible = append(l.visible, i)
-			if i < l.loaded {
+			switch {
+			case i < l.loaded:
 				l.visLoad++
+			case i < l.loaded+l.rejected:
+				l.visRej++
 			}
 		}
 	}
@@ -158,16 +171,31 @@ func (l *listPane) clamp() {
 	}
 }
 
+// sections returns where each non-empty section (loaded, rejected, not
+// loaded) starts in visible, and its size.
+func (l *listPane) sections() (starts, sizes []int) {
+	for _, sz := range []struct{ start, n int }{
+		{0, l.visLoad}, {l.visLoad, l.visRej}, {l.visLoad + l.visRej, len(l.visible) - l.visLoad - l.visRej},
+	} {
+		if sz.n > 0 {
+			starts, sizes = append(starts, sz.start), append(sizes, sz.n)
+		}
+	}
+	return starts, sizes
+}
+
 // lineOf returns the line (0-based, headings included) the visible row i
-// is drawn on.
+// is drawn on: each section has a heading, and a blank line before it
+// when another comes first.
 func (l *listPane) lineOf(i int) int {
 	line := i
-	if l.visLoad > 0 {
-		line++ // the "Loaded" heading
-	}
-	if i >= l.visLoad {
-		line++ // the "Rejected" heading
-		if l.visLoad > 0 {
+	starts, _ := l.sections()
+	for k, start := range starts {
+		if i < start {
+			break
+		}
+		line++ // the heading
+		if k > 0 {
 			line++ // the blank line between the sections
 		}
 	}
@@ -249,11 +277,19 @@ func (l *listPane) rowAtLine(line int) int {
 // headingAt renders the non-row line at line: a section heading or the
 // blank line between sections.
 func (l *listPane) headingAt(st *Styles, line, w int) string {
-	if l.visLoad > 0 && line == 0 {
-		return st.ListSection.Render(cut(fmt.Sprintf("Loaded (%d)", l.visLoad), w))
-	}
-	if line == l.lineOf(l.visLoad)-1 {
-		return st.ListSection.Render(cut(fmt.Sprintf("Rejected (%d)", len(l.visible)-l.visLoad), w))
+	starts, sizes := l.sections()
+	for k, start := range starts {
+		if line != l.lineOf(start)-1 {
+			continue
+		}
+		title := "Loaded"
+		switch {
+		case start >= l.visLoad+l.visRej:
+			title = "Not loaded"
+		case start >= l.visLoad:
+			title = "Rejected"
+		}
+		return st.ListSection.Render(cut(fmt.Sprintf("%s (%d)", title, sizes[k]), w))
 	}
 	return ""
 }
@@ -262,6 +298,8 @@ func (l *listPane) renderRow(st *Styles, i, w int, focused bool) string {
 	r := &l.rows[l.visible[i]]
 	mark, markStyle := "✓", st.MarkLoaded
 	switch {
+	case r.file.Status == lint.NotLoaded:
+		mark, markStyle = "○", st.Dim
 	case r.file.Status != lint.Loaded:
 		mark, markStyle = "✗", st.MarkRejected
 	case hasFindings(r.file):

@@ -75,11 +75,14 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 	old := m.cat
 	m.cat = msg.cat
 	m.catGen++
-	m.loaded, m.rejected = 0, 0
+	m.loaded, m.rejected, m.notLoaded = 0, 0, 0
 	for _, f := range msg.cat.Files {
-		if f.Status == lint.Loaded {
+		switch f.Status {
+		case lint.Loaded:
 			m.loaded++
-		} else {
+		case lint.NotLoaded:
+			m.notLoaded++
+		default:
 			m.rejected++
 		}
 	}
@@ -124,6 +127,9 @@ func describeChanges(old, cur *lint.Catalog) []string {
 		name := fileLabel(f)
 		o := before[f.Path]
 		switch {
+		case f.Status == lint.NotLoaded && (o == nil || o.Status != lint.NotLoaded):
+			out = append(out, name+": not loaded — "+Sanitize(f.Reason))
+		case f.Status == lint.NotLoaded:
 		case o == nil && f.Status == lint.Loaded:
 			out = append(out, name+": new, loaded")
 		case o == nil:

@@ -252,6 +252,8 @@ func (p *runPane) ask() tea.Cmd {
 		return e.notify("trial runs are off: "+e.runnerUnavailable(), true)
 	case f == nil:
 		return nil
+	case f.Status == lint.NotLoaded:
+		return e.notify(fileLabel(f)+" is not loaded: "+Sanitize(f.Reason)+"; the runtime would not run it", true)
 	case f.Status != lint.Loaded:
 		return e.notify(fileLabel(f)+" is rejected: the runtime would not run it; fix it first", true)
 	}
@@ -443,6 +445,9 @@ func (p *runPane) intro(sel *lint.File, w int) []string {
 	e := p.e
 	st := &e.st
 	var out []string
+	if sel.Status == lint.NotLoaded {
+		return wrap(fileLabel(sel)+" is not loaded: "+Sanitize(sel.Reason)+". The runtime would not run it; enable its feed in SkillFeeds in netclaw.json.", w)
+	}
 	if sel.Status != lint.Loaded {
 		return wrap(fileLabel(sel)+" is rejected: the runtime would not run it. Fix it first (see the Definition pane).", w)
 	}

@@ -84,7 +84,11 @@ func (m *Model) renderHeader(w int) string {
 	case m.cat == nil:
 		right = "scanning…"
 	default:
-		right = fmt.Sprintf("%d loaded · %d rejected · reloaded %s", m.loaded, m.rejected, m.loadedAt.Format("15:04:05"))
+		right = fmt.Sprintf("%d loaded · %d rejected · ", m.loaded, m.rejected)
+		if m.notLoaded > 0 {
+			right += fmt.Sprintf("%d not loaded · ", m.notLoaded)
+		}
+		right += "reloaded " + m.loadedAt.Format("15:04:05")
 	}
 	right = st.Header.Render(" " + right + " ")
 	lw := ansi.StringWidth(left)

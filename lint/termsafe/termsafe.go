@@ -1,7 +1,8 @@
 // Package termsafe makes text taken from a file or a model safe to print on
 // a terminal: Escape for one line, EscapeLines for text of many lines. It is
 // the one place agentdesk decides which characters a terminal must never
-// see raw; lint/report, preview, runner, tui and cmd all print through it.
+// see raw; lint/report, runner, tui and cmd print through it, and it sits in
+// lint so that every package can.
 package termsafe
 
 import (

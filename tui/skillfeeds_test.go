@@ -1,0 +1,50 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSkillFeedsChangeIsPickedUpLive: a save of netclaw.json that drops a
+// feed from SkillFeeds moves its agents to their own "Not loaded" section
+// and header count at once, and enabling it again brings them back, as the
+// watcher reports the config file like any other save.
+func TestSkillFeedsChangeIsPickedUpLive(t *testing.T) {
+	tmp, base := copyHome(t, "home")
+	tm := newTestModel(t, tmp, base, 100, 30)
+	if s := tm.screen(); strings.Contains(s, "not loaded") || strings.Contains(s, "Not loaded") {
+		t.Fatalf("community is enabled, nothing is 'not loaded':\n%s", s)
+	}
+	cfg := filepath.Join(base, "config", "netclaw.json")
+	orig, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	save := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tm.send(homeChangedMsg{change: Change{Paths: []string{cfg}}})
+	}
+
+	save(`{"SkillFeeds": {"Feeds": [{"Name": "community", "Enabled": false}]}}`)
+	s := tm.screen()
+	for _, want := range []string{"1 not loaded", "Not loaded (1)", "○ release-notes", "release-notes: not loaded — feed 'community' is disabled in SkillFeeds"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("after disabling the feed, the screen lacks %q:\n%s", want, s)
+		}
+	}
+	// Select it: the Definition pane says why.
+	tm.keys("end")
+	if s := tm.screen(); !strings.Contains(s, "not loaded") || !strings.Contains(s, "Not loaded: feed 'community' is disabled in SkillFeeds.") {
+		t.Errorf("the definition of a not-loaded file says why:\n%s", s)
+	}
+
+	save(string(orig))
+	if s := tm.screen(); strings.Contains(s, "not loaded") || strings.Contains(s, "Not loaded") {
+		t.Errorf("enabled again, the feed is read:\n%s", s)
+	}
+}
