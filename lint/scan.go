@@ -245,6 +245,29 @@ func (s *Scanner) catalog() *Catalog {
 	return c
 }
 
+// feedNotLoadedDiag is the feed-not-loaded note about a feed folder the
+// runtime does not read (why says why) holding n files of the kind what
+// ("agent file", "skill file"); ok is false when the rule is off.
+func feedNotLoadedDiag(dir, feed, why string, n int, what string, p Profile) (d Diagnostic, ok bool) {
+	r, _ := RuleByID(RuleFeedNotLoaded)
+	sev := r.Severity(p)
+	if sev == Off {
+		return Diagnostic{}, false
+	}
+	hint := fmt.Sprintf(`add {"Name": "%s", "Url": "<the feed's server>"} to SkillFeeds.Feeds in netclaw.json, or delete the folder`, feed)
+	switch {
+	case strings.Contains(why, "disabled"):
+		hint = `set "Enabled": true on the feed in SkillFeeds.Feeds, or delete the folder`
+	case strings.Contains(why, "safe"):
+		hint = "rename the feed in SkillFeeds.Feeds and its folder to lowercase letters, digits and '-'"
+	}
+	if n != 1 {
+		what += "s"
+	}
+	return Diagnostic{Path: dir, Rule: RuleFeedNotLoaded, Severity: sev,
+		Message: fmt.Sprintf("not loaded: %s, so the runtime never reads the %d %s in this folder", why, n, what), Hint: hint}, true
+}
+
 // folderDiagnostics says, in the runtime's words, that the agents folder
 // does not exist or holds no agent file it reads, and names each feed
 // folder the runtime does not read.
@@ -279,20 +302,9 @@ func (s *Scanner) folderDiagnostics(files []*File) []Diagnostic {
 			"put one <name>.md file per sub-agent in the folder")
 	}
 	for _, feed := range feeds {
-		why := s.feedNotLoaded(feed)
-		hint := fmt.Sprintf(`add {"Name": "%s", "Url": "<the feed's server>"} to SkillFeeds.Feeds in netclaw.json, or delete the folder`, feed)
-		switch {
-		case strings.Contains(why, "disabled"):
-			hint = `set "Enabled": true on the feed in SkillFeeds.Feeds, or delete the folder`
-		case strings.Contains(why, "safe"):
-			hint = "rename the feed in SkillFeeds.Feeds and its folder to lowercase letters, digits and '-'"
+		if d, ok := feedNotLoadedDiag(s.home.FeedDir(feed), feed, s.feedNotLoaded(feed), notRead[feed], "agent file", s.opts.Profile); ok {
+			out = append(out, d)
 		}
-		n := notRead[feed]
-		files := "agent files"
-		if n == 1 {
-			files = "agent file"
-		}
-		note(s.home.FeedDir(feed), RuleFeedNotLoaded, fmt.Sprintf("not loaded: %s, so the runtime never reads the %d %s in this folder", why, n, files), hint)
 	}
 	return out
 }

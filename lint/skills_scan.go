@@ -87,20 +87,8 @@ func (s *Scanner) scanSkills(c *Catalog) []*Skill {
 			n++
 		}
 		add(res, "")
-		if n > 0 {
-			r, _ := RuleByID(RuleFeedNotLoaded)
-			if sev := r.Severity(s.opts.Profile); sev != Off {
-				skills := "skill files"
-				if n == 1 {
-					skills = "skill file"
-				}
-				hint := fmt.Sprintf(`add {"Name": "%s", "Url": "<the feed's server>"} to SkillFeeds.Feeds in netclaw.json, or delete the folder`, d.Name())
-				if strings.Contains(why, "disabled") {
-					hint = `set "Enabled": true on the feed in SkillFeeds.Feeds, or delete the folder`
-				}
-				c.FolderDiagnostics = append(c.FolderDiagnostics, Diagnostic{Path: dir, Rule: RuleFeedNotLoaded, Severity: sev,
-					Message: fmt.Sprintf("not loaded: %s, so the runtime never reads the %d %s in this folder", why, n, skills), Hint: hint})
-			}
+		if note, ok := feedNotLoadedDiag(dir, d.Name(), why, n, "skill file", s.opts.Profile); ok && n > 0 {
+			c.FolderDiagnostics = append(c.FolderDiagnostics, note)
 		}
 	}
 

@@ -167,7 +167,7 @@ func Classify(ev *CallEvidence) Verdict {
 		if msg == "" {
 			msg = "no message"
 		}
-		return fail(ReasonLLMCallFailed, "%s answered HTTP %d: %s%s", ev.Endpoint, ev.HTTPStatus, msg, statusHint(ev.HTTPStatus, ev.Provider))
+		return fail(ReasonLLMCallFailed, "%s answered HTTP %d: %s%s", ev.Endpoint, ev.HTTPStatus, msg, statusHint(ev.HTTPStatus, ev.Provider, msg))
 	case ev.Err != nil:
 		return fail(ReasonLLMCallFailed, "%s", describeCallError(ev.Endpoint, ev.Provider, ev.Err))
 	case !ev.Finished:
@@ -201,12 +201,29 @@ func Classify(ev *CallEvidence) Verdict {
 	return Verdict{Outcome: Completed}
 }
 
+// NoToolsHint is the hint after the message of a model that refuses a
+// request offering tools; the browser offers the same thing as a key.
+const NoToolsHint = "; this model does not take tools: run again with --no-tools (no file_read, file_list)"
+
+// ToolsRefused reports whether a provider's error message says the model
+// does not support tool calling (Ollama: "… does not support tools"),
+// so running again without tools is what helps.
+func ToolsRefused(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "does not support tools") ||
+		strings.Contains(m, "tools are not supported") ||
+		strings.Contains(m, "does not support tool") ||
+		strings.Contains(m, "tool use is not supported")
+}
+
 // statusHint says, after a non-2xx answer's message, what to do about it.
-func statusHint(status int, provider string) string {
+func statusHint(status int, provider, msg string) string {
 	if provider == "" {
 		provider = "<name>"
 	}
 	switch {
+	case status == 400 && ToolsRefused(msg):
+		return NoToolsHint
 	case status == 401 || status == 403:
 		return fmt.Sprintf("; check the key of provider %s (Providers.%s.ApiKey in secrets.json, or NETCLAW_Providers__%s__ApiKey)", provider, provider, provider)
 	case status == 404:

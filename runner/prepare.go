@@ -123,6 +123,11 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 		if err := p.fromCassette(&s, tape, source); err != nil {
 			return nil, err
 		}
+		if model.Type == ReplayProviderType {
+			// The agent's role resolved to this provider: the run records
+			// that role, and how it resolved, not the recorded run's.
+			p.model.Role, p.model.Via = model.Role, model.Via+", a replay provider playing "+source
+		}
 	} else {
 		if s.Fast {
 			return nil, specErrorf("fast plays a replay without its pauses, and this run calls a model: leave it out, or replay a cassette")

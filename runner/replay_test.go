@@ -364,8 +364,14 @@ func TestReplayProviderType(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Spec{Agent: cat.Agent("tester"), Config: cat.Config, Task: "Go.", Fast: true}
+	s := Spec{Agent: cat.Agent("tester"), Config: cat.Config, Task: "Go.", Fast: true, ModelRole: "Main"}
 	_, rec := f.run(t, s)
+	if orig.Model.Role == "Main" {
+		t.Fatal("the recorded run must have another role than the replay's")
+	}
+	if rec.Model.Role != "Main" || !strings.HasPrefix(rec.Model.Via, "Models.Roles.Main") || !strings.Contains(rec.Model.Via, "replay provider") {
+		t.Errorf("the replay records the role %q via %q, want the run's Main as it resolved", rec.Model.Role, rec.Model.Via)
+	}
 	if rec.Reason != orig.Reason || rec.Output != orig.Output || rec.Replay == nil || rec.Replay.Cassette != path || rec.Model.Protocol != 0 && rec.Model.ModelID != "test-model" {
 		t.Errorf("replay through the provider: %s %q %+v %+v", rec.Reason, rec.Output, rec.Replay, rec.Model)
 	}

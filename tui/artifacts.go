@@ -145,7 +145,7 @@ func (p *artifactsPane) lines(w int) []string {
 	if p.agentPath == f.Path && p.valid {
 		title += fmt.Sprintf(" (%d)", len(p.records))
 	}
-	add(spread(st.Title.Render(title), st.Dim.Render("newest first"), w))
+	add(spread(st.Title.Render(title), st.Dim.Render("newest first"), w)...)
 	switch {
 	case p.agentPath != f.Path || (p.loading && !p.valid):
 		add(st.Dim.Render("Reading " + Sanitize(e.shortPath(e.opts.Runner.Dir())) + "…"))
@@ -190,6 +190,11 @@ func (p *artifactsPane) lines(w int) []string {
 		}
 		for _, l := range wrap("Task: "+Sanitize(r.Task), w-2) {
 			add("  " + l)
+		}
+		if r.Reason != "" {
+			for _, l := range wrap("State: "+Sanitize(outcomeText(r)), w-2) {
+				add("  " + l)
+			}
 		}
 		if r.Error != "" {
 			for _, l := range wrap(SanitizeText(e.shortenPaths(r.Error)), w-2) {

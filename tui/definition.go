@@ -112,8 +112,10 @@ func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body st
 	case lint.NotLoaded:
 		status = st.Dim.Render("not loaded")
 	}
-	add(spread(st.Title.Render(title), status+st.Dim.Render(" · "+Sanitize(f.Source.String())), w))
-	add(st.Dim.Render(cut(Sanitize(displayPath(c, f.Path)), w)))
+	add(spread(st.Title.Render(title), status+st.Dim.Render(" · "+Sanitize(f.Source.String())), w)...)
+	for _, l := range wrap(Sanitize(displayPath(c, f.Path)), w) {
+		add(st.Dim.Render(l))
+	}
 	if f.Source.IsFeed() {
 		for _, l := range wrap("read-only: synced from feed "+Sanitize(f.Source.Feed)+"; the next sync overwrites edits", w) {
 			add(st.Warning.Render(l))
@@ -230,10 +232,12 @@ func fieldLines(st *Styles, c *lint.Catalog, d *lint.Definition, w int) []string
 			}
 		}
 		vw := w - keyW - 2
-		if vw < 10 {
+		narrow := vw < 10
+		if narrow {
+			// Too narrow for a column of values: each value goes under
+			// its key, wrapped.
 			out = append(out, "  "+st.Label.Render(cut(r.key, w-2)))
-			out = append(out, "    "+cut(val, w-4)+st.Default.Render(suffix))
-			continue
+			vw = max(w-4, 1)
 		}
 		lines := wrap(val, vw)
 		if len(lines) == 0 {
@@ -242,17 +246,20 @@ func fieldLines(st *Styles, c *lint.Catalog, d *lint.Definition, w int) []string
 		if r.key == "description" && len(lines) > 4 {
 			lines = append(lines[:3], fmt.Sprintf("… (%d characters)", len([]rune(val))))
 		}
+		indent := keyW + 2
+		if narrow {
+			indent = 4
+		}
 		for i, l := range lines {
-			key := ""
-			if i == 0 {
-				key = r.key
+			line := strings.Repeat(" ", indent) + l
+			if i == 0 && !narrow {
+				line = "  " + st.Label.Render(fit(r.key, keyW)) + l
 			}
-			line := "  " + st.Label.Render(fit(key, keyW)) + l
 			if i == len(lines)-1 && suffix != "" {
 				if ansi.StringWidth(l)+len(suffix) <= vw {
 					line += st.Default.Render(suffix)
 				} else {
-					line = line + "\n" + strings.Repeat(" ", keyW+2) + st.Default.Render(suffix)
+					line = line + "\n" + strings.Repeat(" ", indent) + st.Default.Render(suffix)
 				}
 			}
 			out = append(out, strings.Split(line, "\n")...)
@@ -268,11 +275,13 @@ func publishLines(st *Styles, c *lint.Catalog, f *lint.File, w int) []string {
 	var out []string
 	if e, err := preview.ManifestEntry(f, "", ""); err == nil {
 		out = append(out, st.Title.Render("Publish"))
-		out = append(out, cut("  "+Sanitize(e.Name)+" "+Sanitize(e.Version)+" · "+e.Digest, w))
-		out = append(out, st.Dim.Render(cut("  "+Sanitize(e.URL), w)))
+		out = append(out, indented(Sanitize(e.Name)+" "+Sanitize(e.Version)+" · "+e.Digest, w)...)
+		for _, l := range indented(Sanitize(e.URL), w) {
+			out = append(out, st.Dim.Render(l))
+		}
 	} else if d := preview.FileDigest(f); d != "" {
 		out = append(out, st.Title.Render("Publish"))
-		out = append(out, cut("  digest "+d, w))
+		out = append(out, indented("digest "+d, w)...)
 		for _, l := range wrap("not publishable as it is: "+Sanitize(homeRelative(c, err.Error())), w-2) {
 			out = append(out, "  "+st.Dim.Render(l))
 		}
@@ -286,7 +295,7 @@ func publishLines(st *Styles, c *lint.Catalog, f *lint.File, w int) []string {
 			out = append(out, "  "+st.Warning.Render("no entry in the feed's .sync-state.json"))
 			return out
 		}
-		out = append(out, cut("  synced version "+Sanitize(fs.Version)+" at "+Sanitize(fs.SyncedAt), w))
+		out = append(out, indented("synced version "+Sanitize(fs.Version)+" at "+Sanitize(fs.SyncedAt), w)...)
 		state := st.MarkLoaded.Render("bytes match the sync state")
 		switch fs.State {
 		case preview.SyncModified:
@@ -295,6 +304,15 @@ func publishLines(st *Styles, c *lint.Catalog, f *lint.File, w int) []string {
 			state = st.Dim.Render("the sync state records no digest to compare")
 		}
 		out = append(out, "  "+state)
+	}
+	return out
+}
+
+// indented is text wrapped two columns in.
+func indented(text string, w int) []string {
+	out := wrap(text, max(w-2, 1))
+	for i := range out {
+		out[i] = "  " + out[i]
 	}
 	return out
 }

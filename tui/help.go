@@ -25,22 +25,34 @@ func newHelp(st *Styles, sep string) help.Model {
 }
 
 // shortHelp renders bindings on one line of at most w columns; keep is
-// always shown at the end, the rest cut to make room for it.
+// always shown at the end, and the bindings before it are dropped from
+// their end (an ellipsis says so) to make room for it.
 func shortHelp(st *Styles, sep string, bindings, keep []key.Binding, w int) string {
 	h := newHelp(st, sep)
 	tail := h.ShortHelpView(keep)
-	tw := ansi.StringWidth(tail)
-	if len(bindings) == 0 {
-		return tail
+	room := w
+	if tail != "" {
+		room -= ansi.StringWidth(tail) + ansi.StringWidth(sep)
 	}
-	if tail == "" {
-		h.SetWidth(w)
-		return h.ShortHelpView(bindings)
+	ellipsis := st.Footer.Render(" " + h.Ellipsis)
+	// help.Model cuts at a width too, but lets an item overflow when not
+	// even its ellipsis fits: measure here instead.
+	head := ""
+	for n := len(bindings); n > 0; n-- {
+		s := h.ShortHelpView(bindings[:n])
+		if n < len(bindings) {
+			s += ellipsis
+		}
+		if ansi.StringWidth(s) <= room {
+			head = s
+			break
+		}
 	}
-	h.SetWidth(max(w-tw-ansi.StringWidth(sep), 1))
-	head := h.ShortHelpView(bindings)
-	if head == "" {
+	switch {
+	case head == "":
 		return tail
+	case tail == "":
+		return head
 	}
 	return head + st.Footer.Render(sep) + tail
 }

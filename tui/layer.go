@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -308,7 +309,7 @@ func (p *layerPane) buildBody(st *Styles, s *layerState, w int) ([]string, map[s
 	var out []string
 	if p.diff {
 		if !s.hasPrev {
-			return []string{st.Dim.Render(cut("No change since agentdesk started.", w))}, nil
+			return dimLines(st, "No change since agentdesk started.", w), nil
 		}
 		if s.diffGen != s.gen {
 			return []string{st.Dim.Render("Comparing the layers…")}, nil
@@ -318,7 +319,7 @@ func (p *layerPane) buildBody(st *Styles, s *layerState, w int) ([]string, map[s
 			return []string{st.Dim.Render("The layers are equal.")}, nil
 		}
 		for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
-			out = append(out, diffLine(st, l, w))
+			out = append(out, diffLines(st, l, w)...)
 		}
 		return out, nil
 	}
@@ -420,20 +421,49 @@ func agentTokenLines(st *Styles, agents []preview.AgentTokens, sel *lint.File, w
 	return out
 }
 
-// diffLine colours one line of a unified diff.
-func diffLine(st *Styles, l string, w int) string {
-	text := cut(Sanitize(l), w)
+// diffLines colours one line of a unified diff, wrapped under its +, -
+// or space.
+func diffLines(st *Styles, l string, w int) []string {
+	style := lipgloss.NewStyle()
 	switch {
 	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-		return st.Dim.Render(text)
+		style = st.Dim
 	case strings.HasPrefix(l, "+"):
-		return st.DiffAdd.Render(text)
+		style = st.DiffAdd
 	case strings.HasPrefix(l, "-"):
-		return st.DiffDel.Render(text)
+		style = st.DiffDel
 	case strings.HasPrefix(l, "@@"):
-		return st.DiffHunk.Render(text)
+		style = st.DiffHunk
 	}
-	return text
+	text := Sanitize(l)
+	if ansiWidthFits(text, w) || w < 4 {
+		return []string{style.Render(cut(text, w))}
+	}
+	mark, rest := text[:1], text[1:]
+	if strings.HasPrefix(l, "@@") || strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") {
+		mark, rest = "", text
+	}
+	var out []string
+	for i, r := range wrap(rest, w-1) {
+		p := " "
+		if i == 0 && mark != "" {
+			p = mark
+		} else if i == 0 {
+			p = ""
+			r = cut(r, w)
+		}
+		out = append(out, style.Render(p+r))
+	}
+	return out
+}
+
+// dimLines is text wrapped at w, dimmed.
+func dimLines(st *Styles, text string, w int) []string {
+	var out []string
+	for _, l := range wrap(text, w) {
+		out = append(out, st.Dim.Render(l))
+	}
+	return out
 }
 
 // ansiWidthFits reports whether plain text fits in w columns without

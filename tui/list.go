@@ -242,7 +242,11 @@ func (l *listPane) render(st *Styles, w, h int, focused bool) []string {
 		if l.filter != "" {
 			msg = "Nothing matches the filter."
 		}
-		return box([]string{st.Dim.Render(cut(msg, w))}, w, h)
+		var out []string
+		for _, l := range wrap(msg, w) {
+			out = append(out, st.Dim.Render(l))
+		}
+		return box(out, w, h)
 	}
 	l.scrollTo(h)
 	out := make([]string, 0, h)
@@ -311,12 +315,19 @@ func (l *listPane) renderRow(st *Styles, i, w int, focused bool) string {
 	if i == l.sel {
 		cursor = "›"
 	}
-	src := r.source
-	srcW := ansi.StringWidth(src)
+	// The name comes first: the source label shows in full when the
+	// name fits beside it, as "feed" when only that fits, else not at all
+	// (the Definition pane says it).
 	avail := w - 3
-	if avail-srcW-1 < 8 {
-		src = "" // too narrow to show the source
+	src := r.source
+	nameNeed := ansi.StringWidth(r.name)
+	if nameNeed+1+ansi.StringWidth(src) > avail {
+		src = ""
+		if r.file.Source.IsFeed() && nameNeed+1+len("feed") <= avail {
+			src = "feed"
+		}
 	}
+	srcW := ansi.StringWidth(src)
 	nameW := avail
 	if src != "" {
 		nameW = avail - srcW - 1

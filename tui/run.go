@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
@@ -538,7 +539,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 	if !rv.ended() {
 		more = keyName(k.Run.Cancel) + ": cancel · " + more
 	}
-	add(spread(st.Title.Render(title), st.Dim.Render(more), w))
+	add(spread(st.Title.Render(title), st.Dim.Render(more), w)...)
 	add(wrap("Task: "+Sanitize(rv.task), w)...)
 	if rv.context != "" {
 		for _, l := range wrap("Context: "+Sanitize(rv.context), w) {
@@ -592,7 +593,9 @@ func clockLines(st *Styles, rv *runView, w int) []string {
 	parts = append(parts, fmt.Sprintf("call %s / %s", dur(c.Elapsed), dur(l.MaxCall)))
 	out = append(out, labelled(st, "Limits   ", strings.Join(parts, " · "), w)...)
 	if c.HasNext {
-		out = append(out, st.Dim.Render(cut(fmt.Sprintf("         next: %s in %s", c.Next.Reason, dur(c.NextIn)), w)))
+		for _, l := range wrap(fmt.Sprintf("next: %s in %s", c.Next.Reason, dur(c.NextIn)), max(w-9, 10)) {
+			out = append(out, st.Dim.Render("         "+l))
+		}
 	}
 	return out
 }
@@ -663,7 +666,14 @@ func toolResultLines(st *Styles, tc *runner.ToolCall, w int) []string {
 	if bad {
 		style = st.Warning
 	}
-	out := []string{style.Render(cut("  ↳ "+head, w))}
+	var out []string
+	for i, l := range wrap(head, max(w-4, 1)) {
+		p := "    "
+		if i == 0 {
+			p = "  ↳ "
+		}
+		out = append(out, style.Render(p+l))
+	}
 	for _, l := range toolResultText(tc.Result, w-4) {
 		out = append(out, st.Dim.Render("    "+l))
 	}
@@ -725,7 +735,7 @@ func toolResultText(r *runner.ToolResult, w int) []string {
 // error, and the artifact paths.
 func bannerLines(st *Styles, k KeyMap, rv *runView, short func(string) string, w int) []string {
 	if rv.record == nil {
-		return []string{st.BannerBad.Render(fit(" reading the run failed: "+Sanitize(fmt.Sprint(rv.err)), w))}
+		return bannerText(st.BannerBad, "reading the run failed: "+Sanitize(fmt.Sprint(rv.err)), w)
 	}
 	r := rv.record
 	style := st.BannerBad
@@ -733,7 +743,7 @@ func bannerLines(st *Styles, k KeyMap, rv *runView, short func(string) string, w
 	if r.Outcome == runner.Completed {
 		style, mark = st.BannerGood, "✓ "
 	}
-	out := []string{style.Render(fit(" "+mark+outcomeText(r), w))}
+	out := bannerText(style, mark+outcomeText(r), w)
 	if r.Error != "" {
 		for _, l := range wrap(SanitizeText(short(r.Error)), w-2) {
 			out = append(out, "  "+l)
@@ -744,13 +754,25 @@ func bannerLines(st *Styles, k KeyMap, rv *runView, short func(string) string, w
 		dir = rv.run.Dir()
 	}
 	if rv.writeErr != nil {
-		out = append(out, st.BannerBad.Render(fit(" ✗ the run folder could not be written", w)))
+		out = append(out, bannerText(st.BannerBad, "✗ the run folder could not be written", w)...)
 		for _, l := range wrap(SanitizeText(short(rv.writeErr.Error())), w-2) {
 			out = append(out, "  "+l)
 		}
 	}
 	out = append(out, artifactLines(st, dir, r.Files, short, w)...)
-	out = append(out, st.Dim.Render(cut("  "+keyName(k.Run.Open)+": open in the viewer · "+keyName(k.Browser.Tab4)+": Artifacts pane", w)))
+	for _, l := range wrap(keyName(k.Run.Open)+": open in the viewer · "+keyName(k.Browser.Tab4)+": Artifacts pane", w-2) {
+		out = append(out, st.Dim.Render("  "+l))
+	}
+	return out
+}
+
+// bannerText is a banner line in style, the text wrapped on as many full
+// width lines as it needs.
+func bannerText(style lipgloss.Style, text string, w int) []string {
+	var out []string
+	for _, l := range wrap(text, max(w-1, 1)) {
+		out = append(out, style.Render(fit(" "+l, w)))
+	}
 	return out
 }
 

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestScreens renders every pane and state the browser has at 80×24 and
-// 120×40 and compares them with golden files.
+// TestScreens renders every pane and state the browser has at 40×12,
+// 60×20, 80×24 and 120×40 and compares them with golden files.
 func TestScreens(t *testing.T) {
-	sizes := []struct{ w, h int }{{80, 24}, {120, 40}}
+	sizes := []struct{ w, h int }{{40, 12}, {60, 20}, {80, 24}, {120, 40}}
 	cases := []struct {
 		name  string
 		home  string // testdata folder, "" for an empty home

@@ -342,7 +342,7 @@ func (p *testsPane) lines(w int) []string {
 	if p.running {
 		right = fmt.Sprintf("running %d/%d", len(p.results), len(s.Cases))
 	}
-	add(spread(st.Title.Render("Tests of "+fileLabel(f)), st.Dim.Render(right), w))
+	add(spread(st.Title.Render("Tests of "+fileLabel(f)), st.Dim.Render(right), w)...)
 	add(st.Dim.Render(cut(Sanitize(e.shortPath(p.path)), w)))
 	for _, d := range s.Diagnostics {
 		for _, l := range wrap(fmt.Sprintf("%d:%d: %s [%s]", d.Line, d.Column, Sanitize(d.Message), d.Rule), w) {

@@ -57,13 +57,18 @@ func cutLeft(s string, w int) string {
 }
 
 // spread puts left and right on one line of exactly w columns, right
-// aligned to the end; left is cut first when both do not fit.
-func spread(left, right string, w int) string {
-	rw := ansi.StringWidth(right)
-	if rw >= w {
-		return fit(right, w)
+// aligned to the end; when both do not fit, right goes on a line of its
+// own under left, so neither is cut (unless it alone is wider than w).
+func spread(left, right string, w int) []string {
+	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+	if lw+1+rw <= w {
+		return []string{fit(left, w-rw-1) + " " + right}
 	}
-	return fit(left, w-rw-1) + " " + right
+	// Both do not fit: left on its line, right under it, aligned right.
+	if rw >= w {
+		return []string{cut(left, w), cut(right, w)}
+	}
+	return []string{cut(left, w), strings.Repeat(" ", w-rw) + right}
 }
 
 // box returns exactly h lines of exactly w columns: lines beyond h are

@@ -43,9 +43,10 @@ func (m *Model) render() string {
 		return strings.Join(box(nil, w, h), "\n")
 	}
 	lines := make([]string, 0, h)
+	footer := m.renderFooter(w)
 	lines = append(lines, m.renderHeader(w))
-	lines = append(lines, m.renderBody(w, h-2)...)
-	lines = append(lines, m.renderFooter(w))
+	lines = append(lines, m.renderBody(w, h-1-len(footer))...)
+	lines = append(lines, footer...)
 	if len(m.overlays) > 0 {
 		lines = drawOverlays(&m.st, lines, m.overlays, w, h)
 	}
@@ -53,13 +54,33 @@ func (m *Model) render() string {
 }
 
 // listWidth is the width of the list column for a screen w wide.
+// It takes a third of the screen, at least 24 columns and at most 40, but
+// never more than half: a narrow terminal splits its width between the
+// two sides.
 func listWidth(w int) int {
-	return min(max(w/3, 24), 40)
+	return min(max(w/3, 24), 40, (w-3)/2)
 }
 
 // bodySize is the size of the area between header and footer.
 func (m *Model) bodySize() (w, h int) {
-	return m.width, max(m.height-2, 0)
+	return m.width, max(m.height-1-len(m.flashLines(m.width)), 0)
+}
+
+// maxFlashLines is how many lines a long notice may take from the body.
+const maxFlashLines = 3
+
+// flashLines is the notice wrapped to the screen's width, at most
+// maxFlashLines lines (nil when there is none).
+func (m *Model) flashLines(w int) []string {
+	if m.flash.text == "" {
+		return nil
+	}
+	lines := wrap(m.flash.text, max(w-1, 1))
+	if len(lines) > maxFlashLines {
+		lines = lines[:maxFlashLines]
+		lines[maxFlashLines-1] = cut(lines[maxFlashLines-1]+" "+ellipsis, max(w-1, 1))
+	}
+	return lines
 }
 
 // paneSize is the size of the right pane's content (below its tab line).
@@ -110,22 +131,25 @@ func envLookup(environ []string, key string) string {
 	return ""
 }
 
-// renderFooter is the notice, or the keys of the browser and the active
-// pane; ? help and q quit are always there.
-func (m *Model) renderFooter(w int) string {
+// renderFooter is the notice, wrapped, or the keys of the browser and
+// the active pane; ? help and q quit are always there.
+func (m *Model) renderFooter(w int) []string {
 	st := &m.st
-	if m.flash.text != "" {
+	if lines := m.flashLines(w); lines != nil {
 		style := st.Flash
 		if m.flash.bad {
 			style = st.FlashBad
 		}
-		return style.Render(fit(" "+m.flash.text, w))
+		for i, l := range lines {
+			lines[i] = style.Render(fit(" "+l, w))
+		}
+		return lines
 	}
 	var keys []key.Binding
 	keys = append(keys, m.keys.Move.ShortHelp()...)
 	keys = append(keys, m.keys.Browser.ShortHelp()...)
 	keys = append(keys, m.pane(m.tab).keyMap().ShortHelp()...)
-	return fit(" "+shortHelp(st, "  ", keys, m.keys.Browser.tail(), w-1), w)
+	return []string{fit(" "+shortHelp(st, "  ", keys, m.keys.Browser.tail(), w-1), w)}
 }
 
 // renderBody draws the list and the tabbed pane side by side, h lines.

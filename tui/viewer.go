@@ -190,7 +190,10 @@ func (v *viewer) lines(st *Styles, w int) []string {
 	}
 	var out []string
 	if filepath.Base(p) == runner.TruncatedOutputFile {
-		out = append(out, st.Warning.Render(cut("PARTIAL: the reply was cut off at the output limit (output_truncated)", w)), "")
+		for _, l := range wrap("PARTIAL: the reply was cut off at the output limit (output_truncated)", w) {
+			out = append(out, st.Warning.Render(l))
+		}
+		out = append(out, "")
 	}
 	switch {
 	case isMarkdown(p):

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -293,6 +294,28 @@ func TestDemoEndToEnd(t *testing.T) {
 		t.Fatalf("agentdesk did not quit; the screen:\n%s", s2.screen())
 	}
 	// The demo folder is gone once the browser has quit.
+	ents, _ := os.ReadDir(tmp)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "agentdesk-demo-") {
+			t.Errorf("the demo folder %s was left behind", e.Name())
+		}
+	}
+}
+
+// TestDemoRemovedOnHangup: closing the terminal (SIGHUP) leaves no demo
+// folder behind, as quitting does.
+func TestDemoRemovedOnHangup(t *testing.T) {
+	tmp := t.TempDir()
+	s := startOnScreen(t, 100, 30, []string{"HOME=" + tmp, "TMPDIR=" + tmp}, "--demo")
+	s.waitFor("the demo opens", "DEMO", "loaded ·")
+	if err := s.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-s.done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("agentdesk did not end on SIGHUP; the screen:\n%s", s.screen())
+	}
 	ents, _ := os.ReadDir(tmp)
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), "agentdesk-demo-") {

@@ -113,7 +113,10 @@ func execute(args []string, stdin io.Reader, stdout, stderr io.Writer, environ [
 	markRunErrors(root)
 	root.SetArgs(args)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// Ctrl-C, a supervisor's SIGTERM and a closed terminal's SIGHUP all
+	// end the command the same way: runs are cancelled, temporary folders
+	// (the demo's) removed.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	defer func() {
 		if r := recover(); r != nil {

@@ -208,8 +208,14 @@ func exportLine(ch adapt.Change) string {
 	case adapt.Unchanged:
 		return fmt.Sprintf("unchanged %s", ch.Path)
 	case adapt.Prune:
+		if ch.Moved != "" {
+			return fmt.Sprintf("deleted %s: its source '%s' now exports to %s", ch.Path, e.SourceName, ch.Moved)
+		}
 		return fmt.Sprintf("deleted %s: its source '%s' is gone", ch.Path, e.SourceName)
 	case adapt.Forget:
+		if ch.Moved != "" {
+			return fmt.Sprintf("forgot %s: its source '%s' now exports to %s and the file was already deleted", ch.Path, e.SourceName, ch.Moved)
+		}
 		return fmt.Sprintf("forgot %s: its source '%s' is gone and the file was already deleted", ch.Path, e.SourceName)
 	}
 	return ""

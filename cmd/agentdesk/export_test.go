@@ -376,3 +376,34 @@ func TestExportOutThroughALink(t *testing.T) {
 		t.Error("export wrote into the agents folder")
 	}
 }
+
+// TestExportMovesOldCodexNames: an export made when agentdesk wrote Codex
+// names with underscores gives way to the hyphenated file on a rerun.
+func TestExportMovesOldCodexNames(t *testing.T) {
+	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst})
+	out := t.TempDir()
+	if code, _, stderr := run(t, nil, "export", "--home", home, "--to", "codex", "--out", out); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	// Make the destination look like an older export: the file and its
+	// record under the underscored name.
+	state := filepath.Join(out, ".agentdesk-export.json")
+	data, err := os.ReadFile(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(state, []byte(strings.ReplaceAll(string(data), `"code-analyst.toml"`, `"code_analyst.toml"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(out, "code-analyst.toml"), filepath.Join(out, "code_analyst.toml")); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := run(t, nil, "export", "--home", home, "--to", "codex", "--out", out)
+	want := "deleted " + filepath.Join(out, "code_analyst.toml") + ": its source 'code-analyst' now exports to code-analyst.toml"
+	if code != 0 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "created "+filepath.Join(out, "code-analyst.toml")) {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "code_analyst.toml")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the old file stays: %v", err)
+	}
+}

@@ -105,7 +105,7 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 	}
 	suite.AddTo(c, check, suites)
 
-	ropts := report.Options{Version: version}
+	ropts := report.Options{Version: programVersion()}
 	if err := writeReport(g.stdout, f.format, c, ropts, g.Color(g.stdout)); err != nil {
 		return exitWith(exitInternal, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -137,9 +138,26 @@ func previewLayer(g *globals, f previewFlags, c *lint.Catalog) error {
 		return err
 	}
 	if !f.tokens {
+		if text != "" && !isTerminal(g.stdout) && sameFile(g.stdout, g.stderr) {
+			// 2>&1: the layer's last line has no line break of its own.
+			summary = "\n" + summary
+		}
 		_, _ = io.WriteString(g.stderr, summary)
 	}
 	return nil
+}
+
+// sameFile reports whether a and b are open on the same file, pipe or
+// terminal (as with 2>&1).
+func sameFile(a, b io.Writer) bool {
+	fa, ok1 := a.(interface{ Stat() (os.FileInfo, error) })
+	fb, ok2 := b.(interface{ Stat() (os.FileInfo, error) })
+	if !ok1 || !ok2 {
+		return false
+	}
+	sa, err1 := fa.Stat()
+	sb, err2 := fb.Stat()
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
 // layerJSON is the layer in --format json.

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -301,5 +303,26 @@ func TestPreviewOnTerminal(t *testing.T) {
 	// The terminal turns "\n" into "\r\n"; the summary follows on stderr.
 	if !strings.Contains(out, "not a transcript.\r\n[available-subagents] for Personal: ") {
 		t.Errorf("on a terminal the layer should end with a newline before the summary:\n%q", out)
+	}
+}
+
+// TestPreviewWithStderrOnStdout: with 2>&1 the token summary starts on a
+// line of its own, not glued to the layer's last line; with two files the
+// layer keeps its exact bytes and stderr starts with the summary.
+func TestPreviewWithStderrOnStdout(t *testing.T) {
+	home := previewHome(t, nil)
+	cmd := exec.Command(binary(t), "preview", "--home", home)
+	cmd.Env = []string{"HOME=" + t.TempDir()}
+	var both bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &both, &both
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(both.String(), wantPreviewLayer+"\n[available-subagents] for Personal: ") {
+		t.Errorf("2>&1:\n%s", both.String())
+	}
+	code, stdout, stderr := runBinary(t, nil, "preview", "--home", home)
+	if code != 0 || stdout != wantPreviewLayer || !strings.HasPrefix(stderr, "[available-subagents] for Personal: ") {
+		t.Errorf("two pipes: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
@@ -11,9 +12,48 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 )
 
-// version is the program's version, set at build time with
-// -ldflags "-X main.version=v1.2.3".
-var version = "dev"
+// version is set by -ldflags "-X main.version=v1.2.3"; when the build
+// did not set it, programVersion reads the build information.
+var version string
+
+// programVersion is the version --version prints and reports carry.
+func programVersion() string { return versionFrom(version, debug.ReadBuildInfo) }
+
+// versionFrom picks the version: set, else the main module's version in
+// the build information (the tag `go install …@v1.2.3` fetched, or the
+// pseudo-version Go stamps from the commit), else "dev" with the commit
+// the build recorded, if any.
+func versionFrom(set string, read func() (*debug.BuildInfo, bool)) string {
+	if set != "" {
+		return set
+	}
+	info, ok := read()
+	if !ok {
+		return "dev"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	rev, dirty := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "dev"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if dirty {
+		rev += ", modified"
+	}
+	return "dev (" + rev + ")"
+}
 
 // subcommands lists the constructor of every subcommand of agentdesk: a new
 // command is added here, and nowhere else. Help lists them by name.
@@ -104,7 +144,7 @@ func newRootCmd(g *globals) *cobra.Command {
 reject and why, shows the [available-subagents] layer exactly as the frontline
 model reads it, runs an agent against the configured model, and opens what the
 run left behind. Without a subcommand it starts the interactive browser.`,
-		Version:       version,
+		Version:       programVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
@@ -127,6 +167,7 @@ run left behind. Without a subcommand it starts the interactive browser.`,
 	for _, sub := range subcommands {
 		root.AddCommand(sub(g))
 	}
+	registerCompletions(root, g)
 	return root
 }
 

@@ -203,15 +203,9 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	if f.showRequest {
 		return writeString(g.stdout, termsafe.EscapeLines(p.Frontline.Render()))
 	}
-	runsDir := f.runsDir
-	if runsDir == "" {
-		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
-			return exitWith(exitUsage, err)
-		}
-	}
-	rn, err := runner.New(runner.Options{RunsDir: runsDir})
+	rn, err := openRunner(g, f.runsDir)
 	if err != nil {
-		return exitWith(exitUsage, err)
+		return err
 	}
 	res, err := route.Ask(cmd.Context(), rn, p, route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record})
 	if err != nil {
@@ -241,6 +235,22 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return exitWith(exitFindings, fmt.Errorf("%d of %d samples did not get an answer:\n  %s", len(failed), len(res.Samples), strings.Join(failed, "\n  ")))
 	}
 	return nil
+}
+
+// openRunner returns a Runner on the runs folder: runsDir, else the
+// default one. Its errors are bad usage.
+func openRunner(g *globals, runsDir string) (*runner.Runner, error) {
+	if runsDir == "" {
+		var err error
+		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+			return nil, exitWith(exitUsage, err)
+		}
+	}
+	rn, err := runner.New(runner.Options{RunsDir: runsDir})
+	if err != nil {
+		return nil, exitWith(exitUsage, err)
+	}
+	return rn, nil
 }
 
 // routeText renders a result: the question, the distribution, the samples.

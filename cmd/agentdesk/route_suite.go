@@ -10,8 +10,6 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
-	"github.com/agentdesk/agentdesk/lint/termsafe"
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/route"
 )
@@ -40,15 +38,9 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	if err != nil {
 		return err
 	}
-	runsDir := f.runsDir
-	if runsDir == "" {
-		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
-			return exitWith(exitUsage, err)
-		}
-	}
-	rn, err := runner.New(runner.Options{RunsDir: runsDir})
+	rn, err := openRunner(g, f.runsDir)
 	if err != nil {
-		return exitWith(exitUsage, err)
+		return err
 	}
 	samples := 0
 	if changed("samples") {
@@ -84,41 +76,10 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	return nil
 }
 
-// routeSuiteFiles returns the routing suites to run: those named (a folder
-// gives its suites), or every suite in the agents folder.
+// routeSuiteFiles returns the routing suites to run: those named (a
+// folder gives its suites), or every suite in the agents folder.
 func routeSuiteFiles(agents string, paths []string) ([]string, error) {
-	if len(paths) == 0 {
-		found, err := lintsuite.Find(agents, lintsuite.RouteSuffix)
-		if err != nil {
-			return nil, exitWith(exitInternal, err)
-		}
-		if len(found) == 0 {
-			return nil, usageErrorf("no routing suites in %s: write <name>%s beside the agents (see agentdesk route --help), or give a FILE", termsafe.Escape(agents), lintsuite.RouteSuffix)
-		}
-		return found, nil
-	}
-	var out []string
-	for _, p := range paths {
-		fi, err := os.Stat(p)
-		switch {
-		case err != nil:
-			return nil, usageErrorf("%s: no such suite file or folder", termsafe.Escape(p))
-		case fi.IsDir():
-			found, err := lintsuite.Find(p, lintsuite.RouteSuffix)
-			if err != nil {
-				return nil, exitWith(exitInternal, err)
-			}
-			if len(found) == 0 {
-				return nil, usageErrorf("no routing suites (*%s) in %s", lintsuite.RouteSuffix, termsafe.Escape(p))
-			}
-			out = append(out, found...)
-		case !lintsuite.IsRouteSuite(p):
-			return nil, usageErrorf("%s is not a routing suite: its name must end in %s", termsafe.Escape(p), lintsuite.RouteSuffix)
-		default:
-			out = append(out, p)
-		}
-	}
-	return out, nil
+	return findSuiteFiles(agents, paths, suiteKind{suffix: lintsuite.RouteSuffix, what: "routing suite", write: "<name>.route.yaml beside the agents (see agentdesk route --help), or give a FILE"})
 }
 
 // routeFormat is the value of agentdesk route --format.

@@ -285,10 +285,11 @@ func TestRunCommandLines(t *testing.T) {
 }
 
 // TestRunBinaryCancelledBySignal runs the built binary and sends it Ctrl-C
-// (SIGINT), or a SIGTERM from a supervisor, mid-stream: the run ends
-// cancelled_by_parent, exit 1, and its record says Cancelled.
+// (SIGINT), a SIGTERM from a supervisor, or the SIGHUP of a closed
+// terminal, mid-stream: the run ends cancelled_by_parent, exit 1, and its
+// record says Cancelled.
 func TestRunBinaryCancelledBySignal(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) { runBinaryCancelledBy(t, sig) })
 	}
 }
@@ -476,5 +477,22 @@ func TestRunWithAgentsAndNoHome(t *testing.T) {
 	code, _, stderr = runTrialCmd(t, env, "", "run", "code-analyst", "--home", missing, "--agents", agents, "--task", "x", "--skill", "notes")
 	if code != 1 || !strings.Contains(stderr, "no skill named 'notes': the NetClaw home "+missing+" does not exist") {
 		t.Errorf("a skill without a home: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestRunModelWithoutTools: a model that refuses tools (Ollama answers 400
+// "does not support tools") fails llm_call_failed with the hint to run
+// again with --no-tools, which then works.
+func TestRunModelWithoutTools(t *testing.T) {
+	srv, env, _ := trialHome(t, wire.Ollama)
+	srv.Enqueue(modeltest.Script{Status: 400, ErrorMessage: "registry.ollama.ai/library/gemma3:1b does not support tools"},
+		modeltest.Reply("Without tools."))
+	code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x")
+	if code != 1 || !strings.Contains(stderr, "reason: llm_call_failed") || !strings.Contains(stderr, "does not support tools; this model does not take tools: run again with --no-tools") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--no-tools")
+	if code != 0 || stdout != "Without tools.\n" {
+		t.Errorf("--no-tools: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

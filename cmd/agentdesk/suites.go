@@ -8,43 +8,33 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/tui/demo"
+
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 )
 
-// suiteKind is a kind of suite file, for the commands that run suites
-// (test, route).
+// suiteKind is a kind of suite file, for the commands that run them.
 type suiteKind struct {
-	// suffix ends the file names (.test.yaml); one and what name one and
-	// many in messages ("a test suite", "test suites"); write says how to
-	// make one.
-	suffix, one, what, write string
+	// suffix ends the file's name; what names the kind ("test suite");
+	// write says how to make one, after "write".
+	suffix, what, write string
 }
 
 // findSuiteFiles returns the suite files of kind k to run: those named in
-// paths (a folder gives its suites), or every one in the agents folder.
-// A path that is not there, not of the kind, or a folder without suites
-// is bad usage.
-func findSuiteFiles(k suiteKind, agents string, paths []string) ([]string, error) {
-	find := func(dir string) ([]string, error) {
-		ents, err := os.ReadDir(dir)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, exitWith(exitInternal, fmt.Errorf("listing the suites in %s: %w", dir, err))
-		}
-		var out []string
-		for _, e := range ents {
-			if e.Type().IsRegular() && isSuiteName(k, e.Name()) {
-				out = append(out, filepath.Join(dir, e.Name()))
-			}
-		}
-		return out, nil
-	}
+// paths (a folder gives its suites), or every one in the agents folder. A
+// path that is not there or is not a suite of the kind is bad usage, and
+// so is finding none.
+func findSuiteFiles(agents string, paths []string, k suiteKind) ([]string, error) {
 	if len(paths) == 0 {
-		found, err := find(agents)
-		if err == nil && len(found) == 0 {
-			err = usageErrorf("no %s in %s: %s, or give a PATH", k.what, termsafe.Escape(agents), k.write)
+		found, err := lintsuite.Find(agents, k.suffix)
+		if err != nil {
+			return nil, exitWith(exitInternal, err)
 		}
-		return found, err
+		if len(found) == 0 {
+			return nil, usageErrorf("no %ss in %s: write %s", k.what, termsafe.Escape(agents), k.write)
+		}
+		return found, nil
 	}
 	var out []string
 	for _, p := range paths {
@@ -53,25 +43,21 @@ func findSuiteFiles(k suiteKind, agents string, paths []string) ([]string, error
 		case err != nil:
 			return nil, usageErrorf("%s: no such suite file or folder", termsafe.Escape(p))
 		case fi.IsDir():
-			found, err := find(p)
-			if err == nil && len(found) == 0 {
-				err = usageErrorf("no %s (*%s) in %s", k.what, k.suffix, termsafe.Escape(p))
-			}
+			found, err := lintsuite.Find(p, k.suffix)
 			if err != nil {
-				return nil, err
+				return nil, exitWith(exitInternal, err)
+			}
+			if len(found) == 0 {
+				return nil, usageErrorf("no %ss (*%s) in %s", k.what, k.suffix, termsafe.Escape(p))
 			}
 			out = append(out, found...)
-		case !isSuiteName(k, filepath.Base(p)):
-			return nil, usageErrorf("%s is not %s: its name must end in %s", termsafe.Escape(p), k.one, k.suffix)
+		case !strings.HasSuffix(filepath.Base(p), k.suffix) || filepath.Base(p) == k.suffix:
+			return nil, usageErrorf("%s is not a %s: its name must end in %s", termsafe.Escape(p), k.what, k.suffix)
 		default:
 			out = append(out, p)
 		}
 	}
 	return out, nil
-}
-
-func isSuiteName(k suiteKind, name string) bool {
-	return strings.HasSuffix(name, k.suffix) && len(name) > len(k.suffix)
 }
 
 // suiteFormat is the --format of the commands that run suites.

@@ -114,7 +114,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	} else if c, err = scanHome(g, lint.ScanOptions{Environ: g.environ}); err != nil {
 		return err
 	}
-	files, err := findSuiteFiles(testSuites, c.Home.Agents, paths)
+	files, err := findSuiteFiles(c.Home.Agents, paths, testSuites)
 	if err != nil {
 		return err
 	}
@@ -175,7 +175,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 }
 
 // testSuites is the kind of suite agentdesk test runs.
-var testSuites = suiteKind{lintsuite.TestSuffix, "a test suite", "test suites", "write <agent>.test.yaml beside the agent (see agentdesk test --help)"}
+var testSuites = suiteKind{suffix: lintsuite.TestSuffix, what: "test suite", write: "<agent>.test.yaml beside the agent (see agentdesk test --help), or give a PATH"}
 
 // orderedPrinter prints the text report's suites in suite order, each as
 // soon as it and those before it are done.

@@ -141,6 +141,11 @@ type Change struct {
 	// Entry is the record after the change (for Prune and Forget, the one
 	// removed).
 	Entry StateEntry
+	// Moved names, for Prune and Forget, the file the source now exports
+	// to when it is still exported but under another name (the target's
+	// naming changed: Codex files once had underscores); "" when the
+	// source is gone.
+	Moved string
 	data  []byte
 }
 
@@ -157,14 +162,16 @@ type Plan struct {
 // created, or updated when the destination wrote it and it still has the
 // bytes it wrote; a recorded file whose source is gone (live reports false
 // for its record; LiveSources gives the rule agentdesk export uses) is
-// pruned; a recorded file whose source is live but not among sources is
-// left as it is. Any file the destination did not
+// pruned, and so is a recorded file of a source that now exports to
+// another file (Change.Moved); a recorded file whose source is live but
+// not among sources is left as it is. Any file the destination did not
 // write, or that was edited since, makes the whole plan fail with an error
 // wrapping ErrRefused that names every such file; nothing is written then.
 func (d *Destination) Plan(sources []Source, live func(StateEntry) bool) (*Plan, error) {
 	p := &Plan{dest: d}
 	var problems []string
-	planned := map[string]string{} // lower-cased output → source name
+	planned := map[string]string{}  // lower-cased output → source name
+	exported := map[string]string{} // source name → its output now
 	for _, s := range sources {
 		if s.Out == nil {
 			continue
@@ -179,6 +186,7 @@ func (d *Destination) Plan(sources []Source, live func(StateEntry) bool) (*Plan,
 			continue
 		}
 		planned[strings.ToLower(file)] = s.Name
+		exported[s.Name] = file
 		path := filepath.Join(d.Dir, file)
 		entry := StateEntry{Output: file, OutputSHA256: sha256Hex(s.Out.Data), SourceName: s.Name, SourcePath: s.Path, SourceSHA256: s.SHA256}
 		old, recorded := d.entries[file]
@@ -195,18 +203,23 @@ func (d *Destination) Plan(sources []Source, live func(StateEntry) bool) (*Plan,
 		}
 	}
 	for _, e := range d.Entries() {
-		if _, ok := planned[strings.ToLower(e.Output)]; ok || live(e) {
+		moved := exported[e.SourceName]
+		if _, ok := planned[strings.ToLower(e.Output)]; ok || moved == "" && live(e) {
 			continue
 		}
 		path := filepath.Join(d.Dir, e.Output)
 		onDisk, err := d.check(path, e, true)
+		why := "its source '" + e.SourceName + "' is gone"
+		if moved != "" {
+			why = "its source '" + e.SourceName + "' now exports to " + moved
+		}
 		switch {
 		case err != nil:
-			problems = append(problems, err.Error()+" (its source '"+e.SourceName+"' is gone, so agentdesk would delete it)")
+			problems = append(problems, err.Error()+" ("+why+", so agentdesk would delete it)")
 		case onDisk == nil:
-			p.Changes = append(p.Changes, Change{Action: Forget, Path: path, Entry: e})
+			p.Changes = append(p.Changes, Change{Action: Forget, Path: path, Entry: e, Moved: moved})
 		default:
-			p.Changes = append(p.Changes, Change{Action: Prune, Path: path, Entry: e})
+			p.Changes = append(p.Changes, Change{Action: Prune, Path: path, Entry: e, Moved: moved})
 		}
 	}
 	if len(problems) > 0 {

@@ -365,3 +365,41 @@ func TestLiveSources(t *testing.T) {
 		}
 	}
 }
+
+// TestManagedDestinationMovedFile: a source whose file name changed (Codex
+// files had underscores before agentdesk kept hyphens) has its old file
+// pruned, so the tool does not load the agent twice.
+func TestManagedDestinationMovedFile(t *testing.T) {
+	dir := t.TempDir()
+	a := agentDef(t, "code-analyst", "A.")
+	tg, _ := Lookup("codex")
+	d, err := OpenDestination(dir, tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := tg.Export(a.Def)
+	old := *e
+	old.File = "code_analyst.toml"
+	p, err := d.Plan([]Source{{Name: "code-analyst", Path: a.Path, SHA256: a.SHA256, Out: &old}}, func(StateEntry) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	p, err = exportRun(t, dir, "codex", a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(p); !slices.Equal(got, []string{"create code-analyst.toml", "prune code_analyst.toml"}) {
+		t.Errorf("plan %v", got)
+	}
+	for _, c := range p.Changes {
+		if c.Action == Prune && c.Moved != "code-analyst.toml" {
+			t.Errorf("Moved %q", c.Moved)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "code_analyst.toml")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the old file stays: %v", err)
+	}
+}

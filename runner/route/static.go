@@ -158,20 +158,8 @@ func (idx *Index) Similar(threshold float64) []Pair {
 			if norms[i] == 0 || norms[j] == 0 {
 				continue
 			}
-			a, b := idx.vecs[i], idx.vecs[j]
 			dot := 0
-			for x, y := 0, 0; x < len(a) && y < len(b); {
-				switch {
-				case a[x].at < b[y].at:
-					x++
-				case a[x].at > b[y].at:
-					y++
-				default:
-					dot += a[x].n * b[y].n
-					x++
-					y++
-				}
-			}
+			common(idx.vecs[i], idx.vecs[j], func(a, b posting) { dot += a.n * b.n })
 			sim := float64(dot) / (norms[i] * norms[j])
 			if sim < threshold {
 				continue
@@ -181,6 +169,22 @@ func (idx *Index) Similar(threshold float64) []Pair {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Similarity > out[j].Similarity })
 	return out
+}
+
+// common calls f for each term two agents' vectors (sorted by term) share.
+func common(a, b []posting, f func(a, b posting)) {
+	for x, y := 0, 0; x < len(a) && y < len(b); {
+		switch {
+		case a[x].at < b[y].at:
+			x++
+		case a[x].at > b[y].at:
+			y++
+		default:
+			f(a[x], b[y])
+			x++
+			y++
+		}
+	}
 }
 
 // pair describes agents i and j, sim alike.
@@ -194,19 +198,7 @@ func (idx *Index) pair(i, j int, sim float64) Pair {
 		n int
 	}
 	var sh []shared
-	a, b := idx.vecs[i], idx.vecs[j]
-	for x, y := 0, 0; x < len(a) && y < len(b); {
-		switch {
-		case a[x].at < b[y].at:
-			x++
-		case a[x].at > b[y].at:
-			y++
-		default:
-			sh = append(sh, shared{words[a[x].at], a[x].n + b[y].n})
-			x++
-			y++
-		}
-	}
+	common(idx.vecs[i], idx.vecs[j], func(a, b posting) { sh = append(sh, shared{words[a.at], a.n + b.n}) })
 	sort.Slice(sh, func(x, y int) bool {
 		if sh[x].n != sh[y].n {
 			return sh[x].n > sh[y].n

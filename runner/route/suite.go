@@ -14,29 +14,27 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
+	rsuite "github.com/agentdesk/agentdesk/runner/suite"
 )
 
-// Status is how a routing case ended.
-type Status string
+// Status is how a routing case ended: agentdesk test's statuses.
+type Status = rsuite.Status
 
-// Statuses, as agentdesk test names them.
+// The statuses.
 const (
 	// Pass: at least min-rate of the samples picked the expected agent.
-	Pass Status = "pass"
+	Pass = rsuite.Pass
 	// Fail: too few did.
-	Fail Status = "fail"
+	Fail = rsuite.Fail
 	// Stale: a recording was made with another layer, preamble, model,
 	// tool or request.
-	Stale Status = "stale"
+	Stale = rsuite.Stale
 	// Unrecorded: offline, and a sample is not recorded.
-	Unrecorded Status = "not recorded"
+	Unrecorded = rsuite.Unrecorded
 	// Error: the case cannot be asked (a broken case or suite, a model
 	// that does not resolve, a run that could not start).
-	Error Status = "error"
+	Error = rsuite.Error
 )
-
-// OK reports whether the status passes.
-func (s Status) OK() bool { return s == Pass }
 
 // DefaultJobs is the default cap on model calls per provider at once.
 const DefaultJobs = 4

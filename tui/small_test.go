@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestSmallTerminalSplitsTheWidth (issue 13 item 16): at 40×12 the list
+// gives the pane room instead of keeping its 24 columns.
+func TestSmallTerminalSplitsTheWidth(t *testing.T) {
+	for _, sz := range [][2]int{{40, 12}, {50, 14}, {60, 20}, {80, 24}} {
+		tmp, base := copyHome(t, "home")
+		tm := newTestModel(t, tmp, base, sz[0], sz[1])
+		scr := tm.screen()
+		checkFrame(t, tm.View().Content, sz[0], sz[1])
+		lw := listWidth(sz[0])
+		pw, _ := tm.paneSize()
+		if pw < lw-2 {
+			t.Errorf("%dx%d: the pane (%d) is narrower than the list (%d):\n%s", sz[0], sz[1], pw, lw, scr)
+		}
+		if lw < 16 {
+			t.Errorf("%dx%d: the list is only %d wide", sz[0], sz[1], lw)
+		}
+	}
+}
+
+// TestFooterKeepsHelpAndQuit (issue 13 item 14): however narrow, the
+// footer ends with ? help and q quit.
+func TestFooterKeepsHelpAndQuit(t *testing.T) {
+	for _, w := range []int{40, 50, 60, 80, 120} {
+		for _, tabKey := range []string{"1", "2", "3", "4"} {
+			tmp, base := copyHome(t, "home")
+			tm := newTestModel(t, tmp, base, w, 20)
+			tm.keys(tabKey)
+			footer := lastLine(tm.screen())
+			if !strings.HasSuffix(footer, "? help  q quit") {
+				t.Errorf("%d wide, pane %s: footer %q drops ? help or q quit", w, tabKey, footer)
+			}
+		}
+	}
+}
+
+// TestHelpOverlayScrolls (issue 13 item 13): at 60×20 the key map does
+// not fit; it scrolls to its end (quit included), other keys do not close
+// it, and ?, esc and q do.
+func TestHelpOverlayScrolls(t *testing.T) {
+	tmp, base := copyHome(t, "home")
+	tm := newTestModel(t, tmp, base, 60, 20)
+	tm.keys("?")
+	if strings.Contains(tm.screen(), "ctrl+c") {
+		t.Fatalf("the whole key map fits at 60×20? the test needs a smaller screen:\n%s", tm.screen())
+	}
+	tm.keys("j", "x", "2", "enter", "tab")
+	if len(tm.overlays) != 1 {
+		t.Fatal("a key other than ?, esc or q closed the help")
+	}
+	tm.keys("G")
+	scr := tm.screen()
+	if !strings.Contains(scr, "q ctrl+c") || !strings.Contains(scr, "quit") {
+		t.Errorf("scrolled to the end, the help does not show quit:\n%s", scr)
+	}
+	checkFrame(t, tm.View().Content, 60, 20)
+	golden(t, "help-scrolled-60x20", scr)
+	tm.keys("esc")
+	for _, k := range []string{"?", "esc", "q"} {
+		tm.keys("?") // open
+		if len(tm.overlays) != 1 {
+			t.Fatalf("? did not open the help")
+		}
+		tm.keys(k)
+		if len(tm.overlays) != 0 || tm.quit {
+			t.Errorf("%s: overlays %d, quit %v", k, len(tm.overlays), tm.quit)
+		}
+	}
+}
+
+// TestViewerHintKeepsClose (issue 13 item 14): the viewer's hint names its
+// close key at 80 columns and below.
+func TestViewerHintKeepsClose(t *testing.T) {
+	for _, w := range []int{40, 60, 80} {
+		tm := openViewerModel(t, "testdata/netclaw-run", w, 20)
+		scr := ansi.Strip(tm.View().Content)
+		lines := strings.Split(scr, "\n")
+		hint := lines[len(lines)-2]
+		if !strings.Contains(hint, "esc close") {
+			t.Errorf("%d wide: the viewer's hint %q lacks esc close", w, hint)
+		}
+	}
+}
+
+// openViewerModel is agentdesk open on path at w×h.
+func openViewerModel(t *testing.T, path string, w, h int) *testModel {
+	t.Helper()
+	m := New(Options{OpenPath: path, Now: func() time.Time { return fixedNow }})
+	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	tm := &testModel{t: t, Model: m}
+	tm.send(tea.WindowSizeMsg{Width: w, Height: h})
+	tm.run(m.Init())
+	tm.keys("tab") // run.json: longer than the screen, so the hint has a position
+	return tm
+}
