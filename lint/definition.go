@@ -78,6 +78,22 @@ func (d *Definition) Field(key string) (Field, bool) {
 	return Field{}, false
 }
 
+// valueAt returns where the value of key is, else the start of the file.
+func (d *Definition) valueAt(key string) Pos {
+	if f, ok := d.Field(key); ok {
+		return f.ValuePos
+	}
+	return Pos{1, 1}
+}
+
+// keyAt returns where key is written, else the start of the file.
+func (d *Definition) keyAt(key string) Pos {
+	if f, ok := d.Field(key); ok {
+		return f.KeyPos
+	}
+	return Pos{1, 1}
+}
+
 // Set reports whether the file wrote the key (exact, camelCase).
 func (d *Definition) Set(key string) bool {
 	_, ok := d.Field(key)

@@ -1,13 +1,10 @@
 package lint
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Parse reads one agent definition file's bytes exactly as the NetClaw
@@ -76,28 +73,8 @@ func (ps *parser) parse(data []byte) {
 	text := ps.decode(data)
 	ps.f.Text = text
 	unparseable := fmt.Sprintf("Agent definition at %s has missing or unparseable YAML frontmatter — skipping", ps.f.Path)
-
-	if !strings.HasPrefix(text, "---") {
-		msg, hint := "the file does not start with a '---' line, so the runtime finds no frontmatter", "start the file with '---', the YAML keys, then a closing '---' line"
-		pos := Pos{1, 1}
-		switch trimmed := strings.TrimLeftFunc(text, unicode.IsSpace); {
-		case text == "":
-			msg = "the file is empty"
-		case strings.HasPrefix(trimmed, "---"):
-			pos = posAt(text, len(text)-len(trimmed))
-			msg = "the frontmatter must begin at the first byte of the file"
-			hint = "remove the whitespace before '---'"
-		}
-		ps.add(RuleFrontmatter, pos, msg, hint)
-		ps.reject(unparseable)
-		return
-	}
-	fm, closeAt, body, ok := splitFrontmatter(text)
+	fm, closeAt, body, ok := ps.checkFrontmatter(text)
 	if !ok {
-		if _, rest, found := strings.Cut(text, "\n"); found {
-			ps.f.DeclaredName = declaredName(rest)
-		}
-		ps.add(RuleFrontmatter, Pos{1, 1}, "the frontmatter opened on line 1 is never closed", "add a line '---' after the last frontmatter key")
 		ps.reject(unparseable)
 		return
 	}
@@ -105,12 +82,6 @@ func (ps *parser) parse(data []byte) {
 	bodyLine := posAt(text, closeAt+1).Line + 1
 	if body != "" {
 		bodyLine = posAt(text, len(text)-len(body)).Line
-	}
-
-	if strings.TrimSpace(ps.fmText) == "" {
-		ps.add(RuleFrontmatter, Pos{1, 1}, "the frontmatter is empty", "add at least 'name' and 'description' between the '---' lines")
-		ps.reject(unparseable)
-		return
 	}
 	def, ok := ps.bind()
 	if !ok {
@@ -121,37 +92,6 @@ func (ps *parser) parse(data []byte) {
 	def.Body, def.BodyLine = body, bodyLine
 	ps.f.Def = def
 	ps.check(def)
-}
-
-// decode turns the file's bytes into the text the runtime reads
-// (decodeText), adding an encoding diagnostic for a UTF-16 file or at the
-// first invalid UTF-8 byte.
-func (ps *parser) decode(data []byte) string {
-	switch rest := bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF}); {
-	case len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF):
-		sev := Warning
-		if ps.profile == Publish {
-			sev = Error
-		}
-		ps.addSeverity(RuleEncoding, sev, Pos{1, 1}, "the file is UTF-16: the runtime reads it, but SkillServer only accepts UTF-8", "save the file as UTF-8")
-	case !utf8.Valid(rest):
-		bad := firstInvalidUTF8(rest)
-		ps.add(RuleEncoding, posAt(string(rest), bad),
-			fmt.Sprintf("invalid UTF-8 (byte 0x%02X at offset %d): the runtime loads the file with U+FFFD in place of the bad bytes, so the model gets a different prompt; SkillServer sync refuses it", rest[bad], bad),
-			"save the file as UTF-8")
-	}
-	return DecodeText(data)
-}
-
-func firstInvalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
 }
 
 // declaredName reads the name a frontmatter the runtime cannot bind

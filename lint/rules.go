@@ -83,7 +83,9 @@ func (r Rule) Severity(p Profile) Severity {
 	return r.Runtime
 }
 
-// Rule ids.
+// Rule ids. The check of each rule is in the file named after its id,
+// rule_<id>.go (rule_name_missing.go for name-missing); the config rule's
+// checks are the configuration binder's, in config_*.go.
 const (
 	RuleFrontmatter         = "frontmatter"
 	RuleYAML                = "yaml"

@@ -245,44 +245,12 @@ func (s *Scanner) catalog() *Catalog {
 	return c
 }
 
-// feedNotLoadedDiag is the feed-not-loaded note about a feed folder the
-// runtime does not read (why says why) holding n files of the kind what
-// ("agent file", "skill file"); ok is false when the rule is off.
-func feedNotLoadedDiag(dir, feed, why string, n int, what string, p Profile) (d Diagnostic, ok bool) {
-	r, _ := RuleByID(RuleFeedNotLoaded)
-	sev := r.Severity(p)
-	if sev == Off {
-		return Diagnostic{}, false
-	}
-	hint := fmt.Sprintf(`add {"Name": "%s", "Url": "<the feed's server>"} to SkillFeeds.Feeds in netclaw.json, or delete the folder`, feed)
-	switch {
-	case strings.Contains(why, "disabled"):
-		hint = `set "Enabled": true on the feed in SkillFeeds.Feeds, or delete the folder`
-	case strings.Contains(why, "safe"):
-		hint = "rename the feed in SkillFeeds.Feeds and its folder to lowercase letters, digits and '-'"
-	}
-	if n != 1 {
-		what += "s"
-	}
-	return Diagnostic{Path: dir, Rule: RuleFeedNotLoaded, Severity: sev,
-		Message: fmt.Sprintf("not loaded: %s, so the runtime never reads the %d %s in this folder", why, n, what), Hint: hint}, true
-}
-
 // folderDiagnostics says, in the runtime's words, that the agents folder
 // does not exist or holds no agent file it reads, and names each feed
 // folder the runtime does not read.
 func (s *Scanner) folderDiagnostics(files []*File) []Diagnostic {
-	var out []Diagnostic
-	note := func(path, rule, msg, hint string) {
-		r, _ := RuleByID(rule)
-		if sev := r.Severity(s.opts.Profile); sev != Off {
-			out = append(out, Diagnostic{Path: path, Rule: rule, Severity: sev, Message: msg, Hint: hint})
-		}
-	}
 	if s.agentsMissing {
-		note(s.home.Agents, RuleAgentsFolder, "Agents directory does not exist: "+s.home.Agents,
-			"create the folder and put one <name>.md file in it per sub-agent")
-		return out
+		return s.agentsFolderDiagnostics(0)
 	}
 	read := 0
 	notRead := map[string]int{}
@@ -297,10 +265,7 @@ func (s *Scanner) folderDiagnostics(files []*File) []Diagnostic {
 		}
 		notRead[f.Source.Feed]++
 	}
-	if read == 0 {
-		note(s.home.Agents, RuleAgentsFolder, "No agent definition files found in "+s.home.Agents,
-			"put one <name>.md file per sub-agent in the folder")
-	}
+	out := s.agentsFolderDiagnostics(read)
 	for _, feed := range feeds {
 		if d, ok := feedNotLoadedDiag(s.home.FeedDir(feed), feed, s.feedNotLoaded(feed), notRead[feed], "agent file", s.opts.Profile); ok {
 			out = append(out, d)
@@ -516,17 +481,6 @@ func readCapped(path string, size int64) ([]byte, error) {
 	}
 }
 
-// unreadable is the File for a path the runtime cannot read: skipped.
-func unreadable(path string, src Source, err error, p Profile) *File {
-	f := &File{Path: path, Source: src, Status: Rejected,
-		Reason: fmt.Sprintf("Agent definition at %s could not be read (%v) — skipping", path, err)}
-	r, _ := RuleByID(RuleUnreadable)
-	f.Diagnostics = []Diagnostic{{Path: path, Rule: RuleUnreadable, Severity: r.Severity(p),
-		Message: fmt.Sprintf("cannot read the file: %v; the runtime skips it", err),
-		Hint:    "fix or remove the file"}}
-	return f
-}
-
 // applyFolderRules applies the rules that need the whole folder to the
 // files in runtime order: duplicate names (the first wins) and feed files
 // edited since their sync. Cached files are never modified: a file that
@@ -579,26 +533,4 @@ func (s *Scanner) applyFolderRules(files []*File) []*File {
 		}
 	}
 	return files
-}
-
-func duplicateReason(f *File) string {
-	if f.Source.IsFeed() {
-		return fmt.Sprintf("Agent '%s' at %s from feed '%s' declares duplicate name '%s' — skipping; earlier definition wins", f.Def.Name, f.Path, f.Source.Feed, f.Def.Name)
-	}
-	return fmt.Sprintf("Agent '%s' at %s declares duplicate name '%s' — skipping", f.Def.Name, f.Path, f.Def.Name)
-}
-
-func duplicateDiag(f, winner *File, p Profile) Diagnostic {
-	pos := Pos{1, 1}
-	if fl, ok := f.Def.Field("name"); ok {
-		pos = fl.ValuePos
-	}
-	r, _ := RuleByID(RuleDuplicateName)
-	hint := "rename this agent, or delete one of the two files"
-	if f.Source.IsFeed() && !winner.Source.IsFeed() {
-		hint = "the local file shadows this synced one; rename or delete the local file to use the feed's version"
-	}
-	return Diagnostic{Path: f.Path, Pos: pos, Rule: RuleDuplicateName, Severity: r.Severity(p),
-		Message: fmt.Sprintf("duplicate name '%s': %s (%s) declares it first and wins; the runtime skips this file", f.Def.Name, winner.Path, winner.Source),
-		Hint:    hint}
 }

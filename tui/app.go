@@ -46,6 +46,9 @@ type Options struct {
 	// OpenPath, when set, makes the browser a viewer of that artifacts
 	// folder or file (agentdesk open): no home is scanned.
 	OpenPath string
+	// DraftsDir is where new agents wait until they load (default: a
+	// drafts folder beside the default runs folder).
+	DraftsDir string
 }
 
 // tab is one of the right-hand panes.
@@ -114,6 +117,8 @@ type Model struct {
 	md       markdownCache
 
 	watcher *Watcher
+	// editing is the new agent's draft while the editor has it.
+	editing *draft
 	// selectAfterScan is a file to select once a scan lists it (a file
 	// just created).
 	selectAfterScan string
@@ -233,6 +238,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layer.apply(msg)
 	case layerDiffMsg:
 		m.layer.storeDiff(msg)
+	case routeMsg:
+		cmds = append(cmds, m.layer.routed(msg))
 	case markdownMsg:
 		m.md.store(msg)
 	case flashExpiredMsg:
@@ -245,6 +252,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.editorDone(msg))
 	case createdMsg:
 		cmds = append(cmds, m.created(msg))
+	case draftDoneMsg:
+		cmds = append(cmds, m.draftDone(msg))
 	case tea.KeyPressMsg, tea.PasteMsg:
 		if top := m.overlays.top(); top != nil {
 			cmd, done := top.update(msg)

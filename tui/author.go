@@ -25,6 +25,7 @@ type createdMsg struct {
 // editorDoneMsg reports that the editor exited.
 type editorDoneMsg struct {
 	path    string
+	draft   *draft // a new agent's draft: moved in only if it loads
 	cleanup string // a temporary folder to remove (read-only copies)
 	pager   bool
 	err     error
@@ -36,11 +37,11 @@ func (m *Model) askNewAgent() tea.Cmd {
 	m.overlays.push(&promptOverlay{
 		keys:     m.keys.Prompt,
 		title:    "New agent",
-		help:     "Creates " + Sanitize(m.shortPath(dir)) + "/<name>.md from a template; an existing file is never overwritten.",
+		help:     "Opens a draft from a template in your editor; it goes to " + Sanitize(m.shortPath(dir)) + "/<name>.md only once it is changed and loads, never over an existing file.",
 		input:    lineInput{keys: m.keys.Input, limit: 64},
 		validate: func(s string) error { return lint.CheckNewAgentName(m.cat, s) },
 		submit: func(name string) tea.Cmd {
-			return createFileCmd(filepath.Join(dir, name+".md"), []byte(preview.AgentTemplate(name)))
+			return openDraftCmd(&m.env, name)
 		},
 	})
 	return nil
@@ -88,8 +89,13 @@ func createFileCmd(path string, data []byte) tea.Cmd {
 }
 
 func createExclusive(path string, data []byte) error {
+	// The agents folder may be made, its home never (a home deleted while
+	// the browser runs is not silently created again).
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := homeThere(filepath.Dir(dir)); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
 	err := atomicfile.Create(path, data, 0o644)
@@ -141,6 +147,7 @@ type openEditorMsg struct {
 	cleanup string // a temporary folder to remove afterwards
 	warning string // shown while the editor runs and after
 	pager   bool   // a pager, not an editor: nothing to rescan after
+	draft   *draft // a new agent's draft
 	err     error
 }
 
@@ -175,12 +182,13 @@ func (m *Model) openEditor(msg openEditorMsg) tea.Cmd {
 	if msg.err != nil {
 		return tea.Batch(removeAllCmd(msg.cleanup), m.setFlash(msg.err.Error(), true))
 	}
+	m.editing = msg.draft
 	var warn tea.Cmd
 	if msg.warning != "" {
 		warn = m.setFlash(msg.warning, true)
 	}
 	return tea.Batch(warn, execHeld(msg.cmd, func(err error) tea.Msg {
-		return editorDoneMsg{path: msg.path, cleanup: msg.cleanup, pager: msg.pager, err: err}
+		return editorDoneMsg{path: msg.path, cleanup: msg.cleanup, pager: msg.pager, draft: msg.draft, err: err}
 	}))
 }
 
@@ -217,6 +225,14 @@ func removeAllCmd(dir string) tea.Cmd {
 // editorDone rescans (the watcher may have seen the save already; a rescan
 // of unchanged files costs little) and reports an editor failure.
 func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
+	if msg.draft != nil {
+		m.editing = nil
+		cmd := finishDraftCmd(msg.draft, m.opts.Home.Base, m.cat)
+		if msg.err != nil {
+			return tea.Sequence(m.setFlash("editor: "+msg.err.Error(), true), cmd)
+		}
+		return cmd
+	}
 	cmds := []tea.Cmd{removeAllCmd(msg.cleanup)}
 	if !msg.pager {
 		cmds = append(cmds, m.requestScan())

@@ -52,46 +52,155 @@ func TestCreateExclusiveNeverOverwrites(t *testing.T) {
 	}
 }
 
-func TestNewAgentFromTheBrowser(t *testing.T) {
-	tmp, base := copyHome(t, "home")
-	tm := newTestModel(t, tmp, base, 100, 30)
+// newAgentModel is a browser on the test home whose editor is true(1):
+// the test plays the editor by writing the draft itself.
+func newAgentModel(t *testing.T) (tm *testModel, tmp, base string) {
+	tmp, base = copyHome(t, "home")
+	tm = newTestModel(t, tmp, base, 100, 30)
+	tm.opts.Environ = append(tm.opts.Environ, "EDITOR=true")
+	return tm, tmp, base
+}
 
-	// An invalid name keeps the prompt open and says why.
+// startNew presses n, types name and returns the draft the editor got.
+func startNew(tm *testModel, name string) *draft {
+	tm.t.Helper()
+	tm.keys("n")
+	tm.typeText(name)
+	tm.keys("enter")
+	if tm.editing == nil {
+		tm.t.Fatalf("no draft opened for %s:\n%s", name, tm.screen())
+	}
+	return tm.editing
+}
+
+// editorExits ends the editor on d, text written first unless it is "".
+func editorExits(tm *testModel, d *draft, text string) {
+	tm.t.Helper()
+	if text != "" {
+		if err := os.WriteFile(d.path, []byte(text), 0o644); err != nil {
+			tm.t.Fatal(err)
+		}
+	}
+	tm.send(editorDoneMsg{path: d.path, draft: d})
+}
+
+// TestNewAgentIsADraftUntilItLoads (issue 13 item 4): n never puts the
+// template where a running NetClaw would load it. The draft lives outside
+// the agents folder; unchanged, nothing is written; changed but not
+// loading, it stays a draft and the notice says why and how to get back
+// to it; changed and loading, it moves in, never over another file.
+func TestNewAgentIsADraftUntilItLoads(t *testing.T) {
+	tm, tmp, base := newAgentModel(t)
+
+	// An invalid name keeps the prompt open and says why; a taken one too.
 	tm.keys("n")
 	tm.typeText("Bad")
 	tm.keys("enter")
 	if len(tm.overlays) != 1 || !strings.Contains(tm.screen(), "kebab-case") {
 		t.Fatalf("the prompt should stay open with the reason:\n%s", tm.screen())
 	}
-	// A taken name too.
 	tm.keys("ctrl+u")
 	tm.typeText("summarizer")
 	tm.keys("enter")
 	if len(tm.overlays) != 1 || !strings.Contains(tm.screen(), "taken") {
 		t.Fatalf("a taken name should be refused:\n%s", tm.screen())
 	}
-	tm.keys("ctrl+u")
-	tm.typeText("fresh-agent")
-	tm.keys("enter")
-	if len(tm.overlays) != 0 {
-		t.Fatalf("the prompt should close:\n%s", tm.screen())
+	tm.keys("esc")
+
+	target := filepath.Join(base, "agents", "fresh-agent.md")
+	drafts := filepath.Join(tmp, ".local", "state", "agentdesk", "drafts")
+
+	// Unchanged: nothing written anywhere.
+	d := startNew(tm, "fresh-agent")
+	if filepath.Dir(d.path) != drafts || strings.HasPrefix(d.path, filepath.Join(base, "agents")) {
+		t.Fatalf("the draft is at %s, want it in %s", d.path, drafts)
 	}
-	path := filepath.Join(base, "agents", "fresh-agent.md")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	if data, err := os.ReadFile(d.path); err != nil || string(data) != preview.AgentTemplate("fresh-agent") {
+		t.Fatalf("the draft holds %q, %v", data, err)
 	}
-	if string(data) != preview.AgentTemplate("fresh-agent") {
-		t.Errorf("the file holds:\n%s", data)
+	if _, err := os.Stat(target); err == nil {
+		t.Fatal("the template went into the agents folder before the editor exited")
 	}
-	if got := tm.list.selectedPath(); got != path {
+	editorExits(tm, d, "")
+	for _, p := range []string{target, d.path} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s exists after an unchanged draft", p)
+		}
+	}
+	if !strings.Contains(tm.flash.text, "nothing written") {
+		t.Errorf("notice %q", tm.flash.text)
+	}
+
+	// Changed but rejected: stays a draft, and the notice says why and how
+	// to come back to it.
+	d = startNew(tm, "fresh-agent")
+	broken := "---\nname: fresh-agent\ndescription: Helps.\n---\n"
+	editorExits(tm, d, broken)
+	if _, err := os.Stat(target); err == nil {
+		t.Fatal("a draft that does not load went into the agents folder")
+	}
+	for _, want := range []string{"fresh-agent is still a draft", "empty system prompt body", "press n and give the name fresh-agent"} {
+		if !strings.Contains(tm.flash.text, want) {
+			t.Errorf("notice %q lacks %q", tm.flash.text, want)
+		}
+	}
+	checkFrame(t, tm.View().Content, 100, 30)
+
+	// n with the same name takes the draft up again, as it was left.
+	d = startNew(tm, "fresh-agent")
+	if string(d.before) != broken || d.fresh {
+		t.Fatalf("the draft was not taken up again: %q", d.before)
+	}
+	good := broken + "\nYou help.\n"
+	editorExits(tm, d, good)
+	data, err := os.ReadFile(target)
+	if err != nil || string(data) != good {
+		t.Fatalf("the agent was not moved in: %q, %v\n%s", data, err, tm.screen())
+	}
+	if _, err := os.Stat(d.path); err == nil {
+		t.Error("the draft is still there after it moved in")
+	}
+	if got := tm.list.selectedPath(); got != target {
 		t.Errorf("selected %q, want the new file", got)
 	}
-	scr := tm.screen()
-	for _, want := range []string{"4 loaded · 2 rejected", "fresh-agent", "fresh-agent: new, loaded · press e to edit it"} {
-		if !strings.Contains(scr, want) {
-			t.Errorf("screen lacks %q:\n%s", want, scr)
-		}
+	if scr := tm.screen(); !strings.Contains(scr, "4 loaded · 2 rejected") {
+		t.Errorf("the new agent is not listed:\n%s", scr)
+	}
+
+	// Never over another file: one written meanwhile wins, the draft stays.
+	d = startNew(tm, "other-agent")
+	other := filepath.Join(base, "agents", "other-agent.md")
+	if err := os.WriteFile(other, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	editorExits(tm, d, strings.ReplaceAll(good, "fresh-agent", "other-agent"))
+	if data, _ := os.ReadFile(other); string(data) != "mine" {
+		t.Errorf("the draft overwrote %s: %q", other, data)
+	}
+	if _, err := os.Stat(d.path); err != nil || !strings.Contains(tm.flash.text, "already exists") {
+		t.Errorf("the draft should stay, with a notice: %v, %q", err, tm.flash.text)
+	}
+}
+
+// TestDeletedHomeIsNotRecreated (issue 13 item 22): a home deleted while
+// the browser runs is reported as gone, and n does not create it again.
+func TestDeletedHomeIsNotRecreated(t *testing.T) {
+	tm, _, base := newAgentModel(t)
+	if err := os.RemoveAll(base); err != nil {
+		t.Fatal(err)
+	}
+	tm.keys("ctrl+r")
+	if scr := tm.screen(); !strings.Contains(strings.Join(strings.Fields(scr), " "), "is gone") {
+		t.Errorf("the deleted home is not reported as gone:\n%s", scr)
+	}
+	tm.keys("n")
+	tm.typeText("new-one")
+	tm.keys("enter")
+	if _, err := os.Stat(base); err == nil {
+		t.Fatal("n created the deleted home again")
+	}
+	if !strings.Contains(tm.flash.text, "is gone") {
+		t.Errorf("notice %q", tm.flash.text)
 	}
 }
 

@@ -81,6 +81,10 @@ func (p *definitionPane) content(w int) blocks {
 // emptyHomeContent is the Definition pane of a home with no agent yet.
 func emptyHomeContent(e *env, w int) []string {
 	st := &e.st
+	if e.homeGone {
+		out := []string{st.Error.Render("The home is gone"), ""}
+		return append(out, wrap(Sanitize(e.shortPath(e.opts.Home.Base))+" was deleted while agentdesk ran. Nothing is written there, and it is not created again: recreate it, or quit and open another home with --home.", w)...)
+	}
 	out := []string{st.Title.Render("No agents yet"), ""}
 	out = append(out, wrap("There is no agent definition in "+Sanitize(e.shortPath(e.opts.Home.Agents))+" and no server feed.", w)...)
 	out = append(out, "")

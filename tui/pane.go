@@ -42,6 +42,8 @@ type env struct {
 	stGen  int // counts style changes, for caches
 	cat    *lint.Catalog
 	catGen int // counts catalogs, so late background results can be told apart
+	// homeGone says the home's folder was deleted while the browser ran.
+	homeGone bool
 
 	// paneFocused is true when keys go to the pane rather than the list.
 	paneFocused bool

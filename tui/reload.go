@@ -15,6 +15,9 @@ import (
 type catalogMsg struct {
 	cat *lint.Catalog
 	err error
+	// gone says the home's folder no longer exists (deleted while the
+	// browser ran): the catalog is empty for that reason.
+	gone bool
 }
 
 // Rescanner is a CatalogScanner that can also rescan only the paths a
@@ -43,17 +46,18 @@ func (m *Model) requestRescan(changed []string, full bool) tea.Cmd {
 	}
 	m.scanning = true
 	sc := m.opts.Scanner
+	base := m.opts.Home.Base
 	rs, incremental := sc.(Rescanner)
 	if full || !incremental {
 		return func() tea.Msg {
 			c, err := sc.Scan()
-			return catalogMsg{cat: c, err: err}
+			return catalogMsg{cat: c, err: err, gone: homeThere(base) != nil}
 		}
 	}
 	paths := slices.Clone(changed)
 	return func() tea.Msg {
 		c, err := rs.Rescan(paths)
-		return catalogMsg{cat: c, err: err}
+		return catalogMsg{cat: c, err: err, gone: homeThere(base) != nil}
 	}
 }
 
@@ -72,6 +76,8 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 		return tea.Batch(append(cmds, m.setFlash("scan failed: "+msg.err.Error(), true))...)
 	}
 	m.scanErr = nil
+	wasGone := m.homeGone
+	m.homeGone = msg.gone
 	old := m.cat
 	m.cat = msg.cat
 	m.catGen++
@@ -98,7 +104,9 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 	if m.list.selectedPath() != before {
 		m.resetScroll()
 	}
-	if old != nil {
+	if msg.gone && !wasGone {
+		cmds = append(cmds, m.setFlash(homeThere(m.opts.Home.Base).Error(), true))
+	} else if old != nil {
 		if changes := describeChanges(old, msg.cat); len(changes) > 0 {
 			text := changes[0]
 			if len(changes) > 1 {

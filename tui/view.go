@@ -104,6 +104,8 @@ func (m *Model) renderHeader(w int) string {
 		right = "scan failed"
 	case m.cat == nil:
 		right = "scanning…"
+	case m.homeGone:
+		right = "home gone"
 	default:
 		right = fmt.Sprintf("%d loaded · %d rejected · ", m.loaded, m.rejected)
 		if m.notLoaded > 0 {

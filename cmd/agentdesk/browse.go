@@ -45,7 +45,7 @@ func runDemo(cmd *cobra.Command, g *globals) error {
 	if err != nil {
 		return exitWith(exitInternal, err)
 	}
-	return browse(cmd, g, h, tui.Options{Demo: true, Runner: rn, Project: dir})
+	return browse(cmd, g, h, tui.Options{Demo: true, Runner: rn, Project: dir, DraftsDir: filepath.Join(dir, "drafts")})
 }
 
 // browse runs the browser on h; opts may preset the demo flag and an

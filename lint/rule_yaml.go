@@ -1,5 +1,8 @@
 package lint
 
+// This file binds the frontmatter as the runtime does: the check of the
+// rule yaml (RuleYAML): YAML syntax error, or a known key with the wrong type.
+
 import (
 	"fmt"
 	"regexp"
@@ -18,16 +21,6 @@ var (
 	// frontmatterKeys are all of them: what an unknown key may have meant.
 	frontmatterKeys = append(runtimeKeys[:len(runtimeKeys):len(runtimeKeys)], publishKeys...)
 )
-
-// foreignKeys are keys other agent tools use, with what to write instead.
-var foreignKeys = map[string]string{
-	"model":        "NetClaw picks the model through 'modelRole' (Main or Compaction); 'model' is a Claude Code/OpenCode key",
-	"color":        "'color' is a Claude Code key; NetClaw has no place for it",
-	"mode":         "'mode' is an OpenCode key; every NetClaw agent file is a sub-agent",
-	"temperature":  "NetClaw has no per-agent temperature; the model definition decides",
-	"max_turns":    "NetClaw has no per-agent turn limit; Session.MaxToolIterationsPerTurn in netclaw.json applies",
-	"timeout_mins": "NetClaw has no per-agent run limit; see SubAgents.NoProgressTimeoutSeconds in netclaw.json",
-}
 
 // maxAliasDepth bounds alias chains so an alias loop or bomb cannot hang us.
 const maxAliasDepth = 16
@@ -68,10 +61,7 @@ func (ps *parser) bind() (def *Definition, ok bool) {
 		key := kn.Value
 		field := Field{Key: key, KeyPos: ps.nodePos(root.Content[i]), ValuePos: ps.nodePos(root.Content[i+1])}
 		def.Fields = append(def.Fields, field)
-		if first, dup := seen[key]; dup {
-			ps.add(RuleDuplicateKey, field.KeyPos, fmt.Sprintf("'%s' is set twice (first on line %d): the last value wins", key, first.Line), "delete one of them")
-		}
-		seen[key] = field.KeyPos
+		ps.checkDuplicateKey(seen, field)
 		if !ps.bindField(def, field, vn) {
 			ok = false
 		}
@@ -169,19 +159,6 @@ func (ps *parser) bindMetadata(def *Definition, v *yaml.Node) {
 			def.Fields = append(def.Fields, Field{Key: "metadata.version", KeyPos: ps.nodePos(v.Content[i]), ValuePos: pos})
 		}
 	}
-}
-
-// unknownKey warns about a key the runtime silently ignores, suggesting the
-// known key it most resembles.
-func (ps *parser) unknownKey(f Field) {
-	msg := fmt.Sprintf("unknown key '%s': the runtime ignores it", f.Key)
-	hint := ""
-	if h, ok := foreignKeys[f.Key]; ok {
-		hint = h
-	} else if s := Suggest(f.Key, frontmatterKeys, 1); len(s) > 0 {
-		hint = fmt.Sprintf("did you mean '%s'? keys are case-sensitive camelCase", s[0])
-	}
-	ps.add(RuleUnknownField, f.KeyPos, msg, hint)
 }
 
 // resolve follows alias nodes to what they point at, giving up on chains
