@@ -357,13 +357,13 @@ func TestRunAgainWithoutTools(t *testing.T) {
 			}
 			rh.keys("enter", "G") // the end of the Run pane
 			text := strings.Join(strings.Fields(screenText(rh.screen())), " ")
-			if !strings.Contains(text, "This model does not take tools: press T to run the same task again without them") {
+			if !strings.Contains(text, "This model does not take tools: press w to run the same task again without them") {
 				t.Errorf("no offer to run without tools:\n%s", rh.screen())
 			}
 			checkFrame(t, rh.View().Content, sz[0], sz[1])
-			rh.keys("T")
+			rh.keys("w")
 			if len(rh.runs.runs) != 2 {
-				t.Fatalf("T did not start a run: %d runs", len(rh.runs.runs))
+				t.Fatalf("w did not start a run: %d runs", len(rh.runs.runs))
 			}
 			again := rh.runs.runs[1]
 			rh.pumpUntil("the run without tools ends", again.ended)
