@@ -227,6 +227,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layer.apply(msg)
 	case layerDiffMsg:
 		m.layer.storeDiff(msg)
+	case routeMsg:
+		cmds = append(cmds, m.layer.routed(msg))
 	case markdownMsg:
 		m.md.store(msg)
 	case flashExpiredMsg:

@@ -59,6 +59,7 @@ type AuthorKeys struct {
 type LayerKeys struct {
 	Audience key.Binding // cycle Personal, Team, Public
 	Diff     key.Binding // toggle the diff against the previous layer
+	Route    key.Binding // ask the frontline model which agent it picks for a request
 }
 
 // RunKeys are the Run pane's; Run works from every pane.
@@ -147,6 +148,7 @@ func DefaultKeyMap() KeyMap {
 		Layer: LayerKeys{
 			Audience: b("a", "audience", "a"),
 			Diff:     b("v", "diff", "v"),
+			Route:    b("R", "route", "R"),
 		},
 		Run: RunKeys{
 			Run:          b("r", "run", "r"),
@@ -282,11 +284,11 @@ func (k AuthorKeys) FullHelp() [][]key.Binding {
 }
 
 // ShortHelp is the Layer pane's footer.
-func (k LayerKeys) ShortHelp() []key.Binding { return []key.Binding{k.Audience, k.Diff} }
+func (k LayerKeys) ShortHelp() []key.Binding { return []key.Binding{k.Audience, k.Diff, k.Route} }
 
 // FullHelp describes the Layer pane's keys.
 func (k LayerKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{relabel(k.Audience, "cycle audience"), relabel(k.Diff, "diff vs previous layer")}}
+	return [][]key.Binding{{relabel(k.Audience, "cycle audience"), relabel(k.Diff, "diff vs previous layer"), relabel(k.Route, "which agent the frontline picks")}}
 }
 
 // ShortHelp is the Run pane's footer.

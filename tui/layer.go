@@ -104,6 +104,12 @@ type layerPane struct {
 	cacheKey       string
 	cacheLines     []string
 	selFrom, selTo int
+
+	// route is the last question to the frontline (R), routeID counts
+	// them, and routeGen counts its changes, for the cache.
+	route    *routeView
+	routeID  int
+	routeGen int
 }
 
 // apply records freshly built layers; a layer that changed keeps its
@@ -129,7 +135,10 @@ func (p *layerPane) apply(msg layerMsg) {
 	p.invalidate()
 }
 
-func (p *layerPane) invalidate() { p.cacheKey, p.bodyKey, p.tokensKey = "", "", "" }
+func (p *layerPane) invalidate() {
+	p.cacheKey, p.bodyKey, p.tokensKey = "", "", ""
+	p.routeGen++
+}
 
 // storeDiff keeps a diff computed in the background, unless the layer
 // changed again meanwhile.
@@ -155,6 +164,8 @@ func (p *layerPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
 		p.toggleDiff()
 		p.scroll.offset = 0
 		return nil, true
+	case key.Matches(msg, p.e.keys.Layer.Route):
+		return p.askRoute(), true
 	}
 	return nil, false
 }
@@ -213,7 +224,7 @@ func (p *layerPane) lines(st *Styles, c *lint.Catalog, sel *lint.File, w int) []
 		selKey = sel.Path + "\x00" + sel.SHA256
 	}
 	base := fmt.Sprintf("%d|%d|%d|%t|%t|%d", s.gen, p.audience, w, p.diff, st.Color, p.e.stGen)
-	key := base + "|" + selKey
+	key := fmt.Sprintf("%s|%s|%d", base, selKey, p.routeGen)
 	if key == p.cacheKey {
 		return p.cacheLines
 	}
@@ -285,6 +296,7 @@ func (p *layerPane) buildHead(st *Styles, c *lint.Catalog, s *layerState, sel *l
 			add(st.Warning.Render(l))
 		}
 	}
+	add(p.routeLines(st, s.cur.text, w)...)
 	if s.cur.enabled && len(cost.Agents) > 0 {
 		tk := fmt.Sprintf("%d|%d", s.gen, p.audience)
 		if p.tokensKey != tk {

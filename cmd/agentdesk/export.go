@@ -100,7 +100,7 @@ func runExport(g *globals, f exportFlags, names []string) error {
 
 	if len(names) == 0 {
 		for _, file := range c.Rejected() {
-			fmt.Fprintf(g.stderr, "%s: warning: not exported: %s\n", termsafe.Escape(file.Path), termsafe.Escape(rejection(file)))
+			g.warn(file.Path, "not exported: "+rejection(file))
 		}
 	}
 	sources := make([]adapt.Source, 0, len(files))
@@ -110,10 +110,10 @@ func runExport(g *globals, f exportFlags, names []string) error {
 			return exitWith(exitFindings, fmt.Errorf("%s: %w", file.Path, err))
 		}
 		if msg := invalidUTF8(file); msg != "" {
-			fmt.Fprintf(g.stderr, "%s: warning: %s\n", termsafe.Escape(file.Path), termsafe.Escape(msg))
+			g.warn(file.Path, msg)
 		}
 		for _, w := range e.Warnings {
-			fmt.Fprintf(g.stderr, "%s: warning: %s\n", termsafe.Escape(file.Def.Name), termsafe.Escape(w))
+			g.warn(file.Def.Name, w)
 		}
 		sources = append(sources, adapt.Source{Name: file.Def.Name, Path: absPath(file.Path), SHA256: file.SHA256, Out: e})
 	}

@@ -101,7 +101,7 @@ func runImport(g *globals, f importFlags, paths []string) error {
 			if im, err = tg.Import(path, data); err == nil {
 				items = append(items, im)
 				for _, w := range im.Warnings {
-					fmt.Fprintf(g.stderr, "%s: warning: %s\n", termsafe.Escape(path), termsafe.Escape(w))
+					g.warn(path, w)
 				}
 				continue
 			}
@@ -122,7 +122,7 @@ func runImport(g *globals, f importFlags, paths []string) error {
 		}
 		fmt.Fprintf(&b, "%s %s as %s\n", verb, termsafe.Escape(in.Source), termsafe.Escape(in.Path))
 		for _, n := range in.Notes {
-			fmt.Fprintf(g.stderr, "%s: warning: %s\n", termsafe.Escape(in.Path), termsafe.Escape(n))
+			g.warn(in.Path, n)
 		}
 	}
 	if werr := writeString(g.stdout, b.String()); werr != nil {

@@ -132,7 +132,9 @@ func previewLayer(g *globals, f previewFlags, c *lint.Catalog) error {
 		if text != "" {
 			b.WriteString("\n")
 		}
-		b.WriteString(summary)
+		b.WriteString(dimLines(summary, g.Color(g.stdout)))
+	} else {
+		summary = dimLines(summary, g.Color(g.stderr))
 	}
 	if err := writeString(g.stdout, b.String()); err != nil {
 		return err
@@ -145,6 +147,26 @@ func previewLayer(g *globals, f previewFlags, c *lint.Catalog) error {
 		_, _ = io.WriteString(g.stderr, summary)
 	}
 	return nil
+}
+
+// dimLines dims each line of text when on is set (the token summaries and
+// the separator are about the output, not part of it).
+func dimLines(text string, on bool) string {
+	if !on {
+		return text
+	}
+	var b strings.Builder
+	for line := range strings.Lines(text) {
+		body := strings.TrimSuffix(line, "\n")
+		if body != "" {
+			body = styleDim + body + styleReset
+		}
+		b.WriteString(body)
+		if strings.HasSuffix(line, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
 }
 
 // sameFile reports whether a and b are open on the same file, pipe or
@@ -263,7 +285,7 @@ func writePrompt(g *globals, f previewFlags, p promptJSON) error {
 	if !strings.HasSuffix(p.SystemPrompt, "\n") {
 		b.WriteString("\n")
 	}
-	b.WriteString(promptSeparator + "\n")
+	b.WriteString(dimLines(promptSeparator+"\n", g.Color(g.stdout)))
 	b.WriteString(termsafe.EscapeLines(p.FirstMessage))
 	if !strings.HasSuffix(p.FirstMessage, "\n") {
 		b.WriteString("\n")
@@ -271,7 +293,9 @@ func writePrompt(g *globals, f previewFlags, p promptJSON) error {
 	summary := fmt.Sprintf("system prompt: %s, first user message: %s (%s)\n",
 		plural(p.Tokens.SystemPrompt, "token"), plural(p.Tokens.FirstMessage, "token"), preview.TokenEncoding)
 	if f.tokens {
-		b.WriteString("\n" + summary)
+		b.WriteString("\n" + dimLines(summary, g.Color(g.stdout)))
+	} else {
+		summary = dimLines(summary, g.Color(g.stderr))
 	}
 	if err := writeString(g.stdout, b.String()); err != nil {
 		return err

@@ -301,7 +301,8 @@ func TestPreviewOnTerminal(t *testing.T) {
 	home := previewHome(t, nil)
 	out := runOnTerminal(t, nil, "preview", "--home", home)
 	// The terminal turns "\n" into "\r\n"; the summary follows on stderr.
-	if !strings.Contains(out, "not a transcript.\r\n[available-subagents] for Personal: ") {
+	// The summary is dimmed there.
+	if !strings.Contains(out, "not a transcript.\r\n\x1b[2m[available-subagents] for Personal: ") {
 		t.Errorf("on a terminal the layer should end with a newline before the summary:\n%q", out)
 	}
 }

@@ -334,3 +334,15 @@ func TestLintChecksRouteSuites(t *testing.T) {
 		}
 	}
 }
+
+func TestRunsListsRouteSamples(t *testing.T) {
+	srv, env, _ := routeHome(t, wire.OpenAI, "", nil)
+	srv.SetDefault(spawnScript("reviewer"))
+	if code, _, errOut := runTrialCmd(t, env, "", "route", "--samples", "2", "x"); code != 0 {
+		t.Fatalf("route: exit %d %s", code, errOut)
+	}
+	code, out, errOut := runTrialCmd(t, env, "", "runs")
+	if code != 0 || strings.Count(out, "(frontline)") != 2 {
+		t.Errorf("runs: exit %d\n%s\n%s", code, out, errOut)
+	}
+}

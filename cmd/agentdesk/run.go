@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/report"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
 // runFlags holds the flags of agentdesk run.
@@ -76,7 +77,8 @@ results, redacted, in the run folder's stream.cassette. --replay FILE plays
 a cassette back instead of calling a model, through the same decoders and
 watchdog, at recorded speed or --fast; AGENT and --task may then be left
 out (the cassette names them), and the tool results come from the cassette,
-so the project folder need not exist. A provider of type replay in
+so the project folder need not exist. --replay demo:NAME plays one of the
+demo's embedded recordings; --replay demo: lists them. A provider of type replay in
 netclaw.json, whose Endpoint is a cassette, does the same.
 
 --task - (or --context -) reads the text from stdin, without its final line
@@ -174,7 +176,16 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		Limits: runner.Limits{Prefill: f.prefill, InterDelta: f.interDelta, NoProgress: f.noProgress},
 		Record: f.record, Fast: f.fast,
 	}
-	if replaying {
+	if name, ok := strings.CutPrefix(f.replay, demoReplay); replaying && ok {
+		if name == "" {
+			return listDemoRecordings(g)
+		}
+		tape, err := demo.Cassette(name + ".cassette")
+		if err != nil {
+			return usageErrorf("%s%s is not one of the demo's recordings: run 'agentdesk run --replay %s' to list them", demoReplay, name, demoReplay)
+		}
+		spec.Replay, spec.ReplaySource = tape, demoReplay+name
+	} else if replaying {
 		tape, err := runner.LoadCassette(f.replay)
 		if err != nil {
 			return exitWith(exitFindings, err)
@@ -237,6 +248,20 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		return exitWith(exitInternal, err)
 	}
 	return streamRun(g, f, r)
+}
+
+// demoReplay prefixes the name of one of the demo's embedded recordings in
+// --replay: nothing to install, no model, no home.
+const demoReplay = "demo:"
+
+// listDemoRecordings prints the demo's recordings, one a line, as
+// --replay takes them.
+func listDemoRecordings(g *globals) error {
+	var b strings.Builder
+	for _, r := range demo.Recordings() {
+		fmt.Fprintf(&b, "%s%s\t%s\n", demoReplay, r.Name, r.Ends)
+	}
+	return writeString(g.stdout, b.String())
 }
 
 // readDash returns v, or stdin's text (without its final line break) when

@@ -496,3 +496,33 @@ func TestRunModelWithoutTools(t *testing.T) {
 		t.Errorf("--no-tools: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestRunReplaysTheDemo: with nothing installed (no home, no model),
+// run --replay demo: lists the demo's recordings and demo:NAME plays one.
+func TestRunReplaysTheDemo(t *testing.T) {
+	state := t.TempDir()
+	env := []string{"HOME=" + t.TempDir(), "XDG_STATE_HOME=" + state}
+	code, stdout, stderr := runTrialCmd(t, env, "", "run", "--replay", "demo:")
+	if code != 0 || !strings.Contains(stdout, "demo:completed-with-tool\t") || !strings.Contains(stdout, "demo:output-truncated\tFailed, output_truncated\n") || stderr != "" {
+		t.Fatalf("list: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		name, _, _ := strings.Cut(line, "\t")
+		code, _, stderr := runTrialCmd(t, env, "", "run", "--replay", name, "--fast")
+		want := "state: Completed"
+		if !strings.Contains(line, "Completed") {
+			want = "state: Failed"
+		}
+		if !strings.Contains(stderr, want) || !strings.Contains(stderr, "replayed a run recorded ") || (code == 0) != (want == "state: Completed") {
+			t.Errorf("%s: exit %d, stderr %q", name, code, stderr)
+		}
+	}
+	list, _ := runner.ListRuns(filepath.Join(state, "agentdesk", "runs"), runner.Filter{})
+	if len(list) != 3 || list[0].Replay == nil || !strings.HasPrefix(list[0].Replay.Cassette, "demo:") {
+		t.Errorf("runs %+v", list)
+	}
+	code, _, stderr = runTrialCmd(t, env, "", "run", "--replay", "demo:nope")
+	if code != 2 || !strings.Contains(stderr, "demo:nope is not one of the demo's recordings: run 'agentdesk run --replay demo:' to list them") {
+		t.Errorf("unknown recording: exit %d, stderr %q", code, stderr)
+	}
+}

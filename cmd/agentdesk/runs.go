@@ -100,7 +100,10 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 			started = r.StartedAt.Local().Format("2006-01-02 15:04:05")
 		}
 		agent := termsafe.Escape(r.Agent)
-		if agent == "" {
+		switch {
+		case r.Frontline != nil:
+			agent = "(frontline)" // agentdesk route: no agent ran
+		case agent == "":
 			agent = "-"
 		}
 		if r.Replay != nil {

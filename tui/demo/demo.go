@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner/cassette"
@@ -50,10 +51,29 @@ func Home() fs.FS {
 
 // Cassettes by model role: every agent of the demo runs against the
 // recorded run of its role.
-var roleCassettes = []struct{ role, provider, file string }{
-	{"Main", "replay-completed", "completed-with-tool.cassette"},
-	{"Compaction", "replay-truncated", "output-truncated.cassette"},
-	{"Fallback", "replay-thinking", "thinking-only.cassette"},
+var roleCassettes = []struct{ role, provider, file, ends string }{
+	{"Main", "replay-completed", "completed-with-tool.cassette", "Completed, after a file_read tool call"},
+	{"Compaction", "replay-truncated", "output-truncated.cassette", "Failed, output_truncated"},
+	{"Fallback", "replay-thinking", "thinking-only.cassette", "Failed, thinking_only_timeout"},
+}
+
+// Recording is one of the embedded recorded runs, for `agentdesk run
+// --replay demo:NAME`.
+type Recording struct {
+	// Name is the cassette's file name without .cassette.
+	Name string
+	// Ends says how the recorded run ended.
+	Ends string
+}
+
+// Recordings lists the embedded recorded runs, in the order of the model
+// roles that play them in the demo (Main, Compaction, Fallback).
+func Recordings() []Recording {
+	out := make([]Recording, 0, len(roleCassettes))
+	for _, rc := range roleCassettes {
+		out = append(out, Recording{Name: strings.TrimSuffix(rc.file, ".cassette"), Ends: rc.ends})
+	}
+	return out
 }
 
 // Setup makes a demo in dir (new or empty): the sample home in

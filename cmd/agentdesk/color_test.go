@@ -1,0 +1,38 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestColorAlwaysEverywhere: --color always colours what preview, export
+// and import print (runs: TestRunsVocabulary), and without it a pipe gets
+// no escape sequence.
+func TestColorAlwaysEverywhere(t *testing.T) {
+	home := previewHome(t, map[string]string{"agents/hidden.md": "---\nname: hidden\ndescription: Internal.\nvisibility: internal\nmodelRole: Main\n---\nYou hide.\n"})
+	src := imFiles(t, map[string]string{"a.md": imClaude})
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		stream string // where the colour goes
+	}{
+		{"preview's token summary", []string{"preview", "--home", home}, "stderr"},
+		{"preview --tokens", []string{"preview", "--home", home, "--tokens"}, "stdout"},
+		{"preview --agent's separator", []string{"preview", "--home", home, "--agent", "code-analyst"}, "stdout"},
+		{"export's warnings", []string{"export", "--home", home, "--to", "claude-code", "--out", t.TempDir(), "hidden"}, "stderr"},
+		{"import's warnings", []string{"import", "--home", home, "--from", "claude-code", "--force", "--out", t.TempDir(), filepath.Join(src, "a.md")}, "stderr"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, nil, append(tc.args, "--color", "always")...)
+			got := map[string]string{"stdout": stdout, "stderr": stderr}[tc.stream]
+			if code != 0 || !strings.Contains(got, "\x1b[") {
+				t.Errorf("--color always: exit %d, %s %q", code, tc.stream, got)
+			}
+			code, stdout, stderr = run(t, nil, tc.args...)
+			if code != 0 || strings.Contains(stdout+stderr, "\x1b") {
+				t.Errorf("a pipe: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+			}
+		})
+	}
+}

@@ -1,0 +1,66 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+)
+
+func spawn(agent string) modeltest.Script {
+	return modeltest.Script{Steps: []modeltest.Step{
+		modeltest.ToolCall("c1", "spawn_agent", `{"agent":"`+agent+`","task":"Summarise NOTES.md"}`),
+		modeltest.Finish(modeltest.FinishTools),
+	}}
+}
+
+func TestLayerRoute(t *testing.T) {
+	rh := newRunHome(t, 100, 40)
+	rh.srv.Enqueue(spawn("summarizer"), spawn("summarizer"), spawn("summarizer"), spawn("code-analyst"), modeltest.Reply("Sure, here it is."))
+	rh.keys("2", "R")
+	if !strings.Contains(rh.screen(), "Which agent does the frontline pick? (Personal)") {
+		t.Fatalf("no prompt:\n%s", rh.screen())
+	}
+	rh.keys("enter")
+	if !strings.Contains(rh.screen(), "type the user's request") {
+		t.Errorf("an empty request was taken:\n%s", rh.screen())
+	}
+	rh.typeText("Summarise my notes")
+	rh.keys("enter")
+	screen := rh.screen()
+	checkFrame(t, screen, 100, 40)
+	for _, want := range []string{
+		"Frontline pick", "R: ask again", "Request  Summarise my notes (Personal)",
+		"summarizer              3/5", "code-analyst            1/5", "none (answered itself)  1/5",
+		`. spawn_agent summarizer, task "Summarise NOTES.md"`, `. answered itself: "Sure, here it is."`,
+		"frontline picked summarizer in 3 of 5",
+		"Layer text",
+	} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	reqs := rh.srv.Requests()
+	if len(reqs) != 5 || strings.Join(reqs[0].Tools, ",") != "spawn_agent" || reqs[0].FirstUser() != "Summarise my notes" {
+		t.Fatalf("%d requests, tools %v", len(reqs), reqs[0].Tools)
+	}
+	if !strings.Contains(string(reqs[0].Body), "## summarizer") {
+		t.Errorf("the layer was not sent")
+	}
+
+	// Another audience: the answer stays, marked as asked of another layer.
+	rh.keys("a")
+	if !strings.Contains(rh.screen(), "is not the one that was sent") {
+		t.Errorf("no stale note after the audience changed:\n%s", rh.screen())
+	}
+	// Public cannot delegate: said at once, no call.
+	rh.keys("a", "R")
+	rh.keys("enter")
+	if s := rh.screen(); !strings.Contains(s, "Public audience has no") || len(rh.srv.Requests()) != 5 {
+		t.Errorf("public:\n%s", s)
+	}
+	if rh.layer.audience != preview.Public {
+		t.Errorf("audience %s", rh.layer.audience)
+	}
+}
