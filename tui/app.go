@@ -59,10 +59,11 @@ const (
 	tabLayer
 	tabRun
 	tabArtifacts
+	tabTests
 	tabCount
 )
 
-var tabNames = [tabCount]string{"Definition", "Layer", "Run", "Artifacts"}
+var tabNames = [tabCount]string{"Definition", "Layer", "Run", "Artifacts", "Tests"}
 
 // focus says which part of the screen keys go to when no overlay is open.
 type focus int
@@ -106,6 +107,7 @@ type Model struct {
 	layer  layerPane
 	runs   runPane
 	arts   artifactsPane
+	tests  testsPane
 	filter lineInput
 	tab    tab
 	focus  focus
@@ -144,6 +146,7 @@ func New(opts Options) *Model {
 	m.layer = layerPane{e: &m.env}
 	m.runs = newRunPane(&m.env)
 	m.arts = artifactsPane{e: &m.env}
+	m.tests = testsPane{e: &m.env}
 	return m
 }
 
@@ -156,6 +159,8 @@ func (m *Model) pane(t tab) pane {
 		return &m.runs
 	case tabArtifacts:
 		return &m.arts
+	case tabTests:
+		return &m.tests
 	}
 	return &m.def
 }
@@ -177,6 +182,7 @@ func (m *Model) Init() tea.Cmd {
 // (cancelled_by_parent) and waits until their folders are written. Call it
 // after the program has returned.
 func (m *Model) Close() error {
+	m.tests.stop()
 	m.runs.close()
 	if m.watcher != nil {
 		return m.watcher.Close()
@@ -221,6 +227,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.runs.tickClocks())
 	case artifactsMsg:
 		m.arts.listed(msg)
+	case testsReadMsg:
+		cmds = append(cmds, m.tests.read(msg))
+	case testsCaseMsg:
+		cmds = append(cmds, m.tests.caseDone(msg))
+		m.arts.invalidate() // the case's runs are there now
 	case viewerListedMsg, viewerReadMsg:
 		m.viewerMsg(msg)
 	case layerMsg:

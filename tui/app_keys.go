@@ -40,6 +40,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Tab4):
 		m.setTab(tabArtifacts)
 		return nil
+	case key.Matches(msg, k.Tab5):
+		m.setTab(tabTests)
+		return nil
 	case key.Matches(msg, k.Reload):
 		m.arts.invalidate() // runs made elsewhere show too
 		return m.requestScan()
@@ -51,6 +54,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.askDuplicate()
 	case key.Matches(msg, m.keys.Run.Run):
 		return m.runs.ask() // from every pane
+	case key.Matches(msg, m.keys.Tests.Run):
+		m.setTab(tabTests) // from every pane
+		return tea.Batch(m.tests.need(0), m.tests.start())
 	}
 	if cmd, ok := m.pane(m.tab).handleKey(msg, m.focus == focusPane); ok {
 		return cmd

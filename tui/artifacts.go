@@ -185,6 +185,9 @@ func (p *artifactsPane) lines(w int) []string {
 	}
 	if r := p.selected(); r != nil {
 		add("", st.Label.Render("Run "+shortID(r.RunID)))
+		if r.Suite != nil {
+			add("  " + cut("Suite: "+Sanitize(r.Suite.String()), w-2))
+		}
 		for _, l := range wrap("Task: "+Sanitize(r.Task), w-2) {
 			add("  " + l)
 		}

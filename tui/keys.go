@@ -21,6 +21,7 @@ type KeyMap struct {
 	Layer     LayerKeys
 	Run       RunKeys
 	Artifacts ArtifactsKeys
+	Tests     TestsKeys
 	Filter    FilterKeys
 	Input     InputKeys
 	Prompt    PromptKeys
@@ -36,6 +37,7 @@ type BrowserKeys struct {
 	NextTab, PrevTab key.Binding
 	Tab1, Tab2       key.Binding
 	Tab3, Tab4       key.Binding
+	Tab5             key.Binding
 	Filter           key.Binding
 	Reload           key.Binding
 	Help             key.Binding
@@ -76,6 +78,13 @@ type ArtifactsKeys struct {
 	Open   key.Binding // open the selected run in the viewer
 	Choose key.Binding // the same, from the focused list of runs
 	Pager  key.Binding // open result.md in $PAGER
+}
+
+// TestsKeys are the Tests pane's; Run works from every pane.
+type TestsKeys struct {
+	Run    key.Binding // run the selected agent's suite
+	Open   key.Binding // open the chosen case's run in the viewer
+	Choose key.Binding // the same, from the focused list of cases
 }
 
 // FilterKeys are the filter line's (typing goes to InputKeys).
@@ -127,6 +136,7 @@ func DefaultKeyMap() KeyMap {
 			Tab2:    b("2", "Layer", "2"),
 			Tab3:    b("3", "Run", "3"),
 			Tab4:    b("4", "Artifacts", "4"),
+			Tab5:    b("5", "Tests", "5"),
 			Filter:  b("/", "filter", "/"),
 			Reload:  b("ctrl+r", "rescan now", "ctrl+r"),
 			Help:    b("?", "help", "?"),
@@ -161,6 +171,11 @@ func DefaultKeyMap() KeyMap {
 			Open:   b("o", "open", "o"),
 			Choose: b("enter", "open", "enter"),
 			Pager:  b("p", "pager", "p"),
+		},
+		Tests: TestsKeys{
+			Run:    b("T", "test", "T"),
+			Open:   b("o", "open", "o"),
+			Choose: b("enter", "open", "enter"),
 		},
 		Filter: FilterKeys{
 			Clear: b("esc", "clear", "esc"),
@@ -257,13 +272,13 @@ func (k BrowserKeys) FullHelp() [][]key.Binding {
 	}
 }
 
-// tabKeys is one help line for the four pane keys.
+// tabKeys is one help line for the five pane keys.
 func tabKeys(k BrowserKeys) key.Binding {
 	var keys []string
-	for _, b := range []key.Binding{k.Tab1, k.Tab2, k.Tab3, k.Tab4} {
+	for _, b := range []key.Binding{k.Tab1, k.Tab2, k.Tab3, k.Tab4, k.Tab5} {
 		keys = append(keys, b.Keys()...)
 	}
-	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k.Tab1.Help().Key+"-"+k.Tab4.Help().Key, "go to pane 1-4"))
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k.Tab1.Help().Key+"-"+k.Tab5.Help().Key, "go to pane 1-5"))
 }
 
 // allKeysShown is b with every key it answers to in its help ("q ctrl+c").
@@ -305,6 +320,14 @@ func (k ArtifactsKeys) ShortHelp() []key.Binding { return []key.Binding{k.Open, 
 // FullHelp describes the Artifacts pane's keys.
 func (k ArtifactsKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{relabel(k.Open, "open in viewer"), relabel(k.Pager, "open in $PAGER")}}
+}
+
+// ShortHelp is the Tests pane's footer.
+func (k TestsKeys) ShortHelp() []key.Binding { return []key.Binding{k.Run, k.Open} }
+
+// FullHelp describes the Tests pane's keys.
+func (k TestsKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{relabel(k.Run, "run the agent's test suite"), relabel(k.Open, "open the case's run")}}
 }
 
 // ShortHelp is the filter line's hint.
@@ -356,7 +379,9 @@ func (k KeyMap) helpGroups() []keyHelp {
 		{"Move", joinedKeys{k.Move, browserMoveKeys(k.Browser)}},
 		{"Author", joinedKeys{k.Author, reloadKeys(k.Browser)}},
 		{"Layer", k.Layer},
-		{"Run", k.Run},
+		// The Tests pane's o and enter are those of Artifacts; its T
+		// sits with the Run keys, so the overlay stays one screen tall.
+		{"Run and test", joinedKeys{k.Run, bindings{relabel(k.Tests.Run, "run the agent's test suite")}}},
 		{"Artifacts", k.Artifacts},
 		{"General", generalKeys(k.Browser)},
 	}

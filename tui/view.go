@@ -199,16 +199,39 @@ func (m *Model) renderPane(w, h int) []string {
 	return box(out, w, h)
 }
 
+// tabShortNames are the tab names when the full ones do not fit.
+var tabShortNames = [tabCount]string{"Def", "Layer", "Run", "Arts", "Tests"}
+
+// renderTabs draws the tab line: full names when they fit, else short
+// ones, else numbers with the active tab's name.
 func (m *Model) renderTabs(w int) string {
 	st := &m.st
-	var parts []string
-	for i, name := range tabNames {
-		label := fmt.Sprintf(" %d %s ", i+1, name)
-		if tab(i) == m.tab {
-			parts = append(parts, st.TabActive.Render(label))
-		} else {
-			parts = append(parts, st.TabInactive.Render(label))
+	render := func(names func(i int) string) string {
+		var parts []string
+		for i := range tabNames {
+			label := fmt.Sprintf(" %d %s ", i+1, names(i))
+			if names(i) == "" {
+				label = fmt.Sprintf(" %d ", i+1)
+			}
+			if tab(i) == m.tab {
+				parts = append(parts, st.TabActive.Render(label))
+			} else {
+				parts = append(parts, st.TabInactive.Render(label))
+			}
 		}
+		return strings.Join(parts, st.Separator.Render("│"))
 	}
-	return fit(strings.Join(parts, st.Separator.Render("│")), w)
+	line := render(func(i int) string { return tabNames[i] })
+	if ansi.StringWidth(line) > w {
+		line = render(func(i int) string { return tabShortNames[i] })
+	}
+	if ansi.StringWidth(line) > w {
+		line = render(func(i int) string {
+			if tab(i) == m.tab {
+				return tabNames[i]
+			}
+			return ""
+		})
+	}
+	return fit(line, w)
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/tui"
-	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
 // runBrowser starts the interactive browser on the home from --home and
@@ -37,15 +36,11 @@ func runDemo(cmd *cobra.Command, g *globals) error {
 	if cmd.Flags().Changed("home") || cmd.Flags().Changed("agents") {
 		return usageErrorf("--demo opens its own sample home: leave out --home and --agents")
 	}
-	dir, err := os.MkdirTemp("", "agentdesk-demo-")
+	dir, h, err := makeDemo()
 	if err != nil {
-		return exitWith(exitInternal, fmt.Errorf("making the demo folder: %w", err))
+		return err
 	}
 	defer os.RemoveAll(dir)
-	h, err := demo.Setup(dir)
-	if err != nil {
-		return exitWith(exitInternal, err)
-	}
 	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(dir, "runs")})
 	if err != nil {
 		return exitWith(exitInternal, err)

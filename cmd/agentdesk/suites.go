@@ -1,9 +1,14 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/tui/demo"
 
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
@@ -53,4 +58,48 @@ func findSuiteFiles(agents string, paths []string, k suiteKind) ([]string, error
 		}
 	}
 	return out, nil
+}
+
+// suiteFormat is the --format of the commands that run suites.
+type suiteFormat int
+
+const (
+	suiteAsText suiteFormat = iota
+	suiteAsJSON
+	suiteAsJUnit
+	suiteAsGitHub
+)
+
+var suiteFormatNames = []string{"text", "json", "junit", "github"}
+
+// String returns the format's name.
+func (f *suiteFormat) String() string { return suiteFormatNames[*f] }
+
+// Set parses text, json, junit or github.
+func (f *suiteFormat) Set(s string) error {
+	for i, name := range suiteFormatNames {
+		if strings.EqualFold(s, name) {
+			*f = suiteFormat(i)
+			return nil
+		}
+	}
+	return errors.New(`use text, json, junit or github`)
+}
+
+// Type names the flag's value in help text.
+func (f *suiteFormat) Type() string { return "text|json|junit|github" }
+
+// makeDemo sets the embedded sample home up in a new temporary folder and
+// returns the folder (remove it when done) and the home.
+func makeDemo() (string, lint.Home, error) {
+	dir, err := os.MkdirTemp("", "agentdesk-demo-")
+	if err != nil {
+		return "", lint.Home{}, exitWith(exitInternal, fmt.Errorf("making the demo folder: %w", err))
+	}
+	h, err := demo.Setup(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", lint.Home{}, exitWith(exitInternal, err)
+	}
+	return dir, h, nil
 }

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,13 +14,12 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/suite"
-	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
 // testFlags holds the flags of agentdesk test.
 type testFlags struct {
 	record, offline bool
-	format          testFormat
+	format          suiteFormat
 	jobs            int
 	judgeRole       string
 	runsDir         string
@@ -102,15 +99,11 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		if f.record {
 			return usageErrorf("--demo replays the recordings it carries: leave out --record")
 		}
-		dir, err := os.MkdirTemp("", "agentdesk-demo-")
+		dir, h, err := makeDemo()
 		if err != nil {
-			return exitWith(exitInternal, fmt.Errorf("making the demo folder: %w", err))
+			return err
 		}
 		defer os.RemoveAll(dir)
-		h, err := demo.Setup(dir)
-		if err != nil {
-			return exitWith(exitInternal, err)
-		}
 		if c, err = lint.Scan(h, lint.ScanOptions{Environ: []string{}}); err != nil {
 			return exitWith(exitInternal, err)
 		}
@@ -121,7 +114,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	} else if c, err = scanHome(g, lint.ScanOptions{Environ: g.environ}); err != nil {
 		return err
 	}
-	files, err := suiteFiles(c.Home.Agents, paths)
+	files, err := findSuiteFiles(c.Home.Agents, paths, testSuites)
 	if err != nil {
 		return err
 	}
@@ -144,7 +137,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 
 	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
 	progress := newProgressLine(g, total)
-	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == testFormatText)
+	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == suiteAsText)
 	start := time.Now()
 	results := suite.Run(cmd.Context(), suites, suite.Options{
 		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole,
@@ -163,11 +156,11 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 
 	var werr error
 	switch f.format {
-	case testFormatJSON:
+	case suiteAsJSON:
 		werr = suite.JSON(g.stdout, results, ropts)
-	case testFormatJUnit:
+	case suiteAsJUnit:
 		werr = suite.JUnit(g.stdout, results, ropts)
-	case testFormatGitHub:
+	case suiteAsGitHub:
 		werr = suite.GitHub(g.stdout, results, ropts)
 	default:
 		werr = printer.finish(results, took)
@@ -181,11 +174,8 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	return nil
 }
 
-// suiteFiles returns the test suite files to run: those named (a folder
-// gives its suites), or every suite in the agents folder.
-func suiteFiles(agents string, paths []string) ([]string, error) {
-	return findSuiteFiles(agents, paths, suiteKind{suffix: lintsuite.TestSuffix, what: "test suite", write: "<agent>.test.yaml beside the agent (see agentdesk test --help), or give a PATH"})
-}
+// testSuites is the kind of suite agentdesk test runs.
+var testSuites = suiteKind{suffix: lintsuite.TestSuffix, what: "test suite", write: "<agent>.test.yaml beside the agent (see agentdesk test --help), or give a PATH"}
 
 // orderedPrinter prints the text report's suites in suite order, each as
 // soon as it and those before it are done.
@@ -271,32 +261,3 @@ func (p *progressLine) clear() {
 		p.shown = false
 	}
 }
-
-// testFormat is the value of agentdesk test --format.
-type testFormat int
-
-const (
-	testFormatText testFormat = iota
-	testFormatJSON
-	testFormatJUnit
-	testFormatGitHub
-)
-
-var testFormatNames = []string{"text", "json", "junit", "github"}
-
-// String returns the format's name.
-func (f *testFormat) String() string { return testFormatNames[*f] }
-
-// Set parses text, json, junit or github.
-func (f *testFormat) Set(s string) error {
-	for i, name := range testFormatNames {
-		if strings.EqualFold(s, name) {
-			*f = testFormat(i)
-			return nil
-		}
-	}
-	return errors.New(`use text, json, junit or github`)
-}
-
-// Type names the flag's value in help text.
-func (f *testFormat) Type() string { return "text|json|junit|github" }

@@ -442,3 +442,27 @@ func TestParseVerdict(t *testing.T) {
 }
 
 var _ = lint.Error
+
+func TestRecordings(t *testing.T) {
+	f := newFixture(t)
+	path := f.suite("cases:\n  - name: one\n    task: hi\n    repeat: 2\n  - name: two\n    task: ho\n")
+	f.on("hi", modeltest.Reply("Hello"))
+	f.on("ho", modeltest.Reply("Hello"))
+	cat := func() Options {
+		c, _ := lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
+		return Options{Catalog: c}
+	}
+	s := lintsuite.Load(path)
+	if got := Recordings(s, cat()); got[0].Recorded != 0 || got[0].Stale != 0 || got[1].Recorded != 0 {
+		t.Fatalf("before recording: %+v", got)
+	}
+	f.run(evalrec.Record, path)
+	if got := Recordings(s, cat()); got[0].Recorded != 2 || got[1].Recorded != 1 {
+		t.Fatalf("recorded: %+v", got)
+	}
+	writeFile(t, filepath.Join(f.home.Agents, "tester.md"), strings.Replace(testerMD, "a tester", "another tester", 1))
+	got := Recordings(s, cat())
+	if got[0].Stale != 2 || got[0].Recorded != 0 || len(got[0].Changes) != 1 || !strings.Contains(got[0].Changes[0], "system prompt changed") {
+		t.Fatalf("after an edit: %+v", got)
+	}
+}

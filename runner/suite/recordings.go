@@ -1,0 +1,68 @@
+package suite
+
+import (
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
+)
+
+// CaseRecordings says how a case's recordings stand against the catalog
+// now, without running anything: how many of its samples are recorded,
+// and what changed since, when a recording is stale.
+type CaseRecordings struct {
+	Case *lintsuite.Case
+	// Recorded counts the samples with an up-to-date recording; Stale
+	// those recorded with something that has changed since (Changes says
+	// what, for the first).
+	Recorded, Stale int
+	Changes         []string
+	// Err says why the case cannot run (a broken case, an agent that is
+	// not loaded), or why a recording cannot be read.
+	Err string
+}
+
+// Recordings reads the recordings of every case of s and compares them
+// with what a sample would send now (o.Catalog), as --offline would.
+func Recordings(s *lintsuite.Suite, o Options) []CaseRecordings {
+	if o.JudgeRole == "" {
+		o.JudgeRole = "Main"
+	}
+	x := &execution{o: o}
+	agent, why := agentOf(o.Catalog, s.Agent)
+	out := make([]CaseRecordings, len(s.Cases))
+	for i, c := range s.Cases {
+		cr := &out[i]
+		cr.Case = c
+		if err := caseError(c, agent, why); err != "" {
+			cr.Err = err
+			continue
+		}
+		for n := 1; n <= c.Repeat; n++ {
+			snt, err := x.resolve(s, c, agent, n)
+			if err != nil {
+				cr.Err = err.Error()
+				break
+			}
+			var jm runner.Model
+			var jerr error
+			if c.Expect.Judge != "" {
+				jm, jerr = runner.ResolveModel(o.Catalog.Config, o.JudgeRole)
+			}
+			d := evalrec.Decide(evalrec.Offline, evalrec.Path(s.Path, c.Name, n), fingerprint(snt, c.Expect.Judge, jm, jerr, agent.Path))
+			switch d.Action {
+			case evalrec.Replay:
+				cr.Recorded++
+			case evalrec.Stale:
+				cr.Stale++
+				if cr.Changes == nil {
+					for _, ch := range d.Changes {
+						cr.Changes = append(cr.Changes, ch.String())
+					}
+				}
+			case evalrec.Broken:
+				cr.Err = d.Err.Error()
+			}
+		}
+	}
+	return out
+}

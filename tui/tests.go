@@ -1,0 +1,430 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentdesk/agentdesk/lint"
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/suite"
+)
+
+// testsPane is the Tests tab: the cases of the selected agent's suite
+// (<agent>.test.yaml beside it), how their recordings stand, and the
+// results of the last run of the suite, filled in as cases finish. It
+// reads the suite and its recordings again whenever the catalog changes,
+// so an edit of the definition marks the recorded results stale at once.
+type testsPane struct {
+	e      *env
+	scroll scroller
+
+	// path is the suite file the state below is about; gen counts the
+	// readings asked for, so a late one is dropped.
+	path    string
+	catGen  int
+	gen     int
+	loading bool
+	suite   *lintsuite.Suite
+	recs    []suite.CaseRecordings
+	missing bool // no suite file for this agent
+	err     error
+
+	// The last run of the suite: its results by case name, whether it is
+	// still going, and the channel its results come in on.
+	running  bool
+	runGen   int
+	results  map[string]*suite.CaseResult
+	cancel   context.CancelFunc
+	resultCh chan tea.Msg
+	// runSHA is the definition's SHA-256 when the run started: results of
+	// an older definition show stale.
+	runSHA string
+	// pending is a start asked for before the suite was read.
+	pending bool
+
+	sel   int
+	key   testsKey
+	cache []string
+}
+
+// testsReadMsg carries a suite and how its recordings stand.
+type testsReadMsg struct {
+	path    string
+	gen     int
+	suite   *lintsuite.Suite
+	recs    []suite.CaseRecordings
+	missing bool
+	err     error
+}
+
+// testsCaseMsg carries one case's result of a run of the suite; done
+// marks the end of the run.
+type testsCaseMsg struct {
+	runGen int
+	result *suite.CaseResult
+	done   bool
+}
+
+func (p *testsPane) keyMap() help.KeyMap { return p.e.keys.Tests }
+func (p *testsPane) scroller() *scroller { return &p.scroll }
+
+// suitePath is the selected agent's suite file: <agents>/<name>.test.yaml.
+func (p *testsPane) suitePath(f *lint.File) string {
+	return filepath.Join(filepath.Dir(f.Path), f.Name()+lintsuite.TestSuffix)
+}
+
+// need reads the selected agent's suite and its recordings when the
+// selection or the catalog changed.
+func (p *testsPane) need(int) tea.Cmd {
+	e := p.e
+	f := e.selected()
+	if f == nil || f.Name() == "" || e.cat == nil {
+		return nil
+	}
+	path := p.suitePath(f)
+	if path == p.path && p.catGen == e.catGen {
+		return nil
+	}
+	if path != p.path {
+		p.stop()
+		p.suite, p.recs, p.results, p.sel, p.missing, p.err, p.pending = nil, nil, nil, 0, false, nil, false
+	}
+	p.path, p.catGen, p.loading = path, e.catGen, true
+	p.gen++
+	gen, cat, rn := p.gen, e.cat, e.opts.Runner
+	return func() tea.Msg {
+		msg := testsReadMsg{path: path, gen: gen}
+		if _, err := os.Stat(path); err != nil {
+			msg.missing = os.IsNotExist(err)
+			if !msg.missing {
+				msg.err = err
+			}
+			return msg
+		}
+		s := lintsuite.Load(path)
+		lintsuite.Check(s, cat)
+		msg.suite = s
+		msg.recs = suite.Recordings(s, suite.Options{Runner: rn, Catalog: cat})
+		return msg
+	}
+}
+
+// read stores a reading unless a newer one was asked for, and starts a
+// run asked for before it came.
+func (p *testsPane) read(msg testsReadMsg) tea.Cmd {
+	if msg.gen != p.gen || msg.path != p.path {
+		return nil
+	}
+	p.loading = false
+	p.suite, p.recs, p.missing, p.err = msg.suite, msg.recs, msg.missing, msg.err
+	if p.suite != nil {
+		p.sel = min(p.sel, max(len(p.suite.Cases)-1, 0))
+	}
+	p.cache = nil
+	if p.pending {
+		p.pending = false
+		return p.start()
+	}
+	return nil
+}
+
+// handleKey runs the suite, opens a case's run, and moves the choice.
+func (p *testsPane) handleKey(msg tea.KeyPressMsg, focused bool) (tea.Cmd, bool) {
+	k, mv := p.e.keys.Tests, p.e.keys.Move
+	n := 0
+	if p.suite != nil {
+		n = len(p.suite.Cases)
+	}
+	switch {
+	case key.Matches(msg, k.Run):
+		return p.start(), true
+	case key.Matches(msg, k.Open):
+		return p.open(), true
+	case focused && key.Matches(msg, mv.Up):
+		p.sel = max(p.sel-1, 0)
+		return nil, true
+	case focused && key.Matches(msg, mv.Down):
+		p.sel = min(p.sel+1, max(n-1, 0))
+		return nil, true
+	case focused && key.Matches(msg, k.Choose):
+		return p.open(), true
+	}
+	return nil, false
+}
+
+// start runs the suite in the background: recorded samples replay, the
+// rest run live; each case's result comes back as a testsCaseMsg.
+func (p *testsPane) start() tea.Cmd {
+	e := p.e
+	f := e.selected()
+	switch {
+	case e.opts.Runner == nil:
+		return e.notify("trial runs are off: "+e.runnerUnavailable(), true)
+	case f == nil || f.Name() == "":
+		return e.notify("select an agent to run its tests", false)
+	case p.loading || p.path != p.suitePath(f):
+		p.pending = true
+		return nil
+	case p.running:
+		return e.notify("the suite is already running", false)
+	case p.suite == nil || p.suite.Broken():
+		return e.notify("no suite to run: write "+filepath.Base(p.path)+" beside the agent", true)
+	}
+	p.stop()
+	p.running, p.results, p.runSHA = true, map[string]*suite.CaseResult{}, f.SHA256
+	p.runGen++
+	p.cache = nil
+	ctx, cancel := context.WithCancel(context.Background())
+	p.cancel = cancel
+	ch := make(chan tea.Msg, len(p.suite.Cases)+1)
+	p.resultCh = ch
+	gen, s, cat, rn := p.runGen, p.suite, e.cat, e.opts.Runner
+	go func() {
+		suite.Run(ctx, []*lintsuite.Suite{s}, suite.Options{
+			Runner: rn, Catalog: cat, Mode: evalrec.Default,
+			OnCase: func(_ *lintsuite.Suite, r *suite.CaseResult) { ch <- testsCaseMsg{runGen: gen, result: r} },
+		})
+		ch <- testsCaseMsg{runGen: gen, done: true}
+	}()
+	return tea.Batch(waitTestsCmd(ch), e.notify("running "+filepath.Base(p.path)+"…", false))
+}
+
+// waitTestsCmd waits for the next result of a run of the suite.
+func waitTestsCmd(ch chan tea.Msg) tea.Cmd {
+	return func() tea.Msg { return <-ch }
+}
+
+// caseDone stores a case's result and waits for the next.
+func (p *testsPane) caseDone(msg testsCaseMsg) tea.Cmd {
+	if msg.runGen != p.runGen {
+		return nil
+	}
+	p.cache = nil
+	if msg.done {
+		p.running = false
+		passed, bad := 0, false
+		for _, r := range p.results {
+			if r.Status.OK() {
+				passed++
+			} else {
+				bad = true
+			}
+		}
+		return p.e.notify(fmt.Sprintf("%s: %d of %d cases passed", filepath.Base(p.path), passed, len(p.results)), bad)
+	}
+	p.results[msg.result.Case.Name] = msg.result
+	return waitTestsCmd(p.resultCh)
+}
+
+// stop cancels a run of the suite still going.
+func (p *testsPane) stop() {
+	if p.cancel != nil {
+		p.cancel()
+		p.cancel = nil
+	}
+	p.running = false
+	p.runGen++
+}
+
+// open opens the chosen case's run folder in the viewer.
+func (p *testsPane) open() tea.Cmd {
+	if p.suite == nil || p.sel >= len(p.suite.Cases) {
+		return nil
+	}
+	r := p.results[p.suite.Cases[p.sel].Name]
+	if r != nil {
+		for _, s := range r.Samples {
+			if s.RunDir != "" {
+				return p.e.openViewer(s.RunDir)
+			}
+		}
+	}
+	return p.e.notify("this case has no run yet: "+keyName(p.e.keys.Tests.Run)+" runs the suite", false)
+}
+
+// testsKey is what the Tests pane's lines depend on.
+type testsKey struct {
+	gen, runGen, sel, w, stGen, catGen int
+	path                               string
+	running, loading, focused          bool
+	results                            int
+}
+
+func (p *testsPane) content(w int) blocks {
+	k := testsKey{gen: p.gen, runGen: p.runGen, sel: p.sel, w: w, stGen: p.e.stGen, catGen: p.catGen, path: p.path,
+		running: p.running, loading: p.loading, focused: p.e.paneFocused, results: len(p.results)}
+	if f := p.e.selected(); f != nil && f.Name() != "" {
+		k.path = p.suitePath(f)
+	}
+	if k != p.key || p.cache == nil {
+		p.key, p.cache = k, p.lines(w)
+	}
+	return lines(p.cache)
+}
+
+// caseState is a case's line: its status word, samples, time and note.
+func (p *testsPane) caseState(i int, c *lintsuite.Case) (status, samples, note string, bad bool) {
+	samples = fmt.Sprintf("%d", c.Repeat)
+	var rec *suite.CaseRecordings
+	if i < len(p.recs) {
+		rec = &p.recs[i]
+	}
+	// An edit since the results makes them stale at once.
+	if rec != nil && rec.Stale > 0 {
+		return "stale", fmt.Sprintf("%d/%d", rec.Recorded, c.Repeat), strings.Join(rec.Changes, "; "), true
+	}
+	if r := p.results[c.Name]; r != nil {
+		if f := p.e.selected(); f != nil && f.SHA256 != p.runSHA {
+			return "stale", fmt.Sprintf("%d/%d", r.Passed, len(r.Samples)), "the definition changed since this run", true
+		}
+		note = r.Message
+		if r.Duration > 0 {
+			note = dur(r.Duration) + "  " + note
+		}
+		return string(r.Status), fmt.Sprintf("%d/%d", r.Passed, len(r.Samples)), note, !r.Status.OK()
+	}
+	if p.running {
+		return "running", samples, "", false
+	}
+	switch {
+	case rec == nil:
+		return "", samples, "", false
+	case rec.Err != "":
+		return "error", samples, rec.Err, true
+	case rec.Recorded == c.Repeat:
+		return "recorded", samples, "replays without a model", false
+	case rec.Recorded > 0:
+		return "partly", fmt.Sprintf("%d/%d", rec.Recorded, c.Repeat), "recorded; the rest runs live", false
+	}
+	return "live", samples, "not recorded: runs against the model", false
+}
+
+// lines renders the Tests pane.
+func (p *testsPane) lines(w int) []string {
+	e := p.e
+	st := &e.st
+	f := e.selected()
+	switch {
+	case f == nil:
+		return []string{st.Dim.Render("Select an agent to see its tests.")}
+	case f.Name() == "":
+		return wrap(fileLabel(f)+" has no name, so no suite can test it.", w)
+	}
+	var out []string
+	add := func(ls ...string) { out = append(out, ls...) }
+	name := filepath.Base(p.path)
+	switch {
+	case p.path != p.suitePath(f) || (p.loading && p.suite == nil && !p.missing):
+		add(st.Dim.Render("Reading " + Sanitize(name) + "…"))
+		return out
+	case p.err != nil:
+		add(wrap(st.Error.Render("cannot read the suite: ")+Sanitize(p.err.Error()), w)...)
+		return out
+	case p.missing:
+		add(st.Title.Render("Tests of " + fileLabel(f)))
+		add(wrap("No suite yet. Write "+Sanitize(name)+" beside the definition:", w)...)
+		add("", st.Dim.Render("  cases:"), st.Dim.Render("    - name: answers the question"), st.Dim.Render("      task: What does main.go do?"),
+			st.Dim.Render("      expect:"), st.Dim.Render("        contains: main"))
+		add("")
+		add(wrap("Then "+keyName(e.keys.Tests.Run)+" runs it here, and agentdesk test --record keeps recordings for CI.", w)...)
+		return out
+	}
+	s := p.suite
+	right := fmt.Sprintf("%d cases", len(s.Cases))
+	if p.running {
+		right = fmt.Sprintf("running %d/%d", len(p.results), len(s.Cases))
+	}
+	add(spread(st.Title.Render("Tests of "+fileLabel(f)), st.Dim.Render(right), w)...)
+	add(st.Dim.Render(cut(Sanitize(e.shortPath(p.path)), w)))
+	for _, d := range s.Diagnostics {
+		for _, l := range wrap(fmt.Sprintf("%d:%d: %s [%s]", d.Line, d.Column, Sanitize(d.Message), d.Rule), w) {
+			add(st.Error.Render(l))
+		}
+	}
+	nameW := 8
+	for _, c := range s.Cases {
+		nameW = max(nameW, len([]rune(Sanitize(c.Name))))
+	}
+	nameW = min(nameW, max(w-2-9-7-10, 8)) // the note gets at least 10 columns
+	for i, c := range s.Cases {
+		status, samples, note, bad := p.caseState(i, c)
+		word := fit(status, 8)
+		switch {
+		case bad:
+			word = st.Error.Render(word)
+		case status == "pass":
+			word = st.Title.Render(word)
+		default:
+			word = st.Dim.Render(word)
+		}
+		line := word + " " + fit(Sanitize(c.Name), nameW) + "  " + fit(samples, 5) + " " + Sanitize(note)
+		switch {
+		case i == p.sel && e.paneFocused:
+			add(st.ListSelected.Render(fit("› "+line, w)))
+		case i == p.sel:
+			add(st.ListCursor.Render(fit("› "+line, w)))
+		default:
+			add(cut("  "+line, w))
+		}
+	}
+	if p.sel < len(s.Cases) {
+		add(p.detail(s.Cases[p.sel], w)...)
+	}
+	add("")
+	k := e.keys
+	for _, l := range wrap(keyName(k.Tests.Run)+": run the suite (recorded cases replay, the rest run live) · "+keyName(k.Tests.Open)+": open the case's run", w) {
+		add(st.Dim.Render(l))
+	}
+	return out
+}
+
+// detail is the chosen case: its task and, after a run, each sample's
+// failures.
+func (p *testsPane) detail(c *lintsuite.Case, w int) []string {
+	st := &p.e.st
+	out := []string{"", st.Label.Render(cut("Case "+Sanitize(c.Name), w))}
+	for _, l := range wrap("Task: "+Sanitize(c.Task), w-2) {
+		out = append(out, "  "+l)
+	}
+	r := p.results[c.Name]
+	if r == nil {
+		return out
+	}
+	for _, s := range r.Samples {
+		head := fmt.Sprintf("sample %d: %s", s.N, s.Status)
+		if s.How != "" {
+			head += " (" + s.How + ")"
+		}
+		out = append(out, "  "+st.Label.Render(cut(head, w-2)))
+		if s.Err != "" {
+			for _, l := range wrap(SanitizeText(p.e.shortenPaths(s.Err)), w-4) {
+				out = append(out, "    "+st.Error.Render(l))
+			}
+		}
+		for _, ch := range s.Changes {
+			out = append(out, "    "+cut(Sanitize(ch), w-4))
+		}
+		for _, fl := range s.Failures {
+			for _, l := range wrap(Sanitize(fl.Expect)+": "+Sanitize(fl.Message), w-4) {
+				out = append(out, "    "+l)
+			}
+			for _, l := range fl.Lines {
+				out = append(out, "      "+st.Dim.Render(cut(Sanitize(l), w-6)))
+			}
+		}
+		if s.Verdict != nil {
+			for _, l := range wrap("judge: "+Sanitize(s.Verdict.Reason), w-4) {
+				out = append(out, "    "+st.Dim.Render(l))
+			}
+		}
+	}
+	return out
+}

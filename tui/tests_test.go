@@ -1,0 +1,111 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/tui/demo"
+)
+
+// demoModel is a browser over the demo home (with its code-analyst suite
+// and recordings) at w×h, with a runner.
+func demoModel(t *testing.T, w, h int) *testModel {
+	t.Helper()
+	tmp := t.TempDir()
+	home, err := demo.Setup(filepath.Join(tmp, "demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(tmp, "runs")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{
+		Home:    home,
+		Scanner: lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
+		Environ: []string{"HOME=" + tmp},
+		Now:     func() time.Time { return fixedNow },
+		Runner:  rn,
+		Demo:    true,
+	})
+	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	tm := &testModel{t: t, Model: m}
+	tm.send(tea.WindowSizeMsg{Width: w, Height: h})
+	tm.run(m.Init())
+	if !m.list.selectPath(filepath.Join(home.Agents, "code-analyst.md")) {
+		t.Fatal("code-analyst is not in the list")
+	}
+	tm.send(nil)
+	return tm
+}
+
+func TestTestsPaneScreens(t *testing.T) {
+	for _, sz := range [][2]int{{40, 12}, {60, 20}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			tm := demoModel(t, sz[0], sz[1])
+			tm.keys("5")
+			checkFrame(t, tm.View().Content, sz[0], sz[1])
+			golden(t, fmt.Sprintf("tests-%dx%d", sz[0], sz[1]), tm.screen())
+			tm.keys("T")
+			checkFrame(t, tm.View().Content, sz[0], sz[1])
+			golden(t, fmt.Sprintf("tests-run-%dx%d", sz[0], sz[1]), tm.screen())
+		})
+	}
+}
+
+func TestTestsPaneRunsOpensAndGoesStale(t *testing.T) {
+	tm := demoModel(t, 120, 40)
+	tm.keys("5")
+	scr := tm.screen()
+	for _, want := range []string{"Tests of code-analyst", "code-analyst.test.yaml", "explains the watcher", "recorded", "replays without a model"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("before a run, the pane lacks %q:\n%s", want, scr)
+		}
+	}
+	// T from another pane runs the suite and brings the Tests pane up.
+	tm.keys("1", "T")
+	scr = tm.screen()
+	if tm.tab != tabTests || strings.Count(scr, "pass ") < 3 || !strings.Contains(scr, "sample 1: pass (replay)") || !strings.Contains(scr, "judge: it says events settle") {
+		t.Fatalf("after T:\n%s", scr)
+	}
+	recs, _ := runner.ListRuns(tm.opts.Runner.Dir(), runner.Filter{})
+	if len(recs) != 5 { // four samples and a judge
+		t.Errorf("%d runs", len(recs))
+	}
+	// Into the pane, enter opens the chosen case's run in the viewer.
+	tm.keys("enter", "enter")
+	if _, ok := tm.overlays.top().(*viewer); !ok || !strings.Contains(tm.screen(), "result.md") {
+		t.Fatalf("enter did not open the run:\n%s", tm.screen())
+	}
+	tm.keys("esc")
+	// An edit of the definition marks the results stale at once.
+	path := filepath.Join(tm.opts.Home.Agents, "code-analyst.md")
+	data, _ := os.ReadFile(path)
+	tm.writeFile("agents/code-analyst.md", strings.Replace(string(data), "never invent an API", "never guess", 1))
+	tm.keys("ctrl+r")
+	scr = tm.screen()
+	if strings.Count(scr, "stale") < 3 || !strings.Contains(scr, "system prompt changed") {
+		t.Errorf("after an edit:\n%s", scr)
+	}
+}
+
+func TestTestsPaneWithoutSuite(t *testing.T) {
+	tm := demoModel(t, 80, 24)
+	tm.list.selectPath(filepath.Join(tm.opts.Home.Agents, "summarizer.md"))
+	tm.keys("5")
+	if scr := tm.screen(); !strings.Contains(scr, "No suite yet") || !strings.Contains(scr, "summarizer.test.yaml") {
+		t.Errorf("without a suite:\n%s", scr)
+	}
+	tm.keys("T")
+	if !strings.Contains(tm.screen(), "no suite to run") {
+		t.Errorf("T without a suite:\n%s", tm.screen())
+	}
+}
