@@ -48,3 +48,20 @@ func TestSkillFeedsChangeIsPickedUpLive(t *testing.T) {
 		t.Errorf("enabled again, the feed is read:\n%s", s)
 	}
 }
+
+// TestDefinitionShowsTheRuntimesEnumValue: a modelRole .NET's enum parser
+// accepts only by leniency loads, and the Definition pane shows the value
+// the runtime carries (an undefined number as that number) with the
+// enum-loose warning.
+func TestDefinitionShowsTheRuntimesEnumValue(t *testing.T) {
+	tmp, base := copyHome(t, "home")
+	tm := newTestModel(t, tmp, base, 110, 40)
+	tm.writeFile("agents/aaa-loose.md", "---\nname: aaa-loose\ndescription: Loose enum values.\nmodelRole: 42\nvisibility: in-ternal\n---\n\nBody.\n")
+	tm.keys("ctrl+r", "home")
+	s := tm.screen()
+	for _, want := range []string{"aaa-loose", "[enum-loose]", "modelRole               42", "visibility              internal"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+}

@@ -81,8 +81,9 @@ asked live; --record asks every sample and keeps its recording beside the
 suite (<name>.route.recordings/, redacted, meant to be committed);
 --offline replays only, no model and no key (CI). A recording made with
 another layer, preamble, model or request is stale, never passed. --jobs N
-asks at most N samples of one provider at once (default 4). --format
-junit or github for CI. With --static, each case's request is ranked by
+asks at most N samples of one provider at once (default 4); on a terminal
+a progress line on stderr shows cases done, running and not passed.
+--format junit or github for CI. With --static, each case's request is ranked by
 shared words instead, and a case whose top match is not its agent fails.
 
 A request that cannot be asked is exit 1 with the fix: no Main model

@@ -46,16 +46,26 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	if changed("samples") {
 		samples = f.samples
 	}
+	suites := make([]*lintsuite.RouteSuite, len(files))
+	total := 0
+	for i, path := range files {
+		suites[i] = lintsuite.LoadRoute(path)
+		lintsuite.CheckRoute(suites[i], c)
+		total += len(suites[i].Cases)
+	}
+	// On a terminal, a progress line on stderr (agentdesk test's).
+	progress := newProgressLine(g, total)
 	start := time.Now()
 	var results []*route.SuiteResult
-	for _, path := range files {
-		s := lintsuite.LoadRoute(path)
-		lintsuite.CheckRoute(s, c)
+	for _, s := range suites {
 		results = append(results, route.RunSuite(cmd.Context(), s, route.SuiteOptions{
 			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static,
+			OnSample: progress.sample,
+			OnCase:   func(r *route.CaseResult) { progress.caseDone(r.Status) },
 		}))
 	}
 	took := time.Since(start)
+	progress.clear()
 	cwd, _ := os.Getwd()
 	switch f.format {
 	case routeAsJSON:

@@ -55,6 +55,9 @@ type SuiteOptions struct {
 	Static bool
 	// OnCase, when set, is called as each case ends, one call at a time.
 	OnCase func(*CaseResult)
+	// OnSample, when set, is called as each sample starts (done false)
+	// and ends (done true), one call at a time with OnCase.
+	OnSample func(done bool)
 }
 
 // CaseResult is one routing case's result.
@@ -143,6 +146,13 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 			report.Unlock()
 		}
 	}
+	sampled := func(done bool) {
+		if o.OnSample != nil {
+			report.Lock()
+			o.OnSample(done)
+			report.Unlock()
+		}
+	}
 	if msg := firstError(res.Findings); msg != "" {
 		for _, r := range res.Cases {
 			r.Status, r.Message = Error, "the suite cannot run: "+msg
@@ -221,8 +231,10 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 					began[j.c] = time.Now()
 				}
 				mu.Unlock()
+				sampled(false)
 				out := outcome{}
 				out.sample, out.decision, out.replayed, out.err = askSample(ctx, s, s.Cases[j.c], j.sample, preps[j.c], o, lim)
+				sampled(true)
 				mu.Lock()
 				outs[j.c][j.sample-1] = out
 				left[j.c]--
