@@ -37,11 +37,16 @@ func TestSkillFeedsChangeIsPickedUpLive(t *testing.T) {
 			t.Errorf("after disabling the feed, the screen lacks %q:\n%s", want, s)
 		}
 	}
-	// Select it: the Definition pane says why.
+	// Select it: the Definition pane says why, and so does the Layer pane.
 	tm.keys("end")
 	if s := tm.screen(); !strings.Contains(s, "not loaded") || !strings.Contains(s, "Not loaded: feed 'community' is disabled in SkillFeeds.") {
 		t.Errorf("the definition of a not-loaded file says why:\n%s", s)
 	}
+	tm.keys("2")
+	if s := tm.screen(); !strings.Contains(s, "release-notes is not in the layer: the runtime does not read it") || !strings.Contains(s, "(feed 'community' is disabled in SkillFeeds)") {
+		t.Errorf("the layer pane says why a not-loaded file is not in the layer:\n%s", s)
+	}
+	tm.keys("1")
 
 	save(string(orig))
 	if s := tm.screen(); strings.Contains(s, "not loaded") || strings.Contains(s, "Not loaded") {
