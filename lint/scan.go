@@ -61,6 +61,10 @@ type Scanner struct {
 	cfg *Config
 	// agentsMissing is true when the last listing found no agents folder.
 	agentsMissing bool
+	// unreadable holds a diagnostic for each folder the last listing could
+	// not read (the agents folder, the feeds folder, a feed folder): the
+	// runtime loads nothing from it, and lint reports it as a finding.
+	unreadable []Diagnostic
 }
 
 type fingerprint struct {
@@ -245,12 +249,27 @@ func (s *Scanner) catalog() *Catalog {
 	return c
 }
 
+// folderUnreadable records that the listing could not read dir (what it
+// is): an error of rule unreadable on the folder.
+func (s *Scanner) folderUnreadable(dir, what string, err error) {
+	sev := Error
+	if r, ok := RuleByID(RuleUnreadable); ok {
+		sev = r.Severity(s.opts.Profile)
+	}
+	s.unreadable = append(s.unreadable, Diagnostic{Path: dir, Rule: RuleUnreadable, Severity: sev,
+		Message: fmt.Sprintf("cannot read the %s: %v: the runtime loads no agent from it", what, describeStatError(err)),
+		Hint:    "make the folder readable (check its permissions, or the link that leads to it)"})
+}
+
 // folderDiagnostics says, in the runtime's words, that the agents folder
-// does not exist or holds no agent file it reads, and names each feed
-// folder the runtime does not read.
+// does not exist or holds no agent file it reads, names each feed folder
+// the runtime does not read, and each folder that cannot be read.
 func (s *Scanner) folderDiagnostics(files []*File) []Diagnostic {
 	if s.agentsMissing {
 		return s.agentsFolderDiagnostics(0)
+	}
+	if len(s.unreadable) > 0 && len(files) == 0 {
+		return slices.Clone(s.unreadable)
 	}
 	read := 0
 	notRead := map[string]int{}
@@ -265,7 +284,7 @@ func (s *Scanner) folderDiagnostics(files []*File) []Diagnostic {
 		}
 		notRead[f.Source.Feed]++
 	}
-	out := s.agentsFolderDiagnostics(read)
+	out := append(slices.Clone(s.unreadable), s.agentsFolderDiagnostics(read)...)
 	for _, feed := range feeds {
 		if d, ok := feedNotLoadedDiag(s.home.FeedDir(feed), feed, s.feedNotLoaded(feed), notRead[feed], "agent file", s.opts.Profile); ok {
 			out = append(out, d)
@@ -303,24 +322,27 @@ func compareListed(a, b *listed) int {
 // name order, each with its *.md files in byte order, stat-ing each.
 func (s *Scanner) listAgents() ([]*listed, error) {
 	s.agentsMissing = false
+	s.unreadable = nil
 	fi, err := os.Stat(s.home.Agents)
 	if errors.Is(err, fs.ErrNotExist) {
 		s.agentsMissing = true
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the agents folder %s: %w", s.home.Agents, err)
+		s.folderUnreadable(s.home.Agents, "agents folder", err)
+		return nil, nil
 	}
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("the agents path %s is not a folder: pass a folder with --agents, or the file itself to lint", s.home.Agents)
 	}
 	out, err := listMarkdown(s.home.Agents, Source{})
 	if err != nil {
-		return nil, err
+		s.folderUnreadable(s.home.Agents, "agents folder", err)
+		return nil, nil
 	}
 	feeds, err := os.ReadDir(s.home.FeedsDir())
 	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-		return nil, fmt.Errorf("cannot read the feeds folder %s: %w", s.home.FeedsDir(), err)
+		s.folderUnreadable(s.home.FeedsDir(), "feeds folder", err)
 	}
 	// os.ReadDir returns entries sorted by name: byte order.
 	for _, d := range feeds {
@@ -331,7 +353,8 @@ func (s *Scanner) listAgents() ([]*listed, error) {
 		src := Source{Feed: d.Name()}
 		more, err := listMarkdown(dir, src)
 		if err != nil {
-			return nil, err
+			s.folderUnreadable(dir, "feed folder", err)
+			continue
 		}
 		for _, e := range more {
 			e.rank = s.rank(src)

@@ -534,3 +534,42 @@ func TestLooksLikeHome(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadableAgentsFolder: an agents folder that cannot be read (here a
+// link that loops) is a finding of rule unreadable on the folder, not a
+// failed scan; so is a feed folder that cannot be read, while the rest is
+// read.
+func TestUnreadableAgentsFolder(t *testing.T) {
+	base := t.TempDir()
+	if err := os.Symlink("agents", filepath.Join(base, "agents")); err != nil {
+		t.Skipf("no symbolic links: %v", err)
+	}
+	c, err := Scan(NewHome(base, ""), ScanOptions{})
+	if err != nil {
+		t.Fatalf("scan failed: %v", err)
+	}
+	ds := c.FolderDiagnostics
+	if len(ds) != 1 || ds[0].Rule != RuleUnreadable || ds[0].Severity != Error || ds[0].Path != filepath.Join(base, "agents") ||
+		!strings.Contains(ds[0].Message, "cannot read the agents folder: a symbolic link loop") {
+		t.Fatalf("folder diagnostics %+v", ds)
+	}
+	if s := c.Summary(); s.Errors != 1 {
+		t.Errorf("summary %+v, want one error", s)
+	}
+
+	base = t.TempDir()
+	feeds := filepath.Join(base, "agents", ".server-feeds")
+	if err := os.MkdirAll(feeds, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "agents", "a.md"), []byte("---\nname: a\ndescription: d\n---\nBody\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("loop", filepath.Join(feeds, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	c, err = Scan(NewHome(base, ""), ScanOptions{})
+	if err != nil || len(c.Loaded()) != 1 {
+		t.Fatalf("scan: %v, %d loaded", err, len(c.Loaded()))
+	}
+}

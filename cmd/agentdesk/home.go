@@ -56,7 +56,7 @@ func homeToRead(g *globals, hint string) (lint.Home, error) {
 // the home's base folder.
 func holdsHomeFolder(h lint.Home) bool {
 	for _, dir := range []string{"agents", "skills", "config"} {
-		if _, err := os.Stat(filepath.Join(h.Base, dir)); err == nil {
+		if _, err := os.Lstat(filepath.Join(h.Base, dir)); err == nil {
 			return true
 		}
 	}

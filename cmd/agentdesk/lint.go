@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,7 +145,12 @@ func writeStrictNote(w io.Writer, format lintFormat, sum lint.Summary) error {
 }
 
 // findSuites lists the suite files in an agents folder.
+// A folder that cannot be read has none: the scan reports it as a finding
+// (rule unreadable).
 func findSuites(dir string) ([]string, error) {
+	if _, err := os.ReadDir(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	found, err := suite.FindAll(dir)
 	if err != nil {
 		return nil, exitWith(exitInternal, err)

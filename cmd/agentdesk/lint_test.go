@@ -245,3 +245,18 @@ func TestLintOnADumbTerminal(t *testing.T) {
 		t.Errorf("xterm-256color printed no colour: %q", out)
 	}
 }
+
+// TestLintUnreadableAgentsFolder: an agents folder that cannot be read is
+// a finding (exit 1) in the report, not an internal failure (exit 3).
+func TestLintUnreadableAgentsFolder(t *testing.T) {
+	home := t.TempDir()
+	if err := os.Symlink("agents", filepath.Join(home, "agents")); err != nil {
+		t.Skipf("no symbolic links: %v", err)
+	}
+	for _, args := range [][]string{{"lint", "--home", home}, {"lint", "--home", home, "--format", "github"}} {
+		code, stdout, stderr := run(t, nil, args...)
+		if code != exitFindings || !strings.Contains(stdout, "cannot read the agents folder: a symbolic link loop") || stderr != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}
