@@ -1,7 +1,7 @@
 package tui
 
 import (
-		"path/filepath"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"

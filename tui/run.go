@@ -36,11 +36,11 @@ type runView struct {
 	firstAt    time.Duration
 	hasFirstAt bool
 	segs       []*runSegment
-	next      int // index of the next event to read
-	status    runner.Status
-	record    *runner.Record // set when the run has ended
-	err       error          // reading events failed
-	writeErr  error          // the run folder could not be written
+	next       int // index of the next event to read
+	status     runner.Status
+	record     *runner.Record // set when the run has ended
+	err        error          // reading events failed
+	writeErr   error          // the run folder could not be written
 }
 
 // runSegment is a stretch of one kind of output: text, thinking (kept
@@ -276,6 +276,7 @@ var doneContext = func() context.Context {
 
 func (p *runPane) keyMap() help.KeyMap { return p.e.keys.Run }
 func (p *runPane) scroller() *scroller { return &p.scroll }
+
 // need reads the limits of the recording the selected agent's model
 // replays, for the intro.
 func (p *runPane) need(int) tea.Cmd {
