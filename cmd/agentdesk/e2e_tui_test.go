@@ -323,3 +323,32 @@ func TestDemoRemovedOnHangup(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserWithAgentsAndNoHome: with --agents, the browser opens on that
+// folder though the home does not exist, and creates no home.
+func TestBrowserWithAgentsAndNoHome(t *testing.T) {
+	tmp := t.TempDir()
+	agents := filepath.Join(tmp, "my-agents")
+	if err := os.MkdirAll(agents, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeAtomically(t, filepath.Join(agents, "helper.md"), "---\nname: helper\ndescription: Helps.\n---\nYou help.\n")
+	missing := filepath.Join(tmp, "no-home")
+	s := startOnScreen(t, 100, 30, []string{"HOME=" + tmp}, "--home", missing, "--agents", agents)
+	scr := s.waitFor("the agents folder opens", "1 loaded", "helper")
+	if strings.Contains(scr, "home gone") || strings.Contains(scr, "is gone") {
+		t.Errorf("a home never there is reported gone:\n%s", scr)
+	}
+	s.press("q")
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Fatalf("agentdesk ended with %v; the screen:\n%s", err, s.screen())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("agentdesk did not quit; the screen:\n%s", s.screen())
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Errorf("the browser created the home %s", missing)
+	}
+}
