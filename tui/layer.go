@@ -400,6 +400,8 @@ func selectionNote(c *lint.Catalog, f *lint.File, b layerBuild, a preview.Audien
 	}
 	name := fileLabel(f)
 	switch {
+	case f.Status == lint.NotLoaded:
+		return name + " is not in the layer: the runtime does not read it (" + Sanitize(f.Reason) + ")"
 	case f.Status != lint.Loaded:
 		return name + " is not in the layer: the runtime rejects it (" + rejectRule(f) + ")"
 	case f.Def != nil && !f.Def.UserFacing():

@@ -37,14 +37,36 @@ func TestSkillFeedsChangeIsPickedUpLive(t *testing.T) {
 			t.Errorf("after disabling the feed, the screen lacks %q:\n%s", want, s)
 		}
 	}
-	// Select it: the Definition pane says why.
+	// Select it: the Definition pane says why, and so does the Layer pane.
 	tm.keys("end")
 	if s := tm.screen(); !strings.Contains(s, "not loaded") || !strings.Contains(s, "Not loaded: feed 'community' is disabled in SkillFeeds.") {
 		t.Errorf("the definition of a not-loaded file says why:\n%s", s)
 	}
+	tm.keys("2")
+	if s := tm.screen(); !strings.Contains(s, "release-notes is not in the layer: the runtime does not read it") || !strings.Contains(s, "(feed 'community' is disabled in SkillFeeds)") {
+		t.Errorf("the layer pane says why a not-loaded file is not in the layer:\n%s", s)
+	}
+	tm.keys("1")
 
 	save(string(orig))
 	if s := tm.screen(); strings.Contains(s, "not loaded") || strings.Contains(s, "Not loaded") {
 		t.Errorf("enabled again, the feed is read:\n%s", s)
+	}
+}
+
+// TestDefinitionShowsTheRuntimesEnumValue: a modelRole .NET's enum parser
+// accepts only by leniency loads, and the Definition pane shows the value
+// the runtime carries (an undefined number as that number) with the
+// enum-loose warning.
+func TestDefinitionShowsTheRuntimesEnumValue(t *testing.T) {
+	tmp, base := copyHome(t, "home")
+	tm := newTestModel(t, tmp, base, 110, 40)
+	tm.writeFile("agents/aaa-loose.md", "---\nname: aaa-loose\ndescription: Loose enum values.\nmodelRole: 42\nvisibility: in-ternal\n---\n\nBody.\n")
+	tm.keys("ctrl+r", "home")
+	s := tm.screen()
+	for _, want := range []string{"aaa-loose", "[enum-loose]", "modelRole               42", "visibility              internal"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
 	}
 }
