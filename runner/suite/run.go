@@ -89,6 +89,11 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 			if err := caseError(c, agent, why); err != "" {
 				for n := range cr.Samples {
 					cr.Samples[n] = &SampleResult{N: n + 1, Status: Error, Err: err}
+					if agent == nil && !hasErrors(c) {
+						// The agent is rejected or unknown: the case fails
+						// with the reason, as a run of it would.
+						cr.Samples[n] = &SampleResult{N: n + 1, Status: Fail, Failures: []Failure{{Key: "agent", Expect: "agent " + s.Agent + " loaded", Message: why}}}
+					}
 				}
 				x.finishCase(s, cr)
 				caseDone()
@@ -142,6 +147,16 @@ func (x *execution) finishSuite(sr *SuiteResult) {
 		x.o.OnSuite(sr)
 		x.mu.Unlock()
 	}
+}
+
+// hasErrors reports whether a case has errors of its own.
+func hasErrors(c *lintsuite.Case) bool {
+	for _, d := range c.Problems {
+		if d.Severity == lint.Error {
+			return true
+		}
+	}
+	return false
 }
 
 // caseError says why a case cannot run at all, or "".

@@ -286,7 +286,7 @@ func TestRejectedAgentAndBrokenCases(t *testing.T) {
 	writeFile(t, garbage, "cases: [\n")
 	f.on("hi", modeltest.Reply("Hello"))
 	rs := f.run(evalrec.Default, bad, mixed, garbage)
-	if c := rs[0].Cases[0]; c.Status != Error || !strings.Contains(c.Message, "agent broken at") || !strings.Contains(c.Message, "rejected") {
+	if c := rs[0].Cases[0]; c.Status != Fail || !strings.Contains(c.Message, "agent broken at") || !strings.Contains(c.Message, "rejected") {
 		t.Errorf("rejected agent: %s %q", c.Status, c.Message)
 	}
 	if got := statuses(rs[1:2]); !slices.Equal(got, []string{"fine: pass 1/1", "bad regexp: error 0/1"}) {
