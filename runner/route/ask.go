@@ -44,7 +44,12 @@ type Question struct {
 // InputError is a question that cannot be asked: no model configured, the
 // Public audience, sub-agents disabled, a layer with no user-facing agent,
 // an empty request. Its message names the configuration key or the fix.
-type InputError struct{ Err error }
+type InputError struct {
+	Err error
+	// Model is set when the model is what is wrong: a replay, which calls
+	// no model, can do without one.
+	Model bool
+}
 
 // Error returns the cause's message.
 func (e *InputError) Error() string { return e.Err.Error() }
@@ -67,10 +72,10 @@ type Prepared struct {
 // disabled, a layer with no user-facing agent, an empty request.
 func Prepare(q Question) (*Prepared, error) {
 	if q.Catalog == nil {
-		return nil, &InputError{errors.New("no agents were read: give the NetClaw home with --home")}
+		return nil, &InputError{Err: errors.New("no agents were read: give the NetClaw home with --home")}
 	}
 	if strings.TrimSpace(q.Request) == "" {
-		return nil, &InputError{errors.New("the request is empty: give the user's message, as they would type it")}
+		return nil, &InputError{Err: errors.New("the request is empty: give the user's message, as they would type it")}
 	}
 	role := q.ModelRole
 	if role == "" {
@@ -78,22 +83,41 @@ func Prepare(q Question) (*Prepared, error) {
 	}
 	nrole, err := runner.NormalizeRole(role)
 	if err != nil {
-		return nil, &InputError{err}
+		return nil, &InputError{Err: err}
 	}
 	q.ModelRole = nrole
 	m, err := runner.ResolveModel(q.Catalog.Config, nrole)
 	if err != nil {
-		return nil, &InputError{err}
+		return nil, &InputError{Err: err, Model: true}
 	}
 	if m.Via == runner.ViaBuiltInDefault {
-		return nil, &InputError{fmt.Errorf("no %s model is configured: the frontline's model is Models.Roles.%s, naming a Models.Definitions entry ({\"Provider\", \"ModelId\"}) whose Provider is a Providers entry; set them in %s",
+		return nil, &InputError{Model: true, Err: fmt.Errorf("no %s model is configured: the frontline's model is Models.Roles.%s, naming a Models.Definitions entry ({\"Provider\", \"ModelId\"}) whose Provider is a Providers entry; set them in %s",
 			nrole, nrole, filepath.Join(q.Catalog.Home.ConfigDir, "netclaw.json"))}
 	}
 	f, err := preview.FrontlineRequest(q.Catalog, q.Audience, q.Preamble, q.Request)
 	if err != nil {
-		return nil, &InputError{err}
+		return nil, &InputError{Err: err}
 	}
 	return &Prepared{Question: q, Frontline: f, Model: m}, nil
+}
+
+// prepareReplay is Prepare for a question only replayed: a model that does
+// not resolve is no error (Model is then the zero Model, and the
+// fingerprint has no model part to compare).
+func prepareReplay(q Question) (*Prepared, error) {
+	p, err := Prepare(q)
+	var ie *InputError
+	if err == nil || !errors.As(err, &ie) || !ie.Model {
+		return p, err
+	}
+	f, ferr := preview.FrontlineRequest(q.Catalog, q.Audience, q.Preamble, q.Request)
+	if ferr != nil {
+		return nil, &InputError{Err: ferr}
+	}
+	if q.ModelRole == "" {
+		q.ModelRole = "Main"
+	}
+	return &Prepared{Question: q, Frontline: f}, nil
 }
 
 // Spec returns the runner spec of one sample of the question.

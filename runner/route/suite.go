@@ -171,7 +171,11 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 			done(r)
 			continue
 		}
-		p, err := Prepare(Question{Catalog: o.Catalog, Audience: audience, Preamble: s.Preamble, Request: c.Request, ModelRole: s.ModelRole})
+		prep := Prepare
+		if o.Mode == evalrec.Offline {
+			prep = prepareReplay // no model is called: none need be configured
+		}
+		p, err := prep(Question{Catalog: o.Catalog, Audience: audience, Preamble: s.Preamble, Request: c.Request, ModelRole: s.ModelRole})
 		if err != nil {
 			r.Status, r.Message = Error, err.Error()
 			done(r)
@@ -298,13 +302,18 @@ func Fingerprint(p *Prepared, preambleSource string) evalrec.Fingerprint {
 	if preambleSource == "" {
 		preambleSource = "agentdesk's default preamble"
 	}
-	return evalrec.Fingerprint{
+	fp := evalrec.Fingerprint{
 		evalrec.NewPart(evalrec.PartLayer, f.Layer, "an agent's name, description or timeout"),
 		evalrec.NewPart(evalrec.PartPreamble, f.Preamble, preambleSource),
-		evalrec.NewPart(evalrec.PartModel, p.Model.Provider+"/"+p.Model.ModelID, ""),
+	}
+	if p.Model.ModelID != "" {
+		// Offline with no model configured there is none to compare.
+		fp = append(fp, evalrec.NewPart(evalrec.PartModel, p.Model.Provider+"/"+p.Model.ModelID, ""))
+	}
+	return append(fp,
 		evalrec.NewPart(evalrec.PartTools, f.Tool.Name+"\n"+f.Tool.Description+"\n"+f.Tool.Parameters, "the spawn_agent tool"),
 		evalrec.NewPart(evalrec.PartFirstMessage, f.Request, "the case's request"),
-	}
+	)
 }
 
 // askSample asks, replays or skips one sample, per the mode.

@@ -337,3 +337,21 @@ func TestSuiteStatic(t *testing.T) {
 		t.Errorf("text:\n%s", text.String())
 	}
 }
+
+func TestSuiteOfflineWithoutModel(t *testing.T) {
+	f := newFixture(t, wire.Anthropic, "")
+	f.srv.SetChooser(chooser())
+	path := f.suite(t)
+	f.runSuite(t, path, SuiteOptions{Mode: evalrec.Record, Jobs: 1})
+	f.srv.Close()
+	writeFile(t, f.home.ConfigFile(), `{}`) // CI: no model, no key
+	off := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Offline})
+	if got := statuses(off); got != "review=pass 2/2, logs=fail 0/2, chat=pass 1/1, flaky logs=pass 1/2" {
+		t.Errorf("offline without a model: %s", got)
+	}
+	// Live, the missing model is an error of every case.
+	def := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Record})
+	if def.Cases[0].Status != Error || !strings.Contains(def.Cases[0].Message, "no Main model is configured") {
+		t.Errorf("record without a model: %s %q", def.Cases[0].Status, def.Cases[0].Message)
+	}
+}
