@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
 )
 
@@ -152,6 +153,9 @@ func (p *artifactsPane) lines(w int) []string {
 		return out
 	case p.err != nil:
 		add(wrap(st.Error.Render("cannot list runs: ")+Sanitize(p.err.Error()), w)...)
+		return out
+	case len(p.records) == 0 && f.Status != lint.Loaded:
+		add(wrap(fileLabel(f)+" is rejected: the runtime would not run it. Fix the definition first (the Definition pane, "+keyName(e.keys.Browser.Tab1)+", says why); its runs show here once it loads and has run.", w)...)
 		return out
 	case len(p.records) == 0:
 		add(wrap("No runs yet. Start one in the Run pane ("+keyName(e.keys.Browser.Tab3)+", then "+keyName(e.keys.Run.Run)+"); its result.md, transcript and any truncated output show here.", w)...)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -277,20 +278,28 @@ func fieldLines(st *Styles, c *lint.Catalog, d *lint.Definition, w int) []string
 // for a feed file, what the feed synced and whether the bytes still match.
 func publishLines(st *Styles, c *lint.Catalog, f *lint.File, w int) []string {
 	var out []string
-	if e, err := preview.ManifestEntry(f, "", ""); err == nil {
+	// The publish state only where it helps: a file with a version, a feed
+	// file whose sync state has one, or a version SkillServer would refuse.
+	// "No version" on every local agent says nothing.
+	fs, feed := preview.SyncOf(f)
+	version := ""
+	if feed && fs.State != preview.NotSynced && f.Def != nil && f.Def.Version == "" {
+		version = fs.Version
+	}
+	if e, err := preview.ManifestEntry(f, version, ""); err == nil {
 		out = append(out, st.Title.Render("Publish"))
 		out = append(out, indented(Sanitize(e.Name)+" "+Sanitize(e.Version)+" · "+e.Digest, w)...)
 		for _, l := range indented(Sanitize(e.URL), w) {
 			out = append(out, st.Dim.Render(l))
 		}
-	} else if d := preview.FileDigest(f); d != "" {
+	} else if d := preview.FileDigest(f); d != "" && !errors.Is(err, preview.ErrNoVersion) && f.Status == lint.Loaded {
 		out = append(out, st.Title.Render("Publish"))
 		out = append(out, indented("digest "+d, w)...)
 		for _, l := range wrap("not publishable as it is: "+Sanitize(homeRelative(c, err.Error())), w-2) {
 			out = append(out, "  "+st.Dim.Render(l))
 		}
 	}
-	if fs, ok := preview.SyncOf(f); ok {
+	if feed {
 		if len(out) > 0 {
 			out = append(out, "")
 		}

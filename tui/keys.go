@@ -71,6 +71,7 @@ type RunKeys struct {
 	FoldThinking key.Binding
 	NextRun      key.Binding // show the agent's next run
 	Open         key.Binding // open the run's artifacts in the viewer
+	NoTools      key.Binding // run again without tools (a model that takes none)
 }
 
 // ArtifactsKeys are the Artifacts pane's.
@@ -166,6 +167,7 @@ func DefaultKeyMap() KeyMap {
 			FoldThinking: b("t", "thinking", "t"),
 			NextRun:      b("]", "next run", "]"),
 			Open:         b("o", "open", "o"),
+			NoTools:      b("w", "again without tools", "w"),
 		},
 		Artifacts: ArtifactsKeys{
 			Open:   b("o", "open", "o"),
@@ -311,7 +313,7 @@ func (k RunKeys) ShortHelp() []key.Binding { return []key.Binding{k.Run, k.Cance
 
 // FullHelp describes the Run pane's keys.
 func (k RunKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{relabel(k.Run, "start a trial run"), relabel(k.Cancel, "cancel run"), relabel(k.FoldThinking, "fold thinking"), k.NextRun, relabel(k.Open, "open in viewer")}}
+	return [][]key.Binding{{relabel(k.Run, "start a trial run"), relabel(k.Cancel, "cancel run"), relabel(k.FoldThinking, "fold thinking"), k.NextRun, relabel(k.Open, "open in viewer"), relabel(k.NoTools, "run again without tools")}}
 }
 
 // ShortHelp is the Artifacts pane's footer.

@@ -30,6 +30,7 @@ type runView struct {
 	agent     string
 	task      string
 	context   string
+	tools     bool // the model was offered the trial tools
 	segs      []*runSegment
 	next      int // index of the next event to read
 	status    runner.Status
@@ -157,6 +158,7 @@ type (
 		agent     string
 		task      string
 		context   string
+		tools     bool
 	}
 	// runEventsMsg carries the events from index from on, all that were
 	// ready when the first arrived.
@@ -177,7 +179,7 @@ type (
 func startRunCmd(ctx context.Context, rn *runner.Runner, spec runner.Spec, agent string) tea.Cmd {
 	return func() tea.Msg {
 		r, err := rn.Start(ctx, spec)
-		return runStartedMsg{run: r, err: err, agentPath: spec.Agent.Path, agent: agent, task: spec.Task, context: spec.Context}
+		return runStartedMsg{run: r, err: err, agentPath: spec.Agent.Path, agent: agent, task: spec.Task, context: spec.Context, tools: spec.Project != ""}
 	}
 }
 
@@ -240,8 +242,30 @@ func (p *runPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.Open):
 		return p.openArtifacts(), true
+	case key.Matches(msg, k.NoTools):
+		return p.againWithoutTools(), true
 	}
 	return nil, false
+}
+
+// toolsRefused reports a run whose model refused the request because it
+// offered tools: running again without them is what helps.
+func toolsRefused(rv *runView) bool {
+	return rv != nil && rv.tools && rv.record != nil && rv.record.Reason == runner.ReasonLLMCallFailed && runner.ToolsRefused(rv.record.Error)
+}
+
+// againWithoutTools runs the shown run's task again, offering no tools,
+// when its model refused them.
+func (p *runPane) againWithoutTools() tea.Cmd {
+	sel := p.e.selected()
+	if sel == nil {
+		return nil
+	}
+	rv := p.current(sel.Path)
+	if !toolsRefused(rv) {
+		return p.e.notify("only a run whose model refused the tools is run again without them", false)
+	}
+	return p.start(sel, rv.task, rv.context, "")
 }
 
 // ask opens the form for a trial run of the selected agent.
@@ -259,15 +283,15 @@ func (p *runPane) ask() tea.Cmd {
 		return e.notify(fileLabel(f)+" is rejected: the runtime would not run it; fix it first", true)
 	}
 	e.push(newRunForm(e.keys, fileLabel(f), func(task, context string) tea.Cmd {
-		return p.start(f, task, context)
+		return p.start(f, task, context, e.opts.Project)
 	}))
 	return nil
 }
 
-// start starts a run of f.
-func (p *runPane) start(f *lint.File, task, context string) tea.Cmd {
+// start starts a run of f; project "" offers the model no tools.
+func (p *runPane) start(f *lint.File, task, context, project string) tea.Cmd {
 	e := p.e
-	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: e.opts.Project}
+	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project}
 	e.show(tabRun)
 	return startRunCmd(p.ctx, e.opts.Runner, spec, fileLabel(f))
 }
@@ -279,7 +303,7 @@ func (p *runPane) started(msg runStartedMsg) tea.Cmd {
 	}
 	rv := &runView{
 		run: msg.run, id: msg.run.ID(), agentPath: msg.agentPath, agent: msg.agent,
-		task: msg.task, context: msg.context, status: msg.run.Status(),
+		task: msg.task, context: msg.context, tools: msg.tools, status: msg.run.Status(),
 	}
 	p.runs = append(p.runs, rv)
 	if p.shown == nil {
@@ -553,6 +577,10 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 	out = append(out, p.streamBlocks(rv, w)...)
 	if rv.ended() {
 		out = append(out, block{lines: append([]string{""}, bannerLines(st, k, rv, e.shortenPaths, w)...)})
+		if toolsRefused(rv) {
+			offer := "This model does not take tools: press " + keyName(k.Run.NoTools) + " to run the same task again without them (no file_read, file_list)."
+			out = append(out, block{lines: append([]string{""}, bannerText(st.Banner, offer, w)...)})
+		}
 	}
 	return out
 }

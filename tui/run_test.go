@@ -337,3 +337,43 @@ func TestRunFolderWriteFailureShows(t *testing.T) {
 	}
 	checkNoRawControls(t, rh.View().Content)
 }
+
+// TestRunAgainWithoutTools (issue 13 item 12): a model that refuses the
+// tools (Ollama: 400 "does not support tools") ends the run with an offer
+// to run it again without them, and the key does so.
+func TestRunAgainWithoutTools(t *testing.T) {
+	for _, sz := range [][2]int{{40, 12}, {60, 20}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			rh := newRunHome(t, sz[0], sz[1])
+			rh.opts.Project = rh.tmp
+			rh.srv.Enqueue(
+				modeltest.Script{Status: 400, ErrorMessage: "registry.ollama.ai/library/gemma:2b does not support tools"},
+				modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Done without tools."), modeltest.Stop()}},
+			)
+			rv := rh.startRun("Summarise", "")
+			rh.pumpUntil("the run fails", rv.ended)
+			if rv.record.Reason != runner.ReasonLLMCallFailed {
+				t.Fatalf("reason %q", rv.record.Reason)
+			}
+			rh.keys("enter", "G") // the end of the Run pane
+			text := strings.Join(strings.Fields(screenText(rh.screen())), " ")
+			if !strings.Contains(text, "This model does not take tools: press w to run the same task again without them") {
+				t.Errorf("no offer to run without tools:\n%s", rh.screen())
+			}
+			checkFrame(t, rh.View().Content, sz[0], sz[1])
+			rh.keys("w")
+			if len(rh.runs.runs) != 2 {
+				t.Fatalf("w did not start a run: %d runs", len(rh.runs.runs))
+			}
+			again := rh.runs.runs[1]
+			rh.pumpUntil("the run without tools ends", again.ended)
+			if again.tools || again.record.Outcome != runner.Completed || again.task != "Summarise" {
+				t.Errorf("again: tools %v, %s %s, task %q", again.tools, again.record.Outcome, again.record.Reason, again.task)
+			}
+			reqs := rh.srv.Requests()
+			if len(reqs) != 2 || strings.Contains(string(reqs[1].Body), `"tools"`) {
+				t.Errorf("the second request still offers tools: %d requests", len(reqs))
+			}
+		})
+	}
+}
