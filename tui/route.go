@@ -151,6 +151,11 @@ func (p *layerPane) routeLines(st *Styles, current string, w int) []string {
 	n := len(v.res.Samples)
 	m := v.res.Prepared.Model
 	out = append(out, labelled(st, "Model    ", Sanitize(m.ModelID)+st.Dim.Render(" ("+Sanitize(m.Via)+")"), w)...)
+	if m.Type == runner.ReplayProviderType {
+		for _, l := range wrap("The model is a recording (a provider of type replay, as in --demo): each sample replays it, so these picks are not a frontline model's choice.", w) {
+			out = append(out, st.Warning.Render(l))
+		}
+	}
 	dist := route.Distribution(v.res.Samples)
 	width := 0
 	for _, s := range dist {

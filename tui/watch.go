@@ -273,17 +273,18 @@ func (w *Watcher) wanted() map[string]map[string]bool {
 		all(feed)
 	}
 	all(h.ConfigDir)
-	// Skills: <skill>/SKILL.md, .system/<skill>/SKILL.md,
-	// .server-feeds/<feed>/<skill>/SKILL.md: three levels.
+	// Skills, as NetClaw's skill scanner finds them: <name>.md,
+	// <skill>/SKILL.md, <category>/<skill>/SKILL.md (.system a category),
+	// and the same inside .server-feeds/<feed>: up to four levels.
 	level := []string{h.Skills}
-	for depth := 0; depth <= 3 && len(level) > 0 && len(want) < maxWatchedDirs; depth++ {
+	for depth := 0; depth <= 4 && len(level) > 0 && len(want) < maxWatchedDirs; depth++ {
 		var next []string
 		for _, d := range level {
 			if !isDir(d) {
 				continue
 			}
 			want[d] = nil
-			if depth < 3 {
+			if depth < 4 {
 				next = append(next, subdirs(d)...)
 			}
 		}

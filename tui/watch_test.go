@@ -120,6 +120,9 @@ func TestWatcherFollowsRecreatedFolders(t *testing.T) {
 		{"a new skill folder", func() {
 			os.MkdirAll(filepath.Join(h.Skills, "fresh-skill"), 0o755)
 		}, filepath.Join(h.Skills, "fresh-skill", "SKILL.md")},
+		{"a category skill in a feed", func() {
+			os.MkdirAll(filepath.Join(h.SkillFeedsDir(), "acme", "ops", "triage"), 0o755)
+		}, filepath.Join(h.SkillFeedsDir(), "acme", "ops", "triage", "SKILL.md")},
 	}
 	for _, c := range cases {
 		drain(w)

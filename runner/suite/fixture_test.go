@@ -32,6 +32,8 @@ type fixture struct {
 	replies map[string][]modeltest.Script
 	turn    map[string]int
 	judge   map[string]string
+	// judgeScripts answer the judge by rubric with a whole script.
+	judgeScripts map[string]modeltest.Script
 	// byTurn marks the tasks whose replies go by the conversation's turn
 	// (the first call, then the call after the tool results), not in turn
 	// across samples.
@@ -52,7 +54,7 @@ const testerMD = "---\nname: tester\ndescription: Tries things\n---\nYou are a t
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{t: t, srv: modeltest.NewServer(), replies: map[string][]modeltest.Script{}, turn: map[string]int{}, judge: map[string]string{}, byTurn: map[string]bool{}}
+	f := &fixture{t: t, srv: modeltest.NewServer(), replies: map[string][]modeltest.Script{}, turn: map[string]int{}, judge: map[string]string{}, byTurn: map[string]bool{}, judgeScripts: map[string]modeltest.Script{}}
 	t.Cleanup(f.srv.Close)
 	base := t.TempDir()
 	f.home = lint.NewHome(base, "")
@@ -78,6 +80,11 @@ func (f *fixture) choose(r modeltest.Request) (modeltest.Script, bool) {
 	defer f.mu.Unlock()
 	user := r.FirstUser()
 	if r.System == JudgePrompt {
+		for rubric, sc := range f.judgeScripts {
+			if strings.Contains(user, "Rubric:\n"+rubric+"\n") {
+				return sc, true
+			}
+		}
 		for rubric, answer := range f.judge {
 			if strings.Contains(user, "Rubric:\n"+rubric+"\n") {
 				return modeltest.Reply(answer), true

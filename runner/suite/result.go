@@ -101,7 +101,9 @@ type SampleResult struct {
 	How string
 	// RunID and RunDir are the sample's run (empty when it did not run).
 	RunID, RunDir string
-	// JudgeRunID is the judge's run, when the case has a rubric.
+	// JudgeRunID is the judge's run, when the case has a rubric and the
+	// judge ran live (a replayed verdict is read from its tape, with no
+	// run of its own).
 	JudgeRunID string
 	// Outcome and Reason are the run's.
 	Outcome, Reason string

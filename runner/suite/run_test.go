@@ -466,3 +466,18 @@ func TestRecordings(t *testing.T) {
 		t.Fatalf("after an edit: %+v", got)
 	}
 }
+
+func TestJudgeCutOffIsAnErrorLiveAndReplayed(t *testing.T) {
+	f := newFixture(t)
+	path := f.suite("cases:\n  - name: one\n    task: hi\n    expect: {judge: is cut}\n")
+	f.on("hi", modeltest.Reply("Hello"))
+	f.judgeScripts["is cut"] = modeltest.Script{Steps: []modeltest.Step{modeltest.Text("PASS: it gree"), modeltest.Length()}}
+	live := f.run(evalrec.Record, path)[0].Cases[0]
+	if live.Status != Error || !strings.Contains(live.Message, "output_truncated") {
+		t.Fatalf("live: %s %q", live.Status, live.Message)
+	}
+	replayed := f.run(evalrec.Offline, path)[0].Cases[0]
+	if replayed.Status != Error || !strings.Contains(replayed.Message, "cut off at the output limit") {
+		t.Fatalf("replayed: %s %q", replayed.Status, replayed.Message)
+	}
+}

@@ -172,17 +172,21 @@ func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner
 		if tape == nil {
 			return Verdict{}, nil, nil, fmt.Errorf("%s has no judge tape: record the case again with --record", path)
 		}
-		spec.Replay, spec.ReplaySource, spec.Fast = tape, path, true
-	} else {
-		m, err := runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
+		reply, err := replayedReply(tape)
 		if err != nil {
-			return Verdict{}, nil, nil, fmt.Errorf("the judge's model (role %s): %w", x.o.JudgeRole, err)
+			return Verdict{}, nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		if m.Type != runner.ReplayProviderType {
-			key = evalrec.ProviderKey(m)
-		}
-		spec.Record = d.Save
+		v, err := ParseVerdict(reply)
+		return v, nil, nil, err
 	}
+	m, err := runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
+	if err != nil {
+		return Verdict{}, nil, nil, fmt.Errorf("the judge's model (role %s): %w", x.o.JudgeRole, err)
+	}
+	if m.Type != runner.ReplayProviderType {
+		key = evalrec.ProviderKey(m)
+	}
+	spec.Record = d.Save
 	jrec, tape, err := x.run(ctx, key, spec)
 	if err != nil {
 		var se *runner.SpecError
