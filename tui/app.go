@@ -20,6 +20,10 @@ type CatalogScanner interface {
 type Options struct {
 	// Home is the NetClaw home being browsed.
 	Home lint.Home
+	// NoHome is set when Home's base folder did not exist at the start and
+	// only its agents folder (--agents) is read: the home is then never
+	// reported as gone.
+	NoHome bool
 	// Scanner produces the catalog; required.
 	Scanner CatalogScanner
 	// Watch starts the file watcher so that saved files show at once.

@@ -47,6 +47,9 @@ func (m *Model) requestRescan(changed []string, full bool) tea.Cmd {
 	m.scanning = true
 	sc := m.opts.Scanner
 	base := m.opts.Home.Base
+	if m.opts.NoHome {
+		base = "" // never there, so never gone
+	}
 	rs, incremental := sc.(Rescanner)
 	if full || !incremental {
 		return func() tea.Msg {

@@ -26,7 +26,8 @@ func runBrowser(cmd *cobra.Command, g *globals) error {
 	if err != nil {
 		return err
 	}
-	return browse(cmd, g, h, tui.Options{})
+	// With --agents the home may be missing: then it is not "gone".
+	return browse(cmd, g, h, tui.Options{NoHome: !h.Exists()})
 }
 
 // runDemo opens the browser on the embedded sample home, made in a new

@@ -288,16 +288,23 @@ func TestDemoEndToEnd(t *testing.T) {
 	s2.press("Summarise the notes", "\r")
 	s2.waitFor("the replay ends truncated", "Failed · output_truncated", "truncated-output.md", "(partial)")
 	s2.press("q")
-	select {
-	case <-s2.done:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("agentdesk did not quit; the screen:\n%s", s2.screen())
-	}
 	// The demo folder is gone once the browser has quit.
+	s2.endsLeavingNoDemo(tmp, "quit")
+}
+
+// endsLeavingNoDemo waits for the program to end (after how), then checks
+// that no demo folder is left in tmp.
+func (s *screenTerm) endsLeavingNoDemo(tmp, how string) {
+	s.t.Helper()
+	select {
+	case <-s.done:
+	case <-time.After(20 * time.Second):
+		s.t.Fatalf("agentdesk did not end on %s; the screen:\n%s", how, s.screen())
+	}
 	ents, _ := os.ReadDir(tmp)
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), "agentdesk-demo-") {
-			t.Errorf("the demo folder %s was left behind", e.Name())
+			s.t.Errorf("after %s, the demo folder %s was left behind", how, e.Name())
 		}
 	}
 }
@@ -311,15 +318,34 @@ func TestDemoRemovedOnHangup(t *testing.T) {
 	if err := s.cmd.Process.Signal(syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-s.done:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("agentdesk did not end on SIGHUP; the screen:\n%s", s.screen())
+	s.endsLeavingNoDemo(tmp, "SIGHUP")
+}
+
+// TestBrowserWithAgentsAndNoHome: with --agents, the browser opens on that
+// folder though the home does not exist, and creates no home.
+func TestBrowserWithAgentsAndNoHome(t *testing.T) {
+	tmp := t.TempDir()
+	agents := filepath.Join(tmp, "my-agents")
+	if err := os.MkdirAll(agents, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	ents, _ := os.ReadDir(tmp)
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), "agentdesk-demo-") {
-			t.Errorf("the demo folder %s was left behind", e.Name())
+	writeAtomically(t, filepath.Join(agents, "helper.md"), "---\nname: helper\ndescription: Helps.\n---\nYou help.\n")
+	missing := filepath.Join(tmp, "no-home")
+	s := startOnScreen(t, 100, 30, []string{"HOME=" + tmp}, "--home", missing, "--agents", agents)
+	scr := s.waitFor("the agents folder opens", "1 loaded", "helper")
+	if strings.Contains(scr, "home gone") || strings.Contains(scr, "is gone") {
+		t.Errorf("a home never there is reported gone:\n%s", scr)
+	}
+	s.press("q")
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Fatalf("agentdesk ended with %v; the screen:\n%s", err, s.screen())
 		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("agentdesk did not quit; the screen:\n%s", s.screen())
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Errorf("the browser created the home %s", missing)
 	}
 }
