@@ -361,6 +361,9 @@ func (r *reader) expect(c *Case, n *yaml.Node) {
 // that is not loaded, a skill that does not route to it, a context-file or
 // project folder that is not there. c may be nil (no catalog: not checked).
 func Check(s *Suite, c *lint.Catalog) {
+	if len(s.Cases) == 0 {
+		return // nothing runs: the reading's findings say why
+	}
 	r := &reader{path: s.Path}
 	pos := s.AgentPos
 	if pos == (lint.Pos{}) {

@@ -183,18 +183,16 @@ func (p *TextPrinter) Suite(r *SuiteResult) error {
 			fmt.Fprintf(w, "    hint: %s\n", termsafe.Escape(d.Hint))
 		}
 	}
-	width := 0
+	width, sw := 0, 6
 	for _, c := range r.Cases {
 		width = max(width, len([]rune(termsafe.Escape(c.Case.Name))))
+		sw = max(sw, len(c.Status))
 	}
 	width = min(width, 40)
 	for _, c := range r.Cases {
 		name := termsafe.Escape(c.Case.Name)
 		pad := width - len([]rune(name))
-		status := fmt.Sprintf("%-6s", c.Status)
-		if c.Status == Unrecorded {
-			status = "unrec."
-		}
+		status := fmt.Sprintf("%-*s", sw, c.Status)
 		line := fmt.Sprintf("  %s %s%s  %d/%d", p.style(statusStyle(c.Status), status), name, strings.Repeat(" ", max(pad, 0)), c.Passed, len(c.Samples))
 		if c.Duration > 0 {
 			line += "  " + formatDuration(c.Duration)

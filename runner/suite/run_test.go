@@ -481,3 +481,22 @@ func TestJudgeCutOffIsAnErrorLiveAndReplayed(t *testing.T) {
 		t.Fatalf("replayed: %s %q", replayed.Status, replayed.Message)
 	}
 }
+
+func TestNoJudgeForARunThatEndedOtherwise(t *testing.T) {
+	f := newFixture(t)
+	path := f.suite("cases:\n  - name: cut\n    task: write a lot\n    expect: {judge: greets}\n")
+	f.on("write a lot", modeltest.Script{Steps: []modeltest.Step{modeltest.Text("on and on"), modeltest.Length()}})
+	f.judge["greets"] = "PASS: fine."
+	for _, mode := range []evalrec.Mode{evalrec.Record, evalrec.Offline} {
+		c := f.run(mode, path)[0].Cases[0]
+		s := c.Samples[0]
+		if c.Status != Fail || s.Verdict != nil || s.JudgeRunID != "" || !strings.HasPrefix(c.Message, "outcome Completed: the run ended Failed (output_truncated)") {
+			t.Errorf("%v: %s %q verdict %+v", mode, c.Status, c.Message, s.Verdict)
+		}
+	}
+	for _, r := range f.srv.Requests() {
+		if r.System == JudgePrompt {
+			t.Error("the judge was asked")
+		}
+	}
+}

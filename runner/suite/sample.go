@@ -90,7 +90,10 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 
 	var judgeTape *cassette.Cassette
 	var judgeFailed error
-	if rubric != "" {
+	// A run that ended otherwise than expected has failed already: its
+	// output is not judged (live or replayed alike).
+	judged := rubric != "" && !failedOn(res.Failures, "outcome", "reason")
+	if judged {
 		v, jrec, jt, err := x.judge(ctx, d, spec, rubric, &rec, path)
 		if jrec != nil {
 			res.JudgeRunID = jrec.RunID
@@ -108,7 +111,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	// A sample whose run and judge both went through is kept, whatever
 	// the verdict (a judge reply that is not a verdict included), so that
 	// its replay says the same.
-	if d.Save && tape != nil && (rubric == "" || judgeTape != nil) {
+	if d.Save && tape != nil && (!judged || judgeTape != nil) {
 		r := &evalrec.Recording{
 			Kind: "test", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n, RecordedAt: rec.StartedAt,
 			Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}},
@@ -128,6 +131,18 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		res.Status = Fail
 	}
 	return res
+}
+
+// failedOn reports whether one of fs is about one of keys.
+func failedOn(fs []Failure, keys ...string) bool {
+	for _, f := range fs {
+		for _, k := range keys {
+			if f.Key == k {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // run runs spec under the limiter's slot for key and waits for it. A
