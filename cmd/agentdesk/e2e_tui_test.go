@@ -349,3 +349,49 @@ func TestBrowserWithAgentsAndNoHome(t *testing.T) {
 		t.Errorf("the browser created the home %s", missing)
 	}
 }
+
+// TestNewAgentDraftEndToEnd drives n with a real editor in a real
+// pseudo-terminal (issue 13 item 4): while the editor has the draft the
+// agents folder holds no new file; an editor that writes a body that loads
+// moves it in; one that leaves the template untouched writes nothing.
+func TestNewAgentDraftEndToEnd(t *testing.T) {
+	tmp := t.TempDir()
+	base := filepath.Join(tmp, "netclaw")
+	copyTree(t, filepath.Join("..", "..", "tui", "testdata", "home"), base)
+	editor := filepath.Join(tmp, "fake-editor")
+	// The editor checks that the agents folder does not hold the file yet,
+	// then (for names starting "keep") writes a body that loads.
+	script := "#!/bin/sh\n" +
+		"for f; do :; done\n" +
+		"n=$(basename \"$f\" .md)\n" +
+		"[ -e '" + filepath.Join(base, "agents") + "'/\"$n.md\" ] && echo 'ALREADY IN' > '" + filepath.Join(tmp, "early") + "'\n" +
+		"case $n in keep*) printf -- '---\\nname: %s\\ndescription: Written in the editor.\\n---\\n\\nYou help.\\n' \"$n\" > \"$f\";; esac\n" +
+		"exit 0\n"
+	if err := os.WriteFile(editor, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := startOnScreen(t, 100, 30, []string{"HOME=" + tmp, "NETCLAW_HOME=" + base, "VISUAL=" + editor})
+	s.waitFor("the home opens", "3 loaded · 2 rejected", "code-analyst")
+
+	s.press("n", "untouched", "\r")
+	s.waitFor("the unchanged draft writes nothing", "nothing written")
+	if _, err := os.Stat(filepath.Join(base, "agents", "untouched.md")); err == nil {
+		t.Error("an unchanged draft was written into the agents folder")
+	}
+
+	s.press("n", "keep-me", "\r")
+	s.waitFor("the changed draft moves in", "4 loaded · 2 rejected", "keep-me")
+	data, err := os.ReadFile(filepath.Join(base, "agents", "keep-me.md"))
+	if err != nil || !strings.Contains(string(data), "Written in the editor.") {
+		t.Errorf("agents/keep-me.md: %q, %v", data, err)
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "early")); err == nil {
+		t.Error("the file was in the agents folder while the editor had the draft")
+	}
+	s.press("q")
+	select {
+	case <-s.done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("agentdesk did not quit; the screen:\n%s", s.screen())
+	}
+}
