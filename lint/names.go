@@ -57,7 +57,8 @@ func Suggest(name string, candidates []string, limit int) []string {
 	return out
 }
 
-// suggestForm is the form of a name Suggest compares.
+// suggestForm is the form of a name Suggest compares: transliterated
+// (résumé → resume), lower-case, without separators.
 func suggestForm(s string) string {
 	s = strings.TrimPrefix(strings.TrimSpace(s), "/")
 	return strings.Map(func(r rune) rune {
@@ -66,7 +67,7 @@ func suggestForm(s string) string {
 			return -1
 		}
 		return r
-	}, strings.ToLower(s))
+	}, strings.ToLower(Transliterate(s)))
 }
 
 // EditDistance is the Levenshtein distance between a and b, counted in

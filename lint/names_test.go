@@ -76,3 +76,20 @@ func BenchmarkSuggest(b *testing.B) {
 		Suggest("agent-nmber-xxxxx", names, 5)
 	}
 }
+
+// TestSuggestTransliterates: accented letters match their plain spelling,
+// so a name typed with accents finds the kebab-case one.
+func TestSuggestTransliterates(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		candidates []string
+		want       string
+	}{
+		{"résumé-writer", []string{"resume-writers", "resume-writer", "reviewer"}, "resume-writer"},
+		{"àéîõü", []string{"aeiou", "zzzzz"}, "aeiou"},
+	} {
+		if got := Suggest(tc.name, tc.candidates, 1); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("Suggest(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
