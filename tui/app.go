@@ -227,6 +227,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.arts.invalidate() // the run's folder is there now
 		}
 		cmds = append(cmds, cmd)
+	case recordedLimitsMsg:
+		m.runs.storeRecorded(msg)
 	case runTickMsg:
 		cmds = append(cmds, m.runs.tickClocks())
 	case artifactsMsg:

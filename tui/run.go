@@ -31,12 +31,16 @@ type runView struct {
 	task      string
 	context   string
 	tools     bool // the model was offered the trial tools
-	segs      []*runSegment
-	next      int // index of the next event to read
-	status    runner.Status
-	record    *runner.Record // set when the run has ended
-	err       error          // reading events failed
-	writeErr  error          // the run folder could not be written
+	// firstAt is when the first text, thinking or tool call came, since
+	// the run started: the clock run.json's first delta reads.
+	firstAt    time.Duration
+	hasFirstAt bool
+	segs       []*runSegment
+	next       int // index of the next event to read
+	status     runner.Status
+	record     *runner.Record // set when the run has ended
+	err        error          // reading events failed
+	writeErr   error          // the run folder could not be written
 }
 
 // runSegment is a stretch of one kind of output: text, thinking (kept
@@ -56,6 +60,12 @@ func (rv *runView) ended() bool { return rv.record != nil || rv.err != nil }
 // add appends an event's output, merging deltas of the same kind; a delta
 // costs what it adds, not what came before it.
 func (rv *runView) add(ev runner.Event) {
+	switch ev.Kind {
+	case runner.EventText, runner.EventThinking, runner.EventToolCall:
+		if !rv.hasFirstAt {
+			rv.firstAt, rv.hasFirstAt = ev.At, true
+		}
+	}
 	switch ev.Kind {
 	case runner.EventText, runner.EventThinking:
 		if n := len(rv.segs); n > 0 && rv.segs[n-1].kind == ev.Kind {
@@ -87,6 +97,47 @@ type runPane struct {
 	// eventWait, when set, replaces the Cmd that waits for a run's events
 	// (tests pump events themselves).
 	eventWait func(r *runner.Run, i int) tea.Cmd
+	// recorded holds the limits of the recordings replay providers play
+	// (a replay applies the recorded limits, not the configured ones),
+	// read in the background, by cassette path.
+	recorded map[string]*recordedLimits
+}
+
+// recordedLimits are a recording's limits, once read.
+type recordedLimits struct {
+	limits runner.Limits
+	err    error
+	ready  bool
+}
+
+// recordedLimitsMsg carries the limits read from a recording.
+type recordedLimitsMsg struct {
+	path   string
+	limits runner.Limits
+	err    error
+}
+
+// recordedLimitsCmd reads a recording's limits.
+func recordedLimitsCmd(path string) tea.Cmd {
+	return func() tea.Msg {
+		tape, err := runner.LoadCassette(path)
+		if err != nil {
+			return recordedLimitsMsg{path: path, err: err}
+		}
+		ms := func(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+		l := tape.Header.Limits
+		return recordedLimitsMsg{path: path, limits: runner.Limits{
+			Prefill: ms(l.PrefillMS), InterDelta: ms(l.InterDeltaMS), NoProgress: ms(l.NoProgressMS),
+			ThinkingOnly: ms(l.ThinkingOnlyMS), MaxCall: ms(l.MaxCallMS),
+		}}
+	}
+}
+
+// storeRecorded keeps a recording's limits.
+func (p *runPane) storeRecorded(msg recordedLimitsMsg) {
+	if r := p.recorded[msg.path]; r != nil {
+		r.limits, r.err, r.ready = msg.limits, msg.err, true
+	}
 }
 
 func newRunPane(e *env) runPane {
@@ -225,7 +276,28 @@ var doneContext = func() context.Context {
 
 func (p *runPane) keyMap() help.KeyMap { return p.e.keys.Run }
 func (p *runPane) scroller() *scroller { return &p.scroll }
-func (p *runPane) need(int) tea.Cmd    { return nil }
+
+// need reads the limits of the recording the selected agent's model
+// replays, for the intro.
+func (p *runPane) need(int) tea.Cmd {
+	e := p.e
+	sel := e.selected()
+	if e.opts.Runner == nil || sel == nil || sel.Def == nil || sel.Status != lint.Loaded || p.current(sel.Path) != nil {
+		return nil
+	}
+	model, err := runner.ResolveModel(e.config(), sel.Def.ModelRole)
+	if err != nil || model.Type != runner.ReplayProviderType {
+		return nil
+	}
+	if p.recorded == nil {
+		p.recorded = map[string]*recordedLimits{}
+	}
+	if _, asked := p.recorded[model.Endpoint]; asked {
+		return nil
+	}
+	p.recorded[model.Endpoint] = &recordedLimits{}
+	return recordedLimitsCmd(model.Endpoint)
+}
 
 // handleKey cancels, folds, moves to the next run, opens the artifacts.
 // (Run itself works from every pane: the root calls ask.)
@@ -486,7 +558,19 @@ func (p *runPane) intro(sel *lint.File, w int) []string {
 	} else {
 		out = append(out, modelLines(st, model, w, true)...)
 	}
-	out = append(out, limitLines(st, runner.LimitsFor(cfg, sel.Def), w)...)
+	switch r := p.recorded[model.Endpoint]; {
+	case err != nil || model.Type != runner.ReplayProviderType:
+		out = append(out, limitLines(st, runner.LimitsFor(cfg, sel.Def), w)...)
+	case r == nil || !r.ready:
+		out = append(out, labelled(st, "Limits   ", "reading the recording…", w)...)
+	case r.err != nil:
+		out = append(out, labelled(st, "Limits   ", "the recording's: "+Sanitize(r.err.Error()), w)...)
+	default:
+		out = append(out, limitLines(st, r.limits, w)...)
+		for _, l := range labelled(st, "         ", "recorded: a replay applies the recording's limits", w) {
+			out = append(out, st.Dim.Render(l))
+		}
+	}
 	tools := "none (no project folder)"
 	if e.opts.Project != "" {
 		tools = "file_read, file_list, read-only in " + e.shortPath(e.opts.Project)
@@ -599,8 +683,10 @@ func clockLines(st *Styles, rv *runView, w int) []string {
 		return labelled(st, "Clock    ", line, w)
 	}
 	first := "waiting"
-	if s.HasCall && s.Call.HasFirstDelta {
-		first = dur(s.Call.FirstDelta)
+	if rv.hasFirstAt {
+		// Since the run started, as run.json counts it (the watchdog's
+		// own first delta is the current call's).
+		first = dur(rv.firstAt)
 	}
 	out := labelled(st, "Clock    ", fmt.Sprintf("elapsed %s · first delta %s", dur(s.Elapsed), first), w)
 	if !s.HasCall {

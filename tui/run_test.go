@@ -142,6 +142,9 @@ func (rh *runHome) freeze(rv *runView) string {
 			SinceWire: 100 * time.Millisecond, SinceProgress: 400 * time.Millisecond,
 			Next: runner.Trip{Reason: runner.ReasonNoSubstantiveOutput}, NextIn: 19*time.Minute + 59*time.Second, HasNext: true,
 		}}
+	if rv.hasFirstAt {
+		rv.firstAt = 900 * time.Millisecond
+	}
 	if rv.record != nil {
 		first := int64(900)
 		rv.record.Timings = runner.Timings{FirstDeltaMS: &first, TotalMS: 1250}

@@ -169,7 +169,15 @@ func cutWord(word string, w int) (head, rest string) {
 // clocks stays readable in a narrow pane.
 func labelled(st *Styles, label, text string, w int) []string {
 	lw := ansi.StringWidth(label)
-	lines := wrap(text, max(w-lw, 10))
+	if w-lw < 16 {
+		// Too narrow beside the label: the text goes under it.
+		out := []string{st.Label.Render(strings.TrimSpace(label))}
+		for _, l := range wrap(text, max(w-2, 1)) {
+			out = append(out, "  "+l)
+		}
+		return out
+	}
+	lines := wrap(text, w-lw)
 	if len(lines) == 0 {
 		lines = []string{""}
 	}
