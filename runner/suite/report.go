@@ -202,17 +202,17 @@ func (p *TextPrinter) Suite(r *SuiteResult) error {
 		}
 		fmt.Fprintln(w, line)
 		if c.Status == Fail {
-			p.failures(c)
+			p.failures(c, strings.Repeat(" ", 2+sw+1))
 		}
 	}
 	return w.Flush()
 }
 
-// failures prints a failed case's failed samples: each failed expectation
-// with the output's relevant lines, and the run folder.
-func (p *TextPrinter) failures(c *CaseResult) {
+// failures prints a failed case's failed samples, indented under the
+// case's name: each failed expectation with the output's relevant lines,
+// and the run folder.
+func (p *TextPrinter) failures(c *CaseResult, indent string) {
 	w := p.w
-	indent := "         "
 	for _, s := range c.Samples {
 		if s.Status != Fail {
 			continue

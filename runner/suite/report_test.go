@@ -1,0 +1,123 @@
+package suite
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// golden compares got with testdata/name, or writes it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (go test -update rewrites it; review the diff):\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
+	}
+}
+
+// reportResults are results of every status, with text from a model that
+// holds control characters.
+func reportResults() []*SuiteResult {
+	s := lintsuite.Parse("agents/code-analyst.test.yaml", []byte(`cases:
+  - name: finds the port
+    task: Which port?
+    repeat: 3
+    pass-rate: 0.6
+  - name: names the file
+    task: Which file?
+  - name: greets
+    task: hi
+  - name: offline only
+    task: ho
+  - name: judge rambles
+    task: hey
+`))
+	broken := lintsuite.Parse("agents/broken.test.yaml", []byte("cases: [\n"))
+	c := s.Cases
+	return []*SuiteResult{
+		{Suite: s, Duration: 2500 * time.Millisecond, Cases: []*CaseResult{
+			{Case: c[0], Status: Pass, Passed: 2, Duration: 1800 * time.Millisecond, Samples: []*SampleResult{
+				{N: 1, Status: Pass, How: "replay", RunID: "r1", RunDir: "/runs/r1", Duration: 600 * time.Millisecond},
+				{N: 2, Status: Fail, How: "replay", RunID: "r2", RunDir: "/runs/r2", Duration: 600 * time.Millisecond,
+					Failures: []Failure{{Key: "contains", Expect: `contains "8080"`, Message: "the output does not hold it", Lines: []string{"1: The port is \x1b[31mset\x1b[0m in config."}}}},
+				{N: 3, Status: Pass, How: "replay", RunID: "r3", RunDir: "/runs/r3", Duration: 600 * time.Millisecond},
+			}},
+			{Case: c[1], Status: Fail, Passed: 0, Duration: 400 * time.Millisecond, Message: `contains "main.go": the output does not hold it`, Samples: []*SampleResult{
+				{N: 1, Status: Fail, How: "live", RunID: "r4", RunDir: "/runs/r4", Duration: 400 * time.Millisecond, Outcome: "Completed",
+					Failures: []Failure{{Key: "contains", Expect: `contains "main.go"`, Message: "the output does not hold it", Lines: []string{"1: It is in server.go."}},
+						{Key: "judge", Expect: "judge", Message: "the judge says it fails: no file is named."}},
+					Verdict: &Verdict{Pass: false, Reason: "no file is named."}},
+			}},
+			{Case: c[2], Status: Stale, Message: "recorded with something that has changed since: system prompt changed: agents/code-analyst.md edited", Samples: []*SampleResult{
+				{N: 1, Status: Stale, Changes: []string{"system prompt changed: agents/code-analyst.md edited"}, Recording: "agents/code-analyst.test.recordings/greets.1.recording"}}},
+			{Case: c[3], Status: Unrecorded, Message: "not recorded: no agents/code-analyst.test.recordings/offline-only-1a2b3c.1.recording; record it with --record", Samples: []*SampleResult{
+				{N: 1, Status: Unrecorded, Err: "not recorded: no agents/code-analyst.test.recordings/offline-only-1a2b3c.1.recording; record it with --record"}}},
+			{Case: c[4], Status: Error, Message: "the judge's reply is not a verdict (PASS: or FAIL:): Well,\nit depends.", Samples: []*SampleResult{
+				{N: 1, Status: Error, How: "live", RunID: "r5", RunDir: "/runs/r5", Err: "the judge's reply is not a verdict (PASS: or FAIL:): Well,\nit depends."}}},
+		}},
+		{Suite: broken, Findings: broken.Diagnostics},
+	}
+}
+
+func TestReportsGolden(t *testing.T) {
+	rs := reportResults()
+	o := ReportOptions{Dir: "."}
+	var text, color, js, junit, gh bytes.Buffer
+	if err := Text(&text, rs, 3*time.Second, o); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.txt", text.String())
+	o.Color = true
+	Text(&color, rs, 3*time.Second, o)
+	golden(t, "report-color.txt", color.String())
+	o.Color = false
+	if err := JSON(&js, rs, o); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.json", js.String())
+	var doc map[string]any
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Errorf("JSON does not parse: %v", err)
+	}
+	if err := JUnit(&junit, rs, o); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.xml", junit.String())
+	if err := xml.Unmarshal(junit.Bytes(), new(struct{})); err != nil {
+		t.Errorf("JUnit does not parse: %v", err)
+	}
+	if err := GitHub(&gh, rs, o); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report-github.txt", gh.String())
+	for name, out := range map[string][]byte{"text": text.Bytes(), "json": js.Bytes(), "junit": junit.Bytes(), "github": gh.Bytes()} {
+		if bytes.ContainsRune(out, 0x1b) {
+			t.Errorf("the %s report carries an ESC from a model", name)
+		}
+	}
+	if s := Summarize(rs); s.OK() || s.Cases != 5 || s.Passed != 1 || s.Failed != 1 || s.Stale != 1 || s.Unrecorded != 1 || s.Errors != 1 || s.Broken != 1 {
+		t.Errorf("summary %+v", s)
+	}
+}
