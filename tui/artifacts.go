@@ -136,7 +136,7 @@ func (p *artifactsPane) lines(w int) []string {
 	case e.opts.Runner == nil:
 		return wrap("Trial runs are off: "+Sanitize(e.runnerUnavailable()), w)
 	case f == nil:
-		return []string{st.Dim.Render("Select an agent to see its runs.")}
+		return dimLines(st, "Select an agent to see its runs.", w)
 	case f.Name() == "":
 		return wrap(fileLabel(f)+" has no name, so no run can belong to it.", w)
 	}

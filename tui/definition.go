@@ -101,7 +101,7 @@ func emptyHomeContent(e *env, w int) []string {
 // body is shown meanwhile).
 func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body string) []string {
 	if f == nil {
-		return []string{st.Dim.Render("Select an agent on the left.")}
+		return dimLines(st, "Select an agent on the left.", w)
 	}
 	var out []string
 	add := func(ls ...string) { out = append(out, ls...) }

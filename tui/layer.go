@@ -217,7 +217,7 @@ func (p *layerPane) toggleDiff() {
 func (p *layerPane) lines(st *Styles, c *lint.Catalog, sel *lint.File, w int) []string {
 	s := p.states[p.audience]
 	if s == nil {
-		return []string{st.Dim.Render("Building the layer…")}
+		return dimLines(st, "Building the layer…", w)
 	}
 	selKey := ""
 	if sel != nil {
@@ -324,11 +324,11 @@ func (p *layerPane) buildBody(st *Styles, s *layerState, w int) ([]string, map[s
 			return dimLines(st, "No change since agentdesk started.", w), nil
 		}
 		if s.diffGen != s.gen {
-			return []string{st.Dim.Render("Comparing the layers…")}, nil
+			return dimLines(st, "Comparing the layers…", w), nil
 		}
 		d := s.diff
 		if d == "" {
-			return []string{st.Dim.Render("The layers are equal.")}, nil
+			return dimLines(st, "The layers are equal.", w), nil
 		}
 		for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
 			out = append(out, diffLines(st, l, w)...)
@@ -336,7 +336,7 @@ func (p *layerPane) buildBody(st *Styles, s *layerState, w int) ([]string, map[s
 		return out, nil
 	}
 	if s.cur.text == "" {
-		return []string{st.Dim.Render("(empty: the frontline model sees no sub-agent layer)")}, nil
+		return dimLines(st, "(empty: the frontline model sees no sub-agent layer)", w), nil
 	}
 	blocks := map[string][2]int{}
 	open, start := "", 0

@@ -174,7 +174,7 @@ func (v *viewer) update(msg tea.Msg) (tea.Cmd, bool) {
 func (v *viewer) lines(st *Styles, w int) []string {
 	switch {
 	case !v.loaded:
-		return []string{st.Dim.Render("Listing " + Sanitize(v.root) + "…")}
+		return dimLines(st, "Listing "+Sanitize(v.root)+"…", w)
 	case v.err != nil:
 		return wrap(Sanitize(v.err.Error()), w)
 	}
@@ -186,7 +186,7 @@ func (v *viewer) lines(st *Styles, w int) []string {
 	case doc.err != nil:
 		return wrap(Sanitize(doc.err.Error()), w)
 	case doc.binary:
-		return []string{st.Dim.Render("A binary file: not shown.")}
+		return dimLines(st, "A binary file: not shown.", w)
 	}
 	var out []string
 	if filepath.Base(p) == runner.TruncatedOutputFile {

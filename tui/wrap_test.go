@@ -110,3 +110,16 @@ func TestRunBannerWraps(t *testing.T) {
 		t.Errorf("banner text %q", got)
 	}
 }
+
+// TestEmptyLayerBannerWraps (issue 13 item 15): the banner of a layer
+// that is empty for a whole audience wraps at spaces, at 40 columns too
+// ("sub-agent" is not split at its hyphen).
+func TestEmptyLayerBannerWraps(t *testing.T) {
+	tmp, base := copyHome(t, "home")
+	tm := newTestModel(t, tmp, base, 40, 20)
+	tm.keys("2", "a", "a") // Public
+	if text := screenText(tm.screen()); !strings.Contains(text, "hidden for Public: sessions with the Public audience get no sub-agent layer") {
+		t.Errorf("the banner is cut or split:\n%s", tm.screen())
+	}
+	checkFrame(t, tm.View().Content, 40, 20)
+}
