@@ -61,7 +61,7 @@ type watchedDir struct {
 func StartWatcher(h lint.Home, debounce time.Duration) (*Watcher, error) {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
-		return nil, fmt.Errorf("watching %s: %w (live reload is off; press ctrl+r to rescan)", h.Agents, err)
+		return nil, fmt.Errorf("watching %s: %w (live reload is off)", h.Agents, err)
 	}
 	w := &Watcher{
 		home:     h,
@@ -323,7 +323,7 @@ func (w *Watcher) sync() error {
 			continue
 		}
 		if len(w.watched) >= maxWatchedDirs {
-			errs = append(errs, fmt.Errorf("watching %s: more than %d folders; the rest are not watched (press ctrl+r to rescan)", w.home.Base, maxWatchedDirs))
+			errs = append(errs, fmt.Errorf("watching %s: more than %d folders; the rest are not watched", w.home.Base, maxWatchedDirs))
 			break
 		}
 		info, err := os.Stat(dir)
@@ -331,7 +331,7 @@ func (w *Watcher) sync() error {
 			continue // gone between listing and adding
 		}
 		if err := w.fs.Add(dir); err != nil {
-			errs = append(errs, fmt.Errorf("watching %s: %w (raise fs.inotify.max_user_watches, or press ctrl+r to rescan)", dir, err))
+			errs = append(errs, fmt.Errorf("watching %s: %w (raise fs.inotify.max_user_watches)", dir, err))
 			continue
 		}
 		w.watched[dir] = watchedDir{only: only, info: info}
@@ -399,9 +399,14 @@ func waitForChange(w *Watcher) tea.Cmd {
 // watcherStarted keeps the watcher and starts listening to it.
 func (m *Model) watcherStarted(msg watcherStartedMsg) tea.Cmd {
 	if msg.err != nil {
-		return m.setFlash(msg.err.Error(), true)
+		return m.watcherFailed(msg.err.Error())
 	}
 	m.watcher = msg.w
 	// Files may have changed between the first scan and the first watch.
 	return tea.Batch(m.requestScan(), waitForChange(m.watcher))
+}
+
+// watcherFailed shows a watcher's error with the key that rescans by hand.
+func (m *Model) watcherFailed(text string) tea.Cmd {
+	return m.setFlash(text+" · press "+keyName(m.keys.Browser.Reload)+" to rescan", true)
 }
