@@ -42,7 +42,7 @@ func (ps *parser) bind() (def *Definition, ok bool) {
 		ps.add(RuleFrontmatter, Pos{1, 1}, "the frontmatter holds no keys", "add at least 'name' and 'description' between the '---' lines")
 		return nil, false
 	}
-	root := resolve(doc.Content[0])
+	root := ResolveAlias(doc.Content[0])
 	if root == nil || root.Kind != yaml.MappingNode {
 		ps.add(RuleYAML, ps.nodePos(doc.Content[0]), "the frontmatter is "+kindName(root)+", not a mapping of keys", "write one 'key: value' per line")
 		return nil, false
@@ -52,7 +52,7 @@ func (ps *parser) bind() (def *Definition, ok bool) {
 	ok = true
 	seen := map[string]Pos{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		kn, vn := resolve(root.Content[i]), resolve(root.Content[i+1])
+		kn, vn := ResolveAlias(root.Content[i]), ResolveAlias(root.Content[i+1])
 		if kn == nil || kn.Kind != yaml.ScalarNode {
 			ps.add(RuleYAML, ps.nodePos(root.Content[i]), "a frontmatter key must be a plain string", "")
 			ok = false
@@ -146,7 +146,7 @@ func (ps *parser) bindMetadata(def *Definition, v *yaml.Node) {
 		return
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, val := resolve(v.Content[i]), resolve(v.Content[i+1])
+		k, val := ResolveAlias(v.Content[i]), ResolveAlias(v.Content[i+1])
 		if k == nil || val == nil || k.Kind != yaml.ScalarNode || val.Kind != yaml.ScalarNode {
 			continue
 		}
@@ -161,9 +161,11 @@ func (ps *parser) bindMetadata(def *Definition, v *yaml.Node) {
 	}
 }
 
-// resolve follows alias nodes to what they point at, giving up on chains
-// deeper than maxAliasDepth (which also stops alias loops).
-func resolve(n *yaml.Node) *yaml.Node {
+// ResolveAlias follows YAML alias nodes to what they point at. It returns
+// nil for a chain deeper than 16 aliases, which also stops alias loops, so
+// every reader of agent frontmatter (the parser here, import in
+// preview/adapt) bounds aliases the same way.
+func ResolveAlias(n *yaml.Node) *yaml.Node {
 	for depth := 0; n != nil && n.Kind == yaml.AliasNode; depth++ {
 		if depth >= maxAliasDepth {
 			return nil
@@ -212,7 +214,7 @@ func stringList(n *yaml.Node) ([]string, string) {
 	}
 	out := make([]string, 0, len(n.Content))
 	for _, item := range n.Content {
-		item = resolve(item)
+		item = ResolveAlias(item)
 		if isNull(item) {
 			continue
 		}
