@@ -44,7 +44,7 @@ func (ps *parser) bind() (def *Definition, ok bool) {
 	}
 	root := ResolveAlias(doc.Content[0])
 	if root == nil || root.Kind != yaml.MappingNode {
-		ps.add(RuleYAML, ps.nodePos(doc.Content[0]), "the frontmatter is "+kindName(root)+", not a mapping of keys", "write one 'key: value' per line")
+		ps.add(RuleYAML, ps.nodePos(doc.Content[0]), "the frontmatter is "+YAMLKind(root)+", not a mapping of keys", "write one 'key: value' per line")
 		return nil, false
 	}
 
@@ -179,7 +179,10 @@ func isNull(n *yaml.Node) bool {
 	return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
-func kindName(n *yaml.Node) string {
+// YAMLKind says what kind of value a YAML node is, for messages: "a
+// list", "a mapping", "null", "a single value", or "an alias that resolves
+// to nothing" for nil (what ResolveAlias returns for a broken chain).
+func YAMLKind(n *yaml.Node) string {
 	switch {
 	case n == nil:
 		return "an alias that resolves to nothing"
@@ -201,7 +204,7 @@ func scalarString(n *yaml.Node) (string, string) {
 	case n.Kind == yaml.ScalarNode:
 		return n.Value, ""
 	}
-	return "", "must be a string, not " + kindName(n)
+	return "", "must be a string, not " + YAMLKind(n)
 }
 
 // stringList binds a list of strings: a sequence of scalars; null is empty.
@@ -210,7 +213,7 @@ func stringList(n *yaml.Node) ([]string, string) {
 		return nil, ""
 	}
 	if n.Kind != yaml.SequenceNode {
-		return nil, "must be a list, not " + kindName(n)
+		return nil, "must be a list, not " + YAMLKind(n)
 	}
 	out := make([]string, 0, len(n.Content))
 	for _, item := range n.Content {
@@ -219,7 +222,7 @@ func stringList(n *yaml.Node) ([]string, string) {
 			continue
 		}
 		if item.Kind != yaml.ScalarNode {
-			return nil, "must be a list of strings, but an item is " + kindName(item)
+			return nil, "must be a list of strings, but an item is " + YAMLKind(item)
 		}
 		out = append(out, item.Value)
 	}
@@ -233,7 +236,7 @@ func scalarInt(n *yaml.Node) (v int, set bool, err string) {
 		return 0, false, ""
 	}
 	if n.Kind != yaml.ScalarNode {
-		return 0, false, "must be a whole number, not " + kindName(n)
+		return 0, false, "must be a whole number, not " + YAMLKind(n)
 	}
 	s := strings.TrimSpace(n.Value)
 	i, perr := strconv.ParseInt(strings.TrimPrefix(s, "+"), 0, 32)
@@ -258,7 +261,7 @@ func scalarBool(n *yaml.Node) (bool, string) {
 		}
 		return false, fmt.Sprintf("must be true or false, not %q", n.Value)
 	}
-	return false, "must be true or false, not " + kindName(n)
+	return false, "must be true or false, not " + YAMLKind(n)
 }
 
 func splitComma(s string) []string {

@@ -59,7 +59,7 @@ func ParseSkill(path string, data []byte) *Skill {
 	}
 	root := ResolveAlias(doc.Content[0])
 	if root == nil || root.Kind != yaml.MappingNode {
-		sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, "the frontmatter is "+kindName(root)+", not a mapping of keys", ps.nodePos(doc.Content[0])
+		sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, "the frontmatter is "+YAMLKind(root)+", not a mapping of keys", ps.nodePos(doc.Content[0])
 		return sk
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -95,7 +95,7 @@ func ParseSkill(path string, data []byte) *Skill {
 				continue
 			}
 			if v.Kind != yaml.MappingNode {
-				fail("must be a mapping, not " + kindName(v))
+				fail("must be a mapping, not " + YAMLKind(v))
 				continue
 			}
 			sk.readMetadata(v, &ps)

@@ -157,7 +157,7 @@ func openCodeToolMap(f yamlField) (on, off []string, err error) {
 		return nil, nil, nil
 	}
 	if f.value.Kind != yaml.MappingNode {
-		return nil, nil, fmt.Errorf("line %d: 'tools' must be a map of tool names to true or false, not %s", f.line, yamlKind(f.value))
+		return nil, nil, fmt.Errorf("line %d: 'tools' must be a map of tool names to true or false, not %s", f.line, lint.YAMLKind(f.value))
 	}
 	for i := 0; i+1 < len(f.value.Content); i += 2 {
 		k, v := lint.ResolveAlias(f.value.Content[i]), lint.ResolveAlias(f.value.Content[i+1])
@@ -189,7 +189,7 @@ func openCodePermissions(f yamlField, x *importCtx) ([]string, error) {
 		return nil, nil
 	}
 	if f.value.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("line %d: 'permission' must be allow, ask, deny or a map of them, not %s", f.line, yamlKind(f.value))
+		return nil, fmt.Errorf("line %d: 'permission' must be allow, ask, deny or a map of them, not %s", f.line, lint.YAMLKind(f.value))
 	}
 	keys := map[string]bool{}
 	for _, t := range openCodeTools.known {

@@ -238,21 +238,6 @@ func collectComments(n *yaml.Node, out *[]string, depth int) {
 	}
 }
 
-// yamlKind says what kind of YAML value a node is, for messages.
-func yamlKind(n *yaml.Node) string {
-	switch {
-	case n == nil:
-		return "an alias that resolves to nothing"
-	case n.Kind == yaml.SequenceNode:
-		return "a list"
-	case n.Kind == yaml.MappingNode:
-		return "a mapping"
-	case n.Tag == "!!null":
-		return "null"
-	}
-	return "a single value"
-}
-
 // isYAMLNull reports whether n is a null value (or absent).
 func isYAMLNull(n *yaml.Node) bool {
 	return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
@@ -266,7 +251,7 @@ func yamlString(f yamlField) (string, error) {
 	case f.value.Kind == yaml.ScalarNode:
 		return f.value.Value, nil
 	}
-	return "", fmt.Errorf("line %d: '%s' must be a string, not %s", f.line, f.key, yamlKind(f.value))
+	return "", fmt.Errorf("line %d: '%s' must be a string, not %s", f.line, f.key, lint.YAMLKind(f.value))
 }
 
 // yamlStrings reads a list of scalars, or one scalar split at commas (the
@@ -285,7 +270,7 @@ func yamlStrings(f yamlField) ([]string, error) {
 				continue
 			}
 			if item.Kind != yaml.ScalarNode {
-				return nil, fmt.Errorf("line %d: '%s' must be a list of names, but an item is %s", f.line, f.key, yamlKind(item))
+				return nil, fmt.Errorf("line %d: '%s' must be a list of names, but an item is %s", f.line, f.key, lint.YAMLKind(item))
 			}
 			if v := strings.TrimSpace(item.Value); v != "" {
 				out = append(out, v)
@@ -293,7 +278,7 @@ func yamlStrings(f yamlField) ([]string, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("line %d: '%s' must be a list of names, not %s", f.line, f.key, yamlKind(f.value))
+	return nil, fmt.Errorf("line %d: '%s' must be a list of names, not %s", f.line, f.key, lint.YAMLKind(f.value))
 }
 
 // splitList splits "Read, Grep, Bash(git add:*, git commit:*)" into its
