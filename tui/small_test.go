@@ -1,9 +1,6 @@
 package tui
 
 import (
-	"errors"
-
-	"charm.land/bubbles/v2/key"
 	"strings"
 	"testing"
 	"time"
@@ -124,17 +121,5 @@ func TestPaneScrollsToItsLastLine(t *testing.T) {
 		if got, want := p.scroller().offset, total-h; got != want {
 			t.Errorf("%dx%d: after G the pane starts at line %d, want %d (%d lines, %d shown)", sz[0], sz[1], got, want, total, h)
 		}
-	}
-}
-
-// TestWatcherErrorNamesTheReloadKey: a watcher's error names the rescan
-// key from the key map, so a remapped key is the one shown.
-func TestWatcherErrorNamesTheReloadKey(t *testing.T) {
-	tmp, base := copyHome(t, "home")
-	tm := newTestModel(t, tmp, base, 120, 24)
-	tm.Model.keys.Browser.Reload = key.NewBinding(key.WithKeys("f5"), key.WithHelp("f5", "rescan now"))
-	tm.send(watcherErrMsg{err: errors.New("watching /x: too many open files")})
-	if got := tm.flash.text; !strings.HasSuffix(got, "press f5 to rescan") {
-		t.Errorf("the watcher's error reads %q, want it to end with the remapped key", got)
 	}
 }

@@ -396,17 +396,18 @@ func waitForChange(w *Watcher) tea.Cmd {
 	}
 }
 
+// rescanHint says how to rescan by hand when live reload falls short,
+// with the key the key map binds (the watcher does not know it).
+func (m *Model) rescanHint() string {
+	return "; press " + keyName(m.keys.Browser.Reload) + " to rescan"
+}
+
 // watcherStarted keeps the watcher and starts listening to it.
 func (m *Model) watcherStarted(msg watcherStartedMsg) tea.Cmd {
 	if msg.err != nil {
-		return m.watcherFailed(msg.err.Error())
+		return m.setFlash(msg.err.Error()+m.rescanHint(), true)
 	}
 	m.watcher = msg.w
 	// Files may have changed between the first scan and the first watch.
 	return tea.Batch(m.requestScan(), waitForChange(m.watcher))
-}
-
-// watcherFailed shows a watcher's error with the key that rescans by hand.
-func (m *Model) watcherFailed(text string) tea.Cmd {
-	return m.setFlash(text+" · press "+keyName(m.keys.Browser.Reload)+" to rescan", true)
 }
