@@ -29,7 +29,7 @@ type routeFlags struct {
 	record      bool
 	static      bool
 	showRequest bool
-	format      routeFormat
+	format      suiteFormat
 	suite       bool
 	offline     bool
 	prefill     time.Duration
@@ -144,7 +144,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--max-tokens is %d: give a positive number, or leave it out", f.maxTokens)
 	case f.offline:
 		return usageErrorf("--offline replays suite recordings: use it with --suite")
-	case f.format == routeAsJUnit || f.format == routeAsGitHub:
+	case f.format == suiteAsJUnit || f.format == suiteAsGitHub:
 		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
 	case f.static && (f.record || changed("samples") || changed("system-file") || changed("model-role") || f.showRequest):
 		return usageErrorf("--static asks no model: leave out --record, --samples, --system-file, --model-role and --show-request")
@@ -215,7 +215,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	if res.NoTools != "" {
 		return exitWith(exitFindings, errors.New(res.NoTools))
 	}
-	if f.format == routeAsJSON {
+	if f.format == suiteAsJSON {
 		err = writeRouteJSON(g, res)
 	} else {
 		err = writeString(g.stdout, routeText(res))
@@ -339,7 +339,7 @@ func routeStatic(g *globals, f routeFlags, c *lint.Catalog, a preview.Audience, 
 	idx := route.NewIndex(preview.Listed(c, a))
 	ranks := idx.Rank(request)
 	similar := idx.Similar(0)
-	if f.format == routeAsJSON {
+	if f.format == suiteAsJSON {
 		return writeJSONDoc(g, routeDoc{Request: request, Audience: a, Agents: fl.Agents, Static: ranks, Similar: similar, Heuristic: staticHeuristic})
 	}
 	var b strings.Builder

@@ -154,24 +154,12 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	took := time.Since(start)
 	progress.clear()
 
-	var werr error
-	switch f.format {
-	case suiteAsJSON:
-		werr = suite.JSON(g.stdout, results, ropts)
-	case suiteAsJUnit:
-		werr = suite.JUnit(g.stdout, results, ropts)
-	case suiteAsGitHub:
-		werr = suite.GitHub(g.stdout, results, ropts)
-	default:
-		werr = printer.finish(results, took)
-	}
-	if werr != nil {
-		return exitWith(exitInternal, werr)
-	}
-	if !suite.Summarize(results).OK() {
-		return exitWith(exitFindings, nil)
-	}
-	return nil
+	return writeSuiteReport(f.format, suite.Summarize(results).OK(), [...]func() error{
+		suiteAsText:   func() error { return printer.finish(results, took) },
+		suiteAsJSON:   func() error { return suite.JSON(g.stdout, results, ropts) },
+		suiteAsJUnit:  func() error { return suite.JUnit(g.stdout, results, ropts) },
+		suiteAsGitHub: func() error { return suite.GitHub(g.stdout, results, ropts) },
+	})
 }
 
 // testSuites is the kind of suite agentdesk test runs.
