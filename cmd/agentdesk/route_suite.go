@@ -21,7 +21,7 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		return usageErrorf("%v", err)
 	case f.showRequest || changed("system-file") || changed("audience") || changed("model-role"):
 		return usageErrorf("a suite says its audience, preamble-file and model-role itself: leave out --show-request, --system-file, --audience and --model-role")
-	case f.jobs < 0:
+	case f.jobs < 1:
 		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
 	case changed("samples") && f.samples < 1:
 		return usageErrorf("--samples is %d: ask at least once", f.samples)
