@@ -67,7 +67,7 @@ func TestEnumValuesLoadAsDotnetParsesThem(t *testing.T) {
 		{"modelRole", `"  "`, Loaded, "Compaction", nil, ""},
 		{"modelRole", "Fallback", Loaded, "Fallback", []string{RuleModelRole}, "not documented"},
 		{"modelRole", "1", Loaded, "Fallback", []string{RuleEnumLoose}, "modelRole '1' is a number: the runtime's enum parser (.NET Enum.TryParse) accepts any number and reads Fallback"},
-		{"modelRole", "42", Loaded, "42", []string{RuleEnumLoose}, "reads 42, which is not a role (Main = 0, Fallback = 1, Compaction = 2), and loads the file with it"},
+		{"modelRole", "42", Loaded, "42", []string{RuleEnumLoose}, "reads 42, which is not a role (Main = 0, Fallback = 1, Compaction = 2), and loads the file with it; a spawn asks for the model of that role, and the runtime gives it the Main model"},
 		{"modelRole", "-3", Loaded, "-3", []string{RuleEnumLoose}, "reads -3, which is not a role"},
 		{"modelRole", `"Main, Compaction"`, Loaded, "Compaction", []string{RuleEnumLoose}, "is a comma list: the runtime's enum parser (.NET Enum.TryParse) combines the members' numbers (Main = 0, Fallback = 1, Compaction = 2) and reads Compaction"},
 		{"modelRole", `"Fallback, Compaction"`, Loaded, "3", []string{RuleEnumLoose}, "reads 3, which is not a role"},

@@ -39,6 +39,12 @@ func (ps *parser) checkModelRole(d *Definition, label string, pos Pos) {
 	if !modelRoleEnum.defined(v) || v == 1 {
 		hint = "write 'modelRole: Main' or 'modelRole: Compaction'"
 	}
-	ps.add(RuleEnumLoose, pos, looseEnumMessage("modelRole", raw, form, d.ModelRole, modelRoleEnum.defined(v),
-		"Main = 0, Fallback = 1, Compaction = 2", "a role"), hint)
+	msg := looseEnumMessage("modelRole", raw, form, d.ModelRole, modelRoleEnum.defined(v),
+		"Main = 0, Fallback = 1, Compaction = 2", "a role")
+	if !modelRoleEnum.defined(v) {
+		// Every chat-client provider and router maps a role other than
+		// Fallback and Compaction to Main (`_ => main`).
+		msg += "; a spawn asks for the model of that role, and the runtime gives it the Main model"
+	}
+	ps.add(RuleEnumLoose, pos, msg, hint)
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -79,7 +80,34 @@ var defaultEndpoints = map[string]string{
 // provider of type replay resolves to a Model whose Endpoint is the path of
 // the cassette to play (Protocol unset: the cassette says it). cfg may be
 // nil (the defaults).
+//
+// An agent's modelRole may load as a number no role has (.NET's
+// Enum.TryParse takes `modelRole: 42`; lint warns, enum-loose). Every
+// NetClaw chat-client provider and router maps a role other than Fallback
+// and Compaction to the Main model (`_ => main`), so such a role resolves
+// as Main, and Via says why. A flag or suite value is checked with
+// NormalizeRole before it gets here.
 func ResolveModel(cfg *lint.Config, role string) (Model, error) {
+	if n, ok := undefinedRole(role); ok {
+		m, err := resolveModel(cfg, "Main")
+		if err != nil {
+			return Model{}, fmt.Errorf("modelRole %d is not a role, so the runtime uses the Main model: %w", n, err)
+		}
+		m.Via += fmt.Sprintf(" (modelRole %d is not a role: the runtime uses Main)", n)
+		return m, nil
+	}
+	return resolveModel(cfg, role)
+}
+
+// undefinedRole reports whether role is an integer that is not one of
+// ModelRole's members (Main = 0, Fallback = 1, Compaction = 2), as lint
+// carries a modelRole the runtime parsed to an undefined value.
+func undefinedRole(role string) (int64, bool) {
+	n, err := strconv.ParseInt(strings.TrimSpace(role), 10, 32)
+	return n, err == nil && (n < 0 || n > 2)
+}
+
+func resolveModel(cfg *lint.Config, role string) (Model, error) {
 	role, err := NormalizeRole(role)
 	if err != nil {
 		return Model{}, err

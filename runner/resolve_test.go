@@ -82,6 +82,16 @@ func TestResolveModel(t *testing.T) {
 			want: Model{Role: "Fallback", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-netclaw-json", Protocol: wire.Anthropic, Via: "Models.Roles.Main (Fallback falls back to Main)"},
 		},
 		{
+			name:    "an undefined numeric modelRole runs on Main, as every runtime chat-client provider maps it",
+			netclaw: roles, role: "42",
+			want: Model{Role: "Main", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-netclaw-json", Protocol: wire.Anthropic, Via: "Models.Roles.Main (modelRole 42 is not a role: the runtime uses Main)"},
+		},
+		{
+			name:    "a negative modelRole too, never Compaction",
+			netclaw: roles, role: "-3",
+			want: Model{Role: "Main", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-netclaw-json", Protocol: wire.Anthropic, Via: "Models.Roles.Main (modelRole -3 is not a role: the runtime uses Main)"},
+		},
+		{
 			name:    "older shape under Models.Main",
 			netclaw: `{"Models": {"Main": {"Provider": "or", "ModelId": "meta/llama"}}, "Providers": {"or": {"Type": "openrouter"}}}`,
 			role:    "Compaction",

@@ -218,7 +218,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case homeChangedMsg:
 		cmds = append(cmds, m.requestRescan(msg.change.Paths, false), waitForChange(m.watcher))
 	case watcherErrMsg:
-		cmds = append(cmds, m.setFlash("watcher: "+msg.err.Error(), true), waitForChange(m.watcher))
+		cmds = append(cmds, m.setFlash("watcher: "+msg.err.Error()+m.rescanHint(), true), waitForChange(m.watcher))
 	case runStartedMsg:
 		cmds = append(cmds, m.runs.started(msg))
 	case runEventsMsg:

@@ -61,7 +61,7 @@ type watchedDir struct {
 func StartWatcher(h lint.Home, debounce time.Duration) (*Watcher, error) {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
-		return nil, fmt.Errorf("watching %s: %w (live reload is off; press ctrl+r to rescan)", h.Agents, err)
+		return nil, fmt.Errorf("watching %s: %w (live reload is off)", h.Agents, err)
 	}
 	w := &Watcher{
 		home:     h,
@@ -323,7 +323,7 @@ func (w *Watcher) sync() error {
 			continue
 		}
 		if len(w.watched) >= maxWatchedDirs {
-			errs = append(errs, fmt.Errorf("watching %s: more than %d folders; the rest are not watched (press ctrl+r to rescan)", w.home.Base, maxWatchedDirs))
+			errs = append(errs, fmt.Errorf("watching %s: more than %d folders; the rest are not watched", w.home.Base, maxWatchedDirs))
 			break
 		}
 		info, err := os.Stat(dir)
@@ -331,7 +331,7 @@ func (w *Watcher) sync() error {
 			continue // gone between listing and adding
 		}
 		if err := w.fs.Add(dir); err != nil {
-			errs = append(errs, fmt.Errorf("watching %s: %w (raise fs.inotify.max_user_watches, or press ctrl+r to rescan)", dir, err))
+			errs = append(errs, fmt.Errorf("watching %s: %w (raise fs.inotify.max_user_watches)", dir, err))
 			continue
 		}
 		w.watched[dir] = watchedDir{only: only, info: info}
@@ -396,10 +396,16 @@ func waitForChange(w *Watcher) tea.Cmd {
 	}
 }
 
+// rescanHint says how to rescan by hand when live reload falls short,
+// with the key the key map binds (the watcher does not know it).
+func (m *Model) rescanHint() string {
+	return "; press " + keyName(m.keys.Browser.Reload) + " to rescan"
+}
+
 // watcherStarted keeps the watcher and starts listening to it.
 func (m *Model) watcherStarted(msg watcherStartedMsg) tea.Cmd {
 	if msg.err != nil {
-		return m.setFlash(msg.err.Error(), true)
+		return m.setFlash(msg.err.Error()+m.rescanHint(), true)
 	}
 	m.watcher = msg.w
 	// Files may have changed between the first scan and the first watch.

@@ -526,3 +526,43 @@ func TestRunReplaysTheDemo(t *testing.T) {
 		t.Errorf("unknown recording: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestRunUndefinedModelRoleUsesMain: `modelRole: 42` loads (with an
+// enum-loose warning), and the runtime's chat-client providers map a role
+// that is neither Fallback nor Compaction to the Main model; run does the
+// same instead of refusing the agent.
+func TestRunUndefinedModelRoleUsesMain(t *testing.T) {
+	srv, env, runs := trialHome(t, wire.OpenAI)
+	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
+	files := map[string]string{
+		"agents/fortytwo.md": "---\nname: fortytwo\ndescription: Answers.\nmodelRole: 42\n---\nSay 42.\n",
+		"config/netclaw.json": fmt.Sprintf(`{
+  "Models": {"Roles": {"Main": "m", "Compaction": "c"}, "Definitions": {"m": {"Provider": "test", "ModelId": "main-model"}, "c": {"Provider": "test", "ModelId": "compaction-model"}}},
+  "Providers": {"test": {"Type": "openai-compatible", "Endpoint": %q}}
+}`, srv.Endpoint(wire.OpenAI)),
+	}
+	for rel, text := range files {
+		if err := os.WriteFile(filepath.Join(home, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv.Enqueue(modeltest.Script{Steps: []modeltest.Step{modeltest.Text("42"), modeltest.Stop()}})
+	code, stdout, stderr := runTrialCmd(t, env, "", "run", "fortytwo", "--task", "x", "--no-tools")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Model != "main-model" {
+		t.Fatalf("the server got %+v, want one request for main-model", reqs)
+	}
+	list, _ := runner.ListRuns(runs, runner.Filter{})
+	if len(list) != 1 {
+		t.Fatalf("runs %+v", list)
+	}
+	data, err := os.ReadFile(filepath.Join(list[0].Dir, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"role": "Main"`) || !strings.Contains(string(data), "modelRole 42 is not a role: the runtime uses Main") {
+		t.Errorf("run.json does not record Main and why:\n%s", data)
+	}
+}
