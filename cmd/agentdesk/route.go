@@ -29,7 +29,7 @@ type routeFlags struct {
 	record      bool
 	static      bool
 	showRequest bool
-	format      routeFormat
+	format      suiteFormat
 	suite       bool
 	offline     bool
 	prefill     time.Duration
@@ -56,7 +56,8 @@ spawn_agent for an agent that does not exist or is internal (with the
 runtime's refusal), answered itself, called another tool, or wrote arguments
 that are not valid JSON.
 
-The request is asked --samples times (default 5) in parallel and the
+The request is asked --samples times (default 5) in parallel (at most
+--jobs at once, default 4) and the
 distribution of picks is printed, then each sample. Every sample is a trial
 run with its own run folder (agentdesk runs lists them); --record keeps its
 stream.cassette. API keys are redacted from everything printed or written.
@@ -115,7 +116,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.Var(&f.audience, "audience", "the session's audience: Personal, Team or Public (any case)")
 	fl.StringVar(&f.systemFile, "system-file", "", "file whose text is the frontline's preamble, the first system message (default: a short neutral one)")
 	fl.IntVar(&f.samples, "samples", route.DefaultSamples, "how many times to ask, in parallel")
-	fl.IntVar(&f.jobs, "jobs", 0, "at most this many samples at once (default: all)")
+	fl.IntVar(&f.jobs, "jobs", route.DefaultJobs, jobsUsage)
 	fl.StringVar(&f.modelRole, "model-role", "", "model role of the frontline (default Main): Main, Compaction or Fallback")
 	fl.IntVar(&f.maxTokens, "max-tokens", 0, "cap on each reply's tokens (default: the provider's; 8192 for Anthropic)")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
@@ -138,13 +139,13 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("give the request: agentdesk route \"what the user would type\" (- reads it from stdin)")
 	case f.samples < 1:
 		return usageErrorf("--samples is %d: ask at least once", f.samples)
-	case f.jobs < 0:
-		return usageErrorf("--jobs is %d: give a positive number, or leave it out", f.jobs)
+	case f.jobs < 1:
+		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
 	case f.maxTokens < 0:
 		return usageErrorf("--max-tokens is %d: give a positive number, or leave it out", f.maxTokens)
 	case f.offline:
 		return usageErrorf("--offline replays suite recordings: use it with --suite")
-	case f.format == routeAsJUnit || f.format == routeAsGitHub:
+	case f.format == suiteAsJUnit || f.format == suiteAsGitHub:
 		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
 	case f.static && (f.record || changed("samples") || changed("system-file") || changed("model-role") || f.showRequest):
 		return usageErrorf("--static asks no model: leave out --record, --samples, --system-file, --model-role and --show-request")
@@ -215,7 +216,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	if res.NoTools != "" {
 		return exitWith(exitFindings, errors.New(res.NoTools))
 	}
-	if f.format == routeAsJSON {
+	if f.format == suiteAsJSON {
 		err = writeRouteJSON(g, res)
 	} else {
 		err = writeString(g.stdout, routeText(res))
@@ -339,7 +340,7 @@ func routeStatic(g *globals, f routeFlags, c *lint.Catalog, a preview.Audience, 
 	idx := route.NewIndex(preview.Listed(c, a))
 	ranks := idx.Rank(request)
 	similar := idx.Similar(0)
-	if f.format == routeAsJSON {
+	if f.format == suiteAsJSON {
 		return writeJSONDoc(g, routeDoc{Request: request, Audience: a, Agents: fl.Agents, Static: ranks, Similar: similar, Heuristic: staticHeuristic})
 	}
 	var b strings.Builder

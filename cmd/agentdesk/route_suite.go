@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,7 +21,7 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		return usageErrorf("%v", err)
 	case f.showRequest || changed("system-file") || changed("audience") || changed("model-role"):
 		return usageErrorf("a suite says its audience, preamble-file and model-role itself: leave out --show-request, --system-file, --audience and --model-role")
-	case f.jobs < 0:
+	case f.jobs < 1:
 		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
 	case changed("samples") && f.samples < 1:
 		return usageErrorf("--samples is %d: ask at least once", f.samples)
@@ -67,23 +65,12 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	took := time.Since(start)
 	progress.clear()
 	cwd, _ := os.Getwd()
-	switch f.format {
-	case routeAsJSON:
-		err = route.WriteJSON(g.stdout, results, c)
-	case routeAsJUnit:
-		err = route.WriteJUnit(g.stdout, results, cwd)
-	case routeAsGitHub:
-		err = route.WriteGitHub(g.stdout, results, cwd)
-	default:
-		err = route.WriteText(g.stdout, results, c, cwd, took)
-	}
-	if err != nil {
-		return exitWith(exitInternal, err)
-	}
-	if !route.Summarize(results).OK() {
-		return exitWith(exitFindings, nil)
-	}
-	return nil
+	return writeSuiteReport(f.format, route.Summarize(results).OK(), [...]func() error{
+		suiteAsText:   func() error { return route.WriteText(g.stdout, results, c, cwd, took) },
+		suiteAsJSON:   func() error { return route.WriteJSON(g.stdout, results, c) },
+		suiteAsJUnit:  func() error { return route.WriteJUnit(g.stdout, results, cwd) },
+		suiteAsGitHub: func() error { return route.WriteGitHub(g.stdout, results, cwd) },
+	})
 }
 
 // routeSuiteFiles returns the routing suites to run: those named (a
@@ -91,32 +78,3 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 func routeSuiteFiles(agents string, paths []string) ([]string, error) {
 	return findSuiteFiles(agents, paths, suiteKind{suffix: lintsuite.RouteSuffix, what: "routing suite", write: "<name>.route.yaml beside the agents (see agentdesk route --help), or give a FILE"})
 }
-
-// routeFormat is the value of agentdesk route --format.
-type routeFormat int
-
-const (
-	routeAsText routeFormat = iota
-	routeAsJSON
-	routeAsJUnit
-	routeAsGitHub
-)
-
-var routeFormatNames = []string{"text", "json", "junit", "github"}
-
-// String returns the format's name.
-func (f *routeFormat) String() string { return routeFormatNames[*f] }
-
-// Set parses text, json, junit or github.
-func (f *routeFormat) Set(s string) error {
-	for i, name := range routeFormatNames {
-		if strings.EqualFold(s, name) {
-			*f = routeFormat(i)
-			return nil
-		}
-	}
-	return errors.New("use text, json, junit or github")
-}
-
-// Type names the flag's value in help text.
-func (f *routeFormat) Type() string { return "text|json|junit|github" }

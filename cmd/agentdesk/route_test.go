@@ -346,3 +346,35 @@ func TestRunsListsRouteSamples(t *testing.T) {
 		t.Errorf("runs: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// TestRouteAndTestFlagsAgree checks that the two suite commands feel like
+// one family: --jobs has the same help and default in both, and 0 is bad
+// usage in each mode with the same words.
+func TestRouteAndTestFlagsAgree(t *testing.T) {
+	_, env, _ := routeHome(t, wire.OpenAI, "", nil)
+	flagLine := func(cmd, flag string) string {
+		_, out, _ := runTrialCmd(t, env, "", cmd, "--help")
+		_, flags, _ := strings.Cut(out, "\nFlags:\n")
+		for _, l := range strings.Split(flags, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), flag+" ") {
+				return strings.Join(strings.Fields(l), " ")
+			}
+		}
+		t.Fatalf("%s --help has no %s:\n%s", cmd, flag, out)
+		return ""
+	}
+	for _, flag := range []string{"--jobs", "--format", "--runs-dir"} {
+		if r, tt := flagLine("route", flag), flagLine("test", flag); flag != "--format" && r != tt {
+			t.Errorf("%s differs:\n route: %s\n test:  %s", flag, r, tt)
+		}
+	}
+	if l := flagLine("route", "--jobs"); !strings.HasSuffix(l, "(default 4)") {
+		t.Errorf("route --jobs: %s", l)
+	}
+	for _, args := range [][]string{{"route", "--jobs", "0", "x"}, {"route", "--suite", "--jobs", "0"}, {"test", "--jobs", "0"}} {
+		code, _, errOut := runTrialCmd(t, env, "", args...)
+		if code != 2 || !strings.Contains(errOut, "--jobs is 0: give 1 or more") {
+			t.Errorf("%v: exit %d %q", args, code, errOut)
+		}
+	}
+}

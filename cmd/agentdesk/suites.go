@@ -68,6 +68,7 @@ const (
 	suiteAsJSON
 	suiteAsJUnit
 	suiteAsGitHub
+	suiteFormats // how many formats there are
 )
 
 var suiteFormatNames = []string{"text", "json", "junit", "github"}
@@ -88,6 +89,19 @@ func (f *suiteFormat) Set(s string) error {
 
 // Type names the flag's value in help text.
 func (f *suiteFormat) Type() string { return "text|json|junit|github" }
+
+// writeSuiteReport writes a suite command's report with the writer of
+// format f (a failure to write is internal), then says exit 1 when not
+// every case passed.
+func writeSuiteReport(f suiteFormat, ok bool, write [suiteFormats]func() error) error {
+	if err := write[f](); err != nil {
+		return exitWith(exitInternal, err)
+	}
+	if !ok {
+		return exitWith(exitFindings, nil)
+	}
+	return nil
+}
 
 // makeDemo sets the embedded sample home up in a new temporary folder and
 // returns the folder (remove it when done) and the home.

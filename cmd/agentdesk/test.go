@@ -69,7 +69,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.BoolVar(&f.record, "record", false, "run every sample live and keep its recording beside the suite")
 	fl.BoolVar(&f.offline, "offline", false, "replay recordings only: no model, no key (for CI)")
 	fl.Var(&f.format, "format", "output format: text, json, junit or github")
-	fl.IntVar(&f.jobs, "jobs", suite.DefaultJobs, "samples in parallel: at most N model calls per provider at once")
+	fl.IntVar(&f.jobs, "jobs", suite.DefaultJobs, jobsUsage)
 	fl.StringVar(&f.judgeRole, "judge-role", "Main", "model role of the judge: Main, Compaction or Fallback")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
 	fl.BoolVar(&f.demo, "demo", false, "run the embedded sample home's suite (nothing else needed)")
@@ -154,25 +154,16 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	took := time.Since(start)
 	progress.clear()
 
-	var werr error
-	switch f.format {
-	case suiteAsJSON:
-		werr = suite.JSON(g.stdout, results, ropts)
-	case suiteAsJUnit:
-		werr = suite.JUnit(g.stdout, results, ropts)
-	case suiteAsGitHub:
-		werr = suite.GitHub(g.stdout, results, ropts)
-	default:
-		werr = printer.finish(results, took)
-	}
-	if werr != nil {
-		return exitWith(exitInternal, werr)
-	}
-	if !suite.Summarize(results).OK() {
-		return exitWith(exitFindings, nil)
-	}
-	return nil
+	return writeSuiteReport(f.format, suite.Summarize(results).OK(), [...]func() error{
+		suiteAsText:   func() error { return printer.finish(results, took) },
+		suiteAsJSON:   func() error { return suite.JSON(g.stdout, results, ropts) },
+		suiteAsJUnit:  func() error { return suite.JUnit(g.stdout, results, ropts) },
+		suiteAsGitHub: func() error { return suite.GitHub(g.stdout, results, ropts) },
+	})
 }
+
+// jobsUsage is the help of --jobs, the same for agentdesk test and route.
+const jobsUsage = "samples in parallel: at most N model calls per provider at once"
 
 // testSuites is the kind of suite agentdesk test runs.
 var testSuites = suiteKind{suffix: lintsuite.TestSuffix, what: "test suite", write: "<agent>.test.yaml beside the agent (see agentdesk test --help), or give a PATH"}

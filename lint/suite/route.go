@@ -125,12 +125,7 @@ func ParseRoute(path string, data []byte) *RouteSuite {
 			s.PreambleFile, _ = r.scalar(v, key)
 			s.PreambleFile = strings.TrimSpace(s.PreambleFile)
 		case "model-role":
-			if role, ok := r.scalar(v, key); ok {
-				s.ModelRole = strings.TrimSpace(role)
-				if s.ModelRole != "" && !slices.ContainsFunc([]string{"Main", "Compaction", "Fallback"}, func(x string) bool { return strings.EqualFold(x, s.ModelRole) }) {
-					r.add(RuleValue, posOf(v), fmt.Sprintf("model-role %q is not a model role", role), "use Main, Compaction or Fallback")
-				}
-			}
+			s.ModelRole = r.modelRole(v)
 		case "samples":
 			if n, ok := r.samples(v); ok {
 				s.Samples = n
@@ -139,31 +134,15 @@ func ParseRoute(path string, data []byte) *RouteSuite {
 			cases = v
 		}
 	})
-	if cases == nil {
-		r.add(RuleMissing, posOf(root), "the suite has no cases", "add cases: a list of cases, each with a name, a request and the agent to expect")
-		return s
-	}
-	if cases.Kind != yaml.SequenceNode || len(cases.Content) == 0 {
-		r.add(RuleYAML, posOf(cases), "cases is "+kindName(cases)+"; give a list of cases, each with a name, a request and the agent to expect", "")
-		return s
-	}
-	names := map[string]lint.Pos{}
-	for i, n := range cases.Content {
-		before := len(r.diags)
-		c := r.routeCase(n, i+1, s.Samples)
-		if c == nil {
-			continue
-		}
-		if first, ok := names[strings.ToLower(c.Name)]; ok {
-			r.add(RuleDuplicateCase, c.Keys["name"], fmt.Sprintf("case %q is named twice (first on line %d)", c.Name, first.Line), "give each case a name of its own: the name keys its recordings")
-		} else {
-			names[strings.ToLower(c.Name)] = c.Keys["name"]
-		}
-		c.Problems = slices.Clone(r.diags[before:])
-		s.Cases = append(s.Cases, c)
-	}
+	s.Cases = readCases(r, r.caseNodes(root, cases, "a name, a request and the agent to expect"), func(n *yaml.Node, i int) (*RouteCase, bool) {
+		c := r.routeCase(n, i, s.Samples)
+		return c, c != nil
+	})
 	return s
 }
+
+func (c *RouteCase) caseName() (string, lint.Pos)     { return c.Name, c.Keys["name"] }
+func (c *RouteCase) setProblems(ds []lint.Diagnostic) { c.Problems = ds }
 
 // samples reads a samples value: 1 to MaxRepeat.
 func (r *reader) samples(v *yaml.Node) (int, bool) {
@@ -210,17 +189,8 @@ func (r *reader) routeCase(n *yaml.Node, i, samples int) *RouteCase {
 	if !ok {
 		return nil
 	}
-	at := func(key string) lint.Pos {
-		if p, ok := c.Keys[key]; ok {
-			return p
-		}
-		return c.Pos
-	}
-	if c.Name == "" {
-		r.add(RuleMissing, at("name"), what+" has no name", "add name: a short name, unique in the suite")
-		c.Name = what
-		c.Keys["name"] = at("name")
-	}
+	at := func(key string) lint.Pos { return keyPos(c.Keys, key, c.Pos) }
+	r.nameCase(&c.Name, c.Keys, c.Pos, what)
 	if strings.TrimSpace(c.Request) == "" {
 		r.add(RuleMissing, at("request"), fmt.Sprintf("case %q has no request", c.Name), "add request: the user's message, as they would type it")
 	}

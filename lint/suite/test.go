@@ -178,31 +178,15 @@ func Parse(path string, data []byte) *Suite {
 			cases = v
 		}
 	})
-	if cases == nil {
-		r.add(RuleMissing, posOf(root), "the suite has no cases", "add cases: a list of cases, each with a name and a task")
-		return s
-	}
-	if cases.Kind != yaml.SequenceNode || len(cases.Content) == 0 {
-		r.add(RuleYAML, posOf(cases), "cases is "+kindName(cases)+"; give a list of cases, each with a name and a task", "")
-		return s
-	}
-	names := map[string]lint.Pos{}
-	for i, n := range cases.Content {
-		before := len(r.diags)
-		c := r.testCase(n, i+1)
-		if c == nil {
-			continue
-		}
-		if first, ok := names[strings.ToLower(c.Name)]; ok && c.Name != "" {
-			r.add(RuleDuplicateCase, c.Keys["name"], fmt.Sprintf("case %q is named twice (first on line %d)", c.Name, first.Line), "give each case a name of its own: the name keys its recordings")
-		} else {
-			names[strings.ToLower(c.Name)] = c.Keys["name"]
-		}
-		c.Problems = slices.Clone(r.diags[before:])
-		s.Cases = append(s.Cases, c)
-	}
+	s.Cases = readCases(r, r.caseNodes(root, cases, "a name and a task"), func(n *yaml.Node, i int) (*Case, bool) {
+		c := r.testCase(n, i)
+		return c, c != nil
+	})
 	return s
 }
+
+func (c *Case) caseName() (string, lint.Pos)     { return c.Name, c.Keys["name"] }
+func (c *Case) setProblems(ds []lint.Diagnostic) { c.Problems = ds }
 
 // testCase reads case number i.
 func (r *reader) testCase(n *yaml.Node, i int) *Case {
@@ -228,12 +212,7 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 			c.Skill, _ = r.scalar(v, key)
 			c.Skill = strings.TrimPrefix(strings.TrimSpace(c.Skill), "/")
 		case "model-role":
-			if role, ok := r.scalar(v, key); ok {
-				c.ModelRole = strings.TrimSpace(role)
-				if c.ModelRole != "" && !slices.ContainsFunc([]string{"Main", "Compaction", "Fallback"}, func(s string) bool { return strings.EqualFold(s, c.ModelRole) }) {
-					r.add(RuleValue, posOf(v), fmt.Sprintf("model-role %q is not a model role", role), "use Main, Compaction or Fallback")
-				}
-			}
+			c.ModelRole = r.modelRole(v)
 		case "repeat":
 			if n, ok := r.integer(v, key); ok {
 				if n < 1 || n > MaxRepeat {
@@ -257,21 +236,9 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 	if !ok {
 		return nil
 	}
-	if c.Name == "" {
-		pos := c.Pos
-		if p, ok := c.Keys["name"]; ok {
-			pos = p
-		}
-		r.add(RuleMissing, pos, what+" has no name", "add name: a short name, unique in the suite")
-		c.Name = what
-		c.Keys["name"] = pos
-	}
+	r.nameCase(&c.Name, c.Keys, c.Pos, what)
 	if strings.TrimSpace(c.Task) == "" {
-		pos := c.Pos
-		if p, ok := c.Keys["task"]; ok {
-			pos = p
-		}
-		r.add(RuleMissing, pos, fmt.Sprintf("case %q has no task", c.Name), "add task: what the agent is asked to do")
+		r.add(RuleMissing, keyPos(c.Keys, "task", c.Pos), fmt.Sprintf("case %q has no task", c.Name), "add task: what the agent is asked to do")
 	}
 	if c.Context != "" && c.ContextFile != "" {
 		r.add(RuleValue, c.Keys["context-file"], fmt.Sprintf("case %q has both context and context-file", c.Name), "give one of them")

@@ -3,6 +3,7 @@ package suite
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -189,4 +190,85 @@ func (r *reader) number(v *yaml.Node, key string) (float64, bool) {
 		return 0, false
 	}
 	return f, true
+}
+
+// caseNodes returns the nodes of a suite's list of cases (cases is the
+// value of its cases key, nil when there is none); a missing or empty list
+// is a finding, and nil. holds says what each case gives.
+func (r *reader) caseNodes(root, cases *yaml.Node, holds string) []*yaml.Node {
+	if cases == nil {
+		r.add(RuleMissing, posOf(root), "the suite has no cases", "add cases: a list of cases, each with "+holds)
+		return nil
+	}
+	if cases.Kind != yaml.SequenceNode || len(cases.Content) == 0 {
+		r.add(RuleYAML, posOf(cases), "cases is "+kindName(cases)+"; give a list of cases, each with "+holds, "")
+		return nil
+	}
+	return cases.Content
+}
+
+// namedCase is a case of either kind of suite, as readCases sees it.
+type namedCase interface {
+	// caseName is the case's name and where it is.
+	caseName() (string, lint.Pos)
+	// setProblems keeps the case's own errors.
+	setProblems([]lint.Diagnostic)
+}
+
+// readCases reads each case node with read (false: not a case at all),
+// flags a name used twice (in any case) and gives each case the errors
+// reading it added.
+func readCases[C namedCase](r *reader, nodes []*yaml.Node, read func(n *yaml.Node, i int) (C, bool)) []C {
+	var out []C
+	names := map[string]lint.Pos{}
+	for i, n := range nodes {
+		before := len(r.diags)
+		c, ok := read(n, i+1)
+		if !ok {
+			continue
+		}
+		name, at := c.caseName()
+		if first, ok := names[strings.ToLower(name)]; ok {
+			r.add(RuleDuplicateCase, at, fmt.Sprintf("case %q is named twice (first on line %d)", name, first.Line), "give each case a name of its own: the name keys its recordings")
+		} else {
+			names[strings.ToLower(name)] = at
+		}
+		c.setProblems(slices.Clone(r.diags[before:]))
+		out = append(out, c)
+	}
+	return out
+}
+
+// keyPos is where key's value is in keys, else at.
+func keyPos(keys map[string]lint.Pos, key string, at lint.Pos) lint.Pos {
+	if p, ok := keys[key]; ok {
+		return p
+	}
+	return at
+}
+
+// nameCase names a case that has no name after its number (what, "case
+// 3"), with a finding.
+func (r *reader) nameCase(name *string, keys map[string]lint.Pos, at lint.Pos, what string) {
+	if *name != "" {
+		return
+	}
+	pos := keyPos(keys, "name", at)
+	r.add(RuleMissing, pos, what+" has no name", "add name: a short name, unique in the suite")
+	*name = what
+	keys["name"] = pos
+}
+
+// modelRole reads a model-role value, trimmed; one that is not a model
+// role is a finding.
+func (r *reader) modelRole(v *yaml.Node) string {
+	role, ok := r.scalar(v, "model-role")
+	if !ok {
+		return ""
+	}
+	trimmed := strings.TrimSpace(role)
+	if trimmed != "" && !slices.ContainsFunc([]string{"Main", "Compaction", "Fallback"}, func(x string) bool { return strings.EqualFold(x, trimmed) }) {
+		r.add(RuleValue, posOf(v), fmt.Sprintf("model-role %q is not a model role", role), "use Main, Compaction or Fallback")
+	}
+	return trimmed
 }

@@ -13,11 +13,12 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
+	rsuite "github.com/agentdesk/agentdesk/runner/suite"
 )
 
 // Summary counts the cases of routing suites by status.
 type Summary struct {
-	Cases, Passed, Failed, Stale, Unrecorded, Errors int
+	rsuite.Counts
 	// Broken counts suites that could not run at all.
 	Broken int
 	// Replayed and Live count the samples by where they came from.
@@ -35,19 +36,7 @@ func Summarize(results []*SuiteResult) Summary {
 			s.Broken++
 		}
 		for _, r := range sr.Cases {
-			s.Cases++
-			switch r.Status {
-			case Pass:
-				s.Passed++
-			case Fail:
-				s.Failed++
-			case Stale:
-				s.Stale++
-			case Unrecorded:
-				s.Unrecorded++
-			default:
-				s.Errors++
-			}
+			s.Add(r.Status)
 			s.Replayed += r.Replayed
 			for _, smp := range r.Samples {
 				if smp.Run.RunID != "" && smp.Run.Replay == nil {

@@ -37,7 +37,7 @@ const (
 )
 
 // DefaultJobs is the default cap on model calls per provider at once.
-const DefaultJobs = 4
+const DefaultJobs = rsuite.DefaultJobs
 
 // SuiteOptions say how to run routing suites.
 type SuiteOptions struct {

@@ -44,9 +44,32 @@ func (o ReportOptions) shown(path string) string {
 	return path
 }
 
+// Counts counts cases by status: agentdesk test's and agentdesk route's
+// summaries both start from it.
+type Counts struct {
+	Cases, Passed, Failed, Stale, Unrecorded, Errors int
+}
+
+// Add counts one case of status st.
+func (c *Counts) Add(st Status) {
+	c.Cases++
+	switch st {
+	case Pass:
+		c.Passed++
+	case Fail:
+		c.Failed++
+	case Stale:
+		c.Stale++
+	case Unrecorded:
+		c.Unrecorded++
+	default:
+		c.Errors++
+	}
+}
+
 // Summary counts cases by status.
 type Summary struct {
-	Cases, Passed, Failed, Stale, Unrecorded, Errors int
+	Counts
 	// Samples counts every sample; Suites the suite files; Broken those
 	// that could not run at all.
 	Samples, Suites, Broken int
@@ -74,20 +97,8 @@ func Summarize(rs []*SuiteResult) Summary {
 			}
 		}
 		for _, c := range r.Cases {
-			s.Cases++
+			s.Add(c.Status)
 			s.Samples += len(c.Samples)
-			switch c.Status {
-			case Pass:
-				s.Passed++
-			case Fail:
-				s.Failed++
-			case Stale:
-				s.Stale++
-			case Unrecorded:
-				s.Unrecorded++
-			default:
-				s.Errors++
-			}
 		}
 	}
 	return s
