@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -262,7 +263,7 @@ func (b *cfgBinder) definition(lower string) ModelDefinition {
 // Config.Provider do, but not spaces: " sonnet" names no definition.
 func (b *cfgBinder) checkModels() {
 	m := b.c.Models
-	defNames := cfgSortedKeys(m.Definitions)
+	defNames := slices.Sorted(maps.Keys(m.Definitions))
 	defs := cfgLowerSet(defNames)
 	for _, lower := range b.st.children("models:roles") {
 		e := b.st.get(lower)
@@ -272,7 +273,7 @@ func (b *cfgBinder) checkModels() {
 		b.report(e, fmt.Sprintf("%s names the model definition %s, which is not under Models:Definitions", b.subject(e), b.quote(e.value)),
 			b.hint(e.value, defNames, "add Models:Definitions:<name> = {Provider, ModelId}"))
 	}
-	provNames := cfgSortedKeys(b.c.Providers)
+	provNames := slices.Sorted(maps.Keys(b.c.Providers))
 	provs := cfgLowerSet(provNames)
 	check := func(lower string) {
 		e := b.st.get(lower + ":provider")
@@ -290,16 +291,6 @@ func (b *cfgBinder) checkModels() {
 			check(lower)
 		}
 	}
-}
-
-// cfgSortedKeys returns a map's keys in order.
-func cfgSortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // cfgLowerSet returns the lowercased names as a set.

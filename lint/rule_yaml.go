@@ -42,9 +42,9 @@ func (ps *parser) bind() (def *Definition, ok bool) {
 		ps.add(RuleFrontmatter, Pos{1, 1}, "the frontmatter holds no keys", "add at least 'name' and 'description' between the '---' lines")
 		return nil, false
 	}
-	root := resolve(doc.Content[0])
+	root := ResolveAlias(doc.Content[0])
 	if root == nil || root.Kind != yaml.MappingNode {
-		ps.add(RuleYAML, ps.nodePos(doc.Content[0]), "the frontmatter is "+kindName(root)+", not a mapping of keys", "write one 'key: value' per line")
+		ps.add(RuleYAML, ps.nodePos(doc.Content[0]), "the frontmatter is "+YAMLKind(root)+", not a mapping of keys", "write one 'key: value' per line")
 		return nil, false
 	}
 
@@ -52,7 +52,7 @@ func (ps *parser) bind() (def *Definition, ok bool) {
 	ok = true
 	seen := map[string]Pos{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		kn, vn := resolve(root.Content[i]), resolve(root.Content[i+1])
+		kn, vn := ResolveAlias(root.Content[i]), ResolveAlias(root.Content[i+1])
 		if kn == nil || kn.Kind != yaml.ScalarNode {
 			ps.add(RuleYAML, ps.nodePos(root.Content[i]), "a frontmatter key must be a plain string", "")
 			ok = false
@@ -146,7 +146,7 @@ func (ps *parser) bindMetadata(def *Definition, v *yaml.Node) {
 		return
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, val := resolve(v.Content[i]), resolve(v.Content[i+1])
+		k, val := ResolveAlias(v.Content[i]), ResolveAlias(v.Content[i+1])
 		if k == nil || val == nil || k.Kind != yaml.ScalarNode || val.Kind != yaml.ScalarNode {
 			continue
 		}
@@ -161,9 +161,11 @@ func (ps *parser) bindMetadata(def *Definition, v *yaml.Node) {
 	}
 }
 
-// resolve follows alias nodes to what they point at, giving up on chains
-// deeper than maxAliasDepth (which also stops alias loops).
-func resolve(n *yaml.Node) *yaml.Node {
+// ResolveAlias follows YAML alias nodes to what they point at. It returns
+// nil for a chain deeper than 16 aliases, which also stops alias loops, so
+// every reader of agent frontmatter (the parser here, import in
+// preview/adapt) bounds aliases the same way.
+func ResolveAlias(n *yaml.Node) *yaml.Node {
 	for depth := 0; n != nil && n.Kind == yaml.AliasNode; depth++ {
 		if depth >= maxAliasDepth {
 			return nil
@@ -177,7 +179,10 @@ func isNull(n *yaml.Node) bool {
 	return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
-func kindName(n *yaml.Node) string {
+// YAMLKind says what kind of value a YAML node is, for messages: "a
+// list", "a mapping", "null", "a single value", or "an alias that resolves
+// to nothing" for nil (what ResolveAlias returns for a broken chain).
+func YAMLKind(n *yaml.Node) string {
 	switch {
 	case n == nil:
 		return "an alias that resolves to nothing"
@@ -199,7 +204,7 @@ func scalarString(n *yaml.Node) (string, string) {
 	case n.Kind == yaml.ScalarNode:
 		return n.Value, ""
 	}
-	return "", "must be a string, not " + kindName(n)
+	return "", "must be a string, not " + YAMLKind(n)
 }
 
 // stringList binds a list of strings: a sequence of scalars; null is empty.
@@ -208,16 +213,16 @@ func stringList(n *yaml.Node) ([]string, string) {
 		return nil, ""
 	}
 	if n.Kind != yaml.SequenceNode {
-		return nil, "must be a list, not " + kindName(n)
+		return nil, "must be a list, not " + YAMLKind(n)
 	}
 	out := make([]string, 0, len(n.Content))
 	for _, item := range n.Content {
-		item = resolve(item)
+		item = ResolveAlias(item)
 		if isNull(item) {
 			continue
 		}
 		if item.Kind != yaml.ScalarNode {
-			return nil, "must be a list of strings, but an item is " + kindName(item)
+			return nil, "must be a list of strings, but an item is " + YAMLKind(item)
 		}
 		out = append(out, item.Value)
 	}
@@ -231,7 +236,7 @@ func scalarInt(n *yaml.Node) (v int, set bool, err string) {
 		return 0, false, ""
 	}
 	if n.Kind != yaml.ScalarNode {
-		return 0, false, "must be a whole number, not " + kindName(n)
+		return 0, false, "must be a whole number, not " + YAMLKind(n)
 	}
 	s := strings.TrimSpace(n.Value)
 	i, perr := strconv.ParseInt(strings.TrimPrefix(s, "+"), 0, 32)
@@ -256,7 +261,7 @@ func scalarBool(n *yaml.Node) (bool, string) {
 		}
 		return false, fmt.Sprintf("must be true or false, not %q", n.Value)
 	}
-	return false, "must be true or false, not " + kindName(n)
+	return false, "must be true or false, not " + YAMLKind(n)
 }
 
 func splitComma(s string) []string {

@@ -53,17 +53,17 @@ func ParseSkill(path string, data []byte) *Skill {
 		sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, "YAML syntax error: "+msg, pos
 		return sk
 	}
-	if len(doc.Content) == 0 || isNull(resolve(doc.Content[0])) {
+	if len(doc.Content) == 0 || isNull(ResolveAlias(doc.Content[0])) {
 		sk.fm, sk.fmErr = frontmatterInvalid, "the frontmatter holds no keys"
 		return sk
 	}
-	root := resolve(doc.Content[0])
+	root := ResolveAlias(doc.Content[0])
 	if root == nil || root.Kind != yaml.MappingNode {
-		sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, "the frontmatter is "+kindName(root)+", not a mapping of keys", ps.nodePos(doc.Content[0])
+		sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, "the frontmatter is "+YAMLKind(root)+", not a mapping of keys", ps.nodePos(doc.Content[0])
 		return sk
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := resolve(root.Content[i]), resolve(root.Content[i+1])
+		k, v := ResolveAlias(root.Content[i]), ResolveAlias(root.Content[i+1])
 		if k == nil || v == nil || k.Kind != yaml.ScalarNode {
 			continue
 		}
@@ -95,7 +95,7 @@ func ParseSkill(path string, data []byte) *Skill {
 				continue
 			}
 			if v.Kind != yaml.MappingNode {
-				fail("must be a mapping, not " + kindName(v))
+				fail("must be a mapping, not " + YAMLKind(v))
 				continue
 			}
 			sk.readMetadata(v, &ps)
@@ -113,7 +113,7 @@ func ParseSkill(path string, data []byte) *Skill {
 // runtime reports when the skill is activated.
 func (sk *Skill) readMetadata(m *yaml.Node, ps *parser) {
 	for j := 0; j+1 < len(m.Content); j += 2 {
-		mk, mv := resolve(m.Content[j]), resolve(m.Content[j+1])
+		mk, mv := ResolveAlias(m.Content[j]), ResolveAlias(m.Content[j+1])
 		if mk == nil || mk.Kind != yaml.ScalarNode || mk.Value != "subagent" {
 			continue
 		}

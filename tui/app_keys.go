@@ -77,7 +77,7 @@ func (m *Model) handleMoveKey(msg tea.KeyPressMsg) tea.Cmd {
 			sc.top()
 		default:
 			if d, ok := m.moveDelta(msg); ok {
-				h, w := m.paneSize()
+				w, h := m.paneSize()
 				sc.by(d, m.pane(m.tab).content(w).len(), h)
 			}
 		}

@@ -178,14 +178,7 @@ func (p *artifactsPane) lines(w int) []string {
 			took = dur(time.Duration(r.Timings.TotalMS) * time.Millisecond)
 		}
 		line := row(r.StartedAt.Local().Format(layout), Sanitize(r.State), Sanitize(runner.ReasonText(r.Reason)), took)
-		switch {
-		case i == p.sel && e.paneFocused:
-			add(st.ListSelected.Render(fit("› "+line, w)))
-		case i == p.sel:
-			add(st.ListCursor.Render(fit("› "+line, w)))
-		default:
-			add(cut("  "+line, w))
-		}
+		add(choiceRow(st, line, w, i == p.sel, e.paneFocused))
 	}
 	if r := p.selected(); r != nil {
 		add("", st.Label.Render("Run "+shortID(r.RunID)))

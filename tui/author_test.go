@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
 )
@@ -228,5 +230,60 @@ func TestDuplicateFromTheBrowser(t *testing.T) {
 	orig, _ := os.ReadFile(filepath.Join(base, "agents", ".server-feeds", "community", "release-notes.md"))
 	if !strings.Contains(string(orig), "name: release-notes\n") {
 		t.Errorf("the feed file changed:\n%s", orig)
+	}
+}
+
+// TestKeptDraftTakenUpAgain: a draft that did not load, opened again and
+// left as it was, is not "unchanged from the template": it is judged
+// again, kept with its reason while it still does not load, and moved in
+// once what blocked it is gone.
+func TestKeptDraftTakenUpAgain(t *testing.T) {
+	tm, _, base := newAgentModel(t)
+	other := filepath.Join(base, "agents", "late-agent.md")
+	if err := os.WriteFile(other, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := "---\nname: late-agent\ndescription: Helps late.\n---\n\nYou help.\n"
+	d := startNew(tm, "late-agent")
+	editorExits(tm, d, good)
+	if !strings.Contains(tm.flash.text, "already exists") {
+		t.Fatalf("notice %q", tm.flash.text)
+	}
+
+	// Taken up again and left as it was: still blocked, and said so.
+	d = startNew(tm, "late-agent")
+	editorExits(tm, d, "")
+	if strings.Contains(tm.flash.text, "template") || !strings.Contains(tm.flash.text, "late-agent is still a draft") || !strings.Contains(tm.flash.text, "already exists") {
+		t.Errorf("an untouched kept draft: notice %q", tm.flash.text)
+	}
+	if _, err := os.Stat(d.path); err != nil {
+		t.Fatalf("the kept draft is gone: %v", err)
+	}
+
+	// The blocking file goes; the draft, untouched again, now moves in.
+	if err := os.Remove(other); err != nil {
+		t.Fatal(err)
+	}
+	d = startNew(tm, "late-agent")
+	editorExits(tm, d, "")
+	if data, err := os.ReadFile(other); err != nil || string(data) != good {
+		t.Fatalf("the draft did not move in: %q, %v (notice %q)", data, err, tm.flash.text)
+	}
+}
+
+// TestKeptDraftNoticeKeepsTheWayBack: on a narrow screen the notice of a
+// kept draft is cut to a few lines; what is kept is how to get back to
+// the draft, not the tail of a long runtime message.
+func TestKeptDraftNoticeKeepsTheWayBack(t *testing.T) {
+	for _, size := range [][2]int{{40, 12}, {60, 20}, {80, 24}} {
+		tm, _, _ := newAgentModel(t)
+		tm.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		d := startNew(tm, "bad-one")
+		editorExits(tm, d, "---\nname: bad-one\ndescription: x\ntools: Read, Grep\n---\nbody\n")
+		shown := strings.Join(tm.flashLines(size[0]), " ")
+		if !strings.Contains(shown, "press n and give the name bad-one to edit it again") {
+			t.Errorf("%dx%d: the notice on screen lacks the way back:\n%s", size[0], size[1], strings.Join(tm.flashLines(size[0]), "\n"))
+		}
+		checkFrame(t, tm.View().Content, size[0], size[1])
 	}
 }

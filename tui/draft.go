@@ -107,13 +107,14 @@ func finishDraftCmd(d *draft, home string, cat *lint.Catalog) tea.Cmd {
 			out.err = fmt.Errorf("reading the draft %s: %w", d.path, err)
 			return out
 		}
-		if bytes.Equal(data, d.before) {
-			if d.fresh {
-				os.Remove(d.path) // the template, untouched: nothing to keep
-			}
+		if bytes.Equal(data, d.before) && d.fresh {
+			os.Remove(d.path) // the template, untouched: nothing to keep
 			out.result = draftUnchanged
 			return out
 		}
+		// A draft taken up again is judged as it is, changed or not: it
+		// may load now (the file that blocked it is gone), or it still
+		// does not, and the notice says why again.
 		f := lint.Parse(d.target, data, lint.Runtime)
 		if reason := draftProblem(f, d, cat); reason != "" {
 			out.result, out.reason = draftKept, reason
@@ -172,8 +173,10 @@ func (m *Model) draftDone(msg draftDoneMsg) tea.Cmd {
 	case msg.result == draftUnchanged:
 		return m.setFlash("nothing written: the new agent "+d.name+" was not changed from the template", false)
 	case msg.result == draftKept:
-		return m.setFlash(d.name+" is still a draft, not in the agents folder: "+homeRelative(m.cat, msg.reason)+
-			" · it is kept at "+m.shortPath(d.path)+"; press "+keyName(m.keys.Author.New)+" and give the name "+d.name+" to edit it again", true)
+		// How to get back to the draft comes first: a long reason is
+		// what a narrow screen cuts.
+		return m.setFlash(d.name+" is still a draft: press "+keyName(m.keys.Author.New)+" and give the name "+d.name+
+			" to edit it again (kept at "+m.shortPath(d.path)+", not in the agents folder). It does not load: "+homeRelative(m.cat, msg.reason), true)
 	}
 	return m.created(createdMsg{path: d.target})
 }

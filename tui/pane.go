@@ -173,3 +173,16 @@ func (b blocks) window(from, n int) []string {
 	}
 	return out
 }
+
+// choiceRow draws one row of a pane's list of choices (runs, test cases)
+// at width w: the chosen row marked with "›" and highlighted, brighter when
+// the pane has focus.
+func choiceRow(st *Styles, line string, w int, chosen, focused bool) string {
+	switch {
+	case chosen && focused:
+		return st.ListSelected.Render(fit("› "+line, w))
+	case chosen:
+		return st.ListCursor.Render(fit("› "+line, w))
+	}
+	return cut("  "+line, w)
+}

@@ -103,3 +103,23 @@ func openViewerModel(t *testing.T, path string, w, h int) *testModel {
 	tm.keys("tab") // run.json: longer than the screen, so the hint has a position
 	return tm
 }
+
+// TestPaneScrollsToItsLastLine: G in a focused pane scrolls so that the
+// pane's last line (wrapped at the pane's width) is the window's last, at
+// sizes where the pane is wider than it is tall and the other way round.
+func TestPaneScrollsToItsLastLine(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {60, 40}, {120, 20}} {
+		tmp, base := copyHome(t, "home")
+		tm := newTestModel(t, tmp, base, sz[0], sz[1])
+		tm.keys("2", "enter", "G") // the Layer pane: long at any size
+		w, h := tm.paneSize()
+		p := tm.pane(tm.tab)
+		total := p.content(w).len()
+		if total <= h {
+			t.Fatalf("%dx%d: the Layer pane has %d lines, fits in %d: the test needs a longer pane", sz[0], sz[1], total, h)
+		}
+		if got, want := p.scroller().offset, total-h; got != want {
+			t.Errorf("%dx%d: after G the pane starts at line %d, want %d (%d lines, %d shown)", sz[0], sz[1], got, want, total, h)
+		}
+	}
+}

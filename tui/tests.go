@@ -366,14 +366,7 @@ func (p *testsPane) lines(w int) []string {
 			word = st.Dim.Render(word)
 		}
 		line := word + " " + fit(Sanitize(c.Name), nameW) + "  " + fit(samples, 5) + " " + Sanitize(note)
-		switch {
-		case i == p.sel && e.paneFocused:
-			add(st.ListSelected.Render(fit("› "+line, w)))
-		case i == p.sel:
-			add(st.ListCursor.Render(fit("› "+line, w)))
-		default:
-			add(cut("  "+line, w))
-		}
+		add(choiceRow(st, line, w, i == p.sel, e.paneFocused))
 	}
 	if p.sel < len(s.Cases) {
 		add(p.detail(s.Cases[p.sel], w)...)

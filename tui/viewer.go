@@ -208,7 +208,7 @@ func (v *viewer) lines(st *Styles, w int) []string {
 		out = append(out, wrap(SanitizeText(doc.text), w)...)
 	}
 	if doc.cut {
-		out = append(out, "", st.Warning.Render(fmt.Sprintf("(cut at %d MiB: press p to read it all in $PAGER)", maxViewBytes>>20)))
+		out = append(out, "", st.Warning.Render(fmt.Sprintf("(cut at %d MiB: press %s to read it all in $PAGER)", maxViewBytes>>20, keyName(v.keys.Viewer.Pager))))
 	}
 	return out
 }

@@ -157,10 +157,10 @@ func openCodeToolMap(f yamlField) (on, off []string, err error) {
 		return nil, nil, nil
 	}
 	if f.value.Kind != yaml.MappingNode {
-		return nil, nil, fmt.Errorf("line %d: 'tools' must be a map of tool names to true or false, not %s", f.line, yamlKind(f.value))
+		return nil, nil, fmt.Errorf("line %d: 'tools' must be a map of tool names to true or false, not %s", f.line, lint.YAMLKind(f.value))
 	}
 	for i := 0; i+1 < len(f.value.Content); i += 2 {
-		k, v := resolveNode(f.value.Content[i]), resolveNode(f.value.Content[i+1])
+		k, v := lint.ResolveAlias(f.value.Content[i]), lint.ResolveAlias(f.value.Content[i+1])
 		if k == nil || k.Kind != yaml.ScalarNode || v == nil || v.Kind != yaml.ScalarNode {
 			return nil, nil, fmt.Errorf("line %d: 'tools' must map tool names to true or false", f.line)
 		}
@@ -189,7 +189,7 @@ func openCodePermissions(f yamlField, x *importCtx) ([]string, error) {
 		return nil, nil
 	}
 	if f.value.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("line %d: 'permission' must be allow, ask, deny or a map of them, not %s", f.line, yamlKind(f.value))
+		return nil, fmt.Errorf("line %d: 'permission' must be allow, ask, deny or a map of them, not %s", f.line, lint.YAMLKind(f.value))
 	}
 	keys := map[string]bool{}
 	for _, t := range openCodeTools.known {
@@ -198,7 +198,7 @@ func openCodePermissions(f yamlField, x *importCtx) ([]string, error) {
 	var denied, given, lost []string
 	allDenied := false
 	for i := 0; i+1 < len(f.value.Content); i += 2 {
-		k, v := resolveNode(f.value.Content[i]), resolveNode(f.value.Content[i+1])
+		k, v := lint.ResolveAlias(f.value.Content[i]), lint.ResolveAlias(f.value.Content[i+1])
 		if k == nil || k.Kind != yaml.ScalarNode || v == nil {
 			return nil, fmt.Errorf("line %d: 'permission' must map permission names to allow, ask or deny", f.line)
 		}
@@ -236,7 +236,7 @@ func onlyDenied(n *yaml.Node) bool {
 		return false
 	}
 	for i := 1; i < len(n.Content); i += 2 {
-		v := resolveNode(n.Content[i])
+		v := lint.ResolveAlias(n.Content[i])
 		if v == nil || v.Kind != yaml.ScalarNode || v.Value != "deny" {
 			return false
 		}

@@ -2,6 +2,7 @@ package adapt
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -107,23 +108,12 @@ func (m toolTable) imported(x *importCtx, tools []string) []string {
 // netClawName is the NetClaw name of one target tool name, or the name
 // itself when NetClaw has no equivalent.
 func (m toolTable) netClawName(t string) string {
-	for _, nc := range sortedKeys(m.to) {
+	for _, nc := range slices.Sorted(maps.Keys(m.to)) {
 		if m.to[nc] == t {
 			return nc
 		}
 	}
 	return t
-}
-
-// sortedKeys returns a map's keys in order, so that lookups through a map
-// are deterministic.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func appendOnce(list []string, s string) []string {

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
 // yamlScalar returns s as a YAML scalar for a block mapping value or block
@@ -133,9 +135,6 @@ type yamlField struct {
 // with a '---' line and a closing '---' line.
 var errNoFrontmatter = errors.New("no YAML frontmatter")
 
-// maxAliasDepth bounds alias chains so an alias loop cannot hang an import.
-const maxAliasDepth = 16
-
 // parseFrontmatter reads a markdown agent file: a UTF-8 byte-order mark is
 // dropped, the first line must be '---', the frontmatter ends at the next
 // line that is '---' (trailing white space allowed), and it must be a YAML
@@ -173,13 +172,13 @@ func parseFrontmatter(data []byte) (*frontmatterDoc, error) {
 	if root.Kind == 0 || len(root.Content) == 0 {
 		return doc, nil
 	}
-	m := resolveNode(root.Content[0])
+	m := lint.ResolveAlias(root.Content[0])
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil, errors.New("the frontmatter is not a mapping of keys")
 	}
 	seen := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := resolveNode(m.Content[i])
+		k := lint.ResolveAlias(m.Content[i])
 		if k == nil || k.Kind != yaml.ScalarNode {
 			return nil, fmt.Errorf("line %d: a frontmatter key must be a plain string", m.Content[i].Line+1)
 		}
@@ -187,7 +186,7 @@ func parseFrontmatter(data []byte) (*frontmatterDoc, error) {
 			return nil, fmt.Errorf("line %d: '%s' is set twice (first on line %d)", k.Line+1, k.Value, at)
 		}
 		seen[k.Value] = k.Line + 1
-		doc.fields = append(doc.fields, yamlField{key: k.Value, value: resolveNode(m.Content[i+1]), line: k.Line + 1})
+		doc.fields = append(doc.fields, yamlField{key: k.Value, value: lint.ResolveAlias(m.Content[i+1]), line: k.Line + 1})
 	}
 	return doc, nil
 }
@@ -218,17 +217,6 @@ func shiftYAMLError(err error, offset int) string {
 	return msg
 }
 
-// resolveNode follows aliases, giving up on chains deeper than maxAliasDepth.
-func resolveNode(n *yaml.Node) *yaml.Node {
-	for depth := 0; n != nil && n.Kind == yaml.AliasNode; depth++ {
-		if depth >= maxAliasDepth {
-			return nil
-		}
-		n = n.Alias
-	}
-	return n
-}
-
 // collectComments appends the text of every comment in the tree, one entry
 // per comment line, without the leading '#'.
 func collectComments(n *yaml.Node, out *[]string, depth int) {
@@ -250,21 +238,6 @@ func collectComments(n *yaml.Node, out *[]string, depth int) {
 	}
 }
 
-// yamlKind says what kind of YAML value a node is, for messages.
-func yamlKind(n *yaml.Node) string {
-	switch {
-	case n == nil:
-		return "an alias that resolves to nothing"
-	case n.Kind == yaml.SequenceNode:
-		return "a list"
-	case n.Kind == yaml.MappingNode:
-		return "a mapping"
-	case n.Tag == "!!null":
-		return "null"
-	}
-	return "a single value"
-}
-
 // isYAMLNull reports whether n is a null value (or absent).
 func isYAMLNull(n *yaml.Node) bool {
 	return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
@@ -278,7 +251,7 @@ func yamlString(f yamlField) (string, error) {
 	case f.value.Kind == yaml.ScalarNode:
 		return f.value.Value, nil
 	}
-	return "", fmt.Errorf("line %d: '%s' must be a string, not %s", f.line, f.key, yamlKind(f.value))
+	return "", fmt.Errorf("line %d: '%s' must be a string, not %s", f.line, f.key, lint.YAMLKind(f.value))
 }
 
 // yamlStrings reads a list of scalars, or one scalar split at commas (the
@@ -292,12 +265,12 @@ func yamlStrings(f yamlField) ([]string, error) {
 	case f.value.Kind == yaml.SequenceNode:
 		var out []string
 		for _, item := range f.value.Content {
-			item = resolveNode(item)
+			item = lint.ResolveAlias(item)
 			if isYAMLNull(item) {
 				continue
 			}
 			if item.Kind != yaml.ScalarNode {
-				return nil, fmt.Errorf("line %d: '%s' must be a list of names, but an item is %s", f.line, f.key, yamlKind(item))
+				return nil, fmt.Errorf("line %d: '%s' must be a list of names, but an item is %s", f.line, f.key, lint.YAMLKind(item))
 			}
 			if v := strings.TrimSpace(item.Value); v != "" {
 				out = append(out, v)
@@ -305,7 +278,7 @@ func yamlStrings(f yamlField) ([]string, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("line %d: '%s' must be a list of names, not %s", f.line, f.key, yamlKind(f.value))
+	return nil, fmt.Errorf("line %d: '%s' must be a list of names, not %s", f.line, f.key, lint.YAMLKind(f.value))
 }
 
 // splitList splits "Read, Grep, Bash(git add:*, git commit:*)" into its
