@@ -232,7 +232,7 @@ func TestRouteSuiteRecordOfflineStale(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("record: exit %d, want 1 (a case fails)\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"front.route.yaml  (audience Personal, 2 cases)", "FAIL", "Confused: log-analyst and reviewer", "Reads service logs and explains why a" + strings.Repeat(" ", 1)} {
+	for _, want := range []string{"front.route.yaml  (audience Personal, 2 cases)", "  fail         deploy", "Confused: log-analyst and reviewer", "Reads service logs and explains why a" + strings.Repeat(" ", 1)} {
 		if !strings.Contains(out, want) {
 			t.Errorf("record output lacks %q:\n%s", want, out)
 		}
@@ -270,7 +270,7 @@ func TestRouteSuiteRecordOfflineStale(t *testing.T) {
 	// Sharpen a description: the recordings are stale, never passed.
 	os.WriteFile(filepath.Join(home, "agents", "log-analyst.md"), []byte("---\nname: log-analyst\ndescription: Explains why a deployment or service failed, from its logs. Not for code review.\n---\nYou read logs.\n"), 0o644)
 	code, out, _ = runTrialCmd(t, env, "", "route", "--suite", "--offline")
-	if code != 1 || !strings.Contains(out, "STALE") || !strings.Contains(out, "layer changed") {
+	if code != 1 || !strings.Contains(out, "  stale ") || !strings.Contains(out, "layer changed") {
 		t.Errorf("stale: exit %d\n%s", code, out)
 	}
 }

@@ -85,11 +85,12 @@ func WriteText(w io.Writer, results []*SuiteResult, c *lint.Catalog, dir string,
 		}
 	}
 	s := Summarize(results)
-	fmt.Fprintf(&b, "\n%d cases: %d passed, %d failed, %d stale, %d not recorded, %d errors", s.Cases, s.Passed, s.Failed, s.Stale, s.Unrecorded, s.Errors)
+	fmt.Fprintf(&b, "\n%s", s.Counts)
 	if !static {
-		fmt.Fprintf(&b, " (%d samples replayed, %d live)", s.Replayed, s.Live)
+		n := s.Replayed + s.Live
+		fmt.Fprintf(&b, " (%d sample%s: %d replayed, %d live)", n, map[bool]string{true: "s"}[n != 1], s.Replayed, s.Live)
 	}
-	fmt.Fprintf(&b, " in %s\n", took.Round(time.Millisecond))
+	fmt.Fprintf(&b, " in %s\n", rsuite.FormatDuration(took))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -99,7 +100,7 @@ const staticNote = "a heuristic: shared words (BM25 over the agents' names and d
 
 func writeSuiteText(b *strings.Builder, sr *SuiteResult, dir string) {
 	s := sr.Suite
-	fmt.Fprintf(b, "%s  (audience %s, %d cases)\n", termsafe.Escape(shown(s.Path, dir)), s.Audience, len(s.Cases))
+	fmt.Fprintf(b, "%s  (audience %s, %d case%s)\n", termsafe.Escape(shown(s.Path, dir)), s.Audience, len(s.Cases), map[bool]string{true: "s"}[len(s.Cases) != 1])
 	for _, d := range sr.Findings {
 		fmt.Fprintf(b, "  %s:%d:%d: %s: %s [%s]\n", termsafe.Escape(shown(d.Path, dir)), d.Pos.Line, d.Pos.Column, d.Severity, termsafe.Escape(d.Message), d.Rule)
 	}
@@ -110,11 +111,7 @@ func writeSuiteText(b *strings.Builder, sr *SuiteResult, dir string) {
 	for _, r := range sr.Cases {
 		name := termsafe.Escape(r.Case.Name)
 		pad := strings.Repeat(" ", width-ansi.StringWidth(name))
-		status := strings.ToUpper(string(r.Status))
-		if r.Status == Pass {
-			status = "pass"
-		}
-		fmt.Fprintf(b, "  %-12s %s%s  ", status, name, pad)
+		fmt.Fprintf(b, "  %-12s %s%s  ", r.Status, name, pad)
 		switch {
 		case sr.Static && len(r.Static) > 0:
 			top := r.Static[0]

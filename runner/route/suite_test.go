@@ -242,13 +242,13 @@ func TestConfusionAndReports(t *testing.T) {
 	}
 	for _, want := range []string{
 		"agents/front.route.yaml  (audience Personal, 4 cases)",
-		"  FAIL         logs        0/2 analyst  (reviewer 2)\n",
+		"  fail         logs        0/2 analyst  (reviewer 2)\n",
 		"0 of 2 samples picked analyst, below min-rate 100%",
 		"Confusion (rows: expected, columns: picked; samples)\n            analyst  reviewer  none\n  analyst         1         3     .\n  reviewer        .         2     .\n  none            .         .     1\n",
 		"Confused: analyst and reviewer",
 		"  analyst                                │ reviewer\n  Reads service logs and explains        │ Reviews a git diff for bugs and\n",
 		`logs: "Why did the deploy fail? Here are the logs." expected analyst, picked reviewer in 2 of 2`,
-		"4 cases: 3 passed, 1 failed, 0 stale, 0 not recorded, 0 errors (0 samples replayed, 7 live)",
+		"4 cases: 3 passed, 1 failed (7 samples: 0 replayed, 7 live)",
 	} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())
@@ -353,5 +353,21 @@ func TestSuiteOfflineWithoutModel(t *testing.T) {
 	def := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Record})
 	if def.Cases[0].Status != Error || !strings.Contains(def.Cases[0].Message, "no Main model is configured") {
 		t.Errorf("record without a model: %s %q", def.Cases[0].Status, def.Cases[0].Message)
+	}
+}
+
+// TestSuiteTextOneCase checks the text report's wording for one case: the
+// header and the summary are singular, as agentdesk test's are.
+func TestSuiteTextOneCase(t *testing.T) {
+	s := lintsuite.ParseRoute("agents/one.route.yaml", []byte("cases:\n  - name: x\n    request: hi\n    expect: nobody\n"))
+	res := []*SuiteResult{{Suite: s, Static: true, Cases: []*CaseResult{{Case: s.Cases[0], Status: Error, Message: "agent nobody is not loaded"}}}}
+	var b strings.Builder
+	if err := WriteText(&b, res, nil, "", 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(audience Personal, 1 case)\n", "  error        x  expects nobody\n", "\n1 case: 0 passed, 1 error in 0.00s\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
 	}
 }

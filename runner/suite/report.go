@@ -107,25 +107,32 @@ func Summarize(rs []*SuiteResult) Summary {
 // String is the summary line: "7 cases: 3 passed, 2 failed, 1 stale,
 // 1 error (12 samples)".
 func (s Summary) String() string {
-	parts := []string{fmt.Sprintf("%d passed", s.Passed)}
+	out := fmt.Sprintf("%s (%d sample%s)", s.Counts, s.Samples, plural(s.Samples))
+	if s.Broken > 0 {
+		out += fmt.Sprintf("; %d suite file%s could not run", s.Broken, plural(s.Broken))
+	}
+	return out
+}
+
+// String says how many cases there are and how many have each status,
+// leaving out the statuses no case has: "3 cases: 2 passed, 1 error".
+// agentdesk test and agentdesk route --suite both end on it.
+func (c Counts) String() string {
+	parts := []string{fmt.Sprintf("%d passed", c.Passed)}
 	add := func(n int, what string) {
 		if n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, what))
 		}
 	}
-	add(s.Failed, "failed")
-	add(s.Stale, "stale")
-	add(s.Unrecorded, "not recorded")
-	if s.Errors == 1 {
+	add(c.Failed, "failed")
+	add(c.Stale, "stale")
+	add(c.Unrecorded, "not recorded")
+	if c.Errors == 1 {
 		parts = append(parts, "1 error")
 	} else {
-		add(s.Errors, "errors")
+		add(c.Errors, "errors")
 	}
-	out := fmt.Sprintf("%d case%s: %s (%d sample%s)", s.Cases, plural(s.Cases), strings.Join(parts, ", "), s.Samples, plural(s.Samples))
-	if s.Broken > 0 {
-		out += fmt.Sprintf("; %d suite file%s could not run", s.Broken, plural(s.Broken))
-	}
-	return out
+	return fmt.Sprintf("%d case%s: %s", c.Cases, plural(c.Cases), strings.Join(parts, ", "))
 }
 
 // ANSI styles of the text report.
@@ -206,7 +213,7 @@ func (p *TextPrinter) Suite(r *SuiteResult) error {
 		status := fmt.Sprintf("%-*s", sw, c.Status)
 		line := fmt.Sprintf("  %s %s%s  %d/%d", p.style(statusStyle(c.Status), status), name, strings.Repeat(" ", max(pad, 0)), c.Passed, len(c.Samples))
 		if c.Duration > 0 {
-			line += "  " + formatDuration(c.Duration)
+			line += "  " + FormatDuration(c.Duration)
 		}
 		if c.Status != Pass && c.Status != Fail && c.Message != "" {
 			line += "  " + termsafe.Escape(c.Message)
@@ -245,7 +252,7 @@ func (p *TextPrinter) Summary(rs []*SuiteResult, took time.Duration) error {
 	s := Summarize(rs)
 	line := s.String()
 	if took > 0 {
-		line += " in " + formatDuration(took)
+		line += " in " + FormatDuration(took)
 	}
 	style := ansiGreen
 	if !s.OK() {
@@ -269,7 +276,9 @@ func Text(w io.Writer, rs []*SuiteResult, took time.Duration, o ReportOptions) e
 	return nil
 }
 
-func formatDuration(d time.Duration) string {
+// FormatDuration is a time as the reports print it: 1.25s, or 2m5s from
+// a minute on.
+func FormatDuration(d time.Duration) string {
 	if d < time.Minute {
 		return fmt.Sprintf("%.2fs", d.Seconds())
 	}

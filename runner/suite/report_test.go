@@ -121,3 +121,25 @@ func TestReportsGolden(t *testing.T) {
 		t.Errorf("summary %+v", s)
 	}
 }
+
+// TestCountsString checks the summary phrase agentdesk test and agentdesk
+// route --suite share: zero counts are left out, one case is singular.
+func TestCountsString(t *testing.T) {
+	for _, tc := range []struct {
+		statuses []Status
+		want     string
+	}{
+		{nil, "0 cases: 0 passed"},
+		{[]Status{Pass}, "1 case: 1 passed"},
+		{[]Status{Pass, Error}, "2 cases: 1 passed, 1 error"},
+		{[]Status{Fail, Stale, Unrecorded, Error, Error}, "5 cases: 0 passed, 1 failed, 1 stale, 1 not recorded, 2 errors"},
+	} {
+		var c Counts
+		for _, s := range tc.statuses {
+			c.Add(s)
+		}
+		if got := c.String(); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.statuses, got, tc.want)
+		}
+	}
+}
