@@ -67,7 +67,7 @@ func runImport(g *globals, f importFlags, paths []string) error {
 	}
 	tg, ok := adapt.Lookup(f.from)
 	if !ok || !tg.CanImport() {
-		return usageErrorf("agentdesk cannot import from %q: use one of %s", f.from, strings.Join(adapt.TargetIDs(true), ", "))
+		return usageErrorf("cannot import from %q: use one of %s", f.from, strings.Join(adapt.TargetIDs(true), ", "))
 	}
 	if len(paths) == 0 {
 		return usageErrorf("name the %s agent files to import, or a folder of them (such as %s)", tg.Title, tg.Dir)
