@@ -116,11 +116,11 @@ func runImport(g *globals, f importFlags, paths []string) error {
 	installed, err := adapt.Install(out, items, f.force)
 	var b strings.Builder
 	for _, in := range installed {
-		verb := "imported"
+		note := ""
 		if in.Replaced {
-			verb = "replaced"
+			note = " (replaced the file there)"
 		}
-		fmt.Fprintf(&b, "%s %s as %s\n", verb, termsafe.Escape(in.Source), termsafe.Escape(in.Path))
+		fmt.Fprintf(&b, "imported %s as %s%s\n", termsafe.Escape(in.Source), termsafe.Escape(in.Path), note)
 		for _, n := range in.Notes {
 			g.warn(in.Path, n)
 		}

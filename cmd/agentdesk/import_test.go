@@ -67,7 +67,7 @@ func TestImportCommand(t *testing.T) {
 		t.Error("import replaced a file without --force")
 	}
 	code, stdout, stderr = run(t, nil, "import", "--home", home, "--from", "claude-code", "--force", filepath.Join(src, "security-reviewer.md"))
-	if code != 0 || !strings.Contains(stdout, "replaced ") {
+	if code != 0 || !strings.HasPrefix(stdout, "imported ") || !strings.HasSuffix(stdout, "security-reviewer.md (replaced the file there)\n") {
 		t.Fatalf("--force: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if data, _ := os.ReadFile(target); string(data) != want {
