@@ -70,3 +70,33 @@ func TestDefinitionShowsTheRuntimesEnumValue(t *testing.T) {
 		}
 	}
 }
+
+// TestNotLoadedFeedSaysWhatWouldLoadIt: the Definition pane of a file in a
+// feed folder the runtime does not read says what would make it read it,
+// for each reason: a feed not configured is added, a disabled one
+// enabled, one without a safe name renamed (enabling it changes nothing).
+func TestNotLoadedFeedSaysWhatWouldLoadIt(t *testing.T) {
+	tests := []struct {
+		config, feed, want, not string
+	}{
+		{`{"SkillFeeds": {"Feeds": []}}`, "community", `add {"Name": "community"`, `"Enabled": true`},
+		{`{"SkillFeeds": {"Feeds": [{"Name": "community", "Enabled": false}]}}`, "community", `set "Enabled": true on the feed`, "rename"},
+		{`{"SkillFeeds": {"Feeds": [{"Name": "community"}, {"Name": "Team"}]}}`, "Team", "rename the feed in", "enable the feed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.feed+" "+tt.want[:4], func(t *testing.T) {
+			tmp, base := copyHome(t, "home")
+			tm := newTestModel(t, tmp, base, 200, 50)
+			tm.writeFile("agents/.server-feeds/Team/team-helper.md", "---\nname: team-helper\ndescription: Helps the team.\n---\n\nBody.\n")
+			tm.writeFile("config/netclaw.json", tt.config)
+			tm.keys("ctrl+r", "end")
+			s := tm.screen()
+			if !strings.Contains(s, "feed:"+tt.feed) || !strings.Contains(s, "Not loaded:") {
+				t.Fatalf("no not-loaded file of feed %s selected:\n%s", tt.feed, s)
+			}
+			if !strings.Contains(s, tt.want) || strings.Contains(s, tt.not) {
+				t.Errorf("the Definition pane should say %q, not %q:\n%s", tt.want, tt.not, s)
+			}
+		})
+	}
+}
