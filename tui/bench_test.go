@@ -191,3 +191,27 @@ func BenchmarkWriteToUpdatedList(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkViewerFrame draws the viewer over a 1 MiB log file at 120×40,
+// one key press (a line down) and one frame at a time: what scrolling
+// through a run's artifacts costs.
+func BenchmarkViewerFrame(b *testing.B) {
+	m := benchModel(b, bigCatalog(b, 10))
+	line := "2026-12-01T10:00:00Z tool file_read path=internal/ui/model.go bytes=4096 took=3ms and some more words to wrap\n"
+	var text []byte
+	for len(text) < 1<<20 {
+		text = append(text, line...)
+	}
+	p := "/run/output.log"
+	v := &viewer{keys: m.keys, root: "/run", title: "/run", files: []string{p}, loaded: true,
+		docs: map[string]*viewerDoc{p: {text: string(text), digest: "x"}}, md: &m.md, stGen: &m.stGen}
+	m.overlays.push(v)
+	down := keyPress("j")
+	m.View()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Update(down)
+		m.View()
+	}
+}

@@ -41,6 +41,21 @@ type viewer struct {
 	style      string
 	environ    []string
 	page       int // lines per page, from the last render
+	// stGen is the root's count of style changes, and shown the lines of
+	// the file last drawn, kept until the file, the width, the styles or
+	// its markdown rendering change: a frame only slices them.
+	stGen *int
+	shown viewerLines
+}
+
+// viewerLines is the current file's lines at one width, and what they
+// were built from.
+type viewerLines struct {
+	doc   *viewerDoc
+	w     int
+	stGen int
+	md    bool // built from the markdown rendering
+	lines []string
 }
 
 // viewerDoc is one file's text, once read.
@@ -67,7 +82,7 @@ type (
 
 // openViewer opens path (a folder of artifacts or one file) in the viewer.
 func (m *Model) openViewer(path string) tea.Cmd {
-	v := &viewer{keys: m.keys, root: path, title: m.shortPath(path), docs: map[string]*viewerDoc{}, md: &m.md, style: markdownStyle(&m.st), environ: m.opts.Environ, fullscreen: m.opts.OpenPath != ""}
+	v := &viewer{keys: m.keys, root: path, title: m.shortPath(path), docs: map[string]*viewerDoc{}, md: &m.md, style: markdownStyle(&m.st), environ: m.opts.Environ, fullscreen: m.opts.OpenPath != "", stGen: &m.stGen}
 	m.overlays.push(v)
 	return listArtifactsCmd(path)
 }
@@ -170,7 +185,9 @@ func (v *viewer) update(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// lines renders the current file at width w.
+// lines renders the current file at width w. A file's lines are built
+// once per width (and styles, and markdown rendering) and then reused, so
+// a frame costs the same for a large file as for a small one.
 func (v *viewer) lines(st *Styles, w int) []string {
 	switch {
 	case !v.loaded:
@@ -188,6 +205,17 @@ func (v *viewer) lines(st *Styles, w int) []string {
 	case doc.binary:
 		return dimLines(st, "A binary file: not shown.", w)
 	}
+	rendered := ""
+	if isMarkdown(p) {
+		rendered, _ = v.md.get(markdownKey{digest: doc.digest, width: w, style: v.style})
+	}
+	key := viewerLines{doc: doc, w: w, md: rendered != ""}
+	if v.stGen != nil {
+		key.stGen = *v.stGen
+	}
+	if c := v.shown; c.doc == key.doc && c.w == key.w && c.stGen == key.stGen && c.md == key.md {
+		return c.lines
+	}
 	var out []string
 	if filepath.Base(p) == runner.TruncatedOutputFile {
 		for _, l := range wrap("PARTIAL: the reply was cut off at the output limit (output_truncated)", w) {
@@ -196,12 +224,8 @@ func (v *viewer) lines(st *Styles, w int) []string {
 		out = append(out, "")
 	}
 	switch {
-	case isMarkdown(p):
-		if r, ok := v.md.get(markdownKey{digest: doc.digest, width: w, style: v.style}); ok && r != "" {
-			out = append(out, strings.Split(r, "\n")...)
-		} else {
-			out = append(out, wrap(SanitizeText(doc.text), w)...)
-		}
+	case rendered != "":
+		out = append(out, strings.Split(rendered, "\n")...)
 	case strings.HasSuffix(p, ".jsonl"):
 		out = append(out, transcriptLines(st, doc.text, w)...)
 	default:
@@ -210,7 +234,9 @@ func (v *viewer) lines(st *Styles, w int) []string {
 	if doc.cut {
 		out = append(out, "", st.Warning.Render(fmt.Sprintf("(cut at %d MiB: press %s to read it all in $PAGER)", maxViewBytes>>20, keyName(v.keys.Viewer.Pager))))
 	}
-	return out
+	key.lines = out[:len(out):len(out)]
+	v.shown = key
+	return key.lines
 }
 
 func (v *viewer) render(st *Styles, w, h int) []string {

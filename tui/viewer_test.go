@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,4 +99,48 @@ func TestViewerTitleKeepsTheEnd(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestViewerRewrapsOnResize: the viewer keeps a file's lines between
+// frames, and builds them again for a new width and for new styles.
+func TestViewerRewrapsOnResize(t *testing.T) {
+	dir := t.TempDir()
+	words := strings.Repeat("alpha beta gamma delta ", 20) + "omega"
+	if err := os.WriteFile(filepath.Join(dir, "output.log"), []byte(words+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{OpenPath: dir, Now: func() time.Time { return fixedNow }})
+	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	tm := &testModel{t: t, Model: m}
+	tm.send(tea.WindowSizeMsg{Width: 60, Height: 24})
+	tm.run(m.Init())
+	rows := func() int {
+		n := 0
+		for _, l := range strings.Split(tm.screen(), "\n") {
+			if strings.Contains(l, "alpha") || strings.Contains(l, "omega") {
+				n++
+			}
+		}
+		return n
+	}
+	narrow := rows()
+	tm.send(tea.WindowSizeMsg{Width: 120, Height: 24})
+	checkFrame(t, tm.View().Content, 120, 24)
+	if wide := rows(); wide >= narrow {
+		t.Errorf("at 120 columns the line takes %d rows, at 60 %d: the viewer did not wrap it again", wide, narrow)
+	}
+	tm.send(tea.BackgroundColorMsg{})
+	tm.View()
+	if tm.shownGen() != tm.stGen {
+		t.Errorf("after a style change the viewer's lines are from style generation %d, want %d", tm.shownGen(), tm.stGen)
+	}
+}
+
+// shownGen is the style generation of the viewer's kept lines.
+func (tm *testModel) shownGen() int {
+	v, _ := tm.overlays.top().(*viewer)
+	if v == nil {
+		tm.t.Fatal("no viewer open")
+	}
+	return v.shown.stGen
 }

@@ -1,9 +1,12 @@
 // Package atomicfile writes whole files so that a reader or a crash never
 // sees half of one: the bytes go to a hidden temporary file in the target's
 // folder, synced, then moved into place. Create never replaces what is
-// there; Replace does. Neither ever writes into the target itself. It is
-// the one file writer of agentdesk: run folders, exported and imported
-// agents, recordings and new definitions all go through it.
+// there; Replace does. Neither ever writes into the target itself. Every
+// file agentdesk writes where the user keeps files goes through it: run
+// folders, exported and imported agents, recordings, drafts and new
+// definitions. Only the demo's fresh temporary home and the editor's
+// read-only copy of a feed file, both in folders agentdesk just made, are
+// written directly.
 package atomicfile
 
 import (
@@ -22,7 +25,8 @@ var link = os.Link
 // nothing is there yet: the temporary file is hard-linked to path, so path
 // either does not exist or holds all of data. Where the file system has no
 // hard links, the name is claimed with an exclusive create and the full
-// temporary file renamed over that empty file. When path exists, the error
+// temporary file renamed over that empty file (so there, for a moment, path
+// is an empty file; its bytes are never written in place). When path exists, the error
 // wraps fs.ErrExist and the file is untouched. The folder must exist.
 func Create(path string, data []byte, perm fs.FileMode) error {
 	tmp, err := writeTemp(path, data, perm)
