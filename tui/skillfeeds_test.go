@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,5 +99,24 @@ func TestNotLoadedFeedSaysWhatWouldLoadIt(t *testing.T) {
 				t.Errorf("the Definition pane should say %q, not %q:\n%s", tt.want, tt.not, s)
 			}
 		})
+	}
+}
+
+// TestHeaderKeepsNotLoadedCountWhenNarrow: on a narrow screen the header
+// drops the reload time and the title before the counts, so a feed the
+// runtime does not read is still counted at 40 and 60 columns.
+func TestHeaderKeepsNotLoadedCountWhenNarrow(t *testing.T) {
+	for _, size := range [][2]int{{40, 12}, {60, 20}, {80, 24}} {
+		tmp, base := copyHome(t, "home")
+		tm := newTestModel(t, tmp, base, size[0], size[1])
+		tm.writeFile("config/netclaw.json", `{"SkillFeeds": {"Feeds": [{"Name": "community", "Enabled": false}]}}`)
+		tm.keys("ctrl+r")
+		s := tm.screen()
+		header, _, _ := strings.Cut(s, "\n")
+		if !strings.Contains(header, "1 not loaded") {
+			t.Errorf("%dx%d: the header lacks the not-loaded count: %q", size[0], size[1], header)
+		}
+		checkFrame(t, tm.View().Content, size[0], size[1])
+		golden(t, fmt.Sprintf("feed-not-loaded-%dx%d", size[0], size[1]), s)
 	}
 }

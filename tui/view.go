@@ -98,7 +98,7 @@ func (m *Model) renderHeader(w int) string {
 		left = st.Header.Render(left)
 	}
 	home := st.HeaderDim.Render(" " + Sanitize(m.shortPath(m.opts.Home.Base)) + " ")
-	var right string
+	var right, counts string
 	switch {
 	case m.cat == nil && m.scanErr != nil:
 		right = "scan failed"
@@ -107,20 +107,31 @@ func (m *Model) renderHeader(w int) string {
 	case m.homeGone:
 		right = "home gone"
 	default:
-		right = fmt.Sprintf("%d loaded · %d rejected · ", m.loaded, m.rejected)
+		counts = fmt.Sprintf("%d loaded · %d rejected", m.loaded, m.rejected)
 		if m.notLoaded > 0 {
-			right += fmt.Sprintf("%d not loaded · ", m.notLoaded)
+			counts += fmt.Sprintf(" · %d not loaded", m.notLoaded)
 		}
-		right += "reloaded " + m.loadedAt.Format("15:04:05")
+		right = counts + " · reloaded " + m.loadedAt.Format("15:04:05")
 	}
 	right = st.Header.Render(" " + right + " ")
 	lw := ansi.StringWidth(left)
 	rw := ansi.StringWidth(right)
 	mid := w - lw - rw
-	if mid < 4 {
-		return fit(left+right, w)
+	if mid >= 4 {
+		return left + st.HeaderDim.Render(fit(ansi.Strip(home), mid)) + right
 	}
-	return left + st.HeaderDim.Render(fit(ansi.Strip(home), mid)) + right
+	if counts != "" {
+		// Narrow: the counts matter most (not loaded included); the time
+		// of the last reload goes first, then the title.
+		c := st.Header.Render(" " + counts + " ")
+		if cw := ansi.StringWidth(c); lw+cw <= w {
+			return left + st.Header.Render(strings.Repeat(" ", w-lw-cw)) + c
+		} else if cw <= w {
+			return st.Header.Render(strings.Repeat(" ", w-cw)) + c
+		}
+		right = c
+	}
+	return fit(left+right, w)
 }
 
 // envLookup returns key's value in environ (the last one wins), or "".
