@@ -34,6 +34,7 @@ type routeFlags struct {
 	offline     bool
 	prefill     time.Duration
 	noProgress  time.Duration
+	demo        bool
 }
 
 // maxSystemFile caps what --system-file reads.
@@ -87,6 +88,10 @@ a progress line on stderr shows cases done, running and not passed.
 --format junit or github for CI. With --static, each case's request is ranked by
 shared words instead, and a case whose top match is not its agent fails.
 
+--demo uses the embedded sample home: its routing suite replays from the
+recordings it carries (--suite), and --static or --show-request work on its
+layer; it has no model to ask live.
+
 A request that cannot be asked is exit 1 with the fix: no Main model
 configured, the Public audience (it has no layer), sub-agents disabled, no
 user-facing agent, a model that does not take tools.
@@ -101,7 +106,8 @@ broken), 2 bad usage, 3 internal failure.`,
   agentdesk route --static "Why did last night's deploy fail?"
   echo "Triage this ticket" | agentdesk route -
   agentdesk route --suite --record agents/frontline.route.yaml
-  agentdesk route --suite --offline --format junit > route-report.xml`,
+  agentdesk route --suite --offline --format junit > route-report.xml
+  agentdesk route --demo --suite`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.suite {
 				return runRouteSuites(cmd, g, f, args)
@@ -127,6 +133,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.BoolVar(&f.suite, "suite", false, "run routing suites (<name>.route.yaml): the FILEs given, or every one in the agents folder")
 	fl.BoolVar(&f.offline, "offline", false, "with --suite: replay recordings only, no model and no key (for CI)")
 	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit until the first text, thinking or tool call (default SubAgents.PrefillTimeoutSeconds)")
+	fl.BoolVar(&f.demo, "demo", false, "use the embedded sample home and its routing suite (nothing else needed): with --suite, --static or --show-request")
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds)")
 	return cmd
 }
@@ -151,6 +158,8 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--static asks no model: leave out --record, --samples, --system-file, --model-role and --show-request")
 	case f.showRequest && f.record:
 		return usageErrorf("--show-request sends nothing, so there is nothing to record: leave out --record")
+	case f.demo && !f.static && !f.showRequest:
+		return usageErrorf("--demo has no model to ask: add --static or --show-request, or replay its routing suite with --suite")
 	}
 	for _, d := range []struct {
 		name string
@@ -185,10 +194,12 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		}
 		preamble = string(b)
 	}
-	c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+	sh, err := openSuiteHome(cmd, g, f.demo, nil, f.record)
 	if err != nil {
 		return err
 	}
+	defer sh.close()
+	c := sh.c
 	a := preview.Audience(f.audience)
 	if f.static {
 		return routeStatic(g, f, c, a, request)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/route"
@@ -28,15 +27,17 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	case f.static && (f.record || f.offline || changed("samples")):
 		return usageErrorf("--static asks no model: leave out --record, --offline and --samples")
 	}
-	c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+	sh, err := openSuiteHome(cmd, g, f.demo, paths, f.record)
 	if err != nil {
 		return err
 	}
+	defer sh.close()
+	c := sh.c
 	files, err := routeSuiteFiles(c.Home.Agents, paths)
 	if err != nil {
 		return err
 	}
-	rn, err := openRunner(g, f.runsDir)
+	rn, err := openRunner(g, sh.runsDir(f.runsDir))
 	if err != nil {
 		return err
 	}
@@ -64,7 +65,10 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	}
 	took := time.Since(start)
 	progress.clear()
-	cwd, _ := os.Getwd()
+	cwd, _ := os.Getwd() // the folder paths are shown relative to
+	if f.demo {
+		cwd = c.Home.Base
+	}
 	return writeSuiteReport(f.format, route.Summarize(results).OK(), [...]func() error{
 		suiteAsText:   func() error { return route.WriteText(g.stdout, results, c, cwd, took) },
 		suiteAsJSON:   func() error { return route.WriteJSON(g.stdout, results, c) },

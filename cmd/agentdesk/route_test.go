@@ -378,3 +378,29 @@ func TestRouteAndTestFlagsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteDemoBinary checks route --demo as agentdesk test --demo works:
+// the sample home's routing suite replays with nothing installed, its
+// layer ranks statically, and a live question is refused with the fix.
+func TestRouteDemoBinary(t *testing.T) {
+	code, stdout, stderr := runBinary(t, nil, "route", "--demo", "--suite", "--offline")
+	if code != 0 || !strings.Contains(stdout, "agents/frontline.route.yaml  (audience Personal, 3 cases)") || !strings.Contains(stdout, "3 cases: 3 passed (6 samples: 6 replayed, 0 live)") {
+		t.Errorf("suite: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runBinary(t, nil, "route", "--demo", "--static", "Summarise my meeting notes")
+	if code != 0 || !strings.Contains(stdout, "1. summarizer") {
+		t.Errorf("static: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"route", "--demo", "Summarise my notes"}, "--demo has no model to ask"},
+		{[]string{"route", "--demo", "--suite", "--record"}, "leave out --record"},
+		{[]string{"route", "--demo", "--suite", "agents/x.route.yaml"}, "leave out --home, --agents and PATH"},
+	} {
+		if code, _, stderr := runBinary(t, nil, tc.args...); code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d %q", tc.args, code, stderr)
+		}
+	}
+}

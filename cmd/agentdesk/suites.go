@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/tui/demo"
 
@@ -101,6 +103,57 @@ func writeSuiteReport(f suiteFormat, ok bool, write [suiteFormats]func() error) 
 		return exitWith(exitFindings, nil)
 	}
 	return nil
+}
+
+// suitesHome is the home a suite command reads: the user's, or with
+// --demo the embedded sample home set up in a temporary folder.
+type suitesHome struct {
+	c *lint.Catalog
+	// dir is the demo's temporary folder ("" for the user's home): remove
+	// it when done; its runs folder holds the demo's runs.
+	dir string
+}
+
+// close removes the demo's folder.
+func (h suitesHome) close() {
+	if h.dir != "" {
+		os.RemoveAll(h.dir)
+	}
+}
+
+// openSuiteHome scans the home a suite command reads. With demo, it is
+// the sample home, which carries its own suites and recordings: a --home,
+// --agents, PATH or --record is bad usage.
+func openSuiteHome(cmd *cobra.Command, g *globals, demo bool, paths []string, record bool) (suitesHome, error) {
+	if !demo {
+		c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+		return suitesHome{c: c}, err
+	}
+	if cmd.Flags().Changed("home") || cmd.Flags().Changed("agents") || len(paths) > 0 {
+		return suitesHome{}, usageErrorf("--demo runs the sample home's suites: leave out --home, --agents and PATH")
+	}
+	if record {
+		return suitesHome{}, usageErrorf("--demo replays the recordings it carries: leave out --record")
+	}
+	dir, h, err := makeDemo()
+	if err != nil {
+		return suitesHome{}, err
+	}
+	c, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
+	if err != nil {
+		os.RemoveAll(dir)
+		return suitesHome{}, exitWith(exitInternal, err)
+	}
+	return suitesHome{c: c, dir: dir}, nil
+}
+
+// runsDir is the runs folder given, else the demo's, else "" (the
+// default one).
+func (h suitesHome) runsDir(given string) string {
+	if given == "" && h.dir != "" {
+		return filepath.Join(h.dir, "runs")
+	}
+	return given
 }
 
 // makeDemo sets the embedded sample home up in a new temporary folder and

@@ -3,13 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
@@ -89,30 +86,15 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return usageErrorf("--judge-role: %v", err)
 	}
-	runsDir := f.runsDir
-	var c *lint.Catalog
+	sh, err := openSuiteHome(cmd, g, f.demo, paths, f.record)
+	if err != nil {
+		return err
+	}
+	defer sh.close()
+	c, runsDir := sh.c, sh.runsDir(f.runsDir)
 	shownFrom := "" // the folder paths are shown relative to
 	if f.demo {
-		if cmd.Flags().Changed("home") || cmd.Flags().Changed("agents") || len(paths) > 0 {
-			return usageErrorf("--demo runs the sample home's suite: leave out --home, --agents and PATH")
-		}
-		if f.record {
-			return usageErrorf("--demo replays the recordings it carries: leave out --record")
-		}
-		dir, h, err := makeDemo()
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		if c, err = lint.Scan(h, lint.ScanOptions{Environ: []string{}}); err != nil {
-			return exitWith(exitInternal, err)
-		}
-		if runsDir == "" {
-			runsDir = filepath.Join(dir, "runs")
-		}
-		shownFrom = h.Base
-	} else if c, err = scanHome(g, lint.ScanOptions{Environ: g.environ}); err != nil {
-		return err
+		shownFrom = c.Home.Base
 	}
 	files, err := findSuiteFiles(c.Home.Agents, paths, testSuites)
 	if err != nil {
