@@ -3,10 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -77,12 +80,18 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 	opts.Environ = g.environ
 	m := tui.New(opts)
 	defer m.Close()
-	p := tea.NewProgram(m,
+	progOpts := []tea.ProgramOption{
 		tea.WithContext(cmd.Context()),
 		tea.WithInput(g.stdin),
 		tea.WithOutput(g.stdout),
 		tea.WithEnvironment(g.environ),
-	)
+	}
+	if g.color == colorAlways {
+		// Bubble Tea reads NO_COLOR and TERM=dumb itself and would drop
+		// the colours --color always asked for.
+		progOpts = append(progOpts, tea.WithColorProfile(alwaysProfile(g.stdout, g.environ)))
+	}
+	p := tea.NewProgram(m, progOpts...)
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrInterrupted) {
 		if errors.Is(err, tea.ErrProgramKilled) && cmd.Context().Err() != nil {
 			return nil // interrupted from outside: a normal way to leave
@@ -99,4 +108,19 @@ func newRunner(g *globals) (*runner.Runner, error) {
 		return nil, err
 	}
 	return runner.New(runner.Options{RunsDir: dir})
+}
+
+// alwaysProfile is the colour profile --color always gives the browser:
+// the terminal's own, detected as if NO_COLOR and TERM=dumb were not set,
+// and at least 16 colours; every other command colours with --color
+// always whatever NO_COLOR says, and the browser agrees.
+func alwaysProfile(w io.Writer, environ []string) colorprofile.Profile {
+	var env []string
+	for _, kv := range environ {
+		if strings.HasPrefix(kv, "NO_COLOR=") || kv == "TERM=dumb" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return max(colorprofile.Detect(w, env), colorprofile.ANSI)
 }

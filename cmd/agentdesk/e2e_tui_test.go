@@ -395,3 +395,47 @@ func TestNewAgentDraftEndToEnd(t *testing.T) {
 		t.Fatalf("agentdesk did not quit; the screen:\n%s", s.screen())
 	}
 }
+
+// coloured reports whether any cell of the screen has a foreground or
+// background colour.
+func (s *screenTerm) coloured(w, h int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for y := range h {
+		for x := range w {
+			if c := s.emu.CellAt(x, y); c != nil && (c.Style.Fg != nil || c.Style.Bg != nil) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestBrowserColorAlwaysOverridesNoColor: --color always colours the
+// browser as it colours every other command, even under NO_COLOR (which
+// Bubble Tea would otherwise honour on its own); without it, NO_COLOR
+// leaves the browser colourless.
+func TestBrowserColorAlwaysOverridesNoColor(t *testing.T) {
+	tmp := t.TempDir()
+	agents := filepath.Join(tmp, "my-agents")
+	if err := os.MkdirAll(agents, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeAtomically(t, filepath.Join(agents, "helper.md"), "---\nname: helper\ndescription: Helps.\n---\nYou help.\n")
+	for _, tt := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--color", "always"}, true},
+		{nil, false},
+	} {
+		env := []string{"HOME=" + tmp, "NO_COLOR=1"}
+		s := startOnScreen(t, 80, 24, env, append([]string{"--agents", agents}, tt.args...)...)
+		s.waitFor("the agents folder opens", "1 loaded", "helper")
+		if got := s.coloured(80, 24); got != tt.want {
+			t.Errorf("NO_COLOR=1 %v: coloured %v, want %v; the screen:\n%s", tt.args, got, tt.want, s.screen())
+		}
+		s.press("q")
+		<-s.done
+	}
+}

@@ -67,7 +67,7 @@ func runImport(g *globals, f importFlags, paths []string) error {
 	}
 	tg, ok := adapt.Lookup(f.from)
 	if !ok || !tg.CanImport() {
-		return usageErrorf("agentdesk cannot import from %q: use one of %s", f.from, strings.Join(adapt.TargetIDs(true), ", "))
+		return usageErrorf("cannot import from %q: use one of %s", f.from, strings.Join(adapt.TargetIDs(true), ", "))
 	}
 	if len(paths) == 0 {
 		return usageErrorf("name the %s agent files to import, or a folder of them (such as %s)", tg.Title, tg.Dir)
@@ -116,11 +116,11 @@ func runImport(g *globals, f importFlags, paths []string) error {
 	installed, err := adapt.Install(out, items, f.force)
 	var b strings.Builder
 	for _, in := range installed {
-		verb := "imported"
+		note := ""
 		if in.Replaced {
-			verb = "replaced"
+			note = " (replaced the file there)"
 		}
-		fmt.Fprintf(&b, "%s %s as %s\n", verb, termsafe.Escape(in.Source), termsafe.Escape(in.Path))
+		fmt.Fprintf(&b, "imported %s as %s%s\n", termsafe.Escape(in.Source), termsafe.Escape(in.Path), note)
 		for _, n := range in.Notes {
 			g.warn(in.Path, n)
 		}

@@ -67,7 +67,7 @@ func TestImportCommand(t *testing.T) {
 		t.Error("import replaced a file without --force")
 	}
 	code, stdout, stderr = run(t, nil, "import", "--home", home, "--from", "claude-code", "--force", filepath.Join(src, "security-reviewer.md"))
-	if code != 0 || !strings.Contains(stdout, "replaced ") {
+	if code != 0 || !strings.HasPrefix(stdout, "imported ") || !strings.HasSuffix(stdout, "security-reviewer.md (replaced the file there)\n") {
 		t.Fatalf("--force: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if data, _ := os.ReadFile(target); string(data) != want {
@@ -121,7 +121,7 @@ func TestImportUsage(t *testing.T) {
 	}{
 		{"no source", []string{"import", "--home", home, "--from", "claude-code"}, 2, "name the Claude Code agent files to import, or a folder of them (such as .claude/agents)"},
 		{"no from", []string{"import", "--home", home, src}, 2, "--from is required"},
-		{"jit", []string{"import", "--home", home, "--from", "jit", src}, 2, `cannot import from "jit": use one of claude-code, opencode, gemini, codex`},
+		{"jit", []string{"import", "--home", home, "--from", "jit", src}, 2, `agentdesk: cannot import from "jit": use one of claude-code, opencode, gemini, codex`},
 		{"missing path", []string{"import", "--home", home, "--from", "claude-code", filepath.Join(src, "nope.md")}, 2, "no such file"},
 		{"no home", []string{"import", "--home", filepath.Join(home, "nope"), "--from", "claude-code", src}, 2, "does not exist"},
 		{"empty folder", []string{"import", "--home", home, "--from", "codex", src}, 1, "holds no Codex CLI agent file (*.toml)"},
