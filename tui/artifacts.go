@@ -59,11 +59,7 @@ func (p *artifactsPane) handleKey(msg tea.KeyPressMsg, focused bool) (tea.Cmd, b
 		return p.open(), true
 	case key.Matches(msg, k.Pager):
 		return p.pager(), true
-	case focused && key.Matches(msg, mv.Up):
-		p.sel = max(p.sel-1, 0)
-		return nil, true
-	case focused && key.Matches(msg, mv.Down):
-		p.sel = min(p.sel+1, max(len(p.records)-1, 0))
+	case focused && moveChoice(msg, mv, &p.sel, len(p.records)):
 		return nil, true
 	case focused && key.Matches(msg, k.Choose):
 		return p.open(), true

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -185,4 +186,18 @@ func choiceRow(st *Styles, line string, w int, chosen, focused bool) string {
 		return st.ListCursor.Render(fit("› "+line, w))
 	}
 	return cut("  "+line, w)
+}
+
+// moveChoice moves *sel, the chosen one of n rows, up or down for the Up
+// and Down keys, and reports whether msg was one of them.
+func moveChoice(msg tea.KeyPressMsg, mv MoveKeys, sel *int, n int) bool {
+	switch {
+	case key.Matches(msg, mv.Up):
+		*sel = max(*sel-1, 0)
+	case key.Matches(msg, mv.Down):
+		*sel = min(*sel+1, max(n-1, 0))
+	default:
+		return false
+	}
+	return true
 }

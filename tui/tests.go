@@ -148,11 +148,7 @@ func (p *testsPane) handleKey(msg tea.KeyPressMsg, focused bool) (tea.Cmd, bool)
 		return p.start(), true
 	case key.Matches(msg, k.Open):
 		return p.open(), true
-	case focused && key.Matches(msg, mv.Up):
-		p.sel = max(p.sel-1, 0)
-		return nil, true
-	case focused && key.Matches(msg, mv.Down):
-		p.sel = min(p.sel+1, max(n-1, 0))
+	case focused && moveChoice(msg, mv, &p.sel, n):
 		return nil, true
 	case focused && key.Matches(msg, k.Choose):
 		return p.open(), true

@@ -126,7 +126,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.StringVar(&f.modelRole, "model-role", "", "model role of the frontline (default Main): Main, Compaction or Fallback")
 	fl.IntVar(&f.maxTokens, "max-tokens", 0, "cap on each reply's tokens (default: the provider's; 8192 for Anthropic)")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
-	fl.BoolVar(&f.record, "record", false, "keep each sample's raw response bytes, redacted, in its run folder's stream.cassette")
+	fl.BoolVar(&f.record, "record", false, "keep each sample's recording, redacted: with --suite beside the suite (<name>.route.recordings/), else in its run folder's stream.cassette")
 	fl.BoolVar(&f.static, "static", false, "rank the agents by shared words, with no model (a heuristic)")
 	fl.BoolVar(&f.showRequest, "show-request", false, "print the request that would be sent, and send nothing")
 	fl.Var(&f.format, "format", "output format: text or json (with --suite also junit or github)")

@@ -387,6 +387,19 @@ func TestRouteDemoBinary(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "agents/frontline.route.yaml  (audience Personal, 3 cases)") || !strings.Contains(stdout, "3 cases: 3 passed (6 samples: 6 replayed, 0 live)") {
 		t.Errorf("suite: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	// The JSON summary has agentdesk test's keys.
+	code, stdout, stderr = runBinary(t, nil, "route", "--demo", "--suite", "--format", "json")
+	var doc struct {
+		Summary map[string]any `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != 0 {
+		t.Fatalf("json: exit %d %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	for key, want := range map[string]any{"cases": 3.0, "passed": 3.0, "not_recorded": 0.0, "errors": 0.0, "broken_suites": 0.0, "replayed": 6.0, "live": 0.0, "ok": true} {
+		if doc.Summary[key] != want {
+			t.Errorf("json summary %s = %v, want %v: %v", key, doc.Summary[key], want, doc.Summary)
+		}
+	}
 	code, stdout, stderr = runBinary(t, nil, "route", "--demo", "--static", "Summarise my meeting notes")
 	if code != 0 || !strings.Contains(stdout, "1. summarizer") {
 		t.Errorf("static: exit %d\n%s\n%s", code, stdout, stderr)

@@ -49,7 +49,7 @@ reported stale, with what changed, never as passed.
 
 --jobs N runs samples in parallel, at most N model calls per provider at
 once. Results print in suite order; on a terminal a progress line on stderr
-shows cases done, running and failed.
+shows cases done, samples running and cases not passed.
 
 Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 (--offline) or could not be judged, or a suite file is broken; 2 bad usage;

@@ -20,13 +20,22 @@ import (
 type Summary struct {
 	rsuite.Counts
 	// Broken counts suites that could not run at all.
-	Broken int
+	Broken int `json:"broken_suites"`
 	// Replayed and Live count the samples by where they came from.
-	Replayed, Live int
+	Replayed int `json:"replayed"`
+	Live     int `json:"live"`
 }
 
 // OK reports whether everything passed.
 func (s Summary) OK() bool { return s.Passed == s.Cases && s.Broken == 0 }
+
+// summaryJSON is the summary in --format json: agentdesk test's keys
+// (cases, passed, failed, stale, not_recorded, errors, broken_suites, ok)
+// and where the samples came from.
+type summaryJSON struct {
+	Summary
+	OK bool `json:"ok"`
+}
 
 // Summarize counts results.
 func Summarize(results []*SuiteResult) Summary {
@@ -242,7 +251,7 @@ type reportJSON struct {
 	Suites    []suiteJSON `json:"suites"`
 	Confusion *Confusion  `json:"confusion,omitempty"`
 	Confused  []Confused  `json:"confused,omitempty"`
-	Summary   Summary     `json:"summary"`
+	Summary   summaryJSON `json:"summary"`
 	Static    string      `json:"static,omitempty"`
 }
 
@@ -278,7 +287,8 @@ type sampleJSON struct {
 // (status, samples that agreed, distribution, each sample's pick and run),
 // the confusion table, the pairs confused, and the summary.
 func WriteJSON(w io.Writer, results []*SuiteResult, c *lint.Catalog) error {
-	doc := reportJSON{Suites: []suiteJSON{}, Summary: Summarize(results)}
+	doc := reportJSON{Suites: []suiteJSON{}, Summary: summaryJSON{Summarize(results), false}}
+	doc.Summary.OK = doc.Summary.Summary.OK()
 	static := false
 	for _, sr := range results {
 		static = static || sr.Static

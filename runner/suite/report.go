@@ -47,7 +47,12 @@ func (o ReportOptions) shown(path string) string {
 // Counts counts cases by status: agentdesk test's and agentdesk route's
 // summaries both start from it.
 type Counts struct {
-	Cases, Passed, Failed, Stale, Unrecorded, Errors int
+	Cases      int `json:"cases"`
+	Passed     int `json:"passed"`
+	Failed     int `json:"failed"`
+	Stale      int `json:"stale"`
+	Unrecorded int `json:"not_recorded"`
+	Errors     int `json:"errors"`
 }
 
 // Add counts one case of status st.
