@@ -7,8 +7,10 @@
 // preamble, the layer and the spawn_agent tool around a user's request;
 // ParseSpawnArgs and SpawnRefusal: how the runtime reads and answers a
 // spawn_agent call), the outcome of every skill that routes through a sub-agent
-// (SkillRoutes), a unified diff of two renderings (Diff), and the close names
-// that answer an unknown agent or skill name (Suggest).
+// (SkillRoutes), a unified diff of two renderings (Diff), the SkillServer
+// manifest entry of a definition (ManifestEntry), and the text of a new
+// definition: the template (AgentTemplate) and a copy under a new name
+// (Renamed).
 //
 // It reads a lint.Catalog and never touches the network or a terminal. The
 // strings it returns are exactly what the model receives, control characters

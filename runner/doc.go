@@ -9,7 +9,8 @@
 // A Runner starts runs; each Run has its id and folder at once, a stream of
 // events for a browser to show, a Status for its clocks, Cancel and Wait.
 // Many runs may go at once, each independent. ListRuns and LoadRun read past
-// runs back from a runs folder.
+// runs back from a runs folder, and ArtifactFiles lists what a run folder
+// holds to show.
 //
 // # The tool loop
 //

@@ -2,9 +2,10 @@
 // author keeps open beside the editor.
 //
 // It owns one root Model that holds focus, lays out and routes every
-// message; the panes (Definition, Layer, Run, Artifacts), each owning its
-// state, scrolling, keys and rendering; the agent list; the overlays on a
-// stack above them (help, prompts, the viewer); one key map per view and
+// message; the panes (Definition, Layer, Run, Artifacts, Tests), each
+// owning its state, scrolling, keys and rendering; the agent list; the
+// overlays on a stack above them (help, prompts, the run form, the
+// viewer); one key map per view and
 // the Styles; and the Watcher that turns file-system events into messages.
 // AGENTS.md in this folder says how a message flows and where a new pane
 // goes. It never parses or validates a definition itself (it asks lint),
