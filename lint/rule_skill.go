@@ -84,8 +84,17 @@ func (s *Scanner) refuse(sk *Skill, reason string, pos Pos, hint string) {
 	r, _ := RuleByID(RuleSkill)
 	if sev := r.Severity(s.opts.Profile); sev != Off {
 		sk.Diagnostics = append(sk.Diagnostics, Diagnostic{Path: sk.Path, Pos: pos, Rule: RuleSkill, Severity: sev,
-			Message: reason + " The runtime does not list this skill.", Hint: hint})
+			Message: sentence(reason) + " The runtime does not list this skill.", Hint: hint})
 	}
+}
+
+// sentence is s ending with a full stop (the scanner's duplicate message,
+// a list of paths, has none).
+func sentence(s string) string {
+	if strings.HasSuffix(s, ".") {
+		return s
+	}
+	return s + "."
 }
 
 // rejectDuplicateSkills applies the scanner's duplicate rule to the skills

@@ -283,3 +283,28 @@ func TestRouteOfAnUnlistedSkill(t *testing.T) {
 		t.Errorf("a refused skill gets the skill finding, not a routing one: %q %v", sk.RouteError, sk.Diagnostics)
 	}
 }
+
+// TestSkillRefusalIsOneSentencePerPart: the scanner's duplicate message
+// ends in a list of paths without a full stop; agentdesk's note after it
+// starts a new sentence, not in the middle of the last path.
+func TestSkillRefusalIsOneSentencePerPart(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"skills/a/dup/SKILL.md": skill("dup", "One."),
+		"skills/b/dup/SKILL.md": skill("dup", "Two."),
+	})
+	c, err := Scan(NewHome(root, ""), ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sk := range c.Skills {
+		for _, d := range sk.Diagnostics {
+			if !strings.HasSuffix(d.Message, "SKILL.md. The runtime does not list this skill.") {
+				t.Errorf("%s: message %q", sk.Path, d.Message)
+			}
+		}
+	}
+	if len(c.Skills) != 2 {
+		t.Fatalf("skills %d, want 2", len(c.Skills))
+	}
+}
