@@ -147,7 +147,7 @@ run left behind. Without a subcommand it starts the interactive browser.`,
 		Version:       programVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          noSubcommand,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runBrowser(cmd, g)
 		},
@@ -169,6 +169,26 @@ run left behind. Without a subcommand it starts the interactive browser.`,
 	}
 	registerCompletions(root, g)
 	return root
+}
+
+// noSubcommand refuses arguments to the browser: the first one is a
+// subcommand agentdesk does not have, named with the closest one it has
+// (lint.Suggest).
+func noSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	hint := ""
+	if near := lint.Suggest(args[0], names, 1); len(near) > 0 {
+		hint = fmt.Sprintf(": did you mean %q?", near[0])
+	}
+	return usageErrorf("unknown command %q for %q%s", args[0], cmd.CommandPath(), hint)
 }
 
 // colorMode is the value of --color.

@@ -76,6 +76,8 @@ func TestExecuteExitCodes(t *testing.T) {
 			stderr: "agentdesk: unknown flag: --bogus\nRun 'agentdesk --help' for usage.\n"},
 		{name: "unknown command", args: []string{"frobnicate"}, code: 2,
 			stderr: "agentdesk: unknown command \"frobnicate\" for \"agentdesk\"\nRun 'agentdesk --help' for usage.\n"},
+		{name: "misspelt command", args: []string{"expor"}, code: 2,
+			stderr: "agentdesk: unknown command \"expor\" for \"agentdesk\": did you mean \"export\"?\nRun 'agentdesk --help' for usage.\n"},
 		{name: "bad colour", args: []string{"--color", "sometimes"}, code: 2,
 			stderr: "agentdesk: invalid argument \"sometimes\" for \"--color\" flag: \"sometimes\" is not a colour mode: use auto, always or never\nRun 'agentdesk --help' for usage.\n"},
 		{name: "wrong number of arguments", args: []string{"one"}, code: 2,
