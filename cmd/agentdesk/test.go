@@ -100,14 +100,9 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return err
 	}
-	if runsDir == "" {
-		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
-			return exitWith(exitUsage, err)
-		}
-	}
-	rn, err := runner.New(runner.Options{RunsDir: runsDir})
+	rn, err := openRunner(g, runsDir)
 	if err != nil {
-		return exitWith(exitUsage, err)
+		return err
 	}
 	suites := make([]*lintsuite.Suite, len(files))
 	total := 0

@@ -336,17 +336,7 @@ func WriteJUnit(w io.Writer, results []*SuiteResult, dir string) error {
 				fmt.Fprintf(&detail, "%s: %d of %d\n", sh.Label, sh.Count, len(r.Samples))
 			}
 			jc.Detail = fmt.Sprintf("request: %s\nexpected: %s\n%s", r.Case.Request, r.Case.Expect, detail.String())
-			switch r.Status {
-			case Pass:
-			case Fail:
-				jc.Status, jc.Type = evalrec.JUnitFailure, "fail"
-			case Stale:
-				jc.Status, jc.Type = evalrec.JUnitFailure, "stale"
-			case Unrecorded:
-				jc.Status, jc.Type = evalrec.JUnitFailure, "not-recorded"
-			default:
-				jc.Status, jc.Type = evalrec.JUnitError, "error"
-			}
+			jc.Status, jc.Type = r.Status.JUnit()
 			var runs []string
 			for _, smp := range r.Samples {
 				if smp.Run.Dir != "" {

@@ -72,6 +72,24 @@ func (c *Counts) Add(st Status) {
 	}
 }
 
+// JUnit is how a case of status s stands in a JUnit report: its status
+// there (evalrec.JUnitPass, JUnitFailure or JUnitError) and the kind of
+// failure ("fail", "stale", "not-recorded", "error"; "" for a pass).
+// agentdesk test and agentdesk route --suite write the same.
+func (s Status) JUnit() (status, kind string) {
+	switch s {
+	case Pass:
+		return evalrec.JUnitPass, ""
+	case Fail:
+		return evalrec.JUnitFailure, "fail"
+	case Stale:
+		return evalrec.JUnitFailure, "stale"
+	case Unrecorded:
+		return evalrec.JUnitFailure, "not-recorded"
+	}
+	return evalrec.JUnitError, "error"
+}
+
 // Summary counts cases by status.
 type Summary struct {
 	Counts
@@ -409,16 +427,7 @@ func JUnit(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 		}
 		for _, c := range r.Cases {
 			jc := evalrec.JUnitCase{Name: c.Case.Name, Line: c.Case.Pos.Line, Time: c.Duration, Message: c.Message}
-			switch c.Status {
-			case Fail:
-				jc.Status, jc.Type = evalrec.JUnitFailure, "fail"
-			case Stale:
-				jc.Status, jc.Type = evalrec.JUnitFailure, "stale"
-			case Unrecorded:
-				jc.Status, jc.Type = evalrec.JUnitFailure, "not-recorded"
-			case Error:
-				jc.Status, jc.Type = evalrec.JUnitError, "error"
-			}
+			jc.Status, jc.Type = c.Status.JUnit()
 			jc.Detail = caseDetail(c)
 			var runs []string
 			for _, s := range c.Samples {

@@ -143,3 +143,11 @@ func TestCountsString(t *testing.T) {
 		}
 	}
 }
+
+func TestStatusJUnit(t *testing.T) {
+	for st, want := range map[Status][2]string{Pass: {"", ""}, Fail: {"failure", "fail"}, Stale: {"failure", "stale"}, Unrecorded: {"failure", "not-recorded"}, Error: {"error", "error"}} {
+		if s, k := st.JUnit(); s != want[0] || k != want[1] {
+			t.Errorf("%s: %q %q, want %q", st, s, k, want)
+		}
+	}
+}
