@@ -215,3 +215,22 @@ func BenchmarkViewerFrame(b *testing.B) {
 		m.View()
 	}
 }
+
+// BenchmarkScrollLayer10000Agents scrolls the focused Layer pane of a home
+// of 10,000 agents a line at a time, and draws each frame: the pane's lines
+// are built once, so a key costs a window's worth of work.
+func BenchmarkScrollLayer10000Agents(b *testing.B) {
+	m := benchModel(b, bigCatalog(b, 10000))
+	m.Update(keyPress("2"))
+	m.Update(keyPress("enter"))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := "j"
+		if (i/4000)%2 == 1 {
+			k = "k"
+		}
+		m.Update(keyPress(k))
+		_ = m.View()
+	}
+}
