@@ -280,3 +280,41 @@ func TestSkillFeedsChangeIsPickedUpByRescan(t *testing.T) {
 		t.Errorf("with netclaw.json gone, %d files not loaded, want 2", len(got.NotLoaded()))
 	}
 }
+
+// TestFeedNotLoadedHintFitsTheFolder: the hint for a feed folder the
+// runtime does not read says what would make it read it. An agent feed
+// folder whose name is not safe is never read, configured or not, so
+// adding it to SkillFeeds is no advice; the skill scanner takes any name.
+func TestFeedNotLoadedHintFitsTheFolder(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"agents/a.md":                               agent("a", "a"),
+		"agents/.server-feeds/Team/t.md":            agent("t", "t"),
+		"agents/.server-feeds/old/o.md":             agent("o", "o"),
+		"skills/.server-feeds/Team/triage/SKILL.md": "---\nname: triage\ndescription: d\n---\nT.\n",
+	})
+	c, err := Scan(NewHome(root, ""), ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"agents/.server-feeds/Team": "rename the folder to lowercase letters, digits and '-'",
+		"agents/.server-feeds/old":  `add {"Name": "old", "Url": "<the feed's server>"} to SkillFeeds.Feeds`,
+		"skills/.server-feeds/Team": `add {"Name": "Team", "Url": "<the feed's server>"} to SkillFeeds.Feeds`,
+	}
+	seen := 0
+	for _, d := range c.FolderDiagnostics {
+		rel, _ := filepath.Rel(root, d.Path)
+		w, ok := want[filepath.ToSlash(rel)]
+		if !ok {
+			continue
+		}
+		seen++
+		if !strings.Contains(d.Hint, w) {
+			t.Errorf("%s: hint %q lacks %q", rel, d.Hint, w)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of %d folders noted: %+v", seen, len(want), c.FolderDiagnostics)
+	}
+}

@@ -67,6 +67,13 @@ func TestDiff(t *testing.T) {
 			want:   "--- before\n+++ after\n@@ -1,5 +1,5 @@\n 1\n-2\n+B\n 3\n 4\n 5\n@@ -7,5 +7,5 @@\n 7\n 8\n 9\n-10\n+J\n 11\n",
 		},
 		{
+			name:   "two edits in one hunk, then a later hunk: its new-side start counts the lines between them",
+			before: "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19\n20\n",
+			after:  "1\n2\nC\n4\n5\nI\nJ\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\nD\n18\n19\n20\n",
+			want: "--- before\n+++ after\n@@ -1,8 +1,10 @@\n 1\n 2\n-3\n+C\n 4\n 5\n+I\n+J\n 6\n 7\n 8\n" +
+				"@@ -14,7 +16,7 @@\n 14\n 15\n 16\n-17\n+D\n 18\n 19\n 20\n",
+		},
+		{
 			name: "CRLF lines differ from LF lines", before: "a\r\nb\r\n", after: "a\r\nb\n",
 			want: "--- before\n+++ after\n@@ -1,2 +1,2 @@\n a\r\n-b\r\n+b\n",
 		},
@@ -124,7 +131,7 @@ func TestDiffRandom(t *testing.T) {
 			t.Fatalf("case %d: patch of %q -> %q does not apply (%v):\n%s", i, a, b, err, patch)
 		}
 		al, bl := splitLines(a), splitLines(b)
-		if changed, want := changedLines(patch), len(al)+len(bl)-2*lcs(al, bl); changed != want {
+		if changed, want := changedLines(patch), len(al)+len(bl)-2*lcsLen(al, bl); changed != want {
 			t.Fatalf("case %d: %d changed lines, shortest is %d:\n%s", i, changed, want, patch)
 		}
 	}
@@ -159,8 +166,8 @@ func mutate(r *rand.Rand, s string) string {
 	return strings.Join(lines, "")
 }
 
-// lcs is the length of a longest common subsequence, by dynamic programming.
-func lcs(a, b []string) int {
+// lcsLen is the length of a longest common subsequence, by dynamic programming.
+func lcsLen(a, b []string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for i := range a {
@@ -223,7 +230,7 @@ func applyPatch(before, patch string) (string, error) {
 			n, _ := strconv.Atoi(s)
 			return n
 		}
-		aStart, aLen, bLen := num(m[1], 0), num(m[2], 1), num(m[4], 1)
+		aStart, aLen, bStart, bLen := num(m[1], 0), num(m[2], 1), num(m[3], 0), num(m[4], 1)
 		start := aStart - 1
 		if aLen == 0 {
 			start = aStart
@@ -233,6 +240,10 @@ func applyPatch(before, patch string) (string, error) {
 		}
 		out = append(out, src[pos:start]...)
 		pos = start
+		// The new side's start must be where this hunk's lines land.
+		if wantB := len(out) + 1; bLen == 0 && bStart != len(out) || bLen != 0 && bStart != wantB {
+			return "", fmt.Errorf("hunk %s says the new side starts at %d; its lines land at line %d", m[0], bStart, wantB)
+		}
 		i++
 		var gotA, gotB int
 		for i < len(lines) && !strings.HasPrefix(lines[i], "@@") {

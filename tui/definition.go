@@ -128,7 +128,7 @@ func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body st
 	}
 	if f.Status == lint.NotLoaded && f.Reason != "" {
 		add("")
-		for _, l := range wrap("Not loaded: "+Sanitize(f.Reason)+". The runtime never reads this feed's folder: "+Sanitize(lint.FeedNotLoadedHint(f.Source.Feed, f.Reason))+".", w) {
+		for _, l := range wrap("Not loaded: "+Sanitize(f.Reason)+". The runtime never reads this feed's folder: "+Sanitize(lint.FeedNotLoadedHint(f.Source.Feed, f.Reason, false))+".", w) {
 			add(st.Warning.Render(l))
 		}
 	} else if f.Status != lint.Loaded && f.Reason != "" {

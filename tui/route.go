@@ -39,7 +39,7 @@ func routeCmd(rn *runner.Runner, c *lint.Catalog, a preview.Audience, request st
 			return msg
 		}
 		msg.layer = p.Frontline.Layer
-		res, err := route.Ask(context.Background(), rn, p, route.Options{Samples: routeSamples})
+		res, err := route.Ask(context.Background(), rn, p, route.Options{Samples: routeSamples, Jobs: route.DefaultJobs})
 		if err == nil && res.NoTools != "" {
 			err = errors.New(res.NoTools)
 		}
