@@ -259,15 +259,18 @@ func stem(w string) string {
 }
 
 // stopWords are words too common to tell agents apart.
-var stopWords = map[string]bool{}
+var stopWords = wordSet(`a an the and or but if of to in on at by for with from into onto about
+	as is are was were be been being do does did done have has had it its this that these those
+	i me my we our you your he she they them their what which who whom when where why how
+	can could should would will shall may might must not no nor so than too very just also
+	any all each every some such only own same other more most less few up down out over under
+	use used uses using when then there here one ones please before after again`)
 
-func init() {
-	for _, w := range strings.Fields(`a an the and or but if of to in on at by for with from into onto about
-		as is are was were be been being do does did done have has had it its this that these those
-		i me my we our you your he she they them their what which who whom when where why how
-		can could should would will shall may might must not no nor so than too very just also
-		any all each every some such only own same other more most less few up down out over under
-		use used uses using when then there here one ones please before after again`) {
-		stopWords[w] = true
+// wordSet is the set of the white-space separated words of s.
+func wordSet(s string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		set[w] = true
 	}
+	return set
 }
