@@ -198,7 +198,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	if err != nil {
 		return err
 	}
-	defer sh.close()
+	defer sh.close(cmd.ErrOrStderr())
 	c := sh.c
 	a := preview.Audience(f.audience)
 	if f.static {

@@ -31,7 +31,7 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	if err != nil {
 		return err
 	}
-	defer sh.close()
+	defer sh.close(cmd.ErrOrStderr())
 	c := sh.c
 	files, err := routeSuiteFiles(c.Home.Agents, paths)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,11 +115,16 @@ type suitesHome struct {
 	dir string
 }
 
-// close removes the demo's folder.
-func (h suitesHome) close() {
-	if h.dir != "" {
-		os.RemoveAll(h.dir)
+// close removes the demo's folder. When the demo's runs were kept there,
+// it says so on w: the run folders the report named are gone with it.
+func (h suitesHome) close(w io.Writer) {
+	if h.dir == "" {
+		return
 	}
+	if _, err := os.Stat(filepath.Join(h.dir, "runs")); err == nil {
+		fmt.Fprintln(w, "agentdesk: the demo's run folders were temporary and are removed now; pass --runs-dir DIR to keep them")
+	}
+	os.RemoveAll(h.dir)
 }
 
 // openSuiteHome scans the home a suite command reads. With demo, it is

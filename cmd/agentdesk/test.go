@@ -90,7 +90,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return err
 	}
-	defer sh.close()
+	defer sh.close(cmd.ErrOrStderr())
 	c, runsDir := sh.c, sh.runsDir(f.runsDir)
 	shownFrom := "" // the folder paths are shown relative to
 	if f.demo {

@@ -181,6 +181,13 @@ func TestTestDemoOfflineBinary(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "agents/code-analyst.test.yaml") || !strings.Contains(stdout, "3 cases: 3 passed (4 samples)") {
 		t.Errorf("demo: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	// The run folders the report names are in the demo's temporary home.
+	if !strings.Contains(stderr, "the demo's run folders were temporary") || !strings.Contains(stderr, "--runs-dir") {
+		t.Errorf("demo: no word that its run folders are gone:\n%s", stderr)
+	}
+	if code, _, stderr := runBinary(t, nil, "test", "--demo", "--offline", "--runs-dir", t.TempDir()); code != 0 || strings.Contains(stderr, "temporary") {
+		t.Errorf("demo with --runs-dir: exit %d\n%s", code, stderr)
+	}
 	// On a terminal a progress line goes to stderr as cases finish.
 	out := runOnTerminal(t, nil, "test", "--demo", "--offline")
 	if !strings.Contains(out, "cases done") || !strings.Contains(out, "3 passed") {
