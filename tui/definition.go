@@ -121,7 +121,9 @@ func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body st
 	for _, l := range wrap(Sanitize(displayPath(c, f.Path)), w) {
 		add(st.Dim.Render(l))
 	}
-	if f.Source.IsFeed() {
+	if f.Source.IsFeed() && f.Status != lint.NotLoaded {
+		// A folder the runtime does not read is synced by nothing either:
+		// the not-loaded note below says what to do instead.
 		for _, l := range wrap("read-only: synced from feed "+Sanitize(f.Source.Feed)+"; the next sync overwrites edits", w) {
 			add(st.Warning.Render(l))
 		}
