@@ -15,7 +15,6 @@ import (
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/route"
-	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
 // demoRouteSuite is the demo's routing suite, as Setup places it.
@@ -72,49 +71,11 @@ func TestGenerateDemoRouteRecordings(t *testing.T) {
 		return modeltest.Reply("You're welcome. Have a good evening!"), true
 	})
 	tmp := t.TempDir()
-	h, err := Setup(filepath.Join(tmp, "demo"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(h.ConfigFile())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cfg map[string]any
-	if err := json.Unmarshal(data, &cfg); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range cfg["Providers"].(map[string]any) {
-		p.(map[string]any)["Type"] = "openai-compatible"
-		p.(map[string]any)["Endpoint"] = srv.Endpoint(wire.OpenAI)
-	}
-	data, _ = json.Marshal(cfg)
-	if err := os.WriteFile(h.ConfigFile(), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	h := setupAgainst(t, filepath.Join(tmp, "demo"), srv)
 	if got := runDemoRouteSuite(t, h, filepath.Join(tmp, "runs"), evalrec.Record); !slices.Equal(got, wantDemoRoute) {
 		t.Fatalf("recorded %q", got)
 	}
-	src := evalrec.Folder(filepath.Join(h.Agents, demoRouteSuite))
-	dst := evalrec.Folder(filepath.Join("home", "agents", demoRouteSuite))
-	os.RemoveAll(dst)
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ents, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := strings.ReplaceAll(string(data), srv.URL, "http://demo.invalid")
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	keepRecordings(t, h, srv, demoRouteSuite)
 }
 
 // TestDemoRouteSuiteOffline replays the demo's routing suite as `agentdesk

@@ -90,11 +90,22 @@ func TestGenerateDemoSuiteRecordings(t *testing.T) {
 		return modeltest.Reply("no script"), true
 	})
 	tmp := t.TempDir()
-	h, err := Setup(filepath.Join(tmp, "demo"))
+	h := setupAgainst(t, filepath.Join(tmp, "demo"), srv)
+	r := runDemoSuite(t, h, filepath.Join(tmp, "runs"), evalrec.Record)
+	if got := statusLines(r); !slices.Equal(got, wantDemoSuite) {
+		t.Fatalf("recorded %q", got)
+	}
+	keepRecordings(t, h, srv, demoSuite)
+}
+
+// setupAgainst sets the demo home up in dir with its providers pointed at
+// srv, for generating recordings.
+func setupAgainst(t *testing.T, dir string, srv *modeltest.Server) lint.Home {
+	t.Helper()
+	h, err := Setup(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The demo's providers, pointed at the test server.
 	data, err := os.ReadFile(h.ConfigFile())
 	if err != nil {
 		t.Fatal(err)
@@ -111,12 +122,15 @@ func TestGenerateDemoSuiteRecordings(t *testing.T) {
 	if err := os.WriteFile(h.ConfigFile(), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := runDemoSuite(t, h, filepath.Join(tmp, "runs"), evalrec.Record)
-	if got := statusLines(r); !slices.Equal(got, wantDemoSuite) {
-		t.Fatalf("recorded %q", got)
-	}
-	src := evalrec.Folder(filepath.Join(h.Agents, demoSuite))
-	dst := evalrec.Folder(filepath.Join("home", "agents", demoSuite))
+	return h
+}
+
+// keepRecordings copies the recordings of suite, made in h, into the
+// embedded home beside this file, replacing what was there.
+func keepRecordings(t *testing.T, h lint.Home, srv *modeltest.Server, suite string) {
+	t.Helper()
+	src := evalrec.Folder(filepath.Join(h.Agents, suite))
+	dst := evalrec.Folder(filepath.Join("home", "agents", suite))
 	os.RemoveAll(dst)
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		t.Fatal(err)
