@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -285,5 +286,18 @@ func TestKeptDraftNoticeKeepsTheWayBack(t *testing.T) {
 			t.Errorf("%dx%d: the notice on screen lacks the way back:\n%s", size[0], size[1], strings.Join(tm.flashLines(size[0]), "\n"))
 		}
 		checkFrame(t, tm.View().Content, size[0], size[1])
+	}
+}
+
+// TestGoneHomeBackBeforeUpdate: a scan that found the home gone is shown
+// as gone even when the folder is back by the time Update reads the
+// message; Update looks at nothing on disk (it used to stat the home again
+// and, finding it, call Error on a nil error).
+func TestGoneHomeBackBeforeUpdate(t *testing.T) {
+	tm, _, base := newAgentModel(t)
+	gone := errors.New("the home " + base + " is gone (deleted while agentdesk ran)")
+	tm.send(catalogMsg{cat: &lint.Catalog{}, gone: gone})
+	if scr := tm.screen(); !strings.Contains(strings.Join(strings.Fields(scr), " "), "is gone") {
+		t.Errorf("the gone home is not reported:\n%s", scr)
 	}
 }

@@ -15,9 +15,10 @@ import (
 type catalogMsg struct {
 	cat *lint.Catalog
 	err error
-	// gone says the home's folder no longer exists (deleted while the
-	// browser ran): the catalog is empty for that reason.
-	gone bool
+	// gone, when set, says the home's folder no longer exists (deleted
+	// while the browser ran), in the words the notice shows: the catalog
+	// is empty for that reason.
+	gone error
 }
 
 // Rescanner is a CatalogScanner that can also rescan only the paths a
@@ -54,13 +55,13 @@ func (m *Model) requestRescan(changed []string, full bool) tea.Cmd {
 	if full || !incremental {
 		return func() tea.Msg {
 			c, err := sc.Scan()
-			return catalogMsg{cat: c, err: err, gone: homeThere(base) != nil}
+			return catalogMsg{cat: c, err: err, gone: homeThere(base)}
 		}
 	}
 	paths := slices.Clone(changed)
 	return func() tea.Msg {
 		c, err := rs.Rescan(paths)
-		return catalogMsg{cat: c, err: err, gone: homeThere(base) != nil}
+		return catalogMsg{cat: c, err: err, gone: homeThere(base)}
 	}
 }
 
@@ -80,7 +81,7 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 	}
 	m.scanErr = nil
 	wasGone := m.homeGone
-	m.homeGone = msg.gone
+	m.homeGone = msg.gone != nil
 	old := m.cat
 	m.cat = msg.cat
 	m.catGen++
@@ -107,8 +108,8 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 	if m.list.selectedPath() != before {
 		m.resetScroll()
 	}
-	if msg.gone && !wasGone {
-		cmds = append(cmds, m.setFlash(homeThere(m.opts.Home.Base).Error(), true))
+	if msg.gone != nil && !wasGone {
+		cmds = append(cmds, m.setFlash(msg.gone.Error(), true))
 	} else if old != nil {
 		if changes := describeChanges(old, msg.cat); len(changes) > 0 {
 			text := changes[0]
