@@ -160,6 +160,7 @@ func (m *Model) editSelected() tea.Cmd {
 		return nil
 	}
 	environ, getenv := m.opts.Environ, m.getenv
+	dup := keyName(m.keys.Author.Duplicate) // read here: the Cmd runs off the Update goroutine
 	return func() tea.Msg {
 		msg := openEditorMsg{path: f.Path}
 		target := f.Path
@@ -170,7 +171,7 @@ func (m *Model) editSelected() tea.Cmd {
 				return msg
 			}
 			target, msg.cleanup = copyPath, dir
-			msg.warning = "feed:" + f.Source.Feed + " files open read-only: the next sync overwrites any edit; duplicate it (" + keyName(m.keys.Author.Duplicate) + ") to change it"
+			msg.warning = "feed:" + f.Source.Feed + " files open read-only: the next sync overwrites any edit; duplicate it (" + dup + ") to change it"
 		}
 		msg.cmd, msg.err = editorCommand(environ, getenv, target)
 		return msg
