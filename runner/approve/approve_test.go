@@ -218,7 +218,9 @@ func TestPromptsCancelledWhileWaiting(t *testing.T) {
 	g := NewGate(nil, p)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan Decision)
-	go func() { done <- g.Decide(ctx, NewRequest("web_fetch", "", json.RawMessage(`{"Url":"https://x.test"}`))) }()
+	go func() {
+		done <- g.Decide(ctx, NewRequest("web_fetch", "", json.RawMessage(`{"Url":"https://x.test"}`)))
+	}()
 	pr := <-p.C // the browser shows it
 	if pr.Req.Subject != "https://x.test" {
 		t.Errorf("prompt subject %q", pr.Req.Subject)
