@@ -196,7 +196,14 @@ func (r *reader) caseNodes(root, cases *yaml.Node, holds string) []*yaml.Node {
 		r.add(RuleMissing, posOf(root), "the suite has no cases", "add cases: a list of cases, each with "+holds)
 		return nil
 	}
-	if cases.Kind != yaml.SequenceNode || len(cases.Content) == 0 {
+	switch {
+	case cases.Kind == yaml.SequenceNode && len(cases.Content) == 0:
+		r.add(RuleMissing, posOf(cases), "the suite has no cases: cases is an empty list", "add cases: a list of cases, each with "+holds)
+		return nil
+	case cases.Kind == yaml.ScalarNode && cases.Tag == "!!null":
+		r.add(RuleMissing, posOf(cases), "the suite has no cases: cases is empty", "add cases: a list of cases, each with "+holds)
+		return nil
+	case cases.Kind != yaml.SequenceNode:
 		r.add(RuleYAML, posOf(cases), "cases is "+kindName(cases)+"; give a list of cases, each with "+holds, "")
 		return nil
 	}
