@@ -22,6 +22,7 @@ type testFlags struct {
 	runsDir         string
 	demo            bool
 	keepRuns        bool
+	models          []string
 }
 
 // newTestCmd builds `agentdesk test [PATH...]`.
@@ -48,6 +49,15 @@ recorded timeline, with no model and no key: what CI runs. A recording made
 with a different system prompt, first message, tools, model or limits is
 reported stale, with what changed, never as passed.
 
+--models A,B,... runs every case on each model side by side, named by role
+(Main, Compaction, Fallback) or by Models.Definitions name: --models
+Main,Compaction answers "can this agent run on the cheaper model?". The
+report adds a matrix, cases by models, with the samples passed, the median
+time and the median output tokens per cell, and a summary row; JUnit names
+each test case "case [model]". Each model keeps its recordings (in
+<agent>.test.recordings/model-<name>/), so --offline replays the matrix. A
+suite's models: key is the default.
+
 A replayed sample writes its run folder only when it does not pass (the
 report names it); --keep-runs writes one for every replayed sample. Live
 samples always have their run folders.
@@ -62,6 +72,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 		Example: `  agentdesk test
   agentdesk test --record agents/code-analyst.test.yaml
   agentdesk test --offline --format junit > report.xml
+  agentdesk test --models Main,Compaction agents/summarizer.test.yaml
   agentdesk test --demo --offline`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTests(cmd, g, f, args)
@@ -75,6 +86,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.StringVar(&f.judgeRole, "judge-role", "Main", "model role of the judge: Main, Compaction or Fallback")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
 	fl.BoolVar(&f.demo, "demo", false, "run the embedded sample home's suite (nothing else needed)")
+	fl.StringSliceVar(&f.models, "models", nil, "run every case on each of these models side by side: roles (Main, Compaction, Fallback) or Models.Definitions names, comma-separated (default: the suite's models:)")
 	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
 	return cmd
 }
@@ -110,6 +122,15 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return err
 	}
+	var models []lintsuite.ModelChoice
+	if len(f.models) > 0 {
+		if models, err = lintsuite.LookupModels(c.Config, f.models); err != nil {
+			return usageErrorf("--models: %v", err)
+		}
+		if len(models) == 0 {
+			return usageErrorf("--models names no model: give roles or Models.Definitions names, comma-separated")
+		}
+	}
 	suites := make([]*lintsuite.Suite, len(files))
 	total := 0
 	for i, p := range files {
@@ -123,7 +144,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == suiteAsText)
 	start := time.Now()
 	results := suite.Run(cmd.Context(), suites, suite.Options{
-		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns,
+		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Models: models,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},

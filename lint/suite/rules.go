@@ -15,6 +15,7 @@ const (
 	RuleSkill         = "suite-skill"
 	RuleFile          = "suite-file"
 	RuleUnreadable    = "suite-unreadable"
+	RuleModel         = "suite-model"
 )
 
 // Rules lists the rules of suite files, in the order the README documents
@@ -31,4 +32,5 @@ var Rules = []lint.Rule{
 	{ID: RuleSkill, Summary: "a case's skill is unknown or does not route to the suite's agent", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleFile, Summary: "a case's context-file or project folder does not exist", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleUnreadable, Summary: "a suite file cannot be read", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleModel, Summary: "a model of models: is neither a role nor a model definition, or is named twice", Runtime: lint.Error, Publish: lint.Error},
 }
