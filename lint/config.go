@@ -29,6 +29,15 @@ type Config struct {
 	// SkillFeeds is the SkillFeeds section: which server feeds the runtime
 	// reads (see AgentFeeds and FeedNotLoaded).
 	SkillFeeds SkillFeedsConfig
+	// McpServers are the McpServers entries, in the order .NET's binder
+	// lists them (key order); look one up with McpServer, which ignores
+	// case.
+	McpServers []McpServer
+	// McpProfiles holds, by audience ("Public", "Team", "Personal"), the
+	// MCP access of each Tools.AudienceProfiles.<audience> the
+	// configuration sets; the others keep the runtime's default (see
+	// McpAccessFor).
+	McpProfiles map[string]McpAccess
 	// Diagnostics (rule "config", or "unreadable" for a file that cannot be
 	// read) about netclaw.json, secrets.json or the environment: parse
 	// errors, values of the wrong type or out of range, a role naming a
@@ -189,6 +198,7 @@ func cfgLoad(files []cfgFile, environ []string) *Config {
 	c.store = st
 	b := cfgBinder{c: c, st: st}
 	b.bind()
+	b.checkMcpServers(cfgLookPath(environ))
 	c.scrubDiagnostics()
 	SortDiagnostics(c.Diagnostics)
 	return c
@@ -278,8 +288,10 @@ func (c *Config) Role(role string) (string, bool) {
 }
 
 // Secrets returns every value the runner must never write or print: each
-// provider's non-empty ApiKey, and every merged value whose key ends in
-// "ApiKey", "Token", "Secret" or "Password" (any case). Values are
+// provider's non-empty ApiKey, every merged value whose key ends in
+// "ApiKey", "Token", "Secret" or "Password" (any case), and the McpServers
+// values secrets.json or the environment set or whose header or variable
+// name names a credential (Authorization, *_TOKEN, ...). Values are
 // distinct, longest first, so a redactor that replaces them in order never
 // leaves part of a longer secret behind.
 func (c *Config) Secrets() []string {
@@ -297,6 +309,9 @@ func (c *Config) Secrets() []string {
 	}
 	for _, p := range c.Providers {
 		add(p.APIKey)
+	}
+	for _, v := range c.mcpSecrets() {
+		add(v)
 	}
 	if c.store != nil {
 		for k, e := range c.store.entries {

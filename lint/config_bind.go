@@ -49,6 +49,8 @@ func (b *cfgBinder) bind() {
 	b.skillFeeds()
 	b.models()
 	b.checkModels()
+	b.mcpServers()
+	b.mcpProfiles()
 }
 
 // report adds a config diagnostic at an entry's value.

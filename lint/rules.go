@@ -113,6 +113,7 @@ const (
 	RuleFeedNotLoaded       = "feed-not-loaded"
 	RuleAgentsFolder        = "agents-folder"
 	RuleSkill               = "skill"
+	RuleMcpServer           = "mcp-server"
 )
 
 // Rules lists every rule, in the order the README documents them.
@@ -143,6 +144,7 @@ var Rules = []Rule{
 	{RuleFeedNotLoaded, "a feed folder no enabled SkillFeeds entry names: the runtime never reads it", Info, Info, false},
 	{RuleAgentsFolder, "the agents folder does not exist or holds no agent file", Info, Info, false},
 	{RuleSkill, "a skill the runtime's skill scanner refuses (no description, name mismatch, duplicate, symbolic link ...)", Warning, Warning, false},
+	{RuleMcpServer, "an McpServers entry netclaw doctor refuses (bad transport, no Command or Url), whose command is missing, or that keeps a credential in netclaw.json", Error, Error, false},
 }
 
 var rulesByID = func() map[string]Rule {

@@ -1,22 +1,34 @@
-// Package request composes the request the NetClaw runtime sends when it
-// spawns a sub-agent, byte for byte: the system prompt's parts, the first
-// user message, and the tools the sub-agent is offered.
+// Package request composes the request NetClaw's runtime sends a spawned
+// sub-agent, part by part, so a trial, a preview and a test suite all
+// measure the agent against the request it will really get.
+//
+// It owns the system prompt's parts in the runtime's order (Compose:
+// operating rules, deployment playbook, project instructions, body, skill
+// overlay, tool index, execution contract), the first user message with
+// its working context (FirstMessage, WorkingContext, InspectGit) and the
+// tool catalogue the runtime offers per audience.
+//
+// Composing reads the files the runtime reads (the deployment playbook,
+// the project's instructions, git state); it never writes and never
+// touches the network. The operating core comes from the user's NetClaw
+// install (lint/netclaw), never from agentdesk's source: a caller that
+// found none says so through Input.CoreMissing, and the request lists the
+// operating rules as missing.
 //
 // The tool catalogue (catalog.go, tools.go, policy.go, subagent.go,
-// index.go, meta.go, results.go) holds every first-party NetClaw tool with
-// the name, description and JSON schema the runtime's source generator
-// emits, its grant category, whether it is offered at the start (core) or
-// found with search_tools and activated with load_tool (deferred), and
-// where its effect lands (Kind), which runner/tools uses to decide whether a
-// trial runs a call for real, in an overlay, after approval, or as a stub.
-// SubAgentTools applies the runtime's sub-agent denylist and the audience
-// profile; Index renders the compressed tool index; ExtractMeta checks and
-// strips the _rationale, _timeout_seconds and _background meta arguments
-// with the runtime's refusal texts; Args looks arguments up ignoring case
-// as the runtime does.
-//
-// The package reads no files and touches no network: configuration comes in
-// as a *lint.Config, and tools found at run time (MCP) come in through
-// Catalog.With. preview must not import this package (it imports preview
-// for the Audience type).
+// index.go, meta.go, search.go, results.go, render.go) holds every
+// first-party NetClaw tool with the name, description and JSON schema the
+// runtime's source generator emits, its grant category, whether it is
+// offered at the start (core) or found with search_tools and activated
+// with load_tool (deferred), and where its effect lands (Kind), which
+// runner/tools uses to decide whether a trial runs a call for real, in an
+// overlay, after approval, or as a stub. SubAgentTools applies the
+// runtime's sub-agent denylist and the audience profile (PolicyFromConfig
+// reads it from netclaw.json); Index renders the compressed tool index;
+// ExtractMeta checks and strips the _rationale, _timeout_seconds and
+// _background meta arguments with the runtime's refusal texts; Args binds
+// arguments ignoring case as the runtime does. The catalogue reads no
+// files: tools found at run time (MCP) come in through Catalog.With.
+// preview must not import this package (it imports preview for the
+// Audience type).
 package request

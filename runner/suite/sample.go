@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -21,6 +22,19 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	res = &SampleResult{N: n}
 	x.notify(s, c, n, false, nil)
 	defer func() { x.notify(s, c, n, true, res) }()
+	if x.o.Mode == evalrec.Record {
+		// Only a sample that reached a verdict replaces its recording:
+		// any other keeps the one before, whatever it ended with.
+		defer func() {
+			if res.Recorded == evalrec.Replaced {
+				return
+			}
+			res.Recorded = evalrec.Kept
+			if res.KeptWhy == "" {
+				res.KeptWhy = res.Err
+			}
+		}()
+	}
 	errorf := func(format string, args ...any) *SampleResult {
 		res.Status, res.Err = Error, fmt.Sprintf(format, args...)
 		return res
@@ -90,6 +104,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 
 	var judgeTape *cassette.Cassette
 	var judgeFailed error
+	var judgeRun *runner.Record
 	// A run that ended otherwise than expected has failed already: its
 	// output is not judged (live or replayed alike).
 	judged := rubric != "" && !failedOn(res.Failures, "outcome", "reason")
@@ -98,7 +113,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		if jrec != nil {
 			res.JudgeRunID = jrec.RunID
 		}
-		judgeTape = jt
+		judgeRun, judgeTape = jrec, jt
 		if err != nil {
 			judgeFailed = err
 		} else {
@@ -108,19 +123,38 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 			}
 		}
 	}
-	// A sample whose run and judge both went through is kept, whatever
-	// the verdict (a judge reply that is not a verdict included), so that
-	// its replay says the same.
-	if d.Save && tape != nil && (!judged || judgeTape != nil) {
-		r := &evalrec.Recording{
-			Kind: "test", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n, RecordedAt: rec.StartedAt,
-			Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}},
+	if d.Save {
+		// A sample whose run and judge both reached a verdict is kept,
+		// whatever the verdict (a judge reply that is not a verdict
+		// included), so that its replay says the same. One that did not
+		// (the model unreachable, a cancel, agentdesk's own error) leaves
+		// the recording before it as it was.
+		why := evalrec.NoVerdict(&rec)
+		switch {
+		case why != "":
+		case tape == nil:
+			why = "the run left no recording"
+		case judged && judgeRun == nil:
+			why = fmt.Sprintf("the judge did not run: %v", judgeFailed)
+		case judged && evalrec.NoVerdict(judgeRun) != "":
+			why = "the judge's " + strings.TrimPrefix(evalrec.NoVerdict(judgeRun), "the ")
+		case judged && judgeTape == nil:
+			why = "the judge's run left no recording"
 		}
-		if judgeTape != nil {
-			r.Tapes = append(r.Tapes, evalrec.Tape{Name: evalrec.TapeJudge, Cassette: judgeTape})
-		}
-		if err := evalrec.Save(path, r); err != nil {
-			return errorf("%v", err)
+		if why != "" {
+			res.KeptWhy = why
+		} else {
+			r := &evalrec.Recording{
+				Kind: "test", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n, RecordedAt: rec.StartedAt,
+				Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}},
+			}
+			if judgeTape != nil {
+				r.Tapes = append(r.Tapes, evalrec.Tape{Name: evalrec.TapeJudge, Cassette: judgeTape})
+			}
+			if err := evalrec.Save(path, r); err != nil {
+				return errorf("%v", err)
+			}
+			res.Recorded = evalrec.Replaced
 		}
 	}
 	if judgeFailed != nil {

@@ -1,0 +1,176 @@
+package netclaw
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// The names NetClaw installs and builds (scripts/install.sh at 1abeaaad puts
+// the components "netclaw" and "netclawd" into INSTALL_DIR, by default
+// ~/.netclaw/bin; scripts/build/publish-binaries.sh at 2ad24e89 publishes
+// them self-contained with PublishSingleFile and
+// EnableCompressionInSingleFile).
+const (
+	// DaemonBinary is the daemon's single-file binary; it runs the sessions
+	// and sub-agents, so it is read first.
+	DaemonBinary = "netclawd"
+	// CLIBinary is the command-line client's single-file binary.
+	CLIBinary = "netclaw"
+	// AssemblyFile is the assembly that embeds the operating core, inside the
+	// bundles or, in a developer build, a plain file.
+	AssemblyFile = "Netclaw.Configuration.dll"
+	// EnvDir is the environment variable naming a folder to read NetClaw from.
+	EnvDir = "AGENTDESK_NETCLAW_DIR"
+)
+
+// Where an install was found, in the order Find looks.
+const (
+	ViaDir  = "--netclaw-dir"
+	ViaEnv  = EnvDir
+	ViaHome = "<home>/bin"
+	ViaPath = "PATH"
+)
+
+// ErrNotFound marks the answer "no NetClaw installation here": nothing in
+// <home>/bin and nothing on PATH, when no folder was named. A folder named
+// through Options.Dir or AGENTDESK_NETCLAW_DIR that holds nothing usable is a
+// different error (the user asked for that folder), so callers can tell a
+// missing install (run on, say the operating rules are missing) from a wrong
+// flag.
+var ErrNotFound = errors.New("NetClaw installation not found")
+
+// Options says where Find looks. The zero value looks only on PATH (through
+// os.Getenv and exec.LookPath).
+type Options struct {
+	// Dir is the folder the user named (--netclaw-dir): it must hold
+	// netclawd, netclaw or Netclaw.Configuration.dll.
+	Dir string
+	// Home is the NetClaw home (NETCLAW_HOME, else ~/.netclaw); Find looks in
+	// Home/bin, where the installer puts the binaries. Empty skips it.
+	Home string
+	// Getenv reads the environment (AGENTDESK_NETCLAW_DIR); nil means os.Getenv.
+	Getenv func(string) string
+	// LookPath finds a program on PATH; nil means exec.LookPath.
+	LookPath func(string) (string, error)
+}
+
+// Find locates the NetClaw installation and reads it (once per process for
+// each file; see the package comment). It looks, in order:
+//
+//  1. o.Dir, when set;
+//  2. else the folder in AGENTDESK_NETCLAW_DIR, when set;
+//  3. else Home/bin;
+//  4. else netclawd, then netclaw, on PATH.
+//
+// In a folder it takes netclawd, else netclaw, when the file is a
+// single-file bundle holding Netclaw.Configuration.dll, else the plain
+// Netclaw.Configuration.dll beside it (a developer build, whose apphost is
+// no bundle). The error of a named folder that holds none of these says what
+// it holds and what to do; when nothing is found without a named folder the
+// error wraps ErrNotFound and lists where Find looked. A file that is found
+// but cannot be read (truncated, corrupt, not .NET) is an error naming it.
+func Find(o Options) (*Install, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	lookPath := o.LookPath
+	if lookPath == nil {
+		lookPath = exec.LookPath
+	}
+	if o.Dir != "" {
+		return findInDir(o.Dir, ViaDir, true)
+	}
+	if d := getenv(EnvDir); d != "" {
+		return findInDir(d, ViaEnv, true)
+	}
+	var looked []string
+	if o.Home != "" {
+		bin := filepath.Join(o.Home, "bin")
+		in, err := findInDir(bin, ViaHome, false)
+		if in != nil || err != nil {
+			return in, err
+		}
+		looked = append(looked, bin)
+	}
+	for _, name := range []string{DaemonBinary, CLIBinary} {
+		p, err := lookPath(exe(name))
+		if err != nil || p == "" {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		}
+		in, err := findInDir(filepath.Dir(p), ViaPath, false)
+		if in != nil || err != nil {
+			return in, err
+		}
+	}
+	looked = append(looked, fmt.Sprintf("%s and %s on PATH", DaemonBinary, CLIBinary))
+	return nil, fmt.Errorf("%w (looked in %s): install NetClaw, or name the folder holding %s or %s with --netclaw-dir DIR or %s",
+		ErrNotFound, strings.Join(looked, ", "), DaemonBinary, AssemblyFile, EnvDir)
+}
+
+// exe adds the platform's executable suffix.
+func exe(name string) string {
+	if runtime.GOOS == "windows" {
+		return name + ".exe"
+	}
+	return name
+}
+
+// findInDir reads the first usable candidate in dir. With named false, a
+// folder that is missing or holds no candidate gives (nil, nil) so the search
+// goes on; with named true it is an error saying what the folder holds.
+func findInDir(dir, via string, named bool) (*Install, error) {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		if !named {
+			return nil, nil
+		}
+		if err == nil {
+			err = errors.New("not a folder")
+		}
+		return nil, fmt.Errorf("NetClaw folder %s (%s): %w; name the folder holding %s or %s", dir, via, err, DaemonBinary, AssemblyFile)
+	}
+	var skipped []string
+	for _, name := range []string{exe(DaemonBinary), exe(CLIBinary)} {
+		p := filepath.Join(dir, name)
+		if !isFile(p) {
+			continue
+		}
+		in, err := open(p, KindBundle, via)
+		if err == nil {
+			return in, nil
+		}
+		if errors.Is(err, ErrNotBundle) || errors.Is(err, errNoAssemblyInBundle) {
+			skipped = append(skipped, err.Error())
+			continue
+		}
+		return nil, err
+	}
+	if p := filepath.Join(dir, AssemblyFile); isFile(p) {
+		return open(p, KindAssembly, via)
+	}
+	if !named && len(skipped) == 0 {
+		return nil, nil
+	}
+	why := "it holds none of them"
+	if len(skipped) > 0 {
+		why = strings.Join(skipped, "; ") + "; and no " + AssemblyFile + " beside them"
+	}
+	return nil, fmt.Errorf("NetClaw folder %s (%s) has no usable %s, %s or %s: %s; name the folder of a NetClaw install (%s by default) or of a build holding %s",
+		dir, via, DaemonBinary, CLIBinary, AssemblyFile, why, filepath.Join("~", ".netclaw", "bin"), AssemblyFile)
+}
+
+// isFile reports whether p is a regular file (after symlinks).
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().Type()&fs.ModeType == 0
+}

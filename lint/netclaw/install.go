@@ -1,0 +1,236 @@
+package netclaw
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The resources NetClaw embeds in Netclaw.Configuration.dll
+// (Netclaw.Configuration.csproj at 013299cf: <EmbeddedResource> of
+// Resources/AGENTS.md and Resources/AGENTS.public.md; FileSystemPromptProvider
+// in ISystemPromptProvider.cs reads them with GetManifestResourceStream).
+// They are the only embedded prompt text: SOUL.md, TOOLING.md and the
+// deployment playbook are files in the home (see the package comment).
+const (
+	// ResourceAgents is the operating core for the Personal and Team audiences.
+	ResourceAgents = "Netclaw.Configuration.Resources.AGENTS.md"
+	// ResourceAgentsPublic is the stripped-down operating core for Public.
+	ResourceAgentsPublic = "Netclaw.Configuration.Resources.AGENTS.public.md"
+)
+
+// ErrNoResource marks an assembly that lacks a resource asked for.
+var ErrNoResource = errors.New("no such embedded resource")
+
+// errNoAssemblyInBundle marks a bundle without Netclaw.Configuration.dll, so
+// Find can try the next candidate.
+var errNoAssemblyInBundle = errors.New("holds no " + AssemblyFile)
+
+// Kind says what kind of file an Install reads.
+type Kind int
+
+// The kinds of file an Install reads.
+const (
+	// KindBundle is a single-file binary (netclawd or netclaw) with
+	// Netclaw.Configuration.dll inside.
+	KindBundle Kind = iota + 1
+	// KindAssembly is a plain Netclaw.Configuration.dll (a developer build).
+	KindAssembly
+)
+
+// String names the kind for messages.
+func (k Kind) String() string {
+	switch k {
+	case KindBundle:
+		return "single-file binary"
+	case KindAssembly:
+		return "assembly"
+	}
+	return "unknown"
+}
+
+// Install is one NetClaw installation as found and read by Find.
+type Install struct {
+	// Source is the absolute path of the file the resources come from: the
+	// netclawd or netclaw binary, or Netclaw.Configuration.dll.
+	Source string
+	// Kind says whether Source is a bundle or the plain assembly.
+	Kind Kind
+	// Via says where Find found it: ViaDir, ViaEnv, ViaHome or ViaPath.
+	Via string
+	// Version is NetClaw's version as the assembly says it: its
+	// informational version (for example "0.19.0-beta.1+abc123") when it
+	// has one, else its four-part assembly version.
+	Version string
+	// AssemblyVersion is Netclaw.Configuration's four-part assembly version.
+	AssemblyVersion string
+
+	asm *Assembly
+}
+
+// Core is an operating core: the text of the audience's embedded AGENTS
+// resource, as NetClaw reads it (byte-order mark dropped), before
+// placeholder substitution, with where it came from.
+type Core struct {
+	// Text is the resource's text.
+	Text string
+	// Source is the file it was read from (Install.Source).
+	Source string
+	// Resource is the resource's name (ResourceAgents or ResourceAgentsPublic).
+	Resource string
+	// Version is NetClaw's version (Install.Version).
+	Version string
+}
+
+// Resource returns the bytes of one embedded resource of
+// Netclaw.Configuration.dll. A missing resource is an error wrapping
+// ErrNoResource that names the file and lists the resources there are.
+func (in *Install) Resource(name string) ([]byte, error) {
+	b, ok := in.asm.resource(name)
+	if !ok {
+		names := in.asm.ResourceNames()
+		list := "none"
+		if len(names) > 0 {
+			list = strings.Join(names, ", ")
+		}
+		return nil, fmt.Errorf("%s: %w %s in %s (it has: %s); this NetClaw may be older or newer than agentdesk knows",
+			in.Source, ErrNoResource, name, AssemblyFile, list)
+	}
+	return append([]byte(nil), b...), nil
+}
+
+// ResourceNames lists the resources embedded in Netclaw.Configuration.dll.
+func (in *Install) ResourceNames() []string { return in.asm.ResourceNames() }
+
+// OperatingCore returns the audience's embedded operating core:
+// AGENTS.public.md for Public (public true), else AGENTS.md. NetClaw then
+// substitutes its {{...}} placeholders and appends the deployment playbook;
+// that is composing, left to the caller.
+func (in *Install) OperatingCore(public bool) (Core, error) {
+	name := ResourceAgents
+	if public {
+		name = ResourceAgentsPublic
+	}
+	b, ok := in.asm.resource(name)
+	if !ok {
+		_, err := in.Resource(name)
+		return Core{}, err
+	}
+	return Core{Text: decodeText(b), Source: in.Source, Resource: name, Version: in.Version}, nil
+}
+
+// ---- reading, once per process ----
+
+// cacheKey identifies one version of one file.
+type cacheKey struct {
+	path  string
+	size  int64
+	mtime time.Time
+}
+
+// cache holds every assembly read in this process, by the file it came
+// from; a file that changes (size or modification time) is read again and
+// its old entry dropped.
+var cache = struct {
+	sync.Mutex
+	m map[cacheKey]*Assembly
+}{m: map[cacheKey]*Assembly{}}
+
+// open reads the file at p (a bundle or the assembly), through the cache.
+func open(p string, kind Kind, via string) (*Install, error) {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("NetClaw %s %s: %w", kind, p, err)
+	}
+	key := cacheKey{path: p, size: st.Size(), mtime: st.ModTime()}
+	cache.Lock()
+	defer cache.Unlock()
+	asm, ok := cache.m[key]
+	if !ok {
+		asm, err = load(p, kind)
+		if err != nil {
+			return nil, err
+		}
+		for k := range cache.m {
+			if k.path == p {
+				delete(cache.m, k)
+			}
+		}
+		cache.m[key] = asm
+	}
+	in := &Install{Source: p, Kind: kind, Via: via, AssemblyVersion: asm.Version, Version: asm.InformationalVersion, asm: asm}
+	if in.Version == "" {
+		in.Version = asm.Version
+	}
+	return in, nil
+}
+
+// load reads the assembly out of the file, uncached. Its errors name the file.
+func load(p string, kind Kind) (*Assembly, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("NetClaw %s %s: %w", kind, p, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("NetClaw %s %s: %w", kind, p, err)
+	}
+	var img []byte
+	if kind == KindBundle {
+		b, err := OpenBundle(f, st.Size())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		e, ok := b.File(AssemblyFile)
+		if !ok {
+			return nil, fmt.Errorf("%s: a single-file bundle that %w", p, errNoAssemblyInBundle)
+		}
+		if img, err = b.ReadFile(e); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+	} else {
+		if st.Size() > maxEntryBytes {
+			return nil, fmt.Errorf("%s: %w: %d bytes, more than an assembly this reader takes (%d)", p, ErrCorrupt, st.Size(), maxEntryBytes)
+		}
+		img = make([]byte, st.Size())
+		if _, err := f.ReadAt(img, 0); err != nil {
+			return nil, fmt.Errorf("NetClaw %s %s: %w", kind, p, err)
+		}
+	}
+	asm, err := ParseAssembly(img)
+	if err != nil {
+		if kind == KindBundle {
+			return nil, fmt.Errorf("%s: %s inside: %w", p, AssemblyFile, err)
+		}
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return asm, nil
+}
+
+// ReadFile reads the NetClaw install at exactly this file, a single-file
+// binary or Netclaw.Configuration.dll (told apart by the file's name),
+// through the process-wide cache. Find is the usual way in; this is for a
+// caller that already knows the file.
+func ReadFile(path string) (*Install, error) {
+	kind := KindBundle
+	if strings.EqualFold(filepath.Ext(path), ".dll") {
+		kind = KindAssembly
+	}
+	return open(path, kind, "")
+}
+
+// dropCache empties the process-wide cache (for tests and benchmarks that
+// measure a first read).
+func dropCache() {
+	cache.Lock()
+	cache.m = map[cacheKey]*Assembly{}
+	cache.Unlock()
+}

@@ -1,0 +1,222 @@
+package request
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
+)
+
+// Core is the audience's operating core read from the NetClaw install:
+// its text, where it was read (the binary or DLL and the resource), and
+// the NetClaw version when the install says.
+type Core struct {
+	Text, Source, Version string
+}
+
+// OfferedTool is one tool sent with the request: the name the model calls,
+// its description and the JSON Schema of its arguments, and whether it is
+// a core tool (offered from the start) or a deferred one (found with
+// search_tools, activated with load_tool).
+type OfferedTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Core        bool            `json:"core"`
+}
+
+// Offer is what the tool catalogue offers a spawn: the tools sent from
+// the start and the compressed tool index the system prompt lists.
+type Offer struct {
+	Tools []OfferedTool
+	// Index is the compressed tool index ("" for none).
+	Index string
+	// Source names the catalogue, for the tool-index part.
+	Source string
+}
+
+// offerFor is how Compose asks the tool catalogue when the input names no
+// offer. Nil offers nothing.
+var offerFor func(a preview.Audience) Offer
+
+// Input is everything a spawn's request is composed from.
+type Input struct {
+	// Agent is the definition spawned; AgentPath names its file.
+	Agent     *lint.Definition
+	AgentPath string
+	// Skill, when set, is the routed skill whose body is overlaid.
+	Skill *lint.Skill
+	// Paths locate the NetClaw home (the playbook, the placeholders).
+	Paths Paths
+	// Audience is the parent session's audience.
+	Audience preview.Audience
+
+	// Core is the audience's operating core; nil when none was found, and
+	// CoreMissing says why (every surface shows it).
+	Core        *Core
+	CoreMissing string
+
+	// Project is the project folder ("" for none): its instructions file,
+	// its git state, the project_dir of the working context.
+	Project string
+	// Task and Context are the spawn's task and context arguments.
+	Task, Context string
+	// SessionDir is the session folder the [session] block names ("" for
+	// none).
+	SessionDir string
+	// RecentFiles are the parent's recent files, most recent first.
+	RecentFiles []string
+	// Git is the project's git state; nil means inspect the project now.
+	Git *GitState
+	// Shell is the host shell a Personal session describes; nil means
+	// HostShell().
+	Shell *Shell
+
+	// Offer is the tool offer; nil asks the tool catalogue.
+	Offer *Offer
+}
+
+// Request is the request a spawn sends, as the runtime composes it.
+type Request struct {
+	// Audience is the parent session's audience.
+	Audience preview.Audience `json:"audience"`
+	// Parts are the system prompt's parts, in order; joined with a blank
+	// line they are System.
+	Parts []Part `json:"parts"`
+	// Missing lists the parts the runtime would send that this request
+	// lacks (the operating rules, when no NetClaw install was found).
+	Missing []Missing `json:"missing"`
+	// System is the system prompt.
+	System string `json:"system"`
+	// FirstMessage is the first user message.
+	FirstMessage string `json:"firstMessage"`
+	// Tools are the tools offered with the first call.
+	Tools []OfferedTool `json:"tools"`
+	// Index is the compressed tool index the prompt lists.
+	Index string `json:"index,omitempty"`
+	// CoreSource and CoreVersion say where the operating core came from.
+	CoreSource  string `json:"coreSource,omitempty"`
+	CoreVersion string `json:"coreVersion,omitempty"`
+}
+
+// MissingPart returns the reason part is missing, "" when it is not.
+func (r *Request) MissingPart(part string) string {
+	for _, m := range r.Missing {
+		if m.Part == part {
+			return m.Reason
+		}
+	}
+	return ""
+}
+
+// Part returns the part with this name, nil when the prompt has none.
+func (r *Request) Part(name string) *Part {
+	for i := range r.Parts {
+		if r.Parts[i].Part == name {
+			return &r.Parts[i]
+		}
+	}
+	return nil
+}
+
+// Compose composes the request a spawn sends, as NetClaw's SubAgentSpawner
+// and SubAgentActor do. It reads the deployment playbook and the project's
+// instructions file, and inspects the project's git state when in.Git is
+// nil. An unreadable playbook is an error (ErrPlaybookUnreadable), as it
+// fails the spawn at the runtime; so is a project instructions file that
+// cannot be read safely (ErrProjectInstructions).
+func Compose(in Input) (*Request, error) {
+	r := &Request{Audience: in.Audience, Missing: []Missing{}}
+	pin := promptInput{body: bodyOf(in.Agent), bodySource: in.AgentPath}
+	if pin.bodySource == "" && in.Agent != nil {
+		pin.bodySource = "agent " + in.Agent.Name
+	}
+	if in.Core != nil {
+		pin.core, pin.coreSource, pin.hasCore = in.Paths.substitute(in.Core.Text), in.Core.Source, true
+		r.CoreSource, r.CoreVersion = in.Core.Source, in.Core.Version
+		if in.Core.Version != "" {
+			pin.coreSource += " (NetClaw " + in.Core.Version + ")"
+		}
+	} else {
+		reason := in.CoreMissing
+		if reason == "" {
+			reason = "no NetClaw install was found"
+		}
+		r.Missing = append(r.Missing, Missing{Part: PartOperatingRules, Reason: reason})
+	}
+	if in.Paths.Base != "" {
+		playbook, ok, err := readPlaybook(in.Paths)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			pin.playbook, pin.playbookSource = in.Paths.substitute(playbook), in.Paths.PlaybookPath()
+		}
+	}
+	project := in.Project
+	if project != "" {
+		if abs, err := filepath.Abs(project); err == nil {
+			project = abs
+		}
+	}
+	if in.Audience != preview.Public {
+		text, path, err := readProjectInstructions(project)
+		if err != nil {
+			return nil, err
+		}
+		pin.project, pin.projectSource = text, path
+	}
+	if in.Skill != nil {
+		pin.hasOverlay, pin.overlay, pin.overlaySource = true, in.Skill.Body, in.Skill.Path
+	}
+
+	offer := Offer{}
+	switch {
+	case in.Offer != nil:
+		offer = *in.Offer
+	case offerFor != nil:
+		offer = offerFor(in.Audience)
+	}
+	r.Tools, r.Index = offer.Tools, offer.Index
+	if r.Tools == nil {
+		r.Tools = []OfferedTool{}
+	}
+	pin.index, pin.indexSource = offer.Index, offer.Source
+	if pin.indexSource == "" {
+		pin.indexSource = fmt.Sprintf("NetClaw's tool catalogue (%s)", in.Audience)
+	}
+	// CanDeclareProjectScope: set_working_directory among the tools
+	// offered from the start.
+	for _, t := range offer.Tools {
+		if t.Name == "set_working_directory" && t.Core {
+			pin.projectScope = true
+		}
+	}
+
+	a := assemble(pin)
+	r.Parts, r.System = a.parts, a.system
+
+	wc := WorkingContext{Project: project, RecentFiles: in.RecentFiles}
+	switch in.Audience {
+	case preview.Public:
+		wc = WorkingContext{}
+	case preview.Personal:
+		sh := HostShell()
+		if in.Shell != nil {
+			sh = *in.Shell
+		}
+		wc.Shell = &sh
+	}
+	if in.Audience != preview.Public && project != "" && !hasControl(project) {
+		if in.Git != nil {
+			wc.Git = *in.Git
+		} else {
+			wc.Git = InspectGit(context.Background(), project)
+		}
+	}
+	r.FirstMessage = FirstMessage(in.Context, ModelContext(in.Audience, wc, in.SessionDir), in.Task)
+	return r, nil
+}

@@ -1,0 +1,100 @@
+package request
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// MaxInstructionFile caps the playbook and project-instructions files
+// Compose reads. NetClaw reads any size; a file this large is a mistake
+// (a log, a dump), and reading it whole would stall every trial.
+const MaxInstructionFile = 4 << 20
+
+// errNotThere is readInstructions' "no such file" (File.Exists false).
+var errNotThere = errors.New("no such file")
+
+// readInstructions reads a text file as NetClaw's File.ReadAllText does
+// (lint.DecodeText), after the checks File.Exists makes: a missing path or
+// a folder is errNotThere. A FIFO, socket or device is refused before it
+// is opened (NetClaw would block on a FIFO; a trial must not), the file is
+// opened non-blocking in case one is swapped in, and a file larger than
+// MaxInstructionFile is refused.
+func readInstructions(path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", errNotThere
+		}
+		return "", err
+	}
+	if fi.IsDir() {
+		return "", errNotThere
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is a %s, not a regular file: NetClaw would block or fail reading it; replace it with a file or remove it", path, fileKind(fi.Mode()))
+	}
+	if fi.Size() > MaxInstructionFile {
+		return "", fmt.Errorf("%s is %d bytes, more than the %d MiB agentdesk reads: NetClaw would put all of it in every prompt; shorten it", path, fi.Size(), MaxInstructionFile>>20)
+	}
+	f, err := openNonBlocking(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s changed into a %s while it was read: try again", path, fileKind(fi.Mode()))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxInstructionFile+1))
+	if err != nil {
+		return "", err
+	}
+	if len(data) > MaxInstructionFile {
+		return "", fmt.Errorf("%s grew past the %d MiB agentdesk reads while it was read: shorten it", path, MaxInstructionFile>>20)
+	}
+	return lint.DecodeText(data), nil
+}
+
+// fileKind names a mode that is not a regular file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		return "device"
+	}
+	return "special file"
+}
+
+// isDotNetSpace reports whether .NET's char.IsWhiteSpace is true for r:
+// the Unicode White_Space characters (not U+200B, not U+FEFF).
+func isDotNetSpace(r rune) bool {
+	switch {
+	case r >= 0x09 && r <= 0x0D, r == 0x20, r == 0x85, r == 0xA0, r == 0x1680:
+		return true
+	case r >= 0x2000 && r <= 0x200A:
+		return true
+	case r == 0x2028, r == 0x2029, r == 0x202F, r == 0x205F, r == 0x3000:
+		return true
+	}
+	return false
+}
+
+// netTrim is .NET's String.Trim().
+func netTrim(s string) string { return strings.TrimFunc(s, isDotNetSpace) }
+
+// netTrimEnd is .NET's String.TrimEnd().
+func netTrimEnd(s string) string { return strings.TrimRightFunc(s, isDotNetSpace) }
+
+// netBlank is .NET's string.IsNullOrWhiteSpace.
+func netBlank(s string) bool { return netTrim(s) == "" }

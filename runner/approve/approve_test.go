@@ -1,0 +1,276 @@
+package approve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		in      string
+		tool    string
+		glob    string
+		hasGlob bool
+		server  string
+		err     string
+	}{
+		{in: "shell_execute", tool: "shell_execute"},
+		{in: "shell_execute:go test *", tool: "shell_execute", glob: "go test *", hasGlob: true},
+		{in: "web_fetch:https://example.test/*", tool: "web_fetch", glob: "https://example.test/*", hasGlob: true},
+		{in: "mcp:github", server: "github"},
+		{in: "github__create_issue:*", tool: "github__create_issue", glob: "*", hasGlob: true},
+		{in: "", err: "empty"},
+		{in: "mcp:", err: "one MCP server"},
+		{in: "mcp:a:b", err: "one MCP server"},
+		{in: "shell execute", err: "not a tool name"},
+		{in: ":x", err: "not a tool name"},
+		{in: "shell_execute:", err: "glob after"},
+		{in: `shell_execute:a\`, err: "lone"},
+	}
+	for _, tt := range tests {
+		p, err := Parse(tt.in)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("Parse(%q) error = %v, want it to say %q", tt.in, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		if p.Tool != tt.tool || p.Glob != tt.glob || p.HasGlob != tt.hasGlob || p.Server != tt.server || p.String() != tt.in {
+			t.Errorf("Parse(%q) = %+v", tt.in, p)
+		}
+	}
+}
+
+func TestGlob(t *testing.T) {
+	tests := []struct {
+		g, s string
+		want bool
+	}{
+		{"*", "", true},
+		{"*", "rm -rf /", true},
+		{"go test *", "go test ./...", true},
+		{"go test *", "go vet ./...", false},
+		{"go test *", "go test", false},
+		{"https://example.test/*", "https://example.test/a/b?c=d", true},
+		{"https://example.test/*", "https://example.test.evil/a", false},
+		{"a?c", "abc", true},
+		{"a?c", "ac", false},
+		{"a?c", "aéc", true},
+		{`a\*c`, "a*c", true},
+		{`a\*c`, "abc", false},
+		{"*a*b*", "xxaxxbxx", true},
+		{"*a*b*", "xxbxxaxx", false},
+		{"ls", "ls -la", false},
+		{"ls*", "ls; rm -rf /", true},
+		{"", "", true},
+		{"", "x", false},
+		{strings.Repeat("*a", 30) + "b", strings.Repeat("a", 60), false},
+	}
+	for _, tt := range tests {
+		if got := Glob(tt.g, tt.s); got != tt.want {
+			t.Errorf("Glob(%q, %q) = %v, want %v", tt.g, tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestQuoteGlobMatchesItself(t *testing.T) {
+	for _, s := range []string{"rm *.go", `a\b?`, "plain", ""} {
+		if !Glob(QuoteGlob(s), s) {
+			t.Errorf("QuoteGlob(%q) = %q does not match it", s, QuoteGlob(s))
+		}
+		if s != "" && Glob(QuoteGlob(s), s+"x") {
+			t.Errorf("QuoteGlob(%q) matches more", s)
+		}
+	}
+}
+
+func TestSubjectFor(t *testing.T) {
+	tests := []struct {
+		tool, args, want string
+	}{
+		{"shell_execute", `{"Command":"go test ./...","_rationale":"x"}`, "go test ./..."},
+		{"shell_execute", `{"command":"ls"}`, "ls"},
+		{"web_fetch", `{"Url":"https://example.test/a"}`, "https://example.test/a"},
+		{"web_search", `{"Query":"netclaw"}`, "netclaw"},
+		{"github__get", `{"b":1,"a":"x","_rationale":"why"}`, `{"a":"x","b":1}`},
+		{"web_fetch", `{"Other":"x"}`, ""},
+		{"x", `not json`, "not json"},
+	}
+	for _, tt := range tests {
+		if got := SubjectFor(tt.tool, json.RawMessage(tt.args)); got != tt.want {
+			t.Errorf("SubjectFor(%s, %s) = %q, want %q", tt.tool, tt.args, got, tt.want)
+		}
+	}
+}
+
+func TestSuggestIsApprovedByItsPattern(t *testing.T) {
+	reqs := []Request{
+		NewRequest("shell_execute", "", json.RawMessage(`{"Command":"rm *.tmp && echo ok?"}`)),
+		NewRequest("web_fetch", "", json.RawMessage(`{"Url":"https://example.test/x?y=*"}`)),
+		NewRequest("github__create_issue", "github", json.RawMessage(`{"Title":"t"}`)),
+		NewRequest("skill_manage", "", json.RawMessage(`{"Action":"create"}`)),
+	}
+	for _, req := range reqs {
+		p, err := Parse(req.Suggest())
+		if err != nil {
+			t.Fatalf("Suggest %q does not parse: %v", req.Suggest(), err)
+		}
+		if !p.Match(req) {
+			t.Errorf("Suggest %q does not match %+v", req.Suggest(), req)
+		}
+	}
+	if got := reqs[0].Suggest(); got != `shell_execute:rm \*.tmp && echo ok\?` {
+		t.Errorf("shell suggestion = %q", got)
+	}
+}
+
+// scripted is an Asker answering from a list and counting its questions.
+type scripted struct {
+	mu      sync.Mutex
+	answers []Answer
+	asked   []Request
+}
+
+func (s *scripted) Ask(_ context.Context, req Request) (Answer, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.asked = append(s.asked, req)
+	if len(s.answers) == 0 {
+		return Deny, errors.New("no answer scripted")
+	}
+	a := s.answers[0]
+	s.answers = s.answers[1:]
+	return a, nil
+}
+
+func TestGateDecide(t *testing.T) {
+	must := func(s ...string) []Pattern {
+		ps, err := ParseAll(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ps
+	}
+	shell := func(cmd string) Request {
+		b, _ := json.Marshal(map[string]string{"Command": cmd})
+		return NewRequest("shell_execute", "", b)
+	}
+	mcp := NewRequest("gh__list", "gh", json.RawMessage(`{}`))
+	ctx := context.Background()
+
+	t.Run("patterns", func(t *testing.T) {
+		g := NewGate(must("shell_execute:go test *", "mcp:gh"), nil)
+		if d := g.Decide(ctx, shell("go test ./...")); d.Verdict != Approved || d.By != "--approve shell_execute:go test *" {
+			t.Errorf("matching command: %+v", d)
+		}
+		if d := g.Decide(ctx, mcp); d.Verdict != Approved {
+			t.Errorf("mcp server pattern: %+v", d)
+		}
+		d := g.Decide(ctx, shell("rm -rf /"))
+		if d.Verdict != Unattended || d.Suggest != "shell_execute:rm -rf /" {
+			t.Errorf("unmatched command with no asker: %+v", d)
+		}
+		msg := UnattendedMessage(shell("rm -rf /"))
+		if !strings.Contains(msg, "Tool 'shell_execute' requires interactive approval, but no parent approval bridge is available.") || !strings.Contains(msg, "--approve 'shell_execute:rm -rf /'") {
+			t.Errorf("unattended message: %s", msg)
+		}
+	})
+	t.Run("asker once, for run, deny", func(t *testing.T) {
+		a := &scripted{answers: []Answer{Once, Deny, ForRun}}
+		g := NewGate(nil, a)
+		if d := g.Decide(ctx, shell("ls")); d.Verdict != Approved || d.By != "the author (once)" {
+			t.Errorf("once: %+v", d)
+		}
+		if d := g.Decide(ctx, shell("ls")); d.Verdict != Denied || d.By != "the author" {
+			t.Errorf("once is only once; then deny: %+v", d)
+		}
+		if d := g.Decide(ctx, shell("pwd")); d.Verdict != Approved {
+			t.Errorf("for run: %+v", d)
+		}
+		if d := g.Decide(ctx, shell("anything else")); d.Verdict != Approved || d.By != "the author (for this run)" {
+			t.Errorf("later call after for-run: %+v", d)
+		}
+		if len(a.asked) != 3 {
+			t.Errorf("asked %d times, want 3", len(a.asked))
+		}
+		if got := g.ApprovedForRun(); len(got) != 1 || got[0] != "shell_execute" {
+			t.Errorf("ApprovedForRun = %v", got)
+		}
+	})
+	t.Run("nil gate is unattended", func(t *testing.T) {
+		var g *Gate
+		if d := g.Decide(ctx, mcp); d.Verdict != Unattended || d.Suggest != "mcp:gh" {
+			t.Errorf("%+v", d)
+		}
+	})
+}
+
+func TestPromptsCancelledWhileWaiting(t *testing.T) {
+	p := NewPrompts(0)
+	g := NewGate(nil, p)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan Decision)
+	go func() {
+		done <- g.Decide(ctx, NewRequest("web_fetch", "", json.RawMessage(`{"Url":"https://x.test"}`)))
+	}()
+	pr := <-p.C // the browser shows it
+	if pr.Req.Subject != "https://x.test" {
+		t.Errorf("prompt subject %q", pr.Req.Subject)
+	}
+	cancel()
+	d := <-done
+	if d.Verdict != Denied || d.By != "cancelled" {
+		t.Errorf("cancelled while asking: %+v", d)
+	}
+	// The author answers late: no block, no panic.
+	pr.Answer(Once)
+	pr.Answer(ForRun)
+}
+
+func TestPromptsAnswered(t *testing.T) {
+	p := NewPrompts(1).ForRun("abc")
+	g := NewGate(nil, p)
+	go func() {
+		pr := <-p.C
+		if pr.RunID != "abc" {
+			t.Errorf("run id %q", pr.RunID)
+		}
+		pr.Answer(ForRun)
+	}()
+	if d := g.Decide(context.Background(), NewRequest("web_search", "", json.RawMessage(`{"Query":"q"}`))); d.Verdict != Approved {
+		t.Errorf("%+v", d)
+	}
+}
+
+func TestPromptsCancelledBeforeSend(t *testing.T) {
+	p := NewPrompts(0) // no one reads
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if a, err := p.Ask(ctx, Request{Tool: "x"}); a != Deny || err == nil {
+		t.Errorf("Ask on a cancelled context = %v, %v", a, err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"shell_execute:go *", "mcp:x", "a:b:c", `x:\`, ""} {
+		f.Add(s, "go test")
+	}
+	f.Fuzz(func(t *testing.T, pat, subject string) {
+		p, err := Parse(pat)
+		if err != nil {
+			return
+		}
+		p.Match(Request{Tool: p.Tool, Subject: subject})
+		if !Glob(QuoteGlob(subject), subject) {
+			t.Errorf("QuoteGlob(%q) does not match itself", subject)
+		}
+	})
+}

@@ -1,0 +1,229 @@
+package overlay
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aymanbagabas/go-udiff"
+)
+
+// PatchFile is the name of the patch in the run folder.
+const PatchFile = "changes.patch"
+
+// ChangeKind says how a file changed.
+type ChangeKind string
+
+// The kinds of change.
+const (
+	Added    ChangeKind = "added"
+	Modified ChangeKind = "modified"
+	Deleted  ChangeKind = "deleted"
+)
+
+// Change is one file the run changed, compared with the project.
+type Change struct {
+	// Path is project-relative, slash-separated.
+	Path string
+	Kind ChangeKind
+	// Old is the project's content (nil when added); New the view's (nil
+	// when deleted).
+	Old, New []byte
+	// OldMode and NewMode are the permission bits.
+	OldMode, NewMode fs.FileMode
+	// Binary is set when either side is not text: the patch lists it in
+	// its header instead of diffing it.
+	Binary bool
+	// Special is set when the project's path is a symbolic link or a
+	// special file: listed, not diffed.
+	Special bool
+}
+
+// Changes compares the view with the project and returns every file that
+// differs, sorted by path. A file written back with its old content is no
+// change.
+func (o *Overlay) Changes() ([]Change, error) {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	seen := map[string]bool{}
+	var out []Change
+	err := fs.WalkDir(o.upper.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || strings.HasSuffix(p, ".agentdesk-tmp") || !d.Type().IsRegular() {
+			return nil
+		}
+		seen[p] = true
+		data, err := o.upper.ReadFile(filepath.FromSlash(p))
+		if err != nil {
+			return err
+		}
+		info, _ := d.Info()
+		c := Change{Path: p, Kind: Added, New: data, NewMode: modeOf(info)}
+		if fi, err := o.base.Lstat(filepath.FromSlash(p)); err == nil {
+			if !fi.Mode().IsRegular() {
+				c.Kind, c.Special = Modified, true
+			} else if old, mode, ok := o.baseContent(p); ok {
+				if bytes.Equal(old, data) && mode.Perm()&0o111 == c.NewMode.Perm()&0o111 {
+					return nil
+				}
+				c.Kind, c.Old, c.OldMode = Modified, old, mode.Perm()
+			}
+		}
+		c.Binary = isBinary(c.Old) || isBinary(c.New)
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the overlay %s: %w", o.upperDir, err)
+	}
+	dels := make([]string, 0, len(o.deleted))
+	for d := range o.deleted {
+		dels = append(dels, d)
+	}
+	sort.Strings(dels)
+	for _, d := range dels {
+		_ = fs.WalkDir(o.base.FS(), d, func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() || seen[p] {
+				return nil
+			}
+			seen[p] = true
+			c := Change{Path: p, Kind: Deleted}
+			if !e.Type().IsRegular() {
+				c.Special = true
+			} else if old, mode, ok := o.baseContent(p); ok {
+				c.Old, c.OldMode, c.Binary = old, mode.Perm(), isBinary(old)
+			}
+			out = append(out, c)
+			return nil
+		})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// modeOf returns the permission bits git records: 0755 for an executable,
+// else 0644.
+func modeOf(fi fs.FileInfo) fs.FileMode {
+	if fi != nil && fi.Mode().Perm()&0o111 != 0 {
+		return 0o755
+	}
+	return 0o644
+}
+
+// isBinary reports whether data is not text as git sees it: a NUL byte in
+// its first 8000 bytes, or not UTF-8.
+func isBinary(data []byte) bool {
+	head := data
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	return bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(data)
+}
+
+// Patch renders the view's changes as a unified diff in git's format.
+func (o *Overlay) Patch() ([]byte, error) {
+	cs, err := o.Changes()
+	if err != nil {
+		return nil, err
+	}
+	return RenderPatch(cs), nil
+}
+
+// RenderPatch renders changes as a unified diff in git's format, which
+// `git apply` accepts from the project root. Changes it cannot express
+// as text (binary files, links, special files) are listed in a header
+// before the first diff, which git apply ignores. No changes render as an
+// empty patch.
+func RenderPatch(changes []Change) []byte {
+	var b bytes.Buffer
+	var skipped []string
+	for _, c := range changes {
+		if c.Binary || c.Special {
+			what := "a binary file"
+			if c.Special {
+				what = "a link or special file"
+			}
+			skipped = append(skipped, fmt.Sprintf("#   %s (%s, %s)", quotePath(c.Path), c.Kind, what))
+		}
+	}
+	if len(skipped) > 0 {
+		b.WriteString("# agentdesk: changes this patch does not carry (see the overlay's files/ folder):\n")
+		b.WriteString(strings.Join(skipped, "\n"))
+		b.WriteString("\n")
+	}
+	for _, c := range changes {
+		if c.Binary || c.Special {
+			continue
+		}
+		a, bb := quotePath("a/"+c.Path), quotePath("b/"+c.Path)
+		fmt.Fprintf(&b, "diff --git %s %s\n", a, bb)
+		oldName, newName := a, bb
+		switch c.Kind {
+		case Added:
+			fmt.Fprintf(&b, "new file mode 100%o\n", c.NewMode.Perm())
+			oldName = "/dev/null"
+		case Deleted:
+			fmt.Fprintf(&b, "deleted file mode 100%o\n", c.OldMode.Perm())
+			newName = "/dev/null"
+		default:
+			if c.OldMode.Perm() != c.NewMode.Perm() {
+				fmt.Fprintf(&b, "old mode 100%o\nnew mode 100%o\n", c.OldMode.Perm(), c.NewMode.Perm())
+			}
+		}
+		if bytes.Equal(c.Old, c.New) {
+			continue // a mode change, or an empty file added or deleted
+		}
+		d := udiff.Unified(oldName, newName, string(c.Old), string(c.New))
+		b.WriteString(d)
+		if !strings.HasSuffix(d, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	return b.Bytes()
+}
+
+// quotePath quotes a path as git does when it holds a quote, a backslash,
+// a control character or a byte beyond ASCII; others stay as they are.
+func quotePath(p string) string {
+	need := false
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			need = true
+			break
+		}
+	}
+	if !need {
+		return p
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		default:
+			if c < 0x20 || c >= 0x7f {
+				fmt.Fprintf(&b, `\%03o`, c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// contains is strings.Contains, for the platform files.
+func contains(s, sub string) bool { return strings.Contains(s, sub) }

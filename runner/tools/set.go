@@ -1,0 +1,194 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agentdesk/agentdesk/runner/approve"
+)
+
+// RationaleRefusal is the runtime's result for a call without a
+// _rationale meta argument: the tool is not run.
+const RationaleRefusal = "Error: Required meta argument '_rationale' must be a non-empty string. Supply one sentence that states the tool call intent. The tool was NOT executed."
+
+// Set is the tools of one run, answering calls by name. It is safe for
+// concurrent use.
+type Set struct {
+	mu      sync.Mutex
+	tools   map[string]Tool
+	order   []string
+	gate    *approve.Gate
+	mocks   Mocker
+	closers []func() error
+
+	// requireRationale refuses calls without _rationale, as the runtime
+	// does.
+	requireRationale bool
+}
+
+// Mocker answers calls from a suite's mocks before any tool runs: ok is
+// false when no mock matches the call.
+type Mocker interface {
+	Mock(name string, args json.RawMessage) (res Result, ok bool)
+}
+
+// Option configures a Set.
+type Option func(*Set)
+
+// WithGate puts calls to tools whose Spec has Approval to g (nil: no one
+// approves them, and such a call ends the run as the runtime ends it).
+func WithGate(g *approve.Gate) Option { return func(s *Set) { s.gate = g } }
+
+// WithMocks answers the calls m matches from m; such calls are not run.
+func WithMocks(m Mocker) Option { return func(s *Set) { s.mocks = m } }
+
+// RequireRationale refuses, as the runtime does, a call without a
+// non-empty _rationale (RationaleRefusal).
+func RequireRationale() Option { return func(s *Set) { s.requireRationale = true } }
+
+// NewSet returns a set of these tools; a later tool with the same name
+// replaces an earlier one.
+func NewSet(tools []Tool, opts ...Option) *Set {
+	s := &Set{tools: map[string]Tool{}}
+	for _, t := range tools {
+		s.Add(t)
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Add offers one more tool (an MCP server's, once it started).
+func (s *Set) Add(t Tool) {
+	name := t.Spec().Name
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.tools[name]; !ok {
+		s.order = append(s.order, name)
+	}
+	s.tools[name] = t
+}
+
+// OnClose registers f to run when the set closes (an overlay, an MCP
+// server); they run in reverse order.
+func (s *Set) OnClose(f func() error) {
+	s.mu.Lock()
+	s.closers = append(s.closers, f)
+	s.mu.Unlock()
+}
+
+// Specs returns the specs of the tools, in the order they were added.
+func (s *Set) Specs() []Spec {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Spec, 0, len(s.order))
+	for _, n := range s.order {
+		out = append(out, s.tools[n].Spec())
+	}
+	return out
+}
+
+// Names returns the tools' names, sorted.
+func (s *Set) Names() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := append([]string(nil), s.order...)
+	sort.Strings(out)
+	return out
+}
+
+// Tool returns the tool named name.
+func (s *Set) Tool(name string) (Tool, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.tools[name]
+	return t, ok
+}
+
+// Call answers one call: a mock when one matches (LabelMocked); a refusal
+// for a tool not offered or, when required, a missing _rationale; for a
+// tool that needs approval, the gate's decision first (a denial is
+// approve.DeniedText, LabelDenied; a call no one could approve ends the
+// run, Result.Fail); else the tool's own result, labelled LabelReal (or
+// LabelApproved) unless the tool labelled it.
+func (s *Set) Call(ctx context.Context, name string, args json.RawMessage) Result {
+	if s == nil {
+		return Refusef("%s is not available: this trial run offers no tools. Answer from what you already have.", quoteName(name))
+	}
+	if s.mocks != nil {
+		if res, ok := s.mocks.Mock(name, args); ok {
+			res.Label = LabelMocked
+			return res
+		}
+	}
+	t, ok := s.Tool(name)
+	if !ok {
+		return Refusef("Error: Tool '%s' is not available to this agent. Available tools: %s.", quoteName(name), strings.Join(s.Names(), ", "))
+	}
+	if s.requireRationale {
+		m, _, err := SplitMeta(args)
+		if err == nil && strings.TrimSpace(m.Rationale) == "" {
+			return Result{Text: RationaleRefusal, IsError: true, Refused: true, Label: LabelReal}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{Text: fmt.Sprintf("%s was not run: %v", quoteName(name), err), IsError: true, Refused: true, Label: LabelReal}
+	}
+	spec := t.Spec()
+	label := LabelReal
+	if spec.Approval {
+		req := approve.NewRequest(name, spec.Server, args)
+		d := s.gate.Decide(ctx, req)
+		switch d.Verdict {
+		case approve.Unattended:
+			msg := approve.UnattendedMessage(req)
+			return Result{Text: msg, IsError: true, Refused: true, Label: LabelDenied, Fail: msg}
+		case approve.Denied:
+			return Result{Text: approve.DeniedText, IsError: true, Refused: true, Label: LabelDenied}
+		}
+		label = LabelApproved
+	}
+	res := t.Call(ctx, args)
+	if res.Label == "" || spec.Approval && res.Label == LabelReal {
+		res.Label = label
+	}
+	return res
+}
+
+// Close runs the registered closers, last first, and returns the first
+// error.
+func (s *Set) Close() error {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	cs := s.closers
+	s.closers = nil
+	s.mu.Unlock()
+	var first error
+	for i := len(cs) - 1; i >= 0; i-- {
+		if err := cs[i](); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// quoteName shows a tool name from a model safely: Go-quoted when it holds
+// anything but printable ASCII, and at most 80 bytes.
+func quoteName(name string) string {
+	if len(name) > 80 {
+		name = name[:80] + "…"
+	}
+	for _, r := range name {
+		if r < 0x20 || r > 0x7e {
+			return fmt.Sprintf("%q", name)
+		}
+	}
+	return name
+}
