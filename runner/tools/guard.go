@@ -1,4 +1,4 @@
-package trialtools
+package tools
 
 import (
 	"encoding/json"
@@ -89,7 +89,7 @@ func (g *Guard) Check(name string, args json.RawMessage) Decision {
 			Action: Stop,
 			Reason: ReasonRepeatedToolCall,
 			Text: fmt.Sprintf("the model called %s again with the same arguments after a correction refused that call; "+
-				"a repeat after a correction ends the run", showName(name)),
+				"a repeat after a correction ends the run", quoteName(name)),
 		}
 	case h.equal >= equalRoundsBeforeRefusal:
 		h.corrected = true
@@ -98,7 +98,7 @@ func (g *Guard) Check(name string, args json.RawMessage) Decision {
 			Text: fmt.Sprintf("Not run: this exact call (%s with the same arguments) already returned the same result %s in a row. "+
 				"Repeating it will not change the result. Use a different approach: work from the result you already have, "+
 				"call a different tool or pass different arguments, or give your answer. Repeating this call once more ends the run.",
-				showName(name), times(h.equal)),
+				quoteName(name), times(h.equal)),
 		}
 	}
 	return Decision{Action: Allow}

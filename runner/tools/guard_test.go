@@ -1,4 +1,4 @@
-package trialtools
+package tools
 
 import (
 	"encoding/json"
