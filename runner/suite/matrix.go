@@ -69,21 +69,43 @@ func (r *SuiteResult) Matrix() *Matrix {
 	if len(r.Models) == 0 {
 		return nil
 	}
-	m := &Matrix{}
+	var names []string
 	for _, mc := range r.Models {
-		m.Models = append(m.Models, mc.Name)
+		names = append(names, mc.Name)
 	}
-	k := len(m.Models)
+	return NewMatrix(r.Suite.Cases, names, r.Cases)
+}
+
+// NewMatrix arranges results (in any order, some perhaps still missing:
+// a browser's run under way) as a matrix of cases by models. A missing
+// result is an empty cell (Status "").
+func NewMatrix(cases []*lintsuite.Case, models []string, results []*CaseResult) *Matrix {
+	type key struct {
+		c *lintsuite.Case
+		m string
+	}
+	byKey := map[key]*CaseResult{}
+	for _, cr := range results {
+		if cr != nil {
+			byKey[key{cr.Case, cr.Model}] = cr
+		}
+	}
+	m := &Matrix{Models: models}
+	k := len(models)
 	type acc struct {
 		times  []time.Duration
 		tokens []int
 	}
 	sums := make([]acc, k)
 	m.Summary = make([]MatrixCell, k)
-	for i := 0; i+k <= len(r.Cases); i += k {
-		row := MatrixRow{Case: r.Cases[i].Case}
-		for j := 0; j < k; j++ {
-			cr := r.Cases[i+j]
+	for _, c := range cases {
+		row := MatrixRow{Case: c}
+		for j, model := range models {
+			cr := byKey[key{c, model}]
+			if cr == nil {
+				row.Cells = append(row.Cells, MatrixCell{})
+				continue
+			}
 			var a acc
 			cell := MatrixCell{Status: cr.Status, Passed: cr.Passed, Samples: len(cr.Samples), Cases: 1}
 			if cr.Status == Pass {
@@ -119,6 +141,35 @@ func (r *SuiteResult) Matrix() *Matrix {
 	return m
 }
 
+// Table is the matrix as rows of plain cells, each with the status that
+// colours it: a header row (model names), a row per case, and the
+// summary row ("all cases"). Texts are escaped for a terminal.
+func (m *Matrix) Table() [][]TableCell {
+	head := []TableCell{{Text: "matrix"}}
+	for _, name := range m.Models {
+		head = append(head, TableCell{Text: termsafe.Escape(name)})
+	}
+	out := [][]TableCell{head}
+	for _, r := range m.Rows {
+		row := []TableCell{{Text: termsafe.Escape(r.Case.Name)}}
+		for _, c := range r.Cells {
+			row = append(row, TableCell{Text: c.CellText(), Status: c.Status})
+		}
+		out = append(out, row)
+	}
+	sum := []TableCell{{Text: "all cases"}}
+	for _, c := range m.Summary {
+		sum = append(sum, TableCell{Text: summaryCellText(c), Status: c.Status})
+	}
+	return append(out, sum)
+}
+
+// TableCell is one cell of Matrix.Table.
+type TableCell struct {
+	Text   string
+	Status Status
+}
+
 // median is the middle value (the mean of the two middle ones for an
 // even count); zero for none.
 func median[T int | time.Duration](xs []T) T {
@@ -138,6 +189,9 @@ func median[T int | time.Duration](xs []T) T {
 // (samples passed, median time, median output tokens); a cell whose case
 // did not run says its status ("stale").
 func (c MatrixCell) CellText() string {
+	if c.Status == "" {
+		return "…"
+	}
 	if c.Ran == 0 && c.Status != Pass && c.Status != Fail && c.Status != "" {
 		return fmt.Sprintf("%d/%d %s", c.Passed, c.Samples, c.Status)
 	}
@@ -148,38 +202,28 @@ func (c MatrixCell) CellText() string {
 // model, and the summary row, each cell "passed/samples median-time
 // median-tokens".
 func (p *TextPrinter) matrixText(m *Matrix) {
-	w := p.w
-	nameW := len("all cases")
-	for _, r := range m.Rows {
-		nameW = max(nameW, len([]rune(termsafe.Escape(r.Case.Name))))
-	}
-	nameW = min(nameW, 40)
-	colW := make([]int, len(m.Models))
-	for j, name := range m.Models {
-		colW[j] = len([]rune(termsafe.Escape(name)))
-		for _, r := range m.Rows {
-			colW[j] = max(colW[j], len(r.Cells[j].CellText()))
+	rows := m.Table()
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for j, c := range row {
+			widths[j] = max(widths[j], len([]rune(c.Text)))
 		}
-		colW[j] = max(colW[j], len(summaryCellText(m.Summary[j])))
 	}
-	pad := func(s string, n int) string { return s + strings.Repeat(" ", max(n-len([]rune(s)), 0)) }
-	head := "  " + pad("matrix", nameW)
-	for j, name := range m.Models {
-		head += "  " + pad(termsafe.Escape(name), colW[j])
-	}
-	fmt.Fprintln(w, p.style(ansiBold, strings.TrimRight(head, " ")))
-	for _, r := range m.Rows {
-		line := "  " + pad(termsafe.Escape(r.Case.Name), nameW)
-		for j, c := range r.Cells {
-			line += "  " + p.style(statusStyle(c.Status), pad(c.CellText(), colW[j]))
+	widths[0] = min(widths[0], 40)
+	for i, row := range rows {
+		line := ""
+		for j, c := range row {
+			text := c.Text + strings.Repeat(" ", max(widths[j]-len([]rune(c.Text)), 0))
+			switch {
+			case i == 0:
+				text = p.style(ansiBold, text)
+			case j > 0 && c.Status != "":
+				text = p.style(statusStyle(c.Status), text)
+			}
+			line += "  " + text
 		}
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
+		fmt.Fprintln(p.w, strings.TrimRight(line, " "))
 	}
-	line := "  " + pad("all cases", nameW)
-	for j, c := range m.Summary {
-		line += "  " + p.style(statusStyle(c.Status), pad(summaryCellText(c), colW[j]))
-	}
-	fmt.Fprintln(w, strings.TrimRight(line, " "))
 }
 
 // summaryCellText is a summary cell: "1/2 cases 3/6 1.20s 310 tok".
