@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -44,6 +45,9 @@ type testsPane struct {
 	results  map[string]*suite.CaseResult
 	cancel   context.CancelFunc
 	resultCh chan tea.Msg
+	// runsDone holds a channel per run started, closed when its
+	// goroutine has ended: every sample's folder is written then.
+	runsDone []chan struct{}
 	// runSHA is the definition's SHA-256 when the run started: results of
 	// an older definition show stale.
 	runSHA string
@@ -187,7 +191,10 @@ func (p *testsPane) start() tea.Cmd {
 	ch := make(chan tea.Msg, len(p.suite.Cases)+1)
 	p.resultCh = ch
 	gen, s, cat, rn := p.runGen, p.suite, e.cat, e.opts.Runner
+	done := make(chan struct{})
+	p.runsDone = append(slices.DeleteFunc(p.runsDone, closed), done)
 	go func() {
+		defer close(done)
 		suite.Run(ctx, []*lintsuite.Suite{s}, suite.Options{
 			Runner: rn, Catalog: cat, Mode: evalrec.Default,
 			OnCase: func(_ *lintsuite.Suite, r *suite.CaseResult) { ch <- testsCaseMsg{runGen: gen, result: r} },
@@ -205,6 +212,16 @@ func brokenNote(s *lintsuite.Suite, run string) string {
 		note += fmt.Sprintf(" (%d:%d: %s [%s])", d.Line, d.Column, d.Message, d.Rule)
 	}
 	return Sanitize(note + ": fix it, then " + run + " runs it")
+}
+
+// closed reports whether ch is closed (it never carries values).
+func closed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // waitTestsCmd waits for the next result of a run of the suite.
@@ -232,6 +249,18 @@ func (p *testsPane) caseDone(msg testsCaseMsg) tea.Cmd {
 	}
 	p.results[msg.result.Case.Name] = msg.result
 	return waitTestsCmd(p.resultCh)
+}
+
+// close cancels a run of the suite still going (its live samples end
+// Cancelled · cancelled_by_parent) and waits until their folders are
+// written, as the Run pane's close does. Call it when the program has
+// returned.
+func (p *testsPane) close() {
+	p.stop()
+	for _, done := range p.runsDone {
+		<-done
+	}
+	p.runsDone = nil
 }
 
 // stop cancels a run of the suite still going.

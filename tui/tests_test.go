@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -160,5 +161,42 @@ func TestTestsPaneBrokenSuite(t *testing.T) {
 				t.Errorf("T on a broken suite, want %q:\n%s", tt.note, scr)
 			}
 		})
+	}
+}
+
+// TestQuitDuringTestsCancelsTheLiveSample: quitting the browser while T
+// runs a live sample ends that sample as r then q ends a run: Cancelled ·
+// cancelled_by_parent, its folder written before Close returns (never
+// left Running, to be shown Lost later).
+func TestQuitDuringTestsCancelsTheLiveSample(t *testing.T) {
+	rh := newRunHome(t, 100, 30)
+	rh.srv.SetDefault(modeltest.Script{Steps: []modeltest.Step{modeltest.Text("working on it"), modeltest.Pause(time.Hour)}})
+	rh.writeFile("agents/code-analyst.test.yaml", "cases:\n  - name: answers\n    task: say hi\n")
+	rh.keys("ctrl+r")
+	if !rh.list.selectPath(filepath.Join(rh.base, "agents", "code-analyst.md")) {
+		t.Fatal("code-analyst is not in the list")
+	}
+	rh.keys("5")
+	if !strings.Contains(rh.screen(), "answers") {
+		t.Fatalf("the suite is not read:\n%s", rh.screen())
+	}
+	// T, without waiting on its results: the sample stays live.
+	_ = rh.tests.start()
+	if !rh.tests.running {
+		t.Fatalf("T did not start the suite:\n%s", rh.screen())
+	}
+	if got := rh.srv.WaitRequests(1, time.Minute); len(got) < 1 {
+		t.Fatal("the live sample never reached the model")
+	}
+	// q: the program returns, then Close.
+	if err := rh.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := runner.ListRuns(filepath.Join(rh.tmp, "runs"), runner.Filter{})
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("runs: %d %v", len(recs), err)
+	}
+	if r := recs[0]; r.State != "Cancelled" || r.Reason != runner.ReasonCancelledByParent {
+		t.Errorf("the live sample after quitting: %s · %s, want Cancelled · cancelled_by_parent", r.State, r.Reason)
 	}
 }
