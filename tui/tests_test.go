@@ -200,3 +200,27 @@ func TestQuitDuringTestsCancelsTheLiveSample(t *testing.T) {
 		t.Errorf("the live sample after quitting: %s · %s, want Cancelled · cancelled_by_parent", r.State, r.Reason)
 	}
 }
+
+// TestTestsPaneShowsASuiteUnderTheAgentItTests: a suite whose agent: names
+// another agent is that agent's, not the file name's.
+func TestTestsPaneShowsASuiteUnderTheAgentItTests(t *testing.T) {
+	tm := demoModel(t, 100, 30)
+	agents := tm.opts.Home.Agents
+	if err := os.WriteFile(filepath.Join(agents, "short-answers.test.yaml"), []byte("agent: summarizer\ncases:\n  - name: keeps it short\n    task: sum up main.go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(agents, "deep-thinker.test.yaml"), []byte("agent: code-analyst\ncases:\n  - name: thinks for the analyst\n    task: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm.list.selectPath(filepath.Join(agents, "summarizer.md"))
+	tm.keys("5")
+	if scr := tm.screen(); !strings.Contains(scr, "keeps it short") || !strings.Contains(scr, "short-answers.test.yaml") || strings.Contains(scr, "No suite yet") {
+		t.Errorf("summarizer's suite in another file is not shown:\n%s", scr)
+	}
+	tm.list.selectPath(filepath.Join(agents, "deep-thinker.md"))
+	tm.send(nil)
+	scr := tm.screen()
+	if strings.Contains(scr, "thinks for the analyst") || !strings.Contains(scr, "No suite yet") || !strings.Contains(scr, "deep-thinker.test.yaml tests code-analyst") {
+		t.Errorf("a suite testing another agent is shown under its file name's agent:\n%s", scr)
+	}
+}

@@ -217,6 +217,11 @@ func Parse(path string, data []byte) *Suite {
 		case "agent":
 			if a, ok := r.scalar(v, "agent"); ok && strings.TrimSpace(a) != "" {
 				s.Agent, s.AgentPos = strings.TrimSpace(a), posOf(v)
+				if named := AgentFromPath(path); s.Agent != named {
+					r.diags = append(r.diags, lint.Diagnostic{Path: path, Pos: s.AgentPos, Rule: RuleAgentName, Severity: lint.Warning,
+						Message: fmt.Sprintf("the file name says %s, agent: says %s: the suite tests %s", named, s.Agent, s.Agent),
+						Hint:    fmt.Sprintf("rename the file %s%s, or fix agent:", s.Agent, TestSuffix)})
+				}
 			}
 		case "cases":
 			cases = v
