@@ -172,6 +172,42 @@ func TestAgentNameDisagrees(t *testing.T) {
 	}
 }
 
+// TestCheckOutsideTheHome: a context-file or project outside the home is
+// read, with a warning (recordings made from it go stale on another
+// machine); the case can still run.
+func TestCheckOutsideTheHome(t *testing.T) {
+	home := t.TempDir()
+	outside := t.TempDir()
+	agents := filepath.Join(home, "agents")
+	writeFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
+	writeFile(t, filepath.Join(home, "fixtures", "notes.txt"), "notes")
+	writeFile(t, filepath.Join(outside, "notes.txt"), "notes")
+	os.MkdirAll(filepath.Join(outside, "src"), 0o755)
+	os.MkdirAll(filepath.Join(home, "src"), 0o755)
+	c, err := lint.Scan(lint.NewHome(home, ""), lint.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := fmt.Sprintf("cases:\n  - name: inside\n    task: b\n    project: ../src\n    context-file: ../fixtures/notes.txt\n"+
+		"  - name: outside\n    task: b\n    project: %s\n    context-file: %s\n", filepath.Join(outside, "src"), filepath.Join(outside, "notes.txt"))
+	s := Parse(filepath.Join(agents, "code-analyst.test.yaml"), []byte(src))
+	Check(s, c)
+	got := diagLines(s.Diagnostics)
+	if len(got) != 2 || !strings.HasPrefix(got[0], "8:14 suite-outside-home project "+filepath.Join(outside, "src")+" is outside the home") ||
+		!strings.HasPrefix(got[1], "9:19 suite-outside-home context-file "+filepath.Join(outside, "notes.txt")+" is outside the home") ||
+		!strings.Contains(got[0], "recordings made from it go stale on another machine") {
+		t.Fatalf("got:\n%s", strings.Join(got, "\n"))
+	}
+	for _, d := range s.Diagnostics {
+		if d.Severity != lint.Warning {
+			t.Errorf("%s: severity %v, want a warning", d.Rule, d.Severity)
+		}
+	}
+	if len(s.Cases) != 2 || len(s.Cases[1].Problems) != 0 {
+		t.Errorf("the case outside cannot run: %v", diagLines(s.Cases[1].Problems))
+	}
+}
+
 func TestCaseProblemsStayWithTheirCase(t *testing.T) {
 	s := Parse("x.test.yaml", []byte("cases:\n  - name: good\n    task: b\n  - name: bad\n    task: c\n    expect: {matches: '('}\n"))
 	if len(s.Cases) != 2 || len(s.Cases[0].Problems) != 0 || len(s.Cases[1].Problems) != 1 || s.Broken() {
