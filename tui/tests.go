@@ -232,7 +232,9 @@ func (p *testsPane) start() tea.Cmd {
 	go func() {
 		defer close(done)
 		suite.Run(ctx, []*lintsuite.Suite{s}, suite.Options{
-			Runner: rn, Catalog: cat, Mode: evalrec.Default,
+			// Every sample's run opens from the pane (enter): a
+			// replay's folder is kept too.
+			Runner: rn, Catalog: cat, Mode: evalrec.Default, KeepRuns: true,
 			OnCase: func(_ *lintsuite.Suite, r *suite.CaseResult) { ch <- testsCaseMsg{runGen: gen, result: r} },
 		})
 		ch <- testsCaseMsg{runGen: gen, done: true}

@@ -21,6 +21,7 @@ type testFlags struct {
 	judgeRole       string
 	runsDir         string
 	demo            bool
+	keepRuns        bool
 }
 
 // newTestCmd builds `agentdesk test [PATH...]`.
@@ -47,6 +48,10 @@ recorded timeline, with no model and no key: what CI runs. A recording made
 with a different system prompt, first message, tools, model or limits is
 reported stale, with what changed, never as passed.
 
+A replayed sample writes its run folder only when it does not pass (the
+report names it); --keep-runs writes one for every replayed sample. Live
+samples always have their run folders.
+
 --jobs N runs samples in parallel, at most N model calls per provider at
 once. Results print in suite order; on a terminal a progress line on stderr
 shows cases done, samples running and cases not passed.
@@ -70,6 +75,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.StringVar(&f.judgeRole, "judge-role", "Main", "model role of the judge: Main, Compaction or Fallback")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
 	fl.BoolVar(&f.demo, "demo", false, "run the embedded sample home's suite (nothing else needed)")
+	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
 	return cmd
 }
 
@@ -117,7 +123,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == suiteAsText)
 	start := time.Now()
 	results := suite.Run(cmd.Context(), suites, suite.Options{
-		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole,
+		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},
