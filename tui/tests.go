@@ -32,13 +32,13 @@ type testsPane struct {
 	// the file at path tests when it is another one. gen counts the
 	// readings asked for, so a late one is dropped.
 	path, file, elsewhere string
-	catGen  int
-	gen     int
-	loading bool
-	suite   *lintsuite.Suite
-	recs    []suite.CaseRecordings
-	missing bool // no suite file for this agent
-	err     error
+	catGen                int
+	gen                   int
+	loading               bool
+	suite                 *lintsuite.Suite
+	recs                  []suite.CaseRecordings
+	missing               bool // no suite file for this agent
+	err                   error
 
 	// The last run of the suite: its results by case name, whether it is
 	// still going, and the channel its results come in on.
@@ -67,11 +67,11 @@ type testsReadMsg struct {
 	// the suite file read (path, or another suite whose agent: names the
 	// agent); elsewhere the agent the file at path tests instead.
 	path, file, elsewhere string
-	gen     int
-	suite   *lintsuite.Suite
-	recs    []suite.CaseRecordings
-	missing bool
-	err     error
+	gen                   int
+	suite                 *lintsuite.Suite
+	recs                  []suite.CaseRecordings
+	missing               bool
+	err                   error
 }
 
 // testsCaseMsg carries one case's result of a run of the suite; done
