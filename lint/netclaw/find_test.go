@@ -189,7 +189,7 @@ func TestFindErrors(t *testing.T) {
 }
 
 func TestOperatingCoreAndResources(t *testing.T) {
-	in, err := ReadFile(fixtureBundle)
+	in, err := Open(fixtureBundle)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,11 +235,11 @@ func TestCacheReadsOnce(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, AssemblyFile)
 	copyFile(t, fixtureDLL, p)
-	a, err := ReadFile(p)
+	a, err := Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := ReadFile(p)
+	b, err := Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestCacheReadsOnce(t *testing.T) {
 	if err := os.WriteFile(p, other, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := ReadFile(p)
+	c, err := Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,5 +260,20 @@ func TestCacheReadsOnce(t *testing.T) {
 	}
 	if _, err := c.OperatingCore(true); !errors.Is(err, ErrNoResource) {
 		t.Fatalf("OperatingCore(public) on an assembly without it = %v, want ErrNoResource", err)
+	}
+}
+
+func TestFindCore(t *testing.T) {
+	core, missing, err := FindCore(Options{Home: fixtureHome, Getenv: noEnv, LookPath: noPath}, true)
+	if err != nil || missing != "" || core.Resource != ResourceAgentsPublic || !strings.HasSuffix(core.Text, fixturePublicLast) {
+		t.Fatalf("FindCore = %+v, %q, %v", core, missing, err)
+	}
+	core, missing, err = FindCore(Options{Home: t.TempDir(), Getenv: noEnv, LookPath: noPath}, false)
+	if err != nil || core.Text != "" || !strings.HasPrefix(missing, "the operating rules are missing: NetClaw installation not found") {
+		t.Fatalf("FindCore without an install = %+v, %q, %v; want a missing sentence", core, missing, err)
+	}
+	_, missing, err = FindCore(Options{Dir: t.TempDir(), Getenv: noEnv, LookPath: noPath}, false)
+	if err == nil || missing != "" {
+		t.Fatalf("FindCore with an empty named folder = %q, %v; want an error", missing, err)
 	}
 }

@@ -215,11 +215,11 @@ func load(p string, kind Kind) (*Assembly, error) {
 	return asm, nil
 }
 
-// ReadFile reads the NetClaw install at exactly this file, a single-file
+// Open reads the NetClaw install at exactly this file, a single-file
 // binary or Netclaw.Configuration.dll (told apart by the file's name),
 // through the process-wide cache. Find is the usual way in; this is for a
 // caller that already knows the file.
-func ReadFile(path string) (*Install, error) {
+func Open(path string) (*Install, error) {
 	kind := KindBundle
 	if strings.EqualFold(filepath.Ext(path), ".dll") {
 		kind = KindAssembly
@@ -233,4 +233,23 @@ func dropCache() {
 	cache.Lock()
 	cache.m = map[cacheKey]*Assembly{}
 	cache.Unlock()
+}
+
+// FindCore is Find followed by OperatingCore, shaped for a caller that
+// composes a request: the audience's core (public true for Public); or,
+// when no NetClaw is installed at all (ErrNotFound), a zero Core and
+// missing, a sentence saying so and where Find looked, for every surface to
+// show while the trial runs on; or an error for everything else (a named
+// folder without NetClaw, a file that cannot be read, a missing resource),
+// which names the file.
+func FindCore(o Options, public bool) (core Core, missing string, err error) {
+	in, err := Find(o)
+	if errors.Is(err, ErrNotFound) {
+		return Core{}, "the operating rules are missing: " + err.Error(), nil
+	}
+	if err != nil {
+		return Core{}, "", err
+	}
+	core, err = in.OperatingCore(public)
+	return core, "", err
 }
