@@ -15,8 +15,10 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
-	"github.com/agentdesk/agentdesk/runner/trialtools"
+	"github.com/agentdesk/agentdesk/runner/overlay"
+	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -80,10 +82,27 @@ type Spec struct {
 	// Secrets are redacted on top of the configuration's secrets.
 	Secrets []string
 
-	// Project is the project folder the trial tools (file_read and
-	// file_list, read-only, confined to it) read. "" offers the model no
-	// tools.
+	// Project is the project folder the trial tools work in (runner/tools):
+	// reads fall through to it, writes land in an overlay the run owns
+	// (runner/overlay), and the run folder keeps changes.patch. "" offers
+	// the model no tools.
 	Project string
+	// Audience is the session's audience (Public, Team, Personal; ""
+	// counts as Personal): shell_execute is offered to Personal only, as
+	// at the runtime.
+	Audience string
+	// Approve approves the gated calls (shell_execute, web_fetch,
+	// web_search, MCP tools) they match (`--approve`).
+	Approve []approve.Pattern
+	// Asker is asked about a gated call no pattern approves; nil means
+	// no one to ask, and such a call fails the run as NetClaw's
+	// SubAgentActor fails it with no parent approval bridge.
+	Asker approve.Asker
+	// Mocks answer the calls they match instead of the tools (a suite's
+	// mocks:); mocked results are labelled mocked.
+	Mocks tools.Mocker
+	// ExtraTools are offered beside the built-in ones (MCP tools).
+	ExtraTools []tools.Tool
 	// MaxToolIterations caps the model calls that offer tools (0:
 	// Session.MaxToolIterationsPerTurn, 60 by default). At the cap the
 	// tools are withdrawn and the model is asked for its final answer.
@@ -105,6 +124,13 @@ type Spec struct {
 	// Fast plays a replay without its recorded pauses, on a clock that
 	// follows the recorded timeline: the outcome is the same, at once.
 	Fast bool
+	// Unsaved keeps the run folder in memory: Start makes no folder,
+	// nothing is written while the run goes, and at its end the artifacts
+	// wait in the Run until Keep writes them. Record.Dir names the folder
+	// Keep would make. For replays whose folder is wanted only when the
+	// sample fails (a replay can be made again at will); a live run
+	// should be saved as it goes.
+	Unsaved bool
 	// Suite, when set, ties the run to the suite case it ran for; run.json
 	// keeps it, so the runs list can say which suite and case a run
 	// belongs to.
@@ -159,10 +185,12 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	s = p.spec
 	red := p.red
 	id := NewRunID()
-	dir, err := createRunFolder(rn.dir, id)
-	if err != nil {
-		p.close()
-		return nil, err
+	dir := filepath.Join(rn.dir, id)
+	if !s.Unsaved {
+		if dir, err = createRunFolder(rn.dir, id); err != nil {
+			p.close()
+			return nil, err
+		}
 	}
 	host, _ := os.Hostname()
 	shown := p.model
@@ -195,10 +223,12 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		rec.Project = p.project
 		rec.MaxToolIterations = p.maxIter
 	}
-	if err := writeRecord(&rec); err != nil {
-		p.close()
-		os.RemoveAll(dir)
-		return nil, err
+	if !s.Unsaved {
+		if err := writeRecord(&rec); err != nil {
+			p.close()
+			os.RemoveAll(dir)
+			return nil, err
+		}
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	r := &Run{
@@ -219,7 +249,8 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		tools:   p.tools,
 		toolbox: p.toolbox,
 		maxIter: p.maxIter,
-		guard:   trialtools.NewGuard(),
+		guard:   tools.NewGuard(),
+		overlay: p.overlay,
 		changed: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
@@ -298,7 +329,12 @@ type Run struct {
 	tools   []wire.Tool
 	toolbox toolRunner
 	maxIter int
-	guard   *trialtools.Guard
+	guard   *tools.Guard
+	// overlay is the project's overlay the tools write to; nil without
+	// a project.
+	overlay *overlay.Overlay
+	// changes are what the run changed in the overlay, read when it ended.
+	changes []overlay.Change
 
 	// recorder and tape are set when recording; player when replaying.
 	recorder *recorder
@@ -317,6 +353,37 @@ type Run struct {
 	done       chan struct{}
 	ended      bool
 	writeErr   error
+	// unsaved holds an Unsaved run's folder until Keep writes it.
+	unsaved *folderContent
+}
+
+// folderContent is what a finished run's folder holds.
+type folderContent struct {
+	rec        Record
+	transcript []TranscriptEntry
+	tape       []byte
+	kept       bool
+}
+
+// Keep writes the folder of a finished Unsaved run (Spec.Unsaved) and
+// returns it; for any other run it returns the folder written already.
+// It waits for the run to end. Keeping twice writes once.
+func (r *Run) Keep() (string, error) {
+	<-r.done
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	u := r.unsaved
+	if u == nil || u.kept {
+		return r.rec.Dir, r.writeErr
+	}
+	if _, err := createRunFolder(r.runner.dir, u.rec.RunID); err != nil {
+		return "", err
+	}
+	if err := writeRunFolder(&u.rec, u.transcript, u.tape); err != nil {
+		return "", err
+	}
+	u.kept = true
+	return u.rec.Dir, nil
 }
 
 // ID returns the run id.

@@ -189,7 +189,9 @@ func (p *testsPane) start() tea.Cmd {
 	gen, s, cat, rn := p.runGen, p.suite, e.cat, e.opts.Runner
 	go func() {
 		suite.Run(ctx, []*lintsuite.Suite{s}, suite.Options{
-			Runner: rn, Catalog: cat, Mode: evalrec.Default,
+			// Every sample's run opens from the pane (enter): a
+			// replay's folder is kept too.
+			Runner: rn, Catalog: cat, Mode: evalrec.Default, KeepRuns: true,
 			OnCase: func(_ *lintsuite.Suite, r *suite.CaseResult) { ch <- testsCaseMsg{runGen: gen, result: r} },
 		})
 		ch <- testsCaseMsg{runGen: gen, done: true}

@@ -25,6 +25,7 @@ type testFlags struct {
 	runsDir         string
 	demo            bool
 	cases           []string
+	keepRuns        bool
 }
 
 // newTestCmd builds `agentdesk test [PATH...]`.
@@ -57,6 +58,10 @@ recording before it, and the report says how many were replaced and kept.
 --case NAME (repeatable; * and ? are wildcards) runs only the cases named,
 to record or run one case alone.
 
+A replayed sample writes its run folder only when it does not pass (the
+report names it); --keep-runs writes one for every replayed sample. Live
+samples always have their run folders.
+
 --jobs N runs samples in parallel, at most N model calls per provider at
 once. Results print in suite order; on a terminal a progress line on stderr
 shows cases done, samples running and cases not passed.
@@ -82,6 +87,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
 	fl.BoolVar(&f.demo, "demo", false, "run the embedded sample home's suite (nothing else needed)")
 	fl.StringArrayVar(&f.cases, "case", nil, caseUsage)
+	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
 	return cmd
 }
 
@@ -145,7 +151,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == suiteAsText)
 	start := time.Now()
 	results := suite.Run(cmd.Context(), suites, suite.Options{
-		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, Cases: filter, ShownFrom: shownFrom,
+		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Cases: filter, ShownFrom: shownFrom,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},
