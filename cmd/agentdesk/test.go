@@ -26,6 +26,7 @@ type testFlags struct {
 	demo            bool
 	cases           []string
 	keepRuns        bool
+	approve         []string
 }
 
 // newTestCmd builds `agentdesk test [PATH...]`.
@@ -88,6 +89,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.BoolVar(&f.demo, "demo", false, "run the embedded sample home's suite (nothing else needed)")
 	fl.StringArrayVar(&f.cases, "case", nil, caseUsage)
 	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
+	addApproveFlag(fl, &f.approve, approveUsage+"; recorded and offline samples need none")
 	return cmd
 }
 
@@ -150,8 +152,12 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	progress := newProgressLine(g, total)
 	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == suiteAsText)
 	start := time.Now()
+	approved, err := parseApprove(f.approve)
+	if err != nil {
+		return err
+	}
 	results := suite.Run(cmd.Context(), suites, suite.Options{
-		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Cases: filter, ShownFrom: shownFrom,
+		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: filter, ShownFrom: shownFrom,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},
