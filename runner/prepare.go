@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -45,6 +46,10 @@ type prepared struct {
 
 	cassette *cassette.Cassette
 	replay   *ReplayRecord
+
+	// mcp are the run's MCP servers (startMCP), nil when it has none.
+	mcp      *mcp.Servers
+	mcpNotes *mcpNotes
 }
 
 // close releases the project folder of a run that will not start.

@@ -67,6 +67,10 @@ type Record struct {
 	// route): what it was shown. Agent is then empty and Task is the
 	// user's message.
 	Frontline *FrontlineRecord `json:"frontline,omitempty"`
+	// MCP describes the run's MCP servers and what went wrong with them;
+	// nil when the configuration has none (or the run is a replay, which
+	// starts none).
+	MCP *MCPRecord `json:"mcp,omitempty"`
 	// PID and Host identify the process that ran the run, so that a run
 	// left Running by a process that died can be reported Lost.
 	PID  int    `json:"pid"`

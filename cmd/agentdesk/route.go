@@ -19,6 +19,9 @@ import (
 
 // routeFlags holds the flags of agentdesk route.
 type routeFlags struct {
+	// approve is accepted with the other trial flags; the frontline runs
+	// no tool, so nothing needs it.
+	approve     []string
 	audience    audienceFlag
 	systemFile  string
 	samples     int
@@ -35,6 +38,7 @@ type routeFlags struct {
 	prefill     time.Duration
 	noProgress  time.Duration
 	demo        bool
+	cases       []string
 }
 
 // maxSystemFile caps what --system-file reads.
@@ -82,7 +86,10 @@ test's: by default a recorded sample is replayed and one that is not is
 asked live; --record asks every sample and keeps its recording beside the
 suite (<name>.route.recordings/, redacted, meant to be committed);
 --offline replays only, no model and no key (CI). A recording made with
-another layer, preamble, model or request is stale, never passed. --jobs N
+another layer, preamble, model or request is stale, never passed; --record
+replaces a recording only with a sample that reached a verdict (one that
+could not reach the model or was cancelled keeps the one before). --case
+NAME (repeatable, * and ? wildcards) runs only the cases named. --jobs N
 asks at most N samples of one provider at once (default 4); on a terminal
 a progress line on stderr shows cases done, running and not passed.
 --format junit or github for CI. With --static, each case's request is ranked by
@@ -127,6 +134,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.IntVar(&f.maxTokens, "max-tokens", 0, "cap on each reply's tokens (default: the provider's; 8192 for Anthropic)")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
 	fl.BoolVar(&f.record, "record", false, "keep each sample's recording, redacted: with --suite beside the suite (<name>.route.recordings/), else in its run folder's stream.cassette")
+	addApproveFlag(fl, &f.approve, approveUsage+"; route runs no tool (the frontline's first reply is the answer), so it only checks the patterns")
 	fl.BoolVar(&f.static, "static", false, "rank the agents by shared words, with no model (a heuristic)")
 	fl.BoolVar(&f.showRequest, "show-request", false, "print the request that would be sent, and send nothing")
 	fl.Var(&f.format, "format", "output format: text or json (with --suite also junit or github)")
@@ -134,6 +142,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.BoolVar(&f.offline, "offline", false, "with --suite: replay recordings only, no model and no key (for CI)")
 	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit until the first text, thinking or tool call (default SubAgents.PrefillTimeoutSeconds)")
 	fl.BoolVar(&f.demo, "demo", false, "use the embedded sample home and its routing suite (nothing else needed): with --suite, --static or --show-request")
+	fl.StringArrayVar(&f.cases, "case", nil, "with --suite: "+caseUsage)
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds)")
 	return cmd
 }
@@ -152,6 +161,8 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--max-tokens is %d: give a positive number, or leave it out", f.maxTokens)
 	case f.offline:
 		return usageErrorf("--offline replays suite recordings: use it with --suite")
+	case len(f.cases) > 0:
+		return usageErrorf("--case picks cases of routing suites: use it with --suite")
 	case f.format == suiteAsJUnit || f.format == suiteAsGitHub:
 		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
 	case f.static && (f.record || changed("samples") || changed("system-file") || changed("model-role") || f.showRequest):
@@ -218,6 +229,9 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	}
 	rn, err := openRunner(g, f.runsDir)
 	if err != nil {
+		return err
+	}
+	if _, err := parseApprove(f.approve); err != nil {
 		return err
 	}
 	res, err := route.Ask(cmd.Context(), rn, p, route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record})

@@ -3,11 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/suite"
@@ -21,7 +24,9 @@ type testFlags struct {
 	judgeRole       string
 	runsDir         string
 	demo            bool
+	cases           []string
 	keepRuns        bool
+	approve         []string
 	models          []string
 }
 
@@ -47,7 +52,13 @@ recording beside the suite (<agent>.test.recordings/, one file per case and
 sample, redacted, meant to be committed). --offline replays only, on the
 recorded timeline, with no model and no key: what CI runs. A recording made
 with a different system prompt, first message, tools, model or limits is
-reported stale, with what changed, never as passed.
+reported stale, with what changed, never as passed. --record replaces a
+recording only with a sample that reached a verdict: one that could not
+reach the model, was cancelled or ended by agentdesk's own error keeps the
+recording before it, and the report says how many were replaced and kept.
+
+--case NAME (repeatable; * and ? are wildcards) runs only the cases named,
+to record or run one case alone.
 
 --models A,B,... runs every case on each model side by side, named by role
 (Main, Compaction, Fallback) or by Models.Definitions name: --models
@@ -71,6 +82,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 3 internal failure.`,
 		Example: `  agentdesk test
   agentdesk test --record agents/code-analyst.test.yaml
+  agentdesk test --record --case 'finds the port'
   agentdesk test --offline --format junit > report.xml
   agentdesk test --models Main,Compaction agents/summarizer.test.yaml
   agentdesk test --demo --offline`,
@@ -86,8 +98,10 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.StringVar(&f.judgeRole, "judge-role", "Main", "model role of the judge: Main, Compaction or Fallback")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
 	fl.BoolVar(&f.demo, "demo", false, "run the embedded sample home's suite (nothing else needed)")
+	fl.StringArrayVar(&f.cases, "case", nil, caseUsage)
 	fl.StringSliceVar(&f.models, "models", nil, "run every case on each of these models side by side: roles (Main, Compaction, Fallback) or Models.Definitions names, comma-separated (default: the suite's models:)")
 	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
+	addApproveFlag(fl, &f.approve, approveUsage+"; recorded and offline samples need none")
 	return cmd
 }
 
@@ -131,20 +145,41 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 			return usageErrorf("--models names no model: give roles or Models.Definitions names, comma-separated")
 		}
 	}
-	suites := make([]*lintsuite.Suite, len(files))
+	filter := evalrec.NewCaseFilter(f.cases)
+	var suites []*lintsuite.Suite
+	var names []string
 	total := 0
-	for i, p := range files {
-		suites[i] = lintsuite.Load(p)
-		lintsuite.Check(suites[i], c)
-		total += len(suites[i].Cases)
+	for _, p := range files {
+		s := lintsuite.Load(p)
+		lintsuite.Check(s, c)
+		n := 0
+		for _, cs := range s.Cases {
+			names = append(names, cs.Name)
+			if filter.Match(cs.Name) {
+				n++
+			}
+		}
+		if n == 0 && filter != nil && !s.Broken() {
+			continue // --case names none of its cases
+		}
+		suites = append(suites, s)
+		total += n
+	}
+	if err := unmatchedCases(filter, names); err != nil {
+		return err
 	}
 
 	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
 	progress := newProgressLine(g, total)
 	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == suiteAsText)
 	start := time.Now()
+	approved, err := parseApprove(f.approve)
+	if err != nil {
+		return err
+	}
 	results := suite.Run(cmd.Context(), suites, suite.Options{
-		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Models: models,
+		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: filter, ShownFrom: shownFrom,
+		Models: models,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},
@@ -164,6 +199,27 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		suiteAsJUnit:  func() error { return suite.JUnit(g.stdout, results, ropts) },
 		suiteAsGitHub: func() error { return suite.GitHub(g.stdout, results, ropts) },
 	})
+}
+
+// caseUsage is the help of --case, the same for agentdesk test and route --suite.
+const caseUsage = "run only the cases named NAME (repeatable; * and ? are wildcards): record or replay one case alone"
+
+// unmatchedCases says, as bad usage, which --case patterns match no case
+// of the suites (whose case names are names).
+func unmatchedCases(filter *evalrec.CaseFilter, names []string) error {
+	un := filter.Unmatched(names)
+	if len(un) == 0 {
+		return nil
+	}
+	var quoted []string
+	for _, p := range un {
+		quoted = append(quoted, strconv.Quote(p))
+	}
+	list := strings.Join(names, ", ")
+	if len(names) == 0 {
+		list = "none"
+	}
+	return usageErrorf("--case %s matches no case; the cases are: %s", strings.Join(quoted, ", --case "), termsafe.Escape(list))
 }
 
 // jobsUsage is the help of --jobs, the same for agentdesk test and route.

@@ -186,7 +186,7 @@ func TestSuiteModes(t *testing.T) {
 	path := f.suite(t)
 	off := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Offline})
 	for _, c := range off.Cases {
-		if c.Status != Unrecorded || !strings.Contains(c.Message, "record it with --record") {
+		if c.Status != Unrecorded || !strings.Contains(c.Message, "record this case alone: agentdesk route --suite --record --case "+evalrec.ShellQuote(c.Case.Name)+" ") {
 			t.Errorf("offline without recordings: %s %q", c.Status, c.Message)
 		}
 	}
@@ -279,6 +279,12 @@ func TestConfusionAndReports(t *testing.T) {
 	}
 	if doc.Suites[0].Status != "fail" || doc.Suites[0].Cases[1].Status != "fail" || doc.Suites[0].Cases[0].Agreed != 2 || doc.Suites[0].Cases[0].Samples[0].RunDir == "" || doc.Summary.Failed != 1 || len(doc.Confusion.Counts) != 3 {
 		t.Errorf("json %+v", doc)
+	}
+
+	// The summary counts the samples, as agentdesk test's does.
+	var raw struct{ Summary map[string]any }
+	if err := json.Unmarshal(js.Bytes(), &raw); err != nil || raw.Summary["samples"] != float64(7) {
+		t.Errorf("json summary without samples: %v %v", raw.Summary, err)
 	}
 
 	var ju bytes.Buffer

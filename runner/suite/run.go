@@ -13,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 )
 
@@ -43,6 +44,12 @@ type Options struct {
 	// it a replay's folder is written only when its sample does not pass
 	// (live samples always have theirs).
 	KeepRuns bool
+	// Approve approves the gated tool calls of live samples that match
+	// (`--approve`); a replayed sample needs none.
+	Approve []approve.Pattern
+	// CommandTimeout is a check program's time limit
+	// (DefaultCommandTimeout when 0).
+	CommandTimeout time.Duration
 	// OnSample, when set, is called as each sample starts (done false)
 	// and ends (done true); OnCase as each case's result is complete.
 	// They are called from many goroutines, one call at a time.
@@ -51,6 +58,29 @@ type Options struct {
 	// OnSuite is called as each suite's result is complete (at once for a
 	// broken suite), in no particular order.
 	OnSuite func(r *SuiteResult)
+	// Cases, when set, selects the cases that run (--case); the others
+	// are left out of the results.
+	Cases *evalrec.CaseFilter
+	// ShownFrom is the folder the hints show suite paths relative to (""
+	// : the working directory).
+	ShownFrom string
+}
+
+// shown is a suite path as a hint shows it.
+func (o Options) shown(path string) string { return ReportOptions{Dir: o.ShownFrom}.shown(path) }
+
+// selected returns the cases of s that o selects.
+func (o Options) selected(s *lintsuite.Suite) []*lintsuite.Case {
+	if o.Cases == nil {
+		return s.Cases
+	}
+	var out []*lintsuite.Case
+	for _, c := range s.Cases {
+		if o.Cases.Match(c.Name) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Run runs every case of every suite and returns the results in suite
@@ -68,7 +98,7 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 	if o.JudgeRole == "" {
 		o.JudgeRole = "Main"
 	}
-	x := &execution{o: o, work: make(chan struct{}, o.Jobs)}
+	x := &execution{o: o, work: make(chan struct{}, o.Jobs), checks: make(chan struct{}, o.Jobs)}
 	out := make([]*SuiteResult, len(suites))
 	var wg sync.WaitGroup
 	for i, s := range suites {
@@ -78,7 +108,12 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 			x.finishSuite(sr)
 			continue
 		}
-		casesLeft := len(s.Cases)
+		cases := o.selected(s)
+		if len(cases) == 0 {
+			x.finishSuite(sr)
+			continue
+		}
+		casesLeft := len(cases)
 		caseDone := func() {
 			x.mu.Lock()
 			casesLeft--
@@ -98,11 +133,11 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 				columns[k] = &models[k]
 			}
 		}
-		casesLeft = len(s.Cases) * len(columns)
+		casesLeft = len(cases) * len(columns)
 		sr.Cases = make([]*CaseResult, 0, casesLeft)
 		var suiteMu sync.Mutex
 		var first, last time.Time
-		for _, c := range s.Cases {
+		for _, c := range cases {
 			for _, m := range columns {
 				cr := &CaseResult{Case: c, Samples: make([]*SampleResult, c.Repeat)}
 				if m != nil {
@@ -198,6 +233,8 @@ type execution struct {
 	// suite would read and hold its recording at once, with as many
 	// goroutines' stacks for the collector to scan.
 	work chan struct{}
+	// checks admits o.Jobs check programs (expect: command:) at a time.
+	checks chan struct{}
 }
 
 // finishSuite reports a suite's result.
@@ -329,6 +366,7 @@ func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, m *lintsuite.
 			p = abs
 		}
 		spec.Project = p
+		spec.Approve = x.o.Approve
 	}
 	if c.Skill != "" {
 		sk := cat.Skill(c.Skill)
