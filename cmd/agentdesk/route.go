@@ -16,6 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/route"
 )
 
@@ -266,7 +267,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		}
 	}
 	if len(failed) > 0 {
-		return exitWith(exitFindings, fmt.Errorf("%d of %d samples did not get an answer:\n  %s", len(failed), len(res.Samples), strings.Join(failed, "\n  ")))
+		return exitWith(exitFindings, fmt.Errorf("%d of %d %s did not get an answer:\n  %s", len(failed), len(res.Samples), evalrec.Plural(len(res.Samples), "sample", "samples"), strings.Join(failed, "\n  ")))
 	}
 	return nil
 }
@@ -321,8 +322,9 @@ func routeText(res *route.Result) string {
 	var b strings.Builder
 	n := len(res.Samples)
 	fmt.Fprintf(&b, "Request: %s\n", termsafe.Escape(p.Request))
-	fmt.Fprintf(&b, "Frontline: %s (provider %s, %s), audience %s, %d agents in the layer, %d samples\n\n",
-		termsafe.Escape(p.Model.ModelID), termsafe.Escape(p.Model.Provider), termsafe.Escape(p.Model.Via), p.Audience, len(p.Frontline.Agents), n)
+	fmt.Fprintf(&b, "Frontline: %s (provider %s, %s), audience %s, %d %s in the layer, %d %s\n\n",
+		termsafe.Escape(p.Model.ModelID), termsafe.Escape(p.Model.Provider), termsafe.Escape(p.Model.Via), p.Audience,
+		len(p.Frontline.Agents), evalrec.Plural(len(p.Frontline.Agents), "agent", "agents"), n, evalrec.Plural(n, "sample", "samples"))
 	width := 0
 	dist := res.Distribution()
 	for _, s := range dist {

@@ -57,3 +57,27 @@ func TestSampleLimitEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestPlurals: one sample, one case, one agent are singular, and the time
+// of a run is not said of the suites that could not run (issue 20 item 26).
+func TestPlurals(t *testing.T) {
+	srv, env, _ := routeHome(t, wire.OpenAI, "", map[string]string{
+		"agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews a git diff for bugs.\n---\nYou review diffs.\n",
+	})
+	srv.SetChooser(func(modeltest.Request) (modeltest.Script, bool) { return modeltest.Reply("I will do it myself."), true })
+	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
+	_, out, _ := runTrialCmd(t, env, "", "route", "--samples", "1", "hi")
+	if !strings.Contains(out, "1 agent in the layer, 1 sample\n") {
+		t.Errorf("route:\n%s", out)
+	}
+	os.WriteFile(filepath.Join(home, "agents", "one.route.yaml"), []byte("samples: 1\ncases:\n  - {name: review, request: Review my diff, expect: reviewer}\n"), 0o644)
+	_, out, _ = runTrialCmd(t, env, "", "route", "--suite")
+	if !strings.Contains(out, "0 of 1 sample picked reviewer") || !strings.Contains(out, "1 case: 0 passed, 1 failed (1 sample: 0 replayed, 1 live)") {
+		t.Errorf("route --suite:\n%s", out)
+	}
+	os.WriteFile(filepath.Join(home, "agents", "reviewer.test.yaml"), []byte("cases: [\n"), 0o644)
+	_, out, _ = runTrialCmd(t, env, "", "test")
+	if strings.Contains(out, "could not run in") || !strings.Contains(out, "1 suite file could not run") {
+		t.Errorf("test:\n%s", out)
+	}
+}

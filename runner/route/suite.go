@@ -445,7 +445,7 @@ func judgeCase(r *CaseResult, decision func(int) (evalrec.Decision, string)) {
 		r.Status = Pass
 	default:
 		r.Status = Fail
-		r.Message = fmt.Sprintf("%d of %d samples picked %s, below min-rate %s", r.Agreed, len(r.Samples), r.Case.Expect, percent(r.Case.MinRate))
+		r.Message = fmt.Sprintf("%d of %d %s picked %s, below min-rate %s", r.Agreed, len(r.Samples), evalrec.Plural(len(r.Samples), "sample", "samples"), r.Case.Expect, percent(r.Case.MinRate))
 	}
 	if r.Status == Stale || r.Status == Unrecorded || r.Status == Error {
 		r.Agreed = 0
