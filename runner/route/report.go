@@ -283,8 +283,8 @@ type suiteJSON struct {
 	Audience string        `json:"audience"`
 	Status   Status        `json:"status"`
 	Findings []findingJSON `json:"findings"`
-	Cases    []caseJSON        `json:"cases"`
-	Similar  []Pair            `json:"similar,omitempty"`
+	Cases    []caseJSON    `json:"cases"`
+	Similar  []Pair        `json:"similar,omitempty"`
 }
 
 // findingJSON is a finding in agentdesk test's and lint's lower-case
