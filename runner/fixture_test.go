@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -75,9 +77,18 @@ func newFixture(t *testing.T, p wire.Protocol) *fixture {
 	return &fixture{srv: srv, proto: p, home: h, cat: cat, runner: rn}
 }
 
+// spec runs the tester for a Public session: its request is the body and
+// the contract, and the raw task (no working context), so a test can
+// script replies on the task. requestwire_test.go checks the other
+// audiences' requests.
 func (f *fixture) spec(task string, l Limits) Spec {
-	return Spec{Agent: f.cat.Agent("tester"), Config: f.cat.Config, Task: task, Limits: generous.Override(l)}
+	return Spec{Agent: f.cat.Agent("tester"), Config: f.cat.Config, Task: task, Limits: generous.Override(l),
+		NetClaw: NetClaw{Audience: preview.Public}}
 }
+
+// testerSystem is the tester's system prompt without a NetClaw install:
+// its body, then the execution contract.
+var testerSystem = "You are a tester.\n\n" + request.ExecutionContract(false)
 
 // run starts a run and waits for it, failing the test after a minute.
 func (f *fixture) run(t *testing.T, s Spec) (*Run, Record) {

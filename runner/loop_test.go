@@ -76,7 +76,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 				if strings.Join(req.Tools, ",") != "file_read,file_list" || req.ToolChoice != "" {
 					t.Errorf("request %d offers %v (choice %q)", i+1, req.Tools, req.ToolChoice)
 				}
-				if req.System != "You are a tester.\n" || req.FirstUser() != "Where does the server listen?" {
+				if req.System != testerSystem || req.FirstUser() != "Where does the server listen?" {
 					t.Errorf("request %d lost the conversation's start: %+v", i+1, req)
 				}
 			}

@@ -63,6 +63,10 @@ type Record struct {
 	// route): what it was shown. Agent is then empty and Task is the
 	// user's message.
 	Frontline *FrontlineRecord `json:"frontline,omitempty"`
+	// Prompt is what a spawn's system prompt was made of: its parts, the
+	// parts it lacked, where the operating core came from. Nil for a
+	// frontline run and for a replay that names no agent.
+	Prompt *PromptRecord `json:"prompt,omitempty"`
 	// PID and Host identify the process that ran the run, so that a run
 	// left Running by a process that died can be reported Lost.
 	PID  int    `json:"pid"`

@@ -259,7 +259,7 @@ func TestOutcomes(t *testing.T) {
 				}
 				checkFolder(t, rec)
 				reqs := f.srv.Requests()
-				if len(reqs) != 1 || reqs[0].System != "You are a tester.\n" || reqs[0].FirstUser() != "Check the thing." ||
+				if len(reqs) != 1 || reqs[0].System != testerSystem || reqs[0].FirstUser() != "Check the thing." ||
 					reqs[0].Model != "test-model" || reqs[0].APIKey != plantedKey {
 					t.Errorf("the server got %+v", reqs)
 				}

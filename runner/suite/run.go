@@ -34,6 +34,11 @@ type Options struct {
 	Limiter *evalrec.Limiter
 	// JudgeRole is the judge's model role (Main when "").
 	JudgeRole string
+	// NetClaw composes the samples' requests (the home, the default
+	// audience, the operating core); Project is the project folder of a
+	// case that names none.
+	NetClaw runner.NetClaw
+	Project string
 	// OnSample, when set, is called as each sample starts (done false)
 	// and ends (done true); OnCase as each case's result is complete.
 	// They are called from many goroutines, one call at a time.
@@ -250,7 +255,9 @@ func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, agent *lint.F
 	dir := filepath.Dir(s.Path)
 	spec := runner.Spec{
 		Agent: agent, Config: cat.Config, Task: c.Task, Context: c.Context, ModelRole: c.ModelRole,
-		Suite: &runner.SuiteTag{Kind: "test", Path: s.Path, Case: c.Name, Sample: n},
+		Suite:   &runner.SuiteTag{Kind: "test", Path: s.Path, Case: c.Name, Sample: n},
+		NetClaw: x.o.NetClaw,
+		Project: x.o.Project,
 	}
 	if abs, err := filepath.Abs(s.Path); err == nil {
 		spec.Suite.Path = abs
