@@ -35,6 +35,9 @@ func TestRules(t *testing.T) {
 		{"frontmatter comments only", "---\n# nothing\n---\n\nYou help.\n", Rejected, []string{"frontmatter error 1:1"}, nil},
 		{"empty file", "", Rejected, []string{"frontmatter error 1:1"}, nil},
 		{"yaml syntax", "---\nname: x\ndescription: a: b\n---\n\nbody\n", Rejected, []string{"yaml error 3:1"}, nil},
+		// yaml.v3 numbers a parser error's line from 0: these point at the right line.
+		{"yaml flow list unclosed", "---\nname: x\ndescription: y\ntools: [Read, Grep\n---\n\nbody\n", Rejected, []string{"yaml error 4:1"}, nil},
+		{"yaml key out of line", "---\nname: x\nmeta:\n  a: 1\n b: 2\n---\n\nbody\n", Rejected, []string{"yaml error 5:2"}, nil},
 		{"yaml list at top", "---\n- a\n- b\n---\n\nbody\n", Rejected, []string{"yaml error 2:1"}, nil},
 		{"yaml timeout type", "---\nname: x\ndescription: y\ntimeoutSeconds: soon\n---\n\nbody\n", Rejected, []string{"yaml error 4:17"}, nil},
 		{"yaml tools comma string", "---\nname: x\ndescription: y\ntools: Read, Grep\n---\n\nbody\n", Rejected, []string{"yaml error 4:8"}, nil},

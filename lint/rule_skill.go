@@ -181,7 +181,7 @@ func resourceProblem(dir string) string {
 			if errors.Is(err, fs.ErrNotExist) {
 				return ""
 			}
-			return fmt.Sprintf("Failed to enumerate resources: %v", describeStatError(err))
+			return fmt.Sprintf("Failed to enumerate resources: %v", DescribeStatError(err))
 		}
 		for _, e := range ents {
 			p := filepath.Join(d, e.Name())

@@ -5,7 +5,6 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -24,9 +23,6 @@ var (
 
 // maxAliasDepth bounds alias chains so an alias loop or bomb cannot hang us.
 const maxAliasDepth = 16
-
-// yamlLineRE finds the line number in a yaml.v3 error message.
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // bind parses the frontmatter as YAML and binds the known keys the way the
 // runtime's camelCase deserializer does. ok is false when the runtime could
@@ -296,13 +292,9 @@ func (ps *parser) nodePos(n *yaml.Node) Pos {
 // yamlErrorPos finds where a yaml.v3 error points, in file coordinates, and
 // returns the message without its "yaml: line N:" prefix.
 func (ps *parser) yamlErrorPos(err error) (Pos, string) {
-	msg := err.Error()
-	line := 1
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
+	line, msg := YAMLErrorLine(err, ps.fmText)
+	if line == 0 {
+		line = 1
 		// Errors from the reader carry no position: find the culprit.
 		if strings.Contains(msg, "control characters") {
 			if i := strings.IndexFunc(ps.fmText, isBadControl); i >= 0 {

@@ -257,7 +257,7 @@ func (s *Scanner) folderUnreadable(dir, what string, err error) {
 		sev = r.Severity(s.opts.Profile)
 	}
 	s.unreadable = append(s.unreadable, Diagnostic{Path: dir, Rule: RuleUnreadable, Severity: sev,
-		Message: fmt.Sprintf("cannot read the %s: %v: the runtime loads no agent from it", what, describeStatError(err)),
+		Message: fmt.Sprintf("cannot read the %s: %v: the runtime loads no agent from it", what, DescribeStatError(err)),
 		Hint:    "make the folder readable (check its permissions, or the link that leads to it)"})
 }
 
@@ -404,7 +404,7 @@ func statListed(path string, src Source) (e *listed, ok bool) {
 		if _, lerr := os.Lstat(path); errors.Is(lerr, fs.ErrNotExist) {
 			return nil, false // gone since the listing
 		}
-		e.err = describeStatError(err)
+		e.err = DescribeStatError(err)
 	}
 	if fi != nil {
 		e.fp = fingerprintOf(fi)
@@ -433,7 +433,10 @@ func forEachParallel(n int, fn func(i int)) {
 	wg.Wait()
 }
 
-func describeStatError(err error) error {
+// DescribeStatError says in plain words why a path could not be stat'ed
+// or opened: a dangling link, a link loop, permission denied, else the
+// system's message without the path.
+func DescribeStatError(err error) error {
 	var pe *fs.PathError
 	msg := err.Error()
 	if errors.As(err, &pe) {
@@ -467,7 +470,7 @@ func readAndParse(e *listed, p Profile) *File {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
-		return unreadable(e.path, e.source, describeStatError(err), p)
+		return unreadable(e.path, e.source, DescribeStatError(err), p)
 	}
 	f := Parse(e.path, data, p)
 	f.Source = e.source

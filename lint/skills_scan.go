@@ -190,7 +190,7 @@ func skillFileExists(path string) bool {
 func (s *Scanner) readSkill(path string) (*Skill, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, describeStatError(err)
+		return nil, DescribeStatError(err)
 	}
 	if fi.Size() > MaxFileSize {
 		return nil, fmt.Errorf("the file is %d bytes, over the %d MiB limit", fi.Size(), MaxFileSize>>20)
@@ -200,7 +200,7 @@ func (s *Scanner) readSkill(path string) (*Skill, error) {
 	}
 	data, err := readCapped(path, fi.Size())
 	if err != nil {
-		return nil, describeStatError(err)
+		return nil, DescribeStatError(err)
 	}
 	sk := ParseSkill(path, data)
 	sk.size, sk.modTime = fi.Size(), fi.ModTime()

@@ -233,7 +233,12 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	transcript := r.transcript
 	r.mu.Unlock()
 
-	err := writeRunFolder(&final, transcript, tape)
+	var err error
+	if r.spec.Unsaved {
+		r.unsaved = &folderContent{rec: final, transcript: transcript, tape: tape}
+	} else {
+		err = writeRunFolder(&final, transcript, tape)
+	}
 	if tapeErr != nil {
 		err = fmt.Errorf("encoding the cassette of run %s: %w", final.RunID, tapeErr)
 	}

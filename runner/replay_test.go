@@ -499,3 +499,38 @@ func TestConcurrentRecordAndReplay(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestUnsavedReplayWritesItsFolderOnlyWhenKept(t *testing.T) {
+	f := newFixture(t, wire.OpenAI)
+	orig, path := recordScenario(t, f, scenarios[0])
+	c, err := LoadCassette(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.spec("", Limits{})
+	s.Replay, s.ReplaySource, s.Fast, s.Unsaved = c, path, true, true
+	r, rec := f.run(t, s)
+	if rec.Output != orig.Output || rec.Outcome != orig.Outcome || rec.Dir == "" {
+		t.Errorf("unsaved replay %+v", rec)
+	}
+	if _, err := os.Stat(rec.Dir); !os.IsNotExist(err) {
+		t.Fatalf("an unsaved run made its folder before Keep: %v", err)
+	}
+	for range 2 { // keeping twice writes once
+		dir, err := r.Keep()
+		if err != nil || dir != rec.Dir {
+			t.Fatalf("Keep = %q, %v; want %q", dir, err, rec.Dir)
+		}
+	}
+	checkFolder(t, rec)
+	md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	if !strings.Contains(string(md), "- Replay: of run "+orig.RunID) {
+		t.Errorf("result.md of a kept replay:\n%s", md)
+	}
+	// A saved run's Keep is its folder, written already.
+	s.Unsaved = false
+	r, rec = f.run(t, s)
+	if dir, err := r.Keep(); err != nil || dir != rec.Dir {
+		t.Errorf("Keep of a saved run = %q, %v; want %q", dir, err, rec.Dir)
+	}
+}

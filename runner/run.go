@@ -104,6 +104,13 @@ type Spec struct {
 	// Fast plays a replay without its recorded pauses, on a clock that
 	// follows the recorded timeline: the outcome is the same, at once.
 	Fast bool
+	// Unsaved keeps the run folder in memory: Start makes no folder,
+	// nothing is written while the run goes, and at its end the artifacts
+	// wait in the Run until Keep writes them. Record.Dir names the folder
+	// Keep would make. For replays whose folder is wanted only when the
+	// sample fails (a replay can be made again at will); a live run
+	// should be saved as it goes.
+	Unsaved bool
 	// Suite, when set, ties the run to the suite case it ran for; run.json
 	// keeps it, so the runs list can say which suite and case a run
 	// belongs to.
@@ -162,10 +169,12 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	s = p.spec
 	red := p.red
 	id := NewRunID()
-	dir, err := createRunFolder(rn.dir, id)
-	if err != nil {
-		p.close()
-		return nil, err
+	dir := filepath.Join(rn.dir, id)
+	if !s.Unsaved {
+		if dir, err = createRunFolder(rn.dir, id); err != nil {
+			p.close()
+			return nil, err
+		}
 	}
 	host, _ := os.Hostname()
 	shown := p.model
@@ -199,10 +208,12 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		rec.Project = p.project
 		rec.MaxToolIterations = p.maxIter
 	}
-	if err := writeRecord(&rec); err != nil {
-		p.close()
-		os.RemoveAll(dir)
-		return nil, err
+	if !s.Unsaved {
+		if err := writeRecord(&rec); err != nil {
+			p.close()
+			os.RemoveAll(dir)
+			return nil, err
+		}
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	r := &Run{
@@ -321,6 +332,37 @@ type Run struct {
 	done       chan struct{}
 	ended      bool
 	writeErr   error
+	// unsaved holds an Unsaved run's folder until Keep writes it.
+	unsaved *folderContent
+}
+
+// folderContent is what a finished run's folder holds.
+type folderContent struct {
+	rec        Record
+	transcript []TranscriptEntry
+	tape       []byte
+	kept       bool
+}
+
+// Keep writes the folder of a finished Unsaved run (Spec.Unsaved) and
+// returns it; for any other run it returns the folder written already.
+// It waits for the run to end. Keeping twice writes once.
+func (r *Run) Keep() (string, error) {
+	<-r.done
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	u := r.unsaved
+	if u == nil || u.kept {
+		return r.rec.Dir, r.writeErr
+	}
+	if _, err := createRunFolder(r.runner.dir, u.rec.RunID); err != nil {
+		return "", err
+	}
+	if err := writeRunFolder(&u.rec, u.transcript, u.tape); err != nil {
+		return "", err
+	}
+	u.kept = true
+	return u.rec.Dir, nil
 }
 
 // ID returns the run id.

@@ -102,7 +102,9 @@ func (p *testsPane) need(int) tea.Cmd {
 	gen, cat, rn := p.gen, e.cat, e.opts.Runner
 	return func() tea.Msg {
 		msg := testsReadMsg{path: path, gen: gen}
-		if _, err := os.Stat(path); err != nil {
+		// Lstat: a link that leads nowhere is a suite that cannot be read,
+		// which Load says, not no suite.
+		if _, err := os.Lstat(path); err != nil {
 			msg.missing = os.IsNotExist(err)
 			if !msg.missing {
 				msg.err = err
@@ -171,7 +173,9 @@ func (p *testsPane) start() tea.Cmd {
 		return nil
 	case p.running:
 		return e.notify("the suite is already running", false)
-	case p.suite == nil || p.suite.Broken():
+	case p.suite != nil && p.suite.Broken():
+		return e.notify(brokenNote(p.suite, keyName(e.keys.Tests.Run)), true)
+	case p.suite == nil:
 		return e.notify("no suite to run: write "+filepath.Base(p.path)+" beside the agent", true)
 	}
 	p.stop()
@@ -185,12 +189,24 @@ func (p *testsPane) start() tea.Cmd {
 	gen, s, cat, rn := p.runGen, p.suite, e.cat, e.opts.Runner
 	go func() {
 		suite.Run(ctx, []*lintsuite.Suite{s}, suite.Options{
-			Runner: rn, Catalog: cat, Mode: evalrec.Default,
+			// Every sample's run opens from the pane (enter): a
+			// replay's folder is kept too.
+			Runner: rn, Catalog: cat, Mode: evalrec.Default, KeepRuns: true,
 			OnCase: func(_ *lintsuite.Suite, r *suite.CaseResult) { ch <- testsCaseMsg{runGen: gen, result: r} },
 		})
 		ch <- testsCaseMsg{runGen: gen, done: true}
 	}()
 	return tea.Batch(waitTestsCmd(ch), e.notify("running "+filepath.Base(p.path)+"…", false))
+}
+
+// brokenNote says that a suite cannot run, and where its first error is.
+func brokenNote(s *lintsuite.Suite, run string) string {
+	note := filepath.Base(s.Path) + " is broken"
+	if len(s.Diagnostics) > 0 {
+		d := s.Diagnostics[0]
+		note += fmt.Sprintf(" (%d:%d: %s [%s])", d.Line, d.Column, d.Message, d.Rule)
+	}
+	return Sanitize(note + ": fix it, then " + run + " runs it")
 }
 
 // waitTestsCmd waits for the next result of a run of the suite.
@@ -335,7 +351,10 @@ func (p *testsPane) lines(w int) []string {
 	}
 	s := p.suite
 	right := fmt.Sprintf("%d cases", len(s.Cases))
-	if p.running {
+	switch {
+	case s.Broken():
+		right = "broken"
+	case p.running:
 		right = fmt.Sprintf("running %d/%d", len(p.results), len(s.Cases))
 	}
 	add(spread(st.Title.Render("Tests of "+fileLabel(f)), st.Dim.Render(right), w)...)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -107,5 +108,57 @@ func TestTestsPaneWithoutSuite(t *testing.T) {
 	tm.keys("T")
 	if !strings.Contains(tm.screen(), "no suite to run") {
 		t.Errorf("T without a suite:\n%s", tm.screen())
+	}
+}
+
+// TestTestsPaneBrokenSuite: T on a suite that cannot run says that it is
+// broken and where, not that there is none; a suite file that is a FIFO
+// or a dangling link is shown as unreadable (never read blocking, never
+// taken for no suite).
+func TestTestsPaneBrokenSuite(t *testing.T) {
+	tests := []struct {
+		name string
+		make func(path string) error
+		pane []string // in the pane
+		note string   // in the notice after T
+	}{
+		{"yaml error", func(p string) error { return os.WriteFile(p, []byte("cases:\n  - name: a\n    task: 'b\n"), 0o644) },
+			[]string{"3:5: the suite is not valid YAML"}, "summarizer.test.yaml is broken (3:5: the suite is not valid YAML"},
+		{"no cases", func(p string) error { return os.WriteFile(p, []byte("agent: summarizer\n"), 0o644) },
+			[]string{"1:1: the suite has no cases"}, "summarizer.test.yaml is broken (1:1: the suite has no cases"},
+		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) },
+			[]string{"not a regular file but a named pipe", "[suite-unreadable]"}, "summarizer.test.yaml is broken (1:1: not a regular file"},
+		{"dangling link", func(p string) error { return os.Symlink(p+".gone", p) },
+			[]string{"a symbolic link to a file that does", "broken"}, "summarizer.test.yaml is broken"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tm := demoModel(t, 100, 30)
+			path := filepath.Join(tm.opts.Home.Agents, "summarizer.test.yaml")
+			if err := tt.make(path); err != nil {
+				t.Fatal(err)
+			}
+			tm.list.selectPath(filepath.Join(tm.opts.Home.Agents, "summarizer.md"))
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				tm.keys("5")
+			}()
+			select {
+			case <-done:
+			case <-time.After(time.Minute):
+				t.Fatal("reading the suite did not end (a FIFO opened for reading blocks)")
+			}
+			scr := tm.screen()
+			for _, want := range tt.pane {
+				if !strings.Contains(scr, want) || strings.Contains(scr, "No suite yet") {
+					t.Errorf("the pane lacks %q:\n%s", want, scr)
+				}
+			}
+			tm.keys("T")
+			if scr := tm.screen(); !strings.Contains(scr, tt.note) || strings.Contains(scr, "no suite to run") {
+				t.Errorf("T on a broken suite, want %q:\n%s", tt.note, scr)
+			}
+		})
 	}
 }

@@ -71,6 +71,14 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 			others = append(others, p)
 		}
 	}
+	// A suite named on the command line must be there; one that cannot be
+	// read (a FIFO, a dangling link) is a finding of the report.
+	for _, p := range suites {
+		_, lerr := os.Lstat(p)
+		if fi, err := os.Stat(p); lerr != nil || err == nil && fi.IsDir() {
+			return usageErrorf("%s is not a suite file: give an existing <agent>.test.yaml", p)
+		}
+	}
 	check := (*lint.Catalog)(nil)
 	switch {
 	case len(paths) == 0:
@@ -98,11 +106,6 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 	}
 	if err != nil {
 		return err
-	}
-	for _, p := range suites {
-		if fi, err := os.Stat(p); err != nil || fi.IsDir() {
-			return usageErrorf("%s is not a suite file: give an existing <agent>.test.yaml", p)
-		}
 	}
 	suite.AddTo(c, check, suites)
 

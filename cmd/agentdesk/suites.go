@@ -41,11 +41,14 @@ func findSuiteFiles(agents string, paths []string, k suiteKind) ([]string, error
 	}
 	var out []string
 	for _, p := range paths {
+		// A link that leads nowhere is a suite that cannot be read (the
+		// report says so), not a path that is not there.
+		if _, err := os.Lstat(p); err != nil {
+			return nil, usageErrorf("%s: no such suite file or folder", termsafe.Escape(p))
+		}
 		fi, err := os.Stat(p)
 		switch {
-		case err != nil:
-			return nil, usageErrorf("%s: no such suite file or folder", termsafe.Escape(p))
-		case fi.IsDir():
+		case err == nil && fi.IsDir():
 			found, err := lintsuite.Find(p, k.suffix)
 			if err != nil {
 				return nil, exitWith(exitInternal, err)

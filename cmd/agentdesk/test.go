@@ -27,6 +27,7 @@ type testFlags struct {
 	netclaw         netclawFlag
 	audience        audienceFlag
 	project         string
+	keepRuns        bool
 }
 
 // newTestCmd builds `agentdesk test [PATH...]`.
@@ -52,6 +53,10 @@ sample, redacted, meant to be committed). --offline replays only, on the
 recorded timeline, with no model and no key: what CI runs. A recording made
 with a different system prompt, first message, tools, model or limits is
 reported stale, with what changed, never as passed.
+
+A replayed sample writes its run folder only when it does not pass (the
+report names it); --keep-runs writes one for every replayed sample. Live
+samples always have their run folders.
 
 --jobs N runs samples in parallel, at most N model calls per provider at
 once. Results print in suite order; on a terminal a progress line on stderr
@@ -79,6 +84,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	f.netclaw.add(fl)
 	fl.Var(&f.audience, "audience", "the parent session's audience of cases whose suite names none: Personal (default), Team or Public")
 	fl.StringVar(&f.project, "project", "", "project folder of cases that name none (default: none)")
+	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
 	return cmd
 }
 
@@ -138,7 +144,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == suiteAsText)
 	start := time.Now()
 	results := suite.Run(cmd.Context(), suites, suite.Options{
-		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole,
+		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns,
 		NetClaw: nc, Project: f.project,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)

@@ -72,8 +72,16 @@ func TestTestCommandRecordOfflineStale(t *testing.T) {
 		t.Errorf("runs list:\n%s", list)
 	}
 	all, _ := runner.ListRuns(runs, runner.Filter{})
-	if len(all) != 8 { // 3 samples + 2 judges recorded, then 3 samples replayed (a replayed verdict is read from its tape)
+	if len(all) != 5 { // 3 samples + 2 judges recorded; the replays passed and left no folder
 		t.Errorf("%d runs", len(all))
+	}
+	// --keep-runs keeps the replays' folders (a replayed verdict is read
+	// from its tape: no judge run).
+	if code, _, stderr := runTrialCmd(t, env, "", "test", "--offline", "--keep-runs", suite); code != 0 {
+		t.Fatalf("offline --keep-runs: exit %d\n%s", code, stderr)
+	}
+	if all, _ = runner.ListRuns(runs, runner.Filter{}); len(all) != 8 {
+		t.Errorf("%d runs after --keep-runs", len(all))
 	}
 
 	// An edit of the definition makes every recording stale: exit 1.
@@ -177,7 +185,7 @@ func TestLintChecksSuites(t *testing.T) {
 }
 
 func TestTestDemoOfflineBinary(t *testing.T) {
-	code, stdout, stderr := runBinary(t, nil, "test", "--demo", "--offline")
+	code, stdout, stderr := runBinary(t, nil, "test", "--demo", "--offline", "--keep-runs")
 	if code != 0 || !strings.Contains(stdout, "agents/code-analyst.test.yaml") || !strings.Contains(stdout, "3 cases: 3 passed (4 samples)") {
 		t.Errorf("demo: exit %d\n%s\n%s", code, stdout, stderr)
 	}

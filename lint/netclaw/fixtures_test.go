@@ -53,6 +53,11 @@ type bundleEntry struct {
 	data     []byte
 	typ      BundleFileType
 	compress bool
+	// stored, when set, is written as the entry's compressed bytes as is.
+	stored []byte
+	// declare, when set, is written into the manifest instead of the real
+	// offset, size and compressed size (for manifests that lie).
+	declare *[3]int64
 }
 
 // bundleSpec is what the test writer builds: a stub, then the files, then the
@@ -64,6 +69,8 @@ type bundleSpec struct {
 	// headerOffset, when not zero, replaces the real header offset in the
 	// stub (for files that lie about it); -1 writes zero (no bundle).
 	headerOffset int64
+	// count, when set, is written as the file count instead of the real one.
+	count *int32
 }
 
 // writeString writes a BinaryWriter string: 7-bit-encoded length, UTF-8.
@@ -118,12 +125,18 @@ func buildBundle(t testing.TB, s bundleSpec) []byte {
 			w.WriteByte(0)
 		}
 		p := placed{off: int64(w.Len()), size: int64(len(f.data))}
-		if f.compress {
+		if f.stored != nil {
+			p.csize = int64(len(f.stored))
+			w.Write(f.stored)
+		} else if f.compress {
 			c := deflate(t, f.data)
 			p.csize = int64(len(c))
 			w.Write(c)
 		} else {
 			w.Write(f.data)
+		}
+		if f.declare != nil {
+			p = placed{off: f.declare[0], size: f.declare[1], csize: f.declare[2]}
 		}
 		where[i] = p
 		switch f.typ {
@@ -136,7 +149,11 @@ func buildBundle(t testing.TB, s bundleSpec) []byte {
 	header := int64(w.Len())
 	_ = binary.Write(&w, binary.LittleEndian, s.major)
 	_ = binary.Write(&w, binary.LittleEndian, s.minor)
-	_ = binary.Write(&w, binary.LittleEndian, int32(len(s.files)))
+	count := int32(len(s.files))
+	if s.count != nil {
+		count = *s.count
+	}
+	_ = binary.Write(&w, binary.LittleEndian, count)
 	writeString(&w, s.id)
 	if s.major >= 2 {
 		putI64(&w, deps.off)

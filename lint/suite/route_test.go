@@ -57,6 +57,7 @@ func TestParseRouteDiagnostics(t *testing.T) {
 		{"not yaml", "cases: [\n", "1:1 suite-yaml"},
 		{"empty", "", "1:1 suite-missing"},
 		{"no cases", "audience: team\n", "1:1 suite-missing"},
+		{"empty cases", "audience: team\ncases: []\n", "2:8 suite-missing"},
 		{"unknown key", "audiense: team\ncases:\n  - {name: a, request: r, expect: x}\n", "1:1 suite-unknown-key"},
 		{"public", "audience: public\ncases:\n  - {name: a, request: r, expect: x}\n", "1:11 suite-value"},
 		{"bad audience", "audience: world\ncases:\n  - {name: a, request: r, expect: x}\n", "1:11 suite-value"},

@@ -3,6 +3,7 @@ package suite
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 
 	"gopkg.in/yaml.v3"
 
@@ -130,28 +132,70 @@ func Load(path string) *Suite {
 	data, err := readFile(path)
 	if err != nil {
 		s := &Suite{Path: path, Agent: AgentFromPath(path)}
-		s.Diagnostics = []lint.Diagnostic{{Path: path, Rule: RuleUnreadable, Severity: lint.Error, Message: err.Error()}}
+		s.Diagnostics = []lint.Diagnostic{{Path: path, Pos: lint.Pos{Line: 1, Column: 1}, Rule: RuleUnreadable, Severity: lint.Error, Message: err.Error()}}
 		return s
 	}
 	return Parse(path, data)
 }
 
+// readFile reads a suite file. Anything but a regular file (a FIFO, a
+// device, a folder, a dangling or looping link) is an error saying what
+// it is; the file is opened without blocking, so a FIFO put there after
+// the check cannot hang the reader either.
 func readFile(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
+		return nil, fmt.Errorf("cannot read the suite: %w; fix or remove it", lint.DescribeStatError(err))
+	}
+	if err := checkSuiteMode(fi); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the suite: %w; fix or remove it", lint.DescribeStatError(err))
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
 		return nil, fmt.Errorf("cannot read the suite: %w", err)
 	}
-	if fi.IsDir() {
-		return nil, errors.New("is a folder, not a suite file")
+	if err := checkSuiteMode(fi); err != nil {
+		return nil, err
 	}
-	if fi.Size() > MaxFileSize {
-		return nil, fmt.Errorf("the suite is larger than %d MiB", MaxFileSize>>20)
-	}
-	data, err := os.ReadFile(path)
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the suite: %w", err)
 	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("the suite is larger than %d MiB", MaxFileSize>>20)
+	}
 	return data, nil
+}
+
+// typeName names a file type that is not a regular file or a folder.
+func typeName(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// checkSuiteMode refuses what a suite file cannot be: anything but a
+// regular file of at most MaxFileSize bytes.
+func checkSuiteMode(fi fs.FileInfo) error {
+	switch {
+	case fi.IsDir():
+		return errors.New("is a folder, not a suite file; rename or remove it")
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("not a regular file but %s: a suite is a YAML file; remove it or put one there", typeName(fi.Mode()))
+	case fi.Size() > MaxFileSize:
+		return fmt.Errorf("the suite is larger than %d MiB", MaxFileSize>>20)
+	}
+	return nil
 }
 
 // Parse reads a test suite's text. It never fails: what is wrong is in
@@ -410,7 +454,9 @@ func Find(dir, suffix string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range ents {
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), suffix) && len(e.Name()) > len(suffix) {
+		// Whatever its type: a folder, a link or a FIFO named like a suite
+		// is read as one, so that it is reported, not skipped.
+		if strings.HasSuffix(e.Name(), suffix) && len(e.Name()) > len(suffix) {
 			out = append(out, filepath.Join(dir, e.Name()))
 		}
 	}

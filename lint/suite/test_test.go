@@ -85,9 +85,13 @@ func TestParseFindings(t *testing.T) {
 		cases     int
 	}{
 		{"yaml syntax", "cases:\n  - name: a\n    task: 'b\n", []string{"3:5 suite-yaml the suite is not valid YAML: found unexpected end of stream"}, 0},
+		{"yaml flow list unclosed", "agent: x\ncases: [{name: a, task: b}\n", []string{"2:1 suite-yaml the suite is not valid YAML: did not find expected ',' or ']'"}, 0},
+		{"yaml key out of line", "agent: x\ncases:\n  - name: a\n    task: b\n   expect: {}\n", []string{"3:3 suite-yaml the suite is not valid YAML: did not find expected '-' indicator"}, 0},
 		{"empty", "", []string{"1:1 suite-missing the suite is empty"}, 0},
 		{"not a mapping", "- a\n- b\n", []string{"1:1 suite-yaml a suite is a mapping"}, 0},
 		{"no cases", "agent: x\n", []string{"1:1 suite-missing the suite has no cases"}, 0},
+		{"cases empty", "cases: []\n", []string{"1:8 suite-missing the suite has no cases: cases is an empty list (add cases: a list of cases, each with a name and a task)"}, 0},
+		{"cases null", "cases:\n", []string{"1:7 suite-missing the suite has no cases: cases is empty (add cases: a list of cases, each with a name and a task)"}, 0},
 		{"cases not a list", "cases: x\n", []string{"1:8 suite-yaml cases is a single value"}, 0},
 		{"unknown top key", "agnet: x\ncases: [{name: a, task: b}]\n", []string{`1:1 suite-unknown-key unknown key "agnet" in the suite (did you mean 'agent'?)`}, 1},
 		{"unknown case key", "cases:\n  - name: a\n    tsk: b\n", []string{`3:5 suite-unknown-key unknown key "tsk" in case 1 (did you mean 'task'?)`, `2:5 suite-missing case "a" has no task`}, 1},

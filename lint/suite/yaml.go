@@ -2,7 +2,6 @@ package suite
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,22 +23,19 @@ func (r *reader) add(rule string, pos lint.Pos, msg, hint string) {
 
 func posOf(n *yaml.Node) lint.Pos { return lint.Pos{Line: n.Line, Column: n.Column} }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 // document parses data and returns its top-level mapping, or nil with a
 // diagnostic.
 func (r *reader) document(data []byte) *yaml.Node {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		n, msg := lint.YAMLErrorLine(err, string(data))
 		pos := lint.Pos{Line: 1, Column: 1}
-		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-			n, _ := strconv.Atoi(m[1])
+		if n > 0 {
 			col := 1
 			if text, ok := lint.LineOf(string(data), n); ok {
 				col = len([]rune(text)) - len([]rune(strings.TrimLeft(text, " \t"))) + 1
 			}
-			pos, msg = lint.Pos{Line: n, Column: col}, m[2]
+			pos = lint.Pos{Line: n, Column: col}
 		}
 		r.add(RuleYAML, pos, "the suite is not valid YAML: "+msg, "")
 		return nil
@@ -200,7 +196,14 @@ func (r *reader) caseNodes(root, cases *yaml.Node, holds string) []*yaml.Node {
 		r.add(RuleMissing, posOf(root), "the suite has no cases", "add cases: a list of cases, each with "+holds)
 		return nil
 	}
-	if cases.Kind != yaml.SequenceNode || len(cases.Content) == 0 {
+	switch {
+	case cases.Kind == yaml.SequenceNode && len(cases.Content) == 0:
+		r.add(RuleMissing, posOf(cases), "the suite has no cases: cases is an empty list", "add cases: a list of cases, each with "+holds)
+		return nil
+	case cases.Kind == yaml.ScalarNode && cases.Tag == "!!null":
+		r.add(RuleMissing, posOf(cases), "the suite has no cases: cases is empty", "add cases: a list of cases, each with "+holds)
+		return nil
+	case cases.Kind != yaml.SequenceNode:
 		r.add(RuleYAML, posOf(cases), "cases is "+kindName(cases)+"; give a list of cases, each with "+holds, "")
 		return nil
 	}

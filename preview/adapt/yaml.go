@@ -166,7 +166,7 @@ func parseFrontmatter(data []byte) (*frontmatterDoc, error) {
 	doc := &frontmatterDoc{body: strings.TrimLeftFunc(body, unicode.IsSpace)}
 	var root yaml.Node
 	if err := safeYAML(fm.String(), &root); err != nil {
-		return nil, fmt.Errorf("the frontmatter is not valid YAML: %s", shiftYAMLError(err, 1))
+		return nil, fmt.Errorf("the frontmatter is not valid YAML: %s", shiftYAMLError(err, fm.String(), 1))
 	}
 	collectComments(&root, &doc.comments, 0)
 	if root.Kind == 0 || len(root.Content) == 0 {
@@ -203,18 +203,13 @@ func safeYAML(text string, n *yaml.Node) (err error) {
 }
 
 // shiftYAMLError rewrites "yaml: line N: msg" so that N counts from the top
-// of the file, the frontmatter starting after `offset` lines.
-func shiftYAMLError(err error, offset int) string {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	var n int
-	var rest string
-	if k, _ := fmt.Sscanf(msg, "line %d:", &n); k == 1 {
-		if _, after, ok := strings.Cut(msg, ": "); ok {
-			rest = after
-		}
-		return fmt.Sprintf("line %d: %s", n+offset, rest)
+// of the file, the frontmatter (text) starting after `offset` lines.
+func shiftYAMLError(err error, text string, offset int) string {
+	n, msg := lint.YAMLErrorLine(err, text)
+	if n == 0 {
+		return msg
 	}
-	return msg
+	return fmt.Sprintf("line %d: %s", n+offset, msg)
 }
 
 // collectComments appends the text of every comment in the tree, one entry

@@ -119,6 +119,7 @@ func TestParseFrontmatter(t *testing.T) {
 		{name: "unclosed", text: "---\nname: a\n", err: "never closed"},
 		{name: "bad yaml", text: "---\nname: [a\n---\n", err: "not valid YAML"},
 		{name: "list", text: "---\n- a\n---\n", err: "not a mapping"},
+		{name: "bad yaml names its line", text: "---\nname: a\ntools: [Read, Grep\n---\n", err: "line 3: did not find expected ',' or ']'"},
 		{name: "duplicate", text: "---\nname: a\nname: b\n---\n", err: "line 3: 'name' is set twice (first on line 2)"},
 		{name: "not utf8", text: "---\nname: \xff\n---\n", err: "not valid UTF-8"},
 	}

@@ -166,8 +166,27 @@ func (e *SyntaxError) Unwrap() error { return e.Err }
 // this package does not read.
 var ErrNewerVersion = errors.New("the cassette was made by a newer agentdesk")
 
-// Parse reads a cassette from its text.
-func Parse(data []byte) (*Cassette, error) { return Read(bytes.NewReader(data)) }
+// Parse reads a cassette from its text, as Read does, splitting the
+// lines where they lie.
+func Parse(data []byte) (*Cassette, error) {
+	p := parser{c: &Cassette{}}
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		line := data
+		if i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if len(line) > MaxLine {
+			return nil, &SyntaxError{Line: p.n + 1, Err: fmt.Errorf("longer than %d MiB", MaxLine>>20)}
+		}
+		if err := p.feed(line); err != nil {
+			return nil, err
+		}
+	}
+	return p.end()
+}
 
 // Read reads a cassette. A line that does not parse, or that breaks the
 // order (a chunk before its call's response, calls out of order, time going
@@ -177,16 +196,8 @@ func Read(r io.Reader) (*Cassette, error) {
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
 	p := parser{c: &Cassette{}}
 	for sc.Scan() {
-		p.n++
-		raw := bytes.TrimSuffix(sc.Bytes(), []byte("\r"))
-		if p.n == 1 {
-			raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
-		}
-		if len(bytes.TrimSpace(raw)) == 0 {
-			continue
-		}
-		if err := p.line(raw); err != nil {
-			return nil, &SyntaxError{Line: p.n, Err: err}
+		if err := p.feed(sc.Bytes()); err != nil {
+			return nil, err
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -195,6 +206,27 @@ func Read(r io.Reader) (*Cassette, error) {
 		}
 		return nil, err
 	}
+	return p.end()
+}
+
+// feed reads the next line (without its LF).
+func (p *parser) feed(raw []byte) error {
+	p.n++
+	raw = bytes.TrimSuffix(raw, []byte("\r"))
+	if p.n == 1 {
+		raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil
+	}
+	if err := p.line(raw); err != nil {
+		return &SyntaxError{Line: p.n, Err: err}
+	}
+	return nil
+}
+
+// end checks the cassette once every line is read.
+func (p *parser) end() (*Cassette, error) {
 	if !p.header {
 		return nil, errors.New("empty: a cassette starts with a header line")
 	}
@@ -251,6 +283,9 @@ func (p *parser) line(raw []byte) error {
 		p.c.Header, p.header = h.Header, true
 		return nil
 	}
+	if n, tms, text, ok := fastChunk(raw); ok {
+		return p.chunk(n, tms, text)
+	}
 	var l anyLine
 	if err := json.Unmarshal(raw, &l); err != nil {
 		return fmt.Errorf("not a JSON object: %w", err)
@@ -277,29 +312,19 @@ func (p *parser) line(raw []byte) error {
 		p.last, p.responseLine = dur(l.TMS), p.n
 		return nil
 	case "chunk":
-		call, err := p.current(l.Call, "chunk", l.TMS)
-		if err != nil {
-			return err
-		}
-		switch {
-		case call.Status == 0:
-			return fmt.Errorf("a chunk of call %d, which has no response", l.Call)
-		case call.End != nil:
-			return fmt.Errorf("a chunk of call %d after its end", l.Call)
-		}
 		var data []byte
 		switch {
 		case l.Text != nil && l.B64 == nil:
 			data = []byte(*l.Text)
 		case l.B64 != nil && l.Text == nil:
+			var err error
 			if data, err = base64.StdEncoding.DecodeString(*l.B64); err != nil {
 				return fmt.Errorf("b64 is not base64: %w", err)
 			}
 		default:
 			return errors.New(`a chunk holds exactly one of "text" and "b64"`)
 		}
-		call.Chunks = append(call.Chunks, Chunk{At: dur(l.TMS), Data: data})
-		return nil
+		return p.chunk(l.Call, l.TMS, data)
 	case "end":
 		msg, err := l.errorText()
 		if err != nil {
@@ -343,6 +368,22 @@ func (p *parser) line(raw []byte) error {
 		return errors.New("a second header")
 	}
 	return fmt.Errorf("unknown line type %q", l.Type)
+}
+
+// chunk adds a chunk of call n at tms.
+func (p *parser) chunk(n int, tms int64, data []byte) error {
+	call, err := p.current(n, "chunk", tms)
+	if err != nil {
+		return err
+	}
+	switch {
+	case call.Status == 0:
+		return fmt.Errorf("a chunk of call %d, which has no response", n)
+	case call.End != nil:
+		return fmt.Errorf("a chunk of call %d after its end", n)
+	}
+	call.Chunks = append(call.Chunks, Chunk{At: dur(tms), Data: data})
+	return nil
 }
 
 // current returns the call a chunk or end line belongs to, checking its

@@ -1,7 +1,6 @@
 package evalrec
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -137,6 +136,7 @@ func Parse(data []byte) (*Recording, error) {
 		return nil, fmt.Errorf("line 1: recording version %d; this agentdesk reads up to %d: update agentdesk, or record again", h.Version, Version)
 	}
 	r := &Recording{Kind: h.Kind, Suite: h.Suite, Case: h.Case, Sample: h.Sample, RecordedAt: h.RecordedAt, Fingerprint: h.Fingerprint}
+	off := len(lines[0]) // where lines[i] starts in data
 	for i := 1; i < len(lines); {
 		var t tapeLine
 		if err := json.Unmarshal(lines[i], &t); err != nil || t.Type != "tape" {
@@ -145,7 +145,14 @@ func Parse(data []byte) (*Recording, error) {
 		if t.Lines < 1 || t.Lines > len(lines)-i-1 {
 			return nil, fmt.Errorf("line %d: tape %q says %d lines follow, and %d do", i+1, t.Name, t.Lines, len(lines)-i-1)
 		}
-		c, err := cassette.Parse(bytes.Join(lines[i+1:i+1+t.Lines], nil))
+		// The tape's lines are one stretch of data (SplitAfter keeps the
+		// endings): it is parsed where it lies, not copied.
+		from := off + len(lines[i])
+		to := from
+		for _, l := range lines[i+1 : i+1+t.Lines] {
+			to += len(l)
+		}
+		c, err := cassette.Parse(data[from:to:to])
 		if err != nil {
 			var se *cassette.SyntaxError
 			if errors.As(err, &se) {
@@ -155,6 +162,7 @@ func Parse(data []byte) (*Recording, error) {
 		}
 		r.Tapes = append(r.Tapes, Tape{Name: t.Name, Cassette: c})
 		i += 1 + t.Lines
+		off = to
 	}
 	return r, nil
 }
@@ -181,9 +189,13 @@ func Load(path string) (*Recording, error) {
 	return r, nil
 }
 
+// readAll reads f whole, into a buffer of its size when it has one.
 func readAll(f *os.File) ([]byte, error) {
 	var b bytes.Buffer
-	_, err := b.ReadFrom(bufio.NewReader(f))
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() <= MaxSize {
+		b.Grow(int(fi.Size()) + bytes.MinRead)
+	}
+	_, err := b.ReadFrom(f)
 	return b.Bytes(), err
 }
 

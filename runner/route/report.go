@@ -24,6 +24,8 @@ type Summary struct {
 	// Replayed and Live count the samples by where they came from.
 	Replayed int `json:"replayed"`
 	Live     int `json:"live"`
+	// Recordings counts what --record did with the recordings.
+	Recordings evalrec.Tally `json:"-"`
 }
 
 // OK reports whether everything passed.
@@ -35,6 +37,14 @@ func (s Summary) OK() bool { return s.Passed == s.Cases && s.Broken == 0 }
 type summaryJSON struct {
 	Summary
 	OK bool `json:"ok"`
+	// Recordings is what --record did (absent otherwise).
+	Recordings *recordingsJSON `json:"recordings,omitempty"`
+}
+
+// recordingsJSON counts the recordings --record replaced and kept.
+type recordingsJSON struct {
+	Replaced int `json:"replaced"`
+	Kept     int `json:"kept"`
 }
 
 // Summarize counts results.
@@ -47,6 +57,7 @@ func Summarize(results []*SuiteResult) Summary {
 		for _, r := range sr.Cases {
 			s.Add(r.Status)
 			s.Replayed += r.Replayed
+			s.Recordings.Merge(r.Recordings)
 			for _, smp := range r.Samples {
 				if smp.Run.RunID != "" && smp.Run.Replay == nil {
 					s.Live++
@@ -100,6 +111,9 @@ func WriteText(w io.Writer, results []*SuiteResult, c *lint.Catalog, dir string,
 		fmt.Fprintf(&b, " (%d sample%s: %d replayed, %d live)", n, map[bool]string{true: "s"}[n != 1], s.Replayed, s.Live)
 	}
 	fmt.Fprintf(&b, " in %s\n", rsuite.FormatDuration(took))
+	if t := s.Recordings.String(); t != "" {
+		fmt.Fprintf(&b, "%s\n", termsafe.Escape(t))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -287,8 +301,11 @@ type sampleJSON struct {
 // (status, samples that agreed, distribution, each sample's pick and run),
 // the confusion table, the pairs confused, and the summary.
 func WriteJSON(w io.Writer, results []*SuiteResult, c *lint.Catalog) error {
-	doc := reportJSON{Suites: []suiteJSON{}, Summary: summaryJSON{Summarize(results), false}}
+	doc := reportJSON{Suites: []suiteJSON{}, Summary: summaryJSON{Summary: Summarize(results)}}
 	doc.Summary.OK = doc.Summary.Summary.OK()
+	if r := doc.Summary.Summary.Recordings; r.Replaced+r.Kept > 0 {
+		doc.Summary.Recordings = &recordingsJSON{r.Replaced, r.Kept}
+	}
 	static := false
 	for _, sr := range results {
 		static = static || sr.Static

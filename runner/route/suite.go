@@ -78,6 +78,9 @@ type CaseResult struct {
 	Static []Score `json:"static,omitempty"`
 	// Duration is the wall time of the case's samples.
 	Duration time.Duration `json:"-"`
+	// Recordings counts what --record did with the samples' recordings:
+	// replaced (the sample reached a verdict) or kept as they were.
+	Recordings evalrec.Tally `json:"-"`
 }
 
 // Rate is the share of samples that agreed; 0 with none.
@@ -204,12 +207,6 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 	if o.Jobs <= 0 {
 		lim = evalrec.NewLimiter(DefaultJobs)
 	}
-	type outcome struct {
-		sample   Sample
-		decision evalrec.Decision
-		replayed bool
-		err      string
-	}
 	outs := make([][]outcome, len(s.Cases))
 	left := make([]int, len(s.Cases))
 	began := make([]time.Time, len(s.Cases))
@@ -236,8 +233,7 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 				}
 				mu.Unlock()
 				sampled(false)
-				out := outcome{}
-				out.sample, out.decision, out.replayed, out.err = askSample(ctx, s, s.Cases[j.c], j.sample, preps[j.c], o, lim)
+				out := askSample(ctx, s, s.Cases[j.c], j.sample, preps[j.c], o, lim)
 				sampled(true)
 				mu.Lock()
 				outs[j.c][j.sample-1] = out
@@ -254,6 +250,7 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 					if ot.replayed {
 						r.Replayed++
 					}
+					r.Recordings.Add(ot.recorded, ot.keptWhy)
 				}
 				judgeCase(r, func(k int) (evalrec.Decision, string) { return outs[j.c][k].decision, outs[j.c][k].err })
 				done(r)
@@ -316,49 +313,83 @@ func Fingerprint(p *Prepared, preambleSource string) evalrec.Fingerprint {
 	)
 }
 
-// askSample asks, replays or skips one sample, per the mode.
-func askSample(ctx context.Context, s *lintsuite.RouteSuite, c *lintsuite.RouteCase, n int, p *Prepared, o SuiteOptions, lim *evalrec.Limiter) (Sample, evalrec.Decision, bool, string) {
+// outcome is how one sample of a suite went.
+type outcome struct {
+	sample   Sample
+	decision evalrec.Decision
+	replayed bool
+	err      string
+	// recorded is what --record did with the recording ("" in the other
+	// modes), and keptWhy why it was kept.
+	recorded evalrec.Recorded
+	keptWhy  string
+}
+
+// askSample asks, replays or skips one sample, per the mode. Under
+// --record only a sample that reached a verdict replaces its recording.
+func askSample(ctx context.Context, s *lintsuite.RouteSuite, c *lintsuite.RouteCase, n int, p *Prepared, o SuiteOptions, lim *evalrec.Limiter) (out outcome) {
 	now := Fingerprint(p, s.PreambleFile)
 	path := evalrec.Path(s.Path, c.Name, n)
 	d := evalrec.Decide(o.Mode, path, now)
 	spec := p.Spec()
 	spec.Suite = &runner.SuiteTag{Kind: "route", Path: s.Path, Case: c.Name, Sample: n}
-	sample := Sample{N: n}
+	out = outcome{sample: Sample{N: n}, decision: d}
 	switch d.Action {
 	case evalrec.Replay:
 		tape := d.Recording.Tape(evalrec.TapeRun)
 		if tape == nil {
-			return sample, d, false, fmt.Sprintf("%s holds no run: record it again with --record", path)
+			out.err = fmt.Sprintf("%s holds no run: record it again with --record", path)
+			return out
 		}
 		spec.Replay, spec.ReplaySource, spec.Fast = tape, path, true
-		smp := askOne(ctx, o.Runner, p, spec)
-		smp.N = n
-		return smp, d, true, ""
+		out.sample = askOne(ctx, o.Runner, p, spec)
+		out.sample.N, out.replayed = n, true
+		return out
 	case evalrec.Live:
+		if d.Save {
+			out.recorded = evalrec.Kept
+		}
 		release, err := lim.Acquire(ctx, evalrec.ProviderKey(p.Model))
 		if err != nil {
-			return sample, d, false, "cancelled before it started"
+			out.err, out.keptWhy = "cancelled before it started", "cancelled before it started"
+			return out
 		}
 		spec.Record = d.Save
-		smp := askOne(ctx, o.Runner, p, spec)
+		out.sample = askOne(ctx, o.Runner, p, spec)
 		release()
-		smp.N = n
-		if d.Save && smp.Run.RunID != "" {
-			tape, err := runner.LoadCassette(filepath.Join(smp.Run.Dir, runner.StreamFile))
-			if err == nil {
-				err = evalrec.Save(path, &evalrec.Recording{Kind: "route", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n,
-					RecordedAt: smp.Run.StartedAt, Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}}})
-			}
-			if err != nil {
-				return smp, d, false, fmt.Sprintf("the recording could not be kept: %v", err)
-			}
+		out.sample.N = n
+		if !d.Save {
+			return out
 		}
-		return smp, d, false, ""
+		smp := out.sample
+		why := evalrec.NoVerdict(&smp.Run)
+		switch {
+		case smp.Run.RunID == "":
+			why = "the run did not start: " + smp.Pick.Error
+		case why == "" && smp.WriteErr != nil:
+			why = fmt.Sprintf("the run folder could not be written: %v", smp.WriteErr)
+		}
+		if why != "" {
+			out.keptWhy = why
+			return out
+		}
+		tape, err := runner.LoadCassette(filepath.Join(smp.Run.Dir, runner.StreamFile))
+		if err == nil {
+			err = evalrec.Save(path, &evalrec.Recording{Kind: "route", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n,
+				RecordedAt: smp.Run.StartedAt, Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}}})
+		}
+		if err != nil {
+			out.err = fmt.Sprintf("the recording could not be kept: %v", err)
+			out.keptWhy = out.err
+			return out
+		}
+		out.recorded = evalrec.Replaced
+		return out
 	}
 	if d.Err != nil {
-		return sample, d, false, d.Err.Error()
+		out.err = d.Err.Error()
 	}
-	return sample, d, false, ""
+	return out
 }
 
 // judgeCase sums up a case's samples: the worst of stale, not recorded and

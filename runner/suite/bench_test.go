@@ -16,17 +16,30 @@ import (
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
 
-// benchCases is the number of recorded cases BenchmarkOffline replays.
-const benchCases = 200
-
 var benchJobs = 4
 
-// BenchmarkOffline replays a suite of 200 recorded cases offline, as
-// agentdesk test --offline does in CI: each case one sample with a tool
-// call, two model calls and a judge. One recording is made against the
-// test server and copied to every case (they share a task), then every
-// iteration replays all 200, each into its own run folder.
+// BenchmarkOffline replays suites of 200 and 1,000 recorded cases
+// offline, as agentdesk test --offline does in CI: each case one sample
+// with a tool call, two model calls and a judge. One recording is made
+// against the test server and copied to every case (they share a task),
+// then every iteration replays them all: by default only a failed
+// sample's run folder is written (none here), with keep-runs every
+// sample's.
+//
+//	go test -run '^$' -bench BenchmarkOffline -benchtime 5x ./runner/suite/
 func BenchmarkOffline(b *testing.B) {
+	for _, n := range []int{200, 1000} {
+		for _, keepRuns := range []bool{false, true} {
+			name := fmt.Sprintf("cases=%d", n)
+			if keepRuns {
+				name += ",keep-runs"
+			}
+			b.Run(name, func(b *testing.B) { benchOffline(b, n, keepRuns) })
+		}
+	}
+}
+
+func benchOffline(b *testing.B, cases int, keepRuns bool) {
 	t := &testing.T{}
 	f := &fixture{t: t, srv: modeltest.NewServer(), replies: map[string][]modeltest.Script{}, turn: map[string]int{}, judge: map[string]string{}, byTurn: map[string]bool{}}
 	defer f.srv.Close()
@@ -49,7 +62,7 @@ func BenchmarkOffline(b *testing.B) {
 
 	var sb strings.Builder
 	sb.WriteString("cases:\n")
-	for i := 0; i < benchCases; i++ {
+	for i := 0; i < cases; i++ {
 		fmt.Fprintf(&sb, "  - name: case %d\n    task: find the port\n    project: fixture\n    expect:\n      contains: '8080'\n      tools: file_read\n      judge: names the port\n", i)
 	}
 	path := filepath.Join(f.home.Agents, "tester.test.yaml")
@@ -59,23 +72,34 @@ func BenchmarkOffline(b *testing.B) {
 	}
 	data, err := os.ReadFile(evalrec.Path(path, "case 0", 1))
 	must(err)
-	for i := 1; i < benchCases; i++ {
+	for i := 1; i < cases; i++ {
 		must(os.WriteFile(evalrec.Path(path, fmt.Sprintf("case %d", i), 1), data, 0o644))
 	}
 	must(os.WriteFile(path, []byte(sb.String()), 0o644))
 	cat, err := lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
 	must(err)
-	rn, err := runner.New(runner.Options{RunsDir: f.runs})
+	runs := filepath.Join(base, "replays")
+	rn, err := runner.New(runner.Options{RunsDir: runs})
 	must(err)
 	s := lintsuite.Load(path)
 	b.ResetTimer()
 	for b.Loop() {
-		rs := Run(context.Background(), []*lintsuite.Suite{s}, Options{Runner: rn, Catalog: cat, Mode: evalrec.Offline, Jobs: benchJobs})
-		if sum := Summarize(rs); sum.Passed != benchCases {
+		rs := Run(context.Background(), []*lintsuite.Suite{s}, Options{Runner: rn, Catalog: cat, Mode: evalrec.Offline, Jobs: benchJobs, KeepRuns: keepRuns})
+		if sum := Summarize(rs); sum.Passed != cases {
 			b.Fatalf("%+v %q", sum, rs[0].Cases[0].Message)
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*benchCases)/1000, "ms/case")
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*cases)/1000, "ms/case")
+	folders, _ := os.ReadDir(runs)
+	if want := 0; keepRuns {
+		want = b.N * cases
+		if len(folders) != want {
+			b.Fatalf("%d run folders after %d replays of %d cases with keep-runs", len(folders), b.N, cases)
+		}
+	} else if len(folders) != want {
+		b.Fatalf("%d run folders after replays that all passed", len(folders))
+	}
 }
 
 func words(text string) []modeltest.Step {

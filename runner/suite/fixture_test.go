@@ -34,6 +34,8 @@ type fixture struct {
 	judge   map[string]string
 	// judgeScripts answer the judge by rubric with a whole script.
 	judgeScripts map[string]modeltest.Script
+	// keepRuns is Options.KeepRuns for run.
+	keepRuns bool
 	// byTurn marks the tasks whose replies go by the conversation's turn
 	// (the first call, then the call after the tool results), not in turn
 	// across samples.
@@ -154,7 +156,7 @@ func (f *fixture) run(mode evalrec.Mode, paths ...string) []*SuiteResult {
 		lintsuite.Check(s, cat)
 		suites = append(suites, s)
 	}
-	return Run(context.Background(), suites, Options{Runner: rn, Catalog: cat, Mode: mode, Jobs: 2})
+	return Run(context.Background(), suites, Options{Runner: rn, Catalog: cat, Mode: mode, Jobs: 2, KeepRuns: f.keepRuns})
 }
 
 // statuses lists "case: status passed/total" for each case.

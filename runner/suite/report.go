@@ -98,6 +98,8 @@ type Summary struct {
 	Samples, Suites, Broken int
 	// Findings counts the suite files' error diagnostics.
 	Findings int
+	// Recordings counts what --record did with the recording files.
+	Recordings evalrec.Tally
 }
 
 // OK reports whether everything passed: every case of every suite, and no
@@ -122,6 +124,11 @@ func Summarize(rs []*SuiteResult) Summary {
 		for _, c := range r.Cases {
 			s.Add(c.Status)
 			s.Samples += len(c.Samples)
+			for _, smp := range c.Samples {
+				if smp != nil {
+					s.Recordings.Add(smp.Recorded, smp.KeptWhy)
+				}
+			}
 		}
 	}
 	return s
@@ -282,6 +289,9 @@ func (p *TextPrinter) Summary(rs []*SuiteResult, took time.Duration) error {
 		style = ansiRed
 	}
 	fmt.Fprintln(p.w, p.style(style, line))
+	if r := s.Recordings.String(); r != "" {
+		fmt.Fprintln(p.w, termsafe.Escape(r))
+	}
 	return p.w.Flush()
 }
 
@@ -354,6 +364,8 @@ type (
 		Error      string        `json:"error"`
 		MS         int64         `json:"duration_ms"`
 		Recording  string        `json:"recording"`
+		Recorded   string        `json:"recorded,omitempty"`
+		KeptWhy    string        `json:"kept_why,omitempty"`
 	}
 	jsonFailure struct {
 		Expect  string   `json:"expect"`
@@ -374,6 +386,12 @@ type (
 		Samples    int  `json:"samples"`
 		Broken     int  `json:"broken_suites"`
 		OK         bool `json:"ok"`
+		// Recordings is what --record did (absent otherwise).
+		Recordings *jsonRecordings `json:"recordings,omitempty"`
+	}
+	jsonRecordings struct {
+		Replaced int `json:"replaced"`
+		Kept     int `json:"kept"`
 	}
 )
 
@@ -395,7 +413,8 @@ func JSON(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 			jc := jsonCase{Name: c.Case.Name, Line: c.Case.Pos.Line, Status: c.Status, Passed: c.Passed, PassRate: c.Case.PassRate, Message: c.Message, MS: c.Duration.Milliseconds(), Samples: []jsonSample{}}
 			for _, s := range c.Samples {
 				sj := jsonSample{N: s.N, Status: s.Status, How: s.How, RunID: s.RunID, RunDir: s.RunDir, JudgeRunID: s.JudgeRunID, Outcome: s.Outcome, Reason: s.Reason,
-					Failures: []jsonFailure{}, Changes: append([]string{}, s.Changes...), Error: s.Err, MS: s.Duration.Milliseconds(), Recording: s.Recording}
+					Failures: []jsonFailure{}, Changes: append([]string{}, s.Changes...), Error: s.Err, MS: s.Duration.Milliseconds(), Recording: s.Recording,
+					Recorded: string(s.Recorded), KeptWhy: s.KeptWhy}
 				for _, f := range s.Failures {
 					sj.Failures = append(sj.Failures, jsonFailure{f.Expect, f.Message, append([]string{}, f.Lines...)})
 				}
@@ -409,7 +428,10 @@ func JSON(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 		doc.Suites = append(doc.Suites, js)
 	}
 	s := Summarize(rs)
-	doc.Summary = jsonSummary{s.Cases, s.Passed, s.Failed, s.Stale, s.Unrecorded, s.Errors, s.Samples, s.Broken, s.OK()}
+	doc.Summary = jsonSummary{Cases: s.Cases, Passed: s.Passed, Failed: s.Failed, Stale: s.Stale, Unrecorded: s.Unrecorded, Errors: s.Errors, Samples: s.Samples, Broken: s.Broken, OK: s.OK()}
+	if t := s.Recordings; t.Replaced+t.Kept > 0 {
+		doc.Summary.Recordings = &jsonRecordings{t.Replaced, t.Kept}
+	}
 	return report.WriteJSON(w, doc)
 }
 
@@ -502,7 +524,12 @@ func GitHub(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 			evalrec.GitHubAnnotation(bw, "error", file, c.Case.Pos.Line, termsafe.Escape(title), termsafe.EscapeLines(msg))
 		}
 	}
-	evalrec.GitHubAnnotation(bw, "notice", "", 0, "agentdesk test", Summarize(rs).String())
+	sum := Summarize(rs)
+	notice := sum.String()
+	if r := sum.Recordings.String(); r != "" {
+		notice += "\n" + r
+	}
+	evalrec.GitHubAnnotation(bw, "notice", "", 0, "agentdesk test", termsafe.EscapeLines(notice))
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write the GitHub annotations: %w", err)
 	}

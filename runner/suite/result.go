@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
 )
 
 // Status is how a case or a sample ended.
@@ -121,6 +122,11 @@ type SampleResult struct {
 	Duration time.Duration
 	// Recording is the recording's path (replayed, or kept).
 	Recording string
+	// Recorded says what --record did with the recording file: Replaced
+	// (the sample reached a verdict) or Kept (it did not, and the file
+	// was left as it was; KeptWhy says why). "" outside --record.
+	Recorded evalrec.Recorded
+	KeptWhy  string
 }
 
 // Failure is one expectation a sample did not meet.

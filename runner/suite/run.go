@@ -39,6 +39,10 @@ type Options struct {
 	// case that names none.
 	NetClaw runner.NetClaw
 	Project string
+	// KeepRuns writes the run folder of every replayed sample. Without
+	// it a replay's folder is written only when its sample does not pass
+	// (live samples always have theirs).
+	KeepRuns bool
 	// OnSample, when set, is called as each sample starts (done false)
 	// and ends (done true); OnCase as each case's result is complete.
 	// They are called from many goroutines, one call at a time.
@@ -64,7 +68,7 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 	if o.JudgeRole == "" {
 		o.JudgeRole = "Main"
 	}
-	x := &execution{o: o}
+	x := &execution{o: o, work: make(chan struct{}, o.Jobs)}
 	out := make([]*SuiteResult, len(suites))
 	var wg sync.WaitGroup
 	for i, s := range suites {
@@ -104,14 +108,25 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 				caseDone()
 				continue
 			}
-			var left sync.WaitGroup
-			left.Add(c.Repeat)
+			// The sample that ends last finishes the case: no goroutine
+			// waits for a case (a suite of 1,000 cases would have as many
+			// stacks for the collector to scan).
+			left := c.Repeat
 			for n := 1; n <= c.Repeat; n++ {
+				// A slot of x.work is taken before the sample's goroutine
+				// starts, so that at most Jobs of them exist at once
+				// while they read recordings and replay.
+				held := true
+				select {
+				case x.work <- struct{}{}:
+				case <-ctx.Done():
+					held = false // the sample says at once that it was not run
+				}
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
 					start := time.Now()
-					res := x.sample(ctx, s, c, agent, n)
+					res := x.sample(ctx, s, c, agent, n, held)
 					end := time.Now()
 					suiteMu.Lock()
 					if first.IsZero() || start.Before(first) {
@@ -121,18 +136,16 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 						last = end
 					}
 					sr.Duration = last.Sub(first)
-					suiteMu.Unlock()
 					cr.Samples[n-1] = res
-					left.Done()
+					left--
+					finished := left == 0
+					suiteMu.Unlock()
+					if finished {
+						x.finishCase(s, cr)
+						caseDone()
+					}
 				}()
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				left.Wait()
-				x.finishCase(s, cr)
-				caseDone()
-			}()
 		}
 	}
 	wg.Wait()
@@ -143,6 +156,13 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 type execution struct {
 	o  Options
 	mu sync.Mutex // serialises the callbacks
+	// work admits o.Jobs samples at a time: Run takes a slot before it
+	// starts a sample's goroutine, and the sample gives it back once it
+	// is decided to run live (it then waits for its provider's slot), or
+	// when its replay is done. Without it every sample of a 1,000-case
+	// suite would read and hold its recording at once, with as many
+	// goroutines' stacks for the collector to scan.
+	work chan struct{}
 }
 
 // finishSuite reports a suite's result.

@@ -146,7 +146,19 @@ func TestRecordThenOfflineGivesTheSameVerdicts(t *testing.T) {
 	live := statuses(f.run(evalrec.Record, path))
 	n := len(f.srv.Requests())
 	f.srv.Close() // offline must not call the model
+	before := countDirs(t, f.runs)
 	rs := f.run(evalrec.Offline, path)
+	notPassed := 0
+	for _, c := range rs[0].Cases {
+		for _, s := range c.Samples {
+			if s.Status != Pass {
+				notPassed++
+			}
+		}
+	}
+	if after := countDirs(t, f.runs); after-before != notPassed || notPassed == 0 {
+		t.Errorf("offline replay made %d run folders; %d samples did not pass", after-before, notPassed)
+	}
 	if got := statuses(rs); !slices.Equal(got, live) {
 		t.Fatalf("offline %q\nlive    %q", got, live)
 	}
@@ -163,9 +175,70 @@ func TestRecordThenOfflineGivesTheSameVerdicts(t *testing.T) {
 	if n == 0 || len(f.srv.Requests()) != n {
 		t.Errorf("requests %d then %d", n, len(f.srv.Requests()))
 	}
-	rec, err := runner.LoadRun(f.runs, rs[0].Cases[0].Samples[0].RunID)
-	if err != nil || rec.Replay == nil || rec.Suite == nil {
-		t.Errorf("replayed run: %+v %v", rec, err)
+	// A replayed sample that passed leaves no run folder; one that did
+	// not pass leaves its folder, tagged as a replay of its case.
+	checkReplayFolders(t, f, rs, false)
+	// With KeepRuns every replayed sample leaves its folder.
+	f.keepRuns = true
+	checkReplayFolders(t, f, f.run(evalrec.Offline, path), true)
+}
+
+func countDirs(t *testing.T, dir string) int {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(entries)
+}
+
+// checkReplayFolders checks that the replayed samples of rs that did not
+// pass (all of them, with all) have a run folder of their replay, and the
+// others none.
+func checkReplayFolders(t *testing.T, f *fixture, rs []*SuiteResult, all bool) {
+	t.Helper()
+	folders := 0
+	for _, c := range rs[0].Cases {
+		for _, s := range c.Samples {
+			if s.How != "replay" {
+				continue
+			}
+			if s.Status == Pass && !all {
+				if s.RunID != "" || s.RunDir != "" {
+					t.Errorf("%s: a replay that passed has a run %q %q", c.Case.Name, s.RunID, s.RunDir)
+				}
+				continue
+			}
+			folders++
+			rec, err := runner.LoadRun(f.runs, s.RunID)
+			if err != nil || rec.Replay == nil || rec.Suite == nil || rec.Suite.Case != c.Case.Name || rec.Dir != s.RunDir {
+				t.Errorf("%s (%s): replayed run: %+v %v", c.Case.Name, s.Status, rec, err)
+				continue
+			}
+			for _, name := range []string{runner.ResultFile, runner.TranscriptFile} {
+				if _, err := os.Stat(filepath.Join(s.RunDir, name)); err != nil {
+					t.Errorf("%s: %v", c.Case.Name, err)
+				}
+			}
+		}
+	}
+	if folders == 0 {
+		t.Errorf("no replayed sample has a folder to check")
+	}
+	entries, err := os.ReadDir(f.runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, e := range entries {
+		ids[e.Name()] = true
+	}
+	for _, c := range rs[0].Cases {
+		for _, s := range c.Samples {
+			if s.RunID != "" && !ids[s.RunID] {
+				t.Errorf("%s: run %s has no folder", c.Case.Name, s.RunID)
+			}
+		}
 	}
 }
 

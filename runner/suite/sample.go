@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -16,11 +17,33 @@ import (
 
 // sample runs sample n of case c: decides where it comes from, runs it
 // (live or replayed), checks it, has it judged, and keeps its recording
-// when recording.
-func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite.Case, agent *lint.File, n int) (res *SampleResult) {
+// when recording. held says it was called holding a slot of x.work,
+// which it gives back (see execution.work).
+func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite.Case, agent *lint.File, n int, held bool) (res *SampleResult) {
+	inGate := held
+	leave := func() {
+		if inGate {
+			<-x.work
+			inGate = false
+		}
+	}
+	defer leave()
 	res = &SampleResult{N: n}
 	x.notify(s, c, n, false, nil)
 	defer func() { x.notify(s, c, n, true, res) }()
+	if x.o.Mode == evalrec.Record {
+		// Only a sample that reached a verdict replaces its recording:
+		// any other keeps the one before, whatever it ended with.
+		defer func() {
+			if res.Recorded == evalrec.Replaced {
+				return
+			}
+			res.Recorded = evalrec.Kept
+			if res.KeptWhy == "" {
+				res.KeptWhy = res.Err
+			}
+		}()
+	}
 	errorf := func(format string, args ...any) *SampleResult {
 		res.Status, res.Err = Error, fmt.Sprintf(format, args...)
 		return res
@@ -41,6 +64,9 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	now := fingerprint(snt, rubric, judgeModel, judgeErr, agent.Path)
 	path := evalrec.Path(s.Path, c.Name, n)
 	d := evalrec.Decide(x.o.Mode, path, now)
+	if d.Action != evalrec.Replay {
+		leave()
+	}
 	switch d.Action {
 	case evalrec.Stale:
 		res.Status, res.Recording = Stale, path
@@ -64,6 +90,9 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 			return errorf("%s: %v; record it again with --record", path, errNoTape)
 		}
 		spec.Replay, spec.ReplaySource, spec.Fast = tape, path, true
+		// A replay's folder is written only when asked, or when the
+		// sample does not pass (see keep below).
+		spec.Unsaved = !x.o.KeepRuns
 		spec.Project = "" // the recorded tool results answer
 		res.How, res.Recording = "replay", path
 	default:
@@ -79,17 +108,21 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 			res.How, res.Recording = "recorded", path
 		}
 	}
-	rec, tape, err := x.run(ctx, key, spec)
+	run, rec, tape, err := x.run(ctx, key, spec)
 	if err != nil {
 		return errorf("%v", err)
 	}
 	res.RunID, res.RunDir = rec.RunID, rec.Dir
+	if spec.Unsaved {
+		defer func() { keep(run, res) }()
+	}
 	res.Outcome, res.Reason, res.Output = string(rec.Outcome), rec.Reason, rec.Output
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
 	res.Failures = Check(c.Expect, &rec)
 
 	var judgeTape *cassette.Cassette
 	var judgeFailed error
+	var judgeRun *runner.Record
 	// A run that ended otherwise than expected has failed already: its
 	// output is not judged (live or replayed alike).
 	judged := rubric != "" && !failedOn(res.Failures, "outcome", "reason")
@@ -98,7 +131,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		if jrec != nil {
 			res.JudgeRunID = jrec.RunID
 		}
-		judgeTape = jt
+		judgeRun, judgeTape = jrec, jt
 		if err != nil {
 			judgeFailed = err
 		} else {
@@ -108,19 +141,38 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 			}
 		}
 	}
-	// A sample whose run and judge both went through is kept, whatever
-	// the verdict (a judge reply that is not a verdict included), so that
-	// its replay says the same.
-	if d.Save && tape != nil && (!judged || judgeTape != nil) {
-		r := &evalrec.Recording{
-			Kind: "test", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n, RecordedAt: rec.StartedAt,
-			Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}},
+	if d.Save {
+		// A sample whose run and judge both reached a verdict is kept,
+		// whatever the verdict (a judge reply that is not a verdict
+		// included), so that its replay says the same. One that did not
+		// (the model unreachable, a cancel, agentdesk's own error) leaves
+		// the recording before it as it was.
+		why := evalrec.NoVerdict(&rec)
+		switch {
+		case why != "":
+		case tape == nil:
+			why = "the run left no recording"
+		case judged && judgeRun == nil:
+			why = fmt.Sprintf("the judge did not run: %v", judgeFailed)
+		case judged && evalrec.NoVerdict(judgeRun) != "":
+			why = "the judge's " + strings.TrimPrefix(evalrec.NoVerdict(judgeRun), "the ")
+		case judged && judgeTape == nil:
+			why = "the judge's run left no recording"
 		}
-		if judgeTape != nil {
-			r.Tapes = append(r.Tapes, evalrec.Tape{Name: evalrec.TapeJudge, Cassette: judgeTape})
-		}
-		if err := evalrec.Save(path, r); err != nil {
-			return errorf("%v", err)
+		if why != "" {
+			res.KeptWhy = why
+		} else {
+			r := &evalrec.Recording{
+				Kind: "test", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n, RecordedAt: rec.StartedAt,
+				Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}},
+			}
+			if judgeTape != nil {
+				r.Tapes = append(r.Tapes, evalrec.Tape{Name: evalrec.TapeJudge, Cassette: judgeTape})
+			}
+			if err := evalrec.Save(path, r); err != nil {
+				return errorf("%v", err)
+			}
+			res.Recorded = evalrec.Replaced
 		}
 	}
 	if judgeFailed != nil {
@@ -131,6 +183,24 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		res.Status = Fail
 	}
 	return res
+}
+
+// keep writes the folder of an unsaved replay whose sample did not pass,
+// and forgets the run of one that passed (it has no folder).
+func keep(run *runner.Run, res *SampleResult) {
+	if res.Status == Pass {
+		res.RunID, res.RunDir = "", ""
+		return
+	}
+	dir, err := run.Keep()
+	if err != nil {
+		res.RunID, res.RunDir = "", ""
+		if res.Status != Error {
+			res.Status, res.Err = Error, fmt.Sprintf("keeping the run folder of a sample that did not pass: %v", err)
+		}
+		return
+	}
+	res.RunDir = dir
 }
 
 // failedOn reports whether one of fs is about one of keys.
@@ -147,28 +217,28 @@ func failedOn(fs []Failure, keys ...string) bool {
 
 // run runs spec under the limiter's slot for key and waits for it. A
 // recorded run's cassette is read back from its folder.
-func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (runner.Record, *cassette.Cassette, error) {
+func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*runner.Run, runner.Record, *cassette.Cassette, error) {
 	release, err := x.o.Limiter.Acquire(ctx, key)
 	if err != nil {
-		return runner.Record{}, nil, fmt.Errorf("not run: %w", err)
+		return nil, runner.Record{}, nil, fmt.Errorf("not run: %w", err)
 	}
 	defer release()
 	r, err := x.o.Runner.Start(ctx, spec)
 	if err != nil {
-		return runner.Record{}, nil, err
+		return nil, runner.Record{}, nil, err
 	}
 	rec, err := r.Wait()
 	if err != nil {
-		return rec, nil, fmt.Errorf("the run ended %s but its folder could not be written: %w", rec.Outcome, err)
+		return r, rec, nil, fmt.Errorf("the run ended %s but its folder could not be written: %w", rec.Outcome, err)
 	}
 	if !spec.Record {
-		return rec, nil, nil
+		return r, rec, nil, nil
 	}
 	tape, err := runner.LoadCassette(filepath.Join(rec.Dir, runner.StreamFile))
 	if err != nil {
-		return rec, nil, fmt.Errorf("keeping the recording: %w", err)
+		return r, rec, nil, fmt.Errorf("keeping the recording: %w", err)
 	}
-	return rec, tape, nil
+	return r, rec, tape, nil
 }
 
 // judge has the sample's output judged against rubric: replayed from the
@@ -203,7 +273,7 @@ func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner
 		key = evalrec.ProviderKey(m)
 	}
 	spec.Record = d.Save
-	jrec, tape, err := x.run(ctx, key, spec)
+	_, jrec, tape, err := x.run(ctx, key, spec)
 	if err != nil {
 		var se *runner.SpecError
 		if errors.As(err, &se) {

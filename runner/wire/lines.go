@@ -28,7 +28,10 @@ func NewLineReader(rd io.Reader, max int) *LineReader {
 	if max <= 0 {
 		max = MaxLine
 	}
-	size := 64 << 10
+	// The buffer starts small and doubles for a longer line: a stream
+	// (a replay's above all) is many short lines, and a reader per model
+	// call that began at 64 KiB was a fifth of an offline suite's garbage.
+	size := 4 << 10
 	if size > max+1 {
 		size = max + 1
 	}

@@ -1,0 +1,366 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"net/http"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentdesk/agentdesk/runner/overlay"
+)
+
+// The built-in tools' names.
+const (
+	FileRead     = "file_read"
+	FileList     = "file_list"
+	FileWrite    = "file_write"
+	FileEdit     = "file_edit"
+	ShellExecute = "shell_execute"
+)
+
+// Caps of the file tools.
+const (
+	// MaxReadChars caps the characters file_read returns in one call.
+	MaxReadChars = 50_000
+	// MaxListEntries caps the entries file_list shows.
+	MaxListEntries = 1000
+)
+
+// Workspace is the project a run's file tools work in: an overlay of it,
+// so reads see the run's writes and the project never changes.
+type Workspace struct {
+	ov *overlay.Overlay
+}
+
+// NewWorkspace returns the workspace of an overlay.
+func NewWorkspace(ov *overlay.Overlay) *Workspace { return &Workspace{ov: ov} }
+
+// Overlay returns the workspace's overlay.
+func (w *Workspace) Overlay() *overlay.Overlay { return w.ov }
+
+// show returns the absolute path the runtime would show for rel.
+func (w *Workspace) show(rel string) string {
+	return filepath.Join(w.ov.Project(), filepath.FromSlash(rel))
+}
+
+// resolve checks a path argument; the error Result words a refusal.
+func (w *Workspace) resolve(p string) (string, *Result) {
+	rel, err := w.ov.Rel(p)
+	if err != nil {
+		r := Refusef("Error: Access denied: %s is outside the project folder this trial runs in (%s). Give a path inside it.", safe(p), w.ov.Project())
+		return "", &r
+	}
+	return rel, nil
+}
+
+// fileError words an overlay error as the runtime does.
+func (w *Workspace) fileError(rel string, err error, dir bool) Result {
+	shown := w.show(rel)
+	switch {
+	case errors.Is(err, overlay.ErrOutside):
+		return Refusef("Error: Access denied: %s leads outside the project folder this trial runs in.", shown)
+	case errors.Is(err, fs.ErrNotExist):
+		if dir {
+			return Errorf("%s", directoryNotFound(shown))
+		}
+		return Errorf("%s", fileNotFound(shown))
+	case errors.Is(err, fs.ErrPermission):
+		return Errorf("%s", permissionDenied(shown))
+	}
+	return Errorf("Error: %s", err.Error())
+}
+
+// safe shows a string from a model on one line, Go-quoted when it holds
+// control characters, at most 200 bytes.
+func safe(s string) string {
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			b, _ := json.Marshal(s)
+			return string(b)
+		}
+	}
+	return s
+}
+
+// builtin is a tool defined by a function.
+type builtin struct {
+	spec Spec
+	call func(ctx context.Context, a args, m Meta) Result
+}
+
+func (b *builtin) Spec() Spec { return b.spec }
+
+func (b *builtin) Call(ctx context.Context, raw json.RawMessage) Result {
+	m, _, _ := SplitMeta(raw)
+	a, err := parseArgs(raw)
+	if err != nil {
+		return Errorf("Error: Invalid arguments for %s: %v", b.spec.Name, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return Errorf("Error: %s was cancelled.", b.spec.Name)
+	}
+	return b.call(ctx, a, m)
+}
+
+// schema builds a parameter schema in the generator's shape: the
+// parameters, then the three meta properties; required lists req and
+// _rationale.
+func schema(props [][3]string, req ...string) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object","properties":{`)
+	for _, p := range props {
+		name, _ := json.Marshal(p[0])
+		desc, _ := json.Marshal(p[2])
+		b.Write(name)
+		b.WriteString(`:{"type":"` + p[1] + `","description":`)
+		b.Write(desc)
+		b.WriteString(`},`)
+	}
+	b.WriteString(`"_rationale":{"type":"string","description":"State your intent for this tool call in one sentence — what are you trying to accomplish and why?"},`)
+	b.WriteString(`"_timeout_seconds":{"type":"integer","description":"Requested timeout in seconds. Only set when the default is insufficient."},`)
+	b.WriteString(`"_background":{"type":"boolean","description":"Set to true to run this tool in the background and receive results later."}},"required":[`)
+	for _, r := range req {
+		b.WriteString(`"` + r + `",`)
+	}
+	b.WriteString(`"_rationale"]}`)
+	return b.Bytes()
+}
+
+// FileTools returns file_read, file_list, file_write and file_edit on the
+// workspace.
+func (w *Workspace) FileTools() []Tool {
+	return []Tool{
+		&builtin{spec: Spec{Name: FileRead, Description: "Read text files or inspect non-text files. For large text files, use StartLine and Limit to read sections.",
+			Parameters: schema([][3]string{{"Path", "string", "Absolute path to the file to read"}, {"StartLine", "integer", "Line number to start reading at, 1-based."}, {"Limit", "integer", "Maximum number of lines to read."}}, "Path")},
+			call: w.fileRead},
+		&builtin{spec: Spec{Name: FileList, Description: "Use for a known local directory listing. List its immediate files and subdirectories without shell.",
+			Parameters: schema([][3]string{{"Path", "string", "Absolute path to the directory to list"}}, "Path")},
+			call: w.fileList},
+		&builtin{spec: Spec{Name: FileWrite, Description: "Use for creating or replacing a known local file without shell. Write content and create parent directories when needed.",
+			Parameters: schema([][3]string{{"Path", "string", "Absolute path to the file to write"}, {"Content", "string", "Content to write to the file"}}, "Path", "Content")},
+			call: w.fileWrite},
+		&builtin{spec: Spec{Name: FileEdit, Description: "Use for changing a known local file without shell. Apply targeted text replacement with OldString/NewString, or write entire content with Content.",
+			Parameters: schema([][3]string{{"Path", "string", "Absolute path to the file"}, {"OldString", "string", "The exact text to find in the file"}, {"NewString", "string", "The text to replace OldString with"}, {"ReplaceAll", "boolean", "Replace all occurrences instead of just the first (default: false)"}, {"Content", "string", "Full content to write to the file"}}, "Path")},
+			call: w.fileEdit},
+	}
+}
+
+func (w *Workspace) fileRead(_ context.Context, a args, _ Meta) Result {
+	p, _, err := a.str("Path")
+	if err != nil {
+		return Errorf("Error: %v", err)
+	}
+	if strings.TrimSpace(p) == "" {
+		return Errorf("%s", pathRequired(FileRead))
+	}
+	start, hasStart, err := a.integer("StartLine")
+	if err != nil {
+		return Errorf("Error: %v", err)
+	}
+	limit, hasLimit, err := a.integer("Limit")
+	if err != nil {
+		return Errorf("Error: %v", err)
+	}
+	rel, refused := w.resolve(p)
+	if refused != nil {
+		return *refused
+	}
+	_, fi, err := w.ov.Lookup(rel)
+	if err != nil {
+		return w.fileError(rel, err, false)
+	}
+	shown := w.show(rel)
+	if fi.IsDir() {
+		return Errorf("Error: %s is a directory (use file_list for directories)", shown)
+	}
+	data, err := w.ov.ReadFile(rel)
+	if err != nil {
+		return w.fileError(rel, err, false)
+	}
+	head := data
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	if bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(data) {
+		mime := http.DetectContentType(head)
+		cat := strings.SplitN(mime, "/", 2)[0]
+		return Result{Text: notText(shown, strings.SplitN(mime, ";", 2)[0], cat, humanSize(fi.Size()),
+			"File is not readable as UTF-8 text. Raw binary output is not returned by file_read.")}
+	}
+	text := string(data)
+	res := Result{Label: LabelReal}
+	if !hasStart && !hasLimit {
+		if n := utf8.RuneCountInString(text); n > MaxReadChars {
+			res.Text = string([]rune(text)[:MaxReadChars]) + fileReadHeadCut(MaxReadChars)
+			res.Cut = true
+			return res
+		}
+		res.Text = text
+		return res
+	}
+	if !hasStart || start < 1 {
+		start = 1
+	}
+	lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(text, "\r\n", "\n"), "\n"), "\n")
+	end := len(lines)
+	if hasLimit && limit > 0 && start-1+limit < end {
+		end = start - 1 + limit
+	}
+	var b strings.Builder
+	chars := 0
+	for i := start - 1; i < end; i++ {
+		line := numberedLine(i+1, lines[i])
+		if chars+utf8.RuneCountInString(line) > MaxReadChars {
+			b.WriteString(fileReadRangeCut(i + 1))
+			res.Cut = true
+			break
+		}
+		if i > start-1 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(line)
+		chars += utf8.RuneCountInString(line) + 1
+	}
+	res.Text = b.String()
+	return res
+}
+
+func (w *Workspace) fileList(_ context.Context, a args, _ Meta) Result {
+	p, _, err := a.str("Path")
+	if err != nil {
+		return Errorf("Error: %v", err)
+	}
+	if strings.TrimSpace(p) == "" {
+		return Errorf("%s", pathRequired(FileList))
+	}
+	rel, refused := w.resolve(p)
+	if refused != nil {
+		return *refused
+	}
+	_, fi, err := w.ov.Lookup(rel)
+	if err != nil {
+		return w.fileError(rel, err, true)
+	}
+	if !fi.IsDir() {
+		return Errorf("%s", notADirectory(w.show(rel)))
+	}
+	ents, err := w.ov.ReadDir(rel)
+	if err != nil {
+		return w.fileError(rel, err, true)
+	}
+	var dirs, files []string
+	for _, e := range ents {
+		name := safe(e.Name)
+		isDir := e.Mode.IsDir()
+		if e.Mode&fs.ModeSymlink != 0 {
+			if _, fi, err := w.ov.Lookup(path.Join(rel, e.Name)); err == nil && fi.IsDir() {
+				isDir = true
+			}
+		}
+		if isDir {
+			dirs = append(dirs, name)
+		} else {
+			files = append(files, name)
+		}
+	}
+	fold := func(s []string) {
+		sort.SliceStable(s, func(i, j int) bool { return strings.ToUpper(s[i]) < strings.ToUpper(s[j]) })
+	}
+	fold(dirs)
+	fold(files)
+	return Result{Text: fileListing(w.show(rel), dirs, files, MaxListEntries), Label: LabelReal, Cut: len(dirs)+len(files) > MaxListEntries}
+}
+
+func (w *Workspace) fileWrite(_ context.Context, a args, _ Meta) Result {
+	p, _, err := a.str("Path")
+	if err != nil {
+		return Errorf("Error: %v", err)
+	}
+	if strings.TrimSpace(p) == "" {
+		return Errorf("%s", pathRequired(FileWrite))
+	}
+	content, ok, err := a.str("Content")
+	if err != nil {
+		return Errorf("Error: %v", err)
+	}
+	if !ok {
+		return Errorf("Error: 'Content' parameter is required.")
+	}
+	rel, refused := w.resolve(p)
+	if refused != nil {
+		return *refused
+	}
+	if err := w.ov.WriteFile(rel, []byte(content)); err != nil {
+		return w.fileError(rel, err, false)
+	}
+	return Result{Text: wrote(len(content), w.show(rel)), Label: LabelOverlay}
+}
+
+func (w *Workspace) fileEdit(_ context.Context, a args, _ Meta) Result {
+	p, _, err := a.str("Path")
+	if err != nil {
+		return Errorf("Error: %v", err)
+	}
+	if strings.TrimSpace(p) == "" {
+		return Errorf("%s", pathRequired(FileEdit))
+	}
+	oldS, hasOld, err1 := a.str("OldString")
+	newS, hasNew, err2 := a.str("NewString")
+	all, hasAll, err3 := a.boolean("ReplaceAll")
+	content, hasContent, err4 := a.str("Content")
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		return Errorf("Error: %v", err)
+	}
+	switch {
+	case hasContent && (hasOld || hasNew || hasAll):
+		return Errorf("%s", editExclusive)
+	case !hasContent && (!hasOld || oldS == ""):
+		return Errorf("%s", editNeedsOldOrContent)
+	case !hasContent && !hasNew:
+		return Errorf("%s", editNeedsNew)
+	case !hasContent && oldS == newS:
+		return Errorf("%s", editSame)
+	}
+	rel, refused := w.resolve(p)
+	if refused != nil {
+		return *refused
+	}
+	if hasContent {
+		if err := w.ov.WriteFile(rel, []byte(content)); err != nil {
+			return w.fileError(rel, err, false)
+		}
+		return Result{Text: wrote(len(content), w.show(rel)), Label: LabelOverlay}
+	}
+	data, err := w.ov.ReadFile(rel)
+	if err != nil {
+		return w.fileError(rel, err, false)
+	}
+	text := string(data)
+	n := strings.Count(text, oldS)
+	switch {
+	case n == 0:
+		return Errorf("%s", editNotFound(w.show(rel)))
+	case n > 1 && !all:
+		return Errorf("%s", editAmbiguous(w.show(rel), n))
+	}
+	if all {
+		text = strings.ReplaceAll(text, oldS, newS)
+	} else {
+		text = strings.Replace(text, oldS, newS, 1)
+		n = 1
+	}
+	if err := w.ov.WriteFile(rel, []byte(text)); err != nil {
+		return w.fileError(rel, err, false)
+	}
+	return Result{Text: edited(w.show(rel), n), Label: LabelOverlay}
+}

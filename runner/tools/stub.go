@@ -1,0 +1,67 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// StubNote starts every stubbed result, so the model and the author both
+// see that nothing ran.
+const StubNote = "[agentdesk trial: not run]"
+
+// stubbed says, per tool that touches NetClaw's own state or other
+// systems, what the runtime would have done.
+var stubbed = map[string]string{
+	"set_reminder":           "scheduled a reminder in NetClaw's scheduler",
+	"list_reminders":         "listed the reminders in NetClaw's scheduler",
+	"cancel_reminder":        "cancelled a reminder in NetClaw's scheduler",
+	"delete_reminder":        "deleted a reminder in NetClaw's scheduler",
+	"set_webhook":            "created or changed an inbound webhook route in NetClaw",
+	"delete_webhook":         "deleted an inbound webhook route in NetClaw",
+	"list_webhooks":          "listed NetClaw's inbound webhook routes",
+	"skill_manage":           "created, changed or deleted a skill in NetClaw's skills folder",
+	"skill_execute_resource": "run a script of a skill",
+	"check_background_job":   "reported the state of a background job of the session",
+	"cancel_background_job":  "cancelled a background job of the session",
+	"set_working_directory":  "changed the session's project folder",
+	"attach_file":            "attached a file to the reply to the user",
+	"identity_write":         "changed NetClaw's identity files",
+	"memory_write":           "changed NetClaw's memory",
+}
+
+// IsStubbed reports whether a trial stubs the tool name.
+func IsStubbed(name string) bool { _, ok := stubbed[name]; return ok }
+
+// Stub returns a tool offered with spec that never runs: each call gets a
+// labelled result naming what the runtime would have done (what; "" uses
+// the built-in table, else a generic line).
+func Stub(spec Spec, what string) Tool {
+	if what == "" {
+		what = stubbed[spec.Name]
+	}
+	if what == "" {
+		what = "changed NetClaw's state or another system"
+	}
+	return &stub{spec: spec, what: what}
+}
+
+type stub struct {
+	spec Spec
+	what string
+}
+
+func (s *stub) Spec() Spec { return s.spec }
+
+func (s *stub) Call(_ context.Context, args json.RawMessage) Result {
+	_, clean, err := SplitMeta(args)
+	if err != nil {
+		clean = args
+	}
+	return Result{
+		Text: fmt.Sprintf("%s %s touches NetClaw's own state or another system, so this trial did not run it. "+
+			"In NetClaw it would have %s, with the arguments %s. Carry on as if it succeeded, or say what you needed it for.",
+			StubNote, s.spec.Name, s.what, safe(string(clean))),
+		Label: LabelStubbed,
+	}
+}
