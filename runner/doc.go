@@ -14,8 +14,9 @@
 //
 // # The tool loop
 //
-// With Spec.Project set, the model is offered the read-only trial tools of
-// runner/trialtools (file_read and file_list, confined to that folder) in
+// With Spec.Project set, the model is offered the trial tools of
+// runner/tools (file_read, file_list, file_write, file_edit on an overlay
+// of that folder, shell_execute for Personal after approval) in
 // its protocol's tool format. A reply with tool calls has each answered, in
 // order: the repeat guard is asked first (the third equal call is refused
 // with a correction, a fourth ends the run Partial, repeated_tool_call),

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/runner/cassette"
-	"github.com/agentdesk/agentdesk/runner/trialtools"
+	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -139,14 +139,14 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 	for i, tc := range ev.ToolCalls {
 		args := json.RawMessage(tc.Arguments)
 		d := r.guard.Check(tc.Name, args)
-		var res trialtools.Result
+		var res tools.Result
 		guard, replayed := cassette.GuardAllow, false
 		switch d.Action {
-		case trialtools.Allow:
+		case tools.Allow:
 			res, replayed = r.runTool(ev.N, tc, args)
 			res.Text = r.red.String(res.Text)
 			r.guard.Record(tc.Name, args, res.Text)
-		case trialtools.Refuse:
+		case tools.Refuse:
 			guard, res = cassette.GuardRefuse, d.Result()
 		default:
 			guard, res = cassette.GuardStop, d.Result()
@@ -156,10 +156,10 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 		shown := &r.rec.ToolCalls[base+i]
 		shown.Result = &ToolResult{
 			Text: capEvidence(res.Text), Bytes: len(res.Text), Error: res.IsError, Refused: res.Refused, Cut: res.Cut,
-			Guard: guard, Replayed: replayed,
+			Guard: guard, Replayed: replayed, Label: string(res.Label),
 		}
 		c := &r.rec.Counts
-		if d.Action != trialtools.Stop {
+		if d.Action != tools.Stop {
 			c.ToolResults++
 			if res.IsError {
 				c.ToolErrors++
@@ -167,7 +167,7 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 			if res.Refused {
 				c.ToolRefused++
 			}
-			if d.Action == trialtools.Refuse {
+			if d.Action == tools.Refuse {
 				c.GuardRefusals++
 			}
 		}
@@ -179,11 +179,16 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 			call := r.tape.Call(ev.N)
 			call.Tools = append(call.Tools, cassette.Tool{
 				Index: tc.Index, ID: r.red.String(tc.ID), Name: r.red.String(tc.Name), Arguments: r.red.String(tc.Arguments),
-				Result: res.Text, IsError: res.IsError, Refused: res.Refused, Cut: res.Cut, Guard: guard,
+				Result: res.Text, IsError: res.IsError, Refused: res.Refused, Cut: res.Cut, Guard: guard, Label: string(res.Label),
 			})
 		}
-		if d.Action == trialtools.Stop {
+		if d.Action == tools.Stop {
 			return nil, &Verdict{Outcome: Partial, Reason: ReasonRepeatedToolCall, Message: d.Text}
+		}
+		if res.Fail != "" {
+			// A gated call no one could approve: the runtime's sub-agent
+			// fails here (ParentApprovalUnavailableException).
+			return nil, &Verdict{Outcome: Failed, Reason: ReasonToolExecutionFailed, Message: res.Fail}
 		}
 		turns = append(turns, wire.Message{Role: "tool", Text: res.Text, ToolCallID: tc.ID, ToolName: tc.Name, IsError: res.IsError})
 	}
@@ -192,10 +197,10 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 
 // runTool runs one allowed call: on the project folder, or, in a replay,
 // from the cassette (replayed is then true).
-func (r *Run) runTool(n int, tc wire.ToolCallPart, args json.RawMessage) (res trialtools.Result, replayed bool) {
+func (r *Run) runTool(n int, tc wire.ToolCallPart, args json.RawMessage) (res tools.Result, replayed bool) {
 	if rt, ok := r.toolbox.(*replayTools); ok {
 		if t, found := rt.lookup(n, tc.Index, tc.Name, tc.Arguments); found {
-			return trialtools.Result{Text: t.Result, IsError: t.IsError, Refused: t.Refused, Cut: t.Cut}, true
+			return tools.Result{Text: t.Result, IsError: t.IsError, Refused: t.Refused, Cut: t.Cut, Label: tools.Label(t.Label)}, true
 		}
 		rt.call = n
 	}
@@ -226,6 +231,7 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	if tape != nil {
 		rec.Files = append(rec.Files, StreamFile)
 	}
+	patchErr := r.keepChanges(rec)
 	r.note(end, TranscriptEntry{Type: "outcome", Outcome: v.Outcome, Reason: v.Reason, Text: rec.Error})
 	final := *rec
 	final.ToolCalls = append([]ToolCall{}, rec.ToolCalls...)
@@ -241,6 +247,9 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	}
 	if tapeErr != nil {
 		err = fmt.Errorf("encoding the cassette of run %s: %w", final.RunID, tapeErr)
+	}
+	if err == nil && patchErr != nil {
+		err = patchErr
 	}
 
 	// Everything is released before Wait returns: the project folder,

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/runner/modeltest"
-	"github.com/agentdesk/agentdesk/runner/trialtools"
+	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -29,6 +29,10 @@ func project(t *testing.T) string {
 	writeFile(t, filepath.Join(outer, "secret.txt"), "TOP-SECRET")
 	return dir
 }
+
+// trialToolNames are the tools a trial on a project offers a Personal
+// session, in order.
+const trialToolNames = "file_read,file_list,file_write,file_edit,shell_execute"
 
 // toolSpec is a spec whose run offers the trial tools on dir.
 func (f *fixture) toolSpec(task, dir string, l Limits) Spec {
@@ -73,7 +77,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 				t.Fatalf("%d requests", len(reqs))
 			}
 			for i, req := range reqs {
-				if strings.Join(req.Tools, ",") != "file_read,file_list" || req.ToolChoice != "" {
+				if strings.Join(req.Tools, ",") != trialToolNames || req.ToolChoice != "" {
 					t.Errorf("request %d offers %v (choice %q)", i+1, req.Tools, req.ToolChoice)
 				}
 				if req.System != testerSystem || req.FirstUser() != "Where does the server listen?" {
@@ -94,7 +98,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 			if read.Role != "tool" || read.Text != readmeText || read.IsError {
 				t.Errorf("file_read result: %+v", read)
 			}
-			if !strings.Contains(search.Text, "not available in a trial run") || (p == wire.Anthropic && !search.IsError) {
+			if !strings.Contains(search.Text, "is not available to this agent") || (p == wire.Anthropic && !search.IsError) {
 				t.Errorf("web_search result: %+v", search)
 			}
 			if p != wire.Ollama {
@@ -134,7 +138,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 			if c != (Counts{ModelCalls: 3, ToolCalls: 3, ToolResults: 3, ToolErrors: 2, ToolRefused: 2}) {
 				t.Errorf("counts %+v", c)
 			}
-			if strings.Join(rec.Tools, ",") != "file_read,file_list" || rec.Project != dir || rec.MaxToolIterations != DefaultMaxToolIterations {
+			if strings.Join(rec.Tools, ",") != trialToolNames || rec.Project != dir || rec.MaxToolIterations != DefaultMaxToolIterations {
 				t.Errorf("record tools %v project %q cap %d", rec.Tools, rec.Project, rec.MaxToolIterations)
 			}
 			lines := checkFolder(t, rec)
@@ -158,7 +162,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 			}
 			md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
 			for _, s := range []string{"- Model calls: 3", "- Tool calls: 3 (3 answered, 2 errors, 2 refused, 0 by the repeat guard)",
-				"  - call 1.1: file_read {\"path\":", "  - call 2.1: file_read {\"path\":", "    - result: ok, " + fmt.Sprint(len(readmeText)) + " bytes", "      > The server listens on :8080.",
+				"  - call 1.1: file_read {\"path\":", "  - call 2.1: file_read {\"path\":", "    - result: ok, real, " + fmt.Sprint(len(readmeText)) + " bytes", "      > The server listens on :8080.",
 				"    - result: refused"} {
 				if !strings.Contains(string(md), s) {
 					t.Errorf("result.md lacks %q:\n%s", s, md)
@@ -284,7 +288,7 @@ func TestToolLoopCap(t *testing.T) {
 					t.Fatalf("%d requests, want %d", len(reqs), limit+1)
 				}
 				for i, req := range reqs[:limit] {
-					if len(req.Tools) != 2 || req.ToolChoice != "" {
+					if len(req.Tools) != len(strings.Split(trialToolNames, ",")) || req.ToolChoice != "" {
 						t.Errorf("request %d: tools %v choice %q", i+1, req.Tools, req.ToolChoice)
 					}
 				}
@@ -394,7 +398,7 @@ func TestReasonsListsTheLoopReasons(t *testing.T) {
 			t.Errorf("Reasons lacks %s", r)
 		}
 	}
-	if got := trialtools.ReasonRepeatedToolCall; got != "repeated_tool_call" || ReasonToolIterationBudget != "tool_iteration_budget_exhausted" {
+	if got := tools.ReasonRepeatedToolCall; got != "repeated_tool_call" || ReasonToolIterationBudget != "tool_iteration_budget_exhausted" {
 		t.Error("the repeat reason differs from the guard's")
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentdesk/agentdesk/runner/trialtools"
+	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -45,6 +45,10 @@ const (
 	ReasonPrefillTimeout      = "prefill_timeout"
 	ReasonEmptyFinalResponse  = "empty_final_response"
 	ReasonLLMCallFailed       = "llm_call_failed"
+	// ReasonToolExecutionFailed: a tool call failed the run (a gated call
+	// no one could approve, as NetClaw fails a sub-agent with no parent
+	// approval bridge).
+	ReasonToolExecutionFailed = "tool_execution_failed"
 	ReasonCancelledByParent   = "cancelled_by_parent"
 	// ReasonToolIterationBudget ends a run (Partial) whose model still
 	// did not answer once its tools were withdrawn at the cap on model
@@ -52,7 +56,7 @@ const (
 	ReasonToolIterationBudget = "tool_iteration_budget_exhausted"
 	// ReasonRepeatedToolCall ends a run (Partial) whose model repeated a
 	// tool call after the repeat guard's correction.
-	ReasonRepeatedToolCall = trialtools.ReasonRepeatedToolCall
+	ReasonRepeatedToolCall = tools.ReasonRepeatedToolCall
 )
 
 // Reasons lists every reason id a run of this package can end with.

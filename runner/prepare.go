@@ -18,7 +18,8 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/cassette"
-	"github.com/agentdesk/agentdesk/runner/trialtools"
+	"github.com/agentdesk/agentdesk/runner/overlay"
+	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -42,6 +43,7 @@ type prepared struct {
 	toolsOn bool
 	tools   []wire.Tool
 	toolbox toolRunner
+	overlay *overlay.Overlay
 	project string
 	maxIter int
 
@@ -149,12 +151,12 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 			p.toolbox = &frontlineTools{}
 		}
 		if s.Project != "" {
-			tb, err := trialtools.New(s.Project)
+			set, ov, err := openTrialTools(s)
 			if err != nil {
 				return nil, &SpecError{Err: err}
 			}
-			p.toolsOn, p.toolbox, p.project = true, tb, tb.Root()
-			p.tools = wireTools(trialtools.Specs())
+			p.toolsOn, p.toolbox, p.project, p.overlay = true, set, ov.Project(), ov
+			p.tools = wireTools(set.Specs())
 		}
 		p.maxIter = s.MaxToolIterations
 		if p.maxIter <= 0 && s.Config != nil {
@@ -232,8 +234,8 @@ func SystemsSHA256(systems []string) string {
 type frontlineTools struct{}
 
 // Call is never reached; it refuses, to be safe.
-func (frontlineTools) Call(context.Context, string, json.RawMessage) trialtools.Result {
-	return trialtools.Result{Text: "a frontline run runs no tools", IsError: true, Refused: true}
+func (frontlineTools) Call(context.Context, string, json.RawMessage) tools.Result {
+	return tools.Result{Text: "a frontline run runs no tools", IsError: true, Refused: true}
 }
 
 // Close does nothing.

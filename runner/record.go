@@ -35,6 +35,10 @@ type Record struct {
 	Usage     Usage      `json:"usage"`
 	// Files are the run folder's files, by name.
 	Files []string `json:"files"`
+	// Changes lists the files the run changed in its overlay of the
+	// project (the project itself never changes); changes.patch holds
+	// the diff.
+	Changes []ChangeRecord `json:"changes,omitempty"`
 	// Output is the reply's text.
 	Output string `json:"output"`
 	// FinishReason is the raw finish reason of the last model call.
@@ -138,6 +142,10 @@ type ToolResult struct {
 	Guard string `json:"guard"`
 	// Replayed is set when the result came from a cassette, not a tool.
 	Replayed bool `json:"replayed,omitempty"`
+	// Label says where the result came from: real, overlay, approved,
+	// denied, stubbed or mocked (runner/tools); "" in runs recorded
+	// before labels.
+	Label string `json:"label,omitempty"`
 }
 
 // EvidenceCap caps the text of a tool result kept in run.json and

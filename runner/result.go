@@ -158,6 +158,9 @@ func writeToolResult(b *strings.Builder, res *ToolResult) {
 			what = append(what, "ok")
 		}
 	}
+	if res.Label != "" {
+		what = append(what, res.Label)
+	}
 	if res.Cut {
 		what = append(what, "cut by the tool")
 	}

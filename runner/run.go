@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
-	"github.com/agentdesk/agentdesk/runner/trialtools"
+	"github.com/agentdesk/agentdesk/runner/overlay"
+	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -79,10 +81,27 @@ type Spec struct {
 	// Secrets are redacted on top of the configuration's secrets.
 	Secrets []string
 
-	// Project is the project folder the trial tools (file_read and
-	// file_list, read-only, confined to it) read. "" offers the model no
-	// tools.
+	// Project is the project folder the trial tools work in (runner/tools):
+	// reads fall through to it, writes land in an overlay the run owns
+	// (runner/overlay), and the run folder keeps changes.patch. "" offers
+	// the model no tools.
 	Project string
+	// Audience is the session's audience (Public, Team, Personal; ""
+	// counts as Personal): shell_execute is offered to Personal only, as
+	// at the runtime.
+	Audience string
+	// Approve approves the gated calls (shell_execute, web_fetch,
+	// web_search, MCP tools) they match (`--approve`).
+	Approve []approve.Pattern
+	// Asker is asked about a gated call no pattern approves; nil means
+	// no one to ask, and such a call fails the run as NetClaw's
+	// SubAgentActor fails it with no parent approval bridge.
+	Asker approve.Asker
+	// Mocks answer the calls they match instead of the tools (a suite's
+	// mocks:); mocked results are labelled mocked.
+	Mocks tools.Mocker
+	// ExtraTools are offered beside the built-in ones (MCP tools).
+	ExtraTools []tools.Tool
 	// MaxToolIterations caps the model calls that offer tools (0:
 	// Session.MaxToolIterationsPerTurn, 60 by default). At the cap the
 	// tools are withdrawn and the model is asked for its final answer.
@@ -234,7 +253,8 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		tools:   p.tools,
 		toolbox: p.toolbox,
 		maxIter: p.maxIter,
-		guard:   trialtools.NewGuard(),
+		guard:   tools.NewGuard(),
+		overlay: p.overlay,
 		changed: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
@@ -313,7 +333,12 @@ type Run struct {
 	tools   []wire.Tool
 	toolbox toolRunner
 	maxIter int
-	guard   *trialtools.Guard
+	guard   *tools.Guard
+	// overlay is the project's overlay the tools write to; nil without
+	// a project.
+	overlay *overlay.Overlay
+	// changes are what the run changed in the overlay, read when it ended.
+	changes []overlay.Change
 
 	// recorder and tape are set when recording; player when replaying.
 	recorder *recorder

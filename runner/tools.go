@@ -8,19 +8,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/runner/cassette"
-	"github.com/agentdesk/agentdesk/runner/trialtools"
+	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
-// toolRunner runs the tool calls of a run: a *trialtools.Toolbox on the
-// project folder, or a replay's recorded results.
+// toolRunner runs the tool calls of a run: a *tools.Set on the project's
+// overlay, or a replay's recorded results.
 type toolRunner interface {
-	Call(ctx context.Context, name string, args json.RawMessage) trialtools.Result
+	Call(ctx context.Context, name string, args json.RawMessage) tools.Result
 	Close() error
 }
 
 // wireTools translates the trial tools' neutral specs for the wire.
-func wireTools(specs []trialtools.Spec) []wire.Tool {
+func wireTools(specs []tools.Spec) []wire.Tool {
 	out := make([]wire.Tool, len(specs))
 	for i, s := range specs {
 		out[i] = wire.Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters}
@@ -29,11 +29,11 @@ func wireTools(specs []trialtools.Spec) []wire.Tool {
 }
 
 // toolsNamed returns the trial tools with these names, in this order; a
-// name trialtools does not know (a cassette from another version) gets a
+// name runner/tools does not know (a cassette from another version) gets a
 // bare spec.
 func toolsNamed(names []string) []wire.Tool {
 	known := map[string]wire.Tool{}
-	for _, t := range wireTools(trialtools.Specs()) {
+	for _, t := range wireTools(tools.BuiltinSpecs(true)) {
 		known[t.Name] = t
 	}
 	out := make([]wire.Tool, 0, len(names))
@@ -69,8 +69,8 @@ type replayTools struct {
 }
 
 // Call answers from the cassette. The run loop sets rt.call first.
-func (rt *replayTools) Call(_ context.Context, name string, args json.RawMessage) trialtools.Result {
-	return trialtools.Result{Text: fmt.Sprintf("replay: the cassette holds no result for %s in model call %d: the replay has gone differently from the recording", name, rt.call), IsError: true}
+func (rt *replayTools) Call(_ context.Context, name string, args json.RawMessage) tools.Result {
+	return tools.Result{Text: fmt.Sprintf("replay: the cassette holds no result for %s in model call %d: the replay has gone differently from the recording", name, rt.call), IsError: true}
 }
 
 // lookup returns the recorded result of tool call index of model call n.

@@ -68,6 +68,7 @@ var subcommands = []func(*globals) *cobra.Command{
 	newExportCmd,   // export.go
 	newImportCmd,   // import.go
 	newRouteCmd,    // route.go
+	newToolsCmd,    // tools.go
 }
 
 // globals holds the global flags and the process's streams and environment.

@@ -135,9 +135,9 @@ func TestAssemblyBadInput(t *testing.T) {
 			if err := os.WriteFile(p, tc.img, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err = ReadFile(p)
+			_, err = Open(p)
 			if err == nil || !errors.Is(err, tc.is) || !strings.Contains(err.Error(), p) {
-				t.Fatalf("ReadFile = %v; want %v naming %s", err, tc.is, p)
+				t.Fatalf("Open = %v; want %v naming %s", err, tc.is, p)
 			}
 		})
 	}

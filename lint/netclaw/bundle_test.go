@@ -160,9 +160,9 @@ func TestBundleBadInput(t *testing.T) {
 			if err := os.WriteFile(p, tc.raw, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			_, err = ReadFile(p)
+			_, err = Open(p)
 			if err == nil || !errors.Is(err, tc.is) || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("ReadFile = %v; want %v naming %s and saying %q", err, tc.is, p, tc.want)
+				t.Fatalf("Open = %v; want %v naming %s and saying %q", err, tc.is, p, tc.want)
 			}
 		})
 	}
@@ -202,6 +202,8 @@ func FuzzOpenBundle(f *testing.F) {
 	f.Add(buildBundle(f, bundleSpec{major: 1, id: "v1", files: []bundleEntry{{path: AssemblyFile, data: dll[:64]}}}))
 	f.Add(buildBundle(f, bundleSpec{major: 2, id: "v2", files: []bundleEntry{{path: "a", data: []byte("abc")}}}))
 	f.Add(apphostStub(f))
+	f.Add(buildBundle(f, bundleSpec{major: 6, id: "bomb", files: []bundleEntry{{path: AssemblyFile, stored: deflate(f, make([]byte, 1<<16)), data: make([]byte, 10)}}}))
+	f.Add(buildBundle(f, bundleSpec{major: 6, id: "lie", files: []bundleEntry{{path: "a", data: []byte("abc"), declare: &[3]int64{1 << 40, 3, 0}}}}))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		b, err := openBytes(raw)
 		if err != nil {

@@ -189,7 +189,7 @@ func TestFindErrors(t *testing.T) {
 }
 
 func TestOperatingCoreAndResources(t *testing.T) {
-	in, err := ReadFile(fixtureBundle)
+	in, err := Open(fixtureBundle)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,11 +235,11 @@ func TestCacheReadsOnce(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, AssemblyFile)
 	copyFile(t, fixtureDLL, p)
-	a, err := ReadFile(p)
+	a, err := Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := ReadFile(p)
+	b, err := Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestCacheReadsOnce(t *testing.T) {
 	if err := os.WriteFile(p, other, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := ReadFile(p)
+	c, err := Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -215,11 +215,11 @@ func load(p string, kind Kind) (*Assembly, error) {
 	return asm, nil
 }
 
-// ReadFile reads the NetClaw install at exactly this file, a single-file
+// Open reads the NetClaw install at exactly this file, a single-file
 // binary or Netclaw.Configuration.dll (told apart by the file's name),
 // through the process-wide cache. Find is the usual way in; this is for a
 // caller that already knows the file.
-func ReadFile(path string) (*Install, error) {
+func Open(path string) (*Install, error) {
 	kind := KindBundle
 	if strings.EqualFold(filepath.Ext(path), ".dll") {
 		kind = KindAssembly

@@ -189,4 +189,7 @@ type Tool struct {
 	// GuardRefuse (it did not; Result is the correction), GuardStop (the
 	// run ended here).
 	Guard string `json:"guard"`
+	// Label is the result's label (real, overlay, approved, denied,
+	// stubbed, mocked); a replay shows it again without running anything.
+	Label string `json:"label,omitempty"`
 }

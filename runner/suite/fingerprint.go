@@ -10,7 +10,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
-	"github.com/agentdesk/agentdesk/runner/trialtools"
+	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
 // sent is what a case's sample sends, resolved from the catalog now.
@@ -70,8 +70,9 @@ func toolsPart(on bool) evalrec.Part {
 		return evalrec.NewPart(evalrec.PartTools, "none", "")
 	}
 	var names []string
-	b, _ := json.Marshal(trialtools.Specs())
-	for _, s := range trialtools.Specs() {
+	specs := tools.BuiltinSpecs(false)
+	b, _ := json.Marshal(specs)
+	for _, s := range specs {
 		names = append(names, s.Name)
 	}
 	p := evalrec.NewPart(evalrec.PartTools, string(b), "")

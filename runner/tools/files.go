@@ -364,3 +364,18 @@ func (w *Workspace) fileEdit(_ context.Context, a args, _ Meta) Result {
 	}
 	return Result{Text: edited(w.show(rel), n), Label: LabelOverlay}
 }
+
+// BuiltinSpecs returns the specs of the built-in tools a trial offers on
+// a project: the file tools, and shell_execute when shell is set.
+func BuiltinSpecs(shell bool) []Spec {
+	w := &Workspace{}
+	ts := w.FileTools()
+	if shell {
+		ts = append(ts, w.ShellTool())
+	}
+	out := make([]Spec, len(ts))
+	for i, t := range ts {
+		out[i] = t.Spec()
+	}
+	return out
+}

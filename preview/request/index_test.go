@@ -1,0 +1,162 @@
+package request
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/preview"
+)
+
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files")
+	}
+}
+
+// updating reports whether the test run was asked to rewrite its golden
+// files (-update).
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// golden compares got with testdata/<name>, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if updating() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s differs from the rendering (go test -update rewrites it; review the diff):\n%s", path, got)
+	}
+}
+
+// The full catalogue a sub-agent is offered, per audience, as JSON: names,
+// grants, kinds, schemas, what is withheld and why, and the index.
+func TestGoldenCatalog(t *testing.T) {
+	for _, a := range preview.Audiences {
+		o := SubAgentTools(a)
+		b, err := o.JSON("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.ToLower(a.String())
+		golden(t, filepath.Join("catalog", name+".json"), b)
+		golden(t, filepath.Join("catalog", name+".txt"), []byte(o.Text("")))
+	}
+}
+
+func TestIndexFirstParty(t *testing.T) {
+	want := "[directly callable tools]\n" +
+		"shell: shell_execute, skill_execute_resource, check_background_job\n" +
+		"file: file_read, file_list, file_search, file_write, file_edit, set_working_directory\n" +
+		"web: web_search, web_fetch\n" +
+		"builtin: search_tools, load_tool, skill_load, skill_read_resource, skill_manage\n" +
+		"scheduling: set_reminder, cancel_reminder, list_reminders, get_reminder_history\n"
+	if got := SubAgentTools(preview.Personal).Index(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if Index(nil) != "" {
+		t.Error("no tools, no index")
+	}
+}
+
+// The MCP part: servers grouped ignoring case and sorted ordinally, the
+// capability line by server name or from the first described tool, cut to
+// 96 UTF-16 units.
+func TestIndexMCP(t *testing.T) {
+	long := "Does   a great many things\nacross lines, " + strings.Repeat("é", 100)
+	mk := func(server, tool, desc string) Tool {
+		tl, err := MCPTool(server, tool, desc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tl
+	}
+	tools := []Tool{
+		mk("zeta", "run", "  "), mk("zeta", "go", long),
+		mk("Browser", "click", "Click."), mk("browser", "type", "Type."),
+		mk("notes", "x", ""),
+		mk("Mailbox", "send", "Send."),
+	}
+	got := Index(tools)
+	cut := []rune("Does a great many things across lines, " + strings.Repeat("é", 100))[:93]
+	want := "[MCP capability servers - discover tools with search_tools]\n" +
+		"Browser (2 tools): Interactive browser automation for navigation, clicking, typing, and page snapshots.\n" +
+		"Mailbox (1 tools): Email operations for sending, reading, and inbox workflows.\n" +
+		"notes (1 tools): General MCP capability server.\n" +
+		"zeta (2 tools): " + string(cut) + "...\n" +
+		"- Choose a server by need (browser, memory, email, etc.).\n" +
+		"- Then call search_tools(query: \"<intent>\", server: \"<server_name>\").\n" +
+		"- To browse one server, call search_tools(query: \"all\", server: \"<server_name>\").\n" +
+		"- MCP tools are not directly callable until loaded via search_tools.\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	fr, _ := NetClaw().Tool("file_read")
+	both := Index(append([]Tool{fr}, tools[2]))
+	if !strings.HasPrefix(both, "[directly callable tools]\nfile: file_read\n\n[MCP capability servers") {
+		t.Errorf("both parts are separated by a blank line:\n%s", both)
+	}
+}
+
+func TestSearchTools(t *testing.T) {
+	gh, _ := MCPTool("github", "list_issues", "List the issues of a repository.", json.RawMessage(`{"type":"object","properties":{"owner":{},"repo":{},"state":{},"labels":{},"page":{}}}`))
+	c, _ := NetClaw().With(gh)
+	o := c.SubAgentTools(preview.Personal, DefaultPolicy())
+
+	text, loaded := SearchTools(o, "issues", "github")
+	want := "Found 1 tool(s):\n\n  github/list_issues — List the issues of a repository. (params: owner, repo, state, labels, +1 more)\n\nCall any tool above by its full name. Tools are now loaded and available.\n"
+	if text != want || len(loaded) != 1 {
+		t.Errorf("search:\n%q\nwant\n%q", text, want)
+	}
+	if text, _ := SearchTools(o, "servers", ""); !strings.HasPrefix(text, "Available MCP servers (1):\n\n  github (1 tools): GitHub operations") {
+		t.Errorf("servers:\n%s", text)
+	}
+	if text, loaded := SearchTools(o, "ALL", "mcp:github"); !strings.HasPrefix(text, "Found 1 tool(s) in server 'github':") || len(loaded) != 1 {
+		t.Errorf("browse:\n%s", text)
+	}
+	if text, _ := SearchTools(o, "all", ""); !strings.HasSuffix(text, "\nTo browse tools, call search_tools(query: \"all\", server: \"<server_name>\").\n") {
+		t.Errorf("all without a server:\n%s", text)
+	}
+	if text, _ := SearchTools(o, "read file", ""); !strings.Contains(text, "  file_read — Read text files or inspect non-text files. Images can be loaded for visual in... (params: Path, StartLine, Limit, _rationale, +2 more)") {
+		t.Errorf("first-party search:\n%s", text)
+	}
+	if text, loaded := SearchTools(o, "file_raed", ""); !strings.Contains(text, "Did you mean:\n\n  ? file_read :: ") || loaded != nil {
+		t.Errorf("suggestions:\n%s", text)
+	}
+	if text, _ := SearchTools(o, "zzzzqqq", "github"); text != "No tools found matching 'zzzzqqq' in server 'github'. Try search_tools(query: \"all\", server: \"github\") to browse tools." {
+		t.Errorf("nothing: %q", text)
+	}
+
+	if got := LoadToolResult(c, o, " github/list_issues "); got != "github/list_issues" {
+		t.Errorf("load: %q", got)
+	}
+	if got := LoadToolResult(c, o, "file_read"); got != "file_read" {
+		t.Errorf("load first-party: %q", got)
+	}
+	if got := LoadToolResult(c, o, "attach_file"); got != "Tool 'attach_file' is not available in the current trust context." {
+		t.Errorf("load denied: %q", got)
+	}
+	if got := LoadToolResult(c, o, "issues"); got != "Tool 'issues' not found. Did you mean: github/list_issues?" {
+		t.Errorf("load unknown: %q", got)
+	}
+	if got := LoadToolResult(c, o, "  "); got != "Error: tool name is required." {
+		t.Errorf("load blank: %q", got)
+	}
+}

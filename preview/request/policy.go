@@ -1,0 +1,361 @@
+package request
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
+)
+
+// The audience profiles and exposure rules, from NetClaw's source:
+// Netclaw.Configuration/ToolAudienceProfiles.cs (ToolAudienceProfileToolCatalog,
+// ToolAudienceProfileDefaults; the newest version stored, the 0.27.1 one
+// with the closed legacy-default tables) and
+// src/Netclaw.Actors/Tools/ToolAccessPolicy.cs @003d8a98c124b5ccfb949e7705d8c58d304f9c8c
+// (IsToolExposed, IsShellCoupledTool, IsFeatureDisabledTool) with
+// ToolAudienceProfileResolver.cs @2f76fbb2ed539f25b5775f130141a1de1f5e4de7
+// (IsToolAllowed, IsMcpServerAllowed, IsMcpToolAllowed).
+
+// The tool names the profiles speak of.
+var (
+	fileTools       = []string{"file_read", "file_list", "file_search", "tool_output_read", "file_write", "file_edit", "attach_file"}
+	webTools        = []string{"web_search", "web_fetch"}
+	skillTools      = []string{"skill_manage"}
+	webhookTools    = []string{"set_webhook", "list_webhooks", "delete_webhook"}
+	schedulingTools = []string{"set_reminder", "list_reminders", "cancel_reminder", "get_reminder_history", "run_reminder"}
+	workingDirTools = []string{"set_working_directory"}
+
+	// PublicDefaultTools is the Public profile's default AllowedTools.
+	PublicDefaultTools = []string{"file_read", "file_list", "file_search", "tool_output_read", "attach_file"}
+	// TeamDefaultTools is the Team profile's default AllowedTools.
+	TeamDefaultTools = slices.Concat(fileTools, webTools, skillTools, schedulingTools, workingDirTools)
+
+	// profileManaged are the tools an audience profile decides on; every
+	// other first-party tool is allowed by every profile.
+	profileManaged = slices.Concat(TeamDefaultTools, webhookTools, []string{"shell_execute"})
+
+	// Every AllowedTools list a release shipped as a default: an installed
+	// netclaw.json that holds exactly one of them (in any order) runs with
+	// the current default (ToolConfig.BindFromConfiguration).
+	legacyPublic = [][]string{
+		{"file_read", "file_write", "attach_file"},
+		{"file_read", "file_list", "attach_file"},
+		PublicDefaultTools,
+	}
+	legacyTeam = [][]string{
+		{"file_read", "attach_file"},
+		{"file_read", "file_list", "file_write", "file_edit", "attach_file", "web_search", "web_fetch", "skill_manage",
+			"set_reminder", "list_reminders", "cancel_reminder", "get_reminder_history", "set_working_directory"},
+		{"file_read", "file_list", "file_search", "tool_output_read", "file_write", "file_edit", "attach_file",
+			"web_search", "web_fetch", "skill_manage",
+			"set_reminder", "list_reminders", "cancel_reminder", "get_reminder_history", "set_working_directory"},
+		TeamDefaultTools,
+	}
+)
+
+// Profile is one audience's tool profile (Tools.AudienceProfiles.<A>).
+type Profile struct {
+	// AllTools is ToolsMode All: every profile-managed tool is allowed;
+	// otherwise only AllowedTools.
+	AllTools     bool
+	AllowedTools []string
+	// AllMCPServers is McpServersMode All; otherwise only
+	// AllowedMCPServers (matched ignoring case).
+	AllMCPServers     bool
+	AllowedMCPServers []string
+	// MCPToolGrants, when a server is listed, limits that server's tools to
+	// the listed bare tool names (McpServerToolGrants).
+	MCPToolGrants map[string][]string
+}
+
+// DefaultProfile returns the runtime's default profile for an audience:
+// Personal allows everything; Team the file, web, skill_manage, scheduling
+// and working-directory tools and no MCP server; Public file_read,
+// file_list, file_search, tool_output_read and attach_file.
+func DefaultProfile(a preview.Audience) Profile {
+	switch a {
+	case preview.Personal:
+		return Profile{AllTools: true, AllMCPServers: true}
+	case preview.Team:
+		return Profile{AllowedTools: slices.Clone(TeamDefaultTools)}
+	}
+	return Profile{AllowedTools: slices.Clone(PublicDefaultTools)}
+}
+
+// ShellMode is Tools.ShellMode: whether the shell-coupled tools run.
+type ShellMode string
+
+// The shell modes.
+const (
+	ShellHostAllowed ShellMode = "HostAllowed"
+	ShellSandboxOnly ShellMode = "SandboxOnly"
+	ShellOff         ShellMode = "Off"
+)
+
+// Policy is what decides which catalogued tools a session sees: the
+// subsystem switches, the shell mode and the audience profiles.
+type Policy struct {
+	// Search, SkillSync, Scheduling, SubAgents and Webhooks are the
+	// subsystems' Enabled switches.
+	Search, SkillSync, Scheduling, SubAgents, Webhooks bool
+	// Shell is Tools.ShellMode.
+	Shell ShellMode
+	// Profiles holds each audience's profile.
+	Profiles map[preview.Audience]Profile
+	// Notes say which values were assumed rather than read.
+	Notes []string
+}
+
+// DefaultPolicy returns the policy agentdesk assumes with no
+// configuration: search, skills, scheduling and sub-agents on, webhooks
+// off, the shell allowed on the host, the default profiles. (The runtime's
+// own defaults for these switches live in configuration classes this
+// catalogue did not copy; netclaw.json settles them, see PolicyFromConfig.)
+func DefaultPolicy() Policy {
+	return Policy{
+		Search: true, SkillSync: true, Scheduling: true, SubAgents: true,
+		Shell: ShellHostAllowed,
+		Profiles: map[preview.Audience]Profile{
+			preview.Personal: DefaultProfile(preview.Personal),
+			preview.Team:     DefaultProfile(preview.Team),
+			preview.Public:   DefaultProfile(preview.Public),
+		},
+	}
+}
+
+// PolicyFromConfig reads the policy from a merged NetClaw configuration
+// (nil: DefaultPolicy): Search.Enabled, SkillSync.Enabled,
+// Scheduling.Enabled, SubAgents.Enabled, Webhooks.Enabled, Tools.ShellMode,
+// and Tools.AudienceProfiles.<Audience>.{ToolsMode, AllowedTools,
+// McpServersMode, AllowedMcpServers, McpServerToolGrants}. A configured
+// AllowedTools list replaces the default, except that a list a release
+// shipped as its default means the current default, as at the runtime. A
+// value that does not parse is an error naming the key and where it was
+// set.
+func PolicyFromConfig(c *lint.Config) (Policy, error) {
+	p := DefaultPolicy()
+	if c == nil {
+		return p, nil
+	}
+	for _, s := range []struct {
+		key string
+		to  *bool
+	}{
+		{"Search:Enabled", &p.Search}, {"SkillSync:Enabled", &p.SkillSync},
+		{"Scheduling:Enabled", &p.Scheduling}, {"SubAgents:Enabled", &p.SubAgents},
+		{"Webhooks:Enabled", &p.Webhooks},
+	} {
+		if v, ok := c.Lookup(s.key); ok && strings.TrimSpace(v) != "" {
+			b, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(v)))
+			if err != nil {
+				return p, configError(c, s.key, v, "true or false")
+			}
+			*s.to = b
+		}
+	}
+	if v, ok := c.Lookup("Tools:ShellMode"); ok && strings.TrimSpace(v) != "" {
+		m, found := "", false
+		for _, known := range []ShellMode{ShellHostAllowed, ShellSandboxOnly, ShellOff} {
+			if strings.EqualFold(strings.TrimSpace(v), string(known)) {
+				m, found = string(known), true
+			}
+		}
+		if !found {
+			return p, configError(c, "Tools:ShellMode", v, "HostAllowed, SandboxOnly or Off")
+		}
+		p.Shell = ShellMode(m)
+	}
+	for _, a := range preview.Audiences {
+		prof, err := profileFromConfig(c, a, p.Profiles[a])
+		if err != nil {
+			return p, err
+		}
+		p.Profiles[a] = prof
+	}
+	return p, nil
+}
+
+func profileFromConfig(c *lint.Config, a preview.Audience, prof Profile) (Profile, error) {
+	base := "Tools:AudienceProfiles:" + a.String() + ":"
+	for _, m := range []struct {
+		key string
+		to  *bool
+	}{{"ToolsMode", &prof.AllTools}, {"McpServersMode", &prof.AllMCPServers}} {
+		v, ok := c.Lookup(base + m.key)
+		if !ok || strings.TrimSpace(v) == "" {
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "all":
+			*m.to = true
+		case "allowlist":
+			*m.to = false
+		default:
+			return prof, configError(c, base+m.key, v, "Allowlist or All")
+		}
+	}
+	if list, ok := configList(c, base+"AllowedTools"); ok {
+		prof.AllowedTools = list
+		legacy := legacyTeam
+		current := TeamDefaultTools
+		if a == preview.Public {
+			legacy, current = legacyPublic, PublicDefaultTools
+		}
+		if a != preview.Personal {
+			for _, row := range legacy {
+				if sameSet(list, row) {
+					prof.AllowedTools = slices.Clone(current)
+				}
+			}
+		}
+	}
+	if list, ok := configList(c, base+"AllowedMcpServers"); ok {
+		prof.AllowedMCPServers = list
+	}
+	grantsBase := strings.ToLower(base + "McpServerToolGrants:")
+	for _, k := range c.Keys() {
+		lk := strings.ToLower(k)
+		if !strings.HasPrefix(lk, grantsBase) {
+			continue
+		}
+		rest := k[len(grantsBase):]
+		server, _, _ := strings.Cut(rest, ":")
+		if server == "" {
+			continue
+		}
+		if prof.MCPToolGrants == nil {
+			prof.MCPToolGrants = map[string][]string{}
+		}
+		if _, done := prof.MCPToolGrants[server]; done {
+			continue
+		}
+		list, _ := configList(c, base+"McpServerToolGrants:"+server)
+		prof.MCPToolGrants[server] = list
+	}
+	return prof, nil
+}
+
+// configList reads a configured list: key:0, key:1, ... in index order. A
+// key set to "" (an empty array) is an empty list.
+func configList(c *lint.Config, key string) ([]string, bool) {
+	var out []string
+	found := false
+	if v, ok := c.Lookup(key); ok {
+		found = true
+		if strings.TrimSpace(v) != "" {
+			out = append(out, v)
+		}
+	}
+	for i := 0; ; i++ {
+		v, ok := c.Lookup(key + ":" + strconv.Itoa(i))
+		if !ok {
+			break
+		}
+		found = true
+		out = append(out, v)
+	}
+	if found && out == nil {
+		out = []string{}
+	}
+	return out, found
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
+}
+
+func configError(c *lint.Config, key, value, want string) error {
+	where := "netclaw.json"
+	if o, ok := c.Origin(key); ok {
+		switch {
+		case o.Path == lint.ConfigEnvironment:
+			where = "the environment (" + o.Variable + ")"
+		case o.Line > 0:
+			where = fmt.Sprintf("%s:%d:%d", o.Path, o.Line, o.Column)
+		default:
+			where = o.Path
+		}
+	}
+	return fmt.Errorf("%s: %s is %q; want %s", where, strings.ReplaceAll(key, ":", "."), value, want)
+}
+
+// registered reports whether the runtime registers the tool at all under
+// this policy (web_search needs a search backend, the webhook route tools
+// the webhooks subsystem).
+func (p Policy) registered(t Tool) bool {
+	switch t.Name {
+	case "web_search":
+		return p.Search
+	}
+	if t.Requires == NeedsWebhooks {
+		return p.Webhooks
+	}
+	return true
+}
+
+// featureOff reports whether the tool's subsystem is switched off, which
+// hides it from every audience (IsFeatureDisabledTool).
+func (p Policy) featureOff(name string) bool {
+	switch name {
+	case "web_search", "web_fetch":
+		return !p.Search
+	case "skill_load", "skill_read_resource", "skill_execute_resource":
+		return !p.SkillSync
+	case "spawn_agent":
+		return !p.SubAgents
+	case "set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history":
+		return !p.Scheduling
+	}
+	return false
+}
+
+// Exposed reports whether a session of audience a sees tool t, and if not,
+// why, in the runtime's order: a subsystem switched off; an MCP server or
+// tool the profile does not admit; a profile-managed tool the profile does
+// not allow; a shell-coupled tool (grant shell, or check_background_job)
+// outside Personal or without the host shell.
+func (p Policy) Exposed(t Tool, a preview.Audience) (bool, string) {
+	if !p.registered(t) {
+		return false, "not registered: " + string(t.Requires) + " is off"
+	}
+	if p.featureOff(t.Name) {
+		return false, "its subsystem is switched off"
+	}
+	prof, ok := p.Profiles[a]
+	if !ok {
+		prof = DefaultProfile(a)
+	}
+	if t.IsMCP() {
+		if !prof.AllMCPServers && !slices.ContainsFunc(prof.AllowedMCPServers, func(s string) bool { return strings.EqualFold(s, t.Server) }) {
+			return false, fmt.Sprintf("the %s profile does not admit MCP server %s", a, t.Server)
+		}
+		if grants, ok := prof.MCPToolGrants[t.Server]; ok {
+			bare := strings.TrimPrefix(t.Canonical, t.Server+"/")
+			if !slices.Contains(grants, bare) {
+				return false, fmt.Sprintf("the %s profile grants only %s of server %s", a, strings.Join(grants, ", "), t.Server)
+			}
+		}
+		return true, ""
+	}
+	if slices.Contains(profileManaged, t.Name) && !prof.AllTools && !slices.Contains(prof.AllowedTools, t.Name) {
+		return false, fmt.Sprintf("the %s profile does not allow it", a)
+	}
+	if t.Grant == "shell" || t.Name == "shell_execute" || t.Name == "check_background_job" {
+		if p.Shell != ShellHostAllowed {
+			return false, "Tools.ShellMode is " + string(p.Shell)
+		}
+		if a != preview.Personal {
+			return false, "shell tools are offered to Personal sessions only"
+		}
+	}
+	return true, ""
+}

@@ -1,0 +1,121 @@
+package request
+
+import (
+	"slices"
+
+	"github.com/agentdesk/agentdesk/preview"
+)
+
+// SubAgentDenied are the tools never offered to a sub-agent, sorted
+// (Netclaw.Configuration/SubAgentToolPolicy.cs, the newest version stored:
+// "spawn_agent" against recursive delegation, and attach_file, whose result
+// cannot cross the child-to-parent boundary).
+var SubAgentDenied = []string{"attach_file", "spawn_agent"}
+
+// AllowedForSubAgent reports whether the sub-agent denylist lets a tool
+// through (SubAgentToolPolicy.IsAllowedForSubAgent: names compared
+// exactly).
+func AllowedForSubAgent(name string) bool { return !slices.Contains(SubAgentDenied, name) }
+
+// PublicCannotSpawn is the reason a Public session offers a sub-agent no
+// tools: it cannot spawn one.
+const PublicCannotSpawn = "the Public audience cannot spawn sub-agents: spawn_agent answers \"Error: This tool is not available.\" there"
+
+// SubAgentsDisabled is the reason no tools are offered when
+// SubAgents.Enabled is false.
+const SubAgentsDisabled = "sub-agents are disabled (SubAgents.Enabled is false): spawn_agent answers \"Error: This tool is not available.\""
+
+// Withheld is a catalogued tool a sub-agent is not offered, and why.
+type Withheld struct {
+	Name, Reason string
+}
+
+// Offered is the tool set a spawned sub-agent gets.
+type Offered struct {
+	// Audience is the parent session's audience, which the sub-agent
+	// inherits.
+	Audience preview.Audience
+	// Tools are the tools offered, in registration order: the core ones,
+	// then the deferred (MCP) ones.
+	Tools []Tool
+	// Withheld are the catalogued tools left out, with the reason, in
+	// registration order.
+	Withheld []Withheld
+	// Reason is set when no tools at all are offered because the sub-agent
+	// cannot be spawned (PublicCannotSpawn, SubAgentsDisabled).
+	Reason string
+}
+
+// Core returns the tools offered from the start.
+func (o Offered) Core() []Tool {
+	return slices.DeleteFunc(slices.Clone(o.Tools), func(t Tool) bool { return t.Deferred })
+}
+
+// Deferred returns the tools the sub-agent finds with search_tools and
+// activates with load_tool.
+func (o Offered) Deferred() []Tool {
+	return slices.DeleteFunc(slices.Clone(o.Tools), func(t Tool) bool { return !t.Deferred })
+}
+
+// Names returns the offered tools' names, in order.
+func (o Offered) Names() []string {
+	names := make([]string, len(o.Tools))
+	for i, t := range o.Tools {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// Index returns the compressed tool index of the offered tools.
+func (o Offered) Index() string { return Index(o.Tools) }
+
+// SubAgentTools returns the tools NetClaw's first-party catalogue offers a
+// sub-agent spawned from a session of audience a, under the default policy.
+func SubAgentTools(a preview.Audience) Offered {
+	return NetClaw().SubAgentTools(a, DefaultPolicy())
+}
+
+// SubAgentTools returns the tools a sub-agent spawned from a session of
+// audience a is offered, as SubAgentSpawner.ResolveTools computes them
+// (src/Netclaw.Actors/SubAgents/SubAgentSpawner.cs
+// @b6cdcdd49fadb24108136f2289fde8050801954b): every registered tool, in
+// registration order, less the denylist, then filtered by what the
+// parent's audience may see (Policy.Exposed). A Public session, or one with
+// sub-agents disabled, cannot spawn: no tools, and Reason says why.
+func (c *Catalog) SubAgentTools(a preview.Audience, p Policy) Offered {
+	o := Offered{Audience: a}
+	switch {
+	case a == preview.Public:
+		o.Reason = PublicCannotSpawn
+		return o
+	case !p.SubAgents:
+		o.Reason = SubAgentsDisabled
+		return o
+	}
+	for _, t := range c.tools {
+		if !AllowedForSubAgent(t.Name) {
+			o.Withheld = append(o.Withheld, Withheld{t.Name, "denied to sub-agents (SubAgentToolPolicy)"})
+			continue
+		}
+		if ok, why := p.Exposed(t, a); !ok {
+			o.Withheld = append(o.Withheld, Withheld{t.Name, why})
+			continue
+		}
+		o.Tools = append(o.Tools, t)
+	}
+	return o
+}
+
+// SessionTools returns the tools a session of audience a itself sees (the
+// frontline's side: no denylist), with the same policy.
+func (c *Catalog) SessionTools(a preview.Audience, p Policy) Offered {
+	o := Offered{Audience: a}
+	for _, t := range c.tools {
+		if ok, why := p.Exposed(t, a); !ok {
+			o.Withheld = append(o.Withheld, Withheld{t.Name, why})
+			continue
+		}
+		o.Tools = append(o.Tools, t)
+	}
+	return o
+}

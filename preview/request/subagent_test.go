@@ -1,0 +1,260 @@
+package request
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
+)
+
+// NetClaw's SubAgentToolPolicy: the static denylist holds spawn_agent and
+// attach_file, names compared exactly; everything else passes.
+func TestSubAgentDenylist(t *testing.T) {
+	for name, want := range map[string]bool{
+		"spawn_agent": false, "attach_file": false,
+		"Spawn_Agent": true, "file_read": true, "shell_execute": true, "": true, "github__spawn_agent": true,
+	} {
+		if got := AllowedForSubAgent(name); got != want {
+			t.Errorf("AllowedForSubAgent(%q) = %v, want %v", name, got, want)
+		}
+	}
+	if !slices.IsSorted(SubAgentDenied) {
+		t.Errorf("GetDeniedSubAgentTools is sorted: %v", SubAgentDenied)
+	}
+	// A catalogue holding spawn_agent (as the runtime's registry does)
+	// still never offers it, whatever the policy allows.
+	spawn := builtin("spawn_agent", "builtin", KindEffect, false, Always, "test", "Delegate.", req("Agent", "string", "a"))
+	c, err := NetClaw().With(spawn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := c.SubAgentTools(preview.Personal, DefaultPolicy())
+	for _, name := range SubAgentDenied {
+		if slices.Contains(o.Names(), name) {
+			t.Errorf("%s offered to a sub-agent", name)
+		}
+		if !slices.ContainsFunc(o.Withheld, func(w Withheld) bool { return w.Name == name && strings.Contains(w.Reason, "denied to sub-agents") }) {
+			t.Errorf("%s not reported as denied: %v", name, o.Withheld)
+		}
+	}
+	if s := c.SessionTools(preview.Personal, DefaultPolicy()); !slices.Contains(s.Names(), "spawn_agent") || !slices.Contains(s.Names(), "attach_file") {
+		t.Errorf("the session itself sees spawn_agent and attach_file: %v", s.Names())
+	}
+}
+
+// The audience tool sets a sub-agent gets, under the default policy and
+// with each switch that changes them.
+func TestSubAgentToolsPerAudience(t *testing.T) {
+	personal := []string{"shell_execute", "file_read", "file_list", "file_search", "file_write", "file_edit",
+		"web_search", "web_fetch", "set_working_directory", "search_tools", "load_tool",
+		"skill_load", "skill_read_resource", "skill_execute_resource", "skill_manage",
+		"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "check_background_job"}
+	team := []string{"file_read", "file_list", "file_search", "file_write", "file_edit",
+		"web_search", "web_fetch", "set_working_directory", "search_tools", "load_tool",
+		"skill_load", "skill_read_resource", "skill_manage",
+		"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history"}
+	without := func(list []string, drop ...string) []string {
+		return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return slices.Contains(drop, s) })
+	}
+	policy := func(change func(*Policy)) Policy { p := DefaultPolicy(); change(&p); return p }
+	cases := []struct {
+		name     string
+		audience preview.Audience
+		policy   Policy
+		want     []string
+		reason   string
+	}{
+		{"personal", preview.Personal, DefaultPolicy(), personal, ""},
+		{"team", preview.Team, DefaultPolicy(), team, ""},
+		{"public cannot spawn", preview.Public, DefaultPolicy(), nil, PublicCannotSpawn},
+		{"sub-agents off", preview.Personal, policy(func(p *Policy) { p.SubAgents = false }), nil, SubAgentsDisabled},
+		{"shell off", preview.Personal, policy(func(p *Policy) { p.Shell = ShellOff }), without(personal, "shell_execute", "skill_execute_resource", "check_background_job"), ""},
+		{"sandbox only", preview.Personal, policy(func(p *Policy) { p.Shell = ShellSandboxOnly }), without(personal, "shell_execute", "skill_execute_resource", "check_background_job"), ""},
+		{"search off", preview.Team, policy(func(p *Policy) { p.Search = false }), without(team, "web_search", "web_fetch"), ""},
+		{"skills off", preview.Personal, policy(func(p *Policy) { p.SkillSync = false }), without(personal, "skill_load", "skill_read_resource", "skill_execute_resource"), ""},
+		{"scheduling off", preview.Team, policy(func(p *Policy) { p.Scheduling = false }), without(team, "set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history"), ""},
+		{"webhooks on, personal", preview.Personal, policy(func(p *Policy) { p.Webhooks = true }),
+			append(append(slices.Clone(personal[:6]), "list_webhooks"), append(personal[6:], "set_webhook", "delete_webhook")...), ""},
+		{"webhooks on, team", preview.Team, policy(func(p *Policy) { p.Webhooks = true }), team, ""},
+		// Narrowed to file_read, Team keeps the tools no profile manages.
+		{"team profile narrowed", preview.Team, policy(func(p *Policy) {
+			p.Profiles[preview.Team] = Profile{AllowedTools: []string{"file_read"}}
+		}), []string{"file_read", "search_tools", "load_tool", "skill_load", "skill_read_resource"}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			o := NetClaw().SubAgentTools(tc.audience, tc.policy)
+			if got := o.Names(); !slices.Equal(got, tc.want) {
+				t.Errorf("tools\n got %v\nwant %v", got, tc.want)
+			}
+			if o.Reason != tc.reason {
+				t.Errorf("reason %q, want %q", o.Reason, tc.reason)
+			}
+			if tc.reason != "" && (len(o.Tools) != 0 || o.Index() != "" || len(o.Wire()) != 0) {
+				t.Errorf("a sub-agent that cannot spawn is offered something: %v", o.Names())
+			}
+			for _, tl := range o.Tools {
+				if ok, why := tc.policy.Exposed(tl, tc.audience); !ok {
+					t.Errorf("%s offered but not exposed: %s", tl.Name, why)
+				}
+			}
+			if got := len(o.Tools) + len(o.Withheld); tc.reason == "" && got != len(NetClaw().Tools()) {
+				t.Errorf("%d tools offered or withheld, catalogue has %d", got, len(NetClaw().Tools()))
+			}
+		})
+	}
+	if got := SubAgentTools(preview.Team).Names(); !slices.Equal(got, team) {
+		t.Errorf("SubAgentTools(Team) = %v", got)
+	}
+}
+
+// MCP tools: deferred, offered after the core tools, admitted per the
+// audience profile's servers and tool grants.
+func TestSubAgentToolsMCP(t *testing.T) {
+	gh, _ := MCPTool("github", "list_issues", "List issues.", nil)
+	gh2, _ := MCPTool("github", "create_issue", "Create an issue.", nil)
+	mem, _ := MCPTool("memorizer", "search_memories", "Search.", nil)
+	c, err := NetClaw().With(gh, gh2, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := c.SubAgentTools(preview.Personal, DefaultPolicy())
+	if d := o.Deferred(); len(d) != 3 || d[0].Name != "github__list_issues" {
+		t.Errorf("deferred = %v", d)
+	}
+	if len(o.Core())+len(o.Deferred()) != len(o.Tools) || len(o.Wire()) != len(o.Core()) {
+		t.Error("the first request carries the core tools only")
+	}
+	if o.Tools[len(o.Tools)-1].Name != "memorizer__search_memories" {
+		t.Errorf("MCP tools come after the first-party ones: %v", o.Names())
+	}
+	if team := c.SubAgentTools(preview.Team, DefaultPolicy()); len(team.Deferred()) != 0 {
+		t.Errorf("Team admits no MCP server by default: %v", team.Names())
+	}
+	p := DefaultPolicy()
+	p.Profiles[preview.Team] = Profile{AllowedTools: TeamDefaultTools, AllowedMCPServers: []string{"GitHub", "memorizer"},
+		MCPToolGrants: map[string][]string{"github": {"list_issues"}}}
+	team := c.SubAgentTools(preview.Team, p)
+	var names []string
+	for _, tl := range team.Deferred() {
+		names = append(names, tl.Name)
+	}
+	if !slices.Equal(names, []string{"github__list_issues", "memorizer__search_memories"}) {
+		t.Errorf("Team with github (list_issues only) and memorizer: %v", names)
+	}
+}
+
+func writeConfig(t *testing.T, json string) *lint.Config {
+	t.Helper()
+	base := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(base, "config"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "config", "netclaw.json"), []byte(json), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return lint.LoadConfig(lint.NewHome(base, ""), nil)
+}
+
+func TestPolicyFromConfig(t *testing.T) {
+	c := writeConfig(t, `{
+  "Search": {"Enabled": false},
+  "Webhooks": {"Enabled": true},
+  "Tools": {
+    "ShellMode": "off",
+    "AudienceProfiles": {
+      "Team": {"AllowedTools": ["file_read", "shell_execute"], "McpServersMode": "All"},
+      "Public": {"AllowedTools": ["file_read", "file_list", "attach_file"]},
+      "Personal": {"McpServerToolGrants": {"github": ["list_issues"]}}
+    }
+  }
+}`)
+	p, err := PolicyFromConfig(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Search || !p.Webhooks || p.Shell != ShellOff || !p.SkillSync || !p.Scheduling || !p.SubAgents {
+		t.Errorf("switches: %+v", p)
+	}
+	if got := p.Profiles[preview.Team]; !slices.Equal(got.AllowedTools, []string{"file_read", "shell_execute"}) || !got.AllMCPServers || got.AllTools {
+		t.Errorf("Team profile: %+v", got)
+	}
+	if got := p.Profiles[preview.Public].AllowedTools; !slices.Equal(got, PublicDefaultTools) {
+		t.Errorf("a Public list a release shipped means the current default: %v", got)
+	}
+	if got := p.Profiles[preview.Personal]; !got.AllTools || !slices.Equal(got.MCPToolGrants["github"], []string{"list_issues"}) {
+		t.Errorf("Personal profile: %+v", got)
+	}
+	// Team's shell_execute stays withheld: shell is Personal-only.
+	if o := NetClaw().SubAgentTools(preview.Team, p); slices.Contains(o.Names(), "shell_execute") || !slices.Equal(o.Names()[:1], []string{"file_read"}) {
+		t.Errorf("Team tools: %v", o.Names())
+	}
+	if p, err := PolicyFromConfig(nil); err != nil || !p.Search || p.Webhooks {
+		t.Errorf("nil config: %+v, %v", p, err)
+	}
+	for _, bad := range []string{
+		`{"Search": {"Enabled": "sometimes"}}`,
+		`{"Tools": {"ShellMode": "Maybe"}}`,
+		`{"Tools": {"AudienceProfiles": {"Team": {"ToolsMode": "Most"}}}}`,
+	} {
+		_, err := PolicyFromConfig(writeConfig(t, bad))
+		if err == nil || !strings.Contains(err.Error(), "netclaw.json") {
+			t.Errorf("%s: %v, want an error naming the file", bad, err)
+		}
+	}
+}
+
+func TestOfferedRenderings(t *testing.T) {
+	o := SubAgentTools(preview.Team)
+	text := o.Text("code-analyst")
+	for _, want := range []string{"sub-agent code-analyst", "Team session", "file_read", "core", "withheld:", "attach_file", "shell_execute"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	if got := SubAgentTools(preview.Public).Text(""); !strings.Contains(got, PublicCannotSpawn) {
+		t.Errorf("Public text: %s", got)
+	}
+	b, err := o.JSON("code-analyst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Audience string `json:"audience"`
+		Tools    []struct {
+			Name       string          `json:"name"`
+			Offering   string          `json:"offering"`
+			Parameters json.RawMessage `json:"parameters"`
+		} `json:"tools"`
+		Withheld []Withheld `json:"withheld"`
+		Index    string     `json:"index"`
+	}
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Audience != "Team" || len(back.Tools) != len(o.Tools) || back.Index != o.Index() || len(back.Withheld) != len(o.Withheld) {
+		t.Errorf("JSON: %s", b)
+	}
+	for i, tl := range back.Tools {
+		if tl.Offering != "core" || !json.Valid(tl.Parameters) {
+			t.Errorf("%s: %+v", tl.Name, tl)
+		}
+		var want, got any
+		_ = json.Unmarshal(o.Tools[i].Schema(), &want)
+		_ = json.Unmarshal(tl.Parameters, &got)
+		if !jsonEqual(want, got) {
+			t.Errorf("%s: schema changed in the rendering", tl.Name)
+		}
+	}
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}

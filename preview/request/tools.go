@@ -1,0 +1,253 @@
+package request
+
+// The first-party tools, copied from NetClaw's source (netclaw-dev/netclaw):
+// each tool's [NetclawTool] attribute (name, description, Grant) and its
+// Params record (names, types, optionality, [Description]s). Each entry's
+// Source names the file and the commit followed: the newest stored version
+// found of that file.
+//
+// The order is the runtime's registration order, which decides the order
+// of the tools on the wire and of the compressed index's groups:
+// ToolRegistrationExtensions.WithFirstPartyTools (commit
+// 003d8a98c124b5ccfb949e7705d8c58d304f9c8c: shell, file_read, file_list,
+// file_write, file_edit, attach_file, list_webhooks, web_search, web_fetch,
+// set_working_directory, search_tools, load_tool), then, as the daemon's
+// composition root registers them, the skill tools (WithSkillTools, after
+// the host is built), then the reminder tools, check_background_job and
+// the webhook route tools set_webhook and delete_webhook (StartActors).
+//
+// Left out, with the reason:
+//   - file_search is in the newest audience profiles but its registration
+//     was not found; it is placed after file_list, where the profiles list
+//     it (FileSearchTool.cs d24630dff477ccf36a770eb092e369fa5a6b5916).
+//   - tool_output_read and run_reminder are in the newest audience
+//     profiles, but their source was not found: not catalogued.
+//   - the memory tools (find_memories, get_memories, store_memory,
+//     update_memory) are registered only with Memory.Enabled: not
+//     catalogued.
+//   - spawn_agent is never offered to a sub-agent (the denylist); the
+//     frontline's copy is preview.SpawnAgent.
+func firstParty() []Tool {
+	const (
+		tools     = "src/Netclaw.Actors/Tools/"
+		reminders = "src/Netclaw.Actors/Reminders/"
+		jobs      = "src/Netclaw.Actors/Jobs/"
+	)
+	return []Tool{
+		builtin("shell_execute", "shell", KindEffect, false, Always,
+			tools+"ShellTool.cs @8a459b116372b693a5b5423ef663104cb1adf338",
+			"Execute local search, VCS, builds, tests, processes, or other operations requiring shell semantics. "+
+				"For declared-project work, omit WorkingDirectory. Use it for one call in a named child directory. "+
+				"Use session_dir only for disposable non-project work. Keep inline directory changes only when requested. "+
+				"Start with the smallest operation that answers the request. Do not use shell only to verify successful structured results. "+
+				"After approval-required results, do not retry or substitute variants. Treat 'Tool access denied:' as terminal; do not change scope. "+
+				"Apply one 'Tool execution deferred:' correction unchanged. "+
+				"Do not use shell for known file reads, listings, edits, or disposable text unless shell behavior is requested.",
+			req("Command", "string", "The smallest shell operation that answers the request. Omit WorkingDirectory for declared-project work. Do not use shell for disposable text unless shell behavior is requested. Do not verify successful structured results with shell. Do not retry approval-required variants. Treat 'Tool access denied:' as terminal; do not change scope. Apply one 'Tool execution deferred:' correction unchanged."),
+			opt("WorkingDirectory", "string", "Set only for one call in a named child directory or worktree. Omit for declared-project work. Use session_dir only for disposable non-project work."),
+		),
+		builtin("file_read", "file", KindRead, true, Always,
+			tools+"FileReadTool.cs @1806907f63a16d5fbfea4d0382761c5c03f9bf46",
+			"Read text files or inspect non-text files. Images can be loaded for visual inspection when the active model supports image input; PDFs/media/archives return metadata and guidance. For large text files, use StartLine and Limit to read sections.",
+			req("Path", "string", "Absolute path to the file to read"),
+			opt("StartLine", "integer", "Line number to start reading at, 1-based: the first line is line 1, matching the line numbers shown in this tool's output and in editors/grep/sed. To read line N, pass StartLine=N. Use with Limit to read sections of large files and avoid context window truncation."),
+			opt("Limit", "integer", "Maximum number of lines to read. Use with StartLine to paginate through large files instead of reading the whole file."),
+		),
+		builtin("file_list", "file", KindRead, true, Always,
+			tools+"FileListTool.cs @8a459b116372b693a5b5423ef663104cb1adf338",
+			"Use for a known local directory listing. List its immediate files and subdirectories without shell. "+
+				"The listing has one level; it does not read file contents or recurse. Use shell for recursive repository search.",
+			req("Path", "string", "Absolute path to the directory to list"),
+		),
+		builtin("file_search", "file", KindRead, true, Always,
+			tools+"FileSearchTool.cs @d24630dff477ccf36a770eb092e369fa5a6b5916",
+			"Recursively search authorized workspace files by literal file name or UTF-8 text without shell.",
+			req("Root", "string", "Authorized directory to search. Relative paths use the current project, then session_dir."),
+			req("Query", "string", "Literal text to find; regular expressions and executable query syntax are not accepted."),
+			req("Mode", "string", "Search mode: 'name' matches file names; 'content' matches UTF-8 text lines."),
+			opt("MaxResults", "integer", "Maximum matches returned (default 50, maximum 200)."),
+			opt("MaxFiles", "integer", "Maximum filesystem entries inspected (default 2000, maximum 10000)."),
+			opt("MaxContentBytes", "integer", "Maximum file-content bytes inspected (default 1048576, maximum 4194304)."),
+		),
+		builtin("file_write", "file", KindWrite, false, Always,
+			tools+"FileWriteTool.cs @0ef13406473d0c434f83cf1b5abd71a0614275fe",
+			"Use for creating or replacing a known local file without shell. Write content and create parent directories when needed.",
+			req("Path", "string", "Absolute path to the file to write"),
+			req("Content", "string", "Content to write to the file"),
+		),
+		builtin("file_edit", "file", KindWrite, false, Always,
+			tools+"FileEditTool.cs @8a459b116372b693a5b5423ef663104cb1adf338",
+			"Use for changing a known local file without shell. "+
+				"Apply targeted text replacement with OldString/NewString, or write entire content with Content. "+
+				"For targeted edits, matches literal text (not regex) and fails if OldString is not found or is ambiguous. "+
+				"For full writes, creates the file and parent directories if needed. "+
+				"A successful result confirms the change; do not verify it with shell unless requested.",
+			req("Path", "string", "Absolute path to the file"),
+			opt("OldString", "string", "The exact text to find in the file (omit when using Content for a full write)"),
+			opt("NewString", "string", "The text to replace OldString with (must differ from OldString; use empty string to delete)"),
+			opt("ReplaceAll", "boolean", "Replace all occurrences instead of just the first (default: false)"),
+			opt("Content", "string", "Full content to write to the file, creating parent directories if needed. Mutually exclusive with OldString/NewString."),
+		),
+		builtin("attach_file", "file", KindEffect, false, Always,
+			tools+"AttachFileTool.cs @0f85dc497d2fb02642e84af388ed97ebb00266ff",
+			"Attach a file to send to the user. Paths in the current session attach directly; files from other Netclaw session folders are copied into this session first.",
+			req("Path", "string", "Absolute path to the file to attach"),
+			opt("DisplayName", "string", "Optional display name for the file"),
+		),
+		builtin("list_webhooks", "webhook_admin", KindState, true, NeedsWebhooks,
+			tools+"ListWebhooksTool.cs @7084554e152d2f8bbfbd8f486595ed7c97f3e20f",
+			"List configured inbound webhook routes and whether each route currently loads successfully.",
+			opt("Filter", "string", "Optional filter: 'active' (default) or 'all'."),
+		),
+		builtin("web_search", "web", KindEffect, true, NeedsSearch,
+			tools+"WebSearchTool.cs @280b2552849de4f7a806d6bd0ad2e1f1c96ad1b7",
+			"Search the web and return a list of results with titles, URLs, and snippets",
+			req("Query", "string", "The search query"),
+			opt("MaxResults", "integer", "Maximum number of results to return (default 10, max 30)"),
+		),
+		builtin("web_fetch", "web", KindEffect, false, NeedsSearch,
+			tools+"WebFetchTool.cs @590d2ebbf65cf407a423a73c437d148ca6b4d0e1",
+			"Fetch a web page URL and save its content to a local file. Default format='raw' preserves HTML (links, images, structure); format='text' extracts plain text. Returns file path with preview. Use file_read to examine the full content.",
+			req("Url", "string", "The URL to fetch"),
+			opt("Format", "string", "Output format: 'raw' (default) preserves HTML structure (links, images, tables); 'text' extracts plain text only"),
+		),
+		builtin("set_working_directory", "file", KindState, false, Always,
+			tools+"SetWorkingDirectoryTool.cs @ba381625fe9856d99860a50f0703582cbd6d1565",
+			"Declare your project root and expand your trusted scope. "+
+				"Once set, read-only verbs (ls, grep, cat, git status, git log, ...) inside that tree "+
+				"auto-run without prompting — the safe-verb short-circuit treats the directory as a safe space. "+
+				"Mutating commands still prompt, but the prompt shows the right cwd so persisted approvals are "+
+				"correctly scoped. Also loads the project's identity file (AGENTS.md / CLAUDE.md / etc.) into the "+
+				"system prompt. Note: shell commands that pass a path argument (e.g. `find /repo`, `ls /var/log`) "+
+				"declare scope implicitly via that argument, so this tool is most useful for sessions where you'll "+
+				"run multiple commands without explicit paths (git status, git diff, make build, etc.). "+
+				"Use an absolute path to the project root.",
+			req("Path", "string", "Absolute path to the project root directory."),
+		),
+		builtin("search_tools", "builtin", KindMeta, true, Always,
+			tools+"SearchToolsTool.cs @0d7e52d9ae794c61e8ce6dc621263e3d6d0dac4c",
+			"Search for available tools by keyword. Returns tool names, descriptions, and parameter names. "+
+				"Use query='servers' to list MCP servers and query='all' with a server filter to browse one server.",
+			req("Query", "string", "Search query for tools. Use 'servers' to list MCP servers. Use 'all' with server filter to list all tools in one server."),
+			opt("Server", "string", "Optional MCP server name to filter results (e.g., 'memorizer')"),
+		),
+		builtin("load_tool", "builtin", KindMeta, true, Always,
+			tools+"LoadToolTool.cs @ebaac6d6a456b565fce5e589691850e9fb4f8fcf",
+			"Activate a tool by name so you can call it. Use search_tools first to find tool names, then load_tool to activate one.",
+			req("Name", "string", "Full tool name to activate (e.g., 'notion/notion-search'). Use search_tools to find available tool names."),
+		),
+		builtin("skill_load", "builtin", KindState, true, NeedsSkillSync,
+			tools+"SkillLoadTool.cs @ff1d131056314a30c9122815c710b6375c5549b3",
+			"Load a skill by name. Returns the skill instructions and a list of available reference files.",
+			req("Name", "string", "Name of the skill to load (e.g., 'search-citation', 'netclaw-memory')"),
+		),
+		builtin("skill_read_resource", "builtin", KindState, true, NeedsSkillSync,
+			tools+"SkillReadResourceTool.cs @85905c0d1563e7f1feffb0db4083b8a9169e272c",
+			"Read a resource file from a skill's references, scripts, or assets directory.",
+			req("SkillName", "string", "Name of the skill containing the resource"),
+			req("ResourcePath", "string", "Relative path within the skill directory (e.g., 'references/checklist.md')"),
+		),
+		builtin("skill_execute_resource", "shell", KindEffect, false, NeedsSkillSync,
+			tools+"SkillExecuteResourceTool.cs @8caf56f1f9c636747c097d0fc5fdec8ee12803a5",
+			"Execute a resource file bundled with a registered skill. The resource is validated under the skill root, staged into the session directory, and run with shell-equivalent approval. Use for executable skill helpers such as Python or Bash scripts.",
+			req("SkillName", "string", "Name of the skill containing the executable resource"),
+			req("ResourcePath", "string", "Relative path within the skill directory, for example 'scripts/check.py' or 'examples/demo.sh'"),
+			opt("Interpreter", "string", "Optional interpreter override: bash, sh, python3, python, node, pwsh, or powershell. Omit to infer from extension or shebang."),
+			opt("Arguments", "string", "Optional raw command-line arguments appended after the staged resource path"),
+		),
+		builtin("skill_manage", "builtin", KindState, false, Always,
+			tools+"SkillManageTool.cs @93f826ac522c59e1ff37a14b47f55e5dbdc5a21d",
+			"Create, edit, patch, or delete skills and their resource files. "+
+				"Actions: create, edit, patch, delete, write_file, remove_file.",
+			req("Action", "string", "Action to perform: create, edit, patch, delete, write_file, remove_file"),
+			req("Name", "string", "Skill name (lowercase letters, numbers, hyphens)"),
+			opt("Content", "string", "Full SKILL.md content for create/edit actions"),
+			opt("FilePath", "string", "Relative file path within the skill for write_file/remove_file/patch"),
+			opt("FileContent", "string", "File content for write_file action"),
+			opt("OldString", "string", "String to find for patch action"),
+			opt("NewString", "string", "Replacement string for patch action"),
+			opt("ReplaceAll", "boolean", "Replace all occurrences for patch action (default: false)"),
+		),
+		builtin("set_reminder", "scheduling", KindState, false, NeedsScheduling,
+			reminders+"SetReminderTool.cs @ea1e61a48d86628921c504118171d8dac79290c1",
+			"Schedule or update a reminder by ID. If a reminder with the given ID already exists it will be updated (upsert). "+
+				"Supports relative durations ('30m', '2h'), interval schedules ('every 6h'), and cron ('0 */6 * * *').",
+			req("Id", "string", "Stable identifier for this reminder (kebab-case slug, e.g. 'daily-standup'). If a reminder with this ID exists it will be updated."),
+			req("Name", "string", "A short human-readable title for this reminder."),
+			req("Prompt", "string", "Execution instructions for this reminder."),
+			req("ScheduleType", "string", "Schedule type: 'once', 'interval', or 'cron'."),
+			req("Schedule", "string", "Schedule value: relative time, ISO 8601 datetime, interval duration, or cron expression."),
+			opt("DeliveryKind", "string", "How to deliver results: 'current_session' (reply in this conversation), 'channel' (post to a specific target), or 'none' (silent execution). Required unless `delivery.kind` is provided."),
+			opt("DeliveryTransport", "string", "Transport for channel delivery (e.g., 'slack'). Required when delivery_kind='channel'."),
+			opt("DeliveryAddress", "string", "Target for channel delivery (e.g., '#general', '@user', channel ID). Required when delivery_kind='channel'."),
+			opt("DeliveryRequired", "boolean", "Fail execution if delivery doesn't succeed. Default true. Set false for audit/cleanup tasks."),
+			opt("DeliveryInstructions", "string", "Optional guidance for what to include in the delivery to the user. Content guidance only."),
+			opt("Audience", "string", "Trust audience for this reminder's execution: 'personal' (all tools including web_search, shell), 'team' (restricted tools), or 'public' (minimal tools). Omit to inherit the creating session/channel audience."),
+		),
+		builtin("cancel_reminder", "scheduling", KindState, false, NeedsScheduling,
+			reminders+"CancelReminderTool.cs @26cc87b5cb356d0bff8dabb0ea3db57cede96002",
+			"Delete a reminder by its ID. Use list_reminders to find reminder IDs.",
+			req("ReminderId", "string", "The reminder ID to cancel (returned by set_reminder or list_reminders)"),
+		),
+		builtin("list_reminders", "scheduling", KindState, true, NeedsScheduling,
+			reminders+"ListRemindersTool.cs @ebaac6d6a456b565fce5e589691850e9fb4f8fcf",
+			"List reminder definitions with IDs, schedules, status, and next fire times.",
+			opt("Filter", "string", "Optional filter: 'active' (default) or 'all'."),
+		),
+		builtin("get_reminder_history", "scheduling", KindState, true, NeedsScheduling,
+			reminders+"GetReminderHistoryTool.cs @49bc93031e72ee2c5fee98e5119928ab065198d7",
+			"Get recent execution history for a reminder. Returns timestamps, success/failure, duration, and session IDs for past runs. Use the session_id to drill into a specific execution.",
+			req("ReminderId", "string", "The reminder ID to fetch history for (use list_reminders to find IDs)."),
+			opt("Last", "integer", "Maximum number of records to return. Defaults to 20, capped at 100."),
+		),
+		builtin("check_background_job", "shell", KindState, false, Always,
+			jobs+"CheckBackgroundJobTool.cs @febe6522e93862d6a85cffbdad3d74518155a900",
+			"Query the status of a background job or cancel it. Returns status, elapsed time, and output tail for running jobs; full result for completed jobs.",
+			req("JobId", "string", "The job ID returned when the background job was submitted."),
+			opt("Cancel", "boolean", "Set to true to cancel the running job."),
+		),
+		builtin("set_webhook", "webhook_admin", KindState, false, NeedsWebhooks,
+			tools+"SetWebhookTool.cs @91342f43739f30ee66179c009dc1605c5c9a690f",
+			"Create or update an inbound webhook route stored in Netclaw's webhook config directory. Use this instead of raw file access for webhook definitions.",
+			req("RouteName", "string", "Stable route name used in the webhook URL path (kebab-case, for example 'github-issues')."),
+			req("Prompt", "string", "Prompt overlay instructions for this route."),
+			req("VerificationKind", "string", "Verification kind: 'Hmac' or 'HeaderSecret'."),
+			req("Secret", "string", "Shared secret used to verify incoming requests."),
+			opt("SignatureHeaderName", "string", "Optional HMAC signature header name. Defaults to X-Webhook-Signature for Hmac routes."),
+			opt("SignaturePrefix", "string", "Optional HMAC signature prefix such as 'sha256='. Leave empty for raw hex signatures."),
+			opt("SecretHeaderName", "string", "Optional secret header name for HeaderSecret routes. Defaults to X-Webhook-Secret."),
+			opt("EventHeaderName", "string", "Optional event header name. Defaults depend on verification kind."),
+			opt("DeliveryIdHeaderName", "string", "Optional delivery ID header name. Defaults depend on verification kind."),
+			opt("Events", "string", "Optional comma-separated event allowlist."),
+			opt("Audience", "string", "Audience: 'Public', 'Team', or 'Personal'. Omit to inherit the creating session/channel audience. A route may not exceed the creator's audience."),
+			opt("NotifyInstructions", "string", "Optional notification instructions appended to the route overlay."),
+			opt("DeliveryRequired", "boolean", "Whether notification delivery is required when notification instructions are present. Defaults to true."),
+			opt("NotificationChannelId", "string", "Optional Slack channel ID for human-facing notifications."),
+			opt("MaxBodyBytes", "integer", "Maximum accepted request body size in bytes."),
+			opt("RateLimitPerMinute", "integer", "Per-route accepted requests per minute."),
+			opt("Enabled", "boolean", "Whether this route is enabled. Defaults to true."),
+		),
+		builtin("delete_webhook", "webhook_admin", KindState, false, NeedsWebhooks,
+			tools+"DeleteWebhookTool.cs @fab333da7aa74b1ae4ae08175de59d91c4e378db",
+			"Delete an inbound webhook route by name. Use list_webhooks to discover route names.",
+			req("RouteName", "string", "Webhook route name to delete (for example 'github-issues')."),
+		),
+	}
+}
+
+func builtin(name, grant string, kind Kind, readOnly bool, requires Requirement, source, description string, params ...Param) Tool {
+	return Tool{
+		Name: name, Description: description, Grant: grant, Params: params,
+		Kind: kind, ReadOnly: readOnly, Requires: requires,
+		Source: "netclaw-dev/netclaw " + source,
+		schema: GeneratedSchema(params),
+	}
+}
+
+func req(name, typ, description string) Param {
+	return Param{Name: name, Type: typ, Description: description, Required: true}
+}
+
+func opt(name, typ, description string) Param {
+	return Param{Name: name, Type: typ, Description: description}
+}

@@ -1,0 +1,437 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner/approve"
+	"github.com/agentdesk/agentdesk/runner/tools"
+)
+
+// stdioServer configures the test binary as a stdio server in mode.
+func stdioServer(t testing.TB, name, mode string) lint.McpServer {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lint.McpServer{Name: name, Transport: "stdio", Command: exe, Enabled: true,
+		EnvironmentVariables: map[string]string{serverEnv: mode}}
+}
+
+// notes collects the notes of a Servers.
+type notes struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func (n *notes) add(s string) { n.mu.Lock(); n.list = append(n.list, s); n.mu.Unlock() }
+func (n *notes) all() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Clone(n.list)
+}
+
+// start starts cfgs with quick limits and closes them when the test ends.
+func start(t testing.TB, opts Options, cfgs ...lint.McpServer) (*Servers, *notes) {
+	t.Helper()
+	n := &notes{}
+	if opts.StartTimeout == 0 {
+		opts.StartTimeout = 20 * time.Second
+	}
+	if opts.Grace == 0 {
+		opts.Grace = 500 * time.Millisecond
+	}
+	opts.Note = n.add
+	s := Start(context.Background(), cfgs, opts)
+	t.Cleanup(func() { _ = s.Close() })
+	return s, n
+}
+
+// call calls the tool named name of s with args, meta _rationale added.
+func call(t testing.TB, s *Servers, name, args string) tools.Result {
+	t.Helper()
+	for _, tl := range s.Tools() {
+		if tl.Spec().Name == name {
+			return tl.Call(context.Background(), withRationale(args))
+		}
+	}
+	t.Fatalf("no tool %s among %v", name, toolNames(s))
+	return tools.Result{}
+}
+
+func withRationale(args string) json.RawMessage {
+	if args == "" || args == "{}" {
+		return json.RawMessage(`{"_rationale":"test"}`)
+	}
+	return json.RawMessage(`{"_rationale":"test",` + strings.TrimPrefix(args, "{"))
+}
+
+func toolNames(s *Servers) []string {
+	var out []string
+	for _, tl := range s.Tools() {
+		out = append(out, tl.Spec().Name)
+	}
+	return out
+}
+
+// gone waits (bounded) until no process of group pgid is alive; zombies,
+// which no one may be there to reap in a container, count as gone.
+func gone(t testing.TB, pids ...int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range pids {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("process %d is still alive", pid)
+			}
+			<-time.After(10 * time.Millisecond)
+		}
+	}
+}
+
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil && err != syscall.EPERM {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return !os.IsNotExist(err)
+	}
+	// pid (comm) S ...: the state follows the last ')'.
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+func TestStdioServerTools(t *testing.T) {
+	s, n := start(t, Options{}, stdioServer(t, "files", "serve"))
+	want := []string{"files__echo", "files__args", "files__env", "files__crash", "files__hang", "files__fail", "files__rpcerr", "files__big", "files__spawn", "files__pid"}
+	got := toolNames(s)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("tools = %v, want %v (notes %q)", got, want, n.all())
+	}
+	for _, tl := range s.Tools() {
+		sp := tl.Spec()
+		if !sp.Deferred || !sp.Approval || sp.Server != "files" {
+			t.Errorf("%s: Deferred %v Approval %v Server %q, want true true files", sp.Name, sp.Deferred, sp.Approval, sp.Server)
+		}
+		var schema struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+			Required   []string                   `json:"required"`
+		}
+		if err := json.Unmarshal(sp.Parameters, &schema); err != nil {
+			t.Fatalf("%s: schema %s: %v", sp.Name, sp.Parameters, err)
+		}
+		for _, m := range []string{tools.MetaRationale, tools.MetaTimeout, tools.MetaBackground} {
+			if _, ok := schema.Properties[m]; !ok {
+				t.Errorf("%s: no %s in %s", sp.Name, m, sp.Parameters)
+			}
+		}
+		if !slices.Contains(schema.Required, tools.MetaRationale) {
+			t.Errorf("%s: _rationale not required: %s", sp.Name, sp.Parameters)
+		}
+		if sp.Name == "files__args" {
+			for _, bad := range []string{"$schema", "pattern", `"null"`} {
+				if strings.Contains(string(sp.Parameters), bad) {
+					t.Errorf("files__args schema keeps %s: %s", bad, sp.Parameters)
+				}
+			}
+		}
+	}
+	if len(n.all()) != 0 {
+		t.Errorf("notes = %q, want none", n.all())
+	}
+	st := s.Statuses()
+	if len(st) != 1 || st[0].PID == 0 || st[0].Err != "" || len(st[0].Tools) != len(want) {
+		t.Errorf("Statuses = %+v", st)
+	}
+}
+
+func TestStdioCalls(t *testing.T) {
+	srv := stdioServer(t, "files", "serve")
+	srv.EnvironmentVariables["TRIAL_TOKEN"] = "from-config"
+	s, n := start(t, Options{Environ: []string{"PATH=" + os.Getenv("PATH"), "trial_token=from-agentdesk", "KEEP=1"}, MaxResultBytes: 1000}, srv)
+	tests := []struct {
+		tool, args string
+		want       string
+		isErr      bool
+		note       string
+	}{
+		{"files__echo", `{"text":"hi","count":2}`, "echo: hi count=2", false, ""},
+		// Meta stripped, names matched ignoring case, strings coerced where
+		// the server's schema wants a number or a boolean, not elsewhere.
+		{"files__args", `{"URL":"https://x.test","Limit":"10","flag":"true","zip":"01234","_timeout_seconds":30,"_BACKGROUND":false}`,
+			`{"flag":true,"limit":10,"url":"https://x.test","zip":"01234"}`, false, ""},
+		{"files__env", `{"name":"TRIAL_TOKEN"}`, "TRIAL_TOKEN=from-config", false, ""},
+		{"files__env", `{"name":"KEEP"}`, "KEEP=1", false, ""},
+		{"files__fail", `{}`, "Error: MCP tool 'files/fail' reported a failure: disk full", true, "reported a failure"},
+		{"files__big", `{"n":5000}`, "Error: MCP tool 'files/big' failed: the result is 5000 bytes, over the cap of 1000 bytes for one MCP result", true, "over agentdesk's cap"},
+		{"files__args", `[1,2]`, "Error: MCP tool 'files/args' failed: the arguments are not a JSON object", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			before := len(n.all())
+			var res tools.Result
+			if strings.HasPrefix(tt.args, "[") {
+				res = s.Tools()[slices.IndexFunc(s.Tools(), func(x tools.Tool) bool { return x.Spec().Name == tt.tool })].Call(context.Background(), json.RawMessage(tt.args))
+			} else {
+				res = call(t, s, tt.tool, tt.args)
+			}
+			if !strings.HasPrefix(res.Text, tt.want) || res.IsError != tt.isErr {
+				t.Errorf("result = %q (error %v), want %q (error %v)", res.Text, res.IsError, tt.want, tt.isErr)
+			}
+			added := n.all()[before:]
+			if tt.note == "" && len(added) > 0 || tt.note != "" && (len(added) != 1 || !strings.Contains(added[0], tt.note)) {
+				t.Errorf("notes = %q, want one like %q", added, tt.note)
+			}
+		})
+	}
+	// A JSON-RPC error from the server.
+	res := call(t, s, "files__rpcerr", `{}`)
+	t.Logf("rpcerr: %q; notes %q", res.Text, n.all())
+	if !res.IsError || !strings.HasPrefix(res.Text, "Error: MCP tool 'files/rpcerr' ") || !strings.Contains(res.Text, "no such record") {
+		t.Errorf("rpcerr = %+v", res)
+	}
+}
+
+func TestCrashMidCallRestarts(t *testing.T) {
+	s, n := start(t, Options{}, stdioServer(t, "files", "serve"))
+	first := s.Statuses()[0].PID
+	res := call(t, s, "files__crash", `{}`)
+	if !res.IsError || !strings.HasPrefix(res.Text, "Error: MCP tool 'files/crash' failed: the server exited (exit status 3)") || !strings.Contains(res.Text, "the server fell over") {
+		t.Fatalf("crash result = %q", res.Text)
+	}
+	if got := n.all(); len(got) != 1 || !strings.Contains(got[0], "started again for the next call") {
+		t.Errorf("notes = %q", got)
+	}
+	gone(t, first)
+	// The next call starts the server again.
+	res = call(t, s, "files__pid", `{}`)
+	pid, err := strconv.Atoi(res.Text)
+	if res.IsError || err != nil || pid == first {
+		t.Fatalf("after the crash: %+v (first pid %d)", res, first)
+	}
+	_ = s.Close()
+	gone(t, pid)
+}
+
+func TestHangingCallTimesOut(t *testing.T) {
+	s, n := start(t, Options{CallTimeout: 300 * time.Millisecond}, stdioServer(t, "files", "serve"))
+	res := call(t, s, "files__hang", `{}`)
+	if !res.IsError || res.Text != "Error: MCP tool 'files/hang' failed: no answer within 300ms" {
+		t.Fatalf("hang = %q", res.Text)
+	}
+	if got := n.all(); len(got) != 1 || !strings.Contains(got[0], "did not answer files__hang within 300ms") {
+		t.Errorf("notes = %q", got)
+	}
+	// The server still answers.
+	if res := call(t, s, "files__echo", `{"text":"still here"}`); res.IsError {
+		t.Errorf("after the hang: %q", res.Text)
+	}
+}
+
+func TestStartFailures(t *testing.T) {
+	// A port that refuses connections: listen, note the address, close.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + l.Addr().String() + "/mcp"
+	l.Close()
+	tests := []struct {
+		name string
+		cfg  lint.McpServer
+		want string
+	}{
+		{"missing command", lint.McpServer{Name: "m", Transport: "stdio", Command: "agentdesk-no-such-mcp-server", Enabled: true}, `command "agentdesk-no-such-mcp-server" is not found on PATH`},
+		{"missing path", lint.McpServer{Name: "m", Transport: "stdio", Command: "/nonexistent/mcp-server", Enabled: true}, `command "/nonexistent/mcp-server" does not exist`},
+		{"garbage on stdout", stdioServer(t, "m", "garbage"), "its stdout is not MCP's JSON-RPC"},
+		{"silent", stdioServer(t, "m", "silent"), "did not answer the MCP handshake within 300ms"},
+		{"dies at start", stdioServer(t, "m", "die"), "fatal: missing API key"},
+		{"refused http", lint.McpServer{Name: "m", Transport: "http", URL: refused, Enabled: true}, "connection refused"},
+		{"refused sse", lint.McpServer{Name: "m", Transport: "sse", URL: refused, Enabled: true}, "connection refused"},
+		{"transport case", lint.McpServer{Name: "m", Transport: "Stdio", Command: "x", Enabled: true}, "there is no Url"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, n := start(t, Options{StartTimeout: 300 * time.Millisecond}, tt.cfg)
+			if len(s.Tools()) != 0 {
+				t.Errorf("tools = %v, want none", toolNames(s))
+			}
+			got := n.all()
+			t.Logf("notes: %q", got)
+			if len(got) != 1 || !strings.Contains(got[0], tt.want) || !strings.HasPrefix(got[0], "MCP server 'm' did not start, so its tools are not offered: ") {
+				t.Errorf("notes = %q, want one holding %q", got, tt.want)
+			}
+			if st := s.Statuses(); len(st) != 1 || st[0].Err == "" {
+				t.Errorf("Statuses = %+v", st)
+			}
+		})
+	}
+}
+
+func TestFailedStartLeavesNoProcess(t *testing.T) {
+	dir := t.TempDir()
+	pidfile := filepath.Join(dir, "pid")
+	// A shell that records its pid, starts a grandchild and never speaks MCP.
+	cfg := lint.McpServer{Name: "sh", Transport: "stdio", Command: "/bin/sh", Enabled: true,
+		Arguments: []string{"-c", `echo $$ > "$0"; sleep 600 & echo $! >> "$0"; wait`, pidfile}}
+	s, _ := start(t, Options{StartTimeout: 300 * time.Millisecond}, cfg)
+	if len(s.Tools()) != 0 {
+		t.Fatal("tools from a shell")
+	}
+	data, err := os.ReadFile(pidfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(data)) {
+		p, _ := strconv.Atoi(f)
+		pids = append(pids, p)
+	}
+	if len(pids) != 2 {
+		t.Fatalf("pids = %v", pids)
+	}
+	gone(t, pids...)
+}
+
+func TestCloseKillsProcessGroup(t *testing.T) {
+	s, _ := start(t, Options{}, stdioServer(t, "files", "serve"), stdioServer(t, "more", "serve"))
+	pidfile := filepath.Join(t.TempDir(), "child")
+	res := call(t, s, "files__spawn", `{"pidfile":`+strconv.Quote(pidfile)+`}`)
+	child, err := strconv.Atoi(res.Text)
+	if err != nil {
+		t.Fatalf("spawn: %q", res.Text)
+	}
+	var leaders []int
+	for _, st := range s.Statuses() {
+		leaders = append(leaders, st.PID)
+	}
+	if !alive(child) {
+		t.Fatal("the child is not running")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	gone(t, append(leaders, child)...)
+	if res := call(t, s, "files__echo", `{"text":"x"}`); !res.IsError || !strings.Contains(res.Text, "is unavailable or tool 'echo' is not registered") {
+		t.Errorf("a call after Close = %q", res.Text)
+	}
+}
+
+func TestAudience(t *testing.T) {
+	cfg := lint.LoadConfig(lint.NewHome(t.TempDir(), ""), []string{
+		"NETCLAW_Tools__AudienceProfiles__Team__AllowedMcpServers__0=allowed",
+		"NETCLAW_Tools__AudienceProfiles__Team__McpServerToolGrants__allowed__0=echo",
+	})
+	s, n := start(t, Options{Audience: "Team", Config: cfg},
+		stdioServer(t, "allowed", "serve"), stdioServer(t, "other", "serve"),
+		lint.McpServer{Name: "off", Command: "x", Transport: "stdio"})
+	if got := toolNames(s); !slices.Equal(got, []string{"allowed__echo"}) {
+		t.Errorf("Team tools = %v", got)
+	}
+	st := s.Statuses()
+	if st[1].PID != 0 || !strings.Contains(st[1].Skipped, "the Team audience may not use it") || !strings.Contains(st[2].Skipped, "disabled") {
+		t.Errorf("Statuses = %+v", st)
+	}
+	if len(st[0].Hidden) != 9 {
+		t.Errorf("hidden = %v", st[0].Hidden)
+	}
+	if len(n.all()) != 0 {
+		t.Errorf("notes = %q", n.all())
+	}
+}
+
+func TestNotesAreRedacted(t *testing.T) {
+	_, n := start(t, Options{StartTimeout: 300 * time.Millisecond, Redact: func(s string) string { return strings.ReplaceAll(s, "API key", "[REDACTED]") }},
+		stdioServer(t, "m", "die"))
+	if got := n.all(); len(got) != 1 || strings.Contains(got[0], "API key") || !strings.Contains(got[0], "[REDACTED]") {
+		t.Errorf("notes = %q", got)
+	}
+}
+
+// httpServers serves the test server over streamable HTTP and SSE,
+// recording the Authorization header of every request.
+func httpServers(t *testing.T) (streamURL, sseURL string, auth func() []string) {
+	var mu sync.Mutex
+	var seen []string
+	record := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			seen = append(seen, r.Header.Get("Authorization"))
+			mu.Unlock()
+			h.ServeHTTP(w, r)
+		})
+	}
+	srv := testServer()
+	stream := httptest.NewServer(record(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)))
+	sse := httptest.NewServer(record(sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return srv }, nil)))
+	t.Cleanup(stream.Close)
+	t.Cleanup(sse.Close)
+	return stream.URL, sse.URL, func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(seen) }
+}
+
+func TestHTTPTransports(t *testing.T) {
+	streamURL, sseURL, auth := httpServers(t)
+	for _, tt := range []struct{ transport, url string }{{"http", streamURL}, {"sse", sseURL}} {
+		t.Run(tt.transport, func(t *testing.T) {
+			cfg := lint.McpServer{Name: "web", Transport: tt.transport, URL: tt.url, Enabled: true, Headers: map[string]string{"Authorization": "Bearer t0ken"}}
+			s, n := start(t, Options{}, cfg)
+			res := call(t, s, "web__echo", `{"text":"over `+tt.transport+`","count":"4"}`)
+			if res.IsError || res.Text != "echo: over "+tt.transport+" count=4" {
+				t.Errorf("echo = %+v (notes %q)", res, n.all())
+			}
+			if res := call(t, s, "web__fail", `{}`); res.Text != "Error: MCP tool 'web/fail' reported a failure: disk full" {
+				t.Errorf("fail = %q", res.Text)
+			}
+			for _, a := range auth() {
+				if a != "Bearer t0ken" {
+					t.Errorf("a request carried Authorization %q", a)
+				}
+			}
+		})
+	}
+}
+
+// The Set gates every MCP call: --approve mcp:SERVER approves it, no one
+// to ask fails the run as the runtime does, a denial does not run it.
+func TestApprovalThroughSet(t *testing.T) {
+	s, _ := start(t, Options{}, stdioServer(t, "files", "serve"))
+	pats, err := approve.ParseAll([]string{"mcp:files"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := withRationale(`{"text":"gated"}`)
+	set := tools.NewSet(s.Tools(), tools.WithGate(approve.NewGate(pats, nil)), tools.RequireRationale())
+	if res := set.Call(context.Background(), "files__echo", args); res.Label != tools.LabelApproved || res.Text != "echo: gated count=0" {
+		t.Errorf("approved call = %+v", res)
+	}
+	set = tools.NewSet(s.Tools())
+	if res := set.Call(context.Background(), "files__echo", args); res.Fail == "" || !strings.Contains(res.Text, "--approve 'mcp:files'") {
+		t.Errorf("unattended call = %+v", res)
+	}
+	deny := approve.AskerFunc(func(context.Context, approve.Request) (approve.Answer, error) { return approve.Deny, nil })
+	set = tools.NewSet(s.Tools(), tools.WithGate(approve.NewGate(nil, deny)))
+	if res := set.Call(context.Background(), "files__echo", args); res.Label != tools.LabelDenied || res.Text != approve.DeniedText {
+		t.Errorf("denied call = %+v", res)
+	}
+}
