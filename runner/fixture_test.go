@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -77,18 +76,29 @@ func newFixture(t *testing.T, p wire.Protocol) *fixture {
 	return &fixture{srv: srv, proto: p, home: h, cat: cat, runner: rn}
 }
 
-// spec runs the tester for a Public session: its request is the body and
-// the contract, and the raw task (no working context), so a test can
-// script replies on the task. requestwire_test.go checks the other
-// audiences' requests.
+// spec runs the tester for a Personal session without a NetClaw install.
+// requestwire_test.go checks the request's bytes; other tests look at the
+// task (taskOf) and the system prompt's ends (isTesterSystem).
 func (f *fixture) spec(task string, l Limits) Spec {
-	return Spec{Agent: f.cat.Agent("tester"), Config: f.cat.Config, Task: task, Limits: generous.Override(l),
-		NetClaw: NetClaw{Audience: preview.Public}}
+	return Spec{Agent: f.cat.Agent("tester"), Config: f.cat.Config, Task: task, Limits: generous.Override(l)}
 }
 
-// testerSystem is the tester's system prompt without a NetClaw install:
-// its body, then the execution contract.
-var testerSystem = "You are a tester.\n\n" + request.ExecutionContract(false)
+// isTesterSystem reports whether s is a system prompt composed for the
+// tester: its body first (no install, no playbook), the contract last.
+func isTesterSystem(s string) bool {
+	return strings.HasPrefix(s, "You are a tester.\n\n") && strings.HasSuffix(s, request.ContractLastSentence) &&
+		strings.Contains(s, "[Subagent Execution Contract]")
+}
+
+// taskOf returns the task of a composed first message: what follows its
+// last "Task:" line.
+func taskOf(r modeltest.Request) string {
+	m := r.FirstUser()
+	if i := strings.LastIndex(m, "\n\nTask:\n"); i >= 0 {
+		return m[i+len("\n\nTask:\n"):]
+	}
+	return m
+}
 
 // run starts a run and waits for it, failing the test after a minute.
 func (f *fixture) run(t *testing.T, s Spec) (*Run, Record) {

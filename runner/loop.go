@@ -232,6 +232,7 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 		rec.Files = append(rec.Files, StreamFile)
 	}
 	patchErr := r.keepChanges(rec)
+	rec.MCP = mcpRecord(r.mcp, r.mcpNotes, r.red)
 	r.note(end, TranscriptEntry{Type: "outcome", Outcome: v.Outcome, Reason: v.Reason, Text: rec.Error})
 	final := *rec
 	final.ToolCalls = append([]ToolCall{}, rec.ToolCalls...)

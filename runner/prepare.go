@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -49,6 +50,10 @@ type prepared struct {
 
 	cassette *cassette.Cassette
 	replay   *ReplayRecord
+
+	// mcp are the run's MCP servers (startMCP), nil when it has none.
+	mcp      *mcp.Servers
+	mcpNotes *mcpNotes
 }
 
 // close releases the project folder of a run that will not start.
@@ -62,6 +67,16 @@ func (p *prepared) close() {
 // errors are *SpecError.
 func (rn *Runner) prepare(s Spec) (*prepared, error) {
 	p := &prepared{}
+	// The audience: Audience (the tool set's) when given, else NetClaw's.
+	if s.Audience != "" {
+		a, err := preview.ParseAudience(s.Audience)
+		if err != nil {
+			return nil, &SpecError{Err: err}
+		}
+		s.NetClaw.Audience = a
+	} else {
+		s.Audience = s.NetClaw.Audience.String()
+	}
 	f := s.Agent
 	tape := s.Replay
 	if s.Frontline != nil {
@@ -186,6 +201,9 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 			return nil, &SpecError{Err: err}
 		}
 		p.request, p.system = req, req.System
+		if p.toolsOn && p.cassette == nil && p.frontline == nil {
+			p.tools = offeredWireTools(req, p.tools)
+		}
 	}
 	p.spec = s
 	return p, nil

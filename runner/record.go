@@ -71,6 +71,10 @@ type Record struct {
 	// parts it lacked, where the operating core came from. Nil for a
 	// frontline run and for a replay that names no agent.
 	Prompt *PromptRecord `json:"prompt,omitempty"`
+	// MCP describes the run's MCP servers and what went wrong with them;
+	// nil when the configuration has none (or the run is a replay, which
+	// starts none).
+	MCP *MCPRecord `json:"mcp,omitempty"`
 	// PID and Host identify the process that ran the run, so that a run
 	// left Running by a process that died can be reported Lost.
 	PID  int    `json:"pid"`

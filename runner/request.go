@@ -4,6 +4,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
 // NetClaw says how a spawn's request is composed as NetClaw's runtime
@@ -123,5 +124,39 @@ func composeRequest(s Spec, f *lint.File) (*request.Request, error) {
 			in.Paths.Workspaces = dir
 		}
 	}
+	pol, err := request.PolicyFromConfig(s.Config)
+	if err != nil {
+		return nil, err
+	}
+	offer, err := request.OfferFor(n.Audience, pol)
+	if err != nil {
+		return nil, err
+	}
+	in.Offer = &offer
 	return request.Compose(in)
+}
+
+// offeredWireTools returns the tools a spawn's calls offer: the trial's
+// tool set (the tools runner/tools can run), each described as NetClaw's
+// catalogue describes it (name, description, JSON Schema, byte for byte)
+// when the catalogue has it; MCP and other tools the catalogue does not
+// name keep their own description.
+//
+// The catalogue offers a sub-agent more tools than a trial runs today;
+// those are in the system prompt's tool index (as at the runtime) but not
+// on the wire until runner/tools runs or stubs them: the request's
+// Tools field lists them.
+func offeredWireTools(r *request.Request, set []wire.Tool) []wire.Tool {
+	byName := map[string]request.OfferedTool{}
+	for _, t := range r.Tools {
+		byName[t.Name] = t
+	}
+	out := make([]wire.Tool, len(set))
+	for i, t := range set {
+		if c, ok := byName[t.Name]; ok && len(c.Parameters) > 0 {
+			t = wire.Tool{Name: c.Name, Description: c.Description, Parameters: c.Parameters}
+		}
+		out[i] = t
+	}
+	return out
 }

@@ -39,8 +39,17 @@ func TestRequestOnTheWire(t *testing.T) {
 				t.Fatalf("outcome %s: %s", rec.Outcome, rec.Error)
 			}
 			abs, _ := filepath.Abs(project)
+			offer, err := request.OfferFor(preview.Personal, request.DefaultPolicy())
+			if err != nil {
+				t.Fatal(err)
+			}
+			scope := false
+			for _, tool := range offer.Tools {
+				scope = scope || tool.Name == "set_working_directory" && tool.Core
+			}
 			wantSystem := "# Operating Rules\nNever invent facts.\n\n" + request.PlaybookHeading + "\n\nReview every email. Skills in " +
-				filepath.Join(f.home.Base, "skills") + ".\n\nProject rules: prefer Go.\n\nYou are a tester.\n\n" + request.ExecutionContract(false)
+				filepath.Join(f.home.Base, "skills") + ".\n\nProject rules: prefer Go.\n\nYou are a tester.\n\n" +
+				strings.TrimRight(offer.Index, " \n") + "\n\n" + request.ExecutionContract(scope)
 			wantMessage := "Context:\nThe user is on call.\n\n[working-context]\nshell:\n  platform: Linux\n  executable: /bin/bash\n  grammar: Bash\nproject_dir: " + abs +
 				"\nrecent_files:\n  - main.go\ngit:\n  worktree: " + project + "\n  common_dir: " + project + "/.git\n  branch: main\n  head: abc\n  staged: 0\n  modified: 0\n  untracked: 0\n\n" +
 				request.SessionBlock(filepath.Join(rec.Dir, SessionDir)) + "\n\nTask:\nCheck the thing."
@@ -60,6 +69,16 @@ func TestRequestOnTheWire(t *testing.T) {
 					t.Errorf("the request body holds no JSON string equal to %.60q...", want)
 				}
 			}
+			// The tools go out as NetClaw's catalogue describes them.
+			var fileRead *request.OfferedTool
+			for i := range offer.Tools {
+				if offer.Tools[i].Name == "file_read" {
+					fileRead = &offer.Tools[i]
+				}
+			}
+			if fileRead == nil || !jsonHasString(t, reqs[0].Body, fileRead.Description) {
+				t.Errorf("file_read is not offered with the catalogue's description")
+			}
 			pr := rec.Prompt
 			if pr == nil || pr.Audience != "Personal" || len(pr.Missing) != 0 || pr.CoreSource == "" || pr.CoreVersion != "1.2.3" {
 				t.Fatalf("run.json prompt = %+v", pr)
@@ -71,7 +90,7 @@ func TestRequestOnTheWire(t *testing.T) {
 					t.Errorf("part %+v", part)
 				}
 			}
-			if got := strings.Join(names, ","); got != "operating-rules,deployment-playbook,project-instructions,body,execution-contract" {
+			if got := strings.Join(names, ","); got != "operating-rules,deployment-playbook,project-instructions,body,tool-index,execution-contract" {
 				t.Errorf("parts %s", got)
 			}
 		})

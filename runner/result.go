@@ -109,6 +109,7 @@ func ResultMarkdown(r *Record) string {
 	l := r.Limits
 	fmt.Fprintf(&b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s, max call %s\n",
 		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS), millis(l.MaxCallMS))
+	writeMCP(&b, r.MCP)
 	if fl := r.Frontline; fl != nil {
 		fmt.Fprintf(&b, "\n## Request\n\n%s\n", escapeBlock(r.Task))
 		for i, s := range fl.Systems {

@@ -16,6 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -185,6 +186,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.startMCP(ctx)
 	s = p.spec
 	red := p.red
 	id := NewRunID()
@@ -221,6 +223,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		Frontline:   p.frontlineRecord(red),
 		Suite:       s.Suite,
 		Prompt:      promptRecord(p.request, red),
+		MCP:         mcpRecord(p.mcp, p.mcpNotes, red),
 	}
 	if p.toolsOn {
 		rec.Tools = toolNames(p.tools)
@@ -236,27 +239,29 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	r := &Run{
-		runner:  rn,
-		spec:    s,
-		model:   p.model,
-		limits:  p.limits,
-		red:     red,
-		system:  p.system,
-		layers:  p.layers,
-		message: p.firstMessage(dir),
-		ctx:     runCtx,
-		cancel:  cancel,
-		rec:     rec,
-		start:   start,
-		client:  rn.client,
-		toolsOn: p.toolsOn,
-		tools:   p.tools,
-		toolbox: p.toolbox,
-		maxIter: p.maxIter,
-		guard:   tools.NewGuard(),
-		overlay: p.overlay,
-		changed: make(chan struct{}),
-		done:    make(chan struct{}),
+		mcp:      p.mcp,
+		mcpNotes: p.mcpNotes,
+		runner:   rn,
+		spec:     s,
+		model:    p.model,
+		limits:   p.limits,
+		red:      red,
+		system:   p.system,
+		layers:   p.layers,
+		message:  p.firstMessage(dir),
+		ctx:      runCtx,
+		cancel:   cancel,
+		rec:      rec,
+		start:    start,
+		client:   rn.client,
+		toolsOn:  p.toolsOn,
+		tools:    p.tools,
+		toolbox:  p.toolbox,
+		maxIter:  p.maxIter,
+		guard:    tools.NewGuard(),
+		overlay:  p.overlay,
+		changed:  make(chan struct{}),
+		done:     make(chan struct{}),
 	}
 	switch {
 	case p.cassette != nil:
@@ -310,6 +315,11 @@ var errCancelled = errors.New("cancelled by the parent")
 
 // Run is one trial run in progress (or just ended).
 type Run struct {
+	// mcp are the run's MCP servers, nil when it has none; their notes
+	// go into run.json at the end.
+	mcp      *mcp.Servers
+	mcpNotes *mcpNotes
+
 	runner  *Runner
 	spec    Spec
 	model   Model

@@ -190,7 +190,7 @@ func (m *Model) Init() tea.Cmd {
 // (cancelled_by_parent) and waits until their folders are written. Call it
 // after the program has returned.
 func (m *Model) Close() error {
-	m.tests.stop()
+	m.tests.close()
 	m.runs.close()
 	if m.watcher != nil {
 		return m.watcher.Close()

@@ -3,8 +3,8 @@ package tui
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -26,16 +26,19 @@ type testsPane struct {
 	e      *env
 	scroll scroller
 
-	// path is the suite file the state below is about; gen counts the
+	// path is the selected agent's own suite path (<name>.test.yaml), which
+	// the state below is about; file is the suite file shown (path, or
+	// another one whose agent: names the agent); elsewhere is the agent
+	// the file at path tests when it is another one. gen counts the
 	// readings asked for, so a late one is dropped.
-	path    string
-	catGen  int
-	gen     int
-	loading bool
-	suite   *lintsuite.Suite
-	recs    []suite.CaseRecordings
-	missing bool // no suite file for this agent
-	err     error
+	path, file, elsewhere string
+	catGen                int
+	gen                   int
+	loading               bool
+	suite                 *lintsuite.Suite
+	recs                  []suite.CaseRecordings
+	missing               bool // no suite file for this agent
+	err                   error
 
 	// The last run of the suite: its results by case name, whether it is
 	// still going, and the channel its results come in on.
@@ -44,6 +47,9 @@ type testsPane struct {
 	results  map[string]*suite.CaseResult
 	cancel   context.CancelFunc
 	resultCh chan tea.Msg
+	// runsDone holds a channel per run started, closed when its
+	// goroutine has ended: every sample's folder is written then.
+	runsDone []chan struct{}
 	// runSHA is the definition's SHA-256 when the run started: results of
 	// an older definition show stale.
 	runSHA string
@@ -57,12 +63,15 @@ type testsPane struct {
 
 // testsReadMsg carries a suite and how its recordings stand.
 type testsReadMsg struct {
-	path    string
-	gen     int
-	suite   *lintsuite.Suite
-	recs    []suite.CaseRecordings
-	missing bool
-	err     error
+	// path is the agent's own suite path, which keys the reading; file is
+	// the suite file read (path, or another suite whose agent: names the
+	// agent); elsewhere the agent the file at path tests instead.
+	path, file, elsewhere string
+	gen                   int
+	suite                 *lintsuite.Suite
+	recs                  []suite.CaseRecordings
+	missing               bool
+	err                   error
 }
 
 // testsCaseMsg carries one case's result of a run of the suite; done
@@ -100,23 +109,53 @@ func (p *testsPane) need(int) tea.Cmd {
 	p.path, p.catGen, p.loading = path, e.catGen, true
 	p.gen++
 	gen, cat, rn := p.gen, e.cat, e.opts.Runner
+	name := f.Name()
 	return func() tea.Msg {
-		msg := testsReadMsg{path: path, gen: gen}
-		// Lstat: a link that leads nowhere is a suite that cannot be read,
-		// which Load says, not no suite.
-		if _, err := os.Lstat(path); err != nil {
-			msg.missing = os.IsNotExist(err)
-			if !msg.missing {
-				msg.err = err
-			}
+		msg := testsReadMsg{path: path, gen: gen, file: path}
+		s, elsewhere, err := findSuiteOf(name, path)
+		switch {
+		case err != nil:
+			msg.err = err
+			return msg
+		case s == nil:
+			msg.missing, msg.elsewhere = true, elsewhere
 			return msg
 		}
-		s := lintsuite.Load(path)
 		lintsuite.Check(s, cat)
-		msg.suite = s
+		msg.suite, msg.file = s, s.Path
 		msg.recs = suite.Recordings(s, suite.Options{Runner: rn, Catalog: cat})
 		return msg
 	}
+}
+
+// findSuiteOf reads the test suite of the agent name: the suite file at
+// path (<agents>/<name>.test.yaml) unless its agent: names another agent,
+// else the first suite file beside it whose agent: names this one (nil
+// when there is none). elsewhere is the agent the file at path tests when
+// that is another one. It reads files: call it from a Cmd.
+func findSuiteOf(name, path string) (s *lintsuite.Suite, elsewhere string, err error) {
+	found, err := lintsuite.Find(filepath.Dir(path), lintsuite.TestSuffix)
+	if err != nil {
+		return nil, "", err
+	}
+	// The file named after the agent first: it is the agent's unless its
+	// agent: says otherwise (one that cannot be read is the agent's too).
+	if slices.Contains(found, path) {
+		if s := lintsuite.Load(path); s.Agent == name {
+			return s, "", nil
+		} else {
+			elsewhere = s.Agent
+		}
+	}
+	for _, other := range found {
+		if other == path {
+			continue
+		}
+		if s := lintsuite.Load(other); s.AgentPos.Line > 0 && s.Agent == name {
+			return s, elsewhere, nil
+		}
+	}
+	return nil, elsewhere, nil
 }
 
 // read stores a reading unless a newer one was asked for, and starts a
@@ -127,6 +166,7 @@ func (p *testsPane) read(msg testsReadMsg) tea.Cmd {
 	}
 	p.loading = false
 	p.suite, p.recs, p.missing, p.err = msg.suite, msg.recs, msg.missing, msg.err
+	p.file, p.elsewhere = msg.file, msg.elsewhere
 	if p.suite != nil {
 		p.sel = min(p.sel, max(len(p.suite.Cases)-1, 0))
 	}
@@ -187,7 +227,10 @@ func (p *testsPane) start() tea.Cmd {
 	ch := make(chan tea.Msg, len(p.suite.Cases)+1)
 	p.resultCh = ch
 	gen, s, cat, rn := p.runGen, p.suite, e.cat, e.opts.Runner
+	done := make(chan struct{})
+	p.runsDone = append(slices.DeleteFunc(p.runsDone, closed), done)
 	go func() {
+		defer close(done)
 		suite.Run(ctx, []*lintsuite.Suite{s}, suite.Options{
 			// Every sample's run opens from the pane (enter): a
 			// replay's folder is kept too.
@@ -196,7 +239,7 @@ func (p *testsPane) start() tea.Cmd {
 		})
 		ch <- testsCaseMsg{runGen: gen, done: true}
 	}()
-	return tea.Batch(waitTestsCmd(ch), e.notify("running "+filepath.Base(p.path)+"…", false))
+	return tea.Batch(waitTestsCmd(ch), e.notify("running "+filepath.Base(p.file)+"…", false))
 }
 
 // brokenNote says that a suite cannot run, and where its first error is.
@@ -207,6 +250,16 @@ func brokenNote(s *lintsuite.Suite, run string) string {
 		note += fmt.Sprintf(" (%d:%d: %s [%s])", d.Line, d.Column, d.Message, d.Rule)
 	}
 	return Sanitize(note + ": fix it, then " + run + " runs it")
+}
+
+// closed reports whether ch is closed (it never carries values).
+func closed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // waitTestsCmd waits for the next result of a run of the suite.
@@ -230,10 +283,22 @@ func (p *testsPane) caseDone(msg testsCaseMsg) tea.Cmd {
 				bad = true
 			}
 		}
-		return p.e.notify(fmt.Sprintf("%s: %d of %d cases passed", filepath.Base(p.path), passed, len(p.results)), bad)
+		return p.e.notify(fmt.Sprintf("%s: %d of %d cases passed", filepath.Base(p.file), passed, len(p.results)), bad)
 	}
 	p.results[msg.result.Case.Name] = msg.result
 	return waitTestsCmd(p.resultCh)
+}
+
+// close cancels a run of the suite still going (its live samples end
+// Cancelled · cancelled_by_parent) and waits until their folders are
+// written, as the Run pane's close does. Call it when the program has
+// returned.
+func (p *testsPane) close() {
+	p.stop()
+	for _, done := range p.runsDone {
+		<-done
+	}
+	p.runsDone = nil
 }
 
 // stop cancels a run of the suite still going.
@@ -342,7 +407,13 @@ func (p *testsPane) lines(w int) []string {
 		return out
 	case p.missing:
 		add(st.Title.Render("Tests of " + fileLabel(f)))
-		add(wrap("No suite yet. Write "+Sanitize(name)+" beside the definition:", w)...)
+		if p.elsewhere != "" {
+			add(wrap(Sanitize(name)+" tests "+Sanitize(p.elsewhere)+" (its agent: key), so it is shown under that agent.", w)...)
+			add("")
+			add(wrap("No suite yet. Write one beside the definition, with agent: "+Sanitize(f.Name())+":", w)...)
+		} else {
+			add(wrap("No suite yet. Write "+Sanitize(name)+" beside the definition:", w)...)
+		}
 		add("", st.Dim.Render("  cases:"), st.Dim.Render("    - name: answers the question"), st.Dim.Render("      task: What does main.go do?"),
 			st.Dim.Render("      expect:"), st.Dim.Render("        contains: main"))
 		add("")
@@ -358,7 +429,7 @@ func (p *testsPane) lines(w int) []string {
 		right = fmt.Sprintf("running %d/%d", len(p.results), len(s.Cases))
 	}
 	add(spread(st.Title.Render("Tests of "+fileLabel(f)), st.Dim.Render(right), w)...)
-	add(st.Dim.Render(cut(Sanitize(e.shortPath(p.path)), w)))
+	add(st.Dim.Render(cut(Sanitize(e.shortPath(p.file)), w)))
 	for _, d := range s.Diagnostics {
 		for _, l := range wrap(fmt.Sprintf("%d:%d: %s [%s]", d.Line, d.Column, Sanitize(d.Message), d.Rule), w) {
 			add(st.Error.Render(l))

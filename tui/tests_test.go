@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -160,5 +161,66 @@ func TestTestsPaneBrokenSuite(t *testing.T) {
 				t.Errorf("T on a broken suite, want %q:\n%s", tt.note, scr)
 			}
 		})
+	}
+}
+
+// TestQuitDuringTestsCancelsTheLiveSample: quitting the browser while T
+// runs a live sample ends that sample as r then q ends a run: Cancelled ·
+// cancelled_by_parent, its folder written before Close returns (never
+// left Running, to be shown Lost later).
+func TestQuitDuringTestsCancelsTheLiveSample(t *testing.T) {
+	rh := newRunHome(t, 100, 30)
+	rh.srv.SetDefault(modeltest.Script{Steps: []modeltest.Step{modeltest.Text("working on it"), modeltest.Pause(time.Hour)}})
+	rh.writeFile("agents/code-analyst.test.yaml", "cases:\n  - name: answers\n    task: say hi\n")
+	rh.keys("ctrl+r")
+	if !rh.list.selectPath(filepath.Join(rh.base, "agents", "code-analyst.md")) {
+		t.Fatal("code-analyst is not in the list")
+	}
+	rh.keys("5")
+	if !strings.Contains(rh.screen(), "answers") {
+		t.Fatalf("the suite is not read:\n%s", rh.screen())
+	}
+	// T, without waiting on its results: the sample stays live.
+	_ = rh.tests.start()
+	if !rh.tests.running {
+		t.Fatalf("T did not start the suite:\n%s", rh.screen())
+	}
+	if got := rh.srv.WaitRequests(1, time.Minute); len(got) < 1 {
+		t.Fatal("the live sample never reached the model")
+	}
+	// q: the program returns, then Close.
+	if err := rh.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := runner.ListRuns(filepath.Join(rh.tmp, "runs"), runner.Filter{})
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("runs: %d %v", len(recs), err)
+	}
+	if r := recs[0]; r.State != "Cancelled" || r.Reason != runner.ReasonCancelledByParent {
+		t.Errorf("the live sample after quitting: %s · %s, want Cancelled · cancelled_by_parent", r.State, r.Reason)
+	}
+}
+
+// TestTestsPaneShowsASuiteUnderTheAgentItTests: a suite whose agent: names
+// another agent is that agent's, not the file name's.
+func TestTestsPaneShowsASuiteUnderTheAgentItTests(t *testing.T) {
+	tm := demoModel(t, 100, 30)
+	agents := tm.opts.Home.Agents
+	if err := os.WriteFile(filepath.Join(agents, "short-answers.test.yaml"), []byte("agent: summarizer\ncases:\n  - name: keeps it short\n    task: sum up main.go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(agents, "deep-thinker.test.yaml"), []byte("agent: code-analyst\ncases:\n  - name: thinks for the analyst\n    task: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm.list.selectPath(filepath.Join(agents, "summarizer.md"))
+	tm.keys("5")
+	if scr := tm.screen(); !strings.Contains(scr, "keeps it short") || !strings.Contains(scr, "short-answers.test.yaml") || strings.Contains(scr, "No suite yet") {
+		t.Errorf("summarizer's suite in another file is not shown:\n%s", scr)
+	}
+	tm.list.selectPath(filepath.Join(agents, "deep-thinker.md"))
+	tm.send(nil)
+	scr := tm.screen()
+	if strings.Contains(scr, "thinks for the analyst") || !strings.Contains(scr, "No suite yet") || !strings.Contains(scr, "deep-thinker.test.yaml tests code-analyst") {
+		t.Errorf("a suite testing another agent is shown under its file name's agent:\n%s", scr)
 	}
 }

@@ -19,6 +19,9 @@ import (
 
 // routeFlags holds the flags of agentdesk route.
 type routeFlags struct {
+	// approve is accepted with the other trial flags; the frontline runs
+	// no tool, so nothing needs it.
+	approve     []string
 	audience    audienceFlag
 	systemFile  string
 	samples     int
@@ -127,6 +130,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.IntVar(&f.maxTokens, "max-tokens", 0, "cap on each reply's tokens (default: the provider's; 8192 for Anthropic)")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
 	fl.BoolVar(&f.record, "record", false, "keep each sample's recording, redacted: with --suite beside the suite (<name>.route.recordings/), else in its run folder's stream.cassette")
+	addApproveFlag(fl, &f.approve, approveUsage+"; route runs no tool (the frontline's first reply is the answer), so it only checks the patterns")
 	fl.BoolVar(&f.static, "static", false, "rank the agents by shared words, with no model (a heuristic)")
 	fl.BoolVar(&f.showRequest, "show-request", false, "print the request that would be sent, and send nothing")
 	fl.Var(&f.format, "format", "output format: text or json (with --suite also junit or github)")
@@ -218,6 +222,9 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	}
 	rn, err := openRunner(g, f.runsDir)
 	if err != nil {
+		return err
+	}
+	if _, err := parseApprove(f.approve); err != nil {
 		return err
 	}
 	res, err := route.Ask(cmd.Context(), rn, p, route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record})

@@ -33,6 +33,7 @@ type runFlags struct {
 	noProgress    time.Duration
 	json          bool
 	project       string
+	approve       []string
 	noTools       bool
 	record        bool
 	replay        string
@@ -114,8 +115,9 @@ or a model that does not resolve, 2 bad usage, 3 internal failure.`,
 	fl.DurationVar(&f.interDelta, "inter-delta-timeout", 0, "limit on stream silence once the reply started (default Session.FirstTokenTimeoutSeconds)")
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds); thinking alone is capped at 3×")
 	fl.BoolVar(&f.json, "json", false, "print run.json on stdout at the end; the reply streams to stderr")
-	fl.StringVar(&f.project, "project", "", "folder the trial tools file_read and file_list may read (default: the working directory)")
+	fl.StringVar(&f.project, "project", "", "folder the trial tools work in; writes go to an overlay, never to the folder (default: the working directory)")
 	fl.BoolVar(&f.noTools, "no-tools", false, "offer the model no tools")
+	addApproveFlag(fl, &f.approve, approveUsage)
 	fl.BoolVar(&f.record, "record", false, "keep the raw response bytes and tool results, redacted, in the run folder's stream.cassette")
 	fl.StringVar(&f.replay, "replay", "", "play this cassette back instead of calling a model")
 	fl.BoolVar(&f.fast, "fast", false, "with --replay: play without the recorded pauses (the outcome is the same)")
@@ -201,6 +203,9 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 			spec.ReplaySource = abs
 		}
 	} else if !f.noTools {
+		if spec.Approve, err = parseApprove(f.approve); err != nil {
+			return err
+		}
 		spec.Project = f.project
 		if spec.Project == "" {
 			if spec.Project, err = os.Getwd(); err != nil {

@@ -117,7 +117,7 @@ func TestRunCommandOnEveryProtocol(t *testing.T) {
 				t.Error("thinking dimmed without colour")
 			}
 			req := srv.Requests()[0]
-			if !strings.HasPrefix(req.System, fixtureCoreStart) || !strings.HasSuffix(req.System, "You read code.\n\n"+request.ExecutionContract(false)) ||
+			if !strings.HasPrefix(req.System, fixtureCoreStart) || !strings.Contains(req.System, "\n\nYou read code.\n\n") || !strings.HasSuffix(req.System, request.ContractLastSentence) ||
 				!strings.HasPrefix(req.FirstUser(), "Context:\nGo module\n\n[working-context]\nshell:\n") || !strings.HasSuffix(req.FirstUser(), "\n\nTask:\nExplain main.go") ||
 				req.APIKey != trialKey || req.Model != "trial-model" {
 				t.Errorf("the server got system %q\nmessage %q", req.System, req.FirstUser())
@@ -189,7 +189,7 @@ func TestRunCommandJSONAndStdin(t *testing.T) {
 	if !strings.Contains(stderr, "Release notes drafted.") {
 		t.Errorf("with --json the reply streams to stderr: %q", stderr)
 	}
-	if got := srv.Requests()[0].System; !strings.HasSuffix(got, "You read code.\n\n[Skill Overlay]\nWrite release notes.\n\n"+request.ExecutionContract(false)) {
+	if got := srv.Requests()[0].System; !strings.Contains(got, "You read code.\n\n[Skill Overlay]\nWrite release notes.\n\n") || !strings.HasSuffix(got, request.ContractLastSentence) {
 		t.Errorf("system prompt %q", got)
 	}
 }
@@ -372,11 +372,11 @@ func TestRunCommandToolLoop(t *testing.T) {
 			if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
 				t.Fatal(err)
 			}
-			if rec.Output != "It uses port 8080." || rec.Counts.ModelCalls != 2 || rec.Counts.ToolResults != 1 || len(rec.Tools) != 2 {
+			if rec.Output != "It uses port 8080." || rec.Counts.ModelCalls != 2 || rec.Counts.ToolResults != 1 || len(rec.Tools) != 5 {
 				t.Errorf("record %+v", rec)
 			}
 			reqs := srv.Requests()
-			if len(reqs) != 2 || len(reqs[0].Tools) != 2 || !strings.Contains(reqs[1].Messages[2].Text, "Port 8080.") {
+			if len(reqs) != 2 || len(reqs[0].Tools) != 5 || !strings.Contains(reqs[1].Messages[2].Text, "Port 8080.") {
 				t.Errorf("requests %+v", reqs)
 			}
 			noKeyAnywhere(t, runs, stdout, stderr)
@@ -396,7 +396,7 @@ func TestRunCommandToolsDefaultToTheWorkingDirectory(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	reqs := srv.Requests()
-	if len(reqs[0].Tools) != 2 || len(reqs[1].Tools) != 0 || strings.Contains(string(reqs[1].Body), `"tools"`) {
+	if len(reqs[0].Tools) != 5 || len(reqs[1].Tools) != 0 || strings.Contains(string(reqs[1].Body), `"tools"`) {
 		t.Errorf("tools offered: %v then %v", reqs[0].Tools, reqs[1].Tools)
 	}
 }
@@ -606,7 +606,7 @@ func TestRunCommandWithoutNetClaw(t *testing.T) {
 	if !strings.Contains(string(b), "Warning: the request lacked the operating rules") {
 		t.Errorf("result.md:\n%s", b)
 	}
-	if sys := srv.Requests()[0].System; sys != "You read code.\n\n"+request.ExecutionContract(false) {
+	if sys := srv.Requests()[0].System; !strings.HasPrefix(sys, "You read code.\n\n") || !strings.HasSuffix(sys, request.ContractLastSentence) {
 		t.Errorf("system %q", sys)
 	}
 	empty := t.TempDir()

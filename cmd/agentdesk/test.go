@@ -28,6 +28,7 @@ type testFlags struct {
 	audience        audienceFlag
 	project         string
 	keepRuns        bool
+	approve         []string
 }
 
 // newTestCmd builds `agentdesk test [PATH...]`.
@@ -85,6 +86,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.Var(&f.audience, "audience", "the parent session's audience of cases whose suite names none: Personal (default), Team or Public")
 	fl.StringVar(&f.project, "project", "", "project folder of cases that name none (default: none)")
 	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
+	addApproveFlag(fl, &f.approve, approveUsage+"; recorded and offline samples need none")
 	return cmd
 }
 
@@ -143,8 +145,12 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	progress := newProgressLine(g, total)
 	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == suiteAsText)
 	start := time.Now()
+	approved, err := parseApprove(f.approve)
+	if err != nil {
+		return err
+	}
 	results := suite.Run(cmd.Context(), suites, suite.Options{
-		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns,
+		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved,
 		NetClaw: nc, Project: f.project,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)

@@ -6,9 +6,12 @@
 // source, or an error that names the file and says what to do. It reads
 // disk and never writes; it imports nothing else of agentdesk.
 //
-// What NetClaw embeds and what it reads from the home (followed at the
-// NetClaw commits named next to each table: Netclaw.Configuration.csproj at
-// 013299cf, FileSystemPromptProvider in ISystemPromptProvider.cs, NetclawPaths.cs):
+// What NetClaw embeds and what it reads from the home, followed in
+// netclaw-dev/netclaw: Netclaw.Configuration.csproj at 013299cf (its
+// EmbeddedResource items), FileSystemPromptProvider in
+// src/Netclaw.Configuration/ISystemPromptProvider.cs (the stored version
+// with the deployment-playbook heading; the path's newest listed commit is
+// b86f7ac0) and NetclawPaths.cs (newest listed commit 867df8e5):
 //
 //   - Embedded in Netclaw.Configuration.dll, and nothing else of the prompt:
 //     ResourceAgents ("Netclaw.Configuration.Resources.AGENTS.md", the

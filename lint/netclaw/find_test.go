@@ -262,3 +262,18 @@ func TestCacheReadsOnce(t *testing.T) {
 		t.Fatalf("OperatingCore(public) on an assembly without it = %v, want ErrNoResource", err)
 	}
 }
+
+func TestFindCore(t *testing.T) {
+	core, missing, err := FindCore(Options{Home: fixtureHome, Getenv: noEnv, LookPath: noPath}, true)
+	if err != nil || missing != "" || core.Resource != ResourceAgentsPublic || !strings.HasSuffix(core.Text, fixturePublicLast) {
+		t.Fatalf("FindCore = %+v, %q, %v", core, missing, err)
+	}
+	core, missing, err = FindCore(Options{Home: t.TempDir(), Getenv: noEnv, LookPath: noPath}, false)
+	if err != nil || core.Text != "" || !strings.HasPrefix(missing, "the operating rules are missing: NetClaw installation not found") {
+		t.Fatalf("FindCore without an install = %+v, %q, %v; want a missing sentence", core, missing, err)
+	}
+	_, missing, err = FindCore(Options{Dir: t.TempDir(), Getenv: noEnv, LookPath: noPath}, false)
+	if err == nil || missing != "" {
+		t.Fatalf("FindCore with an empty named folder = %q, %v; want an error", missing, err)
+	}
+}

@@ -234,3 +234,22 @@ func dropCache() {
 	cache.m = map[cacheKey]*Assembly{}
 	cache.Unlock()
 }
+
+// FindCore is Find followed by OperatingCore, shaped for a caller that
+// composes a request: the audience's core (public true for Public); or,
+// when no NetClaw is installed at all (ErrNotFound), a zero Core and
+// missing, a sentence saying so and where Find looked, for every surface to
+// show while the trial runs on; or an error for everything else (a named
+// folder without NetClaw, a file that cannot be read, a missing resource),
+// which names the file.
+func FindCore(o Options, public bool) (core Core, missing string, err error) {
+	in, err := Find(o)
+	if errors.Is(err, ErrNotFound) {
+		return Core{}, "the operating rules are missing: " + err.Error(), nil
+	}
+	if err != nil {
+		return Core{}, "", err
+	}
+	core, err = in.OperatingCore(public)
+	return core, "", err
+}

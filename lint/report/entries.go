@@ -21,7 +21,8 @@ type entry struct {
 	// status is "loaded", "rejected" or "not-loaded" for agent files and
 	// skills (a skill is rejected when the scanner refuses it or its
 	// routing fails), "not-loaded" for a feed folder the runtime does not
-	// read, "" for other folders and configuration files.
+	// read, "" for other folders and configuration files; for an extra
+	// file (a suite) "valid", or "invalid" when it has an error.
 	status string
 	// source is "local" or "feed:<name>" for agents and skills, "system" for
 	// skills under skills/.system, "folder" for folders, "config" for
@@ -67,7 +68,13 @@ func entries(c *lint.Catalog) []entry {
 	out = append(out, folderEntries(c)...)
 	out = append(out, configEntries(c)...)
 	for _, x := range c.Extra {
-		out = append(out, entry{path: x.Path, source: x.Kind, diagnostics: sorted(x.Diagnostics), text: x.Text})
+		st := "valid"
+		for _, d := range x.Diagnostics {
+			if d.Severity == lint.Error {
+				st = "invalid"
+			}
+		}
+		out = append(out, entry{path: x.Path, status: st, source: x.Kind, diagnostics: sorted(x.Diagnostics), text: x.Text})
 	}
 	return out
 }

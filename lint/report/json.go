@@ -62,7 +62,8 @@ type jsonSummary struct {
 // when the skill scanner refuses it or its routing fails, "not-loaded" in
 // a feed folder the runtime does not read; for a folder it is "not-loaded"
 // for a feed folder the runtime does not read, else ""; for a
-// configuration file it is "". "source" is "local" or "feed:<name>",
+// configuration file it is ""; for an extra file (a suite) it is "valid",
+// or "invalid" when it has an error. "source" is "local" or "feed:<name>",
 // "system" for skills under skills/.system, "folder" for folders,
 // "config" for configuration files and the kind of an extra file ("test
 // suite"). "severity" is "error", "warning" or

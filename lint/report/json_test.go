@@ -72,6 +72,12 @@ func TestJSONShape(t *testing.T) {
 func TestJSONStatuses(t *testing.T) {
 	var b bytes.Buffer
 	c := handCatalog(t)
+	// Suites checked with the agents: "valid", or "invalid" with an error.
+	c.Extra = append(c.Extra,
+		&lint.ExtraFile{Path: "testdata/home/agents/good.test.yaml", Kind: "test suite",
+			Diagnostics: []lint.Diagnostic{{Path: "testdata/home/agents/good.test.yaml", Rule: "suite-agent-name", Severity: lint.Warning, Message: "m"}}},
+		&lint.ExtraFile{Path: "testdata/home/agents/bad.route.yaml", Kind: "routing suite",
+			Diagnostics: []lint.Diagnostic{{Path: "testdata/home/agents/bad.route.yaml", Rule: "suite-yaml", Severity: lint.Error, Message: "m"}}})
 	if err := JSON(&b, c, Options{Dir: wd(t)}); err != nil {
 		t.Fatal(err)
 	}
@@ -102,6 +108,8 @@ func TestJSONStatuses(t *testing.T) {
 		{"testdata/home/skills/triage/SKILL.md", "rejected", "local", "triage", 1},
 		{"testdata/home/config/netclaw.json", "", "config", "", 1},
 		{"environment", "", "config", "", 1},
+		{"testdata/home/agents/good.test.yaml", "valid", "test suite", "", 1},
+		{"testdata/home/agents/bad.route.yaml", "invalid", "routing suite", "", 1},
 	}
 	for _, tt := range tests {
 		i, ok := byPath[tt.path]

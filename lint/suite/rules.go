@@ -15,11 +15,13 @@ const (
 	RuleSkill         = "suite-skill"
 	RuleFile          = "suite-file"
 	RuleUnreadable    = "suite-unreadable"
+	RuleAgentName     = "suite-agent-name"
+	RuleOutsideHome   = "suite-outside-home"
 )
 
 // Rules lists the rules of suite files, in the order the README documents
-// them. Every one is an error: a suite that says something agentdesk
-// cannot do must not pass quietly.
+// them. Every one but suite-agent-name and suite-outside-home is an error: a suite that says
+// something agentdesk cannot do must not pass quietly.
 var Rules = []lint.Rule{
 	{ID: RuleYAML, Summary: "a suite file is not valid YAML, a key appears twice, or a value has the wrong type", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleUnknownKey, Summary: "a key suites do not have (with did-you-mean)", Runtime: lint.Error, Publish: lint.Error},
@@ -31,4 +33,6 @@ var Rules = []lint.Rule{
 	{ID: RuleSkill, Summary: "a case's skill is unknown or does not route to the suite's agent", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleFile, Summary: "a case's context-file or project folder does not exist", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleUnreadable, Summary: "a suite file cannot be read", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleAgentName, Summary: "a test suite's agent: names another agent than its file name", Runtime: lint.Warning, Publish: lint.Warning},
+	{ID: RuleOutsideHome, Summary: "a case's context-file or project is outside the home: recordings made from it go stale on another machine", Runtime: lint.Warning, Publish: lint.Warning},
 }

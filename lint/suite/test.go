@@ -217,6 +217,11 @@ func Parse(path string, data []byte) *Suite {
 		case "agent":
 			if a, ok := r.scalar(v, "agent"); ok && strings.TrimSpace(a) != "" {
 				s.Agent, s.AgentPos = strings.TrimSpace(a), posOf(v)
+				if named := AgentFromPath(path); s.Agent != named {
+					r.diags = append(r.diags, lint.Diagnostic{Path: path, Pos: s.AgentPos, Rule: RuleAgentName, Severity: lint.Warning,
+						Message: fmt.Sprintf("the file name says %s, agent: says %s: the suite tests %s", named, s.Agent, s.Agent),
+						Hint:    fmt.Sprintf("rename the file %s%s, or fix agent:", s.Agent, TestSuffix)})
+				}
 			}
 		case "cases":
 			cases = v
@@ -402,6 +407,7 @@ func Check(s *Suite, c *lint.Catalog) {
 		}
 	}
 	dir := filepath.Dir(s.Path)
+	var warnings []lint.Diagnostic // not a case's problems: it still runs
 	for _, cs := range s.Cases {
 		before := len(r.diags)
 		if cs.Skill != "" && c != nil {
@@ -428,9 +434,50 @@ func Check(s *Suite, c *lint.Catalog) {
 			}
 		}
 		cs.Problems = append(cs.Problems, r.diags[before:]...)
+		if c != nil {
+			warnings = append(warnings, outsideHome(s.Path, cs, c.Home)...)
+		}
 	}
 	s.Diagnostics = append(s.Diagnostics, r.diags...)
+	s.Diagnostics = append(s.Diagnostics, warnings...)
 	lint.SortDiagnostics(s.Diagnostics)
+}
+
+// outsideHome warns about a case's context-file and project that are
+// outside the home (and outside its agents folder, when that is
+// elsewhere): they are read, but the recordings made from them go stale on
+// a machine where they differ or are missing.
+func outsideHome(path string, cs *Case, h lint.Home) []lint.Diagnostic {
+	if h.Base == "" {
+		return nil
+	}
+	inside := func(p string) bool {
+		for _, root := range []string{h.Base, h.Agents} {
+			if root == "" {
+				continue
+			}
+			abs, err1 := filepath.Abs(p)
+			base, err2 := filepath.Abs(root)
+			if err1 != nil || err2 != nil {
+				return true // cannot tell: no warning
+			}
+			if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []lint.Diagnostic
+	dir := filepath.Dir(path)
+	for _, k := range []struct{ key, value string }{{"project", cs.Project}, {"context-file", cs.ContextFile}} {
+		if k.value == "" || inside(Resolve(dir, k.value)) {
+			continue
+		}
+		out = append(out, lint.Diagnostic{Path: path, Pos: cs.Keys[k.key], Rule: RuleOutsideHome, Severity: lint.Warning,
+			Message: fmt.Sprintf("%s %s is outside the home: recordings made from it go stale on another machine", k.key, k.value),
+			Hint:    "keep what a suite reads inside the home, beside the agents folder (not in it)"})
+	}
+	return out
 }
 
 // Resolve returns path relative to the suite's folder dir, unless it is

@@ -49,7 +49,7 @@ cases:
       outcome: failed
       reason: output_truncated
 `
-	s := Parse("agents/x.test.yaml", []byte(src))
+	s := Parse("agents/code-analyst.test.yaml", []byte(src))
 	if len(s.Diagnostics) != 0 {
 		t.Fatalf("diagnostics: %v", diagLines(s.Diagnostics))
 	}
@@ -148,6 +148,66 @@ var ruleIDs = func() map[string]bool {
 	return m
 }()
 
+// TestAgentNameDisagrees: a suite whose agent: names another agent than
+// its file name is a warning (the suite tests the agent: one), at the key.
+func TestAgentNameDisagrees(t *testing.T) {
+	for _, tt := range []struct {
+		path, src, want string
+	}{
+		{"agents/summarizer.test.yaml", "agent: code-analyst\ncases: [{name: a, task: b}]\n",
+			`1:8 suite-agent-name the file name says summarizer, agent: says code-analyst: the suite tests code-analyst (rename the file code-analyst.test.yaml, or fix agent:)`},
+		{"agents/summarizer.test.yaml", "agent: summarizer\ncases: [{name: a, task: b}]\n", ""},
+		{"agents/summarizer.test.yaml", "cases: [{name: a, task: b}]\n", ""},
+	} {
+		s := Parse(tt.path, []byte(tt.src))
+		got := strings.Join(diagLines(s.Diagnostics), "\n")
+		if got != tt.want {
+			t.Errorf("%q:\n got %s\nwant %s", tt.src, got, tt.want)
+		}
+		for _, d := range s.Diagnostics {
+			if d.Severity != lint.Warning {
+				t.Errorf("severity %v, want a warning", d.Severity)
+			}
+		}
+	}
+}
+
+// TestCheckOutsideTheHome: a context-file or project outside the home is
+// read, with a warning (recordings made from it go stale on another
+// machine); the case can still run.
+func TestCheckOutsideTheHome(t *testing.T) {
+	home := t.TempDir()
+	outside := t.TempDir()
+	agents := filepath.Join(home, "agents")
+	writeFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
+	writeFile(t, filepath.Join(home, "fixtures", "notes.txt"), "notes")
+	writeFile(t, filepath.Join(outside, "notes.txt"), "notes")
+	os.MkdirAll(filepath.Join(outside, "src"), 0o755)
+	os.MkdirAll(filepath.Join(home, "src"), 0o755)
+	c, err := lint.Scan(lint.NewHome(home, ""), lint.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := fmt.Sprintf("cases:\n  - name: inside\n    task: b\n    project: ../src\n    context-file: ../fixtures/notes.txt\n"+
+		"  - name: outside\n    task: b\n    project: %s\n    context-file: %s\n", filepath.Join(outside, "src"), filepath.Join(outside, "notes.txt"))
+	s := Parse(filepath.Join(agents, "code-analyst.test.yaml"), []byte(src))
+	Check(s, c)
+	got := diagLines(s.Diagnostics)
+	if len(got) != 2 || !strings.HasPrefix(got[0], "8:14 suite-outside-home project "+filepath.Join(outside, "src")+" is outside the home") ||
+		!strings.HasPrefix(got[1], "9:19 suite-outside-home context-file "+filepath.Join(outside, "notes.txt")+" is outside the home") ||
+		!strings.Contains(got[0], "recordings made from it go stale on another machine") {
+		t.Fatalf("got:\n%s", strings.Join(got, "\n"))
+	}
+	for _, d := range s.Diagnostics {
+		if d.Severity != lint.Warning {
+			t.Errorf("%s: severity %v, want a warning", d.Rule, d.Severity)
+		}
+	}
+	if len(s.Cases) != 2 || len(s.Cases[1].Problems) != 0 {
+		t.Errorf("the case outside cannot run: %v", diagLines(s.Cases[1].Problems))
+	}
+}
+
 func TestCaseProblemsStayWithTheirCase(t *testing.T) {
 	s := Parse("x.test.yaml", []byte("cases:\n  - name: good\n    task: b\n  - name: bad\n    task: c\n    expect: {matches: '('}\n"))
 	if len(s.Cases) != 2 || len(s.Cases[0].Problems) != 0 || len(s.Cases[1].Problems) != 1 || s.Broken() {
@@ -186,7 +246,7 @@ func TestCheck(t *testing.T) {
 		{"code-analyst.test.yaml", "cases:\n  - name: a\n    task: b\n    skill: other\n  - name: c\n    task: d\n    skill: nope\n    project: nowhere\n    context-file: gone.md\n",
 			[]string{"4:12 suite-skill skill /other routes to no sub-agent, not to code-analyst", "7:12 suite-skill skill /nope is not found", "8:14 suite-file project nowhere is not a folder", "9:19 suite-file context-file gone.md is not a file"}},
 		{"code-analyts.test.yaml", "cases: [{name: a, task: b}]\n", []string{`1:1 suite-agent agent "code-analyts" is not loaded (did you mean 'code-analyst'?)`}},
-		{"x.test.yaml", "agent: broken\ncases: [{name: a, task: b}]\n", []string{`2:8 suite-agent agent "broken" at`}},
+		{"broken.test.yaml", "agent: broken\ncases: [{name: a, task: b}]\n", []string{`2:8 suite-agent agent "broken" at`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

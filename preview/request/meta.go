@@ -357,6 +357,46 @@ func (t Tool) paramNames() []string {
 	return names
 }
 
+// SplitMeta takes a call's meta arguments out, as ToolCallMeta.ExtractFrom
+// does with the executor's schema-aware resolver (MetaField): every key
+// that addresses a meta field is removed from the arguments, whatever its
+// value; a value that does not bind (a timeout that is not a positive
+// integer, a background that is not a boolean, a rationale that is null)
+// is ignored. It checks nothing: ExtractMeta does.
+func SplitMeta(t Tool, args Args) (Meta, Args) {
+	var m Meta
+	clean := make(Args, 0, len(args))
+	for _, a := range args {
+		f := MetaField(t, a.Key)
+		if f == "" {
+			clean = append(clean, a)
+			continue
+		}
+		v := bytes.TrimSpace(a.Value)
+		if len(v) == 0 || string(v) == "null" {
+			continue
+		}
+		switch f {
+		case MetaRationale:
+			var s string
+			if v[0] == '"' && json.Unmarshal(v, &s) == nil {
+				m.Rationale = s
+			} else {
+				m.Rationale = string(v)
+			}
+		case MetaTimeout:
+			if n, ok := coerceInt(v); ok && n > 0 {
+				m.TimeoutSeconds = n
+			}
+		case MetaBackground:
+			if b, ok := coerceBool(v); ok {
+				m.Background = b
+			}
+		}
+	}
+	return m, clean
+}
+
 // ExtractMeta checks a call's meta arguments and strips them, as the
 // runtime does before it runs a tool. It returns the meta, the arguments
 // the tool binds (every key that addresses a meta field removed), and ""
@@ -374,15 +414,12 @@ func (t Tool) paramNames() []string {
 //
 // The value checks come before the rationale check.
 func ExtractMeta(t Tool, args Args) (Meta, Args, string) {
-	var m Meta
-	clean := make(Args, 0, len(args))
 	firstKey := map[string]string{}
 	valueError := ""
-	rationaleSeen, rationaleOK := false, false
+	rationaleOK := false
 	for _, a := range args {
 		f := MetaField(t, a.Key)
 		if f == "" {
-			clean = append(clean, a)
 			continue
 		}
 		if k, seen := firstKey[f]; seen && k != a.Key {
@@ -393,38 +430,24 @@ func ExtractMeta(t Tool, args Args) (Meta, Args, string) {
 		isNull := len(v) == 0 || string(v) == "null"
 		switch f {
 		case MetaRationale:
-			rationaleSeen, rationaleOK, m.Rationale = true, false, ""
-			if len(v) > 0 && v[0] == '"' {
-				var s string
-				if json.Unmarshal(v, &s) == nil && strings.TrimFunc(s, unicode.IsSpace) != "" {
-					rationaleOK, m.Rationale = true, s
-				}
-			}
+			var s string
+			rationaleOK = !isNull && v[0] == '"' && json.Unmarshal(v, &s) == nil && strings.TrimFunc(s, unicode.IsSpace) != ""
 		case MetaTimeout:
-			if isNull {
-				continue
-			}
-			if n, ok := coerceInt(v); ok && n > 0 {
-				m.TimeoutSeconds = n
-			} else if valueError == "" {
+			if n, ok := coerceInt(v); !isNull && !(ok && n > 0) && valueError == "" {
 				valueError = fmt.Sprintf("Error: Meta argument '%s' value '%s' is not a valid positive integer. The tool was NOT executed.", a.Key, renderValue(v))
 			}
 		case MetaBackground:
-			if isNull {
-				continue
-			}
-			if b, ok := coerceBool(v); ok {
-				m.Background = b
-			} else if valueError == "" {
+			if _, ok := coerceBool(v); !isNull && !ok && valueError == "" {
 				valueError = fmt.Sprintf("Error: Meta argument '%s' value '%s' is not a valid boolean. The tool was NOT executed.", a.Key, renderValue(v))
 			}
 		}
 	}
-	if valueError != "" {
+	switch {
+	case valueError != "":
 		return Meta{}, nil, valueError
-	}
-	if !rationaleSeen || !rationaleOK {
+	case !rationaleOK:
 		return Meta{}, nil, RequiredRationaleError
 	}
+	m, clean := SplitMeta(t, args)
 	return m, clean, ""
 }

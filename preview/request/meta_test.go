@@ -176,3 +176,49 @@ func FuzzParseArgs(f *testing.F) {
 		}
 	})
 }
+
+// NetClaw's ToolCallMetaExtractorTests (the newest stored), ported: what
+// extraction takes out of the arguments and binds, with the executor's
+// schema-aware resolver.
+func TestSplitMetaPortedFromNetClaw(t *testing.T) {
+	shell, _ := NetClaw().Tool("shell_execute")
+	webSearch, _ := NetClaw().Tool("web_search")
+	cases := []struct {
+		name  string
+		tool  Tool
+		args  string
+		meta  Meta
+		clean string
+	}{
+		{"all meta fields", shell, `{"Command":"dotnet test","_rationale":"running tests","_timeout_seconds":300,"_background":true}`,
+			Meta{Rationale: "running tests", TimeoutSeconds: 300, Background: true}, `{"Command":"dotnet test"}`},
+		{"only rationale", webSearch, `{"query":"test","_rationale":"searching docs"}`,
+			Meta{Rationale: "searching docs"}, `{"query":"test"}`},
+		{"no meta fields", shell, `{"Command":"ls"}`, Meta{}, `{"Command":"ls"}`},
+		{"no arguments", shell, ``, Meta{}, `{}`},
+		{"zero timeout is no hint, and is stripped", shell, `{"Command":"ls","_timeout_seconds":0}`, Meta{}, `{"Command":"ls"}`},
+		{"timeout alone is not background", shell, `{"Command":"dotnet build","_rationale":"building project","_timeout_seconds":300}`,
+			Meta{Rationale: "building project", TimeoutSeconds: 300}, `{"Command":"dotnet build"}`},
+		{"background false", shell, `{"Command":"dotnet build","_rationale":"building","_background":false}`,
+			Meta{Rationale: "building"}, `{"Command":"dotnet build"}`},
+		{"misnamed meta fields are consumed", shell, `{"Command":"dotnet test","Rationale":"running tests","TimeoutSeconds":"1200","Background":true}`,
+			Meta{Rationale: "running tests", TimeoutSeconds: 1200, Background: true}, `{"Command":"dotnet test"}`},
+		{"bare Timeout", shell, `{"Command":"sleep 5","Timeout":600}`, Meta{TimeoutSeconds: 600}, `{"Command":"sleep 5"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			meta, clean := SplitMeta(tc.tool, mustArgs(t, tc.args))
+			if meta != tc.meta || string(clean.Encode()) != tc.clean {
+				t.Errorf("got %+v %s, want %+v %s", meta, clean.Encode(), tc.meta, tc.clean)
+			}
+		})
+	}
+	// Every canonical meta name binds (ExtractFrom's default case never
+	// throws).
+	for name, value := range map[string]string{MetaRationale: `"because"`, MetaTimeout: `30`, MetaBackground: `true`} {
+		meta, clean := SplitMeta(shell, Args{{"Command", json.RawMessage(`"ls"`)}, {name, json.RawMessage(value)}})
+		if meta == (Meta{}) || len(clean) != 1 {
+			t.Errorf("%s: %+v %s", name, meta, clean.Encode())
+		}
+	}
+}

@@ -37,6 +37,7 @@ type anyLine struct {
 	Refused     bool            `json:"refused"`
 	Cut         bool            `json:"cut"`
 	Guard       string          `json:"guard"`
+	Label       string          `json:"label"`
 }
 
 // errorText reads "error" as a string ("" when absent or null).
@@ -362,7 +363,7 @@ func (p *parser) line(raw []byte) error {
 		}
 		call := p.c.Calls[l.Call-1]
 		call.Tools = append(call.Tools, Tool{Index: l.Index, ID: l.ID, Name: l.Name, Arguments: l.Arguments, Result: l.Result,
-			IsError: isErr, Refused: l.Refused, Cut: l.Cut, Guard: l.Guard})
+			IsError: isErr, Refused: l.Refused, Cut: l.Cut, Guard: l.Guard, Label: l.Label})
 		return nil
 	case "cassette":
 		return errors.New("a second header")

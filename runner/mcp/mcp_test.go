@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner/approve"
+	"github.com/agentdesk/agentdesk/runner/mcp/mcptest"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
@@ -382,7 +383,7 @@ func httpServers(t *testing.T) (streamURL, sseURL string, auth func() []string) 
 			h.ServeHTTP(w, r)
 		})
 	}
-	srv := testServer()
+	srv := mcptest.Server()
 	stream := httptest.NewServer(record(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)))
 	sse := httptest.NewServer(record(sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return srv }, nil)))
 	t.Cleanup(stream.Close)

@@ -21,7 +21,9 @@ type Summary struct {
 	rsuite.Counts
 	// Broken counts suites that could not run at all.
 	Broken int `json:"broken_suites"`
-	// Replayed and Live count the samples by where they came from.
+	// Samples counts the samples asked or replayed (agentdesk test's
+	// "samples"); Replayed and Live count them by where they came from.
+	Samples  int `json:"samples"`
 	Replayed int `json:"replayed"`
 	Live     int `json:"live"`
 	// Recordings counts what --record did with the recordings.
@@ -65,6 +67,7 @@ func Summarize(results []*SuiteResult) Summary {
 			}
 		}
 	}
+	s.Samples = s.Replayed + s.Live
 	return s
 }
 
@@ -107,7 +110,7 @@ func WriteText(w io.Writer, results []*SuiteResult, c *lint.Catalog, dir string,
 	s := Summarize(results)
 	fmt.Fprintf(&b, "\n%s", s.Counts)
 	if !static {
-		n := s.Replayed + s.Live
+		n := s.Samples
 		fmt.Fprintf(&b, " (%d sample%s: %d replayed, %d live)", n, map[bool]string{true: "s"}[n != 1], s.Replayed, s.Live)
 	}
 	fmt.Fprintf(&b, " in %s\n", rsuite.FormatDuration(took))

@@ -281,6 +281,12 @@ func TestConfusionAndReports(t *testing.T) {
 		t.Errorf("json %+v", doc)
 	}
 
+	// The summary counts the samples, as agentdesk test's does.
+	var raw struct{ Summary map[string]any }
+	if err := json.Unmarshal(js.Bytes(), &raw); err != nil || raw.Summary["samples"] != float64(7) {
+		t.Errorf("json summary without samples: %v %v", raw.Summary, err)
+	}
+
 	var ju bytes.Buffer
 	if err := WriteJUnit(&ju, res, f.home.Base); err != nil {
 		t.Fatal(err)

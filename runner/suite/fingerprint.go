@@ -70,7 +70,7 @@ func toolsPart(on bool) evalrec.Part {
 		return evalrec.NewPart(evalrec.PartTools, "none", "")
 	}
 	var names []string
-	specs := tools.BuiltinSpecs(false)
+	specs := tools.BuiltinSpecs(runner.ShellOffered(""))
 	b, _ := json.Marshal(specs)
 	for _, s := range specs {
 		names = append(names, s.Name)

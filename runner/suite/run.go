@@ -13,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 )
 
@@ -43,6 +44,9 @@ type Options struct {
 	// it a replay's folder is written only when its sample does not pass
 	// (live samples always have theirs).
 	KeepRuns bool
+	// Approve approves the gated tool calls of live samples that match
+	// (`--approve`); a replayed sample needs none.
+	Approve []approve.Pattern
 	// OnSample, when set, is called as each sample starts (done false)
 	// and ends (done true); OnCase as each case's result is complete.
 	// They are called from many goroutines, one call at a time.
@@ -296,6 +300,7 @@ func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, agent *lint.F
 			p = abs
 		}
 		spec.Project = p
+		spec.Approve = x.o.Approve
 	}
 	if c.Skill != "" {
 		sk := cat.Skill(c.Skill)

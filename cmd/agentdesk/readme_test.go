@@ -1,0 +1,163 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// readme is the repository's README.md.
+func readme(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// readmeShape returns the keys of the JSON shape the README documents in
+// the backquoted text that starts with start.
+func readmeShape(t *testing.T, text, start string) map[string]bool {
+	t.Helper()
+	i := strings.Index(text, start)
+	if i < 0 {
+		t.Fatalf("the README has no %q", start)
+	}
+	end := strings.Index(text[i+1:], "`")
+	keys := map[string]bool{}
+	for _, m := range regexp.MustCompile(`"([a-z_A-Z]+)"`).FindAllStringSubmatch(text[i:i+1+end], -1) {
+		keys[m[1]] = true
+	}
+	return keys
+}
+
+// jsonKeys collects every object key of a JSON document.
+func jsonKeys(v any, into map[string]bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			into[k] = true
+			jsonKeys(x, into)
+		}
+	case []any:
+		for _, x := range v {
+			jsonKeys(x, into)
+		}
+	}
+}
+
+// TestREADMEMatchesTheBinary: what the README says of suites and their
+// reports is what the binary does (issue 20 item 19).
+func TestREADMEMatchesTheBinary(t *testing.T) {
+	text := readme(t)
+	t.Run("test suite example reads nothing from the agents folder", func(t *testing.T) {
+		i := strings.Index(text, "# agents/code-analyst.test.yaml")
+		block := text[i : i+strings.Index(text[i:], "```")]
+		for _, m := range regexp.MustCompile(`context-file: (\S+)`).FindAllStringSubmatch(block, -1) {
+			if p := filepath.Join("agents", m[1]); filepath.Dir(p) == "agents" && strings.HasSuffix(p, ".md") {
+				t.Errorf("context-file %s lands in the agents folder, where the runtime reads it as an agent", m[1])
+			}
+		}
+	})
+	t.Run("recordings are named as documented", func(t *testing.T) {
+		for _, want := range []string{"`<agent>.test.recordings/`", "finds-the-port-"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the README does not say %q", want)
+			}
+		}
+		entries, err := os.ReadDir(filepath.Join("..", "..", "tui", "demo", "home", "agents", "code-analyst.test.recordings"))
+		if err != nil || len(entries) == 0 {
+			t.Fatal(err)
+		}
+		doc := regexp.MustCompile("`<case>-<digest>\\.<sample>\\.recording`")
+		if !doc.MatchString(text) {
+			t.Errorf("the README does not name the files <case>-<digest>.<sample>.recording")
+		}
+		for _, e := range entries {
+			if !regexp.MustCompile(`^[a-z0-9-]+-[0-9a-f]{6}\.[0-9]+\.recording$`).MatchString(e.Name()) {
+				t.Errorf("recording %s is not named <case>-<digest>.<sample>.recording", e.Name())
+			}
+		}
+	})
+	for _, tt := range []struct {
+		name   string
+		args   []string
+		shapes []string
+	}{
+		{"test json", []string{"test", "--demo", "--offline", "--format", "json"}, []string{`{"suites":[{"path","agent","status",`}},
+		{"route suite json", []string{"route", "--demo", "--suite", "--offline", "--format", "json"}, []string{`{"suites":[{"path","audience","status",`, `{"request","audience","model","agents",`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runTrialCmd(t, nil, "", tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, stderr)
+			}
+			var doc any
+			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]bool{}
+			jsonKeys(doc, got)
+			documented := map[string]bool{}
+			for _, s := range tt.shapes {
+				for k := range readmeShape(t, text, s) {
+					documented[k] = true
+				}
+			}
+			var missing []string
+			for k := range got {
+				if !documented[k] {
+					missing = append(missing, k)
+				}
+			}
+			sort.Strings(missing)
+			if len(missing) > 0 {
+				t.Errorf("keys the README does not document: %v", missing)
+			}
+			if tt.name == "route suite json" {
+				summary := doc.(map[string]any)["summary"].(map[string]any)
+				shape := text[strings.Index(text, tt.shapes[0]):]
+				shape = shape[strings.Index(shape, `"summary":{`):]
+				shape = shape[:strings.Index(shape, "}")]
+				if _, ok := summary["samples"]; !ok || !strings.Contains(shape, `"samples"`) {
+					t.Errorf("the summary's samples: %v", summary)
+				}
+			}
+		})
+	}
+	t.Run("lint json gives suites a status", func(t *testing.T) {
+		home := writeHome(t, map[string]string{
+			"agents/reviewer.md":        goodAgent,
+			"agents/reviewer.test.yaml": "cases: [{name: a, task: b}]\n",
+			"agents/other.test.yaml":    "cases: []\n",
+		})
+		_, stdout, _ := runTrialCmd(t, nil, "", "lint", "--home", home, "--format", "json")
+		var doc struct {
+			Files []struct{ Path, Status, Source string }
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, f := range doc.Files {
+			if strings.HasSuffix(f.Source, "suite") {
+				n++
+				want := map[bool]string{true: "valid", false: "invalid"}[strings.HasSuffix(f.Path, "reviewer.test.yaml")]
+				if f.Status != want {
+					t.Errorf("%s: status %q, want %q", f.Path, f.Status, want)
+				}
+				if !strings.Contains(text, "`"+want+"`") {
+					t.Errorf("the README does not document the status %q", want)
+				}
+			}
+		}
+		if n != 2 {
+			t.Errorf("%d suites in %s", n, stdout)
+		}
+	})
+}
