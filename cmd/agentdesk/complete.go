@@ -15,7 +15,7 @@ import (
 // flag whose type lists its values (--format, --profile, --audience,
 // --color: "text|json|..."), the targets of --to and the tools of --from,
 // and the names of the loaded agents for `run AGENT`, `export AGENT...`,
-// `preview --agent` and `runs --agent`.
+// `tools AGENT`, `preview --agent` and `runs --agent`.
 func registerCompletions(root *cobra.Command, g *globals) {
 	agents := func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return agentNames(g), cobra.ShellCompDirectiveNoFileComp
@@ -30,7 +30,7 @@ func registerCompletions(root *cobra.Command, g *globals) {
 			})
 		}
 		switch cmd.Name() {
-		case "run":
+		case "run", "tools":
 			cmd.ValidArgsFunction = func(c *cobra.Command, args []string, s string) ([]string, cobra.ShellCompDirective) {
 				if len(args) > 0 {
 					return nil, cobra.ShellCompDirectiveNoFileComp

@@ -69,8 +69,9 @@ func runBinary(t *testing.T, env []string, args ...string) (code int, stdout, st
 }
 
 // TestMain removes the binary that binary built, once every test is done
-// with it.
+// with it. Started as an MCP server (mcpServerEnv), it serves instead.
 func TestMain(m *testing.M) {
+	serveMCPIfAsked()
 	code := m.Run()
 	if binaryPath != "" {
 		os.RemoveAll(filepath.Dir(binaryPath))

@@ -38,6 +38,7 @@ type routeFlags struct {
 	prefill     time.Duration
 	noProgress  time.Duration
 	demo        bool
+	cases       []string
 }
 
 // maxSystemFile caps what --system-file reads.
@@ -85,7 +86,10 @@ test's: by default a recorded sample is replayed and one that is not is
 asked live; --record asks every sample and keeps its recording beside the
 suite (<name>.route.recordings/, redacted, meant to be committed);
 --offline replays only, no model and no key (CI). A recording made with
-another layer, preamble, model or request is stale, never passed. --jobs N
+another layer, preamble, model or request is stale, never passed; --record
+replaces a recording only with a sample that reached a verdict (one that
+could not reach the model or was cancelled keeps the one before). --case
+NAME (repeatable, * and ? wildcards) runs only the cases named. --jobs N
 asks at most N samples of one provider at once (default 4); on a terminal
 a progress line on stderr shows cases done, running and not passed.
 --format junit or github for CI. With --static, each case's request is ranked by
@@ -138,6 +142,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.BoolVar(&f.offline, "offline", false, "with --suite: replay recordings only, no model and no key (for CI)")
 	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit until the first text, thinking or tool call (default SubAgents.PrefillTimeoutSeconds)")
 	fl.BoolVar(&f.demo, "demo", false, "use the embedded sample home and its routing suite (nothing else needed): with --suite, --static or --show-request")
+	fl.StringArrayVar(&f.cases, "case", nil, "with --suite: "+caseUsage)
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds)")
 	return cmd
 }
@@ -156,6 +161,8 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--max-tokens is %d: give a positive number, or leave it out", f.maxTokens)
 	case f.offline:
 		return usageErrorf("--offline replays suite recordings: use it with --suite")
+	case len(f.cases) > 0:
+		return usageErrorf("--case picks cases of routing suites: use it with --suite")
 	case f.format == suiteAsJUnit || f.format == suiteAsGitHub:
 		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
 	case f.static && (f.record || changed("samples") || changed("system-file") || changed("model-role") || f.showRequest):

@@ -45,12 +45,32 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	if changed("samples") {
 		samples = f.samples
 	}
-	suites := make([]*lintsuite.RouteSuite, len(files))
+	filter := evalrec.NewCaseFilter(f.cases)
+	var suites []*lintsuite.RouteSuite
+	var names []string
 	total := 0
-	for i, path := range files {
-		suites[i] = lintsuite.LoadRoute(path)
-		lintsuite.CheckRoute(suites[i], c)
-		total += len(suites[i].Cases)
+	for _, path := range files {
+		s := lintsuite.LoadRoute(path)
+		lintsuite.CheckRoute(s, c)
+		n := 0
+		for _, cs := range s.Cases {
+			names = append(names, cs.Name)
+			if filter.Match(cs.Name) {
+				n++
+			}
+		}
+		if n == 0 && filter != nil && len(s.Cases) > 0 {
+			continue // --case names none of its cases
+		}
+		suites = append(suites, s)
+		total += n
+	}
+	if err := unmatchedCases(filter, names); err != nil {
+		return err
+	}
+	cwd, _ := os.Getwd() // the folder paths are shown relative to
+	if f.demo {
+		cwd = c.Home.Base
 	}
 	// On a terminal, a progress line on stderr (agentdesk test's).
 	progress := newProgressLine(g, total)
@@ -58,17 +78,13 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	var results []*route.SuiteResult
 	for _, s := range suites {
 		results = append(results, route.RunSuite(cmd.Context(), s, route.SuiteOptions{
-			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static,
+			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: filter, ShownFrom: cwd,
 			OnSample: progress.sample,
 			OnCase:   func(r *route.CaseResult) { progress.caseDone(r.Status) },
 		}))
 	}
 	took := time.Since(start)
 	progress.clear()
-	cwd, _ := os.Getwd() // the folder paths are shown relative to
-	if f.demo {
-		cwd = c.Home.Base
-	}
 	return writeSuiteReport(f.format, route.Summarize(results).OK(), [...]func() error{
 		suiteAsText:   func() error { return route.WriteText(g.stdout, results, c, cwd, took) },
 		suiteAsJSON:   func() error { return route.WriteJSON(g.stdout, results, c) },

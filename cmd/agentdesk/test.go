@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,6 +29,7 @@ type testFlags struct {
 	netclaw         netclawFlag
 	audience        audienceFlag
 	project         string
+	cases           []string
 	keepRuns        bool
 	approve         []string
 }
@@ -53,7 +56,13 @@ recording beside the suite (<agent>.test.recordings/, one file per case and
 sample, redacted, meant to be committed). --offline replays only, on the
 recorded timeline, with no model and no key: what CI runs. A recording made
 with a different system prompt, first message, tools, model or limits is
-reported stale, with what changed, never as passed.
+reported stale, with what changed, never as passed. --record replaces a
+recording only with a sample that reached a verdict: one that could not
+reach the model, was cancelled or ended by agentdesk's own error keeps the
+recording before it, and the report says how many were replaced and kept.
+
+--case NAME (repeatable; * and ? are wildcards) runs only the cases named,
+to record or run one case alone.
 
 A replayed sample writes its run folder only when it does not pass (the
 report names it); --keep-runs writes one for every replayed sample. Live
@@ -68,6 +77,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 3 internal failure.`,
 		Example: `  agentdesk test
   agentdesk test --record agents/code-analyst.test.yaml
+  agentdesk test --record --case 'finds the port'
   agentdesk test --offline --format junit > report.xml
   agentdesk test --demo --offline`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -85,6 +95,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	f.netclaw.add(fl)
 	fl.Var(&f.audience, "audience", "the parent session's audience of cases whose suite names none: Personal (default), Team or Public")
 	fl.StringVar(&f.project, "project", "", "project folder of cases that name none (default: none)")
+	fl.StringArrayVar(&f.cases, "case", nil, caseUsage)
 	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
 	addApproveFlag(fl, &f.approve, approveUsage+"; recorded and offline samples need none")
 	return cmd
@@ -133,12 +144,28 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 			return usageErrorf("--project %s is not a folder", termsafe.Escape(f.project))
 		}
 	}
-	suites := make([]*lintsuite.Suite, len(files))
+	filter := evalrec.NewCaseFilter(f.cases)
+	var suites []*lintsuite.Suite
+	var names []string
 	total := 0
-	for i, p := range files {
-		suites[i] = lintsuite.Load(p)
-		lintsuite.Check(suites[i], c)
-		total += len(suites[i].Cases)
+	for _, p := range files {
+		s := lintsuite.Load(p)
+		lintsuite.Check(s, c)
+		n := 0
+		for _, cs := range s.Cases {
+			names = append(names, cs.Name)
+			if filter.Match(cs.Name) {
+				n++
+			}
+		}
+		if n == 0 && filter != nil && !s.Broken() {
+			continue // --case names none of its cases
+		}
+		suites = append(suites, s)
+		total += n
+	}
+	if err := unmatchedCases(filter, names); err != nil {
+		return err
 	}
 
 	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
@@ -150,8 +177,8 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		return err
 	}
 	results := suite.Run(cmd.Context(), suites, suite.Options{
-		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved,
 		NetClaw: nc, Project: f.project,
+		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: filter, ShownFrom: shownFrom,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},
@@ -171,6 +198,27 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		suiteAsJUnit:  func() error { return suite.JUnit(g.stdout, results, ropts) },
 		suiteAsGitHub: func() error { return suite.GitHub(g.stdout, results, ropts) },
 	})
+}
+
+// caseUsage is the help of --case, the same for agentdesk test and route --suite.
+const caseUsage = "run only the cases named NAME (repeatable; * and ? are wildcards): record or replay one case alone"
+
+// unmatchedCases says, as bad usage, which --case patterns match no case
+// of the suites (whose case names are names).
+func unmatchedCases(filter *evalrec.CaseFilter, names []string) error {
+	un := filter.Unmatched(names)
+	if len(un) == 0 {
+		return nil
+	}
+	var quoted []string
+	for _, p := range un {
+		quoted = append(quoted, strconv.Quote(p))
+	}
+	list := strings.Join(names, ", ")
+	if len(names) == 0 {
+		list = "none"
+	}
+	return usageErrorf("--case %s matches no case; the cases are: %s", strings.Join(quoted, ", --case "), termsafe.Escape(list))
 }
 
 // jobsUsage is the help of --jobs, the same for agentdesk test and route.

@@ -72,6 +72,8 @@ func TestShellCompletion(t *testing.T) {
 		{[]string{"--home", home, "__complete", "run", "reviewer", ""}, nil},
 		{[]string{"--home", home, "__complete", "export", "--to", "codex", ""}, []string{"reviewer", "writer"}},
 		{[]string{"--home", home, "__complete", "preview", "--agent", ""}, []string{"reviewer", "writer"}},
+		{[]string{"--home", home, "__complete", "tools", ""}, []string{"reviewer", "writer"}},
+		{[]string{"__complete", "tools", "--audience", ""}, []string{"Public", "Team", "Personal"}},
 	} {
 		code, stdout, stderr := run(t, nil, tc.args...)
 		lines := strings.Split(strings.TrimSpace(stdout), "\n")

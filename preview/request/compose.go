@@ -103,7 +103,7 @@ type Request struct {
 
 	// What the first message is made of, for WithSession.
 	runtimeContext, task string
-	working             WorkingContext
+	working              WorkingContext
 }
 
 // WithSession sets the session folder the first message's [session] block

@@ -25,9 +25,10 @@
 // overlay, after approval, or as a stub. SubAgentTools applies the
 // runtime's sub-agent denylist and the audience profile (PolicyFromConfig
 // reads it from netclaw.json); Index renders the compressed tool index;
-// ExtractMeta checks and strips the _rationale, _timeout_seconds and
-// _background meta arguments with the runtime's refusal texts; Args binds
-// arguments ignoring case as the runtime does. The catalogue reads no
+// CheckCall makes the runtime's checks on a call's arguments (ExtractMeta:
+// the _rationale, _timeout_seconds and _background meta arguments, checked
+// and stripped; UnknownArguments: keys no parameter binds) with its refusal
+// texts; Args binds arguments ignoring case as the runtime does. The catalogue reads no
 // files: tools found at run time (MCP) come in through Catalog.With.
 // preview must not import this package (it imports preview for the
 // Audience type).

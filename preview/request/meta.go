@@ -327,15 +327,15 @@ func MetaField(t Tool, key string) string {
 	}
 	norm := NormalizeKey(key)
 	for _, name := range t.paramNames() {
-		if name == key || strings.EqualFold(NormalizeKey(name), norm) {
+		if !strings.HasPrefix(name, "_") && strings.EqualFold(NormalizeKey(name), norm) {
 			return ""
 		}
 	}
 	return f
 }
 
-// paramNames returns the names the tool declares: its Params, or an MCP
-// tool's schema properties.
+// paramNames returns the names the tool declares, in order: its Params,
+// or an MCP tool's schema properties.
 func (t Tool) paramNames() []string {
 	if t.Params != nil || len(t.schema) == 0 {
 		names := make([]string, len(t.Params))
@@ -344,17 +344,7 @@ func (t Tool) paramNames() []string {
 		}
 		return names
 	}
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
-	if json.Unmarshal(t.schema, &s) != nil {
-		return nil
-	}
-	names := make([]string, 0, len(s.Properties))
-	for k := range s.Properties {
-		names = append(names, k)
-	}
-	return names
+	return schemaProperties(t.schema)
 }
 
 // SplitMeta takes a call's meta arguments out, as ToolCallMeta.ExtractFrom
@@ -449,5 +439,132 @@ func ExtractMeta(t Tool, args Args) (Meta, Args, string) {
 		return Meta{}, nil, RequiredRationaleError
 	}
 	m, clean := SplitMeta(t, args)
+	return m, clean, ""
+}
+
+// aliasGroups are the parameter names binding treats as one
+// (ToolArgumentHelper's text↔message group), by their normalized form.
+var aliasGroups = [][]string{{"text", "message"}}
+
+// UnknownArguments checks a first-party tool's argument keys as
+// ToolArgumentValidator.ValidateArgumentKeys does: a key is recognized when
+// it is a schema property, binds to a declared parameter ignoring case and
+// punctuation (or to its alias), or is a spelling of a meta argument.
+// Otherwise it returns the runtime's refusal: "Error: Unrecognized
+// argument 'k' for tool 't'. [Did you mean 'p'? ]... The tool was NOT
+// executed. Valid arguments: a, b, ...." (the suggestion is the closest
+// property within two edits). "" when every key is recognized, and always
+// for an MCP tool (the runtime checks native tools only).
+func UnknownArguments(t Tool, args Args) string {
+	if t.IsMCP() || len(args) == 0 {
+		return ""
+	}
+	valid := schemaProperties(t.schema)
+	if valid == nil {
+		return ""
+	}
+	declared := map[string]bool{}
+	for _, name := range valid {
+		if !strings.HasPrefix(name, "_") {
+			declared[strings.ToLower(NormalizeKey(name))] = true
+		}
+	}
+	for _, group := range aliasGroups {
+		for _, member := range group {
+			if declared[member] {
+				for _, other := range group {
+					declared[other] = true
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, a := range args {
+		if seen[a.Key] {
+			continue
+		}
+		seen[a.Key] = true
+		norm := NormalizeKey(a.Key)
+		if containsString(valid, a.Key) || declared[strings.ToLower(norm)] {
+			continue
+		}
+		if _, meta := metaNames[strings.ToLower(norm)]; meta {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("Error: ")
+		}
+		fmt.Fprintf(&b, "Unrecognized argument '%s' for tool '%s'.", a.Key, t.Name)
+		if s := suggestArgument(norm, valid); s != "" {
+			fmt.Fprintf(&b, " Did you mean '%s'?", s)
+		}
+		b.WriteByte(' ')
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	b.WriteString("The tool was NOT executed. Valid arguments: " + strings.Join(valid, ", ") + ".")
+	return b.String()
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// suggestArgument is the first valid name whose letters and digits are
+// fewest edits (at most two, case ignored) from the key's.
+func suggestArgument(norm string, valid []string) string {
+	best, bestDistance := "", 3
+	a := []rune(strings.ToLower(norm))
+	for _, name := range valid {
+		d := levenshteinRunes(a, []rune(strings.ToLower(NormalizeKey(name))))
+		if d < bestDistance {
+			best, bestDistance = name, d
+		}
+	}
+	return best
+}
+
+func levenshteinRunes(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// CheckCall runs every check the runtime makes on a call's arguments
+// before the tool runs, in this order: the meta values and the required
+// _rationale (ExtractMeta), then, for a first-party tool, the argument
+// keys (UnknownArguments). It returns the meta and the arguments the tool
+// binds, or the refusal the model receives instead of a result. (That the
+// key check comes after the meta checks is read from the runtime's
+// comments; the dispatcher that orders them was not copied.)
+func CheckCall(t Tool, args Args) (Meta, Args, string) {
+	m, clean, refusal := ExtractMeta(t, args)
+	if refusal != "" {
+		return Meta{}, nil, refusal
+	}
+	if refusal := UnknownArguments(t, args); refusal != "" {
+		return Meta{}, nil, refusal
+	}
 	return m, clean, ""
 }

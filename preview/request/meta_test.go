@@ -161,7 +161,7 @@ func FuzzParseArgs(f *testing.F) {
 		if err != nil || len(back) != len(a) {
 			t.Fatalf("round trip: %v, %d vs %d members", err, len(back), len(a))
 		}
-		_, clean, refusal := ExtractMeta(tool, a)
+		_, clean, refusal := CheckCall(tool, a)
 		if refusal == "" {
 			for _, arg := range clean {
 				if MetaField(tool, arg.Key) != "" {
@@ -220,5 +220,41 @@ func TestSplitMetaPortedFromNetClaw(t *testing.T) {
 		if meta == (Meta{}) || len(clean) != 1 {
 			t.Errorf("%s: %+v %s", name, meta, clean.Encode())
 		}
+	}
+}
+
+// ToolArgumentValidator.ValidateArgumentKeys: keys that bind, meta
+// spellings and aliases pass; anything else is refused with a suggestion
+// within two edits and the list of valid arguments.
+func TestUnknownArguments(t *testing.T) {
+	fileRead, _ := NetClaw().Tool("file_read")
+	valid := " The tool was NOT executed. Valid arguments: Path, StartLine, Limit, _rationale, _timeout_seconds, _background."
+	msgTool := builtin("send", "builtin", KindEffect, false, Always, "test", "Send.", req("Message", "string", "m"))
+	mcp, _ := MCPTool("s", "t", "", json.RawMessage(`{"type":"object","properties":{"a":{}}}`))
+	for _, tc := range []struct {
+		tool Tool
+		args string
+		want string
+	}{
+		{fileRead, `{"path":"a","start_line":3,"LIMIT":2,"Rationale":"r","timeout":5,"_background":false}`, ""},
+		{fileRead, `{"Pth":"a","_rationale":"r"}`, "Error: Unrecognized argument 'Pth' for tool 'file_read'. Did you mean 'Path'?" + valid},
+		{fileRead, `{"Path":"a","offset":1,"Limt":9}`, "Error: Unrecognized argument 'offset' for tool 'file_read'. Unrecognized argument 'Limt' for tool 'file_read'. Did you mean 'Limit'?" + valid},
+		{msgTool, `{"text":"hi"}`, ""},
+		{mcp, `{"zzz":1}`, ""},
+		{fileRead, ``, ""},
+	} {
+		if got := UnknownArguments(tc.tool, mustArgs(t, tc.args)); got != tc.want {
+			t.Errorf("%s %s\n got %q\nwant %q", tc.tool.Name, tc.args, got, tc.want)
+		}
+	}
+	// CheckCall: meta first, then keys.
+	if _, _, r := CheckCall(fileRead, mustArgs(t, `{"Pth":"a"}`)); r != RequiredRationaleError {
+		t.Errorf("CheckCall without rationale: %q", r)
+	}
+	if _, _, r := CheckCall(fileRead, mustArgs(t, `{"Pth":"a","_rationale":"r"}`)); !strings.HasPrefix(r, "Error: Unrecognized argument 'Pth'") {
+		t.Errorf("CheckCall with an unknown key: %q", r)
+	}
+	if m, clean, r := CheckCall(fileRead, mustArgs(t, `{"Path":"a","_rationale":"r"}`)); r != "" || m.Rationale != "r" || string(clean.Encode()) != `{"Path":"a"}` {
+		t.Errorf("CheckCall: %+v %s %q", m, clean.Encode(), r)
 	}
 }

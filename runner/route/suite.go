@@ -3,6 +3,7 @@ package route
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -58,6 +59,12 @@ type SuiteOptions struct {
 	// OnSample, when set, is called as each sample starts (done false)
 	// and ends (done true), one call at a time with OnCase.
 	OnSample func(done bool)
+	// Cases, when set, selects the cases that run (--case); the others
+	// are left out of the result.
+	Cases *evalrec.CaseFilter
+	// ShownFrom is the folder hints show the suite's path relative to
+	// ("": the working directory).
+	ShownFrom string
 }
 
 // CaseResult is one routing case's result.
@@ -138,8 +145,12 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 	start := time.Now()
 	res := &SuiteResult{Suite: s, Static: o.Static}
 	res.Findings = suiteFindings(s)
+	var cases []*lintsuite.RouteCase
 	for _, c := range s.Cases {
-		res.Cases = append(res.Cases, &CaseResult{Case: c})
+		if o.Cases.Match(c.Name) {
+			cases = append(cases, c)
+			res.Cases = append(res.Cases, &CaseResult{Case: c})
+		}
 	}
 	var report sync.Mutex
 	done := func(r *CaseResult) {
@@ -165,9 +176,9 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 		return res
 	}
 	audience, _ := preview.ParseAudience(s.Audience)
-	preps := make([]*Prepared, len(s.Cases))
+	preps := make([]*Prepared, len(cases))
 	var jobs []job
-	for i, c := range s.Cases {
+	for i, c := range cases {
 		r := res.Cases[i]
 		if msg := firstError(c.Problems); msg != "" {
 			r.Status, r.Message = Error, msg
@@ -207,9 +218,9 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 	if o.Jobs <= 0 {
 		lim = evalrec.NewLimiter(DefaultJobs)
 	}
-	outs := make([][]outcome, len(s.Cases))
-	left := make([]int, len(s.Cases))
-	began := make([]time.Time, len(s.Cases))
+	outs := make([][]outcome, len(cases))
+	left := make([]int, len(cases))
+	began := make([]time.Time, len(cases))
 	for i, r := range res.Cases {
 		outs[i] = make([]outcome, len(r.Samples))
 		left[i] = len(r.Samples)
@@ -233,7 +244,7 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 				}
 				mu.Unlock()
 				sampled(false)
-				out := askSample(ctx, s, s.Cases[j.c], j.sample, preps[j.c], o, lim)
+				out := askSample(ctx, s, cases[j.c], j.sample, preps[j.c], o, lim)
 				sampled(true)
 				mu.Lock()
 				outs[j.c][j.sample-1] = out
@@ -386,7 +397,10 @@ func askSample(ctx context.Context, s *lintsuite.RouteSuite, c *lintsuite.RouteC
 		out.recorded = evalrec.Replaced
 		return out
 	}
-	if d.Err != nil {
+	switch {
+	case d.Action == evalrec.Missing:
+		out.err = evalrec.NotRecorded(path, "agentdesk route --suite", shownFrom(s.Path, o.ShownFrom), c.Name).Error()
+	case d.Err != nil:
 		out.err = d.Err.Error()
 	}
 	return out
@@ -612,4 +626,13 @@ func sortedLabels(set map[string]bool) []string {
 		return out[i] < out[j]
 	})
 	return out
+}
+
+// shownFrom is path relative to dir (the working directory when ""), when
+// inside it.
+func shownFrom(path, dir string) string {
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	return shown(path, dir)
 }

@@ -186,7 +186,7 @@ func TestSuiteModes(t *testing.T) {
 	path := f.suite(t)
 	off := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Offline})
 	for _, c := range off.Cases {
-		if c.Status != Unrecorded || !strings.Contains(c.Message, "record it with --record") {
+		if c.Status != Unrecorded || !strings.Contains(c.Message, "record this case alone: agentdesk route --suite --record --case "+evalrec.ShellQuote(c.Case.Name)+" ") {
 			t.Errorf("offline without recordings: %s %q", c.Status, c.Message)
 		}
 	}

@@ -55,6 +55,29 @@ type Options struct {
 	// OnSuite is called as each suite's result is complete (at once for a
 	// broken suite), in no particular order.
 	OnSuite func(r *SuiteResult)
+	// Cases, when set, selects the cases that run (--case); the others
+	// are left out of the results.
+	Cases *evalrec.CaseFilter
+	// ShownFrom is the folder the hints show suite paths relative to (""
+	// : the working directory).
+	ShownFrom string
+}
+
+// shown is a suite path as a hint shows it.
+func (o Options) shown(path string) string { return ReportOptions{Dir: o.ShownFrom}.shown(path) }
+
+// selected returns the cases of s that o selects.
+func (o Options) selected(s *lintsuite.Suite) []*lintsuite.Case {
+	if o.Cases == nil {
+		return s.Cases
+	}
+	var out []*lintsuite.Case
+	for _, c := range s.Cases {
+		if o.Cases.Match(c.Name) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Run runs every case of every suite and returns the results in suite
@@ -82,7 +105,12 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 			x.finishSuite(sr)
 			continue
 		}
-		casesLeft := len(s.Cases)
+		cases := o.selected(s)
+		if len(cases) == 0 {
+			x.finishSuite(sr)
+			continue
+		}
+		casesLeft := len(cases)
 		caseDone := func() {
 			x.mu.Lock()
 			casesLeft--
@@ -92,11 +120,11 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 				x.finishSuite(sr)
 			}
 		}
-		sr.Cases = make([]*CaseResult, len(s.Cases))
+		sr.Cases = make([]*CaseResult, len(cases))
 		agent, why := agentOf(o.Catalog, s.Agent)
 		var suiteMu sync.Mutex
 		var first, last time.Time
-		for j, c := range s.Cases {
+		for j, c := range cases {
 			cr := &CaseResult{Case: c, Samples: make([]*SampleResult, c.Repeat)}
 			sr.Cases[j] = cr
 			if err := caseError(c, agent, why); err != "" {

@@ -247,7 +247,7 @@ func TestOfflineWithoutRecordingSaysHowToRecord(t *testing.T) {
 	path := f.suite("cases:\n  - name: one\n    task: hi\n")
 	rs := f.run(evalrec.Offline, path)
 	c := rs[0].Cases[0]
-	if c.Status != Unrecorded || !strings.Contains(c.Message, "record it with --record") || len(f.srv.Requests()) != 0 {
+	if c.Status != Unrecorded || !strings.Contains(c.Message, "record this case alone: agentdesk test --record --case one ") || len(f.srv.Requests()) != 0 {
 		t.Errorf("%s %q, %d requests", c.Status, c.Message, len(f.srv.Requests()))
 	}
 }

@@ -75,7 +75,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		}
 		return res
 	case evalrec.Missing:
-		res.Status, res.Err = Unrecorded, d.Err.Error()
+		res.Status, res.Err = Unrecorded, evalrec.NotRecorded(path, "agentdesk test", x.o.shown(s.Path), c.Name).Error()
 		return res
 	case evalrec.Broken:
 		return errorf("%v", d.Err)

@@ -37,32 +37,58 @@ const (
 // so reads see the run's writes and the project never changes.
 type Workspace struct {
 	ov *overlay.Overlay
+	// session is the overlay of the run's session folder, when it has
+	// one: absolute paths inside it reach it.
+	session *overlay.Overlay
 }
 
-// NewWorkspace returns the workspace of an overlay.
+// NewWorkspace returns the workspace of an overlay of the project.
 func NewWorkspace(ov *overlay.Overlay) *Workspace { return &Workspace{ov: ov} }
 
-// Overlay returns the workspace's overlay.
-func (w *Workspace) Overlay() *overlay.Overlay { return w.ov }
-
-// show returns the absolute path the runtime would show for rel.
-func (w *Workspace) show(rel string) string {
-	return filepath.Join(w.ov.Project(), filepath.FromSlash(rel))
+// WithSession adds the overlay of the run's session folder: paths inside
+// it (absolute, as the first message names it) reach it. It returns w.
+func (w *Workspace) WithSession(s *overlay.Overlay) *Workspace {
+	w.session = s
+	return w
 }
 
-// resolve checks a path argument; the error Result words a refusal.
-func (w *Workspace) resolve(p string) (string, *Result) {
+// Overlay returns the workspace's overlay of the project.
+func (w *Workspace) Overlay() *overlay.Overlay { return w.ov }
+
+// Session returns the overlay of the session folder, or nil.
+func (w *Workspace) Session() *overlay.Overlay { return w.session }
+
+// place is a checked path: the overlay it lives in and its path there.
+type place struct {
+	ov  *overlay.Overlay
+	rel string
+}
+
+// show returns the absolute path the runtime would show.
+func (p place) show() string {
+	return filepath.Join(p.ov.Project(), filepath.FromSlash(p.rel))
+}
+
+// resolve checks a path argument: relative paths are the project's, an
+// absolute one must lie in the project or the session folder. The error
+// Result words a refusal.
+func (w *Workspace) resolve(p string) (place, *Result) {
+	if w.session != nil && filepath.IsAbs(filepath.FromSlash(p)) {
+		if rel, err := w.session.Rel(p); err == nil {
+			return place{w.session, rel}, nil
+		}
+	}
 	rel, err := w.ov.Rel(p)
 	if err != nil {
 		r := Refusef("Error: Access denied: %s is outside the project folder this trial runs in (%s). Give a path inside it.", safe(p), w.ov.Project())
-		return "", &r
+		return place{}, &r
 	}
-	return rel, nil
+	return place{w.ov, rel}, nil
 }
 
 // fileError words an overlay error as the runtime does.
-func (w *Workspace) fileError(rel string, err error, dir bool) Result {
-	shown := w.show(rel)
+func (w *Workspace) fileError(pl place, err error, dir bool) Result {
+	shown := pl.show()
 	switch {
 	case errors.Is(err, overlay.ErrOutside):
 		return Refusef("Error: Access denied: %s leads outside the project folder this trial runs in.", shown)
@@ -171,21 +197,21 @@ func (w *Workspace) fileRead(_ context.Context, a args, _ Meta) Result {
 	if err != nil {
 		return Errorf("Error: %v", err)
 	}
-	rel, refused := w.resolve(p)
+	pl, refused := w.resolve(p)
 	if refused != nil {
 		return *refused
 	}
-	_, fi, err := w.ov.Lookup(rel)
+	_, fi, err := pl.ov.Lookup(pl.rel)
 	if err != nil {
-		return w.fileError(rel, err, false)
+		return w.fileError(pl, err, false)
 	}
-	shown := w.show(rel)
+	shown := pl.show()
 	if fi.IsDir() {
 		return Errorf("Error: %s is a directory (use file_list for directories)", shown)
 	}
-	data, err := w.ov.ReadFile(rel)
+	data, err := pl.ov.ReadFile(pl.rel)
 	if err != nil {
-		return w.fileError(rel, err, false)
+		return w.fileError(pl, err, false)
 	}
 	head := data
 	if len(head) > 8000 {
@@ -243,27 +269,27 @@ func (w *Workspace) fileList(_ context.Context, a args, _ Meta) Result {
 	if strings.TrimSpace(p) == "" {
 		return Errorf("%s", pathRequired(FileList))
 	}
-	rel, refused := w.resolve(p)
+	pl, refused := w.resolve(p)
 	if refused != nil {
 		return *refused
 	}
-	_, fi, err := w.ov.Lookup(rel)
+	_, fi, err := pl.ov.Lookup(pl.rel)
 	if err != nil {
-		return w.fileError(rel, err, true)
+		return w.fileError(pl, err, true)
 	}
 	if !fi.IsDir() {
-		return Errorf("%s", notADirectory(w.show(rel)))
+		return Errorf("%s", notADirectory(pl.show()))
 	}
-	ents, err := w.ov.ReadDir(rel)
+	ents, err := pl.ov.ReadDir(pl.rel)
 	if err != nil {
-		return w.fileError(rel, err, true)
+		return w.fileError(pl, err, true)
 	}
 	var dirs, files []string
 	for _, e := range ents {
 		name := safe(e.Name)
 		isDir := e.Mode.IsDir()
 		if e.Mode&fs.ModeSymlink != 0 {
-			if _, fi, err := w.ov.Lookup(path.Join(rel, e.Name)); err == nil && fi.IsDir() {
+			if _, fi, err := w.ov.Lookup(path.Join(pl.rel, e.Name)); err == nil && fi.IsDir() {
 				isDir = true
 			}
 		}
@@ -278,7 +304,7 @@ func (w *Workspace) fileList(_ context.Context, a args, _ Meta) Result {
 	}
 	fold(dirs)
 	fold(files)
-	return Result{Text: fileListing(w.show(rel), dirs, files, MaxListEntries), Label: LabelReal, Cut: len(dirs)+len(files) > MaxListEntries}
+	return Result{Text: fileListing(pl.show(), dirs, files, MaxListEntries), Label: LabelReal, Cut: len(dirs)+len(files) > MaxListEntries}
 }
 
 func (w *Workspace) fileWrite(_ context.Context, a args, _ Meta) Result {
@@ -296,14 +322,14 @@ func (w *Workspace) fileWrite(_ context.Context, a args, _ Meta) Result {
 	if !ok {
 		return Errorf("Error: 'Content' parameter is required.")
 	}
-	rel, refused := w.resolve(p)
+	pl, refused := w.resolve(p)
 	if refused != nil {
 		return *refused
 	}
-	if err := w.ov.WriteFile(rel, []byte(content)); err != nil {
-		return w.fileError(rel, err, false)
+	if err := pl.ov.WriteFile(pl.rel, []byte(content)); err != nil {
+		return w.fileError(pl, err, false)
 	}
-	return Result{Text: wrote(len(content), w.show(rel)), Label: LabelOverlay}
+	return Result{Text: wrote(len(content), pl.show()), Label: LabelOverlay}
 }
 
 func (w *Workspace) fileEdit(_ context.Context, a args, _ Meta) Result {
@@ -331,27 +357,27 @@ func (w *Workspace) fileEdit(_ context.Context, a args, _ Meta) Result {
 	case !hasContent && oldS == newS:
 		return Errorf("%s", editSame)
 	}
-	rel, refused := w.resolve(p)
+	pl, refused := w.resolve(p)
 	if refused != nil {
 		return *refused
 	}
 	if hasContent {
-		if err := w.ov.WriteFile(rel, []byte(content)); err != nil {
-			return w.fileError(rel, err, false)
+		if err := pl.ov.WriteFile(pl.rel, []byte(content)); err != nil {
+			return w.fileError(pl, err, false)
 		}
-		return Result{Text: wrote(len(content), w.show(rel)), Label: LabelOverlay}
+		return Result{Text: wrote(len(content), pl.show()), Label: LabelOverlay}
 	}
-	data, err := w.ov.ReadFile(rel)
+	data, err := pl.ov.ReadFile(pl.rel)
 	if err != nil {
-		return w.fileError(rel, err, false)
+		return w.fileError(pl, err, false)
 	}
 	text := string(data)
 	n := strings.Count(text, oldS)
 	switch {
 	case n == 0:
-		return Errorf("%s", editNotFound(w.show(rel)))
+		return Errorf("%s", editNotFound(pl.show()))
 	case n > 1 && !all:
-		return Errorf("%s", editAmbiguous(w.show(rel), n))
+		return Errorf("%s", editAmbiguous(pl.show(), n))
 	}
 	if all {
 		text = strings.ReplaceAll(text, oldS, newS)
@@ -359,10 +385,10 @@ func (w *Workspace) fileEdit(_ context.Context, a args, _ Meta) Result {
 		text = strings.Replace(text, oldS, newS, 1)
 		n = 1
 	}
-	if err := w.ov.WriteFile(rel, []byte(text)); err != nil {
-		return w.fileError(rel, err, false)
+	if err := pl.ov.WriteFile(pl.rel, []byte(text)); err != nil {
+		return w.fileError(pl, err, false)
 	}
-	return Result{Text: edited(w.show(rel), n), Label: LabelOverlay}
+	return Result{Text: edited(pl.show(), n), Label: LabelOverlay}
 }
 
 // BuiltinSpecs returns the specs of the built-in tools a trial offers on
@@ -379,3 +405,6 @@ func BuiltinSpecs(shell bool) []Spec {
 	}
 	return out
 }
+
+// isNotExist reports a path the view does not hold.
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

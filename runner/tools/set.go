@@ -28,6 +28,49 @@ type Set struct {
 	// requireRationale refuses calls without _rationale, as the runtime
 	// does.
 	requireRationale bool
+	// validate, when set, answers a call the runtime would refuse before
+	// running it ("" lets it run).
+	validate func(t Tool, args json.RawMessage) string
+	// loaded are the deferred tools activated by search_tools or
+	// load_tool.
+	loaded map[string]bool
+}
+
+// binder is a tool that needs the set it is in (search_tools and
+// load_tool, which activate deferred tools).
+type binder interface{ bind(*Set) }
+
+// WithValidator checks each call before the gate and the tool: a non-empty
+// answer is returned, refused, instead of running the tool (NetClaw's
+// meta-argument checks; see CatalogValidator).
+func WithValidator(v func(t Tool, args json.RawMessage) string) Option {
+	return func(s *Set) { s.validate = v }
+}
+
+// Load activates deferred tools by name: Offered lists them from now on.
+func (s *Set) Load(names ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range names {
+		if _, ok := s.tools[n]; ok {
+			s.loaded[n] = true
+		}
+	}
+}
+
+// Offered returns the specs the model is offered now: every core tool,
+// and the deferred ones activated so far, in the order they were added.
+func (s *Set) Offered() []Spec {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Spec, 0, len(s.order))
+	for _, n := range s.order {
+		sp := s.tools[n].Spec()
+		if !sp.Deferred || s.loaded[n] {
+			out = append(out, sp)
+		}
+	}
+	return out
 }
 
 // Mocker answers calls from a suite's mocks before any tool runs: ok is
@@ -53,7 +96,7 @@ func RequireRationale() Option { return func(s *Set) { s.requireRationale = true
 // NewSet returns a set of these tools; a later tool with the same name
 // replaces an earlier one.
 func NewSet(tools []Tool, opts ...Option) *Set {
-	s := &Set{tools: map[string]Tool{}}
+	s := &Set{tools: map[string]Tool{}, loaded: map[string]bool{}}
 	for _, t := range tools {
 		s.Add(t)
 	}
@@ -66,6 +109,9 @@ func NewSet(tools []Tool, opts ...Option) *Set {
 // Add offers one more tool (an MCP server's, once it started).
 func (s *Set) Add(t Tool) {
 	name := t.Spec().Name
+	if b, ok := t.(binder); ok {
+		b.bind(s)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.tools[name]; !ok {
@@ -134,6 +180,11 @@ func (s *Set) Call(ctx context.Context, name string, args json.RawMessage) Resul
 		m, _, err := SplitMeta(args)
 		if err == nil && strings.TrimSpace(m.Rationale) == "" {
 			return Result{Text: RationaleRefusal, IsError: true, Refused: true, Label: LabelReal}
+		}
+	}
+	if s.validate != nil {
+		if refusal := s.validate(t, args); refusal != "" {
+			return Result{Text: refusal, IsError: true, Refused: true, Label: LabelReal}
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -65,13 +65,16 @@ func (w *Workspace) shell(ctx context.Context, a args, m Meta) Result {
 	}
 	dir := wt.Dir()
 	if wd, ok, _ := a.str("WorkingDirectory"); ok && strings.TrimSpace(wd) != "" {
-		rel, refused := w.resolve(wd)
+		pl, refused := w.resolve(wd)
 		if refused != nil {
 			return *refused
 		}
-		dir = filepath.Join(dir, filepath.FromSlash(rel))
+		if pl.ov != w.ov {
+			return Refusef("Error: Access denied: %s is the session folder; in a trial, commands run in the project (%s).", safe(wd), w.ov.Project())
+		}
+		dir = filepath.Join(dir, filepath.FromSlash(pl.rel))
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return Errorf("%s", directoryNotFound(w.show(rel)))
+			return Errorf("%s", directoryNotFound(pl.show()))
 		}
 	}
 	out := RunCommand(ctx, command, dir, timeout)

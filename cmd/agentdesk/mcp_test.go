@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentdesk/agentdesk/runner/mcp/mcptest"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// mcpServerEnv makes the test binary an MCP server on its stdin and
+// stdout (see TestMain): the stdio server of the tests below.
+const mcpServerEnv = "AGENTDESK_TEST_MCP_SERVER"
+
+// serveMCPIfAsked serves runner/mcp/mcptest's server on stdio and exits,
+// when the test binary was started as an MCP server.
+func serveMCPIfAsked() {
+	if os.Getenv(mcpServerEnv) == "" {
+		return
+	}
+	err := mcptest.Server().Run(context.Background(), &sdk.StdioTransport{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcp test server:", err)
+	}
+	os.Exit(0)
+}
+
+// mcpEnv configures a stdio MCP server "files" (this test binary) through
+// NETCLAW_ variables.
+func mcpEnv(t *testing.T) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{
+		"NETCLAW_McpServers__files__Command=" + exe,
+		"NETCLAW_McpServers__files__EnvironmentVariables__" + mcpServerEnv + "=serve",
+	}
+}
+
+// processGone waits, bounded, until pid is gone (a zombie counts as gone:
+// in a container no one may reap it).
+func processGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := syscall.Kill(pid, 0)
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		s := string(stat)
+		zombie := strings.LastIndexByte(s, ')') > 0 && strings.HasPrefix(s[strings.LastIndexByte(s, ')'):], ") Z")
+		if err != nil && err != syscall.EPERM || zombie {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d outlived agentdesk", pid)
+		}
+		<-time.After(20 * time.Millisecond)
+	}
+}
+
+var resultPID = regexp.MustCompile(`^tool result: ok, \d+ bytes: (\d+)$`)
+
+// TestRunBinaryStopsMCPServersOnSignal: Ctrl-C, SIGTERM and SIGHUP end a
+// run, and the MCP server it started goes with it, with every process the
+// server started.
+func TestRunBinaryStopsMCPServersOnSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			bin := binary(t)
+			srv, env, _ := trialHome(t, wire.OpenAI)
+			srv.Enqueue(
+				modeltest.Script{Steps: []modeltest.Step{
+					modeltest.ToolCall("c1", "files__pid", `{"_rationale":"which process"}`),
+					modeltest.ToolCall("c2", "files__spawn", `{"_rationale":"start a child"}`),
+					modeltest.Finish(modeltest.FinishTools)}},
+				modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Waiting\n"), modeltest.Pause(time.Minute)}},
+			)
+			cmd := exec.Command(bin, "run", "code-analyst", "--task", "x", "--project", toolProject(t), "--approve", "mcp:files")
+			cmd.Env = append(append([]string{"PATH=" + os.Getenv("PATH")}, env...), mcpEnv(t)...)
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			var pids []int
+			sc := bufio.NewScanner(stderr)
+			for len(pids) < 2 && sc.Scan() {
+				if m := resultPID.FindStringSubmatch(sc.Text()); m != nil {
+					pid, _ := strconv.Atoi(m[1])
+					pids = append(pids, pid)
+				}
+			}
+			if len(pids) != 2 {
+				t.Fatalf("no pids from the MCP server's tools (stderr ended: %v)", sc.Err())
+			}
+			go func() {
+				for sc.Scan() {
+				}
+			}()
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != 1 {
+				t.Errorf("exit %d, want 1 (a cancelled run)", code)
+			}
+			for _, pid := range pids {
+				processGone(t, pid)
+			}
+		})
+	}
+}

@@ -1,0 +1,97 @@
+package evalrec
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// CaseFilter selects a suite's cases by name, as --case NAME (repeatable)
+// asks: a case runs when its name matches one of the patterns, where `*`
+// stands for any run of characters (slashes and spaces included) and `?`
+// for one; everything else matches itself, case-sensitively. The nil
+// filter selects every case.
+type CaseFilter struct {
+	patterns []string
+	res      []*regexp.Regexp
+}
+
+// NewCaseFilter returns the filter of patterns; none gives nil (every
+// case).
+func NewCaseFilter(patterns []string) *CaseFilter {
+	if len(patterns) == 0 {
+		return nil
+	}
+	f := &CaseFilter{patterns: patterns}
+	for _, p := range patterns {
+		var b strings.Builder
+		b.WriteString("^")
+		for _, r := range p {
+			switch r {
+			case '*':
+				b.WriteString(".*")
+			case '?':
+				b.WriteString(".")
+			default:
+				b.WriteString(regexp.QuoteMeta(string(r)))
+			}
+		}
+		b.WriteString("$")
+		f.res = append(f.res, regexp.MustCompile("(?s)"+b.String()))
+	}
+	return f
+}
+
+// Match reports whether the case named name is selected.
+func (f *CaseFilter) Match(name string) bool {
+	if f == nil {
+		return true
+	}
+	for _, re := range f.res {
+		if re.MatchString(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Unmatched returns the patterns that match none of names, in the order
+// given.
+func (f *CaseFilter) Unmatched(names []string) []string {
+	if f == nil {
+		return nil
+	}
+	var out []string
+	for i, re := range f.res {
+		hit := false
+		for _, n := range names {
+			if re.MatchString(n) {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			out = append(out, f.patterns[i])
+		}
+	}
+	return out
+}
+
+// ShellQuote quotes s for a POSIX shell when it needs it, so that a hint
+// can be pasted: finds-the-port stays as it is, "finds the port" becomes
+// 'finds the port'.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,/:=@+%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// NotRecorded is the error of a sample with no recording under --offline:
+// it names the missing file and the command that records that case alone
+// (command is "agentdesk test" or "agentdesk route --suite"; suitePath
+// the suite file, as the user would type it).
+func NotRecorded(path, command, suitePath, caseName string) error {
+	return fmt.Errorf("not recorded: no %s; record this case alone: %s --record --case %s %s (it calls the model for this case's samples), and commit the file",
+		path, command, ShellQuote(caseName), ShellQuote(suitePath))
+}
