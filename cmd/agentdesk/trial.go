@@ -56,11 +56,3 @@ func coreOf(c netclaw.Core) *request.Core {
 	}
 	return &request.Core{Text: c.Text, Source: src, Version: c.Version}
 }
-
-// noteMissingCore prints, on stderr, that a run's request lacked the
-// operating rules; it prints nothing when it lacked nothing.
-func noteMissingCore(g *globals, p *runner.PromptRecord) {
-	if n := p.MissingNotice(); n != "" {
-		g.warn("agentdesk", n)
-	}
-}
