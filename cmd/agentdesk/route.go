@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/route"
+	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
 // routeFlags holds the flags of agentdesk route.
@@ -104,8 +105,10 @@ a progress line on stderr shows cases done, running and not passed.
 shared words instead, and a case whose top match is not its agent fails.
 
 --demo uses the embedded sample home: its routing suite replays from the
-recordings it carries (--suite), and --static or --show-request work on its
-layer; it has no model to ask live.
+recordings it carries (--suite), a REQUEST that suite holds is answered by
+its recorded frontline (another request is refused with the ones it has),
+and --static or --show-request work on its layer; it has no model to ask
+live.
 
 A request that cannot be asked is exit 1 with the fix: no Main model
 configured, the Public audience (it has no layer), sub-agents disabled, no
@@ -122,7 +125,8 @@ broken), 2 bad usage, 3 internal failure.`,
   echo "Triage this ticket" | agentdesk route -
   agentdesk route --suite --record agents/frontline.route.yaml
   agentdesk route --suite --offline --format junit > route-report.xml
-  agentdesk route --demo --suite`,
+  agentdesk route --demo --suite
+  agentdesk route --demo "How does the file watcher in this repository decide when to rescan?"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.suite {
 				return runRouteSuites(cmd, g, f, args)
@@ -149,7 +153,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.BoolVar(&f.suite, "suite", false, "run routing suites (<name>.route.yaml): the FILEs given, or every one in the agents folder")
 	fl.BoolVar(&f.offline, "offline", false, "with --suite: replay recordings only, no model and no key (for CI)")
 	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit until the first text, thinking or tool call (default SubAgents.PrefillTimeoutSeconds)")
-	fl.BoolVar(&f.demo, "demo", false, "use the embedded sample home and its routing suite (nothing else needed): with --suite, --static or --show-request")
+	fl.BoolVar(&f.demo, "demo", false, "use the embedded sample home and its routing suite (nothing else needed): with --suite, --static, --show-request, or a REQUEST its suite recorded")
 	fl.StringArrayVar(&f.cases, "case", nil, "with --suite: "+caseUsage)
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds)")
 	return cmd
@@ -177,8 +181,8 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--static asks no model: leave out --record, --samples, --system-file, --model-role and --show-request")
 	case f.showRequest && f.record:
 		return usageErrorf("--show-request sends nothing, so there is nothing to record: leave out --record")
-	case f.demo && !f.static && !f.showRequest:
-		return usageErrorf("--demo has no model to ask: add --static or --show-request, or replay its routing suite with --suite")
+	case f.demo && !f.static && !f.showRequest && changed("samples"):
+		return usageErrorf("--demo replays the samples it recorded: leave out --samples")
 	}
 	for _, d := range []struct {
 		name string
@@ -235,14 +239,24 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	if f.showRequest {
 		return writeString(g.stdout, termsafe.EscapeLines(p.Frontline.Render()))
 	}
-	rn, err := openRunner(g, f.runsDir)
+	opts := route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record}
+	if f.demo {
+		// The demo has no model: its recorded frontline answers the
+		// requests its routing suite holds.
+		tapes, sources, err := demo.FrontlineReplays(sh.c.Home, request)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		opts.Samples, opts.Replays, opts.ReplaySources = len(tapes), tapes, sources
+	}
+	rn, err := openRunner(g, sh.runsDir(f.runsDir))
 	if err != nil {
 		return err
 	}
 	if _, err := parseApprove(f.approve); err != nil {
 		return err
 	}
-	res, err := route.Ask(cmd.Context(), rn, p, route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record})
+	res, err := route.Ask(cmd.Context(), rn, p, opts)
 	if err != nil {
 		return exitWith(exitFindings, fmt.Errorf("cancelled: %w", err))
 	}

@@ -408,7 +408,8 @@ func TestRouteDemoBinary(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"route", "--demo", "Summarise my notes"}, "--demo has no model to ask"},
+		{[]string{"route", "--demo", "Summarise my notes"}, "the demo has no model to ask, only the frontline's recorded answers to"},
+		{[]string{"route", "--demo", "--samples", "3", "Thanks, that is all for today."}, "--demo replays the samples it recorded"},
 		{[]string{"route", "--demo", "--suite", "--record"}, "leave out --record"},
 		{[]string{"route", "--demo", "--suite", "agents/x.route.yaml"}, "leave out --home, --agents and PATH"},
 	} {
