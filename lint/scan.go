@@ -261,6 +261,15 @@ func (s *Scanner) folderUnreadable(dir, what string, err error) {
 		Hint:    "make the folder readable (check its permissions, or the link that leads to it)"})
 }
 
+// feedLinkBroken records that the feed folder dir is a link that leads
+// nowhere or loops: an info of rule unreadable (no agent is read from it,
+// by the runtime or by agentdesk), so it is not skipped silently.
+func (s *Scanner) feedLinkBroken(dir string, err error) {
+	s.unreadable = append(s.unreadable, Diagnostic{Path: dir, Rule: RuleUnreadable, Severity: Info,
+		Message: fmt.Sprintf("cannot read the feed folder: %v: no agent is loaded from it", DescribeStatError(err)),
+		Hint:    "fix the link, or remove it"})
+}
+
 // folderDiagnostics says, in the runtime's words, that the agents folder
 // does not exist or holds no agent file it reads, names each feed folder
 // the runtime does not read, and each folder that cannot be read.
@@ -268,7 +277,9 @@ func (s *Scanner) folderDiagnostics(files []*File) []Diagnostic {
 	if s.agentsMissing {
 		return s.agentsFolderDiagnostics(0)
 	}
-	if len(s.unreadable) > 0 && len(files) == 0 {
+	// A folder that could not be listed says why there is no file; a
+	// broken feed link (an info) does not.
+	if len(files) == 0 && slices.ContainsFunc(s.unreadable, func(d Diagnostic) bool { return d.Severity != Info }) {
 		return slices.Clone(s.unreadable)
 	}
 	read := 0
@@ -347,7 +358,12 @@ func (s *Scanner) listAgents() ([]*listed, error) {
 	// os.ReadDir returns entries sorted by name: byte order.
 	for _, d := range feeds {
 		dir := filepath.Join(s.home.FeedsDir(), d.Name())
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		fi, err := os.Stat(dir)
+		if err != nil && d.Type()&fs.ModeSymlink != 0 {
+			s.feedLinkBroken(dir, err)
+			continue
+		}
+		if err != nil || !fi.IsDir() {
 			continue
 		}
 		src := Source{Feed: d.Name()}

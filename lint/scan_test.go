@@ -568,8 +568,23 @@ func TestUnreadableAgentsFolder(t *testing.T) {
 	if err := os.Symlink("loop", filepath.Join(feeds, "loop")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink("gone", filepath.Join(feeds, "dangling")); err != nil {
+		t.Fatal(err)
+	}
 	c, err = Scan(NewHome(base, ""), ScanOptions{})
 	if err != nil || len(c.Loaded()) != 1 {
 		t.Fatalf("scan: %v, %d loaded", err, len(c.Loaded()))
+	}
+	// The feed folders that are broken links are an info each, not
+	// skipped silently.
+	ds = c.FolderDiagnostics
+	if len(ds) != 2 || ds[0].Path != filepath.Join(feeds, "dangling") || ds[1].Path != filepath.Join(feeds, "loop") ||
+		!strings.Contains(ds[0].Message, "a symbolic link to a file that does not exist") || !strings.Contains(ds[1].Message, "a symbolic link loop") {
+		t.Fatalf("feed folder diagnostics %+v", ds)
+	}
+	for _, d := range ds {
+		if d.Rule != RuleUnreadable || d.Severity != Info || d.Hint == "" {
+			t.Errorf("feed folder diagnostic %+v", d)
+		}
 	}
 }

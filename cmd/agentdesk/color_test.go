@@ -36,3 +36,24 @@ func TestColorAlwaysEverywhere(t *testing.T) {
 		})
 	}
 }
+
+// TestColorFlagBeatsTheEnvironment: flags override the environment, so
+// --color always colours with NO_COLOR set; NO_COLOR still wins over auto.
+// The help and the README say so (issue 20 item 33).
+func TestColorFlagBeatsTheEnvironment(t *testing.T) {
+	home := previewHome(t, nil)
+	env := []string{"NO_COLOR=1"}
+	if code, _, stderr := run(t, env, "preview", "--home", home, "--color", "always"); code != 0 || !strings.Contains(stderr, "\x1b[") {
+		t.Errorf("--color always with NO_COLOR: exit %d, stderr %q", code, stderr)
+	}
+	if code, stdout, stderr := run(t, env, "preview", "--home", home); code != 0 || strings.Contains(stdout+stderr, "\x1b") {
+		t.Errorf("NO_COLOR with auto: exit %d, %q %q", code, stdout, stderr)
+	}
+	_, help, _ := run(t, nil, "--help")
+	if !strings.Contains(help, "--color always overrides NO_COLOR") {
+		t.Errorf("--help does not say that --color always overrides NO_COLOR:\n%s", help)
+	}
+	if text := readme(t); !strings.Contains(text, "flags override the environment") {
+		t.Error("the README does not say that flags override the environment")
+	}
+}

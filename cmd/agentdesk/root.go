@@ -161,7 +161,7 @@ run left behind. Without a subcommand it starts the interactive browser.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.home, "home", "", "NetClaw home folder (default $NETCLAW_HOME, else ~/.netclaw)")
 	pf.StringVar(&g.agents, "agents", "", "agents folder (default <home>/agents)")
-	pf.Var(&g.color, "color", "colour output: auto, always or never (NO_COLOR is honoured with auto)")
+	pf.Var(&g.color, "color", "colour output: auto, always or never (NO_COLOR and TERM=dumb are honoured with auto; --color always overrides NO_COLOR)")
 	// --demo belongs to the browser (browse.go reads it).
 	root.Flags().Bool("demo", false, "open the browser on an embedded sample home with recorded runs (nothing else needed)")
 

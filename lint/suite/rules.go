@@ -17,6 +17,7 @@ const (
 	RuleUnreadable    = "suite-unreadable"
 	RuleAgentName     = "suite-agent-name"
 	RuleOutsideHome   = "suite-outside-home"
+	RuleCommand       = "suite-command"
 )
 
 // Rules lists the rules of suite files, in the order the README documents
@@ -35,4 +36,5 @@ var Rules = []lint.Rule{
 	{ID: RuleUnreadable, Summary: "a suite file cannot be read", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleAgentName, Summary: "a test suite's agent: names another agent than its file name", Runtime: lint.Warning, Publish: lint.Warning},
 	{ID: RuleOutsideHome, Summary: "a case's context-file or project is outside the home: recordings made from it go stale on another machine", Runtime: lint.Warning, Publish: lint.Warning},
+	{ID: RuleCommand, Summary: "a check program (expect: command:) is not found, not a file or not executable", Runtime: lint.Error, Publish: lint.Error},
 }

@@ -106,12 +106,15 @@ type Expect struct {
 	MaxOutputTokens int
 	// Judge is a rubric in plain words a model checks the output against.
 	Judge string
+	// Command is a check program and its arguments (command:), run from
+	// the suite's folder with the output on stdin; nil when not set.
+	Command []string
 }
 
 var (
 	suiteKeys  = []string{"agent", "cases"}
 	caseKeys   = []string{"name", "task", "context", "context-file", "project", "skill", "model-role", "repeat", "pass-rate", "expect"}
-	expectKeys = []string{"outcome", "reason", "contains", "not-contains", "matches", "tools", "no-tools", "max-tool-calls", "max-seconds", "max-output-tokens", "judge"}
+	expectKeys = []string{"outcome", "reason", "contains", "not-contains", "matches", "tools", "no-tools", "max-tool-calls", "max-seconds", "max-output-tokens", "judge", "command"}
 )
 
 // IsTestSuite reports whether path names a test suite file.
@@ -369,6 +372,8 @@ func (r *reader) expect(c *Case, n *yaml.Node) {
 		case "judge":
 			e.Judge, _ = r.scalar(v, key)
 			e.Judge = strings.TrimSpace(e.Judge)
+		case "command":
+			e.Command = r.command(v)
 		}
 	})
 }
@@ -431,6 +436,11 @@ func Check(s *Suite, c *lint.Catalog) {
 		if cs.Project != "" {
 			if fi, err := os.Stat(Resolve(dir, cs.Project)); err != nil || !fi.IsDir() {
 				r.add(RuleFile, cs.Keys["project"], fmt.Sprintf("project %s is not a folder (paths are relative to the suite)", cs.Project), "")
+			}
+		}
+		if len(cs.Expect.Command) > 0 {
+			if _, msg, hint := findCommand(dir, cs.Expect.Command[0]); msg != "" {
+				r.add(RuleCommand, cs.Keys["expect.command"], msg, hint)
 			}
 		}
 		cs.Problems = append(cs.Problems, r.diags[before:]...)

@@ -42,6 +42,9 @@ type Options struct {
 	// Approve approves the gated tool calls of live samples that match
 	// (`--approve`); a replayed sample needs none.
 	Approve []approve.Pattern
+	// CommandTimeout is a check program's time limit
+	// (DefaultCommandTimeout when 0).
+	CommandTimeout time.Duration
 	// OnSample, when set, is called as each sample starts (done false)
 	// and ends (done true); OnCase as each case's result is complete.
 	// They are called from many goroutines, one call at a time.
@@ -90,7 +93,7 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 	if o.JudgeRole == "" {
 		o.JudgeRole = "Main"
 	}
-	x := &execution{o: o, work: make(chan struct{}, o.Jobs)}
+	x := &execution{o: o, work: make(chan struct{}, o.Jobs), checks: make(chan struct{}, o.Jobs)}
 	out := make([]*SuiteResult, len(suites))
 	var wg sync.WaitGroup
 	for i, s := range suites {
@@ -190,6 +193,8 @@ type execution struct {
 	// suite would read and hold its recording at once, with as many
 	// goroutines' stacks for the collector to scan.
 	work chan struct{}
+	// checks admits o.Jobs check programs (expect: command:) at a time.
+	checks chan struct{}
 }
 
 // finishSuite reports a suite's result.

@@ -120,6 +120,14 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
 	res.Failures = Check(c.Expect, &rec)
 
+	// The check program reads only the run's record: it runs on a
+	// replay as on a live sample. Like the judge, it does not see a run
+	// that ended otherwise than expected.
+	var commandErr error
+	if len(c.Expect.Command) > 0 && !failedOn(res.Failures, "outcome", "reason") {
+		commandErr = x.command(ctx, s, c, n, res.How, &rec, res)
+	}
+
 	var judgeTape *cassette.Cassette
 	var judgeFailed error
 	var judgeRun *runner.Record
@@ -177,6 +185,9 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	}
 	if judgeFailed != nil {
 		return errorf("%v", judgeFailed)
+	}
+	if commandErr != nil {
+		return errorf("%v", commandErr)
 	}
 	res.Status = Pass
 	if len(res.Failures) > 0 {

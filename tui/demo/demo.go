@@ -80,7 +80,8 @@ func Recordings() []Recording {
 // dir/netclaw, the recorded runs in dir/cassettes, and a netclaw.json whose
 // model roles are providers of type replay playing them (Main: a completed
 // run with a tool call; Compaction: an output_truncated run; Fallback: a
-// thinking_only_timeout). It returns the home.
+// thinking_only_timeout), with the community feed in SkillFeeds. It
+// returns the home.
 func Setup(dir string) (lint.Home, error) {
 	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
 		return lint.Home{}, fmt.Errorf("making the demo in %s: the folder is not empty; pick a new one", dir)
@@ -114,6 +115,10 @@ func Setup(dir string) (lint.Home, error) {
 		"Session":   map[string]any{"FirstTokenTimeoutSeconds": 600},
 		"Providers": providers,
 		"Models":    map[string]any{"Definitions": defs, "Roles": roles},
+		// The community feed is read, so its agents load (or are
+		// rejected); the retired folder is named by no entry, to show
+		// the not-loaded status.
+		"SkillFeeds": map[string]any{"Feeds": []map[string]any{{"Name": "community", "Url": "https://skills.example.com"}}},
 	}
 	data, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {

@@ -122,3 +122,37 @@ func TestSetupRunsEveryRoleFromItsCassette(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoFeedsAsSetUp: the home Setup makes (the one `agentdesk --demo`
+// browses) configures its community feed in SkillFeeds, so that feed's
+// agents load (or are rejected, as the runtime decides), and keeps one feed
+// folder no SkillFeeds entry names, to show the not-loaded status.
+func TestDemoFeedsAsSetUp(t *testing.T) {
+	h, err := Setup(filepath.Join(t.TempDir(), "demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := map[string]lint.Status{}
+	for _, f := range c.Files {
+		if f.Source.IsFeed() {
+			status[f.Source.Feed+"/"+filepath.Base(f.Path)] = f.Status
+		}
+	}
+	want := map[string]lint.Status{
+		"community/release-notes.md": lint.Loaded,
+		"community/summarizer.md":    lint.Rejected, // shadowed by the local summarizer
+		"retired/changelog-bot.md":   lint.NotLoaded,
+	}
+	for k, st := range want {
+		if status[k] != st {
+			t.Errorf("%s: %v, want %v (all: %v)", k, status[k], st, status)
+		}
+	}
+	if len(status) != len(want) {
+		t.Errorf("feed files %v, want %v", status, want)
+	}
+}
