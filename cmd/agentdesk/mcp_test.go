@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -124,5 +125,71 @@ func TestRunBinaryStopsMCPServersOnSignal(t *testing.T) {
 				processGone(t, pid)
 			}
 		})
+	}
+}
+
+func TestToolsListsLiveMCPTools(t *testing.T) {
+	home := writeHome(t, map[string]string{
+		"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n",
+		"config/netclaw.json":    `{"McpServers": {"gone": {"Command": "agentdesk-no-such-mcp-server"}}}`,
+	})
+	env := append([]string{"NETCLAW_HOME=" + home}, mcpEnv(t)...)
+
+	code, stdout, stderr := runTrialCmd(t, env, "", "tools", "code-analyst")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"files__echo", "files__crash",
+		"MCP servers (started for this listing, then stopped; every call needs approval: --approve mcp:SERVER):\n",
+		"  files (stdio): 10 tools\n",
+		"  gone (stdio): failed to start: command \"agentdesk-no-such-mcp-server\" is not found on PATH",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if !regexp.MustCompile(`files__echo +mcp +deferred`).MatchString(stdout) {
+		t.Errorf("files__echo is not listed as a deferred mcp tool:\n%s", stdout)
+	}
+
+	code, stdout, _ = runTrialCmd(t, env, "", "tools", "--format", "json")
+	var doc struct {
+		Tools []struct {
+			Name, Server, Canonical string
+			Parameters              json.RawMessage
+		}
+		MCPServers struct {
+			Servers []struct {
+				Name, State string
+				Tools       []string
+			}
+		} `json:"mcp_servers"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v:\n%s", code, err, stdout)
+	}
+	found := false
+	for _, tl := range doc.Tools {
+		if tl.Name == "files__echo" {
+			found = tl.Server == "files" && tl.Canonical == "files/echo" && strings.Contains(string(tl.Parameters), `"_rationale"`)
+		}
+	}
+	if !found {
+		t.Error("json: files__echo is not among the tools, with its server, canonical name and meta properties")
+	}
+	if ss := doc.MCPServers.Servers; len(ss) != 2 || ss[0].Name != "files" || ss[0].State != "started" || len(ss[0].Tools) != 10 || ss[1].Name != "gone" || ss[1].State != "failed" {
+		t.Errorf("json mcp_servers: %+v", ss)
+	}
+
+	// Team may use no MCP server by default: none is started.
+	code, stdout, _ = runTrialCmd(t, env, "", "tools", "--audience", "team")
+	if code != 0 || strings.Contains(stdout, "files__echo") || !strings.Contains(stdout, "  files (stdio): not started: the Team audience may not use it") {
+		t.Errorf("team: exit %d\n%s", code, stdout)
+	}
+	// --no-mcp starts nothing.
+	_, stdout, _ = runTrialCmd(t, env, "", "tools", "--no-mcp")
+	if strings.Contains(stdout, "MCP servers") || strings.Contains(stdout, "files__") {
+		t.Errorf("--no-mcp:\n%s", stdout)
 	}
 }

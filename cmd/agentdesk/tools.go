@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"time"
+
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -13,6 +16,10 @@ import (
 type toolsFlags struct {
 	audience audienceFlag
 	format   previewFormat
+	// noMCP skips starting the configured MCP servers; mcpTimeout bounds
+	// starting each.
+	noMCP      bool
+	mcpTimeout time.Duration
 }
 
 // newToolsCmd builds `agentdesk tools`.
@@ -29,6 +36,11 @@ from the start (core) or found with search_tools and activated with
 load_tool (deferred), and what it touches (read, write, effect,
 netclaw-state, meta). The tools left out follow, with the reason. A Public
 session cannot spawn a sub-agent, so it offers none.
+
+The configured MCP servers the audience may use are started (each within
+--mcp-timeout), their live tools listed as deferred tools named
+server__tool, and the servers stopped again; a server that does not start
+is listed with why. --no-mcp skips them.
 
 The subsystem switches and the audience profiles come from the home's
 netclaw.json (Search, SkillSync, Scheduling, SubAgents, Webhooks,
@@ -49,18 +61,20 @@ value the runtime would not read, 2 bad usage, 3 internal failure.`,
 			if len(args) == 1 {
 				agent = args[0]
 			}
-			return runTools(g, f, agent)
+			return runTools(cmd.Context(), g, f, agent)
 		},
 	}
 	fl := cmd.Flags()
 	fl.Var(&f.audience, "audience", "audience of the session that spawns the sub-agent: Public, Team or Personal (any case)")
 	fl.Var(&f.format, "format", "output format: text or json")
+	fl.BoolVar(&f.noMCP, "no-mcp", false, "do not start the configured MCP servers to list their tools")
+	fl.DurationVar(&f.mcpTimeout, "mcp-timeout", defaultMCPListTimeout, "how long each MCP server gets to start and list its tools")
 	return cmd
 }
 
 // runTools resolves the sub-agent's tools under the home's configuration
 // and prints them.
-func runTools(g *globals, f toolsFlags, agent string) error {
+func runTools(ctx context.Context, g *globals, f toolsFlags, agent string) error {
 	c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
 	if err != nil {
 		return err
@@ -72,13 +86,32 @@ func runTools(g *globals, f toolsFlags, agent string) error {
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}
-	o := request.NetClaw().SubAgentTools(preview.Audience(f.audience), policy)
+	a := preview.Audience(f.audience)
+	catalog := request.NetClaw()
+	o := catalog.SubAgentTools(a, policy)
+	var live *mcpListing
+	if o.Reason == "" && !f.noMCP {
+		// The configured MCP servers' tools are live: start the servers,
+		// list, stop them.
+		var extra []request.Tool
+		extra, live = liveMCPTools(ctx, g, c.Config, a, f.mcpTimeout)
+		if len(extra) > 0 {
+			if withLive, err := catalog.With(extra...); err == nil {
+				o = withLive.SubAgentTools(a, policy)
+			} else {
+				live.Notes = append(live.Notes, err.Error())
+			}
+		}
+	}
 	if f.format == previewJSON {
 		b, err := o.JSON(agent)
+		if err == nil {
+			b, err = withMCP(b, live)
+		}
 		if err != nil {
 			return exitWith(exitInternal, err)
 		}
 		return writeString(g.stdout, string(b))
 	}
-	return writeString(g.stdout, termsafe.EscapeLines(o.Text(agent)))
+	return writeString(g.stdout, termsafe.EscapeLines(o.Text(agent)+live.text()))
 }

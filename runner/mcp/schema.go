@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
@@ -88,9 +89,21 @@ func readNode(dec *json.Decoder, depth int) (*node, error) {
 		}
 		return nil, fmt.Errorf("unexpected %v", t)
 	default:
-		raw, err := json.Marshal(t)
+		raw, err := marshal(t)
 		return &node{kind: 'v', raw: raw}, err
 	}
+}
+
+// marshal encodes v as JSON without escaping <, > and & (as the runtime's
+// serializer writes schemas).
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // write appends n as compact JSON.
@@ -102,7 +115,7 @@ func (n *node) write(b *bytes.Buffer) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			k, _ := json.Marshal(m.name)
+			k, _ := marshal(m.name)
 			b.Write(k)
 			b.WriteByte(':')
 			m.value.write(b)
@@ -165,7 +178,7 @@ func (n *node) str() (string, bool) {
 }
 
 func scalar(v any) *node {
-	raw, _ := json.Marshal(v)
+	raw, _ := marshal(v)
 	return &node{kind: 'v', raw: raw}
 }
 
@@ -264,14 +277,16 @@ type MetaProperty struct {
 	Required bool
 }
 
-// MetaProperties are the meta properties InjectMeta adds, in order. The
-// runtime's generator gives every tool the same three; a caller holding
-// NetClaw's exact schemas (the tool catalogue) may replace them.
-var MetaProperties = []MetaProperty{
-	{Name: tools.MetaRationale, Required: true, Schema: json.RawMessage(`{"type":"string","description":"One sentence that states the intent of this tool call."}`)},
-	{Name: tools.MetaTimeout, Schema: json.RawMessage(`{"type":"integer","description":"Optional time limit for this call, in seconds."}`)},
-	{Name: tools.MetaBackground, Schema: json.RawMessage(`{"type":"boolean","description":"Optional: run this call in the background."}`)},
-}
+// MetaProperties are the meta properties InjectMeta adds, in order: the
+// ones NetClaw's generator gives every tool (preview/request's
+// MetaSchemas, with the runtime's descriptions).
+var MetaProperties = func() []MetaProperty {
+	var out []MetaProperty
+	for _, m := range request.MetaSchemas() {
+		out = append(out, MetaProperty{Name: m.Name, Schema: m.Schema, Required: m.Required})
+	}
+	return out
+}()
 
 // InjectMeta adds the meta properties to a sanitized schema, as
 // McpSchemaSanitizer.InjectMetaProperties does: each one (replacing a

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
@@ -139,4 +140,21 @@ func FuzzSanitize(f *testing.F) {
 		}
 		_, _, _ = PrepareArgs(data, out, data)
 	})
+}
+
+// An MCP tool with no parameters gets exactly the schema NetClaw's
+// generator gives a first-party tool with none: the same meta properties,
+// descriptions and order.
+func TestInjectMetaMatchesTheGenerator(t *testing.T) {
+	got := InjectMeta(json.RawMessage(`{"type":"object","properties":{}}`), MetaProperties)
+	if want := request.GeneratedSchema(nil); string(got) != string(want) {
+		t.Errorf("InjectMeta =\n%s\nthe generator's =\n%s", got, want)
+	}
+}
+
+func TestSanitizeKeepsHTMLCharacters(t *testing.T) {
+	in := `{"description":"a <b> & c — d","properties":{"x<y":{"type":"string"}}}`
+	if got, _ := Sanitize(json.RawMessage(in)); string(got) != in {
+		t.Errorf("Sanitize = %s, want %s", got, in)
+	}
 }
