@@ -86,7 +86,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 				if strings.Join(req.Tools, ",") != trialToolNames || req.ToolChoice != "" {
 					t.Errorf("request %d offers %v (choice %q)", i+1, req.Tools, req.ToolChoice)
 				}
-				if req.System != "You are a tester.\n" || req.FirstUser() != "Where does the server listen?" {
+				if !isTesterSystem(req.System) || taskOf(req) != "Where does the server listen?" {
 					t.Errorf("request %d lost the conversation's start: %+v", i+1, req)
 				}
 			}
