@@ -12,6 +12,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/route"
+	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
 // routeSamples is how many times the Layer pane's route asks.
@@ -29,17 +30,28 @@ type routeMsg struct {
 }
 
 // routeCmd asks the frontline model, with the audience's layer of c, which
-// agent it picks for request, routeSamples times.
-func routeCmd(rn *runner.Runner, c *lint.Catalog, a preview.Audience, request string, id int) tea.Cmd {
+// agent it picks for request, routeSamples times. In the demo (demoHome
+// set) the demo's recorded frontline answers instead, for a request its
+// routing suite holds.
+func routeCmd(rn *runner.Runner, c *lint.Catalog, a preview.Audience, request string, id int, demoHome *lint.Home) tea.Cmd {
 	return func() tea.Msg {
 		msg := routeMsg{id: id, request: request, audience: a}
+		opts := route.Options{Samples: routeSamples, Jobs: route.DefaultJobs}
+		if demoHome != nil {
+			tapes, sources, err := demo.FrontlineReplays(*demoHome, request)
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			opts.Samples, opts.Replays, opts.ReplaySources = len(tapes), tapes, sources
+		}
 		p, err := route.Prepare(route.Question{Catalog: c, Audience: a, Request: request})
 		if err != nil {
 			msg.err = err
 			return msg
 		}
 		msg.layer = p.Frontline.Layer
-		res, err := route.Ask(context.Background(), rn, p, route.Options{Samples: routeSamples, Jobs: route.DefaultJobs})
+		res, err := route.Ask(context.Background(), rn, p, opts)
 		if err == nil && res.NoTools != "" {
 			err = errors.New(res.NoTools)
 		}
@@ -58,6 +70,8 @@ type routeView struct {
 	layer    string
 	res      *route.Result
 	err      string
+	// demo is set when the demo's recorded frontline answered.
+	demo bool
 }
 
 // askRoute opens the prompt for a request; its answer comes back as a
@@ -72,11 +86,24 @@ func (p *layerPane) askRoute() tea.Cmd {
 		last = p.route.request
 	}
 	a := p.audience
+	help := fmt.Sprintf("Sends the request to the Main model as a %s session would: a short preamble, this layer as a system message and the spawn_agent tool, %d times. Each sample leaves a run folder.",
+		a, routeSamples)
+	var demoHome *lint.Home
+	if e.opts.Demo {
+		// The demo has no model: its recorded frontline answers the
+		// requests its routing suite holds.
+		h := e.opts.Home
+		demoHome = &h
+		if reqs := demo.FrontlineRequests(); last == "" && len(reqs) > 0 {
+			last = reqs[0]
+		}
+		help = "The demo has no model: its recorded frontline (the recordings of " + demo.FrontlineSuite + ") answers the requests that suite holds: " +
+			strings.Join(demo.FrontlineRequests(), " · ")
+	}
 	e.push(&promptOverlay{
 		keys:  e.keys.Prompt,
 		title: "Which agent does the frontline pick? (" + a.String() + ")",
-		help: fmt.Sprintf("Sends the request to the Main model as a %s session would: a short preamble, this layer as a system message and the spawn_agent tool, %d times. Each sample leaves a run folder.",
-			a, routeSamples),
+		help:  help,
 		input: lineInput{keys: e.keys.Input, value: last, limit: 2000},
 		validate: func(s string) error {
 			if strings.TrimSpace(s) == "" {
@@ -86,9 +113,9 @@ func (p *layerPane) askRoute() tea.Cmd {
 		},
 		submit: func(request string) tea.Cmd {
 			p.routeID++
-			p.route = &routeView{id: p.routeID, request: request, audience: a, asking: true}
+			p.route = &routeView{id: p.routeID, request: request, audience: a, asking: true, demo: demoHome != nil}
 			p.invalidate()
-			return routeCmd(e.opts.Runner, e.cat, a, request, p.routeID)
+			return routeCmd(e.opts.Runner, e.cat, a, request, p.routeID, demoHome)
 		},
 	})
 	return nil
@@ -139,6 +166,9 @@ func (p *layerPane) routeLines(st *Styles, current string, w int) []string {
 	out := []string{"", st.Title.Render("Frontline pick") + st.Dim.Render("  "+keyName(p.e.keys.Layer.Route)+": ask again")}
 	out = append(out, labelled(st, "Request  ", Sanitize(v.request)+st.Dim.Render(" ("+v.audience.String()+")"), w)...)
 	switch {
+	case v.asking && v.demo:
+		out = append(out, st.Dim.Render("Replaying the recorded frontline…"))
+		return out
 	case v.asking:
 		out = append(out, st.Dim.Render(fmt.Sprintf("Asking the frontline model %d times…", routeSamples)))
 		return out
@@ -151,7 +181,12 @@ func (p *layerPane) routeLines(st *Styles, current string, w int) []string {
 	n := len(v.res.Samples)
 	m := v.res.Prepared.Model
 	out = append(out, labelled(st, "Model    ", Sanitize(m.ModelID)+st.Dim.Render(" ("+Sanitize(m.Via)+")"), w)...)
-	if m.Type == runner.ReplayProviderType {
+	switch {
+	case v.demo:
+		for _, l := range wrap("Replayed from the demo's recorded frontline ("+demo.FrontlineSuite+"'s recordings): no model is asked.", w) {
+			out = append(out, st.Dim.Render(l))
+		}
+	case m.Type == runner.ReplayProviderType:
 		for _, l := range wrap("The model is a recording (a provider of type replay, as in --demo): each sample replays it, so these picks are not a frontline model's choice.", w) {
 			out = append(out, st.Warning.Render(l))
 		}

@@ -64,3 +64,31 @@ func TestLayerRoute(t *testing.T) {
 		t.Errorf("audience %s", rh.layer.audience)
 	}
 }
+
+// TestDemoRouteReplaysTheRecordedFrontline: in the demo, R offers a
+// request its routing suite recorded and answers it from the recorded
+// frontline (not from a sub-agent's recording); another request is
+// refused with the ones the demo has (issue 20 item 25).
+func TestDemoRouteReplaysTheRecordedFrontline(t *testing.T) {
+	tm := demoModel(t, 100, 40)
+	tm.keys("2", "R")
+	if !strings.Contains(tm.screen(), "How does the file watcher") {
+		t.Fatalf("the prompt does not offer a recorded request:\n%s", tm.screen())
+	}
+	tm.keys("enter")
+	screen := tm.screen()
+	for _, want := range []string{"code-analyst  2/2", ". spawn_agent code-analyst", "recorded frontline", "frontline picked code-analyst in 2 of 2"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "not a frontline model's choice") {
+		t.Errorf("the recorded frontline is called a sub-agent's recording:\n%s", screen)
+	}
+	tm.keys("R", "ctrl+u")
+	tm.typeText("write me a poem")
+	tm.keys("enter")
+	if s := tm.screen(); !strings.Contains(s, "ask one of these") {
+		t.Errorf("a request the demo has not recorded:\n%s", s)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -11,10 +12,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/route"
+	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
 // routeFlags holds the flags of agentdesk route.
@@ -41,6 +45,10 @@ type routeFlags struct {
 	cases       []string
 }
 
+// samplesRange says the limit on samples, the same everywhere: route
+// --samples, a routing suite's samples, a test case's repeat.
+var samplesRange = fmt.Sprintf("give 1 to %d (the limit on samples everywhere: --samples, a suite's samples and repeat)", lintsuite.MaxRepeat)
+
 // maxSystemFile caps what --system-file reads.
 const maxSystemFile = 1 << 20
 
@@ -61,7 +69,8 @@ spawn_agent for an agent that does not exist or is internal (with the
 runtime's refusal), answered itself, called another tool, or wrote arguments
 that are not valid JSON.
 
-The request is asked --samples times (default 5) in parallel (at most
+The request is asked --samples times (default 5; 1 to 100, the one limit
+on samples in agentdesk, a suite's samples included) in parallel (at most
 --jobs at once, default 4) and the
 distribution of picks is printed, then each sample. Every sample is a trial
 run with its own run folder (agentdesk runs lists them); --record keeps its
@@ -96,8 +105,10 @@ a progress line on stderr shows cases done, running and not passed.
 shared words instead, and a case whose top match is not its agent fails.
 
 --demo uses the embedded sample home: its routing suite replays from the
-recordings it carries (--suite), and --static or --show-request work on its
-layer; it has no model to ask live.
+recordings it carries (--suite), a REQUEST that suite holds is answered by
+its recorded frontline (another request is refused with the ones it has),
+and --static or --show-request work on its layer; it has no model to ask
+live.
 
 A request that cannot be asked is exit 1 with the fix: no Main model
 configured, the Public audience (it has no layer), sub-agents disabled, no
@@ -114,7 +125,8 @@ broken), 2 bad usage, 3 internal failure.`,
   echo "Triage this ticket" | agentdesk route -
   agentdesk route --suite --record agents/frontline.route.yaml
   agentdesk route --suite --offline --format junit > route-report.xml
-  agentdesk route --demo --suite`,
+  agentdesk route --demo --suite
+  agentdesk route --demo "How does the file watcher in this repository decide when to rescan?"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.suite {
 				return runRouteSuites(cmd, g, f, args)
@@ -128,7 +140,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl := cmd.Flags()
 	fl.Var(&f.audience, "audience", "the session's audience: Personal, Team or Public (any case)")
 	fl.StringVar(&f.systemFile, "system-file", "", "file whose text is the frontline's preamble, the first system message (default: a short neutral one)")
-	fl.IntVar(&f.samples, "samples", route.DefaultSamples, "how many times to ask, in parallel")
+	fl.IntVar(&f.samples, "samples", route.DefaultSamples, "how many times to ask, in parallel: "+samplesRange)
 	fl.IntVar(&f.jobs, "jobs", route.DefaultJobs, jobsUsage)
 	fl.StringVar(&f.modelRole, "model-role", "", "model role of the frontline (default Main): Main, Compaction or Fallback")
 	fl.IntVar(&f.maxTokens, "max-tokens", 0, "cap on each reply's tokens (default: the provider's; 8192 for Anthropic)")
@@ -141,7 +153,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.BoolVar(&f.suite, "suite", false, "run routing suites (<name>.route.yaml): the FILEs given, or every one in the agents folder")
 	fl.BoolVar(&f.offline, "offline", false, "with --suite: replay recordings only, no model and no key (for CI)")
 	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit until the first text, thinking or tool call (default SubAgents.PrefillTimeoutSeconds)")
-	fl.BoolVar(&f.demo, "demo", false, "use the embedded sample home and its routing suite (nothing else needed): with --suite, --static or --show-request")
+	fl.BoolVar(&f.demo, "demo", false, "use the embedded sample home and its routing suite (nothing else needed): with --suite, --static, --show-request, or a REQUEST its suite recorded")
 	fl.StringArrayVar(&f.cases, "case", nil, "with --suite: "+caseUsage)
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds)")
 	return cmd
@@ -153,8 +165,8 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	switch {
 	case len(args) == 0:
 		return usageErrorf("give the request: agentdesk route \"what the user would type\" (- reads it from stdin)")
-	case f.samples < 1:
-		return usageErrorf("--samples is %d: ask at least once", f.samples)
+	case f.samples < 1 || f.samples > lintsuite.MaxRepeat:
+		return usageErrorf("--samples is %d: %s", f.samples, samplesRange)
 	case f.jobs < 1:
 		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
 	case f.maxTokens < 0:
@@ -169,8 +181,8 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--static asks no model: leave out --record, --samples, --system-file, --model-role and --show-request")
 	case f.showRequest && f.record:
 		return usageErrorf("--show-request sends nothing, so there is nothing to record: leave out --record")
-	case f.demo && !f.static && !f.showRequest:
-		return usageErrorf("--demo has no model to ask: add --static or --show-request, or replay its routing suite with --suite")
+	case f.demo && !f.static && !f.showRequest && changed("samples"):
+		return usageErrorf("--demo replays the samples it recorded: leave out --samples")
 	}
 	for _, d := range []struct {
 		name string
@@ -227,14 +239,24 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	if f.showRequest {
 		return writeString(g.stdout, termsafe.EscapeLines(p.Frontline.Render()))
 	}
-	rn, err := openRunner(g, f.runsDir)
+	opts := route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record}
+	if f.demo {
+		// The demo has no model: its recorded frontline answers the
+		// requests its routing suite holds.
+		tapes, sources, err := demo.FrontlineReplays(sh.c.Home, request)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		opts.Samples, opts.Replays, opts.ReplaySources = len(tapes), tapes, sources
+	}
+	rn, err := openRunner(g, sh.runsDir(f.runsDir))
 	if err != nil {
 		return err
 	}
 	if _, err := parseApprove(f.approve); err != nil {
 		return err
 	}
-	res, err := route.Ask(cmd.Context(), rn, p, route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record})
+	res, err := route.Ask(cmd.Context(), rn, p, opts)
 	if err != nil {
 		return exitWith(exitFindings, fmt.Errorf("cancelled: %w", err))
 	}
@@ -259,7 +281,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		}
 	}
 	if len(failed) > 0 {
-		return exitWith(exitFindings, fmt.Errorf("%d of %d samples did not get an answer:\n  %s", len(failed), len(res.Samples), strings.Join(failed, "\n  ")))
+		return exitWith(exitFindings, fmt.Errorf("%d of %d %s did not get an answer:\n  %s", len(failed), len(res.Samples), evalrec.Plural(len(res.Samples), "sample", "samples"), strings.Join(failed, "\n  ")))
 	}
 	return nil
 }
@@ -277,7 +299,35 @@ func openRunner(g *globals, runsDir string) (*runner.Runner, error) {
 	if err != nil {
 		return nil, exitWith(exitUsage, err)
 	}
+	if err := writableDir(rn.Dir()); err != nil {
+		return nil, usageErrorf("--runs-dir %s cannot hold run folders: %v; give a folder you can write to (default $XDG_STATE_HOME/agentdesk/runs)", termsafe.Escape(rn.Dir()), err)
+	}
 	return rn, nil
+}
+
+// writableDir makes dir when it is missing and checks that a file can be
+// written in it (the file is removed).
+func writableDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return unwrapPathError(err)
+	}
+	f, err := os.CreateTemp(dir, ".agentdesk-probe-*")
+	if err != nil {
+		return unwrapPathError(err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// unwrapPathError is the cause of a *fs.PathError (the path is said
+// already).
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // routeText renders a result: the question, the distribution, the samples.
@@ -286,8 +336,9 @@ func routeText(res *route.Result) string {
 	var b strings.Builder
 	n := len(res.Samples)
 	fmt.Fprintf(&b, "Request: %s\n", termsafe.Escape(p.Request))
-	fmt.Fprintf(&b, "Frontline: %s (provider %s, %s), audience %s, %d agents in the layer, %d samples\n\n",
-		termsafe.Escape(p.Model.ModelID), termsafe.Escape(p.Model.Provider), termsafe.Escape(p.Model.Via), p.Audience, len(p.Frontline.Agents), n)
+	fmt.Fprintf(&b, "Frontline: %s (provider %s, %s), audience %s, %d %s in the layer, %d %s\n\n",
+		termsafe.Escape(p.Model.ModelID), termsafe.Escape(p.Model.Provider), termsafe.Escape(p.Model.Via), p.Audience,
+		len(p.Frontline.Agents), evalrec.Plural(len(p.Frontline.Agents), "agent", "agents"), n, evalrec.Plural(n, "sample", "samples"))
 	width := 0
 	dist := res.Distribution()
 	for _, s := range dist {

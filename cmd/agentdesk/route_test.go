@@ -145,7 +145,7 @@ func TestRouteCommandBadInput(t *testing.T) {
 		{name: "failing model", script: &modeltest.Script{Status: 503, ErrorMessage: "overloaded"}, args: []string{"--samples", "2", "x"}, code: 1, want: "2 of 2 samples did not get an answer"},
 		{name: "no request", args: nil, code: 2, want: "give the request"},
 		{name: "empty request", args: []string{"  "}, code: 2, want: "the request is empty"},
-		{name: "zero samples", args: []string{"--samples", "0", "x"}, code: 2, want: "ask at least once"},
+		{name: "zero samples", args: []string{"--samples", "0", "x"}, code: 2, want: "--samples is 0: give 1 to 100"},
 		{name: "static with record", args: []string{"--static", "--record", "x"}, code: 2, want: "--static asks no model"},
 		{name: "bad audience", args: []string{"--audience", "world", "x"}, code: 2, want: "unknown audience"},
 		{name: "missing system file", args: []string{"--system-file", "/nonexistent/pre.md", "x"}, code: 2, want: "--system-file"},
@@ -408,7 +408,8 @@ func TestRouteDemoBinary(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"route", "--demo", "Summarise my notes"}, "--demo has no model to ask"},
+		{[]string{"route", "--demo", "Summarise my notes"}, "the demo has no model to ask, only the frontline's recorded answers to"},
+		{[]string{"route", "--demo", "--samples", "3", "Thanks, that is all for today."}, "--demo replays the samples it recorded"},
 		{[]string{"route", "--demo", "--suite", "--record"}, "leave out --record"},
 		{[]string{"route", "--demo", "--suite", "agents/x.route.yaml"}, "leave out --home, --agents and PATH"},
 	} {

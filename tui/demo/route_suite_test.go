@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -97,5 +98,49 @@ func TestDemoRouteSuiteOffline(t *testing.T) {
 		if !strings.Contains(line, ": stale ") || !strings.Contains(line, "layer changed") {
 			t.Errorf("after an edit: %s", line)
 		}
+	}
+}
+
+// TestFrontlineReplays: the demo answers a request its routing suite
+// recorded from those recordings (`route --demo REQUEST` and the
+// browser's R), as the recorded frontline did; any other request is
+// refused with the requests it has.
+func TestFrontlineReplays(t *testing.T) {
+	tmp := t.TempDir()
+	h, err := Setup(filepath.Join(tmp, "demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := FrontlineRequests()
+	if len(reqs) != 3 || !strings.Contains(reqs[0], "file watcher") {
+		t.Fatalf("requests %q", reqs)
+	}
+	tapes, sources, err := FrontlineReplays(h, "  "+strings.ToUpper(reqs[0])+" ")
+	if err != nil || len(tapes) != 2 || len(sources) != 2 || !strings.HasSuffix(sources[0], ".1.recording") {
+		t.Fatalf("replays of %q: %d %v %v", reqs[0], len(tapes), sources, err)
+	}
+	c, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := route.Prepare(route.Question{Catalog: c, Audience: preview.Personal, Request: reqs[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(tmp, "runs")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := route.Ask(context.Background(), rn, p, route.Options{Samples: len(tapes), Replays: tapes, ReplaySources: sources})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Samples {
+		if s.Pick.Kind != route.Delegated || s.Pick.Agent != "code-analyst" {
+			t.Errorf("sample %d: %+v", s.N, s.Pick)
+		}
+	}
+	if _, _, err := FrontlineReplays(h, "write me a poem"); err == nil || !strings.Contains(err.Error(), reqs[1]) {
+		t.Errorf("a request the demo has not recorded: %v", err)
 	}
 }
