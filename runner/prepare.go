@@ -171,7 +171,7 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 				return nil, &SpecError{Err: err}
 			}
 			p.toolsOn, p.toolbox, p.project, p.overlay = true, set, ov.Project(), ov
-			p.tools = wireTools(set.Specs())
+			p.tools = wireTools(set.Offered())
 		}
 		p.maxIter = s.MaxToolIterations
 		if p.maxIter <= 0 && s.Config != nil {

@@ -64,6 +64,9 @@ recording before it, and the report says how many were replaced and kept.
 --case NAME (repeatable; * and ? are wildcards) runs only the cases named,
 to record or run one case alone.
 
+A case's repeat takes 1 to 100 samples: the one limit on samples in
+agentdesk (a routing suite's samples and route --samples have it too).
+
 A replayed sample writes its run folder only when it does not pass (the
 report names it); --keep-runs writes one for every replayed sample. Live
 samples always have their run folders.
