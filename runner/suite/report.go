@@ -113,7 +113,7 @@ func Summarize(rs []*SuiteResult) Summary {
 	var s Summary
 	for _, r := range rs {
 		s.Suites++
-		if len(r.Cases) == 0 {
+		if len(r.Cases) == 0 || r.Err != "" {
 			s.Broken++
 		}
 		for _, d := range r.Findings {

@@ -57,12 +57,16 @@ type SuiteResult struct {
 	// Duration is the wall time from the first sample's start to the last
 	// one's end.
 	Duration time.Duration
+	// Err says why the suite cannot run as written though it reads (its
+	// agent does not load: the loader's reason); its cases are errors
+	// with no sample run.
+	Err string
 }
 
 // Status is the worst status of the suite's cases; Error for a broken
 // suite.
 func (r *SuiteResult) Status() Status {
-	if len(r.Cases) == 0 {
+	if len(r.Cases) == 0 || r.Err != "" {
 		return Error
 	}
 	worst := Pass

@@ -125,6 +125,21 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 		}
 		sr.Cases = make([]*CaseResult, len(cases))
 		agent, why := agentOf(o.Catalog, s.Agent)
+		if agent == nil {
+			// The suite cannot run as written: every case is an error
+			// with the loader's reason, and no sample runs.
+			sr.Err = why
+			for j, c := range cases {
+				sr.Cases[j] = &CaseResult{Case: c, Status: Error, Message: why}
+				if x.o.OnCase != nil {
+					x.mu.Lock()
+					x.o.OnCase(s, sr.Cases[j])
+					x.mu.Unlock()
+				}
+			}
+			x.finishSuite(sr)
+			continue
+		}
 		var suiteMu sync.Mutex
 		var first, last time.Time
 		for j, c := range cases {
@@ -133,11 +148,6 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 			if err := caseError(c, agent, why); err != "" {
 				for n := range cr.Samples {
 					cr.Samples[n] = &SampleResult{N: n + 1, Status: Error, Err: err}
-					if agent == nil && !hasErrors(c) {
-						// The agent is rejected or unknown: the case fails
-						// with the reason, as a run of it would.
-						cr.Samples[n] = &SampleResult{N: n + 1, Status: Fail, Failures: []Failure{{Key: "agent", Expect: "agent " + s.Agent + " loaded", Message: why}}}
-					}
 				}
 				x.finishCase(s, cr)
 				caseDone()
@@ -209,16 +219,6 @@ func (x *execution) finishSuite(sr *SuiteResult) {
 		x.o.OnSuite(sr)
 		x.mu.Unlock()
 	}
-}
-
-// hasErrors reports whether a case has errors of its own.
-func hasErrors(c *lintsuite.Case) bool {
-	for _, d := range c.Problems {
-		if d.Severity == lint.Error {
-			return true
-		}
-	}
-	return false
 }
 
 // caseError says why a case cannot run at all, or "".
