@@ -122,6 +122,9 @@ type SampleResult struct {
 	Changes []string
 	// Err says why the sample could not be judged (Error, Unrecorded).
 	Err string
+	// Note is a remark beside a failed sample's failures: the judge gave
+	// no verdict, though a rule had failed already.
+	Note string
 	// Duration is the run's time (its recorded time for a replay).
 	Duration time.Duration
 	// Recording is the recording's path (replayed, or kept).
