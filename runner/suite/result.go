@@ -61,6 +61,10 @@ type SuiteResult struct {
 	// agent does not load: the loader's reason); its cases are errors
 	// with no sample run.
 	Err string
+	// Models are the models the cases ran on side by side (none: each
+	// case on its own model role). Cases then holds a result per case and
+	// model, case by case, models in this order.
+	Models []lintsuite.ModelChoice
 }
 
 // Status is the worst status of the suite's cases; Error for a broken
@@ -82,6 +86,9 @@ func (r *SuiteResult) Status() Status {
 type CaseResult struct {
 	// Case is the case as read.
 	Case *lintsuite.Case
+	// Model names the model of a matrix's column the case ran on ("" when
+	// the suite runs no matrix).
+	Model string
 	// Status sums up the samples.
 	Status Status
 	// Passed counts the samples that passed, of Samples.
@@ -127,6 +134,8 @@ type SampleResult struct {
 	Note string
 	// Duration is the run's time (its recorded time for a replay).
 	Duration time.Duration
+	// OutputTokens is the output tokens the run's model calls reported.
+	OutputTokens int
 	// Recording is the recording's path (replayed, or kept).
 	Recording string
 	// Recorded says what --record did with the recording file: Replaced
