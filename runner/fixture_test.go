@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -75,8 +76,28 @@ func newFixture(t *testing.T, p wire.Protocol) *fixture {
 	return &fixture{srv: srv, proto: p, home: h, cat: cat, runner: rn}
 }
 
+// spec runs the tester for a Personal session without a NetClaw install.
+// requestwire_test.go checks the request's bytes; other tests look at the
+// task (taskOf) and the system prompt's ends (isTesterSystem).
 func (f *fixture) spec(task string, l Limits) Spec {
 	return Spec{Agent: f.cat.Agent("tester"), Config: f.cat.Config, Task: task, Limits: generous.Override(l)}
+}
+
+// isTesterSystem reports whether s is a system prompt composed for the
+// tester: its body first (no install, no playbook), the contract last.
+func isTesterSystem(s string) bool {
+	return strings.HasPrefix(s, "You are a tester.\n\n") && strings.HasSuffix(s, request.ContractLastSentence) &&
+		strings.Contains(s, "[Subagent Execution Contract]")
+}
+
+// taskOf returns the task of a composed first message: what follows its
+// last "Task:" line.
+func taskOf(r modeltest.Request) string {
+	m := r.FirstUser()
+	if i := strings.LastIndex(m, "\n\nTask:\n"); i >= 0 {
+		return m[i+len("\n\nTask:\n"):]
+	}
+	return m
 }
 
 // run starts a run and waits for it, failing the test after a minute.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
@@ -31,6 +32,9 @@ type prepared struct {
 	red    *Redactor
 	system string
 	layers []string
+	// request is the spawn's request as the runtime composes it; nil for
+	// a frontline run or a replay without an agent.
+	request *request.Request
 
 	// frontline is the spec's Frontline, when set.
 	frontline *Frontline
@@ -63,6 +67,16 @@ func (p *prepared) close() {
 // errors are *SpecError.
 func (rn *Runner) prepare(s Spec) (*prepared, error) {
 	p := &prepared{}
+	// The audience: Audience (the tool set's) when given, else NetClaw's.
+	if s.Audience != "" {
+		a, err := preview.ParseAudience(s.Audience)
+		if err != nil {
+			return nil, &SpecError{Err: err}
+		}
+		s.NetClaw.Audience = a
+	} else {
+		s.Audience = s.NetClaw.Audience.String()
+	}
 	f := s.Agent
 	tape := s.Replay
 	if s.Frontline != nil {
@@ -91,7 +105,6 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 		if abs, err := filepath.Abs(f.Path); err == nil {
 			p.agentPath = abs
 		}
-		p.system = preview.SystemPrompt(f.Def, s.Skill)
 	}
 	if s.Skill != nil {
 		p.skill = s.Skill.Name
@@ -158,7 +171,7 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 				return nil, &SpecError{Err: err}
 			}
 			p.toolsOn, p.toolbox, p.project, p.overlay = true, set, ov.Project(), ov
-			p.tools = wireTools(set.Specs())
+			p.tools = wireTools(set.Offered())
 		}
 		p.maxIter = s.MaxToolIterations
 		if p.maxIter <= 0 && s.Config != nil {
@@ -179,9 +192,36 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 		// The replay answers nothing: the run ends with the first reply.
 		p.tools = p.frontline.Tools
 	}
+	if f != nil && s.NetClaw.Raw {
+		p.system = f.Def.Body
+	} else if f != nil {
+		req, err := composeRequest(s, f)
+		if err != nil {
+			p.close()
+			return nil, &SpecError{Err: err}
+		}
+		p.request, p.system = req, req.System
+		if p.toolsOn && p.cassette == nil && p.frontline == nil {
+			p.tools = offeredWireTools(req, p.tools)
+		}
+	}
 	p.spec = s
 	return p, nil
 }
+
+// firstMessage returns the first user message, for a run whose folder is
+// dir: the composed one (its [session] block names dir/session), else the
+// task with its context.
+func (p *prepared) firstMessage(dir string) string {
+	if p.request != nil {
+		return p.request.WithSession(filepath.Join(dir, SessionDir)).FirstMessage
+	}
+	return preview.FirstMessage(p.spec.Task, p.spec.Context)
+}
+
+// SessionDir is the folder inside a run folder that a spawn's [session]
+// block names as its session folder.
+const SessionDir = "session"
 
 // frontlineRecord describes a frontline run for run.json; nil for a spawn.
 func (p *prepared) frontlineRecord(red *Redactor) *FrontlineRecord {

@@ -67,6 +67,10 @@ type Record struct {
 	// route): what it was shown. Agent is then empty and Task is the
 	// user's message.
 	Frontline *FrontlineRecord `json:"frontline,omitempty"`
+	// Prompt is what a spawn's system prompt was made of: its parts, the
+	// parts it lacked, where the operating core came from. Nil for a
+	// frontline run and for a replay that names no agent.
+	Prompt *PromptRecord `json:"prompt,omitempty"`
 	// MCP describes the run's MCP servers and what went wrong with them;
 	// nil when the configuration has none (or the run is a replay, which
 	// starts none).

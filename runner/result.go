@@ -45,6 +45,9 @@ func ResultMarkdown(r *Record) string {
 		}
 		fmt.Fprintf(&b, "- Replay: of %s recorded %s, from %s, %s; no model was called\n", from, rp.RecordedAt.UTC().Format(time.RFC3339), termsafe.Escape(rp.Cassette), speed)
 	}
+	if n := r.Prompt.MissingNotice(); n != "" {
+		fmt.Fprintf(&b, "- Warning: %s\n", termsafe.Escape(n))
+	}
 	if r.Error != "" {
 		fmt.Fprintf(&b, "\n## Error\n\n%s\n", escapeBlock(r.Error))
 	}
@@ -79,6 +82,7 @@ func ResultMarkdown(r *Record) string {
 	}
 	fmt.Fprintf(&b, "- Finish reason: %s\n", termsafe.Escape(finish))
 	fmt.Fprintf(&b, "- Usage: %d input, %d output, %d reasoning tokens\n", r.Usage.InputTokens, r.Usage.OutputTokens, r.Usage.ReasoningTokens)
+	writePrompt(&b, r.Prompt)
 	fmt.Fprintf(&b, "- Model calls: %d\n", r.Counts.ModelCalls)
 	fmt.Fprintf(&b, "- Tools: %s\n", termsafe.Escape(describeTools(r)))
 	if len(r.ToolCalls) == 0 {
@@ -211,4 +215,30 @@ func shorten(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
+}
+
+// writePrompt lists what the system prompt was made of.
+func writePrompt(b *strings.Builder, p *PromptRecord) {
+	if p == nil {
+		return
+	}
+	fmt.Fprintf(b, "- System prompt (audience %s):", termsafe.Escape(p.Audience))
+	total := 0
+	for _, part := range p.Parts {
+		total += part.Tokens
+	}
+	fmt.Fprintf(b, " %d parts, %d tokens\n", len(p.Parts), total)
+	for _, part := range p.Parts {
+		fmt.Fprintf(b, "  - %s: %d tokens, from %s\n", part.Part, part.Tokens, termsafe.Escape(part.Source))
+	}
+	for _, m := range p.Missing {
+		fmt.Fprintf(b, "  - %s: missing (%s)\n", m, termsafe.Escape(p.MissingReasons[m]))
+	}
+	if p.CoreSource != "" {
+		v := ""
+		if p.CoreVersion != "" {
+			v = ", NetClaw " + termsafe.Escape(p.CoreVersion)
+		}
+		fmt.Fprintf(b, "- Operating core: %s%s\n", termsafe.Escape(p.CoreSource), v)
+	}
 }

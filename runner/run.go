@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/mcp"
@@ -140,6 +139,10 @@ type Spec struct {
 	// Frontline, when set, asks the frontline model instead of spawning
 	// an agent (Agent and Skill are left out): see Frontline.
 	Frontline *Frontline
+
+	// NetClaw says how the spawn's request is composed: the system prompt
+	// and first message NetClaw's runtime would send (preview/request).
+	NetClaw NetClaw
 }
 
 // Frontline is one question to the frontline model: what would it do with
@@ -219,6 +222,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		Replay:      p.replay,
 		Frontline:   p.frontlineRecord(red),
 		Suite:       s.Suite,
+		Prompt:      promptRecord(p.request, red),
 		MCP:         mcpRecord(p.mcp, p.mcpNotes, red),
 	}
 	if p.toolsOn {
@@ -244,7 +248,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		red:      red,
 		system:   p.system,
 		layers:   p.layers,
-		message:  preview.FirstMessage(s.Task, s.Context),
+		message:  p.firstMessage(dir),
 		ctx:      runCtx,
 		cancel:   cancel,
 		rec:      rec,

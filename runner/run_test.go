@@ -135,7 +135,7 @@ var outcomeCases = []outcomeCase{
 	},
 	{
 		name:    "empty_final_response: a tool call and no text, in a run without tools",
-		script:  fixed(modeltest.Script{Steps: steps(modeltest.ToolCall("call_1", "file_read", `{"path":`, `"a.md"}`), modeltest.Finish(modeltest.FinishTools))}),
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.ToolCall("call_1", "file_read", `{"path":`, `"a.md", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools))}),
 		outcome: Failed, reason: ReasonEmptyFinalResponse, state: StateFailed, errHas: []string{"file_read", "offers no tools"},
 	},
 	{
@@ -259,7 +259,7 @@ func TestOutcomes(t *testing.T) {
 				}
 				checkFolder(t, rec)
 				reqs := f.srv.Requests()
-				if len(reqs) != 1 || reqs[0].System != "You are a tester.\n" || reqs[0].FirstUser() != "Check the thing." ||
+				if len(reqs) != 1 || !isTesterSystem(reqs[0].System) || taskOf(reqs[0]) != "Check the thing." ||
 					reqs[0].Model != "test-model" || reqs[0].APIKey != plantedKey {
 					t.Errorf("the server got %+v", reqs)
 				}
@@ -396,7 +396,7 @@ func TestTenConcurrentRuns(t *testing.T) {
 		t.Run(p.String(), func(t *testing.T) {
 			f := newFixture(t, p)
 			f.srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) {
-				sc := modeltest.Reply("Answer to " + r.FirstUser())
+				sc := modeltest.Reply("Answer to " + taskOf(r))
 				sc.Gap = 5 * ms
 				return sc, true
 			})

@@ -47,6 +47,10 @@ type Options struct {
 	// Project is the folder the trial tools (file_read, file_list) may
 	// read; "" offers the model no tools.
 	Project string
+	// NetClaw says how a trial's request is composed (the audience, the
+	// operating core or why it is missing); found once by the caller, so
+	// no run looks for the install inside Update.
+	NetClaw runner.NetClaw
 	// OpenPath, when set, makes the browser a viewer of that artifacts
 	// folder or file (agentdesk open): no home is scanned.
 	OpenPath string

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/tui"
 )
@@ -68,6 +69,19 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 	}
 	if opts.Runner == nil {
 		opts.Runner, opts.RunnerErr = newRunner(g)
+	}
+	if opts.OpenPath == "" {
+		nc, err := g.browserNetClaw.spawnNetClaw(g, h, preview.Audience(g.browserAudience))
+		if err != nil {
+			return err
+		}
+		opts.NetClaw = nc
+	}
+	if opts.Project == "" && g.browserProject != "" {
+		if fi, err := os.Stat(g.browserProject); err != nil || !fi.IsDir() {
+			return usageErrorf("--project %s is not a folder", g.browserProject)
+		}
+		opts.Project = g.browserProject
 	}
 	if opts.Project == "" {
 		// The trial tools read the folder agentdesk was started in, as

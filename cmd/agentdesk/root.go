@@ -88,6 +88,11 @@ type globals struct {
 	stderr io.Writer
 	// environ is the process environment as KEY=VALUE strings.
 	environ []string
+
+	// The browser's trial flags: --netclaw-dir, --audience, --project.
+	browserNetClaw  netclawFlag
+	browserAudience audienceFlag
+	browserProject  string
 }
 
 // Getenv returns the value of key in g's environment, or "" when unset. When
@@ -164,6 +169,9 @@ run left behind. Without a subcommand it starts the interactive browser.`,
 	pf.Var(&g.color, "color", "colour output: auto, always or never (NO_COLOR and TERM=dumb are honoured with auto; --color always overrides NO_COLOR)")
 	// --demo belongs to the browser (browse.go reads it).
 	root.Flags().Bool("demo", false, "open the browser on an embedded sample home with recorded runs (nothing else needed)")
+	g.browserNetClaw.add(root.Flags())
+	root.Flags().Var(&g.browserAudience, "audience", "the parent session's audience of the browser's trial runs: Personal (default), Team or Public")
+	root.Flags().StringVar(&g.browserProject, "project", "", "project folder of the browser's trial runs (default: the working directory)")
 
 	for _, sub := range subcommands {
 		root.AddCommand(sub(g))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -11,9 +12,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/route"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
@@ -42,6 +45,10 @@ type routeFlags struct {
 	cases       []string
 }
 
+// samplesRange says the limit on samples, the same everywhere: route
+// --samples, a routing suite's samples, a test case's repeat.
+var samplesRange = fmt.Sprintf("give 1 to %d (the limit on samples everywhere: --samples, a suite's samples and repeat)", lintsuite.MaxRepeat)
+
 // maxSystemFile caps what --system-file reads.
 const maxSystemFile = 1 << 20
 
@@ -62,7 +69,8 @@ spawn_agent for an agent that does not exist or is internal (with the
 runtime's refusal), answered itself, called another tool, or wrote arguments
 that are not valid JSON.
 
-The request is asked --samples times (default 5) in parallel (at most
+The request is asked --samples times (default 5; 1 to 100, the one limit
+on samples in agentdesk, a suite's samples included) in parallel (at most
 --jobs at once, default 4) and the
 distribution of picks is printed, then each sample. Every sample is a trial
 run with its own run folder (agentdesk runs lists them); --record keeps its
@@ -132,7 +140,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl := cmd.Flags()
 	fl.Var(&f.audience, "audience", "the session's audience: Personal, Team or Public (any case)")
 	fl.StringVar(&f.systemFile, "system-file", "", "file whose text is the frontline's preamble, the first system message (default: a short neutral one)")
-	fl.IntVar(&f.samples, "samples", route.DefaultSamples, "how many times to ask, in parallel")
+	fl.IntVar(&f.samples, "samples", route.DefaultSamples, "how many times to ask, in parallel: "+samplesRange)
 	fl.IntVar(&f.jobs, "jobs", route.DefaultJobs, jobsUsage)
 	fl.StringVar(&f.modelRole, "model-role", "", "model role of the frontline (default Main): Main, Compaction or Fallback")
 	fl.IntVar(&f.maxTokens, "max-tokens", 0, "cap on each reply's tokens (default: the provider's; 8192 for Anthropic)")
@@ -157,8 +165,8 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	switch {
 	case len(args) == 0:
 		return usageErrorf("give the request: agentdesk route \"what the user would type\" (- reads it from stdin)")
-	case f.samples < 1:
-		return usageErrorf("--samples is %d: ask at least once", f.samples)
+	case f.samples < 1 || f.samples > lintsuite.MaxRepeat:
+		return usageErrorf("--samples is %d: %s", f.samples, samplesRange)
 	case f.jobs < 1:
 		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
 	case f.maxTokens < 0:
@@ -273,7 +281,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		}
 	}
 	if len(failed) > 0 {
-		return exitWith(exitFindings, fmt.Errorf("%d of %d samples did not get an answer:\n  %s", len(failed), len(res.Samples), strings.Join(failed, "\n  ")))
+		return exitWith(exitFindings, fmt.Errorf("%d of %d %s did not get an answer:\n  %s", len(failed), len(res.Samples), evalrec.Plural(len(res.Samples), "sample", "samples"), strings.Join(failed, "\n  ")))
 	}
 	return nil
 }
@@ -291,7 +299,35 @@ func openRunner(g *globals, runsDir string) (*runner.Runner, error) {
 	if err != nil {
 		return nil, exitWith(exitUsage, err)
 	}
+	if err := writableDir(rn.Dir()); err != nil {
+		return nil, usageErrorf("--runs-dir %s cannot hold run folders: %v; give a folder you can write to (default $XDG_STATE_HOME/agentdesk/runs)", termsafe.Escape(rn.Dir()), err)
+	}
 	return rn, nil
+}
+
+// writableDir makes dir when it is missing and checks that a file can be
+// written in it (the file is removed).
+func writableDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return unwrapPathError(err)
+	}
+	f, err := os.CreateTemp(dir, ".agentdesk-probe-*")
+	if err != nil {
+		return unwrapPathError(err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// unwrapPathError is the cause of a *fs.PathError (the path is said
+// already).
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // routeText renders a result: the question, the distribution, the samples.
@@ -300,8 +336,9 @@ func routeText(res *route.Result) string {
 	var b strings.Builder
 	n := len(res.Samples)
 	fmt.Fprintf(&b, "Request: %s\n", termsafe.Escape(p.Request))
-	fmt.Fprintf(&b, "Frontline: %s (provider %s, %s), audience %s, %d agents in the layer, %d samples\n\n",
-		termsafe.Escape(p.Model.ModelID), termsafe.Escape(p.Model.Provider), termsafe.Escape(p.Model.Via), p.Audience, len(p.Frontline.Agents), n)
+	fmt.Fprintf(&b, "Frontline: %s (provider %s, %s), audience %s, %d %s in the layer, %d %s\n\n",
+		termsafe.Escape(p.Model.ModelID), termsafe.Escape(p.Model.Provider), termsafe.Escape(p.Model.Via), p.Audience,
+		len(p.Frontline.Agents), evalrec.Plural(len(p.Frontline.Agents), "agent", "agents"), n, evalrec.Plural(n, "sample", "samples"))
 	width := 0
 	dist := res.Distribution()
 	for _, s := range dist {

@@ -22,8 +22,8 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		return usageErrorf("a suite says its audience, preamble-file and model-role itself: leave out --show-request, --system-file, --audience and --model-role")
 	case f.jobs < 1:
 		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
-	case changed("samples") && f.samples < 1:
-		return usageErrorf("--samples is %d: ask at least once", f.samples)
+	case changed("samples") && (f.samples < 1 || f.samples > lintsuite.MaxRepeat):
+		return usageErrorf("--samples is %d: %s", f.samples, samplesRange)
 	case f.static && (f.record || f.offline || changed("samples")):
 		return usageErrorf("--static asks no model: leave out --record, --offline and --samples")
 	}

@@ -145,7 +145,7 @@ func TestRouteCommandBadInput(t *testing.T) {
 		{name: "failing model", script: &modeltest.Script{Status: 503, ErrorMessage: "overloaded"}, args: []string{"--samples", "2", "x"}, code: 1, want: "2 of 2 samples did not get an answer"},
 		{name: "no request", args: nil, code: 2, want: "give the request"},
 		{name: "empty request", args: []string{"  "}, code: 2, want: "the request is empty"},
-		{name: "zero samples", args: []string{"--samples", "0", "x"}, code: 2, want: "ask at least once"},
+		{name: "zero samples", args: []string{"--samples", "0", "x"}, code: 2, want: "--samples is 0: give 1 to 100"},
 		{name: "static with record", args: []string{"--static", "--record", "x"}, code: 2, want: "--static asks no model"},
 		{name: "bad audience", args: []string{"--audience", "world", "x"}, code: 2, want: "unknown audience"},
 		{name: "missing system file", args: []string{"--system-file", "/nonexistent/pre.md", "x"}, code: 2, want: "--system-file"},

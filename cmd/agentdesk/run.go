@@ -16,6 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/report"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
@@ -37,6 +38,8 @@ type runFlags struct {
 	record        bool
 	replay        string
 	fast          bool
+	netclaw       netclawFlag
+	audience      audienceFlag
 }
 
 // maxStdinTask caps what --task - or --context - reads.
@@ -118,6 +121,8 @@ or a model that does not resolve, 2 bad usage, 3 internal failure.`,
 	fl.BoolVar(&f.record, "record", false, "keep the raw response bytes and tool results, redacted, in the run folder's stream.cassette")
 	fl.StringVar(&f.replay, "replay", "", "play this cassette back instead of calling a model")
 	fl.BoolVar(&f.fast, "fast", false, "with --replay: play without the recorded pauses (the outcome is the same)")
+	f.netclaw.add(fl)
+	fl.Var(&f.audience, "audience", "the parent session's audience: Personal (default), Team or Public (any case)")
 	return cmd
 }
 
@@ -225,6 +230,12 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 			fmt.Fprintf(g.stderr, "agentdesk: note: %s; the model comes from NETCLAW_ variables, else the runtime's default (Ollama at http://localhost:11434, qwen3:30b)\n", termsafe.Escape(missing))
 		}
 		spec.Agent, spec.Config = agent, c.Config
+		if spec.NetClaw, err = f.netclaw.spawnNetClaw(g, c.Home, preview.Audience(f.audience)); err != nil {
+			return err
+		}
+		if spec.NetClaw.Core == nil && !replaying {
+			g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing from this trial's request: "+spec.NetClaw.CoreMissing+"; the agent runs without them, so its behaviour may differ from NetClaw's (give --netclaw-dir)")
+		}
 		if f.skill != "" {
 			skill := c.Skill(f.skill)
 			if skill == nil {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -45,9 +46,23 @@ func trialHome(t *testing.T, p wire.Protocol) (*modeltest.Server, []string, stri
 		"config/secrets.json": fmt.Sprintf(`{"Providers": {"test": {"ApiKey": %q}}}`, trialKey),
 	})
 	runs := filepath.Join(t.TempDir(), "runs")
-	env := []string{"NETCLAW_HOME=" + home, "XDG_STATE_HOME=" + filepath.Dir(runs), "HOME=" + t.TempDir()}
+	env := []string{"NETCLAW_HOME=" + home, "XDG_STATE_HOME=" + filepath.Dir(runs), "HOME=" + t.TempDir(), "AGENTDESK_NETCLAW_DIR=" + fixtureNetClaw(t)}
 	return srv, env, filepath.Join(filepath.Dir(runs), "agentdesk", "runs")
 }
+
+// fixtureNetClaw is the folder of the test NetClaw build (agentdesk's own
+// text standing in for the operating core), absolute.
+func fixtureNetClaw(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "netclaw", "dev"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// fixtureCoreStart is how the fixture's operating core begins.
+const fixtureCoreStart = "# Fixture operating core (agentdesk test text)"
 
 // runIDPattern finds run ids in text.
 var runIDPattern = regexp.MustCompile(`[0-9a-f]{32}`)
@@ -102,8 +117,10 @@ func TestRunCommandOnEveryProtocol(t *testing.T) {
 				t.Error("thinking dimmed without colour")
 			}
 			req := srv.Requests()[0]
-			if req.System != "You read code.\n" || req.FirstUser() != "Context:\nGo module\n\nTask:\nExplain main.go" || req.APIKey != trialKey || req.Model != "trial-model" {
-				t.Errorf("the server got %+v", req)
+			if !strings.HasPrefix(req.System, fixtureCoreStart) || !strings.Contains(req.System, "\n\nYou read code.\n\n") || !strings.HasSuffix(req.System, request.ContractLastSentence) ||
+				!strings.HasPrefix(req.FirstUser(), "Context:\nGo module\n\n[working-context]\nshell:\n") || !strings.HasSuffix(req.FirstUser(), "\n\nTask:\nExplain main.go") ||
+				req.APIKey != trialKey || req.Model != "trial-model" {
+				t.Errorf("the server got system %q\nmessage %q", req.System, req.FirstUser())
 			}
 			noKeyAnywhere(t, runs, stdout, stderr)
 			list, _ := runner.ListRuns(runs, runner.Filter{})
@@ -172,7 +189,7 @@ func TestRunCommandJSONAndStdin(t *testing.T) {
 	if !strings.Contains(stderr, "Release notes drafted.") {
 		t.Errorf("with --json the reply streams to stderr: %q", stderr)
 	}
-	if got := srv.Requests()[0].System; got != "You read code.\n\n[Skill Overlay]\nWrite release notes." {
+	if got := srv.Requests()[0].System; !strings.Contains(got, "You read code.\n\n[Skill Overlay]\nWrite release notes.\n\n") || !strings.HasSuffix(got, request.ContractLastSentence) {
 		t.Errorf("system prompt %q", got)
 	}
 }
@@ -339,7 +356,7 @@ func TestRunCommandToolLoop(t *testing.T) {
 		t.Run(p.String(), func(t *testing.T) {
 			srv, env, runs := trialHome(t, p)
 			srv.Enqueue(
-				modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Reading."), modeltest.ToolCall("c1", "file_read", `{"path":"README.md"}`), modeltest.Finish(modeltest.FinishTools)}},
+				modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Reading."), modeltest.ToolCall("c1", "file_read", `{"path":"README.md", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools)}},
 				modeltest.Reply("It uses port 8080."),
 			)
 			code, stdout, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "Which port?", "--project", toolProject(t), "--json")
@@ -355,11 +372,11 @@ func TestRunCommandToolLoop(t *testing.T) {
 			if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
 				t.Fatal(err)
 			}
-			if rec.Output != "It uses port 8080." || rec.Counts.ModelCalls != 2 || rec.Counts.ToolResults != 1 || len(rec.Tools) != 5 {
+			if rec.Output != "It uses port 8080." || rec.Counts.ModelCalls != 2 || rec.Counts.ToolResults != 1 || len(rec.Tools) != len(runner.TrialToolSpecs("")) {
 				t.Errorf("record %+v", rec)
 			}
 			reqs := srv.Requests()
-			if len(reqs) != 2 || len(reqs[0].Tools) != 5 || !strings.Contains(reqs[1].Messages[2].Text, "Port 8080.") {
+			if len(reqs) != 2 || len(reqs[0].Tools) != len(runner.TrialToolSpecs("")) || !strings.Contains(reqs[1].Messages[2].Text, "Port 8080.") {
 				t.Errorf("requests %+v", reqs)
 			}
 			noKeyAnywhere(t, runs, stdout, stderr)
@@ -379,7 +396,7 @@ func TestRunCommandToolsDefaultToTheWorkingDirectory(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	reqs := srv.Requests()
-	if len(reqs[0].Tools) != 5 || len(reqs[1].Tools) != 0 || strings.Contains(string(reqs[1].Body), `"tools"`) {
+	if len(reqs[0].Tools) != len(runner.TrialToolSpecs("")) || len(reqs[1].Tools) != 0 || strings.Contains(string(reqs[1].Body), `"tools"`) {
 		t.Errorf("tools offered: %v then %v", reqs[0].Tools, reqs[1].Tools)
 	}
 }
@@ -387,7 +404,7 @@ func TestRunCommandToolsDefaultToTheWorkingDirectory(t *testing.T) {
 func TestRunCommandRecordAndReplay(t *testing.T) {
 	srv, env, runs := trialHome(t, wire.Anthropic)
 	srv.Enqueue(
-		modeltest.Script{Steps: []modeltest.Step{modeltest.Thinking("Look first. "), modeltest.ToolCall("c1", "file_read", `{"path":"README.md"}`), modeltest.Finish(modeltest.FinishTools)}},
+		modeltest.Script{Steps: []modeltest.Step{modeltest.Thinking("Look first. "), modeltest.ToolCall("c1", "file_read", `{"path":"README.md", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools)}},
 		modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Port 8080, key " + trialKey + ", and the answer runs "), modeltest.Length()}},
 	)
 	project := toolProject(t)
@@ -564,5 +581,37 @@ func TestRunUndefinedModelRoleUsesMain(t *testing.T) {
 	}
 	if !strings.Contains(string(data), `"role": "Main"`) || !strings.Contains(string(data), "modelRole 42 is not a role: the runtime uses Main") {
 		t.Errorf("run.json does not record Main and why:\n%s", data)
+	}
+}
+
+// Without a NetClaw install the trial runs, and stderr and result.md say
+// the operating rules were missing; a --netclaw-dir that holds no install
+// is refused.
+func TestRunCommandWithoutNetClaw(t *testing.T) {
+	srv, env, runs := trialHome(t, wire.OpenAI)
+	env = append(env, "AGENTDESK_NETCLAW_DIR=")
+	srv.Enqueue(modeltest.Reply("ok"))
+	code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--no-tools")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "the operating rules (NetClaw's embedded core) are missing") {
+		t.Errorf("stderr does not say the core is missing: %q", stderr)
+	}
+	list, _ := runner.ListRuns(runs, runner.Filter{})
+	if len(list) != 1 {
+		t.Fatalf("%d runs", len(list))
+	}
+	b, _ := os.ReadFile(filepath.Join(list[0].Dir, runner.ResultFile))
+	if !strings.Contains(string(b), "Warning: the request lacked the operating rules") {
+		t.Errorf("result.md:\n%s", b)
+	}
+	if sys := srv.Requests()[0].System; !strings.HasPrefix(sys, "You read code.\n\n") || !strings.HasSuffix(sys, request.ContractLastSentence) {
+		t.Errorf("system %q", sys)
+	}
+	empty := t.TempDir()
+	code, _, stderr = runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--no-tools", "--netclaw-dir", empty)
+	if code != 2 || !strings.Contains(stderr, "--netclaw-dir "+empty) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

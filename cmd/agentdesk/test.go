@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/suite"
@@ -24,6 +26,9 @@ type testFlags struct {
 	judgeRole       string
 	runsDir         string
 	demo            bool
+	netclaw         netclawFlag
+	audience        audienceFlag
+	project         string
 	cases           []string
 	keepRuns        bool
 	approve         []string
@@ -59,6 +64,9 @@ recording before it, and the report says how many were replaced and kept.
 --case NAME (repeatable; * and ? are wildcards) runs only the cases named,
 to record or run one case alone.
 
+A case's repeat takes 1 to 100 samples: the one limit on samples in
+agentdesk (a routing suite's samples and route --samples have it too).
+
 A replayed sample writes its run folder only when it does not pass (the
 report names it); --keep-runs writes one for every replayed sample. Live
 samples always have their run folders.
@@ -87,6 +95,9 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.StringVar(&f.judgeRole, "judge-role", "Main", "model role of the judge: Main, Compaction or Fallback")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
 	fl.BoolVar(&f.demo, "demo", false, "run the embedded sample home's suite (nothing else needed)")
+	f.netclaw.add(fl)
+	fl.Var(&f.audience, "audience", "the parent session's audience of cases whose suite names none: Personal (default), Team or Public")
+	fl.StringVar(&f.project, "project", "", "project folder of cases that name none (default: none)")
 	fl.StringArrayVar(&f.cases, "case", nil, caseUsage)
 	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
 	addApproveFlag(fl, &f.approve, approveUsage+"; recorded and offline samples need none")
@@ -124,6 +135,18 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return err
 	}
+	nc, err := f.netclaw.spawnNetClaw(g, c.Home, preview.Audience(f.audience))
+	if err != nil {
+		return err
+	}
+	if nc.Core == nil && !f.offline {
+		g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing from the samples' requests: "+nc.CoreMissing+"; give --netclaw-dir")
+	}
+	if f.project != "" {
+		if fi, err := os.Stat(f.project); err != nil || !fi.IsDir() {
+			return usageErrorf("--project %s is not a folder", termsafe.Escape(f.project))
+		}
+	}
 	filter := evalrec.NewCaseFilter(f.cases)
 	var suites []*lintsuite.Suite
 	var names []string
@@ -157,6 +180,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		return err
 	}
 	results := suite.Run(cmd.Context(), suites, suite.Options{
+		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: filter, ShownFrom: shownFrom,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)

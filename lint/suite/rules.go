@@ -18,6 +18,8 @@ const (
 	RuleAgentName     = "suite-agent-name"
 	RuleOutsideHome   = "suite-outside-home"
 	RuleCommand       = "suite-command"
+	RuleVars          = "suite-vars"
+	RuleTemplate      = "suite-template"
 )
 
 // Rules lists the rules of suite files, in the order the README documents
@@ -37,4 +39,6 @@ var Rules = []lint.Rule{
 	{ID: RuleAgentName, Summary: "a test suite's agent: names another agent than its file name", Runtime: lint.Warning, Publish: lint.Warning},
 	{ID: RuleOutsideHome, Summary: "a case's context-file or project is outside the home: recordings made from it go stale on another machine", Runtime: lint.Warning, Publish: lint.Warning},
 	{ID: RuleCommand, Summary: "a check program (expect: command:) is not found, not a file or not executable", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleVars, Summary: "vars: or a vars-file is missing, not .jsonl or .csv, binary, ragged or not valid", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleTemplate, Summary: "a template uses a variable that a row does not define, or a template has no rows (or rows no template)", Runtime: lint.Error, Publish: lint.Error},
 }

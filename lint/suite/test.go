@@ -86,6 +86,9 @@ type Case struct {
 	// Problems are the errors of this case alone: it cannot run, the
 	// others can.
 	Problems []lint.Diagnostic
+	// Vars are the row of vars: or vars-file: the case was made from by
+	// filling the suite's template; nil for a case written out.
+	Vars map[string]string
 }
 
 // Expect is what a sample must show to pass.
@@ -112,7 +115,7 @@ type Expect struct {
 }
 
 var (
-	suiteKeys  = []string{"agent", "cases"}
+	suiteKeys  = []string{"agent", "cases", "vars", "vars-file", "template"}
 	caseKeys   = []string{"name", "task", "context", "context-file", "project", "skill", "model-role", "repeat", "pass-rate", "expect"}
 	expectKeys = []string{"outcome", "reason", "contains", "not-contains", "matches", "tools", "no-tools", "max-tool-calls", "max-seconds", "max-output-tokens", "judge", "command"}
 )
@@ -208,15 +211,22 @@ func Parse(path string, data []byte) *Suite {
 	r := &reader{path: path}
 	defer func() {
 		lint.SortDiagnostics(r.diags)
-		s.Diagnostics = r.diags
+		s.Diagnostics = dedupe(r.diags)
 	}()
 	root := r.document([]byte(s.Text))
 	if root == nil {
 		return s
 	}
 	var cases *yaml.Node
+	var t templated
 	r.mapping(root, "the suite", suiteKeys, func(key string, k, v *yaml.Node) {
 		switch key {
+		case "vars":
+			t.vars, t.varsKey = v, posOf(v)
+		case "vars-file":
+			t.varsFile, t.fileKey = v, posOf(v)
+		case "template":
+			t.template = v
 		case "agent":
 			if a, ok := r.scalar(v, "agent"); ok && strings.TrimSpace(a) != "" {
 				s.Agent, s.AgentPos = strings.TrimSpace(a), posOf(v)
@@ -230,8 +240,29 @@ func Parse(path string, data []byte) *Suite {
 			cases = v
 		}
 	})
-	s.Cases = readCases(r, r.caseNodes(root, cases, "a name and a task"), func(n *yaml.Node, i int) (*Case, bool) {
+	var nodes []*yaml.Node
+	if cases != nil || t.template == nil {
+		nodes = r.caseNodes(root, cases, "a name and a task")
+	}
+	gens := r.expand(t, path, caseNames(nodes))
+	all := slices.Clip(nodes)
+	for _, g := range gens {
+		all = append(all, g.node)
+	}
+	s.Cases = readCases(r, all, func(n *yaml.Node, i int) (*Case, bool) {
+		if i <= len(nodes) {
+			c := r.testCase(n, i)
+			return c, c != nil
+		}
+		g := gens[i-len(nodes)-1]
+		for _, name := range g.missing {
+			r.diags = append(r.diags, lint.Diagnostic{Path: g.row.Path, Pos: g.row.Pos, Rule: RuleTemplate, Severity: lint.Error,
+				Message: fmt.Sprintf("the row on line %d has no %s, which the template uses", g.row.Pos.Line, name), Hint: "give every row every variable the template uses"})
+		}
 		c := r.testCase(n, i)
+		if c != nil {
+			c.Vars = g.row.Values
+		}
 		return c, c != nil
 	})
 	return s

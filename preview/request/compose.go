@@ -100,6 +100,17 @@ type Request struct {
 	// CoreSource and CoreVersion say where the operating core came from.
 	CoreSource  string `json:"coreSource,omitempty"`
 	CoreVersion string `json:"coreVersion,omitempty"`
+
+	// What the first message is made of, for WithSession.
+	runtimeContext, task string
+	working              WorkingContext
+}
+
+// WithSession sets the session folder the first message's [session] block
+// names (a trial knows it only once its run folder exists) and returns r.
+func (r *Request) WithSession(dir string) *Request {
+	r.FirstMessage = FirstMessage(r.runtimeContext, ModelContext(r.Audience, r.working, dir), r.task)
+	return r
 }
 
 // MissingPart returns the reason part is missing, "" when it is not.
@@ -217,6 +228,6 @@ func Compose(in Input) (*Request, error) {
 			wc.Git = InspectGit(context.Background(), project)
 		}
 	}
-	r.FirstMessage = FirstMessage(in.Context, ModelContext(in.Audience, wc, in.SessionDir), in.Task)
-	return r, nil
+	r.runtimeContext, r.task, r.working = in.Context, in.Task, wc
+	return r.WithSession(in.SessionDir), nil
 }

@@ -126,9 +126,12 @@ const staticNote = "a heuristic: shared words (BM25 over the agents' names and d
 
 func writeSuiteText(b *strings.Builder, sr *SuiteResult, dir string) {
 	s := sr.Suite
-	fmt.Fprintf(b, "%s  (audience %s, %d case%s)\n", termsafe.Escape(shown(s.Path, dir)), s.Audience, len(s.Cases), map[bool]string{true: "s"}[len(s.Cases) != 1])
-	for _, d := range sr.Findings {
+	fmt.Fprintf(b, "%s  (audience %s, %d case%s)\n", termsafe.Escape(shown(s.Path, dir)), termsafe.Escape(audienceShown(sr)), len(s.Cases), map[bool]string{true: "s"}[len(s.Cases) != 1])
+	for _, d := range allFindings(sr) {
 		fmt.Fprintf(b, "  %s:%d:%d: %s: %s [%s]\n", termsafe.Escape(shown(d.Path, dir)), d.Pos.Line, d.Pos.Column, d.Severity, termsafe.Escape(d.Message), d.Rule)
+		if d.Hint != "" {
+			fmt.Fprintf(b, "    hint: %s\n", termsafe.Escape(d.Hint))
+		}
 	}
 	width := 0
 	for _, r := range sr.Cases {
@@ -165,6 +168,9 @@ func writeSuiteText(b *strings.Builder, sr *SuiteResult, dir string) {
 		b.WriteString("\n")
 		if r.Message != "" {
 			fmt.Fprintf(b, "  %12s %s\n", "", termsafe.Escape(r.Message))
+		}
+		if r.Failure != "" && r.Status != Error {
+			fmt.Fprintf(b, "  %12s %s\n", "", termsafe.Escape(r.Failure))
 		}
 	}
 	b.WriteString("\n")
@@ -273,12 +279,23 @@ type reportJSON struct {
 }
 
 type suiteJSON struct {
-	Path     string            `json:"path"`
-	Audience string            `json:"audience"`
-	Status   Status            `json:"status"`
-	Findings []lint.Diagnostic `json:"findings"`
-	Cases    []caseJSON        `json:"cases"`
-	Similar  []Pair            `json:"similar,omitempty"`
+	Path     string        `json:"path"`
+	Audience string        `json:"audience"`
+	Status   Status        `json:"status"`
+	Findings []findingJSON `json:"findings"`
+	Cases    []caseJSON    `json:"cases"`
+	Similar  []Pair        `json:"similar,omitempty"`
+}
+
+// findingJSON is a finding in agentdesk test's and lint's lower-case
+// schema.
+type findingJSON struct {
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Hint     string `json:"hint"`
 }
 
 type caseJSON struct {
@@ -312,9 +329,9 @@ func WriteJSON(w io.Writer, results []*SuiteResult, c *lint.Catalog) error {
 	static := false
 	for _, sr := range results {
 		static = static || sr.Static
-		sj := suiteJSON{Path: sr.Suite.Path, Audience: sr.Suite.Audience, Status: sr.Status(), Findings: sr.Findings, Cases: []caseJSON{}, Similar: sr.Similar}
-		if sj.Findings == nil {
-			sj.Findings = []lint.Diagnostic{}
+		sj := suiteJSON{Path: sr.Suite.Path, Audience: audienceShown(sr), Status: sr.Status(), Findings: []findingJSON{}, Cases: []caseJSON{}, Similar: sr.Similar}
+		for _, d := range allFindings(sr) {
+			sj.Findings = append(sj.Findings, findingJSON{d.Line, d.Column, d.Rule, d.Severity.String(), d.Message, d.Hint})
 		}
 		for _, r := range sr.Cases {
 			cj := caseJSON{Name: r.Case.Name, Line: r.Case.Pos.Line, Request: r.Case.Request, Expect: r.Case.Expect, MinRate: r.Case.MinRate,
@@ -355,6 +372,9 @@ func WriteJUnit(w io.Writer, results []*SuiteResult, dir string) error {
 			for _, sh := range Distribution(r.Samples) {
 				fmt.Fprintf(&detail, "%s: %d of %d\n", sh.Label, sh.Count, len(r.Samples))
 			}
+			if r.Failure != "" {
+				fmt.Fprintf(&detail, "%s\n", r.Failure)
+			}
 			jc.Detail = fmt.Sprintf("request: %s\nexpected: %s\n%s", r.Case.Request, r.Case.Expect, detail.String())
 			jc.Status, jc.Type = r.Status.JUnit()
 			var runs []string
@@ -377,8 +397,16 @@ func WriteJUnit(w io.Writer, results []*SuiteResult, dir string) error {
 func WriteGitHub(w io.Writer, results []*SuiteResult, dir string) error {
 	for _, sr := range results {
 		file := termsafe.Escape(shown(sr.Suite.Path, dir))
-		for _, d := range sr.Findings {
-			if err := evalrec.GitHubAnnotation(w, "error", file, d.Pos.Line, d.Rule, termsafe.Escape(d.Message)); err != nil {
+		for _, d := range allFindings(sr) {
+			level := "error"
+			if d.Severity != lint.Error {
+				level = "warning"
+			}
+			msg := d.Message
+			if d.Hint != "" {
+				msg += "\nhint: " + d.Hint
+			}
+			if err := evalrec.GitHubAnnotation(w, level, file, d.Pos.Line, d.Rule, termsafe.EscapeLines(msg)); err != nil {
 				return err
 			}
 		}
@@ -387,7 +415,10 @@ func WriteGitHub(w io.Writer, results []*SuiteResult, dir string) error {
 				continue
 			}
 			msg := fmt.Sprintf("%s: %s", r.Status, r.Message)
-			if err := evalrec.GitHubAnnotation(w, "error", file, r.Case.Pos.Line, termsafe.Escape(r.Case.Name), termsafe.Escape(msg)); err != nil {
+			if r.Failure != "" && r.Status != Error {
+				msg += "\n" + r.Failure
+			}
+			if err := evalrec.GitHubAnnotation(w, "error", file, r.Case.Pos.Line, termsafe.Escape(r.Case.Name), termsafe.EscapeLines(msg)); err != nil {
 				return err
 			}
 		}
@@ -399,4 +430,47 @@ func WriteGitHub(w io.Writer, results []*SuiteResult, dir string) error {
 		}
 	}
 	return nil
+}
+
+// allFindings are every diagnostic of the suite file, its cases' as well
+// as its own, in line order.
+func allFindings(sr *SuiteResult) []lint.Diagnostic {
+	ds := append([]lint.Diagnostic(nil), sr.Suite.Diagnostics...)
+	lint.SortDiagnostics(ds)
+	return ds
+}
+
+// audienceShown is the suite's audience as the report names it: the one
+// it runs under, or the one written with "not usable" when the suite
+// names an audience it cannot run under (Public, a misspelling), which
+// its findings explain.
+func audienceShown(sr *SuiteResult) string {
+	s := sr.Suite
+	if s.AudiencePos.Line == 0 {
+		return s.Audience
+	}
+	for _, d := range s.Diagnostics {
+		if d.Severity == lint.Error && d.Pos == s.AudiencePos {
+			return writtenAt(s.Text, s.AudiencePos) + " (not usable)"
+		}
+	}
+	return s.Audience
+}
+
+// writtenAt is the scalar written at pos in text: to the end of its line,
+// less a comment and quotes.
+func writtenAt(text string, pos lint.Pos) string {
+	lines := strings.Split(text, "\n")
+	if pos.Line < 1 || pos.Line > len(lines) {
+		return "?"
+	}
+	r := []rune(lines[pos.Line-1])
+	if pos.Column < 1 || pos.Column > len(r) {
+		return "?"
+	}
+	v := string(r[pos.Column-1:])
+	if i := strings.Index(v, " #"); i >= 0 {
+		v = v[:i]
+	}
+	return strings.Trim(strings.TrimSpace(v), `"'`)
 }

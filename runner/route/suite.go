@@ -85,6 +85,9 @@ type CaseResult struct {
 	Static []Score `json:"static,omitempty"`
 	// Duration is the wall time of the case's samples.
 	Duration time.Duration `json:"-"`
+	// Failure says why samples failed, when some did: the first failed
+	// sample's call, with its hint, and how many failed.
+	Failure string `json:"failure,omitempty"`
 	// Recordings counts what --record did with the samples' recordings:
 	// replaced (the sample reached a verdict) or kept as they were.
 	Recordings evalrec.Tally `json:"-"`
@@ -429,6 +432,7 @@ func judgeCase(r *CaseResult, decision func(int) (evalrec.Decision, string)) {
 			r.Agreed++
 		}
 	}
+	r.Failure = failureOf(r.Samples)
 	switch {
 	case len(broken) > 0:
 		r.Status, r.Message = Error, strings.Join(broken, "; ")
@@ -441,11 +445,37 @@ func judgeCase(r *CaseResult, decision func(int) (evalrec.Decision, string)) {
 		r.Status = Pass
 	default:
 		r.Status = Fail
-		r.Message = fmt.Sprintf("%d of %d samples picked %s, below min-rate %s", r.Agreed, len(r.Samples), r.Case.Expect, percent(r.Case.MinRate))
+		r.Message = fmt.Sprintf("%d of %d %s picked %s, below min-rate %s", r.Agreed, len(r.Samples), evalrec.Plural(len(r.Samples), "sample", "samples"), r.Case.Expect, percent(r.Case.MinRate))
 	}
 	if r.Status == Stale || r.Status == Unrecorded || r.Status == Error {
 		r.Agreed = 0
 	}
+}
+
+// failureOf says why samples failed: the first failed one's call (its
+// error carries the hint), and how many failed; "" when none did.
+func failureOf(samples []Sample) string {
+	first, n := -1, 0
+	for k, smp := range samples {
+		if smp.Pick.Kind == Failed {
+			n++
+			if first < 0 {
+				first = k
+			}
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	smp := samples[first]
+	msg := fmt.Sprintf("sample %d of %d failed: %s", first+1, len(samples), smp.Pick.Describe())
+	if noTools(smp.Run) != "" {
+		msg += "; the model does not take tools, and the frontline delegates through spawn_agent: point the suite's model role at a model that calls tools in netclaw.json"
+	}
+	if n > 1 {
+		msg += fmt.Sprintf(" (%d of %d samples failed)", n, len(samples))
+	}
+	return msg
 }
 
 func percent(f float64) string { return fmt.Sprintf("%d%%", int(f*100+0.5)) }

@@ -336,7 +336,7 @@ func (x *execution) command(ctx context.Context, s *lintsuite.Suite, c *lintsuit
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	facts := CommandFacts{Suite: path, Agent: s.Agent, Case: c.Name, Sample: n, How: how}
+	facts := CommandFacts{Suite: path, Agent: s.Agent, Case: c.Name, Sample: n, How: how, Vars: c.Vars}
 	cr, err := RunCommand(ctx, c.Expect.Command, filepath.Dir(path), rec, facts, x.o.CommandTimeout)
 	if err != nil {
 		return err

@@ -285,3 +285,37 @@ func TestCommandCheckThatHangsIsAnError(t *testing.T) {
 		t.Errorf("status %s, message %q", c.Status, c.Message)
 	}
 }
+
+// TestTemplateCasesRun: each row of a vars-file is a case of its own,
+// with its own recording, replayed offline; its check sees the row.
+func TestTemplateCasesRun(t *testing.T) {
+	f := everyKindFixture(t)
+	dir := f.home.Agents
+	writeFile(t, filepath.Join(dir, "ports.csv"), "port,word\n8080,listens\n9090,listens\n8080,shouts\n")
+	script(t, dir, "row.sh", `grep -q "port $AGENTDESK_VAR_port" || { echo "no port $AGENTDESK_VAR_port" >&2; exit 1; }`+"\n")
+	path := f.suite(`template:
+  task: find the port
+  project: fixture
+  expect:
+    contains: "{{word}}"
+    command: ./row.sh
+vars-file: ports.csv
+`)
+	want := []string{"8080, listens: pass 1/1", "9090, listens: fail 0/1", "8080, shouts: fail 0/1"}
+	for _, mode := range []evalrec.Mode{evalrec.Record, evalrec.Offline} {
+		rs := f.run(mode, path)
+		if got := statuses(rs); !slices.Equal(got, want) {
+			t.Fatalf("%s: got %q\nwant %q", mode, got, want)
+		}
+		if m := rs[0].Cases[1].Message; m != "command ./row.sh: no port 9090 (exit status 1)" {
+			t.Errorf("%s: message %q", mode, m)
+		}
+		if m := rs[0].Cases[2].Message; m != `contains "shouts": the output does not hold it` {
+			t.Errorf("%s: message %q", mode, m)
+		}
+	}
+	entries, err := os.ReadDir(evalrec.Folder(path))
+	if err != nil || len(entries) != 3 {
+		t.Errorf("recordings %v %v", entries, err)
+	}
+}

@@ -136,8 +136,15 @@ func Summarize(rs []*SuiteResult) Summary {
 
 // String is the summary line: "7 cases: 3 passed, 2 failed, 1 stale,
 // 1 error (12 samples)".
-func (s Summary) String() string {
+func (s Summary) String() string { return s.line(0) }
+
+// line is the summary line with the run's wall time, when took is not 0,
+// said of the cases that ran (not of the suite files that could not).
+func (s Summary) line(took time.Duration) string {
 	out := fmt.Sprintf("%s (%d sample%s)", s.Counts, s.Samples, plural(s.Samples))
+	if took > 0 {
+		out += " in " + FormatDuration(took)
+	}
 	if s.Broken > 0 {
 		out += fmt.Sprintf("; %d suite file%s could not run", s.Broken, plural(s.Broken))
 	}
@@ -280,10 +287,7 @@ func (p *TextPrinter) failures(c *CaseResult, indent string) {
 // Summary prints the last line.
 func (p *TextPrinter) Summary(rs []*SuiteResult, took time.Duration) error {
 	s := Summarize(rs)
-	line := s.String()
-	if took > 0 {
-		line += " in " + FormatDuration(took)
-	}
+	line := s.line(took)
 	style := ansiGreen
 	if !s.OK() {
 		style = ansiRed
@@ -472,7 +476,7 @@ func caseDetail(c *CaseResult) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d of %d samples passed (pass-rate %v)\n", c.Passed, len(c.Samples), c.Case.PassRate)
+	fmt.Fprintf(&b, "%d of %d %s passed (pass-rate %v)\n", c.Passed, len(c.Samples), "sample"+plural(len(c.Samples)), c.Case.PassRate)
 	for _, s := range c.Samples {
 		switch {
 		case s.Err != "":

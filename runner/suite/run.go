@@ -35,6 +35,11 @@ type Options struct {
 	Limiter *evalrec.Limiter
 	// JudgeRole is the judge's model role (Main when "").
 	JudgeRole string
+	// NetClaw composes the samples' requests (the home, the default
+	// audience, the operating core); Project is the project folder of a
+	// case that names none.
+	NetClaw runner.NetClaw
+	Project string
 	// KeepRuns writes the run folder of every replayed sample. Without
 	// it a replay's folder is written only when its sample does not pass
 	// (live samples always have theirs).
@@ -307,7 +312,9 @@ func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, agent *lint.F
 	dir := filepath.Dir(s.Path)
 	spec := runner.Spec{
 		Agent: agent, Config: cat.Config, Task: c.Task, Context: c.Context, ModelRole: c.ModelRole,
-		Suite: &runner.SuiteTag{Kind: "test", Path: s.Path, Case: c.Name, Sample: n},
+		Suite:   &runner.SuiteTag{Kind: "test", Path: s.Path, Case: c.Name, Sample: n},
+		NetClaw: x.o.NetClaw,
+		Project: x.o.Project,
 	}
 	if abs, err := filepath.Abs(s.Path); err == nil {
 		spec.Suite.Path = abs

@@ -259,8 +259,9 @@ func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner
 	tag.Judge = true
 	spec := runner.Spec{
 		Agent: judgeAgent(), Config: x.o.Catalog.Config, ModelRole: x.o.JudgeRole,
-		Task:  judgeTask(rubric, sample.Task, rec.Output),
-		Suite: &tag,
+		Task:    judgeTask(rubric, sample.Task, rec.Output),
+		Suite:   &tag,
+		NetClaw: runner.NetClaw{Raw: true}, // the judge is agentdesk's, not a NetClaw spawn
 	}
 	key := "replay"
 	if d.Action == evalrec.Replay {

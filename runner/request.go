@@ -1,0 +1,162 @@
+package runner
+
+import (
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// NetClaw says how a spawn's request is composed as NetClaw's runtime
+// composes it (preview/request): which home's playbook, which audience,
+// which operating core.
+type NetClaw struct {
+	// Home is the NetClaw base folder, for the deployment playbook
+	// (<home>/identity/AGENTS.md) and the placeholders; "" reads no
+	// playbook.
+	Home string
+	// Audience is the parent session's audience (Personal by default).
+	Audience preview.Audience
+	// Core is the audience's operating core from the NetClaw install; nil
+	// when none was found, and CoreMissing says why. The run still goes
+	// ahead, and run.json, result.md and the callers say the operating
+	// rules are missing.
+	Core        *request.Core
+	CoreMissing string
+	// Git, Shell and RecentFiles fix the working context (tests); nil Git
+	// inspects the project, nil Shell is the host's.
+	Git         *request.GitState
+	Shell       *request.Shell
+	RecentFiles []string
+	// Raw sends the agent's body as the system prompt and the task as the
+	// message, nothing composed: for agentdesk's own helpers (the suite
+	// judge), which NetClaw never spawns.
+	Raw bool
+}
+
+// PromptRecord is what a spawn's system prompt was made of, in run.json.
+type PromptRecord struct {
+	// Audience is the parent session's audience.
+	Audience string `json:"audience"`
+	// Parts are the system prompt's parts in order.
+	Parts []PromptPart `json:"parts"`
+	// Missing names the parts the runtime would send that the request
+	// lacked; MissingReasons says why, part by part.
+	Missing        []string          `json:"missing"`
+	MissingReasons map[string]string `json:"missing_reasons,omitempty"`
+	// CoreSource and CoreVersion say where the operating core came from.
+	CoreSource  string `json:"core_source,omitempty"`
+	CoreVersion string `json:"core_version,omitempty"`
+}
+
+// PromptPart is one part of the system prompt: its name, where its text
+// came from, and its o200k_base tokens.
+type PromptPart struct {
+	Part   string `json:"part"`
+	Source string `json:"source"`
+	Tokens int    `json:"tokens"`
+}
+
+// MissingNotice is the sentence every surface prints when a run's request
+// lacked parts (the operating rules, without a NetClaw install); "" when
+// it lacked none.
+func (p *PromptRecord) MissingNotice() string {
+	if p == nil || len(p.Missing) == 0 {
+		return ""
+	}
+	s := ""
+	for i, m := range p.Missing {
+		if i > 0 {
+			s += "; "
+		}
+		what := m
+		if m == request.PartOperatingRules {
+			what = "the operating rules (NetClaw's embedded core)"
+		}
+		s += what + " missing"
+		if r := p.MissingReasons[m]; r != "" {
+			s += ": " + r
+		}
+	}
+	return "the request lacked " + s + ". The agent ran without what NetClaw would send; results may differ."
+}
+
+// promptRecord describes a composed request for run.json, redacted.
+func promptRecord(r *request.Request, red *Redactor) *PromptRecord {
+	if r == nil {
+		return nil
+	}
+	rec := &PromptRecord{Audience: r.Audience.String(), Parts: []PromptPart{}, Missing: []string{},
+		CoreSource: red.String(r.CoreSource), CoreVersion: red.String(r.CoreVersion)}
+	for _, p := range r.Parts {
+		rec.Parts = append(rec.Parts, PromptPart{Part: p.Part, Source: red.String(p.Source), Tokens: p.Tokens})
+	}
+	for _, m := range r.Missing {
+		rec.Missing = append(rec.Missing, m.Part)
+		if rec.MissingReasons == nil {
+			rec.MissingReasons = map[string]string{}
+		}
+		rec.MissingReasons[m.Part] = red.String(m.Reason)
+	}
+	return rec
+}
+
+// composeRequest composes the spawn's request as the runtime does.
+func composeRequest(s Spec, f *lint.File) (*request.Request, error) {
+	n := s.NetClaw
+	in := request.Input{
+		Agent:       f.Def,
+		AgentPath:   f.Path,
+		Skill:       s.Skill,
+		Paths:       request.Paths{Base: n.Home},
+		Audience:    n.Audience,
+		Core:        n.Core,
+		CoreMissing: n.CoreMissing,
+		Project:     s.Project,
+		Task:        s.Task,
+		Context:     s.Context,
+		RecentFiles: n.RecentFiles,
+		Git:         n.Git,
+		Shell:       n.Shell,
+	}
+	if s.Config != nil {
+		if dir, ok := s.Config.Lookup("Workspaces:Directory"); ok {
+			in.Paths.Workspaces = dir
+		}
+	}
+	pol, err := request.PolicyFromConfig(s.Config)
+	if err != nil {
+		return nil, err
+	}
+	offer, err := request.OfferFor(n.Audience, pol)
+	if err != nil {
+		return nil, err
+	}
+	in.Offer = &offer
+	return request.Compose(in)
+}
+
+// offeredWireTools returns the tools a spawn's calls offer: the trial's
+// tool set (the tools runner/tools can run), each described as NetClaw's
+// catalogue describes it (name, description, JSON Schema, byte for byte)
+// when the catalogue has it; MCP and other tools the catalogue does not
+// name keep their own description.
+//
+// The catalogue offers a sub-agent more tools than a trial runs today;
+// those are in the system prompt's tool index (as at the runtime) but not
+// on the wire until runner/tools runs or stubs them: the request's
+// Tools field lists them.
+func offeredWireTools(r *request.Request, set []wire.Tool) []wire.Tool {
+	byName := map[string]request.OfferedTool{}
+	for _, t := range r.Tools {
+		byName[t.Name] = t
+	}
+	out := make([]wire.Tool, len(set))
+	for i, t := range set {
+		if c, ok := byName[t.Name]; ok && len(c.Parameters) > 0 {
+			t = wire.Tool{Name: c.Name, Description: c.Description, Parameters: c.Parameters}
+		}
+		out[i] = t
+	}
+	return out
+}

@@ -1,0 +1,162 @@
+package runner
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+)
+
+// The request a trial sends is the one NetClaw's runtime composes: on the
+// wire, over every protocol, the system prompt is the parts in order and
+// the first message carries the working context and the [session] block.
+func TestRequestOnTheWire(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.String(), func(t *testing.T) {
+			f := newFixture(t, p)
+			writeFile(t, filepath.Join(f.home.Base, "identity", "AGENTS.md"), "Review every email. Skills in {{SKILLS_DIR}}.\n")
+			project := t.TempDir()
+			writeFile(t, filepath.Join(project, "CLAUDE.md"), "Project rules: prefer Go.\n")
+			f.srv.Enqueue(modeltest.Reply("done"))
+			s := f.spec("Check the thing.", Limits{})
+			s.Context = "The user is on call."
+			s.Project = project
+			s.NetClaw = NetClaw{
+				Home:        f.home.Base,
+				Audience:    preview.Personal,
+				Core:        &request.Core{Text: "# Operating Rules\nNever invent facts.\n", Source: "netclawd!Netclaw.Configuration.Resources.AGENTS.md", Version: "1.2.3"},
+				Git:         &request.GitState{Kind: request.GitAvailable, Worktree: project, CommonDir: project + "/.git", Branch: "main", Head: "abc"},
+				Shell:       &request.Shell{Platform: "Linux", Executable: "/bin/bash", Grammar: "Bash"},
+				RecentFiles: []string{"main.go"},
+			}
+			_, rec := f.run(t, s)
+			if rec.Outcome != Completed {
+				t.Fatalf("outcome %s: %s", rec.Outcome, rec.Error)
+			}
+			abs, _ := filepath.Abs(project)
+			offer, err := request.OfferFor(preview.Personal, request.DefaultPolicy())
+			if err != nil {
+				t.Fatal(err)
+			}
+			scope := false
+			for _, tool := range offer.Tools {
+				scope = scope || tool.Name == "set_working_directory" && tool.Core
+			}
+			wantSystem := "# Operating Rules\nNever invent facts.\n\n" + request.PlaybookHeading + "\n\nReview every email. Skills in " +
+				filepath.Join(f.home.Base, "skills") + ".\n\nProject rules: prefer Go.\n\nYou are a tester.\n\n" +
+				strings.TrimRight(offer.Index, " \n") + "\n\n" + request.ExecutionContract(scope)
+			wantMessage := "Context:\nThe user is on call.\n\n[working-context]\nshell:\n  platform: Linux\n  executable: /bin/bash\n  grammar: Bash\nproject_dir: " + abs +
+				"\nrecent_files:\n  - main.go\ngit:\n  worktree: " + project + "\n  common_dir: " + project + "/.git\n  branch: main\n  head: abc\n  staged: 0\n  modified: 0\n  untracked: 0\n\n" +
+				request.SessionBlock(filepath.Join(rec.Dir, SessionDir)) + "\n\nTask:\nCheck the thing."
+			reqs := f.srv.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			if reqs[0].System != wantSystem {
+				t.Errorf("system prompt on the wire:\n%q\nwant\n%q", reqs[0].System, wantSystem)
+			}
+			if got := reqs[0].FirstUser(); got != wantMessage {
+				t.Errorf("first message on the wire:\n%q\nwant\n%q", got, wantMessage)
+			}
+			// The bytes themselves carry both texts as JSON strings.
+			for _, want := range []string{wantSystem, wantMessage} {
+				if !jsonHasString(t, reqs[0].Body, want) {
+					t.Errorf("the request body holds no JSON string equal to %.60q...", want)
+				}
+			}
+			// The tools go out as NetClaw's catalogue describes them.
+			var fileRead *request.OfferedTool
+			for i := range offer.Tools {
+				if offer.Tools[i].Name == "file_read" {
+					fileRead = &offer.Tools[i]
+				}
+			}
+			if fileRead == nil || !jsonHasString(t, reqs[0].Body, fileRead.Description) {
+				t.Errorf("file_read is not offered with the catalogue's description")
+			}
+			pr := rec.Prompt
+			if pr == nil || pr.Audience != "Personal" || len(pr.Missing) != 0 || pr.CoreSource == "" || pr.CoreVersion != "1.2.3" {
+				t.Fatalf("run.json prompt = %+v", pr)
+			}
+			var names []string
+			for _, part := range pr.Parts {
+				names = append(names, part.Part)
+				if part.Tokens <= 0 || part.Source == "" {
+					t.Errorf("part %+v", part)
+				}
+			}
+			if got := strings.Join(names, ","); got != "operating-rules,deployment-playbook,project-instructions,body,tool-index,execution-contract" {
+				t.Errorf("parts %s", got)
+			}
+		})
+	}
+}
+
+// jsonHasString reports whether the JSON body holds a string equal to want.
+func jsonHasString(t *testing.T, body []byte, want string) bool {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatalf("the body is not JSON: %v", err)
+	}
+	var walk func(any) bool
+	walk = func(v any) bool {
+		switch x := v.(type) {
+		case string:
+			return x == want
+		case []any:
+			for _, e := range x {
+				if walk(e) {
+					return true
+				}
+			}
+		case map[string]any:
+			for _, e := range x {
+				if walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
+}
+
+// Without a NetClaw install the run goes ahead, and run.json and result.md
+// say the operating rules were missing.
+func TestRequestWithoutCore(t *testing.T) {
+	f := newFixture(t, protocols[0])
+	f.srv.Enqueue(modeltest.Reply("done"))
+	s := f.spec("Go.", Limits{})
+	s.NetClaw.CoreMissing = "no NetClaw install in ~/.netclaw/bin or on PATH"
+	_, rec := f.run(t, s)
+	if rec.Outcome != Completed {
+		t.Fatalf("outcome %s", rec.Outcome)
+	}
+	if rec.Prompt == nil || len(rec.Prompt.Missing) != 1 || rec.Prompt.Missing[0] != request.PartOperatingRules {
+		t.Fatalf("prompt record %+v", rec.Prompt)
+	}
+	b, err := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Warning: the request lacked the operating rules (NetClaw's embedded core) missing: no NetClaw install", "operating-rules: missing"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("result.md lacks %q:\n%s", want, b)
+		}
+	}
+	var raw map[string]any
+	rb, _ := os.ReadFile(filepath.Join(rec.Dir, RunFile))
+	if err := json.Unmarshal(rb, &raw); err != nil {
+		t.Fatal(err)
+	}
+	pm, _ := raw["prompt"].(map[string]any)
+	if pm == nil || pm["missing"] == nil || pm["parts"] == nil {
+		t.Errorf("run.json prompt = %v", raw["prompt"])
+	}
+}
