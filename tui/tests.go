@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
@@ -42,9 +43,12 @@ type testsPane struct {
 
 	// The last run of the suite: its results by case name, whether it is
 	// still going, and the channel its results come in on.
-	running  bool
-	runGen   int
-	results  map[string]*suite.CaseResult
+	running bool
+	runGen  int
+	results map[string]*suite.CaseResult
+	// matrix holds every result of a suite that runs its cases on
+	// several models (models:); results then keeps each case's worst.
+	matrix   []*suite.CaseResult
 	cancel   context.CancelFunc
 	resultCh chan tea.Msg
 	// runsDone holds a channel per run started, closed when its
@@ -228,7 +232,7 @@ func (p *testsPane) start() tea.Cmd {
 		return e.notify("no suite to run: write "+filepath.Base(p.path)+" beside the agent", true)
 	}
 	p.stop()
-	p.running, p.results, p.runSHA = true, map[string]*suite.CaseResult{}, f.SHA256
+	p.running, p.results, p.matrix, p.runSHA = true, map[string]*suite.CaseResult{}, nil, f.SHA256
 	p.runGen++
 	p.cache = nil
 	ctx, cancel := context.WithCancel(context.Background())
@@ -294,7 +298,14 @@ func (p *testsPane) caseDone(msg testsCaseMsg) tea.Cmd {
 		}
 		return p.e.notify(fmt.Sprintf("%s: %d of %d cases passed", filepath.Base(p.file), passed, len(p.results)), bad)
 	}
-	p.results[msg.result.Case.Name] = msg.result
+	r := msg.result
+	if r.Model != "" {
+		p.matrix = append(p.matrix, r)
+		if old := p.results[r.Case.Name]; old != nil && !old.Status.OK() {
+			return waitTestsCmd(p.resultCh)
+		}
+	}
+	p.results[r.Case.Name] = r
 	return waitTestsCmd(p.resultCh)
 }
 
@@ -484,6 +495,7 @@ func (p *testsPane) lines(w int) []string {
 		line := word + " " + fit(Sanitize(c.Name), nameW) + "  " + fit(samples, 5) + " " + Sanitize(note)
 		add(choiceRow(st, line, w, i == p.sel, e.paneFocused))
 	}
+	add(p.matrixLines(w)...)
 	if p.sel < len(s.Cases) {
 		status, _, _, _ := p.caseState(p.sel, s.Cases[p.sel])
 		add(p.detail(s.Cases[p.sel], status == "stale", w)...)
@@ -492,6 +504,61 @@ func (p *testsPane) lines(w int) []string {
 	k := e.keys
 	for _, l := range wrap(keyName(k.Tests.Run)+": run the suite (recorded cases replay, the rest run live) · "+keyName(k.Tests.Open)+": open the case's run", w) {
 		add(st.Dim.Render(l))
+	}
+	return out
+}
+
+// matrixLines is the matrix of a run on several models: cases by models,
+// each cell the samples passed, median time and output tokens, and a
+// summary row; nothing when the last run was on one model.
+func (p *testsPane) matrixLines(w int) []string {
+	if len(p.matrix) == 0 {
+		return nil
+	}
+	st := &p.e.st
+	var names []string
+	var cfg *lint.Config
+	if p.e.cat != nil {
+		cfg = p.e.cat.Config
+	}
+	if ms, err := lintsuite.LookupModels(cfg, p.suite.Models); err == nil && len(ms) > 0 {
+		for _, m := range ms {
+			names = append(names, m.Name)
+		}
+	} else {
+		for _, r := range p.matrix {
+			if !slices.Contains(names, r.Model) {
+				names = append(names, r.Model)
+			}
+		}
+	}
+	rows := suite.NewMatrix(p.suite.Cases, names, p.matrix).Table()
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for j, c := range row {
+			widths[j] = max(widths[j], ansi.StringWidth(c.Text))
+		}
+	}
+	widths[0] = min(widths[0], max(w/3, 8))
+	out := []string{""}
+	for i, row := range rows {
+		var b strings.Builder
+		for j, c := range row {
+			if j > 0 {
+				b.WriteString("  ")
+			}
+			text := fit(Sanitize(c.Text), widths[j])
+			switch {
+			case i == 0:
+				text = st.Title.Render(text)
+			case c.Status == suite.Pass:
+				text = st.Title.Render(text)
+			case c.Status != "" && j > 0:
+				text = st.Error.Render(text)
+			}
+			b.WriteString(text)
+		}
+		out = append(out, cut(b.String(), w))
 	}
 	return out
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/suite"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -161,6 +162,45 @@ func TestTestsPaneBrokenSuite(t *testing.T) {
 				t.Errorf("T on a broken suite, want %q:\n%s", tt.note, scr)
 			}
 		})
+	}
+}
+
+func TestTestsPaneShowsTheMatrix(t *testing.T) {
+	tm := demoModel(t, 120, 40)
+	tm.keys("5")
+	p := &tm.tests
+	if p.suite == nil || len(p.suite.Cases) < 2 {
+		t.Fatalf("the demo suite is not read: %+v", p.suite)
+	}
+	// A run on two models side by side, its results coming in as the
+	// runner sends them (any order).
+	p.suite.Models = []string{"main", "compaction"}
+	p.running, p.results, p.matrix = true, map[string]*suite.CaseResult{}, nil
+	c := p.suite.Cases
+	res := func(i int, model string, st suite.Status, tokens int) *suite.CaseResult {
+		passed := 0
+		if st == suite.Pass {
+			passed = 1
+		}
+		return &suite.CaseResult{Case: c[i], Model: model, Status: st, Passed: passed,
+			Samples: []*suite.SampleResult{{N: 1, Status: st, How: "replay", Duration: time.Second, OutputTokens: tokens}}}
+	}
+	ch := make(chan tea.Msg, 4)
+	for _, r := range []*suite.CaseResult{res(0, "Compaction", suite.Fail, 40), res(0, "Main", suite.Pass, 120), res(1, "Main", suite.Pass, 80)} {
+		ch <- testsCaseMsg{runGen: p.runGen, result: r}
+	}
+	ch <- testsCaseMsg{runGen: p.runGen, done: true}
+	p.resultCh = ch
+	tm.run(waitTestsCmd(ch))
+	scr := tm.screen()
+	for _, want := range []string{"matrix", "Main", "Compaction", "1/1 1.00s 120 tok", "0/1 1.00s 40 tok", "…", "all cases", "2/2 cases"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the matrix lacks %q:\n%s", want, scr)
+		}
+	}
+	// The case's line shows its worst model.
+	if r := p.results[c[0].Name]; r == nil || r.Status != suite.Fail {
+		t.Errorf("case line result %+v", r)
 	}
 }
 
