@@ -120,7 +120,12 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 			role = f.Def.ModelRole
 		}
 		var err error
-		if model, err = ResolveModel(s.Config, role); err != nil {
+		if s.ModelDefinition != "" {
+			model, err = ResolveDefinition(s.Config, s.ModelDefinition, role)
+		} else {
+			model, err = ResolveModel(s.Config, role)
+		}
+		if err != nil {
 			return nil, &SpecError{Err: err}
 		}
 		if model.Type == ReplayProviderType {
