@@ -86,7 +86,16 @@ type testsCaseMsg struct {
 	done   bool
 }
 
-func (p *testsPane) keyMap() help.KeyMap { return p.e.keys.Tests }
+// keyMap is the Tests pane's keys; once enter has moved the keys into the
+// pane, its footer says so: enter opens the chosen case's run, esc goes
+// back to the list.
+func (p *testsPane) keyMap() help.KeyMap {
+	k := p.e.keys
+	if p.e.paneFocused {
+		return bindings{relabel(k.Tests.Choose, "open the case's run"), k.Tests.Run, relabel(k.Browser.Back, "back to the list")}
+	}
+	return k.Tests
+}
 func (p *testsPane) scroller() *scroller { return &p.scroll }
 
 // suitePath is the selected agent's suite file: <agents>/<name>.test.yaml.
@@ -358,6 +367,13 @@ func (p *testsPane) content(w int) blocks {
 	return lines(p.cache)
 }
 
+// outdated reports whether the results are of another definition than
+// the selected one (an edit, or a revert, since the run).
+func (p *testsPane) outdated() bool {
+	f := p.e.selected()
+	return f != nil && f.SHA256 != p.runSHA
+}
+
 // caseState is a case's line: its status word, samples, time and note.
 func (p *testsPane) caseState(i int, c *lintsuite.Case) (status, samples, note string, bad bool) {
 	samples = fmt.Sprintf("%d", c.Repeat)
@@ -370,14 +386,19 @@ func (p *testsPane) caseState(i int, c *lintsuite.Case) (status, samples, note s
 		return "stale", fmt.Sprintf("%d/%d", rec.Recorded, c.Repeat), strings.Join(rec.Changes, "; "), true
 	}
 	if r := p.results[c.Name]; r != nil {
-		if f := p.e.selected(); f != nil && f.SHA256 != p.runSHA {
+		if !p.outdated() {
+			note = r.Message
+			if r.Duration > 0 {
+				note = strings.TrimSpace(dur(r.Duration) + "  " + note)
+			}
+			return string(r.Status), fmt.Sprintf("%d/%d", r.Passed, len(r.Samples)), note, !r.Status.OK()
+		}
+		// The results are of another definition. Recordings that match
+		// the definition now (a revert to the recorded bytes) say how the
+		// case stands; without them the results are stale.
+		if rec == nil || rec.Recorded == 0 || rec.Err != "" {
 			return "stale", fmt.Sprintf("%d/%d", r.Passed, len(r.Samples)), "the definition changed since this run", true
 		}
-		note = r.Message
-		if r.Duration > 0 {
-			note = dur(r.Duration) + "  " + note
-		}
-		return string(r.Status), fmt.Sprintf("%d/%d", r.Passed, len(r.Samples)), note, !r.Status.OK()
 	}
 	if p.running {
 		return "running", samples, "", false
@@ -451,6 +472,15 @@ func (p *testsPane) lines(w int) []string {
 		nameW = max(nameW, len([]rune(Sanitize(c.Name))))
 	}
 	nameW = min(nameW, max(w-2-9-7-10, 8)) // the note gets at least 10 columns
+	// A time starts the note and is never cut: the names give way.
+	for _, c := range s.Cases {
+		if r := p.results[c.Name]; r != nil && r.Duration > 0 {
+			// (On a pane too narrow for any time, the names stay.)
+			if short := w - 2 - 9 - 2 - 6 - len(dur(r.Duration)); short >= 4 && short < nameW {
+				nameW = short
+			}
+		}
+	}
 	for i, c := range s.Cases {
 		status, samples, note, bad := p.caseState(i, c)
 		word := fit(status, 8)
@@ -467,7 +497,8 @@ func (p *testsPane) lines(w int) []string {
 	}
 	add(p.matrixLines(w)...)
 	if p.sel < len(s.Cases) {
-		add(p.detail(s.Cases[p.sel], w)...)
+		status, _, _, _ := p.caseState(p.sel, s.Cases[p.sel])
+		add(p.detail(s.Cases[p.sel], status == "stale", w)...)
 	}
 	add("")
 	k := e.keys
@@ -534,20 +565,29 @@ func (p *testsPane) matrixLines(w int) []string {
 
 // detail is the chosen case: its task and, after a run, each sample's
 // failures.
-func (p *testsPane) detail(c *lintsuite.Case, w int) []string {
+// A stale case's samples are marked so, never shown as passes; results of
+// another definition that the recordings have replaced are not shown.
+func (p *testsPane) detail(c *lintsuite.Case, stale bool, w int) []string {
 	st := &p.e.st
 	out := []string{"", st.Label.Render(cut("Case "+Sanitize(c.Name), w))}
 	for _, l := range wrap("Task: "+Sanitize(c.Task), w-2) {
 		out = append(out, "  "+l)
 	}
 	r := p.results[c.Name]
-	if r == nil {
+	if r == nil || p.outdated() && !stale {
 		return out
 	}
 	for _, s := range r.Samples {
 		head := fmt.Sprintf("sample %d: %s", s.N, s.Status)
 		if s.How != "" {
 			head += " (" + s.How + ")"
+		}
+		if stale {
+			head = fmt.Sprintf("sample %d: stale (was %s", s.N, s.Status)
+			if s.How != "" {
+				head += ", " + s.How
+			}
+			head += ")"
 		}
 		out = append(out, "  "+st.Label.Render(cut(head, w-2)))
 		if s.Err != "" {

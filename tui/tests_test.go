@@ -264,3 +264,66 @@ func TestTestsPaneShowsASuiteUnderTheAgentItTests(t *testing.T) {
 		t.Errorf("a suite testing another agent is shown under its file name's agent:\n%s", scr)
 	}
 }
+
+// TestTestsPaneWording: the Tests pane's words match its state (issue 20
+// item 24): a stale case's samples do not read as passes, a revert to the
+// recorded bytes is no longer stale without T, the first enter shows the
+// pane took the keys, the help has a Tests section, and a time is never
+// cut at 60 columns.
+func TestTestsPaneWording(t *testing.T) {
+	t.Run("stale samples", func(t *testing.T) {
+		tm := demoModel(t, 120, 40)
+		tm.keys("5", "T")
+		path := filepath.Join(tm.opts.Home.Agents, "code-analyst.md")
+		data, _ := os.ReadFile(path)
+		tm.writeFile("agents/code-analyst.md", strings.Replace(string(data), "never invent an API", "never guess", 1))
+		tm.keys("ctrl+r")
+		scr := tm.screen()
+		if !strings.Contains(scr, "stale") || strings.Contains(scr, "sample 1: pass (replay)") || !strings.Contains(scr, "sample 1: stale (was pass, replay)") {
+			t.Errorf("a stale case's sample reads as a pass:\n%s", scr)
+		}
+	})
+	t.Run("revert", func(t *testing.T) {
+		tm := demoModel(t, 120, 40)
+		path := filepath.Join(tm.opts.Home.Agents, "code-analyst.md")
+		data, _ := os.ReadFile(path)
+		tm.writeFile("agents/code-analyst.md", strings.Replace(string(data), "never invent an API", "never guess", 1))
+		tm.keys("ctrl+r", "5", "T")
+		if scr := tm.screen(); strings.Count(scr, "stale ") < 3 {
+			t.Fatalf("T after an edit:\n%s", scr)
+		}
+		tm.writeFile("agents/code-analyst.md", string(data))
+		tm.keys("ctrl+r")
+		if scr := tm.screen(); strings.Contains(scr, "stale") || strings.Count(scr, "recorded ") < 3 {
+			t.Errorf("after a revert to the recorded bytes:\n%s", scr)
+		}
+	})
+	t.Run("first enter", func(t *testing.T) {
+		tm := demoModel(t, 100, 20)
+		tm.keys("5")
+		before := tm.screen()
+		tm.keys("enter")
+		if after := tm.screen(); after == before || !strings.Contains(after, "esc") {
+			t.Errorf("the first enter changes nothing visible:\n%s", after)
+		}
+	})
+	t.Run("help", func(t *testing.T) {
+		tm := demoModel(t, 100, 40)
+		tm.keys("?")
+		scr := tm.screen()
+		if !strings.Contains(scr, "Tests") || !strings.Contains(scr, "open the case's run") {
+			t.Errorf("the help has no Tests section:\n%s", scr)
+		}
+	})
+	t.Run("time at 60 columns", func(t *testing.T) {
+		tm := demoModel(t, 60, 20)
+		tm.keys("5", "T")
+		scr := tm.screen()
+		for _, c := range tm.tests.suite.Cases {
+			d := dur(tm.tests.results[c.Name].Duration)
+			if !strings.Contains(scr, d) || strings.Contains(scr, d+"…") {
+				t.Errorf("the time %s is cut:\n%s", d, scr)
+			}
+		}
+	})
+}

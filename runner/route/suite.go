@@ -471,9 +471,6 @@ func failureOf(samples []Sample) string {
 	}
 	smp := samples[first]
 	msg := fmt.Sprintf("sample %d of %d failed: %s", first+1, len(samples), smp.Pick.Describe())
-	if noTools(smp.Run) != "" {
-		msg += "; the model does not take tools, and the frontline delegates through spawn_agent: point the suite's model role at a model that calls tools in netclaw.json"
-	}
 	if n > 1 {
 		msg += fmt.Sprintf(" (%d of %d samples failed)", n, len(samples))
 	}

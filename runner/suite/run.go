@@ -131,6 +131,22 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 			}
 		}
 		agent, why := agentOf(o.Catalog, s.Agent)
+		if agent == nil {
+			// The suite cannot run as written: every case is an error
+			// with the loader's reason, and no sample runs.
+			sr.Err = why
+			for _, c := range cases {
+				cr := &CaseResult{Case: c, Status: Error, Message: why}
+				sr.Cases = append(sr.Cases, cr)
+				if x.o.OnCase != nil {
+					x.mu.Lock()
+					x.o.OnCase(s, cr)
+					x.mu.Unlock()
+				}
+			}
+			x.finishSuite(sr)
+			continue
+		}
 		models, modelsErr := x.modelsOf(s)
 		sr.Models = models
 		columns := []*lintsuite.ModelChoice{nil}
@@ -158,11 +174,6 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 				if err != "" {
 					for n := range cr.Samples {
 						cr.Samples[n] = &SampleResult{N: n + 1, Status: Error, Err: err}
-						if agent == nil && !hasErrors(c) {
-							// The agent is rejected or unknown: the case fails
-							// with the reason, as a run of it would.
-							cr.Samples[n] = &SampleResult{N: n + 1, Status: Fail, Failures: []Failure{{Key: "agent", Expect: "agent " + s.Agent + " loaded", Message: why}}}
-						}
 					}
 					x.finishCase(s, cr)
 					caseDone()
@@ -251,16 +262,6 @@ func (x *execution) finishSuite(sr *SuiteResult) {
 		x.o.OnSuite(sr)
 		x.mu.Unlock()
 	}
-}
-
-// hasErrors reports whether a case has errors of its own.
-func hasErrors(c *lintsuite.Case) bool {
-	for _, d := range c.Problems {
-		if d.Severity == lint.Error {
-			return true
-		}
-	}
-	return false
 }
 
 // caseError says why a case cannot run at all, or "".
