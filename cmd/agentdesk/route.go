@@ -43,6 +43,7 @@ type routeFlags struct {
 	noProgress  time.Duration
 	demo        bool
 	cases       []string
+	shard       string
 }
 
 // samplesRange says the limit on samples, the same everywhere: route
@@ -155,6 +156,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit until the first text, thinking or tool call (default SubAgents.PrefillTimeoutSeconds)")
 	fl.BoolVar(&f.demo, "demo", false, "use the embedded sample home and its routing suite (nothing else needed): with --suite, --static, --show-request, or a REQUEST its suite recorded")
 	fl.StringArrayVar(&f.cases, "case", nil, "with --suite: "+caseUsage)
+	fl.StringVar(&f.shard, "shard", "", "with --suite: "+shardUsage)
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds)")
 	return cmd
 }
