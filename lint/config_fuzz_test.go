@@ -136,6 +136,8 @@ func FuzzLoadConfig(f *testing.F) {
 	})
 	f.Add([]byte(`{"Providers":{"p":{"Type":"secret-value"}}}`), []byte(`{"p":{"Token":"secret-value"}}`), "NETCLAW_Models__Roles__Main=x\nNETCLAW_=y\nnetclaw_a__b__c=d")
 	f.Add([]byte(`{"SkillFeeds":{"Feeds":["a",{"Name":"../x","Enabled":"maybe"},{"Name":"a"}]}}`), []byte(`{"SkillFeeds":{"Feeds":{"k":{"Name":"b","ApiKey":"secret-value"}}}}`), "NETCLAW_SkillFeeds__Feeds__10__Name=c")
+	f.Add([]byte(`{"McpServers":{"a\u0007":{"Transport":"Stdio","Command":"x"},"b":{"Transport":"http","Url":"/x","Headers":{"Authorization":"Bearer abc"}}},"Tools":{"AudienceProfiles":{"Team":{"McpServersMode":"x","McpServerToolGrants":{"a":["t"]}}}}}`),
+		[]byte(`{"McpServers":{"b":{"Transport":"secret-value","EnvironmentVariables":{"K":"secret-value"}}}}`), "NETCLAW_McpServers__c__Command=/nonexistent")
 	f.Fuzz(func(t *testing.T, netclaw, secrets []byte, env string) {
 		files := []cfgFile{
 			{path: "netclaw.json", data: netclaw, exists: true},
@@ -144,8 +146,8 @@ func FuzzLoadConfig(f *testing.F) {
 		c := cfgLoad(files, strings.Split(env, "\n"))
 		secretsList := c.Secrets()
 		for _, d := range c.Diagnostics {
-			if d.Rule != RuleConfig || d.Severity != Error && d.Severity != Warning {
-				t.Fatalf("diagnostic %+v is not a config error or warning", d)
+			if d.Rule != RuleConfig && d.Rule != RuleMcpServer || d.Severity != Error && d.Severity != Warning {
+				t.Fatalf("diagnostic %+v is not a config or mcp-server error or warning", d)
 			}
 			switch d.Path {
 			case "netclaw.json", "secrets.json":

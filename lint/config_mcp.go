@@ -426,9 +426,9 @@ func mcpNameProblem(name string) string {
 }
 
 // mcpSecrets returns the McpServers values the runner must never write or
-// print: every value under McpServers set by secrets.json or the
-// environment, and every header or variable whose name names a credential,
-// wherever it is set.
+// print: every header, environment variable, Url and argument set by
+// secrets.json or the environment, and every header or variable whose name
+// names a credential, wherever it is set.
 func (c *Config) mcpSecrets() []string {
 	if c == nil || c.store == nil {
 		return nil
@@ -440,8 +440,12 @@ func (c *Config) mcpSecrets() []string {
 		}
 		fromSecrets := e.file == "" || filepath.Base(e.file) == "secrets.json"
 		parts := strings.Split(k, ":")
+		if len(parts) < 3 {
+			continue
+		}
+		valued := parts[2] == "headers" || parts[2] == "environmentvariables" || parts[2] == "url" || parts[2] == "arguments"
 		named := len(parts) == 4 && (parts[2] == "headers" || parts[2] == "environmentvariables") && mcpSecretName(parts[3])
-		if fromSecrets || named {
+		if fromSecrets && valued || named {
 			out = append(out, e.value)
 		}
 	}

@@ -122,7 +122,7 @@ func (c *modelCall) request(msgs []wire.Message, withdrawn bool) (*http.Request,
 		MaxTokens:    r.spec.MaxTokens,
 	}
 	if r.toolsOn {
-		wreq.Tools, wreq.ToolsWithdrawn = r.tools, withdrawn
+		wreq.Tools, wreq.ToolsWithdrawn = r.offeredNow(), withdrawn
 	}
 	req, err := m.Protocol.NewHTTPRequest(c.ctx, wreq)
 	c.start = r.now()

@@ -31,8 +31,14 @@ func project(t *testing.T) string {
 }
 
 // trialToolNames are the tools a trial on a project offers a Personal
-// session, in order.
-const trialToolNames = "file_read,file_list,file_write,file_edit,shell_execute"
+// session at the start, in order: NetClaw's core tools for a sub-agent.
+var trialToolNames = func() string {
+	var names []string
+	for _, s := range TrialToolSpecs("") {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ",")
+}()
 
 // toolSpec is a spec whose run offers the trial tools on dir.
 func (f *fixture) toolSpec(task, dir string, l Limits) Spec {
@@ -62,10 +68,10 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 			dir := project(t)
 			f.srv.Enqueue(
 				script(modeltest.Thinking("I should read it."), modeltest.Text("Let me look."),
-					modeltest.ToolCall("call_a", "file_read", `{"path":`, ` "README.md"}`),
-					modeltest.ToolCall("call_b", "web_search", `{"query": "netclaw"}`),
+					modeltest.ToolCall("call_a", "file_read", `{"path":`, ` "README.md", "_rationale": "look"}`),
+					modeltest.ToolCall("call_b", "spawn_agent", `{"agent": "x", "_rationale": "look"}`),
 					modeltest.Finish(modeltest.FinishTools)),
-				script(modeltest.ToolCall("call_c", "file_read", `{"path": "../secret.txt"}`), modeltest.Finish(modeltest.FinishTools)),
+				script(modeltest.ToolCall("call_c", "file_read", `{"path": "../secret.txt", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools)),
 				modeltest.Reply("The server listens on port 8080."),
 			)
 			r, rec := f.run(t, f.toolSpec("Where does the server listen?", dir, Limits{}))
@@ -91,7 +97,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 				t.Fatalf("second request's messages: %+v", m)
 			}
 			calls := m[1].ToolCalls
-			if calls[0].Name != "file_read" || !strings.Contains(calls[0].Arguments, `"README.md"`) || calls[1].Name != "web_search" {
+			if calls[0].Name != "file_read" || !strings.Contains(calls[0].Arguments, `"README.md"`) || calls[1].Name != "spawn_agent" {
 				t.Errorf("assistant turn's calls: %+v", calls)
 			}
 			read, search := m[2], m[3]
@@ -105,7 +111,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 				if read.ToolCallID != "call_a" || search.ToolCallID != "call_b" || calls[0].ID != "call_a" {
 					t.Errorf("results do not name their calls: %+v %+v %+v", calls, read, search)
 				}
-			} else if read.ToolName != "file_read" || search.ToolName != "web_search" {
+			} else if read.ToolName != "file_read" || search.ToolName != "spawn_agent" {
 				t.Errorf("Ollama results do not name their tools: %+v %+v", read, search)
 			}
 			// The third request carries the refused escape.
@@ -127,7 +133,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 				guard string
 				err   bool
 				text  string
-			}{{1, "file_read", "allow", false, readmeText}, {1, "web_search", "allow", true, "not available"}, {2, "file_read", "allow", true, "project folder"}}
+			}{{1, "file_read", "allow", false, readmeText}, {1, "spawn_agent", "allow", true, "not available"}, {2, "file_read", "allow", true, "project folder"}}
 			for i, w := range want {
 				tc := rec.ToolCalls[i]
 				if tc.Call != w.call || tc.Name != w.name || tc.Result == nil || tc.Result.Guard != w.guard || tc.Result.Error != w.err || !strings.Contains(tc.Result.Text, w.text) {
@@ -183,7 +189,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 					kinds = append(kinds, fmt.Sprintf("result%d:%s", e.Call, e.Tool.Name))
 				}
 			}
-			if got := strings.Join(kinds, " "); got != "call1:file_read call1:web_search result1:file_read result1:web_search call2:file_read result2:file_read" {
+			if got := strings.Join(kinds, " "); got != "call1:file_read call1:spawn_agent result1:file_read result1:spawn_agent call2:file_read result2:file_read" {
 				t.Errorf("tool events: %s", got)
 			}
 		})
@@ -192,7 +198,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 
 // sameCall plays a reply that calls file_read on README.md, every time.
 func sameCall(id string) modeltest.Script {
-	return script(modeltest.ToolCall(id, "file_read", `{"path": "README.md"}`), modeltest.Finish(modeltest.FinishTools))
+	return script(modeltest.ToolCall(id, "file_read", `{"path": "README.md", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools))
 }
 
 func TestRepeatGuardTwoSteps(t *testing.T) {
@@ -331,7 +337,7 @@ func TestToolLoopUsesTheConfiguredCap(t *testing.T) {
 
 func TestRunWithoutToolsOffersNone(t *testing.T) {
 	f := newFixture(t, wire.Anthropic)
-	f.srv.Enqueue(script(modeltest.Text("I would read it."), modeltest.ToolCall("t1", "file_read", `{"path":"a"}`), modeltest.Finish(modeltest.FinishTools)))
+	f.srv.Enqueue(script(modeltest.Text("I would read it."), modeltest.ToolCall("t1", "file_read", `{"path":"a", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools)))
 	_, rec := f.run(t, f.spec("x", Limits{}))
 	reqs := f.srv.Requests()
 	if len(reqs) != 1 || len(reqs[0].Tools) != 0 || strings.Contains(string(reqs[0].Body), `"tools"`) {

@@ -74,7 +74,7 @@ func (p *prepared) startMCP(ctx context.Context) {
 		set.Add(t)
 	}
 	set.OnClose(servers.Close)
-	p.tools = wireTools(set.Specs())
+	p.tools = wireTools(set.Offered())
 	p.mcp, p.mcpNotes = servers, notes
 }
 

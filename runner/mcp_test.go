@@ -72,8 +72,11 @@ func TestMCPToolInARunIsRecordedAndReplayed(t *testing.T) {
 	if rec.Outcome != Completed {
 		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
 	}
-	if req := f.srv.Requests()[0]; !strings.Contains(strings.Join(req.Tools, ","), "web__echo") {
-		t.Errorf("the model was offered %v", req.Tools)
+	// MCP tools are deferred, as at the runtime: the first request does
+	// not offer them (search_tools and load_tool activate them); a call
+	// that names one still reaches it.
+	if req := f.srv.Requests()[0]; strings.Contains(strings.Join(req.Tools, ","), "web__echo") {
+		t.Errorf("the model was offered a deferred tool at the start: %v", req.Tools)
 	}
 	if len(rec.ToolCalls) != 2 {
 		t.Fatalf("tool calls %+v", rec.ToolCalls)

@@ -117,7 +117,12 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 			role = f.Def.ModelRole
 		}
 		var err error
-		if model, err = ResolveModel(s.Config, role); err != nil {
+		if s.ModelDefinition != "" {
+			model, err = ResolveDefinition(s.Config, s.ModelDefinition, role)
+		} else {
+			model, err = ResolveModel(s.Config, role)
+		}
+		if err != nil {
 			return nil, &SpecError{Err: err}
 		}
 		if model.Type == ReplayProviderType {
@@ -171,7 +176,7 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 				return nil, &SpecError{Err: err}
 			}
 			p.toolsOn, p.toolbox, p.project, p.overlay = true, set, ov.Project(), ov
-			p.tools = wireTools(set.Specs())
+			p.tools = wireTools(set.Offered())
 		}
 		p.maxIter = s.MaxToolIterations
 		if p.maxIter <= 0 && s.Config != nil {

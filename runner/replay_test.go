@@ -52,7 +52,7 @@ var scenarios = []scenario{
 		name: "completed-with-tools", tools: true,
 		scripts: scripts(
 			modeltest.Script{Steps: steps(modeltest.Thinking("I should read the README."), modeltest.Text("Let me look."),
-				modeltest.ToolCall("call_1", "file_read", `{"path": "README.md"}`), modeltest.ToolCall("call_2", "file_list", `{}`),
+				modeltest.ToolCall("call_1", "file_read", `{"path": "README.md", "_rationale": "look"}`), modeltest.ToolCall("call_2", "file_list", `{"path": ".", "_rationale": "look"}`),
 				modeltest.Finish(modeltest.FinishTools)), Usage: &modeltest.Usage{InputTokens: 120, OutputTokens: 30}},
 			modeltest.Script{Steps: steps(modeltest.Text("The server "), modeltest.Keepalive(), modeltest.Text("listens on :8080."), modeltest.Stop()),
 				Usage: &modeltest.Usage{InputTokens: 300, OutputTokens: 12}},
@@ -137,9 +137,9 @@ var scenarios = []scenario{
 	{
 		name: "tool-iteration-budget", tools: true, maxIter: 2,
 		scripts: scripts(
-			script(modeltest.ToolCall("c1", "file_list", `{"glob": "*.md"}`), modeltest.Finish(modeltest.FinishTools)),
-			script(modeltest.ToolCall("c2", "file_list", `{"glob": "*.go"}`), modeltest.Finish(modeltest.FinishTools)),
-			script(modeltest.ToolCall("c3", "file_read", `{"path": "main.go"}`), modeltest.Finish(modeltest.FinishTools)),
+			script(modeltest.ToolCall("c1", "file_list", `{"path": ".", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools)),
+			script(modeltest.ToolCall("c2", "file_search", `{"root": ".", "query": ".go", "mode": "name", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools)),
+			script(modeltest.ToolCall("c3", "file_read", `{"path": "main.go", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools)),
 		),
 		reason: ReasonToolIterationBudget,
 	},

@@ -148,6 +148,40 @@ func resolveModel(cfg *lint.Config, role string) (Model, error) {
 			break
 		}
 	}
+	return modelOf(cfg, m, def, defKey, found)
+}
+
+// ResolveDefinition resolves the Models.Definitions entry called name (in
+// any case) as ResolveModel resolves a role's, for a run asked to use that
+// model whatever the role says (agentdesk test --models); role is the role
+// the run would have had, for run.json. Via names the entry.
+func ResolveDefinition(cfg *lint.Config, name, role string) (Model, error) {
+	if cfg == nil {
+		cfg = lint.DefaultConfig()
+	}
+	if r, err := NormalizeRole(role); err == nil {
+		role = r
+	} else {
+		role = "Main"
+	}
+	def, ok := cfg.Definition(name)
+	if !ok {
+		return Model{}, fmt.Errorf("model definition %q is not in Models.Definitions of netclaw.json", name)
+	}
+	for k := range cfg.Models.Definitions {
+		if strings.EqualFold(k, name) {
+			name = k
+		}
+	}
+	m := Model{Role: role, Definition: name, Via: "Models.Definitions." + name + " (chosen by name)"}
+	return modelOf(cfg, m, def, "Models:Definitions:"+name, true)
+}
+
+// modelOf finishes resolving m from def (found false: no model is
+// configured, the built-in default).
+func modelOf(cfg *lint.Config, m Model, def lint.ModelDefinition, defKey string, found bool) (Model, error) {
+	role := m.Role
+	var err error
 	if !found {
 		m.Via = ViaBuiltInDefault
 		m.Provider, m.Type, m.Endpoint, m.ModelID = DefaultProviderName, "ollama", DefaultEndpoint, DefaultModelID

@@ -75,6 +75,9 @@ type Spec struct {
 	Task, Context string
 	// ModelRole overrides the agent's modelRole.
 	ModelRole string
+	// ModelDefinition, when set, runs on that Models.Definitions entry
+	// whatever the role says (see ResolveDefinition).
+	ModelDefinition string
 	// MaxTokens caps the reply (0: the provider's default).
 	MaxTokens int
 	// Limits override the configured limits where not zero.

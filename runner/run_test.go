@@ -135,7 +135,7 @@ var outcomeCases = []outcomeCase{
 	},
 	{
 		name:    "empty_final_response: a tool call and no text, in a run without tools",
-		script:  fixed(modeltest.Script{Steps: steps(modeltest.ToolCall("call_1", "file_read", `{"path":`, `"a.md"}`), modeltest.Finish(modeltest.FinishTools))}),
+		script:  fixed(modeltest.Script{Steps: steps(modeltest.ToolCall("call_1", "file_read", `{"path":`, `"a.md", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools))}),
 		outcome: Failed, reason: ReasonEmptyFinalResponse, state: StateFailed, errHas: []string{"file_read", "offers no tools"},
 	},
 	{

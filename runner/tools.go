@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -28,23 +29,29 @@ func wireTools(specs []tools.Spec) []wire.Tool {
 	return out
 }
 
-// toolsNamed returns the trial tools with these names, in this order; a
-// name runner/tools does not know (a cassette from another version) gets a
-// bare spec.
+// toolsNamed returns the trial tools with these names, in this order, as
+// NetClaw's catalogue describes them; a name it does not know (an MCP
+// tool, a cassette from another version) gets a bare spec.
 func toolsNamed(names []string) []wire.Tool {
-	known := map[string]wire.Tool{}
-	for _, t := range wireTools(tools.BuiltinSpecs(true)) {
-		known[t.Name] = t
-	}
 	out := make([]wire.Tool, 0, len(names))
 	for _, n := range names {
-		t, ok := known[n]
-		if !ok {
-			t = wire.Tool{Name: n}
+		if t, ok := request.NetClaw().Tool(n); ok {
+			s := tools.SpecOf(t)
+			out = append(out, wire.Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
+			continue
 		}
-		out = append(out, t)
+		out = append(out, wire.Tool{Name: n})
 	}
 	return out
+}
+
+// offeredNow returns the tools the next model call offers: the set's core
+// tools and the deferred ones loaded so far, or the run's fixed list.
+func (r *Run) offeredNow() []wire.Tool {
+	if set, ok := r.toolbox.(*tools.Set); ok && r.spec.Frontline == nil {
+		return wireTools(set.Offered())
+	}
+	return r.tools
 }
 
 // toolNames returns the tools' names.

@@ -2,9 +2,12 @@ package runner
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/tools"
@@ -16,12 +19,43 @@ func ShellOffered(audience string) bool {
 	return audience == "" || strings.EqualFold(audience, "personal")
 }
 
+// trialAudience parses the spec's audience ("" is Personal).
+func trialAudience(s string) (preview.Audience, error) {
+	if strings.TrimSpace(s) == "" {
+		return preview.Personal, nil
+	}
+	return preview.ParseAudience(s)
+}
+
+// trialOffer returns the catalogue's tools for a sub-agent of the spec's
+// audience, under the configuration's policy.
+func trialOffer(s Spec) (request.Offered, error) {
+	a, err := trialAudience(s.Audience)
+	if err != nil {
+		return request.Offered{}, err
+	}
+	p, err := request.PolicyFromConfig(s.Config)
+	if err != nil {
+		return request.Offered{}, err
+	}
+	o := request.NetClaw().SubAgentTools(a, p)
+	if o.Reason != "" {
+		return o, fmt.Errorf("a %s session offers a sub-agent no tools: %s", a, o.Reason)
+	}
+	return o, nil
+}
+
 // openTrialTools opens the overlay of the spec's project, in a temporary
 // folder the run owns (removed when the run ends; the run folder keeps
-// changes.patch), and the tools on it: the file tools, shell_execute for
-// Personal, and the spec's extra tools, gated by its --approve patterns
-// and asker, answered first by its mocks.
+// changes.patch), and NetClaw's tools on it for the spec's audience
+// (runner/tools.FromOffered), with the spec's extra tools, gated by its
+// --approve patterns and asker, checked as the runtime checks meta
+// arguments, and answered first by its mocks.
 func openTrialTools(s Spec) (*tools.Set, *overlay.Overlay, error) {
+	offered, err := trialOffer(s)
+	if err != nil {
+		return nil, nil, err
+	}
 	tmp, err := os.MkdirTemp("", "agentdesk-overlay-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("making the run's overlay folder: %w (check TMPDIR's free space)", err)
@@ -32,12 +66,12 @@ func openTrialTools(s Spec) (*tools.Set, *overlay.Overlay, error) {
 		return nil, nil, err
 	}
 	ws := tools.NewWorkspace(ov)
-	ts := ws.FileTools()
-	if ShellOffered(s.Audience) {
-		ts = append(ts, ws.ShellTool())
-	}
+	ts := tools.FromOffered(tools.Env{Workspace: ws, Offered: offered, Web: &tools.Web{Client: &http.Client{}}})
 	ts = append(ts, s.ExtraTools...)
-	opts := []tools.Option{tools.WithGate(approve.NewGate(s.Approve, s.Asker))}
+	opts := []tools.Option{
+		tools.WithGate(approve.NewGate(s.Approve, s.Asker)),
+		tools.WithValidator(tools.CatalogValidator(offered)),
+	}
 	if s.Mocks != nil {
 		opts = append(opts, tools.WithMocks(s.Mocks))
 	}
@@ -50,4 +84,23 @@ func openTrialTools(s Spec) (*tools.Set, *overlay.Overlay, error) {
 		return err
 	})
 	return set, ov, nil
+}
+
+// TrialToolSpecs returns the specs of the tools a trial on a project
+// offers a sub-agent of audience ("" is Personal) under the default
+// policy, core ones first as the catalogue orders them: what suites
+// fingerprint.
+func TrialToolSpecs(audience string) []tools.Spec {
+	a, err := trialAudience(audience)
+	if err != nil {
+		return nil
+	}
+	o := request.SubAgentTools(a)
+	out := make([]tools.Spec, 0, len(o.Tools))
+	for _, t := range o.Tools {
+		if !t.Deferred {
+			out = append(out, tools.SpecOf(t))
+		}
+	}
+	return out
 }

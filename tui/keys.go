@@ -381,10 +381,9 @@ func (k KeyMap) helpGroups() []keyHelp {
 		{"Move", joinedKeys{k.Move, browserMoveKeys(k.Browser)}},
 		{"Author", joinedKeys{k.Author, reloadKeys(k.Browser)}},
 		{"Layer", k.Layer},
-		// The Tests pane's o and enter are those of Artifacts; its T
-		// sits with the Run keys, so the overlay stays one screen tall.
-		{"Run and test", joinedKeys{k.Run, bindings{relabel(k.Tests.Run, "run the agent's test suite")}}},
+		{"Run", k.Run},
 		{"Artifacts", k.Artifacts},
+		{"Tests", k.Tests},
 		{"General", generalKeys(k.Browser)},
 	}
 }

@@ -285,7 +285,7 @@ func TestRunWithToolCallScreens(t *testing.T) {
 			}
 			rh.opts.Project = project
 			rh.srv.Enqueue(
-				modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("call_1", "file_read", `{"path":"notes.md"}`), modeltest.Finish(modeltest.FinishTools)}},
+				modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("call_1", "file_read", `{"path":"notes.md", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools)}},
 				modeltest.Script{Steps: []modeltest.Step{modeltest.Text("The notes say the watcher debounces events. "), modeltest.Stop()}},
 			)
 			rv := rh.startRun("What do the notes say?", "")

@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
@@ -42,9 +43,12 @@ type testsPane struct {
 
 	// The last run of the suite: its results by case name, whether it is
 	// still going, and the channel its results come in on.
-	running  bool
-	runGen   int
-	results  map[string]*suite.CaseResult
+	running bool
+	runGen  int
+	results map[string]*suite.CaseResult
+	// matrix holds every result of a suite that runs its cases on
+	// several models (models:); results then keeps each case's worst.
+	matrix   []*suite.CaseResult
 	cancel   context.CancelFunc
 	resultCh chan tea.Msg
 	// runsDone holds a channel per run started, closed when its
@@ -82,7 +86,16 @@ type testsCaseMsg struct {
 	done   bool
 }
 
-func (p *testsPane) keyMap() help.KeyMap { return p.e.keys.Tests }
+// keyMap is the Tests pane's keys; once enter has moved the keys into the
+// pane, its footer says so: enter opens the chosen case's run, esc goes
+// back to the list.
+func (p *testsPane) keyMap() help.KeyMap {
+	k := p.e.keys
+	if p.e.paneFocused {
+		return bindings{relabel(k.Tests.Choose, "open the case's run"), k.Tests.Run, relabel(k.Browser.Back, "back to the list")}
+	}
+	return k.Tests
+}
 func (p *testsPane) scroller() *scroller { return &p.scroll }
 
 // suitePath is the selected agent's suite file: <agents>/<name>.test.yaml.
@@ -219,7 +232,7 @@ func (p *testsPane) start() tea.Cmd {
 		return e.notify("no suite to run: write "+filepath.Base(p.path)+" beside the agent", true)
 	}
 	p.stop()
-	p.running, p.results, p.runSHA = true, map[string]*suite.CaseResult{}, f.SHA256
+	p.running, p.results, p.matrix, p.runSHA = true, map[string]*suite.CaseResult{}, nil, f.SHA256
 	p.runGen++
 	p.cache = nil
 	ctx, cancel := context.WithCancel(context.Background())
@@ -285,7 +298,14 @@ func (p *testsPane) caseDone(msg testsCaseMsg) tea.Cmd {
 		}
 		return p.e.notify(fmt.Sprintf("%s: %d of %d cases passed", filepath.Base(p.file), passed, len(p.results)), bad)
 	}
-	p.results[msg.result.Case.Name] = msg.result
+	r := msg.result
+	if r.Model != "" {
+		p.matrix = append(p.matrix, r)
+		if old := p.results[r.Case.Name]; old != nil && !old.Status.OK() {
+			return waitTestsCmd(p.resultCh)
+		}
+	}
+	p.results[r.Case.Name] = r
 	return waitTestsCmd(p.resultCh)
 }
 
@@ -347,6 +367,13 @@ func (p *testsPane) content(w int) blocks {
 	return lines(p.cache)
 }
 
+// outdated reports whether the results are of another definition than
+// the selected one (an edit, or a revert, since the run).
+func (p *testsPane) outdated() bool {
+	f := p.e.selected()
+	return f != nil && f.SHA256 != p.runSHA
+}
+
 // caseState is a case's line: its status word, samples, time and note.
 func (p *testsPane) caseState(i int, c *lintsuite.Case) (status, samples, note string, bad bool) {
 	samples = fmt.Sprintf("%d", c.Repeat)
@@ -359,14 +386,19 @@ func (p *testsPane) caseState(i int, c *lintsuite.Case) (status, samples, note s
 		return "stale", fmt.Sprintf("%d/%d", rec.Recorded, c.Repeat), strings.Join(rec.Changes, "; "), true
 	}
 	if r := p.results[c.Name]; r != nil {
-		if f := p.e.selected(); f != nil && f.SHA256 != p.runSHA {
+		if !p.outdated() {
+			note = r.Message
+			if r.Duration > 0 {
+				note = strings.TrimSpace(dur(r.Duration) + "  " + note)
+			}
+			return string(r.Status), fmt.Sprintf("%d/%d", r.Passed, len(r.Samples)), note, !r.Status.OK()
+		}
+		// The results are of another definition. Recordings that match
+		// the definition now (a revert to the recorded bytes) say how the
+		// case stands; without them the results are stale.
+		if rec == nil || rec.Recorded == 0 || rec.Err != "" {
 			return "stale", fmt.Sprintf("%d/%d", r.Passed, len(r.Samples)), "the definition changed since this run", true
 		}
-		note = r.Message
-		if r.Duration > 0 {
-			note = dur(r.Duration) + "  " + note
-		}
-		return string(r.Status), fmt.Sprintf("%d/%d", r.Passed, len(r.Samples)), note, !r.Status.OK()
 	}
 	if p.running {
 		return "running", samples, "", false
@@ -440,6 +472,15 @@ func (p *testsPane) lines(w int) []string {
 		nameW = max(nameW, len([]rune(Sanitize(c.Name))))
 	}
 	nameW = min(nameW, max(w-2-9-7-10, 8)) // the note gets at least 10 columns
+	// A time starts the note and is never cut: the names give way.
+	for _, c := range s.Cases {
+		if r := p.results[c.Name]; r != nil && r.Duration > 0 {
+			// (On a pane too narrow for any time, the names stay.)
+			if short := w - 2 - 9 - 2 - 6 - len(dur(r.Duration)); short >= 4 && short < nameW {
+				nameW = short
+			}
+		}
+	}
 	for i, c := range s.Cases {
 		status, samples, note, bad := p.caseState(i, c)
 		word := fit(status, 8)
@@ -454,8 +495,10 @@ func (p *testsPane) lines(w int) []string {
 		line := word + " " + fit(Sanitize(c.Name), nameW) + "  " + fit(samples, 5) + " " + Sanitize(note)
 		add(choiceRow(st, line, w, i == p.sel, e.paneFocused))
 	}
+	add(p.matrixLines(w)...)
 	if p.sel < len(s.Cases) {
-		add(p.detail(s.Cases[p.sel], w)...)
+		status, _, _, _ := p.caseState(p.sel, s.Cases[p.sel])
+		add(p.detail(s.Cases[p.sel], status == "stale", w)...)
 	}
 	add("")
 	k := e.keys
@@ -465,22 +508,86 @@ func (p *testsPane) lines(w int) []string {
 	return out
 }
 
+// matrixLines is the matrix of a run on several models: cases by models,
+// each cell the samples passed, median time and output tokens, and a
+// summary row; nothing when the last run was on one model.
+func (p *testsPane) matrixLines(w int) []string {
+	if len(p.matrix) == 0 {
+		return nil
+	}
+	st := &p.e.st
+	var names []string
+	var cfg *lint.Config
+	if p.e.cat != nil {
+		cfg = p.e.cat.Config
+	}
+	if ms, err := lintsuite.LookupModels(cfg, p.suite.Models); err == nil && len(ms) > 0 {
+		for _, m := range ms {
+			names = append(names, m.Name)
+		}
+	} else {
+		for _, r := range p.matrix {
+			if !slices.Contains(names, r.Model) {
+				names = append(names, r.Model)
+			}
+		}
+	}
+	rows := suite.NewMatrix(p.suite.Cases, names, p.matrix).Table()
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for j, c := range row {
+			widths[j] = max(widths[j], ansi.StringWidth(c.Text))
+		}
+	}
+	widths[0] = min(widths[0], max(w/3, 8))
+	out := []string{""}
+	for i, row := range rows {
+		var b strings.Builder
+		for j, c := range row {
+			if j > 0 {
+				b.WriteString("  ")
+			}
+			text := fit(Sanitize(c.Text), widths[j])
+			switch {
+			case i == 0:
+				text = st.Title.Render(text)
+			case c.Status == suite.Pass:
+				text = st.Title.Render(text)
+			case c.Status != "" && j > 0:
+				text = st.Error.Render(text)
+			}
+			b.WriteString(text)
+		}
+		out = append(out, cut(b.String(), w))
+	}
+	return out
+}
+
 // detail is the chosen case: its task and, after a run, each sample's
 // failures.
-func (p *testsPane) detail(c *lintsuite.Case, w int) []string {
+// A stale case's samples are marked so, never shown as passes; results of
+// another definition that the recordings have replaced are not shown.
+func (p *testsPane) detail(c *lintsuite.Case, stale bool, w int) []string {
 	st := &p.e.st
 	out := []string{"", st.Label.Render(cut("Case "+Sanitize(c.Name), w))}
 	for _, l := range wrap("Task: "+Sanitize(c.Task), w-2) {
 		out = append(out, "  "+l)
 	}
 	r := p.results[c.Name]
-	if r == nil {
+	if r == nil || p.outdated() && !stale {
 		return out
 	}
 	for _, s := range r.Samples {
 		head := fmt.Sprintf("sample %d: %s", s.N, s.Status)
 		if s.How != "" {
 			head += " (" + s.How + ")"
+		}
+		if stale {
+			head = fmt.Sprintf("sample %d: stale (was %s", s.N, s.Status)
+			if s.How != "" {
+				head += ", " + s.How
+			}
+			head += ")"
 		}
 		out = append(out, "  "+st.Label.Render(cut(head, w-2)))
 		if s.Err != "" {

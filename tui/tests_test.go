@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/suite"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -164,6 +165,45 @@ func TestTestsPaneBrokenSuite(t *testing.T) {
 	}
 }
 
+func TestTestsPaneShowsTheMatrix(t *testing.T) {
+	tm := demoModel(t, 120, 40)
+	tm.keys("5")
+	p := &tm.tests
+	if p.suite == nil || len(p.suite.Cases) < 2 {
+		t.Fatalf("the demo suite is not read: %+v", p.suite)
+	}
+	// A run on two models side by side, its results coming in as the
+	// runner sends them (any order).
+	p.suite.Models = []string{"main", "compaction"}
+	p.running, p.results, p.matrix = true, map[string]*suite.CaseResult{}, nil
+	c := p.suite.Cases
+	res := func(i int, model string, st suite.Status, tokens int) *suite.CaseResult {
+		passed := 0
+		if st == suite.Pass {
+			passed = 1
+		}
+		return &suite.CaseResult{Case: c[i], Model: model, Status: st, Passed: passed,
+			Samples: []*suite.SampleResult{{N: 1, Status: st, How: "replay", Duration: time.Second, OutputTokens: tokens}}}
+	}
+	ch := make(chan tea.Msg, 4)
+	for _, r := range []*suite.CaseResult{res(0, "Compaction", suite.Fail, 40), res(0, "Main", suite.Pass, 120), res(1, "Main", suite.Pass, 80)} {
+		ch <- testsCaseMsg{runGen: p.runGen, result: r}
+	}
+	ch <- testsCaseMsg{runGen: p.runGen, done: true}
+	p.resultCh = ch
+	tm.run(waitTestsCmd(ch))
+	scr := tm.screen()
+	for _, want := range []string{"matrix", "Main", "Compaction", "1/1 1.00s 120 tok", "0/1 1.00s 40 tok", "…", "all cases", "2/2 cases"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the matrix lacks %q:\n%s", want, scr)
+		}
+	}
+	// The case's line shows its worst model.
+	if r := p.results[c[0].Name]; r == nil || r.Status != suite.Fail {
+		t.Errorf("case line result %+v", r)
+	}
+}
+
 // TestQuitDuringTestsCancelsTheLiveSample: quitting the browser while T
 // runs a live sample ends that sample as r then q ends a run: Cancelled ·
 // cancelled_by_parent, its folder written before Close returns (never
@@ -223,4 +263,67 @@ func TestTestsPaneShowsASuiteUnderTheAgentItTests(t *testing.T) {
 	if strings.Contains(scr, "thinks for the analyst") || !strings.Contains(scr, "No suite yet") || !strings.Contains(scr, "deep-thinker.test.yaml tests code-analyst") {
 		t.Errorf("a suite testing another agent is shown under its file name's agent:\n%s", scr)
 	}
+}
+
+// TestTestsPaneWording: the Tests pane's words match its state (issue 20
+// item 24): a stale case's samples do not read as passes, a revert to the
+// recorded bytes is no longer stale without T, the first enter shows the
+// pane took the keys, the help has a Tests section, and a time is never
+// cut at 60 columns.
+func TestTestsPaneWording(t *testing.T) {
+	t.Run("stale samples", func(t *testing.T) {
+		tm := demoModel(t, 120, 40)
+		tm.keys("5", "T")
+		path := filepath.Join(tm.opts.Home.Agents, "code-analyst.md")
+		data, _ := os.ReadFile(path)
+		tm.writeFile("agents/code-analyst.md", strings.Replace(string(data), "never invent an API", "never guess", 1))
+		tm.keys("ctrl+r")
+		scr := tm.screen()
+		if !strings.Contains(scr, "stale") || strings.Contains(scr, "sample 1: pass (replay)") || !strings.Contains(scr, "sample 1: stale (was pass, replay)") {
+			t.Errorf("a stale case's sample reads as a pass:\n%s", scr)
+		}
+	})
+	t.Run("revert", func(t *testing.T) {
+		tm := demoModel(t, 120, 40)
+		path := filepath.Join(tm.opts.Home.Agents, "code-analyst.md")
+		data, _ := os.ReadFile(path)
+		tm.writeFile("agents/code-analyst.md", strings.Replace(string(data), "never invent an API", "never guess", 1))
+		tm.keys("ctrl+r", "5", "T")
+		if scr := tm.screen(); strings.Count(scr, "stale ") < 3 {
+			t.Fatalf("T after an edit:\n%s", scr)
+		}
+		tm.writeFile("agents/code-analyst.md", string(data))
+		tm.keys("ctrl+r")
+		if scr := tm.screen(); strings.Contains(scr, "stale") || strings.Count(scr, "recorded ") < 3 {
+			t.Errorf("after a revert to the recorded bytes:\n%s", scr)
+		}
+	})
+	t.Run("first enter", func(t *testing.T) {
+		tm := demoModel(t, 100, 20)
+		tm.keys("5")
+		before := tm.screen()
+		tm.keys("enter")
+		if after := tm.screen(); after == before || !strings.Contains(after, "esc") {
+			t.Errorf("the first enter changes nothing visible:\n%s", after)
+		}
+	})
+	t.Run("help", func(t *testing.T) {
+		tm := demoModel(t, 100, 40)
+		tm.keys("?")
+		scr := tm.screen()
+		if !strings.Contains(scr, "Tests") || !strings.Contains(scr, "open the case's run") {
+			t.Errorf("the help has no Tests section:\n%s", scr)
+		}
+	})
+	t.Run("time at 60 columns", func(t *testing.T) {
+		tm := demoModel(t, 60, 20)
+		tm.keys("5", "T")
+		scr := tm.screen()
+		for _, c := range tm.tests.suite.Cases {
+			d := dur(tm.tests.results[c.Name].Duration)
+			if !strings.Contains(scr, d) || strings.Contains(scr, d+"…") {
+				t.Errorf("the time %s is cut:\n%s", d, scr)
+			}
+		}
+	})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/report"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
 )
 
 // promptSeparator is the line `agentdesk preview --agent` prints between the
@@ -30,6 +31,9 @@ type previewFlags struct {
 	context  string
 	format   previewFormat
 	tokens   bool
+	spawn    string
+	project  string
+	netclaw  netclawFlag
 }
 
 // newPreviewCmd builds `agentdesk preview`.
@@ -47,6 +51,17 @@ Piped, stdout holds the layer byte for byte (the layer has no final newline);
 on a terminal a newline ends it. Control characters taken from a file are
 shown escaped; --format json carries the exact text.
 
+With --spawn AGENT, print the whole request a trial spawn of AGENT sends, as
+NetClaw's runtime composes it: where the operating core came from (the
+NetClaw install found through --netclaw-dir, $AGENTDESK_NETCLAW_DIR,
+~/.netclaw/bin or PATH) or that it is missing, every part of the system
+prompt (operating-rules, deployment-playbook, project-instructions, body,
+skill-overlay, tool-index, execution-contract) with its source and tokens,
+the first user message with its working context (--task, --context, the
+--project folder, default the working directory, and its git state), and
+the tools offered with their JSON schemas. --audience sets the parent
+session's audience; --skill overlays a routed skill.
+
 With --agent, print the system prompt a spawn of that agent receives, a
 separator line, and the first user message built from --task and --context.
 With --skill, the same for a skill that routes through a sub-agent (its
@@ -58,6 +73,8 @@ that does not route, 2 bad usage, 3 internal failure.`,
 		Example: `  agentdesk preview
   agentdesk preview --audience team --tokens
   agentdesk preview --format json | jq .tokens
+  agentdesk preview --spawn code-analyst --task "Explain main.go" --project ~/src/app
+  agentdesk preview --spawn code-analyst --audience team --format json | jq '.parts[] | {part, tokens}'
   agentdesk preview --agent code-analyst --task "Explain main.go" --context "Go 1.26 module"
   agentdesk preview --skill release-notes --task "Draft notes for v2.1"`,
 		Args: cobra.NoArgs,
@@ -72,6 +89,9 @@ that does not route, 2 bad usage, 3 internal failure.`,
 	fl.StringVar(&f.task, "task", "", "the task of the first user message (with --agent or --skill)")
 	fl.StringVar(&f.context, "context", "", "the context of the first user message (with --agent or --skill)")
 	fl.Var(&f.format, "format", "output format: text or json")
+	fl.StringVar(&f.spawn, "spawn", "", "print the whole request a trial spawn of this agent sends: every prompt part with its source and tokens, the first message, the tools")
+	fl.StringVar(&f.project, "project", "", "with --spawn, --agent or --skill: the project folder of the spawn (default: the working directory)")
+	f.netclaw.add(fl)
 	fl.BoolVar(&f.tokens, "tokens", false, "print the token counts on stdout after a blank line instead of on stderr (--format json always holds them)")
 	return cmd
 }
@@ -81,6 +101,13 @@ that does not route, 2 bad usage, 3 internal failure.`,
 func runPreview(cmd *cobra.Command, g *globals, f previewFlags) error {
 	changed := cmd.Flags().Changed
 	switch {
+	case changed("spawn") && strings.TrimSpace(f.spawn) == "":
+		return usageErrorf("--spawn is empty: give an agent's name")
+	case f.spawn != "" && f.agent != "":
+		return usageErrorf("--spawn and --agent cannot be used together: --spawn prints all --agent does, and more")
+	case f.spawn != "" && f.tokens:
+		return usageErrorf("--spawn prints every part's tokens: leave out --tokens")
+	case f.spawn != "":
 	case f.agent != "" && f.skill != "":
 		return usageErrorf("--agent and --skill cannot be used together: pick one")
 	case (changed("task") || changed("context")) && f.agent == "" && f.skill == "":
@@ -91,6 +118,8 @@ func runPreview(cmd *cobra.Command, g *globals, f previewFlags) error {
 		return usageErrorf("--agent is empty: give an agent's name")
 	case changed("skill") && strings.TrimSpace(f.skill) == "":
 		return usageErrorf("--skill is empty: give a skill's name")
+	case changed("project") && f.agent == "" && f.skill == "":
+		return usageErrorf("--project is a spawn's project folder: use it with --spawn, --agent or --skill")
 	}
 
 	c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
@@ -98,6 +127,8 @@ func runPreview(cmd *cobra.Command, g *globals, f previewFlags) error {
 		return err
 	}
 	switch {
+	case f.spawn != "":
+		return previewSpawn(g, f, c)
 	case f.agent != "":
 		return previewAgent(g, f, c)
 	case f.skill != "":
@@ -229,11 +260,15 @@ func previewAgent(g *globals, f previewFlags, c *lint.Catalog) error {
 	if !file.Def.UserFacing() {
 		fmt.Fprintf(g.stderr, "note: '%s' is internal: the frontline model does not see it in [available-subagents]\n", termsafe.Escape(file.Def.Name))
 	}
+	r, err := f.compose(g, c, file, nil)
+	if err != nil {
+		return err
+	}
 	return writePrompt(g, f, promptJSON{
 		Agent:        file.Def.Name,
 		Path:         file.Path,
-		SystemPrompt: preview.SystemPrompt(file.Def, nil),
-		FirstMessage: preview.FirstMessage(f.task, f.context),
+		SystemPrompt: r.System,
+		FirstMessage: r.FirstMessage,
 	})
 }
 
@@ -248,14 +283,66 @@ func previewSkill(g *globals, f previewFlags, c *lint.Catalog) error {
 	if !r.OK() {
 		return exitWith(exitFindings, errors.New(r.Err))
 	}
+	req, err := f.compose(g, c, r.Agent, s)
+	if err != nil {
+		return err
+	}
 	return writePrompt(g, f, promptJSON{
 		Agent:        r.Agent.Def.Name,
 		Path:         r.Agent.Path,
 		Skill:        s.Name,
 		SkillPath:    s.Path,
-		SystemPrompt: r.Prompt,
-		FirstMessage: preview.FirstMessage(f.task, f.context),
+		SystemPrompt: req.System,
+		FirstMessage: req.FirstMessage,
 	})
+}
+
+// compose composes the request of a spawn of agent (through skill, when
+// set), for a Personal session in the --project folder.
+func (f previewFlags) compose(g *globals, c *lint.Catalog, agent *lint.File, skill *lint.Skill) (*request.Request, error) {
+	project, err := spawnProject(f.project)
+	if err != nil {
+		return nil, err
+	}
+	r, err := composeSpawn(g, c, spawnInput{agent: agent, skill: skill, audience: preview.Personal, project: project, task: f.task, context: f.context, netclaw: f.netclaw})
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range r.Missing {
+		g.warn("agentdesk", m.Part+" missing: "+m.Reason+"; give --netclaw-dir")
+	}
+	return r, nil
+}
+
+// previewSpawn prints the whole request of a trial spawn (--spawn).
+func previewSpawn(g *globals, f previewFlags, c *lint.Catalog) error {
+	file := c.Agent(f.spawn)
+	if file == nil {
+		return unknownRunAgent(g, c, f.spawn)
+	}
+	in := spawnInput{agent: file, audience: preview.Audience(f.audience), task: f.task, context: f.context, netclaw: f.netclaw}
+	if f.skill != "" {
+		s := c.Skill(f.skill)
+		if s == nil {
+			return unknownSkill(c, f.skill)
+		}
+		if _, failure := c.Route(s); failure != "" {
+			return exitWith(exitFindings, errors.New(failure))
+		}
+		if !strings.EqualFold(s.Subagent, file.Def.Name) {
+			return usageErrorf("skill /%s routes to '%s', not to '%s'", s.Name, s.Subagent, file.Def.Name)
+		}
+		in.skill = s
+	}
+	var err error
+	if in.project, err = spawnProject(f.project); err != nil {
+		return err
+	}
+	r, err := composeSpawn(g, c, in)
+	if err != nil {
+		return err
+	}
+	return writeSpawn(g, f, in, r)
 }
 
 // promptJSON is a spawn's prompts in --format json.

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/preview/request"
 )
 
 // Agent files of the preview tests' home.
@@ -72,7 +74,8 @@ func TestPreviewCommand(t *testing.T) {
 		env    []string
 		args   []string
 		code   int
-		stdout string   // exact
+		stdout string   // exact, unless has is set
+		has    []string // substrings of stdout, in order (a composed request)
 		stderr []string // substrings; nil means stderr must be empty
 	}{
 		{name: "layer", args: []string{"preview", "--home", home}, stdout: wantPreviewLayer,
@@ -111,17 +114,18 @@ func TestPreviewCommand(t *testing.T) {
 			stderr: []string{"no skill named 'notes': the NetClaw home " + home + "/nope does not exist (only --agents " + home + "/agents was read), so there is no skill: pass --home DIR"}},
 
 		{name: "agent", args: []string{"preview", "--home", home, "--agent", "code-analyst"},
-			stdout: "You read code.\n" + promptSeparator + "\n\n",
-			stderr: []string{"system prompt: 4 tokens, first user message: 0 tokens (o200k_base)\n"}},
+			has:    []string{"You read code.\n\n[directly callable tools]", request.ContractLastSentence + "\n" + promptSeparator + "\nContext:\n[working-context]\n", "\n\nTask:\n"},
+			stderr: []string{"operating-rules missing: NetClaw installation not found", "system prompt: ", "first user message: "}},
 		{name: "agent, any case, task and context", args: []string{"preview", "--home", home, "--agent", "CODE-ANALYST", "--task", "Explain main.go", "--context", "A Go module"},
-			stdout: "You read code.\n" + promptSeparator + "\nContext:\nA Go module\n\nTask:\nExplain main.go\n",
-			stderr: []string{"system prompt: 4 tokens"}},
+			has:    []string{"You read code.\n\n", promptSeparator + "\nContext:\nA Go module\n\n[working-context]\n", "\n\nTask:\nExplain main.go\n"},
+			stderr: []string{"system prompt: "}},
 		{name: "agent, tokens on stdout", args: []string{"preview", "--home", home, "--agent", "code-analyst", "--task", "Go", "--tokens"},
-			stdout: "You read code.\n" + promptSeparator + "\nGo\n\nsystem prompt: 4 tokens, first user message: 1 token (o200k_base)\n"},
+			has:    []string{"You read code.\n\n", promptSeparator + "\nContext:\n", "\n\nTask:\nGo\n\nsystem prompt: "},
+			stderr: []string{"operating-rules missing"}},
 		{name: "CRLF body kept", args: []string{"preview", "--home", home, "--agent", "helper", "--task", "T"},
-			stdout: "Line one.\r\nLine two.\r\n" + promptSeparator + "\nT\n", stderr: []string{"system prompt"}},
+			has: []string{"Line one.\r\nLine two.\n\n[directly callable tools]", "\n\nTask:\nT\n"}, stderr: []string{"system prompt"}},
 		{name: "internal agent", args: []string{"preview", "--home", home, "--agent", "indexer"},
-			stdout: "You index.\n" + promptSeparator + "\n\n",
+			has:    []string{"You index.\n\n", promptSeparator},
 			stderr: []string{"note: 'indexer' is internal: the frontline model does not see it"}},
 		{name: "unknown agent", args: []string{"preview", "--home", home, "--agent", "code-analist"}, code: 1,
 			stderr: []string{"agentdesk: no agent named 'code-analist' is loaded from ", ": did you mean 'code-analyst'?\n"}},
@@ -133,10 +137,10 @@ func TestPreviewCommand(t *testing.T) {
 			stderr: []string{"agentdesk: agent 'unbound' is not loaded: ", "agents/unbound.md:4:8: 'tools' must be a YAML list", "[yaml]"}},
 
 		{name: "skill", args: []string{"preview", "--home", home, "--skill", "notes", "--task", "v2.1"},
-			stdout: "You read code.\n\n[Skill Overlay]\nExplain the release.\n" + promptSeparator + "\nv2.1\n",
+			has:    []string{"You read code.\n\n[Skill Overlay]\nExplain the release.\n\n[directly callable tools]", promptSeparator, "\n\nTask:\nv2.1\n"},
 			stderr: []string{"system prompt: "}},
 		{name: "skill with a slash", args: []string{"preview", "--home", home, "--skill", "/notes"},
-			stdout: "You read code.\n\n[Skill Overlay]\nExplain the release.\n" + promptSeparator + "\n\n",
+			has:    []string{"You read code.\n\n[Skill Overlay]\nExplain the release.\n\n", promptSeparator},
 			stderr: []string{"system prompt: "}},
 		{name: "skill that fails to route", args: []string{"preview", "--home", home, "--skill", "ghost"}, code: 1,
 			stderr: []string{"agentdesk: Skill '/ghost' routes to subagent 'nobody', but that subagent is not registered. Add the missing subagent definition or fix metadata.subagent on the skill.\n"}},
@@ -151,7 +155,17 @@ func TestPreviewCommand(t *testing.T) {
 			if code != tt.code {
 				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tt.code, stderr)
 			}
-			if stdout != tt.stdout {
+			if tt.has != nil {
+				at := 0
+				for _, want := range tt.has {
+					i := strings.Index(stdout[at:], want)
+					if i < 0 {
+						t.Errorf("stdout lacks %q after offset %d:\n%s", want, at, stdout)
+						break
+					}
+					at += i + len(want)
+				}
+			} else if stdout != tt.stdout {
 				t.Errorf("stdout:\n%q\nwant:\n%q", stdout, tt.stdout)
 			}
 			if tt.stderr == nil && stderr != "" {
@@ -227,7 +241,8 @@ func TestPreviewJSON(t *testing.T) {
 
 func TestPreviewAgentJSON(t *testing.T) {
 	home := previewHome(t, nil)
-	code, stdout, stderr := run(t, nil, "preview", "--home", home, "--skill", "notes", "--task", "T", "--context", "C", "--format", "json")
+	code, stdout, stderr := run(t, nil, "preview", "--home", home, "--skill", "notes", "--task", "T", "--context", "C", "--format", "json",
+		"--netclaw-dir", fixtureNetClaw(t), "--project", t.TempDir())
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -235,8 +250,9 @@ func TestPreviewAgentJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Agent != "code-analyst" || got.Skill != "notes" || got.SystemPrompt != "You read code.\n\n[Skill Overlay]\nExplain the release." ||
-		got.FirstMessage != "Context:\nC\n\nTask:\nT" || got.Tokens.SystemPrompt <= 0 || got.Tokens.FirstMessage <= 0 {
+	if got.Agent != "code-analyst" || got.Skill != "notes" || !strings.HasPrefix(got.SystemPrompt, fixtureCoreStart) ||
+		!strings.Contains(got.SystemPrompt, "\n\nYou read code.\n\n[Skill Overlay]\nExplain the release.\n\n") ||
+		!strings.HasPrefix(got.FirstMessage, "Context:\nC\n\n[working-context]\n") || !strings.HasSuffix(got.FirstMessage, "\n\nTask:\nT") || got.Tokens.SystemPrompt <= 0 || got.Tokens.FirstMessage <= 0 {
 		t.Errorf("got %+v", got)
 	}
 }

@@ -356,7 +356,7 @@ func TestRunCommandToolLoop(t *testing.T) {
 		t.Run(p.String(), func(t *testing.T) {
 			srv, env, runs := trialHome(t, p)
 			srv.Enqueue(
-				modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Reading."), modeltest.ToolCall("c1", "file_read", `{"path":"README.md"}`), modeltest.Finish(modeltest.FinishTools)}},
+				modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Reading."), modeltest.ToolCall("c1", "file_read", `{"path":"README.md", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools)}},
 				modeltest.Reply("It uses port 8080."),
 			)
 			code, stdout, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "Which port?", "--project", toolProject(t), "--json")
@@ -372,11 +372,11 @@ func TestRunCommandToolLoop(t *testing.T) {
 			if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
 				t.Fatal(err)
 			}
-			if rec.Output != "It uses port 8080." || rec.Counts.ModelCalls != 2 || rec.Counts.ToolResults != 1 || len(rec.Tools) != 5 {
+			if rec.Output != "It uses port 8080." || rec.Counts.ModelCalls != 2 || rec.Counts.ToolResults != 1 || len(rec.Tools) != len(runner.TrialToolSpecs("")) {
 				t.Errorf("record %+v", rec)
 			}
 			reqs := srv.Requests()
-			if len(reqs) != 2 || len(reqs[0].Tools) != 5 || !strings.Contains(reqs[1].Messages[2].Text, "Port 8080.") {
+			if len(reqs) != 2 || len(reqs[0].Tools) != len(runner.TrialToolSpecs("")) || !strings.Contains(reqs[1].Messages[2].Text, "Port 8080.") {
 				t.Errorf("requests %+v", reqs)
 			}
 			noKeyAnywhere(t, runs, stdout, stderr)
@@ -396,7 +396,7 @@ func TestRunCommandToolsDefaultToTheWorkingDirectory(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	reqs := srv.Requests()
-	if len(reqs[0].Tools) != 5 || len(reqs[1].Tools) != 0 || strings.Contains(string(reqs[1].Body), `"tools"`) {
+	if len(reqs[0].Tools) != len(runner.TrialToolSpecs("")) || len(reqs[1].Tools) != 0 || strings.Contains(string(reqs[1].Body), `"tools"`) {
 		t.Errorf("tools offered: %v then %v", reqs[0].Tools, reqs[1].Tools)
 	}
 }
@@ -404,7 +404,7 @@ func TestRunCommandToolsDefaultToTheWorkingDirectory(t *testing.T) {
 func TestRunCommandRecordAndReplay(t *testing.T) {
 	srv, env, runs := trialHome(t, wire.Anthropic)
 	srv.Enqueue(
-		modeltest.Script{Steps: []modeltest.Step{modeltest.Thinking("Look first. "), modeltest.ToolCall("c1", "file_read", `{"path":"README.md"}`), modeltest.Finish(modeltest.FinishTools)}},
+		modeltest.Script{Steps: []modeltest.Step{modeltest.Thinking("Look first. "), modeltest.ToolCall("c1", "file_read", `{"path":"README.md", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools)}},
 		modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Port 8080, key " + trialKey + ", and the answer runs "), modeltest.Length()}},
 	)
 	project := toolProject(t)

@@ -33,6 +33,7 @@ type testFlags struct {
 	cases           []string
 	keepRuns        bool
 	approve         []string
+	models          []string
 	// watch and live are --watch and --live; round is set for one round
 	// of a watch (see watchRound).
 	watch, live bool
@@ -72,6 +73,15 @@ to record or run one case alone.
 A case's repeat takes 1 to 100 samples: the one limit on samples in
 agentdesk (a routing suite's samples and route --samples have it too).
 
+--models A,B,... runs every case on each model side by side, named by role
+(Main, Compaction, Fallback) or by Models.Definitions name: --models
+Main,Compaction answers "can this agent run on the cheaper model?". The
+report adds a matrix, cases by models, with the samples passed, the median
+time and the median output tokens per cell, and a summary row; JUnit names
+each test case "case [model]". Each model keeps its recordings (in
+<agent>.test.recordings/model-<name>/), so --offline replays the matrix. A
+suite's models: key is the default.
+
 A replayed sample writes its run folder only when it does not pass (the
 report names it); --keep-runs writes one for every replayed sample. Live
 samples always have their run folders.
@@ -87,6 +97,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
   agentdesk test --record agents/code-analyst.test.yaml
   agentdesk test --record --case 'finds the port'
   agentdesk test --offline --format junit > report.xml
+  agentdesk test --models Main,Compaction agents/summarizer.test.yaml
   agentdesk test --demo --offline`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTests(cmd, g, f, args)
@@ -104,6 +115,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.Var(&f.audience, "audience", "the parent session's audience of cases whose suite names none: Personal (default), Team or Public")
 	fl.StringVar(&f.project, "project", "", "project folder of cases that name none (default: none)")
 	fl.StringArrayVar(&f.cases, "case", nil, caseUsage)
+	fl.StringSliceVar(&f.models, "models", nil, "run every case on each of these models side by side: roles (Main, Compaction, Fallback) or Models.Definitions names, comma-separated (default: the suite's models:)")
 	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
 	addApproveFlag(fl, &f.approve, approveUsage+"; recorded and offline samples need none")
 	fl.BoolVar(&f.watch, "watch", false, "run the suites, then again each time their suite, agent, skill or config file changes (offline; Ctrl-C stops)")
@@ -165,6 +177,15 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return err
 	}
+	var models []lintsuite.ModelChoice
+	if len(f.models) > 0 {
+		if models, err = lintsuite.LookupModels(c.Config, f.models); err != nil {
+			return usageErrorf("--models: %v", err)
+		}
+		if len(models) == 0 {
+			return usageErrorf("--models names no model: give roles or Models.Definitions names, comma-separated")
+		}
+	}
 	nc, err := f.netclaw.spawnNetClaw(g, c.Home, preview.Audience(f.audience))
 	if err != nil {
 		return err
@@ -212,6 +233,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	results := suite.Run(cmd.Context(), suites, suite.Options{
 		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: filter, ShownFrom: shownFrom,
+		Models: models,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},

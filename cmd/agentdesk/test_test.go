@@ -202,3 +202,65 @@ func TestTestDemoOfflineBinary(t *testing.T) {
 		t.Errorf("terminal:\n%q", out)
 	}
 }
+
+func TestTestCommandModelsMatrix(t *testing.T) {
+	srv, env, _, suite := suiteHome(t)
+	// Definition m is Main's; Compaction falls back to Main: the same
+	// model twice, recorded apart.
+	code, stdout, stderr := runTrialCmd(t, env, "", "test", "--record", "--models", "main,m", suite)
+	if code != 0 || !strings.Contains(stdout, "pass   answers [Main]") || !strings.Contains(stdout, "pass   judged [m]") ||
+		!strings.Contains(stdout, "matrix") || !strings.Contains(stdout, "all cases") {
+		t.Fatalf("record: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, m := range []string{"model-main-*", "model-m"} { // a name the slug changes gets a digest
+		recs, _ := filepath.Glob(filepath.Join(filepath.Dir(suite), "code-analyst.test.recordings", m, "*.recording"))
+		if len(recs) != 3 {
+			t.Errorf("%s: %d recordings", m, len(recs))
+		}
+	}
+	srv.Close()
+	code, stdout, _ = runTrialCmd(t, env, "", "test", "--offline", "--models", "Main,m", "--format", "junit", suite)
+	var doc struct {
+		Suites []struct {
+			Cases []struct {
+				Name string `xml:"name,attr"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(stdout), &doc); err != nil || code != 0 || len(doc.Suites) != 1 || len(doc.Suites[0].Cases) != 4 ||
+		doc.Suites[0].Cases[0].Name != "answers [Main]" || doc.Suites[0].Cases[3].Name != "judged [m]" {
+		t.Errorf("junit: exit %d %v %+v\n%s", code, err, doc, stdout)
+	}
+	code, stdout, _ = runTrialCmd(t, env, "", "test", "--offline", "--models", "Main,m", "--format", "json", suite)
+	var js struct {
+		Suites []struct {
+			Matrix struct {
+				Models  []string `json:"models"`
+				Summary []struct {
+					CasesPassed int `json:"cases_passed"`
+				} `json:"summary"`
+			} `json:"matrix"`
+		} `json:"suites"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &js); err != nil || code != 0 || len(js.Suites[0].Matrix.Models) != 2 || js.Suites[0].Matrix.Summary[1].CasesPassed != 2 {
+		t.Errorf("json: exit %d %v %+v", code, err, js)
+	}
+}
+
+func TestTestCommandModelsBadUsage(t *testing.T) {
+	_, env, _, suite := suiteHome(t)
+	tests := []struct {
+		models, want string
+	}{
+		{"Main,mm", `--models: model "mm" is neither a role (Main, Compaction, Fallback) nor a model definition (Models.Definitions of netclaw.json); did you mean 'm'?`},
+		{"Mian", "did you mean 'Main'?"},
+		{"m,M", "model m is named twice"},
+		{",", "--models names no model"},
+	}
+	for _, tt := range tests {
+		code, _, stderr := runTrialCmd(t, env, "", "test", "--offline", "--models", tt.models, suite)
+		if code != 2 || !strings.Contains(stderr, tt.want) {
+			t.Errorf("--models %s: exit %d, want 2 and %q:\n%s", tt.models, code, tt.want, stderr)
+		}
+	}
+}

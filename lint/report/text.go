@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
@@ -41,7 +42,7 @@ const environmentLabel = lint.ConfigEnvironment
 // added when there are any.
 func Text(w io.Writer, c *lint.Catalog, opts Options) error {
 	bw := bufio.NewWriter(w)
-	tp := textPrinter{w: bw, color: opts.Color}
+	tp := textPrinter{w: bw, color: opts.Color, mask: secretMask(c)}
 	for _, l := range flatten(entries(c), opts.dir()) {
 		tp.diagnostic(l)
 	}
@@ -80,6 +81,8 @@ type textPrinter struct {
 	w     *bufio.Writer
 	color bool
 	src   sources
+	// mask hides the configuration's secrets in source lines.
+	mask *strings.Replacer
 }
 
 func (p *textPrinter) style(code, s string) string {
@@ -114,13 +117,30 @@ func (p *textPrinter) diagnostic(l located) {
 	if l.Line > 0 {
 		if text, ok := p.src.text(l); ok {
 			if line, ok := lint.LineOf(text, l.Line); ok {
-				p.snippet(l.Line, l.Column, line)
+				p.snippet(l.Line, l.Column, p.mask.Replace(line))
 			}
 		}
 	}
 	if l.Hint != "" {
 		fmt.Fprintf(p.w, "  hint: %s\n", termsafe.Escape(l.Hint))
 	}
+}
+
+// secretMask returns a replacer of each secret of the catalog's
+// configuration (lint.Config.Secrets: API keys, tokens, MCP headers and
+// variables from secrets.json, ...) of four characters or more by as many
+// '*': a source line printed under a diagnostic never shows a secret, and
+// the caret stays under its column.
+func secretMask(c *lint.Catalog) *strings.Replacer {
+	var pairs []string
+	if c != nil {
+		for _, s := range c.Config.Secrets() {
+			if utf8.RuneCountInString(s) >= 4 {
+				pairs = append(pairs, s, strings.Repeat("*", utf8.RuneCountInString(s)))
+			}
+		}
+	}
+	return strings.NewReplacer(pairs...)
 }
 
 // snippet prints the source line with a gutter holding its number and, when

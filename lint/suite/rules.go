@@ -20,6 +20,7 @@ const (
 	RuleCommand       = "suite-command"
 	RuleVars          = "suite-vars"
 	RuleTemplate      = "suite-template"
+	RuleModel         = "suite-model"
 )
 
 // Rules lists the rules of suite files, in the order the README documents
@@ -41,4 +42,5 @@ var Rules = []lint.Rule{
 	{ID: RuleCommand, Summary: "a check program (expect: command:) is not found, not a file or not executable", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleVars, Summary: "vars: or a vars-file is missing, not .jsonl or .csv, binary, ragged or not valid", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleTemplate, Summary: "a template uses a variable that a row does not define, or a template has no rows (or rows no template)", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleModel, Summary: "a model of models: is neither a role nor a model definition, or is named twice", Runtime: lint.Error, Publish: lint.Error},
 }

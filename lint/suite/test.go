@@ -51,6 +51,10 @@ type Suite struct {
 	AgentPos lint.Pos
 	// Cases are the cases in file order.
 	Cases []*Case
+	// Models are the models the cases run on side by side when the
+	// command names none (models:), as written; ModelsPos where each is.
+	Models    []string
+	ModelsPos []lint.Pos
 	// VarsFile is the vars-file: the template's cases are made from,
 	// resolved against the suite's folder; "" without one.
 	VarsFile string
@@ -118,7 +122,7 @@ type Expect struct {
 }
 
 var (
-	suiteKeys  = []string{"agent", "cases", "vars", "vars-file", "template"}
+	suiteKeys  = []string{"agent", "models", "cases", "vars", "vars-file", "template"}
 	caseKeys   = []string{"name", "task", "context", "context-file", "project", "skill", "model-role", "repeat", "pass-rate", "expect"}
 	expectKeys = []string{"outcome", "reason", "contains", "not-contains", "matches", "tools", "no-tools", "max-tool-calls", "max-seconds", "max-output-tokens", "judge", "command"}
 )
@@ -239,6 +243,8 @@ func Parse(path string, data []byte) *Suite {
 						Hint:    fmt.Sprintf("rename the file %s%s, or fix agent:", s.Agent, TestSuffix)})
 				}
 			}
+		case "models":
+			s.Models, s.ModelsPos = r.models(v)
 		case "cases":
 			cases = v
 		}
@@ -446,6 +452,20 @@ func Check(s *Suite, c *lint.Catalog) {
 				}
 				r.add(RuleAgent, pos, fmt.Sprintf("agent %q is not loaded", s.Agent), hint)
 			}
+		}
+	}
+	if c != nil {
+		seen := map[string]bool{}
+		for i, name := range s.Models {
+			m, err := LookupModel(c.Config, name)
+			if me, ok := err.(*ModelError); ok {
+				r.add(RuleModel, s.ModelsPos[i], me.Message, me.Hint)
+				continue
+			}
+			if seen[m.Name] {
+				r.add(RuleModel, s.ModelsPos[i], fmt.Sprintf("model %s is named twice", m.Name), "name each model once")
+			}
+			seen[m.Name] = true
 		}
 	}
 	dir := filepath.Dir(s.Path)

@@ -247,6 +247,11 @@ func TestCheck(t *testing.T) {
 			[]string{"4:12 suite-skill skill /other routes to no sub-agent, not to code-analyst", "7:12 suite-skill skill /nope is not found", "8:14 suite-file project nowhere is not a folder", "9:19 suite-file context-file gone.md is not a file"}},
 		{"code-analyts.test.yaml", "cases: [{name: a, task: b}]\n", []string{`1:1 suite-agent agent "code-analyts" is not loaded (did you mean 'code-analyst'?)`}},
 		{"broken.test.yaml", "agent: broken\ncases: [{name: a, task: b}]\n", []string{`2:8 suite-agent agent "broken" at`}},
+		{"code-analyst.test.yaml", "models: [main, Compaction]\ncases: [{name: a, task: b}]\n", nil},
+		{"code-analyst.test.yaml", "models: Main, Mian\ncases: [{name: a, task: b}]\n",
+			[]string{`1:9 suite-model model "Mian" is neither a role (Main, Compaction, Fallback) nor a model definition (Models.Definitions of netclaw.json) (did you mean 'Main'?)`}},
+		{"code-analyst.test.yaml", "models:\n  - Main\n  - main\ncases: [{name: a, task: b}]\n", []string{"3:5 suite-model model Main is named twice (name each model once)"}},
+		{"code-analyst.test.yaml", "models: {a: b}\ncases: [{name: a, task: b}]\n", []string{"1:9 suite-yaml models is a mapping"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -275,3 +275,31 @@ func (r *reader) modelRole(v *yaml.Node) string {
 	}
 	return trimmed
 }
+
+// models reads models: a list of names, or one value of comma-separated
+// names; each with its position.
+func (r *reader) models(v *yaml.Node) ([]string, []lint.Pos) {
+	var names []string
+	var pos []lint.Pos
+	add := func(n *yaml.Node) {
+		s, ok := r.scalar(n, "models")
+		if !ok {
+			return
+		}
+		for _, p := range splitModels([]string{s}) {
+			names = append(names, p)
+			pos = append(pos, posOf(n))
+		}
+	}
+	switch v.Kind {
+	case yaml.ScalarNode:
+		add(v)
+	case yaml.SequenceNode:
+		for _, e := range v.Content {
+			add(e)
+		}
+	default:
+		r.add(RuleYAML, posOf(v), fmt.Sprintf("models is %s; give a list of model roles or definitions", kindName(v)), "")
+	}
+	return names, pos
+}

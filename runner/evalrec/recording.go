@@ -228,6 +228,12 @@ func Folder(suitePath string) string {
 // with a short digest of the name when that changed it, so two names
 // never share a file: "finds-the-port-3f9a1c.2.recording".
 func FileName(caseName string, sample int) string {
+	return fmt.Sprintf("%s.%d%s", slug(caseName), sample, Extension)
+}
+
+// slug is a name made safe for a file name: lowercase letters, digits and
+// dashes, with a short digest of the name when that changed it.
+func slug(caseName string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(caseName) {
@@ -251,10 +257,18 @@ func FileName(caseName string, sample int) string {
 			slug += "-" + d
 		}
 	}
-	return fmt.Sprintf("%s.%d%s", slug, sample, Extension)
+	return slug
 }
 
 // Path returns where the recording of a case's sample lives.
 func Path(suitePath, caseName string, sample int) string {
 	return filepath.Join(Folder(suitePath), FileName(caseName, sample))
+}
+
+// ModelPath returns where the recording of a case's sample on a model
+// named by agentdesk test --models (or a suite's models:) lives: in a
+// folder of that model's own within the suite's recordings, so that each
+// model of a matrix keeps its recordings.
+func ModelPath(suitePath, model, caseName string, sample int) string {
+	return filepath.Join(Folder(suitePath), "model-"+slug(model), FileName(caseName, sample))
 }

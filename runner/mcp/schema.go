@@ -340,6 +340,32 @@ func InjectMeta(schema json.RawMessage, meta []MetaProperty) json.RawMessage {
 // where the server's own schema wants a number, an integer or a boolean
 // ("10" → 10). Arguments that are not a JSON object are an error.
 func PrepareArgs(args json.RawMessage, shown, raw json.RawMessage) (map[string]any, tools.Meta, error) {
+	return newArgShape(shown, raw).prepare(args)
+}
+
+// argShape is what PrepareArgs needs of a tool's two schemas, read once:
+// the shown schema's property names by their lowercase form, and the
+// server's own schema.
+type argShape struct {
+	canon map[string]string
+	raw   *node
+}
+
+func newArgShape(shown, raw json.RawMessage) argShape {
+	a := argShape{}
+	if names := propertyNames(shown); len(names) > 0 {
+		a.canon = make(map[string]string, len(names))
+		for _, n := range names {
+			a.canon[strings.ToLower(n)] = n
+		}
+	}
+	if n, err := parseNode(raw); err == nil {
+		a.raw = n
+	}
+	return a
+}
+
+func (a argShape) prepare(args json.RawMessage) (map[string]any, tools.Meta, error) {
 	meta, stripped, err := tools.SplitMeta(args)
 	if err != nil {
 		return nil, meta, err
@@ -353,14 +379,10 @@ func PrepareArgs(args json.RawMessage, shown, raw json.RawMessage) (map[string]a
 	if obj == nil {
 		obj = map[string]any{}
 	}
-	if names := propertyNames(shown); len(names) > 0 {
-		canon := make(map[string]string, len(names))
-		for _, n := range names {
-			canon[strings.ToLower(n)] = n
-		}
+	if len(a.canon) > 0 {
 		norm := make(map[string]any, len(obj))
 		for k, v := range obj {
-			if c, ok := canon[strings.ToLower(k)]; ok {
+			if c, ok := a.canon[strings.ToLower(k)]; ok {
 				norm[c] = v
 			} else {
 				norm[k] = v
@@ -368,12 +390,9 @@ func PrepareArgs(args json.RawMessage, shown, raw json.RawMessage) (map[string]a
 		}
 		obj = norm
 	}
-	rn, err := parseNode(raw)
-	if err != nil {
-		rn = nil
-	}
+	props := a.raw.get("properties")
 	for k, v := range obj {
-		obj[k] = coerce(v, rn.get("properties").get(k))
+		obj[k] = coerce(v, props.get(k))
 	}
 	return obj, meta, nil
 }

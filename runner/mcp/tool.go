@@ -18,9 +18,10 @@ type tool struct {
 	srv  *server
 	name string // the tool's own name on the server
 	spec tools.Spec
-	// raw is the server's own input schema, the authority for coercing
-	// arguments; shown is the sanitized one the model reads.
-	raw, shown json.RawMessage
+	// shape holds the sanitized schema's property names (which the
+	// model's argument names are matched to) and the server's own input
+	// schema (the authority for coercing arguments).
+	shape argShape
 }
 
 // newTool makes the offered tool of t.
@@ -42,7 +43,7 @@ func newTool(srv *server, t *sdkTool) (*tool, error) {
 		desc = string([]rune(desc)[:DefaultMaxDescription]) + " [truncated]"
 	}
 	return &tool{
-		srv: srv, name: t.Name, raw: raw, shown: shown,
+		srv: srv, name: t.Name, shape: newArgShape(shown, raw),
 		spec: tools.Spec{
 			Name:        ModelName(srv.cfg.Name, t.Name),
 			Description: desc,
@@ -70,7 +71,7 @@ func (t *tool) failed(format string, a ...any) tools.Result {
 // what a failure returns.
 func (t *tool) Call(ctx context.Context, args json.RawMessage) tools.Result {
 	set := t.srv.set
-	obj, meta, err := PrepareArgs(args, t.shown, t.raw)
+	obj, meta, err := t.shape.prepare(args)
 	if err != nil {
 		return t.failed("%v", err)
 	}

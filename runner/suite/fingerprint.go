@@ -10,7 +10,6 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
-	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
 // sent is what a case's sample sends, resolved from the catalog now.
@@ -70,7 +69,7 @@ func toolsPart(on bool) evalrec.Part {
 		return evalrec.NewPart(evalrec.PartTools, "none", "")
 	}
 	var names []string
-	specs := tools.BuiltinSpecs(runner.ShellOffered(""))
+	specs := runner.TrialToolSpecs("")
 	b, _ := json.Marshal(specs)
 	for _, s := range specs {
 		names = append(names, s.Name)

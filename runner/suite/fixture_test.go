@@ -34,8 +34,9 @@ type fixture struct {
 	judge   map[string]string
 	// judgeScripts answer the judge by rubric with a whole script.
 	judgeScripts map[string]modeltest.Script
-	// keepRuns is Options.KeepRuns for run.
+	// keepRuns is Options.KeepRuns for run; models name Options.Models.
 	keepRuns bool
+	models   []string
 	// byTurn marks the tasks whose replies go by the conversation's turn
 	// (the first call, then the call after the tool results), not in turn
 	// across samples.
@@ -142,10 +143,7 @@ func (f *fixture) suite(text string) string {
 // run runs the suite at path in mode.
 func (f *fixture) run(mode evalrec.Mode, paths ...string) []*SuiteResult {
 	f.t.Helper()
-	cat, err := lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
-	if err != nil {
-		f.t.Fatal(err)
-	}
+	cat := f.catalog()
 	rn, err := runner.New(runner.Options{RunsDir: f.runs, Client: f.client})
 	if err != nil {
 		f.t.Fatal(err)
@@ -156,7 +154,23 @@ func (f *fixture) run(mode evalrec.Mode, paths ...string) []*SuiteResult {
 		lintsuite.Check(s, cat)
 		suites = append(suites, s)
 	}
-	return Run(context.Background(), suites, Options{Runner: rn, Catalog: cat, Mode: mode, Jobs: 2, KeepRuns: f.keepRuns})
+	var models []lintsuite.ModelChoice
+	if len(f.models) > 0 {
+		if models, err = lintsuite.LookupModels(cat.Config, f.models); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	return Run(context.Background(), suites, Options{Runner: rn, Catalog: cat, Mode: mode, Jobs: 2, KeepRuns: f.keepRuns, Models: models})
+}
+
+// catalog scans the fixture's home.
+func (f *fixture) catalog() *lint.Catalog {
+	f.t.Helper()
+	cat, err := lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return cat
 }
 
 // statuses lists "case: status passed/total" for each case.

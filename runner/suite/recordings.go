@@ -38,7 +38,7 @@ func Recordings(s *lintsuite.Suite, o Options) []CaseRecordings {
 			continue
 		}
 		for n := 1; n <= c.Repeat; n++ {
-			snt, err := x.resolve(s, c, agent, n)
+			snt, err := x.resolve(s, c, nil, agent, n)
 			if err != nil {
 				cr.Err = err.Error()
 				break

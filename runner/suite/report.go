@@ -240,12 +240,12 @@ func (p *TextPrinter) Suite(r *SuiteResult) error {
 	}
 	width, sw := 0, 6
 	for _, c := range r.Cases {
-		width = max(width, len([]rune(termsafe.Escape(c.Case.Name))))
+		width = max(width, len([]rune(termsafe.Escape(c.Title()))))
 		sw = max(sw, len(c.Status))
 	}
 	width = min(width, 40)
 	for _, c := range r.Cases {
-		name := termsafe.Escape(c.Case.Name)
+		name := termsafe.Escape(c.Title())
 		pad := width - len([]rune(name))
 		status := fmt.Sprintf("%-*s", sw, c.Status)
 		line := fmt.Sprintf("  %s %s%s  %d/%d", p.style(statusStyle(c.Status), status), name, strings.Repeat(" ", max(pad, 0)), c.Passed, len(c.Samples))
@@ -259,6 +259,9 @@ func (p *TextPrinter) Suite(r *SuiteResult) error {
 		if c.Status == Fail {
 			p.failures(c, strings.Repeat(" ", 2+sw+1))
 		}
+	}
+	if m := r.Matrix(); m != nil {
+		p.matrixText(m)
 	}
 	return w.Flush()
 }
@@ -334,6 +337,27 @@ type (
 		Status   Status        `json:"status"`
 		Findings []jsonFinding `json:"findings"`
 		Cases    []jsonCase    `json:"cases"`
+		// Matrix is set when the cases ran on several models.
+		Matrix *jsonMatrix `json:"matrix,omitempty"`
+	}
+	jsonMatrix struct {
+		Models  []string        `json:"models"`
+		Rows    []jsonMatrixRow `json:"rows"`
+		Summary []jsonCell      `json:"summary"`
+	}
+	jsonMatrixRow struct {
+		Case  string     `json:"case"`
+		Cells []jsonCell `json:"cells"`
+	}
+	jsonCell struct {
+		Status             Status  `json:"status"`
+		Passed             int     `json:"passed"`
+		Samples            int     `json:"samples"`
+		PassRate           float64 `json:"pass_rate"`
+		CasesPassed        int     `json:"cases_passed"`
+		Cases              int     `json:"cases"`
+		MedianMS           int64   `json:"median_ms"`
+		MedianOutputTokens int     `json:"median_output_tokens"`
 	}
 	jsonFinding struct {
 		Line     int    `json:"line"`
@@ -345,6 +369,7 @@ type (
 	}
 	jsonCase struct {
 		Name     string       `json:"name"`
+		Model    string       `json:"model,omitempty"`
 		Line     int          `json:"line"`
 		Status   Status       `json:"status"`
 		Passed   int          `json:"passed"`
@@ -367,6 +392,7 @@ type (
 		Changes    []string      `json:"changes"`
 		Error      string        `json:"error"`
 		MS         int64         `json:"duration_ms"`
+		Tokens     int           `json:"output_tokens"`
 		Recording  string        `json:"recording"`
 		Recorded   string        `json:"recorded,omitempty"`
 		KeptWhy    string        `json:"kept_why,omitempty"`
@@ -414,10 +440,10 @@ func JSON(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 			js.Findings = append(js.Findings, jsonFinding{d.Line, d.Column, d.Rule, d.Severity.String(), d.Message, d.Hint})
 		}
 		for _, c := range r.Cases {
-			jc := jsonCase{Name: c.Case.Name, Line: c.Case.Pos.Line, Status: c.Status, Passed: c.Passed, PassRate: c.Case.PassRate, Message: c.Message, MS: c.Duration.Milliseconds(), Samples: []jsonSample{}}
+			jc := jsonCase{Name: c.Case.Name, Model: c.Model, Line: c.Case.Pos.Line, Status: c.Status, Passed: c.Passed, PassRate: c.Case.PassRate, Message: c.Message, MS: c.Duration.Milliseconds(), Samples: []jsonSample{}}
 			for _, s := range c.Samples {
 				sj := jsonSample{N: s.N, Status: s.Status, How: s.How, RunID: s.RunID, RunDir: s.RunDir, JudgeRunID: s.JudgeRunID, Outcome: s.Outcome, Reason: s.Reason,
-					Failures: []jsonFailure{}, Changes: append([]string{}, s.Changes...), Error: s.Err, MS: s.Duration.Milliseconds(), Recording: s.Recording,
+					Failures: []jsonFailure{}, Changes: append([]string{}, s.Changes...), Error: s.Err, MS: s.Duration.Milliseconds(), Tokens: s.OutputTokens, Recording: s.Recording,
 					Recorded: string(s.Recorded), KeptWhy: s.KeptWhy}
 				for _, f := range s.Failures {
 					sj.Failures = append(sj.Failures, jsonFailure{f.Expect, f.Message, append([]string{}, f.Lines...)})
@@ -428,6 +454,9 @@ func JSON(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 				jc.Samples = append(jc.Samples, sj)
 			}
 			js.Cases = append(js.Cases, jc)
+		}
+		if m := r.Matrix(); m != nil {
+			js.Matrix = matrixJSON(m)
 		}
 		doc.Suites = append(doc.Suites, js)
 	}
@@ -452,7 +481,7 @@ func JUnit(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 			js.Cases = append(js.Cases, evalrec.JUnitCase{Name: "(suite file)", Status: evalrec.JUnitError, Type: "suite", Message: "the suite file could not run", Detail: findingsText(r.Findings)})
 		}
 		for _, c := range r.Cases {
-			jc := evalrec.JUnitCase{Name: c.Case.Name, Line: c.Case.Pos.Line, Time: c.Duration, Message: c.Message}
+			jc := evalrec.JUnitCase{Name: c.Title(), Line: c.Case.Pos.Line, Time: c.Duration, Message: c.Message}
 			jc.Status, jc.Type = c.Status.JUnit()
 			jc.Detail = caseDetail(c)
 			var runs []string
@@ -520,7 +549,7 @@ func GitHub(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 			if c.Status == Pass {
 				continue
 			}
-			title := fmt.Sprintf("%s: %s", c.Status, c.Case.Name)
+			title := fmt.Sprintf("%s: %s", c.Status, c.Title())
 			msg := c.Message
 			if d := caseDetail(c); d != "" {
 				msg = strings.TrimRight(d, "\n")
@@ -538,4 +567,24 @@ func GitHub(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 		return fmt.Errorf("write the GitHub annotations: %w", err)
 	}
 	return nil
+}
+
+// matrixJSON is the matrix in the JSON report.
+func matrixJSON(m *Matrix) *jsonMatrix {
+	cell := func(c MatrixCell) jsonCell {
+		return jsonCell{Status: c.Status, Passed: c.Passed, Samples: c.Samples, PassRate: c.PassRate(), CasesPassed: c.CasesPassed, Cases: c.Cases,
+			MedianMS: c.MedianTime.Milliseconds(), MedianOutputTokens: c.MedianOutputTokens}
+	}
+	jm := &jsonMatrix{Models: m.Models, Rows: []jsonMatrixRow{}, Summary: []jsonCell{}}
+	for _, r := range m.Rows {
+		jr := jsonMatrixRow{Case: r.Case.Name, Cells: []jsonCell{}}
+		for _, c := range r.Cells {
+			jr.Cells = append(jr.Cells, cell(c))
+		}
+		jm.Rows = append(jm.Rows, jr)
+	}
+	for _, c := range m.Summary {
+		jm.Summary = append(jm.Summary, cell(c))
+	}
+	return jm
 }

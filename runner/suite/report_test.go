@@ -78,6 +78,59 @@ func reportResults() []*SuiteResult {
 				{N: 1, Status: Error, How: "live", RunID: "r5", RunDir: "/runs/r5", Err: "the judge's reply is not a verdict (PASS: or FAIL:): Well,\nit depends."}}},
 		}},
 		{Suite: broken, Findings: broken.Diagnostics},
+		matrixResult(),
+	}
+}
+
+// matrixResult is a suite run on two models side by side.
+func matrixResult() *SuiteResult {
+	s := lintsuite.Parse("agents/summarizer.test.yaml", []byte(`models: [Main, cheap]
+cases:
+  - name: short summary
+    task: Sum it up.
+    repeat: 2
+  - name: keeps the numbers
+    task: Sum up the figures.
+`))
+	c := s.Cases
+	smp := func(n int, st Status, ms, tokens int) *SampleResult {
+		return &SampleResult{N: n, Status: st, How: "replay", Duration: time.Duration(ms) * time.Millisecond, OutputTokens: tokens}
+	}
+	return &SuiteResult{Suite: s, Duration: time.Second, Models: []lintsuite.ModelChoice{{Name: "Main", Role: "Main"}, {Name: "cheap", Definition: "cheap"}},
+		Cases: []*CaseResult{
+			{Case: c[0], Model: "Main", Status: Pass, Passed: 2, Duration: 2 * time.Second, Samples: []*SampleResult{smp(1, Pass, 900, 120), smp(2, Pass, 1100, 140)}},
+			{Case: c[0], Model: "cheap", Status: Fail, Passed: 1, Duration: time.Second, Message: "contains \"brief\": the output does not hold it", Samples: []*SampleResult{
+				smp(1, Pass, 400, 90), {N: 2, Status: Fail, How: "replay", RunID: "r9", RunDir: "/runs/r9", Duration: 600 * time.Millisecond, OutputTokens: 300,
+					Failures: []Failure{{Key: "contains", Expect: `contains "brief"`, Message: "the output does not hold it"}}}}},
+			{Case: c[1], Model: "Main", Status: Pass, Passed: 1, Duration: 1500 * time.Millisecond, Samples: []*SampleResult{smp(1, Pass, 1500, 200)}},
+			{Case: c[1], Model: "cheap", Status: Stale, Message: "recorded with something that has changed since: model changed", Samples: []*SampleResult{
+				{N: 1, Status: Stale, Changes: []string{"model changed"}}}},
+		}}
+}
+
+func TestMatrix(t *testing.T) {
+	m := matrixResult().Matrix()
+	if m == nil || len(m.Rows) != 2 || len(m.Summary) != 2 {
+		t.Fatalf("matrix %+v", m)
+	}
+	tests := []struct {
+		name string
+		got  MatrixCell
+		want MatrixCell
+	}{
+		{"two passes on Main", m.Rows[0].Cells[0], MatrixCell{Status: Pass, Passed: 2, Samples: 2, CasesPassed: 1, Cases: 1, MedianTime: time.Second, MedianOutputTokens: 130, Ran: 2}},
+		{"one of two on cheap", m.Rows[0].Cells[1], MatrixCell{Status: Fail, Passed: 1, Samples: 2, Cases: 1, MedianTime: 500 * time.Millisecond, MedianOutputTokens: 195, Ran: 2}},
+		{"stale did not run", m.Rows[1].Cells[1], MatrixCell{Status: Stale, Samples: 1, Cases: 1}},
+		{"Main over every case", m.Summary[0], MatrixCell{Status: Pass, Passed: 3, Samples: 3, CasesPassed: 2, Cases: 2, MedianTime: 1100 * time.Millisecond, MedianOutputTokens: 140, Ran: 3}},
+		{"cheap over every case", m.Summary[1], MatrixCell{Status: Stale, Passed: 1, Samples: 3, CasesPassed: 0, Cases: 2, MedianTime: 500 * time.Millisecond, MedianOutputTokens: 195, Ran: 2}},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, tt.got, tt.want)
+		}
+	}
+	if r := (&SuiteResult{}).Matrix(); r != nil {
+		t.Errorf("a suite without models has a matrix: %+v", r)
 	}
 }
 
@@ -117,7 +170,7 @@ func TestReportsGolden(t *testing.T) {
 			t.Errorf("the %s report carries an ESC from a model", name)
 		}
 	}
-	if s := Summarize(rs); s.OK() || s.Cases != 5 || s.Passed != 1 || s.Failed != 1 || s.Stale != 1 || s.Unrecorded != 1 || s.Errors != 1 || s.Broken != 1 {
+	if s := Summarize(rs); s.OK() || s.Cases != 9 || s.Passed != 3 || s.Failed != 2 || s.Stale != 2 || s.Unrecorded != 1 || s.Errors != 1 || s.Broken != 1 {
 		t.Errorf("summary %+v", s)
 	}
 }

@@ -57,6 +57,10 @@ type SuiteResult struct {
 	// Duration is the wall time from the first sample's start to the last
 	// one's end.
 	Duration time.Duration
+	// Models are the models the cases ran on side by side (none: each
+	// case on its own model role). Cases then holds a result per case and
+	// model, case by case, models in this order.
+	Models []lintsuite.ModelChoice
 }
 
 // Status is the worst status of the suite's cases; Error for a broken
@@ -78,6 +82,9 @@ func (r *SuiteResult) Status() Status {
 type CaseResult struct {
 	// Case is the case as read.
 	Case *lintsuite.Case
+	// Model names the model of a matrix's column the case ran on ("" when
+	// the suite runs no matrix).
+	Model string
 	// Status sums up the samples.
 	Status Status
 	// Passed counts the samples that passed, of Samples.
@@ -120,6 +127,8 @@ type SampleResult struct {
 	Err string
 	// Duration is the run's time (its recorded time for a replay).
 	Duration time.Duration
+	// OutputTokens is the output tokens the run's model calls reported.
+	OutputTokens int
 	// Recording is the recording's path (replayed, or kept).
 	Recording string
 	// Recorded says what --record did with the recording file: Replaced

@@ -35,6 +35,11 @@ type Options struct {
 	Limiter *evalrec.Limiter
 	// JudgeRole is the judge's model role (Main when "").
 	JudgeRole string
+	// Models, when set, runs every case on each of these models side by
+	// side (a matrix: a CaseResult per case and model), each with its own
+	// recordings; when not, a suite's models: does, else the case's
+	// model role. LookupModels makes them.
+	Models []lintsuite.ModelChoice
 	// NetClaw composes the samples' requests (the home, the default
 	// audience, the operating core); Project is the project folder of a
 	// case that names none.
@@ -123,68 +128,103 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 				x.finishSuite(sr)
 			}
 		}
-		sr.Cases = make([]*CaseResult, len(cases))
 		agent, why := agentOf(o.Catalog, s.Agent)
+		models, modelsErr := x.modelsOf(s)
+		sr.Models = models
+		columns := []*lintsuite.ModelChoice{nil}
+		if len(models) > 0 {
+			columns = make([]*lintsuite.ModelChoice, len(models))
+			for k := range models {
+				columns[k] = &models[k]
+			}
+		}
+		casesLeft = len(cases) * len(columns)
+		sr.Cases = make([]*CaseResult, 0, casesLeft)
 		var suiteMu sync.Mutex
 		var first, last time.Time
-		for j, c := range cases {
-			cr := &CaseResult{Case: c, Samples: make([]*SampleResult, c.Repeat)}
-			sr.Cases[j] = cr
-			if err := caseError(c, agent, why); err != "" {
-				for n := range cr.Samples {
-					cr.Samples[n] = &SampleResult{N: n + 1, Status: Error, Err: err}
-					if agent == nil && !hasErrors(c) {
-						// The agent is rejected or unknown: the case fails
-						// with the reason, as a run of it would.
-						cr.Samples[n] = &SampleResult{N: n + 1, Status: Fail, Failures: []Failure{{Key: "agent", Expect: "agent " + s.Agent + " loaded", Message: why}}}
-					}
+		for _, c := range cases {
+			for _, m := range columns {
+				cr := &CaseResult{Case: c, Samples: make([]*SampleResult, c.Repeat)}
+				if m != nil {
+					cr.Model = m.Name
 				}
-				x.finishCase(s, cr)
-				caseDone()
-				continue
-			}
-			// The sample that ends last finishes the case: no goroutine
-			// waits for a case (a suite of 1,000 cases would have as many
-			// stacks for the collector to scan).
-			left := c.Repeat
-			for n := 1; n <= c.Repeat; n++ {
-				// A slot of x.work is taken before the sample's goroutine
-				// starts, so that at most Jobs of them exist at once
-				// while they read recordings and replay.
-				held := true
-				select {
-				case x.work <- struct{}{}:
-				case <-ctx.Done():
-					held = false // the sample says at once that it was not run
+				sr.Cases = append(sr.Cases, cr)
+				err := caseError(c, agent, why)
+				if err == "" && modelsErr != nil {
+					err = modelsErr.Error()
 				}
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					start := time.Now()
-					res := x.sample(ctx, s, c, agent, n, held)
-					end := time.Now()
-					suiteMu.Lock()
-					if first.IsZero() || start.Before(first) {
-						first = start
+				if err != "" {
+					for n := range cr.Samples {
+						cr.Samples[n] = &SampleResult{N: n + 1, Status: Error, Err: err}
+						if agent == nil && !hasErrors(c) {
+							// The agent is rejected or unknown: the case fails
+							// with the reason, as a run of it would.
+							cr.Samples[n] = &SampleResult{N: n + 1, Status: Fail, Failures: []Failure{{Key: "agent", Expect: "agent " + s.Agent + " loaded", Message: why}}}
+						}
 					}
-					if end.After(last) {
-						last = end
+					x.finishCase(s, cr)
+					caseDone()
+					continue
+				}
+				// The sample that ends last finishes the case: no goroutine
+				// waits for a case (a suite of 1,000 cases would have as many
+				// stacks for the collector to scan).
+				left := c.Repeat
+				for n := 1; n <= c.Repeat; n++ {
+					// A slot of x.work is taken before the sample's goroutine
+					// starts, so that at most Jobs of them exist at once
+					// while they read recordings and replay.
+					held := true
+					select {
+					case x.work <- struct{}{}:
+					case <-ctx.Done():
+						held = false // the sample says at once that it was not run
 					}
-					sr.Duration = last.Sub(first)
-					cr.Samples[n-1] = res
-					left--
-					finished := left == 0
-					suiteMu.Unlock()
-					if finished {
-						x.finishCase(s, cr)
-						caseDone()
-					}
-				}()
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						start := time.Now()
+						res := x.sample(ctx, s, c, m, agent, n, held)
+						end := time.Now()
+						suiteMu.Lock()
+						if first.IsZero() || start.Before(first) {
+							first = start
+						}
+						if end.After(last) {
+							last = end
+						}
+						sr.Duration = last.Sub(first)
+						cr.Samples[n-1] = res
+						left--
+						finished := left == 0
+						suiteMu.Unlock()
+						if finished {
+							x.finishCase(s, cr)
+							caseDone()
+						}
+					}()
+				}
 			}
 		}
 	}
 	wg.Wait()
 	return out
+}
+
+// modelsOf returns the models the cases of s run on side by side:
+// Options.Models, else the suite's models: (none: no matrix).
+func (x *execution) modelsOf(s *lintsuite.Suite) ([]lintsuite.ModelChoice, error) {
+	if len(x.o.Models) > 0 {
+		return x.o.Models, nil
+	}
+	if len(s.Models) == 0 {
+		return nil, nil
+	}
+	ms, err := lintsuite.LookupModels(x.o.Catalog.Config, s.Models)
+	if err != nil {
+		return nil, fmt.Errorf("models: %w", err)
+	}
+	return ms, nil
 }
 
 // execution is one Run.
@@ -307,7 +347,7 @@ func (x *execution) notify(s *lintsuite.Suite, c *lintsuite.Case, n int, done bo
 
 // resolve builds the spec of a case's sample and resolves its model and
 // limits.
-func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, agent *lint.File, n int) (sent, error) {
+func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, m *lintsuite.ModelChoice, agent *lint.File, n int) (sent, error) {
 	cat := x.o.Catalog
 	dir := filepath.Dir(s.Path)
 	spec := runner.Spec{
@@ -346,8 +386,28 @@ func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, agent *lint.F
 	if role == "" {
 		role = agent.Def.ModelRole
 	}
-	m, err := runner.ResolveModel(cat.Config, role)
-	return sent{spec: spec, model: m, modelErr: err, limits: runner.LimitsFor(cat.Config, agent.Def)}, nil
+	var model runner.Model
+	var err error
+	switch {
+	case m == nil:
+		model, err = runner.ResolveModel(cat.Config, role)
+	case m.Role != "":
+		spec.ModelRole = m.Role
+		model, err = runner.ResolveModel(cat.Config, m.Role)
+	default:
+		spec.ModelDefinition = m.Definition
+		model, err = runner.ResolveDefinition(cat.Config, m.Definition, role)
+	}
+	return sent{spec: spec, model: model, modelErr: err, limits: runner.LimitsFor(cat.Config, agent.Def)}, nil
+}
+
+// recordingPath is where sample n of case c on model m (nil: the
+// case's own) is recorded.
+func recordingPath(s *lintsuite.Suite, c *lintsuite.Case, m *lintsuite.ModelChoice, n int) string {
+	if m == nil {
+		return evalrec.Path(s.Path, c.Name, n)
+	}
+	return evalrec.ModelPath(s.Path, m.Name, c.Name, n)
 }
 
 // errNoTape is a recording without the tape a replay needs.

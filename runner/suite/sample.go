@@ -19,7 +19,7 @@ import (
 // (live or replayed), checks it, has it judged, and keeps its recording
 // when recording. held says it was called holding a slot of x.work,
 // which it gives back (see execution.work).
-func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite.Case, agent *lint.File, n int, held bool) (res *SampleResult) {
+func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite.Case, m *lintsuite.ModelChoice, agent *lint.File, n int, held bool) (res *SampleResult) {
 	inGate := held
 	leave := func() {
 		if inGate {
@@ -51,7 +51,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	if ctx.Err() != nil {
 		return errorf("not run: %v", context.Cause(ctx))
 	}
-	snt, err := x.resolve(s, c, agent, n)
+	snt, err := x.resolve(s, c, m, agent, n)
 	if err != nil {
 		return errorf("%v", err)
 	}
@@ -62,7 +62,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		judgeModel, judgeErr = runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
 	}
 	now := fingerprint(snt, rubric, judgeModel, judgeErr, agent.Path)
-	path := evalrec.Path(s.Path, c.Name, n)
+	path := recordingPath(s, c, m, n)
 	d := evalrec.Decide(x.o.Mode, path, now)
 	if d.Action != evalrec.Replay {
 		leave()
@@ -118,6 +118,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	}
 	res.Outcome, res.Reason, res.Output = string(rec.Outcome), rec.Reason, rec.Output
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
+	res.OutputTokens = rec.Usage.OutputTokens
 	res.Failures = Check(c.Expect, &rec)
 
 	// The check program reads only the run's record: it runs on a

@@ -60,7 +60,7 @@ func demoRuns() []demoRun {
 			scripts: []modeltest.Script{
 				{Gap: 40 * time.Millisecond, Steps: append(append(
 					words(modeltest.Thinking, "I should read the notes on the watcher before answering. "),
-					modeltest.ToolCall("call_1", "file_read", `{"path":`, `"watch.md"}`)),
+					modeltest.ToolCall("call_1", "file_read", `{"path":`, `"watch.md", "_rationale": "look"}`)),
 					modeltest.Finish(modeltest.FinishTools))},
 				{Gap: 45 * time.Millisecond, Steps: append(words(modeltest.Text, answer), modeltest.Stop()),
 					Usage: &modeltest.Usage{InputTokens: 912, OutputTokens: 74}},

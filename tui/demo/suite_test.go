@@ -79,7 +79,7 @@ func TestGenerateDemoSuiteRecordings(t *testing.T) {
 			}
 			toolDone[user] = true
 			return modeltest.Script{Gap: 30 * time.Millisecond, Steps: []modeltest.Step{modeltest.Thinking("I should read the notes first. "),
-				modeltest.ToolCall("call_1", "file_read", `{"path":"watch.md"}`), modeltest.Finish(modeltest.FinishTools)}}, true
+				modeltest.ToolCall("call_1", "file_read", `{"path":"watch.md", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools)}}, true
 		case strings.Contains(user, "one sentence"):
 			return modeltest.Script{Gap: 25 * time.Millisecond, Steps: append(words(modeltest.Text, "A file watcher tells a program when files change, so it can react without polling."), modeltest.Stop()),
 				Usage: &modeltest.Usage{InputTokens: 300, OutputTokens: 18}}, true

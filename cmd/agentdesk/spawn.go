@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner"
+)
+
+// spawnInput is what a spawn's request is composed from on the command
+// line: preview --spawn and preview --agent / --skill.
+type spawnInput struct {
+	agent    *lint.File
+	skill    *lint.Skill
+	audience preview.Audience
+	project  string
+	task     string
+	context  string
+	netclaw  netclawFlag
+}
+
+// composeSpawn composes the request a trial of in.agent would send, as
+// `agentdesk run` composes it; the [session] block names the run folder
+// the trial would get, with <run-id> for its id.
+func composeSpawn(g *globals, c *lint.Catalog, in spawnInput) (*request.Request, error) {
+	nc, err := in.netclaw.spawnNetClaw(g, c.Home, in.audience)
+	if err != nil {
+		return nil, err
+	}
+	pol, err := request.PolicyFromConfig(c.Config)
+	if err != nil {
+		return nil, exitWith(exitFindings, err)
+	}
+	offer, err := request.OfferFor(in.audience, pol)
+	if err != nil {
+		return nil, exitWith(exitInternal, err)
+	}
+	session := ""
+	if runs, err := runner.DefaultRunsDir(g.Getenv); err == nil {
+		session = filepath.Join(runs, "<run-id>", runner.SessionDir)
+	}
+	ri := request.Input{
+		Agent: in.agent.Def, AgentPath: in.agent.Path, Skill: in.skill,
+		Paths: request.Paths{Base: c.Home.Base}, Audience: in.audience,
+		Core: nc.Core, CoreMissing: nc.CoreMissing,
+		Project: in.project, Task: in.task, Context: in.context,
+		SessionDir: session, Offer: &offer,
+	}
+	if dir, ok := c.Config.Lookup("Workspaces:Directory"); ok {
+		ri.Paths.Workspaces = dir
+	}
+	r, err := request.Compose(ri)
+	if err != nil {
+		return nil, exitWith(exitFindings, err)
+	}
+	return r, nil
+}
+
+// spawnProject returns --project, else the working directory (where
+// `agentdesk run` puts a trial's project), checked to be a folder.
+func spawnProject(project string) (string, error) {
+	if project == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", exitWith(exitInternal, fmt.Errorf("finding the working directory: %w; pass --project DIR", err))
+		}
+		return wd, nil
+	}
+	if fi, err := os.Stat(project); err != nil || !fi.IsDir() {
+		return "", usageErrorf("--project %s is not a folder", termsafe.Escape(project))
+	}
+	return filepath.Abs(project)
+}
+
+// spawnJSON is `preview --spawn --format json`.
+type spawnJSON struct {
+	Agent        string                `json:"agent"`
+	Path         string                `json:"path"`
+	Skill        string                `json:"skill,omitempty"`
+	Audience     preview.Audience      `json:"audience"`
+	Project      string                `json:"project"`
+	Core         *spawnCoreJSON        `json:"core"`
+	Missing      []request.Missing     `json:"missing"`
+	Parts        []request.Part        `json:"parts"`
+	System       string                `json:"system"`
+	FirstMessage string                `json:"firstMessage"`
+	Tools        []request.OfferedTool `json:"tools"`
+	Index        string                `json:"index"`
+	Tokens       struct {
+		System       int `json:"system"`
+		FirstMessage int `json:"firstMessage"`
+	} `json:"tokens"`
+}
+
+// spawnCoreJSON says where the operating core came from.
+type spawnCoreJSON struct {
+	Source  string `json:"source"`
+	Version string `json:"version,omitempty"`
+}
+
+// writeSpawn prints a composed request: where the core came from (or why
+// it is missing), every part of the system prompt with its source and
+// tokens, the first message, and the tools with their schemas.
+func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) error {
+	doc := spawnJSON{
+		Agent: in.agent.Def.Name, Path: in.agent.Path, Audience: r.Audience, Project: in.project,
+		Missing: r.Missing, Parts: r.Parts, System: r.System, FirstMessage: r.FirstMessage, Tools: r.Tools, Index: r.Index,
+	}
+	if in.skill != nil {
+		doc.Skill = in.skill.Name
+	}
+	if r.CoreSource != "" {
+		doc.Core = &spawnCoreJSON{Source: r.CoreSource, Version: r.CoreVersion}
+	}
+	doc.Tokens.System = preview.CountTokens(r.System)
+	doc.Tokens.FirstMessage = preview.CountTokens(r.FirstMessage)
+	if f.format == previewJSON {
+		return writeJSON(g.stdout, doc)
+	}
+	color := g.Color(g.stdout)
+	var b strings.Builder
+	head := func(s string) { b.WriteString(dimLines(s+"\n", color)) }
+	what := "agent " + termsafe.Escape(doc.Agent)
+	if doc.Skill != "" {
+		what += " as skill /" + termsafe.Escape(doc.Skill)
+	}
+	fmt.Fprintf(&b, "Spawn of %s (%s), audience %s, project %s\n", what, termsafe.Escape(doc.Path), r.Audience, termsafe.Escape(in.project))
+	if doc.Core != nil {
+		v := ""
+		if doc.Core.Version != "" {
+			v = ", NetClaw " + termsafe.Escape(doc.Core.Version)
+		}
+		fmt.Fprintf(&b, "Operating core: %s%s\n", termsafe.Escape(doc.Core.Source), v)
+	}
+	for _, m := range r.Missing {
+		fmt.Fprintf(&b, "MISSING %s: %s; a trial runs without it (give --netclaw-dir)\n", m.Part, termsafe.Escape(m.Reason))
+	}
+	b.WriteString("\n")
+	head(fmt.Sprintf("======== system prompt: %d parts, %s ========", len(r.Parts), plural(doc.Tokens.System, "token")))
+	for _, p := range r.Parts {
+		head(fmt.Sprintf("-------- %s: %s, from %s --------", p.Part, plural(p.Tokens, "token"), termsafe.Escape(p.Source)))
+		b.WriteString(termsafe.EscapeLines(p.Text))
+		if !strings.HasSuffix(p.Text, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	head(fmt.Sprintf("======== first user message: %s ========", plural(doc.Tokens.FirstMessage, "token")))
+	b.WriteString(termsafe.EscapeLines(r.FirstMessage))
+	if !strings.HasSuffix(r.FirstMessage, "\n") {
+		b.WriteString("\n")
+	}
+	core := 0
+	for _, t := range r.Tools {
+		if t.Core {
+			core++
+		}
+	}
+	head(fmt.Sprintf("======== tools: %d offered, %d core, %d deferred ========", len(r.Tools), core, len(r.Tools)-core))
+	for _, t := range r.Tools {
+		kind := "core"
+		if !t.Core {
+			kind = "deferred"
+		}
+		fmt.Fprintf(&b, "%s (%s): %s\n", termsafe.Escape(t.Name), kind, termsafe.Escape(t.Description))
+		fmt.Fprintf(&b, "  schema: %s\n", termsafe.Escape(string(t.Parameters)))
+	}
+	return writeString(g.stdout, b.String())
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/preview/request"
+)
+
+// tokenCount matches "12 tokens" in a header line.
+var tokenCount = regexp.MustCompile(`\b[0-9]+ tokens?\b`)
+
+// spawnHome is a home with a playbook, and a project with instructions,
+// outside any git repository.
+func spawnHome(t *testing.T) (home, project, state string) {
+	t.Helper()
+	home = previewHome(t, map[string]string{"identity/AGENTS.md": "Review every release note twice.\n"})
+	project = t.TempDir()
+	if err := os.WriteFile(filepath.Join(project, "CLAUDE.md"), []byte("Project rules: keep answers short.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return home, project, t.TempDir()
+}
+
+// TestPreviewSpawnGolden: every part with its source and tokens, the first
+// message, the tools with their schemas, where the core came from.
+func TestPreviewSpawnGolden(t *testing.T) {
+	home, project, state := spawnHome(t)
+	env := []string{"XDG_STATE_HOME=" + state, "GIT_CEILING_DIRECTORIES=" + filepath.Dir(project)}
+	nc := fixtureNetClaw(t)
+	code, stdout, stderr := run(t, env, "preview", "--home", home, "--spawn", "code-analyst", "--task", "Draft the notes",
+		"--context", "Release 2.1", "--project", project, "--skill", "notes", "--audience", "team", "--netclaw-dir", nc)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	r := strings.NewReplacer(home, "{{HOME}}", project, "{{PROJECT}}", state, "{{STATE}}", nc, "{{NETCLAW}}")
+	// Token counts of parts that hold a temp path vary with its length.
+	out := tokenCount.ReplaceAllString(r.Replace(stdout), "N tokens")
+	checkGolden(t, "preview-spawn.golden", out)
+}
+
+func TestPreviewSpawnJSON(t *testing.T) {
+	home, project, state := spawnHome(t)
+	env := []string{"XDG_STATE_HOME=" + state, "GIT_CEILING_DIRECTORIES=" + filepath.Dir(project)}
+	code, stdout, stderr := run(t, env, "preview", "--home", home, "--spawn", "code-analyst", "--task", "T",
+		"--project", project, "--netclaw-dir", fixtureNetClaw(t), "--format", "json")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var doc spawnJSON
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("not the documented JSON: %v\n%s", err, stdout)
+	}
+	var names, texts []string
+	for _, p := range doc.Parts {
+		names = append(names, p.Part)
+		texts = append(texts, p.Text)
+	}
+	if got := strings.Join(names, ","); got != "operating-rules,deployment-playbook,project-instructions,body,tool-index,execution-contract" {
+		t.Errorf("parts %s", got)
+	}
+	if strings.Join(texts, "\n\n") != doc.System || !strings.HasSuffix(doc.System, request.ContractLastSentence) {
+		t.Error("the parts do not make the system prompt")
+	}
+	if doc.Core == nil || !strings.HasSuffix(doc.Core.Source, "Netclaw.Configuration.dll (Netclaw.Configuration.Resources.AGENTS.md)") || doc.Core.Version == "" || len(doc.Missing) != 0 {
+		t.Errorf("core %+v missing %+v", doc.Core, doc.Missing)
+	}
+	if len(doc.Tools) == 0 || doc.Index == "" || !json.Valid(doc.Tools[0].Parameters) {
+		t.Errorf("tools %d, index %q", len(doc.Tools), doc.Index)
+	}
+	if !strings.Contains(doc.FirstMessage, "session_dir: "+filepath.Join(state, "agentdesk", "runs", "<run-id>", "session")) {
+		t.Errorf("first message %q", doc.FirstMessage)
+	}
+}
+
+// Without an install, --spawn says the operating rules are missing; a
+// --netclaw-dir that holds none is refused.
+func TestPreviewSpawnWithoutNetClaw(t *testing.T) {
+	home, project, state := spawnHome(t)
+	env := []string{"XDG_STATE_HOME=" + state, "HOME=" + t.TempDir()}
+	code, stdout, stderr := run(t, env, "preview", "--home", home, "--spawn", "code-analyst", "--project", project)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "MISSING operating-rules: NetClaw installation not found") || strings.Contains(stdout, "-------- operating-rules") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	empty := t.TempDir()
+	code, _, stderr = run(t, env, "preview", "--home", home, "--spawn", "code-analyst", "--netclaw-dir", empty)
+	if code != 2 || !strings.Contains(stderr, "--netclaw-dir "+empty) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = run(t, env, "preview", "--home", home, "--spawn", "code-analyst", "--agent", "code-analyst")
+	if code != 2 || !strings.Contains(stderr, "--spawn and --agent cannot be used together") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
