@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -569,13 +570,23 @@ func errorMessage(resp *http.Response) string {
 }
 
 // writeRunFolder writes the artifacts of a finished run, run.json last;
-// tape is the cassette's text, when recording.
-func writeRunFolder(rec *Record, transcript []TranscriptEntry, tape []byte) error {
+// tape is the cassette's text, when recording; extra are more files, by
+// slash-separated path inside the folder (changes.patch, the session
+// folder's files).
+func writeRunFolder(rec *Record, transcript []TranscriptEntry, tape []byte, extra map[string][]byte) error {
 	var errs []error
 	write := func(name string, data []byte) {
 		if err := atomicfile.Replace(filepath.Join(rec.Dir, name), data, 0o600); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	for _, name := range sortedKeys(extra) {
+		full := filepath.Join(rec.Dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(full), 0o700); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		write(filepath.FromSlash(name), extra[name])
 	}
 	for _, f := range rec.Files {
 		switch f {

@@ -2,10 +2,13 @@ package runner
 
 import (
 	"fmt"
+	"os"
+	"path"
 	"path/filepath"
+	"sort"
 
-	"github.com/agentdesk/agentdesk/preview/atomicfile"
 	"github.com/agentdesk/agentdesk/runner/overlay"
+	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
 // PatchFile is the run folder's unified diff of what the run changed in
@@ -21,39 +24,48 @@ type ChangeRecord struct {
 	Kind string `json:"kind"`
 }
 
-// keepChanges reads what the run changed in its overlay, keeps it for
-// Changes, lists it in the record, and writes the redacted changes.patch
-// when there is any. The run's lock is held.
+// keepChanges reads what the run changed in its overlay of the project,
+// keeps it for Changes, lists it in the record, and queues the redacted
+// changes.patch (when there is any change) and the files the run left in
+// its session folder for the run folder. The run's lock is held.
 func (r *Run) keepChanges(rec *Record) error {
 	if r.overlay == nil {
 		return nil
 	}
-	cs, err := r.overlay.Changes()
-	if err != nil {
-		return fmt.Errorf("reading what run %s changed: %w", rec.RunID, err)
-	}
-	for i := range cs {
-		cs[i].Old = nil // only the new content is kept, redacted
-		if cs[i].New != nil {
-			cs[i].New = []byte(r.red.String(string(cs[i].New)))
+	r.extraFiles = map[string][]byte{}
+	if ws := r.workspace; ws != nil && ws.Session() != nil {
+		if cs, err := ws.Session().Changes(); err == nil {
+			for _, c := range cs {
+				if c.Kind != overlay.Deleted && !c.Special {
+					r.extraFiles[path.Join(SessionDir, c.Path)] = []byte(r.red.String(string(c.New)))
+				}
+			}
+			if len(r.extraFiles) > 0 {
+				rec.Files = append(rec.Files, SessionDir)
+			}
 		}
-	}
-	r.changes = cs
-	if len(cs) == 0 {
-		return nil
 	}
 	full, err := r.overlay.Changes()
 	if err != nil {
 		return fmt.Errorf("reading what run %s changed: %w", rec.RunID, err)
 	}
+	cs := make([]overlay.Change, len(full))
+	for i, c := range full {
+		c.Old = nil // only the new content is kept, redacted
+		if c.New != nil {
+			c.New = []byte(r.red.String(string(c.New)))
+		}
+		cs[i] = c
+	}
+	r.changes = cs
+	if len(cs) == 0 {
+		return nil
+	}
 	rec.Changes = make([]ChangeRecord, len(cs))
 	for i, c := range cs {
 		rec.Changes[i] = ChangeRecord{Path: r.red.String(c.Path), Kind: string(c.Kind)}
 	}
-	patch := r.red.String(string(overlay.RenderPatch(full)))
-	if err := atomicfile.Replace(filepath.Join(rec.Dir, PatchFile), []byte(patch), 0o600); err != nil {
-		return fmt.Errorf("writing %s of run %s: %w", PatchFile, rec.RunID, err)
-	}
+	r.extraFiles[PatchFile] = []byte(r.red.String(string(overlay.RenderPatch(full))))
 	rec.Files = append(rec.Files, PatchFile)
 	return nil
 }
@@ -68,4 +80,49 @@ func (r *Run) Changes() []overlay.Change {
 		return nil
 	}
 	return r.changes
+}
+
+// openSession gives the run's tools its session folder, dir/session: made
+// now, seen through an overlay (the tools' writes land in the run's
+// temporary folder), and its files copied into the run folder when the
+// run ends.
+func (p *prepared) openSession(dir string) error {
+	if p.workspace == nil || p.spec.Unsaved {
+		// An unsaved run has no folder to hold one.
+		return nil
+	}
+	sess := filepath.Join(dir, SessionDir)
+	if err := os.MkdirAll(sess, 0o700); err != nil {
+		return fmt.Errorf("making the session folder %s: %w", sess, err)
+	}
+	upper, err := os.MkdirTemp("", "agentdesk-session-")
+	if err != nil {
+		return fmt.Errorf("making the session folder's overlay: %w (check TMPDIR's free space)", err)
+	}
+	ov, err := overlay.New(sess, upper)
+	if err != nil {
+		os.RemoveAll(upper)
+		return err
+	}
+	p.workspace.WithSession(ov)
+	if set, ok := p.toolbox.(*tools.Set); ok {
+		set.OnClose(func() error {
+			err := ov.Close()
+			if rerr := os.RemoveAll(upper); err == nil {
+				err = rerr
+			}
+			return err
+		})
+	}
+	return nil
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys(m map[string][]byte) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -2,7 +2,9 @@ package runner
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -218,7 +220,7 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	r.mu.Lock()
 	rec := &r.rec
 	rec.State, rec.Outcome, rec.Reason = v.State(), v.Outcome, v.Reason
-	rec.Error = r.red.String(v.Message)
+	rec.Error = r.red.String(noToolsFix(v.Message, r.spec, rec.Model.Role))
 	rec.EndedAt = &end
 	rec.Timings.TotalMS = end.Sub(r.start).Milliseconds()
 	rec.Usage = Usage(r.usage)
@@ -242,15 +244,19 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 
 	var err error
 	if r.spec.Unsaved {
-		r.unsaved = &folderContent{rec: final, transcript: transcript, tape: tape}
+		r.unsaved = &folderContent{rec: final, transcript: transcript, tape: tape, extra: r.extraFiles}
 	} else {
-		err = writeRunFolder(&final, transcript, tape)
+		err = writeRunFolder(&final, transcript, tape, r.extraFiles)
 	}
 	if tapeErr != nil {
 		err = fmt.Errorf("encoding the cassette of run %s: %w", final.RunID, tapeErr)
 	}
-	if err == nil && patchErr != nil {
-		err = patchErr
+	if patchErr != nil {
+		err = errors.Join(err, patchErr)
+	}
+	if !r.spec.Unsaved && r.workspace != nil {
+		// The session folder stays only when the run left files in it.
+		os.Remove(filepath.Join(final.Dir, SessionDir))
 	}
 
 	// Everything is released before Wait returns: the project folder,

@@ -45,8 +45,11 @@ type prepared struct {
 	tools   []wire.Tool
 	toolbox toolRunner
 	overlay *overlay.Overlay
-	project string
-	maxIter int
+	// workspace is the tools' view of the project (and, once the run
+	// folder exists, of its session folder).
+	workspace *tools.Workspace
+	project   string
+	maxIter   int
 
 	cassette *cassette.Cassette
 	replay   *ReplayRecord
@@ -171,11 +174,11 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 			p.toolbox = &frontlineTools{}
 		}
 		if s.Project != "" {
-			set, ov, err := openTrialTools(s)
+			set, ws, err := openTrialTools(s)
 			if err != nil {
 				return nil, &SpecError{Err: err}
 			}
-			p.toolsOn, p.toolbox, p.project, p.overlay = true, set, ov.Project(), ov
+			p.toolsOn, p.toolbox, p.project, p.overlay, p.workspace = true, set, ws.Overlay().Project(), ws.Overlay(), ws
 			p.tools = wireTools(set.Offered())
 		}
 		p.maxIter = s.MaxToolIterations

@@ -200,6 +200,13 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 			return nil, err
 		}
 	}
+	if err := p.openSession(dir); err != nil {
+		p.close()
+		if !s.Unsaved {
+			os.RemoveAll(dir)
+		}
+		return nil, err
+	}
 	host, _ := os.Hostname()
 	shown := p.model
 	shown.Endpoint = red.String(p.model.Endpoint)
@@ -242,29 +249,30 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	r := &Run{
-		mcp:      p.mcp,
-		mcpNotes: p.mcpNotes,
-		runner:   rn,
-		spec:     s,
-		model:    p.model,
-		limits:   p.limits,
-		red:      red,
-		system:   p.system,
-		layers:   p.layers,
-		message:  p.firstMessage(dir),
-		ctx:      runCtx,
-		cancel:   cancel,
-		rec:      rec,
-		start:    start,
-		client:   rn.client,
-		toolsOn:  p.toolsOn,
-		tools:    p.tools,
-		toolbox:  p.toolbox,
-		maxIter:  p.maxIter,
-		guard:    tools.NewGuard(),
-		overlay:  p.overlay,
-		changed:  make(chan struct{}),
-		done:     make(chan struct{}),
+		mcp:       p.mcp,
+		mcpNotes:  p.mcpNotes,
+		runner:    rn,
+		spec:      s,
+		model:     p.model,
+		limits:    p.limits,
+		red:       red,
+		system:    p.system,
+		layers:    p.layers,
+		message:   p.firstMessage(dir),
+		ctx:       runCtx,
+		cancel:    cancel,
+		rec:       rec,
+		start:     start,
+		client:    rn.client,
+		toolsOn:   p.toolsOn,
+		tools:     p.tools,
+		toolbox:   p.toolbox,
+		maxIter:   p.maxIter,
+		guard:     tools.NewGuard(),
+		overlay:   p.overlay,
+		workspace: p.workspace,
+		changed:   make(chan struct{}),
+		done:      make(chan struct{}),
 	}
 	switch {
 	case p.cassette != nil:
@@ -352,6 +360,11 @@ type Run struct {
 	overlay *overlay.Overlay
 	// changes are what the run changed in the overlay, read when it ended.
 	changes []overlay.Change
+	// workspace is the tools' view of the project and session folder.
+	workspace *tools.Workspace
+	// extraFiles are written into the run folder at the end, by path:
+	// changes.patch, the session folder's files.
+	extraFiles map[string][]byte
 
 	// recorder and tape are set when recording; player when replaying.
 	recorder *recorder
@@ -379,6 +392,7 @@ type folderContent struct {
 	rec        Record
 	transcript []TranscriptEntry
 	tape       []byte
+	extra      map[string][]byte
 	kept       bool
 }
 
@@ -396,7 +410,7 @@ func (r *Run) Keep() (string, error) {
 	if _, err := createRunFolder(r.runner.dir, u.rec.RunID); err != nil {
 		return "", err
 	}
-	if err := writeRunFolder(&u.rec, u.transcript, u.tape); err != nil {
+	if err := writeRunFolder(&u.rec, u.transcript, u.tape, u.extra); err != nil {
 		return "", err
 	}
 	u.kept = true

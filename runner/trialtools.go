@@ -51,7 +51,7 @@ func trialOffer(s Spec) (request.Offered, error) {
 // (runner/tools.FromOffered), with the spec's extra tools, gated by its
 // --approve patterns and asker, checked as the runtime checks meta
 // arguments, and answered first by its mocks.
-func openTrialTools(s Spec) (*tools.Set, *overlay.Overlay, error) {
+func openTrialTools(s Spec) (*tools.Set, *tools.Workspace, error) {
 	offered, err := trialOffer(s)
 	if err != nil {
 		return nil, nil, err
@@ -83,7 +83,7 @@ func openTrialTools(s Spec) (*tools.Set, *overlay.Overlay, error) {
 		}
 		return err
 	})
-	return set, ov, nil
+	return set, ws, nil
 }
 
 // TrialToolSpecs returns the specs of the tools a trial on a project

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,5 +107,62 @@ func TestShellApprovedAndDenied(t *testing.T) {
 	}
 	if len(rec.Changes) != 1 || rec.Changes[0].Path != "made.txt" {
 		t.Errorf("changes %+v", rec.Changes)
+	}
+}
+
+func TestWebFetchKeepsThePageInTheSessionFolder(t *testing.T) {
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("port 8080\n"))
+	}))
+	defer page.Close()
+	f := newFixture(t, wire.OpenAI)
+	f.srv.Enqueue(
+		script(modeltest.ToolCall("c1", "web_fetch", `{"Url":"`+page.URL+`/notes","_rationale":"read"}`), modeltest.Finish(modeltest.FinishTools)),
+		modeltest.Reply("done"),
+	)
+	s := f.toolSpec("Fetch it.", project(t), Limits{})
+	s.Approve, _ = approve.ParseAll([]string{"web_fetch:" + page.URL + "/*"})
+	_, rec := f.run(t, s)
+	if rec.Outcome != Completed {
+		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
+	}
+	res := rec.ToolCalls[0].Result
+	if res.Label != "approved" || !strings.Contains(res.Text, "Saved to: "+filepath.Join(rec.Dir, SessionDir)) {
+		t.Fatalf("web_fetch: %+v", res)
+	}
+	ents, _ := os.ReadDir(filepath.Join(rec.Dir, SessionDir))
+	if len(ents) != 1 {
+		t.Fatalf("session folder holds %v", ents)
+	}
+	if b, _ := os.ReadFile(filepath.Join(rec.Dir, SessionDir, ents[0].Name())); string(b) != "port 8080\n" {
+		t.Errorf("saved page %q", b)
+	}
+}
+
+func TestUnsavedRunKeepsItsPatch(t *testing.T) {
+	f := newFixture(t, wire.OpenAI)
+	f.srv.Enqueue(
+		script(modeltest.ToolCall("c1", "file_write", `{"Path":"a.md","Content":"x\n","_rationale":"save"}`), modeltest.Finish(modeltest.FinishTools)),
+		modeltest.Reply("done"),
+	)
+	s := f.toolSpec("Write.", project(t), Limits{})
+	s.Unsaved = true
+	r, err := f.runner.Start(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Wait()
+	if _, err := os.Stat(r.Dir()); err == nil {
+		t.Fatal("an unsaved run has a folder before Keep")
+	}
+	if cs := r.Changes(); len(cs) != 1 || cs[0].Path != "a.md" || string(cs[0].New) != "x\n" {
+		t.Errorf("changes %+v", cs)
+	}
+	dir, err := r.Keep()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, PatchFile)); err != nil || !strings.Contains(string(b), "+++ b/a.md") {
+		t.Errorf("kept patch %q %v", b, err)
 	}
 }

@@ -43,6 +43,7 @@ type routeFlags struct {
 	noProgress  time.Duration
 	demo        bool
 	cases       []string
+	shard       string
 	// watch and live are --watch and --live; round is set for one round
 	// of a watch (see watchRound).
 	watch, live bool
@@ -159,6 +160,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit until the first text, thinking or tool call (default SubAgents.PrefillTimeoutSeconds)")
 	fl.BoolVar(&f.demo, "demo", false, "use the embedded sample home and its routing suite (nothing else needed): with --suite, --static, --show-request, or a REQUEST its suite recorded")
 	fl.StringArrayVar(&f.cases, "case", nil, "with --suite: "+caseUsage)
+	fl.StringVar(&f.shard, "shard", "", "with --suite: "+shardUsage)
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds)")
 	fl.BoolVar(&f.watch, "watch", false, "with --suite: run the suites, then again each time a suite, an agent or the config changes (offline; Ctrl-C stops)")
 	fl.BoolVar(&f.live, "live", false, "with --suite --watch: ask the model live every time, recordings or not (nothing is recorded)")

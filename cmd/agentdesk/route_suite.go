@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"time"
 
@@ -72,9 +73,13 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		samples = f.samples
 	}
 	filter := evalrec.NewCaseFilter(f.cases)
+	shard, err := parseShard(f.shard)
+	if err != nil {
+		return err
+	}
 	var suites []*lintsuite.RouteSuite
 	var names []string
-	total := 0
+	total, all := 0, 0
 	for _, path := range files {
 		s := lintsuite.LoadRoute(path)
 		lintsuite.CheckRoute(s, c)
@@ -82,14 +87,23 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		for _, cs := range s.Cases {
 			names = append(names, cs.Name)
 			if filter.Match(cs.Name) {
-				n++
+				all++
+				if shard.Has(path, cs.Name) {
+					n++
+				}
 			}
 		}
-		if n == 0 && filter != nil && len(s.Cases) > 0 {
-			continue // --case names none of its cases
+		if n == 0 && (filter != nil || shard != nil) && len(s.Cases) > 0 {
+			continue // --case names none of its cases, or they are in other shards
+		}
+		if len(s.Cases) == 0 && !shard.Has(path, "") {
+			continue // a broken suite is reported by one shard
 		}
 		suites = append(suites, s)
 		total += n
+	}
+	if shard != nil {
+		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
 	}
 	if err := unmatchedCases(filter, names); err != nil {
 		return err
@@ -104,7 +118,7 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	var results []*route.SuiteResult
 	for _, s := range suites {
 		results = append(results, route.RunSuite(cmd.Context(), s, route.SuiteOptions{
-			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: filter, ShownFrom: cwd,
+			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: filter, Shard: shard, ShownFrom: cwd,
 			OnSample: progress.sample,
 			OnCase:   func(r *route.CaseResult) { progress.caseDone(r.Status) },
 		}))

@@ -34,6 +34,7 @@ type testFlags struct {
 	keepRuns        bool
 	approve         []string
 	models          []string
+	shard           string
 	// watch and live are --watch and --live; round is set for one round
 	// of a watch (see watchRound).
 	watch, live bool
@@ -82,6 +83,12 @@ each test case "case [model]". Each model keeps its recordings (in
 <agent>.test.recordings/model-<name>/), so --offline replays the matrix. A
 suite's models: key is the default.
 
+--shard K/N runs the K-th of N shares of the cases, for N CI jobs: a case's
+share is a hash of its suite file's name and its own, so it is the same on
+every machine and whatever the other cases; each share's report stands
+alone (gather the JUnit files). A broken suite file is reported by one
+share.
+
 A replayed sample writes its run folder only when it does not pass (the
 report names it); --keep-runs writes one for every replayed sample. Live
 samples always have their run folders.
@@ -115,6 +122,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.Var(&f.audience, "audience", "the parent session's audience of cases whose suite names none: Personal (default), Team or Public")
 	fl.StringVar(&f.project, "project", "", "project folder of cases that name none (default: none)")
 	fl.StringArrayVar(&f.cases, "case", nil, caseUsage)
+	fl.StringVar(&f.shard, "shard", "", shardUsage)
 	fl.StringSliceVar(&f.models, "models", nil, "run every case on each of these models side by side: roles (Main, Compaction, Fallback) or Models.Definitions names, comma-separated (default: the suite's models:)")
 	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
 	addApproveFlag(fl, &f.approve, approveUsage+"; recorded and offline samples need none")
@@ -199,9 +207,13 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		}
 	}
 	filter := evalrec.NewCaseFilter(f.cases)
+	shard, err := parseShard(f.shard)
+	if err != nil {
+		return err
+	}
 	var suites []*lintsuite.Suite
 	var names []string
-	total := 0
+	total, all := 0, 0
 	for _, p := range files {
 		s := lintsuite.Load(p)
 		lintsuite.Check(s, c)
@@ -209,14 +221,23 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		for _, cs := range s.Cases {
 			names = append(names, cs.Name)
 			if filter.Match(cs.Name) {
-				n++
+				all++
+				if shard.Has(p, cs.Name) {
+					n++
+				}
 			}
 		}
-		if n == 0 && filter != nil && !s.Broken() {
-			continue // --case names none of its cases
+		if n == 0 && (filter != nil || shard != nil) && !s.Broken() {
+			continue // --case names none of its cases, or they are in other shards
+		}
+		if s.Broken() && !shard.Has(p, "") {
+			continue // a broken suite is reported by one shard
 		}
 		suites = append(suites, s)
 		total += n
+	}
+	if shard != nil {
+		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
 	}
 	if err := unmatchedCases(filter, names); err != nil {
 		return err
@@ -233,7 +254,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	results := suite.Run(cmd.Context(), suites, suite.Options{
 		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: filter, ShownFrom: shownFrom,
-		Models: models,
+		Models: models, Shard: shard,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},

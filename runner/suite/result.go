@@ -57,6 +57,10 @@ type SuiteResult struct {
 	// Duration is the wall time from the first sample's start to the last
 	// one's end.
 	Duration time.Duration
+	// Err says why the suite cannot run as written though it reads (its
+	// agent does not load: the loader's reason); its cases are errors
+	// with no sample run.
+	Err string
 	// Models are the models the cases ran on side by side (none: each
 	// case on its own model role). Cases then holds a result per case and
 	// model, case by case, models in this order.
@@ -66,7 +70,7 @@ type SuiteResult struct {
 // Status is the worst status of the suite's cases; Error for a broken
 // suite.
 func (r *SuiteResult) Status() Status {
-	if len(r.Cases) == 0 {
+	if len(r.Cases) == 0 || r.Err != "" {
 		return Error
 	}
 	worst := Pass
@@ -125,6 +129,9 @@ type SampleResult struct {
 	Changes []string
 	// Err says why the sample could not be judged (Error, Unrecorded).
 	Err string
+	// Note is a remark beside a failed sample's failures: the judge gave
+	// no verdict, though a rule had failed already.
+	Note string
 	// Duration is the run's time (its recorded time for a replay).
 	Duration time.Duration
 	// OutputTokens is the output tokens the run's model calls reported.

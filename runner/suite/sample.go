@@ -185,7 +185,13 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		}
 	}
 	if judgeFailed != nil {
-		return errorf("%v", judgeFailed)
+		if len(res.Failures) == 0 {
+			return errorf("%v", judgeFailed)
+		}
+		// A rule failed already: the sample fails on it, and the judge
+		// that gave no verdict is a note beside the failures.
+		res.Status, res.Note = Fail, fmt.Sprintf("no verdict from the judge: %v", judgeFailed)
+		return res
 	}
 	if commandErr != nil {
 		return errorf("%v", commandErr)
