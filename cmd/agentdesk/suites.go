@@ -15,6 +15,7 @@ import (
 
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
 )
 
 // suiteKind is a kind of suite file, for the commands that run them.
@@ -178,4 +179,20 @@ func makeDemo() (string, lint.Home, error) {
 		return "", lint.Home{}, exitWith(exitInternal, err)
 	}
 	return dir, h, nil
+}
+
+// shardUsage is the help of --shard, the same for agentdesk test and
+// route --suite.
+const shardUsage = "run the K-th of N shares of the cases (K/N), for N CI jobs; a case's share is fixed by its suite's and its own name"
+
+// parseShard reads --shard ("": none); a bad value is bad usage.
+func parseShard(s string) (*evalrec.Shard, error) {
+	if s == "" {
+		return nil, nil
+	}
+	sh, err := evalrec.ParseShard(s)
+	if err != nil {
+		return nil, usageErrorf("--shard: %v", err)
+	}
+	return sh, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
@@ -33,6 +34,11 @@ type testFlags struct {
 	keepRuns        bool
 	approve         []string
 	models          []string
+	shard           string
+	// watch and live are --watch and --live; round is set for one round
+	// of a watch (see watchRound).
+	watch, live bool
+	round       *watchRound
 }
 
 // newTestCmd builds `agentdesk test [PATH...]`.
@@ -77,6 +83,12 @@ each test case "case [model]". Each model keeps its recordings (in
 <agent>.test.recordings/model-<name>/), so --offline replays the matrix. A
 suite's models: key is the default.
 
+--shard K/N runs the K-th of N shares of the cases, for N CI jobs: a case's
+share is a hash of its suite file's name and its own, so it is the same on
+every machine and whatever the other cases; each share's report stands
+alone (gather the JUnit files). A broken suite file is reported by one
+share.
+
 A replayed sample writes its run folder only when it does not pass (the
 report names it); --keep-runs writes one for every replayed sample. Live
 samples always have their run folders.
@@ -110,9 +122,12 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.Var(&f.audience, "audience", "the parent session's audience of cases whose suite names none: Personal (default), Team or Public")
 	fl.StringVar(&f.project, "project", "", "project folder of cases that name none (default: none)")
 	fl.StringArrayVar(&f.cases, "case", nil, caseUsage)
+	fl.StringVar(&f.shard, "shard", "", shardUsage)
 	fl.StringSliceVar(&f.models, "models", nil, "run every case on each of these models side by side: roles (Main, Compaction, Fallback) or Models.Definitions names, comma-separated (default: the suite's models:)")
 	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
 	addApproveFlag(fl, &f.approve, approveUsage+"; recorded and offline samples need none")
+	fl.BoolVar(&f.watch, "watch", false, "run the suites, then again each time their suite, agent, skill or config file changes (offline; Ctrl-C stops)")
+	fl.BoolVar(&f.live, "live", false, "with --watch: run every sample live against the model, recordings or not (nothing is recorded)")
 	return cmd
 }
 
@@ -122,6 +137,12 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
+	if err := checkWatchFlags(f.watch, f.live, f.record, f.offline, f.demo, f.format); err != nil {
+		return err
+	}
+	if f.round != nil {
+		mode = f.round.mode
+	}
 	if f.jobs < 1 {
 		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
 	}
@@ -129,8 +150,23 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return usageErrorf("--judge-role: %v", err)
 	}
-	sh, err := openSuiteHome(cmd, g, f.demo, paths, f.record)
-	if err != nil {
+	if f.watch && f.round == nil {
+		c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+		if err != nil {
+			return err
+		}
+		w := &suiteWatch{g: g, command: "agentdesk test", kind: testSuites, paths: paths, mode: watchMode(f.live), deps: testSuiteDeps,
+			round: func(r *watchRound) error {
+				one := f
+				one.round, one.live, one.offline = r, false, r.mode == evalrec.Offline
+				return runTests(cmd, g, one, paths)
+			}}
+		return w.run(cmd.Context(), c.Home)
+	}
+	sh := suitesHome{}
+	if f.round != nil {
+		sh.c = f.round.c
+	} else if sh, err = openSuiteHome(cmd, g, f.demo, paths, f.record); err != nil {
 		return err
 	}
 	defer sh.close(cmd.ErrOrStderr())
@@ -139,8 +175,10 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if f.demo {
 		shownFrom = c.Home.Base
 	}
-	files, err := findSuiteFiles(c.Home.Agents, paths, testSuites)
-	if err != nil {
+	var files []string
+	if f.round != nil {
+		files = f.round.files
+	} else if files, err = findSuiteFiles(c.Home.Agents, paths, testSuites); err != nil {
 		return err
 	}
 	rn, err := openRunner(g, runsDir)
@@ -169,9 +207,13 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		}
 	}
 	filter := evalrec.NewCaseFilter(f.cases)
+	shard, err := parseShard(f.shard)
+	if err != nil {
+		return err
+	}
 	var suites []*lintsuite.Suite
 	var names []string
-	total := 0
+	total, all := 0, 0
 	for _, p := range files {
 		s := lintsuite.Load(p)
 		lintsuite.Check(s, c)
@@ -179,14 +221,23 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		for _, cs := range s.Cases {
 			names = append(names, cs.Name)
 			if filter.Match(cs.Name) {
-				n++
+				all++
+				if shard.Has(p, cs.Name) {
+					n++
+				}
 			}
 		}
-		if n == 0 && filter != nil && !s.Broken() {
-			continue // --case names none of its cases
+		if n == 0 && (filter != nil || shard != nil) && !s.Broken() {
+			continue // --case names none of its cases, or they are in other shards
+		}
+		if s.Broken() && !shard.Has(p, "") {
+			continue // a broken suite is reported by one shard
 		}
 		suites = append(suites, s)
 		total += n
+	}
+	if shard != nil {
+		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
 	}
 	if err := unmatchedCases(filter, names); err != nil {
 		return err
@@ -203,7 +254,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	results := suite.Run(cmd.Context(), suites, suite.Options{
 		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: filter, ShownFrom: shownFrom,
-		Models: models,
+		Models: models, Shard: shard,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},

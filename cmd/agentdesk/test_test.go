@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -263,4 +264,65 @@ func TestTestCommandModelsBadUsage(t *testing.T) {
 			t.Errorf("--models %s: exit %d, want 2 and %q:\n%s", tt.models, code, tt.want, stderr)
 		}
 	}
+}
+
+// TestShardsSplitTheDemoSuites: the N shards of test and route --suite
+// run every case exactly once between them, each report standing alone.
+func TestShardsSplitTheDemoSuites(t *testing.T) {
+	for _, cmd := range [][]string{{"test", "--demo", "--offline"}, {"route", "--demo", "--suite", "--offline"}} {
+		t.Run(cmd[0], func(t *testing.T) {
+			whole := junitCases(t, append(cmd, "--format", "junit"))
+			if len(whole) < 3 {
+				t.Fatalf("the demo has %d cases", len(whole))
+			}
+			seen := map[string]int{}
+			for k := 1; k <= 3; k++ {
+				shard := fmt.Sprintf("%d/3", k)
+				for _, name := range junitCases(t, append(cmd, "--format", "junit", "--shard", shard)) {
+					seen[name]++
+				}
+			}
+			for _, name := range whole {
+				if seen[name] != 1 {
+					t.Errorf("%s ran in %d shards", name, seen[name])
+				}
+			}
+			if len(seen) != len(whole) {
+				t.Errorf("the shards ran %d cases, the whole %d", len(seen), len(whole))
+			}
+		})
+	}
+	for _, bad := range []string{"0/3", "4/3", "x", "1/0"} {
+		code, _, stderr := runTrialCmd(t, nil, "", "test", "--demo", "--offline", "--shard", bad)
+		if code != 2 || !strings.Contains(stderr, "--shard") {
+			t.Errorf("--shard %s: exit %d\n%s", bad, code, stderr)
+		}
+	}
+}
+
+// junitCases runs agentdesk with args (a JUnit report) and returns its
+// test cases' names; a shard with no case of a suite leaves it out.
+func junitCases(t *testing.T, args []string) []string {
+	t.Helper()
+	code, stdout, stderr := runTrialCmd(t, nil, "", args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+	}
+	var doc struct {
+		Suites []struct {
+			Cases []struct {
+				Name string `xml:"name,attr"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, stdout)
+	}
+	var out []string
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }

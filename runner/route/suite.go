@@ -62,6 +62,8 @@ type SuiteOptions struct {
 	// Cases, when set, selects the cases that run (--case); the others
 	// are left out of the result.
 	Cases *evalrec.CaseFilter
+	// Shard, when set, runs only its share of the cases (--shard K/N).
+	Shard *evalrec.Shard
 	// ShownFrom is the folder hints show the suite's path relative to
 	// ("": the working directory).
 	ShownFrom string
@@ -150,7 +152,7 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 	res.Findings = suiteFindings(s)
 	var cases []*lintsuite.RouteCase
 	for _, c := range s.Cases {
-		if o.Cases.Match(c.Name) {
+		if o.Cases.Match(c.Name) && o.Shard.Has(s.Path, c.Name) {
 			cases = append(cases, c)
 			res.Cases = append(res.Cases, &CaseResult{Case: c})
 		}

@@ -66,6 +66,8 @@ type Options struct {
 	// Cases, when set, selects the cases that run (--case); the others
 	// are left out of the results.
 	Cases *evalrec.CaseFilter
+	// Shard, when set, runs only its share of the cases (--shard K/N).
+	Shard *evalrec.Shard
 	// ShownFrom is the folder the hints show suite paths relative to (""
 	// : the working directory).
 	ShownFrom string
@@ -76,12 +78,12 @@ func (o Options) shown(path string) string { return ReportOptions{Dir: o.ShownFr
 
 // selected returns the cases of s that o selects.
 func (o Options) selected(s *lintsuite.Suite) []*lintsuite.Case {
-	if o.Cases == nil {
+	if o.Cases == nil && o.Shard == nil {
 		return s.Cases
 	}
 	var out []*lintsuite.Case
 	for _, c := range s.Cases {
-		if o.Cases.Match(c.Name) {
+		if o.Cases.Match(c.Name) && o.Shard.Has(s.Path, c.Name) {
 			out = append(out, c)
 		}
 	}
