@@ -193,3 +193,14 @@ func TestToolsListsLiveMCPTools(t *testing.T) {
 		t.Errorf("--no-mcp:\n%s", stdout)
 	}
 }
+
+// A headless run says on stderr what went wrong with an MCP server.
+func TestRunPrintsMCPNotes(t *testing.T) {
+	srv, env, _ := trialHome(t, wire.OpenAI)
+	env = append(env, "NETCLAW_McpServers__gone__Command=agentdesk-no-such-mcp-server")
+	srv.Enqueue(modeltest.Reply("Nothing to do."))
+	code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--project", toolProject(t))
+	if code != 0 || !strings.Contains(stderr, "mcp: MCP server 'gone' did not start, so its tools are not offered: command \"agentdesk-no-such-mcp-server\" is not found on PATH") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+}

@@ -436,3 +436,15 @@ func TestApprovalThroughSet(t *testing.T) {
 		t.Errorf("denied call = %+v", res)
 	}
 }
+
+func TestStartNotesFollowTheConfiguration(t *testing.T) {
+	var cfgs []lint.McpServer
+	for _, name := range []string{"c", "a", "b"} {
+		cfgs = append(cfgs, lint.McpServer{Name: name, Transport: "stdio", Command: "agentdesk-no-such-" + name, Enabled: true})
+	}
+	_, n := start(t, Options{}, cfgs...)
+	got := n.all()
+	if len(got) != 3 || !strings.HasPrefix(got[0], "MCP server 'c'") || !strings.HasPrefix(got[1], "MCP server 'a'") || !strings.HasPrefix(got[2], "MCP server 'b'") {
+		t.Errorf("notes = %q", got)
+	}
+}
