@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 )
 
@@ -139,6 +140,9 @@ type SampleResult struct {
 	// tokenizer (OutputTokensCounted is then set).
 	OutputTokens        int
 	OutputTokensCounted bool
+	// ToolCalls are the run's tool calls with their results (redacted,
+	// cut as run.json keeps them).
+	ToolCalls []runner.ToolCall
 	// Recording is the recording's path (replayed, or kept).
 	Recording string
 	// Recorded says what --record did with the recording file: Replaced
