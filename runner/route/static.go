@@ -31,11 +31,11 @@ const SimilarThreshold = 0.6
 // Index is the listed agents' names and descriptions, ready to rank
 // requests against: an inverted index of their words.
 type Index struct {
-	names  []string
-	lens   []int
-	vocab  map[string]int
-	post   [][]posting // by term id: the agents holding it
-	vecs   [][]posting // by agent: its terms, by term id (term in posting.at)
+	names []string
+	lens  []int
+	vocab map[string]int
+	post  [][]posting // by term id: the agents holding it
+	vecs  [][]posting // by agent: its terms, by term id (term in posting.at)
 	// dvecs are the agents' description terms alone, which Similar
 	// compares: names weigh in the ranking, and two agents whose
 	// descriptions say the same thing are alike whatever their names.
