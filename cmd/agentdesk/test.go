@@ -304,7 +304,9 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		suiteAsJSON:   func() error { return suite.JSON(g.stdout, results, ropts) },
 		suiteAsJUnit:  func() error { return suite.JUnit(g.stdout, results, ropts) },
 		suiteAsGitHub: func() error { return suite.GitHub(g.stdout, results, ropts) },
-		suiteAsHTML:   func() error { return suite.HTML(g.stdout, results, took, ropts) },
+		suiteAsHTML: func() error {
+			return suite.HTML(g.stdout, results, suite.HTMLOptions{ReportOptions: ropts, Generated: time.Now(), Took: took})
+		},
 	})
 }
 

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/net/html"
-
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -157,7 +155,7 @@ func TestTestCommandFailuresAndUsage(t *testing.T) {
 	}{
 		{[]string{"test", "--record", "--offline"}, "give one of them"},
 		{[]string{"test", "--jobs", "0"}, "--jobs is 0"},
-		{[]string{"test", "--format", "xml"}, "use text, json, junit, github or html"},
+		{[]string{"test", "--format", "xml"}, "use text, json, junit or github"},
 		{[]string{"test", "--judge-role", "Boss"}, "--judge-role"},
 		{[]string{"test", "nowhere.test.yaml"}, "no such suite"},
 		{[]string{"test", filepath.Join(filepath.Dir(suite), "code-analyst.md")}, "is not a test suite"},
@@ -366,48 +364,5 @@ func TestTestCommandFailedRunsAgainWhatFailed(t *testing.T) {
 	}
 	if code, _, stderr = runTrialCmd(t, nil, "", "test", "--demo", "--failed"); code != 2 || !strings.Contains(stderr, "the demo keeps none") {
 		t.Errorf("--demo --failed: exit %d\n%s", code, stderr)
-	}
-}
-
-func TestHTMLFormat(t *testing.T) {
-	for _, tt := range []struct {
-		args []string
-		want []string
-	}{
-		{[]string{"test", "--demo", "--offline", "--format", "html"}, []string{"agentdesk test", "Pass rate per case", "explains the watcher", "3 cases: 3 passed"}},
-		{[]string{"route", "--demo", "--suite", "--offline", "--format", "html"}, []string{"agentdesk route", "Confusion", "expected \\ picked", "cases:"}},
-	} {
-		code, stdout, stderr := runTrialCmd(t, nil, "", tt.args...)
-		if code != 0 && code != 1 {
-			t.Fatalf("%v: exit %d\n%s", tt.args, code, stderr)
-		}
-		doc, err := html.Parse(strings.NewReader(stdout))
-		if err != nil || !strings.HasPrefix(stdout, "<!doctype html>") {
-			t.Fatalf("%v: %v\n%s", tt.args, err, stdout)
-		}
-		var text strings.Builder
-		var walk func(*html.Node)
-		walk = func(n *html.Node) {
-			if n.Type == html.TextNode {
-				text.WriteString(n.Data + " ")
-			}
-			for _, a := range n.Attr {
-				if a.Key == "src" || a.Key == "href" {
-					t.Errorf("%v: <%s %s=%q> fetches", tt.args, n.Data, a.Key, a.Val)
-				}
-			}
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				walk(c)
-			}
-		}
-		walk(doc)
-		for _, w := range tt.want {
-			if !strings.Contains(text.String(), w) {
-				t.Errorf("%v: the page lacks %q", tt.args, w)
-			}
-		}
-	}
-	if code, _, stderr := runTrialCmd(t, nil, "", "route", "--demo", "--format", "html", "hello"); code != 2 || !strings.Contains(stderr, "--format html reports suites") {
-		t.Errorf("route --format html without --suite: exit %d\n%s", code, stderr)
 	}
 }

@@ -1,257 +1,232 @@
 package suite
 
 import (
-	"bufio"
 	"fmt"
 	"html/template"
 	"io"
-	"strings"
+	"sort"
 	"time"
 
-	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/evalhtml"
 )
 
-// HTMLStyle is the style sheet of agentdesk's HTML reports (test and
-// route), inlined in the page: the page fetches nothing.
-const HTMLStyle = `
-:root{--pass:#1a7f37;--fail:#cf222e;--warn:#9a6700;--dim:#57606a;--line:#d0d7de;--bg:#f6f8fa}
-*{box-sizing:border-box}
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:24px;color:#1f2328}
-h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}
-h3{font-size:15px;margin:16px 0 6px}small,.dim{color:var(--dim)}
-table{border-collapse:collapse;margin:8px 0;width:100%}th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
-th{background:var(--bg)}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
-.pass{color:var(--pass)}.fail,.error{color:var(--fail)}.stale,.not-recorded{color:var(--warn)}
-.badge{font-weight:600;text-transform:uppercase;font-size:12px}
-.summary{font-size:16px;font-weight:600;margin:8px 0 16px}.summary.ok{color:var(--pass)}.summary.bad{color:var(--fail)}
-pre{background:var(--bg);border:1px solid var(--line);padding:8px;white-space:pre-wrap;word-break:break-word;margin:4px 0;max-height:420px;overflow:auto}
-details{border:1px solid var(--line);border-radius:6px;padding:6px 10px;margin:6px 0}summary{cursor:pointer}
-.sample{border-top:1px dashed var(--line);margin-top:8px;padding-top:6px}
-svg text{font:12px system-ui,sans-serif;fill:#1f2328}
-`
-
-// Bar is one bar of a chart: a label and a share from 0 to 1.
-type Bar struct {
-	Label string
-	Rate  float64
-	// Class colours the bar (a status: "pass", "fail", …).
-	Class string
+// HTMLOptions say how the HTML report is made.
+type HTMLOptions struct {
+	ReportOptions
+	// Generated is when the report was made (shown in its head; none
+	// when zero).
+	Generated time.Time
+	// Took is the run's wall time (in the summary; none when 0).
+	Took time.Duration
 }
 
-// BarChart draws bars of pass rates as inline SVG, one row a bar, each
-// label and figure escaped.
-func BarChart(title string, bars []Bar) template.HTML {
-	if len(bars) == 0 {
-		return ""
+// HTML writes results as one self-contained HTML page (no script, no
+// fetch: a Content-Security-Policy of default-src 'none'): the summary, a
+// chart of pass rate per case (and per model for a matrix), the matrix,
+// and every case with its samples, their failures, the judge's reason and
+// a transcript (task, context, tool calls with results, output). Every
+// text is escaped by html/template.
+func HTML(w io.Writer, rs []*SuiteResult, o HTMLOptions) error {
+	sum := Summarize(rs)
+	page := htmlPage{Page: evalhtml.NewPage("agentdesk test report", o.Generated), OK: sum.OK(), Line: sum.line(o.Took), Summary: sum}
+	for _, r := range rs {
+		page.Suites = append(page.Suites, htmlSuiteOf(r, o.ReportOptions, len(page.Suites)))
 	}
-	const labelW, barW, rowH = 280, 520, 22
-	h := rowH*len(bars) + 8
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg role="img" aria-label="%s" width="%d" height="%d" viewBox="0 0 %d %d" xmlns="http://www.w3.org/2000/svg">`,
-		template.HTMLEscapeString(title), labelW+barW+60, h, labelW+barW+60, h)
-	fmt.Fprintf(&b, `<title>%s</title>`, template.HTMLEscapeString(title))
-	colors := map[string]string{"pass": "#1a7f37", "fail": "#cf222e", "error": "#cf222e", "stale": "#bf8700", "not-recorded": "#bf8700"}
-	for i, bar := range bars {
-		y := 4 + i*rowH
-		label := []rune(clean(bar.Label))
-		if len(label) > 40 {
-			label = append(label[:39], '…')
-		}
-		rate := min(max(bar.Rate, 0), 1)
-		color := colors[bar.Class]
-		if color == "" {
-			color = "#57606a"
-		}
-		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text>`, labelW-8, y+15, template.HTMLEscapeString(string(label)))
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#eaeef2"/>`, labelW, y+3, barW, rowH-6)
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>`, labelW, y+3, rate*barW, rowH-6, color)
-		fmt.Fprintf(&b, `<text x="%d" y="%d">%.0f%%</text>`, labelW+barW+6, y+15, rate*100)
-	}
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String()) // every text in it is escaped above
+	return testHTML.Execute(w, page)
 }
 
-// clean shows a model's or a file's control characters as escapes, so a
-// report carries none (html/template escapes markup, not those).
-func clean(s string) string { return termsafe.EscapeLines(s) }
-
-// statusClass is a status as a CSS class.
-func statusClass(s Status) string { return strings.ReplaceAll(string(s), " ", "-") }
-
-// htmlPage is what the test report's template reads.
 type htmlPage struct {
-	Style   template.CSS
-	Summary string
+	evalhtml.Page
 	OK      bool
-	At      string
+	Line    string
+	Summary Summary
 	Suites  []htmlSuite
 }
 
 type htmlSuite struct {
-	Path, Agent string
-	Findings    []string
-	Chart       template.HTML
-	ModelChart  template.HTML
-	Matrix      [][]TableCell
-	Cases       []htmlCase
+	ID, Path, Agent, Status, Err string
+	Findings                     []htmlFinding
+	Chart, ModelChart            *evalhtml.Chart
+	Matrix                       *htmlMatrix
+	Cases                        []htmlCase
 }
 
+type htmlFinding struct{ Loc, Severity, Message, Hint, Rule string }
+
+type htmlMatrix struct {
+	Models  []string
+	Rows    []htmlMatrixRow
+	Summary []htmlCell
+}
+
+type htmlMatrixRow struct {
+	Case  string
+	Cells []htmlCell
+}
+
+type htmlCell struct{ Text, Class string }
+
 type htmlCase struct {
-	Title, Status, Class, Message, Time string
-	Passed, Total                       int
-	Samples                             []htmlSample
+	ID, Title, Status, Message, Duration string
+	Passed, Samples                      int
+	Line                                 int
+	Task, Context                        string
+	Vars                                 []string
+	Runs                                 []htmlSample
 }
 
 type htmlSample struct {
-	N                                            int
-	Status, Class, How, Outcome, Reason, Err     string
-	Time, Output, RunDir, Recording, JudgeReason string
-	JudgePass                                    bool
-	Judged                                       bool
-	Tokens                                       int
-	Failures                                     []Failure
-	Tools                                        []htmlTool
-	Changes                                      []string
+	N                                                   int
+	Status, How, Outcome, Reason, Duration, Output, Err string
+	RunDir, Recording                                   string
+	Failures                                            []Failure
+	Verdict                                             *Verdict
+	Changes                                             []string
+	Tools                                               []htmlTool
 }
 
 type htmlTool struct {
-	Name, Arguments, Result, Note string
+	Name, Arguments, Result, Label string
+	Error, Answered                bool
 }
 
-var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{"clean": clean}).Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>agentdesk test report</title><style>{{.Style}}</style></head>
-<body>
-<h1>agentdesk test</h1>
-<p class="summary {{if .OK}}ok{{else}}bad{{end}}">{{.Summary}}</p>
-{{range .Suites}}<section class="suite">
-<h2>{{clean .Path}} <small>agent {{clean .Agent}}</small></h2>
-{{range .Findings}}<p class="error">{{.}}</p>{{end}}
-{{if .Chart}}<h3>Pass rate per case</h3>{{.Chart}}{{end}}
-{{if .Matrix}}<h3>Models side by side</h3>
-<table class="matrix"><thead><tr>{{range index .Matrix 0}}<th>{{.Text}}</th>{{end}}</tr></thead><tbody>
-{{range $i, $row := .Matrix}}{{if $i}}<tr>{{range $j, $c := $row}}{{if $j}}<td class="num {{$c.Status}}">{{$c.Text}}</td>{{else}}<th>{{$c.Text}}</th>{{end}}{{end}}</tr>{{end}}{{end}}
-</tbody></table>
-<p class="dim">Each cell: samples passed / samples, median time, median output tokens.</p>
-{{if .ModelChart}}<h3>Pass rate per model</h3>{{.ModelChart}}{{end}}{{end}}
-<h3>Cases</h3>
-<table class="cases"><thead><tr><th>status</th><th>case</th><th class="num">passed</th><th class="num">time</th><th>why</th></tr></thead><tbody>
-{{range .Cases}}<tr><td class="badge {{.Class}}">{{.Status}}</td><td>{{clean .Title}}</td><td class="num">{{.Passed}}/{{.Total}}</td><td class="num">{{.Time}}</td><td>{{clean .Message}}</td></tr>
-{{end}}</tbody></table>
-{{range .Cases}}<details{{if ne .Status "pass"}} open{{end}}><summary><span class="badge {{.Class}}">{{.Status}}</span> {{clean .Title}} <small>{{.Passed}}/{{.Total}}</small></summary>
-{{range .Samples}}<div class="sample"><b>sample {{.N}}</b> <span class="badge {{.Class}}">{{.Status}}</span>
-<small>{{.How}}{{if .Outcome}} · {{.Outcome}}{{end}}{{if .Reason}} · {{.Reason}}{{end}}{{if .Time}} · {{.Time}}{{end}}{{if .Tokens}} · {{.Tokens}} output tokens{{end}}</small>
-{{if .Err}}<p class="error">{{clean .Err}}</p>{{end}}
-{{range .Changes}}<p class="stale">changed since the recording: {{clean .}}</p>{{end}}
-{{range .Failures}}<p class="fail">{{clean .Expect}}: {{clean .Message}}</p>{{range .Lines}}<pre>{{clean .}}</pre>{{end}}{{end}}
-{{if .Judged}}<p class="{{if .JudgePass}}pass{{else}}fail{{end}}">judge: {{if .JudgePass}}PASS{{else}}FAIL{{end}}: {{clean .JudgeReason}}</p>{{end}}
-{{if .Tools}}<table class="tools"><thead><tr><th>tool call</th><th>arguments</th><th>result</th></tr></thead><tbody>
-{{range .Tools}}<tr><td>{{clean .Name}}{{if .Note}} <small>{{.Note}}</small>{{end}}</td><td><pre>{{clean .Arguments}}</pre></td><td><pre>{{clean .Result}}</pre></td></tr>{{end}}
-</tbody></table>{{end}}
-{{if .Output}}<p class="dim">output</p><pre>{{clean .Output}}</pre>{{end}}
-{{if .RunDir}}<p class="dim">run folder: {{clean .RunDir}}</p>{{end}}{{if .Recording}}<p class="dim">recording: {{clean .Recording}}</p>{{end}}
-</div>{{end}}
-</details>{{end}}
-</section>{{end}}
-<p class="dim">Made by agentdesk at {{.At}}.</p>
-</body></html>
-`))
-
-// HTML writes the results as one self-contained HTML page: the summary,
-// per suite a chart of pass rate per case, the matrix of a run on
-// several models (and a chart per model), the cases, and each case's
-// samples with their output, tool calls, failures and judge reason.
-// Everything from a file or a model is escaped; the page fetches nothing.
-func HTML(w io.Writer, rs []*SuiteResult, took time.Duration, o ReportOptions) error {
-	sum := Summarize(rs)
-	line := sum.String()
-	if took > 0 {
-		line += " in " + FormatDuration(took)
-	}
-	page := htmlPage{Style: template.CSS(HTMLStyle), Summary: line, OK: sum.OK(), At: time.Now().UTC().Format(time.RFC3339)}
-	for _, r := range rs {
-		hs := htmlSuite{Path: o.shown(r.Suite.Path), Agent: r.Suite.Agent}
-		for _, d := range r.Findings {
-			hs.Findings = append(hs.Findings, clean(fmt.Sprintf("%d:%d: %s [%s]", d.Line, d.Column, d.Message, d.Rule)))
+func htmlSuiteOf(r *SuiteResult, o ReportOptions, i int) htmlSuite {
+	s := htmlSuite{ID: fmt.Sprintf("suite-%d", i+1), Path: o.shown(r.Suite.Path), Agent: r.Suite.Agent, Status: string(r.Status()), Err: r.Err}
+	for _, d := range r.Findings {
+		sev := "error"
+		if d.Severity == lint.Warning {
+			sev = "warning"
 		}
-		var bars []Bar
-		for _, c := range r.Cases {
-			rate := 0.0
-			if len(c.Samples) > 0 {
-				rate = float64(c.Passed) / float64(len(c.Samples))
-			}
-			bars = append(bars, Bar{Label: c.Title(), Rate: rate, Class: statusClass(c.Status)})
-			hs.Cases = append(hs.Cases, htmlCaseOf(c))
+		loc := o.shown(d.Path)
+		if d.Line > 0 {
+			loc += fmt.Sprintf(":%d:%d", d.Line, d.Column)
 		}
-		hs.Chart = BarChart("pass rate per case of "+hs.Path, bars)
-		if m := r.Matrix(); m != nil {
-			hs.Matrix = m.Table()
-			for i := range hs.Matrix {
-				for j := range hs.Matrix[i] {
-					hs.Matrix[i][j].Status = Status(statusClass(hs.Matrix[i][j].Status))
-				}
+		s.Findings = append(s.Findings, htmlFinding{Loc: loc, Severity: sev, Message: d.Message, Hint: d.Hint, Rule: d.Rule})
+	}
+	var bars []evalhtml.Bar
+	for j, c := range r.Cases {
+		bars = append(bars, evalhtml.Bar{Label: c.Title(), Rate: rate(c.Passed, len(c.Samples)), Text: fmt.Sprintf("%d/%d", c.Passed, len(c.Samples)), Status: string(c.Status)})
+		s.Cases = append(s.Cases, htmlCaseOf(c, fmt.Sprintf("%s-case-%d", s.ID, j+1)))
+	}
+	s.Chart = evalhtml.NewChart("Pass rate per case", bars)
+	if m := r.Matrix(); m != nil {
+		hm := &htmlMatrix{Models: m.Models}
+		for _, row := range m.Rows {
+			hr := htmlMatrixRow{Case: row.Case.Name}
+			for _, c := range row.Cells {
+				hr.Cells = append(hr.Cells, htmlCell{Text: c.CellText(), Class: evalhtml.StatusClass(string(c.Status))})
 			}
-			var mbars []Bar
-			for j, name := range m.Models {
-				mbars = append(mbars, Bar{Label: name, Rate: m.Summary[j].PassRate(), Class: statusClass(m.Summary[j].Status)})
-			}
-			hs.ModelChart = BarChart("pass rate per model of "+hs.Path, mbars)
+			hm.Rows = append(hm.Rows, hr)
 		}
-		page.Suites = append(page.Suites, hs)
+		var mbars []evalhtml.Bar
+		for j, c := range m.Summary {
+			hm.Summary = append(hm.Summary, htmlCell{Text: summaryCellText(c), Class: evalhtml.StatusClass(string(c.Status))})
+			mbars = append(mbars, evalhtml.Bar{Label: m.Models[j], Rate: c.PassRate(), Text: fmt.Sprintf("%d/%d samples, %d/%d cases", c.Passed, c.Samples, c.CasesPassed, c.Cases), Status: string(c.Status)})
+		}
+		s.Matrix = hm
+		s.ModelChart = evalhtml.NewChart("Pass rate per model", mbars)
 	}
-	bw := bufio.NewWriter(w)
-	if err := htmlTemplate.Execute(bw, page); err != nil {
-		return fmt.Errorf("write the HTML report: %w", err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write the HTML report: %w", err)
-	}
-	return nil
+	return s
 }
 
-// htmlCaseOf is a case as the page shows it.
-func htmlCaseOf(c *CaseResult) htmlCase {
-	hc := htmlCase{Title: c.Title(), Status: string(c.Status), Class: statusClass(c.Status), Message: c.Message, Passed: c.Passed, Total: len(c.Samples)}
+func rate(passed, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return float64(passed) / float64(of)
+}
+
+func htmlCaseOf(c *CaseResult, id string) htmlCase {
+	hc := htmlCase{ID: id, Title: c.Title(), Status: string(c.Status), Message: c.Message, Passed: c.Passed, Samples: len(c.Samples),
+		Line: c.Case.Pos.Line, Task: c.Case.Task, Context: c.Case.Context}
 	if c.Duration > 0 {
-		hc.Time = FormatDuration(c.Duration)
+		hc.Duration = FormatDuration(c.Duration)
 	}
-	for _, s := range c.Samples {
-		if s == nil {
+	if c.Case.ContextFile != "" && hc.Context == "" {
+		hc.Context = "(read from " + c.Case.ContextFile + ")"
+	}
+	for k, v := range c.Case.Vars {
+		hc.Vars = append(hc.Vars, k+" = "+v)
+	}
+	sort.Strings(hc.Vars)
+	for _, smp := range c.Samples {
+		if smp == nil {
 			continue
 		}
-		hs := htmlSample{N: s.N, Status: string(s.Status), Class: statusClass(s.Status), How: s.How, Outcome: s.Outcome, Reason: s.Reason, Err: s.Err,
-			Output: s.Output, RunDir: s.RunDir, Recording: s.Recording, Tokens: s.OutputTokens, Failures: s.Failures, Changes: s.Changes}
-		if s.Duration > 0 {
-			hs.Time = FormatDuration(s.Duration)
+		hs := htmlSample{N: smp.N, Status: string(smp.Status), How: smp.How, Outcome: smp.Outcome, Reason: smp.Reason, Output: smp.Output, Err: smp.Err,
+			RunDir: smp.RunDir, Recording: smp.Recording, Failures: smp.Failures, Verdict: smp.Verdict, Changes: smp.Changes, Tools: htmlTools(smp.ToolCalls)}
+		if smp.Duration > 0 {
+			hs.Duration = FormatDuration(smp.Duration)
 		}
-		if s.Verdict != nil {
-			hs.Judged, hs.JudgePass, hs.JudgeReason = true, s.Verdict.Pass, s.Verdict.Reason
-		}
-		for _, tc := range s.ToolCalls {
-			hs.Tools = append(hs.Tools, htmlToolOf(tc))
-		}
-		hc.Samples = append(hc.Samples, hs)
+		hc.Runs = append(hc.Runs, hs)
 	}
 	return hc
 }
 
-// htmlToolOf is a tool call as the page shows it.
-func htmlToolOf(tc runner.ToolCall) htmlTool {
-	t := htmlTool{Name: tc.Name, Arguments: tc.Arguments}
-	switch r := tc.Result; {
-	case r == nil:
-		t.Note = "never answered"
-	default:
-		t.Result = r.Text
-		switch {
-		case r.Refused:
-			t.Note = "refused"
-		case r.Error:
-			t.Note = "error"
-		case r.Cut:
-			t.Note = "cut"
+// htmlTools are tool calls as the transcript shows them.
+func htmlTools(calls []runner.ToolCall) []htmlTool {
+	var out []htmlTool
+	for _, tc := range calls {
+		t := htmlTool{Name: tc.Name, Arguments: tc.Arguments}
+		if tc.Result != nil {
+			t.Answered, t.Result, t.Error, t.Label = true, tc.Result.Text, tc.Result.Error, tc.Result.Label
 		}
+		out = append(out, t)
 	}
-	return t
+	return out
 }
+
+var testHTML = template.Must(template.New("page").Funcs(evalhtml.Funcs()).Parse(evalhtml.Base + `{{template "head" .Page}}
+<main>
+<div class="banner {{if .OK}}pass{{else}}fail{{end}}">{{if .OK}}Every case passed{{else}}Not every case passed{{end}}: {{.Line}}</div>
+<section class="summary">
+<div><b>{{.Summary.Cases}}</b>cases</div>
+<div><b>{{.Summary.Passed}}</b>passed</div>
+<div><b>{{.Summary.Failed}}</b>failed</div>
+<div><b>{{.Summary.Stale}}</b>stale</div>
+<div><b>{{.Summary.Unrecorded}}</b>not recorded</div>
+<div><b>{{.Summary.Errors}}</b>errors</div>
+<div><b>{{.Summary.Samples}}</b>samples</div>
+<div><b>{{.Summary.Suites}}</b>suite files{{if .Summary.Broken}} ({{.Summary.Broken}} could not run){{end}}</div>
+</section>
+{{range .Suites}}<section class="suite" id="{{.ID}}">
+<h2>{{template "badge" .Status}} {{.Path}} <span class="dim">(agent {{.Agent}})</span></h2>
+{{if .Err}}<p class="failure">{{.Err}}</p>{{end}}
+{{if .Findings}}<ul class="findings">{{range .Findings}}<li><code>{{.Loc}}</code> {{.Severity}}: {{.Message}} <span class="dim">[{{.Rule}}]</span>{{if .Hint}}<br><span class="dim">hint: {{.Hint}}</span>{{end}}</li>{{end}}</ul>{{end}}
+{{template "chart" .Chart}}
+{{if .Matrix}}<h3>Models side by side</h3>
+<table class="matrix"><thead><tr><th>case</th>{{range .Matrix.Models}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range .Matrix.Rows}}<tr><td>{{.Case}}</td>{{range .Cells}}<td class="cell {{.Class}}">{{.Text}}</td>{{end}}</tr>{{end}}
+<tr><th>all cases</th>{{range .Matrix.Summary}}<td class="cell {{.Class}}">{{.Text}}</td>{{end}}</tr></tbody></table>
+{{template "chart" .ModelChart}}{{end}}
+{{if .Cases}}<table class="cases"><thead><tr><th>status</th><th>case</th><th class="num">passed</th><th class="num">time</th><th>why</th></tr></thead><tbody>
+{{range .Cases}}<tr><td>{{template "badge" .Status}}</td><td><a href="#{{.ID}}">{{.Title}}</a></td><td class="num">{{.Passed}}/{{.Samples}}</td><td class="num">{{.Duration}}</td><td>{{.Message}}</td></tr>
+{{end}}</tbody></table>{{end}}
+{{range .Cases}}<details id="{{.ID}}"{{if ne .Status "pass"}} open{{end}}>
+<summary>{{template "badge" .Status}} <b>{{.Title}}</b> <span class="dim">{{.Passed}}/{{.Samples}} samples{{if .Duration}}, {{.Duration}}{{end}}{{if .Line}}, line {{.Line}}{{end}}</span></summary>
+<div>
+{{if .Message}}<p class="failure">{{.Message}}</p>{{end}}
+{{if .Vars}}<p class="dim">from the row: {{range $i, $v := .Vars}}{{if $i}}; {{end}}{{$v}}{{end}}</p>{{end}}
+<h3>Task</h3><pre>{{.Task}}</pre>
+{{if .Context}}<h3>Context</h3><pre>{{.Context}}</pre>{{end}}
+{{range .Runs}}<details class="sample"{{if ne .Status "pass"}} open{{end}}>
+<summary>{{template "badge" .Status}} sample {{.N}} <span class="dim">{{.How}}{{if .Outcome}} · {{.Outcome}}{{if .Reason}} ({{.Reason}}){{end}}{{end}}{{if .Duration}} · {{.Duration}}{{end}}</span></summary>
+<div>
+{{if .Err}}<p class="failure">{{.Err}}</p>{{end}}
+{{range .Changes}}<p class="failure">changed since the recording: {{.}}</p>{{end}}
+{{if .Failures}}<ul>{{range .Failures}}<li class="failure"><b>{{.Expect}}</b>: {{.Message}}{{if .Lines}}<pre>{{range .Lines}}{{.}}
+{{end}}</pre>{{end}}</li>{{end}}</ul>{{end}}
+{{with .Verdict}}<p><b>Judge:</b> {{if .Pass}}PASS{{else}}FAIL{{end}}: {{.Reason}}</p>{{end}}
+{{if .Tools}}<h3>Tool calls</h3>{{range .Tools}}<div class="tool"><span class="name">{{.Name}}</span>{{if .Label}} <span class="dim">({{.Label}})</span>{{end}}<pre>{{.Arguments}}</pre>{{if .Answered}}<pre{{if .Error}} class="failure"{{end}}>{{.Result}}</pre>{{else}}<p class="dim">not answered</p>{{end}}</div>{{end}}{{end}}
+{{if .Output}}<h3>Output</h3><pre>{{.Output}}</pre>{{end}}
+{{if .RunDir}}<p class="dim">run folder: <code>{{.RunDir}}</code></p>{{end}}
+{{if .Recording}}<p class="dim">recording: <code>{{.Recording}}</code></p>{{end}}
+</div></details>
+{{end}}</div></details>
+{{end}}</section>
+{{end}}</main>
+</body>
+</html>
+`))

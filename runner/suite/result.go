@@ -122,6 +122,9 @@ type SampleResult struct {
 	Outcome, Reason string
 	// Output is the run's final output (redacted).
 	Output string
+	// ToolCalls are the run's tool calls with their results (redacted),
+	// for the HTML report's transcript.
+	ToolCalls []runner.ToolCall
 	// Failures are the expectations that failed.
 	Failures []Failure
 	// Verdict is the judge's, when the case has a rubric.
@@ -140,9 +143,6 @@ type SampleResult struct {
 	// tokenizer (OutputTokensCounted is then set).
 	OutputTokens        int
 	OutputTokensCounted bool
-	// ToolCalls are the run's tool calls with their results (redacted,
-	// cut as run.json keeps them).
-	ToolCalls []runner.ToolCall
 	// Recording is the recording's path (replayed, or kept).
 	Recording string
 	// Recorded says what --record did with the recording file: Replaced

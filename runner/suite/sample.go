@@ -117,9 +117,9 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		defer func() { keep(run, res) }()
 	}
 	res.Outcome, res.Reason, res.Output = string(rec.Outcome), rec.Reason, rec.Output
+	res.ToolCalls = rec.ToolCalls
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
 	res.OutputTokens, res.OutputTokensCounted = OutputTokens(&rec)
-	res.ToolCalls = rec.ToolCalls
 	res.Failures = Check(c.Expect, &rec)
 
 	// The check program reads only the run's record: it runs on a
