@@ -360,6 +360,9 @@ func routeText(res *route.Result) string {
 	b.WriteString("\n")
 	for _, s := range res.Samples {
 		fmt.Fprintf(&b, "%d. %s\n", s.N, termsafe.Escape(s.Pick.Describe()))
+		for _, also := range s.Pick.Also {
+			fmt.Fprintf(&b, "   then %s\n", termsafe.Escape(also.Describe()))
+		}
 		if s.Run.Dir != "" {
 			fmt.Fprintf(&b, "   run %s\n", termsafe.Escape(s.Run.Dir))
 		}
