@@ -123,3 +123,35 @@ func TestPaneScrollsToItsLastLine(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowListKeepsTheFeedLabel (issue 20 item 29): at 40×12 a feed
+// agent's row keeps its source label, its long name cut instead; in the
+// demo two summarizers (local and feed) are told apart.
+func TestNarrowListKeepsTheFeedLabel(t *testing.T) {
+	tm := demoModel(t, 40, 12)
+	lw := listWidth(40)
+	var feedRows, rows []string
+	for _, l := range strings.Split(tm.screen(), "\n") {
+		left, _, ok := strings.Cut(l, "│")
+		if !ok || len([]rune(left)) < 2 {
+			continue
+		}
+		if strings.ContainsAny(left, "✓✗○!") {
+			rows = append(rows, left)
+			if strings.Contains(left, "release-n") || strings.Contains(left, "changelog") || strings.Count(left, "summarizer") == 1 && strings.Contains(left, "✗") {
+				feedRows = append(feedRows, left)
+			}
+		}
+		if w := ansi.StringWidth(left); w > lw+1 {
+			t.Errorf("row %q is %d wide, the list %d", left, w, lw)
+		}
+	}
+	if len(feedRows) < 2 {
+		t.Fatalf("feed rows %q in\n%s", feedRows, tm.screen())
+	}
+	for _, r := range feedRows {
+		if !strings.HasSuffix(strings.TrimRight(r, " "), "feed") {
+			t.Errorf("feed row %q drops its source label:\n%s", r, tm.screen())
+		}
+	}
+}
