@@ -44,6 +44,10 @@ type routeFlags struct {
 	demo        bool
 	cases       []string
 	shard       string
+	// watch and live are --watch and --live; round is set for one round
+	// of a watch (see watchRound).
+	watch, live bool
+	round       *watchRound
 }
 
 // samplesRange says the limit on samples, the same everywhere: route
@@ -158,6 +162,8 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.StringArrayVar(&f.cases, "case", nil, "with --suite: "+caseUsage)
 	fl.StringVar(&f.shard, "shard", "", "with --suite: "+shardUsage)
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds)")
+	fl.BoolVar(&f.watch, "watch", false, "with --suite: run the suites, then again each time a suite, an agent or the config changes (offline; Ctrl-C stops)")
+	fl.BoolVar(&f.live, "live", false, "with --suite --watch: ask the model live every time, recordings or not (nothing is recorded)")
 	return cmd
 }
 
@@ -177,6 +183,8 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--offline replays suite recordings: use it with --suite")
 	case len(f.cases) > 0:
 		return usageErrorf("--case picks cases of routing suites: use it with --suite")
+	case f.watch || f.live:
+		return usageErrorf("--watch re-runs routing suites: use it with --suite")
 	case f.format == suiteAsJUnit || f.format == suiteAsGitHub:
 		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
 	case f.static && (f.record || changed("samples") || changed("system-file") || changed("model-role") || f.showRequest):

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/route"
@@ -27,15 +28,40 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		return usageErrorf("--samples is %d: %s", f.samples, samplesRange)
 	case f.static && (f.record || f.offline || changed("samples")):
 		return usageErrorf("--static asks no model: leave out --record, --offline and --samples")
+	case f.static && f.live:
+		return usageErrorf("--static asks no model: leave out --live")
 	}
-	sh, err := openSuiteHome(cmd, g, f.demo, paths, f.record)
-	if err != nil {
+	if err := checkWatchFlags(f.watch, f.live, f.record, f.offline, f.demo, f.format); err != nil {
+		return err
+	}
+	if f.round != nil {
+		mode = f.round.mode
+	}
+	if f.watch && f.round == nil {
+		c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+		if err != nil {
+			return err
+		}
+		w := &suiteWatch{g: g, command: "agentdesk route --suite", kind: routeSuites, paths: paths, mode: watchMode(f.live), deps: routeSuiteDeps,
+			round: func(r *watchRound) error {
+				one := f
+				one.round, one.live, one.offline = r, false, r.mode == evalrec.Offline
+				return runRouteSuites(cmd, g, one, paths)
+			}}
+		return w.run(cmd.Context(), c.Home)
+	}
+	sh := suitesHome{}
+	if f.round != nil {
+		sh.c = f.round.c
+	} else if sh, err = openSuiteHome(cmd, g, f.demo, paths, f.record); err != nil {
 		return err
 	}
 	defer sh.close(cmd.ErrOrStderr())
 	c := sh.c
-	files, err := routeSuiteFiles(c.Home.Agents, paths)
-	if err != nil {
+	var files []string
+	if f.round != nil {
+		files = f.round.files
+	} else if files, err = routeSuiteFiles(c.Home.Agents, paths); err != nil {
 		return err
 	}
 	rn, err := openRunner(g, sh.runsDir(f.runsDir))
@@ -110,5 +136,8 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 // routeSuiteFiles returns the routing suites to run: those named (a
 // folder gives its suites), or every suite in the agents folder.
 func routeSuiteFiles(agents string, paths []string) ([]string, error) {
-	return findSuiteFiles(agents, paths, suiteKind{suffix: lintsuite.RouteSuffix, what: "routing suite", write: "<name>.route.yaml beside the agents (see agentdesk route --help), or give a FILE"})
+	return findSuiteFiles(agents, paths, routeSuites)
 }
+
+// routeSuites is the kind of suite agentdesk route --suite runs.
+var routeSuites = suiteKind{suffix: lintsuite.RouteSuffix, what: "routing suite", write: "<name>.route.yaml beside the agents (see agentdesk route --help), or give a FILE"}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
@@ -34,6 +35,10 @@ type testFlags struct {
 	approve         []string
 	models          []string
 	shard           string
+	// watch and live are --watch and --live; round is set for one round
+	// of a watch (see watchRound).
+	watch, live bool
+	round       *watchRound
 }
 
 // newTestCmd builds `agentdesk test [PATH...]`.
@@ -121,6 +126,8 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.StringSliceVar(&f.models, "models", nil, "run every case on each of these models side by side: roles (Main, Compaction, Fallback) or Models.Definitions names, comma-separated (default: the suite's models:)")
 	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
 	addApproveFlag(fl, &f.approve, approveUsage+"; recorded and offline samples need none")
+	fl.BoolVar(&f.watch, "watch", false, "run the suites, then again each time their suite, agent, skill or config file changes (offline; Ctrl-C stops)")
+	fl.BoolVar(&f.live, "live", false, "with --watch: run every sample live against the model, recordings or not (nothing is recorded)")
 	return cmd
 }
 
@@ -130,6 +137,12 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
+	if err := checkWatchFlags(f.watch, f.live, f.record, f.offline, f.demo, f.format); err != nil {
+		return err
+	}
+	if f.round != nil {
+		mode = f.round.mode
+	}
 	if f.jobs < 1 {
 		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
 	}
@@ -137,8 +150,23 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return usageErrorf("--judge-role: %v", err)
 	}
-	sh, err := openSuiteHome(cmd, g, f.demo, paths, f.record)
-	if err != nil {
+	if f.watch && f.round == nil {
+		c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+		if err != nil {
+			return err
+		}
+		w := &suiteWatch{g: g, command: "agentdesk test", kind: testSuites, paths: paths, mode: watchMode(f.live), deps: testSuiteDeps,
+			round: func(r *watchRound) error {
+				one := f
+				one.round, one.live, one.offline = r, false, r.mode == evalrec.Offline
+				return runTests(cmd, g, one, paths)
+			}}
+		return w.run(cmd.Context(), c.Home)
+	}
+	sh := suitesHome{}
+	if f.round != nil {
+		sh.c = f.round.c
+	} else if sh, err = openSuiteHome(cmd, g, f.demo, paths, f.record); err != nil {
 		return err
 	}
 	defer sh.close(cmd.ErrOrStderr())
@@ -147,8 +175,10 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if f.demo {
 		shownFrom = c.Home.Base
 	}
-	files, err := findSuiteFiles(c.Home.Agents, paths, testSuites)
-	if err != nil {
+	var files []string
+	if f.round != nil {
+		files = f.round.files
+	} else if files, err = findSuiteFiles(c.Home.Agents, paths, testSuites); err != nil {
 		return err
 	}
 	rn, err := openRunner(g, runsDir)

@@ -397,9 +397,12 @@ type (
 		Note       string        `json:"note,omitempty"`
 		MS         int64         `json:"duration_ms"`
 		Tokens     int           `json:"output_tokens"`
-		Recording  string        `json:"recording"`
-		Recorded   string        `json:"recorded,omitempty"`
-		KeptWhy    string        `json:"kept_why,omitempty"`
+		// Counted says that output_tokens was counted by agentdesk, the
+		// provider having reported none.
+		Counted   bool   `json:"output_tokens_counted,omitempty"`
+		Recording string `json:"recording"`
+		Recorded  string `json:"recorded,omitempty"`
+		KeptWhy   string `json:"kept_why,omitempty"`
 	}
 	jsonFailure struct {
 		Expect  string   `json:"expect"`
@@ -447,7 +450,7 @@ func JSON(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 			jc := jsonCase{Name: c.Case.Name, Model: c.Model, Line: c.Case.Pos.Line, Status: c.Status, Passed: c.Passed, PassRate: c.Case.PassRate, Message: c.Message, MS: c.Duration.Milliseconds(), Samples: []jsonSample{}}
 			for _, s := range c.Samples {
 				sj := jsonSample{N: s.N, Status: s.Status, How: s.How, RunID: s.RunID, RunDir: s.RunDir, JudgeRunID: s.JudgeRunID, Outcome: s.Outcome, Reason: s.Reason,
-					Failures: []jsonFailure{}, Changes: append([]string{}, s.Changes...), Error: s.Err, Note: s.Note, MS: s.Duration.Milliseconds(), Tokens: s.OutputTokens, Recording: s.Recording,
+					Failures: []jsonFailure{}, Changes: append([]string{}, s.Changes...), Error: s.Err, Note: s.Note, MS: s.Duration.Milliseconds(), Tokens: s.OutputTokens, Counted: s.OutputTokensCounted, Recording: s.Recording,
 					Recorded: string(s.Recorded), KeptWhy: s.KeptWhy}
 				for _, f := range s.Failures {
 					sj.Failures = append(sj.Failures, jsonFailure{f.Expect, f.Message, append([]string{}, f.Lines...)})

@@ -134,8 +134,11 @@ type SampleResult struct {
 	Note string
 	// Duration is the run's time (its recorded time for a replay).
 	Duration time.Duration
-	// OutputTokens is the output tokens the run's model calls reported.
-	OutputTokens int
+	// OutputTokens is the output tokens the run's model calls reported;
+	// when they reported none, the final output counted with agentdesk's
+	// tokenizer (OutputTokensCounted is then set).
+	OutputTokens        int
+	OutputTokensCounted bool
 	// Recording is the recording's path (replayed, or kept).
 	Recording string
 	// Recorded says what --record did with the recording file: Replaced

@@ -118,7 +118,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	}
 	res.Outcome, res.Reason, res.Output = string(rec.Outcome), rec.Reason, rec.Output
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
-	res.OutputTokens = rec.Usage.OutputTokens
+	res.OutputTokens, res.OutputTokensCounted = OutputTokens(&rec)
 	res.Failures = Check(c.Expect, &rec)
 
 	// The check program reads only the run's record: it runs on a
