@@ -102,7 +102,9 @@ func promptRecord(r *request.Request, red *Redactor) *PromptRecord {
 }
 
 // composeRequest composes the spawn's request as the runtime does.
-func composeRequest(s Spec, f *lint.File) (*request.Request, error) {
+// extra are the started MCP servers' tools: deferred, they are in the
+// offer's tool index, not among the first call's tools.
+func composeRequest(s Spec, f *lint.File, extra ...request.Tool) (*request.Request, error) {
 	n := s.NetClaw
 	in := request.Input{
 		Agent:       f.Def,
@@ -128,7 +130,7 @@ func composeRequest(s Spec, f *lint.File) (*request.Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	offer, err := request.OfferFor(n.Audience, pol)
+	offer, err := request.OfferFor(n.Audience, pol, extra...)
 	if err != nil {
 		return nil, err
 	}

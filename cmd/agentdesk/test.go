@@ -35,6 +35,7 @@ type testFlags struct {
 	approve         []string
 	models          []string
 	shard           string
+	failed          bool
 	// watch and live are --watch and --live; round is set for one round
 	// of a watch (see watchRound).
 	watch, live bool
@@ -83,6 +84,13 @@ each test case "case [model]". Each model keeps its recordings (in
 <agent>.test.recordings/model-<name>/), so --offline replays the matrix. A
 suite's models: key is the default.
 
+--failed runs again only the cases that did not pass (failed, stale, not
+recorded or in error) in the last run of their suite; agentdesk test keeps
+how each case ended in $XDG_STATE_HOME/agentdesk/last-runs (else
+~/.local/state/agentdesk/last-runs), one file per suite, written
+atomically. A run of some cases (--case, --shard, --failed) updates theirs
+and keeps the others'.
+
 --shard K/N runs the K-th of N shares of the cases, for N CI jobs: a case's
 share is a hash of its suite file's name and its own, so it is the same on
 every machine and whatever the other cases; each share's report stands
@@ -123,6 +131,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.StringVar(&f.project, "project", "", "project folder of cases that name none (default: none)")
 	fl.StringArrayVar(&f.cases, "case", nil, caseUsage)
 	fl.StringVar(&f.shard, "shard", "", shardUsage)
+	fl.BoolVar(&f.failed, "failed", false, "run again only the cases that did not pass in the last run of their suite (kept in $XDG_STATE_HOME/agentdesk/last-runs)")
 	fl.StringSliceVar(&f.models, "models", nil, "run every case on each of these models side by side: roles (Main, Compaction, Fallback) or Models.Definitions names, comma-separated (default: the suite's models:)")
 	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
 	addApproveFlag(fl, &f.approve, approveUsage+"; recorded and offline samples need none")
@@ -211,6 +220,19 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return err
 	}
+	if f.failed && f.demo {
+		return usageErrorf("--failed reads the last run of your suites; the demo keeps none: leave out --demo or --failed")
+	}
+	var stateDir string
+	if !f.demo {
+		if stateDir, err = evalrec.LastRunsDir(g.Getenv); err != nil && f.failed {
+			return usageErrorf("--failed: %v", err)
+		}
+	}
+	failed, known, err := lastFailed(g, f.failed, stateDir, files)
+	if err != nil {
+		return err
+	}
 	var suites []*lintsuite.Suite
 	var names []string
 	total, all := 0, 0
@@ -220,6 +242,9 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		n := 0
 		for _, cs := range s.Cases {
 			names = append(names, cs.Name)
+			if failed != nil && !failed(p, cs.Name) {
+				continue
+			}
 			if filter.Match(cs.Name) {
 				all++
 				if shard.Has(p, cs.Name) {
@@ -227,8 +252,8 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 				}
 			}
 		}
-		if n == 0 && (filter != nil || shard != nil) && !s.Broken() {
-			continue // --case names none of its cases, or they are in other shards
+		if n == 0 && (filter != nil || shard != nil || failed != nil) && !s.Broken() {
+			continue // --case names none of its cases, they are in other shards, or none failed
 		}
 		if s.Broken() && !shard.Has(p, "") {
 			continue // a broken suite is reported by one shard
@@ -242,6 +267,9 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err := unmatchedCases(filter, names); err != nil {
 		return err
 	}
+	if failed != nil && total == 0 && known > 0 {
+		fmt.Fprintln(g.stderr, "agentdesk: --failed: no case failed in the last run of these suites; nothing to run again")
+	}
 
 	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
 	progress := newProgressLine(g, total)
@@ -254,7 +282,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	results := suite.Run(cmd.Context(), suites, suite.Options{
 		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: filter, ShownFrom: shownFrom,
-		Models: models, Shard: shard,
+		Models: models, Shard: shard, Select: failed,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},
@@ -267,6 +295,9 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	})
 	took := time.Since(start)
 	progress.clear()
+	if stateDir != "" {
+		saveLastRuns(g, stateDir, results, start)
+	}
 
 	return writeSuiteReport(f.format, suite.Summarize(results).OK(), [...]func() error{
 		suiteAsText:   func() error { return printer.finish(results, took) },
@@ -274,6 +305,51 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		suiteAsJUnit:  func() error { return suite.JUnit(g.stdout, results, ropts) },
 		suiteAsGitHub: func() error { return suite.GitHub(g.stdout, results, ropts) },
 	})
+}
+
+// lastFailed returns, with --failed, which cases to run: those that did
+// not pass in the last run of their suite (a suite with no last run
+// recorded runs none, and stderr says so); nil without --failed.
+func lastFailed(g *globals, on bool, dir string, files []string) (sel func(string, string) bool, known int, err error) {
+	if !on {
+		return nil, 0, nil
+	}
+	failed := map[string]map[string]bool{}
+	for _, p := range files {
+		l, err := evalrec.LoadLastRun(dir, p)
+		if err != nil {
+			return nil, 0, exitWith(exitInternal, err)
+		}
+		if l == nil {
+			fmt.Fprintf(g.stderr, "agentdesk: --failed: %s has no last run recorded; none of its cases runs\n", termsafe.Escape(p))
+			continue
+		}
+		set := map[string]bool{}
+		for _, name := range l.Failed() {
+			set[name] = true
+		}
+		failed[p] = set
+		known++
+	}
+	return func(suitePath, caseName string) bool { return failed[suitePath][caseName] }, known, nil
+}
+
+// saveLastRuns records how each case that ran ended, for --failed: a
+// case run on several models failed when one of them did not pass. A
+// state folder that cannot be written is a warning.
+func saveLastRuns(g *globals, dir string, results []*suite.SuiteResult, at time.Time) {
+	for _, r := range results {
+		statuses := map[string]string{}
+		for _, c := range r.Cases {
+			if old, ok := statuses[c.Case.Name]; ok && old != string(suite.Pass) {
+				continue
+			}
+			statuses[c.Case.Name] = string(c.Status)
+		}
+		if err := evalrec.SaveLastRun(dir, r.Suite.Path, statuses, at); err != nil {
+			g.warn("agentdesk", fmt.Sprintf("%v; --failed will not know of this run", err))
+		}
+	}
 }
 
 // caseUsage is the help of --case, the same for agentdesk test and route --suite.

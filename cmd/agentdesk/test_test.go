@@ -326,3 +326,43 @@ func junitCases(t *testing.T, args []string) []string {
 	}
 	return out
 }
+
+func TestTestCommandFailedRunsAgainWhatFailed(t *testing.T) {
+	srv, env, _, suite := suiteHome(t)
+	if err := os.WriteFile(suite, []byte("cases:\n  - name: answers\n    task: say hi\n    expect: {contains: hello}\n  - name: says bye\n    task: say bye\n    expect: {contains: goodbye}\n  - name: also answers\n    task: say hi again\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Before any run: nothing is known, nothing runs.
+	code, stdout, stderr := runTrialCmd(t, env, "", "test", "--failed", suite)
+	if code != 0 || !strings.Contains(stderr, "has no last run recorded") || !strings.Contains(stdout, "0 cases") {
+		t.Fatalf("--failed before a run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if code, stdout, _ = runTrialCmd(t, env, "", "test", suite); code != 1 || !strings.Contains(stdout, "3 cases: 2 passed, 1 failed") {
+		t.Fatalf("first run: exit %d\n%s", code, stdout)
+	}
+	state := filepath.Join(strings.TrimPrefix(env[1], "XDG_STATE_HOME="), "agentdesk", "last-runs")
+	if entries, err := os.ReadDir(state); err != nil || len(entries) != 1 {
+		t.Fatalf("state folder %s: %v %v", state, entries, err)
+	}
+	n := len(srv.Requests())
+	code, stdout, _ = runTrialCmd(t, env, "", "test", "--failed", suite)
+	if code != 1 || !strings.Contains(stdout, "says bye") || strings.Contains(stdout, "answers") || !strings.Contains(stdout, "1 case: 0 passed, 1 failed") {
+		t.Errorf("--failed: exit %d\n%s", code, stdout)
+	}
+	if got := len(srv.Requests()) - n; got != 1 {
+		t.Errorf("--failed made %d model calls, want 1", got)
+	}
+	// The model learns to say goodbye: --failed runs it, it passes, and
+	// then nothing is left to run again.
+	srv.SetChooser(func(modeltest.Request) (modeltest.Script, bool) { return modeltest.Reply("Hello and goodbye."), true })
+	if code, stdout, _ = runTrialCmd(t, env, "", "test", "--failed", suite); code != 0 || !strings.Contains(stdout, "1 case: 1 passed") {
+		t.Errorf("--failed after the fix: exit %d\n%s", code, stdout)
+	}
+	code, _, stderr = runTrialCmd(t, env, "", "test", "--failed", suite)
+	if code != 0 || !strings.Contains(stderr, "no case failed in the last run") {
+		t.Errorf("--failed with nothing failed: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr = runTrialCmd(t, nil, "", "test", "--demo", "--failed"); code != 2 || !strings.Contains(stderr, "the demo keeps none") {
+		t.Errorf("--demo --failed: exit %d\n%s", code, stderr)
+	}
+}

@@ -68,6 +68,9 @@ type Options struct {
 	Cases *evalrec.CaseFilter
 	// Shard, when set, runs only its share of the cases (--shard K/N).
 	Shard *evalrec.Shard
+	// Select, when set, runs only the cases it selects (--failed: those
+	// that did not pass the last time), by suite file and case name.
+	Select func(suitePath, caseName string) bool
 	// ShownFrom is the folder the hints show suite paths relative to (""
 	// : the working directory).
 	ShownFrom string
@@ -78,12 +81,12 @@ func (o Options) shown(path string) string { return ReportOptions{Dir: o.ShownFr
 
 // selected returns the cases of s that o selects.
 func (o Options) selected(s *lintsuite.Suite) []*lintsuite.Case {
-	if o.Cases == nil && o.Shard == nil {
+	if o.Cases == nil && o.Shard == nil && o.Select == nil {
 		return s.Cases
 	}
 	var out []*lintsuite.Case
 	for _, c := range s.Cases {
-		if o.Cases.Match(c.Name) && o.Shard.Has(s.Path, c.Name) {
+		if o.Cases.Match(c.Name) && o.Shard.Has(s.Path, c.Name) && (o.Select == nil || o.Select(s.Path, c.Name)) {
 			out = append(out, c)
 		}
 	}
