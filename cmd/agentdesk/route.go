@@ -154,7 +154,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	addApproveFlag(fl, &f.approve, approveUsage+"; route runs no tool (the frontline's first reply is the answer), so it only checks the patterns")
 	fl.BoolVar(&f.static, "static", false, "rank the agents by shared words, with no model (a heuristic)")
 	fl.BoolVar(&f.showRequest, "show-request", false, "print the request that would be sent, and send nothing")
-	fl.Var(&f.format, "format", "output format: text or json (with --suite also junit or github)")
+	fl.Var(&f.format, "format", "output format: text or json (with --suite also junit, github or html)")
 	fl.BoolVar(&f.suite, "suite", false, "run routing suites (<name>.route.yaml): the FILEs given, or every one in the agents folder")
 	fl.BoolVar(&f.offline, "offline", false, "with --suite: replay recordings only, no model and no key (for CI)")
 	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit until the first text, thinking or tool call (default SubAgents.PrefillTimeoutSeconds)")
@@ -185,7 +185,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--case picks cases of routing suites: use it with --suite")
 	case f.watch || f.live:
 		return usageErrorf("--watch re-runs routing suites: use it with --suite")
-	case f.format == suiteAsJUnit || f.format == suiteAsGitHub:
+	case f.format == suiteAsJUnit || f.format == suiteAsGitHub || f.format == suiteAsHTML:
 		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
 	case f.static && (f.record || changed("samples") || changed("system-file") || changed("model-role") || f.showRequest):
 		return usageErrorf("--static asks no model: leave out --record, --samples, --system-file, --model-role and --show-request")
@@ -360,6 +360,9 @@ func routeText(res *route.Result) string {
 	b.WriteString("\n")
 	for _, s := range res.Samples {
 		fmt.Fprintf(&b, "%d. %s\n", s.N, termsafe.Escape(s.Pick.Describe()))
+		for _, also := range s.Pick.Also {
+			fmt.Fprintf(&b, "   then %s\n", termsafe.Escape(also.Describe()))
+		}
 		if s.Run.Dir != "" {
 			fmt.Fprintf(&b, "   run %s\n", termsafe.Escape(s.Run.Dir))
 		}

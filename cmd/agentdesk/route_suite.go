@@ -130,6 +130,7 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		suiteAsJSON:   func() error { return route.WriteJSON(g.stdout, results, c) },
 		suiteAsJUnit:  func() error { return route.WriteJUnit(g.stdout, results, cwd) },
 		suiteAsGitHub: func() error { return route.WriteGitHub(g.stdout, results, cwd) },
+		suiteAsHTML:   func() error { return route.WriteHTML(g.stdout, results, c, cwd, time.Now(), took) },
 	})
 }
 

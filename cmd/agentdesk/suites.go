@@ -75,15 +75,16 @@ const (
 	suiteAsJSON
 	suiteAsJUnit
 	suiteAsGitHub
+	suiteAsHTML
 	suiteFormats // how many formats there are
 )
 
-var suiteFormatNames = []string{"text", "json", "junit", "github"}
+var suiteFormatNames = []string{"text", "json", "junit", "github", "html"}
 
 // String returns the format's name.
 func (f *suiteFormat) String() string { return suiteFormatNames[*f] }
 
-// Set parses text, json, junit or github.
+// Set parses text, json, junit, github or html.
 func (f *suiteFormat) Set(s string) error {
 	for i, name := range suiteFormatNames {
 		if strings.EqualFold(s, name) {
@@ -91,11 +92,11 @@ func (f *suiteFormat) Set(s string) error {
 			return nil
 		}
 	}
-	return errors.New(`use text, json, junit or github`)
+	return errors.New(`use text, json, junit, github or html`)
 }
 
 // Type names the flag's value in help text.
-func (f *suiteFormat) Type() string { return "text|json|junit|github" }
+func (f *suiteFormat) Type() string { return "text|json|junit|github|html" }
 
 // writeSuiteReport writes a suite command's report with the writer of
 // format f (a failure to write is internal), then says exit 1 when not

@@ -121,7 +121,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl := cmd.Flags()
 	fl.BoolVar(&f.record, "record", false, "run every sample live and keep its recording beside the suite")
 	fl.BoolVar(&f.offline, "offline", false, "replay recordings only: no model, no key (for CI)")
-	fl.Var(&f.format, "format", "output format: text, json, junit or github")
+	fl.Var(&f.format, "format", "output format: text, json, junit, github or html (one self-contained page)")
 	fl.IntVar(&f.jobs, "jobs", suite.DefaultJobs, jobsUsage)
 	fl.StringVar(&f.judgeRole, "judge-role", "Main", "model role of the judge: Main, Compaction or Fallback")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
@@ -304,6 +304,9 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		suiteAsJSON:   func() error { return suite.JSON(g.stdout, results, ropts) },
 		suiteAsJUnit:  func() error { return suite.JUnit(g.stdout, results, ropts) },
 		suiteAsGitHub: func() error { return suite.GitHub(g.stdout, results, ropts) },
+		suiteAsHTML: func() error {
+			return suite.HTML(g.stdout, results, suite.HTMLOptions{ReportOptions: ropts, Generated: time.Now(), Took: took})
+		},
 	})
 }
 

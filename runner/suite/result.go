@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 )
 
@@ -121,6 +122,9 @@ type SampleResult struct {
 	Outcome, Reason string
 	// Output is the run's final output (redacted).
 	Output string
+	// ToolCalls are the run's tool calls with their results (redacted),
+	// for the HTML report's transcript.
+	ToolCalls []runner.ToolCall
 	// Failures are the expectations that failed.
 	Failures []Failure
 	// Verdict is the judge's, when the case has a rubric.

@@ -117,6 +117,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		defer func() { keep(run, res) }()
 	}
 	res.Outcome, res.Reason, res.Output = string(rec.Outcome), rec.Reason, rec.Output
+	res.ToolCalls = rec.ToolCalls
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
 	res.OutputTokens, res.OutputTokensCounted = OutputTokens(&rec)
 	res.Failures = Check(c.Expect, &rec)
