@@ -130,14 +130,13 @@ func TestPaneScrollsToItsLastLine(t *testing.T) {
 func TestNarrowListKeepsTheFeedLabel(t *testing.T) {
 	tm := demoModel(t, 40, 12)
 	lw := listWidth(40)
-	var feedRows, rows []string
+	var feedRows []string
 	for _, l := range strings.Split(tm.screen(), "\n") {
 		left, _, ok := strings.Cut(l, "│")
 		if !ok || len([]rune(left)) < 2 {
 			continue
 		}
 		if strings.ContainsAny(left, "✓✗○!") {
-			rows = append(rows, left)
 			if strings.Contains(left, "release-n") || strings.Contains(left, "changelog") || strings.Count(left, "summarizer") == 1 && strings.Contains(left, "✗") {
 				feedRows = append(feedRows, left)
 			}
