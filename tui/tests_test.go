@@ -95,7 +95,7 @@ func TestTestsPaneRunsOpensAndGoesStale(t *testing.T) {
 	tm.writeFile("agents/code-analyst.md", strings.Replace(string(data), "never invent an API", "never guess", 1))
 	tm.keys("ctrl+r")
 	scr = tm.screen()
-	if strings.Count(scr, "stale") < 3 || !strings.Contains(scr, "system prompt changed") {
+	if strings.Count(scr, "stale") < 3 || !strings.Contains(scr, "system prompt: body changed") {
 		t.Errorf("after an edit:\n%s", scr)
 	}
 }
