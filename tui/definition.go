@@ -55,10 +55,8 @@ func (p *definitionPane) need(w int) tea.Cmd {
 		return nil
 	}
 	e := p.e
-	nc := e.opts.NetClaw
-	nc.Home = e.opts.Home.Base
 	return tea.Batch(p.md.request(p.bodyKey(f, w), f.Def.Body),
-		p.prompt.request(p.promptKey(f), f, e.config(), nc, e.opts.Project))
+		p.prompt.request(p.promptKey(f), f, e.config(), e.netClaw(), e.opts.Project))
 }
 
 // promptKey identifies f's composed request in this scan.

@@ -380,8 +380,7 @@ func (p *runPane) ask() tea.Cmd {
 // start starts a run of f; project "" offers the model no tools.
 func (p *runPane) start(f *lint.File, task, context, project string) tea.Cmd {
 	e := p.e
-	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project, NetClaw: e.opts.NetClaw}
-	spec.NetClaw.Home = e.opts.Home.Base
+	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project, NetClaw: e.netClaw()}
 	e.show(tabRun)
 	return startRunCmd(p.ctx, e.opts.Runner, spec, fileLabel(f))
 }

@@ -90,7 +90,7 @@ func TestTestCommandRecordOfflineStale(t *testing.T) {
 	data, _ := os.ReadFile(def)
 	os.WriteFile(def, []byte(strings.Replace(string(data), "You read code.", "You read code carefully.", 1)), 0o644)
 	code, stdout, _ = runTrialCmd(t, env, "", "test", "--offline")
-	if code != 1 || !strings.Contains(stdout, "stale  answers") || !strings.Contains(stdout, "system prompt changed: ") || !strings.Contains(stdout, "code-analyst.md edited") {
+	if code != 1 || !strings.Contains(stdout, "stale  answers") || !strings.Contains(stdout, "system prompt: body changed: ") || !strings.Contains(stdout, "code-analyst.md edited") {
 		t.Errorf("stale: exit %d\n%s", code, stdout)
 	}
 	// JUnit parses, with a failure of type stale per case.

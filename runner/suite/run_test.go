@@ -547,7 +547,7 @@ func TestRecordings(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(f.home.Agents, "tester.md"), strings.Replace(testerMD, "a tester", "another tester", 1))
 	got := Recordings(s, cat())
-	if got[0].Stale != 2 || got[0].Recorded != 0 || len(got[0].Changes) != 1 || !strings.Contains(got[0].Changes[0], "system prompt changed") {
+	if got[0].Stale != 2 || got[0].Recorded != 0 || len(got[0].Changes) != 1 || !strings.Contains(got[0].Changes[0], "system prompt: body changed") {
 		t.Fatalf("after an edit: %+v", got)
 	}
 }
