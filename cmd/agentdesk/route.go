@@ -106,7 +106,7 @@ could not reach the model or was cancelled keeps the one before). --case
 NAME (repeatable, * and ? wildcards) runs only the cases named. --jobs N
 asks at most N samples of one provider at once (default 4); on a terminal
 a progress line on stderr shows cases done, running and not passed.
---format junit or github for CI. With --static, each case's request is ranked by
+--format junit or github for CI, html for one self-contained page. With --static, each case's request is ranked by
 shared words instead, and a case whose top match is not its agent fails.
 
 --demo uses the embedded sample home: its routing suite replays from the

@@ -112,6 +112,8 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
   agentdesk test --record agents/code-analyst.test.yaml
   agentdesk test --record --case 'finds the port'
   agentdesk test --offline --format junit > report.xml
+  agentdesk test --offline --format html > report.html
+  agentdesk test --watch
   agentdesk test --models Main,Compaction agents/summarizer.test.yaml
   agentdesk test --demo --offline`,
 		RunE: func(cmd *cobra.Command, args []string) error {

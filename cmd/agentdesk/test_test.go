@@ -155,7 +155,7 @@ func TestTestCommandFailuresAndUsage(t *testing.T) {
 	}{
 		{[]string{"test", "--record", "--offline"}, "give one of them"},
 		{[]string{"test", "--jobs", "0"}, "--jobs is 0"},
-		{[]string{"test", "--format", "xml"}, "use text, json, junit or github"},
+		{[]string{"test", "--format", "xml"}, "use text, json, junit, github or html"},
 		{[]string{"test", "--judge-role", "Boss"}, "--judge-role"},
 		{[]string{"test", "nowhere.test.yaml"}, "no such suite"},
 		{[]string{"test", filepath.Join(filepath.Dir(suite), "code-analyst.md")}, "is not a test suite"},

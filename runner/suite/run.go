@@ -187,6 +187,7 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 				// waits for a case (a suite of 1,000 cases would have as many
 				// stacks for the collector to scan).
 				left := c.Repeat
+				var caseFirst, caseLast time.Time
 				for n := 1; n <= c.Repeat; n++ {
 					// A slot of x.work is taken before the sample's goroutine
 					// starts, so that at most Jobs of them exist at once
@@ -211,6 +212,13 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 							last = end
 						}
 						sr.Duration = last.Sub(first)
+						if caseFirst.IsZero() || start.Before(caseFirst) {
+							caseFirst = start
+						}
+						if end.After(caseLast) {
+							caseLast = end
+						}
+						cr.Wall = caseLast.Sub(caseFirst)
 						cr.Samples[n-1] = res
 						left--
 						finished := left == 0
