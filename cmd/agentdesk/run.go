@@ -131,7 +131,7 @@ or a model that does not resolve, 2 bad usage, 3 internal failure.`,
 	fl.StringVar(&f.replay, "replay", "", "play this cassette back instead of calling a model")
 	fl.BoolVar(&f.fast, "fast", false, "with --replay: play without the recorded pauses (the outcome is the same)")
 	f.netclaw.add(fl)
-	fl.Var(&f.audience, "audience", "the parent session's audience: Personal (default), Team or Public (any case)")
+	fl.Var(&f.audience, "audience", "the parent session's audience: Personal, Team or Public (any case)")
 	return cmd
 }
 

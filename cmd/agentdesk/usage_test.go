@@ -111,3 +111,16 @@ func TestRunHelpTellsWhatATrialSends(t *testing.T) {
 		t.Error("run --help still says the model gets only file_read and file_list")
 	}
 }
+
+// TestFlagHelpSaysItsDefaultOnce: a flag's help line names its default
+// once (cobra adds "(default X)" itself; the text should not say it too).
+func TestFlagHelpSaysItsDefaultOnce(t *testing.T) {
+	for _, cmd := range [][]string{{"--help"}, {"run", "--help"}, {"test", "--help"}, {"route", "--help"}, {"preview", "--help"}, {"tools", "--help"}} {
+		_, stdout, _ := run(t, nil, cmd...)
+		for _, line := range strings.Split(stdout, "\n") {
+			if strings.Count(line, "(default") > 1 {
+				t.Errorf("%v: the default is said twice: %s", cmd, strings.TrimSpace(line))
+			}
+		}
+	}
+}
