@@ -220,7 +220,7 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	r.mu.Lock()
 	rec := &r.rec
 	rec.State, rec.Outcome, rec.Reason = v.State(), v.Outcome, v.Reason
-	rec.Error = r.red.String(v.Message)
+	rec.Error = r.red.String(noToolsFix(v.Message, r.spec, rec.Model.Role))
 	rec.EndedAt = &end
 	rec.Timings.TotalMS = end.Sub(r.start).Milliseconds()
 	rec.Usage = Usage(r.usage)

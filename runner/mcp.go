@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
@@ -54,12 +55,13 @@ func (n *mcpNotes) all() []string {
 
 // startMCP starts the MCP servers of the spec's configuration that its
 // audience may use, when the run offers tools and calls a model (a replay
-// answers every call from its cassette and starts none), and offers their
-// tools beside the built-in ones. The servers are stopped, with their
-// process groups, when the tool set closes at the end of the run.
-func (p *prepared) startMCP(ctx context.Context) {
+// answers every call from its cassette and starts none), and adds their
+// tools to the run's tool set, deferred (search_tools and load_tool
+// activate them, as at the runtime). The servers are stopped, with their
+// process groups, when the tool set closes at the end of the run (or when
+// a spec error closes it first).
+func (p *prepared) startMCP(ctx context.Context, s Spec) {
 	set, ok := p.toolbox.(*tools.Set)
-	s := p.spec
 	if !ok || p.cassette != nil || s.Config == nil || len(s.Config.McpServers) == 0 {
 		return
 	}
@@ -74,8 +76,24 @@ func (p *prepared) startMCP(ctx context.Context) {
 		set.Add(t)
 	}
 	set.OnClose(servers.Close)
-	p.tools = wireTools(set.Offered())
 	p.mcp, p.mcpNotes = servers, notes
+}
+
+// mcpCatalog returns the catalogue entries of the started servers' tools,
+// for the request's tool offer and index.
+func (p *prepared) mcpCatalog() []request.Tool {
+	if p.mcp == nil {
+		return nil
+	}
+	var out []request.Tool
+	for _, t := range p.mcp.Tools() {
+		sp := t.Spec()
+		own := strings.TrimPrefix(sp.Name, sp.Server+mcp.Separator)
+		if c, err := request.MCPTool(sp.Server, own, sp.Description, sp.Parameters); err == nil {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // mcpRecord describes the run's servers for run.json; nil when it started

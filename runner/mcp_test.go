@@ -78,6 +78,11 @@ func TestMCPToolInARunIsRecordedAndReplayed(t *testing.T) {
 	if req := f.srv.Requests()[0]; strings.Contains(strings.Join(req.Tools, ","), "web__echo") {
 		t.Errorf("the model was offered a deferred tool at the start: %v", req.Tools)
 	}
+	// The system prompt's tool index names the server, as the runtime's
+	// does, so the model knows to search for its tools.
+	if sys := f.srv.Requests()[0].System; !strings.Contains(sys, "[MCP capability servers - discover tools with search_tools]\nweb") {
+		t.Errorf("the tool index does not name the MCP server:\n%s", sys)
+	}
 	if len(rec.ToolCalls) != 2 {
 		t.Fatalf("tool calls %+v", rec.ToolCalls)
 	}
@@ -93,7 +98,7 @@ func TestMCPToolInARunIsRecordedAndReplayed(t *testing.T) {
 		t.Fatalf("MCP record %+v", m)
 	}
 	md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
-	if !strings.Contains(string(md), "## MCP servers\n\n- web (http): started, 10 tools") || !strings.Contains(string(md), "- Note: MCP server 'web' reported a failure of web__fail") {
+	if !strings.Contains(string(md), "## MCP servers\n\n- web (http): started, 11 tools") || !strings.Contains(string(md), "- Note: MCP server 'web' reported a failure of web__fail") {
 		t.Errorf("result.md:\n%s", md)
 	}
 	// Nothing in the run folder carries the header from secrets.json.

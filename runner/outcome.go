@@ -209,6 +209,26 @@ func Classify(ev *CallEvidence) Verdict {
 // request offering tools; the browser offers the same thing as a key.
 const NoToolsHint = "; this model does not take tools: run again with --no-tools (no file_read, file_list)"
 
+// noToolsFix rewrites NoToolsHint at the end of msg into the fix that
+// applies to the run: --no-tools exists in agentdesk run only; a test
+// case offers tools when it names a project; a frontline needs its tool.
+func noToolsFix(msg string, spec Spec, role string) string {
+	base, ok := strings.CutSuffix(msg, NoToolsHint)
+	if !ok {
+		return msg
+	}
+	if role == "" {
+		role = "Main"
+	}
+	switch {
+	case spec.Frontline != nil:
+		return base + fmt.Sprintf("; this model does not take tools, and the frontline delegates through spawn_agent: point Models.Roles.%s at a model that calls tools in netclaw.json", role)
+	case spec.Suite != nil:
+		return base + fmt.Sprintf("; this model does not take tools: leave out the case's project: (no tools are offered then), or point Models.Roles.%s at a model that calls tools", role)
+	}
+	return msg
+}
+
 // ToolsRefused reports whether a provider's error message says the model
 // does not support tool calling (Ollama: "… does not support tools"),
 // so running again without tools is what helps.

@@ -72,7 +72,7 @@ func (p *prepared) close() {
 
 // prepare checks a spec and resolves its model, limits and tools. Its
 // errors are *SpecError.
-func (rn *Runner) prepare(s Spec) (*prepared, error) {
+func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 	p := &prepared{}
 	// The audience: Audience (the tool set's) when given, else NetClaw's.
 	if s.Audience != "" {
@@ -192,6 +192,7 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 			}
 			p.toolsOn, p.toolbox, p.project, p.overlay, p.workspace = true, set, ws.Overlay().Project(), ws.Overlay(), ws
 			p.tools = wireTools(set.Offered())
+			p.startMCP(ctx, s)
 		}
 		p.maxIter = s.MaxToolIterations
 		if p.maxIter <= 0 && s.Config != nil {
@@ -215,7 +216,7 @@ func (rn *Runner) prepare(s Spec) (*prepared, error) {
 	if f != nil && s.NetClaw.Raw {
 		p.system = f.Def.Body
 	} else if f != nil {
-		req, err := composeRequest(s, f)
+		req, err := composeRequest(s, f, p.mcpCatalog()...)
 		if err != nil {
 			p.close()
 			return nil, &SpecError{Err: err}

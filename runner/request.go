@@ -101,8 +101,27 @@ func promptRecord(r *request.Request, red *Redactor) *PromptRecord {
 	return rec
 }
 
+// ComposeRequest composes the request a spawn of s.Agent would send (the
+// system prompt's parts, the first message without a session folder, the
+// tools), as Start composes it, with no run; suites fingerprint it.
+func ComposeRequest(s Spec) (*request.Request, error) {
+	if s.Agent == nil || s.Agent.Def == nil {
+		return nil, specErrorf("no agent definition to run")
+	}
+	if s.Audience != "" {
+		a, err := preview.ParseAudience(s.Audience)
+		if err != nil {
+			return nil, &SpecError{Err: err}
+		}
+		s.NetClaw.Audience = a
+	}
+	return composeRequest(s, s.Agent)
+}
+
 // composeRequest composes the spawn's request as the runtime does.
-func composeRequest(s Spec, f *lint.File) (*request.Request, error) {
+// extra are the started MCP servers' tools: deferred, they are in the
+// offer's tool index, not among the first call's tools.
+func composeRequest(s Spec, f *lint.File, extra ...request.Tool) (*request.Request, error) {
 	n := s.NetClaw
 	in := request.Input{
 		Agent:       f.Def,
@@ -128,7 +147,7 @@ func composeRequest(s Spec, f *lint.File) (*request.Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	offer, err := request.OfferFor(n.Audience, pol)
+	offer, err := request.OfferFor(n.Audience, pol, extra...)
 	if err != nil {
 		return nil, err
 	}

@@ -189,11 +189,10 @@ func specErrorf(format string, args ...any) error {
 // run: cancelling it cancels the run (cancelled_by_parent), as Run.Cancel
 // does.
 func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
-	p, err := rn.prepare(s)
+	p, err := rn.prepare(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	p.startMCP(ctx)
 	s = p.spec
 	red := p.red
 	id := NewRunID()

@@ -128,6 +128,7 @@ type Model struct {
 	overlays overlayStack
 	flash    flash
 	md       markdownCache
+	prompts  promptCache
 
 	watcher *Watcher
 	// editing is the new agent's draft while the editor has it.
@@ -155,7 +156,7 @@ func New(opts Options) *Model {
 	m.env.show = m.setTab
 	m.env.activeTab = func() tab { return m.tab }
 	m.filter.keys = m.keys.Input
-	m.def = definitionPane{e: &m.env, md: &m.md}
+	m.def = definitionPane{e: &m.env, md: &m.md, prompt: &m.prompts}
 	m.layer = layerPane{e: &m.env}
 	m.runs = newRunPane(&m.env)
 	m.arts = artifactsPane{e: &m.env}
@@ -257,6 +258,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.layer.routed(msg))
 	case markdownMsg:
 		m.md.store(msg)
+	case promptMsg:
+		m.prompts.store(msg)
 	case flashExpiredMsg:
 		if msg.id == m.flash.id {
 			m.flash = flash{id: m.flash.id}

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
@@ -162,9 +163,14 @@ func (p *artifactsPane) lines(w int) []string {
 	if w < 70 {
 		layout = "01-02 15:04"
 	}
+	// On a narrow pane the reason column goes; a reason the column would
+	// cut is shown whole, wrapped, in a detail line under its row.
 	dateW, outW, tookW := len(layout), 9, 7
-	reasonW := max(w-2-dateW-2-outW-2-1-tookW, 8)
+	reasonW := w - 2 - dateW - 2 - outW - 2 - 1 - tookW
 	row := func(date, outcome, reason, took string) string {
+		if reasonW < 8 {
+			return fmt.Sprintf("%s  %s %s", fit(date, dateW), fit(outcome, outW), fmt.Sprintf("%*s", tookW, took))
+		}
 		return fmt.Sprintf("%s  %s  %s %s", fit(date, dateW), fit(outcome, outW), fit(reason, reasonW), fmt.Sprintf("%*s", tookW, took))
 	}
 	add(st.Label.Render(cut("  "+row("started", "state", "reason", "took"), w)))
@@ -173,8 +179,14 @@ func (p *artifactsPane) lines(w int) []string {
 		if r.Timings.TotalMS > 0 {
 			took = dur(time.Duration(r.Timings.TotalMS) * time.Millisecond)
 		}
-		line := row(r.StartedAt.Local().Format(layout), Sanitize(r.State), Sanitize(runner.ReasonText(r.Reason)), took)
+		reason := Sanitize(runner.ReasonText(r.Reason))
+		line := row(r.StartedAt.Local().Format(layout), Sanitize(r.State), reason, took)
 		add(choiceRow(st, line, w, i == p.sel, e.paneFocused))
+		if r.Reason != "" && (reasonW < 8 || ansi.StringWidth(reason) > reasonW) {
+			for _, l := range wrap("↳ "+reason, w-4) {
+				add("    " + st.Dim.Render(l))
+			}
+		}
 	}
 	if r := p.selected(); r != nil {
 		add("", st.Label.Render("Run "+shortID(r.RunID)))

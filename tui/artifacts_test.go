@@ -104,3 +104,19 @@ func TestReloadRereadsTheRuns(t *testing.T) {
 		t.Errorf("after ctrl+r the new run should be listed:\n%s", scr)
 	}
 }
+
+// TestArtifactsLongReasonWrapped: a reason the table's column cuts is
+// shown whole, wrapped, in a detail line under its row, selected or not
+// (issue 20 item 32).
+func TestArtifactsLongReasonWrapped(t *testing.T) {
+	tm := pastRunsModel(t, 60, 20)
+	tm.keys("4", "enter", "down") // the older, completed run is chosen
+	scr := tm.screen()
+	checkFrame(t, tm.View().Content, 60, 20)
+	if !strings.Contains(scr, "output_truncated") {
+		t.Errorf("the cut reason of a row is not shown whole:\n%s", scr)
+	}
+	if i, j := strings.Index(scr, "output_truncated"), strings.Index(scr, "Completed"); i < 0 || j < 0 || i > j {
+		t.Errorf("the reason is not under its row:\n%s", scr)
+	}
+}

@@ -25,6 +25,7 @@ const defaultPrefillSeconds = 1800
 type definitionPane struct {
 	e      *env
 	md     *markdownCache
+	prompt *promptCache
 	scroll scroller
 	key    definitionKey
 	lines  []string
@@ -35,6 +36,8 @@ type definitionKey struct {
 	catGen, stGen, w int
 	path             string
 	body             string
+	// composed is set once the file's request is composed.
+	composed bool
 }
 
 func (p *definitionPane) keyMap() help.KeyMap { return p.e.keys.Author }
@@ -44,13 +47,21 @@ func (p *definitionPane) scroller() *scroller { return &p.scroll }
 // work from every pane).
 func (p *definitionPane) handleKey(tea.KeyPressMsg, bool) (tea.Cmd, bool) { return nil, false }
 
-// need asks for the selected body rendered as markdown at width w.
+// need asks for the selected body rendered as markdown at width w, and
+// for its spawn's request composed (the system prompt's parts).
 func (p *definitionPane) need(w int) tea.Cmd {
 	f := p.e.selected()
 	if f == nil || f.Def == nil || f.Status != lint.Loaded {
 		return nil
 	}
-	return p.md.request(p.bodyKey(f, w), f.Def.Body)
+	e := p.e
+	return tea.Batch(p.md.request(p.bodyKey(f, w), f.Def.Body),
+		p.prompt.request(p.promptKey(f), f, e.config(), e.netClaw(), e.opts.Project))
+}
+
+// promptKey identifies f's composed request in this scan.
+func (p *definitionPane) promptKey(f *lint.File) promptKey {
+	return promptKey{path: f.Path, sha: f.SHA256, catGen: p.e.catGen}
 }
 
 // bodyKey identifies the rendering of f's body at pane width w.
@@ -62,10 +73,12 @@ func (p *definitionPane) content(w int) blocks {
 	e := p.e
 	f := e.selected()
 	k := definitionKey{catGen: e.catGen, stGen: e.stGen, w: w}
+	var composed promptResult
 	if f != nil {
 		k.path = f.Path
 		if f.Def != nil {
 			k.body, _ = p.md.get(p.bodyKey(f, w))
+			composed, k.composed = p.prompt.get(p.promptKey(f))
 		}
 	}
 	if k != p.key || p.lines == nil {
@@ -74,9 +87,29 @@ func (p *definitionPane) content(w int) blocks {
 			p.lines = emptyHomeContent(e, w)
 		} else {
 			p.lines = definitionContent(&e.st, e.cat, f, w, k.body)
+			if k.composed && f.Status == lint.Loaded {
+				p.lines = insertPrompt(p.lines, promptLines(&e.st, e.cat, composed, e.opts.NetClaw.Audience.String(), w))
+			}
 		}
 	}
 	return lines(p.lines)
+}
+
+// insertPrompt puts the prompt's lines before the Body heading (after the
+// fields), or at the end.
+func insertPrompt(lines, prompt []string) []string {
+	at := len(lines)
+	for i, l := range lines {
+		if strings.Contains(ansi.Strip(l), "Body (from line ") {
+			at = i
+			break
+		}
+	}
+	out := make([]string, 0, len(lines)+len(prompt)+1)
+	out = append(out, lines[:at]...)
+	out = append(out, prompt...)
+	out = append(out, "")
+	return append(out, lines[at:]...)
 }
 
 // emptyHomeContent is the Definition pane of a home with no agent yet.

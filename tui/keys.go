@@ -73,6 +73,7 @@ type RunKeys struct {
 	NextRun      key.Binding // show the agent's next run
 	Open         key.Binding // open the run's artifacts in the viewer
 	NoTools      key.Binding // run again without tools (a model that takes none)
+	Request      key.Binding // show or hide the request the run sent
 }
 
 // ArtifactsKeys are the Artifacts pane's.
@@ -175,6 +176,7 @@ func DefaultKeyMap() KeyMap {
 			NextRun:      b("]", "next run", "]"),
 			Open:         b("o", "open", "o"),
 			NoTools:      b("w", "again without tools", "w"),
+			Request:      b("s", "request sent", "s"),
 		},
 		Artifacts: ArtifactsKeys{
 			Open:   b("o", "open", "o"),
@@ -325,7 +327,7 @@ func (k RunKeys) ShortHelp() []key.Binding { return []key.Binding{k.Run, k.Cance
 
 // FullHelp describes the Run pane's keys.
 func (k RunKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{relabel(k.Run, "start a trial run"), relabel(k.Cancel, "cancel run"), relabel(k.FoldThinking, "fold thinking"), k.NextRun, relabel(k.Open, "open in viewer"), relabel(k.NoTools, "run again without tools")}}
+	return [][]key.Binding{{relabel(k.Run, "start a trial run"), relabel(k.Cancel, "cancel run"), relabel(k.FoldThinking, "fold thinking"), k.NextRun, relabel(k.Open, "open in viewer"), relabel(k.NoTools, "run again without tools"), relabel(k.Request, "show the request sent")}}
 }
 
 // ShortHelp is the Artifacts pane's footer.

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner"
 )
 
 // pane is one of the right-hand tabs. It owns its state, its scrolling,
@@ -91,6 +92,14 @@ func (e *env) config() *lint.Config {
 		return nil
 	}
 	return e.cat.Config
+}
+
+// netClaw says how the browser's trials compose a spawn's request: the
+// options' audience and core, this home's playbook.
+func (e *env) netClaw() runner.NetClaw {
+	nc := e.opts.NetClaw
+	nc.Home = e.opts.Home.Base
+	return nc
 }
 
 // runnerUnavailable says why there is no runner.

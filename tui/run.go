@@ -31,6 +31,11 @@ type runView struct {
 	task      string
 	context   string
 	tools     bool // the model was offered the trial tools
+	// prompt and message are the request the run sent: the system
+	// prompt's parts (nil for a replay that names no agent) and the first
+	// user message, redacted.
+	prompt  *runner.PromptRecord
+	message string
 	// firstAt is when the first text, thinking or tool call came, since
 	// the run started: the clock run.json's first delta reads.
 	firstAt    time.Duration
@@ -99,9 +104,12 @@ type runPane struct {
 	runs         []*runView
 	shown        map[string]string // agent path → id of the run shown
 	foldThinking bool
-	ticking      bool
-	ctx          context.Context
-	stop         context.CancelFunc
+	// showRequest shows the request each run sent (its parts and first
+	// message) above its output.
+	showRequest bool
+	ticking     bool
+	ctx         context.Context
+	stop        context.CancelFunc
 	// eventWait, when set, replaces the Cmd that waits for a run's events
 	// (tests pump events themselves).
 	eventWait func(r *runner.Run, i int) tea.Cmd
@@ -218,6 +226,8 @@ type (
 		task      string
 		context   string
 		tools     bool
+		prompt    *runner.PromptRecord
+		message   string
 	}
 	// runEventsMsg carries the events from index from on, all that were
 	// ready when the first arrived.
@@ -238,7 +248,11 @@ type (
 func startRunCmd(ctx context.Context, rn *runner.Runner, spec runner.Spec, agent string) tea.Cmd {
 	return func() tea.Msg {
 		r, err := rn.Start(ctx, spec)
-		return runStartedMsg{run: r, err: err, agentPath: spec.Agent.Path, agent: agent, task: spec.Task, context: spec.Context, tools: spec.Project != ""}
+		msg := runStartedMsg{run: r, err: err, agentPath: spec.Agent.Path, agent: agent, task: spec.Task, context: spec.Context, tools: spec.Project != ""}
+		if err == nil {
+			msg.prompt, msg.message = r.Record().Prompt, r.FirstMessage()
+		}
+		return msg
 	}
 }
 
@@ -324,6 +338,9 @@ func (p *runPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
 		return p.openArtifacts(), true
 	case key.Matches(msg, k.NoTools):
 		return p.againWithoutTools(), true
+	case key.Matches(msg, k.Request):
+		p.showRequest = !p.showRequest
+		return nil, true
 	}
 	return nil, false
 }
@@ -371,9 +388,8 @@ func (p *runPane) ask() tea.Cmd {
 // start starts a run of f; project "" offers the model no tools.
 func (p *runPane) start(f *lint.File, task, context, project string) tea.Cmd {
 	e := p.e
-	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project, NetClaw: e.opts.NetClaw,
+	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project, NetClaw: e.netClaw(),
 		Approve: e.opts.Approve, AskInEvents: true}
-	spec.NetClaw.Home = e.opts.Home.Base
 	e.show(tabRun)
 	return startRunCmd(p.ctx, e.opts.Runner, spec, fileLabel(f))
 }
@@ -386,6 +402,7 @@ func (p *runPane) started(msg runStartedMsg) tea.Cmd {
 	rv := &runView{
 		run: msg.run, id: msg.run.ID(), agentPath: msg.agentPath, agent: msg.agent,
 		task: msg.task, context: msg.context, tools: msg.tools, status: msg.run.Status(),
+		prompt: msg.prompt, message: msg.message,
 	}
 	p.runs = append(p.runs, rv)
 	if p.shown == nil {
@@ -670,9 +687,15 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 		}
 	}
 	add(modelLines(st, rv.run.Model(), w, false)...)
+	if rv.prompt != nil && len(rv.prompt.Missing) > 0 {
+		add(cut(st.Warning.Render("Sent without "+strings.Join(rv.prompt.Missing, ", ")+": "+Sanitize(homeRelative(e.cat, rv.prompt.MissingReasons[rv.prompt.Missing[0]]))), w))
+	}
 	add(clockLines(st, rv, w)...)
 	add(st.Separator.Render(strings.Repeat("─", w)))
 	out := blocks{{lines: head}}
+	if rv.prompt != nil {
+		out = append(out, block{lines: sentLines(st, e.cat, rv, p.showRequest, keyName(k.Run.Request), w)})
+	}
 	out = append(out, p.streamBlocks(rv, w)...)
 	out = append(out, p.changesBlock(rv, w)...)
 	if rv.ended() {
@@ -683,6 +706,35 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 		}
 	}
 	return out
+}
+
+// sentLines shows the request the run sent: the system prompt's parts
+// with their tokens and sources, the parts it lacked, and the first user
+// message.
+func sentLines(st *Styles, c *lint.Catalog, rv *runView, open bool, key string, w int) []string {
+	p := rv.prompt
+	total := 0
+	for _, part := range p.Parts {
+		total += part.Tokens
+	}
+	head := fmt.Sprintf("Request sent (%s): system prompt of %d parts, %d tokens", Sanitize(p.Audience), len(p.Parts), total)
+	if !open {
+		return []string{cut(st.Dim.Render(head+" · "+key+": show"), w)}
+	}
+	out := []string{spread(st.Title.Render(head), st.Dim.Render(key+": hide"), w)[0]}
+	for _, part := range p.Parts {
+		out = append(out, cut(fmt.Sprintf("  %6d  %-20s %s", part.Tokens, part.Part, st.Dim.Render(Sanitize(homeRelative(c, part.Source)))), w))
+	}
+	for _, m := range p.Missing {
+		out = append(out, wrapStyled(st.Warning, "  "+m+" missing: "+Sanitize(homeRelative(c, p.MissingReasons[m])), w)...)
+	}
+	out = append(out, "", st.Title.Render("First user message"))
+	for _, l := range strings.Split(SanitizeText(rv.message), "\n") {
+		for _, wl := range wrap(l, w-2) {
+			out = append(out, st.Dim.Render("  "+wl))
+		}
+	}
+	return append(out, st.Separator.Render(strings.Repeat("─", w)))
 }
 
 // clockLines shows elapsed time, time to first delta, and the time since

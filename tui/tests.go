@@ -121,7 +121,7 @@ func (p *testsPane) need(int) tea.Cmd {
 	}
 	p.path, p.catGen, p.loading = path, e.catGen, true
 	p.gen++
-	gen, cat, rn := p.gen, e.cat, e.opts.Runner
+	gen, cat, rn, nc := p.gen, e.cat, e.opts.Runner, e.netClaw()
 	name := f.Name()
 	return func() tea.Msg {
 		msg := testsReadMsg{path: path, gen: gen, file: path}
@@ -136,7 +136,7 @@ func (p *testsPane) need(int) tea.Cmd {
 		}
 		lintsuite.Check(s, cat)
 		msg.suite, msg.file = s, s.Path
-		msg.recs = suite.Recordings(s, suite.Options{Runner: rn, Catalog: cat})
+		msg.recs = suite.Recordings(s, suite.Options{Runner: rn, Catalog: cat, NetClaw: nc})
 		return msg
 	}
 }
@@ -239,7 +239,7 @@ func (p *testsPane) start() tea.Cmd {
 	p.cancel = cancel
 	ch := make(chan tea.Msg, len(p.suite.Cases)+1)
 	p.resultCh = ch
-	gen, s, cat, rn := p.runGen, p.suite, e.cat, e.opts.Runner
+	gen, s, cat, rn, nc := p.runGen, p.suite, e.cat, e.opts.Runner, e.netClaw()
 	done := make(chan struct{})
 	p.runsDone = append(slices.DeleteFunc(p.runsDone, closed), done)
 	go func() {
@@ -247,7 +247,7 @@ func (p *testsPane) start() tea.Cmd {
 		suite.Run(ctx, []*lintsuite.Suite{s}, suite.Options{
 			// Every sample's run opens from the pane (enter): a
 			// replay's folder is kept too.
-			Runner: rn, Catalog: cat, Mode: evalrec.Default, KeepRuns: true,
+			Runner: rn, Catalog: cat, Mode: evalrec.Default, KeepRuns: true, NetClaw: nc,
 			OnCase: func(_ *lintsuite.Suite, r *suite.CaseResult) { ch <- testsCaseMsg{runGen: gen, result: r} },
 		})
 		ch <- testsCaseMsg{runGen: gen, done: true}

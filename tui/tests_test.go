@@ -95,7 +95,7 @@ func TestTestsPaneRunsOpensAndGoesStale(t *testing.T) {
 	tm.writeFile("agents/code-analyst.md", strings.Replace(string(data), "never invent an API", "never guess", 1))
 	tm.keys("ctrl+r")
 	scr = tm.screen()
-	if strings.Count(scr, "stale") < 3 || !strings.Contains(scr, "system prompt changed") {
+	if strings.Count(scr, "stale") < 3 || !strings.Contains(scr, "system prompt: body changed") {
 		t.Errorf("after an edit:\n%s", scr)
 	}
 }
@@ -308,7 +308,7 @@ func TestTestsPaneWording(t *testing.T) {
 		}
 	})
 	t.Run("help", func(t *testing.T) {
-		tm := demoModel(t, 100, 40)
+		tm := demoModel(t, 100, 44) // tall enough for the help's Tests section
 		tm.keys("?")
 		scr := tm.screen()
 		if !strings.Contains(scr, "Tests") || !strings.Contains(scr, "open the case's run") {

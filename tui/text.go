@@ -151,9 +151,14 @@ func wrapLine(out []string, s string, w int) []string {
 }
 
 // cutWord splits a word wider than w into its first w columns and the
-// rest; a character wider than w alone goes whole, so the loop ends.
+// rest, after the last path separator in them when there is one (a path
+// breaks between names, never inside one); a character wider than w alone
+// goes whole, so the loop ends.
 func cutWord(word string, w int) (head, rest string) {
 	head = ansi.Truncate(word, w, "")
+	if i := strings.LastIndexAny(head, `/\`); i > 0 && i < len(head)-1 && strings.HasPrefix(word, head) {
+		return head[:i+1], word[i+1:]
+	}
 	if head == "" || !strings.HasPrefix(word, head) {
 		_, size := utf8.DecodeRuneInString(word)
 		if head == "" {

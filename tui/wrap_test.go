@@ -19,6 +19,11 @@ func TestWrapBreaksOnlyAtSpaces(t *testing.T) {
 		{"read agents/code-analyst.md first", 24, []string{"read", "agents/code-analyst.md", "first"}},
 		{"keys are case-sensitive camelCase", 20, []string{"keys are", "case-sensitive", "camelCase"}},
 		{"abcdefghij", 4, []string{"abcd", "efgh", "ij"}},
+		// A path longer than the line breaks after a separator, never
+		// inside a name (issue 20 item 28).
+		{"~/projects/agentdesk/testdata/homes/feeds/agents/code-analyst.md", 30, []string{"~/projects/agentdesk/testdata/", "homes/feeds/agents/", "code-analyst.md"}},
+		{"Artifacts ~/.local/state/agentdesk/runs/5555eeee6666ffff7777aaaa8888bbbb/", 40, []string{"Artifacts", "~/.local/state/agentdesk/runs/", "5555eeee6666ffff7777aaaa8888bbbb/"}},
+		{"/a/averyveryverylongname", 10, []string{"/a/", "averyveryv", "erylongnam", "e"}},
 		{"日本語テキスト", 5, []string{"日本", "語テ", "キス", "ト"}},
 		{"a  b", 10, []string{"a  b"}},
 		{"", 10, []string{""}},

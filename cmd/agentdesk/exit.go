@@ -108,16 +108,20 @@ func markRunErrors(cmd *cobra.Command) {
 // prints an error once, as "agentdesk: <error>", on stderr; for bad usage it
 // adds a line pointing at the command's help.
 func execute(args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) (code int) {
-	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr, environ: environ}
-	root := newRootCmd(g)
-	markRunErrors(root)
-	root.SetArgs(args)
-
 	// Ctrl-C, a supervisor's SIGTERM and a closed terminal's SIGHUP all
 	// end the command the same way: runs are cancelled, temporary folders
 	// (the demo's) removed.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	return executeContext(ctx, args, stdin, stdout, stderr, environ)
+}
+
+// executeContext is execute, ended when ctx ends instead of on a signal.
+func executeContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) (code int) {
+	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr, environ: environ}
+	root := newRootCmd(g)
+	markRunErrors(root)
+	root.SetArgs(args)
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "agentdesk: internal error: %s\n", termsafe.EscapeLines(strings.TrimRight(fmt.Sprint(r), "\n")))

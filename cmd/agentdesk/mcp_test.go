@@ -142,7 +142,7 @@ func TestToolsListsLiveMCPTools(t *testing.T) {
 	for _, want := range []string{
 		"files__echo", "files__crash",
 		"MCP servers (started for this listing, then stopped; every call needs approval: --approve mcp:SERVER):\n",
-		"  files (stdio): 10 tools\n",
+		"  files (stdio): 11 tools\n",
 		"  gone (stdio): failed to start: command \"agentdesk-no-such-mcp-server\" is not found on PATH",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -178,7 +178,7 @@ func TestToolsListsLiveMCPTools(t *testing.T) {
 	if !found {
 		t.Error("json: files__echo is not among the tools, with its server, canonical name and meta properties")
 	}
-	if ss := doc.MCPServers.Servers; len(ss) != 2 || ss[0].Name != "files" || ss[0].State != "started" || len(ss[0].Tools) != 10 || ss[1].Name != "gone" || ss[1].State != "failed" {
+	if ss := doc.MCPServers.Servers; len(ss) != 2 || ss[0].Name != "files" || ss[0].State != "started" || len(ss[0].Tools) != 11 || ss[1].Name != "gone" || ss[1].State != "failed" {
 		t.Errorf("json mcp_servers: %+v", ss)
 	}
 
@@ -191,5 +191,16 @@ func TestToolsListsLiveMCPTools(t *testing.T) {
 	_, stdout, _ = runTrialCmd(t, env, "", "tools", "--no-mcp")
 	if strings.Contains(stdout, "MCP servers") || strings.Contains(stdout, "files__") {
 		t.Errorf("--no-mcp:\n%s", stdout)
+	}
+}
+
+// A headless run says on stderr what went wrong with an MCP server.
+func TestRunPrintsMCPNotes(t *testing.T) {
+	srv, env, _ := trialHome(t, wire.OpenAI)
+	env = append(env, "NETCLAW_McpServers__gone__Command=agentdesk-no-such-mcp-server")
+	srv.Enqueue(modeltest.Reply("Nothing to do."))
+	code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--project", toolProject(t))
+	if code != 0 || !strings.Contains(stderr, "mcp: MCP server 'gone' did not start, so its tools are not offered: command \"agentdesk-no-such-mcp-server\" is not found on PATH") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}
 }

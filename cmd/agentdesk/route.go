@@ -43,6 +43,11 @@ type routeFlags struct {
 	noProgress  time.Duration
 	demo        bool
 	cases       []string
+	shard       string
+	// watch and live are --watch and --live; round is set for one round
+	// of a watch (see watchRound).
+	watch, live bool
+	round       *watchRound
 }
 
 // samplesRange says the limit on samples, the same everywhere: route
@@ -101,7 +106,7 @@ could not reach the model or was cancelled keeps the one before). --case
 NAME (repeatable, * and ? wildcards) runs only the cases named. --jobs N
 asks at most N samples of one provider at once (default 4); on a terminal
 a progress line on stderr shows cases done, running and not passed.
---format junit or github for CI. With --static, each case's request is ranked by
+--format junit or github for CI, html for one self-contained page. With --static, each case's request is ranked by
 shared words instead, and a case whose top match is not its agent fails.
 
 --demo uses the embedded sample home: its routing suite replays from the
@@ -149,13 +154,16 @@ broken), 2 bad usage, 3 internal failure.`,
 	addApproveFlag(fl, &f.approve, approveUsage+"; route runs no tool (the frontline's first reply is the answer), so it only checks the patterns")
 	fl.BoolVar(&f.static, "static", false, "rank the agents by shared words, with no model (a heuristic)")
 	fl.BoolVar(&f.showRequest, "show-request", false, "print the request that would be sent, and send nothing")
-	fl.Var(&f.format, "format", "output format: text or json (with --suite also junit or github)")
+	fl.Var(&f.format, "format", "output format: text or json (with --suite also junit, github or html)")
 	fl.BoolVar(&f.suite, "suite", false, "run routing suites (<name>.route.yaml): the FILEs given, or every one in the agents folder")
 	fl.BoolVar(&f.offline, "offline", false, "with --suite: replay recordings only, no model and no key (for CI)")
 	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit until the first text, thinking or tool call (default SubAgents.PrefillTimeoutSeconds)")
 	fl.BoolVar(&f.demo, "demo", false, "use the embedded sample home and its routing suite (nothing else needed): with --suite, --static, --show-request, or a REQUEST its suite recorded")
 	fl.StringArrayVar(&f.cases, "case", nil, "with --suite: "+caseUsage)
+	fl.StringVar(&f.shard, "shard", "", "with --suite: "+shardUsage)
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds)")
+	fl.BoolVar(&f.watch, "watch", false, "with --suite: run the suites, then again each time a suite, an agent or the config changes (offline; Ctrl-C stops)")
+	fl.BoolVar(&f.live, "live", false, "with --suite --watch: ask the model live every time, recordings or not (nothing is recorded)")
 	return cmd
 }
 
@@ -175,7 +183,9 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--offline replays suite recordings: use it with --suite")
 	case len(f.cases) > 0:
 		return usageErrorf("--case picks cases of routing suites: use it with --suite")
-	case f.format == suiteAsJUnit || f.format == suiteAsGitHub:
+	case f.watch || f.live:
+		return usageErrorf("--watch re-runs routing suites: use it with --suite")
+	case f.format == suiteAsJUnit || f.format == suiteAsGitHub || f.format == suiteAsHTML:
 		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
 	case f.static && (f.record || changed("samples") || changed("system-file") || changed("model-role") || f.showRequest):
 		return usageErrorf("--static asks no model: leave out --record, --samples, --system-file, --model-role and --show-request")
@@ -350,6 +360,9 @@ func routeText(res *route.Result) string {
 	b.WriteString("\n")
 	for _, s := range res.Samples {
 		fmt.Fprintf(&b, "%d. %s\n", s.N, termsafe.Escape(s.Pick.Describe()))
+		for _, also := range s.Pick.Also {
+			fmt.Fprintf(&b, "   then %s\n", termsafe.Escape(also.Describe()))
+		}
 		if s.Run.Dir != "" {
 			fmt.Fprintf(&b, "   run %s\n", termsafe.Escape(s.Run.Dir))
 		}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/route"
@@ -26,15 +28,40 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		return usageErrorf("--samples is %d: %s", f.samples, samplesRange)
 	case f.static && (f.record || f.offline || changed("samples")):
 		return usageErrorf("--static asks no model: leave out --record, --offline and --samples")
+	case f.static && f.live:
+		return usageErrorf("--static asks no model: leave out --live")
 	}
-	sh, err := openSuiteHome(cmd, g, f.demo, paths, f.record)
-	if err != nil {
+	if err := checkWatchFlags(f.watch, f.live, f.record, f.offline, f.demo, f.format); err != nil {
+		return err
+	}
+	if f.round != nil {
+		mode = f.round.mode
+	}
+	if f.watch && f.round == nil {
+		c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+		if err != nil {
+			return err
+		}
+		w := &suiteWatch{g: g, command: "agentdesk route --suite", kind: routeSuites, paths: paths, mode: watchMode(f.live), deps: routeSuiteDeps,
+			round: func(r *watchRound) error {
+				one := f
+				one.round, one.live, one.offline = r, false, r.mode == evalrec.Offline
+				return runRouteSuites(cmd, g, one, paths)
+			}}
+		return w.run(cmd.Context(), c.Home)
+	}
+	sh := suitesHome{}
+	if f.round != nil {
+		sh.c = f.round.c
+	} else if sh, err = openSuiteHome(cmd, g, f.demo, paths, f.record); err != nil {
 		return err
 	}
 	defer sh.close(cmd.ErrOrStderr())
 	c := sh.c
-	files, err := routeSuiteFiles(c.Home.Agents, paths)
-	if err != nil {
+	var files []string
+	if f.round != nil {
+		files = f.round.files
+	} else if files, err = routeSuiteFiles(c.Home.Agents, paths); err != nil {
 		return err
 	}
 	rn, err := openRunner(g, sh.runsDir(f.runsDir))
@@ -46,9 +73,13 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		samples = f.samples
 	}
 	filter := evalrec.NewCaseFilter(f.cases)
+	shard, err := parseShard(f.shard)
+	if err != nil {
+		return err
+	}
 	var suites []*lintsuite.RouteSuite
 	var names []string
-	total := 0
+	total, all := 0, 0
 	for _, path := range files {
 		s := lintsuite.LoadRoute(path)
 		lintsuite.CheckRoute(s, c)
@@ -56,14 +87,23 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		for _, cs := range s.Cases {
 			names = append(names, cs.Name)
 			if filter.Match(cs.Name) {
-				n++
+				all++
+				if shard.Has(path, cs.Name) {
+					n++
+				}
 			}
 		}
-		if n == 0 && filter != nil && len(s.Cases) > 0 {
-			continue // --case names none of its cases
+		if n == 0 && (filter != nil || shard != nil) && len(s.Cases) > 0 {
+			continue // --case names none of its cases, or they are in other shards
+		}
+		if len(s.Cases) == 0 && !shard.Has(path, "") {
+			continue // a broken suite is reported by one shard
 		}
 		suites = append(suites, s)
 		total += n
+	}
+	if shard != nil {
+		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
 	}
 	if err := unmatchedCases(filter, names); err != nil {
 		return err
@@ -78,7 +118,7 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	var results []*route.SuiteResult
 	for _, s := range suites {
 		results = append(results, route.RunSuite(cmd.Context(), s, route.SuiteOptions{
-			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: filter, ShownFrom: cwd,
+			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: filter, Shard: shard, ShownFrom: cwd,
 			OnSample: progress.sample,
 			OnCase:   func(r *route.CaseResult) { progress.caseDone(r.Status) },
 		}))
@@ -90,11 +130,15 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		suiteAsJSON:   func() error { return route.WriteJSON(g.stdout, results, c) },
 		suiteAsJUnit:  func() error { return route.WriteJUnit(g.stdout, results, cwd) },
 		suiteAsGitHub: func() error { return route.WriteGitHub(g.stdout, results, cwd) },
+		suiteAsHTML:   func() error { return route.WriteHTML(g.stdout, results, c, cwd, time.Now(), took) },
 	})
 }
 
 // routeSuiteFiles returns the routing suites to run: those named (a
 // folder gives its suites), or every suite in the agents folder.
 func routeSuiteFiles(agents string, paths []string) ([]string, error) {
-	return findSuiteFiles(agents, paths, suiteKind{suffix: lintsuite.RouteSuffix, what: "routing suite", write: "<name>.route.yaml beside the agents (see agentdesk route --help), or give a FILE"})
+	return findSuiteFiles(agents, paths, routeSuites)
 }
+
+// routeSuites is the kind of suite agentdesk route --suite runs.
+var routeSuites = suiteKind{suffix: lintsuite.RouteSuffix, what: "routing suite", write: "<name>.route.yaml beside the agents (see agentdesk route --help), or give a FILE"}

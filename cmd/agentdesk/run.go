@@ -449,6 +449,13 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 		// printed is the new run's.
 		fmt.Fprintf(g.stderr, "replayed a run recorded %s: no model was called\n", rp.RecordedAt.Local().Format("2006-01-02 15:04:05"))
 	}
+	if m := final.MCP; m != nil {
+		// What went wrong with an MCP server (it did not start, died, hung,
+		// answered with an error): the model saw only the error text.
+		for _, n := range m.Notes {
+			fmt.Fprintf(g.stderr, "mcp: %s\n", termsafe.Escape(n))
+		}
+	}
 	fmt.Fprintf(g.stderr, "state: %s  outcome: %s  reason: %s  run: %s\n",
 		styleState(final.State, color), runner.OutcomeText(final.Outcome), termsafe.Escape(runner.ReasonText(final.Reason)), termsafe.Escape(final.Dir))
 	if slices.Contains(final.Files, runner.StreamFile) {

@@ -15,6 +15,7 @@ import (
 
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/runner/evalrec"
 )
 
 // suiteKind is a kind of suite file, for the commands that run them.
@@ -74,15 +75,16 @@ const (
 	suiteAsJSON
 	suiteAsJUnit
 	suiteAsGitHub
+	suiteAsHTML
 	suiteFormats // how many formats there are
 )
 
-var suiteFormatNames = []string{"text", "json", "junit", "github"}
+var suiteFormatNames = []string{"text", "json", "junit", "github", "html"}
 
 // String returns the format's name.
 func (f *suiteFormat) String() string { return suiteFormatNames[*f] }
 
-// Set parses text, json, junit or github.
+// Set parses text, json, junit, github or html.
 func (f *suiteFormat) Set(s string) error {
 	for i, name := range suiteFormatNames {
 		if strings.EqualFold(s, name) {
@@ -90,11 +92,11 @@ func (f *suiteFormat) Set(s string) error {
 			return nil
 		}
 	}
-	return errors.New(`use text, json, junit or github`)
+	return errors.New(`use text, json, junit, github or html`)
 }
 
 // Type names the flag's value in help text.
-func (f *suiteFormat) Type() string { return "text|json|junit|github" }
+func (f *suiteFormat) Type() string { return "text|json|junit|github|html" }
 
 // writeSuiteReport writes a suite command's report with the writer of
 // format f (a failure to write is internal), then says exit 1 when not
@@ -178,4 +180,20 @@ func makeDemo() (string, lint.Home, error) {
 		return "", lint.Home{}, exitWith(exitInternal, err)
 	}
 	return dir, h, nil
+}
+
+// shardUsage is the help of --shard, the same for agentdesk test and
+// route --suite.
+const shardUsage = "run the K-th of N shares of the cases (K/N), for N CI jobs; a case's share is fixed by its suite's and its own name"
+
+// parseShard reads --shard ("": none); a bad value is bad usage.
+func parseShard(s string) (*evalrec.Shard, error) {
+	if s == "" {
+		return nil, nil
+	}
+	sh, err := evalrec.ParseShard(s)
+	if err != nil {
+		return nil, usageErrorf("--shard: %v", err)
+	}
+	return sh, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
@@ -33,6 +34,12 @@ type testFlags struct {
 	keepRuns        bool
 	approve         []string
 	models          []string
+	shard           string
+	failed          bool
+	// watch and live are --watch and --live; round is set for one round
+	// of a watch (see watchRound).
+	watch, live bool
+	round       *watchRound
 }
 
 // newTestCmd builds `agentdesk test [PATH...]`.
@@ -77,6 +84,19 @@ each test case "case [model]". Each model keeps its recordings (in
 <agent>.test.recordings/model-<name>/), so --offline replays the matrix. A
 suite's models: key is the default.
 
+--failed runs again only the cases that did not pass (failed, stale, not
+recorded or in error) in the last run of their suite; agentdesk test keeps
+how each case ended in $XDG_STATE_HOME/agentdesk/last-runs (else
+~/.local/state/agentdesk/last-runs), one file per suite, written
+atomically. A run of some cases (--case, --shard, --failed) updates theirs
+and keeps the others'.
+
+--shard K/N runs the K-th of N shares of the cases, for N CI jobs: a case's
+share is a hash of its suite file's name and its own, so it is the same on
+every machine and whatever the other cases; each share's report stands
+alone (gather the JUnit files). A broken suite file is reported by one
+share.
+
 A replayed sample writes its run folder only when it does not pass (the
 report names it); --keep-runs writes one for every replayed sample. Live
 samples always have their run folders.
@@ -92,6 +112,8 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
   agentdesk test --record agents/code-analyst.test.yaml
   agentdesk test --record --case 'finds the port'
   agentdesk test --offline --format junit > report.xml
+  agentdesk test --offline --format html > report.html
+  agentdesk test --watch
   agentdesk test --models Main,Compaction agents/summarizer.test.yaml
   agentdesk test --demo --offline`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -101,7 +123,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl := cmd.Flags()
 	fl.BoolVar(&f.record, "record", false, "run every sample live and keep its recording beside the suite")
 	fl.BoolVar(&f.offline, "offline", false, "replay recordings only: no model, no key (for CI)")
-	fl.Var(&f.format, "format", "output format: text, json, junit or github")
+	fl.Var(&f.format, "format", "output format: text, json, junit, github or html (one self-contained page)")
 	fl.IntVar(&f.jobs, "jobs", suite.DefaultJobs, jobsUsage)
 	fl.StringVar(&f.judgeRole, "judge-role", "Main", "model role of the judge: Main, Compaction or Fallback")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
@@ -110,9 +132,13 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.Var(&f.audience, "audience", "the parent session's audience of cases whose suite names none: Personal (default), Team or Public")
 	fl.StringVar(&f.project, "project", "", "project folder of cases that name none (default: none)")
 	fl.StringArrayVar(&f.cases, "case", nil, caseUsage)
+	fl.StringVar(&f.shard, "shard", "", shardUsage)
+	fl.BoolVar(&f.failed, "failed", false, "run again only the cases that did not pass in the last run of their suite (kept in $XDG_STATE_HOME/agentdesk/last-runs)")
 	fl.StringSliceVar(&f.models, "models", nil, "run every case on each of these models side by side: roles (Main, Compaction, Fallback) or Models.Definitions names, comma-separated (default: the suite's models:)")
 	fl.BoolVar(&f.keepRuns, "keep-runs", false, "write the run folder of every replayed sample, not only of those that did not pass")
 	addApproveFlag(fl, &f.approve, approveUsage+"; recorded and offline samples need none")
+	fl.BoolVar(&f.watch, "watch", false, "run the suites, then again each time their suite, agent, skill or config file changes (offline; Ctrl-C stops)")
+	fl.BoolVar(&f.live, "live", false, "with --watch: run every sample live against the model, recordings or not (nothing is recorded)")
 	return cmd
 }
 
@@ -122,6 +148,12 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
+	if err := checkWatchFlags(f.watch, f.live, f.record, f.offline, f.demo, f.format); err != nil {
+		return err
+	}
+	if f.round != nil {
+		mode = f.round.mode
+	}
 	if f.jobs < 1 {
 		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
 	}
@@ -129,8 +161,23 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return usageErrorf("--judge-role: %v", err)
 	}
-	sh, err := openSuiteHome(cmd, g, f.demo, paths, f.record)
-	if err != nil {
+	if f.watch && f.round == nil {
+		c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+		if err != nil {
+			return err
+		}
+		w := &suiteWatch{g: g, command: "agentdesk test", kind: testSuites, paths: paths, mode: watchMode(f.live), deps: testSuiteDeps,
+			round: func(r *watchRound) error {
+				one := f
+				one.round, one.live, one.offline = r, false, r.mode == evalrec.Offline
+				return runTests(cmd, g, one, paths)
+			}}
+		return w.run(cmd.Context(), c.Home)
+	}
+	sh := suitesHome{}
+	if f.round != nil {
+		sh.c = f.round.c
+	} else if sh, err = openSuiteHome(cmd, g, f.demo, paths, f.record); err != nil {
 		return err
 	}
 	defer sh.close(cmd.ErrOrStderr())
@@ -139,8 +186,10 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if f.demo {
 		shownFrom = c.Home.Base
 	}
-	files, err := findSuiteFiles(c.Home.Agents, paths, testSuites)
-	if err != nil {
+	var files []string
+	if f.round != nil {
+		files = f.round.files
+	} else if files, err = findSuiteFiles(c.Home.Agents, paths, testSuites); err != nil {
 		return err
 	}
 	rn, err := openRunner(g, runsDir)
@@ -169,27 +218,59 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		}
 	}
 	filter := evalrec.NewCaseFilter(f.cases)
+	shard, err := parseShard(f.shard)
+	if err != nil {
+		return err
+	}
+	if f.failed && f.demo {
+		return usageErrorf("--failed reads the last run of your suites; the demo keeps none: leave out --demo or --failed")
+	}
+	var stateDir string
+	if !f.demo {
+		if stateDir, err = evalrec.LastRunsDir(g.Getenv); err != nil && f.failed {
+			return usageErrorf("--failed: %v", err)
+		}
+	}
+	failed, known, err := lastFailed(g, f.failed, stateDir, files)
+	if err != nil {
+		return err
+	}
 	var suites []*lintsuite.Suite
 	var names []string
-	total := 0
+	total, all := 0, 0
 	for _, p := range files {
 		s := lintsuite.Load(p)
 		lintsuite.Check(s, c)
 		n := 0
 		for _, cs := range s.Cases {
 			names = append(names, cs.Name)
+			if failed != nil && !failed(p, cs.Name) {
+				continue
+			}
 			if filter.Match(cs.Name) {
-				n++
+				all++
+				if shard.Has(p, cs.Name) {
+					n++
+				}
 			}
 		}
-		if n == 0 && filter != nil && !s.Broken() {
-			continue // --case names none of its cases
+		if n == 0 && (filter != nil || shard != nil || failed != nil) && !s.Broken() {
+			continue // --case names none of its cases, they are in other shards, or none failed
+		}
+		if s.Broken() && !shard.Has(p, "") {
+			continue // a broken suite is reported by one shard
 		}
 		suites = append(suites, s)
 		total += n
 	}
+	if shard != nil {
+		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
+	}
 	if err := unmatchedCases(filter, names); err != nil {
 		return err
+	}
+	if failed != nil && total == 0 && known > 0 {
+		fmt.Fprintln(g.stderr, "agentdesk: --failed: no case failed in the last run of these suites; nothing to run again")
 	}
 
 	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
@@ -203,7 +284,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	results := suite.Run(cmd.Context(), suites, suite.Options{
 		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: filter, ShownFrom: shownFrom,
-		Models: models,
+		Models: models, Shard: shard, Select: failed,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},
@@ -216,13 +297,64 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	})
 	took := time.Since(start)
 	progress.clear()
+	if stateDir != "" {
+		saveLastRuns(g, stateDir, results, start)
+	}
 
 	return writeSuiteReport(f.format, suite.Summarize(results).OK(), [...]func() error{
 		suiteAsText:   func() error { return printer.finish(results, took) },
 		suiteAsJSON:   func() error { return suite.JSON(g.stdout, results, ropts) },
 		suiteAsJUnit:  func() error { return suite.JUnit(g.stdout, results, ropts) },
 		suiteAsGitHub: func() error { return suite.GitHub(g.stdout, results, ropts) },
+		suiteAsHTML: func() error {
+			return suite.HTML(g.stdout, results, suite.HTMLOptions{ReportOptions: ropts, Generated: time.Now(), Took: took})
+		},
 	})
+}
+
+// lastFailed returns, with --failed, which cases to run: those that did
+// not pass in the last run of their suite (a suite with no last run
+// recorded runs none, and stderr says so); nil without --failed.
+func lastFailed(g *globals, on bool, dir string, files []string) (sel func(string, string) bool, known int, err error) {
+	if !on {
+		return nil, 0, nil
+	}
+	failed := map[string]map[string]bool{}
+	for _, p := range files {
+		l, err := evalrec.LoadLastRun(dir, p)
+		if err != nil {
+			return nil, 0, exitWith(exitInternal, err)
+		}
+		if l == nil {
+			fmt.Fprintf(g.stderr, "agentdesk: --failed: %s has no last run recorded; none of its cases runs\n", termsafe.Escape(p))
+			continue
+		}
+		set := map[string]bool{}
+		for _, name := range l.Failed() {
+			set[name] = true
+		}
+		failed[p] = set
+		known++
+	}
+	return func(suitePath, caseName string) bool { return failed[suitePath][caseName] }, known, nil
+}
+
+// saveLastRuns records how each case that ran ended, for --failed: a
+// case run on several models failed when one of them did not pass. A
+// state folder that cannot be written is a warning.
+func saveLastRuns(g *globals, dir string, results []*suite.SuiteResult, at time.Time) {
+	for _, r := range results {
+		statuses := map[string]string{}
+		for _, c := range r.Cases {
+			if old, ok := statuses[c.Case.Name]; ok && old != string(suite.Pass) {
+				continue
+			}
+			statuses[c.Case.Name] = string(c.Status)
+		}
+		if err := evalrec.SaveLastRun(dir, r.Suite.Path, statuses, at); err != nil {
+			g.warn("agentdesk", fmt.Sprintf("%v; --failed will not know of this run", err))
+		}
+	}
 }
 
 // caseUsage is the help of --case, the same for agentdesk test and route --suite.

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,7 +90,7 @@ func TestTestCommandRecordOfflineStale(t *testing.T) {
 	data, _ := os.ReadFile(def)
 	os.WriteFile(def, []byte(strings.Replace(string(data), "You read code.", "You read code carefully.", 1)), 0o644)
 	code, stdout, _ = runTrialCmd(t, env, "", "test", "--offline")
-	if code != 1 || !strings.Contains(stdout, "stale  answers") || !strings.Contains(stdout, "system prompt changed: ") || !strings.Contains(stdout, "code-analyst.md edited") {
+	if code != 1 || !strings.Contains(stdout, "stale  answers") || !strings.Contains(stdout, "system prompt: body changed: ") || !strings.Contains(stdout, "code-analyst.md edited") {
 		t.Errorf("stale: exit %d\n%s", code, stdout)
 	}
 	// JUnit parses, with a failure of type stale per case.
@@ -154,7 +155,7 @@ func TestTestCommandFailuresAndUsage(t *testing.T) {
 	}{
 		{[]string{"test", "--record", "--offline"}, "give one of them"},
 		{[]string{"test", "--jobs", "0"}, "--jobs is 0"},
-		{[]string{"test", "--format", "xml"}, "use text, json, junit or github"},
+		{[]string{"test", "--format", "xml"}, "use text, json, junit, github or html"},
 		{[]string{"test", "--judge-role", "Boss"}, "--judge-role"},
 		{[]string{"test", "nowhere.test.yaml"}, "no such suite"},
 		{[]string{"test", filepath.Join(filepath.Dir(suite), "code-analyst.md")}, "is not a test suite"},
@@ -262,5 +263,106 @@ func TestTestCommandModelsBadUsage(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, tt.want) {
 			t.Errorf("--models %s: exit %d, want 2 and %q:\n%s", tt.models, code, tt.want, stderr)
 		}
+	}
+}
+
+// TestShardsSplitTheDemoSuites: the N shards of test and route --suite
+// run every case exactly once between them, each report standing alone.
+func TestShardsSplitTheDemoSuites(t *testing.T) {
+	for _, cmd := range [][]string{{"test", "--demo", "--offline"}, {"route", "--demo", "--suite", "--offline"}} {
+		t.Run(cmd[0], func(t *testing.T) {
+			whole := junitCases(t, append(cmd, "--format", "junit"))
+			if len(whole) < 3 {
+				t.Fatalf("the demo has %d cases", len(whole))
+			}
+			seen := map[string]int{}
+			for k := 1; k <= 3; k++ {
+				shard := fmt.Sprintf("%d/3", k)
+				for _, name := range junitCases(t, append(cmd, "--format", "junit", "--shard", shard)) {
+					seen[name]++
+				}
+			}
+			for _, name := range whole {
+				if seen[name] != 1 {
+					t.Errorf("%s ran in %d shards", name, seen[name])
+				}
+			}
+			if len(seen) != len(whole) {
+				t.Errorf("the shards ran %d cases, the whole %d", len(seen), len(whole))
+			}
+		})
+	}
+	for _, bad := range []string{"0/3", "4/3", "x", "1/0"} {
+		code, _, stderr := runTrialCmd(t, nil, "", "test", "--demo", "--offline", "--shard", bad)
+		if code != 2 || !strings.Contains(stderr, "--shard") {
+			t.Errorf("--shard %s: exit %d\n%s", bad, code, stderr)
+		}
+	}
+}
+
+// junitCases runs agentdesk with args (a JUnit report) and returns its
+// test cases' names; a shard with no case of a suite leaves it out.
+func junitCases(t *testing.T, args []string) []string {
+	t.Helper()
+	code, stdout, stderr := runTrialCmd(t, nil, "", args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+	}
+	var doc struct {
+		Suites []struct {
+			Cases []struct {
+				Name string `xml:"name,attr"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, stdout)
+	}
+	var out []string
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+func TestTestCommandFailedRunsAgainWhatFailed(t *testing.T) {
+	srv, env, _, suite := suiteHome(t)
+	if err := os.WriteFile(suite, []byte("cases:\n  - name: answers\n    task: say hi\n    expect: {contains: hello}\n  - name: says bye\n    task: say bye\n    expect: {contains: goodbye}\n  - name: also answers\n    task: say hi again\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Before any run: nothing is known, nothing runs.
+	code, stdout, stderr := runTrialCmd(t, env, "", "test", "--failed", suite)
+	if code != 0 || !strings.Contains(stderr, "has no last run recorded") || !strings.Contains(stdout, "0 cases") {
+		t.Fatalf("--failed before a run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if code, stdout, _ = runTrialCmd(t, env, "", "test", suite); code != 1 || !strings.Contains(stdout, "3 cases: 2 passed, 1 failed") {
+		t.Fatalf("first run: exit %d\n%s", code, stdout)
+	}
+	state := filepath.Join(strings.TrimPrefix(env[1], "XDG_STATE_HOME="), "agentdesk", "last-runs")
+	if entries, err := os.ReadDir(state); err != nil || len(entries) != 1 {
+		t.Fatalf("state folder %s: %v %v", state, entries, err)
+	}
+	n := len(srv.Requests())
+	code, stdout, _ = runTrialCmd(t, env, "", "test", "--failed", suite)
+	if code != 1 || !strings.Contains(stdout, "says bye") || strings.Contains(stdout, "answers") || !strings.Contains(stdout, "1 case: 0 passed, 1 failed") {
+		t.Errorf("--failed: exit %d\n%s", code, stdout)
+	}
+	if got := len(srv.Requests()) - n; got != 1 {
+		t.Errorf("--failed made %d model calls, want 1", got)
+	}
+	// The model learns to say goodbye: --failed runs it, it passes, and
+	// then nothing is left to run again.
+	srv.SetChooser(func(modeltest.Request) (modeltest.Script, bool) { return modeltest.Reply("Hello and goodbye."), true })
+	if code, stdout, _ = runTrialCmd(t, env, "", "test", "--failed", suite); code != 0 || !strings.Contains(stdout, "1 case: 1 passed") {
+		t.Errorf("--failed after the fix: exit %d\n%s", code, stdout)
+	}
+	code, _, stderr = runTrialCmd(t, env, "", "test", "--failed", suite)
+	if code != 0 || !strings.Contains(stderr, "no case failed in the last run") {
+		t.Errorf("--failed with nothing failed: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr = runTrialCmd(t, nil, "", "test", "--demo", "--failed"); code != 2 || !strings.Contains(stderr, "the demo keeps none") {
+		t.Errorf("--demo --failed: exit %d\n%s", code, stderr)
 	}
 }

@@ -81,3 +81,32 @@ func TestPlurals(t *testing.T) {
 		t.Errorf("test:\n%s", out)
 	}
 }
+
+// TestNoToolsHintNamesTheFixThatApplies: a model that refuses tools gets
+// a hint that applies to the command: --no-tools in run only (issue 20
+// item 18).
+func TestNoToolsHintNamesTheFixThatApplies(t *testing.T) {
+	refuse := modeltest.Script{Status: 400, ErrorMessage: "registry.ollama.ai/library/gemma:2b does not support tools"}
+	srv, env, _, suite := suiteHome(t)
+	srv.SetChooser(func(modeltest.Request) (modeltest.Script, bool) { return refuse, true })
+	os.WriteFile(suite, []byte("cases:\n  - name: reads\n    task: read it\n    project: .\n"), 0o644)
+	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
+	os.WriteFile(filepath.Join(home, "agents", "code-analyst.md"), []byte("---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n"), 0o644)
+	_, out, _ := runTrialCmd(t, env, "", "test")
+	if strings.Contains(out, "--no-tools") || !strings.Contains(out, "does not take tools: leave out the case's project:") {
+		t.Errorf("test:\n%s", out)
+	}
+	os.WriteFile(filepath.Join(home, "agents", "front.route.yaml"), []byte("cases:\n  - {name: a, request: Review it, expect: code-analyst}\n"), 0o644)
+	_, out, _ = runTrialCmd(t, env, "", "route", "--suite", "--samples", "1")
+	if strings.Contains(out, "--no-tools") || !strings.Contains(out, "point Models.Roles.Main at a model that calls tools") {
+		t.Errorf("route --suite:\n%s", out)
+	}
+	_, _, errOut := runTrialCmd(t, env, "", "route", "--samples", "1", "Review it")
+	if strings.Contains(errOut, "--no-tools") {
+		t.Errorf("route:\n%s", errOut)
+	}
+	_, _, errOut = runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--project", ".")
+	if !strings.Contains(errOut, "--no-tools") {
+		t.Errorf("run keeps its --no-tools hint:\n%s", errOut)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -134,8 +135,10 @@ func ParseRoute(path string, data []byte) *RouteSuite {
 			cases = v
 		}
 	})
-	s.Cases = readCases(r, r.caseNodes(root, cases, "a name, a request and the agent to expect"), func(n *yaml.Node, i int) (*RouteCase, bool) {
-		c := r.routeCase(n, i, s.Samples)
+	nodes := r.caseNodes(root, cases, "a request and the agent to expect")
+	taken := explicitNames(nodes)
+	s.Cases = readCases(r, nodes, func(n *yaml.Node, i int) (*RouteCase, bool) {
+		c := r.routeCase(n, i, s.Samples, taken)
 		return c, c != nil
 	})
 	return s
@@ -157,8 +160,60 @@ func (r *reader) samples(v *yaml.Node) (int, bool) {
 	return n, true
 }
 
-// routeCase reads case number i; samples is the suite's default.
-func (r *reader) routeCase(n *yaml.Node, i, samples int) *RouteCase {
+// explicitNames are the names the cases give themselves, lower-cased.
+func explicitNames(nodes []*yaml.Node) map[string]bool {
+	out := map[string]bool{}
+	for _, n := range nodes {
+		if n.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "name" && n.Content[i+1].Kind == yaml.ScalarNode {
+				out[strings.ToLower(strings.TrimSpace(n.Content[i+1].Value))] = true
+			}
+		}
+	}
+	return out
+}
+
+// maxDefaultName caps a name taken from a request, in characters.
+const maxDefaultName = 48
+
+// nameFromRequest is the name of case number i that gives none: its
+// request on one line, cut at a word to at most maxDefaultName
+// characters, made unique in the suite (taken, lower-cased, is updated)
+// with the case's number.
+func nameFromRequest(request string, i int, taken map[string]bool) string {
+	words := strings.Fields(request)
+	name := strings.Join(words, " ")
+	if utf8.RuneCountInString(name) > maxDefaultName {
+		cut := ""
+		for _, w := range words {
+			next := w
+			if cut != "" {
+				next = cut + " " + w
+			}
+			if utf8.RuneCountInString(next) > maxDefaultName-3 {
+				break
+			}
+			cut = next
+		}
+		if cut == "" {
+			cut = string([]rune(name)[:maxDefaultName-3])
+		}
+		name = cut + "…"
+	}
+	if taken[strings.ToLower(name)] {
+		name = fmt.Sprintf("%s (case %d)", name, i)
+	}
+	taken[strings.ToLower(name)] = true
+	return name
+}
+
+// routeCase reads case number i; samples is the suite's default. A case
+// with a request and no name is named after the request (taken holds
+// the names in use).
+func (r *reader) routeCase(n *yaml.Node, i, samples int, taken map[string]bool) *RouteCase {
 	c := &RouteCase{Pos: posOf(n), MinRate: 1, Samples: samples, Keys: map[string]lint.Pos{}}
 	what := fmt.Sprintf("case %d", i)
 	ok := r.mapping(n, what, routeCaseKeys, func(key string, k, v *yaml.Node) {
@@ -190,6 +245,10 @@ func (r *reader) routeCase(n *yaml.Node, i, samples int) *RouteCase {
 		return nil
 	}
 	at := func(key string) lint.Pos { return keyPos(c.Keys, key, c.Pos) }
+	if c.Name == "" && strings.TrimSpace(c.Request) != "" {
+		c.Name = nameFromRequest(c.Request, i, taken)
+		c.Keys["name"] = at("request")
+	}
 	r.nameCase(&c.Name, c.Keys, c.Pos, what)
 	if strings.TrimSpace(c.Request) == "" {
 		r.add(RuleMissing, at("request"), fmt.Sprintf("case %q has no request", c.Name), "add request: the user's message, as they would type it")

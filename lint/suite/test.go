@@ -55,6 +55,9 @@ type Suite struct {
 	// command names none (models:), as written; ModelsPos where each is.
 	Models    []string
 	ModelsPos []lint.Pos
+	// VarsFile is the vars-file: the template's cases are made from,
+	// resolved against the suite's folder; "" without one.
+	VarsFile string
 	// Diagnostics are every finding about the file, cases' included.
 	Diagnostics []lint.Diagnostic
 }
@@ -251,6 +254,9 @@ func Parse(path string, data []byte) *Suite {
 		nodes = r.caseNodes(root, cases, "a name and a task")
 	}
 	gens := r.expand(t, path, caseNames(nodes))
+	if t.varsFile != nil && t.varsFile.Kind == yaml.ScalarNode && strings.TrimSpace(t.varsFile.Value) != "" {
+		s.VarsFile = Resolve(filepath.Dir(path), strings.TrimSpace(t.varsFile.Value))
+	}
 	all := slices.Clip(nodes)
 	for _, g := range gens {
 		all = append(all, g.node)

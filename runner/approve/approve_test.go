@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -273,4 +274,47 @@ func FuzzParse(f *testing.F) {
 			t.Errorf("QuoteGlob(%q) does not match itself", subject)
 		}
 	})
+}
+
+// TestUnattendedMessageQuotesForTheShell: the `--approve` the message
+// suggests is copied into a shell by the author, and the command in it is
+// the model's. A quote in the command must not end the quoting and turn
+// the rest of the model's text into shell syntax (`; rm ...`): the shell
+// must read the suggested word back as exactly the pattern.
+func TestUnattendedMessageQuotesForTheShell(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on PATH")
+	}
+	for _, cmd := range []string{
+		"rm -rf /",
+		"echo 'it''s' > shell.txt; (sleep 300 &) ; touch pwned",
+		`printf '%s\n' "$HOME" \ 'x'`,
+		"a'",
+	} {
+		req := NewRequest("shell_execute", "", json.RawMessage(`{"Command":`+strconvQuote(cmd)+`}`))
+		msg := UnattendedMessage(req)
+		_, word, ok := strings.Cut(msg, "--approve ")
+		if !ok {
+			t.Fatalf("no --approve in %q", msg)
+		}
+		word, _, ok = strings.Cut(word, " (or run it in the browser")
+		if !ok {
+			t.Fatalf("no end of the pattern in %q", msg)
+		}
+		c := exec.Command(sh, "-c", "printf '%s' "+word)
+		c.Dir = t.TempDir() // should the quoting break, nothing lands here
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("sh -c printf %s: %v", word, err)
+		}
+		if string(out) != req.Suggest() {
+			t.Errorf("command %q: the shell reads the suggestion %s as %q, want %q", cmd, word, out, req.Suggest())
+		}
+	}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

@@ -230,8 +230,15 @@ func (g *Gate) ApprovedForRun() []string {
 // approve. It follows NetClaw's SubAgentActor (commit 502847bf), where a
 // gated call with no parent approval bridge throws
 // ParentApprovalUnavailableException and the sub-agent run fails, and adds
-// the pattern that would have approved the call.
+// the pattern that would have approved the call, quoted for a POSIX shell:
+// the pattern holds the model's command, and an author pastes it.
 func UnattendedMessage(req Request) string {
 	return fmt.Sprintf("Tool '%s' requires interactive approval, but no parent approval bridge is available. "+
-		"agentdesk: approve it with --approve '%s' (or run it in the browser, which asks)", req.Tool, req.Suggest())
+		"agentdesk: approve it with --approve %s (or run it in the browser, which asks)", req.Tool, ShellQuote(req.Suggest()))
+}
+
+// ShellQuote quotes s as one word for a POSIX shell: in single quotes,
+// each single quote in s closed, escaped and reopened (the four characters quote, backslash, quote, quote).
+func ShellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -111,6 +111,9 @@ func TestDecide(t *testing.T) {
 		msg    string
 	}{
 		{"record runs live and saves", Record, path, now, Live, true, ""},
+		{"live-only runs the recorded live and keeps nothing", LiveOnly, path, now, Live, false, ""},
+		{"live-only runs the stale live", LiveOnly, path, edited, Live, false, ""},
+		{"live-only runs the missing live", LiveOnly, missing, now, Live, false, ""},
 		{"default replays", Default, path, now, Replay, false, ""},
 		{"offline replays", Offline, path, now, Replay, false, ""},
 		{"default runs the missing live", Default, missing, now, Live, false, ""},

@@ -19,6 +19,9 @@ const (
 	// Offline replays only: a sample that is not recorded is reported, and
 	// no model is called.
 	Offline
+	// LiveOnly runs every sample live and keeps nothing: what the agent
+	// does now, recordings or not (agentdesk test --watch --live).
+	LiveOnly
 )
 
 // String returns "default", "record" or "offline".
@@ -28,6 +31,8 @@ func (m Mode) String() string {
 		return "record"
 	case Offline:
 		return "offline"
+	case LiveOnly:
+		return "live"
 	}
 	return "default"
 }
@@ -97,12 +102,15 @@ type Decision struct {
 
 // Decide says what to do with the sample recorded at path under mode,
 // given the fingerprint of what would be sent now. Record mode runs live
-// and saves; otherwise the recording is read: missing, it runs live
+// and saves; LiveOnly runs live and keeps nothing; otherwise the recording is read: missing, it runs live
 // (Default) or is reported Missing (Offline); recorded with anything that
 // differs from now, it is Stale in both modes; else it is replayed.
 func Decide(mode Mode, path string, now Fingerprint) Decision {
-	if mode == Record {
+	switch mode {
+	case Record:
 		return Decision{Action: Live, Save: true}
+	case LiveOnly:
+		return Decision{Action: Live}
 	}
 	rec, err := Load(path)
 	switch {

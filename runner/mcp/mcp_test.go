@@ -123,7 +123,7 @@ func alive(pid int) bool {
 
 func TestStdioServerTools(t *testing.T) {
 	s, n := start(t, Options{}, stdioServer(t, "files", "serve"))
-	want := []string{"files__echo", "files__args", "files__env", "files__crash", "files__hang", "files__fail", "files__rpcerr", "files__big", "files__spawn", "files__pid"}
+	want := []string{"files__echo", "files__args", "files__env", "files__crash", "files__hang", "files__fail", "files__rpcerr", "files__big", "files__spawn", "files__pid", "files__garble"}
 	got := toolNames(s)
 	slices.Sort(got)
 	slices.Sort(want)
@@ -354,7 +354,7 @@ func TestAudience(t *testing.T) {
 	if st[1].PID != 0 || !strings.Contains(st[1].Skipped, "the Team audience may not use it") || !strings.Contains(st[2].Skipped, "disabled") {
 		t.Errorf("Statuses = %+v", st)
 	}
-	if len(st[0].Hidden) != 9 {
+	if len(st[0].Hidden) != 10 {
 		t.Errorf("hidden = %v", st[0].Hidden)
 	}
 	if len(n.all()) != 0 {
@@ -434,5 +434,36 @@ func TestApprovalThroughSet(t *testing.T) {
 	set = tools.NewSet(s.Tools(), tools.WithGate(approve.NewGate(nil, deny)))
 	if res := set.Call(context.Background(), "files__echo", args); res.Label != tools.LabelDenied || res.Text != approve.DeniedText {
 		t.Errorf("denied call = %+v", res)
+	}
+}
+
+func TestStartNotesFollowTheConfiguration(t *testing.T) {
+	var cfgs []lint.McpServer
+	for _, name := range []string{"c", "a", "b"} {
+		cfgs = append(cfgs, lint.McpServer{Name: name, Transport: "stdio", Command: "agentdesk-no-such-" + name, Enabled: true})
+	}
+	_, n := start(t, Options{}, cfgs...)
+	got := n.all()
+	if len(got) != 3 || !strings.HasPrefix(got[0], "MCP server 'c'") || !strings.HasPrefix(got[1], "MCP server 'a'") || !strings.HasPrefix(got[2], "MCP server 'b'") {
+		t.Errorf("notes = %q", got)
+	}
+}
+
+// A server that prints something else on its stdout mid-call breaks the
+// connection: the call gets the runtime's error and the server is started
+// again for the next call.
+func TestGarbageMidCall(t *testing.T) {
+	s, n := start(t, Options{CallTimeout: 5 * time.Second}, stdioServer(t, "files", "serve"))
+	first := s.Statuses()[0].PID
+	res := call(t, s, "files__garble", `{}`)
+	if !res.IsError || !strings.HasPrefix(res.Text, "Error: MCP tool 'files/garble' failed: it printed something that is not MCP's JSON-RPC on its stdout") {
+		t.Fatalf("garble = %+v", res)
+	}
+	if got := n.all(); len(got) != 1 || !strings.Contains(got[0], "MCP server 'files' failed during files__garble") {
+		t.Errorf("notes = %q", got)
+	}
+	gone(t, first)
+	if res := call(t, s, "files__echo", `{"text":"again"}`); res.IsError || res.Text != "echo: again count=0" {
+		t.Errorf("after the garbage: %+v", res)
 	}
 }

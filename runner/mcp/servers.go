@@ -161,7 +161,8 @@ func Start(ctx context.Context, cfgs []lint.McpServer, opts Options) *Servers {
 		s.servers = append(s.servers, &server{cfg: c, opts: &s.opts, set: s})
 	}
 	var wg sync.WaitGroup
-	for _, srv := range s.servers {
+	errs := make([]error, len(s.servers))
+	for i, srv := range s.servers {
 		if srv.skipped() != "" {
 			continue
 		}
@@ -177,12 +178,17 @@ func Start(ctx context.Context, cfgs []lint.McpServer, opts Options) *Servers {
 				srv.conn, srv.tools = c, list
 			}
 			srv.mu.Unlock()
-			if err != nil {
-				s.note("MCP server '%s' did not start, so its tools are not offered: %v", srv.cfg.Name, err)
-			}
+			errs[i] = err
 		}()
 	}
 	wg.Wait()
+	// The notes come in the configuration's order, whichever server
+	// failed first.
+	for i, err := range errs {
+		if err != nil {
+			s.note("MCP server '%s' did not start, so its tools are not offered: %v", s.servers[i].cfg.Name, err)
+		}
+	}
 	s.buildTools()
 	return s
 }

@@ -170,10 +170,17 @@ func (srv *server) broke(c *conn, err error) string {
 	}
 	srv.mu.Unlock()
 	why := err.Error()
+	garbage := strings.Contains(why, "invalid character") || strings.Contains(why, "cannot unmarshal")
 	if c.proc != nil {
-		c.proc.waitCtxFor(srv.opts.grace())
-		if ok, how := c.proc.exited(); ok {
-			why = "the server exited (" + how + ")"
+		if garbage {
+			// The client closed the connection; the server's exit is
+			// the consequence, not the cause.
+			why = "it printed something that is not MCP's JSON-RPC on its stdout (" + why + ")"
+		} else {
+			c.proc.waitCtxFor(srv.opts.grace())
+			if ok, how := c.proc.exited(); ok {
+				why = "the server exited (" + how + ")"
+			}
 		}
 		if line := c.proc.stderr.lastLine(); line != "" {
 			why += "; its last stderr line: " + line

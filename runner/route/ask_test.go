@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -335,7 +336,7 @@ func TestReplyKinds(t *testing.T) {
 					if tc.want.Kind != Answered {
 						got.Text = ""
 					}
-					if got != tc.want {
+					if !reflect.DeepEqual(got, tc.want) {
 						t.Errorf("sample %d: got %+v\nwant %+v", s.N, got, tc.want)
 					}
 					if s.Pick.Label() != tc.label {
@@ -466,7 +467,7 @@ func TestRecordThenReplay(t *testing.T) {
 				t.Fatalf("%d samples, %d requests more", len(play.Samples), len(f.srv.Requests())-before)
 			}
 			for i, s := range play.Samples {
-				if s.Pick != rec.Samples[i].Pick || s.Run.Replay == nil {
+				if !reflect.DeepEqual(s.Pick, rec.Samples[i].Pick) || s.Run.Replay == nil {
 					t.Errorf("sample %d replayed as %+v (replay %v), recorded %+v", i, s.Pick, s.Run.Replay, rec.Samples[i].Pick)
 				}
 			}

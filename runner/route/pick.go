@@ -57,6 +57,9 @@ type Pick struct {
 	Error  string `json:"error,omitempty"`
 	// Calls counts the tool calls of the reply (the first decides).
 	Calls int `json:"calls,omitempty"`
+	// Also are the reply's other tool calls, after the first, each
+	// classified as the first is (the runtime makes them all).
+	Also []Pick `json:"also,omitempty"`
 }
 
 // Label names the pick in a distribution and a confusion table: the agent
@@ -131,8 +134,17 @@ func Classify(c *lint.Catalog, a preview.Audience, rec *runner.Record) Pick {
 		}
 		return Pick{Kind: Failed, Reason: rec.Reason, Error: rec.Error, Text: rec.Output}
 	}
-	tc := calls[0]
-	p := Pick{Calls: len(calls), Text: rec.Output}
+	p := classifyCall(c, a, calls[0])
+	p.Calls, p.Text = len(calls), rec.Output
+	for _, tc := range calls[1:] {
+		p.Also = append(p.Also, classifyCall(c, a, tc))
+	}
+	return p
+}
+
+// classifyCall classifies one tool call of a frontline reply.
+func classifyCall(c *lint.Catalog, a preview.Audience, tc runner.ToolCall) Pick {
+	var p Pick
 	if tc.Name != preview.SpawnAgentTool {
 		p.Kind, p.Tool, p.Arguments = OtherTool, tc.Name, tc.Arguments
 		return p

@@ -81,3 +81,21 @@ func TestSuiteReportFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestSuiteWithoutCaseNames: a suite of requests, expected agents and
+// min-rate, with no names, records and replays (issue 20 item 13).
+func TestSuiteWithoutCaseNames(t *testing.T) {
+	f := newFixture(t, wire.OpenAI, "")
+	f.srv.SetChooser(chooser())
+	path := filepath.Join(f.home.Agents, "plain.route.yaml")
+	writeFile(t, path, "samples: 1\ncases:\n  - request: Please review my diff before I push.\n    expect: reviewer\n  - request: thanks, that is all\n    expect: none\n    min-rate: 1\n")
+	rec := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Record})
+	want := "Please review my diff before I push.=pass 1/1, thanks, that is all=pass 1/1"
+	if got := statuses(rec); got != want {
+		t.Fatalf("recorded: %s", got)
+	}
+	f.srv.Close()
+	if got := statuses(f.runSuite(t, path, SuiteOptions{Mode: evalrec.Offline})); got != want {
+		t.Errorf("offline: %s", got)
+	}
+}

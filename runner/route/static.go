@@ -31,11 +31,15 @@ const SimilarThreshold = 0.6
 // Index is the listed agents' names and descriptions, ready to rank
 // requests against: an inverted index of their words.
 type Index struct {
-	names  []string
-	lens   []int
-	vocab  map[string]int
-	post   [][]posting // by term id: the agents holding it
-	vecs   [][]posting // by agent: its terms, by term id (term in posting.at)
+	names []string
+	lens  []int
+	vocab map[string]int
+	post  [][]posting // by term id: the agents holding it
+	vecs  [][]posting // by agent: its terms, by term id (term in posting.at)
+	// dvecs are the agents' description terms alone, which Similar
+	// compares: names weigh in the ranking, and two agents whose
+	// descriptions say the same thing are alike whatever their names.
+	dvecs  [][]posting
 	avgLen float64
 }
 
@@ -58,7 +62,8 @@ var nameSplitter = strings.NewReplacer("-", " ", "_", " ", ".", " ")
 // NewIndex indexes the definitions (the layer's agents, see
 // preview.Listed).
 func NewIndex(defs []*lint.Definition) *Index {
-	idx := &Index{vocab: map[string]int{}, names: make([]string, len(defs)), lens: make([]int, len(defs)), vecs: make([][]posting, len(defs))}
+	idx := &Index{vocab: map[string]int{}, names: make([]string, len(defs)), lens: make([]int, len(defs)), vecs: make([][]posting, len(defs)), dvecs: make([][]posting, len(defs))}
+	desc := map[int]int{}
 	total := 0
 	counts := map[int]int{}
 	for i, d := range defs {
@@ -80,9 +85,17 @@ func NewIndex(defs []*lint.Definition) *Index {
 				add(t)
 			}
 		}
+		clear(desc)
 		for _, t := range Terms(d.Description) {
 			add(t)
+			desc[idx.vocab[t]]++
 		}
+		dvec := make([]posting, 0, len(desc))
+		for id, c := range desc {
+			dvec = append(dvec, posting{id, c})
+		}
+		sort.Slice(dvec, func(a, b int) bool { return dvec[a].at < dvec[b].at })
+		idx.dvecs[i] = dvec
 		vec := make([]posting, 0, len(counts))
 		for id, c := range counts {
 			vec = append(vec, posting{id, c})
@@ -138,28 +151,30 @@ type Pair struct {
 	Shared []string `json:"shared"`
 }
 
-// Similar returns the pairs of indexed agents whose names and descriptions
-// are at least threshold alike (cosine of their word counts; 0 means
-// SimilarThreshold), most alike first.
+// Similar returns the pairs of indexed agents whose descriptions, on
+// their own, are at least threshold alike (cosine of their word counts; 0
+// means SimilarThreshold), most alike first. Names are left out: the
+// ranking weighs them, but two descriptions that say the same thing leave
+// a request nothing to tell the agents apart by.
 func (idx *Index) Similar(threshold float64) []Pair {
 	if threshold <= 0 {
 		threshold = SimilarThreshold
 	}
-	norms := make([]float64, len(idx.vecs))
-	for i, v := range idx.vecs {
+	norms := make([]float64, len(idx.dvecs))
+	for i, v := range idx.dvecs {
 		for _, p := range v {
 			norms[i] += float64(p.n * p.n)
 		}
 		norms[i] = math.Sqrt(norms[i])
 	}
 	var out []Pair
-	for i := range idx.vecs {
-		for j := i + 1; j < len(idx.vecs); j++ {
+	for i := range idx.dvecs {
+		for j := i + 1; j < len(idx.dvecs); j++ {
 			if norms[i] == 0 || norms[j] == 0 {
 				continue
 			}
 			dot := 0
-			common(idx.vecs[i], idx.vecs[j], func(a, b posting) { dot += a.n * b.n })
+			common(idx.dvecs[i], idx.dvecs[j], func(a, b posting) { dot += a.n * b.n })
 			sim := float64(dot) / (norms[i] * norms[j])
 			if sim < threshold {
 				continue
@@ -198,7 +213,7 @@ func (idx *Index) pair(i, j int, sim float64) Pair {
 		n int
 	}
 	var sh []shared
-	common(idx.vecs[i], idx.vecs[j], func(a, b posting) { sh = append(sh, shared{words[a.at], a.n + b.n}) })
+	common(idx.dvecs[i], idx.dvecs[j], func(a, b posting) { sh = append(sh, shared{words[a.at], a.n + b.n}) })
 	sort.Slice(sh, func(x, y int) bool {
 		if sh[x].n != sh[y].n {
 			return sh[x].n > sh[y].n

@@ -3,6 +3,7 @@ package route
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,7 +70,7 @@ func TestSimilar(t *testing.T) {
 	if len(got) != 1 || got[0].A != "code-reviewer" || got[0].B != "pr-reviewer" || got[0].Similarity < SimilarThreshold {
 		t.Fatalf("similar %+v", got)
 	}
-	if strings.Join(got[0].Shared[:2], " ") != "code reviewer" {
+	if !slices.Contains(got[0].Shared, "code") || !slices.Contains(got[0].Shared, "bug") {
 		t.Errorf("shared %v", got[0].Shared)
 	}
 	if got := idx.Similar(0.99); len(got) != 0 {
@@ -113,5 +114,32 @@ func BenchmarkSimilar(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		idx.Similar(0.95)
+	}
+}
+
+// TestSimilarComparesDescriptionsOnTheirOwn: identical and nearly
+// identical descriptions are warned about however different the names
+// (issue 20 item 10); different descriptions are not.
+func TestSimilarComparesDescriptionsOnTheirOwn(t *testing.T) {
+	const d = "Reads service logs and explains why a deployment failed."
+	for _, tt := range []struct {
+		name    string
+		b       string
+		alike   bool
+		atLeast float64
+	}{
+		{"identical", d, true, 0.999},
+		{"near-identical", "Reads service logs and explains why a release failed.", true, SimilarThreshold},
+		{"different", "Reviews a git diff for bugs and security issues before a push.", false, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := NewIndex(defs("deploy-doctor", d, "incident-summariser-bot", tt.b)).Similar(0)
+			if tt.alike != (len(got) == 1) || tt.alike && got[0].Similarity < tt.atLeast {
+				t.Fatalf("similar %+v", got)
+			}
+			if tt.alike && !slices.Contains(got[0].Shared, "log") {
+				t.Errorf("shared %v", got[0].Shared)
+			}
+		})
 	}
 }

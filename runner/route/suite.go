@@ -62,6 +62,8 @@ type SuiteOptions struct {
 	// Cases, when set, selects the cases that run (--case); the others
 	// are left out of the result.
 	Cases *evalrec.CaseFilter
+	// Shard, when set, runs only its share of the cases (--shard K/N).
+	Shard *evalrec.Shard
 	// ShownFrom is the folder hints show the suite's path relative to
 	// ("": the working directory).
 	ShownFrom string
@@ -150,7 +152,7 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 	res.Findings = suiteFindings(s)
 	var cases []*lintsuite.RouteCase
 	for _, c := range s.Cases {
-		if o.Cases.Match(c.Name) {
+		if o.Cases.Match(c.Name) && o.Shard.Has(s.Path, c.Name) {
 			cases = append(cases, c)
 			res.Cases = append(res.Cases, &CaseResult{Case: c})
 		}
@@ -469,9 +471,6 @@ func failureOf(samples []Sample) string {
 	}
 	smp := samples[first]
 	msg := fmt.Sprintf("sample %d of %d failed: %s", first+1, len(samples), smp.Pick.Describe())
-	if noTools(smp.Run) != "" {
-		msg += "; the model does not take tools, and the frontline delegates through spawn_agent: point the suite's model role at a model that calls tools in netclaw.json"
-	}
 	if n > 1 {
 		msg += fmt.Sprintf(" (%d of %d samples failed)", n, len(samples))
 	}

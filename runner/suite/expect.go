@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/runner"
 )
@@ -84,10 +85,25 @@ func Check(e lintsuite.Expect, rec *runner.Record) []Failure {
 			fail("max-seconds", fmt.Sprintf("max-seconds %v", e.MaxSeconds), fmt.Sprintf("the run took %s", took.Round(10*time.Millisecond)), nil)
 		}
 	}
-	if e.MaxOutputTokens >= 0 && rec.Usage.OutputTokens > e.MaxOutputTokens {
-		fail("max-output-tokens", fmt.Sprintf("max-output-tokens %d", e.MaxOutputTokens), fmt.Sprintf("the reply took %d output tokens", rec.Usage.OutputTokens), nil)
+	if n, counted := OutputTokens(rec); e.MaxOutputTokens >= 0 && n > e.MaxOutputTokens {
+		msg := fmt.Sprintf("the reply took %d output tokens", n)
+		if counted {
+			msg = fmt.Sprintf("the reply holds about %d tokens, counted by agentdesk's tokenizer from the final output: the provider reported no usage", n)
+		}
+		fail("max-output-tokens", fmt.Sprintf("max-output-tokens %d", e.MaxOutputTokens), msg, nil)
 	}
 	return out
+}
+
+// OutputTokens is a run's output tokens as its provider reported them;
+// when it reported none (some servers do not), the final output counted
+// with agentdesk's tokenizer (lint.CountTokens, the one its token
+// estimates use), and counted is set.
+func OutputTokens(rec *runner.Record) (n int, counted bool) {
+	if rec.Usage.OutputTokens > 0 || rec.Output == "" {
+		return rec.Usage.OutputTokens, false
+	}
+	return lint.CountTokens(rec.Output), true
 }
 
 func plural(n int) string {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 )
@@ -32,11 +33,11 @@ func fingerprint(s sent, rubric string, judge runner.Model, judgeErr error, agen
 	if sp.Skill != nil {
 		source += " or " + displayPath(sp.Skill.Path)
 	}
-	fp := evalrec.Fingerprint{
-		evalrec.NewDigest(evalrec.PartSystemPrompt, preview.SystemPrompt(sp.Agent.Def, sp.Skill), source),
+	fp := requestParts(sp, source)
+	fp = append(fp,
 		evalrec.NewDigest(evalrec.PartFirstMessage, preview.FirstMessage(sp.Task, sp.Context), "the case's task or context"),
 		toolsPart(sp.Project != ""),
-	}
+	)
 	if s.modelErr == nil {
 		fp = append(fp, evalrec.NewPart(evalrec.PartModel, modelName(s.model), ""))
 	}
@@ -59,6 +60,56 @@ func fingerprint(s sent, rubric string, judge runner.Model, judgeErr error, agen
 	}
 	return fp
 }
+
+// requestParts fingerprints the request NetClaw's runtime would compose:
+// the audience, every part of the system prompt on its own (named
+// "system prompt: operating-rules", ...: a NetClaw upgrade that changes
+// the core, a playbook edit, a new tool schema each name the part that
+// changed), and the tool catalogue offered. The NetClaw home's path is
+// written <home> in the texts, so a recording made on one machine is not
+// stale on another; the first message's working context (project path,
+// git state, session folder) is left out for the same reason.
+func requestParts(sp runner.Spec, source string) evalrec.Fingerprint {
+	aud := sp.Audience
+	if aud == "" {
+		aud = sp.NetClaw.Audience.String()
+	}
+	fp := evalrec.Fingerprint{evalrec.NewPart(PartAudience, aud, "the suite's or case's audience")}
+	r, err := runner.ComposeRequest(sp)
+	if err != nil {
+		return append(fp, evalrec.NewPart(evalrec.PartSystemPrompt, "cannot be composed: "+err.Error(), ""))
+	}
+	home := sp.NetClaw.Home
+	sources := map[string]string{
+		request.PartOperatingRules:      "the NetClaw install's operating core",
+		request.PartDeploymentPlaybook:  "the deployment playbook identity/AGENTS.md",
+		request.PartProjectInstructions: "the project's instructions file",
+		request.PartBody:                source,
+		request.PartSkillOverlay:        source,
+		request.PartToolIndex:           "NetClaw's tool catalogue",
+		request.PartExecutionContract:   "agentdesk's copy of NetClaw's contract",
+	}
+	for _, name := range request.PartNames {
+		text := "none"
+		if p := r.Part(name); p != nil {
+			text = p.Text
+			if home != "" {
+				text = strings.ReplaceAll(text, home, "<home>")
+			}
+		} else if why := r.MissingPart(name); why != "" {
+			text = "missing"
+		}
+		fp = append(fp, evalrec.NewDigest(evalrec.PartSystemPrompt+": "+name, text, sources[name]))
+	}
+	tools, _ := json.Marshal(r.Tools)
+	return append(fp, evalrec.NewDigest(PartToolSchemas, string(tools), "NetClaw's tool catalogue (names, descriptions, schemas)"))
+}
+
+// Fingerprint parts of the request besides the system prompt's.
+const (
+	PartAudience    = "audience"
+	PartToolSchemas = "tool schemas"
+)
 
 // modelName is a model as the fingerprint names it.
 func modelName(m runner.Model) string { return m.Provider + "/" + m.ModelID }

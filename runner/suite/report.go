@@ -113,7 +113,7 @@ func Summarize(rs []*SuiteResult) Summary {
 	var s Summary
 	for _, r := range rs {
 		s.Suites++
-		if len(r.Cases) == 0 {
+		if len(r.Cases) == 0 || r.Err != "" {
 			s.Broken++
 		}
 		for _, d := range r.Findings {
@@ -281,6 +281,9 @@ func (p *TextPrinter) failures(c *CaseResult, indent string) {
 				fmt.Fprintf(w, "%s  %s\n", indent, p.style(ansiDim, termsafe.Escape(l)))
 			}
 		}
+		if s.Note != "" {
+			fmt.Fprintf(w, "%snote: %s\n", indent, termsafe.Escape(s.Note))
+		}
 		if s.RunDir != "" {
 			fmt.Fprintf(w, "%srun: %s\n", indent, termsafe.Escape(s.RunDir))
 		}
@@ -391,11 +394,15 @@ type (
 		Verdict    *jsonVerdict  `json:"verdict,omitempty"`
 		Changes    []string      `json:"changes"`
 		Error      string        `json:"error"`
+		Note       string        `json:"note,omitempty"`
 		MS         int64         `json:"duration_ms"`
 		Tokens     int           `json:"output_tokens"`
-		Recording  string        `json:"recording"`
-		Recorded   string        `json:"recorded,omitempty"`
-		KeptWhy    string        `json:"kept_why,omitempty"`
+		// Counted says that output_tokens was counted by agentdesk, the
+		// provider having reported none.
+		Counted   bool   `json:"output_tokens_counted,omitempty"`
+		Recording string `json:"recording"`
+		Recorded  string `json:"recorded,omitempty"`
+		KeptWhy   string `json:"kept_why,omitempty"`
 	}
 	jsonFailure struct {
 		Expect  string   `json:"expect"`
@@ -443,7 +450,7 @@ func JSON(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 			jc := jsonCase{Name: c.Case.Name, Model: c.Model, Line: c.Case.Pos.Line, Status: c.Status, Passed: c.Passed, PassRate: c.Case.PassRate, Message: c.Message, MS: c.Duration.Milliseconds(), Samples: []jsonSample{}}
 			for _, s := range c.Samples {
 				sj := jsonSample{N: s.N, Status: s.Status, How: s.How, RunID: s.RunID, RunDir: s.RunDir, JudgeRunID: s.JudgeRunID, Outcome: s.Outcome, Reason: s.Reason,
-					Failures: []jsonFailure{}, Changes: append([]string{}, s.Changes...), Error: s.Err, MS: s.Duration.Milliseconds(), Tokens: s.OutputTokens, Recording: s.Recording,
+					Failures: []jsonFailure{}, Changes: append([]string{}, s.Changes...), Error: s.Err, Note: s.Note, MS: s.Duration.Milliseconds(), Tokens: s.OutputTokens, Counted: s.OutputTokensCounted, Recording: s.Recording,
 					Recorded: string(s.Recorded), KeptWhy: s.KeptWhy}
 				for _, f := range s.Failures {
 					sj.Failures = append(sj.Failures, jsonFailure{f.Expect, f.Message, append([]string{}, f.Lines...)})
@@ -518,6 +525,9 @@ func caseDetail(c *CaseResult) string {
 			for _, l := range f.Lines {
 				fmt.Fprintf(&b, "  %s\n", l)
 			}
+		}
+		if s.Note != "" {
+			fmt.Fprintf(&b, "sample %d: note: %s\n", s.N, s.Note)
 		}
 	}
 	return b.String()

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 )
 
@@ -57,6 +58,10 @@ type SuiteResult struct {
 	// Duration is the wall time from the first sample's start to the last
 	// one's end.
 	Duration time.Duration
+	// Err says why the suite cannot run as written though it reads (its
+	// agent does not load: the loader's reason); its cases are errors
+	// with no sample run.
+	Err string
 	// Models are the models the cases ran on side by side (none: each
 	// case on its own model role). Cases then holds a result per case and
 	// model, case by case, models in this order.
@@ -66,7 +71,7 @@ type SuiteResult struct {
 // Status is the worst status of the suite's cases; Error for a broken
 // suite.
 func (r *SuiteResult) Status() Status {
-	if len(r.Cases) == 0 {
+	if len(r.Cases) == 0 || r.Err != "" {
 		return Error
 	}
 	worst := Pass
@@ -117,6 +122,9 @@ type SampleResult struct {
 	Outcome, Reason string
 	// Output is the run's final output (redacted).
 	Output string
+	// ToolCalls are the run's tool calls with their results (redacted),
+	// for the HTML report's transcript.
+	ToolCalls []runner.ToolCall
 	// Failures are the expectations that failed.
 	Failures []Failure
 	// Verdict is the judge's, when the case has a rubric.
@@ -125,10 +133,16 @@ type SampleResult struct {
 	Changes []string
 	// Err says why the sample could not be judged (Error, Unrecorded).
 	Err string
+	// Note is a remark beside a failed sample's failures: the judge gave
+	// no verdict, though a rule had failed already.
+	Note string
 	// Duration is the run's time (its recorded time for a replay).
 	Duration time.Duration
-	// OutputTokens is the output tokens the run's model calls reported.
-	OutputTokens int
+	// OutputTokens is the output tokens the run's model calls reported;
+	// when they reported none, the final output counted with agentdesk's
+	// tokenizer (OutputTokensCounted is then set).
+	OutputTokens        int
+	OutputTokensCounted bool
 	// Recording is the recording's path (replayed, or kept).
 	Recording string
 	// Recorded says what --record did with the recording file: Replaced

@@ -66,6 +66,11 @@ type Options struct {
 	// Cases, when set, selects the cases that run (--case); the others
 	// are left out of the results.
 	Cases *evalrec.CaseFilter
+	// Shard, when set, runs only its share of the cases (--shard K/N).
+	Shard *evalrec.Shard
+	// Select, when set, runs only the cases it selects (--failed: those
+	// that did not pass the last time), by suite file and case name.
+	Select func(suitePath, caseName string) bool
 	// ShownFrom is the folder the hints show suite paths relative to (""
 	// : the working directory).
 	ShownFrom string
@@ -76,12 +81,12 @@ func (o Options) shown(path string) string { return ReportOptions{Dir: o.ShownFr
 
 // selected returns the cases of s that o selects.
 func (o Options) selected(s *lintsuite.Suite) []*lintsuite.Case {
-	if o.Cases == nil {
+	if o.Cases == nil && o.Shard == nil && o.Select == nil {
 		return s.Cases
 	}
 	var out []*lintsuite.Case
 	for _, c := range s.Cases {
-		if o.Cases.Match(c.Name) {
+		if o.Cases.Match(c.Name) && o.Shard.Has(s.Path, c.Name) && (o.Select == nil || o.Select(s.Path, c.Name)) {
 			out = append(out, c)
 		}
 	}
@@ -129,6 +134,22 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 			}
 		}
 		agent, why := agentOf(o.Catalog, s.Agent)
+		if agent == nil {
+			// The suite cannot run as written: every case is an error
+			// with the loader's reason, and no sample runs.
+			sr.Err = why
+			for _, c := range cases {
+				cr := &CaseResult{Case: c, Status: Error, Message: why}
+				sr.Cases = append(sr.Cases, cr)
+				if x.o.OnCase != nil {
+					x.mu.Lock()
+					x.o.OnCase(s, cr)
+					x.mu.Unlock()
+				}
+			}
+			x.finishSuite(sr)
+			continue
+		}
 		models, modelsErr := x.modelsOf(s)
 		sr.Models = models
 		columns := []*lintsuite.ModelChoice{nil}
@@ -156,11 +177,6 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 				if err != "" {
 					for n := range cr.Samples {
 						cr.Samples[n] = &SampleResult{N: n + 1, Status: Error, Err: err}
-						if agent == nil && !hasErrors(c) {
-							// The agent is rejected or unknown: the case fails
-							// with the reason, as a run of it would.
-							cr.Samples[n] = &SampleResult{N: n + 1, Status: Fail, Failures: []Failure{{Key: "agent", Expect: "agent " + s.Agent + " loaded", Message: why}}}
-						}
 					}
 					x.finishCase(s, cr)
 					caseDone()
@@ -249,16 +265,6 @@ func (x *execution) finishSuite(sr *SuiteResult) {
 		x.o.OnSuite(sr)
 		x.mu.Unlock()
 	}
-}
-
-// hasErrors reports whether a case has errors of its own.
-func hasErrors(c *lintsuite.Case) bool {
-	for _, d := range c.Problems {
-		if d.Severity == lint.Error {
-			return true
-		}
-	}
-	return false
 }
 
 // caseError says why a case cannot run at all, or "".

@@ -353,14 +353,26 @@ func TestRejectedAgentAndBrokenCases(t *testing.T) {
 	f := newFixture(t)
 	writeFile(t, filepath.Join(f.home.Agents, "broken.md"), "---\nname: broken\n---\nno description\n")
 	bad := filepath.Join(f.home.Agents, "broken.test.yaml")
-	writeFile(t, bad, "cases:\n  - name: one\n    task: hi\n")
+	writeFile(t, bad, "cases:\n  - name: one\n    task: hi\n    repeat: 3\n  - name: two\n    task: hi\n")
 	mixed := f.suite("cases:\n  - name: fine\n    task: hi\n  - name: bad regexp\n    task: hi\n    expect: {matches: '('}\n")
 	garbage := filepath.Join(f.home.Agents, "garbage.test.yaml")
 	writeFile(t, garbage, "cases: [\n")
 	f.on("hi", modeltest.Reply("Hello"))
 	rs := f.run(evalrec.Default, bad, mixed, garbage)
-	if c := rs[0].Cases[0]; c.Status != Fail || !strings.Contains(c.Message, "agent broken at") || !strings.Contains(c.Message, "rejected") {
-		t.Errorf("rejected agent: %s %q", c.Status, c.Message)
+	// An agent that does not load: the suite cannot run as written, an
+	// error with the loader's reason, no sample run (issue 20 item 7).
+	for _, c := range rs[0].Cases {
+		if c.Status != Error || !strings.Contains(c.Message, "agent broken at") || !strings.Contains(c.Message, "rejected: ") || len(c.Samples) != 0 {
+			t.Errorf("rejected agent: %s %q, %d samples", c.Status, c.Message, len(c.Samples))
+		}
+	}
+	if rs[0].Status() != Error || !strings.Contains(rs[0].Err, "rejected: ") {
+		t.Errorf("rejected agent's suite: %s %q", rs[0].Status(), rs[0].Err)
+	}
+	var js strings.Builder
+	JSON(&js, rs[:1], ReportOptions{})
+	if !strings.Contains(js.String(), `"samples": 0,`) || !strings.Contains(js.String(), `"broken_suites": 1,`) || !strings.Contains(js.String(), `"errors": 2,`) {
+		t.Errorf("json summary:\n%s", js.String())
 	}
 	if got := statuses(rs[1:2]); !slices.Equal(got, []string{"fine: pass 1/1", "bad regexp: error 0/1"}) {
 		t.Errorf("mixed: %q", got)
@@ -535,7 +547,7 @@ func TestRecordings(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(f.home.Agents, "tester.md"), strings.Replace(testerMD, "a tester", "another tester", 1))
 	got := Recordings(s, cat())
-	if got[0].Stale != 2 || got[0].Recorded != 0 || len(got[0].Changes) != 1 || !strings.Contains(got[0].Changes[0], "system prompt changed") {
+	if got[0].Stale != 2 || got[0].Recorded != 0 || len(got[0].Changes) != 1 || !strings.Contains(got[0].Changes[0], "system prompt: body changed") {
 		t.Fatalf("after an edit: %+v", got)
 	}
 }

@@ -117,8 +117,9 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		defer func() { keep(run, res) }()
 	}
 	res.Outcome, res.Reason, res.Output = string(rec.Outcome), rec.Reason, rec.Output
+	res.ToolCalls = rec.ToolCalls
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
-	res.OutputTokens = rec.Usage.OutputTokens
+	res.OutputTokens, res.OutputTokensCounted = OutputTokens(&rec)
 	res.Failures = Check(c.Expect, &rec)
 
 	// The check program reads only the run's record: it runs on a
@@ -185,7 +186,13 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		}
 	}
 	if judgeFailed != nil {
-		return errorf("%v", judgeFailed)
+		if len(res.Failures) == 0 {
+			return errorf("%v", judgeFailed)
+		}
+		// A rule failed already: the sample fails on it, and the judge
+		// that gave no verdict is a note beside the failures.
+		res.Status, res.Note = Fail, fmt.Sprintf("no verdict from the judge: %v", judgeFailed)
+		return res
 	}
 	if commandErr != nil {
 		return errorf("%v", commandErr)

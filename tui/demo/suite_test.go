@@ -170,7 +170,7 @@ func TestDemoSuiteOffline(t *testing.T) {
 	os.WriteFile(def, []byte(strings.Replace(string(data), "never invent an API", "never guess", 1)), 0o644)
 	r = runDemoSuite(t, h, filepath.Join(tmp, "runs"), evalrec.Offline)
 	for _, c := range r.Cases {
-		if c.Status != suite.Stale || !strings.Contains(c.Message, "system prompt changed: ") {
+		if c.Status != suite.Stale || !strings.Contains(c.Message, "system prompt: body changed: ") {
 			t.Errorf("%s after an edit: %s %q", c.Case.Name, c.Status, c.Message)
 		}
 	}

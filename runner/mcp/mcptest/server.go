@@ -28,6 +28,8 @@ import (
 //	big {n}              n bytes of "x"
 //	spawn {pidfile}      starts `sleep 600`, writes its pid to pidfile
 //	pid                  its own process id
+//	garble               prints a line that is not JSON-RPC on its stdout
+//	                     (over stdio, that breaks the connection)
 func Server() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "agentdesk-test", Version: "1"}, nil)
 	type echoArgs struct {
@@ -90,6 +92,10 @@ func Server() *sdk.Server {
 	})
 	raw("pid", `{"type":"object"}`, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		return text(fmt.Sprint(os.Getpid())), nil
+	})
+	raw("garble", `{"type":"object"}`, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		fmt.Fprintln(os.Stdout, "Loading model weights... done")
+		return text("garbled"), nil
 	})
 	return s
 }

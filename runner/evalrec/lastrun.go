@@ -1,0 +1,129 @@
+package evalrec
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/agentdesk/agentdesk/preview/atomicfile"
+)
+
+// LastRunVersion is the format version of a last-run file.
+const LastRunVersion = 1
+
+// LastRun is how every case of one suite file ended the last time it
+// ran, kept in the state folder so that --failed can run again the cases
+// that did not pass. A run of some of the cases (--case, --shard,
+// --failed) updates theirs and keeps the others'.
+type LastRun struct {
+	Version int `json:"version"`
+	// Suite is the suite file's absolute path.
+	Suite string `json:"suite"`
+	// At is when a case of it last ran.
+	At time.Time `json:"at"`
+	// Cases maps each case's name to its status then ("pass", "fail",
+	// "stale", "not recorded", "error").
+	Cases map[string]string `json:"cases"`
+}
+
+// Failed returns the names of the cases that did not pass, sorted.
+func (l *LastRun) Failed() []string {
+	var out []string
+	for name, st := range l.Cases {
+		if st != "pass" {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// LastRunsDir returns the folder of the last-run files:
+// $XDG_STATE_HOME/agentdesk/last-runs, else ~/.local/state/agentdesk/
+// last-runs. getenv may be nil (os.Getenv).
+func LastRunsDir(getenv func(string) string) (string, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "agentdesk", "last-runs"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cannot find the state folder for --failed: set XDG_STATE_HOME or HOME: %w", err)
+		}
+		home = h
+	}
+	return filepath.Join(home, ".local", "state", "agentdesk", "last-runs"), nil
+}
+
+// lastRunPath is the file of the suite at suitePath: named by a digest
+// of its absolute path.
+func lastRunPath(dir, suitePath string) (string, string) {
+	abs, err := filepath.Abs(suitePath)
+	if err != nil {
+		abs = suitePath
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(dir, hex.EncodeToString(sum[:12])+".json"), abs
+}
+
+// LoadLastRun reads the last run of the suite at suitePath; nil, nil
+// when it has none recorded.
+func LoadLastRun(dir, suitePath string) (*LastRun, error) {
+	path, abs := lastRunPath(dir, suitePath)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the last run of %s: %w", suitePath, err)
+	}
+	var l LastRun
+	if err := json.Unmarshal(data, &l); err != nil || l.Version != LastRunVersion || l.Suite != abs {
+		// Not ours to trust: as if the suite had never run.
+		return nil, nil
+	}
+	if l.Cases == nil {
+		l.Cases = map[string]string{}
+	}
+	return &l, nil
+}
+
+// SaveLastRun records how the cases of the suite at suitePath that ran
+// ended (statuses by case name), over the last run's record of them,
+// atomically.
+func SaveLastRun(dir, suitePath string, statuses map[string]string, at time.Time) error {
+	if len(statuses) == 0 {
+		return nil
+	}
+	l, err := LoadLastRun(dir, suitePath)
+	if err != nil || l == nil {
+		l = &LastRun{Cases: map[string]string{}}
+	}
+	path, abs := lastRunPath(dir, suitePath)
+	l.Version, l.Suite, l.At = LastRunVersion, abs, at.UTC()
+	for name, st := range statuses {
+		l.Cases[name] = st
+	}
+	data, err := json.MarshalIndent(l, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("making the state folder %s: %w", dir, err)
+	}
+	if err := atomicfile.Replace(path, append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("recording the last run of %s: %w", suitePath, err)
+	}
+	return nil
+}
