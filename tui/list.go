@@ -315,15 +315,17 @@ func (l *listPane) renderRow(st *Styles, i, w int, focused bool) string {
 	if i == l.sel {
 		cursor = "›"
 	}
-	// The name comes first: the source label shows in full when the
-	// name fits beside it, as "feed" when only that fits, else not at all
+	// The source label shows in full when the name fits beside it, else
+	// as "feed". A feed row keeps "feed", its name cut if need be (two
+	// agents of one name, local and feed, stay apart), while the name
+	// keeps 4 columns; a local row drops "local" rather than cut its name
 	// (the Definition pane says it).
 	avail := w - 3
 	src := r.source
 	nameNeed := ansi.StringWidth(r.name)
 	if nameNeed+1+ansi.StringWidth(src) > avail {
 		src = ""
-		if r.file.Source.IsFeed() && nameNeed+1+len("feed") <= avail {
+		if r.file.Source.IsFeed() && avail-1-len("feed") >= 4 {
 			src = "feed"
 		}
 	}

@@ -73,6 +73,26 @@ func drawOverlays(st *Styles, base []string, stack overlayStack, w, h int) []str
 		}
 		x := max((w-bw)/2, 0)
 		y := max((h-len(block))/2, 0)
+		// A margin of one column is cleared: a lone character of the
+		// screen below would stick to the border.
+		padL, padR := x == 1, w-x-bw == 1
+		if padL || padR {
+			padded := make([]string, len(block))
+			for i, l := range block {
+				l += strings.Repeat(" ", bw-ansi.StringWidth(l))
+				if padL {
+					l = " " + l
+				}
+				if padR {
+					l += " "
+				}
+				padded[i] = l
+			}
+			if padL {
+				x--
+			}
+			block = padded
+		}
 		base = splice(base, block, x, y)
 	}
 	return base

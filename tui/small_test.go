@@ -123,3 +123,86 @@ func TestPaneScrollsToItsLastLine(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowListKeepsTheFeedLabel (issue 20 item 29): at 40×12 a feed
+// agent's row keeps its source label, its long name cut instead; in the
+// demo two summarizers (local and feed) are told apart.
+func TestNarrowListKeepsTheFeedLabel(t *testing.T) {
+	tm := demoModel(t, 40, 12)
+	lw := listWidth(40)
+	var feedRows []string
+	for _, l := range strings.Split(tm.screen(), "\n") {
+		left, _, ok := strings.Cut(l, "│")
+		if !ok || len([]rune(left)) < 2 {
+			continue
+		}
+		if strings.ContainsAny(left, "✓✗○!") {
+			if strings.Contains(left, "release-n") || strings.Contains(left, "changelog") || strings.Count(left, "summarizer") == 1 && strings.Contains(left, "✗") {
+				feedRows = append(feedRows, left)
+			}
+		}
+		if w := ansi.StringWidth(left); w > lw+1 {
+			t.Errorf("row %q is %d wide, the list %d", left, w, lw)
+		}
+	}
+	if len(feedRows) < 2 {
+		t.Fatalf("feed rows %q in\n%s", feedRows, tm.screen())
+	}
+	for _, r := range feedRows {
+		if !strings.HasSuffix(strings.TrimRight(r, " "), "feed") {
+			t.Errorf("feed row %q drops its source label:\n%s", r, tm.screen())
+		}
+	}
+}
+
+// TestOverlayLeavesNoStrayCharacter (issue 20 item 30): an overlay one
+// column short of the screen's edge clears that column, so no character
+// of the screen below sticks to its border.
+func TestOverlayLeavesNoStrayCharacter(t *testing.T) {
+	opens := map[string]func(tm *testModel){
+		"help":      func(tm *testModel) { tm.keys("?") },
+		"new agent": func(tm *testModel) { tm.keys("n"); tm.typeText("Bad Name"); tm.keys("enter") },
+	}
+	for name, open := range opens {
+		for _, sz := range [][2]int{{40, 12}, {60, 20}, {61, 20}, {80, 24}, {120, 40}} {
+			tmp, base := copyHome(t, "home")
+			tm := newTestModel(t, tmp, base, sz[0], sz[1])
+			open(tm)
+			lines := strings.Split(tm.screen(), "\n")
+			top, left, right := -1, -1, -1
+			for i, l := range lines {
+				r := []rune(l)
+				if j := strings.IndexRune(l, '┌'); j >= 0 && top < 0 {
+					top, left = i, len([]rune(l[:j]))
+					for k := len(r) - 1; k >= 0; k-- {
+						if r[k] == '┐' {
+							right = k
+							break
+						}
+					}
+				}
+			}
+			if top < 0 {
+				t.Errorf("%s at %dx%d: no overlay:\n%s", name, sz[0], sz[1], tm.screen())
+				continue
+			}
+			for i := top; i < len(lines); i++ {
+				r := []rune(lines[i])
+				if len(r) < sz[0] {
+					continue
+				}
+				if left == 1 && r[0] != ' ' {
+					t.Errorf("%s at %dx%d: a stray %q left of the overlay on row %d:\n%s", name, sz[0], sz[1], r[0], i, tm.screen())
+					break
+				}
+				if right == sz[0]-2 && r[sz[0]-1] != ' ' {
+					t.Errorf("%s at %dx%d: a stray %q right of the overlay on row %d:\n%s", name, sz[0], sz[1], r[sz[0]-1], i, tm.screen())
+					break
+				}
+				if strings.ContainsRune(lines[i], '┘') {
+					break
+				}
+			}
+		}
+	}
+}

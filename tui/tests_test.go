@@ -308,7 +308,7 @@ func TestTestsPaneWording(t *testing.T) {
 		}
 	})
 	t.Run("help", func(t *testing.T) {
-		tm := demoModel(t, 100, 44) // tall enough for the help's Tests section
+		tm := demoModel(t, 100, 60) // tall enough for the help's Tests section
 		tm.keys("?")
 		scr := tm.screen()
 		if !strings.Contains(scr, "Tests") || !strings.Contains(scr, "open the case's run") {

@@ -396,6 +396,15 @@ func (o *Overlay) writeLocked(rel string, data []byte, mode fs.FileMode) error {
 	if rel == "." {
 		return &PathError{Path: rel, Msg: "is the project folder, not a file"}
 	}
+	// A path that reaches out of the project through one of its symbolic
+	// links is refused, as a read is: at the runtime the write would land
+	// outside the project, and `git apply` refuses a patch that writes
+	// beyond a symbolic link.
+	for p := rel; p != "."; p = path.Dir(p) {
+		if layer, _, err := o.lookupLocked(p); layer != Written && errors.Is(err, ErrOutside) {
+			return outside(rel, " through the symbolic link "+p)
+		}
+	}
 	// A folder of the view where a file should go, or a file where a
 	// folder should go, is refused as the disk would refuse it.
 	if _, fi, err := o.lookupLocked(rel); err == nil && fi.IsDir() {

@@ -177,12 +177,19 @@ func TestEscapes(t *testing.T) {
 	if got, err := o.ReadFile("in-link"); err != nil || string(got) != "a\n" {
 		t.Errorf("link inside: %q %v", got, err)
 	}
-	// Writing through a link that leads out writes in the overlay only.
-	if err := o.WriteFile("out-dir/secret.txt", []byte("pwned")); err != nil {
-		t.Fatal(err)
+	// Writing through a link that leads out is refused, as reading is:
+	// the runtime would write outside the project, and a patch holding
+	// such a path is one `git apply` refuses ("beyond a symbolic link").
+	for _, p := range []string{"out-dir/secret.txt", "out-dir/new/deeper.txt", "out-link", "sub/dot-link"} {
+		if err := o.WriteFile(p, []byte("pwned")); !errors.Is(err, ErrOutside) || !strings.Contains(err.Error(), "symbolic link") {
+			t.Errorf("write %s = %v, want refused as leading out through a symbolic link", p, err)
+		}
 	}
-	if err := o.WriteFile("out-link", []byte("pwned")); err != nil {
-		t.Fatal(err)
+	if err := o.Rename("a.txt", "out-dir/a.txt"); !errors.Is(err, ErrOutside) {
+		t.Errorf("rename into a link that leads out = %v, want refused", err)
+	}
+	if ch, err := o.Changes(); err != nil || len(ch) != 0 {
+		t.Errorf("refused writes left changes: %+v %v", ch, err)
 	}
 	// A link planted in the overlay (as a shell command could) leads
 	// nowhere.
