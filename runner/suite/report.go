@@ -143,7 +143,7 @@ func (s Summary) String() string { return s.line(0) }
 func (s Summary) line(took time.Duration) string {
 	out := fmt.Sprintf("%s (%d sample%s)", s.Counts, s.Samples, plural(s.Samples))
 	if took > 0 {
-		out += " in " + FormatDuration(took)
+		out += " in " + FormatDuration(took) + " wall time"
 	}
 	if s.Broken > 0 {
 		out += fmt.Sprintf("; %d suite file%s could not run", s.Broken, plural(s.Broken))
@@ -249,9 +249,7 @@ func (p *TextPrinter) Suite(r *SuiteResult) error {
 		pad := width - len([]rune(name))
 		status := fmt.Sprintf("%-*s", sw, c.Status)
 		line := fmt.Sprintf("  %s %s%s  %d/%d", p.style(statusStyle(c.Status), status), name, strings.Repeat(" ", max(pad, 0)), c.Passed, len(c.Samples))
-		if c.Duration > 0 {
-			line += "  " + FormatDuration(c.Duration)
-		}
+		line += caseTimes(c)
 		if c.Status != Pass && c.Status != Fail && c.Message != "" {
 			line += "  " + termsafe.Escape(c.Message)
 		}
@@ -319,6 +317,19 @@ func Text(w io.Writer, rs []*SuiteResult, took time.Duration, o ReportOptions) e
 	return nil
 }
 
+// caseTimes labels a case's two times: the wall time its samples took,
+// and the sum of their run times (the recorded ones for a replay), which
+// is more when samples run in parallel and less when they are replayed.
+func caseTimes(c *CaseResult) string {
+	switch {
+	case c.Wall > 0:
+		return fmt.Sprintf("  %s wall, %s in runs", FormatDuration(c.Wall), FormatDuration(c.Duration))
+	case c.Duration > 0:
+		return fmt.Sprintf("  %s in runs", FormatDuration(c.Duration))
+	}
+	return ""
+}
+
 // FormatDuration is a time as the reports print it: 1.25s, or 2m5s from
 // a minute on.
 func FormatDuration(d time.Duration) string {
@@ -380,6 +391,7 @@ type (
 		PassRate float64      `json:"pass_rate"`
 		Message  string       `json:"message"`
 		MS       int64        `json:"duration_ms"`
+		WallMS   int64        `json:"wall_ms"`
 	}
 	jsonSample struct {
 		N          int           `json:"sample"`
@@ -447,7 +459,7 @@ func JSON(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 			js.Findings = append(js.Findings, jsonFinding{d.Line, d.Column, d.Rule, d.Severity.String(), d.Message, d.Hint})
 		}
 		for _, c := range r.Cases {
-			jc := jsonCase{Name: c.Case.Name, Model: c.Model, Line: c.Case.Pos.Line, Status: c.Status, Passed: c.Passed, PassRate: c.Case.PassRate, Message: c.Message, MS: c.Duration.Milliseconds(), Samples: []jsonSample{}}
+			jc := jsonCase{Name: c.Case.Name, Model: c.Model, Line: c.Case.Pos.Line, Status: c.Status, Passed: c.Passed, PassRate: c.Case.PassRate, Message: c.Message, MS: c.Duration.Milliseconds(), WallMS: c.Wall.Milliseconds(), Samples: []jsonSample{}}
 			for _, s := range c.Samples {
 				sj := jsonSample{N: s.N, Status: s.Status, How: s.How, RunID: s.RunID, RunDir: s.RunDir, JudgeRunID: s.JudgeRunID, Outcome: s.Outcome, Reason: s.Reason,
 					Failures: []jsonFailure{}, Changes: append([]string{}, s.Changes...), Error: s.Err, Note: s.Note, MS: s.Duration.Milliseconds(), Tokens: s.OutputTokens, Counted: s.OutputTokensCounted, Recording: s.Recording,

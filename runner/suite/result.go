@@ -102,6 +102,9 @@ type CaseResult struct {
 	// Duration is the case's time: the sum of its samples' run times (on
 	// the recorded timeline for a replay).
 	Duration time.Duration
+	// Wall is the wall time from the case's first sample's start to its
+	// last one's end (samples run in parallel; a replay is fast).
+	Wall time.Duration
 }
 
 // SampleResult is one sample's result.

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -186,6 +187,7 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 				// waits for a case (a suite of 1,000 cases would have as many
 				// stacks for the collector to scan).
 				left := c.Repeat
+				var caseFirst, caseLast time.Time
 				for n := 1; n <= c.Repeat; n++ {
 					// A slot of x.work is taken before the sample's goroutine
 					// starts, so that at most Jobs of them exist at once
@@ -210,6 +212,13 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 							last = end
 						}
 						sr.Duration = last.Sub(first)
+						if caseFirst.IsZero() || start.Before(caseFirst) {
+							caseFirst = start
+						}
+						if end.After(caseLast) {
+							caseLast = end
+						}
+						cr.Wall = caseLast.Sub(caseFirst)
 						cr.Samples[n-1] = res
 						left--
 						finished := left == 0
@@ -361,6 +370,10 @@ func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, m *lintsuite.
 		Suite:   &runner.SuiteTag{Kind: "test", Path: s.Path, Case: c.Name, Sample: n},
 		NetClaw: x.o.NetClaw,
 		Project: x.o.Project,
+	}
+	// The audience: the case's, else the suite's, else the command's.
+	if a := cmp.Or(c.Audience, s.Audience); a != "" {
+		spec.Audience = a
 	}
 	if abs, err := filepath.Abs(s.Path); err == nil {
 		spec.Suite.Path = abs
