@@ -289,10 +289,7 @@ func Parse(path string, data []byte) *Suite {
 			return c, c != nil
 		}
 		g := gens[i-len(nodes)-1]
-		for _, name := range g.missing {
-			r.diags = append(r.diags, lint.Diagnostic{Path: g.row.Path, Pos: g.row.Pos, Rule: RuleTemplate, Severity: lint.Error,
-				Message: fmt.Sprintf("the row on line %d has no %s, which the template uses", g.row.Pos.Line, name), Hint: "give every row every variable the template uses"})
-		}
+		r.missingVars(g)
 		c := r.testCase(n, i)
 		if c != nil {
 			c.Vars = g.row.Values
