@@ -183,6 +183,8 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--offline replays suite recordings: use it with --suite")
 	case len(f.cases) > 0:
 		return usageErrorf("--case picks cases of routing suites: use it with --suite")
+	case f.shard != "":
+		return usageErrorf("--shard splits the cases of routing suites: use it with --suite")
 	case f.watch || f.live:
 		return usageErrorf("--watch re-runs routing suites: use it with --suite")
 	case f.format == suiteAsJUnit || f.format == suiteAsGitHub || f.format == suiteAsHTML:

@@ -55,6 +55,10 @@ type Suite struct {
 	// command names none (models:), as written; ModelsPos where each is.
 	Models    []string
 	ModelsPos []lint.Pos
+	// Audience is the parent session's audience of every case that names
+	// none (audience:): "Personal", "Team" or "Public"; "" leaves it to
+	// the command (Personal by default).
+	Audience string
 	// VarsFile is the vars-file: the template's cases are made from,
 	// resolved against the suite's folder; "" without one.
 	VarsFile string
@@ -81,6 +85,9 @@ type Case struct {
 	Skill string
 	// ModelRole overrides the agent's modelRole.
 	ModelRole string
+	// Audience is the parent session's audience (audience:), "" for the
+	// suite's.
+	Audience string
 	// Repeat is the number of samples (1 by default); PassRate the share
 	// of them that must pass (1 by default).
 	Repeat   int
@@ -109,6 +116,11 @@ type Expect struct {
 	Matches               []*regexp.Regexp
 	// Tools must each be called at least once; NoTools never.
 	Tools, NoTools []string
+	// ToolCalls are the tools: items that require arguments
+	// ({name: file_read, args: {Path: README.md}}): a call of that tool
+	// whose arguments hold these (names matched ignoring case, values
+	// equal; a relative path is taken from the project) must be made.
+	ToolCalls []ToolCall
 	// MaxToolCalls, MaxSeconds and MaxOutputTokens are caps; negative when
 	// not set.
 	MaxToolCalls    int
@@ -121,9 +133,17 @@ type Expect struct {
 	Command []string
 }
 
+// ToolCall is an expected call: a tool and arguments it must be called
+// with, as a subset.
+type ToolCall struct {
+	Name string
+	Args map[string]any
+	Pos  lint.Pos
+}
+
 var (
-	suiteKeys  = []string{"agent", "models", "cases", "vars", "vars-file", "template"}
-	caseKeys   = []string{"name", "task", "context", "context-file", "project", "skill", "model-role", "repeat", "pass-rate", "expect"}
+	suiteKeys  = []string{"agent", "audience", "models", "cases", "vars", "vars-file", "template"}
+	caseKeys   = []string{"name", "task", "context", "context-file", "project", "skill", "model-role", "audience", "repeat", "pass-rate", "expect"}
 	expectKeys = []string{"outcome", "reason", "contains", "not-contains", "matches", "tools", "no-tools", "max-tool-calls", "max-seconds", "max-output-tokens", "judge", "command"}
 )
 
@@ -243,6 +263,8 @@ func Parse(path string, data []byte) *Suite {
 						Hint:    fmt.Sprintf("rename the file %s%s, or fix agent:", s.Agent, TestSuffix)})
 				}
 			}
+		case "audience":
+			s.Audience = r.audience(v)
 		case "models":
 			s.Models, s.ModelsPos = r.models(v)
 		case "cases":
@@ -267,10 +289,7 @@ func Parse(path string, data []byte) *Suite {
 			return c, c != nil
 		}
 		g := gens[i-len(nodes)-1]
-		for _, name := range g.missing {
-			r.diags = append(r.diags, lint.Diagnostic{Path: g.row.Path, Pos: g.row.Pos, Rule: RuleTemplate, Severity: lint.Error,
-				Message: fmt.Sprintf("the row on line %d has no %s, which the template uses", g.row.Pos.Line, name), Hint: "give every row every variable the template uses"})
-		}
+		r.missingVars(g)
 		c := r.testCase(n, i)
 		if c != nil {
 			c.Vars = g.row.Values
@@ -308,6 +327,8 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 			c.Skill = strings.TrimPrefix(strings.TrimSpace(c.Skill), "/")
 		case "model-role":
 			c.ModelRole = r.modelRole(v)
+		case "audience":
+			c.Audience = r.audience(v)
 		case "repeat":
 			if n, ok := r.integer(v, key); ok {
 				if n < 1 || n > MaxRepeat {
@@ -391,7 +412,7 @@ func (r *reader) expect(c *Case, n *yaml.Node) {
 				e.Matches = append(e.Matches, re)
 			}
 		case "tools":
-			e.Tools, _ = r.list(v, key)
+			e.Tools, e.ToolCalls = r.toolList(v)
 		case "no-tools":
 			e.NoTools, _ = r.list(v, key)
 		case "max-tool-calls", "max-output-tokens":
@@ -575,4 +596,61 @@ func Find(dir, suffix string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// audience reads an audience: Personal, Team or Public, in any case.
+func (r *reader) audience(v *yaml.Node) string {
+	a, ok := r.scalar(v, "audience")
+	if !ok {
+		return ""
+	}
+	a = strings.TrimSpace(a)
+	for _, x := range []string{"Personal", "Team", "Public"} {
+		if strings.EqualFold(x, a) {
+			return x
+		}
+	}
+	r.add(RuleValue, posOf(v), fmt.Sprintf("audience %q is not an audience", a), "use Personal, Team or Public")
+	return ""
+}
+
+// toolList reads expect.tools: names, or {name: N, args: {K: V}} items
+// whose arguments the call must hold. Every item's name is in names.
+func (r *reader) toolList(v *yaml.Node) (names []string, calls []ToolCall) {
+	if v.Kind != yaml.SequenceNode {
+		names, _ = r.list(v, "tools")
+		return names, nil
+	}
+	for _, item := range v.Content {
+		if item.Kind != yaml.MappingNode {
+			if s, ok := r.scalar(item, "tools item"); ok && s != "" {
+				names = append(names, s)
+			}
+			continue
+		}
+		tc := ToolCall{Pos: posOf(item)}
+		r.mapping(item, "a tools item", []string{"name", "args"}, func(key string, k, val *yaml.Node) {
+			switch key {
+			case "name":
+				tc.Name, _ = r.scalar(val, "name")
+				tc.Name = strings.TrimSpace(tc.Name)
+			case "args":
+				var m map[string]any
+				if val.Kind != yaml.MappingNode || val.Decode(&m) != nil {
+					r.add(RuleValue, posOf(val), "args is "+kindName(val)+"; give a mapping of argument names to values", "args: {Path: README.md}")
+					return
+				}
+				tc.Args = m
+			}
+		})
+		if tc.Name == "" {
+			r.add(RuleMissing, tc.Pos, "a tools item has no name", "give name: the tool's name")
+			continue
+		}
+		names = append(names, tc.Name)
+		if len(tc.Args) > 0 {
+			calls = append(calls, tc)
+		}
+	}
+	return names, calls
 }

@@ -1,7 +1,10 @@
 package suite
 
 import (
+	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -69,6 +72,11 @@ func Check(e lintsuite.Expect, rec *runner.Record) []Failure {
 	for _, t := range e.Tools {
 		if called[t] == 0 {
 			fail("tools", "tools "+t, "it was never called (called: "+calledList+")", nil)
+		}
+	}
+	for _, want := range e.ToolCalls {
+		if !calledWith(rec, want) {
+			fail("tools", fmt.Sprintf("tools %s with %s", want.Name, argsText(want.Args)), "no call of it had these arguments (called: "+calledList+")", nil)
 		}
 	}
 	for _, t := range e.NoTools {
@@ -150,4 +158,90 @@ func linesWith(output string, keep func(string) bool) []string {
 		out = append(out, fmt.Sprintf("(%d more)", more))
 	}
 	return slices.Clip(out)
+}
+
+// calledWith reports whether rec holds a call of want.Name whose
+// arguments hold want.Args: argument names match ignoring case, as at the
+// runtime; values are equal as JSON, except that a string naming a path
+// (an argument whose name holds "path") is compared after both are taken
+// from the run's project folder.
+func calledWith(rec *runner.Record, want lintsuite.ToolCall) bool {
+	for _, tc := range rec.ToolCalls {
+		if tc.Name != want.Name {
+			continue
+		}
+		var got map[string]any
+		if json.Unmarshal([]byte(tc.Arguments), &got) != nil {
+			continue
+		}
+		if argsHold(got, want.Args, rec.Project) {
+			return true
+		}
+	}
+	return false
+}
+
+// argsHold reports whether got holds every argument of want.
+func argsHold(got, want map[string]any, project string) bool {
+	for k, wv := range want {
+		gv, ok := lookupFold(got, k)
+		if !ok {
+			return false
+		}
+		if ws, isStr := wv.(string); isStr && strings.Contains(strings.ToLower(k), "path") {
+			gs, ok := gv.(string)
+			if !ok || resolvePath(project, gs) != resolvePath(project, ws) {
+				return false
+			}
+			continue
+		}
+		if !jsonEqual(gv, wv) {
+			return false
+		}
+	}
+	return true
+}
+
+// lookupFold finds key in m by exact name, else ignoring case.
+func lookupFold(m map[string]any, key string) (any, bool) {
+	if v, ok := m[key]; ok {
+		return v, true
+	}
+	for k, v := range m {
+		if strings.EqualFold(k, key) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// resolvePath is p taken from the project folder, cleaned.
+func resolvePath(project, p string) string {
+	if !filepath.IsAbs(p) && project != "" {
+		p = filepath.Join(project, p)
+	}
+	return filepath.Clean(p)
+}
+
+// jsonEqual compares a YAML value with a JSON one through their JSON text.
+func jsonEqual(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	var na, nb any
+	if json.Unmarshal(ja, &na) != nil || json.Unmarshal(jb, &nb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(na, nb)
+}
+
+// argsText shows expected arguments compactly.
+func argsText(args map[string]any) string {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return fmt.Sprint(args)
+	}
+	return string(b)
 }

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -369,6 +370,10 @@ func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, m *lintsuite.
 		Suite:   &runner.SuiteTag{Kind: "test", Path: s.Path, Case: c.Name, Sample: n},
 		NetClaw: x.o.NetClaw,
 		Project: x.o.Project,
+	}
+	// The audience: the case's, else the suite's, else the command's.
+	if a := cmp.Or(c.Audience, s.Audience); a != "" {
+		spec.Audience = a
 	}
 	if abs, err := filepath.Abs(s.Path); err == nil {
 		spec.Suite.Path = abs

@@ -1,0 +1,55 @@
+package suite
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Suites and cases take audience:; expect: tools: items may require
+// arguments.
+func TestAudienceAndToolArgs(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "code-analyst.test.yaml")
+	src := `audience: team
+cases:
+  - name: reads the readme
+    task: Read it.
+    audience: Public
+    expect:
+      tools:
+        - file_list
+        - {name: file_read, args: {Path: README.md, StartLine: 1}}
+  - name: bad
+    task: x
+    audience: world
+    expect:
+      tools:
+        - {args: {Path: x}}
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := Load(path)
+	if s.Audience != "Team" || len(s.Cases) != 2 {
+		t.Fatalf("suite audience %q, %d cases", s.Audience, len(s.Cases))
+	}
+	c := s.Cases[0]
+	if c.Audience != "Public" || strings.Join(c.Expect.Tools, ",") != "file_list,file_read" || len(c.Expect.ToolCalls) != 1 {
+		t.Fatalf("case %+v", c)
+	}
+	if tc := c.Expect.ToolCalls[0]; tc.Name != "file_read" || tc.Args["Path"] != "README.md" || tc.Args["StartLine"] != 1 {
+		t.Errorf("tool call %+v", tc)
+	}
+	var msgs []string
+	for _, d := range s.Diagnostics {
+		msgs = append(msgs, d.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{`audience "world" is not an audience`, "a tools item has no name"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("diagnostics lack %q:\n%s", want, all)
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package suite
+
+import (
+	"testing"
+
+	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/runner"
+)
+
+// expect: tools: items with args match a call whose arguments hold them:
+// names ignoring case, paths from the project, other values as JSON.
+func TestToolCallArgs(t *testing.T) {
+	rec := &runner.Record{Outcome: runner.Completed, Project: "/p", ToolCalls: []runner.ToolCall{
+		{Name: "file_read", Arguments: `{"path":"/p/README.md","StartLine":3,"_rationale":"read it"}`},
+		{Name: "shell_execute", Arguments: `{"Command":"ls -la"}`},
+		{Name: "file_list", Arguments: `not json`},
+	}}
+	tests := []struct {
+		name string
+		want lintsuite.ToolCall
+		ok   bool
+	}{
+		{"relative path from the project, name ignoring case", lintsuite.ToolCall{Name: "file_read", Args: map[string]any{"Path": "README.md"}}, true},
+		{"dot segments", lintsuite.ToolCall{Name: "file_read", Args: map[string]any{"Path": "./docs/../README.md"}}, true},
+		{"number as YAML int", lintsuite.ToolCall{Name: "file_read", Args: map[string]any{"StartLine": 3}}, true},
+		{"other path", lintsuite.ToolCall{Name: "file_read", Args: map[string]any{"Path": "main.go"}}, false},
+		{"wrong value", lintsuite.ToolCall{Name: "shell_execute", Args: map[string]any{"Command": "ls"}}, false},
+		{"exact string", lintsuite.ToolCall{Name: "shell_execute", Args: map[string]any{"command": "ls -la"}}, true},
+		{"missing argument", lintsuite.ToolCall{Name: "shell_execute", Args: map[string]any{"WorkingDirectory": "x"}}, false},
+		{"arguments not JSON", lintsuite.ToolCall{Name: "file_list", Args: map[string]any{"Path": "."}}, false},
+		{"never called", lintsuite.ToolCall{Name: "web_fetch", Args: map[string]any{"Url": "x"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := lintsuite.Expect{MaxToolCalls: -1, MaxOutputTokens: -1, ToolCalls: []lintsuite.ToolCall{tt.want}}
+			fails := Check(e, rec)
+			if (len(fails) == 0) != tt.ok {
+				t.Errorf("failures %+v, want ok=%v", fails, tt.ok)
+			}
+		})
+	}
+}
