@@ -229,7 +229,9 @@ func TestTestWatchClearsATerminal(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	var errOut bytes.Buffer
-	go func() { done <- executeContext(ctx, []string{"test", "--watch", "--color", "never"}, strings.NewReader(""), tty, &errOut, env) }()
+	go func() {
+		done <- executeContext(ctx, []string{"test", "--watch", "--color", "never"}, strings.NewReader(""), tty, &errOut, env)
+	}()
 	nextRound(t, ch, "first")
 	cancel()
 	if code := <-done; code != 0 {
