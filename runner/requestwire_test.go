@@ -145,7 +145,7 @@ func TestRequestWithoutCore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Warning: the request lacked the operating rules (NetClaw's embedded core) missing: no NetClaw install", "operating-rules: missing"} {
+	for _, want := range []string{"Warning: the request lacked the operating rules (NetClaw's embedded core): no NetClaw install", "operating-rules: missing"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("result.md lacks %q:\n%s", want, b)
 		}
