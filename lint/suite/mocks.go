@@ -38,7 +38,6 @@ type Change struct {
 	Pos       lint.Pos
 }
 
-
 // mocks reads a mocks: list.
 func (r *reader) mocks(v *yaml.Node) []Mock {
 	if v.Kind != yaml.SequenceNode {
