@@ -172,7 +172,7 @@ run left behind. Without a subcommand it starts the interactive browser.`,
 	// --demo belongs to the browser (browse.go reads it).
 	root.Flags().Bool("demo", false, "open the browser on an embedded sample home with recorded runs (nothing else needed)")
 	g.browserNetClaw.add(root.Flags())
-	root.Flags().Var(&g.browserAudience, "audience", "the parent session's audience of the browser's trial runs: Personal (default), Team or Public")
+	root.Flags().Var(&g.browserAudience, "audience", "the parent session's audience of the browser's trial runs: Personal, Team or Public")
 	root.Flags().StringVar(&g.browserProject, "project", "", "project folder of the browser's trial runs (default: the working directory)")
 	addApproveFlag(root.Flags(), &g.browserApprove, approveUsage+"; the browser asks about any other such call")
 
