@@ -2,6 +2,7 @@ package lint
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -42,4 +43,34 @@ func TestYAMLErrorLine(t *testing.T) {
 	if line, msg := YAMLErrorLine(errors.New("yaml: control characters are not allowed"), "a\n"); line != 0 || msg != "control characters are not allowed" {
 		t.Errorf("an error without a line: %d, %q", line, msg)
 	}
+}
+
+// FuzzYAMLErrorLine: whatever the text, the line a syntax error is mapped
+// to is 0 (none) or a line of the text, and the message keeps no prefix.
+func FuzzYAMLErrorLine(f *testing.F) {
+	for _, s := range []string{"a: 1\nb: [1, 2\nc: 3\n", "a:\n  b: 1\n c: 2\n", "a: 'x\n", "[a, b\n", "a: 1\nb: !x!y z\n", "\t- x\n", "a: b: c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var n yaml.Node
+		err := func() (err error) {
+			defer func() {
+				if recover() != nil {
+					err = nil
+				}
+			}()
+			return yaml.Unmarshal([]byte(text), &n)
+		}()
+		if err == nil {
+			return
+		}
+		line, msg := YAMLErrorLine(err, text)
+		last := strings.Count(strings.TrimRight(text, "\r\n"), "\n") + 1
+		if line < 0 || line > last {
+			t.Errorf("line %d of a %d-line text (%v)", line, last, err)
+		}
+		if strings.HasPrefix(msg, "yaml: line ") {
+			t.Errorf("message %q keeps its prefix", msg)
+		}
+	})
 }

@@ -126,3 +126,14 @@ func sortedKeys(m map[string][]byte) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Patch returns the run's changes.patch (redacted), once it has ended; ""
+// when the run changed nothing or has not ended.
+func (r *Run) Patch() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.ended {
+		return ""
+	}
+	return string(r.extraFiles[PatchFile])
+}

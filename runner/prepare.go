@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
@@ -48,8 +49,11 @@ type prepared struct {
 	// workspace is the tools' view of the project (and, once the run
 	// folder exists, of its session folder).
 	workspace *tools.Workspace
-	project   string
-	maxIter   int
+	// asker is the run's event asker (Spec.AskInEvents), attached to the
+	// run once it exists.
+	asker   *eventAsker
+	project string
+	maxIter int
 
 	cassette *cassette.Cassette
 	replay   *ReplayRecord
@@ -174,7 +178,15 @@ func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 			p.toolbox = &frontlineTools{}
 		}
 		if s.Project != "" {
-			set, ws, err := openTrialTools(s)
+			var asker approve.Asker
+			switch {
+			case s.Asker != nil:
+				asker = s.Asker
+			case s.AskInEvents:
+				p.asker = &eventAsker{}
+				asker = p.asker
+			}
+			set, ws, err := openTrialTools(s, asker)
 			if err != nil {
 				return nil, &SpecError{Err: err}
 			}

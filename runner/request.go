@@ -73,7 +73,7 @@ func (p *PromptRecord) MissingNotice() string {
 		if m == request.PartOperatingRules {
 			what = "the operating rules (NetClaw's embedded core)"
 		}
-		s += what + " missing"
+		s += what
 		if r := p.MissingReasons[m]; r != "" {
 			s += ": " + r
 		}

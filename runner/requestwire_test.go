@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -79,6 +80,20 @@ func TestRequestOnTheWire(t *testing.T) {
 			if fileRead == nil || !jsonHasString(t, reqs[0].Body, fileRead.Description) {
 				t.Errorf("file_read is not offered with the catalogue's description")
 			}
+			// Every core tool goes out whole: its name, its description and
+			// its JSON schema byte for byte as the catalogue renders it
+			// (PascalCase parameters, then the meta properties).
+			for _, tool := range offer.Tools {
+				if !tool.Core {
+					continue
+				}
+				if !jsonHasString(t, reqs[0].Body, tool.Name) || !jsonHasString(t, reqs[0].Body, tool.Description) {
+					t.Errorf("%s is not on the wire with its name and description", tool.Name)
+				}
+				if !bytes.Contains(reqs[0].Body, tool.Parameters) {
+					t.Errorf("%s: the schema on the wire is not the catalogue's bytes %.80s...", tool.Name, tool.Parameters)
+				}
+			}
 			pr := rec.Prompt
 			if pr == nil || pr.Audience != "Personal" || len(pr.Missing) != 0 || pr.CoreSource == "" || pr.CoreVersion != "1.2.3" {
 				t.Fatalf("run.json prompt = %+v", pr)
@@ -145,7 +160,7 @@ func TestRequestWithoutCore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Warning: the request lacked the operating rules (NetClaw's embedded core) missing: no NetClaw install", "operating-rules: missing"} {
+	for _, want := range []string{"Warning: the request lacked the operating rules (NetClaw's embedded core): no NetClaw install", "operating-rules: missing"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("result.md lacks %q:\n%s", want, b)
 		}

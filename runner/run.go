@@ -101,6 +101,10 @@ type Spec struct {
 	// no one to ask, and such a call fails the run as NetClaw's
 	// SubAgentActor fails it with no parent approval bridge.
 	Asker approve.Asker
+	// AskInEvents puts such a call to whoever reads the run's events
+	// instead (the browser): an EventApproval, whose answer the run waits
+	// for. It is used when Asker is nil.
+	AskInEvents bool
 	// Mocks answer the calls they match instead of the tools (a suite's
 	// mocks:); mocked results are labelled mocked.
 	Mocks tools.Mocker
@@ -289,6 +293,9 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	}
 	rn.mu.Lock()
 	rn.runs[id] = r
+	if p.asker != nil {
+		p.asker.attach(r)
+	}
 	rn.mu.Unlock()
 	go r.execute()
 	return r, nil
@@ -481,6 +488,9 @@ const (
 	// EventToolResult is a tool call answered: Tool is set, with its
 	// Result.
 	EventToolResult
+	// EventApproval is a tool call waiting for the author's approval
+	// (Spec.AskInEvents): Approval is set; answer it with its Answer.
+	EventApproval
 )
 
 // Event is one thing that happened in a run, for a browser to show.
@@ -501,6 +511,8 @@ type Event struct {
 	Usage *Usage
 	// Record is set for EventDone: the final run.json.
 	Record *Record
+	// Approval is set for EventApproval.
+	Approval *approve.Prompt
 }
 
 // Next returns event i (0-based) of the run, waiting for it. It returns

@@ -51,7 +51,7 @@ func trialOffer(s Spec) (request.Offered, error) {
 // (runner/tools.FromOffered), with the spec's extra tools, gated by its
 // --approve patterns and asker, checked as the runtime checks meta
 // arguments, and answered first by its mocks.
-func openTrialTools(s Spec) (*tools.Set, *tools.Workspace, error) {
+func openTrialTools(s Spec, asker approve.Asker) (*tools.Set, *tools.Workspace, error) {
 	offered, err := trialOffer(s)
 	if err != nil {
 		return nil, nil, err
@@ -69,7 +69,7 @@ func openTrialTools(s Spec) (*tools.Set, *tools.Workspace, error) {
 	ts := tools.FromOffered(tools.Env{Workspace: ws, Offered: offered, Web: &tools.Web{Client: &http.Client{}}})
 	ts = append(ts, s.ExtraTools...)
 	opts := []tools.Option{
-		tools.WithGate(approve.NewGate(s.Approve, s.Asker)),
+		tools.WithGate(approve.NewGate(s.Approve, asker)),
 		tools.WithValidator(tools.CatalogValidator(offered)),
 	}
 	if s.Mocks != nil {

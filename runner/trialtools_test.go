@@ -166,3 +166,42 @@ func TestUnsavedRunKeepsItsPatch(t *testing.T) {
 		t.Errorf("kept patch %q %v", b, err)
 	}
 }
+
+func TestAskInEventsForRun(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	f := newFixture(t, wire.OpenAI)
+	f.srv.Enqueue(
+		script(modeltest.ToolCall("c1", "shell_execute", `{"Command":"echo one","_rationale":"a"}`), modeltest.Finish(modeltest.FinishTools)),
+		script(modeltest.ToolCall("c2", "shell_execute", `{"Command":"echo two","_rationale":"b"}`), modeltest.Finish(modeltest.FinishTools)),
+		modeltest.Reply("done"),
+	)
+	s := f.toolSpec("Run both.", project(t), Limits{})
+	s.AskInEvents = true
+	r, err := f.runner.Start(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	for i := 0; ; i++ {
+		ev, err := r.Next(context.Background(), i)
+		if err != nil {
+			break
+		}
+		if ev.Kind == EventApproval {
+			asked++
+			if ev.Approval.Req.Subject != "echo one" || ev.Approval.RunID != r.ID() {
+				t.Errorf("prompt %+v", ev.Approval)
+			}
+			ev.Approval.Answer(approve.ForRun)
+		}
+	}
+	rec, _ := r.Wait()
+	if asked != 1 {
+		t.Errorf("asked %d times, want 1 (for this run covers the second call)", asked)
+	}
+	if rec.Outcome != Completed || rec.ToolCalls[0].Result.Label != "approved" || rec.ToolCalls[1].Result.Text != "Exit code: 0\ntwo\n" {
+		t.Errorf("got %s/%s %+v %+v", rec.Outcome, rec.Reason, rec.ToolCalls[0].Result, rec.ToolCalls[1].Result)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/approve"
 )
 
 // CatalogScanner gives the browser a fresh catalog of the home. A
@@ -44,9 +45,13 @@ type Options struct {
 	// Run and Artifacts panes off, and RunnerErr says why.
 	Runner    *runner.Runner
 	RunnerErr error
-	// Project is the folder the trial tools (file_read, file_list) may
-	// read; "" offers the model no tools.
+	// Project is the folder the trial tools work in (writes go to the
+	// run's overlay, never to the folder); "" offers the model no tools.
 	Project string
+	// Approve approves the calls of the browser's trials that these
+	// --approve patterns match; any other call that needs approval is put
+	// to the author in an approval prompt.
+	Approve []approve.Pattern
 	// NetClaw says how a trial's request is composed (the audience, the
 	// operating core or why it is missing); found once by the caller, so
 	// no run looks for the install inside Update.

@@ -25,6 +25,7 @@ type KeyMap struct {
 	Filter    FilterKeys
 	Input     InputKeys
 	Prompt    PromptKeys
+	Approval  ApprovalKeys
 	RunForm   RunFormKeys
 	Viewer    ViewerKeys
 	Help      HelpKeys
@@ -104,6 +105,12 @@ type InputKeys struct {
 // PromptKeys answer a one-line prompt.
 type PromptKeys struct {
 	Submit, Cancel key.Binding
+}
+
+// ApprovalKeys answer a trial's request to run a tool call that needs
+// approval.
+type ApprovalKeys struct {
+	Once, ForRun, Deny key.Binding
 }
 
 // RunFormKeys fill in a trial run's task and context.
@@ -196,6 +203,11 @@ func DefaultKeyMap() KeyMap {
 		Prompt: PromptKeys{
 			Submit: b("enter", "ok", "enter"),
 			Cancel: b("esc", "cancel", "esc", "ctrl+c"),
+		},
+		Approval: ApprovalKeys{
+			Once:   b("o", "approve once", "o", "y"),
+			ForRun: b("a", "approve for this run", "a"),
+			Deny:   b("d", "deny", "d", "n", "esc"),
 		},
 		RunForm: RunFormKeys{
 			NextField: b("tab", "next field", "tab", "shift+tab", "up", "down"),
@@ -347,6 +359,12 @@ func (k PromptKeys) ShortHelp() []key.Binding { return []key.Binding{k.Submit, k
 
 // FullHelp lists the prompt's keys.
 func (k PromptKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// ShortHelp is the approval prompt's hint.
+func (k ApprovalKeys) ShortHelp() []key.Binding { return []key.Binding{k.Once, k.ForRun, k.Deny} }
+
+// FullHelp lists the approval prompt's keys.
+func (k ApprovalKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // ShortHelp is the run form's hint.
 func (k RunFormKeys) ShortHelp() []key.Binding { return []key.Binding{k.NextField, k.Start, k.Cancel} }

@@ -46,6 +46,11 @@ type runView struct {
 	record     *runner.Record // set when the run has ended
 	err        error          // reading events failed
 	writeErr   error          // the run folder could not be written
+	// patch is the ended run's changes.patch ("" for none), and its rows
+	// at width patchW in style generation patchGen.
+	patch            string
+	patchW, patchGen int
+	patchRows        []string
 }
 
 // runSegment is a stretch of one kind of output: text, thinking (kept
@@ -85,6 +90,9 @@ func (rv *runView) add(ev runner.Event) {
 		rv.segs = append(rv.segs, &runSegment{kind: ev.Kind, tool: ev.Tool})
 	case runner.EventDone:
 		rv.record = ev.Record
+		if rv.run != nil {
+			rv.patch = rv.run.Patch()
+		}
 	}
 }
 
@@ -380,7 +388,8 @@ func (p *runPane) ask() tea.Cmd {
 // start starts a run of f; project "" offers the model no tools.
 func (p *runPane) start(f *lint.File, task, context, project string) tea.Cmd {
 	e := p.e
-	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project, NetClaw: e.netClaw()}
+	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project, NetClaw: e.netClaw(),
+		Approve: e.opts.Approve, AskInEvents: true}
 	e.show(tabRun)
 	return startRunCmd(p.ctx, e.opts.Runner, spec, fileLabel(f))
 }
@@ -413,6 +422,11 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 	}
 	for _, ev := range msg.events {
 		rv.add(ev)
+		if ev.Kind == runner.EventApproval && ev.Approval != nil && !msg.end {
+			// The run waits for the author: the prompt goes on the
+			// overlay stack, the answer back on the run's channel.
+			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, prompt: *ev.Approval, agent: rv.agent})
+		}
 	}
 	rv.next += len(msg.events)
 	rv.status = rv.run.Status()
@@ -683,6 +697,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 		out = append(out, block{lines: sentLines(st, e.cat, rv, p.showRequest, keyName(k.Run.Request), w)})
 	}
 	out = append(out, p.streamBlocks(rv, w)...)
+	out = append(out, p.changesBlock(rv, w)...)
 	if rv.ended() {
 		out = append(out, block{lines: append([]string{""}, bannerLines(st, k, rv, e.shortenPaths, w)...)})
 		if toolsRefused(rv) {
@@ -847,6 +862,22 @@ func toolResultLines(st *Styles, tc *runner.ToolCall, w int) []string {
 	return out
 }
 
+// changesBlock shows what a finished run changed in its overlay of the
+// project: changes.patch as a diff, under a heading that says the project
+// itself did not change.
+func (p *runPane) changesBlock(rv *runView, w int) blocks {
+	if rv.patch == "" {
+		return nil
+	}
+	st := &p.e.st
+	if rv.patchW != w || rv.patchGen != p.e.stGen || rv.patchRows == nil {
+		rows := []string{"", st.Title.Render(cut("Changes ("+runner.PatchFile+"; the project itself did not change)", w))}
+		rows = append(rows, patchLines(st, rv.patch, w)...)
+		rv.patchW, rv.patchGen, rv.patchRows = w, p.e.stGen, rows
+	}
+	return blocks{{lines: rv.patchRows}}
+}
+
 // toolResultHead is the one line that says what a tool call got back
 // ("file_read: 59 bytes · recorded"), whether that is bad news (failed,
 // refused, stopped), and false when the call has no result.
@@ -865,6 +896,9 @@ func toolResultHead(tc *runner.ToolCall) (head string, bad, ok bool) {
 		notes = append(notes, "refused")
 	case r.Error:
 		notes = append(notes, "failed")
+	}
+	if r.Label != "" {
+		notes = append(notes, r.Label)
 	}
 	if r.Cut {
 		notes = append(notes, "cut")

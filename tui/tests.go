@@ -296,7 +296,7 @@ func (p *testsPane) caseDone(msg testsCaseMsg) tea.Cmd {
 				bad = true
 			}
 		}
-		return p.e.notify(fmt.Sprintf("%s: %d of %d cases passed", filepath.Base(p.file), passed, len(p.results)), bad)
+		return p.e.notify(fmt.Sprintf("%s: %d of %d %s passed", filepath.Base(p.file), passed, len(p.results), evalrec.Plural(len(p.results), "case", "cases")), bad)
 	}
 	r := msg.result
 	if r.Model != "" {
@@ -453,7 +453,7 @@ func (p *testsPane) lines(w int) []string {
 		return out
 	}
 	s := p.suite
-	right := fmt.Sprintf("%d cases", len(s.Cases))
+	right := fmt.Sprintf("%d %s", len(s.Cases), evalrec.Plural(len(s.Cases), "case", "cases"))
 	switch {
 	case s.Broken():
 		right = "broken"

@@ -228,6 +228,8 @@ func (v *viewer) lines(st *Styles, w int) []string {
 		out = append(out, strings.Split(rendered, "\n")...)
 	case strings.HasSuffix(p, ".jsonl"):
 		out = append(out, transcriptLines(st, doc.text, w)...)
+	case strings.HasSuffix(p, ".patch"):
+		out = append(out, patchLines(st, doc.text, w)...)
 	default:
 		out = append(out, wrap(SanitizeText(doc.text), w)...)
 	}

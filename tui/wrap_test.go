@@ -128,3 +128,13 @@ func TestEmptyLayerBannerWraps(t *testing.T) {
 	}
 	checkFrame(t, tm.View().Content, 40, 20)
 }
+
+// BenchmarkWrapLongPath wraps a paragraph with paths longer than the line
+// (cut after a separator), as a narrow Run pane does on every frame.
+func BenchmarkWrapLongPath(b *testing.B) {
+	text := strings.Repeat("the full text is in ~/.local/state/agentdesk/runs/5555eeee6666ffff7777aaaa8888bbbb/truncated-output.md and ", 20)
+	b.ReportAllocs()
+	for b.Loop() {
+		wrap(text, 33)
+	}
+}

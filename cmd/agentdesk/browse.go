@@ -90,6 +90,11 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 			opts.Project = wd
 		}
 	}
+	approved, err := parseApprove(g.browserApprove)
+	if err != nil {
+		return err
+	}
+	opts.Approve = approved
 	opts.Color = g.Color(g.stdout)
 	opts.Environ = g.environ
 	m := tui.New(opts)

@@ -161,3 +161,48 @@ func TestREADMEMatchesTheBinary(t *testing.T) {
 		}
 	})
 }
+
+// TestREADMEDocumentsPreviewSpawnJSON: every key `preview --spawn
+// --format json` prints (outside the tools' own schemas), with and without
+// a NetClaw install, is in the shape the README documents.
+func TestREADMEDocumentsPreviewSpawnJSON(t *testing.T) {
+	text := readme(t)
+	const start = "json` prints `{agent,"
+	i := strings.Index(text, start)
+	if i < 0 {
+		t.Fatalf("the README has no %q", start)
+	}
+	shape := text[i+len("json` prints `"):]
+	shape = shape[:strings.Index(shape, "`")]
+	documented := map[string]bool{}
+	for _, k := range regexp.MustCompile(`[A-Za-z_]+`).FindAllString(shape, -1) {
+		documented[k] = true
+	}
+	home := filepath.Join("..", "..", "testdata", "homes", "good")
+	for _, extra := range [][]string{{"--netclaw-dir", filepath.Join("..", "..", "testdata", "netclaw", "dev")}, nil} {
+		args := append([]string{"--home", home, "preview", "--spawn", "code-analyst", "--task", "t", "--project", t.TempDir(), "--format", "json"}, extra...)
+		code, stdout, stderr := run(t, []string{"HOME=" + t.TempDir(), "PATH=" + t.TempDir()}, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range doc["tools"].([]any) {
+			delete(tool.(map[string]any), "parameters")
+		}
+		got := map[string]bool{"parameters": true}
+		jsonKeys(doc, got)
+		var missing []string
+		for k := range got {
+			if !documented[k] {
+				missing = append(missing, k)
+			}
+		}
+		sort.Strings(missing)
+		if len(missing) > 0 {
+			t.Errorf("%v: keys the README does not document: %v", extra, missing)
+		}
+	}
+}

@@ -89,10 +89,12 @@ type globals struct {
 	// environ is the process environment as KEY=VALUE strings.
 	environ []string
 
-	// The browser's trial flags: --netclaw-dir, --audience, --project.
+	// The browser's trial flags: --netclaw-dir, --audience, --project,
+	// --approve.
 	browserNetClaw  netclawFlag
 	browserAudience audienceFlag
 	browserProject  string
+	browserApprove  []string
 }
 
 // Getenv returns the value of key in g's environment, or "" when unset. When
@@ -170,8 +172,9 @@ run left behind. Without a subcommand it starts the interactive browser.`,
 	// --demo belongs to the browser (browse.go reads it).
 	root.Flags().Bool("demo", false, "open the browser on an embedded sample home with recorded runs (nothing else needed)")
 	g.browserNetClaw.add(root.Flags())
-	root.Flags().Var(&g.browserAudience, "audience", "the parent session's audience of the browser's trial runs: Personal (default), Team or Public")
+	root.Flags().Var(&g.browserAudience, "audience", "the parent session's audience of the browser's trial runs: Personal, Team or Public")
 	root.Flags().StringVar(&g.browserProject, "project", "", "project folder of the browser's trial runs (default: the working directory)")
+	addApproveFlag(root.Flags(), &g.browserApprove, approveUsage+"; the browser asks about any other such call")
 
 	for _, sub := range subcommands {
 		root.AddCommand(sub(g))

@@ -67,9 +67,18 @@ truncated reply, truncated-output.md. With --json, stdout holds run.json
 alone and the reply streams to stderr. API keys and tokens are redacted from
 everything printed or written.
 
-The model gets the read-only trial tools file_read and file_list, confined
-to the project folder (--project, default the working directory); --no-tools
-offers none. Tool results go back to the model and the run goes on, up to
+The request is the one NetClaw composes for a sub-agent (agentdesk preview
+--spawn shows it): the operating rules embedded in the NetClaw install
+(--netclaw-dir; without one the run goes on and says they are missing), the
+deployment playbook, the project's instructions, the body, the tool index
+and the execution contract, then a first message with the working context
+and the task. The model is offered the tools NetClaw offers a sub-agent of
+the --audience (agentdesk tools lists them). Reads run on the project folder
+(--project, default the working directory); writes go to an overlay, never
+to the project, and the run folder keeps them as changes.patch; shell,
+web and MCP calls run only when an --approve pattern matches (else the run
+fails as NetClaw fails a sub-agent with no one to approve); tools that touch
+NetClaw's own state get a stub result. --no-tools offers none. Tool results go back to the model and the run goes on, up to
 Session.MaxToolIterationsPerTurn model calls; then the tools are withdrawn
 and the model must answer (else Partial, tool_iteration_budget_exhausted).
 A call repeated with the same arguments and result after two rounds is
@@ -122,7 +131,7 @@ or a model that does not resolve, 2 bad usage, 3 internal failure.`,
 	fl.StringVar(&f.replay, "replay", "", "play this cassette back instead of calling a model")
 	fl.BoolVar(&f.fast, "fast", false, "with --replay: play without the recorded pauses (the outcome is the same)")
 	f.netclaw.add(fl)
-	fl.Var(&f.audience, "audience", "the parent session's audience: Personal (default), Team or Public (any case)")
+	fl.Var(&f.audience, "audience", "the parent session's audience: Personal, Team or Public (any case)")
 	return cmd
 }
 

@@ -129,7 +129,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
 	fl.BoolVar(&f.demo, "demo", false, "run the embedded sample home's suite (nothing else needed)")
 	f.netclaw.add(fl)
-	fl.Var(&f.audience, "audience", "the parent session's audience of cases whose suite names none: Personal (default), Team or Public")
+	fl.Var(&f.audience, "audience", "the parent session's audience of cases whose suite names none: Personal, Team or Public")
 	fl.StringVar(&f.project, "project", "", "project folder of cases that name none (default: none)")
 	fl.StringArrayVar(&f.cases, "case", nil, caseUsage)
 	fl.StringVar(&f.shard, "shard", "", shardUsage)

@@ -92,3 +92,35 @@ func TestShellCompletion(t *testing.T) {
 		t.Errorf("completion bash: exit %d", code)
 	}
 }
+
+// TestRunHelpTellsWhatATrialSends: `run --help` describes the request and
+// the tools a trial has now (NetClaw's composed prompt, the audience's tool
+// set, the overlay, --approve), not the two read-only tools of old.
+func TestRunHelpTellsWhatATrialSends(t *testing.T) {
+	code, stdout, stderr := run(t, nil, "run", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	help := strings.Join(strings.Fields(stdout), " ")
+	for _, want := range []string{"preview --spawn", "operating rules", "agentdesk tools", "overlay", "changes.patch", "--approve", "--netclaw-dir"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("run --help does not mention %q", want)
+		}
+	}
+	if strings.Contains(help, "read-only trial tools file_read and file_list") {
+		t.Error("run --help still says the model gets only file_read and file_list")
+	}
+}
+
+// TestFlagHelpSaysItsDefaultOnce: a flag's help line names its default
+// once (cobra adds "(default X)" itself; the text should not say it too).
+func TestFlagHelpSaysItsDefaultOnce(t *testing.T) {
+	for _, cmd := range [][]string{{"--help"}, {"run", "--help"}, {"test", "--help"}, {"route", "--help"}, {"preview", "--help"}, {"tools", "--help"}} {
+		_, stdout, _ := run(t, nil, cmd...)
+		for _, line := range strings.Split(stdout, "\n") {
+			if strings.Count(line, "(default") > 1 {
+				t.Errorf("%v: the default is said twice: %s", cmd, strings.TrimSpace(line))
+			}
+		}
+	}
+}

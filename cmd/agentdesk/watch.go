@@ -289,6 +289,9 @@ func testSuiteDeps(c *lint.Catalog, file string) suiteDeps {
 func routeSuiteDeps(_ *lint.Catalog, file string) suiteDeps {
 	s := lintsuite.LoadRoute(file)
 	d := suiteDeps{files: []string{absPath(file)}, anyAgent: true}
+	if s.VarsFile != "" {
+		d.files = append(d.files, absPath(s.VarsFile))
+	}
 	if s.PreambleFile != "" {
 		d.files = append(d.files, absPath(lintsuite.Resolve(filepath.Dir(file), s.PreambleFile)))
 	}

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 )
 
 // watchRounds runs agentdesk with args (a --watch) in the background and
@@ -205,5 +208,42 @@ func TestWatchUsage(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%q: exit %d\n%s", tt.args, code, stderr)
 		}
+	}
+}
+
+// TestTestWatchClearsATerminal: on a terminal each round starts on a
+// cleared screen, as go test watchers do.
+func TestTestWatchClearsATerminal(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty on this machine: %v", err)
+	}
+	defer ptmx.Close()
+	_, env, _, _ := suiteHome(t)
+	var screen bytes.Buffer
+	copied := make(chan struct{})
+	go func() { io.Copy(&screen, ptmx); close(copied) }()
+	ch := make(chan []string, 4)
+	watchHook = func(files []string) { ch <- files }
+	defer func() { watchHook = nil }()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var errOut bytes.Buffer
+	go func() {
+		done <- executeContext(ctx, []string{"test", "--watch", "--color", "never"}, strings.NewReader(""), tty, &errOut, env)
+	}()
+	nextRound(t, ch, "first")
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut.String())
+	}
+	tty.Close()
+	select {
+	case <-copied:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the terminal's output did not end")
+	}
+	if !strings.HasPrefix(screen.String(), clearScreen+"agentdesk test --watch · ") {
+		t.Errorf("the round did not start on a cleared screen: %q", screen.String()[:min(80, screen.Len())])
 	}
 }

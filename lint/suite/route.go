@@ -43,6 +43,9 @@ type RouteSuite struct {
 	Samples int
 	// Cases are the cases in file order.
 	Cases []*RouteCase
+	// VarsFile is the vars-file the template's cases are made from,
+	// resolved against the suite's folder; "" without one.
+	VarsFile string
 	// Keys are where each suite key's value is.
 	Keys map[string]lint.Pos
 	// Diagnostics are everything wrong with the file, sorted.
@@ -67,10 +70,13 @@ type RouteCase struct {
 	Keys map[string]lint.Pos
 	// Problems are the errors of this case alone.
 	Problems []lint.Diagnostic
+	// Vars are the row the case was made from by filling the suite's
+	// template; nil for a case written out.
+	Vars map[string]string
 }
 
 var (
-	routeSuiteKeys = []string{"audience", "preamble-file", "model-role", "samples", "cases"}
+	routeSuiteKeys = []string{"audience", "preamble-file", "model-role", "samples", "cases", "vars", "vars-file", "template"}
 	routeCaseKeys  = []string{"name", "request", "expect", "min-rate", "samples"}
 )
 
@@ -98,16 +104,23 @@ func ParseRoute(path string, data []byte) *RouteSuite {
 	r := &reader{path: path}
 	defer func() {
 		lint.SortDiagnostics(r.diags)
-		s.Diagnostics = r.diags
+		s.Diagnostics = dedupe(r.diags)
 	}()
 	root := r.document([]byte(s.Text))
 	if root == nil {
 		return s
 	}
 	var cases *yaml.Node
+	var t templated
 	r.mapping(root, "the suite", routeSuiteKeys, func(key string, k, v *yaml.Node) {
 		s.Keys[key] = posOf(v)
 		switch key {
+		case "vars":
+			t.vars, t.varsKey = v, posOf(v)
+		case "vars-file":
+			t.varsFile, t.fileKey = v, posOf(v)
+		case "template":
+			t.template = v
 		case "audience":
 			if a, ok := r.scalar(v, key); ok && strings.TrimSpace(a) != "" {
 				a = strings.TrimSpace(a)
@@ -135,10 +148,29 @@ func ParseRoute(path string, data []byte) *RouteSuite {
 			cases = v
 		}
 	})
-	nodes := r.caseNodes(root, cases, "a request and the agent to expect")
+	var nodes []*yaml.Node
+	if cases != nil || t.template == nil {
+		nodes = r.caseNodes(root, cases, "a request and the agent to expect")
+	}
 	taken := explicitNames(nodes)
-	s.Cases = readCases(r, nodes, func(n *yaml.Node, i int) (*RouteCase, bool) {
+	gens := r.expand(t, path, taken)
+	if t.varsFile != nil && t.varsFile.Kind == yaml.ScalarNode && strings.TrimSpace(t.varsFile.Value) != "" {
+		s.VarsFile = Resolve(filepath.Dir(path), strings.TrimSpace(t.varsFile.Value))
+	}
+	all := slices.Clip(nodes)
+	for _, g := range gens {
+		all = append(all, g.node)
+	}
+	s.Cases = readCases(r, all, func(n *yaml.Node, i int) (*RouteCase, bool) {
+		var g *generated
+		if i > len(nodes) {
+			g = &gens[i-len(nodes)-1]
+			r.missingVars(*g)
+		}
 		c := r.routeCase(n, i, s.Samples, taken)
+		if c != nil && g != nil {
+			c.Vars = g.row.Values
+		}
 		return c, c != nil
 	})
 	return s

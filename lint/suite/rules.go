@@ -21,6 +21,8 @@ const (
 	RuleVars          = "suite-vars"
 	RuleTemplate      = "suite-template"
 	RuleModel         = "suite-model"
+	RuleMock          = "suite-mock"
+	RuleChange        = "suite-change"
 )
 
 // Rules lists the rules of suite files, in the order the README documents
@@ -43,4 +45,6 @@ var Rules = []lint.Rule{
 	{ID: RuleVars, Summary: "vars: or a vars-file is missing, not .jsonl or .csv, binary, ragged or not valid", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleTemplate, Summary: "a template uses a variable that a row does not define, or a template has no rows (or rows no template)", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleModel, Summary: "a model of models: is neither a role nor a model definition, or is named twice", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleMock, Summary: "a mocks: item has no tool, gives both or neither of result and error, or its args are not a mapping", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleChange, Summary: "an expect: changes: item has no path, leads out of the project, gives both or neither of contains and unchanged, or its case has no project", Runtime: lint.Error, Publish: lint.Error},
 }

@@ -393,3 +393,12 @@ func dedupe(ds []lint.Diagnostic) []lint.Diagnostic {
 		return false
 	})
 }
+
+// missingVars reports, at the row, each variable the template uses that
+// the row of g does not define: the case made from it cannot run.
+func (r *reader) missingVars(g generated) {
+	for _, name := range g.missing {
+		r.diags = append(r.diags, lint.Diagnostic{Path: g.row.Path, Pos: g.row.Pos, Rule: RuleTemplate, Severity: lint.Error,
+			Message: fmt.Sprintf("the row on line %d has no %s, which the template uses", g.row.Pos.Line, name), Hint: "give every row every variable the template uses"})
+	}
+}

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -271,4 +272,36 @@ func FuzzParseTemplate(f *testing.F) {
 			seen[strings.ToLower(c.Name)] = true
 		}
 	})
+}
+
+// TestTemplateRouteSuite: a routing suite's cases come from data too.
+func TestTemplateRouteSuite(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "requests.csv"), "request,agent\nWhy did the deploy fail?,log-analyst\nReview my diff,code-reviewer\nthanks!,none\n")
+	path := filepath.Join(dir, "front.route.yaml")
+	writeFile(t, path, "cases:\n  - {request: hello, expect: none}\ntemplate:\n  request: '{{request}}'\n  expect: '{{agent}}'\n  samples: 2\nvars-file: requests.csv\n")
+	s := LoadRoute(path)
+	if len(s.Diagnostics) != 0 {
+		t.Fatalf("diagnostics: %v", diagLines(s.Diagnostics))
+	}
+	var got []string
+	for _, c := range s.Cases {
+		got = append(got, fmt.Sprintf("%s | %s | %s | %d | %s", c.Name, c.Request, c.Expect, c.Samples, c.Vars["agent"]))
+	}
+	want := []string{
+		"hello | hello | none | 5 | ",
+		"Why did the deploy fail?, log-analyst | Why did the deploy fail? | log-analyst | 2 | log-analyst",
+		"Review my diff, code-reviewer | Review my diff | code-reviewer | 2 | code-reviewer",
+		"thanks!, none | thanks! | none | 2 | none",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if s.VarsFile != filepath.Join(dir, "requests.csv") {
+		t.Errorf("vars-file %q", s.VarsFile)
+	}
+	bad := ParseRoute("x.route.yaml", []byte("template: {request: '{{reqest}}', expect: none}\nvars: [{request: hi}]\n"))
+	if got := diagLines(bad.Diagnostics); len(got) != 1 || !strings.HasPrefix(got[0], "1:22 suite-template the template uses {{reqest}}, which no row defines (did you mean 'request'?)") {
+		t.Errorf("got %q", got)
+	}
 }

@@ -100,6 +100,9 @@ type Case struct {
 	// Problems are the errors of this case alone: it cannot run, the
 	// others can.
 	Problems []lint.Diagnostic
+	// Mocks answer tool calls instead of the tools: the case's mocks:,
+	// then the suite's.
+	Mocks []Mock
 	// Vars are the row of vars: or vars-file: the case was made from by
 	// filling the suite's template; nil for a case written out.
 	Vars map[string]string
@@ -131,6 +134,9 @@ type Expect struct {
 	// Command is a check program and its arguments (command:), run from
 	// the suite's folder with the output on stdin; nil when not set.
 	Command []string
+	// Changes are what the run must (not) have changed in its overlay of
+	// the project (changes:).
+	Changes []Change
 }
 
 // ToolCall is an expected call: a tool and arguments it must be called
@@ -142,9 +148,9 @@ type ToolCall struct {
 }
 
 var (
-	suiteKeys  = []string{"agent", "audience", "models", "cases", "vars", "vars-file", "template"}
-	caseKeys   = []string{"name", "task", "context", "context-file", "project", "skill", "model-role", "audience", "repeat", "pass-rate", "expect"}
-	expectKeys = []string{"outcome", "reason", "contains", "not-contains", "matches", "tools", "no-tools", "max-tool-calls", "max-seconds", "max-output-tokens", "judge", "command"}
+	suiteKeys  = []string{"agent", "audience", "models", "cases", "vars", "vars-file", "template", "mocks"}
+	caseKeys   = []string{"name", "task", "context", "context-file", "project", "skill", "model-role", "audience", "repeat", "pass-rate", "expect", "mocks"}
+	expectKeys = []string{"outcome", "reason", "contains", "not-contains", "matches", "tools", "no-tools", "max-tool-calls", "max-seconds", "max-output-tokens", "judge", "command", "changes"}
 )
 
 // IsTestSuite reports whether path names a test suite file.
@@ -246,6 +252,7 @@ func Parse(path string, data []byte) *Suite {
 	}
 	var cases *yaml.Node
 	var t templated
+	var suiteMocks []Mock
 	r.mapping(root, "the suite", suiteKeys, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "vars":
@@ -269,6 +276,8 @@ func Parse(path string, data []byte) *Suite {
 			s.Models, s.ModelsPos = r.models(v)
 		case "cases":
 			cases = v
+		case "mocks":
+			suiteMocks = r.mocks(v)
 		}
 	})
 	var nodes []*yaml.Node
@@ -286,16 +295,17 @@ func Parse(path string, data []byte) *Suite {
 	s.Cases = readCases(r, all, func(n *yaml.Node, i int) (*Case, bool) {
 		if i <= len(nodes) {
 			c := r.testCase(n, i)
+			if c != nil {
+				c.Mocks = append(c.Mocks, suiteMocks...)
+			}
 			return c, c != nil
 		}
 		g := gens[i-len(nodes)-1]
-		for _, name := range g.missing {
-			r.diags = append(r.diags, lint.Diagnostic{Path: g.row.Path, Pos: g.row.Pos, Rule: RuleTemplate, Severity: lint.Error,
-				Message: fmt.Sprintf("the row on line %d has no %s, which the template uses", g.row.Pos.Line, name), Hint: "give every row every variable the template uses"})
-		}
+		r.missingVars(g)
 		c := r.testCase(n, i)
 		if c != nil {
 			c.Vars = g.row.Values
+			c.Mocks = append(c.Mocks, suiteMocks...)
 		}
 		return c, c != nil
 	})
@@ -350,6 +360,8 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 			}
 		case "expect":
 			expect = v
+		case "mocks":
+			c.Mocks = r.mocks(v)
 		}
 	})
 	if !ok {
@@ -364,6 +376,9 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 	}
 	if expect != nil {
 		r.expect(c, expect)
+	}
+	if len(c.Expect.Changes) > 0 && strings.TrimSpace(c.Project) == "" {
+		r.add(RuleChange, keyPos(c.Keys, "expect.changes", c.Pos), fmt.Sprintf("case %q expects changes but has no project: nothing can change", c.Name), "add project: the folder the agent works in")
 	}
 	return c
 }
@@ -441,6 +456,8 @@ func (r *reader) expect(c *Case, n *yaml.Node) {
 			e.Judge = strings.TrimSpace(e.Judge)
 		case "command":
 			e.Command = r.command(v)
+		case "changes":
+			e.Changes = r.changes(v)
 		}
 	})
 }

@@ -23,6 +23,27 @@ func (p Prompt) Answer(a Answer) {
 	}
 }
 
+// NewPrompt makes the prompt of a request, and the channel its answer
+// comes on (buffered: Answer never blocks).
+func NewPrompt(req Request, runID string) (Prompt, <-chan Answer) {
+	reply := make(chan Answer, 1)
+	return Prompt{Req: req, RunID: runID, reply: reply}, reply
+}
+
+// Wait waits for the answer on reply, or for ctx; a cancelled wait is a
+// denial with ctx's error.
+func Wait(ctx context.Context, reply <-chan Answer) (Answer, error) {
+	select {
+	case a := <-reply:
+		if ctx.Err() != nil {
+			return Deny, ctx.Err()
+		}
+		return a, nil
+	case <-ctx.Done():
+		return Deny, ctx.Err()
+	}
+}
+
 // Prompts is an Asker that hands each request to a channel for someone
 // else (the browser) to answer. It never touches a terminal.
 type Prompts struct {
@@ -40,21 +61,13 @@ func (p *Prompts) ForRun(id string) *Prompts { return &Prompts{C: p.C, RunID: id
 
 // Ask sends the request and waits for its answer, or for ctx.
 func (p *Prompts) Ask(ctx context.Context, req Request) (Answer, error) {
-	pr := Prompt{Req: req, RunID: p.RunID, reply: make(chan Answer, 1)}
+	pr, reply := NewPrompt(req, p.RunID)
 	select {
 	case p.C <- pr:
 	case <-ctx.Done():
 		return Deny, ctx.Err()
 	}
-	select {
-	case a := <-pr.reply:
-		if ctx.Err() != nil {
-			return Deny, ctx.Err()
-		}
-		return a, nil
-	case <-ctx.Done():
-		return Deny, ctx.Err()
-	}
+	return Wait(ctx, reply)
 }
 
 // AskerFunc adapts a function to Asker.

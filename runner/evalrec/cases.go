@@ -13,7 +13,9 @@ import (
 // filter selects every case.
 type CaseFilter struct {
 	patterns []string
-	res      []*regexp.Regexp
+	// res holds a pattern's expression; nil for a pattern with no
+	// wildcard, which is compared as it is.
+	res []*regexp.Regexp
 }
 
 // NewCaseFilter returns the filter of patterns; none gives nil (every
@@ -24,6 +26,10 @@ func NewCaseFilter(patterns []string) *CaseFilter {
 	}
 	f := &CaseFilter{patterns: patterns}
 	for _, p := range patterns {
+		if !strings.ContainsAny(p, "*?") {
+			f.res = append(f.res, nil)
+			continue
+		}
 		var b strings.Builder
 		b.WriteString("^")
 		for _, r := range p {
@@ -47,12 +53,20 @@ func (f *CaseFilter) Match(name string) bool {
 	if f == nil {
 		return true
 	}
-	for _, re := range f.res {
-		if re.MatchString(name) {
+	for i, re := range f.res {
+		if f.match(i, re, name) {
 			return true
 		}
 	}
 	return false
+}
+
+// match reports whether pattern i (compiled to re) matches name.
+func (f *CaseFilter) match(i int, re *regexp.Regexp, name string) bool {
+	if re == nil {
+		return name == f.patterns[i]
+	}
+	return re.MatchString(name)
 }
 
 // Unmatched returns the patterns that match none of names, in the order
@@ -65,7 +79,7 @@ func (f *CaseFilter) Unmatched(names []string) []string {
 	for i, re := range f.res {
 		hit := false
 		for _, n := range names {
-			if re.MatchString(n) {
+			if f.match(i, re, n) {
 				hit = true
 				break
 			}

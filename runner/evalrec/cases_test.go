@@ -64,3 +64,19 @@ func FuzzCaseFilter(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCaseFilter selects among 1,000 case names with three
+// patterns, as --case and --failed do over a large suite.
+func BenchmarkCaseFilter(b *testing.B) {
+	names := make([]string, 1000)
+	for i := range names {
+		names[i] = "case number " + strings.Repeat("x", i%40) + " finds the port"
+	}
+	f := NewCaseFilter([]string{"finds *", "case number x?x*", "nothing"})
+	b.ResetTimer()
+	for range b.N {
+		for _, n := range names {
+			f.Match(n)
+		}
+	}
+}

@@ -21,7 +21,7 @@ import (
 )
 
 // script writes an executable shell script into dir.
-func script(t *testing.T, dir, name, body string) string {
+func script(t testing.TB, dir, name, body string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {

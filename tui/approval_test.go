@@ -1,0 +1,97 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+)
+
+// approvalHome is a run home whose project holds notes.md, with a run
+// that calls shell_execute and then file_write.
+func approvalHome(t *testing.T) (*runHome, string) {
+	rh := newRunHome(t, 100, 32)
+	project := filepath.Join(rh.tmp, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, "notes.md"), []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rh.opts.Project = project
+	return rh, project
+}
+
+func TestApprovalOverlay(t *testing.T) {
+	for _, tt := range []struct {
+		key, label, text string
+	}{
+		{"o", "approved", "Exit code: 0\nhello"},
+		{"d", "denied", "Tool access denied: approval_denied_by_user"},
+	} {
+		t.Run(tt.label, func(t *testing.T) {
+			rh, project := approvalHome(t)
+			rh.srv.Enqueue(
+				modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("c1", "shell_execute", `{"Command":"echo hello","_rationale":"greet"}`), modeltest.Finish(modeltest.FinishTools)}},
+				modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("c2", "file_write", `{"Path":"notes.md","Content":"new\n","_rationale":"save"}`), modeltest.Finish(modeltest.FinishTools)}},
+				modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Done."), modeltest.Stop()}},
+			)
+			rv := rh.startRun("Greet and save", "")
+			rh.pumpUntil("the run asks", func() bool {
+				_, ok := rh.overlays.top().(*approvalOverlay)
+				return ok
+			})
+			scr := rh.screen()
+			for _, want := range []string{"Approve a tool call?", "Tool     shell_execute", "Command  echo hello", "--approve 'shell_execute:echo hello'", "approve once", "approve for this run", "deny"} {
+				if !strings.Contains(scr, want) {
+					t.Errorf("the prompt lacks %q:\n%s", want, scr)
+				}
+			}
+			if tt.label == "approved" {
+				golden(t, "approval-prompt-100x32", rh.freeze(rv))
+			}
+			rh.keys(tt.key)
+			if len(rh.overlays) != 0 {
+				t.Fatal("the answer did not close the prompt")
+			}
+			rh.pumpUntil("the run ends", rv.ended)
+			res := rv.record.ToolCalls[0].Result
+			if rv.record.Outcome != runner.Completed || res.Label != tt.label || !strings.HasPrefix(res.Text, tt.text) {
+				t.Fatalf("outcome %s/%s, shell result %+v", rv.record.Outcome, rv.record.Reason, res)
+			}
+			if b, _ := os.ReadFile(filepath.Join(project, "notes.md")); string(b) != "old\n" {
+				t.Errorf("the project changed: %q", b)
+			}
+			scr = rh.screen()
+			for _, want := range []string{"shell_execute: ", tt.label, "Changes (changes.patch; the project itself did not change)", "-old", "+new"} {
+				if !strings.Contains(scr, want) {
+					t.Errorf("the Run pane lacks %q:\n%s", want, scr)
+				}
+			}
+		})
+	}
+}
+
+func TestApprovalAnsweredAfterCancel(t *testing.T) {
+	rh, _ := approvalHome(t)
+	rh.srv.Enqueue(
+		modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("c1", "shell_execute", `{"Command":"echo hi","_rationale":"greet"}`), modeltest.Finish(modeltest.FinishTools)}},
+	)
+	rv := rh.startRun("Greet", "")
+	rh.pumpUntil("the run asks", func() bool {
+		_, ok := rh.overlays.top().(*approvalOverlay)
+		return ok
+	})
+	o := rh.overlays.top().(*approvalOverlay)
+	rv.run.Cancel()
+	rh.pumpUntil("the run ends", rv.ended)
+	if rv.record.Reason != runner.ReasonCancelledByParent {
+		t.Errorf("cancelled while asking: %s/%s", rv.record.Outcome, rv.record.Reason)
+	}
+	// The author answers the stale prompt: no hang, no panic.
+	rh.keys("o")
+	o.prompt.Answer(0)
+}
