@@ -120,8 +120,8 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		results = append(results, route.RunSuite(cmd.Context(), s, route.SuiteOptions{
 			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: filter, Shard: shard, ShownFrom: cwd,
 			Frontline: suiteFrontline(g, f, c),
-			OnSample: progress.sample,
-			OnCase:   func(r *route.CaseResult) { progress.caseDone(r.Status) },
+			OnSample:  progress.sample,
+			OnCase:    func(r *route.CaseResult) { progress.caseDone(r.Status) },
 		}))
 	}
 	took := time.Since(start)
