@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -438,4 +439,26 @@ func TestBrowserColorAlwaysOverridesNoColor(t *testing.T) {
 		s.press("q")
 		<-s.done
 	}
+}
+
+// TestDemoSmallScreenEndToEnd runs the demo on a real 60×20 terminal: T
+// shows each case's time uncut, and R answers a recorded request from the
+// demo's recorded frontline (issue 20 items 24 and 25).
+func TestDemoSmallScreenEndToEnd(t *testing.T) {
+	tmp := t.TempDir()
+	s := startOnScreen(t, 60, 20, []string{"HOME=" + tmp, "TMPDIR=" + tmp}, "--demo")
+	s.waitFor("the demo opens", "DEMO", "code-analyst")
+	s.press("5")
+	s.waitFor("the Tests pane", "Tests of code-analyst")
+	s.press("T")
+	scr := s.waitFor("the suite ran", "3 of 3 cases passed")
+	if regexp.MustCompile(`[0-9](ms|s)…`).MatchString(scr) {
+		t.Errorf("a time is cut:\n%s", scr)
+	}
+	s.press("2", "R")
+	s.waitFor("R offers a recorded request", "How does the file watcher")
+	s.press("\r")
+	s.waitForLine("the recorded frontline answers", "code-analyst", "2/2")
+	s.press("q")
+	s.endsLeavingNoDemo(tmp, "quit")
 }

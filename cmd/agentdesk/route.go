@@ -15,9 +15,11 @@ import (
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/route"
+	"github.com/agentdesk/agentdesk/runner/wire"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -27,6 +29,8 @@ type routeFlags struct {
 	// no tool, so nothing needs it.
 	approve     []string
 	audience    audienceFlag
+	netclaw     netclawFlag
+	project     string
 	systemFile  string
 	samples     int
 	jobs        int
@@ -64,8 +68,11 @@ func newRouteCmd(g *globals) *cobra.Command {
 		Use:   "route REQUEST | route --suite [FILE...]",
 		Short: "Ask the frontline model which sub-agent it picks for a request",
 		Long: `Send REQUEST to the frontline model (the model of role Main, or --model-role)
-the way a NetClaw session does: a short neutral preamble (or --system-file) as
-the first system message, the [available-subagents] layer of the audience
+the way a NetClaw session does: as the first system message, the main
+session's prompt as NetClaw composes it (SOUL.md, the operating rules from
+the NetClaw install found through --netclaw-dir, the deployment playbook,
+TOOLING.md, the --project folder's instructions) when the install is found,
+else a short neutral preamble, or --system-file's text; then the [available-subagents] layer of the audience
 (Personal unless --audience says otherwise) as a second, byte for byte, the
 spawn_agent tool with the runtime's name, description and parameters, and the
 request as the user's message. Then read the model's first reply and say
@@ -144,6 +151,8 @@ broken), 2 bad usage, 3 internal failure.`,
 	}
 	fl := cmd.Flags()
 	fl.Var(&f.audience, "audience", "the session's audience: Personal, Team or Public (any case)")
+	f.netclaw.add(fl)
+	fl.StringVar(&f.project, "project", "", "the session's project folder, whose instructions file the frontline's prompt holds (with a NetClaw install)")
 	fl.StringVar(&f.systemFile, "system-file", "", "file whose text is the frontline's preamble, the first system message (default: a short neutral one)")
 	fl.IntVar(&f.samples, "samples", route.DefaultSamples, "how many times to ask, in parallel: "+samplesRange)
 	fl.IntVar(&f.jobs, "jobs", route.DefaultJobs, jobsUsage)
@@ -243,6 +252,13 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		Catalog: c, Audience: a, Preamble: preamble, Request: request,
 		ModelRole: f.modelRole, MaxTokens: f.maxTokens,
 		Limits: runner.Limits{Prefill: f.prefill, NoProgress: f.noProgress},
+	}
+	if f.systemFile != "" {
+		q.PreambleSource = "--system-file " + f.systemFile
+	} else if !f.demo {
+		if err := frontlineAsNetClaw(g, f, c, &q); err != nil {
+			return err
+		}
 	}
 	p, err := route.Prepare(q)
 	if err != nil {
@@ -348,6 +364,7 @@ func routeText(res *route.Result) string {
 	var b strings.Builder
 	n := len(res.Samples)
 	fmt.Fprintf(&b, "Request: %s\n", termsafe.Escape(p.Request))
+	fmt.Fprintf(&b, "Preamble: %s\n", termsafe.Escape(preambleSource(p.Question)))
 	fmt.Fprintf(&b, "Frontline: %s (provider %s, %s), audience %s, %d %s in the layer, %d %s\n\n",
 		termsafe.Escape(p.Model.ModelID), termsafe.Escape(p.Model.Provider), termsafe.Escape(p.Model.Via), p.Audience,
 		len(p.Frontline.Agents), evalrec.Plural(len(p.Frontline.Agents), "agent", "agents"), n, evalrec.Plural(n, "sample", "samples"))
@@ -383,6 +400,7 @@ func shareLabel(s route.Share) string {
 // routeDoc is the --format json document of agentdesk route.
 type routeDoc struct {
 	Request      string            `json:"request"`
+	Preamble     string            `json:"preamble,omitempty"`
 	Audience     preview.Audience  `json:"audience"`
 	Model        runner.Model      `json:"model"`
 	Agents       []string          `json:"agents"`
@@ -404,7 +422,7 @@ type routeSampleJSON struct {
 
 func writeRouteJSON(g *globals, res *route.Result) error {
 	p := res.Prepared
-	doc := routeDoc{Request: p.Request, Audience: p.Audience, Model: p.Model, Agents: p.Frontline.Agents, Distribution: res.Distribution()}
+	doc := routeDoc{Request: p.Request, Preamble: preambleSource(p.Question), Audience: p.Audience, Model: p.Model, Agents: p.Frontline.Agents, Distribution: res.Distribution()}
 	for _, s := range res.Samples {
 		doc.Samples = append(doc.Samples, routeSampleJSON{N: s.N, Pick: s.Pick, Label: s.Pick.Label(), RunID: s.Run.RunID, RunDir: s.Run.Dir})
 	}
@@ -457,4 +475,40 @@ func writeSimilar(b *strings.Builder, pairs []route.Pair) {
 		fmt.Fprintf(b, "warning: %s and %s are %d%% alike in words (%s): a request may not tell them apart; say in each description what the other does not do\n",
 			termsafe.Escape(p.A), termsafe.Escape(p.B), int(p.Similarity*100+0.5), termsafe.Escape(strings.Join(p.Shared[:min(len(p.Shared), 5)], ", ")))
 	}
+}
+
+// frontlineAsNetClaw makes the frontline's preamble and tools the main
+// session's, as NetClaw composes them, when the install is found; else it
+// leaves agentdesk's neutral default and says why in PreambleSource.
+func frontlineAsNetClaw(g *globals, f routeFlags, c *lint.Catalog, q *route.Question) error {
+	a := preview.Audience(f.audience)
+	nc, err := f.netclaw.spawnNetClaw(g, c.Home, a)
+	if err != nil {
+		return err
+	}
+	if nc.Core == nil {
+		q.PreambleSource = "agentdesk's neutral default (" + nc.CoreMissing + ")"
+		return nil
+	}
+	text, err := request.SessionPrompt(request.SessionInput{Paths: request.Paths{Base: c.Home.Base}, Audience: a, Core: nc.Core, Project: f.project})
+	if err != nil {
+		return exitWith(exitFindings, err)
+	}
+	pol, err := request.PolicyFromConfig(c.Config)
+	if err != nil {
+		return exitWith(exitFindings, err)
+	}
+	for _, t := range request.SessionTools(a, pol) {
+		q.Tools = append(q.Tools, wire.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
+	}
+	q.Preamble, q.PreambleSource = text, request.SessionSource+" (core from "+nc.Core.Source+")"
+	return nil
+}
+
+// preambleSource says which preamble a question used.
+func preambleSource(q route.Question) string {
+	if q.PreambleSource != "" {
+		return q.PreambleSource
+	}
+	return "agentdesk's neutral default"
 }

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -416,5 +418,50 @@ func TestRouteDemoBinary(t *testing.T) {
 		if code, _, stderr := runBinary(t, nil, tc.args...); code != 2 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d %q", tc.args, code, stderr)
 		}
+	}
+}
+
+// With a NetClaw install the frontline's first system message is the main
+// session's prompt as NetClaw composes it, and its tools are the session's,
+// spawn_agent among them; the report says which preamble was used.
+func TestRouteFrontlineAsNetClaw(t *testing.T) {
+	srv, env, _ := routeHome(t, wire.OpenAI, "", nil)
+	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
+	writeFileT(t, filepath.Join(home, "identity", "SOUL.md"), "I am the frontline.\n")
+	project := t.TempDir()
+	writeFileT(t, filepath.Join(project, "CLAUDE.md"), "Project rules: be brief.\n")
+	srv.Enqueue(spawnScript("code-reviewer"))
+	code, stdout, stderr := runTrialCmd(t, env, "", "route", "--samples", "1", "--netclaw-dir", fixtureNetClaw(t), "--project", project, "Review my diff")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "Preamble: "+request.SessionSource) {
+		t.Errorf("the report does not say which preamble was used:\n%s", stdout)
+	}
+	req := srv.Requests()[0]
+	// The preamble is the first system message; the layer follows it.
+	if body := string(req.Body); !strings.Contains(body, `"I am the frontline.\n\n`+fixtureCoreStart) || !strings.Contains(body, `Project rules: be brief."`) {
+		t.Errorf("body %s", body)
+	}
+	if !slices.Contains(req.Tools, "spawn_agent") || !slices.Contains(req.Tools, "file_read") {
+		t.Errorf("tools %v", req.Tools)
+	}
+	// --system-file still overrides.
+	sys := filepath.Join(t.TempDir(), "pre.txt")
+	writeFileT(t, sys, "Be a router.")
+	srv.Enqueue(spawnScript("code-reviewer"))
+	code, stdout, _ = runTrialCmd(t, env, "", "route", "--samples", "1", "--netclaw-dir", fixtureNetClaw(t), "--system-file", sys, "Review my diff")
+	if code != 0 || !strings.Contains(stdout, "Preamble: --system-file "+sys) || !strings.Contains(string(srv.Requests()[1].Body), `"Be a router."`) {
+		t.Errorf("exit %d, stdout %s", code, stdout)
+	}
+}
+
+func writeFileT(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

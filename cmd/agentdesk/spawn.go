@@ -41,6 +41,11 @@ func composeSpawn(g *globals, c *lint.Catalog, in spawnInput) (*request.Request,
 	if err != nil {
 		return nil, exitWith(exitInternal, err)
 	}
+	// A session that cannot spawn (Public, or SubAgents.Enabled false) is
+	// still composed for, but `agentdesk run` refuses the trial: say so.
+	if why := request.NetClaw().SubAgentTools(in.audience, pol).Reason; why != "" {
+		g.warn("agentdesk", "NetClaw would not spawn this agent: "+why+"; agentdesk run refuses this trial")
+	}
 	session := ""
 	if runs, err := runner.DefaultRunsDir(g.Getenv); err == nil {
 		session = filepath.Join(runs, "<run-id>", runner.SessionDir)

@@ -101,3 +101,38 @@ func TestPreviewSpawnWithoutNetClaw(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestPreviewSpawnSaysWhenNetClawWouldNotSpawn: a Public session cannot
+// spawn a sub-agent, nor any session with SubAgents.Enabled false, and
+// `agentdesk run` refuses such a trial; preview --spawn still prints what
+// it composed but says, on stderr, that no spawn would happen.
+func TestPreviewSpawnSaysWhenNetClawWouldNotSpawn(t *testing.T) {
+	home, project, state := spawnHome(t)
+	off := previewHome(t, map[string]string{"config/netclaw.json": `{"SubAgents": {"Enabled": false}}`})
+	env := []string{"XDG_STATE_HOME=" + state, "GIT_CEILING_DIRECTORIES=" + filepath.Dir(project)}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"public", []string{"--home", home, "--audience", "public"}, request.PublicCannotSpawn},
+		{"public json", []string{"--home", home, "--audience", "public", "--format", "json"}, request.PublicCannotSpawn},
+		{"sub-agents off", []string{"--home", off}, request.SubAgentsDisabled},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"preview", "--spawn", "code-analyst", "--task", "t", "--project", project}, tt.args...)
+			code, _, stderr := run(t, env, args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if !strings.Contains(stderr, tt.want) || !strings.Contains(stderr, "agentdesk run refuses") {
+				t.Errorf("stderr does not say NetClaw would not spawn it (%q):\n%s", tt.want, stderr)
+			}
+		})
+	}
+	// A Personal spawn with sub-agents on says nothing of the kind.
+	_, _, stderr := run(t, env, "preview", "--spawn", "code-analyst", "--task", "t", "--project", project, "--home", home, "--netclaw-dir", fixtureNetClaw(t))
+	if strings.Contains(stderr, "refuses") {
+		t.Errorf("a Personal spawn warns: %s", stderr)
+	}
+}

@@ -39,6 +39,14 @@ type Question struct {
 	Limits runner.Limits
 	// MaxTokens caps the reply (0: the provider's default).
 	MaxTokens int
+	// Tools are the tools the frontline is offered; nil offers spawn_agent
+	// alone. A session composed as NetClaw's (request.SessionTools) offers
+	// the session's tools, spawn_agent among them.
+	Tools []wire.Tool
+	// PreambleSource says which preamble was used, for the report: the
+	// --system-file, NetClaw's main-session prompt, or agentdesk's
+	// default ("" for the default).
+	PreambleSource string
 }
 
 // InputError is a question that cannot be asked: no model configured, the
@@ -131,10 +139,19 @@ func (p *Prepared) Spec() runner.Spec {
 		Limits:    p.Limits,
 		Frontline: &runner.Frontline{
 			Systems:  f.Systems(),
-			Tools:    []wire.Tool{{Name: f.Tool.Name, Description: f.Tool.Description, Parameters: json.RawMessage(f.Tool.Parameters)}},
+			Tools:    p.tools(),
 			Audience: f.Audience.String(),
 		},
 	}
+}
+
+// tools are the tools the frontline is offered.
+func (p *Prepared) tools() []wire.Tool {
+	if len(p.Question.Tools) > 0 {
+		return p.Question.Tools
+	}
+	f := p.Frontline
+	return []wire.Tool{{Name: f.Tool.Name, Description: f.Tool.Description, Parameters: json.RawMessage(f.Tool.Parameters)}}
 }
 
 // Options say how to ask.

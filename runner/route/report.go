@@ -113,7 +113,11 @@ func WriteText(w io.Writer, results []*SuiteResult, c *lint.Catalog, dir string,
 		n := s.Samples
 		fmt.Fprintf(&b, " (%d sample%s: %d replayed, %d live)", n, map[bool]string{true: "s"}[n != 1], s.Replayed, s.Live)
 	}
-	fmt.Fprintf(&b, " in %s\n", rsuite.FormatDuration(took))
+	fmt.Fprintf(&b, " in %s", rsuite.FormatDuration(took))
+	if s.Broken > 0 {
+		fmt.Fprintf(&b, "; %d suite file%s broken: %s cannot run as written", s.Broken, map[bool]string{true: "s"}[s.Broken != 1], map[bool]string{true: "it", false: "they"}[s.Broken == 1])
+	}
+	b.WriteString("\n")
 	if t := s.Recordings.String(); t != "" {
 		fmt.Fprintf(&b, "%s\n", termsafe.Escape(t))
 	}

@@ -49,7 +49,7 @@ func TestSuiteReportFindings(t *testing.T) {
 	res := []*SuiteResult{f.runSuite(t, path, SuiteOptions{Mode: evalrec.Default})}
 	var text, js bytes.Buffer
 	WriteText(&text, res, f.cat, f.home.Base, time.Second)
-	for _, want := range []string{"agents/bad.route.yaml  (audience public (not usable), 2 cases)", "bad.route.yaml:1:11: error: audience Public", `bad.route.yaml:3:35: error: agent "ghost" is not loaded`, `bad.route.yaml:4:35: error: agent "ops" is internal`} {
+	for _, want := range []string{"agents/bad.route.yaml  (audience public (not usable), 2 cases)", "; 1 suite file broken: it cannot run as written\n", "bad.route.yaml:1:11: error: audience Public", `bad.route.yaml:3:35: error: agent "ghost" is not loaded`, `bad.route.yaml:4:35: error: agent "ops" is internal`} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())
 		}

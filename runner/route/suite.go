@@ -2,6 +2,7 @@ package route
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -323,8 +324,13 @@ func Fingerprint(p *Prepared, preambleSource string) evalrec.Fingerprint {
 		// Offline with no model configured there is none to compare.
 		fp = append(fp, evalrec.NewPart(evalrec.PartModel, p.Model.Provider+"/"+p.Model.ModelID, ""))
 	}
+	tools := evalrec.NewPart(evalrec.PartTools, f.Tool.Name+"\n"+f.Tool.Description+"\n"+f.Tool.Parameters, "the spawn_agent tool")
+	if len(p.Question.Tools) > 0 {
+		b, _ := json.Marshal(p.Question.Tools)
+		tools = evalrec.NewDigest(evalrec.PartTools, string(b), "the session's tools (NetClaw's catalogue and spawn_agent)")
+	}
 	return append(fp,
-		evalrec.NewPart(evalrec.PartTools, f.Tool.Name+"\n"+f.Tool.Description+"\n"+f.Tool.Parameters, "the spawn_agent tool"),
+		tools,
 		evalrec.NewPart(evalrec.PartFirstMessage, f.Request, "the case's request"),
 	)
 }

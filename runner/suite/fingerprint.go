@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
@@ -75,6 +76,12 @@ func requestParts(sp runner.Spec, source string) evalrec.Fingerprint {
 		aud = sp.NetClaw.Audience.String()
 	}
 	fp := evalrec.Fingerprint{evalrec.NewPart(PartAudience, aud, "the suite's or case's audience")}
+	if sp.NetClaw.Git == nil {
+		// The git state goes only into the first message's working
+		// context, which is left out here: not inspecting it spares a
+		// run of git per sample (a seventh of an offline suite's time).
+		sp.NetClaw.Git = &request.GitState{}
+	}
 	r, err := runner.ComposeRequest(sp)
 	if err != nil {
 		return append(fp, evalrec.NewPart(evalrec.PartSystemPrompt, "cannot be composed: "+err.Error(), ""))
@@ -119,6 +126,19 @@ func toolsPart(on bool) evalrec.Part {
 	if !on {
 		return evalrec.NewPart(evalrec.PartTools, "none", "")
 	}
+	trialTools.once.Do(func() { trialTools.part = trialToolsPart() })
+	return trialTools.part
+}
+
+// trialTools is the tools part when tools are offered: the same for every
+// sample of a process, made once.
+var trialTools struct {
+	once sync.Once
+	part evalrec.Part
+}
+
+// trialToolsPart makes the tools part of the trial tools.
+func trialToolsPart() evalrec.Part {
 	var names []string
 	specs := runner.TrialToolSpecs("")
 	b, _ := json.Marshal(specs)

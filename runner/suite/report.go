@@ -138,15 +138,16 @@ func Summarize(rs []*SuiteResult) Summary {
 // 1 error (12 samples)".
 func (s Summary) String() string { return s.line(0) }
 
-// line is the summary line with the run's wall time, when took is not 0,
-// said of the cases that ran (not of the suite files that could not).
+// line is the summary line with the run's wall time, when took is not 0
+// and a sample ran, said of the cases that ran (not of the suite files
+// that could not).
 func (s Summary) line(took time.Duration) string {
 	out := fmt.Sprintf("%s (%d sample%s)", s.Counts, s.Samples, plural(s.Samples))
-	if took > 0 {
+	if took > 0 && s.Samples > 0 {
 		out += " in " + FormatDuration(took) + " wall time"
 	}
 	if s.Broken > 0 {
-		out += fmt.Sprintf("; %d suite file%s could not run", s.Broken, plural(s.Broken))
+		out += fmt.Sprintf("; %d suite file%s broken: %s cannot run as written", s.Broken, plural(s.Broken), map[bool]string{true: "it", false: "they"}[s.Broken == 1])
 	}
 	return out
 }

@@ -75,7 +75,15 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		}
 		return res
 	case evalrec.Missing:
-		res.Status, res.Err = Unrecorded, evalrec.NotRecorded(path, "agentdesk test", x.o.shown(s.Path), c.Name).Error()
+		command := "agentdesk test"
+		if m != nil && len(x.o.Models) > 0 {
+			// The model came from --models, which the command that
+			// records it must repeat: without it the case records on
+			// its own role, outside the models' folders. A suite's
+			// models: needs no flag.
+			command += " --models " + evalrec.ShellQuote(m.Name)
+		}
+		res.Status, res.Err = Unrecorded, evalrec.NotRecorded(path, command, x.o.shown(s.Path), c.Name).Error()
 		return res
 	case evalrec.Broken:
 		return errorf("%v", d.Err)

@@ -1,0 +1,101 @@
+package request
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/preview"
+)
+
+// The main session's prompt follows FileSystemPromptProvider.GetSystemPrompt
+// in the stored src/Netclaw.Configuration/ISystemPromptProvider.cs that
+// composes the deployment playbook, and SystemPromptAssembler.Assemble with
+// projectInstructions (see prompt.go for the versions).
+
+// SessionInput is what the frontline's (the main session's) system prompt
+// is composed from.
+type SessionInput struct {
+	Paths    Paths
+	Audience preview.Audience
+	// Core is the audience's operating core; nil leaves it out.
+	Core *Core
+	// Project is the session's project folder ("" for none).
+	Project string
+}
+
+// SessionSource says what a composed main-session prompt is made of, for
+// a report.
+const SessionSource = "NetClaw's main-session prompt: SOUL.md, the operating rules (core and playbook), TOOLING.md, the project's instructions"
+
+// SessionPrompt composes the system prompt NetClaw's runtime gives the
+// main session (the frontline): identity/SOUL.md (else the legacy
+// soul/PERSONALITY.md), the operating rules (the core, then the playbook
+// under its heading), and, except for Public, identity/TOOLING.md (else
+// soul/USER.md) and the project's instructions; each trimmed, the blank
+// ones left out, joined with a blank line. A playbook that cannot be read
+// is an error, as at the runtime.
+func SessionPrompt(in SessionInput) (string, error) {
+	identity := filepath.Join(in.Paths.Base, "identity")
+	legacy := filepath.Join(in.Paths.Base, "soul")
+	optional := func(paths ...string) string {
+		for _, p := range paths {
+			if t, err := readInstructions(p); err == nil {
+				return t
+			}
+		}
+		return ""
+	}
+	soul := optional(filepath.Join(identity, "SOUL.md"), filepath.Join(legacy, "PERSONALITY.md"))
+	core := ""
+	if in.Core != nil {
+		core = in.Paths.substitute(in.Core.Text)
+	}
+	agents := core
+	if in.Paths.Base != "" {
+		playbook, ok, err := readPlaybook(in.Paths)
+		if err != nil {
+			return "", err
+		}
+		if ok && !netBlank(playbook) {
+			agents = netTrimEnd(core) + "\n\n" + PlaybookHeading + "\n\n" + netTrim(in.Paths.substitute(playbook))
+		}
+	}
+	var tooling, project string
+	if in.Audience != preview.Public {
+		tooling = optional(filepath.Join(identity, "TOOLING.md"), filepath.Join(legacy, "USER.md"))
+		dir := in.Project
+		if dir != "" {
+			if abs, err := filepath.Abs(dir); err == nil {
+				dir = abs
+			}
+		}
+		text, _, err := readProjectInstructions(dir)
+		if err != nil {
+			return "", err
+		}
+		project = text
+	}
+	var sections []string
+	for _, s := range []string{soul, agents, tooling, project} {
+		if !netBlank(s) {
+			sections = append(sections, netTrim(s))
+		}
+	}
+	return strings.Join(sections, "\n\n"), nil
+}
+
+// SessionTools returns the tools NetClaw offers a session of audience a
+// itself from the start under policy p (the frontline's side: no sub-agent
+// denylist; deferred tools are found with search_tools), then spawn_agent
+// as preview declares it, which the catalogue leaves to preview.
+func SessionTools(a preview.Audience, p Policy) []OfferedTool {
+	var out []OfferedTool
+	for _, t := range NetClaw().SessionTools(a, p).Tools {
+		if !t.Deferred && t.Name != preview.SpawnAgentTool {
+			out = append(out, OfferedTool{Name: t.Name, Description: t.Description, Parameters: t.schema, Core: true})
+		}
+	}
+	sp := preview.SpawnAgent()
+	return append(out, OfferedTool{Name: sp.Name, Description: sp.Description, Parameters: json.RawMessage(sp.Parameters), Core: true})
+}
