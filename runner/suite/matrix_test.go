@@ -100,6 +100,28 @@ func TestModelsSideBySideRecordAndReplay(t *testing.T) {
 	}
 }
 
+// TestModelsNotRecordedHint: the hint of a sample not recorded under
+// --models names the model, so that pasting it records into that model's
+// folder; under a suite's models: it needs no flag.
+func TestModelsNotRecordedHint(t *testing.T) {
+	f := newFixture(t)
+	twoModels(f)
+	path := f.suite(matrixSuite)
+	f.models = []string{"Main", "cheap"}
+	rs := f.run(evalrec.Offline, path)
+	for i, want := range []string{"agentdesk test --models Main --record --case 'names the port' ", "agentdesk test --models cheap --record --case 'names the port' "} {
+		if c := rs[0].Cases[i]; c.Status != Unrecorded || !strings.Contains(c.Message, "record this case alone: "+want) {
+			t.Errorf("case %d: %s %q, want the hint %q", i, c.Status, c.Message, want)
+		}
+	}
+	f.models = nil
+	path = f.suite("models: [Main, cheap]\n" + matrixSuite)
+	rs = f.run(evalrec.Offline, path)
+	if c := rs[0].Cases[1]; c.Status != Unrecorded || !strings.Contains(c.Message, "record this case alone: agentdesk test --record --case 'names the port' ") {
+		t.Errorf("with models: in the suite: %s %q", c.Status, c.Message)
+	}
+}
+
 func TestSuiteModelUndefined(t *testing.T) {
 	f := newFixture(t)
 	twoModels(f)

@@ -75,7 +75,15 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		}
 		return res
 	case evalrec.Missing:
-		res.Status, res.Err = Unrecorded, evalrec.NotRecorded(path, "agentdesk test", x.o.shown(s.Path), c.Name).Error()
+		command := "agentdesk test"
+		if m != nil && len(x.o.Models) > 0 {
+			// The model came from --models, which the command that
+			// records it must repeat: without it the case records on
+			// its own role, outside the models' folders. A suite's
+			// models: needs no flag.
+			command += " --models " + evalrec.ShellQuote(m.Name)
+		}
+		res.Status, res.Err = Unrecorded, evalrec.NotRecorded(path, command, x.o.shown(s.Path), c.Name).Error()
 		return res
 	case evalrec.Broken:
 		return errorf("%v", d.Err)
@@ -121,6 +129,9 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
 	res.OutputTokens, res.OutputTokensCounted = OutputTokens(&rec)
 	res.Failures = Check(c.Expect, &rec)
+	if len(c.Expect.Changes) > 0 {
+		res.Failures = append(res.Failures, CheckChanges(c.Expect.Changes, run.Changes(), snt.spec.Project)...)
+	}
 
 	// The check program reads only the run's record: it runs on a
 	// replay as on a live sample. Like the judge, it does not see a run
