@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
@@ -24,12 +25,77 @@ type ChangeRecord struct {
 	Kind string `json:"kind"`
 }
 
-// keepChanges reads what the run changed in its overlay of the project,
-// keeps it for Changes, lists it in the record, and queues the redacted
-// changes.patch (when there is any change) and the files the run left in
-// its session folder for the run folder. The run's lock is held.
-func (r *Run) keepChanges(rec *Record) error {
+// collectChanges reads what the run changed in its overlay of the
+// project, keeps it (redacted, old contents left out) for Changes and, when
+// recording, in the cassette. It returns the changes as read, for the
+// patch. A replay's changes come from its cassette instead (set when the
+// run started).
+func (r *Run) collectChanges() ([]overlay.Change, error) {
 	if r.overlay == nil {
+		return nil, nil
+	}
+	full, err := r.overlay.Changes()
+	if err != nil {
+		return nil, fmt.Errorf("reading what run %s changed: %w", r.rec.RunID, err)
+	}
+	cs := make([]overlay.Change, len(full))
+	for i, c := range full {
+		c.Old = nil
+		if c.New != nil {
+			c.New = []byte(r.red.String(string(c.New)))
+		}
+		cs[i] = c
+	}
+	r.mu.Lock()
+	r.changes = cs
+	r.mu.Unlock()
+	if r.tape != nil {
+		r.tape.Changes = tapeChanges(cs)
+	}
+	return full, nil
+}
+
+// tapeChanges converts changes for a cassette: text contents up to
+// cassette.MaxChangeContent, none for deleted or binary files.
+func tapeChanges(cs []overlay.Change) []cassette.Change {
+	out := make([]cassette.Change, len(cs))
+	for i, c := range cs {
+		out[i] = cassette.Change{Path: c.Path, Kind: string(c.Kind)}
+		if c.Kind != overlay.Deleted && !c.Binary && !c.Special && len(c.New) <= cassette.MaxChangeContent {
+			s := string(c.New)
+			out[i].Content = &s
+		}
+	}
+	return out
+}
+
+// replayChanges are a cassette's recorded changes, as Changes returns
+// them.
+func replayChanges(tape *cassette.Cassette) []overlay.Change {
+	if tape == nil || len(tape.Changes) == 0 {
+		return nil
+	}
+	out := make([]overlay.Change, len(tape.Changes))
+	for i, c := range tape.Changes {
+		out[i] = overlay.Change{Path: c.Path, Kind: overlay.ChangeKind(c.Kind)}
+		if c.Content != nil {
+			out[i].New = []byte(*c.Content)
+		} else if c.Kind != string(overlay.Deleted) {
+			out[i].Binary = true // kept without its content
+		}
+	}
+	return out
+}
+
+// keepChanges lists the run's changes in the record and queues the
+// redacted changes.patch (made from full, the changes as read) and the
+// files the run left in its session folder for the run folder. The run's
+// lock is held.
+func (r *Run) keepChanges(rec *Record, full []overlay.Change) error {
+	if r.overlay == nil {
+		for _, c := range r.changes { // a replay's, from its cassette
+			rec.Changes = append(rec.Changes, ChangeRecord{Path: c.Path, Kind: string(c.Kind)})
+		}
 		return nil
 	}
 	r.extraFiles = map[string][]byte{}
@@ -45,19 +111,7 @@ func (r *Run) keepChanges(rec *Record) error {
 			}
 		}
 	}
-	full, err := r.overlay.Changes()
-	if err != nil {
-		return fmt.Errorf("reading what run %s changed: %w", rec.RunID, err)
-	}
-	cs := make([]overlay.Change, len(full))
-	for i, c := range full {
-		c.Old = nil // only the new content is kept, redacted
-		if c.New != nil {
-			c.New = []byte(r.red.String(string(c.New)))
-		}
-		cs[i] = c
-	}
-	r.changes = cs
+	cs := r.changes
 	if len(cs) == 0 {
 		return nil
 	}

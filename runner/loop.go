@@ -212,6 +212,7 @@ func (r *Run) runTool(n int, tc wire.ToolCallPart, args json.RawMessage) (res to
 // finish classifies the run's end, writes its folder, and wakes readers.
 func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	end := r.now()
+	full, changesErr := r.collectChanges()
 	var tape []byte
 	var tapeErr error
 	if r.tape != nil {
@@ -233,7 +234,7 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	if tape != nil {
 		rec.Files = append(rec.Files, StreamFile)
 	}
-	patchErr := r.keepChanges(rec)
+	patchErr := errors.Join(changesErr, r.keepChanges(rec, full))
 	rec.MCP = mcpRecord(r.mcp, r.mcpNotes, r.red)
 	r.note(end, TranscriptEntry{Type: "outcome", Outcome: v.Outcome, Reason: v.Reason, Text: rec.Error})
 	final := *rec

@@ -274,6 +274,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		guard:     tools.NewGuard(),
 		overlay:   p.overlay,
 		workspace: p.workspace,
+		changes:   replayChanges(p.cassette),
 		changed:   make(chan struct{}),
 		done:      make(chan struct{}),
 	}

@@ -75,7 +75,24 @@ type Cassette struct {
 	Header Header
 	// Calls are the model calls, Calls[i].N == i+1.
 	Calls []*Call
+	// Changes are what the run changed in its overlay of the project, so
+	// that a replay can check expect: changes: without the project.
+	Changes []Change
 }
+
+// Change is one file the recorded run changed in its overlay.
+type Change struct {
+	// Path is project-relative, slash-separated.
+	Path string `json:"path"`
+	// Kind is added, modified or deleted.
+	Kind string `json:"kind"`
+	// Content is the file's new text (redacted); nil when deleted, binary
+	// or larger than MaxChangeContent.
+	Content *string `json:"content,omitempty"`
+}
+
+// MaxChangeContent caps the text a cassette keeps of one changed file.
+const MaxChangeContent = 1 << 20
 
 // Call returns model call n (1-based), or nil.
 func (c *Cassette) Call(n int) *Call {

@@ -38,6 +38,9 @@ type anyLine struct {
 	Cut         bool            `json:"cut"`
 	Guard       string          `json:"guard"`
 	Label       string          `json:"label"`
+	Path        string          `json:"path"`
+	Kind        string          `json:"kind"`
+	Content     *string         `json:"content"`
 }
 
 // errorText reads "error" as a string ("" when absent or null).
@@ -98,6 +101,10 @@ type (
 		Call int    `json:"call"`
 		Tool
 	}
+	changeLine struct {
+		Type string `json:"type"`
+		Change
+	}
 )
 
 // maxTMS bounds t_ms (about 31 years), so that every time fits a
@@ -145,6 +152,11 @@ func (c *Cassette) Encode() ([]byte, error) {
 			if err := enc.Encode(l); err != nil {
 				return nil, fmt.Errorf("encoding call %d of the cassette: %w", n, err)
 			}
+		}
+	}
+	for _, ch := range c.Changes {
+		if err := enc.Encode(changeLine{Type: "change", Change: ch}); err != nil {
+			return nil, fmt.Errorf("encoding a change of the cassette: %w", err)
 		}
 	}
 	return b.Bytes(), nil
@@ -364,6 +376,18 @@ func (p *parser) line(raw []byte) error {
 		call := p.c.Calls[l.Call-1]
 		call.Tools = append(call.Tools, Tool{Index: l.Index, ID: l.ID, Name: l.Name, Arguments: l.Arguments, Result: l.Result,
 			IsError: isErr, Refused: l.Refused, Cut: l.Cut, Guard: l.Guard, Label: l.Label})
+		return nil
+	case "change":
+		switch l.Kind {
+		case "added", "modified", "deleted":
+		default:
+			return fmt.Errorf("change kind %q is not added, modified or deleted", l.Kind)
+		}
+		if l.Path == "" {
+			return errors.New("a change without a path")
+		}
+		ch := Change{Path: l.Path, Kind: l.Kind, Content: l.Content}
+		p.c.Changes = append(p.c.Changes, ch)
 		return nil
 	case "cassette":
 		return errors.New("a second header")

@@ -393,6 +393,7 @@ func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, m *lintsuite.
 		}
 		spec.Project = p
 		spec.Approve = x.o.Approve
+		spec.Mocks = mocksOf(c.Mocks)
 	}
 	if c.Skill != "" {
 		sk := cat.Skill(c.Skill)

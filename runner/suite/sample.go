@@ -129,6 +129,9 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
 	res.OutputTokens, res.OutputTokensCounted = OutputTokens(&rec)
 	res.Failures = Check(c.Expect, &rec)
+	if len(c.Expect.Changes) > 0 {
+		res.Failures = append(res.Failures, CheckChanges(c.Expect.Changes, run.Changes(), snt.spec.Project)...)
+	}
 
 	// The check program reads only the run's record: it runs on a
 	// replay as on a live sample. Like the judge, it does not see a run
