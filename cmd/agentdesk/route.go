@@ -486,7 +486,7 @@ func writeSimilar(b *strings.Builder, pairs []route.Pair) {
 // session's, as NetClaw composes them, when the install is found; else it
 // leaves agentdesk's neutral default and says why in PreambleSource.
 func frontlineAsNetClaw(g *globals, f routeFlags, c *lint.Catalog, q *route.Question) error {
-	a := preview.Audience(f.audience)
+	a := q.Audience
 	nc, err := f.netclaw.spawnNetClaw(g, c.Home, a)
 	if err != nil {
 		return err
@@ -508,6 +508,16 @@ func frontlineAsNetClaw(g *globals, f routeFlags, c *lint.Catalog, q *route.Ques
 	}
 	q.Preamble, q.PreambleSource = text, request.SessionSource+" (core from "+nc.Core.Source+")"
 	return nil
+}
+
+// suiteFrontline composes a routing suite's frontline as NetClaw's main
+// session for suites without a preamble-file (nil for the demo, whose
+// recordings were made with agentdesk's default).
+func suiteFrontline(g *globals, f routeFlags, c *lint.Catalog) func(*route.Question) error {
+	if f.demo {
+		return nil
+	}
+	return func(q *route.Question) error { return frontlineAsNetClaw(g, f, c, q) }
 }
 
 // preambleSource says which preamble a question used.

@@ -72,6 +72,11 @@ type SuiteOptions struct {
 	// ShownFrom is the folder hints show the suite's path relative to
 	// ("": the working directory).
 	ShownFrom string
+	// Frontline, when set, makes the frontline's preamble and tools of a
+	// suite that names no preamble-file: NetClaw's main-session prompt
+	// and the session's tools (see agentdesk route). It fills in
+	// Preamble, PreambleSource and Tools of q.
+	Frontline func(q *Question) error
 }
 
 // CaseResult is one routing case's result.
@@ -199,7 +204,15 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 		if o.Mode == evalrec.Offline {
 			prep = prepareReplay // no model is called: none need be configured
 		}
-		p, err := prep(Question{Catalog: o.Catalog, Audience: audience, Preamble: s.Preamble, Request: c.Request, ModelRole: s.ModelRole})
+		q := Question{Catalog: o.Catalog, Audience: audience, Preamble: s.Preamble, Request: c.Request, ModelRole: s.ModelRole}
+		var err error
+		if s.PreambleFile == "" && o.Frontline != nil {
+			err = o.Frontline(&q)
+		}
+		var p *Prepared
+		if err == nil {
+			p, err = prep(q)
+		}
 		if err != nil {
 			r.Status, r.Message = Error, err.Error()
 			done(r)
