@@ -15,11 +15,9 @@ import (
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
-	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/route"
-	"github.com/agentdesk/agentdesk/runner/wire"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -483,30 +481,16 @@ func writeSimilar(b *strings.Builder, pairs []route.Pair) {
 }
 
 // frontlineAsNetClaw makes the frontline's preamble and tools the main
-// session's, as NetClaw composes them, when the install is found; else it
-// leaves agentdesk's neutral default and says why in PreambleSource.
+// session's, as NetClaw composes them, when the install is found
+// (route.AsNetClaw); else it leaves agentdesk's neutral default.
 func frontlineAsNetClaw(g *globals, f routeFlags, c *lint.Catalog, q *route.Question) error {
-	a := q.Audience
-	nc, err := f.netclaw.spawnNetClaw(g, c.Home, a)
+	nc, err := f.netclaw.spawnNetClaw(g, c.Home, q.Audience)
 	if err != nil {
 		return err
 	}
-	if nc.Core == nil {
-		q.PreambleSource = "agentdesk's neutral default (" + nc.CoreMissing + ")"
-		return nil
-	}
-	text, err := request.SessionPrompt(request.SessionInput{Paths: request.Paths{Base: c.Home.Base}, Audience: a, Core: nc.Core, Project: f.project})
-	if err != nil {
+	if err := route.AsNetClaw(q, nc, f.project); err != nil {
 		return exitWith(exitFindings, err)
 	}
-	pol, err := request.PolicyFromConfig(c.Config)
-	if err != nil {
-		return exitWith(exitFindings, err)
-	}
-	for _, t := range request.SessionTools(a, pol) {
-		q.Tools = append(q.Tools, wire.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
-	}
-	q.Preamble, q.PreambleSource = text, request.SessionSource+" (core from "+nc.Core.Source+")"
 	return nil
 }
 
