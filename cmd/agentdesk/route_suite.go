@@ -119,8 +119,10 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	for _, s := range suites {
 		results = append(results, route.RunSuite(cmd.Context(), s, route.SuiteOptions{
 			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: filter, Shard: shard, ShownFrom: cwd,
-			OnSample: progress.sample,
-			OnCase:   func(r *route.CaseResult) { progress.caseDone(r.Status) },
+			KeepRuns:  f.keepRuns,
+			Frontline: suiteFrontline(g, f, c),
+			OnSample:  progress.sample,
+			OnCase:    func(r *route.CaseResult) { progress.caseDone(r.Status) },
 		}))
 	}
 	took := time.Since(start)

@@ -98,3 +98,63 @@ func TestCheckCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckTemplateFindingOnce: a template's check program, project or
+// context-file that is wrong is one finding at the template's line, not one
+// per row (10,000 rows made 10,000 identical errors), while every row's
+// case still carries it as its problem.
+func TestCheckTemplateFindingOnce(t *testing.T) {
+	home := t.TempDir()
+	agents := filepath.Join(home, "agents")
+	writeFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
+	c, err := lint.Scan(lint.NewHome(home, ""), lint.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := `template:
+  task: port {{port}}
+  project: ../gone
+  expect:
+    command: ./checks/gone.sh {{port}}
+vars:
+  - {port: 1}
+  - {port: 2}
+  - {port: 3}
+`
+	s := Parse(filepath.Join(agents, "code-analyst.test.yaml"), []byte(src))
+	Check(s, c)
+	want := []string{
+		"3:12 suite-file project ../gone is not a folder (paths are relative to the suite)",
+		"5:14 suite-command check program ./checks/gone.sh is not there (paths are relative to the suite's folder)",
+	}
+	if got := diagLines(s.Diagnostics); !slices.Equal(got, want) {
+		t.Fatalf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, cs := range s.Cases {
+		if len(cs.Problems) != 2 {
+			t.Errorf("case %q problems: %v", cs.Name, diagLines(cs.Problems))
+		}
+	}
+}
+
+// TestCheckRouteTemplateFindingOnce: a routing template that expects an
+// agent that is not loaded is one finding, whatever the number of rows.
+func TestCheckRouteTemplateFindingOnce(t *testing.T) {
+	home := t.TempDir()
+	agents := filepath.Join(home, "agents")
+	writeFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
+	c, err := lint.Scan(lint.NewHome(home, ""), lint.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ParseRoute(filepath.Join(agents, "front.route.yaml"), []byte("template: {request: '{{q}}', expect: code-anlyst}\nvars: [{q: a}, {q: b}, {q: c}]\n"))
+	CheckRoute(s, c)
+	if got := diagLines(s.Diagnostics); len(got) != 1 || !strings.HasPrefix(got[0], `1:38 suite-agent agent "code-anlyst" is not loaded`) {
+		t.Errorf("got %q", got)
+	}
+	for _, cs := range s.Cases {
+		if len(cs.Problems) != 1 {
+			t.Errorf("case %q problems: %v", cs.Name, diagLines(cs.Problems))
+		}
+	}
+}

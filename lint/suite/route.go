@@ -341,7 +341,7 @@ func CheckRoute(s *RouteSuite, c *lint.Catalog) {
 			cs.Problems = append(cs.Problems, r.diags[before:]...)
 		}
 	}
-	s.Diagnostics = append(s.Diagnostics, r.diags...)
+	s.Diagnostics = appendNew(s.Diagnostics, r.diags) // a template's rows share its findings
 	lint.SortDiagnostics(s.Diagnostics)
 }
 

@@ -546,9 +546,27 @@ func Check(s *Suite, c *lint.Catalog) {
 			warnings = append(warnings, outsideHome(s.Path, cs, c.Home)...)
 		}
 	}
-	s.Diagnostics = append(s.Diagnostics, r.diags...)
-	s.Diagnostics = append(s.Diagnostics, warnings...)
+	// A template's rows share its positions: a finding about what they
+	// share (a check program, a project) is said once, though each row's
+	// case keeps it among its problems.
+	s.Diagnostics = appendNew(s.Diagnostics, r.diags)
+	s.Diagnostics = appendNew(s.Diagnostics, warnings)
 	lint.SortDiagnostics(s.Diagnostics)
+}
+
+// appendNew appends to ds each of add that ds does not hold yet.
+func appendNew(ds, add []lint.Diagnostic) []lint.Diagnostic {
+	seen := make(map[lint.Diagnostic]bool, len(ds))
+	for _, d := range ds {
+		seen[d] = true
+	}
+	for _, d := range add {
+		if !seen[d] {
+			seen[d] = true
+			ds = append(ds, d)
+		}
+	}
+	return ds
 }
 
 // outsideHome warns about a case's context-file and project that are

@@ -65,9 +65,18 @@ type SuiteOptions struct {
 	Cases *evalrec.CaseFilter
 	// Shard, when set, runs only its share of the cases (--shard K/N).
 	Shard *evalrec.Shard
+	// KeepRuns writes the run folder of every replayed sample. Without
+	// it a replay's folder is written only when its case does not pass
+	// (live samples always have theirs).
+	KeepRuns bool
 	// ShownFrom is the folder hints show the suite's path relative to
 	// ("": the working directory).
 	ShownFrom string
+	// Frontline, when set, makes the frontline's preamble and tools of a
+	// suite that names no preamble-file: NetClaw's main-session prompt
+	// and the session's tools (see agentdesk route). It fills in
+	// Preamble, PreambleSource and Tools of q.
+	Frontline func(q *Question) error
 }
 
 // CaseResult is one routing case's result.
@@ -195,7 +204,15 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 		if o.Mode == evalrec.Offline {
 			prep = prepareReplay // no model is called: none need be configured
 		}
-		p, err := prep(Question{Catalog: o.Catalog, Audience: audience, Preamble: s.Preamble, Request: c.Request, ModelRole: s.ModelRole})
+		q := Question{Catalog: o.Catalog, Audience: audience, Preamble: s.Preamble, Request: c.Request, ModelRole: s.ModelRole}
+		var err error
+		if s.PreambleFile == "" && o.Frontline != nil {
+			err = o.Frontline(&q)
+		}
+		var p *Prepared
+		if err == nil {
+			p, err = prep(q)
+		}
 		if err != nil {
 			r.Status, r.Message = Error, err.Error()
 			done(r)
@@ -270,6 +287,9 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 					r.Recordings.Add(ot.recorded, ot.keptWhy)
 				}
 				judgeCase(r, func(k int) (evalrec.Decision, string) { return outs[j.c][k].decision, outs[j.c][k].err })
+				if !o.KeepRuns {
+					keepReplays(r, outs[j.c])
+				}
 				done(r)
 			}
 		}()
@@ -277,6 +297,27 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 	wg.Wait()
 	res.Duration = time.Since(start)
 	return res
+}
+
+// keepReplays writes the folders of the unsaved replays of a case that
+// did not pass, and forgets the runs of one that passed (they have no
+// folder).
+func keepReplays(r *CaseResult, outs []outcome) {
+	for k := range r.Samples {
+		smp := &r.Samples[k]
+		if !outs[k].replayed || smp.run == nil || smp.Run.RunID == "" {
+			continue
+		}
+		if r.Status == Pass {
+			smp.Run.RunID, smp.Run.Dir = "", ""
+			continue
+		}
+		if dir, err := smp.run.Keep(); err != nil {
+			smp.Run.RunID, smp.Run.Dir, smp.WriteErr = "", "", err
+		} else {
+			smp.Run.Dir = dir
+		}
+	}
 }
 
 // suiteFindings are the suite's diagnostics that belong to no case.
@@ -364,6 +405,7 @@ func askSample(ctx context.Context, s *lintsuite.RouteSuite, c *lintsuite.RouteC
 			return out
 		}
 		spec.Replay, spec.ReplaySource, spec.Fast = tape, path, true
+		spec.Unsaved = !o.KeepRuns
 		out.sample = askOne(ctx, o.Runner, p, spec)
 		out.sample.N, out.replayed = n, true
 		return out
