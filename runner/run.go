@@ -110,6 +110,9 @@ type Spec struct {
 	Mocks tools.Mocker
 	// ExtraTools are offered beside the built-in ones (MCP tools).
 	ExtraTools []tools.Tool
+	// Skills are the home's skills: skill_load and skill_read_resource
+	// read the loaded ones that do not route (nil: both are stubbed).
+	Skills []*lint.Skill
 	// MaxToolIterations caps the model calls that offer tools (0:
 	// Session.MaxToolIterationsPerTurn, 60 by default). At the cap the
 	// tools are withdrawn and the model is asked for its final answer.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/approve"
@@ -66,7 +67,7 @@ func openTrialTools(s Spec, asker approve.Asker) (*tools.Set, *tools.Workspace, 
 		return nil, nil, err
 	}
 	ws := tools.NewWorkspace(ov)
-	ts := tools.FromOffered(tools.Env{Workspace: ws, Offered: offered, Web: &tools.Web{Client: &http.Client{}}})
+	ts := tools.FromOffered(tools.Env{Workspace: ws, Offered: offered, Web: &tools.Web{Client: &http.Client{}}, Skills: trialSkills(s.Skills)})
 	ts = append(ts, s.ExtraTools...)
 	opts := []tools.Option{
 		tools.WithGate(approve.NewGate(s.Approve, asker)),
@@ -101,6 +102,22 @@ func TrialToolSpecs(audience string) []tools.Spec {
 		if !t.Deferred {
 			out = append(out, tools.SpecOf(t))
 		}
+	}
+	return out
+}
+
+// trialSkills converts the home's loaded skills for the skill tools; nil
+// when the spec names none.
+func trialSkills(skills []*lint.Skill) []tools.Skill {
+	if skills == nil {
+		return nil
+	}
+	out := []tools.Skill{}
+	for _, sk := range skills {
+		if sk == nil || sk.Status != lint.Loaded {
+			continue
+		}
+		out = append(out, tools.Skill{Name: sk.Name, Path: sk.Path, Body: strings.TrimSpace(sk.Body), Subagent: sk.Subagent, Routed: sk.RoutingKey, Flat: sk.Flat})
 	}
 	return out
 }

@@ -390,6 +390,9 @@ func (p *runPane) start(f *lint.File, task, context, project string) tea.Cmd {
 	e := p.e
 	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project, NetClaw: e.netClaw(),
 		Approve: e.opts.Approve, AskInEvents: true}
+	if e.cat != nil {
+		spec.Skills = e.cat.Skills
+	}
 	e.show(tabRun)
 	return startRunCmd(p.ctx, e.opts.Runner, spec, fileLabel(f))
 }

@@ -119,6 +119,7 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	for _, s := range suites {
 		results = append(results, route.RunSuite(cmd.Context(), s, route.SuiteOptions{
 			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: filter, Shard: shard, ShownFrom: cwd,
+			KeepRuns:  f.keepRuns,
 			Frontline: suiteFrontline(g, f, c),
 			OnSample:  progress.sample,
 			OnCase:    func(r *route.CaseResult) { progress.caseDone(r.Status) },

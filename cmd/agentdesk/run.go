@@ -51,7 +51,13 @@ func newRunCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run AGENT --task TEXT | run [AGENT] --replay FILE",
 		Short: "Run one headless trial spawn of an agent against the configured model",
-		Long: `Run AGENT once on a task, against the model NetClaw would use for it (its
+		Long: `Run AGENT once on a task, sending the request NetClaw composes for a spawn
+(the operating rules from the NetClaw install found through --netclaw-dir,
+$AGENTDESK_NETCLAW_DIR, ~/.netclaw/bin or PATH, the deployment playbook, the
+project's instructions, the body, the tool index and the execution contract;
+the first message with the working context of the --project folder, for the
+--audience, Personal by default: see agentdesk preview --spawn), against the
+model NetClaw would use for it (its
 modelRole, or --model-role, resolved through netclaw.json), and classify how
 the run ended exactly as the runtime would: Completed; Failed with a
 reason such as output_truncated, thinking_only_timeout,
@@ -238,7 +244,7 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		if missing := homeMissing(c.Home, "netclaw.json or secrets.json"); missing != "" && !replaying {
 			fmt.Fprintf(g.stderr, "agentdesk: note: %s; the model comes from NETCLAW_ variables, else the runtime's default (Ollama at http://localhost:11434, qwen3:30b)\n", termsafe.Escape(missing))
 		}
-		spec.Agent, spec.Config = agent, c.Config
+		spec.Agent, spec.Config, spec.Skills = agent, c.Config, c.Skills
 		if spec.NetClaw, err = f.netclaw.spawnNetClaw(g, c.Home, preview.Audience(f.audience)); err != nil {
 			return err
 		}

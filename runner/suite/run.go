@@ -366,7 +366,7 @@ func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, m *lintsuite.
 	cat := x.o.Catalog
 	dir := filepath.Dir(s.Path)
 	spec := runner.Spec{
-		Agent: agent, Config: cat.Config, Task: c.Task, Context: c.Context, ModelRole: c.ModelRole,
+		Agent: agent, Config: cat.Config, Task: c.Task, Context: c.Context, ModelRole: c.ModelRole, Skills: cat.Skills,
 		Suite:   &runner.SuiteTag{Kind: "test", Path: s.Path, Case: c.Name, Sample: n},
 		NetClaw: x.o.NetClaw,
 		Project: x.o.Project,

@@ -58,6 +58,9 @@ type Env struct {
 	// Web, when set, runs web_fetch after approval; nil answers that the
 	// trial has no web access.
 	Web *Web
+	// Skills are the skills the runtime lists, for skill_load and
+	// skill_read_resource (nil: they are stubbed).
+	Skills []Skill
 }
 
 // FromOffered returns a Tool for every tool of env.Offered, offered with
@@ -71,6 +74,11 @@ func FromOffered(env Env) []Tool {
 	impl := map[string]Tool{}
 	if ws != nil {
 		for _, t := range append(ws.FileTools(), ws.ShellTool(), ws.SearchTool()) {
+			impl[t.Spec().Name] = t
+		}
+	}
+	if env.Skills != nil {
+		for _, t := range SkillTools(env.Skills) {
 			impl[t.Spec().Name] = t
 		}
 	}
