@@ -102,11 +102,11 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		suites = append(suites, s)
 		total += n
 	}
-	if shard != nil {
-		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
-	}
 	if err := unmatchedCases(filter, names); err != nil {
 		return err
+	}
+	if shard != nil {
+		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
 	}
 	cwd, _ := os.Getwd() // the folder paths are shown relative to
 	if f.demo {
