@@ -33,7 +33,7 @@ type routeMsg struct {
 // agent it picks for request, routeSamples times. In the demo (demoHome
 // set) the demo's recorded frontline answers instead, for a request its
 // routing suite holds.
-func routeCmd(rn *runner.Runner, c *lint.Catalog, a preview.Audience, request string, id int, demoHome *lint.Home) tea.Cmd {
+func routeCmd(rn *runner.Runner, c *lint.Catalog, a preview.Audience, request string, id int, demoHome *lint.Home, nc runner.NetClaw, project string) tea.Cmd {
 	return func() tea.Msg {
 		msg := routeMsg{id: id, request: request, audience: a}
 		opts := route.Options{Samples: routeSamples, Jobs: route.DefaultJobs}
@@ -45,7 +45,16 @@ func routeCmd(rn *runner.Runner, c *lint.Catalog, a preview.Audience, request st
 			}
 			opts.Samples, opts.Replays, opts.ReplaySources = len(tapes), tapes, sources
 		}
-		p, err := route.Prepare(route.Question{Catalog: c, Audience: a, Request: request})
+		q := route.Question{Catalog: c, Audience: a, Request: request}
+		if demoHome == nil {
+			// The frontline as NetClaw's main session when the install
+			// is found (the demo's recordings use the default).
+			if err := route.AsNetClaw(&q, nc, project); err != nil {
+				msg.err = err
+				return msg
+			}
+		}
+		p, err := route.Prepare(q)
 		if err != nil {
 			msg.err = err
 			return msg
@@ -115,7 +124,7 @@ func (p *layerPane) askRoute() tea.Cmd {
 			p.routeID++
 			p.route = &routeView{id: p.routeID, request: request, audience: a, asking: true, demo: demoHome != nil}
 			p.invalidate()
-			return routeCmd(e.opts.Runner, e.cat, a, request, p.routeID, demoHome)
+			return routeCmd(e.opts.Runner, e.cat, a, request, p.routeID, demoHome, e.netClaw(), e.opts.Project)
 		},
 	})
 	return nil

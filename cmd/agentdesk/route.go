@@ -15,11 +15,9 @@ import (
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
-	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/route"
-	"github.com/agentdesk/agentdesk/runner/wire"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -48,6 +46,8 @@ type routeFlags struct {
 	demo        bool
 	cases       []string
 	shard       string
+	keepRuns    bool
+	failed      bool
 	// watch and live are --watch and --live; round is set for one round
 	// of a watch (see watchRound).
 	watch, live bool
@@ -113,7 +113,8 @@ could not reach the model or was cancelled keeps the one before). --case
 NAME (repeatable, * and ? wildcards) runs only the cases named. --jobs N
 asks at most N samples of one provider at once (default 4); on a terminal
 a progress line on stderr shows cases done, running and not passed.
---format junit or github for CI, html for one self-contained page. With --static, each case's request is ranked by
+--format junit or github for CI, html for one self-contained page. A replayed sample writes its run folder only
+when its case does not pass (--keep-runs: always). With --static, each case's request is ranked by
 shared words instead, and a case whose top match is not its agent fails.
 
 --demo uses the embedded sample home: its routing suite replays from the
@@ -170,6 +171,8 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.BoolVar(&f.demo, "demo", false, "use the embedded sample home and its routing suite (nothing else needed): with --suite, --static, --show-request, or a REQUEST its suite recorded")
 	fl.StringArrayVar(&f.cases, "case", nil, "with --suite: "+caseUsage)
 	fl.StringVar(&f.shard, "shard", "", "with --suite: "+shardUsage)
+	fl.BoolVar(&f.failed, "failed", false, "with --suite: run again only the cases that did not pass in the last run of their suite")
+	fl.BoolVar(&f.keepRuns, "keep-runs", false, "with --suite: write the run folder of every replayed sample, not only of the cases that did not pass")
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds)")
 	fl.BoolVar(&f.watch, "watch", false, "with --suite: run the suites, then again each time a suite, an agent or the config changes (offline; Ctrl-C stops)")
 	fl.BoolVar(&f.live, "live", false, "with --suite --watch: ask the model live every time, recordings or not (nothing is recorded)")
@@ -194,6 +197,10 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--case picks cases of routing suites: use it with --suite")
 	case f.shard != "":
 		return usageErrorf("--shard splits the cases of routing suites: use it with --suite")
+	case f.keepRuns:
+		return usageErrorf("--keep-runs keeps the replays of routing suites: use it with --suite")
+	case f.failed:
+		return usageErrorf("--failed runs again the failed cases of routing suites: use it with --suite")
 	case f.watch || f.live:
 		return usageErrorf("--watch re-runs routing suites: use it with --suite")
 	case f.format == suiteAsJUnit || f.format == suiteAsGitHub || f.format == suiteAsHTML:
@@ -478,30 +485,16 @@ func writeSimilar(b *strings.Builder, pairs []route.Pair) {
 }
 
 // frontlineAsNetClaw makes the frontline's preamble and tools the main
-// session's, as NetClaw composes them, when the install is found; else it
-// leaves agentdesk's neutral default and says why in PreambleSource.
+// session's, as NetClaw composes them, when the install is found
+// (route.AsNetClaw); else it leaves agentdesk's neutral default.
 func frontlineAsNetClaw(g *globals, f routeFlags, c *lint.Catalog, q *route.Question) error {
-	a := q.Audience
-	nc, err := f.netclaw.spawnNetClaw(g, c.Home, a)
+	nc, err := f.netclaw.spawnNetClaw(g, c.Home, q.Audience)
 	if err != nil {
 		return err
 	}
-	if nc.Core == nil {
-		q.PreambleSource = "agentdesk's neutral default (" + nc.CoreMissing + ")"
-		return nil
-	}
-	text, err := request.SessionPrompt(request.SessionInput{Paths: request.Paths{Base: c.Home.Base}, Audience: a, Core: nc.Core, Project: f.project})
-	if err != nil {
+	if err := route.AsNetClaw(q, nc, f.project); err != nil {
 		return exitWith(exitFindings, err)
 	}
-	pol, err := request.PolicyFromConfig(c.Config)
-	if err != nil {
-		return exitWith(exitFindings, err)
-	}
-	for _, t := range request.SessionTools(a, pol) {
-		q.Tools = append(q.Tools, wire.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
-	}
-	q.Preamble, q.PreambleSource = text, request.SessionSource+" (core from "+nc.Core.Source+")"
 	return nil
 }
 

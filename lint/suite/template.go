@@ -1,7 +1,9 @@
 package suite
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -220,6 +222,11 @@ func (r *reader) fileRows(v *yaml.Node, path string) []Row {
 func readVarsFile(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
+		if _, lerr := os.Lstat(path); errors.Is(lerr, fs.ErrNotExist) {
+			// Not a dangling link (which DescribeStatError assumes of
+			// a listed path): the file is not there.
+			return nil, errors.New("there is no such file")
+		}
 		return nil, lint.DescribeStatError(err)
 	}
 	switch {

@@ -146,6 +146,9 @@ func TestTemplateFindings(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "folder.csv"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink("nowhere.csv", filepath.Join(dir, "dangling.csv")); err != nil {
+		t.Fatal(err)
+	}
 	tmpl := "template:\n  task: Which port is {{port}}?\n"
 	tests := []struct {
 		name, src string
@@ -169,7 +172,8 @@ func TestTemplateFindings(t *testing.T) {
 		{"template not a case", "template: [x]\nvars: [{port: 1}]\n", []string{"1:11 suite-yaml template is a list"}, 0},
 		{"template's own errors", "template: {task: '{{port}}', expect: {matches: '(', contians: x}}\nvars: [{port: 1}, {port: 2}]\n",
 			[]string{`1:48 suite-regexp matches "(" is not a valid RE2 expression`, `1:53 suite-unknown-key unknown key "contians" in the expect of case "1" (did you mean 'contains'?)`, `1:53 suite-unknown-key unknown key "contians" in the expect of case "2"`}, 2},
-		{"missing file", tmpl + "vars-file: gone.csv\n", []string{"3:12 suite-vars vars-file gone.csv: "}, 0},
+		{"missing file", tmpl + "vars-file: gone.csv\n", []string{"3:12 suite-vars vars-file gone.csv: there is no such file (paths"}, 0},
+		{"dangling link", tmpl + "vars-file: dangling.csv\n", []string{"3:12 suite-vars vars-file dangling.csv: a symbolic link to a file that does not exist"}, 0},
 		{"a folder", tmpl + "vars-file: folder.csv\n", []string{"3:12 suite-vars vars-file folder.csv: is a folder, not a file"}, 0},
 		{"another kind of file", tmpl + "vars-file: cases.txt\n", []string{"1:1 suite-vars the vars-file cases.txt is neither .jsonl nor .csv"}, 0},
 		{"ragged", tmpl + "vars-file: ragged.csv\n", []string{"3:1 suite-vars row 3 of the vars-file is ragged: it does not have as many fields as the header"}, 0},

@@ -183,6 +183,8 @@ type Sample struct {
 	Run runner.Record
 	// WriteErr is set when the run folder could not be written.
 	WriteErr error
+	// run is the sample's run, for Keep of an unsaved replay.
+	run *runner.Run
 }
 
 // Share is one pick's part of a distribution.
@@ -303,7 +305,7 @@ func askOne(ctx context.Context, rn *runner.Runner, p *Prepared, spec runner.Spe
 		return Sample{Pick: Pick{Kind: Failed, Reason: "spawn_error", Error: err.Error()}}
 	}
 	rec, werr := r.Wait()
-	return Sample{Pick: Classify(p.Catalog, p.Audience, &rec), Run: rec, WriteErr: werr}
+	return Sample{Pick: Classify(p.Catalog, p.Audience, &rec), Run: rec, WriteErr: werr, run: r}
 }
 
 // toolsRefused matches what providers answer a request with tools for a

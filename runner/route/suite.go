@@ -65,6 +65,13 @@ type SuiteOptions struct {
 	Cases *evalrec.CaseFilter
 	// Shard, when set, runs only its share of the cases (--shard K/N).
 	Shard *evalrec.Shard
+	// KeepRuns writes the run folder of every replayed sample. Without
+	// it a replay's folder is written only when its case does not pass
+	// (live samples always have theirs).
+	KeepRuns bool
+	// Select, when set, runs only the cases it selects (--failed), by
+	// suite file and case name.
+	Select func(suitePath, caseName string) bool
 	// ShownFrom is the folder hints show the suite's path relative to
 	// ("": the working directory).
 	ShownFrom string
@@ -158,7 +165,7 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 	res.Findings = suiteFindings(s)
 	var cases []*lintsuite.RouteCase
 	for _, c := range s.Cases {
-		if o.Cases.Match(c.Name) && o.Shard.Has(s.Path, c.Name) {
+		if o.Cases.Match(c.Name) && o.Shard.Has(s.Path, c.Name) && (o.Select == nil || o.Select(s.Path, c.Name)) {
 			cases = append(cases, c)
 			res.Cases = append(res.Cases, &CaseResult{Case: c})
 		}
@@ -283,6 +290,9 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 					r.Recordings.Add(ot.recorded, ot.keptWhy)
 				}
 				judgeCase(r, func(k int) (evalrec.Decision, string) { return outs[j.c][k].decision, outs[j.c][k].err })
+				if !o.KeepRuns {
+					keepReplays(r, outs[j.c])
+				}
 				done(r)
 			}
 		}()
@@ -290,6 +300,27 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 	wg.Wait()
 	res.Duration = time.Since(start)
 	return res
+}
+
+// keepReplays writes the folders of the unsaved replays of a case that
+// did not pass, and forgets the runs of one that passed (they have no
+// folder).
+func keepReplays(r *CaseResult, outs []outcome) {
+	for k := range r.Samples {
+		smp := &r.Samples[k]
+		if !outs[k].replayed || smp.run == nil || smp.Run.RunID == "" {
+			continue
+		}
+		if r.Status == Pass {
+			smp.Run.RunID, smp.Run.Dir = "", ""
+			continue
+		}
+		if dir, err := smp.run.Keep(); err != nil {
+			smp.Run.RunID, smp.Run.Dir, smp.WriteErr = "", "", err
+		} else {
+			smp.Run.Dir = dir
+		}
+	}
 }
 
 // suiteFindings are the suite's diagnostics that belong to no case.
@@ -377,6 +408,7 @@ func askSample(ctx context.Context, s *lintsuite.RouteSuite, c *lintsuite.RouteC
 			return out
 		}
 		spec.Replay, spec.ReplaySource, spec.Fast = tape, path, true
+		spec.Unsaved = !o.KeepRuns
 		out.sample = askOne(ctx, o.Runner, p, spec)
 		out.sample.N, out.replayed = n, true
 		return out

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -133,7 +134,35 @@ func TestSuiteRecordThenOffline(t *testing.T) {
 			if s := Summarize([]*SuiteResult{off}); s.OK() || s.Passed != 3 || s.Failed != 1 || s.Replayed != 7 || s.Live != 0 {
 				t.Errorf("summary %+v", s)
 			}
+			// A replay writes its run folder only when its case did not
+			// pass; with KeepRuns every replay does.
+			checkReplayFolders(t, off, false)
+			checkReplayFolders(t, f.runSuite(t, path, SuiteOptions{Mode: evalrec.Offline, KeepRuns: true}), true)
 		})
+	}
+}
+
+// checkReplayFolders checks that the samples of the cases of res that did
+// not pass (all, with all) have their run folder, and the others none.
+func checkReplayFolders(t *testing.T, res *SuiteResult, all bool) {
+	t.Helper()
+	for _, c := range res.Cases {
+		for _, smp := range c.Samples {
+			want := all || c.Status != Pass
+			if !want {
+				if smp.Run.Dir != "" || smp.Run.RunID != "" {
+					t.Errorf("%s sample %d: a replay of a case that passed has a run %q", c.Case.Name, smp.N, smp.Run.Dir)
+				}
+				continue
+			}
+			if smp.Run.Dir == "" {
+				t.Errorf("%s (%s) sample %d: no run folder", c.Case.Name, c.Status, smp.N)
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(smp.Run.Dir, runner.RunFile)); err != nil {
+				t.Errorf("%s sample %d: %v", c.Case.Name, smp.N, err)
+			}
+		}
 	}
 }
 

@@ -63,8 +63,8 @@ func (c MatrixCell) PassRate() float64 {
 	return float64(c.Passed) / float64(c.Samples)
 }
 
-// Matrix returns the suite's matrix, or nil when its cases did not run on
-// several models.
+// Matrix returns the suite's matrix of the cases that ran, or nil when its
+// cases did not run on several models.
 func (r *SuiteResult) Matrix() *Matrix {
 	if len(r.Models) == 0 {
 		return nil
@@ -73,7 +73,21 @@ func (r *SuiteResult) Matrix() *Matrix {
 	for _, mc := range r.Models {
 		names = append(names, mc.Name)
 	}
-	return NewMatrix(r.Suite.Cases, names, r.Cases)
+	// Only the cases that ran: a case left out by --case, --shard or
+	// --failed is no row of empty cells (which read as still running).
+	ran := map[*lintsuite.Case]bool{}
+	for _, cr := range r.Cases {
+		if cr != nil {
+			ran[cr.Case] = true
+		}
+	}
+	var cases []*lintsuite.Case
+	for _, c := range r.Suite.Cases {
+		if ran[c] {
+			cases = append(cases, c)
+		}
+	}
+	return NewMatrix(cases, names, r.Cases)
 }
 
 // NewMatrix arranges results (in any order, some perhaps still missing:

@@ -1,7 +1,10 @@
 package suite
 
 import (
+	"context"
+
 	"fmt"
+	"github.com/agentdesk/agentdesk/runner"
 	"os"
 	"slices"
 	"strings"
@@ -178,5 +181,38 @@ func TestLookupModels(t *testing.T) {
 		if got := strings.Join(names, " "); got != tt.want || (err == nil) != (tt.fail == "") || (err != nil && !strings.Contains(err.Error(), tt.fail)) {
 			t.Errorf("LookupModels(%q) = %q, %v; want %q, %q", tt.in, got, err, tt.want, tt.fail)
 		}
+	}
+}
+
+// TestMatrixOnlyCasesThatRan: with --case (or --shard, --failed) the
+// matrix holds the cases that ran, not a row of empty cells ("…", as a
+// case still running shows in the browser) for each case left out.
+func TestMatrixOnlyCasesThatRan(t *testing.T) {
+	f := newFixture(t)
+	twoModels(f)
+	path := f.suite(matrixSuite)
+	cat := f.catalog()
+	rn, err := runner.New(runner.Options{RunsDir: f.runs, Client: f.client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := lintsuite.Load(path)
+	lintsuite.Check(s, cat)
+	models, err := lintsuite.LookupModels(cat.Config, []string{"Main", "cheap"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := Run(context.Background(), []*lintsuite.Suite{s}, Options{Runner: rn, Catalog: cat, Mode: evalrec.Record, Jobs: 2, Models: models, Cases: evalrec.NewCaseFilter([]string{"answers"})})
+	m := rs[0].Matrix()
+	if m == nil || len(m.Rows) != 1 || m.Rows[0].Case.Name != "answers" {
+		t.Fatalf("matrix rows %+v", m)
+	}
+	for _, c := range m.Rows[0].Cells {
+		if c.Status != Pass {
+			t.Errorf("cell %+v", c)
+		}
+	}
+	if m.Summary[0].Cases != 1 {
+		t.Errorf("summary %+v", m.Summary[0])
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentdesk/agentdesk/runner/proctree"
 )
 
 // Shell limits.
@@ -97,14 +99,14 @@ func RunCommand(ctx context.Context, command, dir string, timeout time.Duration)
 	cmd.Stdin = nil
 	var stdout, stderr window
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	setGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd) }
+	proctree.Prepare(cmd)
+	cmd.Cancel = func() error { return proctree.Kill(cmd) }
 	cmd.WaitDelay = ShellDrainGrace
-	if err := cmd.Start(); err != nil {
+	if err := proctree.Start(cmd); err != nil {
 		return Errorf("Error: Failed to start command: %v", err)
 	}
 	err := cmd.Wait()
-	killGroup(cmd) // what the command left running in the background
+	proctree.Cleanup(cmd) // what the command left running in the background, in its group or not
 	switch {
 	case errors.Is(tctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
 		return Errorf("%s", shellTimedOut(int(timeout/time.Second)))
