@@ -206,3 +206,24 @@ func TestREADMEDocumentsPreviewSpawnJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMETestReportLinesShowBothTimes: every case line of an `agentdesk
+// test` report the README shows has the two labelled times the binary
+// prints ("2.10s wall, 6.20s in runs", issue 20 item 20), the models'
+// example included.
+func TestREADMETestReportLinesShowBothTimes(t *testing.T) {
+	caseLine := regexp.MustCompile(`^  (pass|fail|stale|error) +.* \d+/\d+  \d+\.\d\ds`)
+	n := 0
+	for i, line := range strings.Split(readme(t), "\n") {
+		if !caseLine.MatchString(line) {
+			continue
+		}
+		n++
+		if !regexp.MustCompile(`\d+/\d+  \d+\.\d\ds wall, \d+\.\d\ds in runs`).MatchString(line) {
+			t.Errorf("README.md:%d: a test report's case line without its wall and in-runs times: %q", i+1, line)
+		}
+	}
+	if n < 2 {
+		t.Errorf("found %d case lines of a test report in the README", n)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner/proctree"
 )
 
 // process is a started stdio server: its command in a process group of its
@@ -38,7 +39,7 @@ func startProcess(s lint.McpServer, environ []string, dir string) (*process, err
 	cmd := exec.Command(s.Command, s.Arguments...)
 	cmd.Dir = dir
 	cmd.Env = overlayEnv(environ, s.EnvironmentVariables)
-	setProcessGroup(cmd)
+	proctree.Prepare(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -49,7 +50,7 @@ func startProcess(s lint.McpServer, environ []string, dir string) (*process, err
 	}
 	p := &process{cmd: cmd, stdin: stdin, stdout: stdout, stderr: &tail{max: 4 << 10}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
+	if err := proctree.Start(cmd); err != nil {
 		return nil, startError(s.Command, err)
 	}
 	go func() {
@@ -133,6 +134,7 @@ func (p *process) stop(grace time.Duration) {
 		}
 		signalGroup(p.cmd, true)
 		<-p.done
+		proctree.Cleanup(p.cmd) // what the server left running outside its group
 	})
 }
 

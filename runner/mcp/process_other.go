@@ -4,9 +4,6 @@ package mcp
 
 import "os/exec"
 
-// setProcessGroup does nothing where there are no process groups.
-func setProcessGroup(*exec.Cmd) {}
-
 // signalGroup kills the leader where there are no process groups.
 func signalGroup(cmd *exec.Cmd, kill bool) {
 	if cmd.Process != nil {

@@ -7,13 +7,6 @@ import (
 	"syscall"
 )
 
-// setProcessGroup starts cmd as the leader of a new process group, so
-// stop can signal everything it starts.
-func setProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	setParentDeathSignal(cmd.SysProcAttr)
-}
-
 // signalGroup sends SIGTERM (or SIGKILL) to cmd's whole process group.
 func signalGroup(cmd *exec.Cmd, kill bool) {
 	if cmd.Process == nil {

@@ -15,6 +15,7 @@ import (
 
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/proctree"
 )
 
 // DefaultCommandTimeout is a check program's time limit (expect:
@@ -101,6 +102,7 @@ func RunCommand(ctx context.Context, argv []string, dir string, rec *runner.Reco
 		return res, fmt.Errorf("check %s could not start: %w; is it a program, or a script with a #! line?", shown, err)
 	}
 	werr := cmd.Wait()
+	proctree.Cleanup(cmd) // what the check left running, in its group or not
 	switch {
 	case ctx.Err() != nil:
 		return res, fmt.Errorf("check %s was stopped: %w", shown, context.Cause(ctx))
@@ -135,11 +137,12 @@ func startCommand(ctx context.Context, program string, argv []string, dir, input
 	}
 	cmd.Env = env
 	setCommandGroup(cmd, isolated)
-	cmd.Cancel = func() error { return killCommandGroup(cmd) }
+	proctree.Prepare(cmd)
+	cmd.Cancel = func() error { return proctree.Kill(cmd) }
 	// A grandchild that left the group and holds the pipes open cannot
 	// keep the check waiting.
 	cmd.WaitDelay = time.Second
-	return cmd, cmd.Start()
+	return cmd, proctree.Start(cmd)
 }
 
 // unisolatedEnv points a check that runs with the network at a proxy

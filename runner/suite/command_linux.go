@@ -41,14 +41,3 @@ func setCommandGroup(cmd *exec.Cmd, isolated bool) {
 	}
 	cmd.SysProcAttr = attr
 }
-
-// killCommandGroup kills the check's whole process group.
-func killCommandGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil && err != syscall.ESRCH {
-		return err
-	}
-	return nil
-}

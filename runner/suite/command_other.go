@@ -13,11 +13,3 @@ func markIsolationUnavailable() {}
 func isolationRefused(error) bool { return false }
 
 func setCommandGroup(*exec.Cmd, bool) {}
-
-// killCommandGroup kills the check (there are no process groups here).
-func killCommandGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	return cmd.Process.Kill()
-}

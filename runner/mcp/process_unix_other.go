@@ -1,9 +1,0 @@
-//go:build unix && !linux
-
-package mcp
-
-import "syscall"
-
-// setParentDeathSignal does nothing where the kernel has no parent-death
-// signal.
-func setParentDeathSignal(*syscall.SysProcAttr) {}
