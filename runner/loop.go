@@ -147,6 +147,11 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 		case tools.Allow:
 			res, replayed = r.runTool(ev.N, tc, args)
 			res.Text = r.red.String(res.Text)
+			if !replayed && r.workspace != nil {
+				// Bounded and spilled as the runtime's dispatcher does,
+				// after redaction (a replay has the bounded text).
+				res = tools.Spill(r.workspace.Session(), tc.Name, tc.ID, res)
+			}
 			r.guard.Record(tc.Name, args, res.Text)
 		case tools.Refuse:
 			guard, res = cassette.GuardRefuse, d.Result()

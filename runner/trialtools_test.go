@@ -205,3 +205,33 @@ func TestAskInEventsForRun(t *testing.T) {
 		t.Errorf("got %s/%s %+v %+v", rec.Outcome, rec.Reason, rec.ToolCalls[0].Result, rec.ToolCalls[1].Result)
 	}
 }
+
+func TestLongResultIsSpilledAndReadOn(t *testing.T) {
+	f := newFixture(t, wire.OpenAI)
+	dir := project(t)
+	long := strings.Repeat("0123456789", 1500) + "END"
+	writeFile(t, filepath.Join(dir, "big.txt"), long)
+	f.srv.Enqueue(
+		script(modeltest.ToolCall("c1", "file_read", `{"Path":"big.txt","_rationale":"read"}`), modeltest.Finish(modeltest.FinishTools)),
+		script(modeltest.ToolCall("c2", "tool_output_read", `{"CallId":"c1","Start":0,"Limit":12,"_rationale":"head"}`), modeltest.Finish(modeltest.FinishTools)),
+		modeltest.Reply("done"),
+	)
+	_, rec := f.run(t, f.toolSpec("Read it.", dir, Limits{}))
+	if rec.Outcome != Completed {
+		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
+	}
+	first := rec.ToolCalls[0].Result
+	if !first.Cut || first.Bytes != 12000+len("\n\n[output truncated to 12000 chars of 15003; continue with tool_output_read using CallId='c1' and a bounded Start/Limit window instead of re-running]") {
+		t.Errorf("spilled result: cut %v, %d bytes", first.Cut, first.Bytes)
+	}
+	reqs := f.srv.Requests()
+	if got := lastTool(reqs[1]).Text; !strings.HasSuffix(got, "END\n\n[output truncated to 12000 chars of 15003; continue with tool_output_read using CallId='c1' and a bounded Start/Limit window instead of re-running]") {
+		t.Errorf("the model got %q", got[len(got)-200:])
+	}
+	if got := lastTool(reqs[2]).Text; got != "012345678901\n[characters 0–12 of 15003; continue with Start=12]" {
+		t.Errorf("tool_output_read: %q", got)
+	}
+	if b, err := os.ReadFile(filepath.Join(rec.Dir, SessionDir, ".tool-output", "c1.txt")); err != nil || string(b) != long {
+		t.Errorf("the spill in the run folder: %d bytes, %v", len(b), err)
+	}
+}

@@ -47,6 +47,7 @@ type routeFlags struct {
 	cases       []string
 	shard       string
 	keepRuns    bool
+	failed      bool
 	// watch and live are --watch and --live; round is set for one round
 	// of a watch (see watchRound).
 	watch, live bool
@@ -170,6 +171,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl.BoolVar(&f.demo, "demo", false, "use the embedded sample home and its routing suite (nothing else needed): with --suite, --static, --show-request, or a REQUEST its suite recorded")
 	fl.StringArrayVar(&f.cases, "case", nil, "with --suite: "+caseUsage)
 	fl.StringVar(&f.shard, "shard", "", "with --suite: "+shardUsage)
+	fl.BoolVar(&f.failed, "failed", false, "with --suite: run again only the cases that did not pass in the last run of their suite")
 	fl.BoolVar(&f.keepRuns, "keep-runs", false, "with --suite: write the run folder of every replayed sample, not only of the cases that did not pass")
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds)")
 	fl.BoolVar(&f.watch, "watch", false, "with --suite: run the suites, then again each time a suite, an agent or the config changes (offline; Ctrl-C stops)")
@@ -197,6 +199,8 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--shard splits the cases of routing suites: use it with --suite")
 	case f.keepRuns:
 		return usageErrorf("--keep-runs keeps the replays of routing suites: use it with --suite")
+	case f.failed:
+		return usageErrorf("--failed runs again the failed cases of routing suites: use it with --suite")
 	case f.watch || f.live:
 		return usageErrorf("--watch re-runs routing suites: use it with --suite")
 	case f.format == suiteAsJUnit || f.format == suiteAsGitHub || f.format == suiteAsHTML:

@@ -77,6 +77,19 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	if err != nil {
 		return err
 	}
+	if f.failed && f.demo {
+		return usageErrorf("--failed reads the last run of your suites; the demo keeps none: leave out --demo or --failed")
+	}
+	var stateDir string
+	if !f.demo {
+		if stateDir, err = evalrec.LastRunsDir(g.Getenv); err != nil && f.failed {
+			return usageErrorf("--failed: %v", err)
+		}
+	}
+	failed, known, err := lastFailed(g, f.failed, stateDir, files)
+	if err != nil {
+		return err
+	}
 	var suites []*lintsuite.RouteSuite
 	var names []string
 	total, all := 0, 0
@@ -86,6 +99,9 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		n := 0
 		for _, cs := range s.Cases {
 			names = append(names, cs.Name)
+			if failed != nil && !failed(path, cs.Name) {
+				continue
+			}
 			if filter.Match(cs.Name) {
 				all++
 				if shard.Has(path, cs.Name) {
@@ -93,7 +109,7 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 				}
 			}
 		}
-		if n == 0 && (filter != nil || shard != nil) && len(s.Cases) > 0 {
+		if n == 0 && (filter != nil || shard != nil || failed != nil) && len(s.Cases) > 0 {
 			continue // --case names none of its cases, or they are in other shards
 		}
 		if len(s.Cases) == 0 && !shard.Has(path, "") {
@@ -108,6 +124,9 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	if shard != nil {
 		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
 	}
+	if failed != nil && total == 0 && known > 0 {
+		fmt.Fprintln(g.stderr, "agentdesk: --failed: no case failed in the last run of these suites; nothing to run again")
+	}
 	cwd, _ := os.Getwd() // the folder paths are shown relative to
 	if f.demo {
 		cwd = c.Home.Base
@@ -119,7 +138,7 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	for _, s := range suites {
 		results = append(results, route.RunSuite(cmd.Context(), s, route.SuiteOptions{
 			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: filter, Shard: shard, ShownFrom: cwd,
-			KeepRuns:  f.keepRuns,
+			KeepRuns: f.keepRuns, Select: failed,
 			Frontline: suiteFrontline(g, f, c),
 			OnSample:  progress.sample,
 			OnCase:    func(r *route.CaseResult) { progress.caseDone(r.Status) },
@@ -127,6 +146,17 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	}
 	took := time.Since(start)
 	progress.clear()
+	if stateDir != "" && !f.static {
+		for _, r := range results {
+			statuses := map[string]string{}
+			for _, cr := range r.Cases {
+				statuses[cr.Case.Name] = string(cr.Status)
+			}
+			if err := evalrec.SaveLastRun(stateDir, r.Suite.Path, statuses, start); err != nil {
+				g.warn("agentdesk", fmt.Sprintf("%v; --failed will not know of this run", err))
+			}
+		}
+	}
 	return writeSuiteReport(f.format, route.Summarize(results).OK(), [...]func() error{
 		suiteAsText:   func() error { return route.WriteText(g.stdout, results, c, cwd, took) },
 		suiteAsJSON:   func() error { return route.WriteJSON(g.stdout, results, c) },

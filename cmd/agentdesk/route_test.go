@@ -269,6 +269,15 @@ func TestRouteSuiteRecordOfflineStale(t *testing.T) {
 		t.Errorf("junit %+v", x)
 	}
 
+	// --failed runs again only the case that failed last time.
+	code, out, errOut = runTrialCmd(t, env, "", "route", "--suite", "--offline", "--failed")
+	if code != 1 || !strings.Contains(out, "1 case: 0 passed, 1 failed") || !strings.Contains(out, "deploy") {
+		t.Errorf("--failed: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, _, errOut = runTrialCmd(t, env, "", "route", "--failed", "hello"); code != 2 || !strings.Contains(errOut, "use it with --suite") {
+		t.Errorf("--failed without --suite: exit %d\n%s", code, errOut)
+	}
+
 	// Sharpen a description: the recordings are stale, never passed.
 	os.WriteFile(filepath.Join(home, "agents", "log-analyst.md"), []byte("---\nname: log-analyst\ndescription: Explains why a deployment or service failed, from its logs. Not for code review.\n---\nYou read logs.\n"), 0o644)
 	code, out, _ = runTrialCmd(t, env, "", "route", "--suite", "--offline")

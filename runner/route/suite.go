@@ -69,6 +69,9 @@ type SuiteOptions struct {
 	// it a replay's folder is written only when its case does not pass
 	// (live samples always have theirs).
 	KeepRuns bool
+	// Select, when set, runs only the cases it selects (--failed), by
+	// suite file and case name.
+	Select func(suitePath, caseName string) bool
 	// ShownFrom is the folder hints show the suite's path relative to
 	// ("": the working directory).
 	ShownFrom string
@@ -162,7 +165,7 @@ func RunSuite(ctx context.Context, s *lintsuite.RouteSuite, o SuiteOptions) *Sui
 	res.Findings = suiteFindings(s)
 	var cases []*lintsuite.RouteCase
 	for _, c := range s.Cases {
-		if o.Cases.Match(c.Name) && o.Shard.Has(s.Path, c.Name) {
+		if o.Cases.Match(c.Name) && o.Shard.Has(s.Path, c.Name) && (o.Select == nil || o.Select(s.Path, c.Name)) {
 			cases = append(cases, c)
 			res.Cases = append(res.Cases, &CaseResult{Case: c})
 		}

@@ -73,7 +73,7 @@ func FromOffered(env Env) []Tool {
 	ws := env.Workspace
 	impl := map[string]Tool{}
 	if ws != nil {
-		for _, t := range append(ws.FileTools(), ws.ShellTool(), ws.SearchTool()) {
+		for _, t := range append(ws.FileTools(), ws.ShellTool(), ws.SearchTool(), ws.OutputReadTool()) {
 			impl[t.Spec().Name] = t
 		}
 	}
@@ -104,7 +104,25 @@ func FromOffered(env Env) []Tool {
 		}
 		out = append(out, Stub(spec, ""))
 	}
+	if ws != nil {
+		// The runtime's spill steers the model to tool_output_read, which
+		// the catalogue does not describe: a trial offers it with the
+		// file tools.
+		if _, listed := catalogued(env.Offered, ToolOutputRead); !listed {
+			out = append(out, ws.OutputReadTool())
+		}
+	}
 	return out
+}
+
+// catalogued returns the offered tool named name.
+func catalogued(o request.Offered, name string) (request.Tool, bool) {
+	for _, t := range o.Tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return request.Tool{}, false
 }
 
 // bound hands the set to the meta tools when it adds them.
