@@ -24,10 +24,50 @@ var encoder = sync.OnceValues(func() (tokenizer.Codec, error) {
 // is counted byte by byte, as the encoder sees it. It never fails on any
 // input: should the encoder fail (it cannot, short of a broken build), the
 // count falls back to one token per four bytes, rounded up.
+//
+// Counts of texts up to memoMaxText bytes are remembered, the first
+// memoMaxEntries of them for the life of the process: composing a request
+// counts the same prompt parts for every sample of a suite (about a third
+// of a millisecond each with o200k_base), and the count of a text never
+// changes.
 func CountTokens(text string) int {
 	if text == "" {
 		return 0
 	}
+	if len(text) <= memoMaxText {
+		memo.mu.RLock()
+		n, ok := memo.counts[text]
+		memo.mu.RUnlock()
+		if ok {
+			return n
+		}
+	}
+	n := countTokens(text)
+	if len(text) <= memoMaxText {
+		memo.mu.Lock()
+		if len(memo.counts) < memoMaxEntries {
+			memo.counts[text] = n
+		}
+		memo.mu.Unlock()
+	}
+	return n
+}
+
+// The memo's bounds: at most memoMaxEntries texts of at most memoMaxText
+// bytes each (16 MiB in all, in the worst case), kept once added.
+const (
+	memoMaxText    = 64 << 10
+	memoMaxEntries = 256
+)
+
+// memo holds remembered counts by text.
+var memo = struct {
+	mu     sync.RWMutex
+	counts map[string]int
+}{counts: map[string]int{}}
+
+// countTokens counts text with the encoder, uncached.
+func countTokens(text string) int {
 	enc, err := encoder()
 	if err == nil {
 		var n int

@@ -9,10 +9,10 @@ import (
 	"net/http"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 )
 
@@ -30,7 +30,7 @@ const (
 	// MaxReadChars caps the characters file_read returns in one call.
 	MaxReadChars = 50_000
 	// MaxListEntries caps the entries file_list shows.
-	MaxListEntries = 1000
+	MaxListEntries = request.MaxListEntries
 )
 
 // Workspace is the project a run's file tools work in: an overlay of it,
@@ -94,11 +94,11 @@ func (w *Workspace) fileError(pl place, err error, dir bool) Result {
 		return Refusef("Error: Access denied: %s leads outside the project folder this trial runs in.", shown)
 	case errors.Is(err, fs.ErrNotExist):
 		if dir {
-			return Errorf("%s", directoryNotFound(shown))
+			return Errorf("%s", request.DirectoryNotFound(shown))
 		}
-		return Errorf("%s", fileNotFound(shown))
+		return Errorf("%s", request.FileNotFound(shown))
 	case errors.Is(err, fs.ErrPermission):
-		return Errorf("%s", permissionDenied(shown))
+		return Errorf("%s", request.PermissionDenied(shown))
 	}
 	return Errorf("Error: %s", err.Error())
 }
@@ -187,7 +187,7 @@ func (w *Workspace) fileRead(_ context.Context, a args, _ Meta) Result {
 		return Errorf("Error: %v", err)
 	}
 	if strings.TrimSpace(p) == "" {
-		return Errorf("%s", pathRequired(FileRead))
+		return Errorf("%s", request.PathRequired(FileRead))
 	}
 	start, hasStart, err := a.integer("StartLine")
 	if err != nil {
@@ -220,14 +220,14 @@ func (w *Workspace) fileRead(_ context.Context, a args, _ Meta) Result {
 	if bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(data) {
 		mime := http.DetectContentType(head)
 		cat := strings.SplitN(mime, "/", 2)[0]
-		return Result{Text: notText(shown, strings.SplitN(mime, ";", 2)[0], cat, humanSize(fi.Size()),
+		return Result{Text: request.NotText(shown, strings.SplitN(mime, ";", 2)[0], cat, humanSize(fi.Size()),
 			"File is not readable as UTF-8 text. Raw binary output is not returned by file_read.")}
 	}
 	text := string(data)
 	res := Result{Label: LabelReal}
 	if !hasStart && !hasLimit {
 		if n := utf8.RuneCountInString(text); n > MaxReadChars {
-			res.Text = string([]rune(text)[:MaxReadChars]) + fileReadHeadCut(MaxReadChars)
+			res.Text = string([]rune(text)[:MaxReadChars]) + request.FileReadHeadCut(MaxReadChars)
 			res.Cut = true
 			return res
 		}
@@ -245,9 +245,9 @@ func (w *Workspace) fileRead(_ context.Context, a args, _ Meta) Result {
 	var b strings.Builder
 	chars := 0
 	for i := start - 1; i < end; i++ {
-		line := numberedLine(i+1, lines[i])
+		line := request.NumberedLine(i+1, lines[i])
 		if chars+utf8.RuneCountInString(line) > MaxReadChars {
-			b.WriteString(fileReadRangeCut(i + 1))
+			b.WriteString(request.FileReadRangeCut(i + 1))
 			res.Cut = true
 			break
 		}
@@ -267,7 +267,7 @@ func (w *Workspace) fileList(_ context.Context, a args, _ Meta) Result {
 		return Errorf("Error: %v", err)
 	}
 	if strings.TrimSpace(p) == "" {
-		return Errorf("%s", pathRequired(FileList))
+		return Errorf("%s", request.PathRequired(FileList))
 	}
 	pl, refused := w.resolve(p)
 	if refused != nil {
@@ -278,7 +278,7 @@ func (w *Workspace) fileList(_ context.Context, a args, _ Meta) Result {
 		return w.fileError(pl, err, true)
 	}
 	if !fi.IsDir() {
-		return Errorf("%s", notADirectory(pl.show()))
+		return Errorf("%s", request.NotADirectory(pl.show()))
 	}
 	ents, err := pl.ov.ReadDir(pl.rel)
 	if err != nil {
@@ -299,12 +299,7 @@ func (w *Workspace) fileList(_ context.Context, a args, _ Meta) Result {
 			files = append(files, name)
 		}
 	}
-	fold := func(s []string) {
-		sort.SliceStable(s, func(i, j int) bool { return strings.ToUpper(s[i]) < strings.ToUpper(s[j]) })
-	}
-	fold(dirs)
-	fold(files)
-	return Result{Text: fileListing(pl.show(), dirs, files, MaxListEntries), Label: LabelReal, Cut: len(dirs)+len(files) > MaxListEntries}
+	return Result{Text: request.FileListing(pl.show(), dirs, files), Label: LabelReal, Cut: len(dirs)+len(files) > MaxListEntries}
 }
 
 func (w *Workspace) fileWrite(_ context.Context, a args, _ Meta) Result {
@@ -313,7 +308,7 @@ func (w *Workspace) fileWrite(_ context.Context, a args, _ Meta) Result {
 		return Errorf("Error: %v", err)
 	}
 	if strings.TrimSpace(p) == "" {
-		return Errorf("%s", pathRequired(FileWrite))
+		return Errorf("%s", request.PathRequired(FileWrite))
 	}
 	content, ok, err := a.str("Content")
 	if err != nil {
@@ -329,7 +324,7 @@ func (w *Workspace) fileWrite(_ context.Context, a args, _ Meta) Result {
 	if err := pl.ov.WriteFile(pl.rel, []byte(content)); err != nil {
 		return w.fileError(pl, err, false)
 	}
-	return Result{Text: wrote(len(content), pl.show()), Label: LabelOverlay}
+	return Result{Text: request.Wrote(len(content), pl.show()), Label: LabelOverlay}
 }
 
 func (w *Workspace) fileEdit(_ context.Context, a args, _ Meta) Result {
@@ -338,7 +333,7 @@ func (w *Workspace) fileEdit(_ context.Context, a args, _ Meta) Result {
 		return Errorf("Error: %v", err)
 	}
 	if strings.TrimSpace(p) == "" {
-		return Errorf("%s", pathRequired(FileEdit))
+		return Errorf("%s", request.PathRequired(FileEdit))
 	}
 	oldS, hasOld, err1 := a.str("OldString")
 	newS, hasNew, err2 := a.str("NewString")
@@ -349,13 +344,13 @@ func (w *Workspace) fileEdit(_ context.Context, a args, _ Meta) Result {
 	}
 	switch {
 	case hasContent && (hasOld || hasNew || hasAll):
-		return Errorf("%s", editExclusive)
+		return Errorf("%s", request.EditExclusive)
 	case !hasContent && (!hasOld || oldS == ""):
-		return Errorf("%s", editNeedsOldOrContent)
+		return Errorf("%s", request.EditNeedsOldOrContent)
 	case !hasContent && !hasNew:
-		return Errorf("%s", editNeedsNew)
+		return Errorf("%s", request.EditNeedsNew)
 	case !hasContent && oldS == newS:
-		return Errorf("%s", editSame)
+		return Errorf("%s", request.EditSame)
 	}
 	pl, refused := w.resolve(p)
 	if refused != nil {
@@ -365,7 +360,7 @@ func (w *Workspace) fileEdit(_ context.Context, a args, _ Meta) Result {
 		if err := pl.ov.WriteFile(pl.rel, []byte(content)); err != nil {
 			return w.fileError(pl, err, false)
 		}
-		return Result{Text: wrote(len(content), pl.show()), Label: LabelOverlay}
+		return Result{Text: request.Wrote(len(content), pl.show()), Label: LabelOverlay}
 	}
 	data, err := pl.ov.ReadFile(pl.rel)
 	if err != nil {
@@ -375,9 +370,9 @@ func (w *Workspace) fileEdit(_ context.Context, a args, _ Meta) Result {
 	n := strings.Count(text, oldS)
 	switch {
 	case n == 0:
-		return Errorf("%s", editNotFound(pl.show()))
+		return Errorf("%s", request.EditNotFound(pl.show()))
 	case n > 1 && !all:
-		return Errorf("%s", editAmbiguous(pl.show(), n))
+		return Errorf("%s", request.EditAmbiguous(pl.show(), n))
 	}
 	if all {
 		text = strings.ReplaceAll(text, oldS, newS)
@@ -388,7 +383,7 @@ func (w *Workspace) fileEdit(_ context.Context, a args, _ Meta) Result {
 	if err := pl.ov.WriteFile(pl.rel, []byte(text)); err != nil {
 		return w.fileError(pl, err, false)
 	}
-	return Result{Text: edited(pl.show(), n), Label: LabelOverlay}
+	return Result{Text: request.Edited(pl.show(), n), Label: LabelOverlay}
 }
 
 // BuiltinSpecs returns the specs of the built-in tools a trial offers on

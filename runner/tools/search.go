@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentdesk/agentdesk/preview/request"
 )
 
 // file_search's bounds, as NetClaw's FileSearchTool has them
@@ -79,7 +81,7 @@ func (w *Workspace) fileSearch(ctx context.Context, a args, _ Meta) Result {
 		if err != nil && !isNotExist(err) {
 			return w.fileError(pl, err, true)
 		}
-		return Errorf("%s", directoryNotFound(pl.show()))
+		return Errorf("%s", request.DirectoryNotFound(pl.show()))
 	}
 	st := &searchState{query: strings.ToLower(query), mode: mode, results: results, entries: entries, bytes: maxBytes}
 	pending := []string{pl.rel}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/proctree"
 )
 
@@ -55,7 +56,7 @@ func (w *Workspace) shell(ctx context.Context, a args, m Meta) Result {
 		return Errorf("Error: %v", err)
 	}
 	if strings.TrimSpace(command) == "" {
-		return Errorf("%s", commandRequired)
+		return Errorf("%s", request.CommandRequired)
 	}
 	timeout := DefaultShellTimeout
 	if m.TimeoutSeconds > 0 {
@@ -76,7 +77,7 @@ func (w *Workspace) shell(ctx context.Context, a args, m Meta) Result {
 		}
 		dir = filepath.Join(dir, filepath.FromSlash(pl.rel))
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return Errorf("%s", directoryNotFound(pl.show()))
+			return Errorf("%s", request.DirectoryNotFound(pl.show()))
 		}
 	}
 	out := RunCommand(ctx, command, dir, timeout)
@@ -109,9 +110,9 @@ func RunCommand(ctx context.Context, command, dir string, timeout time.Duration)
 	proctree.Cleanup(cmd) // what the command left running in the background, in its group or not
 	switch {
 	case errors.Is(tctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
-		return Errorf("%s", shellTimedOut(int(timeout/time.Second)))
+		return Errorf("%s", request.ShellTimedOut(int(timeout/time.Second)))
 	case ctx.Err() != nil:
-		return Errorf("%s", shellCancelled)
+		return Errorf("%s", request.ShellCancelled)
 	}
 	code := 0
 	var ee *exec.ExitError
@@ -130,7 +131,7 @@ func RunCommand(ctx context.Context, command, dir string, timeout time.Duration)
 	if errors.Is(err, exec.ErrWaitDelay) {
 		text += "\n[output cut: a background process kept the output open after the command ended; it was stopped]"
 	}
-	return Result{Text: shellResult(code, text), Cut: stdout.cut() || stderr.cut()}
+	return Result{Text: request.ShellResult(code, text, ""), Cut: stdout.cut() || stderr.cut()}
 }
 
 // window keeps the first and last MaxShellOutput/2 bytes written to it.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentdesk/agentdesk/preview/request"
 )
 
 // leftBehind is a command that leaves `sleep 1000` running in a session
@@ -63,7 +65,7 @@ func TestRunCommandLeavesNothing(t *testing.T) {
 		want   string
 	}{
 		{name: "command ends", tail: "echo done", want: "done"},
-		{name: "run cancelled", tail: "sleep 1000", cancel: true, want: shellCancelled},
+		{name: "run cancelled", tail: "sleep 1000", cancel: true, want: request.ShellCancelled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
