@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,6 +21,11 @@ type toolsFlags struct {
 	// starting each.
 	noMCP      bool
 	mcpTimeout time.Duration
+	// netclaw and project are the shared trial flags: accepted so a
+	// script can pass the same flags to run, test, route and tools, and
+	// checked as run checks them; the list does not depend on them.
+	netclaw netclawFlag
+	project string
 }
 
 // newToolsCmd builds `agentdesk tools`.
@@ -47,6 +53,10 @@ netclaw.json (Search, SkillSync, Scheduling, SubAgents, Webhooks,
 Tools.ShellMode, Tools.AudienceProfiles). An agent's own tools: list grants
 nothing; naming AGENT only checks that it is loaded.
 
+--netclaw-dir and --project are the trial flags run, test and route take;
+tools checks them as those do (an install that cannot be read, a project
+that is not a folder, is bad usage) but the list does not depend on them.
+
 --format json adds each tool's description and JSON schema exactly as the
 model receives them, and the compressed tool index.
 
@@ -69,6 +79,8 @@ value the runtime would not read, 2 bad usage, 3 internal failure.`,
 	fl.Var(&f.format, "format", "output format: text or json")
 	fl.BoolVar(&f.noMCP, "no-mcp", false, "do not start the configured MCP servers to list their tools")
 	fl.DurationVar(&f.mcpTimeout, "mcp-timeout", defaultMCPListTimeout, "how long each MCP server gets to start and list its tools")
+	f.netclaw.add(fl)
+	fl.StringVar(&f.project, "project", "", "folder a trial's tools work in (checked to be a folder; the list does not depend on it)")
 	return cmd
 }
 
@@ -81,6 +93,16 @@ func runTools(ctx context.Context, g *globals, f toolsFlags, agent string) error
 	}
 	if agent != "" && c.Agent(agent) == nil {
 		return unknownAgent(c, agent)
+	}
+	if f.project != "" {
+		if fi, err := os.Stat(f.project); err != nil || !fi.IsDir() {
+			return usageErrorf("--project %s is not a folder: give the folder a trial's tools work in", termsafe.Escape(f.project))
+		}
+	}
+	if f.netclaw.dir != "" {
+		if _, err := f.netclaw.install(g, c.Home); err != nil {
+			return usageErrorf("--netclaw-dir %s: %v", termsafe.Escape(f.netclaw.dir), err)
+		}
 	}
 	policy, err := request.PolicyFromConfig(c.Config)
 	if err != nil {

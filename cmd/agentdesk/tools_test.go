@@ -30,6 +30,11 @@ func toolsHome(t *testing.T, config string) string {
 
 func TestToolsCommand(t *testing.T) {
 	home := toolsHome(t, `{"Tools": {"ShellMode": "Off"}, "Search": {"Enabled": false}}`)
+	project, noInstall := t.TempDir(), t.TempDir()
+	notFolder := filepath.Join(project, "file.txt")
+	if err := os.WriteFile(notFolder, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name         string
 		args         []string
@@ -48,6 +53,9 @@ func TestToolsCommand(t *testing.T) {
 		{"bad audience", []string{"tools", "--audience", "everyone", "--home", home}, 2, nil, nil, "unknown audience"},
 		{"two agents", []string{"tools", "a", "b", "--home", home}, 2, nil, nil, "accepts at most 1 arg"},
 		{"bad format", []string{"tools", "--format", "yaml", "--home", home}, 2, nil, nil, "not a format"},
+		{"trial flag project", []string{"tools", "--project", project, "--home", home}, 0, []string{"file_read   "}, nil, ""},
+		{"project not a folder", []string{"tools", "--project", notFolder, "--home", home}, 2, nil, nil, "is not a folder"},
+		{"netclaw-dir without an install", []string{"tools", "--netclaw-dir", noInstall, "--home", home}, 2, nil, nil, "--netclaw-dir " + noInstall},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
