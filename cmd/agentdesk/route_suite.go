@@ -118,11 +118,11 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		suites = append(suites, s)
 		total += n
 	}
-	if shard != nil {
-		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
-	}
 	if err := unmatchedCases(filter, names); err != nil {
 		return err
+	}
+	if shard != nil {
+		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
 	}
 	if failed != nil && total == 0 && known > 0 {
 		fmt.Fprintln(g.stderr, "agentdesk: --failed: no case failed in the last run of these suites; nothing to run again")

@@ -148,6 +148,9 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
+	if f.failed && f.demo {
+		return usageErrorf("--failed reads the last run of your suites; the demo keeps none: leave out --demo or --failed")
+	}
 	if err := checkWatchFlags(f.watch, f.live, f.record, f.offline, f.demo, f.format); err != nil {
 		return err
 	}
@@ -209,7 +212,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return err
 	}
-	if nc.Core == nil && !f.offline {
+	if nc.Core == nil && !f.offline && !f.demo { // the demo's samples replay
 		g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing from the samples' requests: "+nc.CoreMissing+"; give --netclaw-dir")
 	}
 	if f.project != "" {
@@ -221,9 +224,6 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	shard, err := parseShard(f.shard)
 	if err != nil {
 		return err
-	}
-	if f.failed && f.demo {
-		return usageErrorf("--failed reads the last run of your suites; the demo keeps none: leave out --demo or --failed")
 	}
 	var stateDir string
 	if !f.demo {
@@ -263,11 +263,11 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		suites = append(suites, s)
 		total += n
 	}
-	if shard != nil {
-		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
-	}
 	if err := unmatchedCases(filter, names); err != nil {
 		return err
+	}
+	if shard != nil {
+		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
 	}
 	if failed != nil && total == 0 && known > 0 {
 		fmt.Fprintln(g.stderr, "agentdesk: --failed: no case failed in the last run of these suites; nothing to run again")

