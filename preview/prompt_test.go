@@ -106,8 +106,8 @@ func TestFirstMessage(t *testing.T) {
 // tables: .NET's char.IsWhiteSpace is the Unicode White_Space property.
 func TestDotNetWhiteSpace(t *testing.T) {
 	for r := rune(0); r <= 0xFFFF; r++ {
-		if got, want := isDotNetSpace(r), unicode.Is(unicode.White_Space, r); got != want {
-			t.Errorf("isDotNetSpace(%U) = %v, want %v", r, got, want)
+		if got, want := IsDotNetSpace(r), unicode.Is(unicode.White_Space, r); got != want {
+			t.Errorf("IsDotNetSpace(%U) = %v, want %v", r, got, want)
 		}
 	}
 }
@@ -126,7 +126,7 @@ func FuzzSystemPrompt(f *testing.F) {
 		if got != head+"\n\n[Skill Overlay]\n"+overlay {
 			t.Fatalf("composed %q", got)
 		}
-		if len(overlay) > 0 && (isDotNetSpace(firstRune(overlay)) || isDotNetSpace(lastRune(overlay))) {
+		if len(overlay) > 0 && (IsDotNetSpace(firstRune(overlay)) || IsDotNetSpace(lastRune(overlay))) {
 			t.Fatalf("overlay %q not trimmed", overlay)
 		}
 	})

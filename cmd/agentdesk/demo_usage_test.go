@@ -31,3 +31,15 @@ func TestTestDemoUsageSaidAlone(t *testing.T) {
 		t.Errorf("test --demo: exit %d, stderr:\n%s", code, errOut)
 	}
 }
+
+// TestTestWithoutNetClawNamesTheFlagOnce: the warning that the operating
+// rules are missing names --netclaw-dir once (the reason names it; it
+// ended with a second "; give --netclaw-dir").
+func TestTestWithoutNetClawNamesTheFlagOnce(t *testing.T) {
+	_, env, _, _ := suiteHome(t)
+	env = append(env, "AGENTDESK_NETCLAW_DIR=")
+	code, out, errOut := runTrialCmd(t, env, "", "test", "--record")
+	if code != 0 || !strings.Contains(errOut, "the operating rules (NetClaw's embedded core) are missing") || strings.Count(errOut, "--netclaw-dir") != 1 {
+		t.Errorf("exit %d\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}

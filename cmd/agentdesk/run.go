@@ -249,7 +249,7 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 			return err
 		}
 		if spec.NetClaw.Core == nil && !replaying {
-			g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing from this trial's request: "+spec.NetClaw.CoreMissing+"; the agent runs without them, so its behaviour may differ from NetClaw's (give --netclaw-dir)")
+			g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing from this trial's request: "+spec.NetClaw.CoreMissing+"; the agent runs without them, so its behaviour may differ from NetClaw's"+netclawDirHint(spec.NetClaw.CoreMissing))
 		}
 		if f.skill != "" {
 			skill := c.Skill(f.skill)

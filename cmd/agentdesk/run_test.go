@@ -595,8 +595,8 @@ func TestRunCommandWithoutNetClaw(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stderr, "the operating rules (NetClaw's embedded core) are missing") {
-		t.Errorf("stderr does not say the core is missing: %q", stderr)
+	if !strings.Contains(stderr, "the operating rules (NetClaw's embedded core) are missing") || strings.Count(stderr, "--netclaw-dir") != 1 {
+		t.Errorf("stderr does not say the core is missing, naming --netclaw-dir once: %q", stderr)
 	}
 	list, _ := runner.ListRuns(runs, runner.Filter{})
 	if len(list) != 1 {

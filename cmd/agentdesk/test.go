@@ -213,7 +213,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		return err
 	}
 	if nc.Core == nil && !f.offline && !f.demo { // the demo's samples replay
-		g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing from the samples' requests: "+nc.CoreMissing+"; give --netclaw-dir")
+		g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing from the samples' requests: "+nc.CoreMissing+"; the samples run without them, so they may behave otherwise than in NetClaw"+netclawDirHint(nc.CoreMissing))
 	}
 	if f.project != "" {
 		if fi, err := os.Stat(f.project); err != nil || !fi.IsDir() {

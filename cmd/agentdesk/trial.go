@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/spf13/pflag"
+	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/netclaw"
@@ -55,4 +56,13 @@ func coreOf(c netclaw.Core) *request.Core {
 		src += " (" + c.Resource + ")"
 	}
 	return &request.Core{Text: c.Text, Source: src, Version: c.Version}
+}
+
+// netclawDirHint is "(give --netclaw-dir)" after a reason the operating
+// rules are missing, unless the reason names that flag already.
+func netclawDirHint(reason string) string {
+	if strings.Contains(reason, "--netclaw-dir") {
+		return ""
+	}
+	return " (give --netclaw-dir)"
 }

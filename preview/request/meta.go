@@ -523,32 +523,12 @@ func suggestArgument(norm string, valid []string) string {
 	best, bestDistance := "", 3
 	a := []rune(strings.ToLower(norm))
 	for _, name := range valid {
-		d := levenshteinRunes(a, []rune(strings.ToLower(NormalizeKey(name))))
+		d := levenshtein(a, []rune(strings.ToLower(NormalizeKey(name))))
 		if d < bestDistance {
 			best, bestDistance = name, d
 		}
 	}
 	return best
-}
-
-func levenshteinRunes(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // CheckCall runs every check the runtime makes on a call's arguments

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
 )
 
 // MaxInstructionFile caps the playbook and project-instructions files
@@ -76,25 +77,11 @@ func fileKind(m fs.FileMode) string {
 	return "special file"
 }
 
-// isDotNetSpace reports whether .NET's char.IsWhiteSpace is true for r:
-// the Unicode White_Space characters (not U+200B, not U+FEFF).
-func isDotNetSpace(r rune) bool {
-	switch {
-	case r >= 0x09 && r <= 0x0D, r == 0x20, r == 0x85, r == 0xA0, r == 0x1680:
-		return true
-	case r >= 0x2000 && r <= 0x200A:
-		return true
-	case r == 0x2028, r == 0x2029, r == 0x202F, r == 0x205F, r == 0x3000:
-		return true
-	}
-	return false
-}
-
 // netTrim is .NET's String.Trim().
-func netTrim(s string) string { return strings.TrimFunc(s, isDotNetSpace) }
+func netTrim(s string) string { return strings.TrimFunc(s, preview.IsDotNetSpace) }
 
 // netTrimEnd is .NET's String.TrimEnd().
-func netTrimEnd(s string) string { return strings.TrimRightFunc(s, isDotNetSpace) }
+func netTrimEnd(s string) string { return strings.TrimRightFunc(s, preview.IsDotNetSpace) }
 
 // netBlank is .NET's string.IsNullOrWhiteSpace.
 func netBlank(s string) bool { return netTrim(s) == "" }

@@ -285,7 +285,10 @@ func similarity(a, b string) float64 {
 	return 1 - float64(d)/float64(max(len(ua), len(ub)))
 }
 
-func levenshtein(a, b []uint16) int {
+// levenshtein is the edit distance between a and b (insertions, deletions
+// and substitutions of one element each): over UTF-16 code units for
+// search_tools' similarity, over runes for the closest argument name.
+func levenshtein[T comparable](a, b []T) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
