@@ -72,73 +72,40 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	if changed("samples") {
 		samples = f.samples
 	}
-	filter := evalrec.NewCaseFilter(f.cases)
-	shard, err := parseShard(f.shard)
-	if err != nil {
-		return err
-	}
 	if f.failed && f.demo {
 		return usageErrorf("--failed reads the last run of your suites; the demo keeps none: leave out --demo or --failed")
 	}
-	var stateDir string
-	if !f.demo {
-		if stateDir, err = evalrec.LastRunsDir(g.Getenv); err != nil && f.failed {
-			return usageErrorf("--failed: %v", err)
-		}
-	}
-	failed, known, err := lastFailed(g, f.failed, stateDir, files)
+	sel, err := newCaseSelection(g, f.cases, f.shard, f.failed, f.demo, files)
 	if err != nil {
 		return err
 	}
 	var suites []*lintsuite.RouteSuite
-	var names []string
-	total, all := 0, 0
 	for _, path := range files {
 		s := lintsuite.LoadRoute(path)
 		lintsuite.CheckRoute(s, c)
-		n := 0
-		for _, cs := range s.Cases {
-			names = append(names, cs.Name)
-			if failed != nil && !failed(path, cs.Name) {
-				continue
-			}
-			if filter.Match(cs.Name) {
-				all++
-				if shard.Has(path, cs.Name) {
-					n++
-				}
-			}
+		names := make([]string, len(s.Cases))
+		for i, cs := range s.Cases {
+			names[i] = cs.Name
 		}
-		if n == 0 && (filter != nil || shard != nil || failed != nil) && len(s.Cases) > 0 {
-			continue // --case names none of its cases, or they are in other shards
+		if sel.take(path, names, len(s.Cases) == 0) {
+			suites = append(suites, s)
 		}
-		if len(s.Cases) == 0 && !shard.Has(path, "") {
-			continue // a broken suite is reported by one shard
-		}
-		suites = append(suites, s)
-		total += n
 	}
-	if err := unmatchedCases(filter, names); err != nil {
+	if err := sel.done(g); err != nil {
 		return err
-	}
-	if shard != nil {
-		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
-	}
-	if failed != nil && total == 0 && known > 0 {
-		fmt.Fprintln(g.stderr, "agentdesk: --failed: no case failed in the last run of these suites; nothing to run again")
 	}
 	cwd, _ := os.Getwd() // the folder paths are shown relative to
 	if f.demo {
 		cwd = c.Home.Base
 	}
 	// On a terminal, a progress line on stderr (agentdesk test's).
-	progress := newProgressLine(g, total)
+	progress := newProgressLine(g, sel.total)
 	start := time.Now()
 	var results []*route.SuiteResult
 	for _, s := range suites {
 		results = append(results, route.RunSuite(cmd.Context(), s, route.SuiteOptions{
-			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: filter, Shard: shard, ShownFrom: cwd,
-			KeepRuns: f.keepRuns, Select: failed,
+			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: sel.filter, Shard: sel.shard, ShownFrom: cwd,
+			KeepRuns: f.keepRuns, Select: sel.failed,
 			Frontline: suiteFrontline(g, f, c),
 			OnSample:  progress.sample,
 			OnCase:    func(r *route.CaseResult) { progress.caseDone(r.Status) },
@@ -146,13 +113,13 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	}
 	took := time.Since(start)
 	progress.clear()
-	if stateDir != "" && !f.static {
+	if sel.stateDir != "" && !f.static {
 		for _, r := range results {
 			statuses := map[string]string{}
 			for _, cr := range r.Cases {
 				statuses[cr.Case.Name] = string(cr.Status)
 			}
-			if err := evalrec.SaveLastRun(stateDir, r.Suite.Path, statuses, start); err != nil {
+			if err := evalrec.SaveLastRun(sel.stateDir, r.Suite.Path, statuses, start); err != nil {
 				g.warn("agentdesk", fmt.Sprintf("%v; --failed will not know of this run", err))
 			}
 		}

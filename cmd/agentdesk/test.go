@@ -220,61 +220,28 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 			return usageErrorf("--project %s is not a folder", termsafe.Escape(f.project))
 		}
 	}
-	filter := evalrec.NewCaseFilter(f.cases)
-	shard, err := parseShard(f.shard)
-	if err != nil {
-		return err
-	}
-	var stateDir string
-	if !f.demo {
-		if stateDir, err = evalrec.LastRunsDir(g.Getenv); err != nil && f.failed {
-			return usageErrorf("--failed: %v", err)
-		}
-	}
-	failed, known, err := lastFailed(g, f.failed, stateDir, files)
+	sel, err := newCaseSelection(g, f.cases, f.shard, f.failed, f.demo, files)
 	if err != nil {
 		return err
 	}
 	var suites []*lintsuite.Suite
-	var names []string
-	total, all := 0, 0
 	for _, p := range files {
 		s := lintsuite.Load(p)
 		lintsuite.Check(s, c)
-		n := 0
-		for _, cs := range s.Cases {
-			names = append(names, cs.Name)
-			if failed != nil && !failed(p, cs.Name) {
-				continue
-			}
-			if filter.Match(cs.Name) {
-				all++
-				if shard.Has(p, cs.Name) {
-					n++
-				}
-			}
+		names := make([]string, len(s.Cases))
+		for i, cs := range s.Cases {
+			names[i] = cs.Name
 		}
-		if n == 0 && (filter != nil || shard != nil || failed != nil) && !s.Broken() {
-			continue // --case names none of its cases, they are in other shards, or none failed
+		if sel.take(p, names, s.Broken()) {
+			suites = append(suites, s)
 		}
-		if s.Broken() && !shard.Has(p, "") {
-			continue // a broken suite is reported by one shard
-		}
-		suites = append(suites, s)
-		total += n
 	}
-	if err := unmatchedCases(filter, names); err != nil {
+	if err := sel.done(g); err != nil {
 		return err
-	}
-	if shard != nil {
-		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", shard, total, all)
-	}
-	if failed != nil && total == 0 && known > 0 {
-		fmt.Fprintln(g.stderr, "agentdesk: --failed: no case failed in the last run of these suites; nothing to run again")
 	}
 
 	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
-	progress := newProgressLine(g, total)
+	progress := newProgressLine(g, sel.total)
 	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == suiteAsText)
 	start := time.Now()
 	approved, err := parseApprove(f.approve)
@@ -283,8 +250,8 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	}
 	results := suite.Run(cmd.Context(), suites, suite.Options{
 		NetClaw: nc, Project: f.project,
-		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: filter, ShownFrom: shownFrom,
-		Models: models, Shard: shard, Select: failed,
+		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: sel.filter, ShownFrom: shownFrom,
+		Models: models, Shard: sel.shard, Select: sel.failed,
 		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},
@@ -297,8 +264,8 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	})
 	took := time.Since(start)
 	progress.clear()
-	if stateDir != "" {
-		saveLastRuns(g, stateDir, results, start)
+	if sel.stateDir != "" {
+		saveLastRuns(g, sel.stateDir, results, start)
 	}
 
 	return writeSuiteReport(f.format, suite.Summarize(results).OK(), [...]func() error{

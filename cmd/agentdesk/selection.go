@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/agentdesk/agentdesk/runner/evalrec"
+)
+
+// caseSelection is which cases of the suites a test or route --suite run
+// takes: --case, --shard and --failed together, and what they took.
+type caseSelection struct {
+	filter *evalrec.CaseFilter
+	shard  *evalrec.Shard
+	// failed, with --failed, tells the cases that did not pass in their
+	// suite's last run; known counts the suites that have one.
+	failed func(suitePath, caseName string) bool
+	known  int
+	// stateDir holds the last runs ("" for the demo, or where there is no
+	// state folder): how each case ended is saved there for --failed.
+	stateDir string
+
+	// names is every case name seen, for --case's did-you-mean; all counts
+	// the cases --case and --failed take, total those this shard runs.
+	names      []string
+	all, total int
+}
+
+// newCaseSelection reads --case, --shard and --failed (with the last runs
+// of files); demo runs keep no last runs.
+func newCaseSelection(g *globals, cases []string, shard string, failed, demo bool, files []string) (*caseSelection, error) {
+	sel := &caseSelection{filter: evalrec.NewCaseFilter(cases)}
+	var err error
+	if sel.shard, err = parseShard(shard); err != nil {
+		return nil, err
+	}
+	if !demo {
+		if sel.stateDir, err = evalrec.LastRunsDir(g.Getenv); err != nil && failed {
+			return nil, usageErrorf("--failed: %v", err)
+		}
+	}
+	if sel.failed, sel.known, err = lastFailed(g, failed, sel.stateDir, files); err != nil {
+		return nil, err
+	}
+	return sel, nil
+}
+
+// take counts the selected cases of the suite at path, whose case names are
+// names, and reports whether the suite runs: not when the selection takes
+// none of its cases, and a broken suite (one that cannot run as written)
+// only in the shard that reports it.
+func (sel *caseSelection) take(path string, names []string, broken bool) bool {
+	n := 0
+	for _, name := range names {
+		sel.names = append(sel.names, name)
+		if sel.failed != nil && !sel.failed(path, name) {
+			continue
+		}
+		if sel.filter.Match(name) {
+			sel.all++
+			if sel.shard.Has(path, name) {
+				n++
+			}
+		}
+	}
+	if n == 0 && (sel.filter != nil || sel.shard != nil || sel.failed != nil) && !broken {
+		return false // --case names none of its cases, they are in other shards, or none failed
+	}
+	if broken && !sel.shard.Has(path, "") {
+		return false // a broken suite is reported by one shard
+	}
+	sel.total += n
+	return true
+}
+
+// done refuses a --case that names no case, and says on stderr what the
+// shard runs and when --failed leaves nothing to run.
+func (sel *caseSelection) done(g *globals) error {
+	if err := unmatchedCases(sel.filter, sel.names); err != nil {
+		return err
+	}
+	if sel.shard != nil {
+		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", sel.shard, sel.total, sel.all)
+	}
+	if sel.failed != nil && sel.total == 0 && sel.known > 0 {
+		fmt.Fprintln(g.stderr, "agentdesk: --failed: no case failed in the last run of these suites; nothing to run again")
+	}
+	return nil
+}
