@@ -14,10 +14,14 @@
 //
 // # The tool loop
 //
-// With Spec.Project set, the model is offered the trial tools of
-// runner/tools (file_read, file_list, file_write, file_edit on an overlay
-// of that folder, shell_execute for Personal after approval) in
-// its protocol's tool format. A reply with tool calls has each answered, in
+// With Spec.Project set, the model is offered the tools NetClaw offers a
+// sub-agent of Spec.Audience (preview/request's catalogue: the core tools
+// at the start, deferred ones and MCP servers' tools once search_tools or
+// load_tool activates them) in its protocol's tool format, and runner/tools
+// runs them: reads for real, writes on an overlay of that folder (its
+// changes.patch in the run folder), effects (shell_execute, web_fetch, MCP
+// calls) only after an approval (runner/approve), NetClaw's own state
+// stubbed, suite mocks answered. A reply with tool calls has each answered, in
 // order: the repeat guard is asked first (the third equal call is refused
 // with a correction, a fourth ends the run Partial, repeated_tool_call),
 // then the tool runs; a tool that is not offered gets a result saying it is
