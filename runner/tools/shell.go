@@ -58,6 +58,9 @@ func (w *Workspace) shell(ctx context.Context, a args, m Meta) Result {
 	if strings.TrimSpace(command) == "" {
 		return Errorf("%s", request.CommandRequired)
 	}
+	if strings.ContainsRune(command, 0) {
+		return Errorf("%s", CommandHasNUL) // before the work tree is copied: nothing can run it
+	}
 	timeout := DefaultShellTimeout
 	if m.TimeoutSeconds > 0 {
 		timeout = min(time.Duration(m.TimeoutSeconds)*time.Second, MaxShellTimeout)
@@ -87,11 +90,19 @@ func (w *Workspace) shell(ctx context.Context, a args, m Meta) Result {
 	return out
 }
 
+// CommandHasNUL is shell_execute's answer to a command holding a NUL
+// byte: no program can receive one in its arguments, so it is refused
+// before anything runs (the runtime's source shows no answer of its own).
+const CommandHasNUL = "Error: The command contains a NUL character (\\0), which no shell command can carry; send it again without it."
+
 // RunCommand runs command with /bin/sh in dir, in its own process group,
 // stdin closed, output capped (MaxShellOutput each), under timeout; it
 // kills the group on timeout, when ctx is done and after the command
 // exits. The result is formatted as the runtime formats shell_execute's.
 func RunCommand(ctx context.Context, command, dir string, timeout time.Duration) Result {
+	if strings.ContainsRune(command, 0) {
+		return Errorf("%s", CommandHasNUL)
+	}
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	script := fmt.Sprintf("ulimit -f %d 2>/dev/null\n%s", MaxShellFileBlocks, command)
