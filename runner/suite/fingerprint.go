@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
 // sent is what a case's sample sends, resolved from the catalog now.
@@ -39,6 +41,7 @@ func fingerprint(s sent, rubric string, judge runner.Model, judgeErr error, agen
 		evalrec.NewDigest(evalrec.PartFirstMessage, preview.FirstMessage(sp.Task, sp.Context), "the case's task or context"),
 		toolsPart(sp.Project != ""),
 	)
+	fp = append(fp, mocksParts(sp.Mocks)...)
 	if s.modelErr == nil {
 		fp = append(fp, evalrec.NewPart(evalrec.PartModel, modelName(s.model), ""))
 	}
@@ -116,7 +119,41 @@ func requestParts(sp runner.Spec, source string) evalrec.Fingerprint {
 const (
 	PartAudience    = "audience"
 	PartToolSchemas = "tool schemas"
+	// PartMocks is the list of mocked tools ("none" without mocks); each
+	// mocked tool also has a part "mocks: TOOL" with its mocks, in order.
+	PartMocks = "mocks"
 )
+
+// mocksParts fingerprints a case's mocks (the suite's and its own, as
+// the sample runs them): a mock's result is what the model reads of the
+// tool, so a changed mock makes a recording stale, named by its tool.
+// Without mocks the list is "none", which a recording made before mocks
+// were fingerprinted (no such part) also means.
+func mocksParts(m tools.Mocker) []evalrec.Part {
+	ms, _ := m.(tools.Mocks)
+	if len(ms) == 0 {
+		p := evalrec.NewPart(PartMocks, "none", "")
+		p.Default = true
+		return []evalrec.Part{p}
+	}
+	var names []string
+	byTool := map[string][]tools.Mock{}
+	for _, mk := range ms {
+		if _, ok := byTool[mk.Tool]; !ok {
+			names = append(names, mk.Tool)
+		}
+		byTool[mk.Tool] = append(byTool[mk.Tool], mk)
+	}
+	slices.Sort(names)
+	out := []evalrec.Part{evalrec.NewPart(PartMocks, strings.Join(names, ", "), "")}
+	for _, name := range names {
+		// The first mock that matches answers, so a tool's mocks keep
+		// their order; encoding/json sorts the args' keys.
+		b, _ := json.Marshal(byTool[name])
+		out = append(out, evalrec.NewDigest(PartMocks+": "+name, string(b), "the suite's mocks of "+name))
+	}
+	return out
+}
 
 // modelName is a model as the fingerprint names it.
 func modelName(m runner.Model) string { return m.Provider + "/" + m.ModelID }
