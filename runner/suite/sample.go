@@ -61,7 +61,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	if rubric != "" {
 		judgeModel, judgeErr = runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
 	}
-	now := fingerprint(snt, rubric, judgeModel, judgeErr, agent.Path)
+	now := fingerprint(x.memo, snt, rubric, judgeModel, judgeErr, agent.Path)
 	path := recordingPath(s, c, m, n)
 	d := evalrec.Decide(x.o.Mode, path, now)
 	if d.Action != evalrec.Replay {
