@@ -113,7 +113,7 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 	if o.JudgeRole == "" {
 		o.JudgeRole = "Main"
 	}
-	x := &execution{o: o, work: make(chan struct{}, o.Jobs), checks: make(chan struct{}, o.Jobs)}
+	x := &execution{o: o, work: make(chan struct{}, o.Jobs), checks: make(chan struct{}, o.Jobs), memo: newRequestMemo()}
 	out := make([]*SuiteResult, len(suites))
 	var wg sync.WaitGroup
 	for i, s := range suites {
@@ -269,6 +269,8 @@ type execution struct {
 	work chan struct{}
 	// checks admits o.Jobs check programs (expect: command:) at a time.
 	checks chan struct{}
+	// memo composes each distinct request once for the whole run.
+	memo *requestMemo
 }
 
 // finishSuite reports a suite's result.
@@ -374,6 +376,7 @@ func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, m *lintsuite.
 		Suite:   &runner.SuiteTag{Kind: "test", Path: s.Path, Case: c.Name, Sample: n},
 		NetClaw: x.o.NetClaw,
 		Project: x.o.Project,
+		Compose: x.memo.compose,
 	}
 	// The audience: the case's, else the suite's, else the command's.
 	if a := cmp.Or(c.Audience, s.Audience); a != "" {
