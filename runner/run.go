@@ -153,6 +153,10 @@ type Spec struct {
 	// NetClaw says how the spawn's request is composed: the system prompt
 	// and first message NetClaw's runtime would send (preview/request).
 	NetClaw NetClaw
+	// Compose, when set, composes the request through this memo, shared
+	// by the runs of a batch (a suite run): runs that send the same
+	// system prompt compose it once. nil composes it for this run.
+	Compose *ComposeMemo
 }
 
 // Frontline is one question to the frontline model: what would it do with

@@ -153,6 +153,7 @@ func New(opts Options) *Model {
 	m.env.notify = m.setFlash
 	m.env.openViewer = m.openViewer
 	m.env.push = m.overlays.push
+	m.env.drop = m.overlays.drop
 	m.env.show = m.setTab
 	m.env.activeTab = func() tab { return m.tab }
 	m.filter.keys = m.keys.Input

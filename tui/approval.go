@@ -25,6 +25,18 @@ type approvalOverlay struct {
 	keys   ApprovalKeys
 	prompt approve.Prompt
 	agent  string // the agent whose run asks
+	// cancel cancels the run that asks (it only cancels a context: no
+	// I/O); the run then ends cancelled_by_parent and the ask as
+	// cancelled.
+	cancel func()
+}
+
+// isApprovalOf reports whether o is the prompt of the run with id.
+func isApprovalOf(id string) func(overlay) bool {
+	return func(o overlay) bool {
+		a, ok := o.(*approvalOverlay)
+		return ok && a.prompt.RunID == id
+	}
 }
 
 func (o *approvalOverlay) update(msg tea.Msg) (tea.Cmd, bool) {
@@ -39,6 +51,9 @@ func (o *approvalOverlay) update(msg tea.Msg) (tea.Cmd, bool) {
 		return answerCmd(o.prompt, approve.ForRun), true
 	case key.Matches(k, o.keys.Deny):
 		return answerCmd(o.prompt, approve.Deny), true
+	case key.Matches(k, o.keys.CancelRun) && o.cancel != nil:
+		o.cancel()
+		return nil, true
 	}
 	return nil, false
 }

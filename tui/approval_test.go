@@ -91,7 +91,44 @@ func TestApprovalAnsweredAfterCancel(t *testing.T) {
 	if rv.record.Reason != runner.ReasonCancelledByParent {
 		t.Errorf("cancelled while asking: %s/%s", rv.record.Outcome, rv.record.Reason)
 	}
-	// The author answers the stale prompt: no hang, no panic.
-	rh.keys("o")
+	// The prompt closed with its run, and the ask was answered as cancelled.
+	for _, ov := range rh.overlays {
+		if _, ok := ov.(*approvalOverlay); ok {
+			t.Fatalf("the prompt of the cancelled run is still open:\n%s", rh.screen())
+		}
+	}
+	if scr := rh.screen(); strings.Contains(scr, "Approve a tool call?") {
+		t.Errorf("the screen still shows the prompt:\n%s", scr)
+	}
+	if n := len(rv.record.ToolCalls); n != 1 || rv.record.ToolCalls[0].Result.Label != "denied" {
+		t.Errorf("the asked call: %+v", rv.record.ToolCalls)
+	}
+	// A stale answer (a key already on its way) does not hang or panic.
 	o.prompt.Answer(0)
+}
+
+// TestApprovalPromptCancelsRun: the prompt's cancel key cancels the run
+// that asks (nothing else can be pressed while it is up), and the prompt
+// closes; the ask ends as cancelled, not as the author's denial.
+func TestApprovalPromptCancelsRun(t *testing.T) {
+	rh, _ := approvalHome(t)
+	rh.srv.Enqueue(
+		modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("c1", "shell_execute", `{"Command":"echo hi","_rationale":"greet"}`), modeltest.Finish(modeltest.FinishTools)}},
+	)
+	rv := rh.startRun("Greet", "")
+	rh.pumpUntil("the run asks", func() bool {
+		_, ok := rh.overlays.top().(*approvalOverlay)
+		return ok
+	})
+	if scr := rh.screen(); !strings.Contains(scr, "x cancel the run") {
+		t.Errorf("the prompt does not offer to cancel the run:\n%s", scr)
+	}
+	rh.keys("x")
+	if len(rh.overlays) != 0 {
+		t.Fatalf("cancelling did not close the prompt:\n%s", rh.screen())
+	}
+	rh.pumpUntil("the run ends", rv.ended)
+	if rv.record.Reason != runner.ReasonCancelledByParent {
+		t.Errorf("got %s/%s, want cancelled_by_parent", rv.record.Outcome, rv.record.Reason)
+	}
 }

@@ -114,7 +114,9 @@ func (o *helpOverlay) render(st *Styles, w, h int) []string {
 	if len(lines) > bodyH {
 		hint = append(hint, o.keys.Move.ShortHelp()...)
 	}
-	out = append(out, "", shortHelp(st, " · ", hint, nil, inner))
+	// The hint is padded to the width of the whole help, so the box keeps
+	// one width however far it is scrolled (frame measures what it shows).
+	out = append(out, "", fit(shortHelp(st, " · ", hint, nil, inner), inner))
 	title := "Keys"
 	if len(lines) > bodyH {
 		title += fmt.Sprintf(" (%d–%d of %d)", o.scroll+1, o.scroll+len(shown), len(lines))

@@ -111,6 +111,9 @@ type PromptKeys struct {
 // approval.
 type ApprovalKeys struct {
 	Once, ForRun, Deny key.Binding
+	// CancelRun cancels the run that asks (the Run pane's cancel key,
+	// which the prompt would otherwise swallow).
+	CancelRun key.Binding
 }
 
 // RunFormKeys fill in a trial run's task and context.
@@ -208,6 +211,8 @@ func DefaultKeyMap() KeyMap {
 			Once:   b("o", "approve once", "o", "y"),
 			ForRun: b("a", "approve for this run", "a"),
 			Deny:   b("d", "deny", "d", "n", "esc"),
+			// ctrl+c too: it quits nowhere else while the prompt is up.
+			CancelRun: b("x", "cancel the run", "x", "ctrl+c"),
 		},
 		RunForm: RunFormKeys{
 			NextField: b("tab", "next field", "tab", "shift+tab", "up", "down"),
@@ -361,7 +366,9 @@ func (k PromptKeys) ShortHelp() []key.Binding { return []key.Binding{k.Submit, k
 func (k PromptKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // ShortHelp is the approval prompt's hint.
-func (k ApprovalKeys) ShortHelp() []key.Binding { return []key.Binding{k.Once, k.ForRun, k.Deny} }
+func (k ApprovalKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Once, k.ForRun, k.Deny, k.CancelRun}
+}
 
 // FullHelp lists the approval prompt's keys.
 func (k ApprovalKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

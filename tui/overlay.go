@@ -32,6 +32,19 @@ func (s *overlayStack) top() overlay {
 	return (*s)[len(*s)-1]
 }
 
+// drop takes every overlay for which gone is true off the stack, wherever
+// it is (a prompt whose run ended).
+func (s *overlayStack) drop(gone func(overlay) bool) {
+	kept := (*s)[:0]
+	for _, o := range *s {
+		if !gone(o) {
+			kept = append(kept, o)
+		}
+	}
+	clear((*s)[len(kept):])
+	*s = kept
+}
+
 func (s *overlayStack) pop() {
 	if len(*s) > 0 {
 		*s = (*s)[:len(*s)-1]

@@ -58,6 +58,9 @@ type env struct {
 	openViewer func(path string) tea.Cmd
 	// push opens an overlay (a prompt, a form) above everything.
 	push func(overlay)
+	// drop closes the overlays for which gone is true (the prompts of a
+	// run that ended).
+	drop func(gone func(overlay) bool)
 	// show brings a pane to the front; activeTab is the one in front.
 	show      func(tab)
 	activeTab func() tab

@@ -428,7 +428,7 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		if ev.Kind == runner.EventApproval && ev.Approval != nil && !msg.end {
 			// The run waits for the author: the prompt goes on the
 			// overlay stack, the answer back on the run's channel.
-			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, prompt: *ev.Approval, agent: rv.agent})
+			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, prompt: *ev.Approval, agent: rv.agent, cancel: rv.run.Cancel})
 		}
 	}
 	rv.next += len(msg.events)
@@ -445,6 +445,9 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		rv.record = &rec
 	}
 	e := p.e
+	// A prompt still up belongs to a run that stopped waiting (cancelled,
+	// or out of time): its ask already ended as cancelled, so it closes.
+	e.drop(isApprovalOf(rv.id))
 	switch sel := e.selected(); {
 	case rv.writeErr != nil:
 		first, _, _ := strings.Cut(rv.writeErr.Error(), "\n")

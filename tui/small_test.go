@@ -206,3 +206,47 @@ func TestOverlayLeavesNoStrayCharacter(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpKeepsItsWidthWhileScrolling: the help box has one width for the
+// whole key map, measured over every line of it (at most the screen's),
+// however far it is scrolled.
+func TestHelpKeepsItsWidthWhileScrolling(t *testing.T) {
+	for _, sz := range [][2]int{{40, 12}, {60, 20}, {80, 24}, {120, 40}} {
+		tmp, base := copyHome(t, "home")
+		tm := newTestModel(t, tmp, base, sz[0], sz[1])
+		tm.keys("?")
+		o, ok := tm.overlays.top().(*helpOverlay)
+		if !ok {
+			t.Fatalf("%dx%d: no help overlay", sz[0], sz[1])
+		}
+		all := helpLines(&tm.st, tm.env.keys)
+		widest := 0
+		for _, l := range all {
+			widest = max(widest, ansi.StringWidth(l))
+		}
+		want := min(widest, sz[0]-4) + 4
+		for step := 0; step <= len(all); step++ {
+			scr := tm.screen()
+			for _, l := range strings.Split(scr, "\n") {
+				r := []rune(l)
+				i := strings.IndexRune(l, '┌')
+				if i < 0 {
+					continue
+				}
+				left := len([]rune(l[:i]))
+				right := -1
+				for k := len(r) - 1; k > left; k-- {
+					if r[k] == '┐' {
+						right = k
+						break
+					}
+				}
+				if got := right - left + 1; got != want {
+					t.Fatalf("%dx%d scrolled to line %d: the box is %d wide, want %d (all of the help):\n%s", sz[0], sz[1], o.scroll, got, want, scr)
+				}
+				break
+			}
+			tm.keys("down")
+		}
+	}
+}

@@ -99,16 +99,18 @@ func runTools(ctx context.Context, g *globals, f toolsFlags, agent string) error
 			return usageErrorf("--project %s is not a folder: give the folder a trial's tools work in", termsafe.Escape(f.project))
 		}
 	}
+	a := preview.Audience(f.audience)
+	// --netclaw-dir is checked as run checks it: the folder must hold an
+	// install whose assembly has the audience's operating core.
 	if f.netclaw.dir != "" {
-		if _, err := f.netclaw.install(g, c.Home); err != nil {
-			return usageErrorf("--netclaw-dir %s: %v", termsafe.Escape(f.netclaw.dir), err)
+		if _, err := f.netclaw.spawnNetClaw(g, c.Home, a); err != nil {
+			return err
 		}
 	}
 	policy, err := request.PolicyFromConfig(c.Config)
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}
-	a := preview.Audience(f.audience)
 	catalog := request.NetClaw()
 	o := catalog.SubAgentTools(a, policy)
 	var live *mcpListing

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -35,6 +36,16 @@ func TestToolsCommand(t *testing.T) {
 	if err := os.WriteFile(notFolder, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A build whose assembly lacks the operating core's resources: run
+	// refuses it (exit 2), so tools does too.
+	dll, err := os.ReadFile(filepath.Join(fixtureNetClaw(t), "Netclaw.Configuration.dll"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noCore := t.TempDir()
+	if err := os.WriteFile(filepath.Join(noCore, "Netclaw.Configuration.dll"), bytes.ReplaceAll(dll, []byte("Resources.AGENTS"), []byte("Resources.XGENTS")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name         string
 		args         []string
@@ -56,6 +67,9 @@ func TestToolsCommand(t *testing.T) {
 		{"trial flag project", []string{"tools", "--project", project, "--home", home}, 0, []string{"file_read   "}, nil, ""},
 		{"project not a folder", []string{"tools", "--project", notFolder, "--home", home}, 2, nil, nil, "is not a folder"},
 		{"netclaw-dir without an install", []string{"tools", "--netclaw-dir", noInstall, "--home", home}, 2, nil, nil, "--netclaw-dir " + noInstall},
+		{"netclaw-dir whose assembly lacks the core", []string{"tools", "--netclaw-dir", noCore, "--home", home}, 2, nil, nil, "no such embedded resource Netclaw.Configuration.Resources.AGENTS.md"},
+		{"netclaw-dir whose assembly lacks the public core", []string{"tools", "--audience", "public", "--netclaw-dir", noCore, "--home", home}, 2, nil, nil, "Netclaw.Configuration.Resources.AGENTS.public.md"},
+		{"netclaw-dir with the fixture build", []string{"tools", "--netclaw-dir", fixtureNetClaw(t), "--home", home}, 0, []string{"file_read   "}, nil, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -34,6 +34,10 @@ type Part struct {
 	// change is told with where the value comes from now, and a committed
 	// recording must not carry the recording machine's paths.
 	Source string `json:"-"`
+	// Default marks the value a recording that lacks the part had: the
+	// part was added to fingerprints after such recordings were made
+	// (mocks), and "none" must not make them stale. It is not written.
+	Default bool `json:"-"`
 }
 
 // MaxValue caps the value a Part keeps verbatim.
@@ -102,13 +106,15 @@ func (c Change) String() string {
 
 // Compare returns what differs between the recorded fingerprint and now,
 // in now's order. A part now has and the recording lacks is a change
-// (Added); a part the recording has and now lacks is not compared (it
-// cannot be computed now: a model that does not resolve offline).
+// (Added), unless it is a Default part; a part the recording has and now
+// lacks is not compared (it cannot be computed now: a model that does not
+// resolve offline).
 func Compare(recorded, now Fingerprint) []Change {
 	var out []Change
 	for _, p := range now {
 		r, ok := recorded.Get(p.Name)
 		switch {
+		case !ok && p.Default:
 		case !ok:
 			out = append(out, Change{Name: p.Name, Source: p.Source, Added: true})
 		case r.SHA256 != p.SHA256:

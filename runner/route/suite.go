@@ -76,6 +76,10 @@ type SuiteOptions struct {
 	// ShownFrom is the folder hints show the suite's path relative to
 	// ("": the working directory).
 	ShownFrom string
+	// Demo says the suites are the embedded demo's (--demo), which cannot
+	// record: a sample it has no recording of says what it carries
+	// instead of suggesting --record.
+	Demo bool
 	// Frontline, when set, makes the frontline's preamble and tools of a
 	// suite that names no preamble-file: NetClaw's main-session prompt
 	// and the session's tools (see agentdesk route). It fills in
@@ -478,6 +482,8 @@ func askSample(ctx context.Context, s *lintsuite.RouteSuite, c *lintsuite.RouteC
 		return out
 	}
 	switch {
+	case d.Action == evalrec.Missing && o.Demo:
+		out.err = evalrec.NotRecordedInDemo(shownFrom(path, o.ShownFrom), "agentdesk route --suite", c.Name, false).Error()
 	case d.Action == evalrec.Missing:
 		out.err = evalrec.NotRecorded(path, "agentdesk route --suite", shownFrom(s.Path, o.ShownFrom), c.Name).Error()
 	case d.Err != nil:

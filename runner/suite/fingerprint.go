@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
 // sent is what a case's sample sends, resolved from the catalog now.
@@ -28,17 +30,15 @@ type sent struct {
 // (with the skill's overlay), the first message, the tools offered, the
 // model and the limits, and, for a judged case, the rubric with the
 // judge's prompt and model.
-func fingerprint(s sent, rubric string, judge runner.Model, judgeErr error, agentPath string) evalrec.Fingerprint {
+// Parts that do not depend on the case's task come from memo.
+func fingerprint(memo *requestMemo, s sent, rubric string, judge runner.Model, judgeErr error, agentPath string) evalrec.Fingerprint {
 	sp := s.spec
-	source := displayPath(agentPath)
-	if sp.Skill != nil {
-		source += " or " + displayPath(sp.Skill.Path)
-	}
-	fp := requestParts(sp, source)
+	fp := append(evalrec.Fingerprint{}, memo.requestParts(sp, agentPath)...)
 	fp = append(fp,
 		evalrec.NewDigest(evalrec.PartFirstMessage, preview.FirstMessage(sp.Task, sp.Context), "the case's task or context"),
 		toolsPart(sp.Project != ""),
 	)
+	fp = append(fp, mocksParts(sp.Mocks)...)
 	if s.modelErr == nil {
 		fp = append(fp, evalrec.NewPart(evalrec.PartModel, modelName(s.model), ""))
 	}
@@ -62,6 +62,73 @@ func fingerprint(s sent, rubric string, judge runner.Model, judgeErr error, agen
 	return fp
 }
 
+// requestMemo remembers, for one suite run, what its samples' requests
+// are composed of: the composed requests themselves (runner.ComposeMemo,
+// shared with the runs it starts), and the fingerprint's request parts,
+// which depend on the agent, the skill, the audience and the project but
+// not on the case's task, so that a suite's cases compose and digest
+// their common system prompt once instead of once per sample. The
+// NetClaw install and the configuration are the run's options, the same
+// for every sample. It is safe for concurrent use.
+type requestMemo struct {
+	compose *runner.ComposeMemo
+	mu      sync.Mutex
+	parts   map[partsKey]*partsEntry
+}
+
+// newRequestMemo returns an empty memo.
+func newRequestMemo() *requestMemo {
+	return &requestMemo{compose: runner.NewComposeMemo(), parts: map[partsKey]*partsEntry{}}
+}
+
+// partsKey is what requestParts' result depends on besides the run's
+// options.
+type partsKey struct {
+	agent           *lint.Definition
+	agentPath       string
+	skill           *lint.Skill
+	audience        string
+	project         string
+	config          *lint.Config
+	home            string
+	core            *request.Core
+	netclawAudience preview.Audience
+	coreMissing     string
+}
+
+// partsEntry is the parts of one partsKey, made once.
+type partsEntry struct {
+	once sync.Once
+	fp   evalrec.Fingerprint
+}
+
+// requestParts returns requestParts of the spec through the memo; the
+// caller must not change the parts it returns.
+func (m *requestMemo) requestParts(sp runner.Spec, agentPath string) evalrec.Fingerprint {
+	var def *lint.Definition
+	if sp.Agent != nil {
+		def = sp.Agent.Def
+	}
+	k := partsKey{agent: def, agentPath: agentPath, skill: sp.Skill, audience: sp.Audience, project: sp.Project,
+		config: sp.Config, home: sp.NetClaw.Home, core: sp.NetClaw.Core, netclawAudience: sp.NetClaw.Audience, coreMissing: sp.NetClaw.CoreMissing}
+	m.mu.Lock()
+	e := m.parts[k]
+	if e == nil {
+		e = &partsEntry{}
+		m.parts[k] = e
+	}
+	m.mu.Unlock()
+	e.once.Do(func() {
+		source := displayPath(agentPath)
+		if sp.Skill != nil {
+			source += " or " + displayPath(sp.Skill.Path)
+		}
+		sp.Compose = m.compose
+		e.fp = requestParts(sp, source)
+	})
+	return e.fp
+}
+
 // requestParts fingerprints the request NetClaw's runtime would compose:
 // the audience, every part of the system prompt on its own (named
 // "system prompt: operating-rules", ...: a NetClaw upgrade that changes
@@ -80,7 +147,7 @@ func requestParts(sp runner.Spec, source string) evalrec.Fingerprint {
 		// The git state goes only into the first message's working
 		// context, which is left out here: not inspecting it spares a
 		// run of git per sample (a seventh of an offline suite's time).
-		sp.NetClaw.Git = &request.GitState{}
+		sp.NetClaw.Git = noGitState
 	}
 	r, err := runner.ComposeRequest(sp)
 	if err != nil {
@@ -112,11 +179,49 @@ func requestParts(sp runner.Spec, source string) evalrec.Fingerprint {
 	return append(fp, evalrec.NewDigest(PartToolSchemas, string(tools), "NetClaw's tool catalogue (names, descriptions, schemas)"))
 }
 
+// noGitState stands for the git state the fingerprint leaves out: one
+// value, so that a memo composing for fingerprints sees one state.
+var noGitState = &request.GitState{}
+
 // Fingerprint parts of the request besides the system prompt's.
 const (
 	PartAudience    = "audience"
 	PartToolSchemas = "tool schemas"
+	// PartMocks is the list of mocked tools ("none" without mocks); each
+	// mocked tool also has a part "mocks: TOOL" with its mocks, in order.
+	PartMocks = "mocks"
 )
+
+// mocksParts fingerprints a case's mocks (the suite's and its own, as
+// the sample runs them): a mock's result is what the model reads of the
+// tool, so a changed mock makes a recording stale, named by its tool.
+// Without mocks the list is "none", which a recording made before mocks
+// were fingerprinted (no such part) also means.
+func mocksParts(m tools.Mocker) []evalrec.Part {
+	ms, _ := m.(tools.Mocks)
+	if len(ms) == 0 {
+		p := evalrec.NewPart(PartMocks, "none", "")
+		p.Default = true
+		return []evalrec.Part{p}
+	}
+	var names []string
+	byTool := map[string][]tools.Mock{}
+	for _, mk := range ms {
+		if _, ok := byTool[mk.Tool]; !ok {
+			names = append(names, mk.Tool)
+		}
+		byTool[mk.Tool] = append(byTool[mk.Tool], mk)
+	}
+	slices.Sort(names)
+	out := []evalrec.Part{evalrec.NewPart(PartMocks, strings.Join(names, ", "), "")}
+	for _, name := range names {
+		// The first mock that matches answers, so a tool's mocks keep
+		// their order; encoding/json sorts the args' keys.
+		b, _ := json.Marshal(byTool[name])
+		out = append(out, evalrec.NewDigest(PartMocks+": "+name, string(b), "the suite's mocks of "+name))
+	}
+	return out
+}
 
 // modelName is a model as the fingerprint names it.
 func modelName(m runner.Model) string { return m.Provider + "/" + m.ModelID }

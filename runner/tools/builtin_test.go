@@ -229,3 +229,22 @@ func BenchmarkFileReadCall(b *testing.B) {
 		}
 	}
 }
+
+// TestShellRefusesNUL: a command holding a NUL byte cannot be passed to
+// /bin/sh; the model gets a plain refusal, not Go's "fork/exec /bin/sh:
+// invalid argument", and nothing runs.
+func TestShellRefusesNUL(t *testing.T) {
+	project, _, s := workspace(t, map[string]string{"a.txt": "base\n"}, "shell_execute")
+	for _, command := range []string{"echo a\x00b > made.txt", "\x00", "touch made.txt\x00"} {
+		res := call(t, s, ShellExecute, map[string]any{"Command": command})
+		if res.Text != CommandHasNUL || !res.IsError {
+			t.Errorf("%q: result %+v, want %q", command, res, CommandHasNUL)
+		}
+		if res := RunCommand(context.Background(), command, project, time.Minute); res.Text != CommandHasNUL || !res.IsError {
+			t.Errorf("RunCommand(%q) = %+v, want %q", command, res, CommandHasNUL)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(project, "made.txt")); err == nil {
+		t.Error("a command with a NUL ran")
+	}
+}

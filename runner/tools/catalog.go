@@ -203,9 +203,10 @@ func (m *metaTools) load(_ context.Context, a args, _ Meta) Result {
 	return Result{Text: text, IsError: isErr, Label: LabelReal}
 }
 
-// CatalogValidator returns the runtime's meta-argument checks for the
-// set's calls (request.ExtractMeta: the _rationale refusal, bad
-// _timeout_seconds or _background values, two keys for one meta field):
+// CatalogValidator returns the runtime's checks of the set's calls before
+// a tool runs (request.CheckCall: the _rationale refusal, bad
+// _timeout_seconds or _background values, two keys for one meta field,
+// then a first-party tool's argument keys that no parameter binds):
 // a catalogued tool is checked against its catalogue entry, any other
 // (an MCP tool) against its schema.
 func CatalogValidator(o request.Offered) func(t Tool, args json.RawMessage) string {
@@ -230,7 +231,7 @@ func CatalogValidator(o request.Offered) func(t Tool, args json.RawMessage) stri
 		if err != nil {
 			return request.ParseError(sp.Name, err.Error())
 		}
-		_, _, refusal := request.ExtractMeta(ct, a)
+		_, _, refusal := request.CheckCall(ct, a)
 		return refusal
 	}
 }

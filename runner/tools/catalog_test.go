@@ -89,7 +89,15 @@ func TestCatalogueCalls(t *testing.T) {
 	if r := call("file_read", `{"Path":"src/a.go"}`); !strings.HasPrefix(r.Text, "Error: Required meta argument '_rationale'") || !r.Refused {
 		t.Errorf("no rationale: %+v", r)
 	}
-	if r := call("set_reminder", `{`+why+`,"When":"tomorrow"}`); r.Label != LabelStubbed || !strings.Contains(r.Text, "scheduled a reminder") {
+	// A key no parameter binds is refused before the tool runs, with the
+	// runtime's suggestion; a key that differs only in case binds.
+	if r := call("file_read", `{"Pth":"src/a.go",`+why+`}`); !r.Refused || !strings.HasPrefix(r.Text, "Error: Unrecognized argument 'Pth' for tool 'file_read'. Did you mean 'Path'? The tool was NOT executed. Valid arguments: Path, StartLine, Limit") {
+		t.Errorf("unknown argument: %+v", r)
+	}
+	if r := call("file_read", `{"PATH":"src/a.go",`+why+`}`); r.Refused || !strings.Contains(r.Text, "TODO: port") {
+		t.Errorf("argument name in another case: %+v", r)
+	}
+	if r := call("set_reminder", `{`+why+`,"Schedule":"tomorrow"}`); r.Label != LabelStubbed || !strings.Contains(r.Text, "scheduled a reminder") {
 		t.Errorf("stub: %+v", r)
 	}
 	r := call("file_search", `{"Root":"`+project+`","Query":"port","Mode":"content",`+why+`}`)

@@ -58,6 +58,9 @@ func (w *Workspace) shell(ctx context.Context, a args, m Meta) Result {
 	if strings.TrimSpace(command) == "" {
 		return Errorf("%s", request.CommandRequired)
 	}
+	if strings.ContainsRune(command, 0) {
+		return Errorf("%s", CommandHasNUL) // before the work tree is copied: nothing can run it
+	}
 	timeout := DefaultShellTimeout
 	if m.TimeoutSeconds > 0 {
 		timeout = min(time.Duration(m.TimeoutSeconds)*time.Second, MaxShellTimeout)
@@ -80,21 +83,72 @@ func (w *Workspace) shell(ctx context.Context, a args, m Meta) Result {
 			return Errorf("%s", request.DirectoryNotFound(pl.show()))
 		}
 	}
-	out := RunCommand(ctx, command, dir, timeout)
-	if _, err := wt.Collect(); err != nil {
+	out, code := runCommand(ctx, command, dir, timeout)
+	c, err := wt.Collect()
+	if err != nil {
 		out.Text += "\n[agentdesk: " + err.Error() + "]"
 	}
+	out.Text += sizeLimitNote(wt.Dir(), append(c.Written, c.Skipped...), code)
 	return out
 }
+
+// xfszExit is the shell's exit code for a command that SIGXFSZ (signal
+// 25 on Linux and macOS) ended: 128 + 25.
+const xfszExit = 128 + 25
+
+// shellFileBlocks is the `ulimit -f` commands run under (a variable so
+// tests can make the limit small).
+var shellFileBlocks = MaxShellFileBlocks
+
+// sizeLimitNote tells the model that the disk-fill guard stopped a write:
+// a file the command wrote in the work tree is exactly at the limit (the
+// kernel cuts the write there and sends SIGXFSZ), or the command's exit
+// code is the shell's for a process SIGXFSZ ended (a write elsewhere).
+// The limit is `ulimit -f` blocks of 512 bytes (dash) or 1024 (bash).
+// It returns "" when nothing hit the limit.
+func sizeLimitNote(dir string, changed []string, code int) string {
+	limits := [2]int64{int64(shellFileBlocks) * 512, int64(shellFileBlocks) * 1024}
+	var hit []string
+	for _, c := range changed {
+		rel, _, _ := strings.Cut(c, " (") // Skipped entries carry a reason
+		fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err == nil && fi.Mode().IsRegular() && (fi.Size() == limits[0] || fi.Size() == limits[1]) {
+			hit = append(hit, safe(rel))
+		}
+	}
+	switch {
+	case len(hit) > 0:
+		return fmt.Sprintf("\n[agentdesk: the write of %s was stopped at the file size limit a trial sets (ulimit -f %d); the file holds only its first %d bytes]",
+			strings.Join(hit, ", "), shellFileBlocks, limits[0])
+	case code == xfszExit:
+		return fmt.Sprintf("\n[agentdesk: a process was stopped writing past the file size limit a trial sets (ulimit -f %d)]", shellFileBlocks)
+	}
+	return ""
+}
+
+// CommandHasNUL is shell_execute's answer to a command holding a NUL
+// byte: no program can receive one in its arguments, so it is refused
+// before anything runs (the runtime's source shows no answer of its own).
+const CommandHasNUL = "Error: The command contains a NUL character (\\0), which no shell command can carry; send it again without it."
 
 // RunCommand runs command with /bin/sh in dir, in its own process group,
 // stdin closed, output capped (MaxShellOutput each), under timeout; it
 // kills the group on timeout, when ctx is done and after the command
 // exits. The result is formatted as the runtime formats shell_execute's.
 func RunCommand(ctx context.Context, command, dir string, timeout time.Duration) Result {
+	res, _ := runCommand(ctx, command, dir, timeout)
+	return res
+}
+
+// runCommand is RunCommand, with the command's exit code (-1 when it
+// did not run to its end).
+func runCommand(ctx context.Context, command, dir string, timeout time.Duration) (Result, int) {
+	if strings.ContainsRune(command, 0) {
+		return Errorf("%s", CommandHasNUL), -1
+	}
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	script := fmt.Sprintf("ulimit -f %d 2>/dev/null\n%s", MaxShellFileBlocks, command)
+	script := fmt.Sprintf("ulimit -f %d 2>/dev/null\n%s", shellFileBlocks, command)
 	cmd := exec.CommandContext(tctx, "/bin/sh", "-c", script)
 	cmd.Dir = dir
 	cmd.Stdin = nil
@@ -104,22 +158,22 @@ func RunCommand(ctx context.Context, command, dir string, timeout time.Duration)
 	cmd.Cancel = func() error { return proctree.Kill(cmd) }
 	cmd.WaitDelay = ShellDrainGrace
 	if err := proctree.Start(cmd); err != nil {
-		return Errorf("Error: Failed to start command: %v", err)
+		return Errorf("Error: Failed to start command: %v", err), -1
 	}
 	err := cmd.Wait()
 	proctree.Cleanup(cmd) // what the command left running in the background, in its group or not
 	switch {
 	case errors.Is(tctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
-		return Errorf("%s", request.ShellTimedOut(int(timeout/time.Second)))
+		return Errorf("%s", request.ShellTimedOut(int(timeout/time.Second))), -1
 	case ctx.Err() != nil:
-		return Errorf("%s", request.ShellCancelled)
+		return Errorf("%s", request.ShellCancelled), -1
 	}
 	code := 0
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		code = ee.ExitCode()
 	} else if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
-		return Errorf("Error: %v", err)
+		return Errorf("Error: %v", err), -1
 	}
 	text := stdout.String()
 	if e := stderr.String(); e != "" {
@@ -131,7 +185,7 @@ func RunCommand(ctx context.Context, command, dir string, timeout time.Duration)
 	if errors.Is(err, exec.ErrWaitDelay) {
 		text += "\n[output cut: a background process kept the output open after the command ended; it was stopped]"
 	}
-	return Result{Text: request.ShellResult(code, text, ""), Cut: stdout.cut() || stderr.cut()}
+	return Result{Text: request.ShellResult(code, text, ""), Cut: stdout.cut() || stderr.cut()}, code
 }
 
 // window keeps the first and last MaxShellOutput/2 bytes written to it.

@@ -89,3 +89,64 @@ func TestRunCommandLeavesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestShellFileSizeLimit: the disk-fill guard (`ulimit -f`) stops a
+// command that writes past it — in the work tree or anywhere else — and
+// the model is told; the project gets nothing, and no file grows past the
+// limit.
+func TestShellFileSizeLimit(t *testing.T) {
+	old := shellFileBlocks
+	shellFileBlocks = 64 // 32 KiB with dash's 512-byte blocks, 64 KiB with bash's
+	t.Cleanup(func() { shellFileBlocks = old })
+	outside := t.TempDir()
+	for _, tc := range []struct {
+		name, command string
+		want          []string
+		files         []string // files that must be cut at the limit
+	}{
+		{name: "last command stopped", command: "head -c 200000 /dev/zero > big.bin",
+			want:  []string{"Exit code: 153\n", "the write of big.bin was stopped at the file size limit a trial sets (ulimit -f 64)"},
+			files: []string{"big.bin"}},
+		{name: "the command goes on", command: "head -c 200000 /dev/zero > sub/big.bin; echo done",
+			want:  []string{"Exit code: 0\ndone\n", "the write of sub/big.bin was stopped"},
+			files: []string{"sub/big.bin"}},
+		{name: "outside the copy", command: "head -c 200000 /dev/zero > " + outside + "/big.bin",
+			want: []string{"Exit code: 153\n", "a process was stopped writing past the file size limit a trial sets (ulimit -f 64)"}},
+		{name: "under the limit", command: "head -c 1000 /dev/zero > small.bin; echo fine", want: []string{"Exit code: 0\nfine\n"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			project, ws, s := workspace(t, map[string]string{"sub/keep.txt": "keep\n"}, "shell_execute")
+			res := call(t, s, ShellExecute, map[string]any{"Command": tc.command})
+			for _, w := range tc.want {
+				if !strings.Contains(res.Text, w) {
+					t.Errorf("result %q lacks %q", res.Text, w)
+				}
+			}
+			if len(tc.want) == 1 && strings.Contains(res.Text, "limit") {
+				t.Errorf("result %q speaks of a limit nothing reached", res.Text)
+			}
+			wt, err := ws.Overlay().WorkTree()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range tc.files {
+				fi, err := os.Stat(filepath.Join(wt.Dir(), f))
+				if err != nil || (fi.Size() != 64*512 && fi.Size() != 64*1024) {
+					t.Errorf("%s in the work tree: %v, want it cut at the limit", f, err)
+				}
+				if b, err := ws.Overlay().ReadFile(f); err != nil || len(b) != int(fi.Size()) {
+					t.Errorf("%s in the overlay: %d bytes, %v", f, len(b), err)
+				}
+			}
+			if fi, err := os.Stat(filepath.Join(outside, "big.bin")); err == nil && fi.Size() != 64*512 && fi.Size() != 64*1024 {
+				t.Errorf("a file outside the copy grew to %d bytes, not cut at the limit", fi.Size())
+			} else if err != nil && strings.Contains(tc.command, outside) {
+				t.Errorf("the command outside the copy wrote nothing: %v", err)
+			}
+			entries, _ := os.ReadDir(filepath.Join(project, "sub"))
+			if top, _ := os.ReadDir(project); len(top) != 1 || len(entries) != 1 {
+				t.Errorf("the project changed: %v %v", top, entries)
+			}
+		})
+	}
+}
