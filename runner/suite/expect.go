@@ -3,6 +3,7 @@ package suite
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 )
 
@@ -171,8 +173,8 @@ func linesWith(output string, keep func(string) bool) []string {
 }
 
 // calledWith reports whether rec holds a call of want.Name whose
-// arguments hold want.Args: argument names match ignoring case, as at the
-// runtime; values are equal as JSON, except that a string naming a path
+// arguments hold want.Args: argument names match ignoring case and
+// punctuation, as the runtime binds them; values are equal as JSON, except that a string naming a path
 // (an argument whose name holds "path") is compared after both are taken
 // from the run's project folder.
 func calledWith(rec *runner.Record, want lintsuite.ToolCall) bool {
@@ -212,14 +214,25 @@ func argsHold(got, want map[string]any, project string) bool {
 	return true
 }
 
-// lookupFold finds key in m by exact name, else ignoring case.
+// lookupFold finds key in m as the runtime binds an argument to a
+// parameter: by exact name, else ignoring case, else by its letters and
+// digits ignoring case (start_line is StartLine). Among several keys of
+// one kind the alphabetically first wins, so the answer does not depend
+// on map order.
 func lookupFold(m map[string]any, key string) (any, bool) {
 	if v, ok := m[key]; ok {
 		return v, true
 	}
-	for k, v := range m {
+	keys := slices.Sorted(maps.Keys(m))
+	for _, k := range keys {
 		if strings.EqualFold(k, key) {
-			return v, true
+			return m[k], true
+		}
+	}
+	norm := request.NormalizeKey(key)
+	for _, k := range keys {
+		if strings.EqualFold(request.NormalizeKey(k), norm) {
+			return m[k], true
 		}
 	}
 	return nil, false
