@@ -133,7 +133,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 				guard string
 				err   bool
 				text  string
-			}{{1, "file_read", "allow", false, readmeText}, {1, "spawn_agent", "allow", true, "not available"}, {2, "file_read", "allow", true, "project folder"}}
+			}{{1, "file_read", "allow", false, readmeText}, {1, "spawn_agent", "allow", true, "Unknown tool: spawn_agent"}, {2, "file_read", "allow", true, "project folder"}}
 			for i, w := range want {
 				tc := rec.ToolCalls[i]
 				if tc.Call != w.call || tc.Name != w.name || tc.Result == nil || tc.Result.Guard != w.guard || tc.Result.Error != w.err || !strings.Contains(tc.Result.Text, w.text) {
