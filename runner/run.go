@@ -173,6 +173,10 @@ type Frontline struct {
 	Tools []wire.Tool
 	// Audience names the session's audience, for run.json.
 	Audience string
+	// Nudge, when set, is a user message sent just before the request:
+	// the per-turn context NetClaw's session puts there as
+	// "[system: ...]" (the current time, the working context).
+	Nudge string
 }
 
 // SpecError is a Spec that cannot run: an agent that is not loaded, an

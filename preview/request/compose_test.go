@@ -24,7 +24,7 @@ func newFixture(t *testing.T) fixture {
 	return f
 }
 
-func (f fixture) write(t *testing.T, root, rel, text string) string {
+func (f fixture) write(t testing.TB, root, rel, text string) string {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -75,6 +75,10 @@ type Options struct {
 	// ShownFrom is the folder the hints show suite paths relative to (""
 	// : the working directory).
 	ShownFrom string
+	// Demo says the suites are the embedded demo's (--demo), which cannot
+	// record: a sample it has no recording of says what it carries
+	// instead of suggesting --record.
+	Demo bool
 }
 
 // shown is a suite path as a hint shows it.

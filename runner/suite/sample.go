@@ -76,12 +76,17 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		return res
 	case evalrec.Missing:
 		command := "agentdesk test"
-		if m != nil && len(x.o.Models) > 0 {
+		flagged := m != nil && len(x.o.Models) > 0
+		if flagged {
 			// The model came from --models, which the command that
 			// records it must repeat: without it the case records on
 			// its own role, outside the models' folders. A suite's
 			// models: needs no flag.
 			command += " --models " + evalrec.ShellQuote(m.Name)
+		}
+		if x.o.Demo {
+			res.Status, res.Err = Unrecorded, evalrec.NotRecordedInDemo(x.o.shown(path), command, c.Name, flagged).Error()
+			return res
 		}
 		res.Status, res.Err = Unrecorded, evalrec.NotRecorded(path, command, x.o.shown(s.Path), c.Name).Error()
 		return res
@@ -138,7 +143,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		}
 		return errorf("%s", why)
 	}
-	res.Failures = Check(c.Expect, &rec)
+	res.Failures = check(c.Expect, &rec, func() (int, bool) { return res.OutputTokens, res.OutputTokensCounted })
 	if len(c.Expect.Changes) > 0 {
 		res.Failures = append(res.Failures, CheckChanges(c.Expect.Changes, run.Changes(), snt.spec.Project)...)
 	}
