@@ -22,6 +22,13 @@ const maxLines = 5
 // Check returns the expectations of e (all but the judge) that the run
 // rec does not meet, in the order the suite documents them.
 func Check(e lintsuite.Expect, rec *runner.Record) []Failure {
+	return check(e, rec, func() (int, bool) { return OutputTokens(rec) })
+}
+
+// check is Check with the run's output tokens (OutputTokens) asked of
+// outputTokens, only when a cap needs them: a sample counts them once
+// for its result and its check.
+func check(e lintsuite.Expect, rec *runner.Record, outputTokens func() (int, bool)) []Failure {
 	var out []Failure
 	fail := func(key, expect, msg string, lines []string) {
 		out = append(out, Failure{Key: key, Expect: expect, Message: msg, Lines: lines})
@@ -95,7 +102,10 @@ func Check(e lintsuite.Expect, rec *runner.Record) []Failure {
 			fail("max-seconds", fmt.Sprintf("max-seconds %v", e.MaxSeconds), fmt.Sprintf("the run took %s", took.Round(10*time.Millisecond)), nil)
 		}
 	}
-	if n, counted := OutputTokens(rec); e.MaxOutputTokens >= 0 && n > e.MaxOutputTokens {
+	if e.MaxOutputTokens < 0 {
+		return out
+	}
+	if n, counted := outputTokens(); n > e.MaxOutputTokens {
 		msg := fmt.Sprintf("the reply took %d output tokens", n)
 		if counted {
 			msg = fmt.Sprintf("the reply holds about %d tokens, counted by agentdesk's tokenizer from the final output: the provider reported no usage", n)

@@ -143,7 +143,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		}
 		return errorf("%s", why)
 	}
-	res.Failures = Check(c.Expect, &rec)
+	res.Failures = check(c.Expect, &rec, func() (int, bool) { return res.OutputTokens, res.OutputTokensCounted })
 	if len(c.Expect.Changes) > 0 {
 		res.Failures = append(res.Failures, CheckChanges(c.Expect.Changes, run.Changes(), snt.spec.Project)...)
 	}
