@@ -44,6 +44,13 @@ type Skill struct {
 	SubagentPos Pos
 	// Body is the skill's markdown body (the overlay of a routed run).
 	Body string
+	// Description is the frontmatter's description, trimmed.
+	Description string
+	// ArgumentHint is the frontmatter's argument-hint as written.
+	ArgumentHint string
+	// DisableModelInvocation is the frontmatter's disable-model-invocation:
+	// the runtime leaves such a skill out of the skill index.
+	DisableModelInvocation bool
 	// RouteError is the runtime's activation error for a listed skill
 	// whose routing fails, in the runtime's words; "" when the skill routes
 	// fine or does not route at all.

@@ -85,10 +85,16 @@ func ParseSkill(path string, data []byte) *Skill {
 				sk.frontName, sk.namePos = s, pos
 			case "description":
 				sk.hasDesc, sk.descPos = strings.TrimSpace(s) != "", ps.nodePos(root.Content[i])
+				sk.Description = strings.TrimSpace(s)
+			case "argument-hint":
+				sk.ArgumentHint = s
 			}
 		case "disable-model-invocation", "invocable":
-			if _, err := scalarBool(v); err != "" {
+			b, err := scalarBool(v)
+			if err != "" {
 				fail(err)
+			} else if k.Value == "disable-model-invocation" {
+				sk.DisableModelInvocation = b
 			}
 		case "metadata":
 			if isNull(v) {

@@ -30,6 +30,9 @@ const BudgetNote = "The tool budget of this run is spent: tools are withdrawn. G
 // ends it Partial, repeated_tool_call.
 func (r *Run) execute() {
 	msgs := []wire.Message{{Role: "user", Text: r.message}}
+	if fl := r.spec.Frontline; fl != nil && fl.Nudge != "" {
+		msgs = []wire.Message{{Role: "user", Text: fl.Nudge}, msgs[0]}
+	}
 	var ev *CallEvidence
 	var v Verdict
 	for n := 1; ; n++ {

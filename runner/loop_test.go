@@ -104,7 +104,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 			if read.Role != "tool" || read.Text != readmeText || read.IsError {
 				t.Errorf("file_read result: %+v", read)
 			}
-			if !strings.Contains(search.Text, "is not available to this agent") || (p == wire.Anthropic && !search.IsError) {
+			if search.Text != "Unknown tool: spawn_agent" || (p == wire.Anthropic && !search.IsError) {
 				t.Errorf("web_search result: %+v", search)
 			}
 			if p != wire.Ollama {
@@ -133,7 +133,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 				guard string
 				err   bool
 				text  string
-			}{{1, "file_read", "allow", false, readmeText}, {1, "spawn_agent", "allow", true, "not available"}, {2, "file_read", "allow", true, "project folder"}}
+			}{{1, "file_read", "allow", false, readmeText}, {1, "spawn_agent", "allow", true, "Unknown tool: spawn_agent"}, {2, "file_read", "allow", true, "project folder"}}
 			for i, w := range want {
 				tc := rec.ToolCalls[i]
 				if tc.Call != w.call || tc.Name != w.name || tc.Result == nil || tc.Result.Guard != w.guard || tc.Result.Error != w.err || !strings.Contains(tc.Result.Text, w.text) {

@@ -162,7 +162,7 @@ func TestMCPServerThatDoesNotStartLeavesANote(t *testing.T) {
 	if rec.Outcome != Completed {
 		t.Fatalf("got %s/%s %q", rec.Outcome, rec.Reason, rec.Error)
 	}
-	if r := rec.ToolCalls[0].Result; !r.Error || !strings.Contains(r.Text, "is not available to this agent") {
+	if r := rec.ToolCalls[0].Result; !r.Error || r.Text != "Unknown tool: gone__read" {
 		t.Errorf("call to a tool of a server that did not start: %+v", r)
 	}
 	if m := rec.MCP; m == nil || m.Servers[0].State != "failed" || len(m.Notes) != 1 || !strings.Contains(m.Notes[0], `command "agentdesk-no-such-mcp-server" is not found on PATH`) {

@@ -254,6 +254,7 @@ func (p *prepared) frontlineRecord(red *Redactor) *FrontlineRecord {
 	for i, s := range fl.Systems {
 		rec.Systems[i] = red.String(s)
 	}
+	rec.Nudge = red.String(fl.Nudge)
 	return rec
 }
 

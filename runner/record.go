@@ -94,6 +94,9 @@ type FrontlineRecord struct {
 	// SystemsSHA256 is the SHA-256 of the system messages as sent, each
 	// followed by a NUL byte: what a recording was made with.
 	SystemsSHA256 string `json:"systems_sha256"`
+	// Nudge is the per-turn user message sent before the request
+	// ("[system: ...]"), when there was one.
+	Nudge string `json:"nudge,omitempty"`
 }
 
 // Timings are a run's clocks in milliseconds.

@@ -1,9 +1,11 @@
 package runner
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -76,6 +78,8 @@ var labelAtEnd = regexp.MustCompile(`(?i)(?:\bbearer|\bbasic|\btoken|\bauthoriza
 // api_key=…).
 type Redactor struct {
 	literals []string
+	// key names the literals, for the memo of long texts.
+	key string
 	// spaced is set when a literal holds white space, so a stream cannot
 	// cut at white space alone.
 	spaced  bool
@@ -99,11 +103,58 @@ func NewRedactor(secrets ...string) *Redactor {
 		}
 	}
 	slices.SortFunc(r.literals, func(a, b string) int { return len(b) - len(a) })
+	var key strings.Builder
+	for _, lit := range r.literals {
+		fmt.Fprintf(&key, "%d:%s", len(lit), lit)
+	}
+	r.key = key.String()
 	return r
 }
 
+// redactMemo remembers what String made of long texts, by the redactor's
+// literals and the text: every run of a suite redacts the same system
+// prompt for its transcript, each with a redactor of its own but the same
+// secrets. At most redactMemoEntries texts of redactMemoMin to
+// redactMemoMax bytes are kept; when full, it starts again empty.
+var redactMemo = struct {
+	mu sync.Mutex
+	m  map[redactKey]string
+}{m: map[redactKey]string{}}
+
+// redactKey is a text and the literals it was redacted of.
+type redactKey struct{ literals, text string }
+
+// The memo's bounds.
+const (
+	redactMemoMin     = 1 << 10
+	redactMemoMax     = 1 << 20
+	redactMemoEntries = 64
+)
+
 // String returns s with every secret replaced by [REDACTED].
 func (r *Redactor) String(s string) string {
+	if len(s) < redactMemoMin || len(s) > redactMemoMax {
+		return r.redact(s)
+	}
+	k := redactKey{r.key, s}
+	redactMemo.mu.Lock()
+	out, ok := redactMemo.m[k]
+	redactMemo.mu.Unlock()
+	if ok {
+		return out
+	}
+	out = r.redact(s)
+	redactMemo.mu.Lock()
+	if len(redactMemo.m) >= redactMemoEntries {
+		clear(redactMemo.m)
+	}
+	redactMemo.m[k] = out
+	redactMemo.mu.Unlock()
+	return out
+}
+
+// redact is String without the memo.
+func (r *Redactor) redact(s string) string {
 	if s == "" {
 		return s
 	}

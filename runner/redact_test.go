@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -88,7 +89,18 @@ func BenchmarkRedactorString(b *testing.B) {
 	text := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 200)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		r.String(text)
+		r.redact(text)
+	}
+}
+
+// BenchmarkRedactorStringAgain redacts the same long text (a system
+// prompt) with a new redactor of the same secrets each time, as a suite's
+// runs do: the memo answers.
+func BenchmarkRedactorStringAgain(b *testing.B) {
+	text := strings.Repeat("Use the task- tools and the API; never print sk- keys. ", 200)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		NewRedactor("planted-key-123456", "another-secret-value").String(text)
 	}
 }
 
@@ -147,6 +159,40 @@ func TestStreamRedactorLongRunKeepsSecretsWhole(t *testing.T) {
 			if got, want := out.String(), r.String(text); got != want {
 				t.Errorf("tail %d, %d pieces: the secret came out as %q", tail, pieces, got[maxHold-4:min(maxHold+len(secret)+4, len(got))])
 			}
+		}
+	}
+}
+
+// Long texts are remembered by the redactor's secrets: the same text
+// redacted again, by this redactor or another with the same secrets, reads
+// the same, and a redactor with other secrets redacts its own.
+func TestRedactorStringMemo(t *testing.T) {
+	long := strings.Repeat("a system prompt of some length, ", 64)
+	tests := []struct {
+		name    string
+		secrets []string
+		text    string
+		want    string
+	}{
+		{"no secret in it", []string{"planted-key-123456"}, long + "end", long + "end"},
+		{"a configured secret", []string{"planted-key-123456"}, long + "planted-key-123456", long + Redacted},
+		{"the same text, another secret", []string{"some-other-secret"}, long + "planted-key-123456", long + "planted-key-123456"},
+		{"the same secret among two", []string{"some-other-secret", "planted-key-123456"}, long + "planted-key-123456", long + Redacted},
+		{"secrets that join alike", []string{"planted-key-1", "23456"}, long + "planted-key-123456", long + Redacted + Redacted},
+		{"a pattern", nil, long + "sk-proj-AbCdEfGhIjKlMnOpQrSt", long + Redacted},
+	}
+	for round := 0; round < 2; round++ {
+		for _, tt := range tests {
+			if got := NewRedactor(tt.secrets...).String(tt.text); got != tt.want {
+				t.Errorf("round %d, %s: got ...%q, want ...%q", round, tt.name, got[len(long):], tt.want[len(long):])
+			}
+		}
+	}
+	// Past the memo's size it starts again: every answer still right.
+	for i := 0; i < 2*redactMemoEntries; i++ {
+		text := fmt.Sprintf("%s %d planted-key-123456", long, i)
+		if got, want := NewRedactor("planted-key-123456").String(text), fmt.Sprintf("%s %d %s", long, i, Redacted); got != want {
+			t.Fatalf("text %d: got ...%q", i, got[len(long):])
 		}
 	}
 }

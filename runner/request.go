@@ -118,10 +118,19 @@ func ComposeRequest(s Spec) (*request.Request, error) {
 	return composeRequest(s, s.Agent)
 }
 
-// composeRequest composes the spawn's request as the runtime does.
-// extra are the started MCP servers' tools: deferred, they are in the
-// offer's tool index, not among the first call's tools.
+// composeRequest composes the spawn's request as the runtime does,
+// through s.Compose when the spec has a memo. extra are the started MCP
+// servers' tools: deferred, they are in the offer's tool index, not
+// among the first call's tools.
 func composeRequest(s Spec, f *lint.File, extra ...request.Tool) (*request.Request, error) {
+	if r, ok, err := s.Compose.compose(s, f, extra); ok {
+		return r, err
+	}
+	return composeNow(s, f, extra...)
+}
+
+// composeNow composes the spawn's request, with no memo.
+func composeNow(s Spec, f *lint.File, extra ...request.Tool) (*request.Request, error) {
 	n := s.NetClaw
 	in := request.Input{
 		Agent:       f.Def,

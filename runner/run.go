@@ -153,6 +153,10 @@ type Spec struct {
 	// NetClaw says how the spawn's request is composed: the system prompt
 	// and first message NetClaw's runtime would send (preview/request).
 	NetClaw NetClaw
+	// Compose, when set, composes the request through this memo, shared
+	// by the runs of a batch (a suite run): runs that send the same
+	// system prompt compose it once. nil composes it for this run.
+	Compose *ComposeMemo
 }
 
 // Frontline is one question to the frontline model: what would it do with
@@ -169,6 +173,10 @@ type Frontline struct {
 	Tools []wire.Tool
 	// Audience names the session's audience, for run.json.
 	Audience string
+	// Nudge, when set, is a user message sent just before the request:
+	// the per-turn context NetClaw's session puts there as
+	// "[system: ...]" (the current time, the working context).
+	Nudge string
 }
 
 // SpecError is a Spec that cannot run: an agent that is not loaded, an

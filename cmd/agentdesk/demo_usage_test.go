@@ -43,3 +43,33 @@ func TestTestWithoutNetClawNamesTheFlagOnce(t *testing.T) {
 		t.Errorf("exit %d\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
+
+// TestDemoNotRecordedHint: a demo sample with no recording (here under
+// --models, whose folders the demo has none in) is not told to --record,
+// which the demo refuses, nor shown at the demo's temporary path: the
+// hint says what the demo carries and how to record outside it.
+func TestDemoNotRecordedHint(t *testing.T) {
+	tmp := t.TempDir()
+	env := []string{"HOME=" + tmp, "TMPDIR=" + tmp, "PATH="}
+	code, out, errOut := run(t, env, "test", "--demo", "--offline", "--models", "Main,Compaction", "--case", "explains the watcher")
+	if code != 1 || strings.Count(out, "not recorded: the demo has no agents/code-analyst.test.recordings/model-") != 2 {
+		t.Fatalf("exit %d\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, bad := range []string{"record this case alone", "commit the file", tmp} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the hint says %q:\n%s", bad, out)
+		}
+	}
+	for _, want := range []string{
+		"leave out --models to replay the ones it has, or record the case on your own home, outside --demo (it calls your model): agentdesk test --models Main --record --case 'explains the watcher'",
+		"agentdesk test --models Compaction --record --case 'explains the watcher'",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the hint lacks %q:\n%s", want, out)
+		}
+	}
+	// What the hint says to leave out does replay.
+	if code, out, errOut := run(t, env, "test", "--demo", "--offline", "--case", "explains the watcher"); code != 0 {
+		t.Errorf("without --models: exit %d\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}

@@ -131,8 +131,10 @@ func TestRunBinaryStopsMCPServersOnSignal(t *testing.T) {
 func TestToolsListsLiveMCPTools(t *testing.T) {
 	home := writeHome(t, map[string]string{
 		"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n",
-		"config/netclaw.json":    `{"McpServers": {"gone": {"Command": "agentdesk-no-such-mcp-server"}}}`,
+		"config/netclaw.json":    `{"McpServers": {"gone": {"Command": "agentdesk-no-such-mcp-program"}}}`,
 	})
+	// The test server's environment value ("serve") is a secret, masked
+	// wherever it appears: the missing command's name does not hold it.
 	env := append([]string{"NETCLAW_HOME=" + home}, mcpEnv(t)...)
 
 	code, stdout, stderr := runTrialCmd(t, env, "", "tools", "code-analyst")
@@ -143,11 +145,15 @@ func TestToolsListsLiveMCPTools(t *testing.T) {
 		"files__echo", "files__crash",
 		"MCP servers (started for this listing, then stopped; every call needs approval: --approve mcp:SERVER):\n",
 		"  files (stdio): 11 tools\n",
-		"  gone (stdio): failed to start: command \"agentdesk-no-such-mcp-server\" is not found on PATH",
+		"  gone (stdio): failed to start: command \"agentdesk-no-such-mcp-program\" is not found on PATH",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
+	}
+	// The failed server is told once: on its line, not again in a note.
+	if n := strings.Count(stdout, "agentdesk-no-such-mcp-program"); n != 1 {
+		t.Errorf("the failed server is told %d times, want once:\n%s", n, stdout)
 	}
 	if !regexp.MustCompile(`files__echo +mcp +deferred`).MatchString(stdout) {
 		t.Errorf("files__echo is not listed as a deferred mcp tool:\n%s", stdout)
@@ -164,6 +170,7 @@ func TestToolsListsLiveMCPTools(t *testing.T) {
 				Name, State string
 				Tools       []string
 			}
+			Notes []string
 		} `json:"mcp_servers"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != 0 {
@@ -180,6 +187,9 @@ func TestToolsListsLiveMCPTools(t *testing.T) {
 	}
 	if ss := doc.MCPServers.Servers; len(ss) != 2 || ss[0].Name != "files" || ss[0].State != "started" || len(ss[0].Tools) != 11 || ss[1].Name != "gone" || ss[1].State != "failed" {
 		t.Errorf("json mcp_servers: %+v", ss)
+	}
+	if len(doc.MCPServers.Notes) != 0 {
+		t.Errorf("json notes repeat the failed server: %q", doc.MCPServers.Notes)
 	}
 
 	// Team may use no MCP server by default: none is started.

@@ -309,7 +309,7 @@ func (f previewFlags) compose(g *globals, c *lint.Catalog, agent *lint.File, ski
 		return nil, err
 	}
 	for _, m := range r.Missing {
-		g.warn("agentdesk", m.Part+" missing: "+m.Reason+"; give --netclaw-dir")
+		g.warn("agentdesk", m.Part+" missing: "+m.Reason+netclawDirHint(m.Reason))
 	}
 	return r, nil
 }

@@ -272,7 +272,10 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return exitWith(exitFindings, err)
 	}
 	if f.showRequest {
-		return writeString(g.stdout, termsafe.EscapeLines(p.Frontline.Render()))
+		if f.format == suiteAsJSON {
+			return writeJSONDoc(g, p.JSON())
+		}
+		return writeString(g.stdout, termsafe.EscapeLines(p.Render()))
 	}
 	opts := route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record}
 	if f.demo {

@@ -104,7 +104,7 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	var results []*route.SuiteResult
 	for _, s := range suites {
 		results = append(results, route.RunSuite(cmd.Context(), s, route.SuiteOptions{
-			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: sel.filter, Shard: sel.shard, ShownFrom: cwd,
+			Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: sel.filter, Shard: sel.shard, ShownFrom: cwd, Demo: f.demo,
 			KeepRuns: f.keepRuns, Select: sel.failed,
 			Frontline: suiteFrontline(g, f, c),
 			OnSample:  progress.sample,

@@ -452,8 +452,49 @@ func TestRouteFrontlineAsNetClaw(t *testing.T) {
 	if body := string(req.Body); !strings.Contains(body, `"I am the frontline.\n\n`+fixtureCoreStart) || !strings.Contains(body, `Project rules: be brief."`) {
 		t.Errorf("body %s", body)
 	}
-	if !slices.Contains(req.Tools, "spawn_agent") || !slices.Contains(req.Tools, "file_read") {
+	if !slices.Contains(req.Tools, "spawn_agent") || !slices.Contains(req.Tools, "file_read") || slices.Contains(req.Tools, "web_fetch") {
 		t.Errorf("tools %v", req.Tools)
+	}
+	// The session's context layers follow: the static ones as the second
+	// system message, the per-turn block as a user message before the
+	// request.
+	var sent struct {
+		Messages []struct{ Role, Content string } `json:"messages"`
+	}
+	if err := json.Unmarshal(req.Body, &sent); err != nil {
+		t.Fatal(err)
+	}
+	var roles []string
+	for _, m := range sent.Messages {
+		roles = append(roles, m.Role)
+	}
+	if strings.Join(roles, ",") != "system,system,user,user" || !strings.HasPrefix(sent.Messages[1].Content, "[directly callable core tools]\n") ||
+		!strings.Contains(sent.Messages[1].Content, "\n\n[available-subagents — use spawn_agent to delegate]\n") ||
+		!strings.HasPrefix(sent.Messages[2].Content, "[system: [current-time]\nutc: ") || !strings.HasSuffix(sent.Messages[2].Content, "project_dir: "+project+"]") ||
+		sent.Messages[3].Content != "Review my diff" {
+		t.Errorf("messages %+v", sent.Messages)
+	}
+	if !strings.Contains(stdout, "with its context layers") {
+		t.Errorf("the report does not say the context layers were sent:\n%s", stdout)
+	}
+	// --show-request prints every message and tool sent, and what is not
+	// reproduced; --format json the same as a document.
+	code, stdout, stderr = runTrialCmd(t, env, "", "route", "--show-request", "--netclaw-dir", fixtureNetClaw(t), "--project", project, "Review my diff")
+	if code != 0 || !strings.Contains(stdout, "# system (context layers: tool-index, memory, available-subagents, attachments; audience Personal)\n[directly callable core tools]") ||
+		!strings.Contains(stdout, "# user (per-turn context: current-time, working-context)\n[system: [current-time]") ||
+		!strings.Contains(stdout, "# tool spawn_agent\n") || !strings.Contains(stdout, "# tool file_read\n") || !strings.Contains(stdout, "# not reproduced") {
+		t.Errorf("--show-request: exit %d %s\n%s", code, stderr, stdout)
+	}
+	code, stdout, stderr = runTrialCmd(t, env, "", "route", "--show-request", "--format", "json", "--netclaw-dir", fixtureNetClaw(t), "Review my diff")
+	var doc struct {
+		Systems  []string                      `json:"systems"`
+		Layers   []struct{ Name string }       `json:"layers"`
+		Messages []struct{ Role, Text string } `json:"messages"`
+		Tools    []struct{ Name string }       `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); code != 0 || err != nil || len(doc.Systems) != 2 || len(doc.Messages) != 2 || doc.Messages[1].Text != "Review my diff" ||
+		len(doc.Layers) < 4 || doc.Tools[len(doc.Tools)-1].Name != "spawn_agent" {
+		t.Errorf("--show-request --format json: exit %d %v %s\n%s", code, err, stderr, stdout)
 	}
 	// --system-file still overrides.
 	sys := filepath.Join(t.TempDir(), "pre.txt")

@@ -144,7 +144,7 @@ func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) e
 		fmt.Fprintf(&b, "Operating core: %s%s\n", termsafe.Escape(doc.Core.Source), v)
 	}
 	for _, m := range r.Missing {
-		fmt.Fprintf(&b, "MISSING %s: %s; a trial runs without it (give --netclaw-dir)\n", m.Part, termsafe.Escape(m.Reason))
+		fmt.Fprintf(&b, "MISSING %s: %s; a trial runs without it%s\n", m.Part, termsafe.Escape(m.Reason), netclawDirHint(m.Reason))
 	}
 	b.WriteString("\n")
 	head(fmt.Sprintf("======== system prompt: %d parts, %s ========", len(r.Parts), plural(doc.Tokens.System, "token")))

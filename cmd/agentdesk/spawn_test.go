@@ -91,6 +91,14 @@ func TestPreviewSpawnWithoutNetClaw(t *testing.T) {
 	if !strings.Contains(stdout, "MISSING operating-rules: NetClaw installation not found") || strings.Contains(stdout, "-------- operating-rules") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
+	// The reason names --netclaw-dir already: the line says it once.
+	if line := lineWith(stdout, "MISSING operating-rules"); strings.Count(line, "--netclaw-dir") != 1 {
+		t.Errorf("the MISSING line names --netclaw-dir %d times: %q", strings.Count(line, "--netclaw-dir"), line)
+	}
+	code, _, stderr = run(t, env, "preview", "--home", home, "--agent", "code-analyst", "--project", project)
+	if line := lineWith(stderr, "operating-rules missing"); code != 0 || strings.Count(line, "--netclaw-dir") != 1 {
+		t.Errorf("preview --agent: exit %d, the warning names --netclaw-dir %d times: %q", code, strings.Count(line, "--netclaw-dir"), stderr)
+	}
 	empty := t.TempDir()
 	code, _, stderr = run(t, env, "preview", "--home", home, "--spawn", "code-analyst", "--netclaw-dir", empty)
 	if code != 2 || !strings.Contains(stderr, "--netclaw-dir "+empty) {
@@ -135,4 +143,14 @@ func TestPreviewSpawnSaysWhenNetClawWouldNotSpawn(t *testing.T) {
 	if strings.Contains(stderr, "refuses") {
 		t.Errorf("a Personal spawn warns: %s", stderr)
 	}
+}
+
+// lineWith is the first line of s that holds sub ("" if none).
+func lineWith(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
 }

@@ -75,7 +75,7 @@ func liveMCPTools(ctx context.Context, g *globals, cfg *lint.Config, a preview.A
 		}
 		l.Servers = append(l.Servers, sl)
 	}
-	l.Notes = append(l.Notes, servers.Notes()...)
+	l.Notes = append(l.Notes, servers.OtherNotes()...)
 	return extra, l
 }
 

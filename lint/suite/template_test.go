@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/lint"
 )
@@ -257,10 +259,24 @@ func FuzzReadVarsCSV(f *testing.F) {
 }
 
 func FuzzReadVarsJSONL(f *testing.F) {
-	for _, s := range []string{"{\"a\": 1}\n{\"a\": \"x\"}\n", "{\"a\": {\"b\": [1]}}", "[1]\n", "{\"a\": 1} {}", "{\"a\":", "{}\n", "{\"a\": 1e400}\n"} {
+	for _, s := range []string{"{\"a\": 1}\n{\"a\": \"x\"}\n", "{\"a\": {\"b\": [1]}}", "[1]\n", "{\"a\": 1} {}", "{\"a\":", "{}\n", "{\"a\": 1e400}\n",
+		"{ \"a\" : \"x\\\"}y\" , \"b\\u0041\": [ {\"c\": \"]\"} , null ] ,\"n\":null,\"t\":true,\"f\":-1.5e+3}\r\n", "{\"a\": 1, \"a\": 2}", "{\"1a\": 1}", "{\"a\": \"\\ud800\"}"} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { checkRows(t, "f.jsonl", data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkRows(t, "f.jsonl", data)
+		// The fast reader reads what the decoder reads, row for row,
+		// and fails where it fails, with the same words (ReadVars
+		// gives them UTF-8 only).
+		if !utf8.Valid(data) {
+			return
+		}
+		fast, fastDs := readJSONLines("f.jsonl", data, true)
+		slow, slowDs := readJSONLines("f.jsonl", data, false)
+		if !reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(fastDs, slowDs) {
+			t.Fatalf("%q:\nfast %+v %+v\nslow %+v %+v", data, fast, fastDs, slow, slowDs)
+		}
+	})
 }
 
 func FuzzParseTemplate(f *testing.F) {

@@ -636,19 +636,25 @@ func Find(dir, suffix string) ([]string, error) {
 	return out, nil
 }
 
-// audience reads an audience: Personal, Team or Public, in any case.
+// audience reads a spawning session's audience: Personal or Team, in any
+// case. Public is an error: it cannot spawn a sub-agent.
 func (r *reader) audience(v *yaml.Node) string {
 	a, ok := r.scalar(v, "audience")
 	if !ok {
 		return ""
 	}
 	a = strings.TrimSpace(a)
-	for _, x := range []string{"Personal", "Team", "Public"} {
+	if strings.EqualFold(a, "Public") {
+		// agentdesk run refuses a Public trial for the same reason.
+		r.add(RuleValue, posOf(v), `audience Public cannot spawn sub-agents: spawn_agent answers "Error: This tool is not available." there, so NetClaw never runs this agent for a Public session`, "use Personal or Team")
+		return ""
+	}
+	for _, x := range []string{"Personal", "Team"} {
 		if strings.EqualFold(x, a) {
 			return x
 		}
 	}
-	r.add(RuleValue, posOf(v), fmt.Sprintf("audience %q is not an audience", a), "use Personal, Team or Public")
+	r.add(RuleValue, posOf(v), fmt.Sprintf("audience %q is not an audience", a), "use Personal or Team")
 	return ""
 }
 

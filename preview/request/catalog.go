@@ -16,7 +16,8 @@ type Kind string
 
 // The kinds of tool.
 const (
-	// KindRead tools only read files (file_read, file_list, file_search).
+	// KindRead tools only read files (file_read, file_list, file_search;
+	// tool_output_read reads the session's spilled results).
 	KindRead Kind = "read"
 	// KindWrite tools change files (file_write, file_edit).
 	KindWrite Kind = "write"
@@ -25,7 +26,8 @@ const (
 	// attach_file).
 	KindEffect Kind = "effect"
 	// KindState tools read or change NetClaw's own state: its skills,
-	// reminders, webhooks, background jobs, the session's project folder.
+	// reminders, webhooks, memory, background jobs, the session's project
+	// folder.
 	KindState Kind = "netclaw-state"
 	// KindMeta tools are answered from the catalogue itself (search_tools,
 	// load_tool).
@@ -64,6 +66,9 @@ const (
 	// NeedsWebhooks: Webhooks.Enabled (the webhook route tools are
 	// registered only then).
 	NeedsWebhooks Requirement = "Webhooks.Enabled"
+	// NeedsMemory: Memory.Enabled (the daemon registers the memory tools
+	// only then, and ToolAccessPolicy hides them when it is off).
+	NeedsMemory Requirement = "Memory.Enabled"
 )
 
 // Tool is one tool NetClaw can offer a model.

@@ -85,6 +85,86 @@ func TestSchemaShape(t *testing.T) {
 	}
 }
 
+// The added tools' schemas, byte for byte as NetClaw's generator emits them
+// from the C# records (ToolOutputReadTool, SqliteUpdateMemoryTool,
+// RunReminderTool): written out here by hand from the records, not from
+// the table.
+func TestSchemaBytesOfAddedTools(t *testing.T) {
+	meta := `"_rationale":{"type":"string","description":"State your intent for this tool call in one sentence — what are you trying to accomplish and why?"},` +
+		`"_timeout_seconds":{"type":"integer","description":"Requested timeout in seconds. Only set when the default is insufficient."},` +
+		`"_background":{"type":"boolean","description":"Set to true to run this tool in the background and receive results later."}}`
+	for name, want := range map[string]string{
+		"tool_output_read": `{"type":"object","properties":{` +
+			`"CallId":{"type":"string","description":"Opaque call id shown by the truncated tool result. Never pass a file path."},` +
+			`"Start":{"type":"integer","description":"Zero-based character offset (default 0, maximum 256000)."},` +
+			`"Limit":{"type":"integer","description":"Maximum total characters returned, including continuation metadata (default 8000, minimum 128, maximum 10000)."},` +
+			meta + `,"required":["CallId","_rationale"]}`,
+		"get_memories": `{"type":"object","properties":{` +
+			`"Ids":{"type":"string","description":"Comma-separated memory IDs to load. Copy the ids shown by find_memories, get_memories, or recall verbatim (e.g. \"doc-1a2b3c, rec-9d8e7f\")."},` +
+			meta + `,"required":["Ids","_rationale"]}`,
+		"update_memory": `{"type":"object","properties":{` +
+			`"Id":{"type":"string","description":"Memory ID to update or delete. Copy the id shown by memory recall, find_memories, or get_memories verbatim (e.g. doc-… or rec-…)."},` +
+			`"OldText":{"type":"string","description":"Text to find in the memory content (required for document edits)"},` +
+			`"NewText":{"type":"string","description":"Replacement text for document edits or new payload for record supersede"},` +
+			`"NewContent":{"type":"string","description":"Full replacement content for document edits. Do not combine with old_text/new_text."},` +
+			`"Delete":{"type":"boolean","description":"Set to true to tombstone the memory"},` +
+			meta + `,"required":["Id","_rationale"]}`,
+		"store_memory": `{"type":"object","properties":{` +
+			`"Title":{"type":"string","description":"Title for the memory entry"},` +
+			`"Content":{"type":"string","description":"Content to store — use markdown, include code blocks, provide full context"},` +
+			`"Tags":{"type":"string","description":"Optional comma-separated tags"},` +
+			meta + `,"required":["Title","Content","_rationale"]}`,
+		"find_memories": `{"type":"object","properties":{` +
+			`"Query":{"type":"string","description":"Search query to find relevant memories"},` +
+			`"Limit":{"type":"integer","description":"Maximum number of results to return (default 5)"},` +
+			`"IncludeStale":{"type":"boolean","description":"Set true to include expired evidence for audit/debug search"},` +
+			meta + `,"required":["Query","_rationale"]}`,
+		"run_reminder": `{"type":"object","properties":{` +
+			`"Id":{"type":"string","description":"The reminder ID to run now (returned by set_reminder or list_reminders)."},` +
+			meta + `,"required":["Id","_rationale"]}`,
+	} {
+		tl, ok := NetClaw().Tool(name)
+		if !ok {
+			t.Errorf("%s is not catalogued", name)
+			continue
+		}
+		if got := string(tl.Schema()); got != want {
+			t.Errorf("%s schema\n got %s\nwant %s", name, got, want)
+		}
+	}
+	for name, want := range map[string]string{
+		"tool_output_read": "builtin/read/Always", "find_memories": "builtin/netclaw-state/Memory.Enabled",
+		"get_memories": "builtin/netclaw-state/Memory.Enabled", "store_memory": "builtin/netclaw-state/Memory.Enabled",
+		"update_memory": "builtin/netclaw-state/Memory.Enabled", "run_reminder": "scheduling/netclaw-state/Scheduling.Enabled",
+	} {
+		tl, _ := NetClaw().Tool(name)
+		req := string(tl.Requires)
+		if req == "" {
+			req = "Always"
+		}
+		if got := tl.Grant + "/" + string(tl.Kind) + "/" + req; got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+	// The registration order: file_search and tool_output_read between
+	// file_list and file_write; the memory tools after load_tool;
+	// run_reminder after get_reminder_history.
+	var names []string
+	for _, tl := range NetClaw().Tools() {
+		names = append(names, tl.Name)
+	}
+	order := strings.Join(names, ",")
+	for _, run := range []string{
+		"file_list,file_search,tool_output_read,file_write",
+		"load_tool,find_memories,get_memories,store_memory,update_memory,skill_load",
+		"get_reminder_history,run_reminder,check_background_job",
+	} {
+		if !strings.Contains(order, run) {
+			t.Errorf("order %s lacks %s", order, run)
+		}
+	}
+}
+
 // The generator's type mapping: a string array gets items, a string
 // dictionary additionalProperties, both of type string.
 func TestGeneratedSchemaCollections(t *testing.T) {
@@ -174,11 +254,17 @@ func TestFirstPartyTable(t *testing.T) {
 		if !kinds[tl.Kind] || !grants[tl.Grant] || tl.Deferred || tl.IsMCP() {
 			t.Errorf("%s: kind %q grant %q deferred %v", tl.Name, tl.Kind, tl.Grant, tl.Deferred)
 		}
-		if !strings.HasPrefix(tl.Source, "netclaw-dev/netclaw src/") || !strings.Contains(tl.Source, " @") {
+		fromFork := strings.HasPrefix(tl.Source, "salma-marei/netclaw src/")
+		if !strings.HasPrefix(tl.Source, "netclaw-dev/netclaw src/") && !fromFork || !strings.Contains(tl.Source, " @") {
 			t.Errorf("%s: source %q does not name the file and commit", tl.Name, tl.Source)
 		}
 		if tl.Kind == KindWrite && tl.ReadOnly {
 			t.Errorf("%s writes but is marked read-only", tl.Name)
+		}
+		// Only the files the index stores for netclaw-dev in older
+		// versions than the fork's (or not at all) come from the fork.
+		if fromFork != slices.Contains([]string{"tool_output_read", "find_memories", "get_memories", "store_memory", "update_memory"}, tl.Name) {
+			t.Errorf("%s: source %q", tl.Name, tl.Source)
 		}
 	}
 }

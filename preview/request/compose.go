@@ -113,6 +113,18 @@ func (r *Request) WithSession(dir string) *Request {
 	return r
 }
 
+// ForTask returns a copy of r whose first message carries task and
+// context (the spawn's arguments) and names sessionDir in its [session]
+// block: what Compose returns for the same input with that task and
+// context. The system prompt, the tools and the working context do not
+// depend on the task; the copy shares them with r, and neither changes
+// when the other's session is set.
+func (r *Request) ForTask(task, context, sessionDir string) *Request {
+	c := *r
+	c.task, c.runtimeContext = task, context
+	return c.WithSession(sessionDir)
+}
+
 // MissingPart returns the reason part is missing, "" when it is not.
 func (r *Request) MissingPart(part string) string {
 	for _, m := range r.Missing {

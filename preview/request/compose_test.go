@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,7 +24,7 @@ func newFixture(t *testing.T) fixture {
 	return f
 }
 
-func (f fixture) write(t *testing.T, root, rel, text string) string {
+func (f fixture) write(t testing.TB, root, rel, text string) string {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -364,5 +365,38 @@ func TestComposeWorkingContextInMessage(t *testing.T) {
 	}
 	if !strings.HasSuffix(r.FirstMessage, "\n\nTask:\nDo the thing.") {
 		t.Errorf("first message ends %q", r.FirstMessage)
+	}
+}
+
+// ForTask gives what Compose gives for the same input with another task
+// and context, for every audience, with and without a session folder,
+// and the request it copies keeps its own first message.
+func TestForTaskIsComposeWithThatTask(t *testing.T) {
+	f := newFixture(t)
+	f.write(t, f.home, "identity/AGENTS.md", "Playbook.\n")
+	f.write(t, f.project, "AGENTS.md", "Project rules.\n")
+	for _, aud := range []preview.Audience{preview.Personal, preview.Team, preview.Public} {
+		for _, session := range []string{"", "/runs/x/session"} {
+			t.Run(aud.String()+"/session="+session, func(t *testing.T) {
+				in := f.input("Body.")
+				in.Audience, in.SessionDir = aud, session
+				in.RecentFiles = []string{"a.go"}
+				in.Task, in.Context = "", ""
+				tmpl := compose(t, in)
+				before := tmpl.FirstMessage
+				for _, tc := range [][2]string{{"Do the thing.", ""}, {"Find the port.", "It is a Go service."}, {"", "only context"}} {
+					in.Task, in.Context = tc[0], tc[1]
+					want := compose(t, in)
+					got := tmpl.ForTask(tc[0], tc[1], session)
+					if !reflect.DeepEqual(got, want) {
+						t.Errorf("task %q context %q:\nForTask first message %q\nCompose first message %q", tc[0], tc[1], got.FirstMessage, want.FirstMessage)
+					}
+					got.WithSession("/elsewhere")
+					if tmpl.FirstMessage != before {
+						t.Fatalf("setting the copy's session changed the request it was copied from")
+					}
+				}
+			})
+		}
 	}
 }

@@ -86,13 +86,17 @@ func SessionPrompt(in SessionInput) (string, error) {
 }
 
 // SessionTools returns the tools NetClaw offers a session of audience a
-// itself from the start under policy p (the frontline's side: no sub-agent
-// denylist; deferred tools are found with search_tools), then spawn_agent
-// as preview declares it, which the catalogue leaves to preview.
+// itself from the start under policy p: the core tier (SessionCore) that
+// the audience may see, in registration order (the frontline's side: no
+// sub-agent denylist; the deferred tools are named in the tool index and
+// loaded with load_tool). Then spawn_agent as preview declares it: NetClaw
+// registers spawn_agent deferred, so a live frontline loads it first;
+// agentdesk offers it from the start so that the first reply shows which
+// agent the model picks (README, "agentdesk route").
 func SessionTools(a preview.Audience, p Policy) []OfferedTool {
 	var out []OfferedTool
 	for _, t := range NetClaw().SessionTools(a, p).Tools {
-		if !t.Deferred && t.Name != preview.SpawnAgentTool {
+		if !t.Deferred && !t.IsMCP() && IsSessionCore(t.Name) && t.Name != preview.SpawnAgentTool {
 			out = append(out, OfferedTool{Name: t.Name, Description: t.Description, Parameters: t.schema, Core: true})
 		}
 	}

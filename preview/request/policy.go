@@ -98,9 +98,9 @@ const (
 // Policy is what decides which catalogued tools a session sees: the
 // subsystem switches, the shell mode and the audience profiles.
 type Policy struct {
-	// Search, SkillSync, Scheduling, SubAgents and Webhooks are the
-	// subsystems' Enabled switches.
-	Search, SkillSync, Scheduling, SubAgents, Webhooks bool
+	// Search, SkillSync, Scheduling, SubAgents, Webhooks and Memory are
+	// the subsystems' Enabled switches.
+	Search, SkillSync, Scheduling, SubAgents, Webhooks, Memory bool
 	// Shell is Tools.ShellMode.
 	Shell ShellMode
 	// Profiles holds each audience's profile.
@@ -110,13 +110,16 @@ type Policy struct {
 }
 
 // DefaultPolicy returns the policy agentdesk assumes with no
-// configuration: search, skills, scheduling and sub-agents on, webhooks
-// off, the shell allowed on the host, the default profiles. (The runtime's
-// own defaults for these switches live in configuration classes this
-// catalogue did not copy; netclaw.json settles them, see PolicyFromConfig.)
+// configuration: search, skills, scheduling, sub-agents and memory on,
+// webhooks off, the shell allowed on the host, the default profiles.
+// Memory is on because MemoryConfig.Enabled defaults to true (NetClaw's
+// MemoryConfigDefaultsTests, Memory_subsystem_remains_enabled_by_default).
+// (The runtime's own defaults for the other switches live in configuration
+// classes this catalogue did not copy; netclaw.json settles them, see
+// PolicyFromConfig.)
 func DefaultPolicy() Policy {
 	return Policy{
-		Search: true, SkillSync: true, Scheduling: true, SubAgents: true,
+		Search: true, SkillSync: true, Scheduling: true, SubAgents: true, Memory: true,
 		Shell: ShellHostAllowed,
 		Profiles: map[preview.Audience]Profile{
 			preview.Personal: DefaultProfile(preview.Personal),
@@ -128,7 +131,8 @@ func DefaultPolicy() Policy {
 
 // PolicyFromConfig reads the policy from a merged NetClaw configuration
 // (nil: DefaultPolicy): Search.Enabled, SkillSync.Enabled,
-// Scheduling.Enabled, SubAgents.Enabled, Webhooks.Enabled, Tools.ShellMode,
+// Scheduling.Enabled, SubAgents.Enabled, Webhooks.Enabled, Memory.Enabled,
+// Tools.ShellMode,
 // and Tools.AudienceProfiles.<Audience>.{ToolsMode, AllowedTools,
 // McpServersMode, AllowedMcpServers, McpServerToolGrants}. A configured
 // AllowedTools list replaces the default, except that a list a release
@@ -146,7 +150,7 @@ func PolicyFromConfig(c *lint.Config) (Policy, error) {
 	}{
 		{"Search:Enabled", &p.Search}, {"SkillSync:Enabled", &p.SkillSync},
 		{"Scheduling:Enabled", &p.Scheduling}, {"SubAgents:Enabled", &p.SubAgents},
-		{"Webhooks:Enabled", &p.Webhooks},
+		{"Webhooks:Enabled", &p.Webhooks}, {"Memory:Enabled", &p.Memory},
 	} {
 		if v, ok := c.Lookup(s.key); ok && strings.TrimSpace(v) != "" {
 			b, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(v)))
@@ -290,20 +294,25 @@ func configError(c *lint.Config, key, value, want string) error {
 
 // registered reports whether the runtime registers the tool at all under
 // this policy (web_search needs a search backend, the webhook route tools
-// the webhooks subsystem).
+// the webhooks subsystem, the memory tools the memory subsystem).
 func (p Policy) registered(t Tool) bool {
 	switch t.Name {
 	case "web_search":
 		return p.Search
 	}
-	if t.Requires == NeedsWebhooks {
+	switch t.Requires {
+	case NeedsWebhooks:
 		return p.Webhooks
+	case NeedsMemory:
+		return p.Memory
 	}
 	return true
 }
 
 // featureOff reports whether the tool's subsystem is switched off, which
-// hides it from every audience (IsFeatureDisabledTool).
+// hides it from every audience (IsFeatureDisabledTool; the newest stored
+// ToolAccessPolicy.cs that names run_reminder, a 52,247-character version
+// whose commit the index does not name, adds it to the scheduling tools).
 func (p Policy) featureOff(name string) bool {
 	switch name {
 	case "web_search", "web_fetch":
@@ -312,8 +321,10 @@ func (p Policy) featureOff(name string) bool {
 		return !p.SkillSync
 	case "spawn_agent":
 		return !p.SubAgents
-	case "set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history":
+	case "set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder":
 		return !p.Scheduling
+	case "store_memory", "find_memories", "get_memories", "update_memory":
+		return !p.Memory
 	}
 	return false
 }

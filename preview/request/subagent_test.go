@@ -50,14 +50,15 @@ func TestSubAgentDenylist(t *testing.T) {
 // The audience tool sets a sub-agent gets, under the default policy and
 // with each switch that changes them.
 func TestSubAgentToolsPerAudience(t *testing.T) {
-	personal := []string{"shell_execute", "file_read", "file_list", "file_search", "file_write", "file_edit",
-		"web_search", "web_fetch", "set_working_directory", "search_tools", "load_tool",
-		"skill_load", "skill_read_resource", "skill_execute_resource", "skill_manage",
-		"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "check_background_job"}
-	team := []string{"file_read", "file_list", "file_search", "file_write", "file_edit",
-		"web_search", "web_fetch", "set_working_directory", "search_tools", "load_tool",
-		"skill_load", "skill_read_resource", "skill_manage",
-		"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history"}
+	memory := []string{"find_memories", "get_memories", "store_memory", "update_memory"}
+	personal := slices.Concat([]string{"shell_execute", "file_read", "file_list", "file_search", "tool_output_read", "file_write", "file_edit",
+		"web_search", "web_fetch", "set_working_directory", "search_tools", "load_tool"}, memory,
+		[]string{"skill_load", "skill_read_resource", "skill_execute_resource", "skill_manage",
+			"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder", "check_background_job"})
+	team := slices.Concat([]string{"file_read", "file_list", "file_search", "tool_output_read", "file_write", "file_edit",
+		"web_search", "web_fetch", "set_working_directory", "search_tools", "load_tool"}, memory,
+		[]string{"skill_load", "skill_read_resource", "skill_manage",
+			"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder"})
 	without := func(list []string, drop ...string) []string {
 		return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return slices.Contains(drop, s) })
 	}
@@ -77,14 +78,17 @@ func TestSubAgentToolsPerAudience(t *testing.T) {
 		{"sandbox only", preview.Personal, policy(func(p *Policy) { p.Shell = ShellSandboxOnly }), without(personal, "shell_execute", "skill_execute_resource", "check_background_job"), ""},
 		{"search off", preview.Team, policy(func(p *Policy) { p.Search = false }), without(team, "web_search", "web_fetch"), ""},
 		{"skills off", preview.Personal, policy(func(p *Policy) { p.SkillSync = false }), without(personal, "skill_load", "skill_read_resource", "skill_execute_resource"), ""},
-		{"scheduling off", preview.Team, policy(func(p *Policy) { p.Scheduling = false }), without(team, "set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history"), ""},
+		{"scheduling off", preview.Team, policy(func(p *Policy) { p.Scheduling = false }), without(team, "set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder"), ""},
+		{"memory off", preview.Personal, policy(func(p *Policy) { p.Memory = false }), without(personal, memory...), ""},
+		{"memory off, team", preview.Team, policy(func(p *Policy) { p.Memory = false }), without(team, memory...), ""},
 		{"webhooks on, personal", preview.Personal, policy(func(p *Policy) { p.Webhooks = true }),
-			append(append(slices.Clone(personal[:6]), "list_webhooks"), append(personal[6:], "set_webhook", "delete_webhook")...), ""},
+			append(append(slices.Clone(personal[:7]), "list_webhooks"), append(personal[7:], "set_webhook", "delete_webhook")...), ""},
 		{"webhooks on, team", preview.Team, policy(func(p *Policy) { p.Webhooks = true }), team, ""},
-		// Narrowed to file_read, Team keeps the tools no profile manages.
+		// Narrowed to file_read, Team keeps the tools no profile manages
+		// (the memory tools among them).
 		{"team profile narrowed", preview.Team, policy(func(p *Policy) {
 			p.Profiles[preview.Team] = Profile{AllowedTools: []string{"file_read"}}
-		}), []string{"file_read", "search_tools", "load_tool", "skill_load", "skill_read_resource"}, ""},
+		}), slices.Concat([]string{"file_read", "search_tools", "load_tool"}, memory, []string{"skill_load", "skill_read_resource"}), ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -197,7 +201,11 @@ func TestPolicyFromConfig(t *testing.T) {
 	if p, err := PolicyFromConfig(nil); err != nil || !p.Search || p.Webhooks {
 		t.Errorf("nil config: %+v, %v", p, err)
 	}
+	if !p.Memory {
+		t.Error("Memory.Enabled unset: the runtime's default is on")
+	}
 	for _, bad := range []string{
+		`{"Memory": {"Enabled": "perhaps"}}`,
 		`{"Search": {"Enabled": "sometimes"}}`,
 		`{"Tools": {"ShellMode": "Maybe"}}`,
 		`{"Tools": {"AudienceProfiles": {"Team": {"ToolsMode": "Most"}}}}`,
@@ -206,6 +214,48 @@ func TestPolicyFromConfig(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "netclaw.json") {
 			t.Errorf("%s: %v, want an error naming the file", bad, err)
 		}
+	}
+}
+
+// The memory tools are there exactly when the home's netclaw.json leaves
+// Memory.Enabled on (or unset), for Personal and Team alike; a Public
+// session still spawns nothing.
+func TestMemoryToolsFollowMemoryEnabled(t *testing.T) {
+	memory := []string{"find_memories", "get_memories", "store_memory", "update_memory"}
+	for _, tc := range []struct {
+		name, config string
+		want         bool
+	}{
+		{"unset", `{}`, true},
+		{"on", `{"Memory": {"Enabled": true}}`, true},
+		{"off", `{"Memory": {"Enabled": false}}`, false},
+		{"off as a string", `{"Memory": {"Enabled": "False"}}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := PolicyFromConfig(writeConfig(t, tc.config))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range []preview.Audience{preview.Personal, preview.Team} {
+				o := NetClaw().SubAgentTools(a, p)
+				for _, name := range memory {
+					if got := slices.Contains(o.Names(), name); got != tc.want {
+						t.Errorf("%s: %s offered %v, want %v", a, name, got, tc.want)
+					}
+				}
+				if idx := o.Index(); strings.Contains(idx, "find_memories") != tc.want {
+					t.Errorf("%s: the index %q", a, idx)
+				}
+				if !tc.want && !slices.ContainsFunc(o.Withheld, func(w Withheld) bool {
+					return w.Name == "store_memory" && w.Reason == "not registered: Memory.Enabled is off"
+				}) {
+					t.Errorf("%s: withheld %v", a, o.Withheld)
+				}
+			}
+			if o := NetClaw().SubAgentTools(preview.Public, p); len(o.Tools) != 0 {
+				t.Errorf("Public: %v", o.Names())
+			}
+		})
 	}
 }
 

@@ -1,37 +1,65 @@
 package request
 
+import "strings"
+
 // The first-party tools, copied from NetClaw's source (netclaw-dev/netclaw):
 // each tool's [NetclawTool] attribute (name, description, Grant) and its
 // Params record (names, types, optionality, [Description]s). Each entry's
-// Source names the file and the commit followed: the newest stored version
-// found of that file.
+// Source names the repository, the file and the commit followed: the
+// newest stored version found of that file.
+//
+// Three files exist in the index only in a fork of netclaw-dev/netclaw,
+// salma-marei/netclaw, whose snapshot (commit
+// ba08b016c9d3286e62ce64e5013d63d298264231, with
+// ToolRegistrationExtensions.cs @0c8a8a64161c06c949fb79c6b66e2e86c3ae1db4)
+// carries a later state of the same history than netclaw-dev's stored
+// versions: ToolOutputReadTool.cs (no version of it is stored for
+// netclaw-dev), and the four SQLite memory tools, whose netclaw-dev
+// versions in the index are older (SqliteFindMemoriesTool.cs @3fb85514,
+// SqliteGetMemoriesTool.cs @8ef8f817, SqliteStoreMemoryTool.cs @35b33868,
+// SqliteUpdateMemoryTool.cs @d957b40e: the same names and grants, older
+// descriptions of Ids/Id and no NewContent). Those entries name the fork.
 //
 // The order is the runtime's registration order, which decides the order
 // of the tools on the wire and of the compressed index's groups:
-// ToolRegistrationExtensions.WithFirstPartyTools (commit
-// 003d8a98c124b5ccfb949e7705d8c58d304f9c8c: shell, file_read, file_list,
-// file_write, file_edit, attach_file, list_webhooks, web_search, web_fetch,
-// set_working_directory, search_tools, load_tool), then, as the daemon's
-// composition root registers them, the skill tools (WithSkillTools, after
-// the host is built), then the reminder tools, check_background_job and
-// the webhook route tools set_webhook and delete_webhook (StartActors).
+// ToolRegistrationExtensions.WithFirstPartyTools (netclaw-dev @003d8a98c124b5ccfb949e7705d8c58d304f9c8c,
+// and the fork's @0c8a8a64, which settles the place of file_search and
+// tool_output_read: shell, file_read, file_list, file_search,
+// tool_output_read, file_write, file_edit, attach_file, list_webhooks,
+// web_search, web_fetch, set_working_directory, search_tools, load_tool),
+// then the memory tools, which the daemon's Program.cs registers right
+// after WithFirstPartyTools when Memory.Enabled (find_memories,
+// get_memories, store_memory, update_memory; netclaw-dev
+// src/Netclaw.Daemon/Program.cs, the stored version that gates them on
+// memoryConfig.Enabled), then, as the daemon's composition root registers
+// them, the skill tools (WithSkillTools, after the host is built), then
+// the reminder tools, check_background_job and the webhook route tools
+// set_webhook and delete_webhook (StartActors).
 //
-// Left out, with the reason:
-//   - file_search is in the newest audience profiles but its registration
-//     was not found; it is placed after file_list, where the profiles list
-//     it (FileSearchTool.cs d24630dff477ccf36a770eb092e369fa5a6b5916).
-//   - tool_output_read and run_reminder are in the newest audience
-//     profiles, but their source was not found: not catalogued.
-//   - the memory tools (find_memories, get_memories, store_memory,
-//     update_memory) are registered only with Memory.Enabled: not
-//     catalogued.
+// Inferred, with the reason:
+//   - run_reminder (RunReminderTool.cs, one stored version) is placed
+//     after get_reminder_history: no stored ToolRegistrationExtensions.cs
+//     or Program.cs registers it; the audience profiles list it last of
+//     the scheduling tools, and ToolAccessPolicy hides it with them when
+//     Scheduling.Enabled is off.
 //   - spawn_agent is never offered to a sub-agent (the denylist); the
 //     frontline's copy is preview.SpawnAgent.
+//
+// Core or deferred: every first-party tool is offered from the start, as
+// ToolRegistry.GetAlwaysLoadedTools does in the version the index follows
+// (@a18e4a67). The fork's later ToolRegistry splits them into a core tier
+// (RegisterCore: the shell, file and meta tools, tool_output_read,
+// set_working_directory, skill_load, skill_read_resource) and a deferred
+// one (Register: the web, webhook, reminder, memory and background-job
+// tools and skill_manage); agentdesk does not follow that split yet.
 func firstParty() []Tool {
 	const (
 		tools     = "src/Netclaw.Actors/Tools/"
 		reminders = "src/Netclaw.Actors/Reminders/"
 		jobs      = "src/Netclaw.Actors/Jobs/"
+		memory    = "src/Netclaw.Actors/Memory/"
+		fork      = "salma-marei/netclaw "
+		forkAt    = " @ba08b016c9d3286e62ce64e5013d63d298264231"
 	)
 	return []Tool{
 		builtin("shell_execute", "shell", KindEffect, false, Always,
@@ -69,6 +97,13 @@ func firstParty() []Tool {
 			opt("MaxFiles", "integer", "Maximum filesystem entries inspected (default 2000, maximum 10000)."),
 			opt("MaxContentBytes", "integer", "Maximum file-content bytes inspected (default 1048576, maximum 4194304)."),
 		),
+		from(fork, builtin("tool_output_read", "builtin", KindRead, true, Always,
+			tools+"ToolOutputReadTool.cs"+forkAt,
+			"Continue a truncated tool result from this session by opaque call id. Returns at most Limit characters from Start and never accepts a file path.",
+			req("CallId", "string", "Opaque call id shown by the truncated tool result. Never pass a file path."),
+			opt("Start", "integer", "Zero-based character offset (default 0, maximum 256000)."),
+			opt("Limit", "integer", "Maximum total characters returned, including continuation metadata (default 8000, minimum 128, maximum 10000)."),
+		)),
 		builtin("file_write", "file", KindWrite, false, Always,
 			tools+"FileWriteTool.cs @0ef13406473d0c434f83cf1b5abd71a0614275fe",
 			"Use for creating or replacing a known local file without shell. Write content and create parent directories when needed.",
@@ -136,6 +171,39 @@ func firstParty() []Tool {
 			"Activate a tool by name so you can call it. Use search_tools first to find tool names, then load_tool to activate one.",
 			req("Name", "string", "Full tool name to activate (e.g., 'notion/notion-search'). Use search_tools to find available tool names."),
 		),
+		from(fork, builtin("find_memories", "builtin", KindState, true, NeedsMemory,
+			memory+"SqliteFindMemoriesTool.cs"+forkAt,
+			"Search cross-session memory for prior knowledge. Returns lightweight results (ID, title, score, snippet). "+
+				"Use get_memories(ids) to load full content for selected results.",
+			req("Query", "string", "Search query to find relevant memories"),
+			opt("Limit", "integer", "Maximum number of results to return (default 5)"),
+			opt("IncludeStale", "boolean", "Set true to include expired evidence for audit/debug search"),
+		)),
+		from(fork, builtin("get_memories", "builtin", KindState, true, NeedsMemory,
+			memory+"SqliteGetMemoriesTool.cs"+forkAt,
+			"Load full content for one or more memories by ID. "+
+				"Use find_memories first to discover IDs, then get_memories to load the ones you need.",
+			req("Ids", "string", `Comma-separated memory IDs to load. Copy the ids shown by find_memories, get_memories, or recall verbatim (e.g. "doc-1a2b3c, rec-9d8e7f").`),
+		)),
+		from(fork, builtin("store_memory", "builtin", KindState, false, NeedsMemory,
+			memory+"SqliteStoreMemoryTool.cs"+forkAt,
+			"Save knowledge to cross-session memory for future retrieval. "+
+				"Use for solutions, decisions, research findings, and project context. "+
+				"Write descriptive titles and include WHY not just WHAT.",
+			req("Title", "string", "Title for the memory entry"),
+			req("Content", "string", "Content to store — use markdown, include code blocks, provide full context"),
+			opt("Tags", "string", "Optional comma-separated tags"),
+		)),
+		from(fork, builtin("update_memory", "builtin", KindState, false, NeedsMemory,
+			memory+"SqliteUpdateMemoryTool.cs"+forkAt,
+			"Edit or delete a memory by ID. For document edits, provide either old_text and new_text for find-and-replace, "+
+				"or new_content to replace the document content. For deletion, set delete to true. Use IDs from memory recall, find_memories, or get_memories directly.",
+			req("Id", "string", "Memory ID to update or delete. Copy the id shown by memory recall, find_memories, or get_memories verbatim (e.g. doc-… or rec-…)."),
+			opt("OldText", "string", "Text to find in the memory content (required for document edits)"),
+			opt("NewText", "string", "Replacement text for document edits or new payload for record supersede"),
+			opt("NewContent", "string", "Full replacement content for document edits. Do not combine with old_text/new_text."),
+			opt("Delete", "boolean", "Set to true to tombstone the memory"),
+		)),
 		builtin("skill_load", "builtin", KindState, true, NeedsSkillSync,
 			tools+"SkillLoadTool.cs @ff1d131056314a30c9122815c710b6375c5549b3",
 			"Load a skill by name. Returns the skill instructions and a list of available reference files.",
@@ -200,6 +268,14 @@ func firstParty() []Tool {
 			req("ReminderId", "string", "The reminder ID to fetch history for (use list_reminders to find IDs)."),
 			opt("Last", "integer", "Maximum number of records to return. Defaults to 20, capped at 100."),
 		),
+		builtin("run_reminder", "scheduling", KindState, false, NeedsScheduling,
+			reminders+"RunReminderTool.cs @386541eef5e70ce9da2431f27c3ee69fc7a54e89",
+			"Run an existing reminder now to test it. The reminder's schedule does not change: a one-shot "+
+				"reminder stays scheduled and a recurring reminder keeps its next fire time. The run uses the "+
+				"reminder's real delivery target and is recorded in its history as a manual run. Returns the "+
+				"result of the run.",
+			req("Id", "string", "The reminder ID to run now (returned by set_reminder or list_reminders)."),
+		),
 		builtin("check_background_job", "shell", KindState, false, Always,
 			jobs+"CheckBackgroundJobTool.cs @febe6522e93862d6a85cffbdad3d74518155a900",
 			"Query the status of a background job or cancel it. Returns status, elapsed time, and output tail for running jobs; full result for completed jobs.",
@@ -242,6 +318,13 @@ func builtin(name, grant string, kind Kind, readOnly bool, requires Requirement,
 		Source: "netclaw-dev/netclaw " + source,
 		schema: GeneratedSchema(params),
 	}
+}
+
+// from names the repository an entry copies when it is not
+// netclaw-dev/netclaw (repo ends with a space).
+func from(repo string, t Tool) Tool {
+	t.Source = repo + strings.TrimPrefix(t.Source, "netclaw-dev/netclaw ")
+	return t
 }
 
 func req(name, typ, description string) Param {

@@ -318,3 +318,35 @@ func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestMatchCase: mcp:SERVER names the server ignoring case, as NetClaw's
+// AllowedMcpServers does (ToolAudienceProfileResolver, OrdinalIgnoreCase);
+// tool names are exact, as NetClaw's AllowedTools and McpServerToolGrants
+// compare them (Ordinal).
+func TestMatchCase(t *testing.T) {
+	gh := NewRequest("GitHub__create_issue", "GitHub", json.RawMessage(`{"Title":"t"}`))
+	tests := []struct {
+		pattern string
+		req     Request
+		want    bool
+	}{
+		{"mcp:GitHub", gh, true},
+		{"mcp:github", gh, true},
+		{"mcp:GITHUB", gh, true},
+		{"mcp:gitlab", gh, false},
+		{"mcp:github", NewRequest("github", "", nil), false},
+		{"GitHub__create_issue", gh, true},
+		{"github__create_issue", gh, false},
+		{"shell_execute", NewRequest("Shell_Execute", "", nil), false},
+		{"shell_execute:LS*", NewRequest("shell_execute", "", json.RawMessage(`{"Command":"ls"}`)), false},
+	}
+	for _, tt := range tests {
+		p, err := Parse(tt.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Match(tt.req); got != tt.want {
+			t.Errorf("%s matches %s (server %q): %v, want %v", tt.pattern, tt.req.Tool, tt.req.Server, got, tt.want)
+		}
+	}
+}

@@ -13,7 +13,8 @@
 // left out, keys sorted, no spaces) of any other tool. In a GLOB, `*`
 // matches any run of characters (slashes and spaces included), `?` one
 // character, and `\` makes the next character literal; the whole subject
-// must match. mcp:SERVER approves every tool of the MCP server SERVER.
+// must match. mcp:SERVER approves every tool of the MCP server SERVER,
+// named ignoring case as NetClaw names servers.
 //
 // # Deciding
 //

@@ -80,10 +80,16 @@ func validToolName(s string) bool {
 	return true
 }
 
-// Match reports whether the pattern approves the call req.
+// Match reports whether the pattern approves the call req. An mcp:SERVER
+// pattern names the server ignoring case, as NetClaw matches server names
+// (ToolAudienceProfileResolver.IsMcpServerAllowed: AllowedMcpServers with
+// StringComparer.OrdinalIgnoreCase, src/Netclaw.Actors/Tools/
+// ToolAudienceProfileResolver.cs at 2f76fbb2ed539f25b5775f130141a1de1f5e4de7);
+// tool names are exact, as NetClaw's AllowedTools and McpServerToolGrants
+// compare them (StringComparer.Ordinal).
 func (p Pattern) Match(req Request) bool {
 	if p.Server != "" {
-		return req.Server != "" && req.Server == p.Server
+		return req.Server != "" && strings.EqualFold(req.Server, p.Server)
 	}
 	if p.Tool != req.Tool {
 		return false

@@ -91,6 +91,22 @@ func (f *CaseFilter) Unmatched(names []string) []string {
 	return out
 }
 
+// NotRecordedInDemo is NotRecorded for the embedded demo (--demo), which
+// carries its recordings and cannot record: --record is refused there, so
+// the hint says what the demo does carry and how to record outside it.
+// path is the missing file as the report shows it (the demo's home is
+// removed when the command ends); models says the sample's model came
+// from --models, whose folders the demo has no recordings in.
+func NotRecordedInDemo(path, command, caseName string, models bool) error {
+	why := "it carries recordings only of its suites' cases as it ships them, and cannot record"
+	fix := "record the case on your own home, outside --demo (it calls your model): " + command + " --record --case " + ShellQuote(caseName)
+	if models {
+		why = "it carries recordings only on the models its suites name, none under --models, and cannot record"
+		fix = "leave out --models to replay the ones it has, or " + fix
+	}
+	return fmt.Errorf("not recorded: the demo has no %s (%s); %s", path, why, fix)
+}
+
 // ShellQuote quotes s for a POSIX shell when it needs it, so that a hint
 // can be pasted: finds-the-port stays as it is, "finds the port" becomes
 // 'finds the port'.

@@ -283,8 +283,13 @@ func TestStartFailures(t *testing.T) {
 			if len(got) != 1 || !strings.Contains(got[0], tt.want) || !strings.HasPrefix(got[0], "MCP server 'm' did not start, so its tools are not offered: ") {
 				t.Errorf("notes = %q, want one holding %q", got, tt.want)
 			}
-			if st := s.Statuses(); len(st) != 1 || st[0].Err == "" {
+			if st := s.Statuses(); len(st) != 1 || st[0].Err == "" || !strings.Contains(got[0], st[0].Err) {
 				t.Errorf("Statuses = %+v", st)
+			}
+			// The status tells the failure: a listing of statuses and
+			// the other notes tells it once.
+			if other := s.OtherNotes(); len(other) != 0 {
+				t.Errorf("OtherNotes = %q, want none", other)
 			}
 		})
 	}
@@ -363,10 +368,13 @@ func TestAudience(t *testing.T) {
 }
 
 func TestNotesAreRedacted(t *testing.T) {
-	_, n := start(t, Options{StartTimeout: 300 * time.Millisecond, Redact: func(s string) string { return strings.ReplaceAll(s, "API key", "[REDACTED]") }},
+	s, n := start(t, Options{StartTimeout: 300 * time.Millisecond, Redact: func(s string) string { return strings.ReplaceAll(s, "API key", "[REDACTED]") }},
 		stdioServer(t, "m", "die"))
 	if got := n.all(); len(got) != 1 || strings.Contains(got[0], "API key") || !strings.Contains(got[0], "[REDACTED]") {
 		t.Errorf("notes = %q", got)
+	}
+	if st := s.Statuses(); len(st) != 1 || strings.Contains(st[0].Err, "API key") || !strings.Contains(st[0].Err, "[REDACTED]") {
+		t.Errorf("Statuses = %+v", st)
 	}
 }
 

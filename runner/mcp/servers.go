@@ -126,10 +126,13 @@ type Servers struct {
 	servers []*server
 	ctx     context.Context
 
-	mu     sync.Mutex
-	notes  []string
-	tools  []tools.Tool
-	closed bool
+	mu    sync.Mutex
+	notes []string
+	// startNotes marks the notes of notes that say a server did not
+	// start (its Status.Err says it too).
+	startNotes map[int]bool
+	tools      []tools.Tool
+	closed     bool
 }
 
 // Status is one configured server as the run sees it.
@@ -187,6 +190,12 @@ func Start(ctx context.Context, cfgs []lint.McpServer, opts Options) *Servers {
 	for i, err := range errs {
 		if err != nil {
 			s.note("MCP server '%s' did not start, so its tools are not offered: %v", s.servers[i].cfg.Name, err)
+			s.mu.Lock()
+			if s.startNotes == nil {
+				s.startNotes = map[int]bool{}
+			}
+			s.startNotes[len(s.notes)-1] = true
+			s.mu.Unlock()
 		}
 	}
 	s.buildTools()
@@ -266,8 +275,26 @@ func (s *Servers) Notes() []string {
 	return append([]string(nil), s.notes...)
 }
 
+// OtherNotes returns the notes that Statuses does not tell, oldest
+// first: all but those saying a server did not start (its Status.Err
+// says why), so a listing of both says each thing once.
+func (s *Servers) OtherNotes() []string {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for i, n := range s.notes {
+		if !s.startNotes[i] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // Statuses describes every configured server, in the configuration's
-// order.
+// order; Err is redacted as the notes are.
 func (s *Servers) Statuses() []Status {
 	if s == nil {
 		return nil
@@ -296,6 +323,9 @@ func (s *Servers) Statuses() []Status {
 			}
 		}
 		srv.mu.Unlock()
+		if s.opts.Redact != nil && st.Err != "" {
+			st.Err = s.opts.Redact(st.Err)
+		}
 		out = append(out, st)
 	}
 	return out

@@ -10,9 +10,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -47,6 +49,13 @@ type Question struct {
 	// --system-file, NetClaw's main-session prompt, or agentdesk's
 	// default ("" for the default).
 	PreambleSource string
+	// Context, when set (AsNetClaw), is the main session's context layers:
+	// its Static message replaces the bare layer as the second system
+	// message, and its Nudge is sent just before the request.
+	Context *request.SessionContext
+	// Now is the instant the current-time layer tells (zero: the time
+	// AsNetClaw composes the context).
+	Now time.Time
 }
 
 // InputError is a question that cannot be asked: no model configured, the
@@ -138,11 +147,31 @@ func (p *Prepared) Spec() runner.Spec {
 		MaxTokens: p.MaxTokens,
 		Limits:    p.Limits,
 		Frontline: &runner.Frontline{
-			Systems:  f.Systems(),
+			Systems:  p.Systems(),
 			Tools:    p.tools(),
 			Audience: f.Audience.String(),
+			Nudge:    p.Nudge(),
 		},
 	}
+}
+
+// Systems are the system messages sent: the preamble, then the session's
+// static context (the layers, [available-subagents] among them) when the
+// question has one, else the layer alone.
+func (p *Prepared) Systems() []string {
+	if c := p.Question.Context; c != nil {
+		return []string{p.Frontline.Preamble, c.Static}
+	}
+	return p.Frontline.Systems()
+}
+
+// Nudge is the user message sent before the request (the session's
+// per-turn context), "" for none.
+func (p *Prepared) Nudge() string {
+	if c := p.Question.Context; c != nil {
+		return c.Nudge
+	}
+	return ""
 }
 
 // tools are the tools the frontline is offered.

@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	rsuite "github.com/agentdesk/agentdesk/runner/suite"
@@ -75,6 +76,10 @@ type SuiteOptions struct {
 	// ShownFrom is the folder hints show the suite's path relative to
 	// ("": the working directory).
 	ShownFrom string
+	// Demo says the suites are the embedded demo's (--demo), which cannot
+	// record: a sample it has no recording of says what it carries
+	// instead of suggesting --record.
+	Demo bool
 	// Frontline, when set, makes the frontline's preamble and tools of a
 	// suite that names no preamble-file: NetClaw's main-session prompt
 	// and the session's tools (see agentdesk route). It fills in
@@ -373,10 +378,33 @@ func Fingerprint(p *Prepared, preambleSource string) evalrec.Fingerprint {
 		b, _ := json.Marshal(p.Question.Tools)
 		tools = evalrec.NewDigest(evalrec.PartTools, string(b), "the session's tools (NetClaw's catalogue and spawn_agent)")
 	}
-	return append(fp,
-		tools,
-		evalrec.NewPart(evalrec.PartFirstMessage, f.Request, "the case's request"),
-	)
+	fp = append(fp, tools)
+	if c := p.Question.Context; c != nil {
+		for _, l := range c.Layers {
+			// The current time changes on every run: a recording made
+			// yesterday is not stale for it, so it is left out of the
+			// fingerprint (run.json keeps the instant that was sent).
+			if l.Name == request.LayerCurrentTime || l.Name == request.LayerSubagents {
+				continue // the layer part above covers the sub-agents
+			}
+			fp = append(fp, evalrec.NewDigest(PartContextLayer+l.Name, l.Text, layerSources[l.Name]))
+		}
+	}
+	return append(fp, evalrec.NewPart(evalrec.PartFirstMessage, f.Request, "the case's request"))
+}
+
+// PartContextLayer prefixes the fingerprint part of each of the main
+// session's context layers ("context layer skill-index").
+const PartContextLayer = "context layer "
+
+// layerSources say where each context layer comes from, for the message
+// of a stale recording.
+var layerSources = map[string]string{
+	request.LayerToolIndex:      "NetClaw's tool catalogue under netclaw.json's policy",
+	request.LayerSkillIndex:     "the skills in <home>/skills (a description, argument-hint or disable-model-invocation)",
+	request.LayerMemory:         "Memory.Enabled in netclaw.json",
+	request.LayerAttachments:    "file_read granted to the audience",
+	request.LayerWorkingContext: "the --project folder and its git state",
 }
 
 // outcome is how one sample of a suite went.
@@ -454,6 +482,8 @@ func askSample(ctx context.Context, s *lintsuite.RouteSuite, c *lintsuite.RouteC
 		return out
 	}
 	switch {
+	case d.Action == evalrec.Missing && o.Demo:
+		out.err = evalrec.NotRecordedInDemo(shownFrom(path, o.ShownFrom), "agentdesk route --suite", c.Name, false).Error()
 	case d.Action == evalrec.Missing:
 		out.err = evalrec.NotRecorded(path, "agentdesk route --suite", shownFrom(s.Path, o.ShownFrom), c.Name).Error()
 	case d.Err != nil:

@@ -222,6 +222,17 @@ func TestSuiteModes(t *testing.T) {
 	if len(f.srv.Requests()) != 0 {
 		t.Error("offline called the model")
 	}
+	// The demo cannot record (--demo --record is refused): its hint says
+	// what it carries and how to record outside it, with the path shown
+	// from ShownFrom (the demo's home is removed when the command ends).
+	demo := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Offline, Demo: true, ShownFrom: filepath.Dir(filepath.Dir(path))})
+	for _, c := range demo.Cases {
+		want := "the demo has no " + filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(evalrec.Folder(path))) + "/"
+		if c.Status != Unrecorded || !strings.Contains(c.Message, want) || strings.Contains(c.Message, "record this case alone") ||
+			!strings.Contains(c.Message, "outside --demo (it calls your model): agentdesk route --suite --record --case "+evalrec.ShellQuote(c.Case.Name)) {
+			t.Errorf("offline demo without recordings: %s %q", c.Status, c.Message)
+		}
+	}
 	def := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Default, Samples: 1})
 	if got := statuses(def); got != "review=pass 1/1, logs=fail 0/1, chat=pass 1/1, flaky logs=fail 0/1" {
 		t.Errorf("default: %s", got)

@@ -233,7 +233,11 @@ func commandEnv(rec *runner.Record, f CommandFacts, recordFile string) []string 
 	set("TOOLS", toolsJSON(rec.ToolCalls))
 	set("TOOL_CALLS", strconv.Itoa(len(rec.ToolCalls)))
 	set("INPUT_TOKENS", strconv.Itoa(rec.Usage.InputTokens))
-	set("OUTPUT_TOKENS", strconv.Itoa(rec.Usage.OutputTokens))
+	// As the report counts them: the provider's usage, or the output
+	// counted with agentdesk's tokenizer when it reported none.
+	out, counted := OutputTokens(rec)
+	set("OUTPUT_TOKENS", strconv.Itoa(out))
+	set("OUTPUT_TOKENS_COUNTED", strconv.FormatBool(counted))
 	set("SECONDS", strconv.FormatFloat(float64(rec.Timings.TotalMS)/1000, 'f', 3, 64))
 	set("RECORD", recordFile)
 	names := make([]string, 0, len(f.Vars))

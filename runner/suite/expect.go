@@ -3,6 +3,7 @@ package suite
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 )
 
@@ -20,6 +22,13 @@ const maxLines = 5
 // Check returns the expectations of e (all but the judge) that the run
 // rec does not meet, in the order the suite documents them.
 func Check(e lintsuite.Expect, rec *runner.Record) []Failure {
+	return check(e, rec, func() (int, bool) { return OutputTokens(rec) })
+}
+
+// check is Check with the run's output tokens (OutputTokens) asked of
+// outputTokens, only when a cap needs them: a sample counts them once
+// for its result and its check.
+func check(e lintsuite.Expect, rec *runner.Record, outputTokens func() (int, bool)) []Failure {
 	var out []Failure
 	fail := func(key, expect, msg string, lines []string) {
 		out = append(out, Failure{Key: key, Expect: expect, Message: msg, Lines: lines})
@@ -93,7 +102,10 @@ func Check(e lintsuite.Expect, rec *runner.Record) []Failure {
 			fail("max-seconds", fmt.Sprintf("max-seconds %v", e.MaxSeconds), fmt.Sprintf("the run took %s", took.Round(10*time.Millisecond)), nil)
 		}
 	}
-	if n, counted := OutputTokens(rec); e.MaxOutputTokens >= 0 && n > e.MaxOutputTokens {
+	if e.MaxOutputTokens < 0 {
+		return out
+	}
+	if n, counted := outputTokens(); n > e.MaxOutputTokens {
 		msg := fmt.Sprintf("the reply took %d output tokens", n)
 		if counted {
 			msg = fmt.Sprintf("the reply holds about %d tokens, counted by agentdesk's tokenizer from the final output: the provider reported no usage", n)
@@ -161,8 +173,8 @@ func linesWith(output string, keep func(string) bool) []string {
 }
 
 // calledWith reports whether rec holds a call of want.Name whose
-// arguments hold want.Args: argument names match ignoring case, as at the
-// runtime; values are equal as JSON, except that a string naming a path
+// arguments hold want.Args: argument names match ignoring case and
+// punctuation, as the runtime binds them; values are equal as JSON, except that a string naming a path
 // (an argument whose name holds "path") is compared after both are taken
 // from the run's project folder.
 func calledWith(rec *runner.Record, want lintsuite.ToolCall) bool {
@@ -202,14 +214,25 @@ func argsHold(got, want map[string]any, project string) bool {
 	return true
 }
 
-// lookupFold finds key in m by exact name, else ignoring case.
+// lookupFold finds key in m as the runtime binds an argument to a
+// parameter: by exact name, else ignoring case, else by its letters and
+// digits ignoring case (start_line is StartLine). Among several keys of
+// one kind the alphabetically first wins, so the answer does not depend
+// on map order.
 func lookupFold(m map[string]any, key string) (any, bool) {
 	if v, ok := m[key]; ok {
 		return v, true
 	}
-	for k, v := range m {
+	keys := slices.Sorted(maps.Keys(m))
+	for _, k := range keys {
 		if strings.EqualFold(k, key) {
-			return v, true
+			return m[k], true
+		}
+	}
+	norm := request.NormalizeKey(key)
+	for _, k := range keys {
+		if strings.EqualFold(request.NormalizeKey(k), norm) {
+			return m[k], true
 		}
 	}
 	return nil, false

@@ -30,13 +30,10 @@ type sent struct {
 // (with the skill's overlay), the first message, the tools offered, the
 // model and the limits, and, for a judged case, the rubric with the
 // judge's prompt and model.
-func fingerprint(s sent, rubric string, judge runner.Model, judgeErr error, agentPath string) evalrec.Fingerprint {
+// Parts that do not depend on the case's task come from memo.
+func fingerprint(memo *requestMemo, s sent, rubric string, judge runner.Model, judgeErr error, agentPath string) evalrec.Fingerprint {
 	sp := s.spec
-	source := displayPath(agentPath)
-	if sp.Skill != nil {
-		source += " or " + displayPath(sp.Skill.Path)
-	}
-	fp := requestParts(sp, source)
+	fp := append(evalrec.Fingerprint{}, memo.requestParts(sp, agentPath)...)
 	fp = append(fp,
 		evalrec.NewDigest(evalrec.PartFirstMessage, preview.FirstMessage(sp.Task, sp.Context), "the case's task or context"),
 		toolsPart(sp.Project != ""),
@@ -65,6 +62,73 @@ func fingerprint(s sent, rubric string, judge runner.Model, judgeErr error, agen
 	return fp
 }
 
+// requestMemo remembers, for one suite run, what its samples' requests
+// are composed of: the composed requests themselves (runner.ComposeMemo,
+// shared with the runs it starts), and the fingerprint's request parts,
+// which depend on the agent, the skill, the audience and the project but
+// not on the case's task, so that a suite's cases compose and digest
+// their common system prompt once instead of once per sample. The
+// NetClaw install and the configuration are the run's options, the same
+// for every sample. It is safe for concurrent use.
+type requestMemo struct {
+	compose *runner.ComposeMemo
+	mu      sync.Mutex
+	parts   map[partsKey]*partsEntry
+}
+
+// newRequestMemo returns an empty memo.
+func newRequestMemo() *requestMemo {
+	return &requestMemo{compose: runner.NewComposeMemo(), parts: map[partsKey]*partsEntry{}}
+}
+
+// partsKey is what requestParts' result depends on besides the run's
+// options.
+type partsKey struct {
+	agent           *lint.Definition
+	agentPath       string
+	skill           *lint.Skill
+	audience        string
+	project         string
+	config          *lint.Config
+	home            string
+	core            *request.Core
+	netclawAudience preview.Audience
+	coreMissing     string
+}
+
+// partsEntry is the parts of one partsKey, made once.
+type partsEntry struct {
+	once sync.Once
+	fp   evalrec.Fingerprint
+}
+
+// requestParts returns requestParts of the spec through the memo; the
+// caller must not change the parts it returns.
+func (m *requestMemo) requestParts(sp runner.Spec, agentPath string) evalrec.Fingerprint {
+	var def *lint.Definition
+	if sp.Agent != nil {
+		def = sp.Agent.Def
+	}
+	k := partsKey{agent: def, agentPath: agentPath, skill: sp.Skill, audience: sp.Audience, project: sp.Project,
+		config: sp.Config, home: sp.NetClaw.Home, core: sp.NetClaw.Core, netclawAudience: sp.NetClaw.Audience, coreMissing: sp.NetClaw.CoreMissing}
+	m.mu.Lock()
+	e := m.parts[k]
+	if e == nil {
+		e = &partsEntry{}
+		m.parts[k] = e
+	}
+	m.mu.Unlock()
+	e.once.Do(func() {
+		source := displayPath(agentPath)
+		if sp.Skill != nil {
+			source += " or " + displayPath(sp.Skill.Path)
+		}
+		sp.Compose = m.compose
+		e.fp = requestParts(sp, source)
+	})
+	return e.fp
+}
+
 // requestParts fingerprints the request NetClaw's runtime would compose:
 // the audience, every part of the system prompt on its own (named
 // "system prompt: operating-rules", ...: a NetClaw upgrade that changes
@@ -83,7 +147,7 @@ func requestParts(sp runner.Spec, source string) evalrec.Fingerprint {
 		// The git state goes only into the first message's working
 		// context, which is left out here: not inspecting it spares a
 		// run of git per sample (a seventh of an offline suite's time).
-		sp.NetClaw.Git = &request.GitState{}
+		sp.NetClaw.Git = noGitState
 	}
 	r, err := runner.ComposeRequest(sp)
 	if err != nil {
@@ -114,6 +178,10 @@ func requestParts(sp runner.Spec, source string) evalrec.Fingerprint {
 	tools, _ := json.Marshal(r.Tools)
 	return append(fp, evalrec.NewDigest(PartToolSchemas, string(tools), "NetClaw's tool catalogue (names, descriptions, schemas)"))
 }
+
+// noGitState stands for the git state the fingerprint leaves out: one
+// value, so that a memo composing for fingerprints sees one state.
+var noGitState = &request.GitState{}
 
 // Fingerprint parts of the request besides the system prompt's.
 const (

@@ -27,7 +27,7 @@ func Recordings(s *lintsuite.Suite, o Options) []CaseRecordings {
 	if o.JudgeRole == "" {
 		o.JudgeRole = "Main"
 	}
-	x := &execution{o: o}
+	x := &execution{o: o, memo: newRequestMemo()}
 	agent, why := agentOf(o.Catalog, s.Agent)
 	out := make([]CaseRecordings, len(s.Cases))
 	for i, c := range s.Cases {
@@ -48,7 +48,7 @@ func Recordings(s *lintsuite.Suite, o Options) []CaseRecordings {
 			if c.Expect.Judge != "" {
 				jm, jerr = runner.ResolveModel(o.Catalog.Config, o.JudgeRole)
 			}
-			d := evalrec.Decide(evalrec.Offline, evalrec.Path(s.Path, c.Name, n), fingerprint(snt, c.Expect.Judge, jm, jerr, agent.Path))
+			d := evalrec.Decide(evalrec.Offline, evalrec.Path(s.Path, c.Name, n), fingerprint(x.memo, snt, c.Expect.Judge, jm, jerr, agent.Path))
 			switch d.Action {
 			case evalrec.Replay:
 				cr.Recorded++

@@ -75,6 +75,10 @@ type Options struct {
 	// ShownFrom is the folder the hints show suite paths relative to (""
 	// : the working directory).
 	ShownFrom string
+	// Demo says the suites are the embedded demo's (--demo), which cannot
+	// record: a sample it has no recording of says what it carries
+	// instead of suggesting --record.
+	Demo bool
 }
 
 // shown is a suite path as a hint shows it.
@@ -109,7 +113,7 @@ func Run(ctx context.Context, suites []*lintsuite.Suite, o Options) []*SuiteResu
 	if o.JudgeRole == "" {
 		o.JudgeRole = "Main"
 	}
-	x := &execution{o: o, work: make(chan struct{}, o.Jobs), checks: make(chan struct{}, o.Jobs)}
+	x := &execution{o: o, work: make(chan struct{}, o.Jobs), checks: make(chan struct{}, o.Jobs), memo: newRequestMemo()}
 	out := make([]*SuiteResult, len(suites))
 	var wg sync.WaitGroup
 	for i, s := range suites {
@@ -265,6 +269,8 @@ type execution struct {
 	work chan struct{}
 	// checks admits o.Jobs check programs (expect: command:) at a time.
 	checks chan struct{}
+	// memo composes each distinct request once for the whole run.
+	memo *requestMemo
 }
 
 // finishSuite reports a suite's result.
@@ -370,6 +376,7 @@ func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, m *lintsuite.
 		Suite:   &runner.SuiteTag{Kind: "test", Path: s.Path, Case: c.Name, Sample: n},
 		NetClaw: x.o.NetClaw,
 		Project: x.o.Project,
+		Compose: x.memo.compose,
 	}
 	// The audience: the case's, else the suite's, else the command's.
 	if a := cmp.Or(c.Audience, s.Audience); a != "" {

@@ -61,7 +61,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	if rubric != "" {
 		judgeModel, judgeErr = runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
 	}
-	now := fingerprint(snt, rubric, judgeModel, judgeErr, agent.Path)
+	now := fingerprint(x.memo, snt, rubric, judgeModel, judgeErr, agent.Path)
 	path := recordingPath(s, c, m, n)
 	d := evalrec.Decide(x.o.Mode, path, now)
 	if d.Action != evalrec.Replay {
@@ -76,12 +76,17 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		return res
 	case evalrec.Missing:
 		command := "agentdesk test"
-		if m != nil && len(x.o.Models) > 0 {
+		flagged := m != nil && len(x.o.Models) > 0
+		if flagged {
 			// The model came from --models, which the command that
 			// records it must repeat: without it the case records on
 			// its own role, outside the models' folders. A suite's
 			// models: needs no flag.
 			command += " --models " + evalrec.ShellQuote(m.Name)
+		}
+		if x.o.Demo {
+			res.Status, res.Err = Unrecorded, evalrec.NotRecordedInDemo(x.o.shown(path), command, c.Name, flagged).Error()
+			return res
 		}
 		res.Status, res.Err = Unrecorded, evalrec.NotRecorded(path, command, x.o.shown(s.Path), c.Name).Error()
 		return res
@@ -128,7 +133,17 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	res.ToolCalls = rec.ToolCalls
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
 	res.OutputTokens, res.OutputTokensCounted = OutputTokens(&rec)
-	res.Failures = Check(c.Expect, &rec)
+	if why := noAnswer(c.Expect, &rec); why != "" {
+		// A run that got no answer to check (the model unreachable, a
+		// cancel) is not a failure of the agent: its checks are not
+		// evaluated, its recording is kept (see d.Save above), and the
+		// sample is an error that says why.
+		if d.Save {
+			res.KeptWhy = evalrec.NoVerdict(&rec)
+		}
+		return errorf("%s", why)
+	}
+	res.Failures = check(c.Expect, &rec, func() (int, bool) { return res.OutputTokens, res.OutputTokensCounted })
 	if len(c.Expect.Changes) > 0 {
 		res.Failures = append(res.Failures, CheckChanges(c.Expect.Changes, run.Changes(), snt.spec.Project)...)
 	}
@@ -213,6 +228,24 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		res.Status = Fail
 	}
 	return res
+}
+
+// noAnswer says why the run ended with nothing to check ("" when it has
+// an answer, however it ended): cancelled, or its model call failed (the
+// server down, refused, or failing), unless the case expects that reason.
+func noAnswer(e lintsuite.Expect, rec *runner.Record) string {
+	if e.Reason != "" && e.Reason == rec.Reason {
+		return ""
+	}
+	const notEvaluated = " (checks not evaluated)"
+	switch why := evalrec.NoVerdict(rec); {
+	case why == "":
+		return ""
+	case rec.Reason == runner.ReasonCancelledByParent:
+		return "cancelled: the run was stopped before it ended" + notEvaluated
+	default:
+		return why + notEvaluated
+	}
 }
 
 // keep writes the folder of an unsaved replay whose sample did not pass,

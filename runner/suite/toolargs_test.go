@@ -8,12 +8,13 @@ import (
 )
 
 // expect: tools: items with args match a call whose arguments hold them:
-// names ignoring case, paths from the project, other values as JSON.
+// names ignoring case and punctuation (as the runtime binds them), paths from the project, other values as JSON.
 func TestToolCallArgs(t *testing.T) {
 	rec := &runner.Record{Outcome: runner.Completed, Project: "/p", ToolCalls: []runner.ToolCall{
 		{Name: "file_read", Arguments: `{"path":"/p/README.md","StartLine":3,"_rationale":"read it"}`},
 		{Name: "shell_execute", Arguments: `{"Command":"ls -la"}`},
 		{Name: "file_list", Arguments: `not json`},
+		{Name: "file_read", Arguments: `{"Path":"/p/b.go","start_line":7,"_rationale":"r"}`},
 	}}
 	tests := []struct {
 		name string
@@ -28,6 +29,9 @@ func TestToolCallArgs(t *testing.T) {
 		{"exact string", lintsuite.ToolCall{Name: "shell_execute", Args: map[string]any{"command": "ls -la"}}, true},
 		{"missing argument", lintsuite.ToolCall{Name: "shell_execute", Args: map[string]any{"WorkingDirectory": "x"}}, false},
 		{"arguments not JSON", lintsuite.ToolCall{Name: "file_list", Args: map[string]any{"Path": "."}}, false},
+		{"name ignoring case and punctuation, as the runtime binds it", lintsuite.ToolCall{Name: "file_read", Args: map[string]any{"path": "b.go", "StartLine": 7}}, true},
+		{"expected name in another spelling", lintsuite.ToolCall{Name: "file_read", Args: map[string]any{"start-line": 7, "Path": "b.go"}}, true},
+		{"punctuation does not make another value match", lintsuite.ToolCall{Name: "file_read", Args: map[string]any{"start_line": 8}}, false},
 		{"never called", lintsuite.ToolCall{Name: "web_fetch", Args: map[string]any{"Url": "x"}}, false},
 	}
 	for _, tt := range tests {

@@ -15,6 +15,20 @@ import (
 // _rationale meta argument: the tool is not run.
 const RationaleRefusal = "Error: Required meta argument '_rationale' must be a non-empty string. Supply one sentence that states the tool call intent. The tool was NOT executed."
 
+// UnknownToolFormat is the runtime's answer to a call of a tool the
+// sub-agent does not have (%s: the name as the model sent it).
+// NetClaw's DispatchingToolExecutor.ExecuteAsync answers it before
+// anything else (src/Netclaw.Actors/Tools/DispatchingToolExecutor.cs at
+// b2661c8bd6763347a3e20e528fb8a91da3724518). A deferred tool the model
+// calls without load_tool is not refused: the sub-agent's ToolRegistry
+// holds core and deferred tools alike, and GetByName dispatches on the
+// name alone (the exposure tier only decides what is offered; newest
+// stored src/Netclaw.Actors/Tools/ToolRegistry.cs, 25,409 bytes, and
+// SubAgentActor.HandleToolCalls in the newest stored
+// src/Netclaw.Actors/SubAgents/SubAgentActor.cs, 89,315 bytes), so Call
+// runs it too.
+const UnknownToolFormat = "Unknown tool: %s"
+
 // Set is the tools of one run, answering calls by name. It is safe for
 // concurrent use.
 type Set struct {
@@ -157,7 +171,8 @@ func (s *Set) Tool(name string) (Tool, bool) {
 }
 
 // Call answers one call: a mock when one matches (LabelMocked); a refusal
-// for a tool not offered or, when required, a missing _rationale; for a
+// for a tool the set does not have (UnknownToolFormat; a deferred tool
+// that was never loaded runs, as in the runtime) or, when required, a missing _rationale; for a
 // tool that needs approval, the gate's decision first (a denial is
 // approve.DeniedText, LabelDenied; a call no one could approve ends the
 // run, Result.Fail); else the tool's own result, labelled LabelReal (or
@@ -174,7 +189,7 @@ func (s *Set) Call(ctx context.Context, name string, args json.RawMessage) Resul
 	}
 	t, ok := s.Tool(name)
 	if !ok {
-		return Refusef("Error: Tool '%s' is not available to this agent. Available tools: %s.", quoteName(name), strings.Join(s.Names(), ", "))
+		return Refusef(UnknownToolFormat, name)
 	}
 	if s.requireRationale {
 		m, _, err := SplitMeta(args)

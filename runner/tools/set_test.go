@@ -42,7 +42,8 @@ func TestSetCall(t *testing.T) {
 	newSet := func(a approve.Asker) (*Set, *echo, *echo) {
 		read := &echo{spec: Spec{Name: "file_read"}}
 		shell := &echo{spec: Spec{Name: "shell_execute", Approval: true}}
-		return NewSet([]Tool{read, shell}, WithGate(approve.NewGate(pats, a)), RequireRationale(), WithMocks(mockAll{tool: "web_fetch"})), read, shell
+		deferred := &echo{spec: Spec{Name: "notes__find", Deferred: true}}
+		return NewSet([]Tool{read, shell, deferred}, WithGate(approve.NewGate(pats, a)), RequireRationale(), WithMocks(mockAll{tool: "web_fetch"})), read, shell
 	}
 	ctx := context.Background()
 	why := `,"_rationale":"because"`
@@ -61,7 +62,8 @@ func TestSetCall(t *testing.T) {
 	}{
 		{name: "read-only runs for real", tool: "file_read", args: `{"Path":"a"` + why + `}`, label: LabelReal, text: "ran "},
 		{name: "no rationale refused", tool: "file_read", args: `{"Path":"a"}`, label: LabelReal, isErr: true, text: RationaleRefusal},
-		{name: "not offered", tool: "spawn_agent", args: `{}`, isErr: true, text: "Error: Tool 'spawn_agent' is not available to this agent. Available tools: file_read, shell_execute."},
+		{name: "not offered", tool: "spawn_agent", args: `{}`, isErr: true, text: "Unknown tool: spawn_agent"},
+		{name: "deferred, never loaded, runs as in the runtime", tool: "notes__find", args: `{"Words":"x"` + why + `}`, label: LabelReal, text: "ran "},
 		{name: "pattern approves", tool: "shell_execute", args: `{"Command":"ls -la"` + why + `}`, label: LabelApproved, shellRuns: 1},
 		{name: "unattended ends the run", tool: "shell_execute", args: `{"Command":"rm x"` + why + `}`, label: LabelDenied, isErr: true, fail: true, text: "--approve 'shell_execute:rm x'"},
 		{name: "author denies", asker: asker, answer: approve.Deny, tool: "shell_execute", args: `{"Command":"rm x"` + why + `}`, label: LabelDenied, isErr: true, text: "Tool access denied: approval_denied_by_user"},
@@ -73,7 +75,7 @@ func TestSetCall(t *testing.T) {
 			answer = tt.answer
 			s, _, shell := newSet(tt.asker)
 			res := s.Call(ctx, tt.tool, json.RawMessage(tt.args))
-			if res.Label != tt.label || res.IsError != tt.isErr || (res.Fail != "") != tt.fail || !strings.Contains(res.Text, tt.text) {
+			if res.Label != tt.label || res.IsError != tt.isErr || (res.Fail != "") != tt.fail || !strings.Contains(res.Text, tt.text) || tt.name == "not offered" && res.Text != tt.text {
 				t.Errorf("Call = %+v", res)
 			}
 			if shell.calls != tt.shellRuns {

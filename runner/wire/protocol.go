@@ -194,7 +194,52 @@ func (p Protocol) NewHTTPRequest(ctx context.Context, r Request) (*http.Request,
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+	return p.newRequest(ctx, target, r.APIKey, bytes.NewReader(body))
+}
+
+// NewLazyRequest builds the request NewHTTPRequest builds, but encodes
+// its body only when the body is first read (its length is then unknown
+// to the request: ContentLength -1). A replay answers a call from its
+// recording and never reads what was sent, so it is spared encoding the
+// system prompt and the tools' schemas at every call; whatever does read
+// the body reads the same bytes, and an encoding error comes from Read.
+func (p Protocol) NewLazyRequest(ctx context.Context, r Request) (*http.Request, error) {
+	target, err := p.URL(r.Endpoint)
+	if err != nil {
+		return nil, err
+	}
+	req, err := p.newRequest(ctx, target, r.APIKey, &lazyBody{p: p, r: r})
+	if err != nil {
+		return nil, err
+	}
+	req.ContentLength = -1
+	return req, nil
+}
+
+// lazyBody is a request body encoded on its first Read.
+type lazyBody struct {
+	p       Protocol
+	r       Request
+	encoded *bytes.Reader
+	err     error
+}
+
+// Read encodes the body the first time, then reads it.
+func (b *lazyBody) Read(buf []byte) (int, error) {
+	if b.encoded == nil && b.err == nil {
+		body, err := b.p.Body(b.r)
+		b.encoded, b.err = bytes.NewReader(body), err
+		b.r = Request{}
+	}
+	if b.err != nil {
+		return 0, b.err
+	}
+	return b.encoded.Read(buf)
+}
+
+// newRequest is the POST to target with body and the protocol's headers.
+func (p Protocol) newRequest(ctx context.Context, target, apiKey string, body io.Reader) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, body)
 	if err != nil {
 		return nil, fmt.Errorf("building the request to %s: %w", target, err)
 	}
@@ -203,19 +248,19 @@ func (p Protocol) NewHTTPRequest(ctx context.Context, r Request) (*http.Request,
 	switch p {
 	case OpenAI:
 		req.Header.Set("Accept", "text/event-stream")
-		if r.APIKey != "" {
-			req.Header.Set("Authorization", "Bearer "+r.APIKey)
+		if apiKey != "" {
+			req.Header.Set("Authorization", "Bearer "+apiKey)
 		}
 	case Anthropic:
 		req.Header.Set("Accept", "text/event-stream")
 		req.Header.Set("anthropic-version", AnthropicVersion)
-		if r.APIKey != "" {
-			req.Header.Set("x-api-key", r.APIKey)
+		if apiKey != "" {
+			req.Header.Set("x-api-key", apiKey)
 		}
 	case Ollama:
 		req.Header.Set("Accept", "application/x-ndjson")
-		if r.APIKey != "" {
-			req.Header.Set("Authorization", "Bearer "+r.APIKey)
+		if apiKey != "" {
+			req.Header.Set("Authorization", "Bearer "+apiKey)
 		}
 	}
 	return req, nil

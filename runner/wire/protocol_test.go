@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -108,31 +109,65 @@ func TestNewHTTPRequest(t *testing.T) {
 			body:    `{"model":"m","messages":[{"role":"system","content":"You are X."},{"role":"user","content":"do it"}],"stream":true,"options":{"num_predict":50}}`,
 		},
 	}
+	builders := []struct {
+		name  string
+		build func(Protocol, context.Context, Request) (*http.Request, error)
+	}{{"eager", Protocol.NewHTTPRequest}, {"lazy", Protocol.NewLazyRequest}}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := base
-			if tt.mod != nil {
-				tt.mod(&r)
-			}
-			req, err := tt.p.NewHTTPRequest(context.Background(), r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if req.Method != "POST" {
-				t.Errorf("method %s", req.Method)
-			}
-			for k, v := range tt.headers {
-				if got := req.Header.Get(k); got != v {
-					t.Errorf("header %s = %q, want %q", k, got, v)
+		for _, bl := range builders {
+			t.Run(tt.name+"/"+bl.name, func(t *testing.T) {
+				r := base
+				if tt.mod != nil {
+					tt.mod(&r)
 				}
-			}
-			b, _ := io.ReadAll(req.Body)
-			if string(b) != tt.body {
-				t.Errorf("body\n got %s\nwant %s", b, tt.body)
-			}
-			if !json.Valid(b) {
-				t.Error("body is not JSON")
-			}
-		})
+				req, err := bl.build(tt.p, context.Background(), r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if req.URL.String() != "http://127.0.0.1:1"+map[Protocol]string{OpenAI: "/v1/chat/completions", Anthropic: "/v1/messages", Ollama: "/api/chat"}[tt.p] {
+					t.Errorf("URL %s", req.URL)
+				}
+				if req.Method != "POST" {
+					t.Errorf("method %s", req.Method)
+				}
+				for k, v := range tt.headers {
+					if got := req.Header.Get(k); got != v {
+						t.Errorf("header %s = %q, want %q", k, got, v)
+					}
+				}
+				b, _ := io.ReadAll(req.Body)
+				if string(b) != tt.body {
+					t.Errorf("body\n got %s\nwant %s", b, tt.body)
+				}
+				if !json.Valid(b) {
+					t.Error("body is not JSON")
+				}
+			})
+		}
+	}
+}
+
+// TestNewLazyRequestEncodingError: a body that cannot be encoded (a
+// tool's schema that is not JSON) fails NewHTTPRequest at once, and the
+// lazy request's first Read with the same error.
+func TestNewLazyRequestEncodingError(t *testing.T) {
+	r := Request{Endpoint: "http://127.0.0.1:1", Model: "m", Messages: []Message{{Role: "user", Text: "x"}},
+		Tools: []Tool{{Name: "bad", Parameters: json.RawMessage(`{"type":`)}}}
+	_, eager := OpenAI.NewHTTPRequest(context.Background(), r)
+	if eager == nil {
+		t.Fatal("NewHTTPRequest encoded a schema that is not JSON")
+	}
+	req, err := OpenAI.NewLazyRequest(context.Background(), r)
+	if err != nil {
+		t.Fatalf("NewLazyRequest failed before the body was read: %v", err)
+	}
+	if req.ContentLength != -1 {
+		t.Errorf("ContentLength %d, want -1 (unknown until encoded)", req.ContentLength)
+	}
+	if _, err := io.ReadAll(req.Body); err == nil || err.Error() != eager.Error() {
+		t.Errorf("reading the lazy body: %v, want %v", err, eager)
+	}
+	if _, err := OpenAI.NewLazyRequest(context.Background(), Request{Endpoint: "ftp://x"}); err == nil {
+		t.Error("NewLazyRequest accepted an endpoint that is not http(s)")
 	}
 }

@@ -1,0 +1,318 @@
+package request
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf16"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
+)
+
+// The main session's context layers, as NetClaw assembles them for the
+// frontline. The facts follow NetClaw's source, netclaw-dev/netclaw (the
+// newest stored version of each file found):
+//   - the order and timing of the layers: the daemon's composition root,
+//     src/Netclaw.Daemon/Program.cs (the version that registers
+//     SkillInventoryRefresher and IWorkingContextSnapshotProvider): the tool
+//     index, the skill index, the memory layer, the sub-agent discovery
+//     layer (all OnceAtStart), then the current time (EveryTurn);
+//   - how they reach the wire: SessionMessageAssembler (the version whose
+//     ContextAssemblyInput takes SessionStoragePaths and a
+//     WorkingContextBlock): system message 0 is the persisted prompt,
+//     system message 1 the OnceAtStart layers, each trimmed, the blank ones
+//     left out, then the [session] block and, when file_read is granted,
+//     the [attachments] hint, joined by a blank line; the per-turn block
+//     (memory recall, skill hint, the EveryTurn layers, the working
+//     context, ...) is BuildVolatileContextBlock, which LlmSessionActor
+//     puts into the history as a user message "[system: <block>]"
+//     immediately before the user's message (SessionState
+//     .AddVolatileContextNudge, SystemNudgePrefix "[system:", in the
+//     SessionState.cs that has PendingInputs);
+//   - the tool index: ToolRegistry.BuildCompressedIndex of the tiered
+//     registry (the ToolRegistry.cs with RegisterCore and ToolExposureTier),
+//     through ToolIndexContextLayer.GetContextLayer(audience) @
+//     ebaac6d6a456b565fce5e589691850e9fb4f8fcf;
+//   - the core tier: ToolRegistrationExtensions.WithFirstPartyTools and
+//     WithSkillTools (the version that registers file_search and
+//     tool_output_read); spawn_agent is registered deferred
+//     (ToolIndexUpdater.StartAsync, Register);
+//   - the skill index: SkillRegistry.GenerateIndex (the version with
+//     SkillIndexPublisher and MCP prompt skills), the skill fields from
+//     SkillScanner @ d053ec9a3c191d2c44bc1675a8dd15566937a508;
+//     SkillIndexContextLayer is empty for Public and with SkillSync
+//     disabled (the version taking SkillSyncConfig);
+//   - the memory layer: MemoryIndexContextLayer (the version taking
+//     MemoryConfig, states SqlitePrimary and SqliteDegraded); Memory.Enabled
+//     defaults to true (MemoryConfigDefaultsTests);
+//   - the current time: CurrentTimeContextLayer in the
+//     ISystemPromptProvider.cs whose GetContextLayer takes the audience;
+//   - the [attachments] hint: SessionMessageAssembler.AttachmentContextHint
+//     (the same version as above).
+
+// SessionCore lists the tools NetClaw registers in the core tier: the
+// ones a session is offered before any discovery. Every other tool is
+// deferred: the tool index names it and the model loads it with load_tool
+// or finds it with search_tools.
+var SessionCore = []string{
+	"shell_execute", "file_read", "file_list", "file_search", "tool_output_read",
+	"file_write", "file_edit", "attach_file", "set_working_directory",
+	"search_tools", "load_tool", "skill_load", "skill_read_resource",
+}
+
+// IsSessionCore reports whether NetClaw registers the tool in its core
+// tier.
+func IsSessionCore(name string) bool { return slices.Contains(SessionCore, name) }
+
+// SessionToolIndex returns the compressed tool index NetClaw's tiered
+// registry writes for these tools (BuildCompressedIndex), "\n" line ends:
+//
+//	[directly callable core tools]
+//	<grant>: <name>, <name>, ...         the core tools, a line a grant,
+//	                                     grants in order of first appearance
+//
+//	[deferred first-party tools - discover with search_tools]
+//	<name>: <hint>                       the other first-party tools, by name
+//
+//	[MCP capability servers - discover tools with search_tools]
+//	...                                  as Index
+//
+// A hint is the description on one line (runs of white space made one
+// space), cut to 80 UTF-16 units (77 and "..."); a blank description
+// gives "No description available.". No tools give "".
+func SessionToolIndex(tools []Tool) string {
+	var b strings.Builder
+	var grants []string
+	byGrant := map[string][]string{}
+	var deferred, mcp []Tool
+	for _, t := range tools {
+		switch {
+		case t.IsMCP():
+			mcp = append(mcp, t)
+		case IsSessionCore(t.Name):
+			if _, seen := byGrant[t.Grant]; !seen {
+				grants = append(grants, t.Grant)
+			}
+			byGrant[t.Grant] = append(byGrant[t.Grant], t.Name)
+		default:
+			deferred = append(deferred, t)
+		}
+	}
+	if len(grants) > 0 {
+		b.WriteString("[directly callable core tools]\n")
+		for _, g := range grants {
+			b.WriteString(g + ": " + strings.Join(byGrant[g], ", ") + "\n")
+		}
+	}
+	if len(deferred) > 0 {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("[deferred first-party tools - discover with search_tools]\n")
+		slices.SortStableFunc(deferred, func(x, y Tool) int { return compareOrdinal(x.Name, y.Name) })
+		for _, t := range deferred {
+			b.WriteString(t.Name + ": " + compactHint(t.Description) + "\n")
+		}
+	}
+	if len(mcp) > 0 {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		// The MCP section is the same in both registries' indexes.
+		b.WriteString(Index(mcp))
+	}
+	return b.String()
+}
+
+// compactHint is BuildCompactHint: the description trimmed, its runs of
+// white space made one space, cut to 80 UTF-16 units (77 and "...").
+func compactHint(description string) string {
+	if netBlank(description) {
+		return "No description available."
+	}
+	return cutUTF16(strings.Join(strings.FieldsFunc(description, preview.IsDotNetSpace), " "), 80)
+}
+
+// cutUTF16 returns s when it is at most n UTF-16 units long, else its
+// first n-3 units and "..." (C#'s s[..(n-3)] + "...").
+func cutUTF16(s string, n int) string {
+	units := utf16.Encode([]rune(s))
+	if len(units) <= n {
+		return s
+	}
+	return string(utf16.Decode(units[:n-3])) + "..."
+}
+
+// SkillEntry is a skill as the skill index lists it.
+type SkillEntry struct {
+	// Name is the runtime's name for the skill.
+	Name string
+	// Category is the folder the skill's folder sits in, relative to the
+	// skills root ("" for a skill at the root and for a flat file):
+	// ".system" for a system skill, a category folder's name.
+	Category string
+	// Description is the frontmatter's description, trimmed.
+	Description string
+	// ArgumentHint is the frontmatter's argument-hint.
+	ArgumentHint string
+	// Hidden is disable-model-invocation: the index leaves the skill out.
+	Hidden bool
+}
+
+// SessionSkills returns the skills the runtime lists in c (those its
+// scanner accepts), as the skill index needs them.
+func SessionSkills(c *lint.Catalog) []SkillEntry {
+	if c == nil {
+		return nil
+	}
+	var out []SkillEntry
+	for _, s := range c.Skills {
+		if s.Status != lint.Loaded {
+			continue
+		}
+		out = append(out, SkillEntry{
+			Name: s.Name, Category: skillCategory(c.Home, s), Description: s.Description,
+			ArgumentHint: s.ArgumentHint, Hidden: s.DisableModelInvocation,
+		})
+	}
+	return out
+}
+
+// skillCategory is SkillScanner's category: the path from the scanned
+// root to the folder that holds the skill's folder, "/"-separated; none
+// for a flat file or a skill folder at the root.
+func skillCategory(h lint.Home, s *lint.Skill) string {
+	if s.Flat {
+		return ""
+	}
+	root := h.Skills
+	if s.Source.IsFeed() {
+		root = filepath.Join(h.SkillFeedsDir(), s.Source.Feed)
+	}
+	rel, err := filepath.Rel(root, filepath.Dir(filepath.Dir(s.Path)))
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// SkillIndex returns the skill index NetClaw's registry writes
+// (SkillRegistry.GenerateIndex), "\n" line ends: a header of four lines,
+// then each category (a skill without one is in "user"), in ordinal
+// order, with its skills by name:
+//
+//	[skills]|invoke via /name
+//	|Load skill guidance with skill_load(name) BEFORE using related features.
+//	|Read bundled resources with skill_read_resource(skillName, resourcePath).
+//	|Skills routed to a subagent require a concrete task when loaded.
+//	|<category>:
+//	|  <name>[ <argument-hint>]: <description, cut to 120 UTF-16 units>
+//
+// Skills with disable-model-invocation are left out; none left give "".
+func SkillIndex(skills []SkillEntry) string {
+	var visible []SkillEntry
+	for _, s := range skills {
+		if !s.Hidden {
+			if s.Category == "" {
+				s.Category = "user"
+			}
+			visible = append(visible, s)
+		}
+	}
+	if len(visible) == 0 {
+		return ""
+	}
+	slices.SortStableFunc(visible, func(x, y SkillEntry) int {
+		if c := compareOrdinal(x.Category, y.Category); c != 0 {
+			return c
+		}
+		return compareOrdinal(x.Name, y.Name)
+	})
+	var b strings.Builder
+	b.WriteString("[skills]|invoke via /name\n" +
+		"|Load skill guidance with skill_load(name) BEFORE using related features.\n" +
+		"|Read bundled resources with skill_read_resource(skillName, resourcePath).\n" +
+		"|Skills routed to a subagent require a concrete task when loaded.\n")
+	category := ""
+	for i, s := range visible {
+		if i == 0 || s.Category != category {
+			category = s.Category
+			b.WriteString("|" + category + ":\n")
+		}
+		desc := "(no description)"
+		if !netBlank(s.Description) {
+			desc = cutUTF16(netTrim(s.Description), 120)
+		}
+		sig := s.Name
+		if !netBlank(s.ArgumentHint) {
+			sig += " " + s.ArgumentHint
+		}
+		b.WriteString("|  " + sig + ": " + desc + "\n")
+	}
+	return b.String()
+}
+
+// MemoryLayer is the memory layer NetClaw's daemon shows while its SQLite
+// memory store is healthy (MemoryContextState.SqlitePrimary).
+const MemoryLayer = "[memories — sqlite-backed with automatic recall]\n" +
+	"Tools: find_memories, get_memories, store_memory, update_memory\n" +
+	"Durable memory recall is automatic before each user-facing turn.\n" +
+	"Use explicit memory tools only for deliberate manual control.\n" +
+	"Automatic recall injects durable_fact and evidence memories, and only\n" +
+	"injects items that clear a relevance floor — many turns inject nothing.\n" +
+	"Deliberate find_memories searches may return durable_fact plus evidence.\n" +
+	"Trace data is excluded from normal search results.\n" +
+	"Expired evidence is hidden from normal find_memories results unless explicitly requested for audit/debug review.\n" +
+	"\n" +
+	"Use find_memories/get_memories when automatic recall is insufficient or the\n" +
+	"user explicitly asks what you remember.\n" +
+	"\n" +
+	"Use store_memory only for explicit remember/save requests.\n" +
+	"Use update_memory only for corrections, supersede, tombstone, or metadata changes.\n" +
+	"\n" +
+	"Do not call explicit memory write tools as a reflex on every turn.\n" +
+	"\n" +
+	"For full guidance: file_read netclaw-memory.\n" +
+	"On errors or degraded memory: file_read netclaw-operations."
+
+// AttachmentsHint is the [attachments] block the static context ends with
+// when the session's audience is granted file_read.
+const AttachmentsHint = "[attachments]\n" +
+	"Your session working directory contains an `inbox/` subdirectory where user-uploaded files are placed.\n" +
+	"Each attachment is announced in the inbound message as a single line of the form:\n" +
+	"    [attachment] name=\"...\" mime=\"...\" size=... path=\"inbox/...\" inlined=\"true|false\" [note=\"...\"]\n" +
+	"The announced `path` is authoritative, relative to `session_dir`, and already includes any collision-safe filename change. " +
+	"Use `{session_dir}/{path}` when you need the absolute path on the host; do not search other session subdirectories for another copy.\n" +
+	"When `inlined=\"true\"` you can see the file content natively in this turn.\n" +
+	"When `inlined=\"false\"`:\n" +
+	"  - If `note` begins with \"current model has no\": the file exists on disk but you cannot render it natively. " +
+	"Acknowledge the attachment to the user by name in your reply and explain the limitation. Offer tool-based " +
+	"workarounds where applicable (for example, `shell_execute pdftotext` for a PDF on a non-PDF model).\n" +
+	"  - If `note` begins with \"format not inlineable\": use `file_read` or `shell_execute` to process the bytes. " +
+	"This is the normal path for docx, zip, archive, and media files.\n" +
+	"Never silently ignore an attachment the user sent — always acknowledge what you received by name, " +
+	"even if you cannot fully process it."
+
+// CurrentTimeLayer is CurrentTimeContextLayer's text for the instant now
+// in the zone loc, whose IANA name is zoneID (TimeZoneInfo.Local.Id):
+//
+//	[current-time]
+//	utc: 2026-12-02T05:48:54.1234567+00:00      DateTimeOffset "O", offset zero
+//	local: 2026-12-02 06:48:54 +01:00
+//	day_of_week: Wednesday
+//	timezone: Europe/Berlin
+func CurrentTimeLayer(now time.Time, loc *time.Location, zoneID string) string {
+	utc := now.UTC()
+	local := now.In(loc)
+	return "[current-time]\n" +
+		"utc: " + utc.Format("2006-01-02T15:04:05.0000000") + "+00:00\n" +
+		"local: " + local.Format("2006-01-02 15:04:05 -07:00") + "\n" +
+		"day_of_week: " + local.Weekday().String() + "\n" +
+		"timezone: " + zoneID
+}
+
+// SystemNudge wraps a per-turn block as the user message NetClaw puts
+// into the history before the user's message: "[system: " + block + "]".
+func SystemNudge(block string) string { return "[system: " + block + "]" }

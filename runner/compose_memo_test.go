@@ -1,0 +1,111 @@
+package runner
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// A memo composes what composing anew composes, for each task, and reads
+// what the request is made of (the playbook here) once: an edit after
+// the first compose is seen by a new memo, not by the one that composed.
+// Specs it does not keep (a project whose git state is inspected, MCP
+// tools) are composed anew each time.
+func TestComposeMemo(t *testing.T) {
+	f := newFixture(t, wire.OpenAI)
+	playbook := filepath.Join(f.home.Base, "identity", "AGENTS.md")
+	writeFile(t, playbook, "Playbook one.\n")
+	project := t.TempDir()
+	writeFile(t, filepath.Join(project, "AGENTS.md"), "Project rules.\n")
+	agent := f.cat.Agent("tester")
+	base := Spec{Agent: agent, Config: f.cat.Config, NetClaw: NetClaw{Home: f.home.Base, Audience: preview.Team,
+		Shell: &request.Shell{Platform: "Linux", Executable: "/bin/bash", Grammar: "Bash"}}}
+	fixedGit := &request.GitState{Kind: request.GitNotRepository}
+	tests := []struct {
+		name  string
+		mod   func(*Spec)
+		extra []request.Tool
+		kept  bool
+	}{
+		{name: "no project", kept: true},
+		{name: "personal", mod: func(s *Spec) { s.NetClaw.Audience = preview.Personal }, kept: true},
+		{name: "project with a fixed git state", mod: func(s *Spec) { s.Project, s.NetClaw.Git = project, fixedGit }, kept: true},
+		{name: "project whose git state is inspected", mod: func(s *Spec) { s.Project = project }},
+		{name: "MCP tools", extra: []request.Tool{{Name: "mcp_x", Description: "x"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			writeFile(t, playbook, "Playbook one.\n")
+			memo := NewComposeMemo()
+			for _, task := range [][2]string{{"Find the port.", ""}, {"Name the file.", "A Go service."}} {
+				s := base
+				if tt.mod != nil {
+					tt.mod(&s)
+				}
+				s.Task, s.Context, s.Compose = task[0], task[1], memo
+				want, err := composeNow(s, agent, tt.extra...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := composeRequest(s, agent, tt.extra...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("task %q: through the memo\n%q\nanew\n%q", task[0], got.FirstMessage+got.System, want.FirstMessage+want.System)
+				}
+			}
+			writeFile(t, playbook, "Playbook two.\n")
+			s := base
+			if tt.mod != nil {
+				tt.mod(&s)
+			}
+			s.Task, s.Compose = "Find the port.", memo
+			got, err := composeRequest(s, agent, tt.extra...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			edited := strings.HasSuffix(got.Part(request.PartDeploymentPlaybook).Text, "Playbook two.")
+			if edited == tt.kept {
+				t.Errorf("after the playbook's edit the memo's request has %q (kept by the memo: %v)", got.Part(request.PartDeploymentPlaybook).Text, tt.kept)
+			}
+			s.Compose = NewComposeMemo()
+			if got, _ := composeRequest(s, agent, tt.extra...); !strings.HasSuffix(got.Part(request.PartDeploymentPlaybook).Text, "Playbook two.") {
+				t.Errorf("a new memo composed %q, not the edited playbook", got.Part(request.PartDeploymentPlaybook).Text)
+			}
+		})
+	}
+}
+
+// A run's first message names its own session folder: runs sharing a
+// memo do not share their first message.
+func TestComposeMemoRunsOwnSession(t *testing.T) {
+	f := newFixture(t, wire.OpenAI)
+	f.srv.SetDefault(modeltest.Script{Steps: []modeltest.Step{modeltest.Text("done"), modeltest.Stop()}})
+	memo := NewComposeMemo()
+	var msgs []string
+	for _, task := range []string{"one", "two"} {
+		s := f.spec(task, Limits{})
+		s.Compose = memo
+		_, rec := f.run(t, s)
+		msgs = append(msgs, rec.Dir)
+	}
+	first := f.srv.Requests()
+	if len(first) != 2 {
+		t.Fatalf("%d requests, want 2", len(first))
+	}
+	for i, r := range first {
+		if got, want := taskOf(r), []string{"one", "two"}[i]; got != want {
+			t.Errorf("request %d has task %q, want %q", i, got, want)
+		}
+		if want := filepath.Join(msgs[i], SessionDir); !strings.Contains(r.FirstUser(), "\nsession_dir: "+want+"\n") {
+			t.Errorf("request %d's first message does not name its own session folder %s:\n%s", i, want, r.FirstUser())
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package route
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Render returns the request as sent, for a person to read: each system
+// message, the tools, and the user messages, under headings. A question
+// with agentdesk's default (no session context, spawn_agent alone) reads
+// as preview.Frontline.Render.
+func (p *Prepared) Render() string {
+	f := p.Frontline
+	if p.Question.Context == nil && len(p.Question.Tools) == 0 {
+		return f.Render()
+	}
+	var b strings.Builder
+	sys := p.Systems()
+	fmt.Fprintf(&b, "# system (preamble: %s)\n%s\n\n", preambleSourceOf(p.Question), sys[0])
+	if len(sys) > 1 {
+		head := fmt.Sprintf("[available-subagents], audience %s", f.Audience)
+		if c := p.Question.Context; c != nil {
+			var names []string
+			for _, l := range c.Layers {
+				if !l.PerTurn {
+					names = append(names, l.Name)
+				}
+			}
+			head = fmt.Sprintf("context layers: %s; audience %s", strings.Join(names, ", "), f.Audience)
+		}
+		fmt.Fprintf(&b, "# system (%s)\n%s\n\n", head, sys[1])
+	}
+	for _, t := range p.tools() {
+		fmt.Fprintf(&b, "# tool %s\n%s\nparameters: %s\n\n", t.Name, t.Description, t.Parameters)
+	}
+	if n := p.Nudge(); n != "" {
+		var names []string
+		for _, l := range p.Question.Context.Layers {
+			if l.PerTurn {
+				names = append(names, l.Name)
+			}
+		}
+		fmt.Fprintf(&b, "# user (per-turn context: %s)\n%s\n\n", strings.Join(names, ", "), n)
+	}
+	fmt.Fprintf(&b, "# user\n%s\n", f.Request)
+	if c := p.Question.Context; c != nil && len(c.NotReproduced) > 0 {
+		fmt.Fprintf(&b, "\n# not reproduced (NetClaw sends these; agentdesk cannot)\n- %s\n", strings.Join(c.NotReproduced, "\n- "))
+	}
+	return b.String()
+}
+
+// preambleSourceOf says which preamble a question uses.
+func preambleSourceOf(q Question) string {
+	if q.PreambleSource != "" {
+		return q.PreambleSource
+	}
+	return "agentdesk's neutral default"
+}
+
+// RequestJSON is the request as sent, for --show-request --format json.
+type RequestJSON struct {
+	Audience       string        `json:"audience"`
+	PreambleSource string        `json:"preamble_source"`
+	Systems        []string      `json:"systems"`
+	Layers         []LayerJSON   `json:"layers"`
+	Tools          []ToolJSON    `json:"tools"`
+	Messages       []MessageJSON `json:"messages"`
+	NotReproduced  []string      `json:"not_reproduced"`
+}
+
+// LayerJSON is one context layer: which message carries it.
+type LayerJSON struct {
+	Name    string `json:"name"`
+	PerTurn bool   `json:"per_turn"`
+	Text    string `json:"text"`
+}
+
+// ToolJSON is one tool offered.
+type ToolJSON struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// MessageJSON is one message after the system messages.
+type MessageJSON struct {
+	Role string `json:"role"`
+	Text string `json:"text"`
+}
+
+// JSON returns the request as sent.
+func (p *Prepared) JSON() RequestJSON {
+	r := RequestJSON{
+		Audience: p.Frontline.Audience.String(), PreambleSource: preambleSourceOf(p.Question),
+		Systems: p.Systems(), Layers: []LayerJSON{}, Tools: []ToolJSON{}, Messages: []MessageJSON{}, NotReproduced: []string{},
+	}
+	if c := p.Question.Context; c != nil {
+		for _, l := range c.Layers {
+			r.Layers = append(r.Layers, LayerJSON{Name: l.Name, PerTurn: l.PerTurn, Text: l.Text})
+		}
+		r.NotReproduced = append(r.NotReproduced, c.NotReproduced...)
+	} else {
+		r.Layers = append(r.Layers, LayerJSON{Name: "available-subagents", Text: p.Frontline.Layer})
+	}
+	for _, t := range p.tools() {
+		params := t.Parameters
+		if len(params) == 0 {
+			params = json.RawMessage(`{}`)
+		}
+		r.Tools = append(r.Tools, ToolJSON{Name: t.Name, Description: t.Description, Parameters: params})
+	}
+	if n := p.Nudge(); n != "" {
+		r.Messages = append(r.Messages, MessageJSON{Role: "user", Text: n})
+	}
+	r.Messages = append(r.Messages, MessageJSON{Role: "user", Text: p.Frontline.Request})
+	return r
+}
