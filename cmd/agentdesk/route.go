@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/route"
 	"github.com/agentdesk/agentdesk/tui/demo"
@@ -278,6 +280,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return writeString(g.stdout, termsafe.EscapeLines(p.Render()))
 	}
 	opts := route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record}
+	var recorded *runner.Model // the demo's recorded frontline, as the report names it
 	if f.demo {
 		// The demo has no model: its recorded frontline answers the
 		// requests its routing suite holds.
@@ -286,6 +289,8 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 			return usageErrorf("%v", err)
 		}
 		opts.Samples, opts.Replays, opts.ReplaySources = len(tapes), tapes, sources
+		m := demoFrontlineModel(p.Model, tapes[0].Header, sh.c.Home.Base, sources[0])
+		recorded = &m
 	}
 	rn, err := openRunner(g, sh.runsDir(f.runsDir))
 	if err != nil {
@@ -300,6 +305,11 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	}
 	if res.NoTools != "" {
 		return exitWith(exitFindings, errors.New(res.NoTools))
+	}
+	if recorded != nil {
+		// Not the demo configuration's replay provider (a recorded run
+		// of a trial, which no sample played): the recordings that did.
+		res.Prepared.Model = *recorded
 	}
 	if f.format == suiteAsJSON {
 		err = writeRouteJSON(g, res)
@@ -368,6 +378,32 @@ func unwrapPathError(err error) error {
 	return err
 }
 
+// demoRecordingProvider is the provider the report names for the demo's
+// recorded frontline.
+const demoRecordingProvider = "demo recording"
+
+// demoFrontlineModel is the model of the demo's recorded frontline, as
+// the report shows it: the model and role the recording's header names,
+// "demo recording" for the provider and the recordings' folder (relative
+// to the demo home base, which is removed when the command ends) for the
+// endpoint. configured is the demo configuration's model, whose fields
+// stand in for what the header leaves out.
+func demoFrontlineModel(configured runner.Model, h cassette.Header, base, source string) runner.Model {
+	dir := filepath.Dir(source)
+	if rel, err := filepath.Rel(base, dir); err == nil && filepath.IsLocal(rel) {
+		dir = rel
+	}
+	m := runner.Model{Role: configured.Role, Provider: demoRecordingProvider, Type: runner.ReplayProviderType, Endpoint: dir,
+		ModelID: configured.ModelID, Via: configured.Via}
+	if h.Model != "" {
+		m.ModelID = h.Model
+	}
+	if h.Role != "" {
+		m.Role = h.Role
+	}
+	return m
+}
+
 // routeText renders a result: the question, the distribution, the samples.
 func routeText(res *route.Result) string {
 	p := res.Prepared
@@ -375,8 +411,12 @@ func routeText(res *route.Result) string {
 	n := len(res.Samples)
 	fmt.Fprintf(&b, "Request: %s\n", termsafe.Escape(p.Request))
 	fmt.Fprintf(&b, "Preamble: %s\n", termsafe.Escape(preambleSource(p.Question)))
-	fmt.Fprintf(&b, "Frontline: %s (provider %s, %s), audience %s, %d %s in the layer, %d %s\n\n",
-		termsafe.Escape(p.Model.ModelID), termsafe.Escape(p.Model.Provider), termsafe.Escape(p.Model.Via), p.Audience,
+	from := "provider " + p.Model.Provider + ", " + p.Model.Via
+	if p.Model.Provider == demoRecordingProvider {
+		from = demoRecordingProvider + ", " + p.Model.Endpoint
+	}
+	fmt.Fprintf(&b, "Frontline: %s (%s), audience %s, %d %s in the layer, %d %s\n\n",
+		termsafe.Escape(p.Model.ModelID), termsafe.Escape(from), p.Audience,
 		len(p.Frontline.Agents), evalrec.Plural(len(p.Frontline.Agents), "agent", "agents"), n, evalrec.Plural(n, "sample", "samples"))
 	width := 0
 	dist := res.Distribution()
