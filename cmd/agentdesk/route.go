@@ -413,6 +413,9 @@ func routeText(res *route.Result) string {
 	n := len(res.Samples)
 	fmt.Fprintf(&b, "Request: %s\n", termsafe.Escape(p.Request))
 	fmt.Fprintf(&b, "Preamble: %s\n", termsafe.Escape(preambleSource(p.Question)))
+	if c := p.ContextSummary(); c != "" {
+		fmt.Fprintf(&b, "Context: %s\n", c)
+	}
 	from := "provider " + p.Model.Provider + ", " + p.Model.Via
 	if p.Model.Provider == demoRecordingProvider {
 		from = demoRecordingProvider + ", " + p.Model.Endpoint
@@ -464,16 +467,19 @@ func shareLabel(s route.Share) string {
 
 // routeDoc is the --format json document of agentdesk route.
 type routeDoc struct {
-	Request      string            `json:"request"`
-	Preamble     string            `json:"preamble,omitempty"`
-	Audience     preview.Audience  `json:"audience"`
-	Model        runner.Model      `json:"model"`
-	Agents       []string          `json:"agents"`
-	Distribution []route.Share     `json:"distribution"`
-	Samples      []routeSampleJSON `json:"samples"`
-	Static       []route.Score     `json:"static,omitempty"`
-	Similar      []route.Pair      `json:"similar,omitempty"`
-	Heuristic    string            `json:"heuristic,omitempty"`
+	Request  string `json:"request"`
+	Preamble string `json:"preamble,omitempty"`
+	// ContextLayers name the main session's context layers sent, in
+	// order (none with agentdesk's default).
+	ContextLayers []string          `json:"context_layers,omitempty"`
+	Audience      preview.Audience  `json:"audience"`
+	Model         runner.Model      `json:"model"`
+	Agents        []string          `json:"agents"`
+	Distribution  []route.Share     `json:"distribution"`
+	Samples       []routeSampleJSON `json:"samples"`
+	Static        []route.Score     `json:"static,omitempty"`
+	Similar       []route.Pair      `json:"similar,omitempty"`
+	Heuristic     string            `json:"heuristic,omitempty"`
 }
 
 // routeSampleJSON is one sample in --format json.
@@ -489,7 +495,7 @@ type routeSampleJSON struct {
 
 func writeRouteJSON(g *globals, res *route.Result) error {
 	p := res.Prepared
-	doc := routeDoc{Request: p.Request, Preamble: preambleSource(p.Question), Audience: p.Audience, Model: p.Model, Agents: p.Frontline.Agents, Distribution: res.Distribution()}
+	doc := routeDoc{Request: p.Request, Preamble: preambleSource(p.Question), ContextLayers: p.ContextLayers(), Audience: p.Audience, Model: p.Model, Agents: p.Frontline.Agents, Distribution: res.Distribution()}
 	for _, s := range res.Samples {
 		doc.Samples = append(doc.Samples, routeSampleJSON{N: s.N, Pick: s.Pick, Label: s.Label(), RunID: s.Run.RunID, RunDir: s.Run.Dir, Error: s.NoAnswer()})
 	}

@@ -475,7 +475,7 @@ func TestRouteFrontlineAsNetClaw(t *testing.T) {
 		sent.Messages[3].Content != "Review my diff" {
 		t.Errorf("messages %+v", sent.Messages)
 	}
-	if !strings.Contains(stdout, "with its context layers") {
+	if !strings.Contains(stdout, "with its context layers") || !strings.Contains(stdout, "\nContext: tool-index, memory, available-subagents, attachments; per turn: current-time, working-context\n") {
 		t.Errorf("the report does not say the context layers were sent:\n%s", stdout)
 	}
 	// --show-request prints every message and tool sent, and what is not
