@@ -98,15 +98,10 @@ func TrialToolSpecs(audience string) []tools.Spec {
 	}
 	o := request.SubAgentTools(a)
 	out := make([]tools.Spec, 0, len(o.Tools))
-	listed := false
 	for _, t := range o.Tools {
 		if !t.Deferred {
 			out = append(out, tools.SpecOf(t))
 		}
-		listed = listed || t.Name == tools.ToolOutputRead
-	}
-	if !listed && len(out) > 0 {
-		out = append(out, tools.OutputReadSpec())
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -213,7 +214,7 @@ func TestLongResultIsSpilledAndReadOn(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "big.txt"), long)
 	f.srv.Enqueue(
 		script(modeltest.ToolCall("c1", "file_read", `{"Path":"big.txt","_rationale":"read"}`), modeltest.Finish(modeltest.FinishTools)),
-		script(modeltest.ToolCall("c2", "tool_output_read", `{"CallId":"c1","Start":0,"Limit":12,"_rationale":"head"}`), modeltest.Finish(modeltest.FinishTools)),
+		script(modeltest.ToolCall("c2", "tool_output_read", `{"CallId":"c1","Start":0,"Limit":128,"_rationale":"head"}`), modeltest.Finish(modeltest.FinishTools)),
 		modeltest.Reply("done"),
 	)
 	_, rec := f.run(t, f.toolSpec("Read it.", dir, Limits{}))
@@ -228,10 +229,64 @@ func TestLongResultIsSpilledAndReadOn(t *testing.T) {
 	if got := lastTool(reqs[1]).Text; !strings.HasSuffix(got, "END\n\n[output truncated to 12000 chars of 15003; continue with tool_output_read using CallId='c1' and a bounded Start/Limit window instead of re-running]") {
 		t.Errorf("the model got %q", got[len(got)-200:])
 	}
-	if got := lastTool(reqs[2]).Text; got != "012345678901\n[characters 0–12 of 15003; continue with Start=12]" {
+	if got := lastTool(reqs[2]).Text; got != long[:72]+"\n[range start=0 end=72; next_start=72; complete=false]" {
 		t.Errorf("tool_output_read: %q", got)
 	}
-	if b, err := os.ReadFile(filepath.Join(rec.Dir, SessionDir, ".tool-output", "c1.txt")); err != nil || string(b) != long {
+	kept, err := filepath.Glob(filepath.Join(rec.Dir, SessionDir, "tool-calls", "*.log"))
+	if err != nil || len(kept) != 1 {
+		t.Fatalf("the spill in the run folder: %v, %v", kept, err)
+	}
+	if b, err := os.ReadFile(kept[0]); err != nil || string(b) != long {
 		t.Errorf("the spill in the run folder: %d bytes, %v", len(b), err)
+	}
+}
+
+// The round trip with the shell, whose budget is 2,000 characters: a long
+// output reaches the model cut, with the note naming tool_output_read's
+// real parameters; the model's calls with CallId, Start and Limit read it
+// back whole, window by window, in the runtime's format.
+func TestLongShellResultReadBack(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	var want strings.Builder
+	want.WriteString("Exit code: 0\n")
+	for i := 1; i <= 1000; i++ {
+		want.WriteString(strconv.Itoa(i) + "\n")
+	}
+	full := want.String() // 3,906 characters
+	f := newFixture(t, wire.OpenAI)
+	dir := project(t)
+	f.srv.Enqueue(
+		script(modeltest.ToolCall("call_sh", "shell_execute", `{"Command":"seq 1 1000","_rationale":"count"}`), modeltest.Finish(modeltest.FinishTools)),
+		script(modeltest.ToolCall("r1", "tool_output_read", `{"CallId":"call_sh","Start":0,"Limit":2000,"_rationale":"head"}`), modeltest.Finish(modeltest.FinishTools)),
+		script(modeltest.ToolCall("r2", "tool_output_read", `{"callId":"call_sh","start":1942,"_rationale":"rest"}`), modeltest.Finish(modeltest.FinishTools)),
+		modeltest.Reply("done"),
+	)
+	s := f.toolSpec("Count.", dir, Limits{})
+	pats, err := approve.ParseAll([]string{"shell_execute:seq *"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Approve = pats
+	_, rec := f.run(t, s)
+	if rec.Outcome != Completed {
+		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
+	}
+	reqs := f.srv.Requests()
+	note := "\n\n[output truncated to 2000 chars of 3906; continue with tool_output_read using CallId='call_sh' and a bounded Start/Limit window instead of re-running]"
+	if got := lastTool(reqs[1]).Text; got != full[len(full)-2000:]+note {
+		t.Errorf("the shell result the model got ends %q", got[max(0, len(got)-200):])
+	}
+	if got := lastTool(reqs[2]).Text; got != full[:1942]+"\n[range start=0 end=1942; next_start=1942; complete=false]" {
+		t.Errorf("first window ends %q", got[max(0, len(got)-100):])
+	}
+	if got := lastTool(reqs[3]).Text; got != full[1942:]+"\n[range start=1942 end=3906; next_start=none; complete=true]" {
+		t.Errorf("second window ends %q", got[max(0, len(got)-100):])
+	}
+	for i, c := range rec.ToolCalls[1:] {
+		if c.Result.Label != "real" {
+			t.Errorf("read %d: label %s", i+1, c.Result.Label)
+		}
 	}
 }

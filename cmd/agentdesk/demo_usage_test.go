@@ -44,6 +44,25 @@ func TestTestWithoutNetClawNamesTheFlagOnce(t *testing.T) {
 	}
 }
 
+// TestTestOfflineWithoutNetClawSaysWhyStale: recordings made with the
+// operating rules replay stale on a machine without NetClaw (CI without
+// --netclaw-dir); test --offline says on stderr that the rules are missing
+// and that this is why, as a live or recording test says they are missing.
+func TestTestOfflineWithoutNetClawSaysWhyStale(t *testing.T) {
+	_, env, _, _ := suiteHome(t)
+	if code, out, errOut := runTrialCmd(t, env, "", "test", "--record"); code != 0 {
+		t.Fatalf("record: exit %d\n%s\n%s", code, out, errOut)
+	}
+	env = append(env, "AGENTDESK_NETCLAW_DIR=")
+	code, out, errOut := runTrialCmd(t, env, "", "test", "--offline")
+	if code != 1 || !strings.Contains(out, "system prompt: operating-rules changed") {
+		t.Fatalf("exit %d, want 1 with stale recordings\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "the operating rules (NetClaw's embedded core) are missing") || !strings.Contains(errOut, "recordings made with them replay stale") || strings.Count(errOut, "--netclaw-dir") != 1 {
+		t.Errorf("stderr does not say the rules are missing and why the recordings are stale:\n%s", errOut)
+	}
+}
+
 // TestDemoNotRecordedHint: a demo sample with no recording (here under
 // --models, whose folders the demo has none in) is not told to --record,
 // which the demo refuses, nor shown at the demo's temporary path: the

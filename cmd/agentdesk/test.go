@@ -212,7 +212,13 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return err
 	}
-	if nc.Core == nil && !f.offline && !f.demo { // the demo's samples replay
+	switch {
+	case nc.Core != nil || f.demo: // the demo's samples replay
+	case f.offline:
+		// Replayed samples are compared with a request without them:
+		// recordings made with them are stale, and this says why.
+		g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing: "+nc.CoreMissing+"; recordings made with them replay stale (system prompt: operating-rules changed)"+netclawDirHint(nc.CoreMissing))
+	default:
 		g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing from the samples' requests: "+nc.CoreMissing+"; the samples run without them, so they may behave otherwise than in NetClaw"+netclawDirHint(nc.CoreMissing))
 	}
 	if f.project != "" {

@@ -114,9 +114,9 @@ func (p *process) pid() int { return p.cmd.Process.Pid }
 
 // stop ends the server and everything it started: stdin is closed (an MCP
 // server exits at the end of its input), then after grace the group gets
-// SIGTERM, and after grace again SIGKILL, which is sent to the group even
-// when the leader has exited, for children it left behind. stop returns
-// when the leader has been reaped.
+// SIGTERM, and after grace again SIGKILL for the group and every
+// descendant (proctree.Kill), even when the server has exited, for
+// children it left behind. stop returns when the leader has been reaped.
 func (p *process) stop(grace time.Duration) {
 	p.stopOnce.Do(func() {
 		_ = p.stdin.Close()
@@ -132,7 +132,10 @@ func (p *process) stop(grace time.Duration) {
 			case <-timer.C:
 			}
 		}
-		signalGroup(p.cmd, true)
+		// SIGKILL for the group and every descendant, even those that left
+		// it (proctree's supervisor sweeps them; the group's own SIGKILL
+		// would kill the supervisor before it could).
+		_ = proctree.Kill(p.cmd)
 		<-p.done
 		proctree.Cleanup(p.cmd) // what the server left running outside its group
 	})

@@ -14,6 +14,14 @@ const EnvName = "AGENTDESK_PROCESS_TREE"
 
 var counter atomic.Uint64
 
+// Left says what Cleanup found of a command once it had ended.
+type Left struct {
+	// OutputCut is set when descendants still held the command's output
+	// open when the grace after its exit (cmd.WaitDelay) ran out, and were
+	// killed: the output may lack what they would have written.
+	OutputCut bool
+}
+
 // Prepare makes cmd start in a process group of its own (with the
 // platform's extras, see the package comment) and marks its environment
 // so its descendants can be found. Call it after setting cmd.Env (nil

@@ -3,12 +3,16 @@
 package proctree
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -43,17 +47,96 @@ func prepare(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 }
 
-// Start starts cmd with the OS thread held, so the parent-death signal
-// is tied to a thread that lives on.
-func Start(cmd *exec.Cmd) error {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	return cmd.Start()
+// supervisors holds, per command started through the supervisor, agentdesk's
+// end of its socket.
+var supervisors sync.Map // *exec.Cmd → *supervisor
+
+type supervisor struct {
+	mu     sync.Mutex
+	ctl    *os.File
+	report *bufio.Reader
 }
 
-// Kill kills cmd's process group and every process carrying cmd's mark
-// (its descendants that left the group). It does not wait.
+// ask asks the supervisor to kill the command and its descendants.
+func (s *supervisor) ask() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := s.ctl.Write([]byte{'k'})
+	return err
+}
+
+// selfExe is how the supervisor is started: agentdesk's own executable,
+// even when the file was replaced or deleted since it started.
+const selfExe = "/proc/self/exe"
+
+var canExecSelf = sync.OnceValue(func() bool {
+	return unix.Access(selfExe, unix.X_OK) == nil
+})
+
+// useSupervisor is false only in benchmarks that measure the direct start.
+var useSupervisor = true
+
+// Start starts cmd through the process supervisor (see supervise_linux.go):
+// cmd.Process is then the supervisor, the leader of the command's process
+// group, and it exits as the command did, once the command and every
+// descendant are gone. A command that cannot be started gives the error
+// starting it directly would (a *fs.PathError with the errno). Where the
+// supervisor cannot be used (no /proc/self/exe, cmd.ExtraFiles in use),
+// the command is started directly with the OS thread held, so its
+// parent-death signal is tied to a thread that lives on.
+func Start(cmd *exec.Cmd) error {
+	if cmd.Err != nil || cmd.Path == "" || len(cmd.ExtraFiles) > 0 || tokenOf(cmd) == "" || !useSupervisor || !canExecSelf() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		return cmd.Start()
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("making the socket to the process supervisor: %w", err)
+	}
+	ours, theirs := os.NewFile(uintptr(fds[0]), "agentdesk-supervisor"), os.NewFile(uintptr(fds[1]), "agentdesk-control")
+	path, args, env, pdeath := cmd.Path, cmd.Args, cmd.Env, cmd.SysProcAttr.Pdeathsig
+	grace := cmd.WaitDelay.Milliseconds()
+	cmd.Path = selfExe
+	cmd.Args = append([]string{supervisorArg0, path}, args...)
+	cmd.Env = append(env[:len(env):len(env)], superviseEnv+"=3 "+strconv.FormatInt(grace, 10))
+	cmd.ExtraFiles = []*os.File{theirs}
+	// The supervisor must outlive agentdesk to clean up after it: no
+	// parent-death signal for it (the end of the socket tells it).
+	cmd.SysProcAttr.Pdeathsig = 0
+	err = cmd.Start()
+	theirs.Close()
+	cmd.Path, cmd.Args, cmd.Env, cmd.ExtraFiles, cmd.SysProcAttr.Pdeathsig = path, args, env, nil, pdeath
+	if err != nil {
+		ours.Close()
+		return err
+	}
+	sup := &supervisor{ctl: ours, report: bufio.NewReader(ours)}
+	line, rerr := readReport(sup.report)
+	var errno int
+	switch {
+	case strings.HasPrefix(line, "ok "):
+		supervisors.Store(cmd, sup)
+		return nil
+	case rerr == nil && strings.HasPrefix(line, "err "):
+		errno, _ = strconv.Atoi(strings.TrimPrefix(line, "err "))
+	}
+	_ = cmd.Wait()
+	ours.Close()
+	if errno != 0 {
+		return &fs.PathError{Op: "fork/exec", Path: path, Err: syscall.Errno(errno)}
+	}
+	return fmt.Errorf("starting %s: agentdesk's process supervisor ended without starting it (%v, %q)", path, cmd.ProcessState, line)
+}
+
+// Kill kills cmd and every descendant: it asks cmd's supervisor to, or,
+// when there is none (any more), kills cmd's process group and every
+// process carrying cmd's mark (its descendants that left the group). It
+// does not wait.
 func Kill(cmd *exec.Cmd) error {
+	if v, ok := supervisors.Load(cmd); ok && v.(*supervisor).ask() == nil {
+		return nil
+	}
 	var err error
 	if cmd.Process != nil {
 		if e := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); e != nil && e != syscall.ESRCH {
@@ -64,7 +147,7 @@ func Kill(cmd *exec.Cmd) error {
 	if token == "" {
 		return err
 	}
-	killed := killMarked([]byte(EnvName + "=" + token))
+	killed := killMarked([]byte(EnvName+"="+token), pidOf(cmd))
 	if len(killed) > 0 {
 		v, _ := victims.LoadOrStore(cmd, &victimList{})
 		vl := v.(*victimList)
@@ -75,34 +158,60 @@ func Kill(cmd *exec.Cmd) error {
 	return err
 }
 
-// Cleanup kills what is left of cmd (see Kill) and reaps the killed
-// descendants that were re-parented to agentdesk, waiting a bounded time
-// for them to die. Call it after cmd.Wait.
-func Cleanup(cmd *exec.Cmd) {
+func pidOf(cmd *exec.Cmd) int {
+	if cmd.Process == nil {
+		return -1
+	}
+	return cmd.Process.Pid
+}
+
+// Cleanup makes sure nothing of cmd is left; call it after cmd.Wait. A
+// supervisor that said "done" has reaped the whole tree before exiting,
+// so there is nothing to do but read its last words; otherwise (no
+// supervisor, or one that was killed) what is left is killed (see Kill) and the killed descendants
+// that were re-parented to agentdesk are reaped, within a bounded wait.
+func Cleanup(cmd *exec.Cmd) Left {
+	var left Left
+	if v, ok := supervisors.LoadAndDelete(cmd); ok {
+		sup := v.(*supervisor)
+		_ = sup.ctl.SetReadDeadline(time.Now().Add(time.Second))
+		done := false
+		for !done {
+			line, err := readReport(sup.report)
+			left.OutputCut = left.OutputCut || line == "cut"
+			done = line == "done"
+			if err != nil {
+				break
+			}
+		}
+		sup.mu.Lock()
+		sup.ctl.Close()
+		sup.mu.Unlock()
+		if done {
+			return left
+		}
+	}
 	_ = Kill(cmd)
 	v, ok := victims.LoadAndDelete(cmd)
 	if !ok {
-		return
+		return left
 	}
 	list := v.(*victimList).list
-	own := -1
-	if cmd.Process != nil {
-		own = cmd.Process.Pid
-	}
-	reap(list, own, time.Now().Add(2*time.Second))
+	reap(list, pidOf(cmd), time.Now().Add(2*time.Second))
+	return left
 }
 
 // killMarked sends SIGKILL to every process whose environment holds
 // mark, again until a pass finds no new one (a process may fork between
 // the reading and the kill), and returns them.
-func killMarked(mark []byte) []proc {
+func killMarked(mark []byte, spare int) []proc {
 	self := os.Getpid()
 	seen := map[int]bool{}
 	var killed []proc
 	for range 20 {
 		fresh := false
 		for _, pid := range pids() {
-			if pid == self || seen[pid] {
+			if pid == self || pid == spare || seen[pid] {
 				continue
 			}
 			env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")

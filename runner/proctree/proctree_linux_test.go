@@ -182,7 +182,7 @@ func FuzzHasEntry(f *testing.F) {
 func BenchmarkKillMarked(b *testing.B) {
 	mark := []byte(EnvName + "=no-such-command")
 	for b.Loop() {
-		if len(killMarked(mark)) != 0 {
+		if len(killMarked(mark, -1)) != 0 {
 			b.Fatal("killed something unmarked")
 		}
 	}

@@ -18,4 +18,7 @@ func Kill(cmd *exec.Cmd) error {
 }
 
 // Cleanup kills cmd's process.
-func Cleanup(cmd *exec.Cmd) { _ = Kill(cmd) }
+func Cleanup(cmd *exec.Cmd) Left {
+	_ = Kill(cmd)
+	return Left{}
+}

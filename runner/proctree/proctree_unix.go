@@ -29,4 +29,7 @@ func Kill(cmd *exec.Cmd) error {
 }
 
 // Cleanup kills what is left of cmd's process group.
-func Cleanup(cmd *exec.Cmd) { _ = Kill(cmd) }
+func Cleanup(cmd *exec.Cmd) Left {
+	_ = Kill(cmd)
+	return Left{}
+}

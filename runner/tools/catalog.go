@@ -64,11 +64,13 @@ type Env struct {
 }
 
 // FromOffered returns a Tool for every tool of env.Offered, offered with
-// the catalogue's exact spec: the file tools and shell_execute on the
-// workspace, search_tools and load_tool answered from the catalogue (and
+// the catalogue's exact spec: the file tools, tool_output_read and
+// shell_execute on the workspace, search_tools and load_tool answered from the catalogue (and
 // the MCP tools of the set), web_fetch and web_search behind approval,
 // and a labelled stub for every tool that touches NetClaw's own state or
-// another system.
+// another system (the reminder, webhook and memory tools among them). A
+// tool the catalogue withholds (tool_output_read under a profile that does
+// not allow it, say) is not offered, as at the runtime.
 func FromOffered(env Env) []Tool {
 	ws := env.Workspace
 	impl := map[string]Tool{}
@@ -104,25 +106,7 @@ func FromOffered(env Env) []Tool {
 		}
 		out = append(out, Stub(spec, ""))
 	}
-	if ws != nil {
-		// The runtime's spill steers the model to tool_output_read, which
-		// the catalogue does not describe: a trial offers it with the
-		// file tools.
-		if _, listed := catalogued(env.Offered, ToolOutputRead); !listed {
-			out = append(out, ws.OutputReadTool())
-		}
-	}
 	return out
-}
-
-// catalogued returns the offered tool named name.
-func catalogued(o request.Offered, name string) (request.Tool, bool) {
-	for _, t := range o.Tools {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return request.Tool{}, false
 }
 
 // bound hands the set to the meta tools when it adds them.

@@ -190,3 +190,26 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// The memory tools and run_reminder touch NetClaw's state (the user's
+// memory store, a reminder's real delivery): a trial offers them with the
+// catalogue's spec and stubs every call, saying what would have happened.
+func TestMemoryAndRunReminderAreStubbed(t *testing.T) {
+	_, _, set := catalogSet(t, nil, nil)
+	for name, args := range map[string]string{
+		"find_memories": `{"Query":"deploy steps"}`,
+		"get_memories":  `{"Ids":"doc-1a2b3c"}`,
+		"store_memory":  `{"Title":"t","Content":"c"}`,
+		"update_memory": `{"Id":"doc-1a2b3c","Delete":true}`,
+		"run_reminder":  `{"Id":"daily-standup"}`,
+	} {
+		raw := strings.TrimSuffix(args, "}") + `,"_rationale":"test"}`
+		r := set.Call(context.Background(), name, json.RawMessage(raw))
+		if r.Label != LabelStubbed || !strings.HasPrefix(r.Text, StubNote+" "+name+" touches NetClaw's own state") || !strings.Contains(r.Text, stubbed[name]) {
+			t.Errorf("%s: %+v", name, r)
+		}
+	}
+	if r := set.Call(context.Background(), "find_memories", json.RawMessage(`{"Query":"x"}`)); !r.Refused {
+		t.Errorf("find_memories without _rationale: %+v", r)
+	}
+}

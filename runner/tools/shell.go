@@ -161,7 +161,7 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration)
 		return Errorf("Error: Failed to start command: %v", err), -1
 	}
 	err := cmd.Wait()
-	proctree.Cleanup(cmd) // what the command left running in the background, in its group or not
+	left := proctree.Cleanup(cmd) // what the command left running in the background, in its group or not
 	switch {
 	case errors.Is(tctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
 		return Errorf("%s", request.ShellTimedOut(int(timeout/time.Second))), -1
@@ -182,7 +182,7 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration)
 		}
 		text += e
 	}
-	if errors.Is(err, exec.ErrWaitDelay) {
+	if errors.Is(err, exec.ErrWaitDelay) || left.OutputCut {
 		text += "\n[output cut: a background process kept the output open after the command ended; it was stopped]"
 	}
 	return Result{Text: request.ShellResult(code, text, ""), Cut: stdout.cut() || stderr.cut()}, code

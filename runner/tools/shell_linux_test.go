@@ -19,6 +19,11 @@ import (
 // of its own (out of the command's process group) and writes its pid.
 const leftBehind = "setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $! > pid\n"
 
+// clearedBehind is leftBehind with an environment cleared of everything,
+// agentdesk's mark included, and a shell in between that exits (so the
+// sleep is an orphan).
+const clearedBehind = "env -i /bin/sh -c 'setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $! > pid'\n"
+
 // waitPid waits (bounded) for the pid file the command writes.
 func waitPid(file string) (int, bool) {
 	deadline := time.Now().Add(10 * time.Second)
@@ -60,12 +65,17 @@ func TestRunCommandLeavesNothing(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
+		leave  string
 		tail   string
 		cancel bool
 		want   string
 	}{
-		{name: "command ends", tail: "echo done", want: "done"},
-		{name: "run cancelled", tail: "sleep 1000", cancel: true, want: request.ShellCancelled},
+		{name: "command ends", leave: leftBehind, tail: "echo done", want: "done"},
+		{name: "run cancelled", leave: leftBehind, tail: "sleep 1000", cancel: true, want: request.ShellCancelled},
+		// No mark in its environment, not in the group: found by parentage
+		// (orphans are re-parented to the command's supervisor).
+		{name: "env cleared, command ends", leave: clearedBehind, tail: "echo done", want: "done"},
+		{name: "env cleared, run cancelled", leave: clearedBehind, tail: "sleep 1000", cancel: true, want: request.ShellCancelled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -77,7 +87,7 @@ func TestRunCommandLeavesNothing(t *testing.T) {
 					cancel()
 				}()
 			}
-			res := RunCommand(ctx, leftBehind+tc.tail, dir, time.Minute)
+			res := RunCommand(ctx, tc.leave+tc.tail, dir, time.Minute)
 			if !strings.Contains(res.Text, tc.want) {
 				t.Errorf("result %q, want it to hold %q", res.Text, tc.want)
 			}

@@ -11,12 +11,22 @@ import (
 const StubNote = "[agentdesk trial: not run]"
 
 // stubbed says, per tool that touches NetClaw's own state or other
-// systems, what the runtime would have done.
+// systems, what the runtime would have done. The memory tools are stubbed
+// even where they only read: NetClaw keeps memory in its daemon's SQLite
+// database (NetclawPaths.MemorySqliteDbPath), which a trial does not open:
+// opening a live SQLite database may create or change its -wal and -shm
+// files, and its schema is the daemon's, not a file format agentdesk reads.
 var stubbed = map[string]string{
 	"set_reminder":           "scheduled a reminder in NetClaw's scheduler",
 	"list_reminders":         "listed the reminders in NetClaw's scheduler",
 	"cancel_reminder":        "cancelled a reminder in NetClaw's scheduler",
 	"delete_reminder":        "deleted a reminder in NetClaw's scheduler",
+	"get_reminder_history":   "listed recent runs of a reminder from NetClaw's reminder history",
+	"run_reminder":           "run the reminder now, delivered to its real target and recorded in its history as a manual run",
+	"find_memories":          "searched the user's cross-session memory in NetClaw's memory store",
+	"get_memories":           "loaded memories by id from the user's cross-session memory in NetClaw's memory store",
+	"store_memory":           "saved a memory to the user's cross-session memory in NetClaw's memory store",
+	"update_memory":          "edited or deleted a memory in the user's cross-session memory in NetClaw's memory store",
 	"set_webhook":            "created or changed an inbound webhook route in NetClaw",
 	"delete_webhook":         "deleted an inbound webhook route in NetClaw",
 	"list_webhooks":          "listed NetClaw's inbound webhook routes",
