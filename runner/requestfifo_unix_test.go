@@ -25,7 +25,7 @@ func TestRequestPlaybookUnreadable(t *testing.T) {
 	s.NetClaw.Home = f.home.Base
 	_, err := f.runner.Start(t.Context(), s)
 	var se *SpecError
-	if !errors.As(err, &se) || !strings.Contains(err.Error(), "identity/AGENTS.md") || !strings.Contains(err.Error(), "fails every spawn") {
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "identity/AGENTS.md") || !strings.Contains(err.Error(), "the deployment playbook cannot be read") {
 		t.Errorf("err = %v", err)
 	}
 	if n := len(f.srv.Requests()); n != 0 {

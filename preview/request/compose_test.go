@@ -261,22 +261,32 @@ func TestBadInstructionFiles(t *testing.T) {
 		setup   func(t *testing.T, f fixture)
 		wantErr error
 		naming  string
+		lacks   string // what the message must not say
 	}{
 		{"fifo project file", func(t *testing.T, f fixture) {
 			mkfifo(t, filepath.Join(f.project, "CLAUDE.md"))
-		}, ErrProjectInstructions, "CLAUDE.md"},
+		}, ErrProjectInstructions, "CLAUDE.md", ""},
 		{"huge project file", func(t *testing.T, f fixture) {
 			p := f.write(t, f.project, "AGENTS.md", "")
 			if err := os.Truncate(p, MaxInstructionFile+1); err != nil {
 				t.Fatal(err)
 			}
-		}, ErrProjectInstructions, "AGENTS.md"},
+		}, ErrProjectInstructions, "AGENTS.md", ""},
 		{"fifo playbook", func(t *testing.T, f fixture) {
 			if err := os.MkdirAll(filepath.Join(f.home, "identity"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			mkfifo(t, filepath.Join(f.home, "identity", "AGENTS.md"))
-		}, ErrPlaybookUnreadable, "identity/AGENTS.md"},
+		}, ErrPlaybookUnreadable, "identity/AGENTS.md", "permissions"},
+		{"huge playbook", func(t *testing.T, f fixture) {
+			if err := os.MkdirAll(filepath.Join(f.home, "identity"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			p := f.write(t, filepath.Join(f.home, "identity"), "AGENTS.md", "")
+			if err := os.Truncate(p, MaxInstructionFile+1); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrPlaybookUnreadable, "identity/AGENTS.md", "fails every spawn"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -288,6 +298,11 @@ func TestBadInstructionFiles(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), filepath.FromSlash(tt.naming)) {
 				t.Errorf("the error does not name the file: %v", err)
+			}
+			// A FIFO's or a huge file's message says what to do about it,
+			// not about permissions, and not that NetClaw fails on it.
+			if tt.lacks != "" && strings.Contains(err.Error(), tt.lacks) {
+				t.Errorf("the error says %q: %v", tt.lacks, err)
 			}
 		})
 	}

@@ -178,8 +178,11 @@ func readPlaybook(p Paths) (string, bool, error) {
 	switch {
 	case errors.Is(err, errNotThere):
 		return "", false, nil
+	case isRefused(err):
+		// A FIFO, a device, a huge file: the message says what to do.
+		return "", false, fmt.Errorf("%w: %v", ErrPlaybookUnreadable, err)
 	case err != nil:
-		return "", false, fmt.Errorf("%w: %v; NetClaw fails every spawn until it can read %s (fix its permissions, or remove it)", ErrPlaybookUnreadable, err, path)
+		return "", false, fmt.Errorf("%w: %v; NetClaw fails every spawn until it can read it (fix its permissions, or remove it)", ErrPlaybookUnreadable, err)
 	}
 	return text, true, nil
 }

@@ -20,6 +20,23 @@ const MaxInstructionFile = 4 << 20
 // errNotThere is readInstructions' "no such file" (File.Exists false).
 var errNotThere = errors.New("no such file")
 
+// refusedFile marks a file readInstructions refuses itself (a FIFO,
+// socket or device; one over MaxInstructionFile) where NetClaw would
+// block or read it all: its message says what to do, and it is not a read
+// NetClaw fails on.
+type refusedFile struct{ msg string }
+
+func (e *refusedFile) Error() string { return e.msg }
+
+// refused makes a refusedFile.
+func refused(format string, a ...any) error { return &refusedFile{fmt.Sprintf(format, a...)} }
+
+// isRefused reports whether err is readInstructions' own refusal.
+func isRefused(err error) bool {
+	var r *refusedFile
+	return errors.As(err, &r)
+}
+
 // readInstructions reads a text file as NetClaw's File.ReadAllText does
 // (lint.DecodeText), after the checks File.Exists makes: a missing path or
 // a folder is errNotThere. A FIFO, socket or device is refused before it
@@ -38,10 +55,10 @@ func readInstructions(path string) (string, error) {
 		return "", errNotThere
 	}
 	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is a %s, not a regular file: NetClaw would block or fail reading it; replace it with a file or remove it", path, fileKind(fi.Mode()))
+		return "", refused("%s is a %s, not a regular file: NetClaw would block or fail reading it; replace it with a file or remove it", path, fileKind(fi.Mode()))
 	}
 	if fi.Size() > MaxInstructionFile {
-		return "", fmt.Errorf("%s is %d bytes, more than the %d MiB agentdesk reads: NetClaw would put all of it in every prompt; shorten it", path, fi.Size(), MaxInstructionFile>>20)
+		return "", refused("%s is %d bytes, more than the %d MiB agentdesk reads: NetClaw would put all of it in every prompt; shorten it", path, fi.Size(), MaxInstructionFile>>20)
 	}
 	f, err := openNonBlocking(path)
 	if err != nil {
@@ -52,14 +69,14 @@ func readInstructions(path string) (string, error) {
 		return "", err
 	}
 	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s changed into a %s while it was read: try again", path, fileKind(fi.Mode()))
+		return "", refused("%s changed into a %s while it was read: try again", path, fileKind(fi.Mode()))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxInstructionFile+1))
 	if err != nil {
 		return "", err
 	}
 	if len(data) > MaxInstructionFile {
-		return "", fmt.Errorf("%s grew past the %d MiB agentdesk reads while it was read: shorten it", path, MaxInstructionFile>>20)
+		return "", refused("%s grew past the %d MiB agentdesk reads while it was read: shorten it", path, MaxInstructionFile>>20)
 	}
 	return lint.DecodeText(data), nil
 }

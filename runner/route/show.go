@@ -116,3 +116,40 @@ func (p *Prepared) JSON() RequestJSON {
 	r.Messages = append(r.Messages, MessageJSON{Role: "user", Text: p.Frontline.Request})
 	return r
 }
+
+// ContextSummary says which context layers the question sends, for a
+// report's Context: line ("" when it sends only the layer): the static
+// ones, then those of the per-turn block.
+func (p *Prepared) ContextSummary() string {
+	c := p.Question.Context
+	if c == nil {
+		return ""
+	}
+	var static, turn []string
+	for _, l := range c.Layers {
+		if l.PerTurn {
+			turn = append(turn, l.Name)
+		} else {
+			static = append(static, l.Name)
+		}
+	}
+	s := strings.Join(static, ", ")
+	if len(turn) > 0 {
+		s += "; per turn: " + strings.Join(turn, ", ")
+	}
+	return s
+}
+
+// ContextLayers names the context layers the question sends, in order;
+// nil when it sends only the layer.
+func (p *Prepared) ContextLayers() []string {
+	c := p.Question.Context
+	if c == nil {
+		return nil
+	}
+	names := make([]string, len(c.Layers))
+	for i, l := range c.Layers {
+		names[i] = l.Name
+	}
+	return names
+}

@@ -508,12 +508,16 @@ func judgeCase(r *CaseResult, decision func(int) (evalrec.Decision, string)) {
 			missing = append(missing, errMsg)
 		case errMsg != "":
 			broken = append(broken, fmt.Sprintf("sample %d: %s", k+1, errMsg))
-		case smp.Pick.Kind == Failed && smp.Run.RunID == "":
-			broken = append(broken, fmt.Sprintf("sample %d: %s", k+1, smp.Pick.Error))
 		}
 		if smp.Pick.Matches(r.Case.Expect) {
 			r.Agreed++
 		}
+	}
+	// Samples that got no answer (the model server down or failing, a
+	// cancel) are not picks: the case is an error that says why, and no
+	// rate is judged on the samples that are left.
+	if msg := noAnswers(r.Samples); msg != "" {
+		broken = append(broken, msg)
 	}
 	r.Failure = failureOf(r.Samples)
 	switch {
@@ -536,11 +540,12 @@ func judgeCase(r *CaseResult, decision func(int) (evalrec.Decision, string)) {
 }
 
 // failureOf says why samples failed: the first failed one's call (its
-// error carries the hint), and how many failed; "" when none did.
+// error carries the hint), and how many failed; "" when none did. A
+// sample that got no answer is not counted here: noAnswers says why.
 func failureOf(samples []Sample) string {
 	first, n := -1, 0
 	for k, smp := range samples {
-		if smp.Pick.Kind == Failed {
+		if smp.Pick.Kind == Failed && smp.NoAnswer() == "" {
 			n++
 			if first < 0 {
 				first = k

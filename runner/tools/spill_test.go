@@ -139,3 +139,16 @@ func TestToolOutputRead(t *testing.T) {
 func fmtSscanf(line string, s, e *int, next, complete *string) (int, error) {
 	return fmt.Sscanf(line, "range start=%d end=%d  next_start=%s  complete=%s", s, e, next, complete)
 }
+
+// One tool_output_read window near the end of the largest output the
+// runtime lets the model reach (Start 250,000 of a 266,000-character
+// spill, Limit 10,000).
+func BenchmarkOutputWindow(b *testing.B) {
+	text := strings.Repeat("line of output é😀\n", 14_000) // 266,000 UTF-16 units
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := OutputWindow(text, 250_000, OutputReadMaxLimit); !ok {
+			b.Fatal("start past the end")
+		}
+	}
+}

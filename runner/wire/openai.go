@@ -108,8 +108,10 @@ func (d *OpenAIDecoder) Next() (Event, error) {
 
 func (d *OpenAIDecoder) frame(event string, data []byte) error {
 	var c openAIChunk
-	if err := json.Unmarshal(data, &c); err != nil {
-		return err
+	if !decodeOpenAIChunk(data, &c) {
+		if err := json.Unmarshal(data, &c); err != nil {
+			return err
+		}
 	}
 	if event == "error" && len(c.Error) == 0 {
 		// Some gateways send `event: error` with the error object itself
