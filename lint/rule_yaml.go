@@ -292,7 +292,8 @@ func (ps *parser) nodePos(n *yaml.Node) Pos {
 // yamlErrorPos finds where a yaml.v3 error points, in file coordinates, and
 // returns the message without its "yaml: line N:" prefix.
 func (ps *parser) yamlErrorPos(err error) (Pos, string) {
-	line, msg := YAMLErrorLine(err, ps.fmText)
+	y := YAMLErrorPos(err, ps.fmText)
+	line, msg := y.Line, y.Text(ps.fmLine-1)
 	if line == 0 {
 		line = 1
 		// Errors from the reader carry no position: find the culprit.
@@ -304,6 +305,9 @@ func (ps *parser) yamlErrorPos(err error) (Pos, string) {
 		}
 	}
 	fmLines := strings.Count(ps.fmText, "\n") + 1
+	if line >= 1 && line <= fmLines && y.Column > 0 {
+		return Pos{ps.fmLine + line - 1, y.Column}, msg
+	}
 	line = max(1, min(line, fmLines))
 	text, _ := LineOf(ps.fmText, line)
 	col := len([]rune(text)) - len([]rune(strings.TrimLeft(text, " \t"))) + 1

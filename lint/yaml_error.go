@@ -1,9 +1,13 @@
 package lint
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
 )
 
 // yamlLineRE finds the line number in a yaml.v3 error message.
@@ -60,4 +64,129 @@ func yamlErrorLine(err error) (line int, msg string) {
 		}
 	}
 	return line, msg
+}
+
+// yamlBlockProblems are the parser's errors that yaml.v3 (decode.go,
+// parser.fail) places at the start of the block collection it was
+// parsing (its context mark), not at the token that broke it, with the
+// kind of collection: "did not find expected '-' indicator" names the
+// first line of the list, whatever item went wrong. (The flow problems,
+// ',' or ']' and ',' or '}', are left at their opening bracket: that
+// is what is unclosed.)
+var yamlBlockProblems = map[string]string{
+	"did not find expected '-' indicator": "list",
+	"did not find expected key":           "mapping",
+}
+
+// YAMLSyntax is where a yaml.v3 syntax error is in the text parsed.
+type YAMLSyntax struct {
+	// Line and Column are 1-based; Line is 0 when the error names no
+	// place (the reader's errors): the caller picks one.
+	Line, Column int
+	// Message is the error without its "yaml: line N: " prefix.
+	Message string
+	// In is the block collection the error broke ("list" or "mapping"),
+	// when it is not on the error's line, and InLine its first line.
+	In     string
+	InLine int
+}
+
+// Text is the message, saying where the broken collection starts when it
+// starts on another line; offset is added to that line (the text parsed
+// starts on line offset+1 of the file).
+func (y YAMLSyntax) Text(offset int) string {
+	if y.In == "" {
+		return y.Message
+	}
+	return fmt.Sprintf("%s (in the %s that starts on line %d)", y.Message, y.In, y.InLine+offset)
+}
+
+// YAMLErrorPos returns where in text a yaml.v3 syntax error is. For an
+// error yaml.v3 places at the first line of a block list or mapping (it
+// reports the start of the collection being parsed, whatever item broke
+// it) it finds the token that broke it: the shortest prefix of text that
+// fails with the same error ends with that token. Otherwise the column is
+// the line's first non-blank one.
+func YAMLErrorPos(err error, text string) YAMLSyntax {
+	line, msg := YAMLErrorLine(err, text)
+	y := YAMLSyntax{Line: line, Message: msg}
+	if line == 0 {
+		return y
+	}
+	if kind, ok := yamlBlockProblems[msg]; ok {
+		if off, found := yamlProblemOffset(err.Error(), text, line); found {
+			if p := posAt(text, off); p.Line >= line {
+				y.Line, y.Column = p.Line, p.Column
+				if p.Line > line {
+					y.In, y.InLine = kind, line
+				}
+				return y
+			}
+		}
+	}
+	y.Column = 1
+	if l, ok := LineOf(text, line); ok {
+		y.Column = len([]rune(l)) - len([]rune(strings.TrimLeft(l, " \t"))) + 1
+	}
+	return y
+}
+
+// yamlProblemOffset finds the byte offset of the token that makes text
+// fail with the error want, in or after line (the collection's first):
+// the shortest prefix of text that fails with want ends in that token.
+// A shorter prefix ends the collection early, which is valid YAML, or
+// cuts a token, which fails otherwise. found is false when the search
+// does not end on such a token (want is not text's error, say).
+func yamlProblemOffset(want, text string, line int) (off int, found bool) {
+	fails := func(n int) bool {
+		var doc yaml.Node
+		err := func() (err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("yaml: %v", r)
+				}
+			}()
+			return yaml.Unmarshal([]byte(text[:n]), &doc)
+		}()
+		return err != nil && err.Error() == want
+	}
+	lo := 0 // the start of line: no prefix that ends there has the collection
+	for i := 1; i < line; i++ {
+		j := strings.IndexByte(text[lo:], '\n')
+		if j < 0 {
+			return 0, false
+		}
+		lo += j + 1
+	}
+	hi := len(text)
+	if fails(lo) || !fails(hi) {
+		return 0, false
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	off = hi - 1 // the byte that completes the failing token
+	for off > 0 && !utf8.RuneStart(text[off]) {
+		off-- // the prefix failed on part of a rune: the rune's start
+	}
+	// A key at the collection's indentation fails only once its ':' is
+	// read (before, the scanner reports a key without ':'): the token is
+	// the key, which starts at the word before the ':' or, for a plain key
+	// of several words, at the line's first non-blank.
+	if text[off] == ':' {
+		start := strings.LastIndexByte(text[:off], '\n') + 1
+		for off > start && text[off-1] != ' ' && text[off-1] != '\t' {
+			off--
+		}
+		first := start + len(text[start:off]) - len(strings.TrimLeft(text[start:off], " \t"))
+		if !strings.ContainsAny(text[first:off], "'\"[]{},#&*!|>%@`:-") {
+			off = first
+		}
+	}
+	return off, true
 }

@@ -145,6 +145,13 @@ func (p *layerPane) routed(msg routeMsg) tea.Cmd {
 	}
 	top := route.Distribution(v.res.Samples)
 	if len(top) == 0 {
+		// Every sample got no answer (the model server down or failing):
+		// an error, not a pick.
+		for _, smp := range v.res.Samples {
+			if why := smp.NoAnswer(); why != "" {
+				return p.e.notify("route: no answer: "+Sanitize(firstLine(why)), true)
+			}
+		}
 		return nil
 	}
 	return p.e.notify(fmt.Sprintf("frontline picked %s in %d of %d", Sanitize(shareName(top[0])), top[0].Count, len(v.res.Samples)), false)
@@ -214,8 +221,18 @@ func (p *layerPane) routeLines(st *Styles, current string, w int) []string {
 			out = append(out, cut(line, w))
 		}
 	}
+	noAnswer := 0
 	for _, smp := range v.res.Samples {
-		out = append(out, cut(st.Dim.Render(fmt.Sprintf("  %d. %s", smp.N, Sanitize(smp.Pick.Describe()))), w))
+		if smp.NoAnswer() != "" {
+			noAnswer++
+		}
+	}
+	if noAnswer > 0 {
+		// Not a pick: the samples that got no answer are errors.
+		out = append(out, cut(st.Error.Render(fmt.Sprintf("  %s  %d/%d  error: not counted as picks", route.NoAnswerLabel, noAnswer, n)), w))
+	}
+	for _, smp := range v.res.Samples {
+		out = append(out, cut(st.Dim.Render(fmt.Sprintf("  %d. %s", smp.N, Sanitize(smp.Describe()))), w))
 	}
 	if v.layer != "" && (v.audience != p.audience || v.layer != current) {
 		for _, l := range wrap("The layer below is not the one that was sent (an edit, or another audience since): "+keyName(p.e.keys.Layer.Route)+" asks again.", w) {

@@ -92,3 +92,23 @@ func TestDemoRouteReplaysTheRecordedFrontline(t *testing.T) {
 		t.Errorf("a request the demo has not recorded:\n%s", s)
 	}
 }
+
+// TestLayerRouteNoAnswer: with the model server failing, the pane says the
+// samples got no answer, as an error, and shows no "failed" pick share.
+func TestLayerRouteNoAnswer(t *testing.T) {
+	rh := newRunHome(t, 120, 40)
+	rh.srv.SetDefault(modeltest.Script{Status: 503, ErrorMessage: "overloaded"})
+	rh.keys("2", "R")
+	rh.typeText("Summarise my notes")
+	rh.keys("enter")
+	screen := rh.screen()
+	checkFrame(t, screen, 120, 40)
+	for _, want := range []string{"no answer  5/5  error: not counted as picks", "1. no answer: the model call failed: ", "route: no answer: the model call failed"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "failed: llm_call_failed") {
+		t.Errorf("a sample with no answer is shown as a pick:\n%s", screen)
+	}
+}

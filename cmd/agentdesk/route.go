@@ -324,7 +324,9 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		if s.WriteErr != nil {
 			return exitWith(exitInternal, fmt.Errorf("sample %d: the run folder could not be written: %w", s.N, s.WriteErr))
 		}
-		if s.Pick.Kind == route.Failed {
+		if why := s.NoAnswer(); why != "" {
+			failed = append(failed, fmt.Sprintf("sample %d: %s", s.N, why))
+		} else if s.Pick.Kind == route.Failed {
 			failed = append(failed, fmt.Sprintf("sample %d: %s", s.N, s.Pick.Error))
 		}
 	}
@@ -426,12 +428,25 @@ func routeText(res *route.Result) string {
 	for _, s := range dist {
 		width = max(width, len(shareLabel(s)))
 	}
+	errors := 0
+	for _, s := range res.Samples {
+		if s.NoAnswer() != "" {
+			errors++
+		}
+	}
+	if errors > 0 {
+		width = max(width, len(route.NoAnswerLabel))
+	}
 	for _, s := range dist {
 		fmt.Fprintf(&b, "  %-*s  %d/%d  %3d%%\n", width, termsafe.Escape(shareLabel(s)), s.Count, n, s.Count*100/n)
 	}
+	if errors > 0 {
+		// Not a pick: an error, whatever the share.
+		fmt.Fprintf(&b, "  %-*s  %d/%d  error: not counted as %s\n", width, route.NoAnswerLabel, errors, n, evalrec.Plural(errors, "a pick", "picks"))
+	}
 	b.WriteString("\n")
 	for _, s := range res.Samples {
-		fmt.Fprintf(&b, "%d. %s\n", s.N, termsafe.Escape(s.Pick.Describe()))
+		fmt.Fprintf(&b, "%d. %s\n", s.N, termsafe.Escape(s.Describe()))
 		for _, also := range s.Pick.Also {
 			fmt.Fprintf(&b, "   then %s\n", termsafe.Escape(also.Describe()))
 		}
@@ -474,13 +489,15 @@ type routeSampleJSON struct {
 	Label  string     `json:"label"`
 	RunID  string     `json:"run_id,omitempty"`
 	RunDir string     `json:"run_dir,omitempty"`
+	// Error says why the sample got no answer (it is not a pick).
+	Error string `json:"error,omitempty"`
 }
 
 func writeRouteJSON(g *globals, res *route.Result) error {
 	p := res.Prepared
 	doc := routeDoc{Request: p.Request, Preamble: preambleSource(p.Question), ContextLayers: p.ContextLayers(), Audience: p.Audience, Model: p.Model, Agents: p.Frontline.Agents, Distribution: res.Distribution()}
 	for _, s := range res.Samples {
-		doc.Samples = append(doc.Samples, routeSampleJSON{N: s.N, Pick: s.Pick, Label: s.Pick.Label(), RunID: s.Run.RunID, RunDir: s.Run.Dir})
+		doc.Samples = append(doc.Samples, routeSampleJSON{N: s.N, Pick: s.Pick, Label: s.Label(), RunID: s.Run.RunID, RunDir: s.Run.Dir, Error: s.NoAnswer()})
 	}
 	return writeJSONDoc(g, doc)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/route"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -513,5 +514,43 @@ func writeFileT(t *testing.T, path, text string) {
 	}
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRouteNoAnswerIsNotAPick: `agentdesk route REQUEST` with the model
+// server failing says, in text and JSON, that the samples got no answer
+// and why, as errors and not as a "failed: llm_call_failed" pick share;
+// it exits 1 naming them.
+func TestRouteNoAnswerIsNotAPick(t *testing.T) {
+	for _, format := range []string{"text", "json"} {
+		t.Run(format, func(t *testing.T) {
+			srv, env, _ := routeHome(t, wire.Ollama, "", nil)
+			srv.SetDefault(modeltest.Script{Status: 503, ErrorMessage: "overloaded"})
+			code, out, errOut := runTrialCmd(t, env, "", "route", "--samples", "2", "--format", format, "deploy failed")
+			if code != 1 || !strings.Contains(errOut, "2 of 2 samples did not get an answer") || !strings.Contains(errOut, "sample 1: the model call failed: ") || !strings.Contains(errOut, "(not counted as a pick)") {
+				t.Errorf("exit %d, stderr:\n%s", code, errOut)
+			}
+			if strings.Contains(out, "failed: llm_call_failed") || strings.Contains(out, "the call failed (") {
+				t.Errorf("a sample with no answer is shown as a pick:\n%s", out)
+			}
+			if format == "text" {
+				for _, want := range []string{"  no answer  2/2  error: not counted as picks\n", "1. no answer: the model call failed: "} {
+					if !strings.Contains(out, want) {
+						t.Errorf("output lacks %q:\n%s", want, out)
+					}
+				}
+				return
+			}
+			var doc struct {
+				Distribution []route.Share
+				Samples      []struct{ Label, Error string }
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if len(doc.Distribution) != 0 || len(doc.Samples) != 2 || doc.Samples[0].Label != route.NoAnswerLabel || !strings.HasPrefix(doc.Samples[0].Error, "the model call failed: ") {
+				t.Errorf("document %+v", doc)
+			}
+		})
 	}
 }

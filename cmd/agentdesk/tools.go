@@ -49,7 +49,7 @@ server__tool, and the servers stopped again; a server that does not start
 is listed with why. --no-mcp skips them.
 
 The subsystem switches and the audience profiles come from the home's
-netclaw.json (Search, SkillSync, Scheduling, SubAgents, Webhooks,
+netclaw.json (Search, SkillSync, Scheduling, SubAgents, Webhooks, Memory,
 Tools.ShellMode, Tools.AudienceProfiles). An agent's own tools: list grants
 nothing; naming AGENT only checks that it is loaded.
 

@@ -15,7 +15,7 @@ const repoRoot = "../.."
 // the sample homes under the repository's testdata, with paths relative to
 // the repository's root (as in CI).
 func TestGoldenHomes(t *testing.T) {
-	for _, name := range []string{"good", "bad", "feeds", "skills", "skillfeeds"} {
+	for _, name := range []string{"good", "bad", "feeds", "skills", "skillfeeds", "yaml"} {
 		for _, profile := range []lint.Profile{lint.Runtime, lint.Publish} {
 			home := lint.NewHome(filepath.Join(repoRoot, "testdata", "homes", name), "")
 			c, err := lint.Scan(home, lint.ScanOptions{Profile: profile, Environ: []string{}})

@@ -86,7 +86,9 @@ func TestParseFindings(t *testing.T) {
 	}{
 		{"yaml syntax", "cases:\n  - name: a\n    task: 'b\n", []string{"3:5 suite-yaml the suite is not valid YAML: found unexpected end of stream"}, 0},
 		{"yaml flow list unclosed", "agent: x\ncases: [{name: a, task: b}\n", []string{"2:1 suite-yaml the suite is not valid YAML: did not find expected ',' or ']'"}, 0},
-		{"yaml key out of line", "agent: x\ncases:\n  - name: a\n    task: b\n   expect: {}\n", []string{"3:3 suite-yaml the suite is not valid YAML: did not find expected '-' indicator"}, 0},
+		{"yaml key out of line", "agent: x\ncases:\n  - name: a\n    task: b\n   expect: {}\n", []string{"5:4 suite-yaml the suite is not valid YAML: did not find expected '-' indicator (in the list that starts on line 3)"}, 0},
+		{"yaml key at the items' column", "agent: x\ncases:\n  - name: a\n    task: b\n  - name: c\n    task: d\n  expect: {}\n", []string{"7:3 suite-yaml the suite is not valid YAML: did not find expected '-' indicator (in the list that starts on line 3)"}, 0},
+		{"yaml text after a quoted item", "agent: x\ncases:\n  - name: a\n    task: b\n    expect:\n      contains:\n        - 'port' 8080\n", []string{"7:18 suite-yaml the suite is not valid YAML: did not find expected '-' indicator"}, 0},
 		{"empty", "", []string{"1:1 suite-missing the suite is empty"}, 0},
 		{"not a mapping", "- a\n- b\n", []string{"1:1 suite-yaml a suite is a mapping"}, 0},
 		{"no cases", "agent: x\n", []string{"1:1 suite-missing the suite has no cases"}, 0},

@@ -28,16 +28,12 @@ func posOf(n *yaml.Node) lint.Pos { return lint.Pos{Line: n.Line, Column: n.Colu
 func (r *reader) document(data []byte) *yaml.Node {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		n, msg := lint.YAMLErrorLine(err, string(data))
+		y := lint.YAMLErrorPos(err, string(data))
 		pos := lint.Pos{Line: 1, Column: 1}
-		if n > 0 {
-			col := 1
-			if text, ok := lint.LineOf(string(data), n); ok {
-				col = len([]rune(text)) - len([]rune(strings.TrimLeft(text, " \t"))) + 1
-			}
-			pos = lint.Pos{Line: n, Column: col}
+		if y.Line > 0 {
+			pos = lint.Pos{Line: y.Line, Column: y.Column}
 		}
-		r.add(RuleYAML, pos, "the suite is not valid YAML: "+msg, "")
+		r.add(RuleYAML, pos, "the suite is not valid YAML: "+y.Text(0), "")
 		return nil
 	}
 	if len(doc.Content) == 0 {

@@ -205,11 +205,11 @@ func safeYAML(text string, n *yaml.Node) (err error) {
 // shiftYAMLError rewrites "yaml: line N: msg" so that N counts from the top
 // of the file, the frontmatter (text) starting after `offset` lines.
 func shiftYAMLError(err error, text string, offset int) string {
-	n, msg := lint.YAMLErrorLine(err, text)
-	if n == 0 {
-		return msg
+	y := lint.YAMLErrorPos(err, text)
+	if y.Line == 0 {
+		return y.Message
 	}
-	return fmt.Sprintf("line %d: %s", n+offset, msg)
+	return fmt.Sprintf("line %d: %s", y.Line+offset, y.Text(offset))
 }
 
 // collectComments appends the text of every comment in the tree, one entry

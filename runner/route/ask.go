@@ -239,11 +239,15 @@ func (r *Result) Distribution() []Share {
 }
 
 // Distribution counts the picks of samples, most frequent first (ties by
-// label).
+// label). A sample that got no answer (Sample.NoAnswer) is not a pick and
+// is not counted.
 func Distribution(samples []Sample) []Share {
 	idx := map[string]int{}
 	var out []Share
 	for _, s := range samples {
+		if s.NoAnswer() != "" {
+			continue
+		}
 		l := s.Pick.Label()
 		i, ok := idx[l]
 		if !ok {

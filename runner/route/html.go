@@ -66,8 +66,11 @@ type routeCaseView struct {
 type routeSampleView struct {
 	N                                   int
 	Label, Describe, Kind, Text, RunDir string
-	Agreed                              bool
-	Tools                               []routeToolView
+	// Badge is pass (it picked the expected agent), fail, or error (it
+	// got no answer: not a pick).
+	Badge  string
+	Agreed bool
+	Tools  []routeToolView
 }
 
 type routeToolView struct{ Name, Arguments, Result string }
@@ -82,8 +85,14 @@ func routeSuiteOf(sr *SuiteResult, dir string, i int) routeSuiteView {
 		cv := routeCaseView{ID: fmt.Sprintf("%s-case-%d", v.ID, j+1), Name: r.Case.Name, Request: r.Case.Request, Expect: r.Case.Expect, Status: string(r.Status),
 			Message: r.Message, Failure: r.Failure, Agreed: r.Agreed, Samples: len(r.Samples), Rate: evalhtml.Percent(r.Rate()), Distribution: Distribution(r.Samples)}
 		for _, smp := range r.Samples {
-			sv := routeSampleView{N: smp.N, Label: smp.Pick.Label(), Describe: smp.Pick.Describe(), Kind: string(smp.Pick.Kind), Text: smp.Run.Output,
-				RunDir: smp.Run.Dir, Agreed: smp.Pick.Matches(r.Case.Expect)}
+			sv := routeSampleView{N: smp.N, Label: smp.Label(), Describe: smp.Describe(), Kind: string(smp.Pick.Kind), Text: smp.Run.Output,
+				RunDir: smp.Run.Dir, Agreed: smp.Pick.Matches(r.Case.Expect), Badge: string(Fail)}
+			switch {
+			case smp.NoAnswer() != "":
+				sv.Badge = string(Error)
+			case sv.Agreed:
+				sv.Badge = string(Pass)
+			}
 			for _, tc := range smp.Run.ToolCalls {
 				tv := routeToolView{Name: tc.Name, Arguments: tc.Arguments}
 				if tc.Result != nil {
@@ -138,7 +147,7 @@ var routeHTML = template.Must(template.New("page").Funcs(evalhtml.Funcs()).Funcs
 {{if .Message}}<p class="failure">{{.Message}}</p>{{end}}{{if .Failure}}<p class="failure">{{.Failure}}</p>{{end}}
 <h3>Request</h3><pre>{{.Request}}</pre>
 {{range .Runs}}<details class="sample"{{if not .Agreed}} open{{end}}>
-<summary>{{if .Agreed}}{{template "badge" "pass"}}{{else}}{{template "badge" "fail"}}{{end}} sample {{.N}}: {{.Label}}</summary>
+<summary>{{template "badge" .Badge}} sample {{.N}}: {{.Label}}</summary>
 <div><p>{{.Describe}}</p>
 {{range .Tools}}<div class="tool"><span class="name">{{.Name}}</span><pre>{{.Arguments}}</pre>{{if .Result}}<pre>{{.Result}}</pre>{{end}}</div>{{end}}
 {{if .Text}}<h3>Reply</h3><pre>{{.Text}}</pre>{{end}}

@@ -154,9 +154,9 @@ func TestRequestSentAsNetClaw(t *testing.T) {
 	}
 }
 
-// The fingerprint covers every context layer but the current time: a
-// recording is not stale because a day went by, and is when a skill's
-// description changes.
+// The fingerprint covers every static context layer, not the per-turn
+// block: a recording is not stale because a day went by or the checkout
+// moved, and is when a skill's description changes.
 func TestFingerprintContextLayers(t *testing.T) {
 	f := newFixture(t, wire.OpenAI, "")
 	writeFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep the changelog.\n---\nBody.\n")
@@ -177,13 +177,15 @@ func TestFingerprintContextLayers(t *testing.T) {
 		return Fingerprint(p, "")
 	}
 	fp := fingerprint(time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC))
-	for _, name := range []string{"tool-index", "skill-index", "memory", "attachments", "working-context"} {
+	for _, name := range []string{"tool-index", "skill-index", "memory", "attachments"} {
 		if _, ok := fp.Get(PartContextLayer + name); !ok {
 			t.Errorf("no part for %s: %v", name, fp)
 		}
 	}
-	if _, ok := fp.Get(PartContextLayer + "current-time"); ok {
-		t.Error("the current time is in the fingerprint")
+	for _, name := range []string{"current-time", "working-context"} {
+		if _, ok := fp.Get(PartContextLayer + name); ok {
+			t.Errorf("the %s layer is in the fingerprint", name)
+		}
 	}
 	// The project folder differs per call: compare the parts that do not
 	// name it.
@@ -239,5 +241,56 @@ func TestRenderAsNetClaw(t *testing.T) {
 	}
 	if plain.Render() != plain.Frontline.Render() || plain.Nudge() != "" {
 		t.Error("the default question renders differently")
+	}
+}
+
+// A routing suite asked as NetClaw's main session goes stale when a static
+// layer changes, with the layer named, and stays fresh when only the time
+// differs.
+func TestSuiteStaleContextLayer(t *testing.T) {
+	f := newFixture(t, wire.OpenAI, "")
+	choose := chooser()
+	f.srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) {
+		r.Messages = r.Messages[len(r.Messages)-1:] // the request, after the per-turn block
+		return choose(r)
+	})
+	writeFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep the changelog.\n---\nBody.\n")
+	path := filepath.Join(f.home.Agents, "front.route.yaml")
+	writeFile(t, path, strings.Replace(routeSuite, "preamble-file: front.md\n", "", 1))
+	day := time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC)
+	asNetClaw := func(now time.Time) func(*Question) error {
+		return func(q *Question) error {
+			q.Now = now
+			return AsNetClaw(q, runner.NetClaw{Home: f.home.Base, Core: &request.Core{Text: "# Operating Rules\n", Source: "test core"}}, "")
+		}
+	}
+	rec := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Record, Frontline: asNetClaw(day)})
+	if !Summarize([]*SuiteResult{rec}).OK() && strings.Contains(statuses(rec), "error") {
+		t.Fatalf("record: %s", statuses(rec))
+	}
+	for _, r := range f.srv.Requests() {
+		if !strings.HasPrefix(r.FirstUser(), "[system: [current-time]") {
+			t.Fatalf("a recorded request lacks the per-turn block: %q", r.FirstUser())
+		}
+	}
+	off := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Offline, Frontline: asNetClaw(day.AddDate(0, 3, 1))})
+	for _, c := range off.Cases {
+		if c.Status == Stale {
+			t.Errorf("%s is stale a few months later: %s", c.Case.Name, c.Message)
+		}
+	}
+	writeFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep CHANGELOG.md current.\n---\nBody.\n")
+	off = f.runSuite(t, path, SuiteOptions{Mode: evalrec.Offline, Frontline: asNetClaw(day)})
+	stale := 0
+	for _, c := range off.Cases {
+		if c.Status == Stale {
+			stale++
+			if !strings.Contains(c.Message, "context layer skill-index changed: a skill under <home>/skills edited") {
+				t.Errorf("%s: %q", c.Case.Name, c.Message)
+			}
+		}
+	}
+	if stale == 0 {
+		t.Errorf("no case went stale with the skill: %s", statuses(off))
 	}
 }

@@ -319,6 +319,8 @@ type sampleJSON struct {
 	Label  string `json:"label"`
 	RunID  string `json:"run_id,omitempty"`
 	RunDir string `json:"run_dir,omitempty"`
+	// Error says why the sample got no answer (it is not a pick).
+	Error string `json:"error,omitempty"`
 }
 
 // WriteJSON writes the report as one JSON document: per suite its cases
@@ -344,7 +346,7 @@ func WriteJSON(w io.Writer, results []*SuiteResult, c *lint.Catalog) error {
 				cj.Distribution = []Share{}
 			}
 			for _, smp := range r.Samples {
-				cj.Samples = append(cj.Samples, sampleJSON{N: smp.N, Pick: smp.Pick, Label: smp.Pick.Label(), RunID: smp.Run.RunID, RunDir: smp.Run.Dir})
+				cj.Samples = append(cj.Samples, sampleJSON{N: smp.N, Pick: smp.Pick, Label: smp.Label(), RunID: smp.Run.RunID, RunDir: smp.Run.Dir, Error: smp.NoAnswer()})
 			}
 			sj.Cases = append(sj.Cases, cj)
 		}

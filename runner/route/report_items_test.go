@@ -14,7 +14,8 @@ import (
 )
 
 // TestSuiteReportSaysWhySamplesFailed: a case whose samples failed shows
-// the first failure with its hint, in every format (issue 20 item 8).
+// the first failure with its hint, in every format (issue 20 item 8); a
+// provider's refusal is no answer, so the case says so as an error.
 func TestSuiteReportSaysWhySamplesFailed(t *testing.T) {
 	f := newFixture(t, wire.OpenAI, "")
 	f.srv.SetChooser(func(modeltest.Request) (modeltest.Script, bool) {
@@ -23,7 +24,7 @@ func TestSuiteReportSaysWhySamplesFailed(t *testing.T) {
 	path := filepath.Join(f.home.Agents, "front.route.yaml")
 	writeFile(t, path, "samples: 3\ncases:\n  - {name: review, request: Please review my diff, expect: reviewer}\n")
 	res := []*SuiteResult{f.runSuite(t, path, SuiteOptions{})}
-	want := "sample 1 of 3 failed: the call failed (llm_call_failed): "
+	want := "sample 1 of 3 got no answer: the model call failed: "
 	hint := "check the key of provider mock"
 	var text, js, junit, gh bytes.Buffer
 	WriteText(&text, res, f.cat, "", time.Second)

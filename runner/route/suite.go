@@ -381,10 +381,16 @@ func Fingerprint(p *Prepared, preambleSource string) evalrec.Fingerprint {
 	fp = append(fp, tools)
 	if c := p.Question.Context; c != nil {
 		for _, l := range c.Layers {
-			// The current time changes on every run: a recording made
-			// yesterday is not stale for it, so it is left out of the
-			// fingerprint (run.json keeps the instant that was sent).
-			if l.Name == request.LayerCurrentTime || l.Name == request.LayerSubagents {
+			switch l.Name {
+			case request.LayerCurrentTime, request.LayerWorkingContext:
+				// The per-turn block tells the moment of asking and
+				// the checkout it was asked in (its folder, its git
+				// head): a recording made yesterday, or on another
+				// machine, is not stale for them, so they are left out
+				// (run.json keeps what was sent), as an agent suite
+				// leaves the working context out of its fingerprint.
+				continue
+			case request.LayerSubagents:
 				continue // the layer part above covers the sub-agents
 			}
 			fp = append(fp, evalrec.NewDigest(PartContextLayer+l.Name, l.Text, layerSources[l.Name]))
@@ -400,11 +406,10 @@ const PartContextLayer = "context layer "
 // layerSources say where each context layer comes from, for the message
 // of a stale recording.
 var layerSources = map[string]string{
-	request.LayerToolIndex:      "NetClaw's tool catalogue under netclaw.json's policy",
-	request.LayerSkillIndex:     "the skills in <home>/skills (a description, argument-hint or disable-model-invocation)",
-	request.LayerMemory:         "Memory.Enabled in netclaw.json",
-	request.LayerAttachments:    "file_read granted to the audience",
-	request.LayerWorkingContext: "the --project folder and its git state",
+	request.LayerToolIndex:   "netclaw.json (the tool policy)",
+	request.LayerSkillIndex:  "a skill under <home>/skills",
+	request.LayerMemory:      "netclaw.json (Memory.Enabled)",
+	request.LayerAttachments: "netclaw.json (file_read's grant)",
 }
 
 // outcome is how one sample of a suite went.
@@ -508,12 +513,16 @@ func judgeCase(r *CaseResult, decision func(int) (evalrec.Decision, string)) {
 			missing = append(missing, errMsg)
 		case errMsg != "":
 			broken = append(broken, fmt.Sprintf("sample %d: %s", k+1, errMsg))
-		case smp.Pick.Kind == Failed && smp.Run.RunID == "":
-			broken = append(broken, fmt.Sprintf("sample %d: %s", k+1, smp.Pick.Error))
 		}
 		if smp.Pick.Matches(r.Case.Expect) {
 			r.Agreed++
 		}
+	}
+	// Samples that got no answer (the model server down or failing, a
+	// cancel) are not picks: the case is an error that says why, and no
+	// rate is judged on the samples that are left.
+	if msg := noAnswers(r.Samples); msg != "" {
+		broken = append(broken, msg)
 	}
 	r.Failure = failureOf(r.Samples)
 	switch {
@@ -536,11 +545,12 @@ func judgeCase(r *CaseResult, decision func(int) (evalrec.Decision, string)) {
 }
 
 // failureOf says why samples failed: the first failed one's call (its
-// error carries the hint), and how many failed; "" when none did.
+// error carries the hint), and how many failed; "" when none did. A
+// sample that got no answer is not counted here: noAnswers says why.
 func failureOf(samples []Sample) string {
 	first, n := -1, 0
 	for k, smp := range samples {
-		if smp.Pick.Kind == Failed {
+		if smp.Pick.Kind == Failed && smp.NoAnswer() == "" {
 			n++
 			if first < 0 {
 				first = k
