@@ -160,9 +160,9 @@ func TestFindErrors(t *testing.T) {
 		{"apphost that is no bundle, no DLL beside it", Options{Dir: stubOnly, LookPath: noPath, Getenv: noEnv},
 			false, []string{filepath.Join(stubOnly, DaemonBinary), "apphost without a bundle", "no " + AssemblyFile}},
 		{"a DLL that is not .NET", Options{Dir: notDotNet, LookPath: noPath, Getenv: noEnv},
-			false, []string{filepath.Join(notDotNet, AssemblyFile), "not a .NET assembly"}},
+			false, []string{filepath.Join(notDotNet, AssemblyFile), "not a .NET assembly", "reinstall NetClaw"}},
 		{"a truncated bundle", Options{Dir: truncated, LookPath: noPath, Getenv: noEnv},
-			false, []string{filepath.Join(truncated, DaemonBinary), "corrupt or truncated"}},
+			false, []string{filepath.Join(truncated, DaemonBinary), "corrupt or truncated", "reinstall NetClaw"}},
 		{"a home whose netclawd is no bundle", Options{Home: brokenHome, LookPath: noPath, Getenv: noEnv},
 			false, []string{filepath.Join(brokenHome, "bin", DaemonBinary), "apphost without a bundle"}},
 		{"nothing anywhere", Options{Home: empty, LookPath: noPath, Getenv: noEnv},
@@ -221,7 +221,7 @@ func TestOperatingCoreAndResources(t *testing.T) {
 		}
 	}
 	_, err = in.Resource("Netclaw.Configuration.Resources.SOUL.md")
-	if !errors.Is(err, ErrNoResource) || !strings.Contains(err.Error(), in.Source) || !strings.Contains(err.Error(), ResourceAgentsPublic) {
+	if !errors.Is(err, ErrNoResource) || !strings.Contains(err.Error(), in.Source) || !strings.Contains(err.Error(), ResourceAgentsPublic) || !strings.Contains(err.Error(), "--netclaw-dir") {
 		t.Fatalf("missing resource error = %v; want ErrNoResource naming the file and listing the resources", err)
 	}
 	if got := in.ResourceNames(); len(got) != 2 || got[0] != ResourceAgents || got[1] != ResourceAgentsPublic {

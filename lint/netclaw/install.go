@@ -97,7 +97,7 @@ func (in *Install) Resource(name string) ([]byte, error) {
 		if len(names) > 0 {
 			list = strings.Join(names, ", ")
 		}
-		return nil, fmt.Errorf("%s: %w %s in %s (it has: %s); this NetClaw may be older or newer than agentdesk knows",
+		return nil, fmt.Errorf("%s: %w %s in %s (it has: %s); this NetClaw may be older or newer than agentdesk knows: update agentdesk, or name another NetClaw install with --netclaw-dir",
 			in.Source, ErrNoResource, name, AssemblyFile, list)
 	}
 	return append([]byte(nil), b...), nil
@@ -132,6 +132,10 @@ type cacheKey struct {
 	mtime time.Time
 }
 
+// fixDamaged is what to do about a NetClaw binary or assembly that is
+// corrupt, truncated or not .NET.
+const fixDamaged = "reinstall NetClaw (its installer puts netclawd in ~/.netclaw/bin), or name a sound install with --netclaw-dir"
+
 // cache holds every assembly read in this process, by the file it came
 // from; a file that changes (size or modification time) is read again and
 // its old entry dropped.
@@ -156,6 +160,10 @@ func open(p string, kind Kind, via string) (*Install, error) {
 	if !ok {
 		asm, err = load(p, kind)
 		if err != nil {
+			if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrNotDotNet) {
+				// Found where NetClaw lives but unreadable: say what to do.
+				err = fmt.Errorf("%w; %s", err, fixDamaged)
+			}
 			return nil, err
 		}
 		for k := range cache.m {
