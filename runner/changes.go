@@ -61,7 +61,7 @@ func tapeChanges(cs []overlay.Change) []cassette.Change {
 	out := make([]cassette.Change, len(cs))
 	for i, c := range cs {
 		out[i] = cassette.Change{Path: c.Path, Kind: string(c.Kind)}
-		if c.Kind != overlay.Deleted && !c.Binary && !c.Special && len(c.New) <= cassette.MaxChangeContent {
+		if c.Kind != overlay.Deleted && !c.Binary && !c.Special && !c.NewLink && len(c.New) <= cassette.MaxChangeContent {
 			s := string(c.New)
 			out[i].Content = &s
 		}
@@ -102,7 +102,7 @@ func (r *Run) keepChanges(rec *Record, full []overlay.Change) error {
 	if ws := r.workspace; ws != nil && ws.Session() != nil {
 		if cs, err := ws.Session().Changes(); err == nil {
 			for _, c := range cs {
-				if c.Kind != overlay.Deleted && !c.Special {
+				if c.Kind != overlay.Deleted && !c.Special && !c.NewLink {
 					r.extraFiles[path.Join(SessionDir, c.Path)] = []byte(r.red.String(string(c.New)))
 				}
 			}

@@ -15,13 +15,16 @@
 //
 // The overlay records what the run changed. Changes lists it, and Patch
 // renders it as a unified diff in git's format that `git apply` accepts
-// from the project root (changes.patch in the run folder). Binary files
-// and links are listed in the patch's header, not diffed.
+// from the project root (changes.patch in the run folder). Symbolic links
+// are shown as git shows them (mode 120000, the target as the content);
+// binary and special files are listed in the patch's header, not diffed.
 //
 // A WorkTree is a full copy of the view for a shell command to run in:
 // made on the first command (the only time the project is copied), kept
 // in step with the overlay's writes, and read back after each command so
-// the command's own writes land in the overlay.
+// the command's own writes land in the overlay. It copies symbolic links
+// as links, never following them, and points those that lead into the
+// project at the copy instead (see WorkTree).
 //
 // Two overlays of the same project never meet: each has its own folder
 // and its own record of changes.

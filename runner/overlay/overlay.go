@@ -471,7 +471,7 @@ func (o *Overlay) removeLocked(rel string) error {
 	if rel == "." {
 		return &PathError{Path: rel, Msg: "is the project folder; it cannot be deleted"}
 	}
-	if _, _, err := o.lookupLocked(rel); err != nil && !errors.Is(err, ErrOutside) {
+	if _, _, err := o.lookupLocked(rel); err != nil && !errors.Is(err, ErrOutside) && !o.isLinkLocked(rel) {
 		return err
 	}
 	if err := o.upper.RemoveAll(filepath.FromSlash(rel)); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -581,6 +581,56 @@ func (o *Overlay) Generation() uint64 {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
 	return o.gen
+}
+
+// readlinkLocked returns the text of the symbolic link rel: the
+// overlay's (written) or the project's.
+func (o *Overlay) readlinkLocked(rel string, written bool) (string, error) {
+	if written {
+		return o.upper.Readlink(filepath.FromSlash(rel))
+	}
+	return o.base.Readlink(filepath.FromSlash(rel))
+}
+
+// isLinkLocked reports whether rel is a symbolic link in the view (a
+// dangling one too, which Lookup reports missing).
+func (o *Overlay) isLinkLocked(rel string) bool {
+	native := filepath.FromSlash(rel)
+	if fi, err := o.upper.Lstat(native); err == nil {
+		return fi.Mode()&fs.ModeSymlink != 0
+	}
+	if o.hiddenLocked(rel) {
+		return false
+	}
+	fi, err := o.base.Lstat(native)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
+}
+
+// symlinkLocked makes rel in the view a symbolic link to target (never
+// followed by the view; see Lookup), replacing what the overlay held
+// there. The project does not change.
+func (o *Overlay) symlinkLocked(rel, target string) error {
+	if rel == "." {
+		return &PathError{Path: rel, Msg: "is the project folder, not a link"}
+	}
+	for p := path.Dir(rel); p != "."; p = path.Dir(p) {
+		if layer, _, err := o.lookupLocked(p); layer != Written && errors.Is(err, ErrOutside) {
+			return outside(rel, " through the symbolic link "+p)
+		}
+	}
+	native := filepath.FromSlash(rel)
+	if dir := filepath.Dir(native); dir != "." {
+		if err := o.upper.MkdirAll(dir, 0o755); err != nil {
+			return o.upperError(rel, err)
+		}
+	}
+	if err := o.upper.RemoveAll(native); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return o.upperError(rel, err)
+	}
+	if err := o.upper.Symlink(target, native); err != nil {
+		return o.upperError(rel, err)
+	}
+	return nil
 }
 
 // baseContent returns the project's own file rel (no link followed, no

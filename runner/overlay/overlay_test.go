@@ -336,8 +336,8 @@ func TestWorkTree(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(w.Dir(), "written.txt")); string(got) != "w\n" {
 		t.Errorf("work tree lacks an earlier write: %q", got)
 	}
-	if len(w.Skipped) != 1 || w.Skipped[0] != "link" {
-		t.Errorf("skipped = %v", w.Skipped)
+	if l, err := os.Readlink(filepath.Join(w.Dir(), "link")); len(w.Skipped) != 0 || l != "a.txt" {
+		t.Errorf("skipped = %v, link copied as %q (%v)", w.Skipped, l, err)
 	}
 	o.WriteFile("later.txt", []byte("l\n")) // mirrored
 	if got, _ := os.ReadFile(filepath.Join(w.Dir(), "later.txt")); string(got) != "l\n" {
@@ -352,7 +352,7 @@ func TestWorkTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(c.Written, ",") != "a.txt,made.txt" || strings.Join(c.Deleted, ",") != "src/b.txt" || len(c.Skipped) != 1 {
+	if strings.Join(c.Written, ",") != "a.txt,evil,made.txt" || strings.Join(c.Deleted, ",") != "src/b.txt" || len(c.Skipped) != 0 {
 		t.Errorf("collected %+v", c)
 	}
 	if got, _ := o.ReadFile("a.txt"); string(got) != "changed by shell\n" {
@@ -426,5 +426,123 @@ func BenchmarkWriteRead(b *testing.B) {
 		if _, err := o.ReadFile("notes/a.md"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestWorkTreeLinks: the work tree copies the project's symbolic links as
+// links, never following them, and never letting one lead a command's
+// writes into the project; what a command does to links comes back into
+// the overlay, and changes.patch shows it as git does (`git apply` makes
+// the view from the project).
+func TestWorkTreeLinks(t *testing.T) {
+	project, out, o := setup(t, map[string]string{
+		"a.txt":     "a\n",
+		"src/b.txt": "b\n",
+		"rel":       "->a.txt",
+		"dirlink":   "->src",
+		"abs_in":    "->PROJECT/a.txt",
+		"out_rel":   "->../outside/secret.txt",
+		"out_abs":   "->$OUT/secret.txt",
+		"dangling":  "->nowhere",
+		"keep":      "->src/b.txt",
+	})
+	// tree cannot know the project's path before it is made: re-point abs_in.
+	os.Remove(filepath.Join(project, "abs_in"))
+	os.Symlink(filepath.Join(project, "a.txt"), filepath.Join(project, "abs_in"))
+	before, outBefore := fingerprint(t, project), fingerprint(t, out)
+	w, err := o.WorkTree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt := func(p string) string { return filepath.Join(w.Dir(), p) }
+	for _, tc := range []struct{ link, want string }{
+		{"rel", "a.txt"},                              // stays inside: as it is
+		{"dirlink", "src"},                            //
+		{"abs_in", wt("a.txt")},                       // into the project: into the copy
+		{"out_rel", filepath.Join(out, "secret.txt")}, // out of the project: the same place, absolutely
+		{"out_abs", filepath.Join(out, "secret.txt")}, //
+		{"dangling", "nowhere"},                       //
+	} {
+		if got, err := os.Readlink(wt(tc.link)); err != nil || got != tc.want {
+			t.Errorf("%s in the work tree -> %q (%v), want -> %q", tc.link, got, err, tc.want)
+		}
+	}
+	if len(w.Skipped) != 0 {
+		t.Errorf("skipped %v", w.Skipped)
+	}
+
+	// What a command does.
+	os.WriteFile(wt("abs_in"), []byte("through the absolute link\n"), 0o644) // lands in the copy's a.txt
+	os.WriteFile(wt("dirlink/new.txt"), []byte("n\n"), 0o644)                // lands in src/new.txt
+	os.Remove(wt("rel"))
+	os.Symlink("src/b.txt", wt("rel")) // retargeted
+	os.Symlink("a.txt", wt("made"))    // a new link
+	os.Symlink(wt("src/b.txt"), wt("abs_new"))
+	os.Remove(wt("dangling"))
+	os.Remove(wt("out_rel"))
+	os.WriteFile(wt("out_rel"), []byte("now a file\n"), 0o644) // a link become a file
+	c, err := w.Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.Written, ","); got != "a.txt,abs_new,made,out_rel,rel,src/new.txt" || strings.Join(c.Deleted, ",") != "dangling" {
+		t.Errorf("collected %+v", c)
+	}
+	if fingerprint(t, project) != before || fingerprint(t, out) != outBefore {
+		t.Fatal("the project or the folder outside it changed")
+	}
+	if got, _ := o.ReadFile("a.txt"); string(got) != "through the absolute link\n" {
+		t.Errorf("a.txt in the view = %q", got)
+	}
+	if c2, _ := w.Collect(); len(c2.Written)+len(c2.Deleted) != 0 {
+		t.Errorf("a second collect brought back %+v", c2)
+	}
+
+	patch, err := o.Patch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(patch)
+	for _, want := range []string{
+		"diff --git a/made b/made\nnew file mode 120000\n--- /dev/null\n+++ b/made\n@@ -0,0 +1 @@\n+a.txt\n\\ No newline at end of file\n",
+		"diff --git a/abs_new b/abs_new\nnew file mode 120000\n", "+" + filepath.Join(project, "src/b.txt") + "\n",
+		"diff --git a/dangling b/dangling\ndeleted file mode 120000\n",
+		"--- a/rel\n+++ b/rel\n@@ -1 +1 @@\n-a.txt\n\\ No newline at end of file\n+src/b.txt\n\\ No newline at end of file\n",
+		"diff --git a/out_rel b/out_rel\ndeleted file mode 120000\n", "diff --git a/out_rel b/out_rel\nnew file mode 100644\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("patch lacks %q:\n%s", want, s)
+		}
+	}
+	for _, unchanged := range []string{"a/keep", "a/dirlink", "a/out_abs", "a/abs_in"} {
+		if strings.Contains(s, unchanged+" ") {
+			t.Errorf("patch shows the unchanged %s:\n%s", unchanged, s)
+		}
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed: the patch was checked by its text only")
+	}
+	cp := filepath.Join(t.TempDir(), "copy")
+	if out, err := exec.Command("cp", "-a", project, cp).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	pf := filepath.Join(t.TempDir(), PatchFile)
+	os.WriteFile(pf, patch, 0o644)
+	apply := exec.Command(git, "apply", pf)
+	apply.Dir = cp
+	if out, err := apply.CombinedOutput(); err != nil {
+		t.Fatalf("git apply: %v\n%s\npatch:\n%s", err, out, s)
+	}
+	for link, want := range map[string]string{"rel": "src/b.txt", "made": "a.txt", "abs_new": filepath.Join(project, "src/b.txt"), "keep": "src/b.txt"} {
+		if got, err := os.Readlink(filepath.Join(cp, link)); err != nil || got != want {
+			t.Errorf("%s after git apply -> %q (%v), want -> %q", link, got, err, want)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(cp, "dangling")); err == nil {
+		t.Error("dangling is still there after git apply")
+	}
+	if got, _ := os.ReadFile(filepath.Join(cp, "out_rel")); string(got) != "now a file\n" {
+		t.Errorf("out_rel after git apply = %q", got)
 	}
 }

@@ -38,8 +38,14 @@ type Change struct {
 	// Binary is set when either side is not text: the patch lists it in
 	// its header instead of diffing it.
 	Binary bool
-	// Special is set when the project's path is a symbolic link or a
-	// special file: listed, not diffed.
+	// OldLink and NewLink are set when that side is a symbolic link: Old
+	// or New then holds its target, and the patch shows it as git does
+	// (mode 120000, the target as the content, no newline at its end); a
+	// link that became a file, or a file that became a link, is a
+	// deletion and an addition of the path.
+	OldLink, NewLink bool
+	// Special is set when the project's path is a special file (a pipe, a
+	// device, a folder where the view has a file): listed, not diffed.
 	Special bool
 }
 
@@ -55,21 +61,47 @@ func (o *Overlay) Changes() ([]Change, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || strings.HasSuffix(p, ".agentdesk-tmp") || !d.Type().IsRegular() {
+		link := d.Type()&fs.ModeSymlink != 0
+		if d.IsDir() || strings.HasSuffix(p, ".agentdesk-tmp") || !d.Type().IsRegular() && !link {
 			return nil
 		}
 		seen[p] = true
-		data, err := o.upper.ReadFile(filepath.FromSlash(p))
-		if err != nil {
-			return err
+		var c Change
+		if link {
+			target, err := o.upper.Readlink(filepath.FromSlash(p))
+			if err != nil {
+				return err
+			}
+			c = Change{Path: p, Kind: Added, New: []byte(target), NewLink: true}
+		} else {
+			data, err := o.upper.ReadFile(filepath.FromSlash(p))
+			if err != nil {
+				return err
+			}
+			info, _ := d.Info()
+			c = Change{Path: p, Kind: Added, New: data, NewMode: modeOf(info)}
 		}
-		info, _ := d.Info()
-		c := Change{Path: p, Kind: Added, New: data, NewMode: modeOf(info)}
 		if fi, err := o.base.Lstat(filepath.FromSlash(p)); err == nil {
-			if !fi.Mode().IsRegular() {
+			switch {
+			case fi.Mode()&fs.ModeSymlink != 0:
+				old, err := o.base.Readlink(filepath.FromSlash(p))
+				if err != nil {
+					c.Kind, c.Special = Modified, true
+					break
+				}
+				if c.NewLink && old == string(c.New) {
+					return nil
+				}
+				c.Kind, c.Old, c.OldLink = Modified, []byte(old), true
+			case !fi.Mode().IsRegular():
 				c.Kind, c.Special = Modified, true
-			} else if old, mode, ok := o.baseContent(p); ok {
-				if bytes.Equal(old, data) && mode.Perm()&0o111 == c.NewMode.Perm()&0o111 {
+			default:
+				old, mode, ok := o.baseContent(p)
+				if !ok {
+					c.Kind, c.Special = Modified, true
+					break
+				}
+				if !c.NewLink && bytes.Equal(old, c.New) && mode.Perm()&0o111 == c.NewMode.Perm()&0o111 {
 					return nil
 				}
 				c.Kind, c.Old, c.OldMode = Modified, old, mode.Perm()
@@ -88,13 +120,31 @@ func (o *Overlay) Changes() ([]Change, error) {
 	}
 	sort.Strings(dels)
 	for _, d := range dels {
+		if fi, err := o.base.Lstat(filepath.FromSlash(d)); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			// A link, dangling or not, is not walked into.
+			if !seen[d] {
+				seen[d] = true
+				c := Change{Path: d, Kind: Deleted, Special: true}
+				if old, err := o.base.Readlink(filepath.FromSlash(d)); err == nil {
+					c.Old, c.OldLink, c.Special = []byte(old), true, false
+				}
+				out = append(out, c)
+			}
+			continue
+		}
 		_ = fs.WalkDir(o.base.FS(), d, func(p string, e fs.DirEntry, err error) error {
 			if err != nil || e.IsDir() || seen[p] {
 				return nil
 			}
 			seen[p] = true
 			c := Change{Path: p, Kind: Deleted}
-			if !e.Type().IsRegular() {
+			if e.Type()&fs.ModeSymlink != 0 {
+				if old, err := o.base.Readlink(filepath.FromSlash(p)); err == nil {
+					c.Old, c.OldLink = []byte(old), true
+				} else {
+					c.Special = true
+				}
+			} else if !e.Type().IsRegular() {
 				c.Special = true
 			} else if old, mode, ok := o.baseContent(p); ok {
 				c.Old, c.OldMode, c.Binary = old, mode.Perm(), isBinary(old)
@@ -136,10 +186,11 @@ func (o *Overlay) Patch() ([]byte, error) {
 }
 
 // RenderPatch renders changes as a unified diff in git's format, which
-// `git apply` accepts from the project root. Changes it cannot express
-// as text (binary files, links, special files) are listed in a header
-// before the first diff, which git apply ignores. No changes render as an
-// empty patch.
+// `git apply` accepts from the project root. Symbolic links are shown as
+// git shows them (mode 120000, the target as the content). Changes it
+// cannot express as text (binary files, special files) are listed in a
+// header before the first diff, which git apply ignores. No changes
+// render as an empty patch.
 func RenderPatch(changes []Change) []byte {
 	var b bytes.Buffer
 	var skipped []string
@@ -147,7 +198,7 @@ func RenderPatch(changes []Change) []byte {
 		if c.Binary || c.Special {
 			what := "a binary file"
 			if c.Special {
-				what = "a link or special file"
+				what = "a special file"
 			}
 			skipped = append(skipped, fmt.Sprintf("#   %s (%s, %s)", quotePath(c.Path), c.Kind, what))
 		}
@@ -158,34 +209,53 @@ func RenderPatch(changes []Change) []byte {
 		b.WriteString("\n")
 	}
 	for _, c := range changes {
-		if c.Binary || c.Special {
-			continue
-		}
-		a, bb := quotePath("a/"+c.Path), quotePath("b/"+c.Path)
-		fmt.Fprintf(&b, "diff --git %s %s\n", a, bb)
-		oldName, newName := a, bb
-		switch c.Kind {
-		case Added:
-			fmt.Fprintf(&b, "new file mode 100%o\n", c.NewMode.Perm())
-			oldName = "/dev/null"
-		case Deleted:
-			fmt.Fprintf(&b, "deleted file mode 100%o\n", c.OldMode.Perm())
-			newName = "/dev/null"
+		switch {
+		case c.Binary || c.Special:
+		case c.Kind == Modified && c.OldLink != c.NewLink:
+			// A type change: git shows the old path deleted and the new added.
+			writeDiff(&b, c.Path, Deleted, c.Old, nil, gitMode(c.OldLink, c.OldMode), "")
+			writeDiff(&b, c.Path, Added, nil, c.New, "", gitMode(c.NewLink, c.NewMode))
 		default:
-			if c.OldMode.Perm() != c.NewMode.Perm() {
-				fmt.Fprintf(&b, "old mode 100%o\nnew mode 100%o\n", c.OldMode.Perm(), c.NewMode.Perm())
-			}
-		}
-		if bytes.Equal(c.Old, c.New) {
-			continue // a mode change, or an empty file added or deleted
-		}
-		d := udiff.Unified(oldName, newName, string(c.Old), string(c.New))
-		b.WriteString(d)
-		if !strings.HasSuffix(d, "\n") {
-			b.WriteString("\n")
+			writeDiff(&b, c.Path, c.Kind, c.Old, c.New, gitMode(c.OldLink, c.OldMode), gitMode(c.NewLink, c.NewMode))
 		}
 	}
 	return b.Bytes()
+}
+
+// gitMode is the mode git records: 120000 for a symbolic link, else
+// 100644 or 100755.
+func gitMode(link bool, m fs.FileMode) string {
+	if link {
+		return "120000"
+	}
+	return fmt.Sprintf("100%o", m.Perm())
+}
+
+// writeDiff writes one file's diff in git's format.
+func writeDiff(b *bytes.Buffer, p string, kind ChangeKind, old, new []byte, oldMode, newMode string) {
+	a, bb := quotePath("a/"+p), quotePath("b/"+p)
+	fmt.Fprintf(b, "diff --git %s %s\n", a, bb)
+	oldName, newName := a, bb
+	switch kind {
+	case Added:
+		fmt.Fprintf(b, "new file mode %s\n", newMode)
+		oldName = "/dev/null"
+	case Deleted:
+		fmt.Fprintf(b, "deleted file mode %s\n", oldMode)
+		newName = "/dev/null"
+	default:
+		if oldMode != newMode {
+			fmt.Fprintf(b, "old mode %s\nnew mode %s\n", oldMode, newMode)
+		}
+	}
+	if bytes.Equal(old, new) {
+		return // a mode change, or an empty file added or deleted
+	}
+	d := udiff.Unified(oldName, newName, string(old), string(new))
+	b.WriteString(d)
+	if !strings.HasSuffix(d, "\n") {
+		b.WriteString("\n")
+	}
 }
 
 // quotePath quotes a path as git does when it holds a quote, a backslash,

@@ -27,14 +27,23 @@ const WorkDir = "work"
 //
 // The trade-off: the copy costs one read of the project (capped by
 // MaxWorkFiles and MaxWorkBytes) on the first command of a run, and none
-// before; a run that never runs a command never copies. Symbolic links
-// and special files are not copied (a link could lead a command's writes
-// into the project).
+// before; a run that never runs a command never copies.
+//
+// Symbolic links are copied as links, never followed: a relative link
+// that stays inside the project keeps its text (it resolves in the copy
+// as in the project); an absolute link into the project is pointed at the
+// same place in the copy, so nothing written through it reaches the
+// project; a link that leads out of the project points at the same place
+// outside (a relative one made absolute, since the copy lies elsewhere).
+// Special files are not copied.
 type WorkTree struct {
 	o    *Overlay
 	dir  string
 	snap map[string]stamp
-	// Skipped lists what the copy left out (links, special files).
+	// links holds, per link in the work tree, the text it was given, to
+	// tell the links a command changed.
+	links map[string]string
+	// Skipped lists what the copy left out (special files).
 	Skipped []string
 	quiet   bool // Collect is writing: do not mirror back
 }
@@ -57,7 +66,7 @@ func (o *Overlay) WorkTree() (*WorkTree, error) {
 	if o.work != nil {
 		return o.work, nil
 	}
-	w := &WorkTree{o: o, dir: filepath.Join(o.dir, WorkDir), snap: map[string]stamp{}}
+	w := &WorkTree{o: o, dir: filepath.Join(o.dir, WorkDir), snap: map[string]stamp{}, links: map[string]string{}}
 	if err := os.RemoveAll(w.dir); err != nil {
 		return nil, fmt.Errorf("clearing the work tree %s: %w", w.dir, err)
 	}
@@ -71,6 +80,18 @@ func (o *Overlay) WorkTree() (*WorkTree, error) {
 		switch {
 		case e.Mode.IsDir():
 			return os.MkdirAll(dst, 0o755)
+		case e.Mode&fs.ModeSymlink != 0:
+			target, err := o.readlinkLocked(rel, e.Written)
+			if err != nil {
+				w.Skipped = append(w.Skipped, rel)
+				return nil
+			}
+			text := w.workText(rel, target)
+			if err := os.Symlink(text, dst); err != nil {
+				return err
+			}
+			w.links[rel] = text
+			return nil
 		case !e.Mode.IsRegular():
 			w.Skipped = append(w.Skipped, rel)
 			return nil
@@ -113,6 +134,40 @@ func (o *Overlay) WorkTree() (*WorkTree, error) {
 	return w, nil
 }
 
+// workText is the text the link rel of the view, with target, gets in
+// the work tree (see WorkTree).
+func (w *WorkTree) workText(rel, target string) string {
+	o := w.o
+	if filepath.IsAbs(target) {
+		c := filepath.Clean(target)
+		r, ok := within(o.absBase, c)
+		if !ok {
+			r, ok = within(o.realBase, c)
+		}
+		if ok {
+			return filepath.Join(w.dir, r)
+		}
+		return target
+	}
+	lexical := filepath.Join(filepath.Dir(filepath.FromSlash(rel)), target)
+	if !escapes(filepath.Clean(lexical)) {
+		return target
+	}
+	return filepath.Join(o.realBase, lexical)
+}
+
+// projectText is the text a link a command made in the work tree gets in
+// the view: a path into the work tree becomes the same path in the
+// project; anything else stays as it is.
+func (w *WorkTree) projectText(text string) string {
+	if filepath.IsAbs(text) {
+		if r, ok := within(w.dir, filepath.Clean(text)); ok {
+			return filepath.Join(w.o.absBase, r)
+		}
+	}
+	return text
+}
+
 // Dir returns the work tree's folder: a shell command's working folder.
 func (w *WorkTree) Dir() string { return w.dir }
 
@@ -146,6 +201,11 @@ func (w *WorkTree) drop(rel string) {
 			delete(w.snap, p)
 		}
 	}
+	for p := range w.links {
+		if p == rel || len(p) > len(rel) && p[:len(rel)+1] == rel+"/" {
+			delete(w.links, p)
+		}
+	}
 }
 
 // Collected says what Collect brought back.
@@ -156,10 +216,12 @@ type Collected struct {
 	Skipped []string
 }
 
-// Collect reads the work tree back after a command: every file it
-// changed or made is written to the overlay, every file it deleted is
-// deleted there. Links and special files it made are not brought back
-// (they are listed in Skipped), nor files over MaxFileSize.
+// Collect reads the work tree back after a command: every file and
+// symbolic link it changed or made is written to the overlay (a link's
+// text pointing into the work tree is made to point into the project, as
+// the view sees it), every one it deleted is deleted there. Special files
+// it made are not brought back (they are listed in Skipped), nor files
+// over MaxFileSize.
 func (w *WorkTree) Collect() (Collected, error) {
 	o := w.o
 	o.mu.Lock()
@@ -180,11 +242,35 @@ func (w *WorkTree) Collect() (Collected, error) {
 		if d.IsDir() {
 			return nil
 		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			text, err := os.Readlink(p)
+			if err != nil {
+				return nil
+			}
+			seen[rel] = true
+			delete(w.snap, rel)
+			if old, ok := w.links[rel]; ok && old == text {
+				return nil
+			}
+			if err := o.symlinkLocked(rel, w.projectText(text)); err != nil {
+				c.Skipped = append(c.Skipped, rel+" ("+err.Error()+")")
+				return nil
+			}
+			w.links[rel] = text
+			c.Written = append(c.Written, rel)
+			return nil
+		}
 		if !d.Type().IsRegular() {
-			c.Skipped = append(c.Skipped, rel+" (a link or special file)")
+			c.Skipped = append(c.Skipped, rel+" (a special file)")
 			return nil
 		}
 		seen[rel] = true
+		if _, was := w.links[rel]; was {
+			// A link the command replaced with a file: the link goes first
+			// (a write to the link's path would follow it).
+			delete(w.links, rel)
+			_ = o.removeLocked(rel)
+		}
 		fi, err := d.Info()
 		if err != nil {
 			return nil
@@ -221,6 +307,15 @@ func (w *WorkTree) Collect() (Collected, error) {
 			}
 		}
 	}
+	for rel := range w.links {
+		if !seen[rel] {
+			delete(w.links, rel)
+			if err := o.removeLocked(rel); err == nil {
+				c.Deleted = append(c.Deleted, rel)
+			}
+		}
+	}
+	sort.Strings(c.Written)
 	sort.Strings(c.Deleted)
 	if len(c.Written)+len(c.Deleted) > 0 {
 		o.gen++

@@ -104,25 +104,33 @@ func Start(cmd *exec.Cmd) error {
 	// The supervisor must outlive agentdesk to clean up after it: no
 	// parent-death signal for it (the end of the socket tells it).
 	cmd.SysProcAttr.Pdeathsig = 0
+	// Known before the start: a Cancel (Kill) from exec's context watch may
+	// come at once, and must ask the supervisor, not kill its group.
+	sup := &supervisor{ctl: ours, report: bufio.NewReader(ours)}
+	supervisors.Store(cmd, sup)
 	err = cmd.Start()
 	theirs.Close()
-	cmd.Path, cmd.Args, cmd.Env, cmd.ExtraFiles, cmd.SysProcAttr.Pdeathsig = path, args, env, nil, pdeath
+	// cmd is left as started (Path, Args, Env): exec's goroutines may read
+	// it from now on.
 	if err != nil {
+		supervisors.Delete(cmd)
 		ours.Close()
+		cmd.Path, cmd.Args, cmd.Env, cmd.ExtraFiles, cmd.SysProcAttr.Pdeathsig = path, args, env, nil, pdeath
 		return err
 	}
-	sup := &supervisor{ctl: ours, report: bufio.NewReader(ours)}
 	line, rerr := readReport(sup.report)
 	var errno int
 	switch {
 	case strings.HasPrefix(line, "ok "):
-		supervisors.Store(cmd, sup)
 		return nil
 	case rerr == nil && strings.HasPrefix(line, "err "):
 		errno, _ = strconv.Atoi(strings.TrimPrefix(line, "err "))
 	}
 	_ = cmd.Wait()
+	supervisors.Delete(cmd)
+	sup.mu.Lock()
 	ours.Close()
+	sup.mu.Unlock()
 	if errno != 0 {
 		return &fs.PathError{Op: "fork/exec", Path: path, Err: syscall.Errno(errno)}
 	}
