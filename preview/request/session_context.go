@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -81,23 +80,7 @@ var NotReproducedParts = []string{
 	"[session] (the session's id and its storage folders under the NetClaw home: a route question has no session)",
 	"[memory-recall] (automatic recall reads NetClaw's SQLite memory store, which agentdesk does not open)",
 	"the skill hint and slash-command content (per-turn skill activation by the daemon)",
-	"MCP servers in the tool index (their tools are listed only once the servers run)",
-}
-
-// MemoryEnabled reads Memory.Enabled (default true) from c.
-func MemoryEnabled(c *lint.Config) (bool, error) {
-	if c == nil {
-		return true, nil
-	}
-	v, ok := c.Lookup("Memory:Enabled")
-	if !ok || strings.TrimSpace(v) == "" {
-		return true, nil
-	}
-	b, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(v)))
-	if err != nil {
-		return true, configError(c, "Memory:Enabled", v, "true or false")
-	}
-	return b, nil
+	"MCP servers in the tool index and their prompts in the skill index (listed only once the servers run)",
 }
 
 // ComposeSessionContext composes the main session's context layers as
@@ -107,16 +90,8 @@ func MemoryEnabled(c *lint.Config) (bool, error) {
 // per-turn block (current time, then the working context; not for
 // Public). The [session] block and the other parts in NotReproducedParts
 // are left out.
-func ComposeSessionContext(in SessionContextInput) (SessionContext, error) {
+func ComposeSessionContext(in SessionContextInput) SessionContext {
 	var out SessionContext
-	var cfg *lint.Config
-	if in.Catalog != nil {
-		cfg = in.Catalog.Config
-	}
-	memory, err := MemoryEnabled(cfg)
-	if err != nil {
-		return out, err
-	}
 	var exposed []Tool
 	fileRead := false
 	for _, t := range in.Tools {
@@ -140,7 +115,7 @@ func ComposeSessionContext(in SessionContextInput) (SessionContext, error) {
 	if in.Audience != preview.Public && in.Policy.SkillSync {
 		add(LayerSkillIndex, SkillIndex(SessionSkills(in.Catalog)), false)
 	}
-	if in.Audience != preview.Public && memory {
+	if in.Audience != preview.Public && in.Policy.Memory {
 		add(LayerMemory, MemoryLayer, false)
 	}
 	if in.Catalog != nil {
@@ -174,7 +149,7 @@ func ComposeSessionContext(in SessionContextInput) (SessionContext, error) {
 		out.Nudge = SystemNudge(strings.Join(turn, "\n\n"))
 	}
 	out.NotReproduced = NotReproducedParts
-	return out, nil
+	return out
 }
 
 // sessionWorkingContext is the session's working-context snapshot at its

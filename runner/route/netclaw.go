@@ -43,13 +43,10 @@ func AsNetClaw(q *Question, nc runner.NetClaw, project string) error {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	sc, err := request.ComposeSessionContext(request.SessionContextInput{
+	sc := request.ComposeSessionContext(request.SessionContextInput{
 		Catalog: q.Catalog, Audience: q.Audience, Policy: pol, Tools: request.NetClaw().Tools(),
 		Project: project, Now: now, Location: time.Local, ZoneID: request.LocalZoneID(os.Getenv), Git: nc.Git,
 	})
-	if err != nil {
-		return err
-	}
 	q.Context = &sc
 	q.Tools = nil
 	for _, t := range request.SessionTools(q.Audience, pol) {
