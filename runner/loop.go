@@ -200,7 +200,13 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 			// fails here (ParentApprovalUnavailableException).
 			return nil, &Verdict{Outcome: Failed, Reason: ReasonToolExecutionFailed, Message: res.Fail}
 		}
-		turns = append(turns, wire.Message{Role: "tool", Text: res.Text, ToolCallID: tc.ID, ToolName: tc.Name, IsError: res.IsError})
+		// Sent as a plain result, an error or refusal included: NetClaw's
+		// sub-agent flags none (SubAgentActor.BuildToolResult, 502847bf,
+		// makes a text-only tool message, which
+		// ChatMessageConverter.ToAiMessage, 013299cf, turns into a
+		// FunctionResultContent with no Exception), so no is_error reaches
+		// the wire. The record keeps the error (ToolResult.Error).
+		turns = append(turns, wire.Message{Role: "tool", Text: res.Text, ToolCallID: tc.ID, ToolName: tc.Name})
 	}
 	return turns, nil
 }

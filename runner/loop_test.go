@@ -104,7 +104,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 			if read.Role != "tool" || read.Text != readmeText || read.IsError {
 				t.Errorf("file_read result: %+v", read)
 			}
-			if search.Text != "Unknown tool: spawn_agent" || (p == wire.Anthropic && !search.IsError) {
+			if search.Text != "Unknown tool: spawn_agent" || search.IsError {
 				t.Errorf("web_search result: %+v", search)
 			}
 			if p != wire.Ollama {

@@ -79,7 +79,10 @@ type Message struct {
 	// tool's name (Ollama matches results by name).
 	ToolCallID string
 	ToolName   string
-	// IsError marks a tool turn whose call failed or was refused.
+	// IsError marks a tool turn whose call failed or was refused: the
+	// Anthropic body sends it as is_error. The runner leaves it unset, as
+	// NetClaw's sub-agent flags no result (runner's loop); the modeltest
+	// server reads it back so tests can tell.
 	IsError bool
 }
 
