@@ -80,6 +80,18 @@ func TestRequestOnTheWire(t *testing.T) {
 			if fileRead == nil || !jsonHasString(t, reqs[0].Body, fileRead.Description) {
 				t.Errorf("file_read is not offered with the catalogue's description")
 			}
+			// The tools on the wire are the catalogue's core tools, in its
+			// order, and no others: what preview --spawn shows is what a
+			// trial sends.
+			var coreNames []string
+			for _, tool := range offer.Tools {
+				if tool.Core {
+					coreNames = append(coreNames, tool.Name)
+				}
+			}
+			if got, want := strings.Join(reqs[0].Tools, ","), strings.Join(coreNames, ","); got != want {
+				t.Errorf("tools on the wire:\n%s\nwant the catalogue's core tools:\n%s", got, want)
+			}
 			// Every core tool goes out whole: its name, its description and
 			// its JSON schema byte for byte as the catalogue renders it
 			// (PascalCase parameters, then the meta properties).
