@@ -31,13 +31,14 @@ import (
 //     immediately before the user's message (SessionState
 //     .AddVolatileContextNudge, SystemNudgePrefix "[system:", in the
 //     SessionState.cs that has PendingInputs);
-//   - the tool index: ToolRegistry.BuildCompressedIndex of the tiered
-//     registry (the ToolRegistry.cs with RegisterCore and ToolExposureTier),
-//     through ToolIndexContextLayer.GetContextLayer(audience) @
-//     ebaac6d6a456b565fce5e589691850e9fb4f8fcf;
-//   - the core tier: ToolRegistrationExtensions.WithFirstPartyTools and
-//     WithSkillTools (the version that registers file_search and
-//     tool_output_read); spawn_agent is registered deferred
+//   - the tool index: ToolIndexContextLayer.GetContextLayer(audience) @
+//     ebaac6d6a456b565fce5e589691850e9fb4f8fcf, which writes
+//     ToolRegistry.GenerateCompressedIndex(audience, policy); the tiered
+//     registry's index (TieredIndex) is stored only in the fork
+//     salma-marei/netclaw (netclaw-dev's newest stored ToolRegistry.cs,
+//     @a18e4a67, has no tiers, but its newer SubAgentSpawner.cs and tests
+//     use them: see CoreTools);
+//   - the core tier: CoreTools; spawn_agent is registered deferred
 //     (ToolIndexUpdater.StartAsync, Register);
 //   - the skill index: SkillRegistry.GenerateIndex (the version with
 //     SkillIndexPublisher and MCP prompt skills), the skill fields from
@@ -52,22 +53,11 @@ import (
 //   - the [attachments] hint: SessionMessageAssembler.AttachmentContextHint
 //     (the same version as above).
 
-// SessionCore lists the tools NetClaw registers in the core tier: the
-// ones a session is offered before any discovery. Every other tool is
-// deferred: the tool index names it and the model loads it with load_tool
-// or finds it with search_tools.
-var SessionCore = []string{
-	"shell_execute", "file_read", "file_list", "file_search", "tool_output_read",
-	"file_write", "file_edit", "attach_file", "set_working_directory",
-	"search_tools", "load_tool", "skill_load", "skill_read_resource",
-}
-
-// IsSessionCore reports whether NetClaw registers the tool in its core
-// tier.
-func IsSessionCore(name string) bool { return slices.Contains(SessionCore, name) }
-
-// SessionToolIndex returns the compressed tool index NetClaw's tiered
-// registry writes for these tools (BuildCompressedIndex), "\n" line ends:
+// TieredIndex returns the compressed tool index NetClaw's tiered registry
+// writes for these tools, in registration order (BuildCompressedIndex of
+// the ToolRegistry.cs with RegisterCore and ToolExposureTier: see
+// CoreTools for the commits), "\n" line ends. The frontline's tool-index
+// layer and a sub-agent's tool-index part are both this text:
 //
 //	[directly callable core tools]
 //	<grant>: <name>, <name>, ...         the core tools, a line a grant,
@@ -82,7 +72,7 @@ func IsSessionCore(name string) bool { return slices.Contains(SessionCore, name)
 // A hint is the description on one line (runs of white space made one
 // space), cut to 80 UTF-16 units (77 and "..."); a blank description
 // gives "No description available.". No tools give "".
-func SessionToolIndex(tools []Tool) string {
+func TieredIndex(tools []Tool) string {
 	var b strings.Builder
 	var grants []string
 	byGrant := map[string][]string{}
@@ -91,7 +81,7 @@ func SessionToolIndex(tools []Tool) string {
 		switch {
 		case t.IsMCP():
 			mcp = append(mcp, t)
-		case IsSessionCore(t.Name):
+		case IsCore(t.Name):
 			if _, seen := byGrant[t.Grant]; !seen {
 				grants = append(grants, t.Grant)
 			}

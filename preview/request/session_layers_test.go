@@ -13,7 +13,7 @@ import (
 // (GenerateCompressedIndex_lists_deferred_first_party_hint_without_schema,
 // ..._groups_by_category, ..._empty_registry_returns_empty), then the
 // exact bytes BuildCompressedIndex writes.
-func TestSessionToolIndex(t *testing.T) {
+func TestTieredIndex(t *testing.T) {
 	reminder := Tool{Name: "set_reminder", Grant: "scheduling", Description: "Schedule a future reminder for a delivery target.",
 		Params: []Param{{Name: "DeliveryTarget", Type: "string"}}}
 	shell := Tool{Name: "shell_execute", Grant: "shell", Description: "Run a command."}
@@ -24,15 +24,15 @@ func TestSessionToolIndex(t *testing.T) {
 	long := Tool{Name: "web_fetch", Grant: "web", Description: "  Fetch a web page\n\tand return   its readable text, with links kept as footnotes, for the model to read.  "}
 	blank := Tool{Name: "check_background_job", Grant: "shell", Description: " \n "}
 
-	if got := SessionToolIndex(nil); got != "" {
+	if got := TieredIndex(nil); got != "" {
 		t.Errorf("no tools: %q", got)
 	}
-	idx := SessionToolIndex([]Tool{reminder})
+	idx := TieredIndex([]Tool{reminder})
 	if !strings.Contains(idx, "[deferred first-party tools - discover with search_tools]") || !strings.Contains(idx, "set_reminder: Schedule a future reminder") ||
 		strings.Contains(idx, "DeliveryTarget") || strings.Contains(idx, "inputSchema") {
 		t.Errorf("deferred hint:\n%s", idx)
 	}
-	got := SessionToolIndex([]Tool{store, read, long, shell, search, reminder, list, blank})
+	got := TieredIndex([]Tool{store, read, long, shell, search, reminder, list, blank})
 	want := "[directly callable core tools]\n" +
 		"file: file_read, file_list\n" +
 		"shell: shell_execute\n" +
@@ -64,7 +64,7 @@ func TestSessionCoreTier(t *testing.T) {
 		"set_working_directory": true, "search_tools": true, "load_tool": true, "skill_load": true, "skill_read_resource": true,
 		"spawn_agent": false, "web_fetch": false, "web_search": false, "set_reminder": false, "skill_manage": false, "check_background_job": false,
 	} {
-		if IsSessionCore(name) != core {
+		if IsCore(name) != core {
 			t.Errorf("%s: core %v, want %v", name, !core, core)
 		}
 	}
@@ -268,7 +268,7 @@ func TestComposeSessionContext(t *testing.T) {
 	sp := preview.SpawnAgent()
 	exposed = append(exposed, Tool{Name: sp.Name, Description: sp.Description, Grant: "builtin"})
 	wantStatic := strings.Join([]string{
-		netTrim(SessionToolIndex(exposed)),
+		netTrim(TieredIndex(exposed)),
 		netTrim(SkillIndex([]SkillEntry{{Name: "changelog", Description: "Keep the changelog."}})),
 		MemoryLayer,
 		preview.Layer(c, preview.Personal),
