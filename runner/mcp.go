@@ -66,6 +66,13 @@ func (p *prepared) startMCP(ctx context.Context, s Spec) {
 		return
 	}
 	notes := &mcpNotes{}
+	// No Dir: a stdio server starts in agentdesk's working folder, not in
+	// the project, as NetClaw starts it in the daemon's
+	// (McpClientManager.CreateTransport, src/Netclaw.Daemon/Mcp, commit
+	// 0c72b2947abfe6c0bfd3392f963c73244b1e2b19 and the other stored
+	// versions, gives StdioClientTransportOptions no WorkingDirectory, and
+	// the SDK then uses Environment.CurrentDirectory). A trial that ran it
+	// in the project would pass where the runtime fails.
 	servers := mcp.Start(ctx, s.Config.McpServers, mcp.Options{
 		Audience: s.Audience,
 		Config:   s.Config,

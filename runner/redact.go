@@ -80,6 +80,28 @@ func lowerOnce(s *string) func() string {
 // stream ("Bearer ", "x-api-key: "): a stream holds it back with its value.
 var labelAtEnd = regexp.MustCompile(`(?i)(?:\bbearer|\bbasic|\btoken|\bauthorization["']?\s*[:=]|\bx-api-key["']?\s*[:=]|\bapi[_-]?key["']?\s*[:=])["'\s]*$`)
 
+// mayEndInLabel reports whether labelAtEnd can match s: what precedes
+// its trailing quotes and white space must end a label, so be a ':' or
+// '=', or the last letter of "bearer", "basic" or "token" (r, c and n
+// fold to no other letter). Most pieces of a stream end otherwise, and
+// are spared the expression.
+func mayEndInLabel(s string) bool {
+	i := len(s) - 1
+	for i >= 0 && strings.IndexByte(`"' `+"\t\n\f\r", s[i]) >= 0 {
+		i--
+	}
+	if i < 0 {
+		return false
+	}
+	switch s[i] {
+	case ':', '=', 'c', 'C', 'n', 'N':
+		return true
+	case 'r', 'R':
+		return i >= 5 && strings.EqualFold(s[i-5:i+1], "bearer")
+	}
+	return false
+}
+
 // Redactor replaces secrets in text: the configured values literally
 // (longest first; a short one only as a whole token, see
 // MinSubstringSecretLen), then the patterns of common keys and bearer tokens
@@ -317,8 +339,10 @@ func (s *StreamRedactor) safeCut() int {
 // that it would split; a short value (redacted as a whole token only) also
 // keeps the character after it, which decides whether it is one.
 func (s *StreamRedactor) keepWhole(p, masked string, cut int) int {
-	if loc := labelAtEnd.FindStringIndex(masked[:cut]); loc != nil {
-		cut = loc[0]
+	if mayEndInLabel(masked[:cut]) {
+		if loc := labelAtEnd.FindStringIndex(masked[:cut]); loc != nil {
+			cut = loc[0]
+		}
 	}
 	for moved := true; moved && cut > 0; {
 		moved = false

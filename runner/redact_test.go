@@ -258,3 +258,37 @@ func TestStreamRedactorLongRunShortValue(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// mayEndInLabel is never false where labelAtEnd matches.
+func TestMayEndInLabel(t *testing.T) {
+	for _, s := range labelSeeds {
+		checkMayEndInLabel(t, s)
+	}
+	for _, s := range []string{"Authorization: Bearer ", "x-api-key: '", "BASIC\t", "api_key=", "toKen \"", "baſic "} {
+		if !mayEndInLabel(s) {
+			t.Errorf("%q: a label at the end not seen", s)
+		}
+	}
+	for _, s := range []string{"the answer is 42 ", "a bearer of news.", "", " \t"} {
+		if mayEndInLabel(s) {
+			t.Errorf("%q: no label at the end, but the expression would run", s)
+		}
+	}
+}
+
+var labelSeeds = []string{"", "x", "Bearer", "bearer ", "BEARER\t\"", "a bearer", "xbearer ", "basic", "Basic '", "token", "TOKEN \n",
+	"authorization:", `authorization" = '`, "x-api-key=", "api-key :", "apikey=\"", "api_key: ", "toKen ", "to\u212aen ", "baſic", "foo: ", "bar= ", "clinic ", "open "}
+
+func checkMayEndInLabel(t *testing.T, s string) {
+	t.Helper()
+	if labelAtEnd.MatchString(s) && !mayEndInLabel(s) {
+		t.Fatalf("%q ends in a label, and mayEndInLabel says it cannot", s)
+	}
+}
+
+func FuzzMayEndInLabel(f *testing.F) {
+	for _, s := range labelSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkMayEndInLabel)
+}

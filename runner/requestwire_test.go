@@ -80,18 +80,40 @@ func TestRequestOnTheWire(t *testing.T) {
 			if fileRead == nil || !jsonHasString(t, reqs[0].Body, fileRead.Description) {
 				t.Errorf("file_read is not offered with the catalogue's description")
 			}
+			// The tools on the wire are the catalogue's core tools, in its
+			// order, and no others: what preview --spawn shows is what a
+			// trial sends.
+			var coreNames []string
+			for _, tool := range offer.Tools {
+				if tool.Core {
+					coreNames = append(coreNames, tool.Name)
+				}
+			}
+			if got, want := strings.Join(reqs[0].Tools, ","), strings.Join(coreNames, ","); got != want {
+				t.Errorf("tools on the wire:\n%s\nwant the catalogue's core tools:\n%s", got, want)
+			}
 			// Every core tool goes out whole: its name, its description and
 			// its JSON schema byte for byte as the catalogue renders it
 			// (PascalCase parameters, then the meta properties).
+			checked := map[string]bool{}
 			for _, tool := range offer.Tools {
 				if !tool.Core {
 					continue
 				}
+				checked[tool.Name] = true
 				if !jsonHasString(t, reqs[0].Body, tool.Name) || !jsonHasString(t, reqs[0].Body, tool.Description) {
 					t.Errorf("%s is not on the wire with its name and description", tool.Name)
 				}
 				if !bytes.Contains(reqs[0].Body, tool.Parameters) {
 					t.Errorf("%s: the schema on the wire is not the catalogue's bytes %.80s...", tool.Name, tool.Parameters)
+				}
+			}
+			// The tools added from NetClaw's newer sources are among them:
+			// tool_output_read, run_reminder and (Memory.Enabled being on by
+			// default) the memory tools.
+			for _, name := range []string{"tool_output_read", "run_reminder", "find_memories", "get_memories", "store_memory", "update_memory"} {
+				if !checked[name] {
+					t.Errorf("%s is not among the core tools checked on the wire", name)
 				}
 			}
 			pr := rec.Prompt

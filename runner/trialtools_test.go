@@ -222,7 +222,7 @@ func TestLongResultIsSpilledAndReadOn(t *testing.T) {
 		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
 	}
 	first := rec.ToolCalls[0].Result
-	if !first.Cut || first.Bytes != 12000+len("\n\n[output truncated to 12000 chars of 15003; continue with tool_output_read using CallId='c1' and a bounded Start/Limit window instead of re-running]") {
+	if !first.Cut || first.Bytes != len("\n...\n")+12000+len("\n\n[output truncated to 12000 chars of 15003; continue with tool_output_read using CallId='c1' and a bounded Start/Limit window instead of re-running]") {
 		t.Errorf("spilled result: cut %v, %d bytes", first.Cut, first.Bytes)
 	}
 	reqs := f.srv.Requests()
@@ -275,7 +275,7 @@ func TestLongShellResultReadBack(t *testing.T) {
 	}
 	reqs := f.srv.Requests()
 	note := "\n\n[output truncated to 2000 chars of 3906; continue with tool_output_read using CallId='call_sh' and a bounded Start/Limit window instead of re-running]"
-	if got := lastTool(reqs[1]).Text; got != full[len(full)-2000:]+note {
+	if got := lastTool(reqs[1]).Text; got != "\n...\n"+full[len(full)-2000:]+note {
 		t.Errorf("the shell result the model got ends %q", got[max(0, len(got)-200):])
 	}
 	if got := lastTool(reqs[2]).Text; got != full[:1942]+"\n[range start=0 end=1942; next_start=1942; complete=false]" {

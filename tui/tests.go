@@ -16,6 +16,7 @@ import (
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/suite"
+	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
 // testsPane is the Tests tab: the cases of the selected agent's suite
@@ -229,7 +230,7 @@ func (p *testsPane) start() tea.Cmd {
 	case p.suite != nil && p.suite.Broken():
 		return e.notify(brokenNote(p.suite, keyName(e.keys.Tests.Run)), true)
 	case p.suite == nil:
-		return e.notify("no suite to run: write "+filepath.Base(p.path)+" beside the agent", true)
+		return e.notify("no suite to run: write "+filepath.Base(p.path)+" beside the agent"+demoSuitesHint(e.opts.Demo, "; in", keyName(e.keys.Tests.Run)), true)
 	}
 	p.stop()
 	p.running, p.results, p.matrix, p.runSHA = true, map[string]*suite.CaseResult{}, nil, f.SHA256
@@ -449,6 +450,12 @@ func (p *testsPane) lines(w int) []string {
 		add("", st.Dim.Render("  cases:"), st.Dim.Render("    - name: answers the question"), st.Dim.Render("      task: What does main.go do?"),
 			st.Dim.Render("      expect:"), st.Dim.Render("        contains: main"))
 		add("")
+		if e.opts.Demo {
+			// The demo's home goes when it ends and cannot record: a
+			// suite written here is lost, and --record is refused.
+			add(wrap("Then "+keyName(e.keys.Tests.Run)+" runs it here"+demoSuitesHint(true, ". In", keyName(e.keys.Tests.Run)), w)...)
+			return out
+		}
 		add(wrap("Then "+keyName(e.keys.Tests.Run)+" runs it here, and agentdesk test --record keeps recordings for CI.", w)...)
 		return out
 	}
@@ -613,4 +620,19 @@ func (p *testsPane) detail(c *lintsuite.Case, stale bool, w int) []string {
 		}
 	}
 	return out
+}
+
+// demoSuitesHint, in the demo, names the agents its suites test (the demo
+// carries their recordings) and the key that runs one (run), after lead
+// ("; in"); "" otherwise.
+func demoSuitesHint(isDemo bool, lead, run string) string {
+	agents := demo.TestedAgents()
+	if !isDemo || len(agents) == 0 {
+		return ""
+	}
+	verb := "has"
+	if len(agents) > 1 {
+		verb = "have"
+	}
+	return lead + " the demo, " + strings.Join(agents, ", ") + " " + verb + " a suite with recordings: select it and press " + run
 }

@@ -113,6 +113,30 @@ func TestTestsPaneWithoutSuite(t *testing.T) {
 	}
 }
 
+// TestDemoTestsPaneWithoutSuite: in the demo, an agent with no suite
+// points at the agent whose suite the demo carries, not at --record
+// (which the demo refuses) for a suite its temporary home would lose.
+func TestDemoTestsPaneWithoutSuite(t *testing.T) {
+	tm := demoModel(t, 80, 24)
+	tm.list.selectPath(filepath.Join(tm.opts.Home.Agents, "summarizer.md"))
+	tm.keys("5")
+	scr := tm.screen()
+	var pane []string // the pane's side of the screen, its words
+	for _, l := range strings.Split(scr, "\n") {
+		if _, right, ok := strings.Cut(l, "│"); ok {
+			pane = append(pane, strings.Fields(right)...)
+		}
+	}
+	if !strings.Contains(scr, "No suite yet") || strings.Contains(scr, "--record") ||
+		!strings.Contains(strings.Join(pane, " "), "Then T runs it here. In the demo, code-analyst has a suite with recordings: select it and press T") {
+		t.Errorf("without a suite, in the demo:\n%s", scr)
+	}
+	tm.keys("T")
+	if scr := tm.screen(); !strings.Contains(strings.Join(strings.Fields(scr), " "), "no suite to run: write summarizer.test.yaml beside the agent; in the demo, code-analyst has a suite with recordings: select it and press T") {
+		t.Errorf("T without a suite, in the demo:\n%s", scr)
+	}
+}
+
 // TestTestsPaneBrokenSuite: T on a suite that cannot run says that it is
 // broken and where, not that there is none; a suite file that is a FIFO
 // or a dangling link is shown as unreadable (never read blocking, never

@@ -69,6 +69,11 @@ type Profile struct {
 	// MCPToolGrants, when a server is listed, limits that server's tools to
 	// the listed bare tool names (McpServerToolGrants).
 	MCPToolGrants map[string][]string
+	// Denied are the tools ApprovalPolicy.ToolOverrides sets to Deny: the
+	// runtime neither offers nor lists them (ToolRegistryTests,
+	// Approval_deny_hides_first_party_tool_from_compact_catalog). Names
+	// as written (a first-party name, or an MCP tool's server/tool).
+	Denied []string
 }
 
 // DefaultProfile returns the runtime's default profile for an audience:
@@ -219,6 +224,14 @@ func profileFromConfig(c *lint.Config, a preview.Audience, prof Profile) (Profil
 	if list, ok := configList(c, base+"AllowedMcpServers"); ok {
 		prof.AllowedMCPServers = list
 	}
+	denyBase := strings.ToLower(base + "ApprovalPolicy:ToolOverrides:")
+	for _, k := range c.Keys() {
+		if name := k[min(len(k), len(denyBase)):]; strings.HasPrefix(strings.ToLower(k), denyBase) && name != "" && !strings.Contains(name, ":") {
+			if v, _ := c.Lookup(k); strings.EqualFold(strings.TrimSpace(v), "Deny") {
+				prof.Denied = append(prof.Denied, name)
+			}
+		}
+	}
 	grantsBase := strings.ToLower(base + "McpServerToolGrants:")
 	for _, k := range c.Keys() {
 		lk := strings.ToLower(k)
@@ -344,6 +357,9 @@ func (p Policy) Exposed(t Tool, a preview.Audience) (bool, string) {
 	prof, ok := p.Profiles[a]
 	if !ok {
 		prof = DefaultProfile(a)
+	}
+	if slices.Contains(prof.Denied, t.Name) || t.Canonical != "" && slices.Contains(prof.Denied, t.Canonical) {
+		return false, fmt.Sprintf("the %s profile's ApprovalPolicy.ToolOverrides denies it", a)
 	}
 	if t.IsMCP() {
 		if !prof.AllMCPServers && !slices.ContainsFunc(prof.AllowedMCPServers, func(s string) bool { return strings.EqualFold(s, t.Server) }) {

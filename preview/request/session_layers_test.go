@@ -309,3 +309,37 @@ func TestComposeSessionContext(t *testing.T) {
 		}
 	}
 }
+
+// Port of ToolRegistryTests.Approval_deny_hides_first_party_tool_from_compact_catalog:
+// a tool the audience's ApprovalPolicy.ToolOverrides sets to Deny is
+// neither listed in the index nor offered, to the session or a sub-agent;
+// another audience keeps it.
+func TestApprovalDenyHidesTool(t *testing.T) {
+	f := newFixture(t)
+	f.write(t, f.home, "config/netclaw.json", `{"Tools": {"AudienceProfiles": {"Personal": {"ApprovalPolicy": {"ToolOverrides": {"web_fetch": "Deny", "file_edit": "deny", "file_write": "Approval"}}}}}}`)
+	c, err := lint.Scan(lint.NewHome(f.home, ""), lint.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := PolicyFromConfig(c.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := ComposeSessionContext(SessionContextInput{Catalog: c, Audience: preview.Personal, Policy: pol, Tools: NetClaw().Tools(), Now: time.Unix(0, 0)})
+	index := sc.Layers[0].Text
+	if strings.Contains(index, "web_fetch") || strings.Contains(index, "file_edit") || !strings.Contains(index, "file_write") {
+		t.Errorf("index:\n%s", index)
+	}
+	for _, tl := range SessionTools(preview.Personal, pol) {
+		if tl.Name == "file_edit" {
+			t.Error("the session is offered a denied tool")
+		}
+	}
+	sub := NetClaw().SubAgentTools(preview.Personal, pol)
+	if names := "," + strings.Join(sub.Names(), ",") + ","; strings.Contains(names, ",web_fetch,") || !strings.Contains(names, ",file_write,") {
+		t.Errorf("sub-agent tools %s", names)
+	}
+	if team := NetClaw().SubAgentTools(preview.Team, pol); !strings.Contains(","+strings.Join(team.Names(), ",")+",", ",file_edit,") {
+		t.Errorf("Team lost file_edit to Personal's override: %v", team.Names())
+	}
+}

@@ -475,3 +475,26 @@ func TestGarbageMidCall(t *testing.T) {
 		t.Errorf("after the garbage: %+v", res)
 	}
 }
+
+// TestStdioWorkingFolder: a stdio server starts in Options.Dir, and with
+// none in agentdesk's own working folder — as NetClaw starts it in the
+// daemon's (McpClientManager.CreateTransport sets no WorkingDirectory; the
+// SDK then uses the current directory), never in the session's project.
+func TestStdioWorkingFolder(t *testing.T) {
+	own, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := t.TempDir()
+	for _, tc := range []struct {
+		dir, want string
+	}{
+		{"", own},
+		{elsewhere, elsewhere},
+	} {
+		s, _ := start(t, Options{Dir: tc.dir}, stdioServer(t, "files", "serve"))
+		if res := call(t, s, "files__cwd", `{}`); res.IsError || res.Text != tc.want {
+			t.Errorf("Dir %q: the server runs in %q, want %q", tc.dir, res.Text, tc.want)
+		}
+	}
+}

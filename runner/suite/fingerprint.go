@@ -30,10 +30,14 @@ type sent struct {
 // (with the skill's overlay), the first message, the tools offered, the
 // model and the limits, and, for a judged case, the rubric with the
 // judge's prompt and model.
-// Parts that do not depend on the case's task come from memo.
-func fingerprint(memo *requestMemo, s sent, rubric string, judge runner.Model, judgeErr error, agentPath string) evalrec.Fingerprint {
+// Parts that do not depend on the case's task come from memo. err says
+// why the request cannot be composed (a playbook or project instructions
+// that cannot be read, ...): such a sample is an error in every mode,
+// never stale or unrecorded.
+func fingerprint(memo *requestMemo, s sent, rubric string, judge runner.Model, judgeErr error, agentPath string) (evalrec.Fingerprint, error) {
 	sp := s.spec
-	fp := append(evalrec.Fingerprint{}, memo.requestParts(sp, agentPath)...)
+	parts, err := memo.requestParts(sp, agentPath)
+	fp := append(evalrec.Fingerprint{}, parts...)
 	fp = append(fp,
 		evalrec.NewDigest(evalrec.PartFirstMessage, preview.FirstMessage(sp.Task, sp.Context), "the case's task or context"),
 		toolsPart(sp.Project != ""),
@@ -59,7 +63,7 @@ func fingerprint(memo *requestMemo, s sent, rubric string, judge runner.Model, j
 		}
 		fp = append(fp, evalrec.NewDigest(evalrec.PartJudge, JudgePrompt+"\x00"+rubric+"\x00"+jm, "the case's judge rubric or the judge model"))
 	}
-	return fp
+	return fp, err
 }
 
 // requestMemo remembers, for one suite run, what its samples' requests
@@ -100,11 +104,12 @@ type partsKey struct {
 type partsEntry struct {
 	once sync.Once
 	fp   evalrec.Fingerprint
+	err  error
 }
 
 // requestParts returns requestParts of the spec through the memo; the
 // caller must not change the parts it returns.
-func (m *requestMemo) requestParts(sp runner.Spec, agentPath string) evalrec.Fingerprint {
+func (m *requestMemo) requestParts(sp runner.Spec, agentPath string) (evalrec.Fingerprint, error) {
 	var def *lint.Definition
 	if sp.Agent != nil {
 		def = sp.Agent.Def
@@ -124,9 +129,9 @@ func (m *requestMemo) requestParts(sp runner.Spec, agentPath string) evalrec.Fin
 			source += " or " + displayPath(sp.Skill.Path)
 		}
 		sp.Compose = m.compose
-		e.fp = requestParts(sp, source)
+		e.fp, e.err = requestParts(sp, source)
 	})
-	return e.fp
+	return e.fp, e.err
 }
 
 // requestParts fingerprints the request NetClaw's runtime would compose:
@@ -136,8 +141,9 @@ func (m *requestMemo) requestParts(sp runner.Spec, agentPath string) evalrec.Fin
 // changed), and the tool catalogue offered. The NetClaw home's path is
 // written <home> in the texts, so a recording made on one machine is not
 // stale on another; the first message's working context (project path,
-// git state, session folder) is left out for the same reason.
-func requestParts(sp runner.Spec, source string) evalrec.Fingerprint {
+// git state, session folder) is left out for the same reason. A request
+// that cannot be composed gives a stand-in part and the error.
+func requestParts(sp runner.Spec, source string) (evalrec.Fingerprint, error) {
 	aud := sp.Audience
 	if aud == "" {
 		aud = sp.NetClaw.Audience.String()
@@ -151,7 +157,7 @@ func requestParts(sp runner.Spec, source string) evalrec.Fingerprint {
 	}
 	r, err := runner.ComposeRequest(sp)
 	if err != nil {
-		return append(fp, evalrec.NewPart(evalrec.PartSystemPrompt, "cannot be composed: "+err.Error(), ""))
+		return append(fp, evalrec.NewPart(evalrec.PartSystemPrompt, "cannot be composed: "+err.Error(), "")), err
 	}
 	home := sp.NetClaw.Home
 	sources := map[string]string{
@@ -176,7 +182,7 @@ func requestParts(sp runner.Spec, source string) evalrec.Fingerprint {
 		fp = append(fp, evalrec.NewDigest(evalrec.PartSystemPrompt+": "+name, text, sources[name]))
 	}
 	tools, _ := json.Marshal(r.Tools)
-	return append(fp, evalrec.NewDigest(PartToolSchemas, string(tools), "NetClaw's tool catalogue (names, descriptions, schemas)"))
+	return append(fp, evalrec.NewDigest(PartToolSchemas, string(tools), "NetClaw's tool catalogue (names, descriptions, schemas)")), nil
 }
 
 // noGitState stands for the git state the fingerprint leaves out: one

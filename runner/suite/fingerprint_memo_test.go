@@ -35,8 +35,11 @@ func TestRequestMemoParts(t *testing.T) {
 	}
 	seen := map[string]string{}
 	for _, sp := range specs {
-		want := requestParts(sp, displayPath(sp.Agent.Path))
-		got := memo.requestParts(sp, sp.Agent.Path)
+		want, wantErr := requestParts(sp, displayPath(sp.Agent.Path))
+		got, gotErr := memo.requestParts(sp, sp.Agent.Path)
+		if wantErr != nil || gotErr != nil {
+			t.Errorf("%s: the request cannot be composed: %v, %v", sp.Agent.Def.Name, wantErr, gotErr)
+		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s %q %q: through the memo %v, anew %v", sp.Agent.Def.Name, sp.Audience, sp.Project, got, want)
 		}

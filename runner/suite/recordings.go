@@ -48,7 +48,12 @@ func Recordings(s *lintsuite.Suite, o Options) []CaseRecordings {
 			if c.Expect.Judge != "" {
 				jm, jerr = runner.ResolveModel(o.Catalog.Config, o.JudgeRole)
 			}
-			d := evalrec.Decide(evalrec.Offline, evalrec.Path(s.Path, c.Name, n), fingerprint(x.memo, snt, c.Expect.Judge, jm, jerr, agent.Path))
+			now, err := fingerprint(x.memo, snt, c.Expect.Judge, jm, jerr, agent.Path)
+			if err != nil {
+				cr.Err = err.Error()
+				break
+			}
+			d := evalrec.Decide(evalrec.Offline, evalrec.Path(s.Path, c.Name, n), now)
 			switch d.Action {
 			case evalrec.Replay:
 				cr.Recorded++

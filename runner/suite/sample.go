@@ -61,7 +61,10 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	if rubric != "" {
 		judgeModel, judgeErr = runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
 	}
-	now := fingerprint(x.memo, snt, rubric, judgeModel, judgeErr, agent.Path)
+	now, err := fingerprint(x.memo, snt, rubric, judgeModel, judgeErr, agent.Path)
+	if err != nil {
+		return errorf("%v", err)
+	}
 	path := recordingPath(s, c, m, n)
 	d := evalrec.Decide(x.o.Mode, path, now)
 	if d.Action != evalrec.Replay {

@@ -19,9 +19,9 @@ import (
 // The runtime's inline budgets for a tool result (ToolOutputSpill.cs
 // @4496960c: DefaultContentBudget; ShellTool.cs @8a459b11:
 // InlineOutputBudgetChars): a longer result is cut to its last Budget
-// characters and spilled whole to the session folder, from where
-// tool_output_read reads it on. Characters are UTF-16 code units, as .NET
-// counts a string's Length.
+// characters, after the separator "\n...\n", and spilled whole to the
+// session folder, from where tool_output_read reads it on. Characters are
+// UTF-16 code units, as .NET counts a string's Length.
 const (
 	ContentBudget = 12_000
 	ShellBudget   = 2_000
@@ -89,8 +89,19 @@ func BudgetFor(tool string) int {
 	return ContentBudget
 }
 
+// windowSeparator marks the dropped head of a spilled result
+// (BoundedOutputReader.Separator, Environment.NewLine + "..." +
+// Environment.NewLine, "\n...\n" on Linux and macOS). The runtime's inline
+// window is the separator and the last budget characters
+// (BoundedOutputReader.Window in its tail-only version, the newest stored,
+// for which the index names no commit; the head+tail versions before it are
+// salma-marei/netclaw @ba08b016 and Aaronontheweb/netclaw @539c1345), as
+// NetClaw's netclaw-operations skill says: "the result contains only its
+// tail, with a separator before the retained text".
+const windowSeparator = "\n...\n"
+
 // Spill bounds a result as the runtime does: a text longer than the
-// tool's budget is cut to its last budget characters, the whole text is
+// tool's budget is cut to the separator and its last budget characters, the whole text is
 // written to the session folder (session; nil keeps nothing) under the
 // call id, and a note tells the model to go on with tool_output_read,
 // naming its CallId, Start and Limit parameters.
@@ -101,7 +112,7 @@ func Spill(session *overlay.Overlay, tool, callID string, res Result) Result {
 	if n <= budget {
 		return res
 	}
-	inline := string(utf16.Decode(units[n-budget:]))
+	inline := windowSeparator + string(utf16.Decode(units[n-budget:]))
 	kept := false
 	if session != nil && validCallID(callID) {
 		kept = session.WriteFile(spillPath(callID), []byte(res.Text)) == nil

@@ -95,7 +95,7 @@ func TestToolOutputRead(t *testing.T) {
 	long := "Exit code: 0\n" + strings.Repeat("line of output\n", 200)
 	res := Spill(ws.Session(), ShellExecute, "call_42", Result{Text: long})
 	wantNote := "\n\n[output truncated to 2000 chars of 3013; continue with tool_output_read using CallId='call_42' and a bounded Start/Limit window instead of re-running]"
-	if !res.Cut || res.Text != long[len(long)-2000:]+wantNote {
+	if !res.Cut || res.Text != "\n...\n"+long[len(long)-2000:]+wantNote {
 		t.Fatalf("spilled: %q", res.Text[len(res.Text)-200:])
 	}
 	if data, err := ws.Session().ReadFile(spillPath("call_42")); err != nil || string(data) != long {

@@ -3,6 +3,7 @@ package demo
 import (
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -35,6 +36,18 @@ func FrontlineRequests() []string {
 		out = append(out, strings.TrimSpace(c.Request))
 	}
 	return out
+}
+
+// TestedAgents lists the agents the demo's test suites are for
+// (<agent>.test.yaml in its agents folder), sorted. It reads the embedded
+// home, not a disk.
+func TestedAgents() []string {
+	names, _ := fs.Glob(Home(), "agents/*.test.yaml")
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		out = append(out, strings.TrimSuffix(path.Base(n), ".test.yaml"))
+	}
+	return out // fs.Glob sorts
 }
 
 // FrontlineReplays returns the recorded frontline's answers to request in

@@ -90,6 +90,13 @@ func Server() *sdk.Server {
 		}
 		return text(pid), nil
 	})
+	raw("cwd", `{"type":"object"}`, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		return text(wd), nil
+	})
 	raw("pid", `{"type":"object"}`, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		return text(fmt.Sprint(os.Getpid())), nil
 	})
