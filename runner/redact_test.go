@@ -292,3 +292,14 @@ func FuzzMayEndInLabel(f *testing.F) {
 	}
 	f.Fuzz(checkMayEndInLabel)
 }
+
+// BenchmarkRedactorShortSecret redacts a text full of a short secret's
+// near misses ("server") and a few whole ones: the whole-token path.
+func BenchmarkRedactorShortSecret(b *testing.B) {
+	r := NewRedactor("planted-key-123456", "serve")
+	text := strings.Repeat("The MCP server is up; run serve --port 80 and observe the server log. ", 100)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		r.redact(text)
+	}
+}
