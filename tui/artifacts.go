@@ -151,6 +151,9 @@ func (p *artifactsPane) lines(w int) []string {
 	case p.err != nil:
 		add(wrap(st.Error.Render("cannot list runs: ")+Sanitize(p.err.Error()), w)...)
 		return out
+	case len(p.records) == 0 && f.Status == lint.NotLoaded:
+		add(wrap(fileLabel(f)+" is not loaded: "+Sanitize(f.Reason)+". The runtime would not run it; enable its feed in SkillFeeds in netclaw.json, and its runs show here once it has run.", w)...)
+		return out
 	case len(p.records) == 0 && f.Status != lint.Loaded:
 		add(wrap(fileLabel(f)+" is rejected: the runtime would not run it. Fix the definition first (the Definition pane, "+keyName(e.keys.Browser.Tab1)+", says why); its runs show here once it loads and has run.", w)...)
 		return out

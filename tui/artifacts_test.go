@@ -120,3 +120,34 @@ func TestArtifactsLongReasonWrapped(t *testing.T) {
 		t.Errorf("the reason is not under its row:\n%s", scr)
 	}
 }
+
+// TestArtifactsOfAgentsThatDoNotRun: the Artifacts pane of an agent the
+// runtime does not run says why as the Run pane does: a feed agent whose
+// feed is not configured is not loaded (not "rejected", with a fix in
+// the definition), a broken definition is rejected.
+func TestArtifactsOfAgentsThatDoNotRun(t *testing.T) {
+	tm := demoModel(t, 100, 30)
+	tests := []struct {
+		path       string
+		want, dont string
+	}{
+		{".server-feeds/retired/changelog-bot.md", "changelog-bot is not loaded: feed 'retired' is not configured in SkillFeeds", "rejected"},
+		{"draft.md", "draft is rejected: the runtime would not run it", "not loaded"},
+	}
+	for _, tt := range tests {
+		if !tm.list.selectPath(filepath.Join(tm.opts.Home.Agents, tt.path)) {
+			t.Fatalf("%s is not in the list", tt.path)
+		}
+		tm.keys("4")
+		var pane []string // the pane's side of the screen, its words
+		for _, l := range strings.Split(tm.screen(), "\n") {
+			if _, right, ok := strings.Cut(l, "│"); ok {
+				pane = append(pane, strings.Fields(right)...)
+			}
+		}
+		text := strings.Join(pane, " ")
+		if !strings.Contains(text, tt.want) || strings.Contains(text, tt.dont) {
+			t.Errorf("%s: the pane says %q, want %q", tt.path, text, tt.want)
+		}
+	}
+}

@@ -8,6 +8,14 @@
 // its working context (FirstMessage, WorkingContext, InspectGit) and the
 // tool catalogue the runtime offers per audience.
 //
+// For the frontline (the main session) it owns the session's prompt
+// (SessionPrompt), its tools from the start (SessionTools: the core tier
+// and spawn_agent) and its context layers as NetClaw's session assembles
+// them (ComposeSessionContext: the tiered tool index SessionToolIndex, the
+// SkillIndex, the MemoryLayer, the available-subagents layer and the
+// AttachmentsHint as the static system message; CurrentTimeLayer and the
+// working context as the per-turn "[system: ...]" message).
+//
 // Composing reads the files the runtime reads (the deployment playbook,
 // the project's instructions, git state); it never writes and never
 // touches the network. The operating core comes from the user's NetClaw

@@ -1,9 +1,6 @@
 package cassette
 
-import (
-	"unicode/utf16"
-	"unicode/utf8"
-)
+import "github.com/agentdesk/agentdesk/runner/internal/jsonlit"
 
 // chunkPrefix starts every chunk line Encode writes with text.
 var chunkPrefix = []byte(`{"type":"chunk","call":`)
@@ -21,7 +18,7 @@ func fastChunk(raw []byte) (call int, tms int64, text []byte, ok bool) {
 		return 0, 0, nil, false
 	}
 	rest := raw[len(chunkPrefix):]
-	n, rest, ok := number(rest)
+	n, rest, ok := jsonlit.Natural(rest)
 	if !ok || n > 1<<30 {
 		return 0, 0, nil, false
 	}
@@ -30,133 +27,15 @@ func fastChunk(raw []byte) (call int, tms int64, text []byte, ok bool) {
 	if len(rest) < len(tmsKey) || string(rest[:len(tmsKey)]) != tmsKey {
 		return 0, 0, nil, false
 	}
-	if tms, rest, ok = number(rest[len(tmsKey):]); !ok {
+	if tms, rest, ok = jsonlit.Natural(rest[len(tmsKey):]); !ok {
 		return 0, 0, nil, false
 	}
 	if len(rest) < len(textKey) || string(rest[:len(textKey)]) != textKey {
 		return 0, 0, nil, false
 	}
-	text, rest, ok = jsonStringBody(rest[len(textKey):])
+	text, rest, ok = jsonlit.String(rest[len(textKey):])
 	if !ok || len(rest) != 1 || rest[0] != '}' {
 		return 0, 0, nil, false
 	}
 	return call, tms, text, true
-}
-
-// number reads a JSON non-negative integer of at most 15 digits (no
-// leading zero but for 0 itself).
-func number(b []byte) (int64, []byte, bool) {
-	i := 0
-	var n int64
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		if i == 15 {
-			return 0, nil, false
-		}
-		n = n*10 + int64(b[i]-'0')
-		i++
-	}
-	if i == 0 || (i > 1 && b[0] == '0') {
-		return 0, nil, false
-	}
-	return n, b[i:], true
-}
-
-// jsonStringBody decodes a JSON string's body up to its closing quote and
-// returns the bytes after it.
-func jsonStringBody(b []byte) (out, rest []byte, ok bool) {
-	out = make([]byte, 0, len(b))
-	i := 0
-	for i < len(b) {
-		// A run of plain ASCII goes in at once.
-		j := i
-		for j < len(b) && b[j] != '"' && b[j] != '\\' && b[j] >= 0x20 && b[j] < 0x80 {
-			j++
-		}
-		out = append(out, b[i:j]...)
-		i = j
-		if i == len(b) {
-			break
-		}
-		c := b[i]
-		switch {
-		case c == '"':
-			return out, b[i+1:], true
-		case c < 0x20:
-			return nil, nil, false
-		case c >= 0x80:
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size == 1 {
-				return nil, nil, false
-			}
-			out = append(out, b[i:i+size]...)
-			i += size
-			continue
-		}
-		if i+1 >= len(b) {
-			return nil, nil, false
-		}
-		switch b[i+1] {
-		case '"', '\\', '/':
-			out = append(out, b[i+1])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := hex4(b[i+2:])
-			if !ok {
-				return nil, nil, false
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				// A pair, or encoding/json's U+FFFD: leave that to it.
-				if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
-					return nil, nil, false
-				}
-				r2, ok := hex4(b[i+2:])
-				if !ok {
-					return nil, nil, false
-				}
-				r = utf16.DecodeRune(r, r2)
-				if r == utf8.RuneError {
-					return nil, nil, false
-				}
-				i += 6
-			}
-			out = utf8.AppendRune(out, r)
-			continue
-		default:
-			return nil, nil, false
-		}
-		i += 2
-	}
-	return nil, nil, false
-}
-
-// hex4 reads four hex digits.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c - 'a' + 10)
-		case c >= 'A' && c <= 'F':
-			r |= rune(c - 'A' + 10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }

@@ -128,8 +128,13 @@ func Parse(data []byte) (*Recording, error) {
 	if len(lines) == 0 {
 		return nil, errors.New("line 1: empty file, not a recording")
 	}
-	var h header
-	if err := json.Unmarshal(lines[0], &h); err != nil || h.Type != "recording" {
+	h, ok := fastHeader(lines[0])
+	if !ok {
+		if err := json.Unmarshal(lines[0], &h); err != nil {
+			return nil, errors.New("line 1: not a recording header")
+		}
+	}
+	if h.Type != "recording" {
 		return nil, errors.New("line 1: not a recording header")
 	}
 	if h.Version < 1 || h.Version > Version {
@@ -138,8 +143,8 @@ func Parse(data []byte) (*Recording, error) {
 	r := &Recording{Kind: h.Kind, Suite: h.Suite, Case: h.Case, Sample: h.Sample, RecordedAt: h.RecordedAt, Fingerprint: h.Fingerprint}
 	off := len(lines[0]) // where lines[i] starts in data
 	for i := 1; i < len(lines); {
-		var t tapeLine
-		if err := json.Unmarshal(lines[i], &t); err != nil || t.Type != "tape" {
+		t, ok := fastTapeLine(lines[i])
+		if !ok && json.Unmarshal(lines[i], &t) != nil || t.Type != "tape" {
 			return nil, fmt.Errorf("line %d: expected a tape line", i+1)
 		}
 		if t.Lines < 1 || t.Lines > len(lines)-i-1 {

@@ -2,7 +2,11 @@
 // a user's request, the way a NetClaw session puts the question: a
 // preamble, the [available-subagents] layer as a system message of its own,
 // the spawn_agent tool (preview.FrontlineRequest), and the request as the
-// user's message. Each sample is one frontline run of the runner (its own
+// user's message. With a NetClaw install (AsNetClaw) the question is the
+// main session's first turn instead: its prompt, its static context layers
+// as the second system message, its per-turn block as a user message
+// before the request, its core tools and spawn_agent; Render and JSON show
+// exactly what is sent. Each sample is one frontline run of the runner (its own
 // run folder, watchdog, redaction, record and replay); Classify reads its
 // first reply as the runtime would: a spawn of a listed agent (with the
 // task and context the model wrote), a call the runtime refuses (an agent

@@ -1,11 +1,19 @@
 #!/bin/sh
 # Side-by-side replay benchmark: agentdesk test --offline against
 # promptfoo eval from its cache, same cases, same loopback server.
-# Usage (from the repository root): testdata/bench/bench.sh [RUNS] [OUT]
-# Needs promptfoo on PATH (0.123.1 wants Node >= 22.22) and GNU time.
+# Usage (from the repository root): testdata/bench/bench.sh [RUNS] [OUT] [agentdesk]
+# Needs promptfoo on PATH (0.123.1 wants Node >= 22.22) and GNU time; a
+# third argument "agentdesk" records and times agentdesk alone (no
+# promptfoo needed).
 set -eu
 runs=${1:-5}
 out=${2:-/tmp/agentdesk-bench}
+only=${3:-}
+case "$only" in
+"" | agentdesk) ;;
+*) echo "bench.sh: the third argument can only be agentdesk" >&2; exit 2 ;;
+esac
+pf() { [ "$only" != agentdesk ]; }
 mkdir -p "$out"
 go build -o "$out/agentdesk" ./cmd/agentdesk
 go build -o "$out/gen" ./testdata/bench/gen
@@ -16,11 +24,16 @@ for n in 200 1000; do
 	rm -rf "$d"
 	# Record once against the loopback server, both tools; the server
 	# exits with gen, so the timed replays below reach no server.
+	record_pf="true"
+	if pf; then
+		record_pf="PROMPTFOO_CONFIG_DIR='$d/pf' PROMPTFOO_CACHE_PATH='$d/pfcache' promptfoo eval -c promptfooconfig.yaml --no-write --no-table --no-progress-bar >/dev/null"
+	fi
 	"$out/gen" -dir "$d" -cases "$n" -- sh -c "
 		cd '$d' &&
 		NETCLAW_HOME='$d/home' XDG_STATE_HOME='$d/state' '$out/agentdesk' test --record >/dev/null &&
-		PROMPTFOO_CONFIG_DIR='$d/pf' PROMPTFOO_CACHE_PATH='$d/pfcache' promptfoo eval -c promptfooconfig.yaml --no-write --no-table --no-progress-bar >/dev/null"
+		$record_pf"
 done
+: >"$out/times.txt"
 echo "load before: $(cat /proc/loadavg)"
 # Interleaved, so both tools see the same load.
 for i in $(seq "$runs"); do
@@ -29,9 +42,11 @@ for i in $(seq "$runs"); do
 		cd "$d"
 		NETCLAW_HOME="$d/home" XDG_STATE_HOME="$d/state" /usr/bin/time -f "agentdesk $n %e s %M KB %U u %S s" \
 			"$out/agentdesk" test --offline >/dev/null 2>>"$out/times.txt" || echo "agentdesk $n failed" >>"$out/times.txt"
-		PROMPTFOO_CONFIG_DIR="$d/pf" PROMPTFOO_CACHE_PATH="$d/pfcache" /usr/bin/time -f "promptfoo $n %e s %M KB %U u %S s" \
-			promptfoo eval -c promptfooconfig.yaml --no-write --no-table --no-progress-bar >"$out/pf$n.log" 2>>"$out/times.txt" ||
-			echo "promptfoo $n failed" >>"$out/times.txt"
+		if pf; then
+			PROMPTFOO_CONFIG_DIR="$d/pf" PROMPTFOO_CACHE_PATH="$d/pfcache" /usr/bin/time -f "promptfoo $n %e s %M KB %U u %S s" \
+				promptfoo eval -c promptfooconfig.yaml --no-write --no-table --no-progress-bar >"$out/pf$n.log" 2>>"$out/times.txt" ||
+				echo "promptfoo $n failed" >>"$out/times.txt"
+		fi
 		cd - >/dev/null
 	done
 	echo "load run $i: $(cat /proc/loadavg)"
