@@ -343,3 +343,41 @@ func TestApprovalDenyHidesTool(t *testing.T) {
 		t.Errorf("Team lost file_edit to Personal's override: %v", team.Names())
 	}
 }
+
+// writeHint, the single-pass BuildCompactHint, agrees with the plain
+// reading of it: trim, collapse white space, cut to 77 UTF-16 units and
+// "..." past 80 (a split surrogate pair gives U+FFFD).
+func TestCompactHintMatchesReference(t *testing.T) {
+	reference := func(d string) string {
+		if netBlank(d) {
+			return "No description available."
+		}
+		return cutUTF16(strings.Join(strings.FieldsFunc(d, preview.IsDotNetSpace), " "), 80)
+	}
+	long := strings.Repeat("word ", 20)
+	for _, d := range []string{
+		"", " \t\n", "Short.", "  lead and trail  ", "tabs\tand\nnewlines\r\nand\u00a0nbsp\u2003em",
+		long, strings.Repeat("x", 80), strings.Repeat("x", 81), strings.Repeat("x", 77) + "   " + "y",
+		strings.Repeat("x", 76) + "😀" + strings.Repeat("z", 10), strings.Repeat("x", 75) + "😀" + strings.Repeat("z", 10),
+		strings.Repeat("é", 79), strings.Repeat("x", 79) + " \t y", "bad \xff utf8", strings.Repeat("a", 70) + "\xff\xfe" + strings.Repeat("b", 20),
+		strings.Repeat("x", 76) + " " + strings.Repeat("y", 10),
+	} {
+		if got, want := compactHint(d), reference(d); got != want {
+			t.Errorf("compactHint(%q)\n got %q\nwant %q", d, got, want)
+		}
+	}
+}
+
+func FuzzCompactHint(f *testing.F) {
+	f.Add("Schedule or update a reminder by ID. If a reminder with the given ID already exists it will be updated.")
+	f.Add(strings.Repeat("x", 76) + "😀 tail")
+	f.Fuzz(func(t *testing.T, d string) {
+		want := "No description available."
+		if !netBlank(d) {
+			want = cutUTF16(strings.Join(strings.FieldsFunc(d, preview.IsDotNetSpace), " "), 80)
+		}
+		if got := compactHint(d); got != want {
+			t.Errorf("compactHint(%q) = %q, want %q", d, got, want)
+		}
+	})
+}
