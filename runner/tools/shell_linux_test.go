@@ -160,3 +160,39 @@ func TestShellFileSizeLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestShellSeesLinks: the project's symbolic links are in the shell's
+// copy as links; one that points into the project by an absolute path
+// leads a command's write into the copy, not the project; a link the
+// command makes is in the overlay's patch as git shows it.
+func TestShellSeesLinks(t *testing.T) {
+	project, ws, s := workspace(t, map[string]string{"a.txt": "base\n"}, "shell_execute")
+	if err := os.Symlink("a.txt", filepath.Join(project, "rel")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(project, "a.txt"), filepath.Join(project, "abs")); err != nil {
+		t.Fatal(err)
+	}
+	res := call(t, s, ShellExecute, map[string]any{"Command": "readlink rel; cat rel; echo through > abs; ln -s a.txt made"})
+	if res.Text != "Exit code: 0\na.txt\nbase\n" {
+		t.Errorf("result %q", res.Text)
+	}
+	if b, _ := os.ReadFile(filepath.Join(project, "a.txt")); string(b) != "base\n" {
+		t.Errorf("a write through an absolute link reached the project: %q", b)
+	}
+	if b, _ := ws.Overlay().ReadFile("a.txt"); string(b) != "through\n" {
+		t.Errorf("a.txt in the view = %q", b)
+	}
+	patch, err := ws.Overlay().Patch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"diff --git a/made b/made\nnew file mode 120000\n", "+a.txt\n\\ No newline at end of file\n", "-base\n+through\n"} {
+		if !strings.Contains(string(patch), want) {
+			t.Errorf("patch lacks %q:\n%s", want, patch)
+		}
+	}
+	if strings.Contains(string(patch), "a/abs") || strings.Contains(string(patch), "a/rel") {
+		t.Errorf("patch shows an unchanged link:\n%s", patch)
+	}
+}
