@@ -360,9 +360,10 @@ func cfgFold[V any](m map[string]V, name string) (V, bool) {
 	return m[best], true
 }
 
-// scrubDiagnostics replaces every secret of four characters or more, raw or
-// as strconv.Quote escapes it, in the diagnostics' messages and hints with
-// [REDACTED]. Messages never quote a secret key's value, and the binder
+// scrubDiagnostics replaces every secret, raw or as strconv.Quote escapes
+// it, in the diagnostics' messages and hints with [REDACTED] (as
+// SecretMasker hides them: from four characters, a short one only as a
+// whole token). Messages never quote a secret key's value, and the binder
 // scrubs what it quotes before cutting it short; this is the last net.
 func (c *Config) scrubDiagnostics() {
 	r := cfgScrubber(c.Secrets())
@@ -373,20 +374,17 @@ func (c *Config) scrubDiagnostics() {
 	}
 }
 
-// cfgScrubber returns a replacer of each secret (longest first, as Secrets
-// orders them) of four characters or more, and of its strconv.Quote
-// escaped form, with [REDACTED], in one pass over the text. Shorter
-// secrets would wreck messages and are not worth hiding.
-func cfgScrubber(secrets []string) *strings.Replacer {
-	var pairs []string
+// cfgScrubber returns a masker of each secret and of its strconv.Quote
+// escaped form with [REDACTED] (see SecretMasker: secrets under four
+// characters would wreck messages and are not worth hiding, and a short
+// one is hidden only as a whole token, so "serve" leaves "server" be).
+func cfgScrubber(secrets []string) *SecretMasker {
+	var all []string
 	for _, s := range secrets {
-		if len(s) < 4 {
-			continue
-		}
-		pairs = append(pairs, s, "[REDACTED]")
+		all = append(all, s)
 		if q := strconv.Quote(s); q[1:len(q)-1] != s {
-			pairs = append(pairs, q[1:len(q)-1], "[REDACTED]")
+			all = append(all, q[1:len(q)-1])
 		}
 	}
-	return strings.NewReplacer(pairs...)
+	return NewSecretMasker(all, func(string) string { return "[REDACTED]" })
 }

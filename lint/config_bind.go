@@ -18,7 +18,7 @@ type cfgBinder struct {
 	c  *Config
 	st *cfgStore
 	// scrub replaces secrets in every value a message quotes.
-	scrub *strings.Replacer
+	scrub *SecretMasker
 	// suggestions counts the did-you-mean searches made, each costing up
 	// to cfgMaxOptions edit distances; past cfgMaxSuggestions a hint lists
 	// the options instead, so a huge file of bad references stays linear.

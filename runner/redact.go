@@ -8,6 +8,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
 // Redacted is what a secret is replaced with.
@@ -16,7 +18,13 @@ const Redacted = "[REDACTED]"
 // MinSecretLen is the length under which a configured value is not
 // redacted literally: replacing every "a" or "42" in a reply would destroy
 // it, and a key that short is no key. The patterns still apply.
-const MinSecretLen = 4
+const MinSecretLen = lint.MinMaskedSecretLen
+
+// MinSubstringSecretLen is the length (in characters) from which a
+// configured value is redacted wherever it appears; a shorter one only as
+// a whole token ("serve" is hidden in "serve --port 80", not in "server"):
+// lint.MinSubstringSecretLen, the rule every masker of secrets follows.
+const MinSubstringSecretLen = lint.MinSubstringSecretLen
 
 // secretPattern is a pattern of a common key or token. Hints are
 // substrings one of which every match holds (lowercase when fold is set, to
@@ -95,11 +103,15 @@ func mayEndInLabel(s string) bool {
 }
 
 // Redactor replaces secrets in text: the configured values literally
-// (longest first), then the patterns of common keys and bearer tokens
+// (longest first; a short one only as a whole token, see
+// MinSubstringSecretLen), then the patterns of common keys and bearer tokens
 // (sk-…, sk-ant-…, gh?_…, github_pat_…, AKIA…, Bearer …, x-api-key: …,
 // api_key=…).
 type Redactor struct {
 	literals []string
+	// short marks the literals redacted only as whole tokens (shorter
+	// than MinSubstringSecretLen), by index in literals.
+	short []bool
 	// key names the literals, for the memo of long texts.
 	key string
 	// spaced is set when a literal holds white space, so a stream cannot
@@ -128,6 +140,7 @@ func NewRedactor(secrets ...string) *Redactor {
 	var key strings.Builder
 	for _, lit := range r.literals {
 		fmt.Fprintf(&key, "%d:%s", len(lit), lit)
+		r.short = append(r.short, utf8.RuneCountInString(lit) < MinSubstringSecretLen)
 	}
 	r.key = key.String()
 	return r
@@ -176,15 +189,16 @@ func (r *Redactor) String(s string) string {
 }
 
 // redact is String without the memo.
-func (r *Redactor) redact(s string) string {
+func (r *Redactor) redact(s string) string { return r.redactAfter(s, false) }
+
+// redactAfter is redact of text that follows a word character when
+// wordBefore is set (a stream's piece): a short value at its start is then
+// not a whole token.
+func (r *Redactor) redactAfter(s string, wordBefore bool) string {
 	if s == "" {
 		return s
 	}
-	for _, lit := range r.literals {
-		if strings.Contains(s, lit) {
-			s = strings.ReplaceAll(s, lit, Redacted)
-		}
-	}
+	s = r.replaceLiterals(s, wordBefore, func(string) string { return Redacted })
 	// The lowercased text is taken once: a replacement only ever removes
 	// hints, so a stale copy at worst runs an expression for nothing.
 	lower := lowerOnce(&s)
@@ -202,14 +216,28 @@ func (r *Redactor) redact(s string) string {
 	return s
 }
 
-// mask returns s with every configured value replaced by "[", as many
-// "x" as it has bytes less two, and "]": the same length, and the same
-// non-word characters at both ends as [REDACTED].
-func (r *Redactor) mask(s string) string {
-	for _, lit := range r.literals {
-		if strings.Contains(s, lit) {
-			s = strings.ReplaceAll(s, lit, "["+strings.Repeat("x", len(lit)-2)+"]")
+// mask returns s with every configured value replaced, where redact
+// replaces it, by "[", as many "x" as it has bytes less two, and "]": the
+// same length, and the same non-word characters at both ends as
+// [REDACTED].
+func (r *Redactor) mask(s string, wordBefore bool) string {
+	return r.replaceLiterals(s, wordBefore, func(lit string) string { return "[" + strings.Repeat("x", len(lit)-2) + "]" })
+}
+
+// replaceLiterals replaces the configured values in s, longest first, with
+// with(value): a long one wherever it is, a short one only as a whole
+// token (see MinSubstringSecretLen). wordBefore says a word character
+// precedes s.
+func (r *Redactor) replaceLiterals(s string, wordBefore bool, with func(string) string) string {
+	for k, lit := range r.literals {
+		if !strings.Contains(s, lit) {
+			continue
 		}
+		if !r.short[k] {
+			s = strings.ReplaceAll(s, lit, with(lit))
+			continue
+		}
+		s = lint.ReplaceWholeTokens(s, lit, with(lit), wordBefore)
 	}
 	return s
 }
@@ -226,6 +254,10 @@ func (r *Redactor) Stream() *StreamRedactor { return &StreamRedactor{r: r} }
 type StreamRedactor struct {
 	r       *Redactor
 	pending string
+	// wordBefore is set when the text handed out so far ends with a word
+	// character (a cut inside a long run): a short value that starts the
+	// pending text is then not a whole token.
+	wordBefore bool
 }
 
 // maxHold caps what a stream holds back: past it, text with no white space
@@ -243,15 +275,30 @@ func (s *StreamRedactor) Write(piece string) string {
 	if cut <= 0 {
 		return ""
 	}
-	out := s.r.String(s.pending[:cut])
+	out := s.redact(s.pending[:cut])
 	s.pending = s.pending[cut:]
 	return out
 }
 
 // Flush returns the redacted rest of the text, at the end of the stream.
 func (s *StreamRedactor) Flush() string {
-	out := s.r.String(s.pending)
+	out := s.redact(s.pending)
 	s.pending = ""
+	return out
+}
+
+// redact redacts the next piece handed out, and notes how it ends.
+func (s *StreamRedactor) redact(piece string) string {
+	var out string
+	if s.wordBefore {
+		out = s.r.redactAfter(piece, true)
+	} else {
+		out = s.r.String(piece)
+	}
+	if piece != "" {
+		last, _ := utf8.DecodeLastRuneInString(piece)
+		s.wordBefore = lint.IsWordRune(last)
+	}
 	return out
 }
 
@@ -276,7 +323,7 @@ func (s *StreamRedactor) safeCut() int {
 	// Labels and patterns are looked for where the configured values are
 	// masked the way String replaces them, so that a value's replacement
 	// making a word boundary is seen here too.
-	masked := s.r.mask(p)
+	masked := s.r.mask(p, s.wordBefore)
 	cut = s.keepWhole(p, masked, cut)
 	if cut <= 0 && len(p) > maxHold {
 		cut = s.keepWhole(p, masked, len(p)-holdTail)
@@ -289,7 +336,8 @@ func (s *StreamRedactor) safeCut() int {
 
 // keepWhole moves cut back to before a label at its end, and out of any
 // configured value or pattern match in p (masked: p with the values masked)
-// that it would split.
+// that it would split; a short value (redacted as a whole token only) also
+// keeps the character after it, which decides whether it is one.
 func (s *StreamRedactor) keepWhole(p, masked string, cut int) int {
 	if mayEndInLabel(masked[:cut]) {
 		if loc := labelAtEnd.FindStringIndex(masked[:cut]); loc != nil {
@@ -298,13 +346,17 @@ func (s *StreamRedactor) keepWhole(p, masked string, cut int) int {
 	}
 	for moved := true; moved && cut > 0; {
 		moved = false
-		for _, lit := range s.r.literals {
+		for k, lit := range s.r.literals {
+			end := 0
+			if s.r.short[k] {
+				end = 1
+			}
 			for from := 0; ; {
 				i := strings.Index(p[from:], lit)
 				if i < 0 || from+i >= cut {
 					break
 				}
-				if start := from + i; cut < start+len(lit) {
+				if start := from + i; cut < start+len(lit)+end {
 					cut, moved = start, true
 					break
 				}

@@ -29,14 +29,45 @@ func TestRedactorString(t *testing.T) {
 	}
 }
 
+// TestRedactorShortValuesOnlyAsTokens: a configured value shorter than
+// MinSubstringSecretLen (an MCP server's argument "serve", a 6-character
+// password) is redacted where it stands as a whole token, never inside
+// another word ("server" stays "server"); a longer one is redacted
+// wherever it appears, glued to other text too; one shorter than
+// MinSecretLen is not redacted.
+func TestRedactorShortValuesOnlyAsTokens(t *testing.T) {
+	r := NewRedactor("serve", "pa55wd", "planted-key-123456", "über", "ab")
+	tests := []struct{ name, in, want string }{
+		{"inside a word", "the MCP server is up; observe it", "the MCP server is up; observe it"},
+		{"a whole word", "npx my-mcp serve --port 80", "npx my-mcp [REDACTED] --port 80"},
+		{"after =", "ARG=serve", "ARG=[REDACTED]"},
+		{"quoted", `{"args":["serve"]}`, `{"args":["[REDACTED]"]}`},
+		{"between hyphens", "run-serve-now", "run-[REDACTED]-now"},
+		{"before a digit", "serve2 and pa55wd1", "serve2 and pa55wd1"},
+		{"after _", "my_serve", "my_serve"},
+		{"a password in a URL", "https://bob:pa55wd@example.com", "https://bob:[REDACTED]@example.com"},
+		{"a letter outside ASCII next to it", "überall über", "überall [REDACTED]"},
+		{"twice, one glued", "serve served serve", "[REDACTED] served [REDACTED]"},
+		{"a long value glued to words", "xplanted-key-123456y", "x[REDACTED]y"},
+		{"a long value in a URL", "https://h/?k=planted-key-123456&z=1", "https://h/?k=[REDACTED]&z=1"},
+		{"too short to redact", "ab cab ab", "ab cab ab"},
+	}
+	for _, tt := range tests {
+		if got := r.String(tt.in); got != tt.want {
+			t.Errorf("%s: %q\n got %q\nwant %q", tt.name, tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestStreamRedactorSplitsAnywhere(t *testing.T) {
 	secret := "planted-key-123456"
-	r := NewRedactor(secret, "two words secret")
+	r := NewRedactor(secret, "two words secret", "serve")
 	texts := []string{
 		"Use planted-key-123456 here and then Authorization: Bearer abcdefghijklmnop end",
 		"x-api-key: zzzzzzzzzzzz and sk-ant-api03-AbCdEfGhIjKlMnOpQr then two words secret.",
 		"no secrets at all, just words\nand lines\n",
 		"héllo wörld планted",
+		"the server: serve --port=serve,served;xserve serve",
 	}
 	for _, text := range texts {
 		want := r.String(text)
@@ -123,8 +154,9 @@ func FuzzStreamRedactor(f *testing.F) {
 	f.Add("key planted-key-123456 and Bearer abcdefghijk", uint16(5), uint16(17))
 	f.Add("x-api-key: zzzzzzzzzzzzzz sk-ant-api03-AbCdEfGhIjKlMnOpQr", uint16(0), uint16(30))
 	f.Add("api_key=0123456789abcdef&planted-key-123456", uint16(12), uint16(12))
+	f.Add("server serve xserve serve_ serve", uint16(5), uint16(11))
 	f.Fuzz(func(t *testing.T, text string, a, b uint16) {
-		r := NewRedactor("planted-key-123456")
+		r := NewRedactor("planted-key-123456", "serve")
 		i, j := int(a)%(len(text)+1), int(b)%(len(text)+1)
 		if i > j {
 			i, j = j, i
@@ -197,6 +229,36 @@ func TestRedactorStringMemo(t *testing.T) {
 	}
 }
 
+// TestStreamRedactorLongRunShortValue: in a run with no white space, cut
+// where a stream's hold ends, a short value is judged by the characters
+// around it in the whole text: hidden as a token, kept inside a word.
+func TestStreamRedactorLongRunShortValue(t *testing.T) {
+	r := NewRedactor("serve")
+	for _, around := range []struct{ before, after string }{{"/", "/"}, {"/", "r"}, {"x", "/"}, {"/", ""}} {
+		// The hold cuts at maxHold+shift: before the value, just after
+		// it, and one further.
+		for _, shift := range []int{1, 6, 7} {
+			for _, pieces := range []int{1} {
+				body := strings.Repeat("A", maxHold) + around.before + "serve" + around.after
+				text := body + strings.Repeat("/", max(holdTail+shift-len(around.before)-5-len(around.after), 0))
+				s := r.Stream()
+				var out strings.Builder
+				step := len(text)/pieces + 1
+				for i := 0; i < len(text); i += step {
+					out.WriteString(s.Write(text[i:min(i+step, len(text))]))
+				}
+				out.WriteString(s.Flush())
+				if got, want := out.String(), r.String(text); got != want {
+					t.Errorf("%q…%q, shift %d, %d pieces: got …%q, want …%q", around.before, around.after, shift, pieces, got[maxHold-2:maxHold+12], want[maxHold-2:maxHold+12])
+				}
+			}
+		}
+	}
+	if got := r.String("/serve/"); got != "/[REDACTED]/" {
+		t.Errorf("got %q", got)
+	}
+}
+
 // mayEndInLabel is never false where labelAtEnd matches.
 func TestMayEndInLabel(t *testing.T) {
 	for _, s := range labelSeeds {
@@ -229,4 +291,15 @@ func FuzzMayEndInLabel(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(checkMayEndInLabel)
+}
+
+// BenchmarkRedactorShortSecret redacts a text full of a short secret's
+// near misses ("server") and a few whole ones: the whole-token path.
+func BenchmarkRedactorShortSecret(b *testing.B) {
+	r := NewRedactor("planted-key-123456", "serve")
+	text := strings.Repeat("The MCP server is up; run serve --port 80 and observe the server log. ", 100)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		r.redact(text)
+	}
 }

@@ -232,6 +232,16 @@ func homeRelative(c *lint.Catalog, s string) string {
 	return strings.ReplaceAll(s, c.Home.Base+string(filepath.Separator), "")
 }
 
+// homeNamed writes the home's folder as <home> in a sentence (a reason,
+// an error), where a path made relative to it would lose what it is
+// relative to ("looked in bin").
+func homeNamed(c *lint.Catalog, s string) string {
+	if c == nil || c.Home.Base == "" || c.Home.Base == "/" {
+		return s
+	}
+	return strings.ReplaceAll(s, c.Home.Base+string(filepath.Separator), "<home>"+string(filepath.Separator))
+}
+
 // fieldLines lists the effective fields, the ones the file did not set
 // marked as defaults.
 func fieldLines(st *Styles, c *lint.Catalog, d *lint.Definition, w int) []string {

@@ -694,7 +694,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 	}
 	add(modelLines(st, rv.run.Model(), w, false)...)
 	if rv.prompt != nil && len(rv.prompt.Missing) > 0 {
-		add(cut(st.Warning.Render("Sent without "+strings.Join(rv.prompt.Missing, ", ")+": "+Sanitize(homeRelative(e.cat, rv.prompt.MissingReasons[rv.prompt.Missing[0]]))), w))
+		add(cut(st.Warning.Render("Sent without "+strings.Join(rv.prompt.Missing, ", ")+": "+Sanitize(homeNamed(e.cat, rv.prompt.MissingReasons[rv.prompt.Missing[0]]))), w))
 	}
 	add(clockLines(st, rv, w)...)
 	add(st.Separator.Render(strings.Repeat("─", w)))

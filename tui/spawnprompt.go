@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -108,7 +109,7 @@ func promptLines(st *Styles, c *lint.Catalog, r promptResult, audience string, w
 		out = append(out, cut(line, w))
 	}
 	for _, m := range r.missing {
-		out = append(out, wrapStyled(st.Warning, "  "+m.Part+" missing: "+Sanitize(homeRelative(c, m.Reason))+"; start agentdesk with --netclaw-dir", w)...)
+		out = append(out, wrapStyled(st.Warning, "  "+m.Part+" missing: "+Sanitize(homeNamed(c, m.Reason))+netclawDirHint(m.Reason), w)...)
 	}
 	return out
 }
@@ -120,4 +121,14 @@ func wrapStyled(style interface{ Render(...string) string }, text string, w int)
 		out = append(out, style.Render(l))
 	}
 	return out
+}
+
+// netclawDirHint is "; start agentdesk with --netclaw-dir" after a reason
+// the operating rules are missing, unless the reason names that flag
+// already.
+func netclawDirHint(reason string) string {
+	if strings.Contains(reason, "--netclaw-dir") {
+		return ""
+	}
+	return "; start agentdesk with --netclaw-dir"
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
 
@@ -44,6 +46,36 @@ func TestDefinitionPaneShowsPromptParts(t *testing.T) {
 	for _, want := range []string{"System prompt of a spawn (Personal)", "execution-contract", "operating-rules missing"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("screen lacks %q:\n%s", want, scr)
+		}
+	}
+}
+
+// The Definition pane's missing line names --netclaw-dir once when the
+// reason names it already, and a folder of the home where agentdesk looked
+// keeps a path that says where it is ("looked in bin" said nothing).
+func TestPromptLinesMissingCore(t *testing.T) {
+	st := NewStyles(true, false)
+	c := &lint.Catalog{Home: lint.NewHome("/h", "")}
+	tests := []struct {
+		reason, want, lacks string
+		flags               int
+	}{
+		{"NetClaw installation not found (looked in /h/bin, netclawd and netclaw on PATH): install NetClaw, or name the folder holding netclawd with --netclaw-dir DIR or AGENTDESK_NETCLAW_DIR",
+			"looked in <home>/bin,", "looked in bin", 1},
+		{"/h/bin/netclawd: corrupt or truncated", "<home>/bin/netclawd: corrupt", "", 1},
+	}
+	for _, tt := range tests {
+		r := promptResult{parts: []request.Part{{Part: request.PartBody, Source: "/h/agents/a.md", Tokens: 3}},
+			missing: []request.Missing{{Part: request.PartOperatingRules, Reason: tt.reason}}}
+		text := strings.Join(promptLines(&st, c, r, "Personal", 400), "\n")
+		if n := strings.Count(text, "--netclaw-dir"); n != tt.flags {
+			t.Errorf("--netclaw-dir %d times, want %d:\n%s", n, tt.flags, text)
+		}
+		if !strings.Contains(text, tt.want) || tt.lacks != "" && strings.Contains(text, tt.lacks) {
+			t.Errorf("want %q, not %q:\n%s", tt.want, tt.lacks, text)
+		}
+		if !strings.Contains(text, "agents/a.md") {
+			t.Errorf("the part's source is not home-relative:\n%s", text)
 		}
 	}
 }

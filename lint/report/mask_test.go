@@ -56,3 +56,33 @@ func TestTextMasksSecretsInSourceLines(t *testing.T) {
 		}
 	}
 }
+
+// A short secret (under lint.MinSubstringSecretLen) is masked in a source
+// line only where it stands as a whole token: an API key "serve" is
+// starred, the word "server" beside it is not garbled.
+func TestTextMasksShortSecretsOnlyAsTokens(t *testing.T) {
+	base := t.TempDir()
+	h := lint.NewHome(base, "")
+	for path, text := range map[string]string{
+		filepath.Join(h.Agents, "a.md"): "---\nname: a\ndescription: b\n---\nbody\n",
+		h.SecretsFile():                 `{"Providers": {"p": {"Type": "nope", "Endpoint": "http://server.local", "ApiKey": "serve"}}}`,
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := lint.Scan(h, lint.ScanOptions{Environ: []string{"PATH=/bin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := Text(&out, c, Options{Dir: base}); err != nil {
+		t.Fatal(err)
+	}
+	if text := out.String(); !strings.Contains(text, `"Endpoint": "http://server.local", "ApiKey": "*****"`) {
+		t.Errorf("the short key is not masked as a token alone:\n%s", text)
+	}
+}

@@ -82,7 +82,7 @@ type textPrinter struct {
 	color bool
 	src   sources
 	// mask hides the configuration's secrets in source lines.
-	mask *strings.Replacer
+	mask *lint.SecretMasker
 }
 
 func (p *textPrinter) style(code, s string) string {
@@ -126,21 +126,18 @@ func (p *textPrinter) diagnostic(l located) {
 	}
 }
 
-// secretMask returns a replacer of each secret of the catalog's
+// secretMask returns a masker of each secret of the catalog's
 // configuration (lint.Config.Secrets: API keys, tokens, MCP headers and
-// variables from secrets.json, ...) of four characters or more by as many
-// '*': a source line printed under a diagnostic never shows a secret, and
-// the caret stays under its column.
-func secretMask(c *lint.Catalog) *strings.Replacer {
-	var pairs []string
+// variables from secrets.json, ...) by as many '*' as it has characters,
+// as lint.SecretMasker hides them (from four characters; a short one only
+// as a whole token): a source line printed under a diagnostic never shows
+// a secret, and the caret stays under its column.
+func secretMask(c *lint.Catalog) *lint.SecretMasker {
+	var secrets []string
 	if c != nil {
-		for _, s := range c.Config.Secrets() {
-			if utf8.RuneCountInString(s) >= 4 {
-				pairs = append(pairs, s, strings.Repeat("*", utf8.RuneCountInString(s)))
-			}
-		}
+		secrets = c.Config.Secrets()
 	}
-	return strings.NewReplacer(pairs...)
+	return lint.NewSecretMasker(secrets, func(s string) string { return strings.Repeat("*", utf8.RuneCountInString(s)) })
 }
 
 // snippet prints the source line with a gutter holding its number and, when

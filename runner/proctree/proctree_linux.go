@@ -94,6 +94,9 @@ func Start(cmd *exec.Cmd) error {
 	if err != nil {
 		return fmt.Errorf("making the socket to the process supervisor: %w", err)
 	}
+	// agentdesk's end is non-blocking, so reads on it take deadlines; the
+	// supervisor's stays blocking.
+	_ = unix.SetNonblock(fds[0], true)
 	ours, theirs := os.NewFile(uintptr(fds[0]), "agentdesk-supervisor"), os.NewFile(uintptr(fds[1]), "agentdesk-control")
 	path, args, env, pdeath := cmd.Path, cmd.Args, cmd.Env, cmd.SysProcAttr.Pdeathsig
 	grace := cmd.WaitDelay.Milliseconds()
@@ -118,7 +121,9 @@ func Start(cmd *exec.Cmd) error {
 		cmd.Path, cmd.Args, cmd.Env, cmd.ExtraFiles, cmd.SysProcAttr.Pdeathsig = path, args, env, nil, pdeath
 		return err
 	}
+	_ = ours.SetReadDeadline(time.Now().Add(time.Minute)) // it reports at once; a hung start must not hang the run
 	line, rerr := readReport(sup.report)
+	_ = ours.SetReadDeadline(time.Time{})
 	var errno int
 	switch {
 	case strings.HasPrefix(line, "ok "):

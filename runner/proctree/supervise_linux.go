@@ -239,10 +239,26 @@ func holding(root int, held map[string]bool) bool {
 }
 
 // killDescendants sends SIGKILL to every descendant of root, as /proc
-// shows them now.
+// shows them now, through a pidfd opened on the process seen (its start
+// time checked), so a pid that was freed and reused meanwhile by a
+// stranger is never signalled.
 func killDescendants(root int) {
 	for _, p := range descendants(root) {
-		_ = unix.Kill(p, unix.SIGKILL)
+		_, start, _, ok := stat(p)
+		if !ok {
+			continue
+		}
+		fd, err := unix.PidfdOpen(p, 0)
+		if err != nil {
+			if err == unix.ENOSYS {
+				_ = unix.Kill(p, unix.SIGKILL) // a kernel before 5.3
+			}
+			continue
+		}
+		if _, again, _, ok := stat(p); ok && again == start {
+			_ = unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
+		}
+		unix.Close(fd)
 	}
 }
 

@@ -40,7 +40,7 @@ func String(b []byte) (out, rest []byte, ok bool) {
 	for i < len(b) {
 		// A run of plain ASCII goes in at once.
 		j := i
-		for j < len(b) && b[j] != '"' && b[j] != '\\' && b[j] >= 0x20 && b[j] < 0x80 {
+		for j < len(b) && plain[b[j]] {
 			j++
 		}
 		out = append(out, b[i:j]...)
@@ -109,6 +109,15 @@ func String(b []byte) (out, rest []byte, ok bool) {
 	}
 	return nil, nil, false
 }
+
+// plain marks the bytes a string's body holds as they are: ASCII but
+// for the quote, the backslash and control characters.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // hex4 reads four hex digits.
 func hex4(b []byte) (rune, bool) {
