@@ -54,7 +54,13 @@ func TestRequestOnTheWire(t *testing.T) {
 				strings.TrimRight(offer.Index, " \n") + "\n\n" + request.ExecutionContract(scope)
 			wantMessage := "Context:\nThe user is on call.\n\n[working-context]\nshell:\n  platform: Linux\n  executable: /bin/bash\n  grammar: Bash\nproject_dir: " + abs +
 				"\nrecent_files:\n  - main.go\ngit:\n  worktree: " + project + "\n  common_dir: " + project + "/.git\n  branch: main\n  head: abc\n  staged: 0\n  modified: 0\n  untracked: 0\n\n" +
-				request.SessionBlock(filepath.Join(rec.Dir, SessionDir)) + "\n\nTask:\nCheck the thing."
+				request.SessionStorage{
+					SessionDir:  filepath.Join(rec.Dir, "session", "workspace"),
+					TempDir:     filepath.Join(rec.Dir, "session", "subagents", rec.RunID, "tmp"),
+					ArtifactDir: filepath.Join(rec.Dir, "session", "subagents", rec.RunID, "artifacts"),
+					WorktreeDir: filepath.Join(rec.Dir, "session", "worktrees"),
+					LogPath:     filepath.Join(rec.Dir, "session", "subagents", rec.RunID, "logs", "session.log"),
+				}.Block("") + "\n\nTask:\nCheck the thing."
 			reqs := f.srv.Requests()
 			if len(reqs) != 1 {
 				t.Fatalf("%d requests", len(reqs))

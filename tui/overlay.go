@@ -52,6 +52,9 @@ func (s *overlayStack) pop() {
 }
 
 // frame draws lines in the overlay box style with a title, at most w×h.
+// The last line is the overlay's keys: when the lines do not fit, the
+// blank line above it goes, then the lines before it are cut (an
+// ellipsis says so), never the keys.
 func frame(st *Styles, title string, lines []string, w, h int) []string {
 	inner := 0
 	for _, l := range lines {
@@ -70,8 +73,16 @@ func frame(st *Styles, title string, lines []string, w, h int) []string {
 	for _, l := range lines {
 		body = append(body, fit(l, inner))
 	}
+	if n := len(body); n > maxLines && n >= 2 && strings.TrimSpace(ansi.Strip(body[n-2])) == "" {
+		body = append(body[:n-2], body[n-1]) // first the blank line above the keys
+	}
 	if len(body) > maxLines {
-		body = body[:maxLines]
+		keys := body[len(body)-1]
+		body = body[:max(maxLines-2, 0)]
+		if maxLines >= 2 {
+			body = append(body, fit(st.Dim.Render(ellipsis), inner))
+		}
+		body = append(body, keys)
 	}
 	return strings.Split(st.Overlay.Render(strings.Join(body, "\n")), "\n")
 }

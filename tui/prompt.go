@@ -52,8 +52,21 @@ func (p *promptOverlay) render(st *Styles, w, h int) []string {
 		}
 	}
 	if p.help != "" {
-		lines = append(lines, "")
-		for _, l := range wrap(p.help, inner) {
+		// The help gives way to the error and the keys on a short
+		// screen: the box (border, title and blank: 4 rows) holds the
+		// lines so far, a blank and the help, then a blank and the keys.
+		room := h - 4 - len(lines) - 2 - 1
+		help := wrap(p.help, inner)
+		if len(help) > room {
+			help = help[:max(room, 0)]
+			if len(help) > 0 {
+				help[len(help)-1] = cut(help[len(help)-1]+" "+ellipsis, inner)
+			}
+		}
+		if len(help) > 0 {
+			lines = append(lines, "")
+		}
+		for _, l := range help {
 			lines = append(lines, st.Dim.Render(l))
 		}
 	}

@@ -10,7 +10,7 @@ import (
 
 func spawn(agent string) modeltest.Script {
 	return modeltest.Script{Steps: []modeltest.Step{
-		modeltest.ToolCall("c1", "spawn_agent", `{"agent":"`+agent+`","task":"Summarise NOTES.md"}`),
+		modeltest.ToolCall("c1", "spawn_agent", `{"agent":"`+agent+`","task":"Summarise NOTES.md","_rationale":"r"}`),
 		modeltest.Finish(modeltest.FinishTools),
 	}}
 }

@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
 
 // TestSmallTerminalSplitsTheWidth (issue 13 item 16): at 40×12 the list
@@ -247,6 +249,69 @@ func TestHelpKeepsItsWidthWhileScrolling(t *testing.T) {
 				break
 			}
 			tm.keys("down")
+		}
+	}
+}
+
+// TestOverlayKeysShownWhenCut: an overlay taller than the screen is cut
+// above its keys, never through them: on a small terminal the route
+// prompt (long help in the demo) and the approval prompt (the call's
+// arguments and what each answer does) still say how to answer.
+func TestOverlayKeysShownWhenCut(t *testing.T) {
+	for _, sz := range [][2]int{{40, 12}, {60, 12}, {80, 10}} {
+		tm := demoModel(t, sz[0], sz[1])
+		tm.keys("2", "R")
+		if _, ok := tm.overlays.top().(*promptOverlay); !ok {
+			t.Fatalf("%dx%d: R opened no prompt", sz[0], sz[1])
+		}
+		if scr := tm.screen(); !strings.Contains(scr, "enter ok") || !strings.Contains(scr, "…") {
+			t.Errorf("%dx%d: the route prompt, cut, lacks its keys or the mark of the cut:\n%s", sz[0], sz[1], scr)
+		}
+		checkFrame(t, tm.View().Content, sz[0], sz[1])
+
+		rh, _ := approvalHome(t)
+		rh.srv.Enqueue(
+			modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("c1", "shell_execute", `{"Command":"echo hi","_rationale":"greet"}`), modeltest.Finish(modeltest.FinishTools)}},
+			modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Done."), modeltest.Stop()}},
+		)
+		rv := rh.startRun("Greet", "")
+		rh.pumpUntil("the run asks", func() bool {
+			_, ok := rh.overlays.top().(*approvalOverlay)
+			return ok
+		})
+		rh.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		if scr := rh.screen(); !strings.Contains(scr, "o approve once") || !strings.Contains(scr, "Command  echo hi") {
+			t.Errorf("%dx%d: the approval prompt, cut, lacks its keys or the command:\n%s", sz[0], sz[1], scr)
+		}
+		checkFrame(t, rh.View().Content, sz[0], sz[1])
+		rh.keys("o")
+		rh.pumpUntil("the run ends", rv.ended)
+	}
+}
+
+// TestNarrowLayerNamesTheAudienceShown: at 40 and 50 columns the Layer
+// pane's audience line, too long to show all three, names the one shown
+// (cut, it said Personal whichever was chosen). After a, the pane brings
+// the selection's block into view, so the line is read from the pane's
+// lines, not the screen.
+func TestNarrowLayerNamesTheAudienceShown(t *testing.T) {
+	for _, sz := range [][2]int{{40, 12}, {50, 14}} {
+		tmp, base := copyHome(t, "home")
+		tm := newTestModel(t, tmp, base, sz[0], sz[1])
+		tm.keys("2")
+		for _, want := range []string{"Team", "Public", "Personal"} {
+			tm.keys("a")
+			w, _ := tm.paneSize()
+			line := ""
+			for _, l := range tm.layer.lines(&tm.st, tm.cat, tm.list.selected(), w) {
+				if strings.Contains(l, "Audience") {
+					line = ansi.Strip(l)
+					break
+				}
+			}
+			if !strings.Contains(line, "Audience  "+want) || ansi.StringWidth(line) > w {
+				t.Errorf("%dx%d, audience %s: the line is %q (%d columns)", sz[0], sz[1], want, line, w)
+			}
 		}
 	}
 }

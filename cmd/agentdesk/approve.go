@@ -47,3 +47,47 @@ func parseApprove(ss []string) ([]approve.Pattern, error) {
 	}
 	return ps, nil
 }
+
+// checkApproveServers refuses an mcp:SERVER pattern that could never
+// match: no McpServers entry has that name (ignoring case, as NetClaw
+// matches server names), the entry is disabled, or the audience may not
+// use it (audience "" when it is not known yet: the browser, whose
+// audience changes as it runs, and test, whose suites name their own).
+// It is the same usage error as a misspelt tool's, with the close name of
+// a server the audience may use.
+func checkApproveServers(ps []approve.Pattern, cfg *lint.Config, audience string) error {
+	for _, p := range ps {
+		if p.Server == "" {
+			continue
+		}
+		var names, usable []string
+		if cfg != nil {
+			for _, s := range cfg.McpServers {
+				names = append(names, s.Name)
+				if s.Enabled && (audience == "" || cfg.McpServerAllowed(s.Name, audience)) {
+					usable = append(usable, s.Name)
+				}
+			}
+		}
+		s, ok := cfg.McpServer(p.Server)
+		switch {
+		case len(names) == 0:
+			return usageErrorf("--approve %q: no MCP server is configured (netclaw.json has no McpServers), so it approves nothing: leave it out, or add the server under McpServers", p.Text)
+		case !ok:
+			hint := ""
+			near := lint.Suggest(p.Server, usable, 1)
+			if len(near) == 0 {
+				near = lint.Suggest(p.Server, names, 1)
+			}
+			if len(near) > 0 {
+				hint = " (did you mean mcp:" + near[0] + "?)"
+			}
+			return usageErrorf("--approve %q: no MCP server is named %s%s: name one of McpServers in netclaw.json (%s), as `agentdesk tools` lists them", p.Text, p.Server, hint, strings.Join(names, ", "))
+		case !s.Enabled:
+			return usageErrorf("--approve %q: MCP server %s is disabled (McpServers.%s.Enabled is false), so none of its tools is offered: leave it out, or enable the server", p.Text, s.Name, s.Name)
+		case audience != "" && !cfg.McpServerAllowed(s.Name, audience):
+			return usageErrorf("--approve %q: the %s audience may not use MCP server %s (Tools.AudienceProfiles.%s: McpServersMode Allowlist, and AllowedMcpServers does not name it), so none of its tools is offered: leave it out, or run as an audience that may use it", p.Text, audience, s.Name, audience)
+		}
+	}
+	return nil
+}

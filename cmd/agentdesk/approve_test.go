@@ -1,8 +1,12 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint"
 )
 
 // TestApproveNamesAToolThatExists: a pattern naming no tool NetClaw offers
@@ -35,5 +39,90 @@ func TestApproveNamesAToolThatExists(t *testing.T) {
 	code, _, stderr := run(t, nil, "--home", "../../testdata/homes/good", "run", "code-analyst", "--task", "t", "--approve", "shel_execute")
 	if code != exitUsage || !strings.Contains(stderr, "did you mean shell_execute?") {
 		t.Errorf("run --approve shel_execute: exit %d, %s", code, stderr)
+	}
+}
+
+// approveHome is a home with three MCP servers (files disabled, github
+// and docs enabled; the Team audience may use docs only), an agent with a
+// test suite and a routing suite, and a Main model nobody answers.
+func approveHome(t *testing.T) (string, []string) {
+	t.Helper()
+	base := t.TempDir()
+	h := lint.NewHome(base, "")
+	for path, text := range map[string]string{
+		h.ConfigFile(): `{
+  "Models": {"Roles": {"Main": "m"}, "Definitions": {"m": {"Provider": "p", "ModelId": "x"}}},
+  "Providers": {"p": {"Type": "ollama", "Endpoint": "http://127.0.0.1:9"}},
+  "McpServers": {
+    "github": {"Command": "/bin/true"},
+    "docs": {"Command": "/bin/true"},
+    "files": {"Command": "/bin/true", "Enabled": false}
+  },
+  "Tools": {"AudienceProfiles": {"Team": {"McpServersMode": "Allowlist", "AllowedMcpServers": ["docs"]}}}
+}`,
+		filepath.Join(h.Agents, "helper.md"):        "---\nname: helper\ndescription: Helps with the repository.\n---\nYou help.\n",
+		filepath.Join(h.Agents, "helper.test.yaml"): "cases:\n  - name: one\n    task: hi\n",
+		filepath.Join(h.Agents, "front.route.yaml"): "cases:\n  - {name: one, request: help me, expect: helper}\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return base, []string{"XDG_STATE_HOME=" + t.TempDir(), "HOME=" + t.TempDir(), "PATH=/bin:/usr/bin"}
+}
+
+// TestApproveNamesAServerThatExists: mcp:SERVER naming no configured
+// server (a typo), a disabled one, or one the audience may not use could
+// never match; it is a usage error (exit 2) with the close name of a
+// server the audience may use, in run, test, route (one request and
+// suites) and the browser. Server names match ignoring case.
+func TestApproveNamesAServerThatExists(t *testing.T) {
+	base, env := approveHome(t)
+	cfg := lint.LoadConfig(lint.NewHome(base, ""), env)
+	for _, tt := range []struct {
+		pattern, audience string
+		want              string // "" means accepted
+	}{
+		{"mcp:githb", "Personal", "no MCP server is named githb (did you mean mcp:github?)"},
+		{"mcp:GitHub", "Personal", ""},
+		{"mcp:github", "", ""},
+		{"mcp:doc", "Team", "did you mean mcp:docs?"},
+		{"mcp:docs", "Team", ""},
+		{"mcp:github", "Team", "the Team audience may not use MCP server github"},
+		{"mcp:files", "Personal", "MCP server files is disabled"},
+		{"mcp:zzzzzz", "", "no MCP server is named zzzzzz: name one of McpServers in netclaw.json (docs, files, github)"},
+		{"shell_execute", "Personal", ""},
+	} {
+		ps, err := parseApprove([]string{tt.pattern})
+		if err == nil {
+			err = checkApproveServers(ps, cfg, tt.audience)
+		}
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("--approve %q (%s) refused: %v", tt.pattern, tt.audience, err)
+		case tt.want != "" && err == nil:
+			t.Errorf("--approve %q (%s) accepted, want an error saying %q", tt.pattern, tt.audience, tt.want)
+		case tt.want != "" && !strings.Contains(err.Error(), tt.want):
+			t.Errorf("--approve %q (%s): %v, want it to say %q", tt.pattern, tt.audience, err, tt.want)
+		}
+	}
+	if ps, _ := parseApprove([]string{"mcp:github"}); checkApproveServers(ps, lint.LoadConfig(lint.NewHome(t.TempDir(), ""), env), "") == nil {
+		t.Error("mcp:github accepted with no McpServers configured")
+	}
+
+	for _, args := range [][]string{
+		{"run", "helper", "--task", "t", "--approve", "mcp:githb"},
+		{"test", "--approve", "mcp:githb"},
+		{"route", "--approve", "mcp:githb", "help me"},
+		{"route", "--suite", "--approve", "mcp:githb"},
+		{"--approve", "mcp:githb"},
+	} {
+		code, _, stderr := run(t, env, append([]string{"--home", base}, args...)...)
+		if code != exitUsage || !strings.Contains(stderr, "did you mean mcp:github?") {
+			t.Errorf("%v: exit %d, %s", args, code, stderr)
+		}
 	}
 }

@@ -56,6 +56,19 @@ func runDemo(cmd *cobra.Command, g *globals) error {
 // browse runs the browser on h; opts may preset the demo flag and an
 // opening path, the rest comes from g.
 func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error {
+	// Bad patterns are bad usage, said before anything else, terminal or
+	// not.
+	approved, err := parseApprove(g.browserApprove)
+	if err != nil {
+		return err
+	}
+	if len(approved) > 0 {
+		// The browser's audience changes as it runs ('a'): the server
+		// must be one configured, for some audience.
+		if err := checkApproveServers(approved, lint.LoadConfig(h, g.environ), ""); err != nil {
+			return err
+		}
+	}
 	if !isTerminal(g.stdout) {
 		if opts.OpenPath != "" {
 			return usageErrorf("the viewer needs a terminal and standard output is not one: read the files in %s directly, or use 'agentdesk runs RUN_ID'", opts.OpenPath)
@@ -89,10 +102,6 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 		if wd, err := os.Getwd(); err == nil {
 			opts.Project = wd
 		}
-	}
-	approved, err := parseApprove(g.browserApprove)
-	if err != nil {
-		return err
 	}
 	opts.Approve = approved
 	opts.Color = g.Color(g.stdout)

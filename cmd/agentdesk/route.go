@@ -254,6 +254,12 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	defer sh.close(cmd.ErrOrStderr())
 	c := sh.c
 	a := preview.Audience(f.audience)
+	// The frontline runs no tool: the patterns are only checked.
+	if ps, err := parseApprove(f.approve); err != nil {
+		return err
+	} else if err := checkApproveServers(ps, c.Config, a.String()); err != nil {
+		return err
+	}
 	if f.static {
 		return routeStatic(g, f, c, a, request)
 	}
@@ -294,9 +300,6 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	}
 	rn, err := openRunner(g, sh.runsDir(f.runsDir))
 	if err != nil {
-		return err
-	}
-	if _, err := parseApprove(f.approve); err != nil {
 		return err
 	}
 	res, err := route.Ask(cmd.Context(), rn, p, opts)

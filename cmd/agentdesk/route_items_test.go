@@ -14,8 +14,8 @@ import (
 func TestRouteShowsEveryCallOfAReply(t *testing.T) {
 	srv, env, _ := routeHome(t, wire.OpenAI, "", nil)
 	srv.SetDefault(modeltest.Script{Steps: []modeltest.Step{
-		modeltest.ToolCall("c1", "spawn_agent", `{"agent":"reviewer","task":"Review the diff"}`),
-		modeltest.ToolCall("c2", "spawn_agent", `{"agent":"log-analyst","task":"Read the deploy log"}`),
+		modeltest.ToolCall("c1", "spawn_agent", `{"agent":"reviewer","task":"Review the diff","_rationale":"r"}`),
+		modeltest.ToolCall("c2", "spawn_agent", `{"agent":"log-analyst","task":"Read the deploy log","_rationale":"r"}`),
 		modeltest.Finish(modeltest.FinishTools),
 	}})
 	code, out, errOut := runTrialCmd(t, env, "", "route", "--samples", "1", "Review and explain")

@@ -58,6 +58,13 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	}
 	defer sh.close(cmd.ErrOrStderr())
 	c := sh.c
+	// The frontline runs no tool, so --approve is only checked, as for one
+	// request; each suite names its audience.
+	if ps, err := parseApprove(f.approve); err != nil {
+		return err
+	} else if err := checkApproveServers(ps, c.Config, ""); err != nil {
+		return err
+	}
 	var files []string
 	if f.round != nil {
 		files = f.round.files

@@ -56,7 +56,7 @@ func routeHome(t *testing.T, p wire.Protocol, config string, agents map[string]s
 
 func spawnScript(agent string) modeltest.Script {
 	return modeltest.Script{Steps: []modeltest.Step{
-		modeltest.ToolCall("c1", "spawn_agent", fmt.Sprintf(`{"agent":%q,"task":"Look at it","context":"from the CLI test"}`, agent)),
+		modeltest.ToolCall("c1", "spawn_agent", fmt.Sprintf(`{"agent":%q,"task":"Look at it","context":"from the CLI test","_rationale":"r"}`, agent)),
 		modeltest.Finish(modeltest.FinishTools),
 	}}
 }

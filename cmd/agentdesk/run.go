@@ -245,6 +245,9 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 			fmt.Fprintf(g.stderr, "agentdesk: note: %s; the model comes from NETCLAW_ variables, else the runtime's default (Ollama at http://localhost:11434, qwen3:30b)\n", termsafe.Escape(missing))
 		}
 		spec.Agent, spec.Config, spec.Skills = agent, c.Config, c.Skills
+		if err := checkApproveServers(spec.Approve, c.Config, preview.Audience(f.audience).String()); err != nil {
+			return err
+		}
 		if spec.NetClaw, err = f.netclaw.spawnNetClaw(g, c.Home, preview.Audience(f.audience)); err != nil {
 			return err
 		}

@@ -254,6 +254,10 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return err
 	}
+	// Each suite names its audience: the server must be one configured.
+	if err := checkApproveServers(approved, c.Config, ""); err != nil {
+		return err
+	}
 	results := suite.Run(cmd.Context(), suites, suite.Options{
 		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: sel.filter, ShownFrom: shownFrom, Demo: f.demo,

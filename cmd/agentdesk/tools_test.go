@@ -56,7 +56,7 @@ func TestToolsCommand(t *testing.T) {
 		stderrSubstr string
 	}{
 		{"personal", []string{"tools", "--home", home}, 0,
-			[]string{"spawned from a Personal session", "file_read   ", "core", "withheld:", "attach_file", "Tools.ShellMode is Off", "its subsystem is switched off"},
+			[]string{"spawned from a Personal session", "file_read   ", "core", "withheld:", "attach_file", "Tools.ShellMode is Off", "its subsystem is switched off (Search.Enabled is off)"},
 			[]string{"web_search  web"}, ""},
 		{"agent and audience", []string{"tools", "code-analyst", "--audience", "TEAM", "--home", home}, 0,
 			[]string{"sub-agent code-analyst", "Team session", "the Team profile does not allow it"}, nil, ""},

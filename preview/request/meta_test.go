@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/preview"
 )
 
 func mustArgs(t *testing.T, text string) Args {
@@ -256,5 +258,28 @@ func TestUnknownArguments(t *testing.T) {
 	}
 	if m, clean, r := CheckCall(fileRead, mustArgs(t, `{"Path":"a","_rationale":"r"}`)); r != "" || m.Rationale != "r" || string(clean.Encode()) != `{"Path":"a"}` {
 		t.Errorf("CheckCall: %+v %s %q", m, clean.Encode(), r)
+	}
+}
+
+// A frontline's spawn_agent call is checked as any tool's: no _rationale,
+// or a key no parameter binds, is refused before the spawn.
+func TestCheckSpawnAgentCall(t *testing.T) {
+	tests := []struct{ args, want string }{
+		{`{"Agent":"a","Task":"t","_rationale":"r"}`, ""},
+		{`{"agent":"a","task":"t","context":"c","Rationale":"r"}`, ""},
+		{`{"agent":"a","task":"t"}`, RequiredRationaleError},
+		{`{"agent":"a","task":"t","_rationale":"  "}`, RequiredRationaleError},
+		{`{"agent_name":"a","task":"t","_rationale":"r"}`, "Error: Unrecognized argument 'agent_name' for tool 'spawn_agent'."},
+		{`{"Agnt":"a","Task":"t","_rationale":"r"}`, "Error: Unrecognized argument 'Agnt' for tool 'spawn_agent'. Did you mean 'Agent'? The tool was NOT executed. Valid arguments: Agent, Task, Context, _rationale, _timeout_seconds, _background."},
+		{`not json`, ""},
+	}
+	if string(spawnAgent.Schema()) != preview.SpawnAgentParameters {
+		t.Fatalf("the spawn_agent checked is not the one offered:\n%s\n%s", spawnAgent.Schema(), preview.SpawnAgentParameters)
+	}
+	for _, tt := range tests {
+		got := CheckSpawnAgentCall(tt.args)
+		if tt.want == "" && got != "" || tt.want != "" && !strings.HasPrefix(got, tt.want) {
+			t.Errorf("CheckSpawnAgentCall(%s) = %q, want %q", tt.args, got, tt.want)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -263,7 +264,7 @@ var replyCases = []struct {
 	{
 		name: "spawns with the schema's own names, in another case",
 		script: modeltest.Script{Steps: []modeltest.Step{
-			modeltest.ToolCall("c1", "spawn_agent", `{"Agent":"ANALYST","Task":"Why did it fail?"}`),
+			modeltest.ToolCall("c1", "spawn_agent", `{"Agent":"ANALYST","Task":"Why did it fail?","_rationale":"r"}`),
 			modeltest.Finish(modeltest.FinishTools),
 		}},
 		want:  Pick{Kind: Delegated, Agent: "analyst", Task: "Why did it fail?", Calls: 1},
@@ -272,7 +273,7 @@ var replyCases = []struct {
 	{
 		name: "an agent that does not exist",
 		script: modeltest.Script{Steps: []modeltest.Step{
-			modeltest.ToolCall("c1", "spawn_agent", `{"agent":"code-reviewer","task":"x"}`), modeltest.Finish(modeltest.FinishTools),
+			modeltest.ToolCall("c1", "spawn_agent", `{"agent":"code-reviewer","task":"x","_rationale":"r"}`), modeltest.Finish(modeltest.FinishTools),
 		}},
 		want:  Pick{Kind: Refused, Agent: "code-reviewer", Task: "x", Refusal: "Error: Unknown agent 'code-reviewer'. Available agents: analyst, reviewer", Calls: 1},
 		label: "unknown agent code-reviewer",
@@ -280,7 +281,7 @@ var replyCases = []struct {
 	{
 		name: "an internal agent",
 		script: modeltest.Script{Steps: []modeltest.Step{
-			modeltest.ToolCall("c1", "spawn_agent", `{"agent":"ops","task":"restart"}`), modeltest.Finish(modeltest.FinishTools),
+			modeltest.ToolCall("c1", "spawn_agent", `{"agent":"ops","task":"restart","_rationale":"r"}`), modeltest.Finish(modeltest.FinishTools),
 		}},
 		want:  Pick{Kind: Refused, Agent: "ops", Task: "restart", Refusal: "Error: Unknown agent 'ops'. Available agents: analyst, reviewer", Calls: 1},
 		label: "unknown agent ops",
@@ -288,9 +289,26 @@ var replyCases = []struct {
 	{
 		name: "no task",
 		script: modeltest.Script{Steps: []modeltest.Step{
-			modeltest.ToolCall("c1", "spawn_agent", `{"agent":"reviewer"}`), modeltest.Finish(modeltest.FinishTools),
+			modeltest.ToolCall("c1", "spawn_agent", `{"agent":"reviewer","_rationale":"r"}`), modeltest.Finish(modeltest.FinishTools),
 		}},
 		want:  Pick{Kind: Refused, Agent: "reviewer", Refusal: "Error parsing arguments for tool 'spawn_agent': Required parameter 'Task' is missing.", Calls: 1},
+		label: "refused call",
+	},
+	{
+		name: "no _rationale: the dispatcher refuses it before spawn_agent runs",
+		script: modeltest.Script{Steps: []modeltest.Step{
+			modeltest.ToolCall("c1", "spawn_agent", `{"agent":"reviewer","task":"Review the diff"}`), modeltest.Finish(modeltest.FinishTools),
+		}},
+		want:  Pick{Kind: Refused, Agent: "reviewer", Task: "Review the diff", Refusal: request.RequiredRationaleError, Calls: 1},
+		label: "refused call",
+	},
+	{
+		name: "a key no parameter binds",
+		script: modeltest.Script{Steps: []modeltest.Step{
+			modeltest.ToolCall("c1", "spawn_agent", `{"agent":"reviewer","task":"Review the diff","priority":"high","_rationale":"r"}`), modeltest.Finish(modeltest.FinishTools),
+		}},
+		want: Pick{Kind: Refused, Agent: "reviewer", Task: "Review the diff", Calls: 1,
+			Refusal: "Error: Unrecognized argument 'priority' for tool 'spawn_agent'. The tool was NOT executed. Valid arguments: Agent, Task, Context, _rationale, _timeout_seconds, _background."},
 		label: "refused call",
 	},
 	{
@@ -365,7 +383,7 @@ func TestReplyKinds(t *testing.T) {
 func TestDistributionOverSamples(t *testing.T) {
 	f := newFixture(t, wire.OpenAI, "")
 	spawn := func(agent string) modeltest.Script {
-		return modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("c", "spawn_agent", fmt.Sprintf(`{"agent":%q,"task":"t"}`, agent)), modeltest.Finish(modeltest.FinishTools)}}
+		return modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("c", "spawn_agent", fmt.Sprintf(`{"agent":%q,"task":"t","_rationale":"r"}`, agent)), modeltest.Finish(modeltest.FinishTools)}}
 	}
 	f.srv.Enqueue(spawn("reviewer"), spawn("analyst"), spawn("reviewer"), modeltest.Reply("no"), spawn("reviewer"))
 	var seen int

@@ -22,7 +22,7 @@ import (
 func BenchmarkSuiteOffline(b *testing.B) {
 	f := newFixture(b, wire.OpenAI, "")
 	f.srv.SetDefault(modeltest.Script{Steps: []modeltest.Step{
-		modeltest.ToolCall("c1", "spawn_agent", `{"agent":"reviewer","task":"t"}`), modeltest.Finish(modeltest.FinishTools),
+		modeltest.ToolCall("c1", "spawn_agent", `{"agent":"reviewer","task":"t","_rationale":"r"}`), modeltest.Finish(modeltest.FinishTools),
 	}})
 	var sb strings.Builder
 	sb.WriteString("samples: 1\ncases:\n")

@@ -42,7 +42,7 @@ func TestNoAnswerIsAnErrorNotAPick(t *testing.T) {
 					return modeltest.Script{Status: 503, ErrorMessage: "overloaded"}, true
 				}
 				return modeltest.Script{Steps: []modeltest.Step{
-					modeltest.ToolCall("c1", "spawn_agent", `{"agent":"reviewer","task":"review the diff"}`), modeltest.Finish(modeltest.FinishTools),
+					modeltest.ToolCall("c1", "spawn_agent", `{"agent":"reviewer","task":"review the diff","_rationale":"r"}`), modeltest.Finish(modeltest.FinishTools),
 				}}, true
 			})
 		}, err: "got no answer: the model call failed: ", picks: 2},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 )
 
@@ -117,8 +118,10 @@ func (p Pick) Matches(expected string) bool {
 }
 
 // Classify reads a frontline run's first reply as the runtime would: its
-// first tool call decides (spawn_agent bound and checked with
-// preview.ParseSpawnArgs and preview.SpawnRefusal against c and a; any
+// first tool call decides (spawn_agent checked as the dispatcher checks
+// any tool's call, request.CheckSpawnAgentCall: no _rationale is refused;
+// then bound and checked with preview.ParseSpawnArgs and
+// preview.SpawnRefusal against c and a; any
 // other tool is OtherTool); with no tool call, a reply with text is
 // Answered and anything else Failed.
 func Classify(c *lint.Catalog, a preview.Audience, rec *runner.Record) Pick {
@@ -155,6 +158,12 @@ func classifyCall(c *lint.Catalog, a preview.Audience, tc runner.ToolCall) Pick 
 		return p
 	}
 	p.Task, p.Context = args.Task, args.Context
+	// The dispatcher's checks come first: a call without _rationale, or
+	// with a key no parameter binds, is refused before spawn_agent runs.
+	if refusal := request.CheckSpawnAgentCall(tc.Arguments); refusal != "" {
+		p.Kind, p.Agent, p.Refusal = Refused, args.Agent, refusal
+		return p
+	}
 	refusal, def := preview.SpawnRefusal(c, a, args)
 	if def != nil {
 		p.Kind, p.Agent = Delegated, def.Name

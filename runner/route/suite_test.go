@@ -60,7 +60,7 @@ func chooser() func(modeltest.Request) (modeltest.Script, bool) {
 			return modeltest.Reply("You're welcome."), true
 		}
 		return modeltest.Script{Steps: []modeltest.Step{
-			modeltest.ToolCall("c1", "spawn_agent", fmt.Sprintf(`{"agent":%q,"task":%q}`, agent, u)),
+			modeltest.ToolCall("c1", "spawn_agent", fmt.Sprintf(`{"agent":%q,"task":%q,"_rationale":"r"}`, agent, u)),
 			modeltest.Finish(modeltest.FinishTools),
 		}}, true
 	}

@@ -148,7 +148,9 @@ func requestParts(sp runner.Spec, source string) (evalrec.Fingerprint, error) {
 	if aud == "" {
 		aud = sp.NetClaw.Audience.String()
 	}
-	fp := evalrec.Fingerprint{evalrec.NewPart(PartAudience, aud, "the suite's or case's audience")}
+	// No source: the stale message shows both values, whichever of the
+	// suite, the case or --audience changed it.
+	fp := evalrec.Fingerprint{evalrec.NewPart(PartAudience, aud, "")}
 	if sp.NetClaw.Git == nil {
 		// The git state goes only into the first message's working
 		// context, which is left out here: not inspecting it spares a
