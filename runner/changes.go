@@ -1,11 +1,14 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/overlay"
@@ -136,11 +139,12 @@ func (r *Run) Changes() []overlay.Change {
 	return r.changes
 }
 
-// openSession gives the run's tools its session folder, dir/session: made
-// now, seen through an overlay (the tools' writes land in the run's
-// temporary folder), and its files copied into the run folder when the
-// run ends.
-func (p *prepared) openSession(dir string) error {
+// openSession gives the run's tools its session storage, dir/session
+// with the folders TrialStorage names in it: made now, seen through an
+// overlay (the tools' writes land in the run's temporary folder), and its
+// files copied into the run folder when the run ends. Shell commands get
+// the run's temp_dir as their temporary folder; closeSession removes it.
+func (p *prepared) openSession(dir, id string) error {
 	if p.workspace == nil || p.spec.Unsaved {
 		// An unsaved run has no folder to hold one.
 		return nil
@@ -158,7 +162,7 @@ func (p *prepared) openSession(dir string) error {
 		os.RemoveAll(upper)
 		return err
 	}
-	p.workspace.WithSession(ov)
+	p.workspace.WithSession(ov, TrialStorage(dir, id))
 	if set, ok := p.toolbox.(*tools.Set); ok {
 		set.OnClose(func() error {
 			err := ov.Close()
@@ -169,6 +173,25 @@ func (p *prepared) openSession(dir string) error {
 		})
 	}
 	return nil
+}
+
+// closeSession tidies the session folder of the run id whose folder is
+// dir once the run has ended: the temp_dir shell commands wrote in
+// directly (disposable, and never redacted) is removed, then every folder
+// of the session left empty, the session folder too. What the tools
+// wrote through the overlay is in the run folder by then.
+func closeSession(dir, id string) {
+	st := TrialStorage(dir, id)
+	sess := filepath.Join(dir, SessionDir)
+	if rel, err := filepath.Rel(sess, st.TempDir); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return // not inside the session folder: never remove it
+	}
+	os.RemoveAll(st.TempDir)
+	for d := filepath.Dir(st.TempDir); ; d = filepath.Dir(d) {
+		if err := os.Remove(d); (err != nil && !errors.Is(err, fs.ErrNotExist)) || d == sess {
+			break
+		}
+	}
 }
 
 // sortedKeys returns the keys of m, sorted.

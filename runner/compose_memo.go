@@ -90,5 +90,5 @@ func (m *ComposeMemo) compose(s Spec, f *lint.File, extra []request.Tool) (*requ
 	if e.err != nil {
 		return nil, true, e.err
 	}
-	return e.req.ForTask(s.Task, s.Context, ""), true, nil
+	return e.req.ForTask(s.Task, s.Context, nil), true, nil
 }

@@ -104,7 +104,7 @@ func TestComposeMemoRunsOwnSession(t *testing.T) {
 		if got, want := taskOf(r), []string{"one", "two"}[i]; got != want {
 			t.Errorf("request %d has task %q, want %q", i, got, want)
 		}
-		if want := filepath.Join(msgs[i], SessionDir); !strings.Contains(r.FirstUser(), "\nsession_dir: "+want+"\n") {
+		if want := filepath.Join(msgs[i], SessionDir, "workspace"); !strings.Contains(r.FirstUser(), "\nsession_dir: "+want+"\n") {
 			t.Errorf("request %d's first message does not name its own session folder %s:\n%s", i, want, r.FirstUser())
 		}
 	}

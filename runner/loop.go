@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -153,7 +152,7 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 			if !replayed && r.workspace != nil {
 				// Bounded and spilled as the runtime's dispatcher does,
 				// after redaction (a replay has the bounded text).
-				res = tools.Spill(r.workspace.Session(), tc.Name, tc.ID, res)
+				res = tools.Spill(r.workspace, tc.Name, tc.ID, res)
 			}
 			r.guard.Record(tc.Name, args, res.Text)
 		case tools.Refuse:
@@ -271,7 +270,7 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	}
 	if !r.spec.Unsaved && r.workspace != nil {
 		// The session folder stays only when the run left files in it.
-		os.Remove(filepath.Join(final.Dir, SessionDir))
+		closeSession(final.Dir, final.RunID)
 	}
 
 	// Everything is released before Wait returns: the project folder,

@@ -230,19 +230,34 @@ func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 	return p, nil
 }
 
-// firstMessage returns the first user message, for a run whose folder is
-// dir: the composed one (its [session] block names dir/session), else the
-// task with its context.
-func (p *prepared) firstMessage(dir string) string {
+// firstMessage returns the first user message, for the run id whose
+// folder is dir: the composed one (its [session] block names the run's
+// storage folders, TrialStorage), else the task with its context.
+func (p *prepared) firstMessage(dir, id string) string {
 	if p.request != nil {
-		return p.request.WithSession(filepath.Join(dir, SessionDir)).FirstMessage
+		st := TrialStorage(dir, id)
+		return p.request.WithSession(&st).FirstMessage
 	}
 	return preview.FirstMessage(p.spec.Task, p.spec.Context)
 }
 
-// SessionDir is the folder inside a run folder that a spawn's [session]
-// block names as its session folder.
+// SessionDir is the folder inside a run folder that stands for a spawn's
+// session storage envelope: the folders its [session] block names lie in
+// it, and the tools reach it through an overlay.
 const SessionDir = "session"
+
+// TrialStorage returns the storage folders a trial's first message names,
+// for the run id whose folder is runDir: the folders NetClaw gives the
+// sub-agent run id of a session (request.ChildStorage), with the run
+// folder's session/ as the session's storage envelope. So session_dir is
+// runDir/session/workspace, temp_dir runDir/session/subagents/<id>/tmp,
+// artifact_dir runDir/session/subagents/<id>/artifacts, worktree_dir
+// runDir/session/worktrees and log_path
+// runDir/session/subagents/<id>/logs/session.log: all inside the run's own
+// folder, never in the project or NetClaw's home.
+func TrialStorage(runDir, id string) request.SessionStorage {
+	return request.ChildStorage(filepath.Join(runDir, SessionDir), id)
+}
 
 // frontlineRecord describes a frontline run for run.json; nil for a spawn.
 func (p *prepared) frontlineRecord(red *Redactor) *FrontlineRecord {

@@ -214,7 +214,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 			return nil, err
 		}
 	}
-	if err := p.openSession(dir); err != nil {
+	if err := p.openSession(dir, id); err != nil {
 		p.close()
 		if !s.Unsaved {
 			os.RemoveAll(dir)
@@ -272,7 +272,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		red:       red,
 		system:    p.system,
 		layers:    p.layers,
-		message:   p.firstMessage(dir),
+		message:   p.firstMessage(dir, id),
 		ctx:       runCtx,
 		cancel:    cancel,
 		rec:       rec,

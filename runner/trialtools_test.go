@@ -128,14 +128,17 @@ func TestWebFetchKeepsThePageInTheSessionFolder(t *testing.T) {
 		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
 	}
 	res := rec.ToolCalls[0].Result
-	if res.Label != "approved" || !strings.Contains(res.Text, "Saved to: "+filepath.Join(rec.Dir, SessionDir)) {
+	if res.Label != "approved" || !strings.Contains(res.Text, "Saved to: "+filepath.Join(rec.Dir, SessionDir, "workspace")) {
 		t.Fatalf("web_fetch: %+v", res)
 	}
-	ents, _ := os.ReadDir(filepath.Join(rec.Dir, SessionDir))
+	if top, _ := os.ReadDir(filepath.Join(rec.Dir, SessionDir)); len(top) != 1 || top[0].Name() != "workspace" {
+		t.Errorf("the session folder holds %v, want workspace/ alone", top)
+	}
+	ents, _ := os.ReadDir(filepath.Join(rec.Dir, SessionDir, "workspace"))
 	if len(ents) != 1 {
 		t.Fatalf("session folder holds %v", ents)
 	}
-	if b, _ := os.ReadFile(filepath.Join(rec.Dir, SessionDir, ents[0].Name())); string(b) != "port 8080\n" {
+	if b, _ := os.ReadFile(filepath.Join(rec.Dir, SessionDir, "workspace", ents[0].Name())); string(b) != "port 8080\n" {
 		t.Errorf("saved page %q", b)
 	}
 }
@@ -232,7 +235,7 @@ func TestLongResultIsSpilledAndReadOn(t *testing.T) {
 	if got := lastTool(reqs[2]).Text; got != long[:72]+"\n[range start=0 end=72; next_start=72; complete=false]" {
 		t.Errorf("tool_output_read: %q", got)
 	}
-	kept, err := filepath.Glob(filepath.Join(rec.Dir, SessionDir, "tool-calls", "*.log"))
+	kept, err := filepath.Glob(filepath.Join(rec.Dir, SessionDir, "workspace", "tool-calls", "*.log"))
 	if err != nil || len(kept) != 1 {
 		t.Fatalf("the spill in the run folder: %v, %v", kept, err)
 	}
@@ -288,5 +291,42 @@ func TestLongShellResultReadBack(t *testing.T) {
 		if c.Result.Label != "real" {
 			t.Errorf("read %d: label %s", i+1, c.Result.Label)
 		}
+	}
+}
+
+// A trial's shell commands get the run's temp_dir as TMPDIR, TMP and TEMP
+// (NetClaw's ManagedTemporaryEnvironment), a real folder made inside the
+// run folder, never in the project, the one the first message names; the
+// folder is removed when the run ends, and the session folder with it
+// when nothing else was left in it.
+func TestShellTempDirIsTheRunsTempDir(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	f := newFixture(t, wire.OpenAI)
+	dir := project(t)
+	f.srv.Enqueue(
+		script(modeltest.ToolCall("c1", "shell_execute", `{"Command":"echo scratch > \"$TMPDIR/note\" && echo \"$TMPDIR|$TMP|$TEMP\"","_rationale":"try"}`), modeltest.Finish(modeltest.FinishTools)),
+		modeltest.Reply("done"),
+	)
+	s := f.toolSpec("Run it.", dir, Limits{})
+	s.Approve, _ = approve.ParseAll([]string{"shell_execute:echo *"})
+	_, rec := f.run(t, s)
+	if rec.Outcome != Completed {
+		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
+	}
+	tmp := filepath.Join(rec.Dir, SessionDir, "subagents", rec.RunID, "tmp")
+	if want := "Exit code: 0\n" + tmp + "|" + tmp + "|" + tmp + "\n"; rec.ToolCalls[0].Result.Text != want {
+		t.Errorf("shell result %q, want %q", rec.ToolCalls[0].Result.Text, want)
+	}
+	reqs := f.srv.Requests()
+	if !strings.Contains(reqs[0].FirstUser(), "\ntemp_dir: "+tmp+"\n") {
+		t.Errorf("the first message does not name %s as temp_dir", tmp)
+	}
+	if len(rec.Changes) != 0 {
+		t.Errorf("the temporary file reached the project's changes: %+v", rec.Changes)
+	}
+	if _, err := os.Stat(filepath.Join(rec.Dir, SessionDir)); !os.IsNotExist(err) {
+		t.Errorf("the session folder is left after the run: %v", err)
 	}
 }

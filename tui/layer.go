@@ -266,16 +266,28 @@ func (p *layerPane) buildHead(st *Styles, c *lint.Catalog, s *layerState, sel *l
 	add := func(ls ...string) { out = append(out, ls...) }
 
 	var auds []string
+	active := ""
 	for _, a := range preview.Audiences {
 		name := a.String()
 		if a == p.audience {
 			name = st.TabActive.Render(" " + name + " ")
+			active = name
 		} else {
 			name = st.Dim.Render(" " + name + " ")
 		}
 		auds = append(auds, name)
 	}
-	add(cut(st.Label.Render("Audience ")+strings.Join(auds, "")+st.Dim.Render("  "+keyName(p.e.keys.Layer.Audience)+": next"), w))
+	// Narrow, the audience shown is named alone (cut, the line would
+	// show Personal whichever was chosen), then without the key.
+	label, next := st.Label.Render("Audience "), st.Dim.Render("  "+keyName(p.e.keys.Layer.Audience)+": next")
+	line := label + strings.Join(auds, "") + next
+	if ansi.StringWidth(line) > w {
+		line = label + active + next
+	}
+	if ansi.StringWidth(line) > w {
+		line = label + active
+	}
+	add(cut(line, w))
 
 	cost := s.cur.cost
 	tokens := fmt.Sprintf("%d tokens on every turn", cost.Total)

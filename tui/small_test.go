@@ -288,3 +288,30 @@ func TestOverlayKeysShownWhenCut(t *testing.T) {
 		rh.pumpUntil("the run ends", rv.ended)
 	}
 }
+
+// TestNarrowLayerNamesTheAudienceShown: at 40 and 50 columns the Layer
+// pane's audience line, too long to show all three, names the one shown
+// (cut, it said Personal whichever was chosen). After a, the pane brings
+// the selection's block into view, so the line is read from the pane's
+// lines, not the screen.
+func TestNarrowLayerNamesTheAudienceShown(t *testing.T) {
+	for _, sz := range [][2]int{{40, 12}, {50, 14}} {
+		tmp, base := copyHome(t, "home")
+		tm := newTestModel(t, tmp, base, sz[0], sz[1])
+		tm.keys("2")
+		for _, want := range []string{"Team", "Public", "Personal"} {
+			tm.keys("a")
+			w, _ := tm.paneSize()
+			line := ""
+			for _, l := range tm.layer.lines(&tm.st, tm.cat, tm.list.selected(), w) {
+				if strings.Contains(l, "Audience") {
+					line = ansi.Strip(l)
+					break
+				}
+			}
+			if !strings.Contains(line, "Audience  "+want) || ansi.StringWidth(line) > w {
+				t.Errorf("%dx%d, audience %s: the line is %q (%d columns)", sz[0], sz[1], want, line, w)
+			}
+		}
+	}
+}

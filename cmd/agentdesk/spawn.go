@@ -46,16 +46,17 @@ func composeSpawn(g *globals, c *lint.Catalog, in spawnInput) (*request.Request,
 	if why := request.NetClaw().SubAgentTools(in.audience, pol).Reason; why != "" {
 		g.warn("agentdesk", "NetClaw would not spawn this agent: "+why+"; agentdesk run refuses this trial")
 	}
-	session := ""
+	var session *request.SessionStorage
 	if runs, err := runner.DefaultRunsDir(g.Getenv); err == nil {
-		session = filepath.Join(runs, "<run-id>", runner.SessionDir)
+		st := runner.TrialStorage(filepath.Join(runs, "<run-id>"), "<run-id>")
+		session = &st
 	}
 	ri := request.Input{
 		Agent: in.agent.Def, AgentPath: in.agent.Path, Skill: in.skill,
 		Paths: request.Paths{Base: c.Home.Base}, Audience: in.audience,
 		Core: nc.Core, CoreMissing: nc.CoreMissing,
 		Project: in.project, Task: in.task, Context: in.context,
-		SessionDir: session, Offer: &offer,
+		Session: session, Offer: &offer,
 	}
 	if dir, ok := c.Config.Lookup("Workspaces:Directory"); ok {
 		ri.Paths.Workspaces = dir

@@ -74,7 +74,7 @@ func TestPreviewSpawnJSON(t *testing.T) {
 	if len(doc.Tools) == 0 || doc.Index == "" || !json.Valid(doc.Tools[0].Parameters) {
 		t.Errorf("tools %d, index %q", len(doc.Tools), doc.Index)
 	}
-	if !strings.Contains(doc.FirstMessage, "session_dir: "+filepath.Join(state, "agentdesk", "runs", "<run-id>", "session")) {
+	if !strings.Contains(doc.FirstMessage, "session_dir: "+filepath.Join(state, "agentdesk", "runs", "<run-id>", "session", "workspace")) {
 		t.Errorf("first message %q", doc.FirstMessage)
 	}
 }

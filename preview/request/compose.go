@@ -64,9 +64,9 @@ type Input struct {
 	Project string
 	// Task and Context are the spawn's task and context arguments.
 	Task, Context string
-	// SessionDir is the session folder the [session] block names ("" for
-	// none).
-	SessionDir string
+	// Session is the spawn's storage folders the [session] block names
+	// (ChildStorage); nil for none.
+	Session *SessionStorage
 	// RecentFiles are the parent's recent files, most recent first.
 	RecentFiles []string
 	// Git is the project's git state; nil means inspect the project now.
@@ -106,23 +106,24 @@ type Request struct {
 	working              WorkingContext
 }
 
-// WithSession sets the session folder the first message's [session] block
-// names (a trial knows it only once its run folder exists) and returns r.
-func (r *Request) WithSession(dir string) *Request {
-	r.FirstMessage = FirstMessage(r.runtimeContext, ModelContext(r.Audience, r.working, dir), r.task)
+// WithSession sets the storage folders the first message's [session]
+// block names (a trial knows them only once its run folder exists; nil
+// for none) and returns r.
+func (r *Request) WithSession(storage *SessionStorage) *Request {
+	r.FirstMessage = FirstMessage(r.runtimeContext, ModelContext(r.Audience, r.working, storage), r.task)
 	return r
 }
 
 // ForTask returns a copy of r whose first message carries task and
-// context (the spawn's arguments) and names sessionDir in its [session]
+// context (the spawn's arguments) and names storage in its [session]
 // block: what Compose returns for the same input with that task and
 // context. The system prompt, the tools and the working context do not
 // depend on the task; the copy shares them with r, and neither changes
 // when the other's session is set.
-func (r *Request) ForTask(task, context, sessionDir string) *Request {
+func (r *Request) ForTask(task, context string, storage *SessionStorage) *Request {
 	c := *r
 	c.task, c.runtimeContext = task, context
-	return c.WithSession(sessionDir)
+	return c.WithSession(storage)
 }
 
 // MissingPart returns the reason part is missing, "" when it is not.
@@ -241,5 +242,5 @@ func Compose(in Input) (*Request, error) {
 		}
 	}
 	r.runtimeContext, r.task, r.working = in.Context, in.Task, wc
-	return r.WithSession(in.SessionDir), nil
+	return r.WithSession(in.Session), nil
 }

@@ -2,6 +2,7 @@ package request
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -315,50 +316,6 @@ func mkfifo(t *testing.T, path string) {
 	}
 }
 
-func TestFirstMessage(t *testing.T) {
-	git := &GitState{Kind: GitAvailable, Worktree: "/w", CommonDir: "/w/.git", Branch: "main", Head: "abc123", Upstream: "origin/main", Ahead: 1, Staged: 2, Modified: 3, Untracked: 4}
-	tests := []struct {
-		name     string
-		audience preview.Audience
-		project  string
-		context  string
-		session  string
-		git      *GitState
-		recent   []string
-		want     string
-	}{
-		{name: "public gets the raw task", audience: preview.Public, project: "/p", session: "/s", want: "Do it."},
-		{name: "public keeps the context", audience: preview.Public, context: "  bg  ", want: "Context:\nbg\n\nTask:\nDo it."},
-		{name: "team without project or session", audience: preview.Team, want: "Do it."},
-		{name: "personal describes the shell", audience: preview.Personal,
-			want: "Context:\n[working-context]\nshell:\n  platform: Linux\n  executable: /bin/bash\n  grammar: Bash\n\nTask:\nDo it."},
-		{name: "team with project and git", audience: preview.Team, project: "/p", git: git, recent: []string{"b.go", "a.go"}, context: "ctx\n",
-			want: "Context:\nctx\n\n[working-context]\nproject_dir: /p\nrecent_files:\n  - b.go\n  - a.go\ngit:\n  worktree: /w\n  common_dir: /w/.git\n  branch: main\n  head: abc123\n  upstream: origin/main\n  ahead: 1\n  behind: 0\n  staged: 2\n  modified: 3\n  untracked: 4\n\nTask:\nDo it."},
-		{name: "session block", audience: preview.Team, session: "/runs/x/session",
-			want: "Context:\n[session]\nsession_dir: /runs/x/session\n" + guidanceStructuredWorkspace + "\n" + guidanceDirectorySelection + "\n" + guidanceShellComposition + "\n\nTask:\nDo it."},
-		{name: "control character in the session folder", audience: preview.Team, session: "/s\x07", want: "Do it."},
-		{name: "git unavailable", audience: preview.Team, project: "/p", git: &GitState{Kind: GitUnavailable, Reason: "project directory does not exist"},
-			want: "Context:\n[working-context]\nproject_dir: /p\ngit:\n  status: unavailable\n  reason: project directory does not exist\n\nTask:\nDo it."},
-		{name: "detached and unborn", audience: preview.Team, project: "/p", git: &GitState{Kind: GitAvailable, Worktree: "/w", CommonDir: "/c", Detached: true, Head: "ff"},
-			want: "Context:\n[working-context]\nproject_dir: /p\ngit:\n  worktree: /w\n  common_dir: /c\n  branch: (detached)\n  head: ff\n  staged: 0\n  modified: 0\n  untracked: 0\n\nTask:\nDo it."},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			w := WorkingContext{Project: tt.project, RecentFiles: tt.recent}
-			if tt.git != nil {
-				w.Git = *tt.git
-			}
-			if tt.audience == preview.Personal {
-				w.Shell = &Shell{Platform: "Linux", Executable: "/bin/bash", Grammar: "Bash"}
-			}
-			got := FirstMessage(tt.context, ModelContext(tt.audience, w, tt.session), "Do it.")
-			if got != tt.want {
-				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
-			}
-		})
-	}
-}
-
 // Compose puts the working context in the first message, never in the
 // system prompt (SubAgentActorTests: the [working-context] block is in
 // the user message only).
@@ -391,10 +348,11 @@ func TestForTaskIsComposeWithThatTask(t *testing.T) {
 	f.write(t, f.home, "identity/AGENTS.md", "Playbook.\n")
 	f.write(t, f.project, "AGENTS.md", "Project rules.\n")
 	for _, aud := range []preview.Audience{preview.Personal, preview.Team, preview.Public} {
-		for _, session := range []string{"", "/runs/x/session"} {
-			t.Run(aud.String()+"/session="+session, func(t *testing.T) {
+		st := ChildStorage("/runs/x/session", "x")
+		for _, session := range []*SessionStorage{nil, &st} {
+			t.Run(fmt.Sprintf("%s/session=%v", aud, session != nil), func(t *testing.T) {
 				in := f.input("Body.")
-				in.Audience, in.SessionDir = aud, session
+				in.Audience, in.Session = aud, session
 				in.RecentFiles = []string{"a.go"}
 				in.Task, in.Context = "", ""
 				tmpl := compose(t, in)
@@ -406,7 +364,8 @@ func TestForTaskIsComposeWithThatTask(t *testing.T) {
 					if !reflect.DeepEqual(got, want) {
 						t.Errorf("task %q context %q:\nForTask first message %q\nCompose first message %q", tc[0], tc[1], got.FirstMessage, want.FirstMessage)
 					}
-					got.WithSession("/elsewhere")
+					elsewhere := ChildStorage("/elsewhere", "y")
+					got.WithSession(&elsewhere)
 					if tmpl.FirstMessage != before {
 						t.Fatalf("setting the copy's session changed the request it was copied from")
 					}

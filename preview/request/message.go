@@ -1,6 +1,7 @@
 package request
 
 import (
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -9,18 +10,38 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 )
 
-// The facts in this file follow NetClaw's source, netclaw-dev/netclaw:
-//   - SubAgentActor.BuildUserMessage and BuildModelContext: the newest
-//     stored src/Netclaw.Actors/SubAgents/SubAgentActor.cs (89,315 bytes);
+// The facts in this file follow NetClaw's source. The first message and
+// its [session] block follow the latest state of NetClaw's history the
+// index holds, the fork salma-marei/netclaw at commit
+// 0c8a8a64161c06c949fb79c6b66e2e86c3ae1db4 (the one whose
+// ToolRegistrationExtensions.cs the tool catalogue follows):
+//   - SubAgentActor.BuildUserMessage and BuildModelContext:
+//     src/Netclaw.Actors/SubAgents/SubAgentActor.cs @0c8a8a64 (88,965
+//     characters): the model context is the working-context block and
+//     SessionContextFormatter.Format(storage), with no session id, for
+//     the child's storage (ToolExecutionContext.SessionStorage); nothing
+//     for Public. netclaw-dev/netclaw's stored versions are older: the
+//     newest (89,315 characters) writes "[session]\nsession_dir: ..." and
+//     the guidance only, 502847bf6f99092f50944cea1460acdb89819e23 without
+//     the structured-workspace guidance;
+//   - SessionContextFormatter.Format:
+//     src/Netclaw.Actors/Sessions/SessionContextFormatter.cs @0c8a8a64 (no
+//     netclaw-dev version is stored);
+//   - ToolChoiceGuidance: src/Netclaw.Actors/Tools/ToolChoiceGuidance.cs
+//     @0c8a8a64 (its DirectorySelectionOrder names temp_dir; netclaw-dev's
+//     @8a459b116372b693a5b5423ef663104cb1adf338 named session_dir);
+//   - a sub-agent's storage folders: SessionStoragePaths.CreateVersion2 and
+//     ForChild as NetClaw's SessionStoragePathsTests assert them
+//     (Version_2_paths_share_one_envelope,
+//     Child_paths_use_the_run_identifier_and_keep_parent_workspace);
 //   - WorkingContextSnapshot.ToContextBlock and WorkingContextSnapshotProvider:
-//     the newest stored src/Netclaw.Actors/Sessions/WorkingContextSnapshot.cs
-//     (24,840 bytes, the one with the shell section);
-//   - ShellExecutionEnvironment.CreateBash: "/bin/bash", grammar Bash;
-//   - ToolChoiceGuidance: the stored src/Netclaw.Actors/Tools/ToolChoiceGuidance.cs
-//     (2,404 bytes) whose DirectorySelectionOrder names session_dir, as the
-//     [session] block that quotes it does.
+//     the newest stored netclaw-dev src/Netclaw.Actors/Sessions/WorkingContextSnapshot.cs
+//     (24,840 characters, the one with the shell section; the fork's copy
+//     is not stored apart from it);
+//   - ShellExecutionEnvironment.CreateBash: "/bin/bash", grammar Bash.
 
-// The tool-choice guidance the [session] block quotes.
+// The tool-choice guidance the [session] block quotes
+// (ToolChoiceGuidance @0c8a8a64).
 const (
 	guidanceStructuredWorkspace = "Prefer structured workspace tools:\n" +
 		"1. Use file_search for bounded recursive name or literal text search.\n" +
@@ -34,15 +55,22 @@ const (
 	guidanceDirectorySelection = "Choose directories in this order:\n" +
 		"1. For declared-project work, omit WorkingDirectory; the shell uses project_dir.\n" +
 		"2. For one call in a named child directory, set typed WorkingDirectory.\n" +
-		"3. Use session_dir for disposable writable work outside a project; do not substitute platform temporary storage.\n" +
+		"3. Use temp_dir for disposable files. Standard temporary APIs already use this directory.\n" +
 		"4. Use an inline directory change only when the task requests that behavior."
 	guidanceShellComposition = "Keep shell approval friction bounded:\n" +
 		"1. Start with the smallest single shell operation that directly answers the request.\n" +
 		"2. Use one operation per call. Add a pipeline only when the requested result requires it.\n" +
 		"3. Do not use shell only to verify a successful structured tool result.\n" +
-		"4. After an approval-required result, do not retry or substitute shell variants.\n" +
-		"5. A `Tool access denied:` result is terminal; do not change scope, retry, or substitute another tool.\n" +
-		"6. Apply one `Tool execution deferred:` correction unchanged; otherwise use a structured tool or report the block once."
+		"4. If approval is required but no interactive requester is available, do not retry or substitute the call during that turn.\n" +
+		"5. After an access denial, do not retry that call during the same user turn.\n" +
+		"6. Do not change its scope or substitute another tool to evade the denial.\n" +
+		"7. A later explicit user request can start a new call. Apply the normal approval policy to that call.\n" +
+		"8. Apply one `Tool execution deferred:` correction unchanged; otherwise use a structured tool or report the block once."
+	// sessionStorageNote closes the [session] block (SessionContextFormatter).
+	sessionStorageNote = "temp_dir is private managed temporary storage for disposable files. " +
+		"session_dir is the default workspace when no project is active. " +
+		"Use an explicitly required platform temporary path unchanged. " +
+		"Netclaw does not automatically clean managed temporary storage yet."
 )
 
 // Shell is the shell the runtime describes to a Personal session's
@@ -142,25 +170,73 @@ func (g GitState) write(b *strings.Builder) {
 	}
 }
 
-// SessionBlock returns the [session] block for a session folder, "" when
-// the folder is blank or holds a control character.
-func SessionBlock(sessionDir string) string {
-	if netBlank(sessionDir) || hasControl(sessionDir) {
-		return ""
+// SessionStorage is a session's storage folders as the [session] block
+// names them (SessionStoragePaths): the workspace, the private managed
+// temporary folder, the artifact and worktree folders, and the session
+// log.
+type SessionStorage struct {
+	SessionDir, TempDir, ArtifactDir, WorktreeDir, LogPath string
+}
+
+// Envelope is the version-2 layout's folder names inside a session's
+// storage envelope (SessionStoragePaths.CreateVersion2 and ForChild).
+const (
+	envelopeWorkspace = "workspace"
+	envelopeWorktrees = "worktrees"
+	envelopeSubagents = "subagents"
+)
+
+// ChildStorage returns the storage folders of the sub-agent run runID of
+// a session whose storage envelope is envelope, as NetClaw lays them out
+// (SessionStoragePaths.CreateVersion2(envelope).ForChild(runID)): the
+// parent's workspace and worktrees, the run's own temporary, artifact and
+// log places under <envelope>/subagents/<runID>. Paths are joined with
+// the host's separator; nothing is created.
+func ChildStorage(envelope, runID string) SessionStorage {
+	child := filepath.Join(envelope, envelopeSubagents, runID)
+	return SessionStorage{
+		SessionDir:  filepath.Join(envelope, envelopeWorkspace),
+		TempDir:     filepath.Join(child, "tmp"),
+		ArtifactDir: filepath.Join(child, "artifacts"),
+		WorktreeDir: filepath.Join(envelope, envelopeWorktrees),
+		LogPath:     filepath.Join(child, "logs", "session.log"),
 	}
-	return "[session]\nsession_dir: " + sessionDir + "\n" +
-		guidanceStructuredWorkspace + "\n" + guidanceDirectorySelection + "\n" + guidanceShellComposition
+}
+
+// Block returns the [session] block for these folders
+// (SessionContextFormatter.Format): the "id:" line only when id is not
+// blank (a sub-agent's block has none), the five folders, the tool-choice
+// guidance and the closing note on temporary storage.
+func (s SessionStorage) Block(id string) string {
+	idLine := ""
+	if !netBlank(id) {
+		idLine = "\nid: " + id
+	}
+	return "[session]" + idLine + "\n" +
+		"session_dir: " + s.SessionDir + "\n" +
+		"temp_dir: " + s.TempDir + "\n" +
+		"artifact_dir: " + s.ArtifactDir + "\n" +
+		"worktree_dir: " + s.WorktreeDir + "\n" +
+		"log_path: " + s.LogPath + "\n" +
+		guidanceStructuredWorkspace + "\n" + guidanceDirectorySelection + "\n" + guidanceShellComposition + "\n" +
+		sessionStorageNote
 }
 
 // ModelContext returns the working context a sub-agent of a session with
 // this audience reads in its first message (BuildModelContext): nothing
-// for Public, else the [working-context] and [session] blocks.
-func ModelContext(a preview.Audience, w WorkingContext, sessionDir string) string {
+// for Public, else the [working-context] block and, when the spawn has
+// storage, the [session] block without a session id, the blank ones left
+// out, joined by a blank line.
+func ModelContext(a preview.Audience, w WorkingContext, storage *SessionStorage) string {
 	if a == preview.Public {
 		return ""
 	}
+	session := ""
+	if storage != nil {
+		session = storage.Block("")
+	}
 	var blocks []string
-	for _, s := range []string{w.Block(), SessionBlock(sessionDir)} {
+	for _, s := range []string{w.Block(), session} {
 		if !netBlank(s) {
 			blocks = append(blocks, s)
 		}

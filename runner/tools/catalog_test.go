@@ -39,7 +39,7 @@ func catalogSet(t *testing.T, files map[string]string, web *Web, patterns ...str
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := NewWorkspace(ov).WithSession(sess)
+	ws := NewWorkspace(ov).WithSession(sess, request.ChildStorage(filepath.Join(root, "session"), "r1"))
 	offered := request.SubAgentTools(preview.Personal)
 	pats, _ := approve.ParseAll(patterns)
 	set := NewSet(FromOffered(Env{Workspace: ws, Offered: offered, Web: web}),
@@ -154,7 +154,11 @@ func TestWebFetch(t *testing.T) {
 		t.Fatalf("web_fetch raw: %+v", r)
 	}
 	saved := strings.Fields(strings.SplitN(strings.Split(r.Text, "Saved to: ")[1], "\n", 2)[0])[0]
-	data, err := ws.Session().ReadFile(filepath.Base(saved))
+	// The page lies in session_dir, the envelope's workspace/.
+	if filepath.Base(filepath.Dir(saved)) != "workspace" {
+		t.Errorf("saved in %s, not in session_dir", saved)
+	}
+	data, err := ws.Session().ReadFile("workspace/" + filepath.Base(saved))
 	if err != nil || strings.Contains(string(data), "evil()") || !strings.Contains(string(data), "<h1>Ports</h1>") {
 		t.Errorf("saved page %q: %v", data, err)
 	}

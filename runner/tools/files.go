@@ -37,19 +37,45 @@ const (
 // so reads see the run's writes and the project never changes.
 type Workspace struct {
 	ov *overlay.Overlay
-	// session is the overlay of the run's session folder, when it has
-	// one: absolute paths inside it reach it.
+	// session is the overlay of the run's session storage envelope, when
+	// it has one: absolute paths inside it reach it.
 	session *overlay.Overlay
+	// sessionDir is session_dir's path inside the session overlay ("" for
+	// its root): where spilled results and fetched pages go.
+	sessionDir string
+	// tempDir is temp_dir, the real folder shell commands get as TMPDIR,
+	// TMP and TEMP ("" for none: they keep agentdesk's).
+	tempDir string
 }
 
 // NewWorkspace returns the workspace of an overlay of the project.
 func NewWorkspace(ov *overlay.Overlay) *Workspace { return &Workspace{ov: ov} }
 
-// WithSession adds the overlay of the run's session folder: paths inside
-// it (absolute, as the first message names it) reach it. It returns w.
-func (w *Workspace) WithSession(s *overlay.Overlay) *Workspace {
-	w.session = s
+// WithSession adds the overlay of the run's session storage envelope and
+// the folders the first message names in it (storage): absolute paths
+// inside the envelope reach it, spilled results and fetched pages go to
+// storage.SessionDir, and shell commands get storage.TempDir as their
+// temporary folder (made when a command runs), as NetClaw's
+// ManagedTemporaryEnvironment gives them. A folder outside the envelope
+// is left out. It returns w.
+func (w *Workspace) WithSession(s *overlay.Overlay, storage request.SessionStorage) *Workspace {
+	w.session, w.sessionDir, w.tempDir = s, "", ""
+	if s == nil {
+		return w
+	}
+	if rel, err := s.Rel(storage.SessionDir); err == nil && storage.SessionDir != "" {
+		w.sessionDir = rel
+	}
+	if _, err := s.Rel(storage.TempDir); err == nil && storage.TempDir != "" {
+		w.tempDir = storage.TempDir
+	}
 	return w
+}
+
+// sessionFile returns the path in the session overlay of a file name
+// relative to session_dir.
+func (w *Workspace) sessionFile(name string) string {
+	return path.Join(w.sessionDir, name)
 }
 
 // Overlay returns the workspace's overlay of the project.

@@ -83,7 +83,11 @@ func (w *Workspace) shell(ctx context.Context, a args, m Meta) Result {
 			return Errorf("%s", request.DirectoryNotFound(pl.show()))
 		}
 	}
-	out, code := runCommand(ctx, command, dir, timeout)
+	env, failure := w.tempEnv()
+	if failure != "" {
+		return Errorf("%s", failure)
+	}
+	out, code := runCommand(ctx, command, dir, timeout, env)
 	c, err := wt.Collect()
 	if err != nil {
 		out.Text += "\n[agentdesk: " + err.Error() + "]"
@@ -136,13 +140,29 @@ const CommandHasNUL = "Error: The command contains a NUL character (\\0), which 
 // kills the group on timeout, when ctx is done and after the command
 // exits. The result is formatted as the runtime formats shell_execute's.
 func RunCommand(ctx context.Context, command, dir string, timeout time.Duration) Result {
-	res, _ := runCommand(ctx, command, dir, timeout)
+	res, _ := runCommand(ctx, command, dir, timeout, nil)
 	return res
 }
 
+// tempEnv returns the environment a command gets for the run's temp_dir
+// (TMPDIR, TMP and TEMP, as NetClaw's ManagedTemporaryEnvironment sets
+// them), making the folder first; nil when the workspace has none. When
+// the folder cannot be made, failure is the runtime's answer and the
+// command does not run.
+func (w *Workspace) tempEnv() (env []string, failure string) {
+	if w.tempDir == "" {
+		return nil, ""
+	}
+	if err := os.MkdirAll(w.tempDir, 0o700); err != nil {
+		return nil, "Error preparing managed temporary directory: " + err.Error()
+	}
+	return []string{"TMPDIR=" + w.tempDir, "TMP=" + w.tempDir, "TEMP=" + w.tempDir}, ""
+}
+
 // runCommand is RunCommand, with the command's exit code (-1 when it
-// did not run to its end).
-func runCommand(ctx context.Context, command, dir string, timeout time.Duration) (Result, int) {
+// did not run to its end); env, when not nil, is added to agentdesk's
+// environment.
+func runCommand(ctx context.Context, command, dir string, timeout time.Duration, env []string) (Result, int) {
 	if strings.ContainsRune(command, 0) {
 		return Errorf("%s", CommandHasNUL), -1
 	}
@@ -151,6 +171,9 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration)
 	script := fmt.Sprintf("ulimit -f %d 2>/dev/null\n%s", shellFileBlocks, command)
 	cmd := exec.CommandContext(tctx, "/bin/sh", "-c", script)
 	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stdin = nil
 	var stdout, stderr window
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/preview/request"
-	"github.com/agentdesk/agentdesk/runner/overlay"
 )
 
 // The runtime's inline budgets for a tool result (ToolOutputSpill.cs
@@ -66,7 +65,8 @@ func validCallID(id string) bool {
 	return true
 }
 
-// spillPath is the session-relative file of a call's spilled result.
+// spillPath is the file of a call's spilled result, relative to
+// session_dir.
 func spillPath(callID string) string {
 	sum := sha256.Sum256([]byte(callID))
 	return path.Join(spillDir, strings.ToUpper(hex.EncodeToString(sum[:]))+".log")
@@ -102,10 +102,10 @@ const windowSeparator = "\n...\n"
 
 // Spill bounds a result as the runtime does: a text longer than the
 // tool's budget is cut to the separator and its last budget characters, the whole text is
-// written to the session folder (session; nil keeps nothing) under the
-// call id, and a note tells the model to go on with tool_output_read,
-// naming its CallId, Start and Limit parameters.
-func Spill(session *overlay.Overlay, tool, callID string, res Result) Result {
+// written to the workspace's session_dir (ws nil, or without a session,
+// keeps nothing) under the call id, and a note tells the model to go on
+// with tool_output_read, naming its CallId, Start and Limit parameters.
+func Spill(ws *Workspace, tool, callID string, res Result) Result {
 	budget := BudgetFor(tool)
 	units := utf16.Encode([]rune(res.Text))
 	n := len(units)
@@ -114,8 +114,8 @@ func Spill(session *overlay.Overlay, tool, callID string, res Result) Result {
 	}
 	inline := windowSeparator + string(utf16.Decode(units[n-budget:]))
 	kept := false
-	if session != nil && validCallID(callID) {
-		kept = session.WriteFile(spillPath(callID), []byte(res.Text)) == nil
+	if ws != nil && ws.session != nil && validCallID(callID) {
+		kept = ws.session.WriteFile(ws.sessionFile(spillPath(callID)), []byte(res.Text)) == nil
 	}
 	note := fmt.Sprintf("\n\n[output truncated to %d chars of %d", budget, n)
 	if kept {
@@ -170,7 +170,7 @@ func (w *Workspace) outputRead(_ context.Context, a args, _ Meta) Result {
 	if limit < OutputReadMinLimit || limit > OutputReadMaxLimit {
 		return Errorf("Error: Limit must be between %d and %d.", OutputReadMinLimit, OutputReadMaxLimit)
 	}
-	data, err := w.session.ReadFile(spillPath(id))
+	data, err := w.session.ReadFile(w.sessionFile(spillPath(id)))
 	if err != nil {
 		return Errorf("Error: No retained output exists for that call in this session. Re-run the source tool with narrower output bounds.")
 	}

@@ -93,12 +93,13 @@ func FuzzOutputWindow(f *testing.F) {
 func TestToolOutputRead(t *testing.T) {
 	_, ws, set := catalogSet(t, nil, nil)
 	long := "Exit code: 0\n" + strings.Repeat("line of output\n", 200)
-	res := Spill(ws.Session(), ShellExecute, "call_42", Result{Text: long})
+	res := Spill(ws, ShellExecute, "call_42", Result{Text: long})
 	wantNote := "\n\n[output truncated to 2000 chars of 3013; continue with tool_output_read using CallId='call_42' and a bounded Start/Limit window instead of re-running]"
 	if !res.Cut || res.Text != "\n...\n"+long[len(long)-2000:]+wantNote {
 		t.Fatalf("spilled: %q", res.Text[len(res.Text)-200:])
 	}
-	if data, err := ws.Session().ReadFile(spillPath("call_42")); err != nil || string(data) != long {
+	// The spill lies in session_dir (the envelope's workspace/).
+	if data, err := ws.Session().ReadFile("workspace/" + spillPath("call_42")); err != nil || string(data) != long {
 		t.Fatalf("the spill file: %v", err)
 	}
 	if !strings.HasPrefix(spillPath("call_42"), "tool-calls/") || !strings.HasSuffix(spillPath("call_42"), ".log") || strings.ToUpper(spillPath("call_42")) != "TOOL-CALLS/"+strings.ToUpper(spillPath("call_42")[len("tool-calls/"):]) {

@@ -105,7 +105,7 @@ func (wb *Web) fetch(ctx context.Context, ws *Workspace, a args) Result {
 	}
 	shown := "(not kept: this trial has no session folder)"
 	if ws != nil && ws.session != nil {
-		name := fetchName(u, wb.now(), ext)
+		name := ws.sessionFile(fetchName(u, wb.now(), ext))
 		if err := ws.session.WriteFile(name, []byte(saved)); err != nil {
 			return Errorf("Error: Failed to save the page: %v", err)
 		}
