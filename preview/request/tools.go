@@ -207,18 +207,23 @@ func firstParty() []Tool {
 				"Use an absolute path to the project root.",
 			req("Path", "string", "Absolute path to the project root directory."),
 		),
-		builtin("search_tools", "builtin", KindMeta, true, Always,
-			tools+"SearchToolsTool.cs @0d7e52d9ae794c61e8ce6dc621263e3d6d0dac4c",
-			"Search for available tools by keyword. Returns tool names, descriptions, and parameter names. "+
+		// The tiered meta tools: search_tools only lists, load_tool exposes
+		// (the fork's versions, which go with the tiers; netclaw-dev's newest
+		// stored SearchToolsTool.cs @0d7e52d9ae794c61e8ce6dc621263e3d6d0dac4c
+		// and LoadToolTool.cs @ebaac6d6a456b565fce5e589691850e9fb4f8fcf load
+		// on search and describe that).
+		from(fork, builtin("search_tools", "builtin", KindMeta, true, Always,
+			tools+"SearchToolsTool.cs"+forkAt,
+			"Search for available tools by keyword. Returns tool names and descriptions — tools are NOT loaded until you call load_tool. "+
 				"Use query='servers' to list MCP servers and query='all' with a server filter to browse one server.",
 			req("Query", "string", "Search query for tools. Use 'servers' to list MCP servers. Use 'all' with server filter to list all tools in one server."),
 			opt("Server", "string", "Optional MCP server name to filter results (e.g., 'memorizer')"),
-		),
-		builtin("load_tool", "builtin", KindMeta, true, Always,
-			tools+"LoadToolTool.cs @ebaac6d6a456b565fce5e589691850e9fb4f8fcf",
-			"Activate a tool by name so you can call it. Use search_tools first to find tool names, then load_tool to activate one.",
-			req("Name", "string", "Full tool name to activate (e.g., 'notion/notion-search'). Use search_tools to find available tool names."),
-		),
+		)),
+		from(fork, builtin("load_tool", "builtin", KindMeta, true, Always,
+			tools+"LoadToolTool.cs"+forkAt,
+			"Expose a known tool schema by exact name. Use search_tools only when the exact name is unknown.",
+			req("Name", "string", "Exact tool name to expose (e.g., 'notion/notion-search'). Use search_tools only when the name is unknown."),
+		)),
 		from(fork, builtin("find_memories", "builtin", KindState, true, NeedsMemory,
 			memory+"SqliteFindMemoriesTool.cs"+forkAt,
 			"Search cross-session memory for prior knowledge. Returns lightweight results (ID, title, score, snippet). "+

@@ -118,13 +118,13 @@ func TestCatalogueCalls(t *testing.T) {
 		return slices.ContainsFunc(set.Offered(), func(s Spec) bool { return s.Name == name })
 	}
 	r = call("search_tools", `{"Query":"find notes",`+why+`}`)
-	if !strings.Contains(r.Text, "notes/find") {
+	if !strings.Contains(r.Text, "  notes__find — ") {
 		t.Errorf("search_tools: %s", r.Text)
 	}
 	if offered("notes__find") {
 		t.Error("search_tools loaded the tool it found")
 	}
-	if r := call("load_tool", `{"Name":"notes/find",`+why+`}`); r.Text != "notes/find" || !offered("notes__find") {
+	if r := call("load_tool", `{"Name":"notes/find",`+why+`}`); r.Text != "notes__find" || !offered("notes__find") {
 		t.Errorf("load_tool notes/find: %q, offered %v", r.Text, offered("notes__find"))
 	}
 	if r := call("load_tool", `{"Name":"nothing-like-it",`+why+`}`); !strings.Contains(r.Text, "not found") {
