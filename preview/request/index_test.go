@@ -63,7 +63,7 @@ func TestGoldenCatalog(t *testing.T) {
 
 func TestIndexFirstParty(t *testing.T) {
 	want := "[directly callable tools]\n" +
-		"shell: shell_execute, skill_execute_resource, check_background_job\n" +
+		"shell: shell_execute, check_background_job\n" +
 		"file: file_read, file_list, file_search, file_write, file_edit, set_working_directory\n" +
 		"builtin: tool_output_read, search_tools, load_tool, find_memories, get_memories, store_memory, update_memory, skill_load, skill_read_resource, skill_manage\n" +
 		"web: web_search, web_fetch\n" +

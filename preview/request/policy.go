@@ -330,7 +330,7 @@ func (p Policy) featureOff(name string) bool {
 	switch name {
 	case "web_search", "web_fetch":
 		return !p.Search
-	case "skill_load", "skill_read_resource", "skill_execute_resource":
+	case "skill_load", "skill_read_resource":
 		return !p.SkillSync
 	case "spawn_agent":
 		return !p.SubAgents

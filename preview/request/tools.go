@@ -45,6 +45,13 @@ import "strings"
 //   - spawn_agent is never offered to a sub-agent (the denylist); the
 //     frontline's copy is preview.SpawnAgent.
 //
+// Not offered: skill_execute_resource. netclaw-dev's
+// ToolRegistrationExtensions.WithSkillTools @003d8a98 registers it
+// (SkillExecuteResourceTool.cs @8caf56f1), but the fork's later one
+// @0c8a8a64 registers skill_load, skill_read_resource and skill_manage
+// only, and the fork holds no SkillExecuteResourceTool.cs: the newest
+// runtime no longer offers it.
+//
 // Core or deferred: every first-party tool is offered from the start, as
 // ToolRegistry.GetAlwaysLoadedTools does in the version the index follows
 // (@a18e4a67). The fork's later ToolRegistry splits them into a core tier
@@ -214,14 +221,6 @@ func firstParty() []Tool {
 			"Read a resource file from a skill's references, scripts, or assets directory.",
 			req("SkillName", "string", "Name of the skill containing the resource"),
 			req("ResourcePath", "string", "Relative path within the skill directory (e.g., 'references/checklist.md')"),
-		),
-		builtin("skill_execute_resource", "shell", KindEffect, false, NeedsSkillSync,
-			tools+"SkillExecuteResourceTool.cs @8caf56f1f9c636747c097d0fc5fdec8ee12803a5",
-			"Execute a resource file bundled with a registered skill. The resource is validated under the skill root, staged into the session directory, and run with shell-equivalent approval. Use for executable skill helpers such as Python or Bash scripts.",
-			req("SkillName", "string", "Name of the skill containing the executable resource"),
-			req("ResourcePath", "string", "Relative path within the skill directory, for example 'scripts/check.py' or 'examples/demo.sh'"),
-			opt("Interpreter", "string", "Optional interpreter override: bash, sh, python3, python, node, pwsh, or powershell. Omit to infer from extension or shebang."),
-			opt("Arguments", "string", "Optional raw command-line arguments appended after the staged resource path"),
 		),
 		builtin("skill_manage", "builtin", KindState, false, Always,
 			tools+"SkillManageTool.cs @93f826ac522c59e1ff37a14b47f55e5dbdc5a21d",
