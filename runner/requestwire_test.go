@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -114,13 +115,26 @@ func TestRequestOnTheWire(t *testing.T) {
 					t.Errorf("%s: the schema on the wire is not the catalogue's bytes %.80s...", tool.Name, tool.Parameters)
 				}
 			}
-			// The tools added from NetClaw's newer sources are among them:
-			// tool_output_read, run_reminder and (Memory.Enabled being on by
-			// default) the memory tools.
-			for _, name := range []string{"tool_output_read", "run_reminder", "find_memories", "get_memories", "store_memory", "update_memory"} {
-				if !checked[name] {
-					t.Errorf("%s is not among the core tools checked on the wire", name)
+			// The core tools are NetClaw's core tier, in the sub-agent
+			// registry's order (search_tools and load_tool last); the
+			// deferred tools (run_reminder and, Memory.Enabled being on by
+			// default, the memory tools among them) are not on the wire but
+			// named in the tool index, to be loaded with load_tool.
+			wantCore := []string{"shell_execute", "file_read", "file_list", "file_search", "tool_output_read", "file_write", "file_edit",
+				"set_working_directory", "skill_load", "skill_read_resource", "search_tools", "load_tool"}
+			if got := strings.Join(reqs[0].Tools, ","); got != strings.Join(wantCore, ",") {
+				t.Errorf("tools on the wire:\n%s\nwant NetClaw's core tier:\n%s", got, strings.Join(wantCore, ","))
+			}
+			for _, name := range []string{"run_reminder", "find_memories", "get_memories", "store_memory", "update_memory", "web_fetch", "skill_manage"} {
+				if checked[name] || slices.Contains(reqs[0].Tools, name) {
+					t.Errorf("%s is deferred but on the wire from the start", name)
 				}
+				if !strings.Contains(wantSystem, "\n"+name+": ") {
+					t.Errorf("%s is not named in the tool index", name)
+				}
+			}
+			if !strings.Contains(wantSystem, "[directly callable core tools]\n") || !strings.Contains(wantSystem, "[deferred first-party tools - discover with search_tools]\n") {
+				t.Errorf("the tool index is not the tiered registry's:\n%s", offer.Index)
 			}
 			pr := rec.Prompt
 			if pr == nil || pr.Audience != "Personal" || len(pr.Missing) != 0 || pr.CoreSource == "" || pr.CoreVersion != "1.2.3" {

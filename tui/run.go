@@ -445,8 +445,8 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		rv.record = &rec
 	}
 	e := p.e
-	// A prompt still up belongs to a run that stopped waiting (cancelled,
-	// or out of time): its ask already ended as cancelled, so it closes.
+	// A prompt still up belongs to a run that stopped waiting (it was
+	// cancelled): its ask already ended as cancelled, so it closes.
 	e.drop(isApprovalOf(rv.id))
 	switch sel := e.selected(); {
 	case rv.writeErr != nil:

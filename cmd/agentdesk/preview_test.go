@@ -114,7 +114,7 @@ func TestPreviewCommand(t *testing.T) {
 			stderr: []string{"no skill named 'notes': the NetClaw home " + home + "/nope does not exist (only --agents " + home + "/agents was read), so there is no skill: pass --home DIR"}},
 
 		{name: "agent", args: []string{"preview", "--home", home, "--agent", "code-analyst"},
-			has:    []string{"You read code.\n\n[directly callable tools]", request.ContractLastSentence + "\n" + promptSeparator + "\nContext:\n[working-context]\n", "\n\nTask:\n"},
+			has:    []string{"You read code.\n\n[directly callable core tools]", request.ContractLastSentence + "\n" + promptSeparator + "\nContext:\n[working-context]\n", "\n\nTask:\n"},
 			stderr: []string{"operating-rules missing: NetClaw installation not found", "system prompt: ", "first user message: "}},
 		{name: "agent, any case, task and context", args: []string{"preview", "--home", home, "--agent", "CODE-ANALYST", "--task", "Explain main.go", "--context", "A Go module"},
 			has:    []string{"You read code.\n\n", promptSeparator + "\nContext:\nA Go module\n\n[working-context]\n", "\n\nTask:\nExplain main.go\n"},
@@ -123,7 +123,7 @@ func TestPreviewCommand(t *testing.T) {
 			has:    []string{"You read code.\n\n", promptSeparator + "\nContext:\n", "\n\nTask:\nGo\n\nsystem prompt: "},
 			stderr: []string{"operating-rules missing"}},
 		{name: "CRLF body kept", args: []string{"preview", "--home", home, "--agent", "helper", "--task", "T"},
-			has: []string{"Line one.\r\nLine two.\n\n[directly callable tools]", "\n\nTask:\nT\n"}, stderr: []string{"system prompt"}},
+			has: []string{"Line one.\r\nLine two.\n\n[directly callable core tools]", "\n\nTask:\nT\n"}, stderr: []string{"system prompt"}},
 		{name: "internal agent", args: []string{"preview", "--home", home, "--agent", "indexer"},
 			has:    []string{"You index.\n\n", promptSeparator},
 			stderr: []string{"note: 'indexer' is internal: the frontline model does not see it"}},
@@ -137,7 +137,7 @@ func TestPreviewCommand(t *testing.T) {
 			stderr: []string{"agentdesk: agent 'unbound' is not loaded: ", "agents/unbound.md:4:8: 'tools' must be a YAML list", "[yaml]"}},
 
 		{name: "skill", args: []string{"preview", "--home", home, "--skill", "notes", "--task", "v2.1"},
-			has:    []string{"You read code.\n\n[Skill Overlay]\nExplain the release.\n\n[directly callable tools]", promptSeparator, "\n\nTask:\nv2.1\n"},
+			has:    []string{"You read code.\n\n[Skill Overlay]\nExplain the release.\n\n[directly callable core tools]", promptSeparator, "\n\nTask:\nv2.1\n"},
 			stderr: []string{"system prompt: "}},
 		{name: "skill with a slash", args: []string{"preview", "--home", home, "--skill", "/notes"},
 			has:    []string{"You read code.\n\n[Skill Overlay]\nExplain the release.\n\n", promptSeparator},

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/preview/request"
 )
 
 // toolsHome writes a home with one agent and this netclaw.json.
@@ -54,7 +56,7 @@ func TestToolsCommand(t *testing.T) {
 		stderrSubstr string
 	}{
 		{"personal", []string{"tools", "--home", home}, 0,
-			[]string{"spawned from a Personal session", "file_read   ", "core", "withheld:", "attach_file", "Tools.ShellMode is Off", "its subsystem is switched off"},
+			[]string{"spawned from a Personal session", "file_read   ", "core", "withheld:", "attach_file", "Tools.ShellMode is Off", "its subsystem is switched off (Search.Enabled is off)"},
 			[]string{"web_search  web"}, ""},
 		{"agent and audience", []string{"tools", "code-analyst", "--audience", "TEAM", "--home", home}, 0,
 			[]string{"sub-agent code-analyst", "Team session", "the Team profile does not allow it"}, nil, ""},
@@ -117,14 +119,14 @@ func TestToolsCommandJSON(t *testing.T) {
 	var names []string
 	for _, tl := range doc.Tools {
 		names = append(names, tl.Name)
-		if tl.Grant == "" || tl.Offering != "core" || !strings.Contains(string(tl.Parameters), `"_rationale"`) {
+		if tl.Grant == "" || (tl.Offering == "core") != request.IsCore(tl.Name) || !strings.Contains(string(tl.Parameters), `"_rationale"`) {
 			t.Errorf("%s: %+v", tl.Name, tl)
 		}
 	}
 	if doc.Audience != "Personal" || doc.Agent != "code-analyst" || !slices.Contains(names, "shell_execute") || slices.Contains(names, "attach_file") {
 		t.Errorf("audience %s agent %s tools %v", doc.Audience, doc.Agent, names)
 	}
-	if !strings.HasPrefix(doc.Index, "[directly callable tools]\nshell: shell_execute") {
+	if !strings.HasPrefix(doc.Index, "[directly callable core tools]\nshell: shell_execute") {
 		t.Errorf("index %q", doc.Index)
 	}
 	if strings.Contains(out, `\u003c`) || strings.Contains(out, `\u0026`) {

@@ -248,10 +248,17 @@ func TestCatalogLookupAndWith(t *testing.T) {
 
 // Every first-party tool has the facts the tools engineer relies on.
 func TestFirstPartyTable(t *testing.T) {
+	// The core tier names catalogued tools only: a misspelt name would
+	// quietly make its tool deferred.
+	for _, name := range CoreTools {
+		if tl, ok := NetClaw().Tool(name); !ok || tl.Deferred {
+			t.Errorf("core tool %s: catalogued %v, deferred %v", name, ok, tl.Deferred)
+		}
+	}
 	kinds := map[Kind]bool{KindRead: true, KindWrite: true, KindEffect: true, KindState: true, KindMeta: true}
 	grants := map[string]bool{"file": true, "shell": true, "web": true, "builtin": true, "scheduling": true, "webhook_admin": true}
 	for _, tl := range NetClaw().Tools() {
-		if !kinds[tl.Kind] || !grants[tl.Grant] || tl.Deferred || tl.IsMCP() {
+		if !kinds[tl.Kind] || !grants[tl.Grant] || tl.Deferred == IsCore(tl.Name) || tl.IsMCP() {
 			t.Errorf("%s: kind %q grant %q deferred %v", tl.Name, tl.Kind, tl.Grant, tl.Deferred)
 		}
 		fromFork := strings.HasPrefix(tl.Source, "salma-marei/netclaw src/")

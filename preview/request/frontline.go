@@ -86,7 +86,7 @@ func SessionPrompt(in SessionInput) (string, error) {
 }
 
 // SessionTools returns the tools NetClaw offers a session of audience a
-// itself from the start under policy p: the core tier (SessionCore) that
+// itself from the start under policy p: the core tier (CoreTools) that
 // the audience may see, in registration order (the frontline's side: no
 // sub-agent denylist; the deferred tools are named in the tool index and
 // loaded with load_tool). Then spawn_agent as preview declares it: NetClaw
@@ -96,7 +96,7 @@ func SessionPrompt(in SessionInput) (string, error) {
 func SessionTools(a preview.Audience, p Policy) []OfferedTool {
 	var out []OfferedTool
 	for _, t := range NetClaw().SessionTools(a, p).Tools {
-		if !t.Deferred && !t.IsMCP() && IsSessionCore(t.Name) && t.Name != preview.SpawnAgentTool {
+		if !t.Deferred && !t.IsMCP() && IsCore(t.Name) && t.Name != preview.SpawnAgentTool {
 			out = append(out, OfferedTool{Name: t.Name, Description: t.Description, Parameters: t.schema, Core: true})
 		}
 	}

@@ -8,11 +8,14 @@ import (
 	"unicode/utf16"
 )
 
-// Index returns the compressed tool index of these tools, as
+// Index returns the compressed tool index of these tools, as the untiered
 // ToolRegistry.BuildCompressedIndex writes it
 // (src/Netclaw.Actors/Tools/ToolRegistry.cs
-// @a18e4a67cab9638a89069219c5388270aee96555), with "\n" line ends (the
-// runtime's AppendLine on Linux and macOS):
+// @a18e4a67cab9638a89069219c5388270aee96555, netclaw-dev's newest stored
+// version, where every first-party tool is directly callable), with "\n"
+// line ends (the runtime's AppendLine on Linux and macOS). The runtime
+// that tiers its tools writes TieredIndex instead, whose MCP part is this
+// one's:
 //
 //	[directly callable tools]
 //	<grant>: <name>, <name>, ...        one line a grant, in order of first appearance

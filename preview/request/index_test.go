@@ -61,17 +61,43 @@ func TestGoldenCatalog(t *testing.T) {
 	}
 }
 
+// A sub-agent's tool-index part is its tiered registry's compressed index
+// (SubAgentActor.BuildSystemPrompt, GenerateCompressedIndex): the core
+// tools by grant in the actor's registration order (search_tools and
+// load_tool last), then every deferred first-party tool by name with its
+// description on one line, cut to 80 characters.
 func TestIndexFirstParty(t *testing.T) {
-	want := "[directly callable tools]\n" +
-		"shell: shell_execute, check_background_job\n" +
+	want := "[directly callable core tools]\n" +
+		"shell: shell_execute\n" +
 		"file: file_read, file_list, file_search, file_write, file_edit, set_working_directory\n" +
-		"builtin: tool_output_read, search_tools, load_tool, find_memories, get_memories, store_memory, update_memory, skill_load, skill_read_resource, skill_manage\n" +
-		"web: web_search, web_fetch\n" +
-		"scheduling: set_reminder, cancel_reminder, list_reminders, get_reminder_history, run_reminder\n"
-	if got := SubAgentTools(preview.Personal).Index(); got != want {
+		"builtin: tool_output_read, skill_load, skill_read_resource, search_tools, load_tool\n" +
+		"\n" +
+		"[deferred first-party tools - discover with search_tools]\n" +
+		"cancel_reminder: Delete a reminder by its ID. Use list_reminders to find reminder IDs.\n" +
+		"check_background_job: Query the status of a background job or cancel it. Returns status, elapsed ti...\n" +
+		"find_memories: Search cross-session memory for prior knowledge. Returns lightweight results ...\n" +
+		"get_memories: Load full content for one or more memories by ID. Use find_memories first to ...\n" +
+		"get_reminder_history: Get recent execution history for a reminder. Returns timestamps, success/fail...\n" +
+		"list_reminders: List reminder definitions with IDs, schedules, status, and next fire times.\n" +
+		"run_reminder: Run an existing reminder now to test it. The reminder's schedule does not cha...\n" +
+		"set_reminder: Schedule or update a reminder by ID. If a reminder with the given ID already ...\n" +
+		"skill_manage: Create, edit, patch, or delete skills and their resource files. Actions: crea...\n" +
+		"store_memory: Save knowledge to cross-session memory for future retrieval. Use for solution...\n" +
+		"update_memory: Edit or delete a memory by ID. For document edits, provide either old_text an...\n" +
+		"web_fetch: Fetch a web page URL and save its content to a local file. Default format='ra...\n" +
+		"web_search: Search the web and return a list of results with titles, URLs, and snippets\n"
+	got := SubAgentTools(preview.Personal).Index()
+	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	if Index(nil) != "" {
+	// The index names no parameter and carries no schema (NetClaw's
+	// GenerateCompressedIndex_lists_deferred_first_party_hint_without_schema).
+	for _, leak := range []string{"ReminderId", "inputSchema", "_rationale", "\"type\""} {
+		if strings.Contains(got, leak) {
+			t.Errorf("the index carries %q", leak)
+		}
+	}
+	if Index(nil) != "" || TieredIndex(nil) != "" {
 		t.Error("no tools, no index")
 	}
 }

@@ -325,21 +325,30 @@ func (p Policy) registered(t Tool) bool {
 // featureOff reports whether the tool's subsystem is switched off, which
 // hides it from every audience (IsFeatureDisabledTool; the newest stored
 // ToolAccessPolicy.cs that names run_reminder, a 52,247-character version
-// whose commit the index does not name, adds it to the scheduling tools).
-func (p Policy) featureOff(name string) bool {
+// whose commit the index does not name, adds it to the scheduling tools),
+// and the netclaw.json switch that does it ("" when it is on).
+func (p Policy) featureOff(name string) string {
 	switch name {
 	case "web_search", "web_fetch":
-		return !p.Search
+		return offSwitch(!p.Search, "Search.Enabled")
 	case "skill_load", "skill_read_resource":
-		return !p.SkillSync
+		return offSwitch(!p.SkillSync, "SkillSync.Enabled")
 	case "spawn_agent":
-		return !p.SubAgents
+		return offSwitch(!p.SubAgents, "SubAgents.Enabled")
 	case "set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder":
-		return !p.Scheduling
+		return offSwitch(!p.Scheduling, "Scheduling.Enabled")
 	case "store_memory", "find_memories", "get_memories", "update_memory":
-		return !p.Memory
+		return offSwitch(!p.Memory, "Memory.Enabled")
 	}
-	return false
+	return ""
+}
+
+// offSwitch is key when off is set, else "".
+func offSwitch(off bool, key string) string {
+	if off {
+		return key
+	}
+	return ""
 }
 
 // Exposed reports whether a session of audience a sees tool t, and if not,
@@ -351,8 +360,8 @@ func (p Policy) Exposed(t Tool, a preview.Audience) (bool, string) {
 	if !p.registered(t) {
 		return false, "not registered: " + string(t.Requires) + " is off"
 	}
-	if p.featureOff(t.Name) {
-		return false, "its subsystem is switched off"
+	if key := p.featureOff(t.Name); key != "" {
+		return false, "its subsystem is switched off (" + key + " is off)"
 	}
 	prof, ok := p.Profiles[a]
 	if !ok {

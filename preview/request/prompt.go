@@ -14,11 +14,15 @@ import (
 )
 
 // The facts in this file follow NetClaw's source, netclaw-dev/netclaw:
-//   - SubAgentActor.BuildSystemPrompt and its contract constants: the
-//     newest stored version of src/Netclaw.Actors/SubAgents/SubAgentActor.cs
-//     (89,315 bytes, the one that appends GenerateCompressedIndex; commit
-//     502847bf6f99092f50944cea1460acdb89819e23 has the same contract without
-//     the index);
+//   - SubAgentActor.BuildSystemPrompt and its contract constants:
+//     src/Netclaw.Actors/SubAgents/SubAgentActor.cs in the fork
+//     salma-marei/netclaw @ba08b016c9d3286e62ce64e5013d63d298264231
+//     (89,315 bytes: the tiered actor, which appends its registry's
+//     GenerateCompressedIndex, TieredIndex here); netclaw-dev/netclaw's
+//     newest stored version, @502847bf6f99092f50944cea1460acdb89819e23, has
+//     the same contract without the index and without tiers, and is older
+//     than netclaw-dev's newest SubAgentSpawner.cs, which passes the tiers
+//     (see CoreTools);
 //   - SubAgentSpawner.AppendSystemPromptOverlay, ResolveProjectInstructions,
 //     ResolveOperatingRules: src/Netclaw.Actors/SubAgents/SubAgentSpawner.cs
 //     at b6cdcdd49fadb24108136f2289fde8050801954b;

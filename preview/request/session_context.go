@@ -111,7 +111,7 @@ func ComposeSessionContext(in SessionContextInput) SessionContext {
 			out.Layers = append(out.Layers, SessionLayer{Name: name, Text: netTrim(text), PerTurn: perTurn})
 		}
 	}
-	add(LayerToolIndex, SessionToolIndex(exposed), false)
+	add(LayerToolIndex, TieredIndex(exposed), false)
 	if in.Audience != preview.Public && in.Policy.SkillSync {
 		add(LayerSkillIndex, SkillIndex(SessionSkills(in.Catalog)), false)
 	}

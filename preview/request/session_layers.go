@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
@@ -31,13 +32,14 @@ import (
 //     immediately before the user's message (SessionState
 //     .AddVolatileContextNudge, SystemNudgePrefix "[system:", in the
 //     SessionState.cs that has PendingInputs);
-//   - the tool index: ToolRegistry.BuildCompressedIndex of the tiered
-//     registry (the ToolRegistry.cs with RegisterCore and ToolExposureTier),
-//     through ToolIndexContextLayer.GetContextLayer(audience) @
-//     ebaac6d6a456b565fce5e589691850e9fb4f8fcf;
-//   - the core tier: ToolRegistrationExtensions.WithFirstPartyTools and
-//     WithSkillTools (the version that registers file_search and
-//     tool_output_read); spawn_agent is registered deferred
+//   - the tool index: ToolIndexContextLayer.GetContextLayer(audience) @
+//     ebaac6d6a456b565fce5e589691850e9fb4f8fcf, which writes
+//     ToolRegistry.GenerateCompressedIndex(audience, policy); the tiered
+//     registry's index (TieredIndex) is stored only in the fork
+//     salma-marei/netclaw (netclaw-dev's newest stored ToolRegistry.cs,
+//     @a18e4a67, has no tiers, but its newer SubAgentSpawner.cs and tests
+//     use them: see CoreTools);
+//   - the core tier: CoreTools; spawn_agent is registered deferred
 //     (ToolIndexUpdater.StartAsync, Register);
 //   - the skill index: SkillRegistry.GenerateIndex (the version with
 //     SkillIndexPublisher and MCP prompt skills), the skill fields from
@@ -52,22 +54,11 @@ import (
 //   - the [attachments] hint: SessionMessageAssembler.AttachmentContextHint
 //     (the same version as above).
 
-// SessionCore lists the tools NetClaw registers in the core tier: the
-// ones a session is offered before any discovery. Every other tool is
-// deferred: the tool index names it and the model loads it with load_tool
-// or finds it with search_tools.
-var SessionCore = []string{
-	"shell_execute", "file_read", "file_list", "file_search", "tool_output_read",
-	"file_write", "file_edit", "attach_file", "set_working_directory",
-	"search_tools", "load_tool", "skill_load", "skill_read_resource",
-}
-
-// IsSessionCore reports whether NetClaw registers the tool in its core
-// tier.
-func IsSessionCore(name string) bool { return slices.Contains(SessionCore, name) }
-
-// SessionToolIndex returns the compressed tool index NetClaw's tiered
-// registry writes for these tools (BuildCompressedIndex), "\n" line ends:
+// TieredIndex returns the compressed tool index NetClaw's tiered registry
+// writes for these tools, in registration order (BuildCompressedIndex of
+// the ToolRegistry.cs with RegisterCore and ToolExposureTier: see
+// CoreTools for the commits), "\n" line ends. The frontline's tool-index
+// layer and a sub-agent's tool-index part are both this text:
 //
 //	[directly callable core tools]
 //	<grant>: <name>, <name>, ...         the core tools, a line a grant,
@@ -82,28 +73,42 @@ func IsSessionCore(name string) bool { return slices.Contains(SessionCore, name)
 // A hint is the description on one line (runs of white space made one
 // space), cut to 80 UTF-16 units (77 and "..."); a blank description
 // gives "No description available.". No tools give "".
-func SessionToolIndex(tools []Tool) string {
+func TieredIndex(tools []Tool) string {
 	var b strings.Builder
-	var grants []string
-	byGrant := map[string][]string{}
-	var deferred, mcp []Tool
-	for _, t := range tools {
+	type group struct {
+		grant string
+		names []string
+	}
+	var grants []group
+	var deferred, mcp []int
+	for i := range tools {
+		t := &tools[i]
 		switch {
 		case t.IsMCP():
-			mcp = append(mcp, t)
-		case IsSessionCore(t.Name):
-			if _, seen := byGrant[t.Grant]; !seen {
-				grants = append(grants, t.Grant)
+			mcp = append(mcp, i)
+		case IsCore(t.Name):
+			at := slices.IndexFunc(grants, func(g group) bool { return g.grant == t.Grant })
+			if at < 0 {
+				at = len(grants)
+				grants = append(grants, group{grant: t.Grant})
 			}
-			byGrant[t.Grant] = append(byGrant[t.Grant], t.Name)
+			grants[at].names = append(grants[at].names, t.Name)
 		default:
-			deferred = append(deferred, t)
+			deferred = append(deferred, i)
 		}
 	}
 	if len(grants) > 0 {
 		b.WriteString("[directly callable core tools]\n")
 		for _, g := range grants {
-			b.WriteString(g + ": " + strings.Join(byGrant[g], ", ") + "\n")
+			b.WriteString(g.grant)
+			b.WriteString(": ")
+			for j, n := range g.names {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(n)
+			}
+			b.WriteByte('\n')
 		}
 	}
 	if len(deferred) > 0 {
@@ -111,9 +116,12 @@ func SessionToolIndex(tools []Tool) string {
 			b.WriteByte('\n')
 		}
 		b.WriteString("[deferred first-party tools - discover with search_tools]\n")
-		slices.SortStableFunc(deferred, func(x, y Tool) int { return compareOrdinal(x.Name, y.Name) })
-		for _, t := range deferred {
-			b.WriteString(t.Name + ": " + compactHint(t.Description) + "\n")
+		slices.SortStableFunc(deferred, func(x, y int) int { return compareOrdinal(tools[x].Name, tools[y].Name) })
+		for _, i := range deferred {
+			b.WriteString(tools[i].Name)
+			b.WriteString(": ")
+			writeHint(&b, tools[i].Description)
+			b.WriteByte('\n')
 		}
 	}
 	if len(mcp) > 0 {
@@ -121,7 +129,11 @@ func SessionToolIndex(tools []Tool) string {
 			b.WriteByte('\n')
 		}
 		// The MCP section is the same in both registries' indexes.
-		b.WriteString(Index(mcp))
+		m := make([]Tool, len(mcp))
+		for j, i := range mcp {
+			m[j] = tools[i]
+		}
+		b.WriteString(Index(m))
 	}
 	return b.String()
 }
@@ -129,10 +141,75 @@ func SessionToolIndex(tools []Tool) string {
 // compactHint is BuildCompactHint: the description trimmed, its runs of
 // white space made one space, cut to 80 UTF-16 units (77 and "...").
 func compactHint(description string) string {
+	var b strings.Builder
+	writeHint(&b, description)
+	return b.String()
+}
+
+// writeHint writes compactHint(description) to b without building the
+// intermediate strings: a first pass counts the collapsed text's UTF-16
+// units (up to 81), a second writes it, cut at 77 units when it is longer
+// than 80. A cut inside a surrogate pair leaves the lone half, which
+// becomes U+FFFD, as .NET's string slice and UTF-8 encoding do.
+func writeHint(b *strings.Builder, description string) {
 	if netBlank(description) {
-		return "No description available."
+		b.WriteString("No description available.")
+		return
 	}
-	return cutUTF16(strings.Join(strings.FieldsFunc(description, preview.IsDotNetSpace), " "), 80)
+	units, pending, started := 0, false, false
+	for _, r := range description {
+		if preview.IsDotNetSpace(r) {
+			pending = started
+			continue
+		}
+		if pending {
+			units++
+			pending = false
+		}
+		started = true
+		units += utf16Len(r)
+		if units > 80 {
+			break
+		}
+	}
+	limit := units // write everything
+	if units > 80 {
+		limit = 77
+	}
+	written := 0
+	pending, started = false, false
+	for i, r := range description {
+		if preview.IsDotNetSpace(r) {
+			pending = started
+			continue
+		}
+		if pending {
+			if written+1 > limit {
+				break
+			}
+			b.WriteByte(' ')
+			written++
+			pending = false
+		}
+		started = true
+		n := utf16Len(r)
+		if written+n > limit {
+			if written < limit {
+				b.WriteRune(utf8.RuneError) // half a surrogate pair
+			}
+			break
+		}
+		if units > 80 {
+			b.WriteRune(r)
+		} else {
+			_, w := utf8.DecodeRuneInString(description[i:])
+			b.WriteString(description[i : i+w])
+		}
+		written += n
+	}
+	if units > 80 {
+		b.WriteString("...")
+	}
 }
 
 // cutUTF16 returns s when it is at most n UTF-16 units long, else its
@@ -143,6 +220,14 @@ func cutUTF16(s string, n int) string {
 		return s
 	}
 	return string(utf16.Decode(units[:n-3])) + "..."
+}
+
+// utf16Len is the number of UTF-16 units r takes.
+func utf16Len(r rune) int {
+	if r >= 0x10000 && r <= utf8.MaxRune {
+		return 2
+	}
+	return 1
 }
 
 // SkillEntry is a skill as the skill index lists it.

@@ -13,7 +13,7 @@ import (
 // (GenerateCompressedIndex_lists_deferred_first_party_hint_without_schema,
 // ..._groups_by_category, ..._empty_registry_returns_empty), then the
 // exact bytes BuildCompressedIndex writes.
-func TestSessionToolIndex(t *testing.T) {
+func TestTieredIndex(t *testing.T) {
 	reminder := Tool{Name: "set_reminder", Grant: "scheduling", Description: "Schedule a future reminder for a delivery target.",
 		Params: []Param{{Name: "DeliveryTarget", Type: "string"}}}
 	shell := Tool{Name: "shell_execute", Grant: "shell", Description: "Run a command."}
@@ -24,15 +24,15 @@ func TestSessionToolIndex(t *testing.T) {
 	long := Tool{Name: "web_fetch", Grant: "web", Description: "  Fetch a web page\n\tand return   its readable text, with links kept as footnotes, for the model to read.  "}
 	blank := Tool{Name: "check_background_job", Grant: "shell", Description: " \n "}
 
-	if got := SessionToolIndex(nil); got != "" {
+	if got := TieredIndex(nil); got != "" {
 		t.Errorf("no tools: %q", got)
 	}
-	idx := SessionToolIndex([]Tool{reminder})
+	idx := TieredIndex([]Tool{reminder})
 	if !strings.Contains(idx, "[deferred first-party tools - discover with search_tools]") || !strings.Contains(idx, "set_reminder: Schedule a future reminder") ||
 		strings.Contains(idx, "DeliveryTarget") || strings.Contains(idx, "inputSchema") {
 		t.Errorf("deferred hint:\n%s", idx)
 	}
-	got := SessionToolIndex([]Tool{store, read, long, shell, search, reminder, list, blank})
+	got := TieredIndex([]Tool{store, read, long, shell, search, reminder, list, blank})
 	want := "[directly callable core tools]\n" +
 		"file: file_read, file_list\n" +
 		"shell: shell_execute\n" +
@@ -64,7 +64,7 @@ func TestSessionCoreTier(t *testing.T) {
 		"set_working_directory": true, "search_tools": true, "load_tool": true, "skill_load": true, "skill_read_resource": true,
 		"spawn_agent": false, "web_fetch": false, "web_search": false, "set_reminder": false, "skill_manage": false, "check_background_job": false,
 	} {
-		if IsSessionCore(name) != core {
+		if IsCore(name) != core {
 			t.Errorf("%s: core %v, want %v", name, !core, core)
 		}
 	}
@@ -268,7 +268,7 @@ func TestComposeSessionContext(t *testing.T) {
 	sp := preview.SpawnAgent()
 	exposed = append(exposed, Tool{Name: sp.Name, Description: sp.Description, Grant: "builtin"})
 	wantStatic := strings.Join([]string{
-		netTrim(SessionToolIndex(exposed)),
+		netTrim(TieredIndex(exposed)),
 		netTrim(SkillIndex([]SkillEntry{{Name: "changelog", Description: "Keep the changelog."}})),
 		MemoryLayer,
 		preview.Layer(c, preview.Personal),
@@ -342,4 +342,42 @@ func TestApprovalDenyHidesTool(t *testing.T) {
 	if team := NetClaw().SubAgentTools(preview.Team, pol); !strings.Contains(","+strings.Join(team.Names(), ",")+",", ",file_edit,") {
 		t.Errorf("Team lost file_edit to Personal's override: %v", team.Names())
 	}
+}
+
+// writeHint, the single-pass BuildCompactHint, agrees with the plain
+// reading of it: trim, collapse white space, cut to 77 UTF-16 units and
+// "..." past 80 (a split surrogate pair gives U+FFFD).
+func TestCompactHintMatchesReference(t *testing.T) {
+	reference := func(d string) string {
+		if netBlank(d) {
+			return "No description available."
+		}
+		return cutUTF16(strings.Join(strings.FieldsFunc(d, preview.IsDotNetSpace), " "), 80)
+	}
+	long := strings.Repeat("word ", 20)
+	for _, d := range []string{
+		"", " \t\n", "Short.", "  lead and trail  ", "tabs\tand\nnewlines\r\nand\u00a0nbsp\u2003em",
+		long, strings.Repeat("x", 80), strings.Repeat("x", 81), strings.Repeat("x", 77) + "   " + "y",
+		strings.Repeat("x", 76) + "😀" + strings.Repeat("z", 10), strings.Repeat("x", 75) + "😀" + strings.Repeat("z", 10),
+		strings.Repeat("é", 79), strings.Repeat("x", 79) + " \t y", "bad \xff utf8", strings.Repeat("a", 70) + "\xff\xfe" + strings.Repeat("b", 20),
+		strings.Repeat("x", 76) + " " + strings.Repeat("y", 10),
+	} {
+		if got, want := compactHint(d), reference(d); got != want {
+			t.Errorf("compactHint(%q)\n got %q\nwant %q", d, got, want)
+		}
+	}
+}
+
+func FuzzCompactHint(f *testing.F) {
+	f.Add("Schedule or update a reminder by ID. If a reminder with the given ID already exists it will be updated.")
+	f.Add(strings.Repeat("x", 76) + "😀 tail")
+	f.Fuzz(func(t *testing.T, d string) {
+		want := "No description available."
+		if !netBlank(d) {
+			want = cutUTF16(strings.Join(strings.FieldsFunc(d, preview.IsDotNetSpace), " "), 80)
+		}
+		if got := compactHint(d); got != want {
+			t.Errorf("compactHint(%q) = %q, want %q", d, got, want)
+		}
+	})
 }

@@ -35,8 +35,8 @@ type Offered struct {
 	// Audience is the parent session's audience, which the sub-agent
 	// inherits.
 	Audience preview.Audience
-	// Tools are the tools offered, in registration order: the core ones,
-	// then the deferred (MCP) ones.
+	// Tools are the tools offered, core and deferred, in the order of the
+	// sub-agent's own registry (SubAgentTools).
 	Tools []Tool
 	// Withheld are the catalogued tools left out, with the reason, in
 	// registration order.
@@ -46,7 +46,8 @@ type Offered struct {
 	Reason string
 }
 
-// Core returns the tools offered from the start.
+// Core returns the tools offered from the start: the core tier, in order
+// (what goes on the wire before any load_tool).
 func (o Offered) Core() []Tool {
 	return slices.DeleteFunc(slices.Clone(o.Tools), func(t Tool) bool { return t.Deferred })
 }
@@ -66,8 +67,11 @@ func (o Offered) Names() []string {
 	return names
 }
 
-// Index returns the compressed tool index of the offered tools.
-func (o Offered) Index() string { return Index(o.Tools) }
+// Index returns the compressed tool index of the offered tools, as the
+// sub-agent's tiered registry writes it into its system prompt (the
+// tool-index part): the core tools by grant, the deferred first-party
+// tools with a hint each, the MCP servers.
+func (o Offered) Index() string { return TieredIndex(o.Tools) }
 
 // SubAgentTools returns the tools NetClaw's first-party catalogue offers a
 // sub-agent spawned from a session of audience a, under the default policy.
@@ -78,10 +82,14 @@ func SubAgentTools(a preview.Audience) Offered {
 // SubAgentTools returns the tools a sub-agent spawned from a session of
 // audience a is offered, as SubAgentSpawner.ResolveTools computes them
 // (src/Netclaw.Actors/SubAgents/SubAgentSpawner.cs
-// @b6cdcdd49fadb24108136f2289fde8050801954b): every registered tool, in
+// @28ddf700169220c86c596debd17d5d8dc03bfe7c): every registered tool, in
 // registration order, less the denylist, then filtered by what the
-// parent's audience may see (Policy.Exposed). A Public session, or one with
-// sub-agents disabled, cannot spawn: no tools, and Reason says why.
+// parent's audience may see (Policy.Exposed); each keeps its tier
+// (Deferred: CoreTools). They are in the order SubAgentActor's own registry
+// holds them: the others as given, then search_tools and load_tool, which
+// the actor registers again last, over its registry (salma-marei/netclaw
+// @ba08b016, see CoreTools). A Public session, or one with sub-agents
+// disabled, cannot spawn: no tools, and Reason says why.
 func (c *Catalog) SubAgentTools(a preview.Audience, p Policy) Offered {
 	o := Offered{Audience: a}
 	switch {
@@ -92,6 +100,7 @@ func (c *Catalog) SubAgentTools(a preview.Audience, p Policy) Offered {
 		o.Reason = SubAgentsDisabled
 		return o
 	}
+	var meta []Tool
 	for _, t := range c.tools {
 		if !AllowedForSubAgent(t.Name) {
 			o.Withheld = append(o.Withheld, Withheld{t.Name, "denied to sub-agents (SubAgentToolPolicy)"})
@@ -101,9 +110,20 @@ func (c *Catalog) SubAgentTools(a preview.Audience, p Policy) Offered {
 			o.Withheld = append(o.Withheld, Withheld{t.Name, why})
 			continue
 		}
+		if isMetaTool(t) {
+			meta = append(meta, t)
+			continue
+		}
 		o.Tools = append(o.Tools, t)
 	}
+	o.Tools = append(o.Tools, meta...)
 	return o
+}
+
+// isMetaTool reports whether t is NetClaw's search_tools or load_tool,
+// which SubAgentActor registers again, last, over its own registry.
+func isMetaTool(t Tool) bool {
+	return !t.IsMCP() && (t.Name == "search_tools" || t.Name == "load_tool")
 }
 
 // SessionTools returns the tools a session of audience a itself sees (the

@@ -51,14 +51,18 @@ func TestSubAgentDenylist(t *testing.T) {
 // with each switch that changes them.
 func TestSubAgentToolsPerAudience(t *testing.T) {
 	memory := []string{"find_memories", "get_memories", "store_memory", "update_memory"}
-	personal := slices.Concat([]string{"shell_execute", "file_read", "file_list", "file_search", "tool_output_read", "file_write", "file_edit",
-		"web_search", "web_fetch", "set_working_directory", "search_tools", "load_tool"}, memory,
+	// search_tools and load_tool come last: SubAgentActor registers them
+	// again over its own registry after every other tool.
+	meta := []string{"search_tools", "load_tool"}
+	personalBody := slices.Concat([]string{"shell_execute", "file_read", "file_list", "file_search", "tool_output_read", "file_write", "file_edit",
+		"web_search", "web_fetch", "set_working_directory"}, memory,
 		[]string{"skill_load", "skill_read_resource", "skill_manage",
 			"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder", "check_background_job"})
+	personal := slices.Concat(personalBody, meta)
 	team := slices.Concat([]string{"file_read", "file_list", "file_search", "tool_output_read", "file_write", "file_edit",
-		"web_search", "web_fetch", "set_working_directory", "search_tools", "load_tool"}, memory,
+		"web_search", "web_fetch", "set_working_directory"}, memory,
 		[]string{"skill_load", "skill_read_resource", "skill_manage",
-			"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder"})
+			"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder"}, meta)
 	without := func(list []string, drop ...string) []string {
 		return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return slices.Contains(drop, s) })
 	}
@@ -82,13 +86,13 @@ func TestSubAgentToolsPerAudience(t *testing.T) {
 		{"memory off", preview.Personal, policy(func(p *Policy) { p.Memory = false }), without(personal, memory...), ""},
 		{"memory off, team", preview.Team, policy(func(p *Policy) { p.Memory = false }), without(team, memory...), ""},
 		{"webhooks on, personal", preview.Personal, policy(func(p *Policy) { p.Webhooks = true }),
-			append(append(slices.Clone(personal[:7]), "list_webhooks"), append(personal[7:], "set_webhook", "delete_webhook")...), ""},
+			slices.Concat(personalBody[:7], []string{"list_webhooks"}, personalBody[7:], []string{"set_webhook", "delete_webhook"}, meta), ""},
 		{"webhooks on, team", preview.Team, policy(func(p *Policy) { p.Webhooks = true }), team, ""},
 		// Narrowed to file_read, Team keeps the tools no profile manages
 		// (the memory tools among them).
 		{"team profile narrowed", preview.Team, policy(func(p *Policy) {
 			p.Profiles[preview.Team] = Profile{AllowedTools: []string{"file_read"}}
-		}), slices.Concat([]string{"file_read", "search_tools", "load_tool"}, memory, []string{"skill_load", "skill_read_resource"}), ""},
+		}), slices.Concat([]string{"file_read"}, memory, []string{"skill_load", "skill_read_resource"}, meta), ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,17 +131,20 @@ func TestSubAgentToolsMCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mcpOf := func(ts []Tool) []Tool {
+		return slices.DeleteFunc(slices.Clone(ts), func(t Tool) bool { return !t.IsMCP() })
+	}
 	o := c.SubAgentTools(preview.Personal, DefaultPolicy())
-	if d := o.Deferred(); len(d) != 3 || d[0].Name != "github__list_issues" {
-		t.Errorf("deferred = %v", d)
+	if d := mcpOf(o.Deferred()); len(d) != 3 || d[0].Name != "github__list_issues" || len(mcpOf(o.Tools)) != 3 {
+		t.Errorf("deferred MCP tools = %v", d)
 	}
 	if len(o.Core())+len(o.Deferred()) != len(o.Tools) || len(o.Wire()) != len(o.Core()) {
 		t.Error("the first request carries the core tools only")
 	}
-	if o.Tools[len(o.Tools)-1].Name != "memorizer__search_memories" {
-		t.Errorf("MCP tools come after the first-party ones: %v", o.Names())
+	if n := len(o.Tools); o.Tools[n-3].Name != "memorizer__search_memories" || o.Tools[n-2].Name != "search_tools" || o.Tools[n-1].Name != "load_tool" {
+		t.Errorf("MCP tools come after the other first-party ones, search_tools and load_tool last: %v", o.Names())
 	}
-	if team := c.SubAgentTools(preview.Team, DefaultPolicy()); len(team.Deferred()) != 0 {
+	if team := c.SubAgentTools(preview.Team, DefaultPolicy()); len(mcpOf(team.Deferred())) != 0 {
 		t.Errorf("Team admits no MCP server by default: %v", team.Names())
 	}
 	p := DefaultPolicy()
@@ -145,7 +152,7 @@ func TestSubAgentToolsMCP(t *testing.T) {
 		MCPToolGrants: map[string][]string{"github": {"list_issues"}}}
 	team := c.SubAgentTools(preview.Team, p)
 	var names []string
-	for _, tl := range team.Deferred() {
+	for _, tl := range mcpOf(team.Deferred()) {
 		names = append(names, tl.Name)
 	}
 	if !slices.Equal(names, []string{"github__list_issues", "memorizer__search_memories"}) {
@@ -291,7 +298,7 @@ func TestOfferedRenderings(t *testing.T) {
 		t.Errorf("JSON: %s", b)
 	}
 	for i, tl := range back.Tools {
-		if tl.Offering != "core" || !json.Valid(tl.Parameters) {
+		if tl.Offering != o.Tools[i].Offering() || !json.Valid(tl.Parameters) {
 			t.Errorf("%s: %+v", tl.Name, tl)
 		}
 		var want, got any

@@ -1,6 +1,9 @@
 package request
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The first-party tools, copied from NetClaw's source (netclaw-dev/netclaw):
 // each tool's [NetclawTool] attribute (name, description, Grant) and its
@@ -45,20 +48,64 @@ import "strings"
 //   - spawn_agent is never offered to a sub-agent (the denylist); the
 //     frontline's copy is preview.SpawnAgent.
 //
-// Not offered: skill_execute_resource. netclaw-dev's
-// ToolRegistrationExtensions.WithSkillTools @003d8a98 registers it
-// (SkillExecuteResourceTool.cs @8caf56f1), but the fork's later one
-// @0c8a8a64 registers skill_load, skill_read_resource and skill_manage
-// only, and the fork holds no SkillExecuteResourceTool.cs: the newest
-// runtime no longer offers it.
+// Core or deferred: the runtime registers each first-party tool in one of
+// two tiers (ToolRegistry.RegisterCore or Register; ToolExposureTier), and
+// a sub-agent gets the core tier from the start and the deferred one
+// through search_tools and load_tool. The facts, with the commits:
+//   - netclaw-dev/netclaw's newest SubAgentSpawner.cs
+//     (@28ddf700169220c86c596debd17d5d8dc03bfe7c, the version with
+//     PrepareRunAsync) resolves a child's tools as ResolvedSubAgentTools:
+//     every registration the denylist and the audience let through, and
+//     CoreToolNames, those the parent registry IsCoreTool; it hands both to
+//     SubAgentActor.CreatePropsWithProjectInstructionProvider. Its
+//     BackgroundChildAcceptanceTests.ToolsAndContext.cs
+//     (@86d464882fa3c56eb37f55a5f0fbf5fa662c6e38) asserts
+//     registry.IsCoreTool and loads a deferred tool with load_tool.
+//   - No netclaw-dev version of SubAgentActor.cs, ToolRegistry.cs or
+//     ToolRegistrationExtensions.cs that far is stored: their newest stored
+//     netclaw-dev versions (@502847bf6f99092f50944cea1460acdb89819e23,
+//     @a18e4a67cab9638a89069219c5388270aee96555 with GetAlwaysLoadedTools,
+//     @003d8a98c124b5ccfb949e7705d8c58d304f9c8c with Register only) are
+//     older than that spawner. The tiers themselves are therefore taken
+//     from the fork salma-marei/netclaw @ba08b016c9d3286e62ce64e5013d63d298264231,
+//     the only stored copy of the tiered files: ToolRegistry.cs
+//     (RegisterCore, GetCoreRegistrations, IsCoreTool, BuildCompressedIndex
+//     with core, deferred and MCP sections), SubAgentActor.cs (its private
+//     registry: RegisterCore for the names in coreToolNames, Register for
+//     the others, search_tools and load_tool registered again last, over
+//     that registry; ResolveCoreAiTools seeds the offered tools;
+//     TryActivateDiscoveredTool adds a deferred one after them; the system
+//     prompt appends GenerateCompressedIndex(audience, policy)) and
+//     ToolRegistrationExtensions.cs @0c8a8a64161c06c949fb79c6b66e2e86c3ae1db4
+//     (WithFirstPartyTools: RegisterCore for shell_execute, file_read,
+//     file_list, file_search, tool_output_read, file_write, file_edit,
+//     attach_file, set_working_directory, search_tools, load_tool; Register
+//     for list_webhooks, web_search, web_fetch; WithSkillTools: RegisterCore
+//     for skill_load and skill_read_resource, Register for skill_manage; the
+//     reminder, webhook-route and background-job tools Register).
+//   - The memory tools and run_reminder are registered with Register
+//     wherever they are registered: deferred.
 //
-// Core or deferred: every first-party tool is offered from the start, as
-// ToolRegistry.GetAlwaysLoadedTools does in the version the index follows
-// (@a18e4a67). The fork's later ToolRegistry splits them into a core tier
-// (RegisterCore: the shell, file and meta tools, tool_output_read,
-// set_working_directory, skill_load, skill_read_resource) and a deferred
-// one (Register: the web, webhook, reminder, memory and background-job
-// tools and skill_manage); agentdesk does not follow that split yet.
+// Not offered: skill_execute_resource. netclaw-dev's WithSkillTools
+// (@003d8a98) registers it (SkillExecuteResourceTool.cs @8caf56f1), but
+// the fork's later one (@0c8a8a64) registers skill_load,
+// skill_read_resource and skill_manage only, and the fork holds no
+// SkillExecuteResourceTool.cs: the newest runtime no longer offers it.
+//
+// CoreTools is that core tier; every other first-party tool is deferred,
+// and every MCP tool too. It is the one list both sides read: the
+// catalogue's Deferred flag (builtin), the frontline's session tools and
+// both compressed indexes (TieredIndex).
+var CoreTools = []string{
+	"shell_execute", "file_read", "file_list", "file_search", "tool_output_read",
+	"file_write", "file_edit", "attach_file", "set_working_directory",
+	"search_tools", "load_tool", "skill_load", "skill_read_resource",
+}
+
+// IsCore reports whether NetClaw registers the first-party tool name in
+// its core tier.
+func IsCore(name string) bool { return slices.Contains(CoreTools, name) }
+
 func firstParty() []Tool {
 	const (
 		tools     = "src/Netclaw.Actors/Tools/"
@@ -314,8 +361,9 @@ func builtin(name, grant string, kind Kind, readOnly bool, requires Requirement,
 	return Tool{
 		Name: name, Description: description, Grant: grant, Params: params,
 		Kind: kind, ReadOnly: readOnly, Requires: requires,
-		Source: "netclaw-dev/netclaw " + source,
-		schema: GeneratedSchema(params),
+		Deferred: !IsCore(name),
+		Source:   "netclaw-dev/netclaw " + source,
+		schema:   GeneratedSchema(params),
 	}
 }
 

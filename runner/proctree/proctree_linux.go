@@ -124,12 +124,9 @@ func Start(cmd *exec.Cmd) error {
 	_ = ours.SetReadDeadline(time.Now().Add(time.Minute)) // it reports at once; a hung start must not hang the run
 	line, rerr := readReport(sup.report)
 	_ = ours.SetReadDeadline(time.Time{})
-	var errno int
-	switch {
-	case strings.HasPrefix(line, "ok "):
+	started, errno := parseStartReport(line, rerr == nil)
+	if started {
 		return nil
-	case rerr == nil && strings.HasPrefix(line, "err "):
-		errno, _ = strconv.Atoi(strings.TrimPrefix(line, "err "))
 	}
 	_ = cmd.Wait()
 	supervisors.Delete(cmd)
@@ -140,6 +137,27 @@ func Start(cmd *exec.Cmd) error {
 		return &fs.PathError{Op: "fork/exec", Path: path, Err: syscall.Errno(errno)}
 	}
 	return fmt.Errorf("starting %s: agentdesk's process supervisor ended without starting it (%v, %q)", path, cmd.ProcessState, line)
+}
+
+// parseStartReport reads the supervisor's first line (complete: it ended
+// with a newline): "ok PID" when the command started, "err ERRNO" when it
+// could not (errno > 0); anything else is neither.
+func parseStartReport(line string, complete bool) (started bool, errno int) {
+	if !complete {
+		return false, 0
+	}
+	kind, num, ok := strings.Cut(line, " ")
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil || n <= 0 {
+		return false, 0
+	}
+	switch kind {
+	case "ok":
+		return true, 0
+	case "err":
+		return false, n
+	}
+	return false, 0
 }
 
 // Kill kills cmd and every descendant: it asks cmd's supervisor to, or,

@@ -38,11 +38,18 @@ func startLeaver(t *testing.T, ctx context.Context, tail string) (*exec.Cmd, int
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid on PATH")
 	}
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "setsid sleep 1000 </dev/null >/dev/null 2>&1 &\necho $!\n"+tail)
+	// The shell goes on to tail once the test has looked at the sleep (a
+	// line on its input): a command that ends has its leftovers killed at
+	// once.
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "setsid sleep 1000 </dev/null >/dev/null 2>&1 &\necho $!\nread go\n"+tail)
 	Prepare(cmd)
 	cmd.Cancel = func() error { return Kill(cmd) }
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +82,9 @@ func startLeaver(t *testing.T, ctx context.Context, tail string) (*exec.Cmd, int
 	}
 	if pgid, _ := syscall.Getpgid(pid); pgid == cmd.Process.Pid {
 		t.Fatalf("process %d is still in the command's group; the test does not test setsid", pid)
+	}
+	if _, err := in.Write([]byte("\n")); err != nil {
+		t.Fatal(err)
 	}
 	return cmd, pid, start
 }

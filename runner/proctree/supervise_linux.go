@@ -197,7 +197,9 @@ func exitAs(ws unix.WaitStatus) int {
 		case unix.SIGKILL, unix.SIGTERM, unix.SIGINT, unix.SIGHUP:
 			signal.Reset(sig)
 			_ = unix.Kill(os.Getpid(), sig)
-			time.Sleep(100 * time.Millisecond) // the signal is on its way
+			// The runtime's handler, on some thread, ends the process by
+			// that signal; a loaded machine may take a while to run it.
+			time.Sleep(10 * time.Second)
 		}
 		return 128 + int(sig)
 	}

@@ -222,7 +222,7 @@ func TestGraceForTheOutput(t *testing.T) {
 			cmd := exec.CommandContext(context.Background(), "/bin/sh", "-c", tc.script)
 			Prepare(cmd)
 			cmd.Stdout = &out
-			cmd.WaitDelay = 2 * time.Second
+			cmd.WaitDelay = 10 * time.Second // ample for the late writer; it ends as soon as the output is let go
 			if tc.cut {
 				cmd.WaitDelay = 300 * time.Millisecond
 			}
@@ -263,4 +263,39 @@ func BenchmarkCommand(b *testing.B) {
 			}
 		})
 	}
+}
+
+func TestParseStartReport(t *testing.T) {
+	for _, tc := range []struct {
+		line     string
+		complete bool
+		started  bool
+		errno    int
+	}{
+		{"ok 42", true, true, 0},
+		{"err 2", true, false, 2},
+		{"ok 42", false, false, 0}, // cut off before its newline
+		{"ok", true, false, 0},
+		{"ok -1", true, false, 0},
+		{"err x", true, false, 0},
+		{"err 0", true, false, 0},
+		{"done", true, false, 0},
+		{"", true, false, 0},
+	} {
+		started, errno := parseStartReport(tc.line, tc.complete)
+		if started != tc.started || errno != tc.errno {
+			t.Errorf("parseStartReport(%q, %v) = %v, %d; want %v, %d", tc.line, tc.complete, started, errno, tc.started, tc.errno)
+		}
+	}
+}
+
+func FuzzParseStartReport(f *testing.F) {
+	f.Add("ok 42", true)
+	f.Add("err 13", true)
+	f.Fuzz(func(t *testing.T, line string, complete bool) {
+		started, errno := parseStartReport(line, complete)
+		if started && errno != 0 || errno < 0 || (started || errno > 0) && !complete {
+			t.Fatalf("parseStartReport(%q, %v) = %v, %d", line, complete, started, errno)
+		}
+	})
 }

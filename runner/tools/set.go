@@ -22,11 +22,12 @@ const RationaleRefusal = "Error: Required meta argument '_rationale' must be a n
 // b2661c8bd6763347a3e20e528fb8a91da3724518). A deferred tool the model
 // calls without load_tool is not refused: the sub-agent's ToolRegistry
 // holds core and deferred tools alike, and GetByName dispatches on the
-// name alone (the exposure tier only decides what is offered; newest
-// stored src/Netclaw.Actors/Tools/ToolRegistry.cs, 25,409 bytes, and
-// SubAgentActor.HandleToolCalls in the newest stored
-// src/Netclaw.Actors/SubAgents/SubAgentActor.cs, 89,315 bytes), so Call
-// runs it too.
+// name alone (the exposure tier only decides what is offered;
+// src/Netclaw.Actors/Tools/ToolRegistry.cs, 25,409 bytes, and
+// SubAgentActor.HandleToolCalls in
+// src/Netclaw.Actors/SubAgents/SubAgentActor.cs, 89,315 bytes: the tiered
+// versions, stored only in the fork salma-marei/netclaw @ba08b016), so
+// Call runs it too.
 const UnknownToolFormat = "Unknown tool: %s"
 
 // Set is the tools of one run, answering calls by name. It is safe for
@@ -46,8 +47,9 @@ type Set struct {
 	// running it ("" lets it run).
 	validate func(t Tool, args json.RawMessage) string
 	// loaded are the deferred tools activated by search_tools or
-	// load_tool.
-	loaded map[string]bool
+	// load_tool; loadOrder lists them in the order they were activated.
+	loaded    map[string]bool
+	loadOrder []string
 }
 
 // binder is a tool that needs the set it is in (search_tools and
@@ -62,26 +64,37 @@ func WithValidator(v func(t Tool, args json.RawMessage) string) Option {
 }
 
 // Load activates deferred tools by name: Offered lists them from now on.
+// Activating a core tool, or one already active, changes nothing.
 func (s *Set) Load(names ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, n := range names {
-		if _, ok := s.tools[n]; ok {
+		if t, ok := s.tools[n]; ok && t.Spec().Deferred && !s.loaded[n] {
 			s.loaded[n] = true
+			s.loadOrder = append(s.loadOrder, n)
 		}
 	}
 }
 
-// Offered returns the specs the model is offered now: every core tool,
-// and the deferred ones activated so far, in the order they were added.
+// Offered returns the specs the model is offered now: every core tool in
+// the order it was added, then the deferred ones activated so far in the
+// order they were activated. So does SubAgentActor: ResolveCoreAiTools
+// seeds its offered tools and TryActivateDiscoveredTool adds each deferred
+// tool after them (salma-marei/netclaw
+// @ba08b016c9d3286e62ce64e5013d63d298264231, the only stored copy of the
+// tiered actor; see request.CoreTools).
 func (s *Set) Offered() []Spec {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Spec, 0, len(s.order))
 	for _, n := range s.order {
-		sp := s.tools[n].Spec()
-		if !sp.Deferred || s.loaded[n] {
+		if sp := s.tools[n].Spec(); !sp.Deferred {
 			out = append(out, sp)
+		}
+	}
+	for _, n := range s.loadOrder {
+		if t, ok := s.tools[n]; ok {
+			out = append(out, t.Spec())
 		}
 	}
 	return out

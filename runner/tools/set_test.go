@@ -113,3 +113,36 @@ func TestSetClose(t *testing.T) {
 		t.Errorf("Close order %v, %v", order, err)
 	}
 }
+
+// The offered tools are the core ones in the order they were added, then
+// the deferred ones in the order they were activated, as SubAgentActor
+// seeds its core tools and appends each tool load_tool activates.
+func TestSetOfferedCoreThenLoadOrder(t *testing.T) {
+	mk := func(name string, deferred bool) Tool { return &echo{spec: Spec{Name: name, Deferred: deferred}} }
+	tests := []struct {
+		name string
+		load [][]string
+		want string
+	}{
+		{"nothing loaded", nil, "shell_execute,file_read,search_tools,load_tool"},
+		{"one loaded", [][]string{{"set_reminder"}}, "shell_execute,file_read,search_tools,load_tool,set_reminder"},
+		{"load order, not registration order", [][]string{{"set_reminder"}, {"web_fetch"}}, "shell_execute,file_read,search_tools,load_tool,set_reminder,web_fetch"},
+		{"loaded twice counts once", [][]string{{"web_fetch"}, {"web_fetch", "set_reminder"}}, "shell_execute,file_read,search_tools,load_tool,web_fetch,set_reminder"},
+		{"a core tool or an unknown one changes nothing", [][]string{{"file_read", "nope"}}, "shell_execute,file_read,search_tools,load_tool"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewSet([]Tool{mk("shell_execute", false), mk("web_fetch", true), mk("file_read", false), mk("set_reminder", true), mk("search_tools", false), mk("load_tool", false)})
+			for _, names := range tc.load {
+				s.Load(names...)
+			}
+			var got []string
+			for _, sp := range s.Offered() {
+				got = append(got, sp.Name)
+			}
+			if strings.Join(got, ",") != tc.want {
+				t.Errorf("offered %v, want %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -36,7 +36,6 @@ var stubbed = map[string]string{
 	"set_working_directory": "changed the session's project folder",
 	"attach_file":           "attached a file to the reply to the user",
 	"identity_write":        "changed NetClaw's identity files",
-	"memory_write":          "changed NetClaw's memory",
 }
 
 // IsStubbed reports whether a trial stubs the tool name.
