@@ -109,3 +109,30 @@ func TestComposeMemoRunsOwnSession(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkComposeRequest composes a spawn's request for a new task each
+// time, anew and through a memo shared by the runs (as a suite's samples
+// share one): the memo reads the playbook, assembles and counts the
+// prompt's parts and works out the tool offer once.
+func BenchmarkComposeRequest(b *testing.B) {
+	f := newFixture(b, wire.OpenAI)
+	agent := f.cat.Agent("tester")
+	s := Spec{Agent: agent, Config: f.cat.Config, NetClaw: NetClaw{Home: f.home.Base, Audience: preview.Personal}}
+	for _, memo := range []bool{false, true} {
+		b.Run(map[bool]string{false: "anew", true: "memo"}[memo], func(b *testing.B) {
+			s.Compose = nil
+			if memo {
+				s.Compose = NewComposeMemo()
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				s.Task = "Find the port of service " + strings.Repeat("x", i%7)
+				if _, err := composeRequest(s, agent); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

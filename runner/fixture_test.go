@@ -40,7 +40,7 @@ type fixture struct {
 	runner *Runner
 }
 
-func writeFile(t *testing.T, path, data string) {
+func writeFile(t testing.TB, path, data string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func writeFile(t *testing.T, path, data string) {
 	}
 }
 
-func newFixture(t *testing.T, p wire.Protocol) *fixture {
+func newFixture(t testing.TB, p wire.Protocol) *fixture {
 	t.Helper()
 	srv := modeltest.NewServer()
 	t.Cleanup(srv.Close)

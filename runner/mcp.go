@@ -56,8 +56,8 @@ func (n *mcpNotes) all() []string {
 // startMCP starts the MCP servers of the spec's configuration that its
 // audience may use, when the run offers tools and calls a model (a replay
 // answers every call from its cassette and starts none), and adds their
-// tools to the run's tool set, deferred (search_tools and load_tool
-// activate them, as at the runtime). The servers are stopped, with their
+// tools to the run's tool set, deferred (search_tools finds them and load_tool
+// activates them, as at the runtime). The servers are stopped, with their
 // process groups, when the tool set closes at the end of the run (or when
 // a spec error closes it first).
 func (p *prepared) startMCP(ctx context.Context, s Spec) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
 	"github.com/agentdesk/agentdesk/runner/route"
 )
@@ -101,6 +102,17 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	if err := sel.done(g); err != nil {
 		return err
 	}
+	if mode == evalrec.Offline && !f.demo && !f.static && f.round == nil && anyWithoutPreamble(suites) {
+		// Replayed samples are compared with a frontline given
+		// agentdesk's neutral preamble: recordings made with NetClaw's
+		// main-session prompt are stale, and this says why (as test
+		// --offline does).
+		if nc, err := f.netclaw.spawnNetClaw(g, c.Home, preview.Personal); err != nil {
+			return err
+		} else if nc.Core == nil {
+			g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing: "+nc.CoreMissing+"; suites without a preamble-file get agentdesk's neutral preamble, so recordings made with NetClaw's main-session prompt replay stale (preamble changed)"+netclawDirHint(nc.CoreMissing))
+		}
+	}
 	cwd, _ := os.Getwd() // the folder paths are shown relative to
 	if f.demo {
 		cwd = c.Home.Base
@@ -148,3 +160,15 @@ func routeSuiteFiles(agents string, paths []string) ([]string, error) {
 
 // routeSuites is the kind of suite agentdesk route --suite runs.
 var routeSuites = suiteKind{suffix: lintsuite.RouteSuffix, what: "routing suite", write: "<name>.route.yaml beside the agents (see agentdesk route --help), or give a FILE"}
+
+// anyWithoutPreamble reports whether a suite gives no preamble-file (its
+// frontline gets NetClaw's main-session prompt, or agentdesk's neutral
+// preamble without NetClaw).
+func anyWithoutPreamble(suites []*lintsuite.RouteSuite) bool {
+	for _, s := range suites {
+		if s.PreambleFile == "" {
+			return true
+		}
+	}
+	return false
+}

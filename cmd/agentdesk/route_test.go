@@ -554,3 +554,31 @@ func TestRouteNoAnswerIsNotAPick(t *testing.T) {
 		})
 	}
 }
+
+// TestRouteSuiteOfflineWithoutNetClawSaysWhyStale: recordings made with
+// NetClaw's main-session prompt replay stale where NetClaw is not found
+// (CI without --netclaw-dir); route --suite --offline says on stderr that
+// the operating rules are missing and that this is why, as test --offline
+// does.
+func TestRouteSuiteOfflineWithoutNetClawSaysWhyStale(t *testing.T) {
+	srv, env, _ := routeHome(t, wire.OpenAI, "", nil)
+	srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) { return spawnScript("reviewer"), true })
+	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
+	if err := os.WriteFile(filepath.Join(home, "agents", "front.route.yaml"), []byte("samples: 1\ncases:\n  - name: review\n    request: Please review my diff.\n    expect: reviewer\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withCore := append(append([]string{}, env...), "AGENTDESK_NETCLAW_DIR="+fixtureNetClaw(t))
+	if code, out, errOut := runTrialCmd(t, withCore, "", "route", "--suite", "--record"); code != 0 {
+		t.Fatalf("record: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, out, errOut := runTrialCmd(t, withCore, "", "route", "--suite", "--offline"); code != 0 || strings.Contains(errOut, "operating rules") {
+		t.Fatalf("offline with NetClaw: exit %d\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	code, out, errOut := runTrialCmd(t, env, "", "route", "--suite", "--offline")
+	if code != 1 || !strings.Contains(out, "preamble changed") {
+		t.Fatalf("offline without NetClaw: exit %d, want stale\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "the operating rules (NetClaw's embedded core) are missing") || !strings.Contains(errOut, "replay stale (preamble changed)") || strings.Count(errOut, "--netclaw-dir") != 1 {
+		t.Errorf("stderr does not say the rules are missing and why the recordings are stale:\n%s", errOut)
+	}
+}

@@ -90,8 +90,9 @@ type Tool struct {
 	// no state of NetClaw's.
 	ReadOnly bool
 	// Deferred is true for a tool the model first finds with search_tools
-	// and activates with load_tool (every MCP tool); false for a core tool,
-	// offered from the start.
+	// (or in the tool index) and activates with load_tool: every MCP tool,
+	// and the first-party tools outside NetClaw's core tier (CoreTools);
+	// false for a core tool, offered from the start.
 	Deferred bool
 	// Server is an MCP tool's server; Canonical its "<server>/<tool>" name,
 	// as search_tools lists it.

@@ -117,7 +117,7 @@ type bound struct {
 func (b *bound) bind(s *Set) { b.meta.set = s }
 
 // metaTools answers search_tools and load_tool from the catalogue, with
-// the MCP tools of the set added.
+// the MCP tools of the set added; load_tool activates the tool it names.
 type metaTools struct {
 	base request.Offered
 	set  *Set
@@ -157,14 +157,12 @@ func (m *metaTools) search(_ context.Context, a args, _ Meta) Result {
 	}
 	server, _, _ := a.str("Server")
 	o, _ := m.offered()
-	text, found := request.SearchTools(o, q, server)
-	if m.set != nil {
-		names := make([]string, len(found))
-		for i, t := range found {
-			names[i] = t.Name
-		}
-		m.set.Load(names...)
-	}
+	// search_tools only lists: what it finds is activated by load_tool
+	// alone, as the tiered runtime does (SubAgentActor activates a deferred
+	// tool on load_tool's result, and SearchToolsTool says "tools are NOT
+	// loaded until you call load_tool"; salma-marei/netclaw @ba08b016, see
+	// request.CoreTools).
+	text, _ := request.SearchTools(o, q, server)
 	return Result{Text: text, Label: LabelReal}
 }
 

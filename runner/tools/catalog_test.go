@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -111,17 +112,20 @@ func TestCatalogueCalls(t *testing.T) {
 	if r := call("file_search", `{"Root":".","Query":"x","Mode":"regex",`+why+`}`); r.Text != "Error: 'Mode' must be either 'name' or 'content'." {
 		t.Errorf("bad mode: %s", r.Text)
 	}
-	// search_tools finds the MCP tool and loads it; it is offered then.
+	// search_tools finds the MCP tool but does not load it; load_tool does,
+	// and it is offered then.
+	offered := func(name string) bool {
+		return slices.ContainsFunc(set.Offered(), func(s Spec) bool { return s.Name == name })
+	}
 	r = call("search_tools", `{"Query":"find notes",`+why+`}`)
 	if !strings.Contains(r.Text, "notes/find") {
 		t.Errorf("search_tools: %s", r.Text)
 	}
-	loaded := false
-	for _, s := range set.Offered() {
-		loaded = loaded || s.Name == "notes__find"
+	if offered("notes__find") {
+		t.Error("search_tools loaded the tool it found")
 	}
-	if !loaded {
-		t.Error("search_tools did not load the tool it found")
+	if r := call("load_tool", `{"Name":"notes/find",`+why+`}`); r.Text != "notes/find" || !offered("notes__find") {
+		t.Errorf("load_tool notes/find: %q, offered %v", r.Text, offered("notes__find"))
 	}
 	if r := call("load_tool", `{"Name":"nothing-like-it",`+why+`}`); !strings.Contains(r.Text, "not found") {
 		t.Errorf("load_tool unknown: %s", r.Text)

@@ -46,8 +46,8 @@ type Set struct {
 	// validate, when set, answers a call the runtime would refuse before
 	// running it ("" lets it run).
 	validate func(t Tool, args json.RawMessage) string
-	// loaded are the deferred tools activated by search_tools or
-	// load_tool; loadOrder lists them in the order they were activated.
+	// loaded are the deferred tools load_tool activated; loadOrder lists
+	// them in the order they were activated.
 	loaded    map[string]bool
 	loadOrder []string
 }

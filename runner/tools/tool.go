@@ -28,8 +28,8 @@ type Spec struct {
 	Description string
 	// Parameters is the JSON Schema object of the arguments.
 	Parameters json.RawMessage
-	// Deferred is set for a tool offered through search_tools and
-	// load_tool rather than at the start.
+	// Deferred is set for a tool offered once load_tool activates it
+	// rather than at the start.
 	Deferred bool
 	// Approval is set for a tool whose every call needs the author's
 	// approval before it runs (shell_execute, web_fetch, web_search, every

@@ -2,8 +2,10 @@ package wire
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -96,5 +98,32 @@ func BenchmarkSSEFrames1MB(b *testing.B) {
 				break
 			}
 		}
+	}
+}
+
+// BenchmarkNewRequest builds a model call's request with a system prompt
+// of about 20 KB and ten tools: eager (a live call, the body encoded) and
+// lazy (a replay's, whose body nothing reads).
+func BenchmarkNewRequest(b *testing.B) {
+	r := Request{Endpoint: "http://127.0.0.1:1/v1", Model: "m", System: strings.Repeat("You are a careful \"agent\".\n", 750),
+		Messages: []Message{{Role: "user", Text: "Find the port."}}}
+	for i := range 10 {
+		r.Tools = append(r.Tools, Tool{Name: fmt.Sprintf("tool_%d", i), Description: "Does a thing.",
+			Parameters: []byte(`{"type":"object","properties":{"path":{"type":"string","description":"A path."}},"required":["path"]}`)})
+	}
+	for _, bl := range []struct {
+		name  string
+		build func(Protocol, context.Context, Request) (*http.Request, error)
+	}{{"eager", Protocol.NewHTTPRequest}, {"lazy", Protocol.NewLazyRequest}} {
+		b.Run(bl.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				req, err := bl.build(OpenAI, context.Background(), r)
+				if err != nil {
+					b.Fatal(err)
+				}
+				req.Body.Close()
+			}
+		})
 	}
 }
