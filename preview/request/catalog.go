@@ -22,8 +22,7 @@ const (
 	// KindWrite tools change files (file_write, file_edit).
 	KindWrite Kind = "write"
 	// KindEffect tools reach outside the files: a process, the network, the
-	// user (shell_execute, web_search, web_fetch, skill_execute_resource,
-	// attach_file).
+	// user (shell_execute, web_search, web_fetch, attach_file).
 	KindEffect Kind = "effect"
 	// KindState tools read or change NetClaw's own state: its skills,
 	// reminders, webhooks, memory, background jobs, the session's project

@@ -81,7 +81,6 @@ func TestIndexFirstParty(t *testing.T) {
 		"list_reminders: List reminder definitions with IDs, schedules, status, and next fire times.\n" +
 		"run_reminder: Run an existing reminder now to test it. The reminder's schedule does not cha...\n" +
 		"set_reminder: Schedule or update a reminder by ID. If a reminder with the given ID already ...\n" +
-		"skill_execute_resource: Execute a resource file bundled with a registered skill. The resource is vali...\n" +
 		"skill_manage: Create, edit, patch, or delete skills and their resource files. Actions: crea...\n" +
 		"store_memory: Save knowledge to cross-session memory for future retrieval. Use for solution...\n" +
 		"update_memory: Edit or delete a memory by ID. For document edits, provide either old_text an...\n" +

@@ -331,7 +331,7 @@ func (p Policy) featureOff(name string) string {
 	switch name {
 	case "web_search", "web_fetch":
 		return offSwitch(!p.Search, "Search.Enabled")
-	case "skill_load", "skill_read_resource", "skill_execute_resource":
+	case "skill_load", "skill_read_resource":
 		return offSwitch(!p.SkillSync, "SkillSync.Enabled")
 	case "spawn_agent":
 		return offSwitch(!p.SubAgents, "SubAgents.Enabled")

@@ -56,7 +56,7 @@ func TestSubAgentToolsPerAudience(t *testing.T) {
 	meta := []string{"search_tools", "load_tool"}
 	personalBody := slices.Concat([]string{"shell_execute", "file_read", "file_list", "file_search", "tool_output_read", "file_write", "file_edit",
 		"web_search", "web_fetch", "set_working_directory"}, memory,
-		[]string{"skill_load", "skill_read_resource", "skill_execute_resource", "skill_manage",
+		[]string{"skill_load", "skill_read_resource", "skill_manage",
 			"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder", "check_background_job"})
 	personal := slices.Concat(personalBody, meta)
 	team := slices.Concat([]string{"file_read", "file_list", "file_search", "tool_output_read", "file_write", "file_edit",
@@ -78,10 +78,10 @@ func TestSubAgentToolsPerAudience(t *testing.T) {
 		{"team", preview.Team, DefaultPolicy(), team, ""},
 		{"public cannot spawn", preview.Public, DefaultPolicy(), nil, PublicCannotSpawn},
 		{"sub-agents off", preview.Personal, policy(func(p *Policy) { p.SubAgents = false }), nil, SubAgentsDisabled},
-		{"shell off", preview.Personal, policy(func(p *Policy) { p.Shell = ShellOff }), without(personal, "shell_execute", "skill_execute_resource", "check_background_job"), ""},
-		{"sandbox only", preview.Personal, policy(func(p *Policy) { p.Shell = ShellSandboxOnly }), without(personal, "shell_execute", "skill_execute_resource", "check_background_job"), ""},
+		{"shell off", preview.Personal, policy(func(p *Policy) { p.Shell = ShellOff }), without(personal, "shell_execute", "check_background_job"), ""},
+		{"sandbox only", preview.Personal, policy(func(p *Policy) { p.Shell = ShellSandboxOnly }), without(personal, "shell_execute", "check_background_job"), ""},
 		{"search off", preview.Team, policy(func(p *Policy) { p.Search = false }), without(team, "web_search", "web_fetch"), ""},
-		{"skills off", preview.Personal, policy(func(p *Policy) { p.SkillSync = false }), without(personal, "skill_load", "skill_read_resource", "skill_execute_resource"), ""},
+		{"skills off", preview.Personal, policy(func(p *Policy) { p.SkillSync = false }), without(personal, "skill_load", "skill_read_resource"), ""},
 		{"scheduling off", preview.Team, policy(func(p *Policy) { p.Scheduling = false }), without(team, "set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder"), ""},
 		{"memory off", preview.Personal, policy(func(p *Policy) { p.Memory = false }), without(personal, memory...), ""},
 		{"memory off, team", preview.Team, policy(func(p *Policy) { p.Memory = false }), without(team, memory...), ""},

@@ -83,8 +83,14 @@ import (
 //     for list_webhooks, web_search, web_fetch; WithSkillTools: RegisterCore
 //     for skill_load and skill_read_resource, Register for skill_manage; the
 //     reminder, webhook-route and background-job tools Register).
-//   - The memory tools, run_reminder and skill_execute_resource are
-//     registered with Register wherever they are registered: deferred.
+//   - The memory tools and run_reminder are registered with Register
+//     wherever they are registered: deferred.
+//
+// Not offered: skill_execute_resource. netclaw-dev's WithSkillTools
+// (@003d8a98) registers it (SkillExecuteResourceTool.cs @8caf56f1), but
+// the fork's later one (@0c8a8a64) registers skill_load,
+// skill_read_resource and skill_manage only, and the fork holds no
+// SkillExecuteResourceTool.cs: the newest runtime no longer offers it.
 //
 // CoreTools is that core tier; every other first-party tool is deferred,
 // and every MCP tool too. It is the one list both sides read: the
@@ -267,14 +273,6 @@ func firstParty() []Tool {
 			"Read a resource file from a skill's references, scripts, or assets directory.",
 			req("SkillName", "string", "Name of the skill containing the resource"),
 			req("ResourcePath", "string", "Relative path within the skill directory (e.g., 'references/checklist.md')"),
-		),
-		builtin("skill_execute_resource", "shell", KindEffect, false, NeedsSkillSync,
-			tools+"SkillExecuteResourceTool.cs @8caf56f1f9c636747c097d0fc5fdec8ee12803a5",
-			"Execute a resource file bundled with a registered skill. The resource is validated under the skill root, staged into the session directory, and run with shell-equivalent approval. Use for executable skill helpers such as Python or Bash scripts.",
-			req("SkillName", "string", "Name of the skill containing the executable resource"),
-			req("ResourcePath", "string", "Relative path within the skill directory, for example 'scripts/check.py' or 'examples/demo.sh'"),
-			opt("Interpreter", "string", "Optional interpreter override: bash, sh, python3, python, node, pwsh, or powershell. Omit to infer from extension or shebang."),
-			opt("Arguments", "string", "Optional raw command-line arguments appended after the staged resource path"),
 		),
 		builtin("skill_manage", "builtin", KindState, false, Always,
 			tools+"SkillManageTool.cs @93f826ac522c59e1ff37a14b47f55e5dbdc5a21d",

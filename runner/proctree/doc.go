@@ -33,10 +33,10 @@
 // namespaces (often refused) and would change what the command sees.
 //
 // Every command also carries a unique AGENTDESK_PROCESS_TREE variable in
-// its environment, and agentdesk is a child subreaper too: when there is
-// no supervisor (no /proc/self/exe) or it was killed, Kill kills the
-// command's group and every process carrying its mark, and Cleanup reaps
-// those re-parented to agentdesk; a descendant that cleared its
+// its environment: when there is no supervisor (no /proc/self/exe; then
+// agentdesk makes itself a child subreaper) or it was killed, Kill kills
+// the command's group and every process carrying its mark, and Cleanup
+// reaps those re-parented to agentdesk; a descendant that cleared its
 // environment and left the group is then not found. Elsewhere than Linux,
 // the process group is all there is.
 package proctree

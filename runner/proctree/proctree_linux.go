@@ -39,7 +39,13 @@ type proc struct {
 }
 
 func prepare(cmd *exec.Cmd) {
-	subreaper.Do(func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
+	// Without a supervisor, agentdesk itself adopts what a command orphans,
+	// so Cleanup can reap what it kills. With one, the supervisor does, and
+	// agentdesk stays an ordinary parent: the orphans of an editor or a
+	// browser it opens go to init, not to agentdesk as zombies.
+	if !useSupervisor || !canExecSelf() {
+		subreaper.Do(func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
+	}
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}

@@ -80,7 +80,7 @@ func check(e lintsuite.Expect, rec *runner.Record, outputTokens func() (int, boo
 	}
 	for _, t := range e.Tools {
 		if called[t] == 0 {
-			fail("tools", "tools "+t, "it was never called (called: "+calledList+")", nil)
+			fail("tools", "tools "+t, notOffered(rec, t)+"it was never called (called: "+calledList+")", nil)
 		}
 	}
 	for _, want := range e.ToolCalls {
@@ -170,6 +170,22 @@ func linesWith(output string, keep func(string) bool) []string {
 		out = append(out, fmt.Sprintf("(%d more)", more))
 	}
 	return slices.Clip(out)
+}
+
+// notOffered says, before "it was never called", that the run did not
+// offer the tool at all (a misspelt name, a tool of another audience or
+// switched off), with the offered name it is closest to: "" when it was
+// offered, when the run offered no tools, or for an MCP tool
+// (server__tool), which is deferred and loaded by the model.
+func notOffered(rec *runner.Record, name string) string {
+	if len(rec.Tools) == 0 || slices.Contains(rec.Tools, name) || strings.Contains(name, "__") {
+		return ""
+	}
+	msg := "the run did not offer " + name
+	if near := lint.Suggest(name, rec.Tools, 1); len(near) > 0 {
+		msg += " (did you mean " + near[0] + "?)"
+	}
+	return msg + "; "
 }
 
 // calledWith reports whether rec holds a call of want.Name whose

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"strings"
 	"testing"
 
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
@@ -42,5 +43,31 @@ func TestToolCallArgs(t *testing.T) {
 				t.Errorf("failures %+v, want ok=%v", fails, tt.ok)
 			}
 		})
+	}
+}
+
+// expect: tools: naming a tool the run did not offer says so, with the
+// offered name it is closest to, before "it was never called".
+func TestExpectToolNotOffered(t *testing.T) {
+	rec := &runner.Record{Outcome: runner.Completed, Tools: []string{"file_read", "file_list", "shell_execute"},
+		ToolCalls: []runner.ToolCall{{Name: "file_read", Arguments: `{"Path":"a"}`}}}
+	tests := []struct {
+		tool, want string
+	}{
+		{"file_reed", "tools file_reed: the run did not offer file_reed (did you mean file_read?); it was never called (called: file_read)"},
+		{"web_fetch", "tools web_fetch: the run did not offer web_fetch; it was never called (called: file_read)"},
+		{"file_list", "tools file_list: it was never called (called: file_read)"},
+		{"notes__find", "tools notes__find: it was never called (called: file_read)"},
+	}
+	for _, tt := range tests {
+		fails := Check(lintsuite.Expect{MaxToolCalls: -1, MaxOutputTokens: -1, Tools: []string{tt.tool}}, rec)
+		if len(fails) != 1 || fails[0].Expect+": "+fails[0].Message != tt.want {
+			t.Errorf("%s: %+v, want %q", tt.tool, fails, tt.want)
+		}
+	}
+	// Without the offered list (a record without tools), no guess.
+	rec.Tools = nil
+	if fails := Check(lintsuite.Expect{MaxToolCalls: -1, MaxOutputTokens: -1, Tools: []string{"file_reed"}}, rec); len(fails) != 1 || strings.Contains(fails[0].Message, "did not offer") {
+		t.Errorf("without an offered list: %+v", fails)
 	}
 }

@@ -10,8 +10,7 @@ import (
 )
 
 // Catalogue tools that need approval before they run: they reach a
-// process or the network (every MCP tool does too). skill_execute_resource
-// would too, but a trial stubs it, so nothing is asked.
+// process or the network (every MCP tool does too).
 var gated = map[string]bool{
 	ShellExecute: true,
 	"web_fetch":  true,
