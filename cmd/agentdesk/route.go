@@ -557,6 +557,11 @@ func writeSimilar(b *strings.Builder, pairs []route.Pair) {
 // session's, as NetClaw composes them, when the install is found
 // (route.AsNetClaw); else it leaves agentdesk's neutral default.
 func frontlineAsNetClaw(g *globals, f routeFlags, c *lint.Catalog, q *route.Question) error {
+	if f.project != "" {
+		if fi, err := os.Stat(f.project); err != nil || !fi.IsDir() {
+			return usageErrorf("--project %s is not a folder: give the session's project folder, or leave --project out", termsafe.Escape(f.project))
+		}
+	}
 	nc, err := f.netclaw.spawnNetClaw(g, c.Home, q.Audience)
 	if err != nil {
 		return err

@@ -582,3 +582,22 @@ func TestRouteSuiteOfflineWithoutNetClawSaysWhyStale(t *testing.T) {
 		t.Errorf("stderr does not say the rules are missing and why the recordings are stale:\n%s", errOut)
 	}
 }
+
+// TestRouteProjectNotAFolder: route's --project is checked as run's and
+// tools' are (exit 2), for a request, --show-request and a suite; it was
+// taken silently, with no project instructions and a project_dir that
+// does not exist.
+func TestRouteProjectNotAFolder(t *testing.T) {
+	_, env, _ := routeHome(t, wire.OpenAI, "", nil)
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	writeFileT(t, file, "x")
+	for _, p := range []string{filepath.Join(t.TempDir(), "nope"), file} {
+		for _, args := range [][]string{{"route", "--show-request", "hi"}, {"route", "--samples", "1", "hi"}} {
+			args = append(args, "--netclaw-dir", fixtureNetClaw(t), "--project", p)
+			code, _, stderr := runTrialCmd(t, env, "", args...)
+			if code != 2 || !strings.Contains(stderr, "--project "+p+" is not a folder") {
+				t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+			}
+		}
+	}
+}

@@ -114,8 +114,12 @@ func sizeLimitNote(dir string, changed []string, code int) string {
 	limits := [2]int64{int64(shellFileBlocks) * 512, int64(shellFileBlocks) * 1024}
 	var hit []string
 	for _, c := range changed {
-		rel, _, _ := strings.Cut(c, " (") // Skipped entries carry a reason
+		rel := c
 		fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
+		if i := strings.LastIndex(c, " ("); err != nil && i > 0 { // a Skipped entry carries a reason
+			rel = c[:i]
+			fi, err = os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
+		}
 		if err == nil && fi.Mode().IsRegular() && (fi.Size() == limits[0] || fi.Size() == limits[1]) {
 			hit = append(hit, safe(rel))
 		}
