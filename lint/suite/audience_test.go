@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,5 +53,24 @@ cases:
 		if !strings.Contains(all, want) {
 			t.Errorf("diagnostics lack %q:\n%s", want, all)
 		}
+	}
+}
+
+// A case that expects tool calls but has no project can never pass: a
+// trial without a project offers no tools.
+func TestToolsExpectedWithoutProject(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "code-analyst.test.yaml")
+	src := "cases:\n  - name: no project\n    task: Read it.\n    expect:\n      tools: [file_read]\n  - name: with project\n    task: Read it.\n    project: .\n    expect:\n      tools: [file_read]\n  - name: no tools wanted\n    task: Answer.\n    expect:\n      no-tools: [file_read]\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := Load(path)
+	var got []string
+	for _, d := range s.Diagnostics {
+		got = append(got, fmt.Sprintf("%d:%d %s %s", d.Pos.Line, d.Pos.Column, d.Rule, d.Message))
+	}
+	want := `5:14 suite-value case "no project" expects tool calls (file_read) but has no project: a trial without one offers no tools, so none can be called`
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("diagnostics %q, want only %q", got, want)
 	}
 }

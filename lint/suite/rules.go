@@ -32,7 +32,7 @@ var Rules = []lint.Rule{
 	{ID: RuleYAML, Summary: "a suite file is not valid YAML, a key appears twice, or a value has the wrong type", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleUnknownKey, Summary: "a key suites do not have (with did-you-mean)", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleMissing, Summary: "a required key is missing: cases, a case's name or task", Runtime: lint.Error, Publish: lint.Error},
-	{ID: RuleValue, Summary: "a value out of range: repeat, pass-rate, an outcome or reason, a limit", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleValue, Summary: "a value out of range: repeat, pass-rate, an outcome or reason, a limit; an audience of Public; expected tool calls in a case without a project", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleRegexp, Summary: "matches is not a valid RE2 regular expression", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleDuplicateCase, Summary: "two cases of a suite share a name", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleAgent, Summary: "the suite's agent is not loaded (unknown or rejected)", Runtime: lint.Error, Publish: lint.Error},

@@ -377,6 +377,11 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 	if expect != nil {
 		r.expect(c, expect)
 	}
+	if len(c.Expect.Tools) > 0 && strings.TrimSpace(c.Project) == "" {
+		// A trial without a project offers no tools: the case could
+		// never pass.
+		r.add(RuleValue, keyPos(c.Keys, "expect.tools", c.Pos), fmt.Sprintf("case %q expects tool calls (%s) but has no project: a trial without one offers no tools, so none can be called", c.Name, strings.Join(c.Expect.Tools, ", ")), "add project: the folder the agent's tools work in")
+	}
 	if len(c.Expect.Changes) > 0 && strings.TrimSpace(c.Project) == "" {
 		r.add(RuleChange, keyPos(c.Keys, "expect.changes", c.Pos), fmt.Sprintf("case %q expects changes but has no project: nothing can change", c.Name), "add project: the folder the agent works in")
 	}

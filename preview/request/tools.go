@@ -114,20 +114,34 @@ func firstParty() []Tool {
 		memory    = "src/Netclaw.Actors/Memory/"
 		fork      = "salma-marei/netclaw "
 		forkAt    = " @ba08b016c9d3286e62ce64e5013d63d298264231"
+		// forkLatest is the fork's later commit, the one the first
+		// message's [session] block follows.
+		forkLatest = " @0c8a8a64161c06c949fb79c6b66e2e86c3ae1db4"
 	)
 	return []Tool{
-		builtin("shell_execute", "shell", KindEffect, false, Always,
-			tools+"ShellTool.cs @8a459b116372b693a5b5423ef663104cb1adf338",
+		// shell_execute follows the fork's newest ShellTool.cs, the one that
+		// runs commands with the session's managed temporary folder
+		// (ManagedTemporaryEnvironment) and whose text names temp_dir, as
+		// the first message's [session] block does (ToolChoiceGuidance
+		// @0c8a8a64); netclaw-dev's newest stored (@8a459b11) still named
+		// session_dir.
+		from(fork, builtin("shell_execute", "shell", KindEffect, false, Always,
+			tools+"ShellTool.cs"+forkLatest,
 			"Execute local search, VCS, builds, tests, processes, or other operations requiring shell semantics. "+
 				"For declared-project work, omit WorkingDirectory. Use it for one call in a named child directory. "+
-				"Use session_dir only for disposable non-project work. Keep inline directory changes only when requested. "+
-				"Start with the smallest operation that answers the request. Do not use shell only to verify successful structured results. "+
-				"After approval-required results, do not retry or substitute variants. Treat 'Tool access denied:' as terminal; do not change scope. "+
+				"Standard temporary APIs use temp_dir. Preserve an explicit host temporary path only when the task requires it. "+
+				"Keep inline directory changes only when requested. "+
+				"Start with the smallest operation that answers the request. Use one operation per call. "+
+				"Keep independent searches and diagnostics separate; do not join them with separators or labels. "+
+				"Add a pipeline only when the requested result requires it. Do not use shell only to verify successful structured results. "+
+				"If approval is required but no interactive requester is available, do not retry or substitute the call during that turn. "+
+				"After an access denial, do not retry that call during the same user turn. Do not change its scope or substitute another tool to evade the denial. "+
+				"A later explicit user request can start a new call under normal approval policy. "+
 				"Apply one 'Tool execution deferred:' correction unchanged. "+
 				"Do not use shell for known file reads, listings, edits, or disposable text unless shell behavior is requested.",
-			req("Command", "string", "The smallest shell operation that answers the request. Omit WorkingDirectory for declared-project work. Do not use shell for disposable text unless shell behavior is requested. Do not verify successful structured results with shell. Do not retry approval-required variants. Treat 'Tool access denied:' as terminal; do not change scope. Apply one 'Tool execution deferred:' correction unchanged."),
-			opt("WorkingDirectory", "string", "Set only for one call in a named child directory or worktree. Omit for declared-project work. Use session_dir only for disposable non-project work."),
-		),
+			req("Command", "string", "The smallest shell operation that answers the request. Use one operation per call. Keep independent searches and diagnostics separate; do not join them with separators or labels. Add a pipeline only when the requested result requires it. Omit WorkingDirectory for declared-project work. Do not use shell for disposable text unless shell behavior is requested. Do not verify successful structured results with shell. If approval is required but no interactive requester is available, do not retry or substitute the call during that turn. After an access denial, do not retry that call during the same user turn. Do not change its scope or substitute another tool to evade the denial. A later explicit user request can start a new call under normal approval policy. Apply one 'Tool execution deferred:' correction unchanged."),
+			opt("WorkingDirectory", "string", "Set only for one call in a named child directory or worktree. Omit for declared-project work. Standard temporary APIs use temp_dir."),
+		)),
 		builtin("file_read", "file", KindRead, true, Always,
 			tools+"FileReadTool.cs @1806907f63a16d5fbfea4d0382761c5c03f9bf46",
 			"Read text files or inspect non-text files. Images can be loaded for visual inspection when the active model supports image input; PDFs/media/archives return metadata and guidance. For large text files, use StartLine and Limit to read sections.",

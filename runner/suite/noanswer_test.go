@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ import (
 // evaluated (no "contains … does not hold it" under the connection
 // failure). A case that expects the reason is checked as usual.
 func TestNoAnswerIsAnErrorNotAFailure(t *testing.T) {
-	const checked = "cases:\n  - name: one\n    task: hi\n    expect: {contains: Hello, matches: 'H.*o', tools: [file_read]}\n"
+	const checked = "cases:\n  - name: one\n    task: hi\n    project: proj\n    expect: {contains: Hello, matches: 'H.*o', tools: [file_read]}\n"
 	tests := []struct {
 		name   string
 		suite  string
@@ -41,6 +42,7 @@ func TestNoAnswerIsAnErrorNotAFailure(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
+			writeFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a project\n")
 			path := f.suite(tt.suite)
 			tt.setup(f)
 			ctx, cancel := context.WithCancel(context.Background())
