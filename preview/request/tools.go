@@ -75,7 +75,9 @@ import (
 //     the others, search_tools and load_tool registered again last, over
 //     that registry; ResolveCoreAiTools seeds the offered tools;
 //     TryActivateDiscoveredTool adds a deferred one after them; the system
-//     prompt appends GenerateCompressedIndex(audience, policy)) and
+//     prompt appends GenerateCompressedIndex(audience, policy); the fork's
+//     later SubAgentActor.cs @0c8a8a64161c06c949fb79c6b66e2e86c3ae1db4,
+//     88,965 bytes, does all this alike) and
 //     ToolRegistrationExtensions.cs @0c8a8a64161c06c949fb79c6b66e2e86c3ae1db4
 //     (WithFirstPartyTools: RegisterCore for shell_execute, file_read,
 //     file_list, file_search, tool_output_read, file_write, file_edit,
