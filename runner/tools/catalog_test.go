@@ -221,3 +221,27 @@ func TestMemoryAndRunReminderAreStubbed(t *testing.T) {
 		t.Errorf("find_memories without _rationale: %+v", r)
 	}
 }
+
+// The stub table speaks only of catalogued tools, and every catalogued
+// tool a full trial stubs (workspace and skills given) has its own line
+// rather than the generic one: a name the catalogue does not hold would
+// be a stale entry no run can reach.
+func TestStubTableMatchesCatalogue(t *testing.T) {
+	for name := range stubbed {
+		if _, ok := request.NetClaw().Tool(name); !ok {
+			t.Errorf("the stub table names %q, which the catalogue does not hold", name)
+		}
+	}
+	root := t.TempDir()
+	ov, err := overlay.New(root, filepath.Join(t.TempDir(), "ov"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ov.Close()
+	offered := request.Offered{Audience: preview.Personal, Tools: request.NetClaw().Tools()}
+	for _, tool := range FromOffered(Env{Workspace: NewWorkspace(ov), Offered: offered, Skills: []Skill{}}) {
+		if _, ok := tool.(*stub); ok && stubbed[tool.Spec().Name] == "" {
+			t.Errorf("%s is stubbed with the generic line; give it its own in the stub table", tool.Spec().Name)
+		}
+	}
+}
