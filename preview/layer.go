@@ -29,7 +29,25 @@ const (
 )
 
 // DeniedTools are the tools a user-facing sub-agent never gets, whatever the
-// parent audience's profile allows, in the order the layer names them.
+// parent audience's profile allows, sorted (ordinal), in the order the
+// layer names them: SubAgentToolPolicy.GetDeniedSubAgentTools. It is the
+// one copy of NetClaw's sub-agent denylist; request.SubAgentDenied is the
+// same slice. The facts, with the commits:
+//   - salma-marei/netclaw @ba08b016c9d3286e62ce64e5013d63d298264231,
+//     src/Netclaw.Configuration/SubAgentToolPolicy.cs (its only stored
+//     version): DeniedSubAgentToolNames holds "spawn_agent" and
+//     ToolAudienceProfileToolCatalog.AttachFile ("attach_file"), "tools
+//     whose results cannot cross the child-to-parent completion boundary".
+//   - The newest spawners filter with that policy and say what it holds:
+//     SubAgentSpawner.ResolveTools, netclaw-dev/netclaw
+//     @28ddf700169220c86c596debd17d5d8dc03bfe7c and the fork
+//     @0c8a8a64161c06c949fb79c6b66e2e86c3ae1db4: "denies recursive
+//     delegation and tools that need parent-only output transport".
+//   - netclaw-dev's stored SubAgentToolPolicy.cs versions
+//     (@3770d6829952ad03c5658f301685ac69ba82eb2e and a later one with doc
+//     comments) deny "spawn_agent" only ("only prevents recursive
+//     delegation loops"); they are older than that spawner, whose comment
+//     is the fork's policy's. Its @f87596eb is older still (an allowlist).
 var DeniedTools = []string{"attach_file", "spawn_agent"}
 
 // Enabled reports whether the frontline model sees a sub-agent layer at all:

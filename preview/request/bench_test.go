@@ -36,3 +36,31 @@ func BenchmarkCompose(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkForTask makes one run's first message from a composed request,
+// as every trial and suite sample does once its run id is known: the
+// spawn's task and context, the working context with git state, and the
+// [session] block of the run's storage.
+func BenchmarkForTask(b *testing.B) {
+	in := Input{
+		Agent:       &lint.Definition{Name: "bench", Body: "You review Go code for races."},
+		Audience:    preview.Personal,
+		Project:     "/work/project",
+		RecentFiles: []string{"internal/watch/watch.go", "internal/watch/debounce.go", "cmd/serve/main.go"},
+		Git:         &GitState{Kind: GitAvailable, Worktree: "/work/project", CommonDir: "/work/project/.git", Branch: "main", Head: "0123456789abcdef", Upstream: "origin/main", Ahead: 2, Modified: 3, Untracked: 1},
+		Shell:       &Shell{Platform: "Linux", Executable: "/bin/bash", Grammar: "Bash"},
+		Offer:       &Offer{},
+	}
+	r, err := Compose(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := ChildStorage("/home/user/.local/state/agentdesk/runs/0123456789abcdef/session", "0123456789abcdef")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if got := r.ForTask("Review the diff.", "The service listens on 8080.", &st); got.FirstMessage == "" {
+			b.Fatal("no first message")
+		}
+	}
+}

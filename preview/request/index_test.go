@@ -147,11 +147,12 @@ func TestSearchTools(t *testing.T) {
 	o := c.SubAgentTools(preview.Personal, DefaultPolicy())
 
 	text, loaded := SearchTools(o, "issues", "github")
-	want := "Found 1 tool(s):\n\n  github/list_issues — List the issues of a repository. (params: owner, repo, state, labels, +1 more)\n\nCall any tool above by its full name. Tools are now loaded and available.\n"
+	want := "Found 1 tool(s):\n\n  github__list_issues — List the issues of a repository. (params: owner, repo, state, labels, +1 more)\n\nTo expose a selected tool schema, call load_tool(\"<tool_name>\"). Normal authorization still runs at dispatch.\n"
 	if text != want || len(loaded) != 1 {
 		t.Errorf("search:\n%q\nwant\n%q", text, want)
 	}
-	if text, _ := SearchTools(o, "servers", ""); !strings.HasPrefix(text, "Available MCP servers (1):\n\n  github (1 tools): GitHub operations") {
+	if text, _ := SearchTools(o, "servers", ""); !strings.HasPrefix(text, "Available MCP servers (1):\n\n  github (1 tools): GitHub operations") ||
+		!strings.HasSuffix(text, "\nTo find tools, call search_tools(query: \"<intent>\", server: \"<server_name>\"), then load_tool(\"<name>\") to expose its schema.\n") {
 		t.Errorf("servers:\n%s", text)
 	}
 	if text, loaded := SearchTools(o, "ALL", "mcp:github"); !strings.HasPrefix(text, "Found 1 tool(s) in server 'github':") || len(loaded) != 1 {
@@ -163,23 +164,30 @@ func TestSearchTools(t *testing.T) {
 	if text, _ := SearchTools(o, "read file", ""); !strings.Contains(text, "  file_read — Read text files or inspect non-text files. Images can be loaded for visual in... (params: Path, StartLine, Limit, _rationale, +2 more)") {
 		t.Errorf("first-party search:\n%s", text)
 	}
-	if text, loaded := SearchTools(o, "file_raed", ""); !strings.Contains(text, "Did you mean:\n\n  ? file_read :: ") || loaded != nil {
+	if text, loaded := SearchTools(o, "file_raed", ""); !strings.Contains(text, "Did you mean:\n\n  ? file_read :: ") || loaded != nil ||
+		!strings.HasSuffix(text, "\nSuggestions are not loaded yet. Call load_tool with one of the exact tool names above.\n") {
 		t.Errorf("suggestions:\n%s", text)
 	}
 	if text, _ := SearchTools(o, "zzzzqqq", "github"); text != "No tools found matching 'zzzzqqq' in server 'github'. Try search_tools(query: \"all\", server: \"github\") to browse tools." {
 		t.Errorf("nothing: %q", text)
 	}
 
-	if got := LoadToolResult(c, o, " github/list_issues "); got != "github/list_issues" {
-		t.Errorf("load: %q", got)
+	// load_tool answers with the name the model calls the tool by, given
+	// either form.
+	for _, name := range []string{" github/list_issues ", "github__list_issues"} {
+		if got := LoadToolResult(c, o, name); got != "github__list_issues" {
+			t.Errorf("load %q: %q", name, got)
+		}
 	}
 	if got := LoadToolResult(c, o, "file_read"); got != "file_read" {
 		t.Errorf("load first-party: %q", got)
 	}
-	if got := LoadToolResult(c, o, "attach_file"); got != "Tool 'attach_file' is not available in the current trust context." {
+	// A tool the sub-agent may not see is not found, as one that does not
+	// exist.
+	if got := LoadToolResult(c, o, "attach_file"); got != "Tool 'attach_file' not found. Use search_tools to find available tools." {
 		t.Errorf("load denied: %q", got)
 	}
-	if got := LoadToolResult(c, o, "issues"); got != "Tool 'issues' not found. Did you mean: github/list_issues?" {
+	if got := LoadToolResult(c, o, "issues"); got != "Tool 'issues' not found. Did you mean: github__list_issues?" {
 		t.Errorf("load unknown: %q", got)
 	}
 	if got := LoadToolResult(c, o, "  "); got != "Error: tool name is required." {

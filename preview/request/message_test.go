@@ -205,3 +205,28 @@ func TestComposeFirstMessageWithGit(t *testing.T) {
 		t.Errorf("public first message without context %q, want the raw task", got)
 	}
 }
+
+// As NetClaw's SubAgentActorTests assert of the first model call: the
+// session folder and each block of tool-choice guidance are in exactly
+// one message, the user's, and the system prompt never names the session
+// folder.
+func TestSessionContextOnlyInTheFirstMessage(t *testing.T) {
+	f := newFixture(t)
+	st := ChildStorage(filepath.Join(t.TempDir(), "session"), "run-9")
+	for _, aud := range []preview.Audience{preview.Personal, preview.Team} {
+		in := f.input("Body.")
+		in.Audience, in.Session = aud, &st
+		r := compose(t, in)
+		for _, want := range []string{"session_dir: " + st.SessionDir, "temp_dir: " + st.TempDir, guidanceStructuredWorkspace, guidanceDirectorySelection, guidanceShellComposition} {
+			if n := strings.Count(r.FirstMessage, want); n != 1 {
+				t.Errorf("%s: the first message holds %.40q %d times", aud, want, n)
+			}
+			if strings.Contains(r.System, want) {
+				t.Errorf("%s: the system prompt holds %.40q", aud, want)
+			}
+		}
+		if strings.Contains(r.System, st.SessionDir) {
+			t.Errorf("%s: the system prompt names the session folder", aud)
+		}
+	}
+}

@@ -18,7 +18,9 @@ import (
 //     src/Netclaw.Actors/SubAgents/SubAgentActor.cs in the fork
 //     salma-marei/netclaw @ba08b016c9d3286e62ce64e5013d63d298264231
 //     (89,315 bytes: the tiered actor, which appends its registry's
-//     GenerateCompressedIndex, TieredIndex here); netclaw-dev/netclaw's
+//     GenerateCompressedIndex, TieredIndex here; the fork's later
+//     version @0c8a8a64161c06c949fb79c6b66e2e86c3ae1db4, 88,965 bytes,
+//     has the same BuildSystemPrompt); netclaw-dev/netclaw's
 //     newest stored version, @502847bf6f99092f50944cea1460acdb89819e23, has
 //     the same contract without the index and without tiers, and is older
 //     than netclaw-dev's newest SubAgentSpawner.cs, which passes the tiers

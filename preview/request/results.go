@@ -189,30 +189,29 @@ func WebSearchResults(query string, results []SearchResult) string {
 	return strings.TrimRight(b.String(), " \t\r\n")
 }
 
-// LoadToolResult is load_tool's answer to a call naming name: the
-// canonical name of the tool it activates, or why not. c is the whole
-// catalogue (the runtime's registry); o what the session is offered.
+// LoadToolResult is load_tool's answer to a call naming name, as the
+// tiered LoadToolTool answers (salma-marei/netclaw @ba08b016; see
+// CoreTools): the name the model calls the tool by (an MCP tool's
+// "<server>__<tool>"; either form is accepted), which exposes it, or why
+// not. A tool the session may not see is not found, like one that does
+// not exist; the suggestions are the first three visible tools the
+// registry's search matches. c is the whole catalogue (the runtime's
+// registry); o what the session is offered.
 func LoadToolResult(c *Catalog, o Offered, name string) string {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return "Error: tool name is required."
 	}
 	t, ok := c.Tool(name)
-	if !ok {
-		if sugg := matchTools(c.tools, name, "", 3); len(sugg) > 0 {
+	if !ok || !slices.ContainsFunc(o.Tools, func(x Tool) bool { return x.Name == t.Name }) {
+		if sugg := matchTools(o.Tools, name, "", 3); len(sugg) > 0 {
 			names := make([]string, len(sugg))
 			for i, s := range sugg {
-				names[i] = listedName(s)
+				names[i] = s.Name
 			}
 			return "Tool '" + name + "' not found. Did you mean: " + strings.Join(names, ", ") + "?"
 		}
 		return "Tool '" + name + "' not found. Use search_tools to find available tools."
-	}
-	if !slices.ContainsFunc(o.Tools, func(x Tool) bool { return x.Name == t.Name }) {
-		return "Tool '" + name + "' is not available in the current trust context."
-	}
-	if t.Canonical != "" {
-		return t.Canonical
 	}
 	return t.Name
 }

@@ -12,13 +12,15 @@ import (
 )
 
 // search_tools and load_tool, answered from the tools a session is offered
-// as the runtime answers them from its registry
-// (src/Netclaw.Actors/Tools/SearchToolsTool.cs
-// @0d7e52d9ae794c61e8ce6dc621263e3d6d0dac4c, LoadToolTool.cs
-// @ebaac6d6a456b565fce5e589691850e9fb4f8fcf, ToolRegistry.cs
-// @a18e4a67cab9638a89069219c5388270aee96555). The runtime searches every
-// registered tool; a trial searches only what the sub-agent is offered, so
-// it never names a tool the sub-agent could not load.
+// as the tiered runtime answers them from its registry
+// (src/Netclaw.Actors/Tools/SearchToolsTool.cs, LoadToolTool.cs and
+// ToolRegistry.cs in salma-marei/netclaw
+// @ba08b016c9d3286e62ce64e5013d63d298264231; see CoreTools): search_tools
+// lists and loads nothing, load_tool exposes one tool; both show a tool by
+// the name the model calls it by (an MCP tool's "<server>__<tool>") and
+// match it by its canonical name. The runtime searches every registered
+// tool it may show; a trial searches what the sub-agent is offered, the
+// same set.
 
 const (
 	maxSearchResults = 10
@@ -41,8 +43,9 @@ func normalizeSearch(s string) string {
 	return strings.TrimSpace(spaces.ReplaceAllString(v, " "))
 }
 
-// listedName is the name search_tools shows: an MCP tool's canonical
-// "<server>/<tool>".
+// listedName is the name the registry matches a query against: an MCP
+// tool's canonical "<server>/<tool>". search_tools and load_tool show
+// t.Name, the LLM-facing name.
 func listedName(t Tool) string {
 	if t.Canonical != "" {
 		return t.Canonical
@@ -51,8 +54,8 @@ func listedName(t Tool) string {
 }
 
 // SearchTools answers a search_tools call (Query, Server) over the offered
-// tools. It returns the text and the tools the answer lists as loaded
-// (exact matches and server browses; suggestions are not loaded).
+// tools. It returns the text and the tools the answer lists (exact matches
+// and server browses, not suggestions); it loads none of them.
 func SearchTools(o Offered, query, server string) (string, []Tool) {
 	query = strings.TrimFunc(query, unicode.IsSpace)
 	filter := normalizeServerFilter(server)
@@ -74,7 +77,7 @@ func SearchTools(o Offered, query, server string) (string, []Tool) {
 			found = found[:maxServerBrowse]
 		}
 		if len(found) == 0 {
-			return "No tools found for server '" + filter + "'.", nil
+			return "No tools found for server '" + filter + "' in the current trust context.", nil
 		}
 		return toolList(found, "Found "+strconv.Itoa(len(found))+" tool(s) in server '"+filter+"':"), found
 	}
@@ -92,9 +95,9 @@ func SearchTools(o Offered, query, server string) (string, []Tool) {
 	var b strings.Builder
 	b.WriteString("No exact tools found matching '" + query + "'.\n\nDid you mean:\n\n")
 	for _, t := range sugg {
-		b.WriteString("  ? " + listedName(t) + " :: " + cut80(t.Description) + parameterHint(t) + "\n")
+		b.WriteString("  ? " + t.Name + " :: " + cut80(t.Description) + parameterHint(t) + "\n")
 	}
-	b.WriteString("\nSuggestions are not loaded yet. Call search_tools again with one of the exact tool names above.\n")
+	b.WriteString("\nSuggestions are not loaded yet. Call load_tool with one of the exact tool names above.\n")
 	return b.String(), nil
 }
 
@@ -148,8 +151,7 @@ func serverCatalog(tools []Tool, hint string) string {
 		b.WriteString("  " + s.Server + " (" + strconv.Itoa(s.Tools) + " tools): " + s.Description + "\n")
 	}
 	b.WriteString("\nTo browse one server, call search_tools(query: \"all\", server: \"<server_name>\").\n")
-	b.WriteString("To load specific tools, call search_tools(query: \"<intent>\", server: \"<server_name>\").\n")
-	b.WriteString("Detailed generated catalogs are on disk at identity/tooling/shadow/mcp/<server>.md.\n")
+	b.WriteString("To find tools, call search_tools(query: \"<intent>\", server: \"<server_name>\"), then load_tool(\"<name>\") to expose its schema.\n")
 	if strings.TrimSpace(hint) != "" {
 		b.WriteString("\n" + hint + "\n")
 	}
@@ -160,9 +162,9 @@ func toolList(tools []Tool, heading string) string {
 	var b strings.Builder
 	b.WriteString(heading + "\n\n")
 	for _, t := range tools {
-		b.WriteString("  " + listedName(t) + " — " + cut80(t.Description) + parameterHint(t) + "\n")
+		b.WriteString("  " + t.Name + " — " + cut80(t.Description) + parameterHint(t) + "\n")
 	}
-	b.WriteString("\nCall any tool above by its full name. Tools are now loaded and available.\n")
+	b.WriteString("\nTo expose a selected tool schema, call load_tool(\"<tool_name>\"). Normal authorization still runs at dispatch.\n")
 	return b.String()
 }
 

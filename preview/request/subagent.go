@@ -6,11 +6,13 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 )
 
-// SubAgentDenied are the tools never offered to a sub-agent, sorted
-// (Netclaw.Configuration/SubAgentToolPolicy.cs, the newest version stored:
-// "spawn_agent" against recursive delegation, and attach_file, whose result
-// cannot cross the child-to-parent boundary).
-var SubAgentDenied = []string{"attach_file", "spawn_agent"}
+// SubAgentDenied are the tools never offered to a sub-agent, sorted:
+// NetClaw's SubAgentToolPolicy denylist, "spawn_agent" against recursive
+// delegation and attach_file, which needs the parent's output transport
+// (its result cannot cross the child-to-parent boundary). It is
+// preview.DeniedTools, the list the [available-subagents] layer names;
+// the commits followed are there.
+var SubAgentDenied = preview.DeniedTools
 
 // AllowedForSubAgent reports whether the sub-agent denylist lets a tool
 // through (SubAgentToolPolicy.IsAllowedForSubAgent: names compared

@@ -47,6 +47,35 @@ func TestSubAgentDenylist(t *testing.T) {
 	}
 }
 
+// The denylist is the runtime's exactly (salma-marei/netclaw @ba08b016
+// SubAgentToolPolicy.cs, the policy behind the "parent-only output
+// transport" of SubAgentSpawner @28ddf700), and the [available-subagents]
+// layer names that very list when no agent is registered, as
+// GetDeniedSubAgentTools feeds both at the runtime.
+func TestSubAgentDenylistIsTheRuntimes(t *testing.T) {
+	if want := []string{"attach_file", "spawn_agent"}; !slices.Equal(SubAgentDenied, want) {
+		t.Errorf("SubAgentDenied = %v, want the runtime's %v", SubAgentDenied, want)
+	}
+	c := &lint.Catalog{}
+	c.Home.Agents = "/srv/netclaw/agents"
+	layer := preview.Layer(c, preview.Personal)
+	const prefix = "Denied tools for sub-agents: "
+	var named []string
+	for _, line := range strings.Split(layer, "\n") {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			named = strings.Split(rest, ", ")
+		}
+	}
+	if !slices.Equal(named, SubAgentDenied) {
+		t.Errorf("the empty layer names %v as denied, the catalogue denies %v:\n%s", named, SubAgentDenied, layer)
+	}
+	for _, name := range named {
+		if AllowedForSubAgent(name) {
+			t.Errorf("the layer says %s is denied, AllowedForSubAgent lets it through", name)
+		}
+	}
+}
+
 // The audience tool sets a sub-agent gets, under the default policy and
 // with each switch that changes them.
 func TestSubAgentToolsPerAudience(t *testing.T) {

@@ -75,7 +75,9 @@ import (
 //     the others, search_tools and load_tool registered again last, over
 //     that registry; ResolveCoreAiTools seeds the offered tools;
 //     TryActivateDiscoveredTool adds a deferred one after them; the system
-//     prompt appends GenerateCompressedIndex(audience, policy)) and
+//     prompt appends GenerateCompressedIndex(audience, policy); the fork's
+//     later SubAgentActor.cs @0c8a8a64161c06c949fb79c6b66e2e86c3ae1db4,
+//     88,965 bytes, does all this alike) and
 //     ToolRegistrationExtensions.cs @0c8a8a64161c06c949fb79c6b66e2e86c3ae1db4
 //     (WithFirstPartyTools: RegisterCore for shell_execute, file_read,
 //     file_list, file_search, tool_output_read, file_write, file_edit,
@@ -114,20 +116,34 @@ func firstParty() []Tool {
 		memory    = "src/Netclaw.Actors/Memory/"
 		fork      = "salma-marei/netclaw "
 		forkAt    = " @ba08b016c9d3286e62ce64e5013d63d298264231"
+		// forkLatest is the fork's later commit, the one the first
+		// message's [session] block follows.
+		forkLatest = " @0c8a8a64161c06c949fb79c6b66e2e86c3ae1db4"
 	)
 	return []Tool{
-		builtin("shell_execute", "shell", KindEffect, false, Always,
-			tools+"ShellTool.cs @8a459b116372b693a5b5423ef663104cb1adf338",
+		// shell_execute follows the fork's newest ShellTool.cs, the one that
+		// runs commands with the session's managed temporary folder
+		// (ManagedTemporaryEnvironment) and whose text names temp_dir, as
+		// the first message's [session] block does (ToolChoiceGuidance
+		// @0c8a8a64); netclaw-dev's newest stored (@8a459b11) still named
+		// session_dir.
+		from(fork, builtin("shell_execute", "shell", KindEffect, false, Always,
+			tools+"ShellTool.cs"+forkLatest,
 			"Execute local search, VCS, builds, tests, processes, or other operations requiring shell semantics. "+
 				"For declared-project work, omit WorkingDirectory. Use it for one call in a named child directory. "+
-				"Use session_dir only for disposable non-project work. Keep inline directory changes only when requested. "+
-				"Start with the smallest operation that answers the request. Do not use shell only to verify successful structured results. "+
-				"After approval-required results, do not retry or substitute variants. Treat 'Tool access denied:' as terminal; do not change scope. "+
+				"Standard temporary APIs use temp_dir. Preserve an explicit host temporary path only when the task requires it. "+
+				"Keep inline directory changes only when requested. "+
+				"Start with the smallest operation that answers the request. Use one operation per call. "+
+				"Keep independent searches and diagnostics separate; do not join them with separators or labels. "+
+				"Add a pipeline only when the requested result requires it. Do not use shell only to verify successful structured results. "+
+				"If approval is required but no interactive requester is available, do not retry or substitute the call during that turn. "+
+				"After an access denial, do not retry that call during the same user turn. Do not change its scope or substitute another tool to evade the denial. "+
+				"A later explicit user request can start a new call under normal approval policy. "+
 				"Apply one 'Tool execution deferred:' correction unchanged. "+
 				"Do not use shell for known file reads, listings, edits, or disposable text unless shell behavior is requested.",
-			req("Command", "string", "The smallest shell operation that answers the request. Omit WorkingDirectory for declared-project work. Do not use shell for disposable text unless shell behavior is requested. Do not verify successful structured results with shell. Do not retry approval-required variants. Treat 'Tool access denied:' as terminal; do not change scope. Apply one 'Tool execution deferred:' correction unchanged."),
-			opt("WorkingDirectory", "string", "Set only for one call in a named child directory or worktree. Omit for declared-project work. Use session_dir only for disposable non-project work."),
-		),
+			req("Command", "string", "The smallest shell operation that answers the request. Use one operation per call. Keep independent searches and diagnostics separate; do not join them with separators or labels. Add a pipeline only when the requested result requires it. Omit WorkingDirectory for declared-project work. Do not use shell for disposable text unless shell behavior is requested. Do not verify successful structured results with shell. If approval is required but no interactive requester is available, do not retry or substitute the call during that turn. After an access denial, do not retry that call during the same user turn. Do not change its scope or substitute another tool to evade the denial. A later explicit user request can start a new call under normal approval policy. Apply one 'Tool execution deferred:' correction unchanged."),
+			opt("WorkingDirectory", "string", "Set only for one call in a named child directory or worktree. Omit for declared-project work. Standard temporary APIs use temp_dir."),
+		)),
 		builtin("file_read", "file", KindRead, true, Always,
 			tools+"FileReadTool.cs @1806907f63a16d5fbfea4d0382761c5c03f9bf46",
 			"Read text files or inspect non-text files. Images can be loaded for visual inspection when the active model supports image input; PDFs/media/archives return metadata and guidance. For large text files, use StartLine and Limit to read sections.",
@@ -213,18 +229,23 @@ func firstParty() []Tool {
 				"Use an absolute path to the project root.",
 			req("Path", "string", "Absolute path to the project root directory."),
 		),
-		builtin("search_tools", "builtin", KindMeta, true, Always,
-			tools+"SearchToolsTool.cs @0d7e52d9ae794c61e8ce6dc621263e3d6d0dac4c",
-			"Search for available tools by keyword. Returns tool names, descriptions, and parameter names. "+
+		// The tiered meta tools: search_tools only lists, load_tool exposes
+		// (the fork's versions, which go with the tiers; netclaw-dev's newest
+		// stored SearchToolsTool.cs @0d7e52d9ae794c61e8ce6dc621263e3d6d0dac4c
+		// and LoadToolTool.cs @ebaac6d6a456b565fce5e589691850e9fb4f8fcf load
+		// on search and describe that).
+		from(fork, builtin("search_tools", "builtin", KindMeta, true, Always,
+			tools+"SearchToolsTool.cs"+forkAt,
+			"Search for available tools by keyword. Returns tool names and descriptions — tools are NOT loaded until you call load_tool. "+
 				"Use query='servers' to list MCP servers and query='all' with a server filter to browse one server.",
 			req("Query", "string", "Search query for tools. Use 'servers' to list MCP servers. Use 'all' with server filter to list all tools in one server."),
 			opt("Server", "string", "Optional MCP server name to filter results (e.g., 'memorizer')"),
-		),
-		builtin("load_tool", "builtin", KindMeta, true, Always,
-			tools+"LoadToolTool.cs @ebaac6d6a456b565fce5e589691850e9fb4f8fcf",
-			"Activate a tool by name so you can call it. Use search_tools first to find tool names, then load_tool to activate one.",
-			req("Name", "string", "Full tool name to activate (e.g., 'notion/notion-search'). Use search_tools to find available tool names."),
-		),
+		)),
+		from(fork, builtin("load_tool", "builtin", KindMeta, true, Always,
+			tools+"LoadToolTool.cs"+forkAt,
+			"Expose a known tool schema by exact name. Use search_tools only when the exact name is unknown.",
+			req("Name", "string", "Exact tool name to expose (e.g., 'notion/notion-search'). Use search_tools only when the name is unknown."),
+		)),
 		from(fork, builtin("find_memories", "builtin", KindState, true, NeedsMemory,
 			memory+"SqliteFindMemoriesTool.cs"+forkAt,
 			"Search cross-session memory for prior knowledge. Returns lightweight results (ID, title, score, snippet). "+

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/preview/request"
@@ -172,13 +173,11 @@ func (m *metaTools) load(_ context.Context, a args, _ Meta) Result {
 		return Errorf("Error: %v", err)
 	}
 	o, c := m.offered()
+	// A successful answer is the tool's name, which exposes it (the
+	// runtime's actor runs load_tool's result back through its registry).
 	text := request.LoadToolResult(c, o, name)
-	if m.set != nil {
-		for _, t := range o.Tools {
-			if t.Name == strings.TrimSpace(name) || t.Canonical != "" && t.Canonical == text {
-				m.set.Load(t.Name)
-			}
-		}
+	if m.set != nil && slices.ContainsFunc(o.Tools, func(t request.Tool) bool { return t.Name == text }) {
+		m.set.Load(text)
 	}
 	isErr := strings.HasPrefix(text, "Error:") || strings.HasPrefix(text, "Tool '")
 	return Result{Text: text, IsError: isErr, Label: LabelReal}

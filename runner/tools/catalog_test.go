@@ -118,13 +118,13 @@ func TestCatalogueCalls(t *testing.T) {
 		return slices.ContainsFunc(set.Offered(), func(s Spec) bool { return s.Name == name })
 	}
 	r = call("search_tools", `{"Query":"find notes",`+why+`}`)
-	if !strings.Contains(r.Text, "notes/find") {
+	if !strings.Contains(r.Text, "  notes__find — ") {
 		t.Errorf("search_tools: %s", r.Text)
 	}
 	if offered("notes__find") {
 		t.Error("search_tools loaded the tool it found")
 	}
-	if r := call("load_tool", `{"Name":"notes/find",`+why+`}`); r.Text != "notes/find" || !offered("notes__find") {
+	if r := call("load_tool", `{"Name":"notes/find",`+why+`}`); r.Text != "notes__find" || !offered("notes__find") {
 		t.Errorf("load_tool notes/find: %q, offered %v", r.Text, offered("notes__find"))
 	}
 	if r := call("load_tool", `{"Name":"nothing-like-it",`+why+`}`); !strings.Contains(r.Text, "not found") {
@@ -219,5 +219,29 @@ func TestMemoryAndRunReminderAreStubbed(t *testing.T) {
 	}
 	if r := set.Call(context.Background(), "find_memories", json.RawMessage(`{"Query":"x"}`)); !r.Refused {
 		t.Errorf("find_memories without _rationale: %+v", r)
+	}
+}
+
+// The stub table speaks only of catalogued tools, and every catalogued
+// tool a full trial stubs (workspace and skills given) has its own line
+// rather than the generic one: a name the catalogue does not hold would
+// be a stale entry no run can reach.
+func TestStubTableMatchesCatalogue(t *testing.T) {
+	for name := range stubbed {
+		if _, ok := request.NetClaw().Tool(name); !ok {
+			t.Errorf("the stub table names %q, which the catalogue does not hold", name)
+		}
+	}
+	root := t.TempDir()
+	ov, err := overlay.New(root, filepath.Join(t.TempDir(), "ov"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ov.Close()
+	offered := request.Offered{Audience: preview.Personal, Tools: request.NetClaw().Tools()}
+	for _, tool := range FromOffered(Env{Workspace: NewWorkspace(ov), Offered: offered, Skills: []Skill{}}) {
+		if _, ok := tool.(*stub); ok && stubbed[tool.Spec().Name] == "" {
+			t.Errorf("%s is stubbed with the generic line; give it its own in the stub table", tool.Spec().Name)
+		}
 	}
 }

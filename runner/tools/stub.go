@@ -20,7 +20,6 @@ var stubbed = map[string]string{
 	"set_reminder":          "scheduled a reminder in NetClaw's scheduler",
 	"list_reminders":        "listed the reminders in NetClaw's scheduler",
 	"cancel_reminder":       "cancelled a reminder in NetClaw's scheduler",
-	"delete_reminder":       "deleted a reminder in NetClaw's scheduler",
 	"get_reminder_history":  "listed recent runs of a reminder from NetClaw's reminder history",
 	"run_reminder":          "run the reminder now, delivered to its real target and recorded in its history as a manual run",
 	"find_memories":         "searched the user's cross-session memory in NetClaw's memory store",
@@ -32,10 +31,8 @@ var stubbed = map[string]string{
 	"list_webhooks":         "listed NetClaw's inbound webhook routes",
 	"skill_manage":          "created, changed or deleted a skill in NetClaw's skills folder",
 	"check_background_job":  "reported the state of a background job of the session",
-	"cancel_background_job": "cancelled a background job of the session",
 	"set_working_directory": "changed the session's project folder",
 	"attach_file":           "attached a file to the reply to the user",
-	"identity_write":        "changed NetClaw's identity files",
 }
 
 // IsStubbed reports whether a trial stubs the tool name.

@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -53,12 +52,12 @@ func Screenshot(t testing.TB, chromium string, page []byte, width, height int) i
 		"--host-resolver-rules=MAP * ~NOTFOUND", "--user-data-dir="+filepath.Join(dir, "profile"),
 		fmt.Sprintf("--window-size=%d,%d", width, height), "--screenshot="+pngPath, "file://"+htmlPath)
 	cmd.Env = append(os.Environ(), "HOME="+dir)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	inGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
 	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // its helpers too
+		_ = killGroup(cmd) // its helpers too
 	}
 	if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
 		t.Fatalf("chromium: %v\n%s", err, out)
