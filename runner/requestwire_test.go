@@ -120,8 +120,10 @@ func TestRequestOnTheWire(t *testing.T) {
 			// deferred tools (run_reminder and, Memory.Enabled being on by
 			// default, the memory tools among them) are not on the wire but
 			// named in the tool index, to be loaded with load_tool.
-			wantCore := []string{"shell_execute", "file_read", "file_list", "file_search", "tool_output_read", "file_write", "file_edit",
-				"set_working_directory", "skill_load", "skill_read_resource", "search_tools", "load_tool"}
+			// file_read sits after set_working_directory: WithSkillTools
+			// re-registers it with ReplaceCore, which appends.
+			wantCore := []string{"shell_execute", "file_list", "file_search", "tool_output_read", "file_write", "file_edit",
+				"set_working_directory", "file_read", "skill_load", "skill_read_resource", "search_tools", "load_tool"}
 			if got := strings.Join(reqs[0].Tools, ","); got != strings.Join(wantCore, ",") {
 				t.Errorf("tools on the wire:\n%s\nwant NetClaw's core tier:\n%s", got, strings.Join(wantCore, ","))
 			}

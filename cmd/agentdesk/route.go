@@ -241,12 +241,10 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	}
 	preamble := ""
 	if f.systemFile != "" {
-		b, err := os.ReadFile(f.systemFile)
+		b, err := lintsuite.ReadSideFile(f.systemFile, maxSystemFile)
 		switch {
 		case err != nil:
-			return usageErrorf("--system-file: %v", err)
-		case len(b) > maxSystemFile:
-			return usageErrorf("--system-file %s is larger than %d KiB: give the frontline's preamble only", termsafe.Escape(f.systemFile), maxSystemFile>>10)
+			return usageErrorf("--system-file %s: %v; give the frontline's preamble in a text file", termsafe.Escape(f.systemFile), err)
 		case strings.TrimSpace(string(b)) == "":
 			return usageErrorf("--system-file %s is empty: write the frontline's preamble in it, or leave the flag out", termsafe.Escape(f.systemFile))
 		}

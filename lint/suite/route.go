@@ -2,7 +2,6 @@ package suite
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -302,10 +301,10 @@ func CheckRoute(s *RouteSuite, c *lint.Catalog) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(filepath.Dir(s.Path), p)
 		}
-		data, err := os.ReadFile(p)
+		data, err := ReadSideFile(p, MaxFileSize)
 		switch {
 		case err != nil:
-			r.add(RuleFile, s.Keys["preamble-file"], fmt.Sprintf("preamble-file %s cannot be read: %v", s.PreambleFile, unwrapPath(err)), "give a file beside the suite, or leave the key out for agentdesk's neutral preamble")
+			r.add(RuleFile, s.Keys["preamble-file"], fmt.Sprintf("preamble-file %s cannot be read: %v", s.PreambleFile, err), "give a file beside the suite, or leave the key out for agentdesk's neutral preamble")
 		case strings.TrimSpace(string(data)) == "":
 			r.add(RuleValue, s.Keys["preamble-file"], fmt.Sprintf("preamble-file %s is empty", s.PreambleFile), "write the frontline's preamble in it, or leave the key out")
 		default:
@@ -343,12 +342,4 @@ func CheckRoute(s *RouteSuite, c *lint.Catalog) {
 	}
 	s.Diagnostics = appendNew(s.Diagnostics, r.diags) // a template's rows share its findings
 	lint.SortDiagnostics(s.Diagnostics)
-}
-
-// unwrapPath drops the path an *os.PathError repeats.
-func unwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }

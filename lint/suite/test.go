@@ -534,6 +534,8 @@ func Check(s *Suite, c *lint.Catalog) {
 		if cs.ContextFile != "" {
 			if fi, err := os.Stat(Resolve(dir, cs.ContextFile)); err != nil || fi.IsDir() {
 				r.add(RuleFile, cs.Keys["context-file"], fmt.Sprintf("context-file %s is not a file (paths are relative to the suite)", cs.ContextFile), "")
+			} else if err := checkSideMode(fi, MaxFileSize); err != nil {
+				r.add(RuleFile, cs.Keys["context-file"], fmt.Sprintf("context-file %s cannot be read: %v", cs.ContextFile, err), "give a text file beside the suite")
 			}
 		}
 		if cs.Project != "" {

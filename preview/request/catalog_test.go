@@ -147,7 +147,8 @@ func TestSchemaBytesOfAddedTools(t *testing.T) {
 		}
 	}
 	// The registration order: file_search and tool_output_read between
-	// file_list and file_write; the memory tools after load_tool;
+	// file_list and file_write; the memory tools after load_tool; file_read
+	// (moved by WithSkillTools' ReplaceCore) between them and skill_load;
 	// run_reminder after get_reminder_history.
 	var names []string
 	for _, tl := range NetClaw().Tools() {
@@ -156,7 +157,7 @@ func TestSchemaBytesOfAddedTools(t *testing.T) {
 	order := strings.Join(names, ",")
 	for _, run := range []string{
 		"file_list,file_search,tool_output_read,file_write",
-		"load_tool,find_memories,get_memories,store_memory,update_memory,skill_load",
+		"load_tool,find_memories,get_memories,store_memory,update_memory,file_read,skill_load",
 		"get_reminder_history,run_reminder,check_background_job",
 	} {
 		if !strings.Contains(order, run) {
@@ -248,6 +249,25 @@ func TestCatalogLookupAndWith(t *testing.T) {
 
 // Every first-party tool has the facts the tools engineer relies on.
 func TestFirstPartyTable(t *testing.T) {
+	// The registry's order at the runtime (salma-marei/netclaw
+	// @0c8a8a64161c06c949fb79c6b66e2e86c3ae1db4): WithFirstPartyTools, the
+	// memory tools (Program.cs), then WithSkillTools, whose ReplaceCore of
+	// file_read drops it from its place and appends it (ToolRegistry.Replace
+	// @ba08b016c9d3286e62ce64e5013d63d298264231) just before skill_load;
+	// then the reminder, background-job and webhook-route tools.
+	wantOrder := []string{"shell_execute", "file_list", "file_search", "tool_output_read", "file_write", "file_edit", "attach_file",
+		"list_webhooks", "web_search", "web_fetch", "set_working_directory", "search_tools", "load_tool",
+		"find_memories", "get_memories", "store_memory", "update_memory",
+		"file_read", "skill_load", "skill_read_resource", "skill_manage",
+		"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder", "check_background_job",
+		"set_webhook", "delete_webhook"}
+	var order []string
+	for _, tl := range NetClaw().Tools() {
+		order = append(order, tl.Name)
+	}
+	if !slices.Equal(order, wantOrder) {
+		t.Errorf("registration order\n got %v\nwant %v", order, wantOrder)
+	}
 	// The core tier names catalogued tools only: a misspelt name would
 	// quietly make its tool deferred.
 	for _, name := range CoreTools {

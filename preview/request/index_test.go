@@ -69,7 +69,7 @@ func TestGoldenCatalog(t *testing.T) {
 func TestIndexFirstParty(t *testing.T) {
 	want := "[directly callable core tools]\n" +
 		"shell: shell_execute\n" +
-		"file: file_read, file_list, file_search, file_write, file_edit, set_working_directory\n" +
+		"file: file_list, file_search, file_write, file_edit, set_working_directory, file_read\n" +
 		"builtin: tool_output_read, skill_load, skill_read_resource, search_tools, load_tool\n" +
 		"\n" +
 		"[deferred first-party tools - discover with search_tools]\n" +

@@ -83,14 +83,16 @@ func TestSubAgentToolsPerAudience(t *testing.T) {
 	// search_tools and load_tool come last: SubAgentActor registers them
 	// again over its own registry after every other tool.
 	meta := []string{"search_tools", "load_tool"}
-	personalBody := slices.Concat([]string{"shell_execute", "file_read", "file_list", "file_search", "tool_output_read", "file_write", "file_edit",
+	// file_read comes after the memory tools: WithSkillTools replaces it
+	// (ReplaceCore, which appends) right before registering skill_load.
+	personalBody := slices.Concat([]string{"shell_execute", "file_list", "file_search", "tool_output_read", "file_write", "file_edit",
 		"web_search", "web_fetch", "set_working_directory"}, memory,
-		[]string{"skill_load", "skill_read_resource", "skill_manage",
+		[]string{"file_read", "skill_load", "skill_read_resource", "skill_manage",
 			"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder", "check_background_job"})
 	personal := slices.Concat(personalBody, meta)
-	team := slices.Concat([]string{"file_read", "file_list", "file_search", "tool_output_read", "file_write", "file_edit",
+	team := slices.Concat([]string{"file_list", "file_search", "tool_output_read", "file_write", "file_edit",
 		"web_search", "web_fetch", "set_working_directory"}, memory,
-		[]string{"skill_load", "skill_read_resource", "skill_manage",
+		[]string{"file_read", "skill_load", "skill_read_resource", "skill_manage",
 			"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder"}, meta)
 	without := func(list []string, drop ...string) []string {
 		return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return slices.Contains(drop, s) })
@@ -115,13 +117,13 @@ func TestSubAgentToolsPerAudience(t *testing.T) {
 		{"memory off", preview.Personal, policy(func(p *Policy) { p.Memory = false }), without(personal, memory...), ""},
 		{"memory off, team", preview.Team, policy(func(p *Policy) { p.Memory = false }), without(team, memory...), ""},
 		{"webhooks on, personal", preview.Personal, policy(func(p *Policy) { p.Webhooks = true }),
-			slices.Concat(personalBody[:7], []string{"list_webhooks"}, personalBody[7:], []string{"set_webhook", "delete_webhook"}, meta), ""},
+			slices.Concat(personalBody[:6], []string{"list_webhooks"}, personalBody[6:], []string{"set_webhook", "delete_webhook"}, meta), ""},
 		{"webhooks on, team", preview.Team, policy(func(p *Policy) { p.Webhooks = true }), team, ""},
 		// Narrowed to file_read, Team keeps the tools no profile manages
 		// (the memory tools among them).
 		{"team profile narrowed", preview.Team, policy(func(p *Policy) {
 			p.Profiles[preview.Team] = Profile{AllowedTools: []string{"file_read"}}
-		}), slices.Concat([]string{"file_read"}, memory, []string{"skill_load", "skill_read_resource"}, meta), ""},
+		}), slices.Concat(memory, []string{"file_read", "skill_load", "skill_read_resource"}, meta), ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -231,7 +233,7 @@ func TestPolicyFromConfig(t *testing.T) {
 		t.Errorf("Personal profile: %+v", got)
 	}
 	// Team's shell_execute stays withheld: shell is Personal-only.
-	if o := NetClaw().SubAgentTools(preview.Team, p); slices.Contains(o.Names(), "shell_execute") || !slices.Equal(o.Names()[:1], []string{"file_read"}) {
+	if o := NetClaw().SubAgentTools(preview.Team, p); slices.Contains(o.Names(), "shell_execute") || !slices.Contains(o.Names(), "file_read") {
 		t.Errorf("Team tools: %v", o.Names())
 	}
 	if p, err := PolicyFromConfig(nil); err != nil || !p.Search || p.Webhooks {

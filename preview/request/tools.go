@@ -39,6 +39,22 @@ import (
 // the reminder tools, check_background_job and the webhook route tools
 // set_webhook and delete_webhook (StartActors).
 //
+// file_read does not stay second. The fork's WithSkillTools
+// (ToolRegistrationExtensions.cs @0c8a8a64161c06c949fb79c6b66e2e86c3ae1db4)
+// starts with registry.ReplaceCore(new FileReadTool(...)) (the file_read
+// that also reads skill files), then RegisterCore skill_load and
+// skill_read_resource, Register skill_manage; the fork's stored
+// src/Netclaw.Daemon/Configuration/SkillToolRegistration.cs
+// (@ba08b016c9d3286e62ce64e5013d63d298264231) does the same ReplaceCore
+// right before its WithSkillTools call. ToolRegistry.Replace
+// (ToolRegistry.cs @ba08b016) keeps every other entry in order and appends
+// the new one: file_read moves from second place to just before skill_load.
+// The daemon's Program.cs (all three stored versions that call it) calls
+// RegisterChannelTools then RegisterSkillTools once the app is built,
+// unconditionally, so the move happens whatever the skill switches say;
+// channel tools (not catalogued) would sit between the memory tools and
+// file_read.
+//
 // Inferred, with the reason:
 //   - run_reminder (RunReminderTool.cs, one stored version) is placed
 //     after get_reminder_history: no stored ToolRegistrationExtensions.cs
@@ -144,13 +160,6 @@ func firstParty() []Tool {
 			req("Command", "string", "The smallest shell operation that answers the request. Use one operation per call. Keep independent searches and diagnostics separate; do not join them with separators or labels. Add a pipeline only when the requested result requires it. Omit WorkingDirectory for declared-project work. Do not use shell for disposable text unless shell behavior is requested. Do not verify successful structured results with shell. If approval is required but no interactive requester is available, do not retry or substitute the call during that turn. After an access denial, do not retry that call during the same user turn. Do not change its scope or substitute another tool to evade the denial. A later explicit user request can start a new call under normal approval policy. Apply one 'Tool execution deferred:' correction unchanged."),
 			opt("WorkingDirectory", "string", "Set only for one call in a named child directory or worktree. Omit for declared-project work. Standard temporary APIs use temp_dir."),
 		)),
-		builtin("file_read", "file", KindRead, true, Always,
-			tools+"FileReadTool.cs @1806907f63a16d5fbfea4d0382761c5c03f9bf46",
-			"Read text files or inspect non-text files. Images can be loaded for visual inspection when the active model supports image input; PDFs/media/archives return metadata and guidance. For large text files, use StartLine and Limit to read sections.",
-			req("Path", "string", "Absolute path to the file to read"),
-			opt("StartLine", "integer", "Line number to start reading at, 1-based: the first line is line 1, matching the line numbers shown in this tool's output and in editors/grep/sed. To read line N, pass StartLine=N. Use with Limit to read sections of large files and avoid context window truncation."),
-			opt("Limit", "integer", "Maximum number of lines to read. Use with StartLine to paginate through large files instead of reading the whole file."),
-		),
 		builtin("file_list", "file", KindRead, true, Always,
 			tools+"FileListTool.cs @8a459b116372b693a5b5423ef663104cb1adf338",
 			"Use for a known local directory listing. List its immediate files and subdirectories without shell. "+
@@ -279,6 +288,17 @@ func firstParty() []Tool {
 			opt("NewContent", "string", "Full replacement content for document edits. Do not combine with old_text/new_text."),
 			opt("Delete", "boolean", "Set to true to tombstone the memory"),
 		)),
+		// file_read is registered by WithFirstPartyTools (RegisterCore,
+		// second), but WithSkillTools re-registers it with ReplaceCore, which
+		// removes the entry and appends the new one: it ends here, just
+		// before skill_load (see the order above).
+		builtin("file_read", "file", KindRead, true, Always,
+			tools+"FileReadTool.cs @1806907f63a16d5fbfea4d0382761c5c03f9bf46",
+			"Read text files or inspect non-text files. Images can be loaded for visual inspection when the active model supports image input; PDFs/media/archives return metadata and guidance. For large text files, use StartLine and Limit to read sections.",
+			req("Path", "string", "Absolute path to the file to read"),
+			opt("StartLine", "integer", "Line number to start reading at, 1-based: the first line is line 1, matching the line numbers shown in this tool's output and in editors/grep/sed. To read line N, pass StartLine=N. Use with Limit to read sections of large files and avoid context window truncation."),
+			opt("Limit", "integer", "Maximum number of lines to read. Use with StartLine to paginate through large files instead of reading the whole file."),
+		),
 		builtin("skill_load", "builtin", KindState, true, NeedsSkillSync,
 			tools+"SkillLoadTool.cs @ff1d131056314a30c9122815c710b6375c5549b3",
 			"Load a skill by name. Returns the skill instructions and a list of available reference files.",

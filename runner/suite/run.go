@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -387,7 +386,7 @@ func (x *execution) resolve(s *lintsuite.Suite, c *lintsuite.Case, m *lintsuite.
 	}
 	if c.ContextFile != "" {
 		p := lintsuite.Resolve(dir, c.ContextFile)
-		data, err := os.ReadFile(p)
+		data, err := lintsuite.ReadSideFile(p, lintsuite.MaxFileSize)
 		if err != nil {
 			return sent{}, fmt.Errorf("context-file %s: %w", p, err)
 		}

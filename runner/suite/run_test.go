@@ -311,7 +311,7 @@ func TestStaleForEachFingerprintPart(t *testing.T) {
 		{"tools offered", func(f *fixture, p string) {
 			os.MkdirAll(filepath.Join(filepath.Dir(p), "proj"), 0o755)
 			writeFile(f.t, p, strings.Replace(base, "task: hi", "task: hi\n    project: proj", 1))
-		}, "tools offered changed: none → shell_execute, file_read, file_list, file_search"},
+		}, "tools offered changed: none → shell_execute, file_list, file_search, tool_output_read"},
 		{"model", func(f *fixture, _ string) { f.config("other-model", 300) }, "model changed: mock/test-model → mock/other-model"},
 		{"limits", func(f *fixture, _ string) { f.config("test-model", 900) }, "limits changed: prefill 5m0s"},
 		{"judge rubric", func(f *fixture, p string) {
