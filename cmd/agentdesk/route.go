@@ -70,14 +70,19 @@ func newRouteCmd(g *globals) *cobra.Command {
 		Use:   "route REQUEST | route --suite [FILE...]",
 		Short: "Ask the frontline model which sub-agent it picks for a request",
 		Long: `Send REQUEST to the frontline model (the model of role Main, or --model-role)
-the way a NetClaw session does: as the first system message, the main
-session's prompt as NetClaw composes it (SOUL.md, the operating rules from
-the NetClaw install found through --netclaw-dir, the deployment playbook,
-TOOLING.md, the --project folder's instructions) when the install is found,
-else a short neutral preamble, or --system-file's text; then the [available-subagents] layer of the audience
-(Personal unless --audience says otherwise) as a second, byte for byte, the
-spawn_agent tool with the runtime's name, description and parameters, and the
-request as the user's message. Then read the model's first reply and say
+the way a NetClaw session's first turn does, when the NetClaw install is found
+(--netclaw-dir): as the first system message, the main session's prompt
+(SOUL.md, the operating rules, the deployment playbook, TOOLING.md, the
+--project folder's instructions); as the second, the session's context
+layers (the tool index, the skill index, the memory layer, the
+[available-subagents] layer of the audience, Personal unless --audience says
+otherwise, byte for byte, and the attachments hint); then the per-turn block
+([current-time], [working-context]) and the request as user messages; the
+tools are the session's core tier and spawn_agent, with the runtime's names,
+descriptions and parameters. Without an install, or with --system-file, the
+first system message is a short neutral preamble (or the file's text), the
+second the [available-subagents] layer alone, and spawn_agent the only tool.
+Then read the model's first reply and say
 what it did: spawned agent X (with the task and context it wrote), called
 spawn_agent for an agent that does not exist or is internal (with the
 runtime's refusal), answered itself, called another tool, or wrote arguments
@@ -155,7 +160,7 @@ broken), 2 bad usage, 3 internal failure.`,
 	fl := cmd.Flags()
 	fl.Var(&f.audience, "audience", "the session's audience: Personal, Team or Public (any case)")
 	f.netclaw.add(fl)
-	fl.StringVar(&f.project, "project", "", "the session's project folder, whose instructions file the frontline's prompt holds (with a NetClaw install)")
+	fl.StringVar(&f.project, "project", "", "the session's project folder, whose instructions file and working context (git state) the frontline's request holds (with a NetClaw install)")
 	fl.StringVar(&f.systemFile, "system-file", "", "file whose text is the frontline's preamble, the first system message (default: a short neutral one)")
 	fl.IntVar(&f.samples, "samples", route.DefaultSamples, "how many times to ask, in parallel: "+samplesRange)
 	fl.IntVar(&f.jobs, "jobs", route.DefaultJobs, jobsUsage)

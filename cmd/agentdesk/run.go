@@ -77,9 +77,11 @@ The request is the one NetClaw composes for a sub-agent (agentdesk preview
 --spawn shows it): the operating rules embedded in the NetClaw install
 (--netclaw-dir; without one the run goes on and says they are missing), the
 deployment playbook, the project's instructions, the body, the tool index
-and the execution contract, then a first message with the working context
-and the task. The model is offered the tools NetClaw offers a sub-agent of
-the --audience (agentdesk tools lists them). Reads run on the project folder
+and the execution contract, then a first message with the working context,
+the [session] block (the run folder's session/ storage) and the task. The
+model is offered the tools NetClaw offers a sub-agent of the --audience
+(agentdesk tools lists them): the core tier from the start, a deferred tool
+once load_tool activates it. Reads run on the project folder
 (--project, default the working directory); writes go to an overlay, never
 to the project, and the run folder keeps them as changes.patch; shell,
 web and MCP calls run only when an --approve pattern matches (else the run

@@ -63,7 +63,7 @@ runs live against the model. --record runs every sample live and keeps its
 recording beside the suite (<agent>.test.recordings/, one file per case and
 sample, redacted, meant to be committed). --offline replays only, on the
 recorded timeline, with no model and no key: what CI runs. A recording made
-with a different system prompt, first message, tools, model or limits is
+with a different audience, system prompt, first message, tools, mocks, model or limits is
 reported stale, with what changed, never as passed. --record replaces a
 recording only with a sample that reached a verdict: one that could not
 reach the model, was cancelled or ended by agentdesk's own error keeps the
