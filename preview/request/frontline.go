@@ -2,6 +2,7 @@ package request
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -38,15 +39,26 @@ const SessionSource = "NetClaw's main-session prompt: SOUL.md, the operating rul
 func SessionPrompt(in SessionInput) (string, error) {
 	identity := filepath.Join(in.Paths.Base, "identity")
 	legacy := filepath.Join(in.Paths.Base, "soul")
+	// An identity file that is absent or unreadable is left out; one that
+	// is a FIFO, a device or huge is an error naming it (NetClaw would
+	// block on it or send it all), as for the playbook.
+	var refusal error
 	optional := func(paths ...string) string {
 		for _, p := range paths {
-			if t, err := readInstructions(p); err == nil {
+			t, err := readInstructions(p)
+			if err == nil {
 				return t
+			}
+			if isRefused(err) && refusal == nil {
+				refusal = fmt.Errorf("the main session's identity file cannot be read: %w", err)
 			}
 		}
 		return ""
 	}
 	soul := optional(filepath.Join(identity, "SOUL.md"), filepath.Join(legacy, "PERSONALITY.md"))
+	if refusal != nil {
+		return "", refusal
+	}
 	core := ""
 	if in.Core != nil {
 		core = in.Paths.substitute(in.Core.Text)
@@ -64,6 +76,9 @@ func SessionPrompt(in SessionInput) (string, error) {
 	var tooling, project string
 	if in.Audience != preview.Public {
 		tooling = optional(filepath.Join(identity, "TOOLING.md"), filepath.Join(legacy, "USER.md"))
+		if refusal != nil {
+			return "", refusal
+		}
 		dir := in.Project
 		if dir != "" {
 			if abs, err := filepath.Abs(dir); err == nil {

@@ -1,6 +1,8 @@
 package request
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -40,5 +42,24 @@ func TestSessionPrompt(t *testing.T) {
 	}
 	if !strings.Contains(","+strings.Join(names, ",")+",", ",spawn_agent,") {
 		t.Errorf("the session's tools lack spawn_agent: %v", names)
+	}
+}
+
+// An identity file of the main session that is a FIFO (or a device, or
+// huge) is an error naming it, as the playbook is; NetClaw would block on
+// it. It was left out silently.
+func TestSessionPromptIdentityFIFO(t *testing.T) {
+	for _, name := range []string{"identity/SOUL.md", "identity/TOOLING.md"} {
+		f := newFixture(t)
+		f.write(t, f.home, "identity/AGENTS.md", "Playbook.")
+		p := f.write(t, f.home, name, "")
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+		mkfifo(t, p)
+		_, err := SessionPrompt(SessionInput{Paths: Paths{Base: f.home}, Audience: preview.Personal, Project: f.project})
+		if err == nil || !strings.Contains(err.Error(), filepath.FromSlash(name)) || !strings.Contains(err.Error(), "FIFO") {
+			t.Errorf("%s as a FIFO: err %v", name, err)
+		}
 	}
 }
