@@ -57,11 +57,13 @@ type composeKey struct {
 	recentFiles string
 	git         *request.GitState
 	shell       *request.Shell
+	// noTools: a run that offers no tools composes with an empty offer.
+	noTools bool
 }
 
 // compose returns the request for s and f through the memo, and false
 // when s is one the memo does not keep (see ComposeMemo).
-func (m *ComposeMemo) compose(s Spec, f *lint.File, extra []request.Tool) (*request.Request, bool, error) {
+func (m *ComposeMemo) compose(s Spec, f *lint.File, noTools bool, extra []request.Tool) (*request.Request, bool, error) {
 	n := s.NetClaw
 	if m == nil || len(extra) > 0 || (n.Git == nil && s.Project != "") {
 		return nil, false, nil
@@ -70,6 +72,7 @@ func (m *ComposeMemo) compose(s Spec, f *lint.File, extra []request.Tool) (*requ
 		def: f.Def, agentPath: f.Path, skill: s.Skill, config: s.Config,
 		home: n.Home, audience: n.Audience, core: n.Core, coreMissing: n.CoreMissing,
 		project: s.Project, recentFiles: strings.Join(n.RecentFiles, "\x00"), git: n.Git, shell: n.Shell,
+		noTools: noTools,
 	}
 	if len(n.RecentFiles) > 0 {
 		// Tell [] from [""].
@@ -85,7 +88,7 @@ func (m *ComposeMemo) compose(s Spec, f *lint.File, extra []request.Tool) (*requ
 	e.once.Do(func() {
 		t := s
 		t.Task, t.Context = "", ""
-		e.req, e.err = composeNow(t, f)
+		e.req, e.err = composeNow(t, f, noTools)
 	})
 	if e.err != nil {
 		return nil, true, e.err

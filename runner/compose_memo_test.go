@@ -30,10 +30,12 @@ func TestComposeMemo(t *testing.T) {
 	tests := []struct {
 		name  string
 		mod   func(*Spec)
-		extra []request.Tool
-		kept  bool
+		extra   []request.Tool
+		noTools bool
+		kept    bool
 	}{
 		{name: "no project", kept: true},
+		{name: "no tools", noTools: true, kept: true},
 		{name: "personal", mod: func(s *Spec) { s.NetClaw.Audience = preview.Personal }, kept: true},
 		{name: "project with a fixed git state", mod: func(s *Spec) { s.Project, s.NetClaw.Git = project, fixedGit }, kept: true},
 		{name: "project whose git state is inspected", mod: func(s *Spec) { s.Project = project }},
@@ -49,11 +51,11 @@ func TestComposeMemo(t *testing.T) {
 					tt.mod(&s)
 				}
 				s.Task, s.Context, s.Compose = task[0], task[1], memo
-				want, err := composeNow(s, agent, tt.extra...)
+				want, err := composeNow(s, agent, tt.noTools, tt.extra...)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := composeRequest(s, agent, tt.extra...)
+				got, err := composeRequest(s, agent, tt.noTools, tt.extra...)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -67,7 +69,7 @@ func TestComposeMemo(t *testing.T) {
 				tt.mod(&s)
 			}
 			s.Task, s.Compose = "Find the port.", memo
-			got, err := composeRequest(s, agent, tt.extra...)
+			got, err := composeRequest(s, agent, tt.noTools, tt.extra...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,10 +78,34 @@ func TestComposeMemo(t *testing.T) {
 				t.Errorf("after the playbook's edit the memo's request has %q (kept by the memo: %v)", got.Part(request.PartDeploymentPlaybook).Text, tt.kept)
 			}
 			s.Compose = NewComposeMemo()
-			if got, _ := composeRequest(s, agent, tt.extra...); !strings.HasSuffix(got.Part(request.PartDeploymentPlaybook).Text, "Playbook two.") {
+			if got, _ := composeRequest(s, agent, tt.noTools, tt.extra...); !strings.HasSuffix(got.Part(request.PartDeploymentPlaybook).Text, "Playbook two.") {
 				t.Errorf("a new memo composed %q, not the edited playbook", got.Part(request.PartDeploymentPlaybook).Text)
 			}
 		})
+	}
+}
+
+// The memo keys on whether the run offers tools: a run without tools
+// sharing a memo with one that has them gets the empty offer's request
+// (no tool index, no project-scope line), and the other keeps its own.
+func TestComposeMemoKeysOnTools(t *testing.T) {
+	f := newFixture(t, wire.OpenAI)
+	agent := f.cat.Agent("tester")
+	s := Spec{Agent: agent, Config: f.cat.Config, Task: "Find the port.", Compose: NewComposeMemo(),
+		NetClaw: NetClaw{Home: f.home.Base, Audience: preview.Team, Shell: &request.Shell{Platform: "Linux", Executable: "/bin/bash", Grammar: "Bash"}}}
+	for _, order := range [][]bool{{false, true}, {true, false}} {
+		s.Compose = NewComposeMemo()
+		for _, noTools := range order {
+			got, err := composeRequest(s, agent, noTools)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hasIndex := got.Part(request.PartToolIndex) != nil
+			hasScope := strings.Contains(got.System, "set_working_directory")
+			if hasIndex == noTools || hasScope == noTools || (len(got.Tools) == 0) != noTools {
+				t.Errorf("order %v, no tools %v: tool index %v, set_working_directory line %v, %d tools offered", order, noTools, hasIndex, hasScope, len(got.Tools))
+			}
+		}
 	}
 }
 
@@ -129,7 +155,7 @@ func BenchmarkComposeRequest(b *testing.B) {
 			for b.Loop() {
 				i++
 				s.Task = "Find the port of service " + strings.Repeat("x", i%7)
-				if _, err := composeRequest(s, agent); err != nil {
+				if _, err := composeRequest(s, agent, false); err != nil {
 					b.Fatal(err)
 				}
 			}

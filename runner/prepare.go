@@ -216,7 +216,7 @@ func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 	if f != nil && s.NetClaw.Raw {
 		p.system = f.Def.Body
 	} else if f != nil {
-		req, err := composeRequest(s, f, p.mcpCatalog()...)
+		req, err := composeRequest(s, f, !p.toolsOn, p.mcpCatalog()...)
 		if err != nil {
 			p.close()
 			return nil, &SpecError{Err: err}

@@ -103,7 +103,9 @@ func promptRecord(r *request.Request, red *Redactor) *PromptRecord {
 
 // ComposeRequest composes the request a spawn of s.Agent would send (the
 // system prompt's parts, the first message without a session folder, the
-// tools), as Start composes it, with no run; suites fingerprint it.
+// tools), as Start composes it for a live run of s, with no run; suites
+// fingerprint it. A spec without a Project offers no tools, so its
+// request has an empty offer: no tool index, no project-scope line.
 func ComposeRequest(s Spec) (*request.Request, error) {
 	if s.Agent == nil || s.Agent.Def == nil {
 		return nil, specErrorf("no agent definition to run")
@@ -115,22 +117,26 @@ func ComposeRequest(s Spec) (*request.Request, error) {
 		}
 		s.NetClaw.Audience = a
 	}
-	return composeRequest(s, s.Agent)
+	return composeRequest(s, s.Agent, s.Project == "")
 }
 
 // composeRequest composes the spawn's request as the runtime does,
 // through s.Compose when the spec has a memo. extra are the started MCP
 // servers' tools: deferred, they are in the offer's tool index, not
-// among the first call's tools.
-func composeRequest(s Spec, f *lint.File, extra ...request.Tool) (*request.Request, error) {
-	if r, ok, err := s.Compose.compose(s, f, extra); ok {
+// among the first call's tools. noTools says the run offers the model no
+// tools (no project, --no-tools, a replay recorded without tools): the
+// request is composed with an empty offer, so the system prompt has no
+// tool index and no set_working_directory line (the runtime adds that
+// line only when the tool is offered from the start), as on the wire.
+func composeRequest(s Spec, f *lint.File, noTools bool, extra ...request.Tool) (*request.Request, error) {
+	if r, ok, err := s.Compose.compose(s, f, noTools, extra); ok {
 		return r, err
 	}
-	return composeNow(s, f, extra...)
+	return composeNow(s, f, noTools, extra...)
 }
 
 // composeNow composes the spawn's request, with no memo.
-func composeNow(s Spec, f *lint.File, extra ...request.Tool) (*request.Request, error) {
+func composeNow(s Spec, f *lint.File, noTools bool, extra ...request.Tool) (*request.Request, error) {
 	n := s.NetClaw
 	in := request.Input{
 		Agent:       f.Def,
@@ -151,6 +157,10 @@ func composeNow(s Spec, f *lint.File, extra ...request.Tool) (*request.Request, 
 		if dir, ok := s.Config.Lookup("Workspaces:Directory"); ok {
 			in.Paths.Workspaces = dir
 		}
+	}
+	if noTools {
+		in.Offer = &request.Offer{}
+		return request.Compose(in)
 	}
 	pol, err := request.PolicyFromConfig(s.Config)
 	if err != nil {

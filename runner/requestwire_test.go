@@ -219,3 +219,45 @@ func TestRequestWithoutCore(t *testing.T) {
 		t.Errorf("run.json prompt = %v", raw["prompt"])
 	}
 }
+
+// A run without a project offers the model no tools: its system prompt
+// is composed with an empty offer, so it names none (no tool index, no
+// set_working_directory line) and no tools go on the wire; run.json's
+// parts say so.
+func TestRequestWithoutTools(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.String(), func(t *testing.T) {
+			f := newFixture(t, p)
+			f.srv.Enqueue(modeltest.Reply("done"))
+			s := f.spec("Check the thing.", Limits{})
+			s.NetClaw = NetClaw{Home: f.home.Base, Audience: preview.Personal,
+				Shell: &request.Shell{Platform: "Linux", Executable: "/bin/bash", Grammar: "Bash"}}
+			_, rec := f.run(t, s)
+			if rec.Outcome != Completed {
+				t.Fatalf("outcome %s: %s", rec.Outcome, rec.Error)
+			}
+			reqs := f.srv.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			if want := "You are a tester.\n\n" + request.ExecutionContract(false); reqs[0].System != want {
+				t.Errorf("system prompt on the wire:\n%q\nwant\n%q", reqs[0].System, want)
+			}
+			for _, absent := range []string{"set_working_directory", "file_read", "[directly callable core tools]"} {
+				if strings.Contains(reqs[0].System, absent) {
+					t.Errorf("the system prompt names %q, but no tools are offered:\n%s", absent, reqs[0].System)
+				}
+			}
+			if len(reqs[0].Tools) != 0 {
+				t.Errorf("tools on the wire: %v, want none", reqs[0].Tools)
+			}
+			var names []string
+			for _, part := range rec.Prompt.Parts {
+				names = append(names, part.Part)
+			}
+			if got := strings.Join(names, ","); got != "body,execution-contract" {
+				t.Errorf("parts %s, want body,execution-contract", got)
+			}
+		})
+	}
+}
