@@ -207,7 +207,7 @@ func Classify(ev *CallEvidence) Verdict {
 
 // NoToolsHint is the hint after the message of a model that refuses a
 // request offering tools; the browser offers the same thing as a key.
-const NoToolsHint = "; this model does not take tools: run again with --no-tools (no file_read, file_list)"
+const NoToolsHint = "; this model does not take tools: run again with --no-tools (no tools are offered, and the prompt lists none)"
 
 // noToolsFix rewrites NoToolsHint at the end of msg into the fix that
 // applies to the run: --no-tools exists in agentdesk run only; a test
@@ -224,7 +224,7 @@ func noToolsFix(msg string, spec Spec, role string) string {
 	case spec.Frontline != nil:
 		return base + fmt.Sprintf("; this model does not take tools, and the frontline delegates through spawn_agent: point Models.Roles.%s at a model that calls tools in netclaw.json", role)
 	case spec.Suite != nil:
-		return base + fmt.Sprintf("; this model does not take tools: leave out the case's project: (no tools are offered then), or point Models.Roles.%s at a model that calls tools", role)
+		return base + fmt.Sprintf("; this model does not take tools: leave out the case's project: (no tools are offered then, and the prompt lists none), or point Models.Roles.%s at a model that calls tools", role)
 	}
 	return msg
 }

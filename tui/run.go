@@ -707,7 +707,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 	if rv.ended() {
 		out = append(out, block{lines: append([]string{""}, bannerLines(st, k, rv, e.shortenPaths, w)...)})
 		if toolsRefused(rv) {
-			offer := "This model does not take tools: press " + keyName(k.Run.NoTools) + " to run the same task again without them (no file_read, file_list)."
+			offer := "This model does not take tools: press " + keyName(k.Run.NoTools) + " to run the same task again without them (no tools offered, none listed in the prompt)."
 			out = append(out, block{lines: append([]string{""}, bannerText(st.Banner, offer, w)...)})
 		}
 	}
