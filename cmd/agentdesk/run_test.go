@@ -399,6 +399,20 @@ func TestRunCommandToolsDefaultToTheWorkingDirectory(t *testing.T) {
 	if len(reqs[0].Tools) != len(runner.TrialToolSpecs("")) || len(reqs[1].Tools) != 0 || strings.Contains(string(reqs[1].Body), `"tools"`) {
 		t.Errorf("tools offered: %v then %v", reqs[0].Tools, reqs[1].Tools)
 	}
+	// The prompt says what is on the wire: the tool index and the
+	// set_working_directory line with the tools, neither with --no-tools.
+	for i, withTools := range []bool{true, false} {
+		sys := reqs[i].System
+		if got := strings.Contains(sys, "[directly callable core tools]"); got != withTools {
+			t.Errorf("request %d: tool index in the system prompt %v, want %v", i, got, withTools)
+		}
+		if got := strings.Contains(sys, "set_working_directory"); got != withTools {
+			t.Errorf("request %d: set_working_directory in the system prompt %v, want %v", i, got, withTools)
+		}
+	}
+	if !strings.HasSuffix(reqs[1].System, "You read code.\n\n"+request.ExecutionContract(false)) {
+		t.Errorf("--no-tools system prompt:\n%s", reqs[1].System)
+	}
 }
 
 func TestRunCommandRecordAndReplay(t *testing.T) {
