@@ -11,7 +11,8 @@ import (
 
 // The Run pane says what the run sent: collapsed to one line, and with s
 // the system prompt's parts and the first user message; the missing core
-// is named in the run's head.
+// is named in the run's head. A run without a project offers no tools,
+// so its prompt has no tool-index part.
 func TestRunPaneShowsTheRequestSent(t *testing.T) {
 	rh := newRunHome(t, 120, 200) // tall enough for the whole request
 	rh.srv.Enqueue(modeltest.Reply("done"))
@@ -21,7 +22,7 @@ func TestRunPaneShowsTheRequestSent(t *testing.T) {
 		t.Fatalf("the run view holds no request: %+v %q", rv.prompt, rv.message)
 	}
 	scr := screenText(rh.screen())
-	for _, want := range []string{"Sent without operating-rules", "Request sent (Personal): system prompt of 3 parts", "s: show"} {
+	for _, want := range []string{"Sent without operating-rules", "Request sent (Personal): system prompt of 2 parts", "s: show"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("screen lacks %q:\n%s", want, scr)
 		}
@@ -35,6 +36,9 @@ func TestRunPaneShowsTheRequestSent(t *testing.T) {
 		if !strings.Contains(scr, want) {
 			t.Errorf("expanded screen lacks %q:\n%s", want, scr)
 		}
+	}
+	if strings.Contains(scr, request.PartToolIndex) {
+		t.Errorf("a run without tools lists a tool index:\n%s", scr)
 	}
 }
 
