@@ -28,8 +28,8 @@ func TestComposeMemo(t *testing.T) {
 		Shell: &request.Shell{Platform: "Linux", Executable: "/bin/bash", Grammar: "Bash"}}}
 	fixedGit := &request.GitState{Kind: request.GitNotRepository}
 	tests := []struct {
-		name  string
-		mod   func(*Spec)
+		name    string
+		mod     func(*Spec)
 		extra   []request.Tool
 		noTools bool
 		kept    bool
