@@ -46,6 +46,10 @@ type Record struct {
 	// Tools are the names of the tools the run offered the model; empty
 	// when it offered none.
 	Tools []string `json:"tools"`
+	// DeferredTools are the names of the tools the run offered through the
+	// tool index only (deferred: the model activates one with load_tool);
+	// empty when it offered none.
+	DeferredTools []string `json:"deferred_tools,omitempty"`
 	// Project is the folder the tools read, absolute; "" without tools
 	// (and in a replay, which plays the recorded results).
 	Project string `json:"project,omitempty"`

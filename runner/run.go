@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -251,6 +252,13 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	}
 	if p.toolsOn {
 		rec.Tools = toolNames(p.tools)
+		if p.request != nil {
+			for _, t := range p.request.Tools {
+				if !t.Core && !slices.Contains(rec.Tools, t.Name) {
+					rec.DeferredTools = append(rec.DeferredTools, t.Name)
+				}
+			}
+		}
 		rec.Project = p.project
 		rec.MaxToolIterations = p.maxIter
 	}

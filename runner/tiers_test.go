@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,6 +41,9 @@ func TestDeferredFirstPartyToolJoinsAfterLoadTool(t *testing.T) {
 			}
 			if got := lastTool(reqs[1]).Text; got != "set_reminder" {
 				t.Errorf("load_tool answered %q, want the tool's name", got)
+			}
+			if !slices.Contains(rec.DeferredTools, "set_reminder") || !slices.Contains(rec.DeferredTools, "web_fetch") || slices.Contains(rec.DeferredTools, "file_read") {
+				t.Errorf("record's deferred tools %v: want the deferred tier (set_reminder, web_fetch), not the core", rec.DeferredTools)
 			}
 			if len(rec.ToolCalls) != 2 || rec.ToolCalls[1].Result.Label != string(tools.LabelStubbed) {
 				t.Errorf("tool calls %+v", rec.ToolCalls)

@@ -114,7 +114,7 @@ test's: by default a recorded sample is replayed and one that is not is
 asked live; --record asks every sample and keeps its recording beside the
 suite (<name>.route.recordings/, redacted, meant to be committed);
 --offline replays only, no model and no key (CI). A recording made with
-another layer, preamble, model or request is stale, never passed; --record
+another layer, preamble, context layer, tool set, model or request is stale, never passed; --record
 replaces a recording only with a sample that reached a verdict (one that
 could not reach the model or was cancelled keeps the one before). --case
 NAME (repeatable, * and ? wildcards) runs only the cases named. --jobs N

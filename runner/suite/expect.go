@@ -175,14 +175,15 @@ func linesWith(output string, keep func(string) bool) []string {
 // notOffered says, before "it was never called", that the run did not
 // offer the tool at all (a misspelt name, a tool of another audience or
 // switched off), with the offered name it is closest to: "" when it was
-// offered, when the run offered no tools, or for an MCP tool
+// offered (from the start, or deferred: listed in the tool index for the
+// model to load), when the run offered no tools, or for an MCP tool
 // (server__tool), which is deferred and loaded by the model.
 func notOffered(rec *runner.Record, name string) string {
-	if len(rec.Tools) == 0 || slices.Contains(rec.Tools, name) || strings.Contains(name, "__") {
+	if len(rec.Tools) == 0 || slices.Contains(rec.Tools, name) || slices.Contains(rec.DeferredTools, name) || strings.Contains(name, "__") {
 		return ""
 	}
 	msg := "the run did not offer " + name
-	if near := lint.Suggest(name, rec.Tools, 1); len(near) > 0 {
+	if near := lint.Suggest(name, slices.Concat(rec.Tools, rec.DeferredTools), 1); len(near) > 0 {
 		msg += " (did you mean " + near[0] + "?)"
 	}
 	return msg + "; "

@@ -65,6 +65,19 @@ func TestExpectToolNotOffered(t *testing.T) {
 			t.Errorf("%s: %+v, want %q", tt.tool, fails, tt.want)
 		}
 	}
+	// A deferred tool (listed in the index, never loaded) was offered; a
+	// misspelling of one is told with it.
+	rec.DeferredTools = []string{"web_fetch", "set_reminder"}
+	for tool, want := range map[string]string{
+		"web_fetch":     "tools web_fetch: it was never called (called: file_read)",
+		"set_remindr":   "tools set_remindr: the run did not offer set_remindr (did you mean set_reminder?); it was never called (called: file_read)",
+		"shell_execute": "tools shell_execute: it was never called (called: file_read)",
+	} {
+		fails := Check(lintsuite.Expect{MaxToolCalls: -1, MaxOutputTokens: -1, Tools: []string{tool}}, rec)
+		if len(fails) != 1 || fails[0].Expect+": "+fails[0].Message != want {
+			t.Errorf("deferred, %s: %+v, want %q", tool, fails, want)
+		}
+	}
 	// Without the offered list (a record without tools), no guess.
 	rec.Tools = nil
 	if fails := Check(lintsuite.Expect{MaxToolCalls: -1, MaxOutputTokens: -1, Tools: []string{"file_reed"}}, rec); len(fails) != 1 || strings.Contains(fails[0].Message, "did not offer") {
