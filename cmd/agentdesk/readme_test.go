@@ -90,7 +90,7 @@ func TestREADMEMatchesTheBinary(t *testing.T) {
 		shapes []string
 	}{
 		{"test json", []string{"test", "--demo", "--offline", "--format", "json"}, []string{`{"suites":[{"path","agent","status",`}},
-		{"route suite json", []string{"route", "--demo", "--suite", "--offline", "--format", "json"}, []string{`{"suites":[{"path","audience","status",`, `{"request","audience","model","agents",`}},
+		{"route suite json", []string{"route", "--demo", "--suite", "--offline", "--format", "json"}, []string{`{"suites":[{"path","audience","status",`, `{"request","preamble","context_layers","audience","model","agents",`}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := runTrialCmd(t, nil, "", tt.args...)
