@@ -5,12 +5,9 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -18,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/proctree/proctreetest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -59,88 +57,12 @@ func TestRunBinaryKilledLeavesNothing(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	_ = pids.SetReadDeadline(time.Now().Add(30 * time.Second))
-	r := bufio.NewReader(pids)
-	var procs []procRef
-	for len(procs) < 6 { // the supervisor, the shell, four sleeps
-		line, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatalf("reading the command's pids (%d so far): %v", len(procs), err)
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(line))
-		if err != nil {
-			t.Fatalf("not a pid: %q", line)
-		}
-		if start, ok := startOf(pid); ok {
-			procs = append(procs, procRef{pid, start})
-		} else {
-			t.Fatalf("process %d is gone before agentdesk was killed", pid)
-		}
-	}
+	procs := proctreetest.ReadPids(t, bufio.NewReader(pids), 6) // the supervisor, the shell, four sleeps
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
 	for _, p := range procs {
-		waitExited(t, p)
-	}
-}
-
-// procRef is a process by pid and start time (a reused pid is another).
-type procRef struct {
-	pid   int
-	start string
-}
-
-// startOf returns a process's start time and parent from /proc/PID/stat.
-func startOf(pid int) (string, bool) {
-	_, start, ok := statOf(pid)
-	return start, ok
-}
-
-func statOf(pid int) (ppid int, start string, ok bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, "", false
-	}
-	i := strings.LastIndexByte(string(b), ')')
-	f := strings.Fields(string(b[i+1:]))
-	if i < 0 || len(f) < 20 {
-		return 0, "", false
-	}
-	ppid, _ = strconv.Atoi(f[1])
-	return ppid, f[19], true
-}
-
-// waitExited waits on a pidfd (at most 10s) until p has exited, and reaps
-// it if it became this process's child (the tests make this process a
-// subreaper when they run commands in it).
-func waitExited(t *testing.T, p procRef) {
-	t.Helper()
-	fd, err := unix.PidfdOpen(p.pid, 0)
-	if errors.Is(err, unix.ESRCH) {
-		return
-	}
-	if err != nil {
-		t.Fatalf("pidfd_open %d: %v", p.pid, err)
-	}
-	defer unix.Close(fd)
-	if start, ok := startOf(p.pid); !ok || start != p.start {
-		return
-	}
-	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-	for {
-		n, err := unix.Poll(fds, 10_000)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil || n == 0 {
-			comm, _ := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/comm")
-			t.Fatalf("process %d (%s) outlived agentdesk by 10s: %v", p.pid, strings.TrimSpace(string(comm)), err)
-		}
-		break
-	}
-	if ppid, _, ok := statOf(p.pid); ok && ppid == os.Getpid() {
-		var ws unix.WaitStatus
-		_, _ = unix.Wait4(p.pid, &ws, unix.WNOHANG, nil)
+		proctreetest.WaitExited(t, p)
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/agentdesk/agentdesk/runner/proctree/proctreetest"
 )
 
 // parentEnv makes the test binary a stand-in for agentdesk: it starts
@@ -54,72 +54,6 @@ echo $$
 exec sleep 1000
 `
 
-// procRef is a process by pid and start time.
-type procRef struct {
-	pid   int
-	start string
-}
-
-// readPids reads n pids from r, one a line, and the start time of each.
-func readPids(t *testing.T, r *bufio.Reader, n int) []procRef {
-	t.Helper()
-	var out []procRef
-	for range n {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatalf("reading pid %d of %d: %v (%q)", len(out)+1, n, err, line)
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(line))
-		if err != nil {
-			t.Fatalf("not a pid: %q", line)
-		}
-		_, start, _, ok := stat(pid)
-		if !ok {
-			t.Fatalf("process %d is already gone", pid)
-		}
-		out = append(out, procRef{pid, start})
-	}
-	return out
-}
-
-// waitExited waits, on a pidfd (bounded), until p has exited, and reaps
-// it when it is this process's child (an orphan re-parented here, this
-// process being a subreaper).
-func waitExited(t *testing.T, p procRef) {
-	t.Helper()
-	fd, err := unix.PidfdOpen(p.pid, 0)
-	if errors.Is(err, unix.ESRCH) {
-		return
-	}
-	if err != nil {
-		t.Fatalf("pidfd_open %d: %v", p.pid, err)
-	}
-	defer unix.Close(fd)
-	ppid, start, state, ok := stat(p.pid)
-	if !ok || start != p.start {
-		return // gone before the pidfd was opened; the pid is another's now
-	}
-	if state != 'Z' {
-		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-		for {
-			n, err := unix.Poll(fds, 10_000)
-			if err == unix.EINTR {
-				continue
-			}
-			if err != nil || n == 0 {
-				comm, _ := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/comm")
-				t.Fatalf("process %d (%s) outlived agentdesk by 10s: %v", p.pid, strings.TrimSpace(string(comm)), err)
-			}
-			break
-		}
-		ppid, _, _, _ = stat(p.pid)
-	}
-	if ppid == os.Getpid() {
-		var ws unix.WaitStatus
-		_, _ = unix.Wait4(p.pid, &ws, unix.WNOHANG, nil)
-	}
-}
-
 // TestParentKilledOutright: when agentdesk is SIGKILLed, every process a
 // command started dies too — its background children, those in sessions
 // of their own, those that cleared their environment, orphans — not only
@@ -139,13 +73,13 @@ func TestParentKilledOutright(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := bufio.NewReader(out)
-	procs := readPids(t, r, 6) // the supervisor, then the script's five
+	procs := proctreetest.ReadPids(t, r, 6) // the supervisor, then the script's five
 	if err := parent.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = parent.Wait()
 	for _, p := range procs {
-		waitExited(t, p)
+		proctreetest.WaitExited(t, p)
 	}
 }
 
