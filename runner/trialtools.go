@@ -106,12 +106,11 @@ func TrialToolSpecs(audience string) []tools.Spec {
 	return out
 }
 
-// trialSkills converts the home's loaded skills for the skill tools; nil
-// when the spec names none.
+// trialSkills converts the home's loaded skills for the skill tools. It
+// never returns nil: a home without skills has none to load, and
+// skill_load answers so as the runtime does ("No skills are currently
+// registered"), not with a stub.
 func trialSkills(skills []*lint.Skill) []tools.Skill {
-	if skills == nil {
-		return nil
-	}
 	out := []tools.Skill{}
 	for _, sk := range skills {
 		if sk == nil || sk.Status != lint.Loaded {
