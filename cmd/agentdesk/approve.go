@@ -8,6 +8,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/approve"
+	"github.com/agentdesk/agentdesk/runner/mcp"
 )
 
 // approveUsage is the help of --approve.
@@ -48,17 +49,25 @@ func parseApprove(ss []string) ([]approve.Pattern, error) {
 	return ps, nil
 }
 
-// checkApproveServers refuses an mcp:SERVER pattern that could never
-// match: no McpServers entry has that name (ignoring case, as NetClaw
-// matches server names), the entry is disabled, or the audience may not
-// use it (audience "" when it is not known yet: the browser, whose
-// audience changes as it runs, and test, whose suites name their own).
-// It is the same usage error as a misspelt tool's, with the close name of
-// a server the audience may use.
+// checkApproveServers refuses an mcp:SERVER or SERVER__TOOL pattern that
+// could never match: no McpServers entry has that name (for mcp:SERVER
+// ignoring case, as NetClaw matches server names; SERVER__TOOL is the
+// model-facing name, which spells the server as configured), the entry is
+// disabled, or the audience may not use it (audience "" when it is not
+// known yet: the browser, whose audience changes as it runs, and test,
+// whose suites name their own). It is the same usage error as a misspelt
+// tool's, with the close name of a server the audience may use. The tool
+// half of SERVER__TOOL is known only once the server runs, and is not
+// checked.
 func checkApproveServers(ps []approve.Pattern, cfg *lint.Config, audience string) error {
 	for _, p := range ps {
-		if p.Server == "" {
-			continue
+		server, prefix := p.Server, "mcp:"
+		if server == "" {
+			before, _, ok := strings.Cut(p.Tool, mcp.Separator)
+			if !ok {
+				continue
+			}
+			server, prefix = before, ""
 		}
 		var names, usable []string
 		if cfg != nil {
@@ -69,20 +78,38 @@ func checkApproveServers(ps []approve.Pattern, cfg *lint.Config, audience string
 				}
 			}
 		}
-		s, ok := cfg.McpServer(p.Server)
+		s, ok := cfg.McpServer(server)
+		if ok && p.Server == "" {
+			// The model-facing name spells the server as configured; a
+			// server whose own name holds the separator is matched whole.
+			ok = strings.HasPrefix(p.Tool, s.Name+mcp.Separator)
+		}
+		if !ok && p.Server == "" {
+			for _, n := range names {
+				if strings.HasPrefix(p.Tool, n+mcp.Separator) {
+					s, ok = cfg.McpServer(n)
+					break
+				}
+			}
+		}
 		switch {
 		case len(names) == 0:
 			return usageErrorf("--approve %q: no MCP server is configured (netclaw.json has no McpServers), so it approves nothing: leave it out, or add the server under McpServers", p.Text)
 		case !ok:
 			hint := ""
-			near := lint.Suggest(p.Server, usable, 1)
+			near := lint.Suggest(server, usable, 1)
 			if len(near) == 0 {
-				near = lint.Suggest(p.Server, names, 1)
+				near = lint.Suggest(server, names, 1)
 			}
 			if len(near) > 0 {
-				hint = " (did you mean mcp:" + near[0] + "?)"
+				if prefix != "" {
+					hint = " (did you mean " + prefix + near[0] + "?)"
+				} else {
+					_, tool, _ := strings.Cut(p.Tool, mcp.Separator)
+					hint = " (did you mean " + near[0] + mcp.Separator + tool + "?)"
+				}
 			}
-			return usageErrorf("--approve %q: no MCP server is named %s%s: name one of McpServers in netclaw.json (%s), as `agentdesk tools` lists them", p.Text, p.Server, hint, strings.Join(names, ", "))
+			return usageErrorf("--approve %q: no MCP server is named %s%s: name one of McpServers in netclaw.json (%s), as `agentdesk tools` lists them", p.Text, server, hint, strings.Join(names, ", "))
 		case !s.Enabled:
 			return usageErrorf("--approve %q: MCP server %s is disabled (McpServers.%s.Enabled is false), so none of its tools is offered: leave it out, or enable the server", p.Text, s.Name, s.Name)
 		case audience != "" && !cfg.McpServerAllowed(s.Name, audience):

@@ -95,6 +95,12 @@ func TestApproveNamesAServerThatExists(t *testing.T) {
 		{"mcp:files", "Personal", "MCP server files is disabled"},
 		{"mcp:zzzzzz", "", "no MCP server is named zzzzzz: name one of McpServers in netclaw.json (docs, files, github)"},
 		{"shell_execute", "Personal", ""},
+		{"github__create_issue", "Personal", ""},
+		{"github__create_issue:*", "", ""},
+		{"githb__create_issue", "Personal", "no MCP server is named githb (did you mean github__create_issue?)"},
+		{"GitHub__create_issue", "Personal", "no MCP server is named GitHub (did you mean github__create_issue?)"},
+		{"files__read", "Personal", "MCP server files is disabled"},
+		{"github__create_issue", "Team", "the Team audience may not use MCP server github"},
 	} {
 		ps, err := parseApprove([]string{tt.pattern})
 		if err == nil {
