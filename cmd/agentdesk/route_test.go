@@ -177,7 +177,7 @@ func TestRouteShowRequestAndSystemFile(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"# system (preamble)\nYou are Claw, the team's assistant.\n", "[available-subagents — use spawn_agent to delegate]", "## log-analyst\n", "# tool spawn_agent\n" + preview.SpawnAgentDescription, "# user\ndeploy failed\n"} {
+	for _, want := range []string{"# system (preamble: --system-file " + pre + ")\nYou are Claw, the team's assistant.\n", "[available-subagents — use spawn_agent to delegate]", "## log-analyst\n", "# tool spawn_agent\n" + preview.SpawnAgentDescription, "# user\ndeploy failed\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

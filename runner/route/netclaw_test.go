@@ -234,13 +234,15 @@ func TestRenderAsNetClaw(t *testing.T) {
 		j.Messages[1].Text != "Review my diff" || len(j.Tools) != len(spec.Frontline.Tools) || len(j.NotReproduced) == 0 {
 		t.Errorf("json %+v", j)
 	}
-	// Without an install the rendering is preview's, as before.
+	// Without an install the rendering is preview's, its preamble heading
+	// naming the preamble used.
 	plain, err := Prepare(f.question("Review my diff", preview.Personal))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plain.Render() != plain.Frontline.Render() || plain.Nudge() != "" {
-		t.Error("the default question renders differently")
+	want := strings.Replace(plain.Frontline.Render(), "# system (preamble)\n", "# system (preamble: agentdesk's neutral default)\n", 1)
+	if got := plain.Render(); got != want || !strings.HasPrefix(got, "# system (preamble: agentdesk's neutral default)\n") || plain.Nudge() != "" {
+		t.Errorf("the default question renders\n%s\nwant\n%s", got, want)
 	}
 }
 

@@ -9,11 +9,13 @@ import (
 // Render returns the request as sent, for a person to read: each system
 // message, the tools, and the user messages, under headings. A question
 // with agentdesk's default (no session context, spawn_agent alone) reads
-// as preview.Frontline.Render.
+// as preview.Frontline.Render, its preamble heading naming the preamble.
 func (p *Prepared) Render() string {
 	f := p.Frontline
 	if p.Question.Context == nil && len(p.Question.Tools) == 0 {
-		return f.Render()
+		// preview's rendering, its preamble heading naming the preamble
+		// used (the default, or --system-file), as the JSON does.
+		return strings.Replace(f.Render(), "# system (preamble)\n", "# system (preamble: "+preambleSourceOf(p.Question)+")\n", 1)
 	}
 	var b strings.Builder
 	sys := p.Systems()
