@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner/evalrec"
@@ -39,22 +38,15 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		mode = f.round.mode
 	}
 	if f.watch && f.round == nil {
-		c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
-		if err != nil {
-			return err
-		}
-		w := &suiteWatch{g: g, command: "agentdesk route --suite", kind: routeSuites, paths: paths, mode: watchMode(f.live), deps: routeSuiteDeps,
+		return watchSuites(cmd, &suiteWatch{g: g, command: "agentdesk route --suite", kind: routeSuites, paths: paths, mode: watchMode(f.live), deps: routeSuiteDeps,
 			round: func(r *watchRound) error {
 				one := f
 				one.round, one.live, one.offline = r, false, r.mode == evalrec.Offline
 				return runRouteSuites(cmd, g, one, paths)
-			}}
-		return w.run(cmd.Context(), c.Home)
+			}})
 	}
-	sh := suitesHome{}
-	if f.round != nil {
-		sh.c = f.round.c
-	} else if sh, err = openSuiteHome(cmd, g, f.demo, paths, f.record); err != nil {
+	sh, err := roundSuiteHome(cmd, g, f.round, f.demo, paths, f.record)
+	if err != nil {
 		return err
 	}
 	defer sh.close(cmd.ErrOrStderr())

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
@@ -165,22 +164,15 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		return usageErrorf("--judge-role: %v", err)
 	}
 	if f.watch && f.round == nil {
-		c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
-		if err != nil {
-			return err
-		}
-		w := &suiteWatch{g: g, command: "agentdesk test", kind: testSuites, paths: paths, mode: watchMode(f.live), deps: testSuiteDeps,
+		return watchSuites(cmd, &suiteWatch{g: g, command: "agentdesk test", kind: testSuites, paths: paths, mode: watchMode(f.live), deps: testSuiteDeps,
 			round: func(r *watchRound) error {
 				one := f
 				one.round, one.live, one.offline = r, false, r.mode == evalrec.Offline
 				return runTests(cmd, g, one, paths)
-			}}
-		return w.run(cmd.Context(), c.Home)
+			}})
 	}
-	sh := suitesHome{}
-	if f.round != nil {
-		sh.c = f.round.c
-	} else if sh, err = openSuiteHome(cmd, g, f.demo, paths, f.record); err != nil {
+	sh, err := roundSuiteHome(cmd, g, f.round, f.demo, paths, f.record)
+	if err != nil {
 		return err
 	}
 	defer sh.close(cmd.ErrOrStderr())

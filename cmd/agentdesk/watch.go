@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/agentdesk/agentdesk/lint"
 	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
@@ -59,6 +61,25 @@ type suiteWatch struct {
 	// round runs the suites once and prints their report; an error of
 	// exit status 1 is their verdict, not a failure of the watch.
 	round func(r *watchRound) error
+}
+
+// watchSuites scans the home and watches it as w says, a round at each
+// change, until the command is cancelled.
+func watchSuites(cmd *cobra.Command, w *suiteWatch) error {
+	c, err := scanHome(w.g, lint.ScanOptions{Environ: w.g.environ})
+	if err != nil {
+		return err
+	}
+	return w.run(cmd.Context(), c.Home)
+}
+
+// roundSuiteHome returns the suites' home: a watch round's scan, else the
+// home opened for this run (the demo's, or the user's).
+func roundSuiteHome(cmd *cobra.Command, g *globals, round *watchRound, demo bool, paths []string, record bool) (suitesHome, error) {
+	if round != nil {
+		return suitesHome{c: round.c}, nil
+	}
+	return openSuiteHome(cmd, g, demo, paths, record)
 }
 
 // watchHook, when set (by tests), is told the files of each round once it
