@@ -498,3 +498,23 @@ func TestStdioWorkingFolder(t *testing.T) {
 		}
 	}
 }
+
+// A server the configuration gives as a value, or with no Command, fails
+// to start in lint's words, naming netclaw.json, not with Go's exec error.
+func TestStartProblemInLintWords(t *testing.T) {
+	home := lint.NewHome(t.TempDir(), "")
+	if err := os.MkdirAll(home.ConfigDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home.ConfigDir, "netclaw.json"), []byte(`{"McpServers": {"fs": "npx server", "x": {"Arguments": ["a"]}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := lint.LoadConfig(home, nil)
+	s, _ := start(t, Options{Config: cfg}, cfg.McpServers...)
+	want := map[string]string{"fs": "netclaw.json:1:23: McpServers:fs is a value, not an object", "x": "netclaw.json:1:57: x: stdio transport requires 'Command'"}
+	for _, st := range s.Statuses() {
+		if !strings.Contains(st.Err, want[st.Name]) || strings.Contains(st.Err, "exec:") {
+			t.Errorf("%s: Err = %q, want lint's words %q", st.Name, st.Err, want[st.Name])
+		}
+	}
+}
