@@ -27,6 +27,9 @@ type server struct {
 	tools   []*sdk.Tool
 	starts  int
 	lastErr string
+	// probed is set when the tools come from a Catalog: the server
+	// starts on its first call.
+	probed bool
 }
 
 // conn is one live session with a server.
