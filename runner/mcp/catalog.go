@@ -89,7 +89,6 @@ func (c *Catalog) lookup(cfg lint.McpServer) (catalogEntry, bool) {
 	return catalogEntry{}, false
 }
 
-
 // Startable returns the names of the servers of cfgs that Start would
 // start for opts' audience (enabled, and allowed to the audience), in the
 // configuration's order: a command says which servers it is waiting for.
