@@ -16,6 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/mcp"
+	"github.com/agentdesk/agentdesk/runner/redact"
 )
 
 // DefaultJobs is --jobs' default: model calls per provider at once.
@@ -315,7 +316,7 @@ func (x *execution) mcpCatalog(ctx context.Context) *mcp.Catalog {
 		}
 		x.mcpCat = mcp.Probe(ctx, cfg.McpServers, mcp.Options{
 			StartTimeout: x.o.MCPStartTimeout,
-			Redact:       runner.NewRedactor(cfg.Secrets()...).String,
+			Redact:       redact.New(cfg.Secrets()...).String,
 			Note:         note,
 		})
 	})
