@@ -56,10 +56,12 @@ func TestRunsDiff(t *testing.T) {
 
 	code, stdout, _ = runTrialCmd(t, env, "", "runs", "--diff", before, after, "--format", "json")
 	var doc struct {
-		Before  struct{ RunID string `json:"run_id"` } `json:"before"`
-		Request struct{ Changed []string } `json:"request"`
+		Before struct {
+			RunID string `json:"run_id"`
+		} `json:"before"`
+		Request struct{ Changed []string }   `json:"request"`
 		Output  struct{ Added, Removed int } `json:"output"`
-		Metrics []struct{ Name string } `json:"metrics"`
+		Metrics []struct{ Name string }      `json:"metrics"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != 0 {
 		t.Fatalf("json: exit %d, %v\n%s", code, err, stdout)
