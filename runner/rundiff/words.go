@@ -141,20 +141,3 @@ func spaceAt(s string, i int) (bool, int) {
 	r, n := utf8.DecodeRuneInString(s[i:])
 	return unicode.IsSpace(r), n
 }
-
-// isWord reports whether a token is a word (not spaces).
-func isWord(t string) bool {
-	sp, _ := spaceAt(t, 0)
-	return !sp
-}
-
-// words counts the tokens that are not spaces.
-func words(toks []string) int {
-	n := 0
-	for _, t := range toks {
-		if isWord(t) {
-			n++
-		}
-	}
-	return n
-}
