@@ -289,7 +289,7 @@ func confine(sp spec) error {
 		landlock.RWFiles("/dev/tty").WithIoctlDev().IgnoreIfMissing(),
 	}
 	if err := cfg.Restrict(rules...); err != nil {
-		return fmt.Errorf("Landlock: %w", err)
+		return fmt.Errorf("restricting writes with Landlock: %w", err)
 	}
 	return nil
 }
