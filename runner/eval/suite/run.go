@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -80,6 +81,9 @@ type Options struct {
 	// record: a sample it has no recording of says what it carries
 	// instead of suggesting --record.
 	Demo bool
+	// Browser says the samples run from the browser's Tests pane: the
+	// refusal of a call no one approved then advises what works there.
+	Browser bool
 	// NoMCP starts none of the configured MCP servers (`--no-mcp`).
 	NoMCP bool
 	// MCPStartTimeout bounds starting each MCP server
@@ -449,8 +453,19 @@ func (x *execution) resolve(s *suitefile.Suite, c *suitefile.Case, m *suitefile.
 			p = abs
 		}
 		spec.Project = p
-		spec.Approve = x.o.Approve
 		spec.Mocks = mocksOf(c.Mocks)
+	}
+	if spec.Project != "" {
+		// The case's approve: (its own, then the suite's) with the
+		// command's --approve.
+		spec.Approve = slices.Clone(x.o.Approve)
+		for _, ap := range c.Approve {
+			p, err := approve.Parse(ap.Text)
+			if err != nil {
+				return sent{}, fmt.Errorf("%s:%d: %w", s.Path, ap.Pos.Line, err)
+			}
+			spec.Approve = append(spec.Approve, p)
+		}
 	}
 	if c.Skill != "" {
 		sk := cat.Skill(c.Skill)
