@@ -455,6 +455,14 @@ func TestReasonsMatchTheRunner(t *testing.T) {
 	if !slices.Equal(slices.Sorted(slices.Values(lintsuite.Reasons)), slices.Sorted(slices.Values(runner.Reasons))) {
 		t.Errorf("lint/suite.Reasons %v, runner.Reasons %v", lintsuite.Reasons, runner.Reasons)
 	}
+	if len(lintsuite.RenamedReasons) != len(runner.RenamedReasons) {
+		t.Errorf("lint/suite.RenamedReasons %v, runner.RenamedReasons %v", lintsuite.RenamedReasons, runner.RenamedReasons)
+	}
+	for old, now := range runner.RenamedReasons {
+		if lintsuite.RenamedReasons[old].Now != now {
+			t.Errorf("%s: lint/suite says %q, the runner %q", old, lintsuite.RenamedReasons[old].Now, now)
+		}
+	}
 	var outcomes []string
 	for _, o := range []runner.Outcome{runner.Completed, runner.Partial, runner.Failed} {
 		outcomes = append(outcomes, string(o))
