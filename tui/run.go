@@ -769,11 +769,16 @@ func clockLines(st *Styles, rv *runView, w int) []string {
 	c, l := s.Call, s.Call.Limits
 	var parts []string
 	if !c.HasFirstDelta {
-		parts = append(parts, fmt.Sprintf("prefill silence %s / %s", dur(c.SinceWire), dur(l.Prefill)))
+		// Keepalives refresh the prefill budget; the no-progress
+		// ceiling runs from the call's start.
+		parts = append(parts,
+			fmt.Sprintf("prefill silence %s / %s", dur(c.SinceWire), dur(l.Prefill)),
+			fmt.Sprintf("since progress %s / %s", dur(c.SinceProgress), dur(l.NoProgress)))
 	} else {
-		parts = append(parts, fmt.Sprintf("wire silence %s / %s", dur(c.SinceWire), dur(l.InterDelta)))
+		parts = append(parts,
+			fmt.Sprintf("since progress %s / %s", dur(c.SinceProgress), dur(l.NoProgress)),
+			fmt.Sprintf("wire silence %s / %s", dur(c.SinceWire), dur(l.InterDelta)))
 	}
-	parts = append(parts, fmt.Sprintf("since progress %s / %s", dur(c.SinceProgress), dur(l.NoProgress)))
 	if c.ThinkingOnly > 0 {
 		parts = append(parts, fmt.Sprintf("thinking only %s / %s", dur(c.ThinkingOnly), dur(l.ThinkingOnlyCap())))
 	}
