@@ -455,12 +455,12 @@ func TestReasonsMatchTheRunner(t *testing.T) {
 	if !slices.Equal(slices.Sorted(slices.Values(suitefile.Reasons)), slices.Sorted(slices.Values(runner.Reasons))) {
 		t.Errorf("lint/suite.Reasons %v, runner.Reasons %v", suitefile.Reasons, runner.Reasons)
 	}
-	if len(lintsuite.RenamedReasons) != len(runner.RenamedReasons) {
-		t.Errorf("lint/suite.RenamedReasons %v, runner.RenamedReasons %v", lintsuite.RenamedReasons, runner.RenamedReasons)
+	if len(suitefile.RenamedReasons) != len(runner.RenamedReasons) {
+		t.Errorf("lint/suitefile.RenamedReasons %v, runner.RenamedReasons %v", suitefile.RenamedReasons, runner.RenamedReasons)
 	}
 	for old, now := range runner.RenamedReasons {
-		if lintsuite.RenamedReasons[old].Now != now {
-			t.Errorf("%s: lint/suite says %q, the runner %q", old, lintsuite.RenamedReasons[old].Now, now)
+		if suitefile.RenamedReasons[old].Now != now {
+			t.Errorf("%s: lint/suitefile says %q, the runner %q", old, suitefile.RenamedReasons[old].Now, now)
 		}
 	}
 	var outcomes []string
