@@ -119,8 +119,6 @@ func TestCycleGuardStopsACycleOfPeriodTwo(t *testing.T) {
 
 func TestSeventyDistinctCallsComplete(t *testing.T) {
 	f := newFixture(t, wire.OpenAI)
-	// A netclaw.json that still sets the old cap changes nothing.
-	f.cat.Config.Session.MaxToolIterationsPerTurn = 2
 	for i := range 70 {
 		f.srv.Enqueue(script(modeltest.ToolCall(fmt.Sprintf("call_%d", i), "file_list", fmt.Sprintf(`{"path": ".", "glob": "*%d*", "_rationale": "look"}`, i)), modeltest.Finish(modeltest.FinishTools)))
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -289,7 +290,7 @@ func statusHint(status int, provider, msg string) string {
 // describeCallError says what a transport or decoding failure means.
 func describeCallError(endpoint, provider string, err error) string {
 	var me *wire.MalformedError
-	var re *ReplayExhaustedError
+	var re *cassette.ReplayExhaustedError
 	switch {
 	case errors.As(err, &re):
 		return "replay: " + re.Error()
