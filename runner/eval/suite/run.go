@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/approve"
+	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/redact"
@@ -84,6 +85,10 @@ type Options struct {
 	// Browser says the samples run from the browser's Tests pane: the
 	// refusal of a call no one approved then advises what works there.
 	Browser bool
+	// Seed, when set, gives the recording of a sample recorded from a
+	// kept run (agentdesk runs --to-case) instead of a live run: with Mode
+	// Record, the sample replays it and keeps it as its recording.
+	Seed func(suitePath, caseName string, sample int) (tape *cassette.Cassette, source string)
 	// NoMCP starts none of the configured MCP servers (`--no-mcp`).
 	NoMCP bool
 	// MCPStartTimeout bounds starting each MCP server
