@@ -135,7 +135,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 	res.Outcome, res.Reason, res.Output = string(rec.Outcome), rec.Reason, rec.Output
 	res.ToolCalls = rec.ToolCalls
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
-	res.OutputTokens, res.OutputTokensCounted = OutputTokens(&rec)
+	res.ReportedOutputTokens = rec.Usage.OutputTokens
 	if why := noAnswer(c.Expect, &rec); why != "" {
 		// A run that got no answer to check (the model unreachable, a
 		// cancel) is not a failure of the agent: its checks are not
@@ -146,7 +146,7 @@ func (x *execution) sample(ctx context.Context, s *lintsuite.Suite, c *lintsuite
 		}
 		return errorf("%s", why)
 	}
-	res.Failures = check(c.Expect, &rec, func() (int, bool) { return res.OutputTokens, res.OutputTokensCounted })
+	res.Failures = check(c.Expect, &rec, res.OutputTokens)
 	if len(c.Expect.Changes) > 0 {
 		res.Failures = append(res.Failures, CheckChanges(c.Expect.Changes, run.Changes(), snt.spec.Project)...)
 	}
