@@ -4,6 +4,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -55,6 +56,11 @@ type PromptPart struct {
 	Part   string `json:"part"`
 	Source string `json:"source"`
 	Tokens int    `json:"tokens"`
+	// Bytes is the length of the part's text before redaction: with the
+	// blank lines that join the parts, it splits the system prompt that
+	// transcript.jsonl keeps back into its parts (agentdesk runs --diff).
+	// 0 in runs recorded before it was kept.
+	Bytes int `json:"bytes,omitempty"`
 }
 
 // MissingNotice is the sentence every surface prints when a run's request
@@ -82,16 +88,16 @@ func (p *PromptRecord) MissingNotice() string {
 }
 
 // promptRecord describes a composed request for run.json, redacted. Its
-// parts' tokens are counted only when count is set; countedPrompt counts
+// parts' tokens are counted only when count is set; countPrompt counts
 // them later.
-func promptRecord(r *request.Request, red *Redactor, count bool) *PromptRecord {
+func promptRecord(r *request.Request, red *redact.Redactor, count bool) *PromptRecord {
 	if r == nil {
 		return nil
 	}
 	rec := &PromptRecord{Audience: r.Audience.String(), Parts: []PromptPart{}, Missing: []string{},
 		CoreSource: red.String(r.CoreSource), CoreVersion: red.String(r.CoreVersion)}
 	for _, p := range r.Parts {
-		pp := PromptPart{Part: p.Part, Source: red.String(p.Source)}
+		pp := PromptPart{Part: p.Part, Source: red.String(p.Source), Bytes: len(p.Text)}
 		if count {
 			pp.Tokens = request.PartTokens(p)
 		}

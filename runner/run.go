@@ -20,6 +20,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
+	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -112,6 +113,16 @@ type Spec struct {
 	Mocks tools.Mocker
 	// ExtraTools are offered beside the built-in ones (MCP tools).
 	ExtraTools []tools.Tool
+	// NoMCP starts none of the configured MCP servers: their tools are
+	// not offered.
+	NoMCP bool
+	// MCPStartTimeout bounds starting each MCP server
+	// (mcp.DefaultStartTimeout when 0).
+	MCPStartTimeout time.Duration
+	// MCP, when set, is a probe of the MCP servers made once for a batch
+	// of runs (mcp.Probe): the run offers the probed tools at once and
+	// starts a server only on its first call.
+	MCP *mcp.Catalog
 	// Skills are the home's skills: skill_load and skill_read_resource
 	// read the loaded ones that do not route (nil: both are stubbed).
 	Skills []*lint.Skill
@@ -307,12 +318,12 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	switch {
 	case p.cassette != nil:
 		if s.Fast {
-			r.clock = newVirtualClock(start)
+			r.clock = cassette.NewVirtualClock(start)
 		}
-		r.player = newPlayer(p.cassette, r.clock)
+		r.player = cassette.NewPlayer(p.cassette, r.clock)
 		r.client = &http.Client{Transport: r.player}
 	case s.Record:
-		r.recorder = newRecorder(rn.client.Transport)
+		r.recorder = cassette.NewRecorder(rn.client.Transport)
 		c := *rn.client
 		c.Transport = r.recorder
 		r.client = &c
@@ -368,7 +379,7 @@ type Run struct {
 	spec    Spec
 	model   Model
 	limits  Limits
-	red     *Redactor
+	red     *redact.Redactor
 	system  string
 	layers  []string // system messages after system (a frontline run's layer)
 	message string
@@ -379,7 +390,7 @@ type Run struct {
 	// replay's.
 	client *http.Client
 	// clock is a fast replay's virtual clock; nil means the wall clock.
-	clock *virtualClock
+	clock *cassette.VirtualClock
 
 	// The tool loop: whether tools are offered, which, what runs them, the
 	// cap on model calls with tools, and the repeat guard.
@@ -400,9 +411,9 @@ type Run struct {
 	extraFiles map[string][]byte
 
 	// recorder and tape are set when recording; player when replaying.
-	recorder *recorder
+	recorder *cassette.Recorder
 	tape     *cassette.Cassette
-	player   *player
+	player   *cassette.Player
 
 	mu         sync.Mutex
 	callN      int             // the current model call, from 1
@@ -636,4 +647,13 @@ func (r *Run) note(t time.Time, e TranscriptEntry) {
 		e.Call = r.callN
 	}
 	r.transcript = append(r.transcript, e)
+}
+
+// now returns the run's time: the wall clock, or a fast replay's virtual
+// clock.
+func (r *Run) now() time.Time {
+	if r.clock != nil {
+		return r.clock.Now()
+	}
+	return time.Now()
 }

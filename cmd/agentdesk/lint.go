@@ -13,14 +13,15 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/report"
-	"github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 )
 
 // lintFlags holds the flags of agentdesk lint.
 type lintFlags struct {
-	format  lintFormat
-	profile profileFlag
-	strict  bool
+	format    lintFormat
+	profile   profileFlag
+	strict    bool
+	listRules bool
 }
 
 // newLintCmd builds `agentdesk lint [PATH...]`.
@@ -43,12 +44,20 @@ or any warning with --strict), 2 bad usage, 3 internal failure.`,
 		Example: `  agentdesk lint
   agentdesk lint --home ./testdata/homes/good
   agentdesk lint --format sarif > agentdesk.sarif
-  agentdesk lint --profile publish --strict agents/reviewer.md`,
+  agentdesk lint --profile publish --strict agents/reviewer.md
+  agentdesk lint --list-rules`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.listRules {
+				if len(args) > 0 {
+					return usageErrorf("--list-rules takes no PATH")
+				}
+				return writeRules(g.stdout, f.format)
+			}
 			return runLint(g, f, args)
 		},
 	}
 	fl := cmd.Flags()
+	fl.BoolVar(&f.listRules, "list-rules", false, "print every rule (id, kind, severity per profile, summary) and exit; text or json")
 	fl.Var(&f.format, "format", "output format: text, json, sarif or github")
 	fl.Var(&f.profile, "profile", "rules profile: runtime (what NetClaw does) or publish (SkillServer's upload checks)")
 	fl.BoolVar(&f.strict, "strict", false, "fail on warnings too")
@@ -65,7 +74,7 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 	)
 	var suites, others []string
 	for _, p := range paths {
-		if suite.IsSuite(p) {
+		if suitefile.IsSuite(p) {
 			suites = append(suites, p)
 		} else {
 			others = append(others, p)
@@ -107,7 +116,7 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 	if err != nil {
 		return err
 	}
-	suite.AddTo(c, check, suites)
+	suitefile.AddTo(c, check, suites)
 
 	ropts := report.Options{Version: programVersion()}
 	if err := writeReport(g.stdout, f.format, c, ropts, g.Color(g.stdout)); err != nil {
@@ -154,7 +163,7 @@ func findSuites(dir string) ([]string, error) {
 	if _, err := os.ReadDir(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	found, err := suite.FindAll(dir)
+	found, err := suitefile.FindAll(dir)
 	if err != nil {
 		return nil, exitWith(exitInternal, err)
 	}
