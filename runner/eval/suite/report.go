@@ -597,7 +597,7 @@ func GitHub(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 			if d.Hint != "" {
 				msg += "\nhint: " + d.Hint
 			}
-			evalrec.GitHubAnnotation(bw, "error", file, d.Line, d.Rule, termsafe.EscapeLines(msg))
+			evalrec.GitHubAnnotationAt(bw, evalrec.GitHubLevel(d), file, d.Line, d.Column, d.Rule, termsafe.EscapeLines(msg))
 		}
 		for _, c := range r.Cases {
 			if c.Status == Pass {
