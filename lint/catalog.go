@@ -100,7 +100,7 @@ type Catalog struct {
 	ScannedAt time.Time
 	// Extra holds files agentdesk checks that the runtime ignores (test and
 	// route suites beside the agents), with their diagnostics. Scan leaves
-	// it empty; the caller adds them (package lint/suite reads them).
+	// it empty; the caller adds them (package lint/suitefile reads them).
 	Extra []*ExtraFile
 	// ExtraRules are the rules of the extra files' diagnostics (a SARIF
 	// report lists them after Rules).

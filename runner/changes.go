@@ -122,9 +122,24 @@ func (r *Run) keepChanges(rec *Record, full []overlay.Change) error {
 	for i, c := range cs {
 		rec.Changes[i] = ChangeRecord{Path: r.red.String(c.Path), Kind: string(c.Kind)}
 	}
-	r.extraFiles[PatchFile] = []byte(r.red.String(string(overlay.RenderPatch(full))))
+	r.extraFiles[PatchFile] = []byte(r.red.String(string(overlay.RenderPatch(redactBinary(r.red, full)))))
 	rec.Files = append(rec.Files, PatchFile)
 	return nil
+}
+
+// redactBinary returns changes with the new content of each binary file
+// redacted: the patch carries it compressed, where redacting the patch's
+// text could not reach it. (The patch's index line then names the
+// redacted content, so `git apply` still accepts it.)
+func redactBinary(red *Redactor, changes []overlay.Change) []overlay.Change {
+	out := make([]overlay.Change, len(changes))
+	for i, c := range changes {
+		if c.Binary && c.New != nil {
+			c.New = []byte(red.String(string(c.New)))
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // Changes returns what the run changed in its overlay of the project

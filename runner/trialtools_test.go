@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -328,5 +329,41 @@ func TestShellTempDirIsTheRunsTempDir(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(rec.Dir, SessionDir)); !os.IsNotExist(err) {
 		t.Errorf("the session folder is left after the run: %v", err)
+	}
+}
+
+// TestBinaryWriteInPatch: a binary file the run wrote is in changes.patch
+// in git's binary form, its secret redacted, and `git apply` makes it.
+func TestBinaryWriteInPatch(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	f := newFixture(t, wire.OpenAI)
+	dir := project(t)
+	f.srv.Enqueue(
+		script(modeltest.ToolCall("c1", "file_write", `{"Path":"blob.bin","Content":"\u0000key=planted-bin-secret-77\u0001\u0002","_rationale":"save"}`), modeltest.Finish(modeltest.FinishTools)),
+		modeltest.Reply("Saved."),
+	)
+	s := f.toolSpec("Save.", dir, Limits{})
+	s.Secrets = []string{"planted-bin-secret-77"}
+	_, rec := f.run(t, s)
+	if rec.Outcome != Completed {
+		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
+	}
+	pf := filepath.Join(rec.Dir, PatchFile)
+	patch, err := os.ReadFile(pf)
+	if err != nil || !strings.Contains(string(patch), "GIT binary patch\nliteral ") {
+		t.Fatalf("changes.patch (%v):\n%s", err, patch)
+	}
+	cp := t.TempDir()
+	apply := exec.Command(git, "apply", pf)
+	apply.Dir = cp
+	if out, err := apply.CombinedOutput(); err != nil {
+		t.Fatalf("git apply: %v\n%s\n%s", err, out, patch)
+	}
+	got, _ := os.ReadFile(filepath.Join(cp, "blob.bin"))
+	if want := "\x00key=[REDACTED]\x01\x02"; string(got) != want {
+		t.Errorf("blob.bin after git apply = %q, want %q", got, want)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
-	"github.com/agentdesk/agentdesk/runner/route"
+	"github.com/agentdesk/agentdesk/runner/eval/route"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 

@@ -13,9 +13,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentdesk/agentdesk/lint"
-	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
-	"github.com/agentdesk/agentdesk/runner/evalrec"
-	"github.com/agentdesk/agentdesk/runner/suite"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/suite"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -37,7 +37,7 @@ type testsPane struct {
 	catGen                int
 	gen                   int
 	loading               bool
-	suite                 *lintsuite.Suite
+	suite                 *suitefile.Suite
 	recs                  []suite.CaseRecordings
 	missing               bool // no suite file for this agent
 	err                   error
@@ -73,7 +73,7 @@ type testsReadMsg struct {
 	// agent); elsewhere the agent the file at path tests instead.
 	path, file, elsewhere string
 	gen                   int
-	suite                 *lintsuite.Suite
+	suite                 *suitefile.Suite
 	recs                  []suite.CaseRecordings
 	missing               bool
 	err                   error
@@ -101,7 +101,7 @@ func (p *testsPane) scroller() *scroller { return &p.scroll }
 
 // suitePath is the selected agent's suite file: <agents>/<name>.test.yaml.
 func (p *testsPane) suitePath(f *lint.File) string {
-	return filepath.Join(filepath.Dir(f.Path), f.Name()+lintsuite.TestSuffix)
+	return filepath.Join(filepath.Dir(f.Path), f.Name()+suitefile.TestSuffix)
 }
 
 // need reads the selected agent's suite and its recordings when the
@@ -135,7 +135,7 @@ func (p *testsPane) need(int) tea.Cmd {
 			msg.missing, msg.elsewhere = true, elsewhere
 			return msg
 		}
-		lintsuite.Check(s, cat)
+		suitefile.Check(s, cat)
 		msg.suite, msg.file = s, s.Path
 		msg.recs = suite.Recordings(s, suite.Options{Runner: rn, Catalog: cat, NetClaw: nc})
 		return msg
@@ -147,15 +147,15 @@ func (p *testsPane) need(int) tea.Cmd {
 // else the first suite file beside it whose agent: names this one (nil
 // when there is none). elsewhere is the agent the file at path tests when
 // that is another one. It reads files: call it from a Cmd.
-func findSuiteOf(name, path string) (s *lintsuite.Suite, elsewhere string, err error) {
-	found, err := lintsuite.Find(filepath.Dir(path), lintsuite.TestSuffix)
+func findSuiteOf(name, path string) (s *suitefile.Suite, elsewhere string, err error) {
+	found, err := suitefile.Find(filepath.Dir(path), suitefile.TestSuffix)
 	if err != nil {
 		return nil, "", err
 	}
 	// The file named after the agent first: it is the agent's unless its
 	// agent: says otherwise (one that cannot be read is the agent's too).
 	if slices.Contains(found, path) {
-		if s := lintsuite.Load(path); s.Agent == name {
+		if s := suitefile.Load(path); s.Agent == name {
 			return s, "", nil
 		} else {
 			elsewhere = s.Agent
@@ -165,7 +165,7 @@ func findSuiteOf(name, path string) (s *lintsuite.Suite, elsewhere string, err e
 		if other == path {
 			continue
 		}
-		if s := lintsuite.Load(other); s.AgentPos.Line > 0 && s.Agent == name {
+		if s := suitefile.Load(other); s.AgentPos.Line > 0 && s.Agent == name {
 			return s, elsewhere, nil
 		}
 	}
@@ -245,11 +245,11 @@ func (p *testsPane) start() tea.Cmd {
 	p.runsDone = append(slices.DeleteFunc(p.runsDone, closed), done)
 	go func() {
 		defer close(done)
-		suite.Run(ctx, []*lintsuite.Suite{s}, suite.Options{
+		suite.Run(ctx, []*suitefile.Suite{s}, suite.Options{
 			// Every sample's run opens from the pane (enter): a
 			// replay's folder is kept too.
 			Runner: rn, Catalog: cat, Mode: evalrec.Default, KeepRuns: true, NetClaw: nc,
-			OnCase: func(_ *lintsuite.Suite, r *suite.CaseResult) { ch <- testsCaseMsg{runGen: gen, result: r} },
+			OnCase: func(_ *suitefile.Suite, r *suite.CaseResult) { ch <- testsCaseMsg{runGen: gen, result: r} },
 		})
 		ch <- testsCaseMsg{runGen: gen, done: true}
 	}()
@@ -257,7 +257,7 @@ func (p *testsPane) start() tea.Cmd {
 }
 
 // brokenNote says that a suite cannot run, and where its first error is.
-func brokenNote(s *lintsuite.Suite, run string) string {
+func brokenNote(s *suitefile.Suite, run string) string {
 	note := filepath.Base(s.Path) + " is broken"
 	if len(s.Diagnostics) > 0 {
 		d := s.Diagnostics[0]
@@ -376,7 +376,7 @@ func (p *testsPane) outdated() bool {
 }
 
 // caseState is a case's line: its status word, samples, time and note.
-func (p *testsPane) caseState(i int, c *lintsuite.Case) (status, samples, note string, bad bool) {
+func (p *testsPane) caseState(i int, c *suitefile.Case) (status, samples, note string, bad bool) {
 	samples = fmt.Sprintf("%d", c.Repeat)
 	var rec *suite.CaseRecordings
 	if i < len(p.recs) {
@@ -528,7 +528,7 @@ func (p *testsPane) matrixLines(w int) []string {
 	if p.e.cat != nil {
 		cfg = p.e.cat.Config
 	}
-	if ms, err := lintsuite.LookupModels(cfg, p.suite.Models); err == nil && len(ms) > 0 {
+	if ms, err := suitefile.LookupModels(cfg, p.suite.Models); err == nil && len(ms) > 0 {
 		for _, m := range ms {
 			names = append(names, m.Name)
 		}
@@ -574,7 +574,7 @@ func (p *testsPane) matrixLines(w int) []string {
 // failures.
 // A stale case's samples are marked so, never shown as passes; results of
 // another definition that the recordings have replaced are not shown.
-func (p *testsPane) detail(c *lintsuite.Case, stale bool, w int) []string {
+func (p *testsPane) detail(c *suitefile.Case, stale bool, w int) []string {
 	st := &p.e.st
 	out := []string{"", st.Label.Render(cut("Case "+Sanitize(c.Name), w))}
 	for _, l := range wrap("Task: "+Sanitize(c.Task), w-2) {

@@ -13,8 +13,8 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/eval/suite"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
-	"github.com/agentdesk/agentdesk/runner/suite"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 

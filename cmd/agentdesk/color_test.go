@@ -39,7 +39,7 @@ func TestColorAlwaysEverywhere(t *testing.T) {
 
 // TestColorFlagBeatsTheEnvironment: flags override the environment, so
 // --color always colours with NO_COLOR set; NO_COLOR still wins over auto.
-// The help and the README say so (issue 20 item 33).
+// The help and the docs say so (issue 20 item 33).
 func TestColorFlagBeatsTheEnvironment(t *testing.T) {
 	home := previewHome(t, nil)
 	env := []string{"NO_COLOR=1"}
@@ -54,6 +54,6 @@ func TestColorFlagBeatsTheEnvironment(t *testing.T) {
 		t.Errorf("--help does not say that --color always overrides NO_COLOR:\n%s", help)
 	}
 	if text := readme(t); !strings.Contains(text, "flags override the environment") {
-		t.Error("the README does not say that flags override the environment")
+		t.Error("the docs do not say that flags override the environment")
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/runner/evalhtml/browsertest"
+	"github.com/agentdesk/agentdesk/runner/eval/evalhtml/browsertest"
 )
 
 // TestHTMLFormat: test and route --suite write one self-contained page

@@ -13,7 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/report"
-	"github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 )
 
 // lintFlags holds the flags of agentdesk lint.
@@ -65,7 +65,7 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 	)
 	var suites, others []string
 	for _, p := range paths {
-		if suite.IsSuite(p) {
+		if suitefile.IsSuite(p) {
 			suites = append(suites, p)
 		} else {
 			others = append(others, p)
@@ -107,7 +107,7 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 	if err != nil {
 		return err
 	}
-	suite.AddTo(c, check, suites)
+	suitefile.AddTo(c, check, suites)
 
 	ropts := report.Options{Version: programVersion()}
 	if err := writeReport(g.stdout, f.format, c, ropts, g.Color(g.stdout)); err != nil {
@@ -154,7 +154,7 @@ func findSuites(dir string) ([]string, error) {
 	if _, err := os.ReadDir(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	found, err := suite.FindAll(dir)
+	found, err := suitefile.FindAll(dir)
 	if err != nil {
 		return nil, exitWith(exitInternal, err)
 	}

@@ -10,23 +10,34 @@ import (
 	"testing"
 )
 
-// readme is the repository's README.md.
+// readme is the user documentation: README.md followed by every page of
+// docs/, each page's text after the one before.
 func readme(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	root := filepath.Join("..", "..")
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(data)
+	var b strings.Builder
+	for _, p := range append([]string{filepath.Join(root, "README.md")}, pages...) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(data)
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
-// readmeShape returns the keys of the JSON shape the README documents in
+// readmeShape returns the keys of the JSON shape the docs document in
 // the backquoted text that starts with start.
 func readmeShape(t *testing.T, text, start string) map[string]bool {
 	t.Helper()
 	i := strings.Index(text, start)
 	if i < 0 {
-		t.Fatalf("the README has no %q", start)
+		t.Fatalf("the docs have no %q", start)
 	}
 	end := strings.Index(text[i+1:], "`")
 	keys := map[string]bool{}
@@ -51,7 +62,7 @@ func jsonKeys(v any, into map[string]bool) {
 	}
 }
 
-// TestREADMEMatchesTheBinary: what the README says of suites and their
+// TestREADMEMatchesTheBinary: what the docs say of suites and their
 // reports is what the binary does (issue 20 item 19).
 func TestREADMEMatchesTheBinary(t *testing.T) {
 	text := readme(t)
@@ -67,7 +78,7 @@ func TestREADMEMatchesTheBinary(t *testing.T) {
 	t.Run("recordings are named as documented", func(t *testing.T) {
 		for _, want := range []string{"`<agent>.test.recordings/`", "finds-the-port-"} {
 			if !strings.Contains(text, want) {
-				t.Errorf("the README does not say %q", want)
+				t.Errorf("the docs do not say %q", want)
 			}
 		}
 		entries, err := os.ReadDir(filepath.Join("..", "..", "tui", "demo", "home", "agents", "code-analyst.test.recordings"))
@@ -76,7 +87,7 @@ func TestREADMEMatchesTheBinary(t *testing.T) {
 		}
 		doc := regexp.MustCompile("`<case>-<digest>\\.<sample>\\.recording`")
 		if !doc.MatchString(text) {
-			t.Errorf("the README does not name the files <case>-<digest>.<sample>.recording")
+			t.Errorf("the docs do not name the files <case>-<digest>.<sample>.recording")
 		}
 		for _, e := range entries {
 			if !regexp.MustCompile(`^[a-z0-9-]+-[0-9a-f]{6}\.[0-9]+\.recording$`).MatchString(e.Name()) {
@@ -117,7 +128,7 @@ func TestREADMEMatchesTheBinary(t *testing.T) {
 			}
 			sort.Strings(missing)
 			if len(missing) > 0 {
-				t.Errorf("keys the README does not document: %v", missing)
+				t.Errorf("keys the docs do not document: %v", missing)
 			}
 			if tt.name == "route suite json" {
 				summary := doc.(map[string]any)["summary"].(map[string]any)
@@ -152,7 +163,7 @@ func TestREADMEMatchesTheBinary(t *testing.T) {
 					t.Errorf("%s: status %q, want %q", f.Path, f.Status, want)
 				}
 				if !strings.Contains(text, "`"+want+"`") {
-					t.Errorf("the README does not document the status %q", want)
+					t.Errorf("the docs do not document the status %q", want)
 				}
 			}
 		}
@@ -164,13 +175,13 @@ func TestREADMEMatchesTheBinary(t *testing.T) {
 
 // TestREADMEDocumentsPreviewSpawnJSON: every key `preview --spawn
 // --format json` prints (outside the tools' own schemas), with and without
-// a NetClaw install, is in the shape the README documents.
+// a NetClaw install, is in the shape the docs document.
 func TestREADMEDocumentsPreviewSpawnJSON(t *testing.T) {
 	text := readme(t)
 	const start = "json` prints `{agent,"
 	i := strings.Index(text, start)
 	if i < 0 {
-		t.Fatalf("the README has no %q", start)
+		t.Fatalf("the docs have no %q", start)
 	}
 	shape := text[i+len("json` prints `"):]
 	shape = shape[:strings.Index(shape, "`")]
@@ -202,13 +213,13 @@ func TestREADMEDocumentsPreviewSpawnJSON(t *testing.T) {
 		}
 		sort.Strings(missing)
 		if len(missing) > 0 {
-			t.Errorf("%v: keys the README does not document: %v", extra, missing)
+			t.Errorf("%v: keys the docs do not document: %v", extra, missing)
 		}
 	}
 }
 
 // TestREADMETestReportLinesShowBothTimes: every case line of an `agentdesk
-// test` report the README shows has the two labelled times the binary
+// test` report the docs shows has the two labelled times the binary
 // prints ("2.10s wall, 6.20s in runs", issue 20 item 20), the models'
 // example included.
 func TestREADMETestReportLinesShowBothTimes(t *testing.T) {
@@ -220,10 +231,10 @@ func TestREADMETestReportLinesShowBothTimes(t *testing.T) {
 		}
 		n++
 		if !regexp.MustCompile(`\d+/\d+  \d+\.\d\ds wall, \d+\.\d\ds in runs`).MatchString(line) {
-			t.Errorf("README.md:%d: a test report's case line without its wall and in-runs times: %q", i+1, line)
+			t.Errorf("the docs, line %d of README.md and docs/*.md joined: a test report's case line without its wall and in-runs times: %q", i+1, line)
 		}
 	}
 	if n < 2 {
-		t.Errorf("found %d case lines of a test report in the README", n)
+		t.Errorf("found %d case lines of a test report in the docs", n)
 	}
 }

@@ -13,13 +13,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
-	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
-	"github.com/agentdesk/agentdesk/runner/evalrec"
-	"github.com/agentdesk/agentdesk/runner/route"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/route"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -58,7 +58,7 @@ type routeFlags struct {
 
 // samplesRange says the limit on samples, the same everywhere: route
 // --samples, a routing suite's samples, a test case's repeat.
-var samplesRange = fmt.Sprintf("give 1 to %d (the limit on samples everywhere: --samples, a suite's samples and repeat)", lintsuite.MaxRepeat)
+var samplesRange = fmt.Sprintf("give 1 to %d (the limit on samples everywhere: --samples, a suite's samples and repeat)", suitefile.MaxRepeat)
 
 // maxSystemFile caps what --system-file reads.
 const maxSystemFile = 1 << 20
@@ -192,7 +192,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	switch {
 	case len(args) == 0:
 		return usageErrorf("give the request: agentdesk route \"what the user would type\" (- reads it from stdin)")
-	case f.samples < 1 || f.samples > lintsuite.MaxRepeat:
+	case f.samples < 1 || f.samples > suitefile.MaxRepeat:
 		return usageErrorf("--samples is %d: %s", f.samples, samplesRange)
 	case f.jobs < 1:
 		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
@@ -241,7 +241,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	}
 	preamble := ""
 	if f.systemFile != "" {
-		b, err := lintsuite.ReadSideFile(f.systemFile, maxSystemFile)
+		b, err := suitefile.ReadSideFile(f.systemFile, maxSystemFile)
 		switch {
 		case err != nil:
 			return usageErrorf("--system-file %s: %v; give the frontline's preamble in a text file", termsafe.Escape(f.systemFile), err)

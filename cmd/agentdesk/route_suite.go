@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/preview"
-	"github.com/agentdesk/agentdesk/runner/evalrec"
-	"github.com/agentdesk/agentdesk/runner/route"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/route"
 )
 
 // runRouteSuites runs routing suites and prints the report.
@@ -24,7 +24,7 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 		return usageErrorf("a suite says its audience, preamble-file and model-role itself: leave out --show-request, --system-file, --audience and --model-role")
 	case f.jobs < 1:
 		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
-	case changed("samples") && (f.samples < 1 || f.samples > lintsuite.MaxRepeat):
+	case changed("samples") && (f.samples < 1 || f.samples > suitefile.MaxRepeat):
 		return usageErrorf("--samples is %d: %s", f.samples, samplesRange)
 	case f.static && (f.record || f.offline || changed("samples")):
 		return usageErrorf("--static asks no model: leave out --record, --offline and --samples")
@@ -79,10 +79,10 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	if err != nil {
 		return err
 	}
-	var suites []*lintsuite.RouteSuite
+	var suites []*suitefile.RouteSuite
 	for _, path := range files {
-		s := lintsuite.LoadRoute(path)
-		lintsuite.CheckRoute(s, c)
+		s := suitefile.LoadRoute(path)
+		suitefile.CheckRoute(s, c)
 		names := make([]string, len(s.Cases))
 		for i, cs := range s.Cases {
 			names[i] = cs.Name
@@ -151,12 +151,12 @@ func routeSuiteFiles(agents string, paths []string) ([]string, error) {
 }
 
 // routeSuites is the kind of suite agentdesk route --suite runs.
-var routeSuites = suiteKind{suffix: lintsuite.RouteSuffix, what: "routing suite", write: "<name>.route.yaml beside the agents (see agentdesk route --help), or give a FILE"}
+var routeSuites = suiteKind{suffix: suitefile.RouteSuffix, what: "routing suite", write: "<name>.route.yaml beside the agents (see agentdesk route --help), or give a FILE"}
 
 // anyWithoutPreamble reports whether a suite gives no preamble-file (its
 // frontline gets NetClaw's main-session prompt, or agentdesk's neutral
 // preamble without NetClaw).
-func anyWithoutPreamble(suites []*lintsuite.RouteSuite) bool {
+func anyWithoutPreamble(suites []*suitefile.RouteSuite) bool {
 	for _, s := range suites {
 		if s.PreambleFile == "" {
 			return true

@@ -12,8 +12,8 @@ import (
 
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner/eval/route"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
-	"github.com/agentdesk/agentdesk/runner/route"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 )
 
 // caseSelection is which cases of the suites a test or route --suite run

@@ -13,9 +13,9 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/tui/demo"
 
-	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
-	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 )
 
 // suiteKind is a kind of suite file, for the commands that run them.
@@ -31,7 +31,7 @@ type suiteKind struct {
 // so is finding none.
 func findSuiteFiles(agents string, paths []string, k suiteKind) ([]string, error) {
 	if len(paths) == 0 {
-		found, err := lintsuite.Find(agents, k.suffix)
+		found, err := suitefile.Find(agents, k.suffix)
 		if err != nil {
 			return nil, exitWith(exitInternal, err)
 		}
@@ -50,7 +50,7 @@ func findSuiteFiles(agents string, paths []string, k suiteKind) ([]string, error
 		fi, err := os.Stat(p)
 		switch {
 		case err == nil && fi.IsDir():
-			found, err := lintsuite.Find(p, k.suffix)
+			found, err := suitefile.Find(p, k.suffix)
 			if err != nil {
 				return nil, exitWith(exitInternal, err)
 			}

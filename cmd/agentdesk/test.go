@@ -10,12 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
-	"github.com/agentdesk/agentdesk/runner/evalrec"
-	"github.com/agentdesk/agentdesk/runner/suite"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/suite"
 )
 
 // testFlags holds the flags of agentdesk test.
@@ -191,9 +191,9 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return err
 	}
-	var models []lintsuite.ModelChoice
+	var models []suitefile.ModelChoice
 	if len(f.models) > 0 {
-		if models, err = lintsuite.LookupModels(c.Config, f.models); err != nil {
+		if models, err = suitefile.LookupModels(c.Config, f.models); err != nil {
 			return usageErrorf("--models: %v", err)
 		}
 		if len(models) == 0 {
@@ -222,10 +222,10 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err != nil {
 		return err
 	}
-	var suites []*lintsuite.Suite
+	var suites []*suitefile.Suite
 	for _, p := range files {
-		s := lintsuite.Load(p)
-		lintsuite.Check(s, c)
+		s := suitefile.Load(p)
+		suitefile.Check(s, c)
 		names := make([]string, len(s.Cases))
 		for i, cs := range s.Cases {
 			names[i] = cs.Name
@@ -254,10 +254,10 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: sel.filter, ShownFrom: shownFrom, Demo: f.demo,
 		Models: models, Shard: sel.shard, Select: sel.failed,
-		OnSample: func(_ *lintsuite.Suite, _ *lintsuite.Case, _ int, done bool, _ *suite.SampleResult) {
+		OnSample: func(_ *suitefile.Suite, _ *suitefile.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},
-		OnCase: func(_ *lintsuite.Suite, r *suite.CaseResult) { progress.caseDone(r.Status) },
+		OnCase: func(_ *suitefile.Suite, r *suite.CaseResult) { progress.caseDone(r.Status) },
 		OnSuite: func(r *suite.SuiteResult) {
 			progress.clear()
 			printer.add(r)
@@ -351,21 +351,21 @@ func unmatchedCases(filter *evalrec.CaseFilter, names []string) error {
 const jobsUsage = "samples in parallel: at most N model calls per provider at once"
 
 // testSuites is the kind of suite agentdesk test runs.
-var testSuites = suiteKind{suffix: lintsuite.TestSuffix, what: "test suite", write: "<agent>.test.yaml beside the agent (see agentdesk test --help), or give a PATH"}
+var testSuites = suiteKind{suffix: suitefile.TestSuffix, what: "test suite", write: "<agent>.test.yaml beside the agent (see agentdesk test --help), or give a PATH"}
 
 // orderedPrinter prints the text report's suites in suite order, each as
 // soon as it and those before it are done.
 type orderedPrinter struct {
 	p     *suite.TextPrinter
 	on    bool
-	index map[*lintsuite.Suite]int
+	index map[*suitefile.Suite]int
 	done  []*suite.SuiteResult
 	next  int
 	err   error
 }
 
-func newOrderedPrinter(w io.Writer, suites []*lintsuite.Suite, o suite.ReportOptions, on bool) *orderedPrinter {
-	op := &orderedPrinter{p: suite.NewTextPrinter(w, o), on: on, index: map[*lintsuite.Suite]int{}, done: make([]*suite.SuiteResult, len(suites))}
+func newOrderedPrinter(w io.Writer, suites []*suitefile.Suite, o suite.ReportOptions, on bool) *orderedPrinter {
+	op := &orderedPrinter{p: suite.NewTextPrinter(w, o), on: on, index: map[*suitefile.Suite]int{}, done: make([]*suite.SuiteResult, len(suites))}
 	for i, s := range suites {
 		op.index[s] = i
 	}

@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
-	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
-	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/tui"
 )
 
@@ -273,7 +273,7 @@ func shownPaths(home lint.Home, paths []string) string {
 // testSuiteDeps are what a test suite reads: the suite, its vars-file and
 // context-files, its agent's definition and its cases' skills.
 func testSuiteDeps(c *lint.Catalog, file string) suiteDeps {
-	s := lintsuite.Load(file)
+	s := suitefile.Load(file)
 	d := suiteDeps{files: []string{absPath(file)}}
 	if s.VarsFile != "" {
 		d.files = append(d.files, absPath(s.VarsFile))
@@ -287,7 +287,7 @@ func testSuiteDeps(c *lint.Catalog, file string) suiteDeps {
 	dir := filepath.Dir(file)
 	for _, cs := range s.Cases {
 		if cs.ContextFile != "" {
-			d.files = append(d.files, absPath(lintsuite.Resolve(dir, cs.ContextFile)))
+			d.files = append(d.files, absPath(suitefile.Resolve(dir, cs.ContextFile)))
 		}
 		if cs.Skill != "" {
 			if sk := c.Skill(cs.Skill); sk != nil {
@@ -308,13 +308,13 @@ func testSuiteDeps(c *lint.Catalog, file string) suiteDeps {
 // routeSuiteDeps are what a routing suite reads: the suite, its preamble,
 // and every agent (the frontline sees all of them).
 func routeSuiteDeps(_ *lint.Catalog, file string) suiteDeps {
-	s := lintsuite.LoadRoute(file)
+	s := suitefile.LoadRoute(file)
 	d := suiteDeps{files: []string{absPath(file)}, anyAgent: true}
 	if s.VarsFile != "" {
 		d.files = append(d.files, absPath(s.VarsFile))
 	}
 	if s.PreambleFile != "" {
-		d.files = append(d.files, absPath(lintsuite.Resolve(filepath.Dir(file), s.PreambleFile)))
+		d.files = append(d.files, absPath(suitefile.Resolve(filepath.Dir(file), s.PreambleFile)))
 	}
 	return d
 }

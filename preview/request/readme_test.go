@@ -7,17 +7,17 @@ import (
 	"testing"
 )
 
-// The README's "Tools a trial offers" table names every catalogued tool
-// and no other.
+// The table of docs/tools.md ("Tools a trial offers") names every
+// catalogued tool and no other.
 func TestReadmeToolTable(t *testing.T) {
-	text, err := os.ReadFile("../../README.md")
+	text, err := os.ReadFile("../../docs/tools.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(text)
-	start := strings.Index(s, "## Tools a trial offers")
+	start := strings.Index(s, "# Tools a trial offers")
 	if start < 0 {
-		t.Fatal(`README.md has no "## Tools a trial offers" section`)
+		t.Fatal(`docs/tools.md has no "# Tools a trial offers" section`)
 	}
 	section := s[start:]
 	if end := strings.Index(section[3:], "\n## "); end >= 0 {
@@ -35,11 +35,11 @@ func TestReadmeToolTable(t *testing.T) {
 	}
 	for _, tl := range NetClaw().Tools() {
 		if !named[tl.Name] {
-			t.Errorf("the README's table does not list %s", tl.Name)
+			t.Errorf("docs/tools.md's table does not list %s", tl.Name)
 		}
 		delete(named, tl.Name)
 	}
 	for name := range named {
-		t.Errorf("the README's table lists %s, which the catalogue does not hold", name)
+		t.Errorf("docs/tools.md's table lists %s, which the catalogue does not hold", name)
 	}
 }

@@ -17,7 +17,9 @@
 // renders it as a unified diff in git's format that `git apply` accepts
 // from the project root (changes.patch in the run folder). Symbolic links
 // are shown as git shows them (mode 120000, the target as the content);
-// binary and special files are listed in the patch's header, not diffed.
+// binary files in git's binary patch form (`GIT binary patch`, a literal
+// hunk: zlib and base85); special files are listed in the patch's header,
+// not diffed.
 //
 // A WorkTree is a full copy of the view for a shell command to run in:
 // made on the first command (the only time the project is copied), kept

@@ -257,14 +257,16 @@ func TestTwoOverlaysOfOneProject(t *testing.T) {
 
 func TestPatchAppliesWithGit(t *testing.T) {
 	project, _, o := setup(t, map[string]string{
-		"a.txt":          "one\ntwo\nthree\n",
-		"no-newline.txt": "x\ny",
-		"gone/one.txt":   "1\n",
-		"gone/two.txt":   "2\n",
-		"keep.txt":       "same\n",
-		"with space.md":  "old\n",
-		"run.sh":         "#!/bin/sh\necho hi\n",
-		"img.bin":        "\x00\x01\x02",
+		"a.txt":           "one\ntwo\nthree\n",
+		"no-newline.txt":  "x\ny",
+		"gone/one.txt":    "1\n",
+		"gone/two.txt":    "2\n",
+		"keep.txt":        "same\n",
+		"with space.md":   "old\n",
+		"run.sh":          "#!/bin/sh\necho hi\n",
+		"img.bin":         "\x00\x01\x02",
+		"old.bin":         "\x00gone\xff",
+		"text-to-bin.txt": "text\n",
 	})
 	os.Chmod(filepath.Join(project, "run.sh"), 0o755)
 	o.WriteFile("a.txt", []byte("one\nTWO\nthree\n"))
@@ -277,6 +279,15 @@ func TestPatchAppliesWithGit(t *testing.T) {
 	o.WriteFile("empty.txt", nil)
 	o.WriteFile("img.bin", []byte("\x00\x09"))
 	o.WriteFile("ünï.txt", []byte("u\n"))
+	// Binary files: one of many patch lines (incompressible bytes), one
+	// deleted, one that was text.
+	noise := make([]byte, 3000)
+	for i := range noise {
+		noise[i] = byte(i*7919>>3 ^ i*31)
+	}
+	o.WriteFile("pics/noise.bin", noise)
+	o.Remove("old.bin")
+	o.WriteFile("text-to-bin.txt", []byte("now\x00binary"))
 
 	patch, err := o.Patch()
 	if err != nil {
@@ -284,7 +295,8 @@ func TestPatchAppliesWithGit(t *testing.T) {
 	}
 	s := string(patch)
 	for _, want := range []string{"diff --git a/a.txt b/a.txt", "-two\n+TWO\n", "deleted file mode 100644", "+++ /dev/null",
-		"new file mode 100644\n--- /dev/null\n+++ b/new/dir/file.md", "\\ No newline at end of file", "img.bin (modified, a binary file)"} {
+		"new file mode 100644\n--- /dev/null\n+++ b/new/dir/file.md", "\\ No newline at end of file",
+		"diff --git a/img.bin b/img.bin\nindex ", "GIT binary patch\nliteral 2\n", "diff --git a/old.bin b/old.bin\ndeleted file mode 100644\nindex "} {
 		if !strings.Contains(s, want) {
 			t.Errorf("patch lacks %q:\n%s", want, s)
 		}
@@ -311,12 +323,18 @@ func TestPatchAppliesWithGit(t *testing.T) {
 	if out, err := apply.CombinedOutput(); err != nil {
 		t.Fatalf("git apply: %v\n%s", err, out)
 	}
-	for _, p := range []string{"a.txt", "no-newline.txt", "with space.md", "run.sh", "new/dir/file.md", "ünï.txt"} {
+	if strings.Contains(s, "does not carry") {
+		t.Errorf("the patch leaves a change out:\n%s", s)
+	}
+	for _, p := range []string{"a.txt", "no-newline.txt", "with space.md", "run.sh", "new/dir/file.md", "ünï.txt", "img.bin", "pics/noise.bin", "text-to-bin.txt"} {
 		want, _ := o.ReadFile(p)
 		got, _ := os.ReadFile(filepath.Join(cp, p))
 		if string(got) != string(want) {
 			t.Errorf("%s after git apply = %q, want %q", p, got, want)
 		}
+	}
+	if _, err := os.Lstat(filepath.Join(cp, "old.bin")); err == nil {
+		t.Error("old.bin survived git apply")
 	}
 	if _, err := os.Stat(filepath.Join(cp, "gone")); err == nil {
 		if ents, _ := os.ReadDir(filepath.Join(cp, "gone")); len(ents) > 0 {

@@ -35,8 +35,8 @@ type Change struct {
 	Old, New []byte
 	// OldMode and NewMode are the permission bits.
 	OldMode, NewMode fs.FileMode
-	// Binary is set when either side is not text: the patch lists it in
-	// its header instead of diffing it.
+	// Binary is set when either side is not text: the patch carries it
+	// in git's binary patch form.
 	Binary bool
 	// OldLink and NewLink are set when that side is a symbolic link: Old
 	// or New then holds its target, and the patch shows it as git does
@@ -187,19 +187,16 @@ func (o *Overlay) Patch() ([]byte, error) {
 
 // RenderPatch renders changes as a unified diff in git's format, which
 // `git apply` accepts from the project root. Symbolic links are shown as
-// git shows them (mode 120000, the target as the content). Changes it
-// cannot express as text (binary files, special files) are listed in a
-// header before the first diff, which git apply ignores. No changes
-// render as an empty patch.
+// git shows them (mode 120000, the target as the content); binary files
+// in git's binary patch form (see writeBinaryDiff). Changes it cannot
+// express (special files, and binary files whose content is not at hand)
+// are listed in a header before the first diff, which git apply ignores.
+// No changes render as an empty patch.
 func RenderPatch(changes []Change) []byte {
 	var b bytes.Buffer
 	var skipped []string
 	for _, c := range changes {
-		if c.Binary || c.Special {
-			what := "a binary file"
-			if c.Special {
-				what = "a special file"
-			}
+		if what := uncarried(c); what != "" {
 			skipped = append(skipped, fmt.Sprintf("#   %s (%s, %s)", quotePath(c.Path), c.Kind, what))
 		}
 	}
@@ -210,16 +207,37 @@ func RenderPatch(changes []Change) []byte {
 	}
 	for _, c := range changes {
 		switch {
-		case c.Binary || c.Special:
+		case uncarried(c) != "":
 		case c.Kind == Modified && c.OldLink != c.NewLink:
 			// A type change: git shows the old path deleted and the new added.
-			writeDiff(&b, c.Path, Deleted, c.Old, nil, gitMode(c.OldLink, c.OldMode), "")
-			writeDiff(&b, c.Path, Added, nil, c.New, "", gitMode(c.NewLink, c.NewMode))
+			writeChange(&b, Change{Path: c.Path, Kind: Deleted, Old: c.Old, OldMode: c.OldMode, OldLink: c.OldLink, Binary: !c.OldLink && isBinary(c.Old)})
+			writeChange(&b, Change{Path: c.Path, Kind: Added, New: c.New, NewMode: c.NewMode, NewLink: c.NewLink, Binary: !c.NewLink && isBinary(c.New)})
 		default:
-			writeDiff(&b, c.Path, c.Kind, c.Old, c.New, gitMode(c.OldLink, c.OldMode), gitMode(c.NewLink, c.NewMode))
+			writeChange(&b, c)
 		}
 	}
 	return b.Bytes()
+}
+
+// uncarried says why the patch cannot carry c ("" when it can).
+func uncarried(c Change) string {
+	switch {
+	case c.Special:
+		return "a special file"
+	case c.Binary && c.Kind != Deleted && c.New == nil:
+		return "a binary file whose content was not recorded"
+	}
+	return ""
+}
+
+// writeChange writes one file's change: git's binary patch for a binary
+// file, else a unified diff.
+func writeChange(b *bytes.Buffer, c Change) {
+	if c.Binary && !c.OldLink && !c.NewLink {
+		writeBinaryDiff(b, c)
+		return
+	}
+	writeDiff(b, c.Path, c.Kind, c.Old, c.New, gitMode(c.OldLink, c.OldMode), gitMode(c.NewLink, c.NewMode))
 }
 
 // gitMode is the mode git records: 120000 for a symbolic link, else

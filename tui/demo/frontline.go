@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
-	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner/cassette"
-	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 )
 
 // FrontlineSuite is the demo's routing suite, in its agents folder. Its
@@ -19,12 +19,12 @@ import (
 const FrontlineSuite = "frontline.route.yaml"
 
 // frontlineSuite reads the embedded routing suite.
-func frontlineSuite() *lintsuite.RouteSuite {
+func frontlineSuite() *suitefile.RouteSuite {
 	data, err := fs.ReadFile(Home(), "agents/"+FrontlineSuite)
 	if err != nil {
-		return &lintsuite.RouteSuite{}
+		return &suitefile.RouteSuite{}
 	}
-	return lintsuite.ParseRoute(FrontlineSuite, data)
+	return suitefile.ParseRoute(FrontlineSuite, data)
 }
 
 // FrontlineRequests lists the requests the demo has recorded the
@@ -57,7 +57,7 @@ func TestedAgents() []string {
 // the demo has not recorded is an error that lists the ones it has.
 func FrontlineReplays(h lint.Home, request string) (tapes []*cassette.Cassette, sources []string, err error) {
 	path := filepath.Join(h.Agents, FrontlineSuite)
-	s := lintsuite.LoadRoute(path)
+	s := suitefile.LoadRoute(path)
 	want := strings.TrimSpace(request)
 	for _, c := range s.Cases {
 		if !strings.EqualFold(strings.TrimSpace(c.Request), want) {

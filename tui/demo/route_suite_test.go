@@ -10,12 +10,12 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
-	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
-	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/route"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
-	"github.com/agentdesk/agentdesk/runner/route"
 )
 
 // demoRouteSuite is the demo's routing suite, as Setup places it.
@@ -30,8 +30,8 @@ func runDemoRouteSuite(t *testing.T, h lint.Home, runs string, mode evalrec.Mode
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := lintsuite.LoadRoute(filepath.Join(h.Agents, demoRouteSuite))
-	lintsuite.CheckRoute(s, c)
+	s := suitefile.LoadRoute(filepath.Join(h.Agents, demoRouteSuite))
+	suitefile.CheckRoute(s, c)
 	if len(s.Diagnostics) > 0 {
 		t.Fatalf("the demo routing suite has findings: %+v", s.Diagnostics)
 	}

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
-	lintsuite "github.com/agentdesk/agentdesk/lint/suite"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner"
-	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/suite"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
-	"github.com/agentdesk/agentdesk/runner/suite"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -29,8 +29,8 @@ func runDemoSuite(t *testing.T, h lint.Home, runs string, mode evalrec.Mode) *su
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := lintsuite.Load(filepath.Join(h.Agents, demoSuite))
-	lintsuite.Check(s, c)
+	s := suitefile.Load(filepath.Join(h.Agents, demoSuite))
+	suitefile.Check(s, c)
 	if len(s.Diagnostics) > 0 {
 		t.Fatalf("the demo suite has findings: %+v", s.Diagnostics)
 	}
@@ -38,7 +38,7 @@ func runDemoSuite(t *testing.T, h lint.Home, runs string, mode evalrec.Mode) *su
 	if err != nil {
 		t.Fatal(err)
 	}
-	return suite.Run(context.Background(), []*lintsuite.Suite{s}, suite.Options{Runner: rn, Catalog: c, Mode: mode})[0]
+	return suite.Run(context.Background(), []*suitefile.Suite{s}, suite.Options{Runner: rn, Catalog: c, Mode: mode})[0]
 }
 
 func statusLines(r *suite.SuiteResult) []string {

@@ -1,0 +1,789 @@
+package route
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
+	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/suite"
+)
+
+// Status is how a routing case ended: agentdesk test's statuses.
+type Status = suite.Status
+
+// The statuses.
+const (
+	// Pass: at least min-rate of the samples picked the expected agent.
+	Pass = suite.Pass
+	// Fail: too few did.
+	Fail = suite.Fail
+	// Stale: a recording was made with another layer, preamble, model,
+	// tool or request.
+	Stale = suite.Stale
+	// Unrecorded: offline, and a sample is not recorded.
+	Unrecorded = suite.Unrecorded
+	// Error: the case cannot be asked (a broken case or suite, a model
+	// that does not resolve, a run that could not start).
+	Error = suite.Error
+)
+
+// DefaultJobs is the default cap on model calls per provider at once.
+const DefaultJobs = suite.DefaultJobs
+
+// SuiteOptions say how to run routing suites.
+type SuiteOptions struct {
+	// Runner makes the samples' runs.
+	Runner *runner.Runner
+	// Catalog is the scanned home.
+	Catalog *lint.Catalog
+	// Mode is default, record or offline (runner/evalrec).
+	Mode evalrec.Mode
+	// Jobs caps the model calls per provider at once (0: DefaultJobs).
+	Jobs int
+	// Samples, when not 0, asks every case this many times.
+	Samples int
+	// Static ranks instead of asking: no model, no recording.
+	Static bool
+	// OnCase, when set, is called as each case ends, one call at a time.
+	OnCase func(*CaseResult)
+	// OnSample, when set, is called as each sample starts (done false)
+	// and ends (done true), one call at a time with OnCase.
+	OnSample func(done bool)
+	// Cases, when set, selects the cases that run (--case); the others
+	// are left out of the result.
+	Cases *evalrec.CaseFilter
+	// Shard, when set, runs only its share of the cases (--shard K/N).
+	Shard *evalrec.Shard
+	// KeepRuns writes the run folder of every replayed sample. Without
+	// it a replay's folder is written only when its case does not pass
+	// (live samples always have theirs).
+	KeepRuns bool
+	// Select, when set, runs only the cases it selects (--failed), by
+	// suite file and case name.
+	Select func(suitePath, caseName string) bool
+	// ShownFrom is the folder hints show the suite's path relative to
+	// ("": the working directory).
+	ShownFrom string
+	// Demo says the suites are the embedded demo's (--demo), which cannot
+	// record: a sample it has no recording of says what it carries
+	// instead of suggesting --record.
+	Demo bool
+	// Frontline, when set, makes the frontline's preamble and tools of a
+	// suite that names no preamble-file: NetClaw's main-session prompt
+	// and the session's tools (see agentdesk route). It fills in
+	// Preamble, PreambleSource and Tools of q.
+	Frontline func(q *Question) error
+}
+
+// CaseResult is one routing case's result.
+type CaseResult struct {
+	Case   *suitefile.RouteCase `json:"-"`
+	Status Status               `json:"status"`
+	// Samples are the samples asked (none when the case did not run).
+	Samples []Sample `json:"-"`
+	// Agreed counts the samples that picked Case.Expect.
+	Agreed int `json:"agreed"`
+	// Message says why the case did not pass.
+	Message string `json:"message,omitempty"`
+	// Changes say what changed since a stale recording.
+	Changes []evalrec.Change `json:"changes,omitempty"`
+	// Replayed counts the samples played from recordings.
+	Replayed int `json:"replayed"`
+	// Static is the ranking of a static run, best first.
+	Static []Score `json:"static,omitempty"`
+	// Duration is the wall time of the case's samples.
+	Duration time.Duration `json:"-"`
+	// Failure says why samples failed, when some did: the first failed
+	// sample's call, with its hint, and how many failed.
+	Failure string `json:"failure,omitempty"`
+	// Recordings counts what --record did with the samples' recordings:
+	// replaced (the sample reached a verdict) or kept as they were.
+	Recordings evalrec.Tally `json:"-"`
+}
+
+// Rate is the share of samples that agreed; 0 with none.
+func (r *CaseResult) Rate() float64 {
+	if len(r.Samples) == 0 {
+		return 0
+	}
+	return float64(r.Agreed) / float64(len(r.Samples))
+}
+
+// SuiteResult is one routing suite's results.
+type SuiteResult struct {
+	Suite *suitefile.RouteSuite
+	// Cases are in file order.
+	Cases []*CaseResult
+	// Findings are the suite's own diagnostics (not a case's).
+	Findings []lint.Diagnostic
+	// Static is set for a static run.
+	Static bool
+	// Similar are the layer's agents too alike to tell apart (static).
+	Similar []Pair
+	// Duration is the suite's wall time.
+	Duration time.Duration
+}
+
+// Status is the worst status of the cases; Error for a suite that could
+// not run.
+func (r *SuiteResult) Status() Status {
+	if len(r.Cases) == 0 {
+		return Error
+	}
+	rank := map[Status]int{Pass: 0, Fail: 1, Unrecorded: 2, Stale: 3, Error: 4}
+	worst := Pass
+	for _, c := range r.Cases {
+		if rank[c.Status] > rank[worst] {
+			worst = c.Status
+		}
+	}
+	return worst
+}
+
+// job is one sample of one case.
+type job struct {
+	c      int // case index
+	sample int // from 1
+}
+
+// RunSuite runs a routing suite (read and checked with suitefile.LoadRoute
+// and CheckRoute): every sample of every case asked of the frontline, or
+// replayed from its recording beside the suite, per the mode, at most
+// o.Jobs live calls per provider at once. A suite with errors of its own
+// runs no case; a case with problems of its own is an Error and the others
+// run.
+func RunSuite(ctx context.Context, s *suitefile.RouteSuite, o SuiteOptions) *SuiteResult {
+	start := time.Now()
+	res := &SuiteResult{Suite: s, Static: o.Static}
+	res.Findings = suiteFindings(s)
+	var cases []*suitefile.RouteCase
+	for _, c := range s.Cases {
+		if o.Cases.Match(c.Name) && o.Shard.Has(s.Path, c.Name) && (o.Select == nil || o.Select(s.Path, c.Name)) {
+			cases = append(cases, c)
+			res.Cases = append(res.Cases, &CaseResult{Case: c})
+		}
+	}
+	var report sync.Mutex
+	done := func(r *CaseResult) {
+		if o.OnCase != nil {
+			report.Lock()
+			o.OnCase(r)
+			report.Unlock()
+		}
+	}
+	sampled := func(done bool) {
+		if o.OnSample != nil {
+			report.Lock()
+			o.OnSample(done)
+			report.Unlock()
+		}
+	}
+	if msg := firstError(res.Findings); msg != "" {
+		for _, r := range res.Cases {
+			r.Status, r.Message = Error, "the suite cannot run: "+msg
+			done(r)
+		}
+		res.Duration = time.Since(start)
+		return res
+	}
+	audience, _ := preview.ParseAudience(s.Audience)
+	preps := make([]*Prepared, len(cases))
+	var jobs []job
+	for i, c := range cases {
+		r := res.Cases[i]
+		if msg := firstError(c.Problems); msg != "" {
+			r.Status, r.Message = Error, msg
+			done(r)
+			continue
+		}
+		prep := Prepare
+		if o.Mode == evalrec.Offline {
+			prep = prepareReplay // no model is called: none need be configured
+		}
+		q := Question{Catalog: o.Catalog, Audience: audience, Preamble: s.Preamble, Request: c.Request, ModelRole: s.ModelRole}
+		var err error
+		if s.PreambleFile == "" && o.Frontline != nil {
+			err = o.Frontline(&q)
+		}
+		var p *Prepared
+		if err == nil {
+			p, err = prep(q)
+		}
+		if err != nil {
+			r.Status, r.Message = Error, err.Error()
+			done(r)
+			continue
+		}
+		preps[i] = p
+		if o.Static {
+			continue
+		}
+		n := c.Samples
+		if o.Samples > 0 {
+			n = o.Samples
+		}
+		r.Samples = make([]Sample, n)
+		for k := 1; k <= n; k++ {
+			jobs = append(jobs, job{i, k})
+		}
+	}
+	if o.Static {
+		runStatic(res, preps, o.Catalog, audience, done)
+		res.Duration = time.Since(start)
+		return res
+	}
+
+	lim := evalrec.NewLimiter(o.Jobs)
+	if o.Jobs <= 0 {
+		lim = evalrec.NewLimiter(DefaultJobs)
+	}
+	outs := make([][]outcome, len(cases))
+	left := make([]int, len(cases))
+	began := make([]time.Time, len(cases))
+	for i, r := range res.Cases {
+		outs[i] = make([]outcome, len(r.Samples))
+		left[i] = len(r.Samples)
+	}
+	var mu sync.Mutex
+	next := make(chan job, len(jobs))
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	workers := min(max(lim.N()*2, 4), max(len(jobs), 1))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				mu.Lock()
+				if began[j.c].IsZero() {
+					began[j.c] = time.Now()
+				}
+				mu.Unlock()
+				sampled(false)
+				out := askSample(ctx, s, cases[j.c], j.sample, preps[j.c], o, lim)
+				sampled(true)
+				mu.Lock()
+				outs[j.c][j.sample-1] = out
+				left[j.c]--
+				last := left[j.c] == 0
+				mu.Unlock()
+				if !last {
+					continue
+				}
+				r := res.Cases[j.c]
+				r.Duration = time.Since(began[j.c])
+				for k, ot := range outs[j.c] {
+					r.Samples[k] = ot.sample
+					if ot.replayed {
+						r.Replayed++
+					}
+					r.Recordings.Add(ot.recorded, ot.keptWhy)
+				}
+				judgeCase(r, func(k int) (evalrec.Decision, string) { return outs[j.c][k].decision, outs[j.c][k].err })
+				if !o.KeepRuns {
+					keepReplays(r, outs[j.c])
+				}
+				done(r)
+			}
+		}()
+	}
+	wg.Wait()
+	res.Duration = time.Since(start)
+	return res
+}
+
+// keepReplays writes the folders of the unsaved replays of a case that
+// did not pass, and forgets the runs of one that passed (they have no
+// folder).
+func keepReplays(r *CaseResult, outs []outcome) {
+	for k := range r.Samples {
+		smp := &r.Samples[k]
+		if !outs[k].replayed || smp.run == nil || smp.Run.RunID == "" {
+			continue
+		}
+		if r.Status == Pass {
+			smp.Run.RunID, smp.Run.Dir = "", ""
+			continue
+		}
+		if dir, err := smp.run.Keep(); err != nil {
+			smp.Run.RunID, smp.Run.Dir, smp.WriteErr = "", "", err
+		} else {
+			smp.Run.Dir = dir
+		}
+	}
+}
+
+// suiteFindings are the suite's diagnostics that belong to no case.
+func suiteFindings(s *suitefile.RouteSuite) []lint.Diagnostic {
+	own := map[string]bool{}
+	key := func(d lint.Diagnostic) string {
+		return fmt.Sprintf("%d:%d:%s:%s", d.Pos.Line, d.Pos.Column, d.Rule, d.Message)
+	}
+	for _, c := range s.Cases {
+		for _, d := range c.Problems {
+			own[key(d)] = true
+		}
+	}
+	var out []lint.Diagnostic
+	for _, d := range s.Diagnostics {
+		if !own[key(d)] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// firstError returns the message of the first error, with its position.
+func firstError(ds []lint.Diagnostic) string {
+	for _, d := range ds {
+		if d.Severity == lint.Error {
+			return fmt.Sprintf("%d:%d: %s [%s]", d.Pos.Line, d.Pos.Column, d.Message, d.Rule)
+		}
+	}
+	return ""
+}
+
+// Fingerprint is what a routing sample sends, part by part: the layer, the
+// preamble, the model, the tool offered, the static context layers, the
+// request's shape (PartRequestShape) and the request. The layer part is
+// the layer's text wherever it travels: the per-turn block is
+// fingerprinted by the layer it carries, not by the clock or the checkout
+// (the current time and the working context are left out).
+func Fingerprint(p *Prepared, preambleSource string) evalrec.Fingerprint {
+	f := p.Frontline
+	if preambleSource == "" {
+		preambleSource = "agentdesk's default preamble"
+	}
+	fp := evalrec.Fingerprint{
+		evalrec.NewPart(evalrec.PartLayer, f.Layer, "an agent's name, description or timeout"),
+		evalrec.NewPart(evalrec.PartPreamble, f.Preamble, preambleSource),
+	}
+	if p.Model.ModelID != "" {
+		// Offline with no model configured there is none to compare.
+		fp = append(fp, evalrec.NewPart(evalrec.PartModel, p.Model.Provider+"/"+p.Model.ModelID, ""))
+	}
+	tools := evalrec.NewPart(evalrec.PartTools, f.Tool.Name+"\n"+f.Tool.Description+"\n"+f.Tool.Parameters, "the spawn_agent tool")
+	if len(p.Question.Tools) > 0 {
+		b, _ := json.Marshal(p.Question.Tools)
+		tools = evalrec.NewDigest(evalrec.PartTools, string(b), "the session's tools (NetClaw's catalogue and spawn_agent)")
+	}
+	fp = append(fp, tools)
+	if c := p.Question.Context; c != nil {
+		for _, l := range c.Layers {
+			switch l.Name {
+			case request.LayerCurrentTime, request.LayerWorkingContext:
+				// The per-turn block tells the moment of asking and
+				// the checkout it was asked in (its folder, its git
+				// head): a recording made yesterday, or on another
+				// machine, is not stale for them, so they are left out
+				// (run.json keeps what was sent), as an agent suite
+				// leaves the working context out of its fingerprint.
+				continue
+			case request.LayerSubagents:
+				continue // the layer part above covers the sub-agents
+			}
+			fp = append(fp, evalrec.NewDigest(PartContextLayer+l.Name, l.Text, layerSources[l.Name]))
+		}
+	}
+	fp = append(fp, requestShape())
+	return append(fp, evalrec.NewPart(evalrec.PartFirstMessage, f.Request, "the case's request"))
+}
+
+// PartRequestShape is the fingerprint part that says how the frontline
+// request is laid out: where the [available-subagents] layer travels and
+// which NetClaw the layout follows. Its value changes when agentdesk
+// follows a newer layout, so a recording made with the old one is stale
+// and says so ("request shape changed: … → …"); one made before the part
+// existed (when the layer was a system message) says why with the part's
+// Why.
+const PartRequestShape = "request shape"
+
+// RequestShape is the request shape's value now: the layer in the
+// per-turn "[system: …]" user message (SubAgentDiscoveryContextLayer is
+// EveryTurn), spawn_agent and check_agent_run as NetClaw 28ddf700
+// declares them.
+const RequestShape = "layer per turn, spawn_agent and check_agent_run of NetClaw 28ddf700"
+
+// requestShape is the request-shape part. The layer's text stays in the
+// layer part, which covers it whatever message carries it; the rest of
+// the per-turn block (the time, the working context) stays out, as above.
+func requestShape() evalrec.Part {
+	p := evalrec.NewPart(PartRequestShape, RequestShape, "")
+	p.Why = "the recording was made when the [available-subagents] layer was a system message; " +
+		"NetClaw now sends it in the per-turn [system: …] user message, spawn_agent's description says the sub-agent runs in the background, " +
+		"and the tool index lists check_agent_run: record it again with --record"
+	return p
+}
+
+// PartContextLayer prefixes the fingerprint part of each of the main
+// session's context layers ("context layer skill-index").
+const PartContextLayer = "context layer "
+
+// layerSources say where each context layer comes from, for the message
+// of a stale recording.
+var layerSources = map[string]string{
+	request.LayerToolIndex:   "netclaw.json (the tool policy)",
+	request.LayerSkillIndex:  "a skill under <home>/skills",
+	request.LayerMemory:      "netclaw.json (Memory.Enabled)",
+	request.LayerAttachments: "netclaw.json (file_read's grant)",
+}
+
+// outcome is how one sample of a suite went.
+type outcome struct {
+	sample   Sample
+	decision evalrec.Decision
+	replayed bool
+	err      string
+	// recorded is what --record did with the recording ("" in the other
+	// modes), and keptWhy why it was kept.
+	recorded evalrec.Recorded
+	keptWhy  string
+}
+
+// askSample asks, replays or skips one sample, per the mode. Under
+// --record only a sample that reached a verdict replaces its recording.
+func askSample(ctx context.Context, s *suitefile.RouteSuite, c *suitefile.RouteCase, n int, p *Prepared, o SuiteOptions, lim *evalrec.Limiter) (out outcome) {
+	now := Fingerprint(p, s.PreambleFile)
+	path := evalrec.Path(s.Path, c.Name, n)
+	d := evalrec.Decide(o.Mode, path, now)
+	spec := p.Spec()
+	spec.Suite = &runner.SuiteTag{Kind: "route", Path: s.Path, Case: c.Name, Sample: n}
+	out = outcome{sample: Sample{N: n}, decision: d}
+	switch d.Action {
+	case evalrec.Replay:
+		tape := d.Recording.Tape(evalrec.TapeRun)
+		if tape == nil {
+			out.err = fmt.Sprintf("%s holds no run: record it again with --record", path)
+			return out
+		}
+		spec.Replay, spec.ReplaySource, spec.Fast = tape, path, true
+		spec.Unsaved = !o.KeepRuns
+		out.sample = askOne(ctx, o.Runner, p, spec)
+		out.sample.N, out.replayed = n, true
+		return out
+	case evalrec.Live:
+		if d.Save {
+			out.recorded = evalrec.Kept
+		}
+		release, err := lim.Acquire(ctx, evalrec.ProviderKey(p.Model))
+		if err != nil {
+			out.err, out.keptWhy = "cancelled before it started", "cancelled before it started"
+			return out
+		}
+		spec.Record = d.Save
+		out.sample = askOne(ctx, o.Runner, p, spec)
+		release()
+		out.sample.N = n
+		if !d.Save {
+			return out
+		}
+		smp := out.sample
+		why := evalrec.NoVerdict(&smp.Run)
+		switch {
+		case smp.Run.RunID == "":
+			why = "the run did not start: " + smp.Pick.Error
+		case why == "" && smp.WriteErr != nil:
+			why = fmt.Sprintf("the run folder could not be written: %v", smp.WriteErr)
+		}
+		if why != "" {
+			out.keptWhy = why
+			return out
+		}
+		tape, err := runner.LoadCassette(filepath.Join(smp.Run.Dir, runner.StreamFile))
+		if err == nil {
+			err = evalrec.Save(path, &evalrec.Recording{Kind: "route", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n,
+				RecordedAt: smp.Run.StartedAt, Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}}})
+		}
+		if err != nil {
+			out.err = fmt.Sprintf("the recording could not be kept: %v", err)
+			out.keptWhy = out.err
+			return out
+		}
+		out.recorded = evalrec.Replaced
+		return out
+	}
+	switch {
+	case d.Action == evalrec.Missing && o.Demo:
+		out.err = evalrec.NotRecordedInDemo(shownFrom(path, o.ShownFrom), "agentdesk route --suite", c.Name, false).Error()
+	case d.Action == evalrec.Missing:
+		out.err = evalrec.NotRecorded(path, "agentdesk route --suite", shownFrom(s.Path, o.ShownFrom), c.Name).Error()
+	case d.Err != nil:
+		out.err = d.Err.Error()
+	}
+	return out
+}
+
+// judgeCase sums up a case's samples: the worst of stale, not recorded and
+// error first, then the share that agreed against min-rate.
+func judgeCase(r *CaseResult, decision func(int) (evalrec.Decision, string)) {
+	var stale, missing, broken []string
+	for k, smp := range r.Samples {
+		d, errMsg := decision(k)
+		switch {
+		case d.Action == evalrec.Stale:
+			stale = append(stale, fmt.Sprint(k+1))
+			if r.Changes == nil {
+				r.Changes = d.Changes
+			}
+		case d.Action == evalrec.Missing:
+			missing = append(missing, errMsg)
+		case errMsg != "":
+			broken = append(broken, fmt.Sprintf("sample %d: %s", k+1, errMsg))
+		}
+		if smp.Pick.Matches(r.Case.Expect) {
+			r.Agreed++
+		}
+	}
+	// Samples that got no answer (the model server down or failing, a
+	// cancel) are not picks: the case is an error that says why, and no
+	// rate is judged on the samples that are left.
+	if msg := noAnswers(r.Samples); msg != "" {
+		broken = append(broken, msg)
+	}
+	r.Failure = failureOf(r.Samples)
+	switch {
+	case len(broken) > 0:
+		r.Status, r.Message = Error, strings.Join(broken, "; ")
+	case len(stale) > 0:
+		r.Status = Stale
+		r.Message = fmt.Sprintf("recorded with something that has changed since: %s; record it again with --record", evalrec.ChangeList(r.Changes))
+	case len(missing) > 0:
+		r.Status, r.Message = Unrecorded, missing[0]
+	case r.Rate()+1e-9 >= r.Case.MinRate:
+		r.Status = Pass
+	default:
+		r.Status = Fail
+		r.Message = fmt.Sprintf("%d of %d %s picked %s, below min-rate %s", r.Agreed, len(r.Samples), evalrec.Plural(len(r.Samples), "sample", "samples"), r.Case.Expect, percent(r.Case.MinRate))
+	}
+	if r.Status == Stale || r.Status == Unrecorded || r.Status == Error {
+		r.Agreed = 0
+	}
+}
+
+// failureOf says why samples failed: the first failed one's call (its
+// error carries the hint), and how many failed; "" when none did. A
+// sample that got no answer is not counted here: noAnswers says why.
+func failureOf(samples []Sample) string {
+	first, n := -1, 0
+	for k, smp := range samples {
+		if smp.Pick.Kind == Failed && smp.NoAnswer() == "" {
+			n++
+			if first < 0 {
+				first = k
+			}
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	smp := samples[first]
+	msg := fmt.Sprintf("sample %d of %d failed: %s", first+1, len(samples), smp.Pick.Describe())
+	if n > 1 {
+		msg += fmt.Sprintf(" (%d of %d samples failed)", n, len(samples))
+	}
+	return msg
+}
+
+func percent(f float64) string { return fmt.Sprintf("%d%%", int(f*100+0.5)) }
+
+// runStatic ranks each case's request: a case whose top match (a score
+// above 0, and above the next) is not its expected agent fails; an
+// expectation of none passes when no agent shares a word.
+func runStatic(res *SuiteResult, preps []*Prepared, c *lint.Catalog, a preview.Audience, done func(*CaseResult)) {
+	idx := NewIndex(preview.Listed(c, a))
+	res.Similar = idx.Similar(0)
+	for i, r := range res.Cases {
+		if preps[i] == nil {
+			continue
+		}
+		ranks := idx.Rank(r.Case.Request)
+		r.Static = ranks
+		top := ""
+		if len(ranks) > 0 && ranks[0].Score > 0 && (len(ranks) == 1 || ranks[0].Score > ranks[1].Score) {
+			top = ranks[0].Agent
+		}
+		expect := r.Case.Expect
+		switch {
+		case strings.EqualFold(expect, None) && top == "":
+			r.Status = Pass
+		case strings.EqualFold(expect, None):
+			r.Status, r.Message = Fail, fmt.Sprintf("expects none, but %s shares the most words with the request (%s)", top, strings.Join(ranks[0].Terms, ", "))
+		case strings.EqualFold(top, expect):
+			r.Status = Pass
+		case top == "" && len(ranks) > 0 && ranks[0].Score > 0:
+			r.Status, r.Message = Fail, fmt.Sprintf("%s and %s tie for the top static match", ranks[0].Agent, ranks[1].Agent)
+		case top == "":
+			r.Status, r.Message = Fail, fmt.Sprintf("no agent shares a word with the request; %s's description may not say what the request asks", expect)
+		default:
+			r.Status, r.Message = Fail, fmt.Sprintf("the top static match is %s (%s), not %s", top, strings.Join(ranks[0].Terms, ", "), expect)
+		}
+		done(r)
+	}
+}
+
+// Confusion is the table of expected agents (rows) against what the
+// frontline picked (columns), over the samples of cases that ran.
+type Confusion struct {
+	Expected []string `json:"expected"`
+	Picked   []string `json:"picked"`
+	// Counts[i][j] counts the samples expecting Expected[i] that picked
+	// Picked[j].
+	Counts [][]int `json:"counts"`
+}
+
+// Confused is a pair of agents the frontline mixed up: a request meant for
+// one went to the other (either way), with both descriptions, which is
+// what the author must sharpen.
+type Confused struct {
+	A            string `json:"a"`
+	B            string `json:"b"`
+	DescriptionA string `json:"description_a"`
+	DescriptionB string `json:"description_b"`
+	// Requests are the cases that went wrong between the two.
+	Requests []ConfusedRequest `json:"requests"`
+}
+
+// ConfusedRequest is one case that went to the wrong one of a pair.
+type ConfusedRequest struct {
+	Case     string `json:"case"`
+	Request  string `json:"request"`
+	Expected string `json:"expected"`
+	Picked   string `json:"picked"`
+	Count    int    `json:"count"`
+	Samples  int    `json:"samples"`
+}
+
+// Confusions builds the confusion table of results, and the pairs of
+// agents confused, with their descriptions from c.
+func Confusions(results []*SuiteResult, c *lint.Catalog) (*Confusion, []Confused) {
+	counts := map[[2]string]int{}
+	rowSet, colSet := map[string]bool{}, map[string]bool{}
+	type key struct{ a, b string }
+	pairs := map[key]*Confused{}
+	for _, sr := range results {
+		for _, r := range sr.Cases {
+			if r.Status != Pass && r.Status != Fail {
+				continue
+			}
+			expect := canonical(c, r.Case.Expect)
+			rowSet[expect] = true
+			picked := map[string]int{}
+			for _, smp := range r.Samples {
+				l := smp.Pick.Label()
+				colSet[l] = true
+				counts[[2]string{expect, l}]++
+				picked[l]++
+			}
+			for l, n := range picked {
+				if l == expect || !isAgent(c, l) || !isAgent(c, expect) {
+					continue
+				}
+				a, b := expect, l
+				if b < a {
+					a, b = b, a
+				}
+				p := pairs[key{a, b}]
+				if p == nil {
+					p = &Confused{A: a, B: b, DescriptionA: description(c, a), DescriptionB: description(c, b)}
+					pairs[key{a, b}] = p
+				}
+				p.Requests = append(p.Requests, ConfusedRequest{Case: r.Case.Name, Request: r.Case.Request, Expected: expect, Picked: l, Count: n, Samples: len(r.Samples)})
+			}
+		}
+	}
+	t := &Confusion{Expected: sortedLabels(rowSet), Picked: sortedLabels(colSet)}
+	for _, e := range t.Expected {
+		row := make([]int, len(t.Picked))
+		for j, p := range t.Picked {
+			row[j] = counts[[2]string{e, p}]
+		}
+		t.Counts = append(t.Counts, row)
+	}
+	var out []Confused
+	for _, p := range pairs {
+		sort.SliceStable(p.Requests, func(i, j int) bool { return p.Requests[i].Count > p.Requests[j].Count })
+		out = append(out, *p)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		ni, nj := 0, 0
+		for _, r := range out[i].Requests {
+			ni += r.Count
+		}
+		for _, r := range out[j].Requests {
+			nj += r.Count
+		}
+		if ni != nj {
+			return ni > nj
+		}
+		return out[i].A+" "+out[i].B < out[j].A+" "+out[j].B
+	})
+	return t, out
+}
+
+// canonical returns the agent's name as defined, or None.
+func canonical(c *lint.Catalog, name string) string {
+	if strings.EqualFold(name, None) {
+		return None
+	}
+	if f := c.Agent(name); f != nil {
+		return f.Def.Name
+	}
+	return name
+}
+
+func isAgent(c *lint.Catalog, name string) bool { return name != None && c.Agent(name) != nil }
+
+func description(c *lint.Catalog, name string) string {
+	if f := c.Agent(name); f != nil {
+		return f.Def.Description
+	}
+	return ""
+}
+
+// sortedLabels orders agents by name, then None, then everything else.
+func sortedLabels(set map[string]bool) []string {
+	var out []string
+	for l := range set {
+		out = append(out, l)
+	}
+	rank := func(l string) int {
+		switch {
+		case l == None:
+			return 1
+		case strings.Contains(l, " "):
+			return 2
+		}
+		return 0
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if ri, rj := rank(out[i]), rank(out[j]); ri != rj {
+			return ri < rj
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// shownFrom is path relative to dir (the working directory when ""), when
+// inside it.
+func shownFrom(path, dir string) string {
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	return shown(path, dir)
+}

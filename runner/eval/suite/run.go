@@ -1,0 +1,440 @@
+package suite
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/approve"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+)
+
+// DefaultJobs is --jobs' default: model calls per provider at once.
+const DefaultJobs = 4
+
+// Options say how suites run.
+type Options struct {
+	// Runner starts the samples' runs (and the judge's). Required.
+	Runner *runner.Runner
+	// Catalog holds the agents, skills and configuration. Required.
+	Catalog *lint.Catalog
+	// Mode says where samples come from (evalrec.Default, Record,
+	// Offline).
+	Mode evalrec.Mode
+	// Jobs caps the model calls per provider at once (DefaultJobs when 0);
+	// replays share one such cap. Limiter, when set, is used instead.
+	Jobs    int
+	Limiter *evalrec.Limiter
+	// JudgeRole is the judge's model role (Main when "").
+	JudgeRole string
+	// Models, when set, runs every case on each of these models side by
+	// side (a matrix: a CaseResult per case and model), each with its own
+	// recordings; when not, a suite's models: does, else the case's
+	// model role. LookupModels makes them.
+	Models []suitefile.ModelChoice
+	// NetClaw composes the samples' requests (the home, the default
+	// audience, the operating core); Project is the project folder of a
+	// case that names none.
+	NetClaw runner.NetClaw
+	Project string
+	// KeepRuns writes the run folder of every replayed sample. Without
+	// it a replay's folder is written only when its sample does not pass
+	// (live samples always have theirs).
+	KeepRuns bool
+	// Approve approves the gated tool calls of live samples that match
+	// (`--approve`); a replayed sample needs none.
+	Approve []approve.Pattern
+	// CommandTimeout is a check program's time limit
+	// (DefaultCommandTimeout when 0).
+	CommandTimeout time.Duration
+	// OnSample, when set, is called as each sample starts (done false)
+	// and ends (done true); OnCase as each case's result is complete.
+	// They are called from many goroutines, one call at a time.
+	OnSample func(s *suitefile.Suite, c *suitefile.Case, n int, done bool, r *SampleResult)
+	OnCase   func(s *suitefile.Suite, r *CaseResult)
+	// OnSuite is called as each suite's result is complete (at once for a
+	// broken suite), in no particular order.
+	OnSuite func(r *SuiteResult)
+	// Cases, when set, selects the cases that run (--case); the others
+	// are left out of the results.
+	Cases *evalrec.CaseFilter
+	// Shard, when set, runs only its share of the cases (--shard K/N).
+	Shard *evalrec.Shard
+	// Select, when set, runs only the cases it selects (--failed: those
+	// that did not pass the last time), by suite file and case name.
+	Select func(suitePath, caseName string) bool
+	// ShownFrom is the folder the hints show suite paths relative to (""
+	// : the working directory).
+	ShownFrom string
+	// Demo says the suites are the embedded demo's (--demo), which cannot
+	// record: a sample it has no recording of says what it carries
+	// instead of suggesting --record.
+	Demo bool
+}
+
+// shown is a suite path as a hint shows it.
+func (o Options) shown(path string) string { return ReportOptions{Dir: o.ShownFrom}.shown(path) }
+
+// selected returns the cases of s that o selects.
+func (o Options) selected(s *suitefile.Suite) []*suitefile.Case {
+	if o.Cases == nil && o.Shard == nil && o.Select == nil {
+		return s.Cases
+	}
+	var out []*suitefile.Case
+	for _, c := range s.Cases {
+		if o.Cases.Match(c.Name) && o.Shard.Has(s.Path, c.Name) && (o.Select == nil || o.Select(s.Path, c.Name)) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Run runs every case of every suite and returns the results in suite
+// order. A broken suite (one that does not parse, or has no cases) is a
+// result with its findings and no cases; the others still run. ctx
+// cancels the runs under way (they end cancelled_by_parent) and the
+// samples not started (they end Error).
+func Run(ctx context.Context, suites []*suitefile.Suite, o Options) []*SuiteResult {
+	if o.Jobs <= 0 {
+		o.Jobs = DefaultJobs
+	}
+	if o.Limiter == nil {
+		o.Limiter = evalrec.NewLimiter(o.Jobs)
+	}
+	if o.JudgeRole == "" {
+		o.JudgeRole = "Main"
+	}
+	x := &execution{o: o, work: make(chan struct{}, o.Jobs), checks: make(chan struct{}, o.Jobs), memo: newRequestMemo()}
+	out := make([]*SuiteResult, len(suites))
+	var wg sync.WaitGroup
+	for i, s := range suites {
+		sr := &SuiteResult{Suite: s, Findings: s.Diagnostics}
+		out[i] = sr
+		if s.Broken() {
+			x.finishSuite(sr)
+			continue
+		}
+		cases := o.selected(s)
+		if len(cases) == 0 {
+			x.finishSuite(sr)
+			continue
+		}
+		casesLeft := len(cases)
+		caseDone := func() {
+			x.mu.Lock()
+			casesLeft--
+			last := casesLeft == 0
+			x.mu.Unlock()
+			if last {
+				x.finishSuite(sr)
+			}
+		}
+		agent, why := agentOf(o.Catalog, s.Agent)
+		if agent == nil {
+			// The suite cannot run as written: every case is an error
+			// with the loader's reason, and no sample runs.
+			sr.Err = why
+			for _, c := range cases {
+				cr := &CaseResult{Case: c, Status: Error, Message: why}
+				sr.Cases = append(sr.Cases, cr)
+				if x.o.OnCase != nil {
+					x.mu.Lock()
+					x.o.OnCase(s, cr)
+					x.mu.Unlock()
+				}
+			}
+			x.finishSuite(sr)
+			continue
+		}
+		models, modelsErr := x.modelsOf(s)
+		sr.Models = models
+		columns := []*suitefile.ModelChoice{nil}
+		if len(models) > 0 {
+			columns = make([]*suitefile.ModelChoice, len(models))
+			for k := range models {
+				columns[k] = &models[k]
+			}
+		}
+		casesLeft = len(cases) * len(columns)
+		sr.Cases = make([]*CaseResult, 0, casesLeft)
+		var suiteMu sync.Mutex
+		var first, last time.Time
+		for _, c := range cases {
+			for _, m := range columns {
+				cr := &CaseResult{Case: c, Samples: make([]*SampleResult, c.Repeat)}
+				if m != nil {
+					cr.Model = m.Name
+				}
+				sr.Cases = append(sr.Cases, cr)
+				err := caseError(c, agent, why)
+				if err == "" && modelsErr != nil {
+					err = modelsErr.Error()
+				}
+				if err != "" {
+					for n := range cr.Samples {
+						cr.Samples[n] = &SampleResult{N: n + 1, Status: Error, Err: err}
+					}
+					x.finishCase(s, cr)
+					caseDone()
+					continue
+				}
+				// The sample that ends last finishes the case: no goroutine
+				// waits for a case (a suite of 1,000 cases would have as many
+				// stacks for the collector to scan).
+				left := c.Repeat
+				var caseFirst, caseLast time.Time
+				for n := 1; n <= c.Repeat; n++ {
+					// A slot of x.work is taken before the sample's goroutine
+					// starts, so that at most Jobs of them exist at once
+					// while they read recordings and replay.
+					held := true
+					select {
+					case x.work <- struct{}{}:
+					case <-ctx.Done():
+						held = false // the sample says at once that it was not run
+					}
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						start := time.Now()
+						res := x.sample(ctx, s, c, m, agent, n, held)
+						end := time.Now()
+						suiteMu.Lock()
+						if first.IsZero() || start.Before(first) {
+							first = start
+						}
+						if end.After(last) {
+							last = end
+						}
+						sr.Duration = last.Sub(first)
+						if caseFirst.IsZero() || start.Before(caseFirst) {
+							caseFirst = start
+						}
+						if end.After(caseLast) {
+							caseLast = end
+						}
+						cr.Wall = caseLast.Sub(caseFirst)
+						cr.Samples[n-1] = res
+						left--
+						finished := left == 0
+						suiteMu.Unlock()
+						if finished {
+							x.finishCase(s, cr)
+							caseDone()
+						}
+					}()
+				}
+			}
+		}
+	}
+	wg.Wait()
+	return out
+}
+
+// modelsOf returns the models the cases of s run on side by side:
+// Options.Models, else the suite's models: (none: no matrix).
+func (x *execution) modelsOf(s *suitefile.Suite) ([]suitefile.ModelChoice, error) {
+	if len(x.o.Models) > 0 {
+		return x.o.Models, nil
+	}
+	if len(s.Models) == 0 {
+		return nil, nil
+	}
+	ms, err := suitefile.LookupModels(x.o.Catalog.Config, s.Models)
+	if err != nil {
+		return nil, fmt.Errorf("models: %w", err)
+	}
+	return ms, nil
+}
+
+// execution is one Run.
+type execution struct {
+	o  Options
+	mu sync.Mutex // serialises the callbacks
+	// work admits o.Jobs samples at a time: Run takes a slot before it
+	// starts a sample's goroutine, and the sample gives it back once it
+	// is decided to run live (it then waits for its provider's slot), or
+	// when its replay is done. Without it every sample of a 1,000-case
+	// suite would read and hold its recording at once, with as many
+	// goroutines' stacks for the collector to scan.
+	work chan struct{}
+	// checks admits o.Jobs check programs (expect: command:) at a time.
+	checks chan struct{}
+	// memo composes each distinct request once for the whole run.
+	memo *requestMemo
+}
+
+// finishSuite reports a suite's result.
+func (x *execution) finishSuite(sr *SuiteResult) {
+	if x.o.OnSuite != nil {
+		x.mu.Lock()
+		x.o.OnSuite(sr)
+		x.mu.Unlock()
+	}
+}
+
+// caseError says why a case cannot run at all, or "".
+func caseError(c *suitefile.Case, agent *lint.File, why string) string {
+	for _, d := range c.Problems {
+		if d.Severity == lint.Error {
+			return fmt.Sprintf("%d:%d: %s [%s]", d.Line, d.Column, d.Message, d.Rule)
+		}
+	}
+	if agent == nil {
+		return why
+	}
+	return ""
+}
+
+// finishCase sums up a case's samples and reports it.
+func (x *execution) finishCase(s *suitefile.Suite, cr *CaseResult) {
+	worst := Pass
+	for _, r := range cr.Samples {
+		cr.Duration += r.Duration
+		if r.Status == Pass {
+			cr.Passed++
+		}
+		if r.Status != Fail && r.Status.rank() > worst.rank() {
+			worst = r.Status
+		}
+	}
+	switch {
+	case worst != Pass:
+		cr.Status = worst
+	case float64(cr.Passed) < math.Ceil(cr.Case.PassRate*float64(len(cr.Samples))-1e-9):
+		cr.Status = Fail
+	default:
+		cr.Status = Pass
+	}
+	cr.Message = caseMessage(cr)
+	if x.o.OnCase != nil {
+		x.mu.Lock()
+		x.o.OnCase(s, cr)
+		x.mu.Unlock()
+	}
+}
+
+// caseMessage is a case's one-line explanation.
+func caseMessage(cr *CaseResult) string {
+	for _, r := range cr.Samples {
+		if r.Status == cr.Status && cr.Status != Pass && cr.Status != Fail {
+			if r.Err != "" {
+				return r.Err
+			}
+			if len(r.Changes) > 0 {
+				return "recorded with something that has changed since: " + joinSemi(r.Changes)
+			}
+		}
+	}
+	if cr.Status == Fail {
+		for _, r := range cr.Samples {
+			if r.Status == Fail && len(r.Failures) > 0 {
+				f := r.Failures[0]
+				return f.Expect + ": " + f.Message
+			}
+		}
+	}
+	return ""
+}
+
+func joinSemi(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += "; "
+		}
+		out += x
+	}
+	return out
+}
+
+// notify reports a sample starting or ending.
+func (x *execution) notify(s *suitefile.Suite, c *suitefile.Case, n int, done bool, r *SampleResult) {
+	if x.o.OnSample != nil {
+		x.mu.Lock()
+		x.o.OnSample(s, c, n, done, r)
+		x.mu.Unlock()
+	}
+}
+
+// resolve builds the spec of a case's sample and resolves its model and
+// limits.
+func (x *execution) resolve(s *suitefile.Suite, c *suitefile.Case, m *suitefile.ModelChoice, agent *lint.File, n int) (sent, error) {
+	cat := x.o.Catalog
+	dir := filepath.Dir(s.Path)
+	spec := runner.Spec{
+		Agent: agent, Config: cat.Config, Task: c.Task, Context: c.Context, ModelRole: c.ModelRole, Skills: cat.Skills,
+		Suite:   &runner.SuiteTag{Kind: "test", Path: s.Path, Case: c.Name, Sample: n},
+		NetClaw: x.o.NetClaw,
+		Project: x.o.Project,
+		Compose: x.memo.compose,
+	}
+	// The audience: the case's, else the suite's, else the command's.
+	if a := cmp.Or(c.Audience, s.Audience); a != "" {
+		spec.Audience = a
+	}
+	if abs, err := filepath.Abs(s.Path); err == nil {
+		spec.Suite.Path = abs
+	}
+	if c.ContextFile != "" {
+		p := suitefile.Resolve(dir, c.ContextFile)
+		data, err := suitefile.ReadSideFile(p, suitefile.MaxFileSize)
+		if err != nil {
+			return sent{}, fmt.Errorf("context-file %s: %w", p, err)
+		}
+		spec.Context = lint.DecodeText(data)
+	}
+	if c.Project != "" {
+		p := suitefile.Resolve(dir, c.Project)
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		spec.Project = p
+		spec.Approve = x.o.Approve
+		spec.Mocks = mocksOf(c.Mocks)
+	}
+	if c.Skill != "" {
+		sk := cat.Skill(c.Skill)
+		if sk == nil {
+			return sent{}, fmt.Errorf("skill /%s is not found", c.Skill)
+		}
+		spec.Skill = sk
+	}
+	role := c.ModelRole
+	if role == "" {
+		role = agent.Def.ModelRole
+	}
+	var model runner.Model
+	var err error
+	switch {
+	case m == nil:
+		model, err = runner.ResolveModel(cat.Config, role)
+	case m.Role != "":
+		spec.ModelRole = m.Role
+		model, err = runner.ResolveModel(cat.Config, m.Role)
+	default:
+		spec.ModelDefinition = m.Definition
+		model, err = runner.ResolveDefinition(cat.Config, m.Definition, role)
+	}
+	return sent{spec: spec, model: model, modelErr: err, limits: runner.LimitsFor(cat.Config, agent.Def)}, nil
+}
+
+// recordingPath is where sample n of case c on model m (nil: the
+// case's own) is recorded.
+func recordingPath(s *suitefile.Suite, c *suitefile.Case, m *suitefile.ModelChoice, n int) string {
+	if m == nil {
+		return evalrec.Path(s.Path, c.Name, n)
+	}
+	return evalrec.ModelPath(s.Path, m.Name, c.Name, n)
+}
+
+// errNoTape is a recording without the tape a replay needs.
+var errNoTape = errors.New("the recording has no tape of the run")
