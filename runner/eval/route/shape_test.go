@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/preview"
-	"github.com/agentdesk/agentdesk/runner/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
