@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/preview/atomicfile"
+	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -85,7 +87,7 @@ type modelCall struct {
 	timer    *time.Timer
 	timerC   <-chan time.Time
 
-	text, think *StreamRedactor
+	text, think *redact.StreamRedactor
 	raw         strings.Builder
 	// lastAt is when the last item came, on the run's clock; drained is
 	// set when the reading goroutine finished on its own.
@@ -215,9 +217,9 @@ func (c *modelCall) handle(it item) bool {
 		c.wd.Wire(it.at)
 		r.mu.Unlock()
 		return false
-	case errors.Is(it.err, errReplaySilence):
+	case errors.Is(it.err, cassette.ErrReplaySilence):
 		return c.silence()
-	case errors.Is(it.err, errReplayCancelled):
+	case errors.Is(it.err, cassette.ErrReplayCancelled):
 		ev.Cancelled = true
 		r.mu.Lock()
 		r.note(it.at, TranscriptEntry{Type: "cancelled", Text: "cancelled by the parent (recorded)"})
@@ -432,7 +434,7 @@ func (c *modelCall) finish() *CallEvidence {
 		case !c.drained && !c.lastAt.IsZero():
 			end = c.lastAt
 		}
-		r.clock.set(end)
+		r.clock.Set(end)
 	}
 	ev.End = end
 	c.flushThinking(end)

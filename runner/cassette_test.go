@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -27,7 +28,7 @@ func describeChunks(cs []cassette.Chunk) string {
 }
 
 func TestRedactLines(t *testing.T) {
-	red := NewRedactor(plantedKey)
+	red := redact.New(plantedKey)
 	k := plantedKey
 	tests := []struct {
 		name string
@@ -66,7 +67,7 @@ func FuzzRedactLines(f *testing.F) {
 	f.Add([]byte("key planted-secret here\nx"), []byte{5, 1, 1}, "planted-secret")
 	f.Add([]byte("Bearer abcdefghij\r\n"), []byte{}, "")
 	f.Fuzz(func(t *testing.T, body, cuts []byte, secret string) {
-		red := NewRedactor(secret)
+		red := redact.New(secret)
 		var in []cassette.Chunk
 		rest := body
 		for i, c := range cuts {
@@ -158,7 +159,7 @@ func TestReplayEnds(t *testing.T) {
 func TestPlayerAtRecordedSpeed(t *testing.T) {
 	tape := handTape(wire.OpenAI, &cassette.End{At: 150 * ms, How: cassette.EndEOF}, chunk(100, "abc"), chunk(150, "def"))
 	tape.Calls[0].At = 50 * ms
-	p := newPlayer(tape, nil)
+	p := cassette.NewPlayer(tape, nil)
 	req, _ := http.NewRequest("POST", "http://x/v1/chat/completions", strings.NewReader("{}"))
 	start := time.Now()
 	resp, err := p.RoundTrip(req)
@@ -187,7 +188,7 @@ func TestPlayerAtRecordedSpeed(t *testing.T) {
 		t.Errorf("second call: %v", err)
 	}
 	// Silence waits for the caller to give up.
-	silent := newPlayer(handTape(wire.OpenAI, &cassette.End{How: cassette.EndCut}, chunk(0, "x")), nil)
+	silent := cassette.NewPlayer(handTape(wire.OpenAI, &cassette.End{How: cassette.EndCut}, chunk(0, "x")), nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*ms)
 	defer cancel()
 	req, _ = http.NewRequestWithContext(ctx, "POST", "http://x/", nil)
@@ -241,7 +242,7 @@ func BenchmarkReplayFast1MB(b *testing.B) {
 // call.
 func BenchmarkTapeRedaction1MB(b *testing.B) {
 	chunks := bigTape().Calls[0].Chunks
-	red := NewRedactor(plantedKey, "another-configured-secret")
+	red := redact.New(plantedKey, "another-configured-secret")
 	b.SetBytes(1 << 20)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/overlay"
+	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
@@ -131,7 +132,7 @@ func (r *Run) keepChanges(rec *Record, full []overlay.Change) error {
 // redacted: the patch carries it compressed, where redacting the patch's
 // text could not reach it. (The patch's index line then names the
 // redacted content, so `git apply` still accepts it.)
-func redactBinary(red *Redactor, changes []overlay.Change) []overlay.Change {
+func redactBinary(red *redact.Redactor, changes []overlay.Change) []overlay.Change {
 	out := make([]overlay.Change, len(changes))
 	for i, c := range changes {
 		if c.Binary && c.New != nil {

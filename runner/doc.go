@@ -2,7 +2,7 @@
 // the NetClaw runtime would classify it: resolving the model from the
 // configuration (ResolveModel), the watchdog that times each model call
 // (Watchdog), the outcome and reason of a run (Classify), redaction of
-// everything written or shown (Redactor), the tool loop, and the run folder
+// everything written or shown (runner/redact), the tool loop, and the run folder
 // with its artifacts (run.json, result.md, transcript.jsonl,
 // truncated-output.md, stream.cassette).
 //

@@ -9,6 +9,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/mcp"
+	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
@@ -105,7 +106,7 @@ func (p *prepared) mcpCatalog() []request.Tool {
 
 // mcpRecord describes the run's servers for run.json; nil when it started
 // none.
-func mcpRecord(servers *mcp.Servers, notes *mcpNotes, red *Redactor) *MCPRecord {
+func mcpRecord(servers *mcp.Servers, notes *mcpNotes, red *redact.Redactor) *MCPRecord {
 	if servers == nil {
 		return nil
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
+	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -30,7 +31,7 @@ type prepared struct {
 	spec   Spec
 	model  Model
 	limits Limits
-	red    *Redactor
+	red    *redact.Redactor
 	system string
 	layers []string
 	// request is the spawn's request as the runtime composes it; nil for
@@ -149,7 +150,7 @@ func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 			secrets = append(secrets, pw, url.PathEscape(pw))
 		}
 	}
-	p.red = NewRedactor(secrets...)
+	p.red = redact.New(secrets...)
 
 	if tape != nil {
 		if err := p.fromCassette(&s, tape, source); err != nil {
@@ -260,7 +261,7 @@ func TrialStorage(runDir, id string) request.SessionStorage {
 }
 
 // frontlineRecord describes a frontline run for run.json; nil for a spawn.
-func (p *prepared) frontlineRecord(red *Redactor) *FrontlineRecord {
+func (p *prepared) frontlineRecord(red *redact.Redactor) *FrontlineRecord {
 	fl := p.frontline
 	if fl == nil {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -82,7 +83,7 @@ func (p *PromptRecord) MissingNotice() string {
 }
 
 // promptRecord describes a composed request for run.json, redacted.
-func promptRecord(r *request.Request, red *Redactor) *PromptRecord {
+func promptRecord(r *request.Request, red *redact.Redactor) *PromptRecord {
 	if r == nil {
 		return nil
 	}

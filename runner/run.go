@@ -19,6 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
+	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -300,12 +301,12 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	switch {
 	case p.cassette != nil:
 		if s.Fast {
-			r.clock = newVirtualClock(start)
+			r.clock = cassette.NewVirtualClock(start)
 		}
-		r.player = newPlayer(p.cassette, r.clock)
+		r.player = cassette.NewPlayer(p.cassette, r.clock)
 		r.client = &http.Client{Transport: r.player}
 	case s.Record:
-		r.recorder = newRecorder(rn.client.Transport)
+		r.recorder = cassette.NewRecorder(rn.client.Transport)
 		c := *rn.client
 		c.Transport = r.recorder
 		r.client = &c
@@ -361,7 +362,7 @@ type Run struct {
 	spec    Spec
 	model   Model
 	limits  Limits
-	red     *Redactor
+	red     *redact.Redactor
 	system  string
 	layers  []string // system messages after system (a frontline run's layer)
 	message string
@@ -372,7 +373,7 @@ type Run struct {
 	// replay's.
 	client *http.Client
 	// clock is a fast replay's virtual clock; nil means the wall clock.
-	clock *virtualClock
+	clock *cassette.VirtualClock
 
 	// The tool loop: whether tools are offered, which, what runs them, the
 	// cap on model calls with tools, and the repeat guard.
@@ -393,9 +394,9 @@ type Run struct {
 	extraFiles map[string][]byte
 
 	// recorder and tape are set when recording; player when replaying.
-	recorder *recorder
+	recorder *cassette.Recorder
 	tape     *cassette.Cassette
-	player   *player
+	player   *cassette.Player
 
 	mu         sync.Mutex
 	callN      int             // the current model call, from 1
@@ -624,4 +625,13 @@ func (r *Run) note(t time.Time, e TranscriptEntry) {
 		e.Call = r.callN
 	}
 	r.transcript = append(r.transcript, e)
+}
+
+// now returns the run's time: the wall clock, or a fast replay's virtual
+// clock.
+func (r *Run) now() time.Time {
+	if r.clock != nil {
+		return r.clock.Now()
+	}
+	return time.Now()
 }

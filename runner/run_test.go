@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -490,7 +491,7 @@ func TestRedaction(t *testing.T) {
 			if !strings.Contains(rec.Output, "Your key: [REDACTED] and [REDACTED] and Authorization: Bearer [REDACTED] done") {
 				t.Errorf("output %q", rec.Output)
 			}
-			if rec.Task != "Use [REDACTED] please" || len(rec.ToolCalls) != 1 || !strings.Contains(rec.ToolCalls[0].Arguments, Redacted) {
+			if rec.Task != "Use [REDACTED] please" || len(rec.ToolCalls) != 1 || !strings.Contains(rec.ToolCalls[0].Arguments, redact.Redacted) {
 				t.Errorf("record %+v", rec)
 			}
 			if got := f.srv.Requests()[0]; got.APIKey != k || !strings.Contains(got.FirstUser(), k) {
@@ -517,7 +518,7 @@ func TestEndpointPasswordIsRedacted(t *testing.T) {
 	f.cat = cat
 	f.srv.Enqueue(modeltest.Reply("The endpoint was " + endpoint))
 	_, rec := f.run(t, f.spec("x", Limits{}))
-	if rec.Outcome != Completed || !strings.Contains(rec.Model.Endpoint, "agent:"+Redacted+"@") || strings.Contains(rec.Output, pw) {
+	if rec.Outcome != Completed || !strings.Contains(rec.Model.Endpoint, "agent:"+redact.Redacted+"@") || strings.Contains(rec.Output, pw) {
 		t.Errorf("record %s, endpoint %q, output %q", rec.Outcome, rec.Model.Endpoint, rec.Output)
 	}
 	filepath.WalkDir(rec.Dir, func(path string, d os.DirEntry, err error) error {

@@ -11,8 +11,8 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/mcp"
+	"github.com/agentdesk/agentdesk/runner/redact"
 )
 
 // defaultMCPListTimeout bounds starting each MCP server for agentdesk tools.
@@ -51,7 +51,7 @@ func liveMCPTools(ctx context.Context, g *globals, cfg *lint.Config, a preview.A
 		Config:       cfg,
 		Environ:      g.environ,
 		StartTimeout: timeout,
-		Redact:       runner.NewRedactor(cfg.Secrets()...).String,
+		Redact:       redact.New(cfg.Secrets()...).String,
 	})
 	defer servers.Close()
 	l := &mcpListing{Servers: []mcpServerListing{}}

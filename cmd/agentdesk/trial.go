@@ -1,8 +1,9 @@
 package main
 
 import (
-	"github.com/spf13/pflag"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/netclaw"

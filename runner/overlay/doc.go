@@ -9,7 +9,9 @@
 // a path is taken relative to the project (an absolute path only when it
 // lies inside it); `..` that leads out is refused; a read that falls
 // through to the project resolves symbolic links and refuses any that lead
-// out; the overlay's own files are reached through an os.Root, so a link
+// out; a write onto a link of the project lands on its target in the view
+// (the link stays), as the runtime's write follows it, and a link that
+// leads out is refused; the overlay's own files are reached through an os.Root, so a link
 // planted there (by a shell command) cannot lead out either; a rename is a
 // write of the new path and a deletion of the old, both inside the view.
 //

@@ -203,24 +203,42 @@ func (o *Overlay) Lookup(rel string) (Layer, fs.FileInfo, error) {
 }
 
 func (o *Overlay) lookupLocked(rel string) (Layer, fs.FileInfo, error) {
+	_, layer, fi, err := o.lookupPathLocked(rel)
+	return layer, fi, err
+}
+
+// lookupPathLocked is lookupLocked that also returns the path of the view
+// the entry was found at: rel, or where the project's symbolic links on
+// the way lead.
+func (o *Overlay) lookupPathLocked(rel string) (string, Layer, fs.FileInfo, error) {
 	if fi, err := o.upper.Lstat(filepath.FromSlash(rel)); err == nil {
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			return Written, fi, &PathError{Path: rel, Msg: "is a symbolic link made in this run; the trial tools do not follow links made by the agent", Err: ErrOutside}
+			return rel, Written, fi, &PathError{Path: rel, Msg: "is a symbolic link made in this run; the trial tools do not follow links made by the agent", Err: ErrOutside}
 		}
-		return Written, fi, nil
+		return rel, Written, fi, nil
 	}
 	if o.hiddenLocked(rel) {
-		return Missing, nil, &PathError{Path: rel, Msg: "does not exist in the project folder (it was deleted in this run)", Err: fs.ErrNotExist}
+		return rel, Missing, nil, &PathError{Path: rel, Msg: "does not exist in the project folder (it was deleted in this run)", Err: fs.ErrNotExist}
 	}
 	real, err := o.resolveBase(rel)
+	if err != nil || filepath.ToSlash(real) != rel {
+		// A symbolic link of the project on the way: its target as the
+		// view has it (written or deleted in this run), not as the disk has
+		// it.
+		if followed, ferr := o.followLocked(rel); ferr != nil {
+			return rel, Missing, nil, ferr
+		} else if followed != rel {
+			return o.lookupPathLocked(followed)
+		}
+	}
 	if err != nil {
-		return Missing, nil, err
+		return rel, Missing, nil, err
 	}
 	fi, err := o.base.Stat(real)
 	if err != nil {
-		return Missing, nil, o.baseError(rel, err)
+		return rel, Missing, nil, o.baseError(rel, err)
 	}
-	return Base, fi, nil
+	return rel, Base, fi, nil
 }
 
 // resolveBase resolves the symbolic links of rel in the project and
@@ -291,7 +309,7 @@ func (o *Overlay) Open(rel string) (*os.File, fs.FileInfo, error) {
 }
 
 func (o *Overlay) openLocked(rel string) (*os.File, fs.FileInfo, error) {
-	layer, fi, err := o.lookupLocked(rel)
+	at, layer, fi, err := o.lookupPathLocked(rel)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -300,10 +318,10 @@ func (o *Overlay) openLocked(rel string) (*os.File, fs.FileInfo, error) {
 	}
 	var f *os.File
 	if layer == Written {
-		f, err = o.upper.Open(filepath.FromSlash(rel))
+		f, err = o.upper.Open(filepath.FromSlash(at))
 	} else {
 		var real string
-		if real, err = o.resolveBase(rel); err == nil {
+		if real, err = o.resolveBase(at); err == nil {
 			f, err = o.base.OpenFile(real, os.O_RDONLY|oNonblock, 0)
 		}
 	}
@@ -344,6 +362,12 @@ func (o *Overlay) readDirLocked(rel string) ([]Entry, error) {
 	if !fi.IsDir() {
 		return nil, &PathError{Path: rel, Msg: "is a file, not a folder"}
 	}
+	if layer == Base {
+		// A folder reached through a symbolic link lists its target.
+		if followed, err := o.followLocked(rel); err == nil {
+			rel = followed
+		}
+	}
 	byName := map[string]Entry{}
 	if !o.hiddenLocked(rel) {
 		if real, err := o.resolveBase(rel); err == nil {
@@ -374,13 +398,19 @@ func (o *Overlay) readDirLocked(rel string) ([]Entry, error) {
 }
 
 // WriteFile writes data to the file rel of the view, making the folders
-// above it. The project does not change.
+// above it. A symbolic link of the project is written through, as the
+// runtime's write follows it: its target changes in the view and the link
+// stays (see followLocked). The project does not change.
 func (o *Overlay) WriteFile(rel string, data []byte) error {
 	if len(data) > MaxFileSize {
 		return &PathError{Path: rel, Msg: fmt.Sprintf("would be larger than %d MiB; write less", MaxFileSize>>20)}
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	rel, err := o.followLocked(rel)
+	if err != nil {
+		return err
+	}
 	mode := fs.FileMode(0o644)
 	if _, fi, err := o.lookupLocked(rel); err == nil && fi.Mode().IsRegular() {
 		mode = modeOf(fi) // an executable stays executable
@@ -390,6 +420,79 @@ func (o *Overlay) WriteFile(rel string, data []byte) error {
 	}
 	o.gen++
 	return nil
+}
+
+// maxLinkHops caps the symbolic links followed for one write, as the
+// kernel's own limit does.
+const maxLinkHops = 40
+
+// followLocked returns the path a write to rel lands on: the project's
+// symbolic links on the way (the folders above rel, then rel itself,
+// again for each link's target) followed inside the view, a dangling one
+// too, as the runtime's write follows them on disk. A link that leads out
+// of the project is refused. Links made in this run are not followed
+// (see Lookup), nor paths the run deleted or wrote.
+func (o *Overlay) followLocked(rel string) (string, error) {
+	orig := rel
+	for hops := 0; hops < maxLinkHops; hops++ {
+		if rel == "." {
+			return rel, nil
+		}
+		if dir := path.Dir(rel); dir != "." && o.fromBaseLocked(dir) {
+			// The folders above, resolved in the project (a link there
+			// that leads out stays, and the write refuses it).
+			if real, err := o.resolveBase(dir); err == nil {
+				rel = path.Join(filepath.ToSlash(real), path.Base(rel))
+			}
+		}
+		if !o.baseLinkLocked(rel) {
+			return rel, nil
+		}
+		text, err := o.base.Readlink(filepath.FromSlash(rel))
+		if err != nil {
+			return "", o.baseError(orig, err)
+		}
+		var next string
+		if filepath.IsAbs(text) {
+			c := filepath.Clean(text)
+			r, ok := within(o.absBase, c)
+			if !ok {
+				r, ok = within(o.realBase, c)
+			}
+			if !ok {
+				return "", outside(orig, " through the symbolic link "+rel)
+			}
+			next = filepath.ToSlash(r)
+		} else {
+			j := filepath.Clean(filepath.Join(filepath.Dir(filepath.FromSlash(rel)), text))
+			if escapes(j) {
+				return "", outside(orig, " through the symbolic link "+rel)
+			}
+			next = filepath.ToSlash(j)
+		}
+		rel = next
+	}
+	return "", &PathError{Path: orig, Msg: "goes round a loop of symbolic links", Err: errors.New("too many links")}
+}
+
+// fromBaseLocked reports whether rel of the view is the project's: nothing
+// written at it in this run, and not deleted.
+func (o *Overlay) fromBaseLocked(rel string) bool {
+	if _, err := o.upper.Lstat(filepath.FromSlash(rel)); err == nil {
+		return false
+	}
+	return !o.hiddenLocked(rel)
+}
+
+// baseLinkLocked reports whether rel of the view is a symbolic link of the
+// project: nothing written there in this run, not deleted, and a link on
+// disk.
+func (o *Overlay) baseLinkLocked(rel string) bool {
+	if !o.fromBaseLocked(rel) {
+		return false
+	}
+	fi, err := o.base.Lstat(filepath.FromSlash(rel))
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
 
 func (o *Overlay) writeLocked(rel string, data []byte, mode fs.FileMode) error {

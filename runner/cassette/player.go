@@ -1,4 +1,4 @@
-package runner
+package cassette
 
 import (
 	"context"
@@ -8,20 +8,18 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	"github.com/agentdesk/agentdesk/runner/cassette"
 )
 
-// errReplaySilence is what a fast replay's body returns where the
+// ErrReplaySilence is what a fast replay's body returns where the
 // recording goes silent (the recorded call was ended by the watchdog): the
 // run's next limit falls due at once, on the virtual clock.
-var errReplaySilence = errors.New("the recording goes silent here")
+var ErrReplaySilence = errors.New("the recording goes silent here")
 
-// errReplayCancelled is what a replay returns where the recorded run was
+// ErrReplayCancelled is what a replay returns where the recorded run was
 // cancelled by its parent.
-var errReplayCancelled = errors.New("the recorded run was cancelled here")
+var ErrReplayCancelled = errors.New("the recorded run was cancelled here")
 
-// player is an http.RoundTripper that answers a run's model calls from a
+// Player is an http.RoundTripper that answers a run's model calls from a
 // cassette, in order: the recorded status, then the recorded bytes, each
 // chunk at its recorded time after the request, and the recorded end. It
 // goes through the same decoders and watchdog as a live call.
@@ -30,21 +28,23 @@ var errReplayCancelled = errors.New("the recorded run was cancelled here")
 // goes silent (a call the watchdog ended) it stays silent until the call
 // is cancelled, so the run's watchdog ends it alike. With a virtual clock
 // (a fast replay) it moves the clock to each chunk's time instead of
-// waiting, and reports silence as errReplaySilence.
-type player struct {
-	tape  *cassette.Cassette
-	clock *virtualClock // nil: recorded speed
+// waiting, and reports silence as ErrReplaySilence.
+type Player struct {
+	tape  *Cassette
+	clock *VirtualClock // nil: recorded speed
 
 	mu   sync.Mutex
 	next int
 }
 
-func newPlayer(tape *cassette.Cassette, clock *virtualClock) *player {
-	return &player{tape: tape, clock: clock}
+// NewPlayer plays tape back; clock is a fast replay's virtual clock, nil
+// for recorded speed.
+func NewPlayer(tape *Cassette, clock *VirtualClock) *Player {
+	return &Player{tape: tape, clock: clock}
 }
 
 // RoundTrip answers the next model call from the cassette.
-func (p *player) RoundTrip(req *http.Request) (*http.Response, error) {
+func (p *Player) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil {
 		// What was sent does not change the answer: the body is not
 		// read (a replay's is encoded only when read, see
@@ -61,7 +61,7 @@ func (p *player) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	b := &playback{p: p, c: c, ctx: req.Context(), start: time.Now()}
 	if p.clock != nil {
-		b.start = p.clock.now()
+		b.start = p.clock.Now()
 	}
 	if c.Status == 0 && c.Error == "" {
 		// The recorded call ended while waiting for the headers.
@@ -86,8 +86,8 @@ func (p *player) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // playback is the body of one replayed call.
 type playback struct {
-	p     *player
-	c     *cassette.Call
+	p     *Player
+	c     *Call
 	ctx   context.Context
 	start time.Time
 
@@ -104,7 +104,7 @@ func (b *playback) wait(at time.Duration) error {
 	}
 	target := b.start.Add(at)
 	if b.p.clock != nil {
-		b.p.clock.advance(target)
+		b.p.clock.Advance(target)
 		return nil
 	}
 	d := time.Until(target)
@@ -155,9 +155,9 @@ func (b *playback) Read(buf []byte) (int, error) {
 // finish plays the recorded end of the call.
 func (b *playback) finish() error {
 	e := b.c.End
-	if e == nil || e.How == cassette.EndCut {
+	if e == nil || e.How == EndCut {
 		if b.p.clock != nil {
-			return errReplaySilence
+			return ErrReplaySilence
 		}
 		<-b.ctx.Done()
 		return b.ctx.Err()
@@ -166,12 +166,12 @@ func (b *playback) finish() error {
 		return err
 	}
 	switch e.How {
-	case cassette.EndEOF:
+	case EndEOF:
 		return io.EOF
-	case cassette.EndDropped:
+	case EndDropped:
 		return io.ErrUnexpectedEOF
-	case cassette.EndCancelled:
-		return errReplayCancelled
+	case EndCancelled:
+		return ErrReplayCancelled
 	}
 	msg := e.Error
 	if msg == "" {

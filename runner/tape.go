@@ -2,108 +2,13 @@ package runner
 
 import (
 	"bytes"
-	"context"
-	"errors"
-	"io"
-	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
-
-// recorder is an http.RoundTripper that keeps what the model answered: the
-// status, and every read of the body with its time since the request went
-// out. It keeps the bytes raw; tapeCall redacts them.
-type recorder struct {
-	inner http.RoundTripper
-
-	mu    sync.Mutex
-	calls []*recCall
-}
-
-// recCall is one request as the recorder saw it.
-type recCall struct {
-	start       time.Time
-	answered    bool // the headers came, or the transport failed
-	at          time.Duration
-	status      int
-	contentType string
-	err         string
-	chunks      []cassette.Chunk
-	end         *cassette.End
-}
-
-func newRecorder(inner http.RoundTripper) *recorder {
-	if inner == nil {
-		inner = http.DefaultTransport
-	}
-	return &recorder{inner: inner}
-}
-
-// RoundTrip sends req through the real transport and records the answer.
-func (rc *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	c := &recCall{start: time.Now()}
-	rc.mu.Lock()
-	rc.calls = append(rc.calls, c)
-	rc.mu.Unlock()
-	resp, err := rc.inner.RoundTrip(req)
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	c.at = time.Since(c.start)
-	if err != nil {
-		if req.Context().Err() == nil {
-			// A failure of its own, not the run ending the call.
-			c.answered, c.err = true, err.Error()
-		}
-		return nil, err
-	}
-	c.answered, c.status, c.contentType = true, resp.StatusCode, resp.Header.Get("Content-Type")
-	resp.Body = &recBody{body: resp.Body, rc: rc, c: c, ctx: req.Context()}
-	return resp, nil
-}
-
-// take returns the requests recorded since the last take.
-func (rc *recorder) take() []*recCall {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	out := rc.calls
-	rc.calls = nil
-	return out
-}
-
-// recBody records a response body as it is read.
-type recBody struct {
-	body io.ReadCloser
-	rc   *recorder
-	c    *recCall
-	ctx  context.Context
-}
-
-func (b *recBody) Read(p []byte) (int, error) {
-	n, err := b.body.Read(p)
-	b.rc.mu.Lock()
-	defer b.rc.mu.Unlock()
-	at := time.Since(b.c.start)
-	if n > 0 {
-		b.c.chunks = append(b.c.chunks, cassette.Chunk{At: at, Data: bytes.Clone(p[:n])})
-	}
-	if err != nil && b.c.end == nil && b.ctx.Err() == nil {
-		switch {
-		case err == io.EOF:
-			b.c.end = &cassette.End{At: at, How: cassette.EndEOF}
-		case errors.Is(err, io.ErrUnexpectedEOF):
-			b.c.end = &cassette.End{At: at, How: cassette.EndDropped}
-		default:
-			b.c.end = &cassette.End{At: at, How: cassette.EndError, Error: err.Error()}
-		}
-	}
-	return n, err
-}
-
-func (b *recBody) Close() error { return b.body.Close() }
 
 // cassetteHeader describes the run for its cassette, redacted.
 func (r *Run) cassetteHeader() cassette.Header {
@@ -146,7 +51,7 @@ func (r *Run) cassetteHeader() cassette.Header {
 // the run decoded and redacted instead (Call.Reencoded). A non-2xx body is
 // redacted whole.
 func (r *Run) tapeCall(ev *CallEvidence) {
-	calls := r.recorder.take()
+	calls := r.recorder.Take()
 	call := &cassette.Call{N: ev.N}
 	r.tape.Calls = append(r.tape.Calls, call)
 	if len(calls) == 0 {
@@ -158,36 +63,36 @@ func (r *Run) tapeCall(ev *CallEvidence) {
 		return
 	}
 	rc := calls[len(calls)-1]
-	endAt := max(ev.End.Sub(rc.start), 0)
+	endAt := max(ev.End.Sub(rc.Start), 0)
 	how := cassette.EndCut
 	if ev.Cancelled {
 		how = cassette.EndCancelled
 	}
 	switch {
-	case !rc.answered:
+	case !rc.Answered:
 		// The call ended while waiting for the headers.
 		call.At, call.End = endAt, &cassette.End{At: endAt, How: how}
 		return
-	case rc.err != "":
-		call.At, call.Error = rc.at, r.red.String(rc.err)
+	case rc.Err != "":
+		call.At, call.Error = rc.At, r.red.String(rc.Err)
 		return
 	}
-	call.At, call.Status, call.ContentType = rc.at, rc.status, rc.contentType
-	call.End = rc.end
+	call.At, call.Status, call.ContentType = rc.At, rc.Status, rc.ContentType
+	call.End = rc.End
 	if call.End == nil {
-		last := rc.at
-		if n := len(rc.chunks); n > 0 {
-			last = rc.chunks[n-1].At
+		last := rc.At
+		if n := len(rc.Chunks); n > 0 {
+			last = rc.Chunks[n-1].At
 		}
 		call.End = &cassette.End{At: max(endAt, last), How: how}
 	} else if call.End.Error != "" {
 		call.End.Error = r.red.String(call.End.Error)
 	}
-	if rc.status < 200 || rc.status > 299 {
-		call.Chunks = redactWhole(rc.chunks, r.red)
+	if rc.Status < 200 || rc.Status > 299 {
+		call.Chunks = redactWhole(rc.Chunks, r.red)
 		return
 	}
-	call.Chunks = redactLines(rc.chunks, r.red)
+	call.Chunks = redactLines(rc.Chunks, r.red)
 	if cleanStream(r.model.Protocol, call.Chunks, r.red) {
 		return
 	}
@@ -206,7 +111,7 @@ func (r *Run) tapeCall(ev *CallEvidence) {
 
 // redactWhole joins chunks and redacts them as one text, kept as one chunk
 // at the time of the last.
-func redactWhole(chunks []cassette.Chunk, red *Redactor) []cassette.Chunk {
+func redactWhole(chunks []cassette.Chunk, red *redact.Redactor) []cassette.Chunk {
 	if len(chunks) == 0 {
 		return nil
 	}
@@ -220,7 +125,7 @@ func redactWhole(chunks []cassette.Chunk, red *Redactor) []cassette.Chunk {
 // redactLines redacts a body line by line, keeping the chunks of every
 // line that needs nothing, and making each line that does one piece at the
 // time of the chunk its last byte came in (with the rest of that chunk).
-func redactLines(chunks []cassette.Chunk, red *Redactor) []cassette.Chunk {
+func redactLines(chunks []cassette.Chunk, red *redact.Redactor) []cassette.Chunk {
 	var body []byte
 	ends := make([]int, len(chunks)) // ends[i]: offset after chunk i
 	for i, c := range chunks {
@@ -278,7 +183,7 @@ func redactLines(chunks []cassette.Chunk, red *Redactor) []cassette.Chunk {
 // cleanStream reports whether stored bytes hold no secret: not in the
 // bytes themselves, and not in what they decode to (text and thinking
 // joined, tool calls, keepalives, finish reasons, errors).
-func cleanStream(p wire.Protocol, chunks []cassette.Chunk, red *Redactor) bool {
+func cleanStream(p wire.Protocol, chunks []cassette.Chunk, red *redact.Redactor) bool {
 	var b bytes.Buffer
 	for _, c := range chunks {
 		b.Write(c.Data)
@@ -324,8 +229,8 @@ func cleanStream(p wire.Protocol, chunks []cassette.Chunk, red *Redactor) bool {
 // that carried nothing (Meta), and a malformed frame or an over-long line
 // that ended the call (its replay then ends as the recorded end says, most
 // often in silence).
-func (r *Run) reencode(ev *CallEvidence, rc *recCall) []cassette.Chunk {
-	offset := rc.start.Sub(r.start)
+func (r *Run) reencode(ev *CallEvidence, rc *cassette.RecordedCall) []cassette.Chunk {
+	offset := rc.Start.Sub(r.start)
 	type timed struct {
 		at time.Duration
 		ev wire.Event
@@ -340,7 +245,7 @@ func (r *Run) reencode(ev *CallEvidence, rc *recCall) []cassette.Chunk {
 		if e.Call != ev.N {
 			continue
 		}
-		at := max(time.Duration(e.TMS)*time.Millisecond-offset, rc.at)
+		at := max(time.Duration(e.TMS)*time.Millisecond-offset, rc.At)
 		var w wire.Event
 		switch e.Type {
 		case "role":
@@ -376,7 +281,7 @@ func (r *Run) reencode(ev *CallEvidence, rc *recCall) []cassette.Chunk {
 	}
 	chunks, end := wire.Encode(r.model.Protocol, plain)
 	var out []cassette.Chunk
-	last := rc.at
+	last := rc.At
 	for i, c := range chunks {
 		if len(c) > 0 {
 			last = max(last, events[i].at)

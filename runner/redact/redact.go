@@ -1,4 +1,4 @@
-package runner
+package redact
 
 import (
 	"fmt"
@@ -120,9 +120,9 @@ type Redactor struct {
 	longest int
 }
 
-// NewRedactor returns a redactor for secrets (empty and short values are
+// New returns a redactor for secrets (empty and short values are
 // skipped, see MinSecretLen).
-func NewRedactor(secrets ...string) *Redactor {
+func New(secrets ...string) *Redactor {
 	r := &Redactor{}
 	seen := map[string]bool{}
 	for _, s := range secrets {

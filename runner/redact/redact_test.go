@@ -1,4 +1,4 @@
-package runner
+package redact
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 )
 
 func TestRedactorString(t *testing.T) {
-	r := NewRedactor("planted-key-123456", "ab", "", "   ")
+	r := New("planted-key-123456", "ab", "", "   ")
 	tests := []struct{ in, want string }{
 		{"key is planted-key-123456.", "key is [REDACTED]."},
 		{"short ab values stay", "short ab values stay"},
@@ -36,7 +36,7 @@ func TestRedactorString(t *testing.T) {
 // wherever it appears, glued to other text too; one shorter than
 // MinSecretLen is not redacted.
 func TestRedactorShortValuesOnlyAsTokens(t *testing.T) {
-	r := NewRedactor("serve", "pa55wd", "planted-key-123456", "über", "ab")
+	r := New("serve", "pa55wd", "planted-key-123456", "über", "ab")
 	tests := []struct{ name, in, want string }{
 		{"inside a word", "the MCP server is up; observe it", "the MCP server is up; observe it"},
 		{"a whole word", "npx my-mcp serve --port 80", "npx my-mcp [REDACTED] --port 80"},
@@ -61,7 +61,7 @@ func TestRedactorShortValuesOnlyAsTokens(t *testing.T) {
 
 func TestStreamRedactorSplitsAnywhere(t *testing.T) {
 	secret := "planted-key-123456"
-	r := NewRedactor(secret, "two words secret", "serve")
+	r := New(secret, "two words secret", "serve")
 	texts := []string{
 		"Use planted-key-123456 here and then Authorization: Bearer abcdefghijklmnop end",
 		"x-api-key: zzzzzzzzzzzz and sk-ant-api03-AbCdEfGhIjKlMnOpQr then two words secret.",
@@ -86,7 +86,7 @@ func TestStreamRedactorSplitsAnywhere(t *testing.T) {
 
 func TestStreamRedactorNeverShowsASecret(t *testing.T) {
 	secret := "planted-key-123456"
-	r := NewRedactor(secret)
+	r := New(secret)
 	text := "before planted-key-123456 after"
 	s := r.Stream()
 	var shown strings.Builder
@@ -104,7 +104,7 @@ func TestStreamRedactorNeverShowsASecret(t *testing.T) {
 }
 
 func TestStreamRedactorLetsLongRunsThrough(t *testing.T) {
-	s := NewRedactor().Stream()
+	s := New().Stream()
 	blob := strings.Repeat("A", maxHold+10)
 	out := s.Write(blob)
 	if len(out) != len(blob)-holdTail {
@@ -116,7 +116,7 @@ func TestStreamRedactorLetsLongRunsThrough(t *testing.T) {
 }
 
 func BenchmarkRedactorString(b *testing.B) {
-	r := NewRedactor("planted-key-123456", "another-secret-value")
+	r := New("planted-key-123456", "another-secret-value")
 	text := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 200)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
@@ -131,12 +131,12 @@ func BenchmarkRedactorStringAgain(b *testing.B) {
 	text := strings.Repeat("Use the task- tools and the API; never print sk- keys. ", 200)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		NewRedactor("planted-key-123456", "another-secret-value").String(text)
+		New("planted-key-123456", "another-secret-value").String(text)
 	}
 }
 
 func BenchmarkStreamRedactor(b *testing.B) {
-	r := NewRedactor("planted-key-123456")
+	r := New("planted-key-123456")
 	words := strings.Fields(strings.Repeat("The quick brown fox jumps over the lazy dog. ", 200))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -156,7 +156,7 @@ func FuzzStreamRedactor(f *testing.F) {
 	f.Add("api_key=0123456789abcdef&planted-key-123456", uint16(12), uint16(12))
 	f.Add("server serve xserve serve_ serve", uint16(5), uint16(11))
 	f.Fuzz(func(t *testing.T, text string, a, b uint16) {
-		r := NewRedactor("planted-key-123456", "serve")
+		r := New("planted-key-123456", "serve")
 		i, j := int(a)%(len(text)+1), int(b)%(len(text)+1)
 		if i > j {
 			i, j = j, i
@@ -177,7 +177,7 @@ func FuzzStreamRedactor(f *testing.F) {
 // hold would cut: the secret comes out redacted, not in two halves.
 func TestStreamRedactorLongRunKeepsSecretsWhole(t *testing.T) {
 	secret := "planted-key-0123456789abcdef0123"
-	r := NewRedactor(secret)
+	r := New(secret)
 	for _, tail := range []int{holdTail - len(secret) + 1, holdTail - len(secret)/2, holdTail - 1} {
 		for _, pieces := range []int{1, 7} {
 			text := strings.Repeat("A", maxHold) + secret + strings.Repeat("B", tail)
@@ -215,7 +215,7 @@ func TestRedactorStringMemo(t *testing.T) {
 	}
 	for round := 0; round < 2; round++ {
 		for _, tt := range tests {
-			if got := NewRedactor(tt.secrets...).String(tt.text); got != tt.want {
+			if got := New(tt.secrets...).String(tt.text); got != tt.want {
 				t.Errorf("round %d, %s: got ...%q, want ...%q", round, tt.name, got[len(long):], tt.want[len(long):])
 			}
 		}
@@ -223,7 +223,7 @@ func TestRedactorStringMemo(t *testing.T) {
 	// Past the memo's size it starts again: every answer still right.
 	for i := 0; i < 2*redactMemoEntries; i++ {
 		text := fmt.Sprintf("%s %d planted-key-123456", long, i)
-		if got, want := NewRedactor("planted-key-123456").String(text), fmt.Sprintf("%s %d %s", long, i, Redacted); got != want {
+		if got, want := New("planted-key-123456").String(text), fmt.Sprintf("%s %d %s", long, i, Redacted); got != want {
 			t.Fatalf("text %d: got ...%q", i, got[len(long):])
 		}
 	}
@@ -233,7 +233,7 @@ func TestRedactorStringMemo(t *testing.T) {
 // where a stream's hold ends, a short value is judged by the characters
 // around it in the whole text: hidden as a token, kept inside a word.
 func TestStreamRedactorLongRunShortValue(t *testing.T) {
-	r := NewRedactor("serve")
+	r := New("serve")
 	for _, around := range []struct{ before, after string }{{"/", "/"}, {"/", "r"}, {"x", "/"}, {"/", ""}} {
 		// The hold cuts at maxHold+shift: before the value, just after
 		// it, and one further.
@@ -296,7 +296,7 @@ func FuzzMayEndInLabel(f *testing.F) {
 // BenchmarkRedactorShortSecret redacts a text full of a short secret's
 // near misses ("server") and a few whole ones: the whole-token path.
 func BenchmarkRedactorShortSecret(b *testing.B) {
-	r := NewRedactor("planted-key-123456", "serve")
+	r := New("planted-key-123456", "serve")
 	text := strings.Repeat("The MCP server is up; run serve --port 80 and observe the server log. ", 100)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {

@@ -1,29 +1,31 @@
-package runner
+package cassette
 
 import (
 	"sync"
 	"time"
 )
 
-// virtualClock is the clock of a fast replay: it stands still until the
+// VirtualClock is the clock of a fast replay: it stands still until the
 // replay moves it to the recorded time of what it plays, so the run's
 // watchdog, timings and transcript see the recorded timeline without its
 // pauses.
-type virtualClock struct {
+type VirtualClock struct {
 	mu sync.Mutex
 	t  time.Time
 }
 
-func newVirtualClock(start time.Time) *virtualClock { return &virtualClock{t: start} }
+// NewVirtualClock returns a virtual clock standing at start.
+func NewVirtualClock(start time.Time) *VirtualClock { return &VirtualClock{t: start} }
 
-func (c *virtualClock) now() time.Time {
+// Now returns the clock's time.
+func (c *VirtualClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.t
 }
 
 // advance moves the clock to t when t is later.
-func (c *virtualClock) advance(t time.Time) {
+func (c *VirtualClock) Advance(t time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t.After(c.t) {
@@ -33,17 +35,8 @@ func (c *virtualClock) advance(t time.Time) {
 
 // set moves the clock to t, back if need be (a limit that fell due before
 // the last chunk the replay had already handed out).
-func (c *virtualClock) set(t time.Time) {
+func (c *VirtualClock) Set(t time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = t
-}
-
-// now returns the run's time: the wall clock, or a fast replay's virtual
-// clock.
-func (r *Run) now() time.Time {
-	if r.clock != nil {
-		return r.clock.now()
-	}
-	return time.Now()
 }
