@@ -59,6 +59,54 @@ type McpServer struct {
 	GrantCategory string
 	// Origin is where the entry starts (its first key as written).
 	Origin ConfigOrigin
+	// NotObject is set when the entry is a plain value ("fs": "npx x")
+	// rather than an object: NetClaw ignores the value, so the server has
+	// no Command.
+	NotObject bool
+	// Listed is set when McpServers was written as a JSON list: NetClaw
+	// reads its elements as servers named 0, 1, ...
+	Listed bool
+}
+
+// mcpServerShape is the object an McpServers entry should be.
+const mcpServerShape = "{Transport, Command, Arguments, EnvironmentVariables, Url, Headers, Enabled}"
+
+// Problem says, in lint's words and naming the file and position, why the
+// runtime cannot start s: a value where the server's object belongs, a
+// stdio server with no Command, an sse or http server with no Url. It
+// returns "" when s can be started (or tried).
+func (s McpServer) Problem() string {
+	msg, hint := s.problem()
+	if msg == "" {
+		return ""
+	}
+	where := s.Origin.Path
+	if where != ConfigEnvironment && s.Origin.Line > 0 {
+		where = fmt.Sprintf("%s:%d:%d", where, s.Origin.Line, s.Origin.Column)
+	} else if s.Origin.Variable != "" {
+		where = s.Origin.Variable
+	}
+	if where != "" {
+		msg = where + ": " + msg
+	}
+	return msg + " (" + hint + ")"
+}
+
+// problem returns the message and the fix of Problem, without the place.
+func (s McpServer) problem() (msg, hint string) {
+	name := cfgPrintable(s.Name)
+	switch {
+	case s.NotObject:
+		return fmt.Sprintf("McpServers:%s is a value, not an object: NetClaw expects %s here and ignores the value", name, mcpServerShape),
+			`write it as an object, e.g. {"Command": "npx", "Arguments": ["-y", "<package>"]}`
+	case s.McpTransport() == McpStdio && strings.TrimSpace(s.Command) == "":
+		return fmt.Sprintf("%s: stdio transport requires 'Command'", name),
+			`set Command to the server's executable, e.g. "npx", with Arguments ["-y", "<package>"]`
+	case s.McpTransport() != McpStdio && strings.TrimSpace(s.URL) == "" && (s.Transport == McpSSE || s.Transport == McpHTTP):
+		return fmt.Sprintf("%s: %s transport requires 'Url'", name, s.Transport),
+			`set Url to the server's endpoint, e.g. "https://example.com/mcp"`
+	}
+	return "", ""
 }
 
 // MCP transports as the runtime spells them.
@@ -165,17 +213,30 @@ func (c *Config) McpToolAllowed(server, tool, audience string) bool {
 
 // mcpServers binds McpServers.<name>.
 func (b *cfgBinder) mcpServers() {
-	b.section("mcpservers", "{<name>: {Transport, Command, Arguments, EnvironmentVariables, Url, Headers, Enabled}, ...}")
+	b.section("mcpservers", "{<name>: "+mcpServerShape+", ...}")
+	listed := b.st.lists["mcpservers"]
+	if listed != nil {
+		b.c.Diagnostics = append(b.c.Diagnostics, Diagnostic{
+			Path: listed.path(), Pos: listed.pos, Rule: RuleMcpServer, Severity: Warning,
+			Message: "McpServers is a list: NetClaw reads it as servers named 0, 1, ..., and their tools as 0__<tool>",
+			Hint:    `write an object keyed by name, e.g. "McpServers": {"files": {"Command": "npx", "Arguments": ["-y", "<package>"]}}`,
+		})
+	}
 	kids := slices.Clone(b.st.children("mcpservers"))
 	slices.SortFunc(kids, cfgCompareKeys)
 	for _, lower := range kids {
-		b.section(lower, "{Transport, Command, Arguments, EnvironmentVariables, Url, Headers, Enabled}")
+		e := b.st.get(lower)
 		s := McpServer{
 			Name:      b.st.name(lower),
 			Transport: McpStdio,
 			Command:   b.str(lower + ":command"),
 			URL:       b.str(lower + ":url"),
 			Enabled:   true,
+			NotObject: e != nil && strings.TrimSpace(e.value) != "" && len(b.st.children(lower)) == 0,
+			Listed:    listed != nil,
+		}
+		if !s.NotObject {
+			b.section(lower, mcpServerShape)
 		}
 		s.GrantCategory = "mcp:" + s.Name
 		if t := b.scalar(lower+":transport", "stdio, sse or http"); t != nil {
@@ -325,6 +386,12 @@ func (b *cfgBinder) checkMcpServers(lookPath func(string) string) {
 			b.c.Diagnostics = append(b.c.Diagnostics, Diagnostic{Path: e.path(), Pos: e.pos, Rule: RuleMcpServer, Severity: sev, Message: msg, Hint: hint})
 		}
 		name := cfgPrintable(s.Name)
+		if s.NotObject {
+			msg, hint := s.problem()
+			e := b.st.get(lower)
+			b.c.Diagnostics = append(b.c.Diagnostics, Diagnostic{Path: e.path(), Pos: e.pos, Rule: RuleConfig, Severity: Error, Message: msg, Hint: hint})
+			continue
+		}
 		if !slices.Contains(known, s.Transport) {
 			hint := "use stdio (a command), sse or http (a URL)"
 			for _, k := range known {
@@ -340,9 +407,8 @@ func (b *cfgBinder) checkMcpServers(lookPath func(string) string) {
 		}
 		switch s.Transport {
 		case McpStdio:
-			if strings.TrimSpace(s.Command) == "" {
-				report(at("command"), Error, fmt.Sprintf("%s: stdio transport requires 'Command'", name),
-					"set Command to the server's executable, e.g. \"npx\", with Arguments [\"-y\", \"<package>\"]")
+			if msg, hint := s.problem(); msg != "" {
+				report(at("command"), Error, msg, hint)
 				continue
 			}
 			if lookPath != nil && lookPath(s.Command) == "" {
@@ -353,9 +419,8 @@ func (b *cfgBinder) checkMcpServers(lookPath func(string) string) {
 				report(at("url"), Warning, fmt.Sprintf("%s: Url is ignored by a stdio server", name), "remove Url, or set Transport to http or sse")
 			}
 		default:
-			if strings.TrimSpace(s.URL) == "" {
-				report(at("url"), Error, fmt.Sprintf("%s: %s transport requires 'Url'", name, s.Transport),
-					"set Url to the server's endpoint, e.g. \"https://example.com/mcp\"")
+			if msg, hint := s.problem(); msg != "" {
+				report(at("url"), Error, msg, hint)
 				continue
 			}
 			if u, err := url.Parse(s.URL); err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -179,3 +179,63 @@ func TestMcpAudienceAccess(t *testing.T) {
 		t.Error("a nil Config does not give the runtime's defaults")
 	}
 }
+
+func TestMcpServersWrittenAsAList(t *testing.T) {
+	c := LoadConfig(cfgHome(t, map[string]string{"netclaw.json": "{\n  \"McpServers\": [\n    {\"Command\": \"/bin/cat\"}\n  ]\n}"}), nil)
+	var got []Diagnostic
+	for _, d := range c.Diagnostics {
+		if d.Rule == RuleMcpServer {
+			got = append(got, d)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("diagnostics = %+v, want one saying McpServers is a list", c.Diagnostics)
+	}
+	d := got[0]
+	if d.Severity != Warning || posString(d.Pos) != "2:17" || filepath.Base(d.Path) != "netclaw.json" {
+		t.Errorf("diagnostic at %s:%s %v, want a warning at netclaw.json:2:17", d.Path, posString(d.Pos), d.Severity)
+	}
+	for _, w := range []string{"McpServers is a list", "servers named 0, 1"} {
+		if !strings.Contains(d.Message, w) {
+			t.Errorf("message %q lacks %q", d.Message, w)
+		}
+	}
+	if !strings.Contains(d.Hint, "an object keyed by name") {
+		t.Errorf("hint %q does not suggest an object keyed by name", d.Hint)
+	}
+	// The runtime binds it all the same: one server named 0.
+	if len(c.McpServers) != 1 || c.McpServers[0].Name != "0" || !c.McpServers[0].Listed {
+		t.Errorf("McpServers = %+v, want one server 0, marked as listed", c.McpServers)
+	}
+}
+
+func TestMcpServerProblemUsesLintWords(t *testing.T) {
+	c := LoadConfig(cfgHome(t, map[string]string{"netclaw.json": `{"McpServers": {"fs": "npx server", "x": {"Arguments": ["a"]}, "w": {"Transport": "sse"}, "ok": {"Command": "/bin/cat"}}}`}), nil)
+	want := map[string]string{
+		"fs": `netclaw.json:1:23: McpServers:fs is a value, not an object`,
+		"x":  `netclaw.json:1:57: x: stdio transport requires 'Command'`,
+		"w":  `w: sse transport requires 'Url'`,
+		"ok": ``,
+	}
+	for _, s := range c.McpServers {
+		got := s.Problem()
+		w, ok := want[s.Name]
+		if !ok {
+			t.Errorf("unexpected server %q", s.Name)
+			continue
+		}
+		if w == "" && got != "" || w != "" && !strings.Contains(got, w) {
+			t.Errorf("%s: Problem() = %q, want one holding %q", s.Name, got, w)
+		}
+	}
+	// The same words as lint's diagnostics.
+	var msgs []string
+	for _, d := range c.Diagnostics {
+		msgs = append(msgs, d.Message)
+	}
+	for _, m := range []string{"McpServers:fs is a value, not an object", "x: stdio transport requires 'Command'", "w: sse transport requires 'Url'"} {
+		if !slices.ContainsFunc(msgs, func(g string) bool { return strings.Contains(g, m) }) {
+			t.Errorf("lint says %q, not %q", msgs, m)
+		}
+	}
+}

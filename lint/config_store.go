@@ -116,10 +116,14 @@ type cfgStore struct {
 	// kids maps a lowercased prefix ("" for the top) to its lowercased
 	// children, sorted; built by index.
 	kids map[string][]string
+	// lists maps a lowercased key that a file wrote as a non-empty JSON
+	// array to where the array starts (the binder reads its elements as
+	// keys "0", "1", ...).
+	lists map[string]*cfgEntry
 }
 
 func newCfgStore() *cfgStore {
-	return &cfgStore{entries: map[string]*cfgEntry{}, spell: map[string]string{}, deep: map[string]*cfgEntry{}}
+	return &cfgStore{entries: map[string]*cfgEntry{}, spell: map[string]string{}, deep: map[string]*cfgEntry{}, lists: map[string]*cfgEntry{}}
 }
 
 // get returns the entry of a lowercased key, or nil.
@@ -260,6 +264,9 @@ func (st *cfgStore) addFile(path string, data []byte) []Diagnostic {
 					st.set(key, "", path, at.at(n.off), "")
 				}
 				return
+			}
+			if n.kind == cfgArray && key != "" {
+				st.lists[strings.ToLower(key)] = &cfgEntry{key: key, file: path, pos: at.at(n.off)}
 			}
 			for _, m := range n.members {
 				k := m.name

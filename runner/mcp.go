@@ -63,7 +63,7 @@ func (n *mcpNotes) all() []string {
 // a spec error closes it first).
 func (p *prepared) startMCP(ctx context.Context, s Spec) {
 	set, ok := p.toolbox.(*tools.Set)
-	if !ok || p.cassette != nil || s.Config == nil || len(s.Config.McpServers) == 0 {
+	if !ok || p.cassette != nil || s.NoMCP || s.Config == nil || len(s.Config.McpServers) == 0 {
 		return
 	}
 	notes := &mcpNotes{}
@@ -79,6 +79,10 @@ func (p *prepared) startMCP(ctx context.Context, s Spec) {
 		Config:   s.Config,
 		Redact:   p.red.String,
 		Note:     notes.add,
+		Catalog:  s.MCP,
+		// A server that does not start within this limit offers no
+		// tools; the run goes on.
+		StartTimeout: s.MCPStartTimeout,
 	})
 	for _, t := range servers.Tools() {
 		set.Add(t)

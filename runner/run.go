@@ -112,6 +112,16 @@ type Spec struct {
 	Mocks tools.Mocker
 	// ExtraTools are offered beside the built-in ones (MCP tools).
 	ExtraTools []tools.Tool
+	// NoMCP starts none of the configured MCP servers: their tools are
+	// not offered.
+	NoMCP bool
+	// MCPStartTimeout bounds starting each MCP server
+	// (mcp.DefaultStartTimeout when 0).
+	MCPStartTimeout time.Duration
+	// MCP, when set, is a probe of the MCP servers made once for a batch
+	// of runs (mcp.Probe): the run offers the probed tools at once and
+	// starts a server only on its first call.
+	MCP *mcp.Catalog
 	// Skills are the home's skills: skill_load and skill_read_resource
 	// read the loaded ones that do not route (nil: both are stubbed).
 	Skills []*lint.Skill

@@ -214,3 +214,28 @@ func TestRunPrintsMCPNotes(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}
 }
+
+// run and test say which MCP servers they are starting, --no-mcp starts
+// none, and --mcp-timeout must be positive.
+func TestRunAndTestMCPFlags(t *testing.T) {
+	srv, env, _ := trialHome(t, wire.OpenAI)
+	env = append(env, mcpEnv(t)...)
+	project := toolProject(t)
+	srv.Enqueue(modeltest.Reply("done"), modeltest.Reply("done"))
+	code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--project", project)
+	if code != 0 || !strings.Contains(stderr, "agentdesk: starting MCP server files (each gets up to 1m0s: --mcp-timeout changes it, --no-mcp skips them)\n") {
+		t.Errorf("run: exit %d, no progress line for the MCP server:\n%s", code, stderr)
+	}
+	code, _, stderr = runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--project", project, "--no-mcp")
+	if code != 0 || strings.Contains(stderr, "MCP server") {
+		t.Errorf("run --no-mcp: exit %d, a server started:\n%s", code, stderr)
+	}
+	if last := srv.Requests(); len(last) == 0 || strings.Contains(string(last[len(last)-1].Body), "files__echo") || strings.Contains(string(last[len(last)-1].Body), "MCP capability servers") {
+		t.Errorf("run --no-mcp: the request offers the MCP server's tools")
+	}
+	for _, args := range [][]string{{"run", "code-analyst", "--task", "x", "--mcp-timeout", "0"}, {"test", "--mcp-timeout", "-1s"}} {
+		if code, _, stderr := runTrialCmd(t, env, "", args...); code != 2 || !strings.Contains(stderr, "--mcp-timeout is") {
+			t.Errorf("%q: exit %d, want 2:\n%s", args, code, stderr)
+		}
+	}
+}

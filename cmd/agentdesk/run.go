@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -40,6 +41,7 @@ type runFlags struct {
 	fast          bool
 	netclaw       netclawFlag
 	audience      audienceFlag
+	mcp           mcpFlags
 }
 
 // maxStdinTask caps what --task - or --context - reads.
@@ -140,6 +142,7 @@ or a model that does not resolve, 2 bad usage, 3 internal failure.`,
 	fl.BoolVar(&f.fast, "fast", false, "with --replay: play without the recorded pauses (the outcome is the same)")
 	f.netclaw.add(fl)
 	fl.Var(&f.audience, "audience", "the parent session's audience: Personal, Team or Public (any case)")
+	f.mcp.add(fl)
 	return cmd
 }
 
@@ -173,6 +176,9 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 			return usageErrorf("--%s is %s: give a positive duration such as 90s or 5m", d.name, d.v)
 		}
 	}
+	if err := f.mcp.check(); err != nil {
+		return err
+	}
 	if f.modelRole != "" {
 		if _, err := runner.NormalizeRole(f.modelRole); err != nil {
 			return usageErrorf("--model-role: %v", err)
@@ -199,6 +205,7 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		ModelRole: f.modelRole, MaxTokens: f.maxTokens,
 		Limits: runner.Limits{Prefill: f.prefill, InterDelta: f.interDelta, NoProgress: f.noProgress},
 		Record: f.record, Fast: f.fast,
+		NoMCP: f.mcp.off, MCPStartTimeout: f.mcp.timeout,
 	}
 	if name, ok := strings.CutPrefix(f.replay, demoReplay); replaying && ok {
 		if name == "" {
@@ -274,6 +281,12 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 	rn, err := runner.New(runner.Options{RunsDir: runsDir})
 	if err != nil {
 		return exitWith(exitUsage, err)
+	}
+	if spec.Replay == nil && spec.Project != "" && !spec.NoMCP && spec.Config != nil {
+		// Starting the servers may take up to the limit: say so first.
+		if names := mcp.Startable(spec.Config.McpServers, mcp.Options{Audience: preview.Audience(f.audience).String(), Config: spec.Config}); len(names) > 0 {
+			fmt.Fprint(g.stderr, f.mcp.starting(names))
+		}
 	}
 	r, err := rn.Start(cmd.Context(), spec)
 	var se *runner.SpecError

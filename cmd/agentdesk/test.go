@@ -39,6 +39,7 @@ type testFlags struct {
 	// of a watch (see watchRound).
 	watch, live bool
 	round       *watchRound
+	mcp         mcpFlags
 }
 
 // newTestCmd builds `agentdesk test [PATH...]`.
@@ -138,6 +139,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	addApproveFlag(fl, &f.approve, approveUsage+"; recorded and offline samples need none")
 	fl.BoolVar(&f.watch, "watch", false, "run the suites, then again each time their suite, agent, skill or config file changes (offline; Ctrl-C stops)")
 	fl.BoolVar(&f.live, "live", false, "with --watch: run every sample live against the model, recordings or not (nothing is recorded)")
+	f.mcp.add(fl)
 	return cmd
 }
 
@@ -158,6 +160,9 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	}
 	if f.jobs < 1 {
 		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
+	}
+	if err := f.mcp.check(); err != nil {
+		return err
 	}
 	judgeRole, err := runner.NormalizeRole(f.judgeRole)
 	if err != nil {
@@ -254,6 +259,17 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: sel.filter, ShownFrom: shownFrom, Demo: f.demo,
 		Models: models, Shard: sel.shard, Select: sel.failed,
+		NoMCP: f.mcp.off, MCPStartTimeout: f.mcp.timeout,
+		OnMCPStart: func(names []string) {
+			progress.clear()
+			fmt.Fprint(g.stderr, f.mcp.starting(names))
+			progress.draw()
+		},
+		OnMCPNote: func(n string) {
+			progress.clear()
+			fmt.Fprintf(g.stderr, "agentdesk: %s\n", termsafe.Escape(n))
+			progress.draw()
+		},
 		OnSample: func(_ *suitefile.Suite, _ *suitefile.Case, _ int, done bool, _ *suite.SampleResult) {
 			progress.sample(done)
 		},

@@ -498,3 +498,88 @@ func TestStdioWorkingFolder(t *testing.T) {
 		}
 	}
 }
+
+// A server the configuration gives as a value, or with no Command, fails
+// to start in lint's words, naming netclaw.json, not with Go's exec error.
+func TestStartProblemInLintWords(t *testing.T) {
+	home := lint.NewHome(t.TempDir(), "")
+	if err := os.MkdirAll(home.ConfigDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home.ConfigDir, "netclaw.json"), []byte(`{"McpServers": {"fs": "npx server", "x": {"Arguments": ["a"]}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := lint.LoadConfig(home, nil)
+	s, _ := start(t, Options{Config: cfg}, cfg.McpServers...)
+	want := map[string]string{"fs": "netclaw.json:1:23: McpServers:fs is a value, not an object", "x": "netclaw.json:1:57: x: stdio transport requires 'Command'"}
+	for _, st := range s.Statuses() {
+		if !strings.Contains(st.Err, want[st.Name]) || strings.Contains(st.Err, "exec:") {
+			t.Errorf("%s: Err = %q, want lint's words %q", st.Name, st.Err, want[st.Name])
+		}
+	}
+}
+
+// starts counts the lines a test server appended to file as it started.
+func starts(t *testing.T, file string) int {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if os.IsNotExist(err) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Count(string(b), "\n")
+}
+
+// A batch of runs (a test invocation) probes the servers once: each run's
+// Servers offers the probed tools and starts a server only on its first
+// call, and a server that did not start is not started again.
+func TestCatalogProbesOnceAndStartsOnFirstCall(t *testing.T) {
+	counter := filepath.Join(t.TempDir(), "starts")
+	files := stdioServer(t, "files", "serve")
+	files.EnvironmentVariables[startsEnv] = counter
+	silent := stdioServer(t, "slow", "silent")
+	cfgs := []lint.McpServer{files, silent}
+	var progress []string
+	cat := Probe(context.Background(), cfgs, Options{StartTimeout: 300 * time.Millisecond, Grace: 500 * time.Millisecond, Note: func(s string) { progress = append(progress, s) }})
+	if got := starts(t, counter); got != 1 {
+		t.Fatalf("probing started the server %d times, want 1", got)
+	}
+	for _, st := range cat.Statuses() {
+		if st.PID != 0 && alive(st.PID) {
+			t.Errorf("probe left %s running (pid %d)", st.Name, st.PID)
+		}
+	}
+	if len(progress) != 1 || !strings.Contains(progress[0], "MCP server 'slow' did not start") {
+		t.Errorf("probe notes = %q, want one for slow", progress)
+	}
+	for run := 1; run <= 3; run++ {
+		s, n := start(t, Options{Catalog: cat}, cfgs...)
+		if got := len(toolNames(s)); got != 12 {
+			t.Fatalf("run %d: %d tools, want the probed 12", run, got)
+		}
+		if got := starts(t, counter); got != run {
+			t.Fatalf("run %d: the server started %d times before a call, want %d", run, got, run)
+		}
+		var slowErr string
+		for _, st := range s.Statuses() {
+			if st.Name == "slow" {
+				slowErr = st.Err
+			}
+		}
+		if !strings.Contains(slowErr, "did not answer the MCP handshake") {
+			t.Errorf("run %d: slow's status = %q, want the probe's failure", run, slowErr)
+		}
+		if notes := n.all(); len(notes) != 1 || !strings.Contains(notes[0], "MCP server 'slow' did not start") {
+			t.Errorf("run %d: notes = %q, want the probe's failure once", run, notes)
+		}
+		if r := call(t, s, "files__echo", `{"text": "hi"}`); r.IsError || !strings.Contains(r.Text, "echo: hi") {
+			t.Fatalf("run %d: call = %+v", run, r)
+		}
+		if got := starts(t, counter); got != run+1 {
+			t.Fatalf("run %d: after a call the server started %d times, want %d", run, got, run+1)
+		}
+		_ = s.Close()
+	}
+}

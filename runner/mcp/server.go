@@ -27,6 +27,9 @@ type server struct {
 	tools   []*sdk.Tool
 	starts  int
 	lastErr string
+	// probed is set when the tools come from a Catalog: the server
+	// starts on its first call.
+	probed bool
 }
 
 // conn is one live session with a server.
@@ -62,6 +65,10 @@ func (c *conn) close(grace time.Duration) {
 // connect starts the server (for stdio, its command), runs the MCP
 // handshake and lists its tools, all within opts.StartTimeout.
 func (s *server) connect(ctx context.Context) (*conn, []*sdk.Tool, error) {
+	if p := s.cfg.Problem(); p != "" {
+		// The configuration cannot start it: say so in lint's words.
+		return nil, nil, errors.New(p)
+	}
 	lifetime, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	c := &conn{cancel: cancel}
 	var transport sdk.Transport

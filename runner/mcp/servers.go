@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -72,6 +73,11 @@ type Options struct {
 	// Meta are the meta properties injected into every schema; nil is
 	// MetaProperties.
 	Meta []MetaProperty
+	// Catalog, when set, is a probe of the servers made once for a batch
+	// of runs (Probe): a server it holds, configured alike, is not
+	// started by Start; its probed tools are offered and the server
+	// starts on its first call, or it failed as the probe found.
+	Catalog *Catalog
 }
 
 func (o *Options) environ() []string {
@@ -169,6 +175,15 @@ func Start(ctx context.Context, cfgs []lint.McpServer, opts Options) *Servers {
 		if srv.skipped() != "" {
 			continue
 		}
+		if e, ok := opts.Catalog.lookup(srv.cfg); ok {
+			// Probed for the batch: the tools are known, the server
+			// starts on its first call (live).
+			srv.tools, srv.lastErr, srv.probed = e.tools, e.err, true
+			if e.err != "" {
+				errs[i] = errors.New(e.err)
+			}
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -221,7 +236,7 @@ func (s *Servers) buildTools() {
 	for _, srv := range s.servers {
 		srv.mu.Lock()
 		list := srv.tools
-		started := srv.conn != nil
+		started := srv.conn != nil || srv.probed && srv.lastErr == ""
 		srv.mu.Unlock()
 		if !started {
 			continue
@@ -311,7 +326,7 @@ func (s *Servers) Statuses() []Status {
 		st := Status{Name: srv.cfg.Name, Transport: srv.cfg.McpTransport(), Skipped: srv.skipped(), Tools: byServer[srv]}
 		srv.mu.Lock()
 		st.Err = srv.lastErr
-		if srv.conn == nil && srv.lastErr == "" && st.Skipped == "" {
+		if srv.conn == nil && srv.lastErr == "" && st.Skipped == "" && !srv.probed {
 			st.Err = "not started"
 		}
 		if srv.conn != nil && srv.conn.proc != nil {

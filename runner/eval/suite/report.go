@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -255,6 +256,9 @@ func (p *TextPrinter) Suite(r *SuiteResult) error {
 			line += "  " + termsafe.Escape(c.Message)
 		}
 		fmt.Fprintln(w, line)
+		for _, l := range caseMCP(c) {
+			fmt.Fprintf(w, "%s%s %s\n", strings.Repeat(" ", 2+sw+1), p.style(ansiYellow, "mcp:"), termsafe.Escape(l))
+		}
 		if c.Status == Fail {
 			p.failures(c, strings.Repeat(" ", 2+sw+1))
 		}
@@ -408,8 +412,10 @@ type (
 		Changes    []string      `json:"changes"`
 		Error      string        `json:"error"`
 		Note       string        `json:"note,omitempty"`
-		MS         int64         `json:"duration_ms"`
-		Tokens     int           `json:"output_tokens"`
+		// MCP says what went wrong with the run's MCP servers.
+		MCP    []string `json:"mcp,omitempty"`
+		MS     int64    `json:"duration_ms"`
+		Tokens int      `json:"output_tokens"`
 		// Counted says that output_tokens was counted by agentdesk, the
 		// provider having reported none.
 		Counted   bool   `json:"output_tokens_counted,omitempty"`
@@ -463,7 +469,7 @@ func JSON(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 			jc := jsonCase{Name: c.Case.Name, Model: c.Model, Line: c.Case.Pos.Line, Status: c.Status, Passed: c.Passed, PassRate: c.Case.PassRate, Message: c.Message, MS: c.Duration.Milliseconds(), WallMS: c.Wall.Milliseconds(), Samples: []jsonSample{}}
 			for _, s := range c.Samples {
 				sj := jsonSample{N: s.N, Status: s.Status, How: s.How, RunID: s.RunID, RunDir: s.RunDir, JudgeRunID: s.JudgeRunID, Outcome: s.Outcome, Reason: s.Reason,
-					Failures: []jsonFailure{}, Changes: append([]string{}, s.Changes...), Error: s.Err, Note: s.Note, MS: s.Duration.Milliseconds(), Tokens: s.OutputTokens, Counted: s.OutputTokensCounted, Recording: s.Recording,
+					Failures: []jsonFailure{}, Changes: append([]string{}, s.Changes...), Error: s.Err, Note: s.Note, MCP: s.MCP, MS: s.Duration.Milliseconds(), Tokens: s.OutputTokens, Counted: s.OutputTokensCounted, Recording: s.Recording,
 					Recorded: string(s.Recorded), KeptWhy: s.KeptWhy}
 				for _, f := range s.Failures {
 					sj.Failures = append(sj.Failures, jsonFailure{f.Expect, f.Message, append([]string{}, f.Lines...)})
@@ -543,7 +549,31 @@ func caseDetail(c *CaseResult) string {
 			fmt.Fprintf(&b, "sample %d: note: %s\n", s.N, s.Note)
 		}
 	}
+	for _, l := range caseMCP(c) {
+		fmt.Fprintf(&b, "mcp: %s\n", l)
+	}
 	return b.String()
+}
+
+// caseMCP says what went wrong with MCP servers in a case's samples, one
+// line per distinct thing, naming the samples it concerns ("samples 1,
+// 2: MCP server 'slow' did not start ...").
+func caseMCP(c *CaseResult) []string {
+	var order []string
+	concerns := map[string][]string{}
+	for _, s := range c.Samples {
+		for _, n := range s.MCP {
+			if _, seen := concerns[n]; !seen {
+				order = append(order, n)
+			}
+			concerns[n] = append(concerns[n], strconv.Itoa(s.N))
+		}
+	}
+	out := make([]string, 0, len(order))
+	for _, n := range order {
+		out = append(out, fmt.Sprintf("sample%s %s: %s", plural(len(concerns[n])), strings.Join(concerns[n], ", "), n))
+	}
+	return out
 }
 
 func findingsText(ds []lint.Diagnostic) string {

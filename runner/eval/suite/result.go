@@ -139,6 +139,10 @@ type SampleResult struct {
 	// Note is a remark beside a failed sample's failures: the judge gave
 	// no verdict, though a rule had failed already.
 	Note string
+	// MCP says what went wrong with the MCP servers of the sample's run
+	// (a server that did not start, so its tools were not offered), one
+	// line a server; empty when nothing did or the run started none.
+	MCP []string
 	// Duration is the run's time (its recorded time for a replay).
 	Duration time.Duration
 	// OutputTokens is the output tokens the run's model calls reported;

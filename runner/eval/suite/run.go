@@ -15,6 +15,8 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/mcp"
+	"github.com/agentdesk/agentdesk/runner/redact"
 )
 
 // DefaultJobs is --jobs' default: model calls per provider at once.
@@ -78,6 +80,18 @@ type Options struct {
 	// record: a sample it has no recording of says what it carries
 	// instead of suggesting --record.
 	Demo bool
+	// NoMCP starts none of the configured MCP servers (`--no-mcp`).
+	NoMCP bool
+	// MCPStartTimeout bounds starting each MCP server
+	// (mcp.DefaultStartTimeout when 0).
+	MCPStartTimeout time.Duration
+	// OnMCPStart, when set, is called once, before the MCP servers are
+	// started for the first live sample that offers tools, with their
+	// names; OnMCPNote with each thing that went wrong as they started.
+	// The servers are probed once for the whole Run: each live sample
+	// offers the probed tools and starts a server only on its first call.
+	OnMCPStart func(servers []string)
+	OnMCPNote  func(note string)
 }
 
 // shown is a suite path as a hint shows it.
@@ -270,6 +284,43 @@ type execution struct {
 	checks chan struct{}
 	// memo composes each distinct request once for the whole run.
 	memo *requestMemo
+	// mcpOnce probes the MCP servers once for the whole run (mcpCatalog).
+	mcpOnce sync.Once
+	mcpCat  *mcp.Catalog
+}
+
+// mcpCatalog probes the configured MCP servers the first time a live
+// sample offers tools, and returns the probe to every later one.
+func (x *execution) mcpCatalog(ctx context.Context) *mcp.Catalog {
+	x.mcpOnce.Do(func() {
+		cfg := x.o.Catalog.Config
+		if cfg == nil {
+			return
+		}
+		names := mcp.Startable(cfg.McpServers, mcp.Options{})
+		if len(names) == 0 {
+			return
+		}
+		if x.o.OnMCPStart != nil {
+			x.mu.Lock()
+			x.o.OnMCPStart(names)
+			x.mu.Unlock()
+		}
+		var note func(string)
+		if x.o.OnMCPNote != nil {
+			note = func(n string) {
+				x.mu.Lock()
+				defer x.mu.Unlock()
+				x.o.OnMCPNote(n)
+			}
+		}
+		x.mcpCat = mcp.Probe(ctx, cfg.McpServers, mcp.Options{
+			StartTimeout: x.o.MCPStartTimeout,
+			Redact:       redact.New(cfg.Secrets()...).String,
+			Note:         note,
+		})
+	})
+	return x.mcpCat
 }
 
 // finishSuite reports a suite's result.

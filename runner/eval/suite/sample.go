@@ -134,6 +134,7 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 	}
 	res.Outcome, res.Reason, res.Output = string(rec.Outcome), rec.Reason, rec.Output
 	res.ToolCalls = rec.ToolCalls
+	res.MCP = mcpFailures(rec.MCP)
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
 	res.OutputTokens, res.OutputTokensCounted = OutputTokens(&rec)
 	if why := noAnswer(c.Expect, &rec); why != "" {
@@ -284,6 +285,10 @@ func failedOn(fs []Failure, keys ...string) bool {
 // run runs spec under the limiter's slot for key and waits for it. A
 // recorded run's cassette is read back from its folder.
 func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*runner.Run, runner.Record, *cassette.Cassette, error) {
+	spec.NoMCP, spec.MCPStartTimeout = x.o.NoMCP, x.o.MCPStartTimeout
+	if spec.Replay == nil && spec.Project != "" && !spec.NoMCP {
+		spec.MCP = x.mcpCatalog(ctx)
+	}
 	release, err := x.o.Limiter.Acquire(ctx, key)
 	if err != nil {
 		return nil, runner.Record{}, nil, fmt.Errorf("not run: %w", err)
@@ -352,4 +357,19 @@ func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner
 	}
 	v, err := ParseVerdict(jrec.Output)
 	return v, &jrec, tape, err
+}
+
+// mcpFailures says which MCP servers of a run did not start, one line a
+// server.
+func mcpFailures(m *runner.MCPRecord) []string {
+	if m == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range m.Servers {
+		if s.State == "failed" {
+			out = append(out, fmt.Sprintf("MCP server '%s' did not start, so its tools were not offered: %s", s.Name, s.Detail))
+		}
+	}
+	return out
 }
