@@ -18,9 +18,10 @@ import (
 
 // lintFlags holds the flags of agentdesk lint.
 type lintFlags struct {
-	format  lintFormat
-	profile profileFlag
-	strict  bool
+	format    lintFormat
+	profile   profileFlag
+	strict    bool
+	listRules bool
 }
 
 // newLintCmd builds `agentdesk lint [PATH...]`.
@@ -43,12 +44,20 @@ or any warning with --strict), 2 bad usage, 3 internal failure.`,
 		Example: `  agentdesk lint
   agentdesk lint --home ./testdata/homes/good
   agentdesk lint --format sarif > agentdesk.sarif
-  agentdesk lint --profile publish --strict agents/reviewer.md`,
+  agentdesk lint --profile publish --strict agents/reviewer.md
+  agentdesk lint --list-rules`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.listRules {
+				if len(args) > 0 {
+					return usageErrorf("--list-rules takes no PATH")
+				}
+				return writeRules(g.stdout, f.format)
+			}
 			return runLint(g, f, args)
 		},
 	}
 	fl := cmd.Flags()
+	fl.BoolVar(&f.listRules, "list-rules", false, "print every rule (id, kind, severity per profile, summary) and exit; text or json")
 	fl.Var(&f.format, "format", "output format: text, json, sarif or github")
 	fl.Var(&f.profile, "profile", "rules profile: runtime (what NetClaw does) or publish (SkillServer's upload checks)")
 	fl.BoolVar(&f.strict, "strict", false, "fail on warnings too")

@@ -179,6 +179,7 @@ run left behind. Without a subcommand it starts the interactive browser.`,
 	for _, sub := range subcommands {
 		root.AddCommand(sub(g))
 	}
+	addHelpTopics(root)
 	registerCompletions(root, g)
 	return root
 }

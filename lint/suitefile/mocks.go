@@ -52,7 +52,7 @@ func (r *reader) mocks(v *yaml.Node) []Mock {
 			continue
 		}
 		hasResult := false
-		r.mapping(item, "a mocks item", []string{"tool", "args", "result", "error"}, func(key string, k, val *yaml.Node) {
+		r.mapping(item, "a mocks item", mockKeys, func(key string, k, val *yaml.Node) {
 			switch key {
 			case "tool":
 				m.Tool, _ = r.scalar(val, "tool")
@@ -102,7 +102,7 @@ func (r *reader) changes(v *yaml.Node) []Change {
 			continue
 		}
 		hasContains := false
-		r.mapping(item, "a changes item", []string{"path", "contains", "unchanged"}, func(key string, k, val *yaml.Node) {
+		r.mapping(item, "a changes item", changeKeys, func(key string, k, val *yaml.Node) {
 			switch key {
 			case "path":
 				c.Path, _ = r.scalar(val, "path")

@@ -680,7 +680,7 @@ func (r *reader) toolList(v *yaml.Node) (names []string, calls []ToolCall) {
 			continue
 		}
 		tc := ToolCall{Pos: posOf(item)}
-		r.mapping(item, "a tools item", []string{"name", "args"}, func(key string, k, val *yaml.Node) {
+		r.mapping(item, "a tools item", toolCallKeys, func(key string, k, val *yaml.Node) {
 			switch key {
 			case "name":
 				tc.Name, _ = r.scalar(val, "name")
