@@ -56,6 +56,11 @@ type PromptPart struct {
 	Part   string `json:"part"`
 	Source string `json:"source"`
 	Tokens int    `json:"tokens"`
+	// Bytes is the length of the part's text before redaction: with the
+	// blank lines that join the parts, it splits the system prompt that
+	// transcript.jsonl keeps back into its parts (agentdesk runs --diff).
+	// 0 in runs recorded before it was kept.
+	Bytes int `json:"bytes,omitempty"`
 }
 
 // MissingNotice is the sentence every surface prints when a run's request
@@ -90,7 +95,7 @@ func promptRecord(r *request.Request, red *redact.Redactor) *PromptRecord {
 	rec := &PromptRecord{Audience: r.Audience.String(), Parts: []PromptPart{}, Missing: []string{},
 		CoreSource: red.String(r.CoreSource), CoreVersion: red.String(r.CoreVersion)}
 	for _, p := range r.Parts {
-		rec.Parts = append(rec.Parts, PromptPart{Part: p.Part, Source: red.String(p.Source), Tokens: p.Tokens})
+		rec.Parts = append(rec.Parts, PromptPart{Part: p.Part, Source: red.String(p.Source), Tokens: p.Tokens, Bytes: len(p.Text)})
 	}
 	for _, m := range r.Missing {
 		rec.Missing = append(rec.Missing, m.Part)

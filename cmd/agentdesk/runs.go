@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/rundiff"
 )
 
 // runsFlags holds the flags of agentdesk runs.
@@ -21,13 +22,15 @@ type runsFlags struct {
 	runsDir string
 	agent   string
 	json    bool
+	diff    bool
+	format  previewFormat
 }
 
 // newRunsCmd builds `agentdesk runs`.
 func newRunsCmd(g *globals) *cobra.Command {
 	var f runsFlags
 	cmd := &cobra.Command{
-		Use:   "runs [RUN_ID]",
+		Use:   "runs [RUN_ID] | --diff BEFORE AFTER",
 		Short: "List trial runs, newest first, or show one",
 		Long: `Without RUN_ID, list the trial runs in the runs folder, newest first: id,
 start time, agent (marked "(replay)" for a run played back from a
@@ -40,12 +43,29 @@ run has), print that run's result.md; a run that has not ended has none, and
 its record is summarised instead. --json prints run.json (a list of them
 without RUN_ID).
 
+With --diff BEFORE AFTER, compare two runs: outcome and reason, the request
+part by part (with a diff of each part that changed), the tool calls as an
+aligned sequence, the output word by word, tokens and clocks with their
+deltas, and changes.patch as a diff of diffs. Runs of different agents or
+models compare too, under a heading that says so. --format json prints the
+comparison as one JSON document.
+
 Exit status: 0 listed or shown, 1 no such run, 2 bad usage (RUN_ID is no run
 id or prefix of one), 3 internal failure.`,
 		Example: `  agentdesk runs
   agentdesk runs --agent code-analyst
-  agentdesk runs 3f9a --json | jq .reason`,
-		Args: cobra.MaximumNArgs(1),
+  agentdesk runs 3f9a --json | jq .reason
+  agentdesk runs --diff 3f9a 7c21
+  agentdesk runs --diff 3f9a 7c21 --format json | jq .request.changed`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if f.diff {
+				if len(args) != 2 {
+					return usageErrorf("--diff compares two runs: agentdesk runs --diff BEFORE AFTER (got %d)", len(args))
+				}
+				return nil
+			}
+			return cobra.MaximumNArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := f.runsDir
 			if dir == "" {
@@ -53,6 +73,12 @@ id or prefix of one), 3 internal failure.`,
 				if dir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
 					return exitWith(exitUsage, err)
 				}
+			}
+			if f.diff {
+				return diffRuns(g, f, dir, args[0], args[1])
+			}
+			if cmd.Flags().Changed("format") {
+				f.json = f.json || f.format == previewJSON
 			}
 			if len(args) == 1 {
 				return showRun(g, f, dir, args[0])
@@ -64,6 +90,8 @@ id or prefix of one), 3 internal failure.`,
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
 	fl.StringVar(&f.agent, "agent", "", "list only the runs of this agent (any case)")
 	fl.BoolVar(&f.json, "json", false, "print run.json records instead of text")
+	fl.BoolVar(&f.diff, "diff", false, "compare two runs: runs --diff BEFORE AFTER")
+	fl.Var(&f.format, "format", "output format: text or json (json is --json for a list or a run)")
 	return cmd
 }
 
@@ -188,4 +216,27 @@ func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
 	fmt.Fprintf(&b, "- Model: %s at %s\n", termsafe.Escape(rec.Model.ModelID), termsafe.Escape(rec.Model.Endpoint))
 	fmt.Fprintf(&b, "- Folder: %s\n", termsafe.Escape(rec.Dir))
 	return writeString(g.stdout, b.String())
+}
+
+// diffRuns compares two runs, each named by id or prefix, and prints the
+// comparison.
+func diffRuns(g *globals, f runsFlags, dir, before, after string) error {
+	var runs [2]*rundiff.Run
+	for i, arg := range []string{before, after} {
+		id, err := runner.ResolveRunID(dir, arg)
+		if errors.Is(err, runner.ErrNotRunID) {
+			return exitWith(exitUsage, err)
+		}
+		if err != nil {
+			return exitWith(exitFindings, err)
+		}
+		if runs[i], err = rundiff.Load(filepath.Join(dir, id)); err != nil {
+			return exitWith(exitFindings, err)
+		}
+	}
+	c := rundiff.Compare(runs[0], runs[1])
+	if f.json || f.format == previewJSON {
+		return writeJSON(g.stdout, c)
+	}
+	return writeString(g.stdout, rundiff.Text(c, g.Color(g.stdout)))
 }

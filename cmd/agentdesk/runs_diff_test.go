@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// TestRunsDiff runs an agent, edits its body, runs it again with the same
+// task, and compares the two runs in text and JSON.
+func TestRunsDiff(t *testing.T) {
+	srv, env, runs := trialHome(t, wire.OpenAI)
+	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
+	srv.Enqueue(modeltest.Reply("The port is 8080."), modeltest.Reply("The port is 9090, see config.yaml."))
+	if code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "find the port", "--no-tools"); code != 0 {
+		t.Fatal(stderr)
+	}
+	agent := filepath.Join(home, "agents", "code-analyst.md")
+	if err := os.WriteFile(agent, []byte("---\nname: code-analyst\ndescription: Reads code.\nmodelRole: Main\n---\nYou read code.\nName the file you found it in.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "find the port", "--no-tools"); code != 0 {
+		t.Fatal(stderr)
+	}
+	list, err := runner.ListRuns(runs, runner.Filter{})
+	if err != nil || len(list) != 2 {
+		t.Fatalf("%d runs: %v", len(list), err)
+	}
+	before, after := list[1].RunID, list[0].RunID
+
+	code, stdout, stderr := runTrialCmd(t, env, "", "runs", "--diff", before[:6], after[:6])
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"Comparing runs " + before[:8] + " → " + after[:8] + "\n",
+		"Request      1 of ",
+		"parts changed: body\n",
+		"## Request: body (changed)\n",
+		"+Name the file you found it in.\n",
+		"The port is [-8080.-]{+9090, see config.yaml.+}\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("text lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "Different agents") {
+		t.Errorf("same agent headed as different:\n%s", stdout)
+	}
+
+	code, stdout, _ = runTrialCmd(t, env, "", "runs", "--diff", before, after, "--format", "json")
+	var doc struct {
+		Before struct {
+			RunID string `json:"run_id"`
+		} `json:"before"`
+		Request struct{ Changed []string }   `json:"request"`
+		Output  struct{ Added, Removed int } `json:"output"`
+		Metrics []struct{ Name string }      `json:"metrics"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != 0 {
+		t.Fatalf("json: exit %d, %v\n%s", code, err, stdout)
+	}
+	if doc.Before.RunID != before || strings.Join(doc.Request.Changed, ",") != "body" || doc.Output.Added != 3 || doc.Output.Removed != 1 || len(doc.Metrics) == 0 {
+		t.Errorf("json document: %+v", doc)
+	}
+
+	// Bad usage and unknown runs.
+	if code, _, stderr := runTrialCmd(t, env, "", "runs", "--diff", before); code != exitUsage || !strings.Contains(stderr, "--diff compares two runs") {
+		t.Errorf("one run: exit %d %q", code, stderr)
+	}
+	if code, _, stderr := runTrialCmd(t, env, "", "runs", "--diff", before, "ffff"); code != exitFindings || stderr == "" {
+		t.Errorf("unknown run: exit %d %q", code, stderr)
+	}
+}

@@ -1,0 +1,72 @@
+package rundiff
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/runner"
+)
+
+// benchFolder writes a run folder with a 1 MB output and 200 tool calls;
+// edit changes every editEvery-th word and every tenth call.
+func benchFolder(b *testing.B, dir, id string, edit bool) {
+	var out strings.Builder
+	for i := 0; out.Len() < 1<<20; i++ {
+		w := fmt.Sprintf("word%d", i)
+		if edit && i%1000 == 0 {
+			w = "edited"
+		}
+		out.WriteString(w)
+		if i%17 == 16 {
+			out.WriteString("\n")
+		} else {
+			out.WriteString(" ")
+		}
+	}
+	rec := runner.Record{RunID: id, Agent: "tester", State: runner.StateCompleted, Outcome: runner.Outcome("Completed"), Output: out.String(),
+		StartedAt: time.Unix(1_700_000_000, 0)}
+	for i := range 200 {
+		args := fmt.Sprintf(`{"Path":"file%d.txt"}`, i)
+		if edit && i%10 == 0 {
+			args = fmt.Sprintf(`{"Path":"other%d.txt"}`, i)
+		}
+		rec.ToolCalls = append(rec.ToolCalls, runner.ToolCall{Call: i + 1, Name: []string{"file_read", "shell_execute", "file_search"}[i%3],
+			Arguments: args, Complete: true, Result: &runner.ToolResult{Text: "ok", Label: "overlay"}})
+	}
+	data, err := rec.MarshalIndent()
+	if err != nil {
+		b.Fatal(err)
+	}
+	write(b, filepath.Join(dir, runner.RunFile), string(data))
+	line, _ := json.Marshal(runner.TranscriptEntry{Type: "request", System: strings.Repeat("You are a tester.\n", 500), Message: "Task:\nfind the port"})
+	write(b, filepath.Join(dir, runner.TranscriptFile), string(line)+"\n")
+}
+
+// BenchmarkCompare loads, compares and renders two runs with 1 MB outputs
+// and 200 tool calls each (target: under 50 ms).
+func BenchmarkCompare(b *testing.B) {
+	base := b.TempDir()
+	da, db := filepath.Join(base, "a"), filepath.Join(base, "b")
+	benchFolder(b, da, strings.Repeat("a", 32), false)
+	benchFolder(b, db, strings.Repeat("b", 32), true)
+	b.ReportAllocs()
+	for b.Loop() {
+		ra, err := Load(da)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rb, err := Load(db)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := Compare(ra, rb)
+		if c.Output.Added == 0 || c.ToolCalls.Changed != 20 {
+			b.Fatalf("added %d, changed calls %d", c.Output.Added, c.ToolCalls.Changed)
+		}
+		_ = Text(c, false)
+	}
+}
