@@ -83,6 +83,9 @@ var canExecSelf = sync.OnceValue(func() bool {
 var useSupervisor = true
 
 // Start starts cmd through the process supervisor (see supervise_linux.go):
+// namespaces cmd.SysProcAttr.Cloneflags asks for are the command's (the
+// supervisor maps the user namespace's root to agentdesk's own uid and
+// gid, as cmd.SysProcAttr.UidMappings should then say);
 // cmd.Process is then the supervisor, the leader of the command's process
 // group, and it exits as the command did, once the command and every
 // descendant are gone. A command that cannot be started gives the error
@@ -105,10 +108,19 @@ func Start(cmd *exec.Cmd) error {
 	_ = unix.SetNonblock(fds[0], true)
 	ours, theirs := os.NewFile(uintptr(fds[0]), "agentdesk-supervisor"), os.NewFile(uintptr(fds[1]), "agentdesk-control")
 	path, args, env, pdeath := cmd.Path, cmd.Args, cmd.Env, cmd.SysProcAttr.Pdeathsig
+	clone, uids, gids := cmd.SysProcAttr.Cloneflags, cmd.SysProcAttr.UidMappings, cmd.SysProcAttr.GidMappings
 	grace := cmd.WaitDelay.Milliseconds()
 	cmd.Path = selfExe
 	cmd.Args = append([]string{supervisorArg0, path}, args...)
-	cmd.Env = append(env[:len(env):len(env)], superviseEnv+"=3 "+strconv.FormatInt(grace, 10))
+	spec := "3 " + strconv.FormatInt(grace, 10)
+	if clone != 0 {
+		// The namespaces are the command's, not the supervisor's: the
+		// supervisor stays in agentdesk's, where /proc shows its
+		// descendants by their real pids.
+		spec += " " + strconv.FormatUint(uint64(clone), 10)
+		cmd.SysProcAttr.Cloneflags, cmd.SysProcAttr.UidMappings, cmd.SysProcAttr.GidMappings = 0, nil, nil
+	}
+	cmd.Env = append(env[:len(env):len(env)], superviseEnv+"="+spec)
 	cmd.ExtraFiles = []*os.File{theirs}
 	// The supervisor must outlive agentdesk to clean up after it: no
 	// parent-death signal for it (the end of the socket tells it).
@@ -125,6 +137,7 @@ func Start(cmd *exec.Cmd) error {
 		supervisors.Delete(cmd)
 		ours.Close()
 		cmd.Path, cmd.Args, cmd.Env, cmd.ExtraFiles, cmd.SysProcAttr.Pdeathsig = path, args, env, nil, pdeath
+		cmd.SysProcAttr.Cloneflags, cmd.SysProcAttr.UidMappings, cmd.SysProcAttr.GidMappings = clone, uids, gids
 		return err
 	}
 	_ = ours.SetReadDeadline(time.Now().Add(time.Minute)) // it reports at once; a hung start must not hang the run

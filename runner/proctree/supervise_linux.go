@@ -46,7 +46,8 @@ import (
 // output still held open, and "done" just before it exits.
 
 // superviseEnv names the environment variable that starts the hidden
-// mode: "FD GRACE_MS", the socket's descriptor and the grace. The
+// mode: "FD GRACE_MS [CLONEFLAGS]", the socket's descriptor, the grace
+// and the namespaces the command starts in (see Start). The
 // supervisor removes it from the command's environment.
 const superviseEnv = "AGENTDESK_PROCTREE_SUPERVISE"
 
@@ -64,7 +65,13 @@ func init() {
 // supervise runs the hidden mode: args are [arg0, path, argv...].
 func supervise(spec string, args []string) int {
 	var fd, graceMS int
-	if _, err := fmt.Sscanf(spec, "%d %d", &fd, &graceMS); err != nil || fd < 3 || len(args) < 3 {
+	var clone uintptr
+	fields := strings.Fields(spec)
+	n, err := fmt.Sscanf(spec, "%d %d %d", &fd, &graceMS, &clone)
+	if len(fields) == 2 && n == 2 {
+		err = nil
+	}
+	if err != nil || fd < 3 || len(args) < 3 {
 		fmt.Fprintf(os.Stderr, "agentdesk: %s=%q is agentdesk's own process supervisor's; do not set it\n", superviseEnv, spec)
 		return 3
 	}
@@ -88,10 +95,18 @@ func supervise(spec string, args []string) int {
 	// The command's parent-death signal is tied to this thread: it stays
 	// locked for the supervisor's life.
 	runtime.LockOSThread()
+	sys := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Cloneflags: clone}
+	if clone&syscall.CLONE_NEWUSER != 0 {
+		// One id each: the namespace's root is agentdesk's own user, as
+		// an unprivileged process may map.
+		sys.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+		sys.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+		sys.GidMappingsEnableSetgroups = false
+	}
 	pid, err := syscall.ForkExec(args[1], args[2:], &syscall.ProcAttr{
 		Env:   env,
 		Files: []uintptr{0, 1, 2},
-		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+		Sys:   sys,
 	})
 	if err != nil {
 		errno, _ := err.(syscall.Errno)

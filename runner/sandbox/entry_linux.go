@@ -1,0 +1,484 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// This file is the hidden entry point: agentdesk's own binary run again
+// with AGENTDESK_SANDBOX set. It runs in two stages, each a process:
+//
+//  1. In the new user (root there is agentdesk's user), mount, PID, IPC
+//     and network namespaces, as the PID namespace's first process: it
+//     builds the mount tree (the binds, the private /tmp, /dev and /proc,
+//     the rest read-only), brings loopback up, then starts stage 2 and
+//     stays as the namespace's init, reaping orphans. When stage 2 (the
+//     command) exits, it waits for processes that still hold the
+//     command's output for the command's grace, then exits as the command
+//     did; the kernel then kills whatever is left in the namespace.
+//  2. In a user namespace nested in the first, as agentdesk's own uid and
+//     gid (so it holds no capability over the mounts): it sets the
+//     limits, no_new_privs and Landlock on itself, then execs the
+//     command.
+//
+// A failure is reported on stderr, prefixed "agentdesk sandbox:", and
+// the stage exits 126 (the shell's "cannot execute").
+
+func init() {
+	v, ok := os.LookupEnv(specEnv)
+	if !ok {
+		return
+	}
+	os.Exit(entry(v, os.Args))
+}
+
+// failExit is the entry point's exit code when it could not start the
+// command.
+const failExit = 126
+
+func entry(raw string, args []string) int {
+	var sp spec
+	if err := json.Unmarshal([]byte(raw), &sp); err != nil {
+		fmt.Fprintf(os.Stderr, "agentdesk: %s is agentdesk's own sandbox's; do not set it\n", specEnv)
+		return 3
+	}
+	switch sp.Stage {
+	case 0:
+		return probeStage(sp)
+	case 1:
+		return stage1(sp, args)
+	case 2:
+		return stage2(sp, args)
+	}
+	return 3
+}
+
+func fail(format string, a ...any) int {
+	fmt.Fprintf(os.Stderr, "agentdesk sandbox: "+format+"\n", a...)
+	return failExit
+}
+
+// probeStage does what stage 1 does to the mount tree, then reports the
+// Landlock ABI, as JSON on stdout.
+func probeStage(sp spec) int {
+	res := probeResult{}
+	if err := buildTree(sp); err != nil {
+		res.Error = err.Error()
+	} else if err := loopbackUp(); err != nil {
+		res.Error = err.Error()
+	} else if v, err := llsyscall.LandlockGetABIVersion(); err == nil {
+		res.Landlock = v
+	}
+	b, _ := json.Marshal(res)
+	os.Stdout.Write(b)
+	return 0
+}
+
+// stage1 is the PID namespace's init: see the file comment.
+func stage1(sp spec, args []string) int {
+	if len(args) < 2 {
+		return fail("no command")
+	}
+	if err := buildTree(sp); err != nil {
+		return fail("%v", err)
+	}
+	if !sp.Network {
+		if err := loopbackUp(); err != nil {
+			return fail("%v", err)
+		}
+	}
+	// The PID namespace's own pid_max (Linux 6.14 and later) caps its
+	// processes whoever the user is (RLIMIT_NPROC does not bind root).
+	_ = os.WriteFile("/proc/sys/kernel/pid_max", []byte(strconv.Itoa(MaxProcesses)), 0)
+
+	ignored := make(chan os.Signal, 8)
+	signal.Notify(ignored, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
+	go func() {
+		for range ignored {
+		}
+	}()
+
+	next := sp
+	next.Stage = 2
+	b, _ := json.Marshal(next)
+	env := withoutSpec(os.Environ())
+	env = append(env, specEnv+"="+string(b))
+	pid, err := syscall.ForkExec(selfExe, append([]string{entryArg0}, args[1:]...), &syscall.ProcAttr{
+		Env:   env,
+		Files: []uintptr{0, 1, 2},
+		Sys: &syscall.SysProcAttr{
+			Cloneflags:                 syscall.CLONE_NEWUSER,
+			UidMappings:                []syscall.SysProcIDMap{{ContainerID: sp.UID, HostID: 0, Size: 1}},
+			GidMappings:                []syscall.SysProcIDMap{{ContainerID: sp.GID, HostID: 0, Size: 1}},
+			GidMappingsEnableSetgroups: false,
+			Pdeathsig:                  syscall.SIGKILL,
+		},
+	})
+	if err != nil {
+		return fail("starting the command's user namespace: %v", err)
+	}
+	held := outputOf()
+	if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {
+		for i := range 3 {
+			_ = unix.Dup3(int(null.Fd()), i, 0)
+		}
+		null.Close()
+	}
+	return reapUntil(pid, sp.Grace, held)
+}
+
+// reapUntil reaps every process of the namespace until the command (pid)
+// has exited and no process holds its output any more (or the grace has
+// run out), and returns the exit code that reports the command's status.
+func reapUntil(pid int, graceMS int64, held map[string]bool) int {
+	var status unix.WaitStatus
+	for {
+		var ws unix.WaitStatus
+		p, err := unix.Wait4(-1, &ws, 0, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			break // no child left
+		}
+		if p == pid {
+			status = ws
+			break
+		}
+	}
+	if graceMS > 0 && len(held) > 0 {
+		deadline := time.Now().Add(time.Duration(graceMS) * time.Millisecond)
+		for holding(held) && time.Now().Before(deadline) {
+			for {
+				p, _ := unix.Wait4(-1, nil, unix.WNOHANG, nil)
+				if p <= 0 {
+					break
+				}
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	switch {
+	case status.Exited():
+		return status.ExitStatus()
+	case status.Signaled():
+		return 128 + int(status.Signal())
+	}
+	return 1
+}
+
+// outputOf returns the pipes and sockets stage 1's standard output and
+// error are.
+func outputOf() map[string]bool {
+	held := map[string]bool{}
+	for _, fd := range []string{"1", "2"} {
+		l, err := os.Readlink("/proc/self/fd/" + fd)
+		if err == nil && (strings.HasPrefix(l, "pipe:") || strings.HasPrefix(l, "socket:")) {
+			held[l] = true
+		}
+	}
+	return held
+}
+
+// holding reports whether a process of the namespace other than stage 1
+// holds one of held open.
+func holding(held map[string]bool) bool {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err != nil || pid == 1 {
+			continue
+		}
+		dir := "/proc/" + e.Name() + "/fd/"
+		fds, _ := os.ReadDir(dir)
+		for _, fd := range fds {
+			if l, err := os.Readlink(dir + fd.Name()); err == nil && held[l] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stage2 confines itself and execs the command: args are [arg0, path,
+// argv...].
+func stage2(sp spec, args []string) int {
+	if len(args) < 3 {
+		return fail("no command")
+	}
+	for _, l := range []struct {
+		res int
+		max uint64
+	}{{unix.RLIMIT_NPROC, MaxProcesses}, {unix.RLIMIT_FSIZE, uint64(sp.FSize)}, {unix.RLIMIT_CORE, 0}} {
+		var cur unix.Rlimit
+		if unix.Getrlimit(l.res, &cur) == nil && cur.Max < l.max {
+			continue
+		}
+		if err := unix.Setrlimit(l.res, &unix.Rlimit{Cur: l.max, Max: l.max}); err != nil {
+			return fail("setting a limit: %v", err)
+		}
+	}
+	runtime.LockOSThread() // the capabilities dropped are this thread's, which execs
+	if err := dropCapabilities(); err != nil {
+		return fail("%v", err)
+	}
+	if err := confine(sp); err != nil {
+		return fail("%v", err)
+	}
+	if sp.Dir != "" {
+		if err := os.Chdir(sp.Dir); err != nil {
+			return fail("%v", err)
+		}
+	}
+	env := withoutSpec(os.Environ())
+	err := syscall.Exec(args[1], args[2:], env)
+	return fail("starting %s: %v", args[1], err)
+}
+
+// dropCapabilities empties the bounding set and locks the securebits that
+// keep root (the author's uid may be 0) from gaining capabilities at exec.
+func dropCapabilities() error {
+	last := 40
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			last = n
+		}
+	}
+	for c := 0; c <= last; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
+			return fmt.Errorf("dropping capability %d: %w", c, err)
+		}
+	}
+	const bits = 1<<0 | 1<<1 | 1<<2 | 1<<3 | 1<<5 | 1<<6 | 1<<7 // NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED, NO_CAP_AMBIENT_RAISE, each locked
+	if err := unix.Prctl(unix.PR_SET_SECUREBITS, bits, 0, 0, 0); err != nil {
+		return fmt.Errorf("setting securebits: %w", err)
+	}
+	return nil
+}
+
+// confine sets no_new_privs and Landlock: reads anywhere, writes only
+// below sp.Write and to a few devices.
+func confine(sp spec) error {
+	if _, _, err := syscall.AllThreadsSyscall(syscall.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0); err != 0 {
+		// With cgo the runtime refuses; Landlock below sets it on every
+		// thread itself.
+		if err != syscall.ENOTSUP {
+			return fmt.Errorf("setting no_new_privs: %w", err)
+		}
+	}
+	cfg := landlock.Config{HandledAccessFS: landlock.V11.HandledAccessFS, Scoped: landlock.V11.Scoped}.BestEffort()
+	rules := []landlock.Rule{
+		landlock.RODirs("/"),
+		landlock.RWDirs(sp.Write...).WithRefer().IgnoreIfMissing(),
+		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom").IgnoreIfMissing(),
+		landlock.RWFiles("/dev/tty").WithIoctlDev().IgnoreIfMissing(),
+	}
+	if err := cfg.Restrict(rules...); err != nil {
+		return fmt.Errorf("restricting writes with Landlock: %w", err)
+	}
+	return nil
+}
+
+func withoutSpec(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, specEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// mount is one entry of the tree stage 1 builds.
+type mount struct {
+	fd     int    // the source, opened before anything is mounted (-1: none)
+	target string // where it is shown
+	write  bool
+}
+
+// devices are the device files the sandbox's /dev holds.
+var devices = []string{"null", "zero", "full", "random", "urandom", "tty"}
+
+// buildTree builds the command's mount tree: the binds and /tmp (their
+// sources opened first, since a mount may hide one), /dev, the rest made
+// read-only, then a /proc of the PID namespace.
+func buildTree(sp spec) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making the mount namespace private: %w", err)
+	}
+	var list []mount
+	open := func(src string) (int, error) {
+		fd, err := unix.Open(src, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return -1, fmt.Errorf("opening %s: %w", src, err)
+		}
+		return fd, nil
+	}
+	if sp.Tmp != "" {
+		fd, err := open(sp.Tmp)
+		if err != nil {
+			return err
+		}
+		list = append(list, mount{fd, "/tmp", true})
+	}
+	for _, b := range sp.Binds {
+		fd, err := open(b.Source)
+		if err != nil {
+			return err
+		}
+		list = append(list, mount{fd, b.Target, true})
+	}
+	devFDs := map[string]int{}
+	for _, d := range devices {
+		if fd, err := open("/dev/" + d); err == nil {
+			devFDs[d] = fd
+		}
+	}
+	defer func() {
+		for _, m := range list {
+			unix.Close(m.fd)
+		}
+		for _, fd := range devFDs {
+			unix.Close(fd)
+		}
+	}()
+	// /dev first: a bind may lie below /dev/shm (a project on that tmpfs).
+	if err := buildDev(devFDs); err != nil {
+		return err
+	}
+	// Parents before children: a target inside another is mounted after it.
+	sort.SliceStable(list, func(i, j int) bool { return depth(list[i].target) < depth(list[j].target) })
+	done := []string{"/dev/shm"}
+	for _, m := range list {
+		if err := mountPoint(m.target, done, true); err != nil {
+			return err
+		}
+		if err := unix.Mount(fdPath(m.fd), m.target, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("showing a folder at %s: %w", m.target, err)
+		}
+		done = append(done, m.target)
+	}
+	for _, l := range sp.Links {
+		if _, err := os.Lstat(l.Target); err == nil {
+			continue
+		}
+		for _, d := range done {
+			if _, ok := within(d, l.Target); ok {
+				_ = os.MkdirAll(filepath.Dir(l.Target), 0o700)
+				_ = os.Symlink(l.Source, l.Target)
+				break
+			}
+		}
+	}
+	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID}
+	if err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, ro); err != nil {
+		return fmt.Errorf("making the filesystem read-only (mount_setattr, Linux 5.12 or later): %w", err)
+	}
+	rw := &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}
+	for _, t := range done {
+		if err := unix.MountSetattr(unix.AT_FDCWD, t, 0, rw); err != nil {
+			return fmt.Errorf("making %s writable: %w", t, err)
+		}
+	}
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mounting a /proc of the sandbox's own (the kernel refuses where /proc is partly hidden, as in some containers): %w", err)
+	}
+	return nil
+}
+
+// buildDev mounts a /dev of the sandbox's own: a few device files bound
+// from the real /dev, the usual links, an empty /dev/shm.
+func buildDev(fds map[string]int) error {
+	if err := unix.Mount("tmpfs", "/dev", "tmpfs", unix.MS_NOSUID|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
+		return fmt.Errorf("mounting /dev: %w", err)
+	}
+	for _, d := range devices {
+		fd, ok := fds[d]
+		if !ok {
+			continue
+		}
+		p := "/dev/" + d
+		if err := os.WriteFile(p, nil, 0o666); err != nil {
+			return fmt.Errorf("making %s: %w", p, err)
+		}
+		if err := unix.Mount(fdPath(fd), p, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("showing %s: %w", p, err)
+		}
+	}
+	for name, target := range map[string]string{"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2", "ptmx": "pts/ptmx"} {
+		_ = os.Symlink(target, "/dev/"+name)
+	}
+	if err := os.Mkdir("/dev/shm", 0o1777); err != nil {
+		return fmt.Errorf("making /dev/shm: %w", err)
+	}
+	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777,size="+shmSize); err != nil {
+		return fmt.Errorf("mounting /dev/shm: %w", err)
+	}
+	return nil
+}
+
+// mountPoint makes sure target exists as a folder: made when it lies in a
+// folder mounted already (done: the sandbox's own, never the real
+// filesystem), an error otherwise.
+func mountPoint(target string, done []string, dir bool) error {
+	if fi, err := os.Stat(target); err == nil {
+		if dir && !fi.IsDir() {
+			return fmt.Errorf("cannot show a folder at %s: it is a file", target)
+		}
+		return nil
+	}
+	for _, d := range done {
+		if _, ok := within(d, target); ok {
+			if err := os.MkdirAll(target, 0o700); err != nil {
+				return fmt.Errorf("making %s: %w", target, err)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("cannot show a folder at %s: it does not exist", target)
+}
+
+func fdPath(fd int) string { return "/proc/self/fd/" + strconv.Itoa(fd) }
+
+func depth(p string) int {
+	if p == "/" {
+		return 0
+	}
+	return strings.Count(filepath.Clean(p), "/")
+}
+
+// loopbackUp brings the network namespace's loopback interface up.
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("bringing loopback up: %w", err)
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return err
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("bringing loopback up: %w", err)
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	if err := unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr); err != nil && !errors.Is(err, unix.EEXIST) {
+		return fmt.Errorf("bringing loopback up: %w", err)
+	}
+	return nil
+}

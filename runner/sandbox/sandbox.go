@@ -1,0 +1,165 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Bind shows the folder Source at the path Target inside the sandbox,
+// writable. Source and Target may be the same path.
+type Bind struct {
+	Source, Target string
+}
+
+// Config says what one sandboxed command may reach.
+type Config struct {
+	// Binds are the writable folders: the run's copy of the project shown
+	// at the project's path, the session folder. Everything else is
+	// read-only.
+	Binds []Bind
+	// TempDir is the run's temporary folder: the command's /tmp. It must
+	// exist.
+	TempDir string
+	// Network lets the command reach the network; without it the command
+	// has a network of its own with only loopback.
+	Network bool
+	// MaxFileSize caps one file the command writes (RLIMIT_FSIZE); 0 is
+	// the package's MaxFileSize.
+	MaxFileSize int64
+	// PassEnv names environment variables that are kept although their
+	// names look secret.
+	PassEnv []string
+}
+
+// Report says what the sandbox was, for run.json, result.md, the run's
+// stderr and the Run pane.
+type Report struct {
+	// Namespaces is set when commands run in user, mount, PID and network
+	// namespaces of their own.
+	Namespaces bool `json:"namespaces"`
+	// Landlock is the Landlock ABI version that confines writes (0: none).
+	Landlock int `json:"landlock,omitempty"`
+	// Network says whether commands may reach the network: "off", "on",
+	// or "off, on for mcp:NAME,…".
+	Network string `json:"network,omitempty"`
+	// Unsandboxed is set when the author turned the sandbox off
+	// (--no-sandbox): commands run on the real filesystem, as the author.
+	Unsandboxed bool `json:"unsandboxed,omitempty"`
+	// Unavailable says why this machine cannot sandbox ("" when it can).
+	Unavailable string `json:"unavailable,omitempty"`
+}
+
+// Available reports whether commands can run sandboxed.
+func (r Report) Available() bool { return r.Namespaces && r.Landlock > 0 && r.Unavailable == "" }
+
+// String is the one-line label, e.g. "sandbox: namespaces+landlock (ABI
+// 7), network off" or "sandbox: none (--no-sandbox): commands run
+// unsandboxed".
+func (r Report) String() string {
+	switch {
+	case r.Unsandboxed:
+		return "sandbox: none (--no-sandbox): commands run unsandboxed, on the real filesystem"
+	case !r.Available():
+		why := r.Unavailable
+		if why == "" {
+			why = "not available"
+		}
+		return "sandbox: unavailable (" + why + "): commands and stdio MCP servers are refused; pass --no-sandbox to run them unsandboxed"
+	}
+	net := r.Network
+	if net == "" {
+		net = "off"
+	}
+	return fmt.Sprintf("sandbox: namespaces+landlock (ABI %d), network %s", r.Landlock, net)
+}
+
+// WithNetwork returns r with its network state: on for the whole run, or
+// off with the servers (mcp:NAME) that may reach it.
+func (r Report) WithNetwork(all bool, servers []string) Report {
+	switch {
+	case all:
+		r.Network = "on"
+	case len(servers) > 0:
+		s := slices.Clone(servers)
+		sort.Strings(s)
+		r.Network = "off, on for mcp:" + strings.Join(s, ", mcp:")
+	default:
+		r.Network = "off"
+	}
+	return r
+}
+
+// ErrUnavailable is wrapped by the error Wrap returns where this machine
+// cannot sandbox a command.
+var ErrUnavailable = errors.New("the sandbox is not available")
+
+// Refusal is the message a command or a stdio MCP server gets instead of
+// running, where the sandbox is not available (r.Unavailable says why).
+func Refusal(r Report) string {
+	return "Error: agentdesk cannot sandbox commands on this machine (" + r.Unavailable + "), so it did not run this one: a trial never runs a command outside its sandbox. The author can pass --no-sandbox to run commands unsandboxed."
+}
+
+// secretWords are the name parts that make an environment variable look
+// secret (compared in upper case).
+var secretWords = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE"}
+
+// secretPrefixes are cloud providers' credential variables.
+var secretPrefixes = []string{"AWS_", "AZURE_", "GOOGLE_APPLICATION_CREDENTIALS", "GCP_", "GCLOUD_", "ARM_CLIENT", "DIGITALOCEAN_", "HCLOUD_", "OS_PASSWORD"}
+
+// SecretName reports whether an environment variable's name looks like
+// it holds a secret: *_KEY, *TOKEN*, *SECRET*, *PASSWORD*,
+// *CREDENTIAL*, and cloud providers' credentials (AWS_*, AZURE_*,
+// GOOGLE_APPLICATION_CREDENTIALS, …).
+func SecretName(name string) bool {
+	u := strings.ToUpper(name)
+	if strings.HasSuffix(u, "_KEY") || strings.HasSuffix(u, "APIKEY") || strings.HasSuffix(u, "_KEYS") {
+		return true
+	}
+	for _, w := range secretWords {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	for _, p := range secretPrefixes {
+		if strings.HasPrefix(u, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Scrub returns env (NAME=VALUE entries) without the variables whose
+// names look secret (SecretName), except those pass names, and the names
+// it dropped.
+func Scrub(env []string, pass []string) (kept []string, dropped []string) {
+	kept = make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if SecretName(name) && !slices.Contains(pass, name) {
+			dropped = append(dropped, name)
+			continue
+		}
+		kept = append(kept, kv)
+	}
+	return kept, dropped
+}
+
+// SecretValues returns the values of agentdesk's own environment
+// variables whose names look secret (SecretName), for the run's
+// redactor: a command that prints one (a passed one, or one it read
+// elsewhere) never has it stored. Values shorter than 6 characters are
+// left out: they would mask ordinary words.
+func SecretValues() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		name, value, _ := strings.Cut(kv, "=")
+		if SecretName(name) && len(strings.TrimSpace(value)) >= 6 {
+			out = append(out, value)
+		}
+	}
+	return out
+}
