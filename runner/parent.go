@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -189,4 +190,24 @@ func (p *ParentRecord) Lines() []string {
 		"files read: " + termsafe.Escape(files(p.Handoff.Read)),
 		"files changed (overlay): " + termsafe.Escape(files(p.Handoff.Changed)) + " (" + handedOver + ")",
 	}
+}
+
+// Summary says in one line what the parent receives, for the Run pane
+// (result.md and run.json hold the records themselves):
+//
+//	spawn_agent → Accepted (check_agent_run) · notice: Completed, result.md · files: 1 read, 1 changed
+func (p *ParentRecord) Summary() string {
+	if p == nil {
+		return ""
+	}
+	outcome := p.Terminal.Outcome
+	if p.Terminal.Reason != nil {
+		outcome += " (" + *p.Terminal.Reason + ")"
+	}
+	handoff := fmt.Sprintf("%d read, %d changed", len(p.Handoff.Read), len(p.Handoff.Changed))
+	if p.Terminal.WorkingContext == nil {
+		handoff += ", not handed over"
+	}
+	return termsafe.Escape(fmt.Sprintf("spawn_agent → %s (%s) · notice: %s, %s · files: %s",
+		p.Acceptance.State, p.Acceptance.ControlTool, outcome, ResultFile, handoff))
 }
