@@ -98,7 +98,10 @@ type spawnJSON struct {
 	FirstMessage string                `json:"firstMessage"`
 	Tools        []request.OfferedTool `json:"tools"`
 	Index        string                `json:"index"`
-	Tokens       struct {
+	// ParentSees names what the parent session receives for the spawn
+	// (preview.WhatTheParentSees).
+	ParentSees []string `json:"parentSees"`
+	Tokens     struct {
 		System       int `json:"system"`
 		FirstMessage int `json:"firstMessage"`
 	} `json:"tokens"`
@@ -117,6 +120,7 @@ func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) e
 	doc := spawnJSON{
 		Agent: in.agent.Def.Name, Path: in.agent.Path, Audience: r.Audience, Project: in.project,
 		Missing: r.Missing, Parts: r.Parts, System: r.System, FirstMessage: r.FirstMessage, Tools: r.Tools, Index: r.Index,
+		ParentSees: preview.WhatTheParentSees,
 	}
 	if in.skill != nil {
 		doc.Skill = in.skill.Name
@@ -175,6 +179,10 @@ func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) e
 		}
 		fmt.Fprintf(&b, "%s (%s): %s\n", termsafe.Escape(t.Name), kind, termsafe.Escape(t.Description))
 		fmt.Fprintf(&b, "  schema: %s\n", termsafe.Escape(string(t.Parameters)))
+	}
+	head(fmt.Sprintf("======== what the parent will see: %d items ========", len(doc.ParentSees)))
+	for _, l := range doc.ParentSees {
+		fmt.Fprintf(&b, "- %s\n", l)
 	}
 	return writeString(g.stdout, b.String())
 }
