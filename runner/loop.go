@@ -227,7 +227,7 @@ func (r *Run) runTool(n int, tc wire.ToolCallPart, args json.RawMessage) (res to
 // finish classifies the run's end, writes its folder, and wakes readers.
 func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	end := r.now()
-	full, changesErr := r.collectChanges()
+	changesErr := r.collectChanges()
 	var tape []byte
 	var tapeErr error
 	if r.tape != nil {
@@ -258,7 +258,7 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	if tape != nil {
 		rec.Files = append(rec.Files, StreamFile)
 	}
-	patchErr := errors.Join(changesErr, r.keepChanges(rec, full))
+	patchErr := errors.Join(changesErr, r.keepChanges(rec))
 	rec.MCP = mcpRecord(r.mcp, r.mcpNotes, r.red)
 	rec.Parent = parentRecord(rec, git)
 	r.note(end, TranscriptEntry{Type: "outcome", Outcome: v.Outcome, Reason: v.Reason, Text: rec.Error})

@@ -58,6 +58,7 @@ func ResultMarkdown(r *Record) string {
 	} else {
 		b.WriteString("(no text)\n")
 	}
+	writeChangesSection(&b, r)
 	b.WriteString("\n## Evidence\n\n")
 	m := r.Model
 	fmt.Fprintf(&b, "- Model: %s at %s (provider %s, type %s)\n", termsafe.Escape(m.ModelID), termsafe.Escape(m.Endpoint), termsafe.Escape(m.Provider), termsafe.Escape(m.Type))

@@ -305,6 +305,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		overlay:   p.overlay,
 		workspace: p.workspace,
 		changes:   replayChanges(p.cassette),
+		patch:     replayPatch(p.cassette),
 		changed:   make(chan struct{}),
 		done:      make(chan struct{}),
 	}
@@ -397,6 +398,9 @@ type Run struct {
 	overlay *overlay.Overlay
 	// changes are what the run changed in the overlay, read when it ended.
 	changes []overlay.Change
+	// patch is the run's changes.patch (redacted): rendered when it
+	// ended, or a replay's recorded one ("" for an older cassette).
+	patch string
 	// workspace is the tools' view of the project and session folder.
 	workspace *tools.Workspace
 	// extraFiles are written into the run folder at the end, by path:

@@ -502,6 +502,9 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 	if slices.Contains(final.Files, runner.StreamFile) {
 		fmt.Fprintf(g.stderr, "recorded: %s\n", termsafe.Escape(filepath.Join(final.Dir, runner.StreamFile)))
 	}
+	if line := runner.ChangesLine(final); line != "" {
+		fmt.Fprintln(g.stderr, line)
+	}
 	if werr != nil {
 		return exitWith(exitInternal, fmt.Errorf("the run ended %s but its folder could not be written: %w", final.Outcome, werr))
 	}

@@ -78,7 +78,14 @@ type Cassette struct {
 	// Changes are what the run changed in its overlay of the project, so
 	// that a replay can check expect: changes: without the project.
 	Changes []Change
+	// Patch is the recorded run's changes.patch (redacted), so that a
+	// replay writes the same one; "" when the run changed nothing, or its
+	// patch was larger than MaxPatch.
+	Patch string
 }
+
+// MaxPatch caps the changes.patch a cassette keeps.
+const MaxPatch = 4 << 20
 
 // Change is one file the recorded run changed in its overlay.
 type Change struct {
