@@ -310,9 +310,9 @@ var ruleExamples = map[string]ruleExample{
 		fix:   "Name the tool the mock answers.",
 	},
 	"suite-approve": {
-		files: exampleSuiteHome("cases:\n  - name: runs the tests\n    task: Run the tests and report failures\n    approve: [\"shell_execute:\"]\n"),
-		fixed: map[string]string{"agents/reviewer.test.yaml": "cases:\n  - name: runs the tests\n    task: Run the tests and report failures\n    approve: [\"shell_execute:go test *\"]\n"},
-		fix:   "Write the pattern as `--approve` takes it: `TOOL`, `TOOL:GLOB` or `mcp:SERVER`.",
+		files: exampleSuiteHome("approve: [\"mcp:githb\"]\ncases:\n  - name: files the issue\n    task: File an issue for the bug in bug.patch\n"),
+		fixed: map[string]string{"agents/reviewer.test.yaml": "approve: [\"shell_execute:go test *\"]\ncases:\n  - name: files the issue\n    task: File an issue for the bug in bug.patch\n"},
+		fix:   "Name a tool NetClaw has, or an MCP server netclaw.json configures.",
 	},
 	"suite-change": {
 		files: exampleSuiteHome("cases:\n  - name: fixes the bug\n    task: Fix the off-by-one in main.go\n    project: ../app\n    expect:\n      changes:\n        - {path: ../outside.go, unchanged: true}\n", "app/main.go", "package main\n"),
