@@ -742,6 +742,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 	out = append(out, p.changesBlock(rv, w)...)
 	if rv.ended() {
 		out = append(out, block{lines: append([]string{""}, bannerLines(st, k, rv, e.shortenPaths, w)...)})
+		out = append(out, parentBlock(st, rv.record, w)...)
 		if toolsRefused(rv) {
 			offer := "This model does not take tools: press " + keyName(k.Run.NoTools) + " to run the same task again without them (no tools offered, none listed in the prompt)."
 			out = append(out, block{lines: append([]string{""}, bannerText(st.Banner, offer, w)...)})
@@ -922,6 +923,25 @@ func (p *runPane) changesBlock(rv *runView, w int) blocks {
 		rv.patchW, rv.patchGen, rv.patchRows = w, p.e.stGen, rows
 	}
 	return blocks{{lines: rv.patchRows}}
+}
+
+// parentBlock says in a line what the parent session receives for a
+// finished run (runner.ParentRecord.Summary: the acceptance, the notice,
+// the files handed over; result.md holds the records); nothing for a run
+// recorded before agentdesk wrote it.
+func parentBlock(st *Styles, rec *runner.Record, w int) blocks {
+	if rec == nil {
+		return nil
+	}
+	line := rec.Parent.Summary()
+	if line == "" {
+		return nil
+	}
+	var rows []string
+	for _, wl := range wrap("Parent: "+Sanitize(line)+" · records in "+runner.ResultFile, w) {
+		rows = append(rows, st.Dim.Render(wl))
+	}
+	return blocks{{lines: rows}}
 }
 
 // toolResultHead is the one line that says what a tool call got back
