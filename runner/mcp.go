@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"fmt"
+	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/sandbox"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
@@ -83,12 +86,40 @@ func (p *prepared) startMCP(ctx context.Context, s Spec) {
 		// A server that does not start within this limit offers no
 		// tools; the run goes on.
 		StartTimeout: s.MCPStartTimeout,
+		Sandbox:      p.serverSandbox(s),
+		AfterCall:    p.workspace.CollectWork,
 	})
 	for _, t := range servers.Tools() {
 		set.Add(t)
 	}
 	set.OnClose(servers.Close)
 	p.mcp, p.mcpNotes = servers, notes
+}
+
+// serverSandbox confines a stdio server as the run's commands are
+// (tools.Workspace.ServerSandbox): its own EnvironmentVariables are kept
+// whatever their names, agentdesk's secret-looking ones are not.
+func (p *prepared) serverSandbox(s Spec) func(cmd *exec.Cmd, server string) error {
+	return func(cmd *exec.Cmd, server string) error {
+		pass := slices.Clone(s.Sandbox.PassEnv)
+		for _, m := range s.Config.McpServers {
+			if m.Name == server {
+				for k := range m.EnvironmentVariables {
+					pass = append(pass, k)
+				}
+			}
+		}
+		box, err := p.workspace.ServerSandbox(server)
+		if err != nil {
+			return err
+		}
+		if box == nil {
+			cmd.Env, _ = sandbox.Scrub(cmd.Env, pass)
+			return nil
+		}
+		box.PassEnv = pass
+		return sandbox.Wrap(cmd, *box)
+	}
 }
 
 // mcpCatalog returns the catalogue entries of the started servers' tools,

@@ -112,6 +112,10 @@ type Spec struct {
 	Mocks tools.Mocker
 	// ExtraTools are offered beside the built-in ones (MCP tools).
 	ExtraTools []tools.Tool
+	// Sandbox is how approved commands and stdio MCP servers are
+	// confined (runner/sandbox): the zero value sandboxes them with the
+	// network off.
+	Sandbox tools.Sandbox
 	// NoMCP starts none of the configured MCP servers: their tools are
 	// not offered.
 	NoMCP bool

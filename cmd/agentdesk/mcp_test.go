@@ -144,7 +144,7 @@ func TestToolsListsLiveMCPTools(t *testing.T) {
 	for _, want := range []string{
 		"files__echo", "files__crash",
 		"MCP servers (started for this listing, then stopped; every call needs approval: --approve mcp:SERVER):\n",
-		"  files (stdio): 12 tools\n",
+		"  files (stdio): 14 tools\n",
 		"  gone (stdio): failed to start: command \"agentdesk-no-such-mcp-program\" is not found on PATH",
 	} {
 		if !strings.Contains(stdout, want) {

@@ -394,6 +394,13 @@ func buildTree(sp spec) error {
 		}
 		list = append(list, mount{fd, b.Target, true})
 	}
+	for _, f := range sp.Files {
+		fd, err := open(f)
+		if err != nil {
+			return err
+		}
+		list = append(list, mount{fd, f, false})
+	}
 	devFDs := map[string]int{}
 	for _, d := range devices {
 		if fd, err := open("/dev/" + d); err == nil {
@@ -422,13 +429,15 @@ func buildTree(sp spec) error {
 		done = append(done, "/tmp")
 	}
 	for _, m := range list {
-		if err := mountPoint(m.target, done, true); err != nil {
+		if err := mountPoint(m.target, done, m.write); err != nil {
 			return err
 		}
 		if err := unix.Mount(fdPath(m.fd), m.target, "", unix.MS_BIND, ""); err != nil {
-			return fmt.Errorf("showing a folder at %s: %w", m.target, err)
+			return fmt.Errorf("showing %s: %w", m.target, err)
 		}
-		done = append(done, m.target)
+		if m.write {
+			done = append(done, m.target)
+		}
 	}
 	for _, l := range sp.Links {
 		if _, err := os.Lstat(l.Target); err == nil {
@@ -494,13 +503,19 @@ func buildDev(fds map[string]int) error {
 // filesystem), an error otherwise.
 func mountPoint(target string, done []string, dir bool) error {
 	if fi, err := os.Stat(target); err == nil {
-		if dir && !fi.IsDir() {
-			return fmt.Errorf("cannot show a folder at %s: it is a file", target)
+		if dir != fi.IsDir() {
+			return fmt.Errorf("cannot show %s: a folder and a file are not alike", target)
 		}
 		return nil
 	}
 	for _, d := range done {
 		if _, ok := within(d, target); ok {
+			if !dir {
+				if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+					return fmt.Errorf("making %s: %w", target, err)
+				}
+				return os.WriteFile(target, nil, 0o600)
+			}
 			if err := os.MkdirAll(target, 0o700); err != nil {
 				return fmt.Errorf("making %s: %w", target, err)
 			}

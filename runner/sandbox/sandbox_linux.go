@@ -60,6 +60,9 @@ type spec struct {
 	// (Source the link's text, Target its path), made again inside where
 	// a private folder hides them.
 	Links []Bind `json:"links,omitempty"`
+	// Files are files shown read-only at their own path where a private
+	// folder (/tmp) would hide them: the command's own executable.
+	Files []string `json:"files,omitempty"`
 }
 
 // cloneFlags are the namespaces a sandboxed command gets.
@@ -200,6 +203,11 @@ func Wrap(cmd *exec.Cmd, c Config) error {
 		dir, _ = os.Getwd()
 	}
 	sp.Dir = inside(canonical(dir), sp.Binds)
+	if exe := canonical(cmd.Path); filepath.IsAbs(exe) {
+		if _, hidden := within("/tmp", exe); hidden {
+			sp.Files = append(sp.Files, exe)
+		}
+	}
 	sp.Write = writable(sp)
 	env := cmd.Env
 	if env == nil {

@@ -56,8 +56,12 @@ type Sandbox struct {
 	// Off runs commands unsandboxed, on the real filesystem
 	// (--no-sandbox).
 	Off bool
-	// Network lets sandboxed commands reach the network (--allow-network).
+	// Network lets sandboxed commands and stdio MCP servers reach the
+	// network (--allow-network).
 	Network bool
+	// NetworkServers names the stdio MCP servers that may reach the
+	// network when Network is off (--allow-network-mcp).
+	NetworkServers []string
 	// PassEnv names secret-looking variables commands still get
 	// (--pass-env).
 	PassEnv []string

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -132,6 +133,35 @@ func (w *Workspace) sandboxFor(wt *overlay.WorkTree) (box *sandbox.Config, refus
 		}
 	}
 	return c, ""
+}
+
+// ServerSandbox returns the sandbox a stdio MCP server of the run starts
+// in: a command's (the run's copy, made now, at the project's path), the
+// network on when the run allows it or names the server; nil with
+// --no-sandbox. Where the machine cannot sandbox, the error says why
+// (sandbox.Refusal's words).
+func (w *Workspace) ServerSandbox(server string) (*sandbox.Config, error) {
+	if w.box.Off {
+		return nil, nil
+	}
+	if r := sandbox.Probe(); !r.Available() {
+		return nil, fmt.Errorf("MCP server '%s' was not started: agentdesk cannot sandbox it on this machine (%s); pass --no-sandbox to run it unsandboxed: %w", server, r.Unavailable, sandbox.ErrUnavailable)
+	}
+	wt, err := w.ov.WorkTree()
+	if err != nil {
+		return nil, err
+	}
+	c, _ := w.sandboxFor(wt)
+	c.Network = w.box.Network || slices.Contains(w.box.NetworkServers, server)
+	return c, nil
+}
+
+// CollectWork reads what commands and servers wrote in the run's copy of
+// the project back into the overlay, when the copy was made.
+func (w *Workspace) CollectWork() {
+	if wt := w.ov.WorkTreeIfMade(); wt != nil {
+		_, _ = wt.Collect()
+	}
 }
 
 // xfszExit is the shell's exit code for a command that SIGXFSZ (signal
