@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/mcp"
@@ -119,6 +120,42 @@ func (p *prepared) serverSandbox(s Spec) func(cmd *exec.Cmd, server string) erro
 		}
 		box.PassEnv = pass
 		return sandbox.Wrap(cmd, *box)
+	}
+}
+
+// SandboxReport says what sb makes of the sandbox on this machine: for
+// run.json, result.md, the run's stderr and the Run pane.
+func SandboxReport(sb tools.Sandbox) sandbox.Report {
+	if sb.Off {
+		return sandbox.Report{Unsandboxed: true}
+	}
+	return sandbox.Probe().WithNetwork(sb.Network, sb.NetworkServers)
+}
+
+// ProbeSandbox confines the stdio servers a batch of runs probes for
+// their tools (mcp.Probe) outside any run: sandboxed as a run's, with
+// nothing writable but their own /tmp; refused where the machine cannot
+// sandbox them.
+func ProbeSandbox(sb tools.Sandbox, cfg *lint.Config) func(cmd *exec.Cmd, server string) error {
+	return func(cmd *exec.Cmd, server string) error {
+		pass := slices.Clone(sb.PassEnv)
+		if cfg != nil {
+			for _, m := range cfg.McpServers {
+				if m.Name == server {
+					for k := range m.EnvironmentVariables {
+						pass = append(pass, k)
+					}
+				}
+			}
+		}
+		if sb.Off {
+			cmd.Env, _ = sandbox.Scrub(cmd.Env, pass)
+			return nil
+		}
+		if r := sandbox.Probe(); !r.Available() {
+			return fmt.Errorf("MCP server '%s' was not started: agentdesk cannot sandbox it on this machine (%s); pass --no-sandbox to run it unsandboxed: %w", server, r.Unavailable, sandbox.ErrUnavailable)
+		}
+		return sandbox.Wrap(cmd, sandbox.Config{Network: sb.Network || slices.Contains(sb.NetworkServers, server), PassEnv: pass})
 	}
 }
 

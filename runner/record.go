@@ -3,6 +3,7 @@ package runner
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentdesk/agentdesk/runner/sandbox"
 	"path/filepath"
 	"time"
 )
@@ -79,6 +80,9 @@ type Record struct {
 	// nil when the configuration has none (or the run is a replay, which
 	// starts none).
 	MCP *MCPRecord `json:"mcp,omitempty"`
+	// Sandbox says what confined the run's approved commands and stdio
+	// MCP servers (runner/sandbox); nil for a run without tools.
+	Sandbox *sandbox.Report `json:"sandbox,omitempty"`
 	// PID and Host identify the process that ran the run, so that a run
 	// left Running by a process that died can be reported Lost.
 	PID  int    `json:"pid"`

@@ -265,6 +265,10 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		Prompt:      promptRecord(p.request, red),
 		MCP:         mcpRecord(p.mcp, p.mcpNotes, red),
 	}
+	if p.toolsOn && p.replay == nil {
+		r := SandboxReport(s.Sandbox)
+		rec.Sandbox = &r
+	}
 	if p.toolsOn {
 		rec.Tools = toolNames(p.tools)
 		if p.request != nil {
