@@ -152,3 +152,44 @@ func TestStdioMCPNetworkOff(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretValuesAreRedacted: the value of a secret-looking variable of
+// agentdesk's, passed to a command that prints it, is stored nowhere in
+// the run folder (transcript, run.json, result.md, the recording).
+func TestSecretValuesAreRedacted(t *testing.T) {
+	needSandbox(t)
+	const name, value = "AGENTDESK_TEST_DB_PASSWORD", "hunter2-run-secret-value"
+	t.Setenv(name, value)
+	f := newFixture(t, wire.OpenAI)
+	f.srv.Enqueue(
+		script(modeltest.ToolCall("c1", "shell_execute", `{"Command":"echo \"the password is $`+name+`\"","_rationale":"print"}`), modeltest.Finish(modeltest.FinishTools)),
+		modeltest.Reply("Done."),
+	)
+	s := f.toolSpec("Print it.", project(t), Limits{})
+	s.Approve, _ = approve.ParseAll([]string{"shell_execute:*"})
+	s.Sandbox.PassEnv = []string{name}
+	s.Record = true
+	_, rec := f.run(t, s)
+	if len(rec.ToolCalls) != 1 || !strings.Contains(rec.ToolCalls[0].Result.Text, "the password is [REDACTED]") {
+		t.Fatalf("calls %+v", rec.ToolCalls)
+	}
+	if rec.Sandbox == nil || !strings.Contains(rec.Sandbox.String(), "namespaces+landlock") {
+		t.Errorf("sandbox record %+v", rec.Sandbox)
+	}
+	err := filepath.WalkDir(rec.Dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if b, _ := os.ReadFile(p); strings.Contains(string(b), value) {
+			t.Errorf("%s holds the secret", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	if !strings.Contains(string(md), "- Commands: sandbox: namespaces+landlock") {
+		t.Errorf("result.md lacks the sandbox:\n%s", md)
+	}
+}

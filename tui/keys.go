@@ -74,6 +74,7 @@ type RunKeys struct {
 	Open         key.Binding // open the run's artifacts in the viewer
 	NoTools      key.Binding // run again without tools (a model that takes none)
 	Request      key.Binding // show or hide the request the run sent
+	Network      key.Binding // switch the network of new runs' commands on or off
 }
 
 // ArtifactsKeys are the Artifacts pane's.
@@ -180,6 +181,7 @@ func DefaultKeyMap() KeyMap {
 			Open:         b("o", "open", "o"),
 			NoTools:      b("w", "again without tools", "w"),
 			Request:      b("s", "request sent", "s"),
+			Network:      b("N", "network", "N"),
 		},
 		Artifacts: ArtifactsKeys{
 			Open:   b("o", "open", "o"),
@@ -332,7 +334,7 @@ func (k RunKeys) ShortHelp() []key.Binding { return []key.Binding{k.Run, k.Cance
 
 // FullHelp describes the Run pane's keys.
 func (k RunKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{relabel(k.Run, "start a trial run"), relabel(k.Cancel, "cancel run"), relabel(k.FoldThinking, "fold thinking"), k.NextRun, relabel(k.Open, "open in viewer"), relabel(k.NoTools, "run again without tools"), relabel(k.Request, "show the request sent")}}
+	return [][]key.Binding{{relabel(k.Run, "start a trial run"), relabel(k.Cancel, "cancel run"), relabel(k.FoldThinking, "fold thinking"), k.NextRun, relabel(k.Open, "open in viewer"), relabel(k.NoTools, "run again without tools"), relabel(k.Request, "show the request sent"), relabel(k.Network, "network of new runs on/off")}}
 }
 
 // ShortHelp is the Artifacts pane's footer.

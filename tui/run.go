@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/sandbox"
 )
 
 // runTickEvery is how often the clocks of running runs are redrawn.
@@ -25,6 +26,7 @@ const runTickEvery = 250 * time.Millisecond
 // shows it.
 type runView struct {
 	run       *runner.Run
+	sandbox   *sandbox.Report // what confines the run's commands; nil without tools
 	id        string
 	agentPath string // the agent file, to find the runs of the selection
 	agent     string
@@ -228,6 +230,7 @@ type (
 		tools     bool
 		prompt    *runner.PromptRecord
 		message   string
+		sandbox   *sandbox.Report
 	}
 	// runEventsMsg carries the events from index from on, all that were
 	// ready when the first arrived.
@@ -250,7 +253,7 @@ func startRunCmd(ctx context.Context, rn *runner.Runner, spec runner.Spec, agent
 		r, err := rn.Start(ctx, spec)
 		msg := runStartedMsg{run: r, err: err, agentPath: spec.Agent.Path, agent: agent, task: spec.Task, context: spec.Context, tools: spec.Project != ""}
 		if err == nil {
-			msg.prompt, msg.message = r.Record().Prompt, r.FirstMessage()
+			msg.prompt, msg.message, msg.sandbox = r.Record().Prompt, r.FirstMessage(), r.Record().Sandbox
 		}
 		return msg
 	}
@@ -341,6 +344,10 @@ func (p *runPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Request):
 		p.showRequest = !p.showRequest
 		return nil, true
+	case key.Matches(msg, k.Network):
+		sb := &p.e.opts.Sandbox
+		sb.Network = !sb.Network
+		return p.e.notify("new runs: "+runner.SandboxReport(*sb).String(), false), true
 	}
 	return nil, false
 }
@@ -389,7 +396,7 @@ func (p *runPane) ask() tea.Cmd {
 func (p *runPane) start(f *lint.File, task, context, project string) tea.Cmd {
 	e := p.e
 	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project, NetClaw: e.netClaw(),
-		Approve: e.opts.Approve, AskInEvents: true}
+		Approve: e.opts.Approve, AskInEvents: true, Sandbox: e.opts.Sandbox}
 	if e.cat != nil {
 		spec.Skills = e.cat.Skills
 	}
@@ -405,7 +412,7 @@ func (p *runPane) started(msg runStartedMsg) tea.Cmd {
 	rv := &runView{
 		run: msg.run, id: msg.run.ID(), agentPath: msg.agentPath, agent: msg.agent,
 		task: msg.task, context: msg.context, tools: msg.tools, status: msg.run.Status(),
-		prompt: msg.prompt, message: msg.message,
+		prompt: msg.prompt, message: msg.message, sandbox: msg.sandbox,
 	}
 	p.runs = append(p.runs, rv)
 	if p.shown == nil {
@@ -693,6 +700,14 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 		}
 	}
 	add(modelLines(st, rv.run.Model(), w, false)...)
+	if sb := rv.sandbox; sb != nil {
+		line := cut("Commands: "+sb.String()+" · "+keyName(k.Run.Network)+": network for new runs", w)
+		if sb.Available() && !sb.Unsandboxed {
+			add(st.Dim.Render(line))
+		} else {
+			add(st.Warning.Render(line))
+		}
+	}
 	if rv.prompt != nil && len(rv.prompt.Missing) > 0 {
 		add(cut(st.Warning.Render("Sent without "+strings.Join(rv.prompt.Missing, ", ")+": "+Sanitize(homeNamed(e.cat, rv.prompt.MissingReasons[rv.prompt.Missing[0]]))), w))
 	}
