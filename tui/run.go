@@ -701,7 +701,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 	}
 	add(modelLines(st, rv.run.Model(), w, false)...)
 	if sb := rv.sandbox; sb != nil {
-		line := cut("Commands: "+sb.String()+" · "+keyName(k.Run.Network)+": network for new runs", w)
+		line := cut("Commands "+sb.Short()+" · "+keyName(k.Run.Network)+": network of new runs", w)
 		if sb.Available() && !sb.Unsandboxed {
 			add(st.Dim.Render(line))
 		} else {

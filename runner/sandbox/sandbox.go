@@ -98,6 +98,23 @@ func (r Report) String() string {
 	return fmt.Sprintf("sandbox: namespaces+landlock (ABI %d), network %s", r.Landlock, net)
 }
 
+// Short is the label without the details, for narrow places (the Run
+// pane): "sandboxed, network off", "unsandboxed (--no-sandbox)" or
+// "refused: this machine cannot sandbox (see run.json)".
+func (r Report) Short() string {
+	switch {
+	case r.Unsandboxed:
+		return "unsandboxed (--no-sandbox)"
+	case !r.Available():
+		return "refused: this machine cannot sandbox them (result.md says why)"
+	}
+	net := r.Network
+	if net == "" {
+		net = "off"
+	}
+	return "sandboxed, network " + net
+}
+
 // WithNetwork returns r with its network state: on for the whole run, or
 // off with the servers (mcp:NAME) that may reach it.
 func (r Report) WithNetwork(all bool, servers []string) Report {
