@@ -30,17 +30,17 @@ type ChangeRecord struct {
 }
 
 // collectChanges reads what the run changed in its overlay of the
-// project, keeps it (redacted, old contents left out) for Changes and, when
-// recording, in the cassette. It returns the changes as read, for the
-// patch. A replay's changes come from its cassette instead (set when the
-// run started).
-func (r *Run) collectChanges() ([]overlay.Change, error) {
+// project and keeps it (redacted, old contents left out) for Changes, with
+// its changes.patch (redacted) and, when recording, both in the cassette.
+// A replay's changes come from its cassette instead (set when the run
+// started).
+func (r *Run) collectChanges() error {
 	if r.overlay == nil {
-		return nil, nil
+		return nil
 	}
 	full, err := r.overlay.Changes()
 	if err != nil {
-		return nil, fmt.Errorf("reading what run %s changed: %w", r.rec.RunID, err)
+		return fmt.Errorf("reading what run %s changed: %w", r.rec.RunID, err)
 	}
 	cs := make([]overlay.Change, len(full))
 	for i, c := range full {
@@ -50,13 +50,20 @@ func (r *Run) collectChanges() ([]overlay.Change, error) {
 		}
 		cs[i] = c
 	}
+	var patch string
+	if len(full) > 0 {
+		patch = r.red.String(string(overlay.RenderPatch(redactBinary(r.red, full))))
+	}
 	r.mu.Lock()
-	r.changes = cs
+	r.changes, r.patch = cs, patch
 	r.mu.Unlock()
 	if r.tape != nil {
 		r.tape.Changes = tapeChanges(cs)
+		if len(patch) <= cassette.MaxPatch {
+			r.tape.Patch = patch
+		}
 	}
-	return full, nil
+	return nil
 }
 
 // tapeChanges converts changes for a cassette: text contents up to
@@ -81,28 +88,51 @@ func replayChanges(tape *cassette.Cassette) []overlay.Change {
 	}
 	out := make([]overlay.Change, len(tape.Changes))
 	for i, c := range tape.Changes {
-		out[i] = overlay.Change{Path: c.Path, Kind: overlay.ChangeKind(c.Kind)}
+		out[i] = overlay.Change{Path: c.Path, Kind: overlay.ChangeKind(c.Kind), NewMode: 0o644}
 		if c.Content != nil {
 			out[i].New = []byte(*c.Content)
 		} else if c.Kind != string(overlay.Deleted) {
 			out[i].Binary = true // kept without its content
 		}
+		if c.Kind != string(overlay.Added) {
+			out[i].Unrecorded = true // the content before the run is not kept
+		}
 	}
 	return out
 }
 
+// replayPatch is the changes.patch a replay writes: the recorded one, or
+// for a cassette that has none (made before cassettes kept it), what its
+// changes can show: the files it added in full, the rest listed in the
+// patch's header.
+func replayPatch(tape *cassette.Cassette) string {
+	if tape == nil {
+		return ""
+	}
+	if tape.Patch != "" {
+		return tape.Patch
+	}
+	if cs := replayChanges(tape); len(cs) > 0 {
+		return string(overlay.RenderPatch(cs))
+	}
+	return ""
+}
+
 // keepChanges lists the run's changes in the record and queues the
-// redacted changes.patch (made from full, the changes as read) and the
-// files the run left in its session folder for the run folder. The run's
+// redacted changes.patch and the files the run left in its session folder for the run folder. The run's
 // lock is held.
-func (r *Run) keepChanges(rec *Record, full []overlay.Change) error {
+func (r *Run) keepChanges(rec *Record) error {
+	r.extraFiles = map[string][]byte{}
 	if r.overlay == nil {
 		for _, c := range r.changes { // a replay's, from its cassette
 			rec.Changes = append(rec.Changes, ChangeRecord{Path: c.Path, Kind: string(c.Kind)})
 		}
+		if r.patch != "" {
+			r.extraFiles[PatchFile] = []byte(r.red.String(r.patch))
+			rec.Files = append(rec.Files, PatchFile)
+		}
 		return nil
 	}
-	r.extraFiles = map[string][]byte{}
 	if ws := r.workspace; ws != nil && ws.Session() != nil {
 		if cs, err := ws.Session().Changes(); err == nil {
 			for _, c := range cs {
@@ -123,7 +153,7 @@ func (r *Run) keepChanges(rec *Record, full []overlay.Change) error {
 	for i, c := range cs {
 		rec.Changes[i] = ChangeRecord{Path: r.red.String(c.Path), Kind: string(c.Kind)}
 	}
-	r.extraFiles[PatchFile] = []byte(r.red.String(string(overlay.RenderPatch(redactBinary(r.red, full)))))
+	r.extraFiles[PatchFile] = []byte(r.patch)
 	rec.Files = append(rec.Files, PatchFile)
 	return nil
 }

@@ -54,8 +54,9 @@ type Record struct {
 	// Project is the folder the tools read, absolute; "" without tools
 	// (and in a replay, which plays the recorded results).
 	Project string `json:"project,omitempty"`
-	// MaxToolIterations is the cap on model calls that offer tools
-	// (Session.MaxToolIterationsPerTurn); 0 without tools.
+	// MaxToolIterations was the cap on model calls that offer tools
+	// (Session.MaxToolIterationsPerTurn) older versions wrote; NetClaw has
+	// no tool-round cap, and it is no longer written.
 	MaxToolIterations int `json:"max_tool_iterations,omitempty"`
 	// ToolCalls are the tool calls the model made, in every model call,
 	// each with the result it got back.
@@ -83,6 +84,11 @@ type Record struct {
 	// Sandbox says what confined the run's approved commands and stdio
 	// MCP servers (runner/sandbox); nil for a run without tools.
 	Sandbox *sandbox.Report `json:"sandbox,omitempty"`
+	// Parent is what the parent session receives for the run: the
+	// acceptance record, the notice, the terminal record and the file
+	// handoff. Nil for a frontline run, while the run is running, and in
+	// runs recorded before agentdesk wrote it.
+	Parent *ParentRecord `json:"parent,omitempty"`
 	// PID and Host identify the process that ran the run, so that a run
 	// left Running by a process that died can be reported Lost.
 	PID  int    `json:"pid"`
@@ -151,7 +157,7 @@ type ToolResult struct {
 	Error   bool `json:"error,omitempty"`
 	Refused bool `json:"refused,omitempty"`
 	Cut     bool `json:"cut,omitempty"`
-	// Guard is what the repeat guard decided: "allow" (the call ran),
+	// Guard is what the cycle guard decided: "allow" (the call ran),
 	// "refuse" (it did not; Text is the correction), "stop" (the run
 	// ended on it).
 	Guard string `json:"guard"`
@@ -175,8 +181,8 @@ type Counts struct {
 	ToolCalls int `json:"tool_calls"`
 	// ToolResults is the number of them answered; ToolErrors of those
 	// whose result is an error; ToolRefused of those refused without
-	// running (by the tools or by the repeat guard); GuardRefusals of
-	// those the repeat guard refused.
+	// running (by the tools or by the cycle guard); GuardRefusals of
+	// those the cycle guard refused.
 	ToolResults   int `json:"tool_results"`
 	ToolErrors    int `json:"tool_errors"`
 	ToolRefused   int `json:"tool_refused"`
@@ -230,7 +236,9 @@ type LimitsRecord struct {
 	InterDeltaMS   int64 `json:"inter_delta_ms"`
 	NoProgressMS   int64 `json:"no_progress_ms"`
 	ThinkingOnlyMS int64 `json:"thinking_only_ms"`
-	MaxCallMS      int64 `json:"max_call_ms"`
+	// MaxCallMS was the per-call cap (SubAgents.MaxLlmCallSeconds) older
+	// versions wrote; NetClaw has none, and it is no longer written.
+	MaxCallMS int64 `json:"max_call_ms,omitempty"`
 }
 
 func limitsRecord(l Limits) LimitsRecord {
@@ -239,7 +247,6 @@ func limitsRecord(l Limits) LimitsRecord {
 		InterDeltaMS:   l.InterDelta.Milliseconds(),
 		NoProgressMS:   l.NoProgress.Milliseconds(),
 		ThinkingOnlyMS: l.ThinkingOnlyCap().Milliseconds(),
-		MaxCallMS:      l.MaxCall.Milliseconds(),
 	}
 }
 

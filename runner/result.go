@@ -58,6 +58,7 @@ func ResultMarkdown(r *Record) string {
 	} else {
 		b.WriteString("(no text)\n")
 	}
+	writeChangesSection(&b, r)
 	b.WriteString("\n## Evidence\n\n")
 	m := r.Model
 	fmt.Fprintf(&b, "- Model: %s at %s (provider %s, type %s)\n", termsafe.Escape(m.ModelID), termsafe.Escape(m.Endpoint), termsafe.Escape(m.Provider), termsafe.Escape(m.Type))
@@ -89,7 +90,7 @@ func ResultMarkdown(r *Record) string {
 		b.WriteString("- Tool calls: none\n")
 	} else {
 		c := r.Counts
-		fmt.Fprintf(&b, "- Tool calls: %d (%d answered, %d errors, %d refused, %d by the repeat guard), numbered model call.tool call\n", len(r.ToolCalls), c.ToolResults, c.ToolErrors, c.ToolRefused, c.GuardRefusals)
+		fmt.Fprintf(&b, "- Tool calls: %d (%d answered, %d errors, %d refused, %d by the cycle guard), numbered model call.tool call\n", len(r.ToolCalls), c.ToolResults, c.ToolErrors, c.ToolRefused, c.GuardRefusals)
 		// Tool calls are numbered <model call>.<nth call of it>, so calls
 		// the model made in parallel in one reply are told apart.
 		nth, prevCall := 0, -1
@@ -107,8 +108,8 @@ func ResultMarkdown(r *Record) string {
 		}
 	}
 	l := r.Limits
-	fmt.Fprintf(&b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s, max call %s\n",
-		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS), millis(l.MaxCallMS))
+	fmt.Fprintf(&b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s\n",
+		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS))
 	if r.Sandbox != nil {
 		fmt.Fprintf(&b, "- Commands: %s\n", termsafe.Escape(r.Sandbox.String()))
 	}
@@ -123,6 +124,12 @@ func ResultMarkdown(r *Record) string {
 	}
 	if strings.TrimSpace(r.Context) != "" {
 		fmt.Fprintf(&b, "\n## Context\n\n%s\n", escapeBlock(r.Context))
+	}
+	if lines := r.Parent.Lines(); len(lines) > 0 {
+		b.WriteString("\n## What the parent receives\n\n")
+		for _, l := range lines {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
 	}
 	b.WriteString("\n## Artifacts\n\n")
 	for _, f := range r.Files {
@@ -149,9 +156,9 @@ func writeToolResult(b *strings.Builder, res *ToolResult) {
 	var what []string
 	switch res.Guard {
 	case "refuse":
-		what = append(what, "refused by the repeat guard")
+		what = append(what, "refused by the cycle guard")
 	case "stop":
-		what = append(what, "ended the run (repeat after a correction)")
+		what = append(what, "ended the run (repeat after the cycle guard's correction)")
 	default:
 		switch {
 		case res.Refused:

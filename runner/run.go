@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/mcp"
@@ -103,6 +104,9 @@ type Spec struct {
 	// no one to ask, and such a call fails the run as NetClaw's
 	// SubAgentActor fails it with no parent approval bridge.
 	Asker approve.Asker
+	// Advice says where the run was started, for the refusal of a gated
+	// call no pattern approves and no one is asked about.
+	Advice approve.Advice
 	// AskInEvents puts such a call to whoever reads the run's events
 	// instead (the browser): an EventApproval, whose answer the run waits
 	// for. It is used when Asker is nil.
@@ -129,19 +133,15 @@ type Spec struct {
 	// Skills are the home's skills: skill_load and skill_read_resource
 	// read the loaded ones that do not route (nil: both are stubbed).
 	Skills []*lint.Skill
-	// MaxToolIterations caps the model calls that offer tools (0:
-	// Session.MaxToolIterationsPerTurn, 60 by default). At the cap the
-	// tools are withdrawn and the model is asked for its final answer.
-	MaxToolIterations int
 	// Record keeps the raw bytes of every model response, with their
 	// timing, and the tool results, redacted, in the run folder's
 	// stream.cassette.
 	Record bool
 	// Replay plays this cassette instead of calling the model: the same
 	// decoders and watchdog, the recorded tool results (no tool touches
-	// the disk), the recorded model, limits, tools and cap (Limits and
-	// MaxToolIterations still override them). Agent and Task may be left
-	// out: the cassette names them. A provider of type replay in the
+	// the disk), the recorded model, limits and tools (Limits still
+	// overrides the limits). Agent and Task may be left out: the cassette
+	// names them. A provider of type replay in the
 	// configuration does the same with the cassette its Endpoint names.
 	Replay *cassette.Cassette
 	// ReplaySource names the cassette in run.json (its path); "" for a
@@ -155,7 +155,10 @@ type Spec struct {
 	// wait in the Run until Keep writes them. Record.Dir names the folder
 	// Keep would make. For replays whose folder is wanted only when the
 	// sample fails (a replay can be made again at will); a live run
-	// should be saved as it goes.
+	// should be saved as it goes. The tokens of the record's prompt
+	// parts are 0 until Keep counts them (in the record, shared by
+	// Record and Wait): a replay that is not kept never builds the
+	// tokenizer's vocabulary.
 	Unsaved bool
 	// Suite, when set, ties the run to the suite case it ran for; run.json
 	// keeps it, so the runs list can say which suite and case a run
@@ -262,8 +265,10 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		Replay:      p.replay,
 		Frontline:   p.frontlineRecord(red),
 		Suite:       s.Suite,
-		Prompt:      promptRecord(p.request, red),
-		MCP:         mcpRecord(p.mcp, p.mcpNotes, red),
+		// An unsaved run's prompt is counted when Keep writes it: a
+		// replay that passes never builds the tokenizer's vocabulary.
+		Prompt: promptRecord(p.request, red, !s.Unsaved),
+		MCP:    mcpRecord(p.mcp, p.mcpNotes, red),
 	}
 	if p.toolsOn && p.replay == nil {
 		r := SandboxReport(s.Sandbox)
@@ -279,7 +284,6 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 			}
 		}
 		rec.Project = p.project
-		rec.MaxToolIterations = p.maxIter
 	}
 	if !s.Unsaved {
 		if err := writeRecord(&rec); err != nil {
@@ -300,6 +304,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		system:    p.system,
 		layers:    p.layers,
 		message:   p.firstMessage(dir, id),
+		request:   p.request,
 		ctx:       runCtx,
 		cancel:    cancel,
 		rec:       rec,
@@ -308,11 +313,11 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		toolsOn:   p.toolsOn,
 		tools:     p.tools,
 		toolbox:   p.toolbox,
-		maxIter:   p.maxIter,
 		guard:     tools.NewGuard(),
 		overlay:   p.overlay,
 		workspace: p.workspace,
 		changes:   replayChanges(p.cassette),
+		patch:     replayPatch(p.cassette),
 		changed:   make(chan struct{}),
 		done:      make(chan struct{}),
 	}
@@ -393,18 +398,20 @@ type Run struct {
 	// clock is a fast replay's virtual clock; nil means the wall clock.
 	clock *cassette.VirtualClock
 
-	// The tool loop: whether tools are offered, which, what runs them, the
-	// cap on model calls with tools, and the repeat guard.
+	// The tool loop: whether tools are offered, which, what runs them, and
+	// the cycle guard.
 	toolsOn bool
 	tools   []wire.Tool
 	toolbox toolRunner
-	maxIter int
 	guard   *tools.Guard
 	// overlay is the project's overlay the tools write to; nil without
 	// a project.
 	overlay *overlay.Overlay
 	// changes are what the run changed in the overlay, read when it ended.
 	changes []overlay.Change
+	// patch is the run's changes.patch (redacted): rendered when it
+	// ended, or a replay's recorded one ("" for an older cassette).
+	patch string
 	// workspace is the tools' view of the project and session folder.
 	workspace *tools.Workspace
 	// extraFiles are written into the run folder at the end, by path:
@@ -430,6 +437,9 @@ type Run struct {
 	writeErr   error
 	// unsaved holds an Unsaved run's folder until Keep writes it.
 	unsaved *folderContent
+	// request is the composed request (nil for none), whose parts Keep
+	// counts for an Unsaved run's record.
+	request *request.Request
 }
 
 // folderContent is what a finished run's folder holds.
@@ -442,8 +452,9 @@ type folderContent struct {
 }
 
 // Keep writes the folder of a finished Unsaved run (Spec.Unsaved) and
-// returns it; for any other run it returns the folder written already.
-// It waits for the run to end. Keeping twice writes once.
+// returns it, its prompt's tokens counted first; for any other run it
+// returns the folder written already. It waits for the run to end.
+// Keeping twice writes once.
 func (r *Run) Keep() (string, error) {
 	<-r.done
 	r.mu.Lock()
@@ -455,6 +466,7 @@ func (r *Run) Keep() (string, error) {
 	if _, err := createRunFolder(r.runner.dir, u.rec.RunID); err != nil {
 		return "", err
 	}
+	countPrompt(u.rec.Prompt, r.request)
 	if err := writeRunFolder(&u.rec, u.transcript, u.tape, u.extra); err != nil {
 		return "", err
 	}

@@ -75,6 +75,8 @@ type RunKeys struct {
 	NoTools      key.Binding // run again without tools (a model that takes none)
 	Request      key.Binding // show or hide the request the run sent
 	Network      key.Binding // switch the network of new runs' commands on or off
+	Compare      key.Binding // compare the run shown with the one before it
+	CompareBack  key.Binding // compare with a run further back
 }
 
 // ArtifactsKeys are the Artifacts pane's.
@@ -182,6 +184,8 @@ func DefaultKeyMap() KeyMap {
 			NoTools:      b("w", "again without tools", "w"),
 			Request:      b("s", "request sent", "s"),
 			Network:      b("N", "network", "N"),
+			Compare:      b("c", "compare", "c"),
+			CompareBack:  b("[", "earlier run", "["),
 		},
 		Artifacts: ArtifactsKeys{
 			Open:   b("o", "open", "o"),
@@ -334,7 +338,8 @@ func (k RunKeys) ShortHelp() []key.Binding { return []key.Binding{k.Run, k.Cance
 
 // FullHelp describes the Run pane's keys.
 func (k RunKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{relabel(k.Run, "start a trial run"), relabel(k.Cancel, "cancel run"), relabel(k.FoldThinking, "fold thinking"), k.NextRun, relabel(k.Open, "open in viewer"), relabel(k.NoTools, "run again without tools"), relabel(k.Request, "show the request sent"), relabel(k.Network, "network of new runs on/off")}}
+	return [][]key.Binding{{relabel(k.Run, "start a trial run"), relabel(k.Cancel, "cancel run"), relabel(k.FoldThinking, "fold thinking"), k.NextRun, relabel(k.Open, "open in viewer"), relabel(k.NoTools, "run again without tools"), relabel(k.Request, "show the request sent"),
+		relabel(k.Compare, "compare with the run before (and back)"), relabel(k.CompareBack, "compare with an earlier run"), relabel(k.Network, "network of new runs on/off")}}
 }
 
 // ShortHelp is the Artifacts pane's footer.

@@ -119,6 +119,8 @@ type runPane struct {
 	// (a replay applies the recorded limits, not the configured ones),
 	// read in the background, by cassette path.
 	recorded map[string]*recordedLimits
+	// compare is the comparison with an earlier run, when on (compare.go).
+	compare compareView
 }
 
 // recordedLimits are a recording's limits, once read.
@@ -146,7 +148,7 @@ func recordedLimitsCmd(path string) tea.Cmd {
 		l := tape.Header.Limits
 		return recordedLimitsMsg{path: path, limits: runner.Limits{
 			Prefill: ms(l.PrefillMS), InterDelta: ms(l.InterDeltaMS), NoProgress: ms(l.NoProgressMS),
-			ThinkingOnly: ms(l.ThinkingOnlyMS), MaxCall: ms(l.MaxCallMS),
+			ThinkingOnly: ms(l.ThinkingOnlyMS),
 		}}
 	}
 }
@@ -348,6 +350,10 @@ func (p *runPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
 		sb := &p.e.opts.Sandbox
 		sb.Network = !sb.Network
 		return p.e.notify("new runs: "+runner.SandboxReport(*sb).String(), false), true
+	case key.Matches(msg, k.Compare):
+		return p.toggleCompare(), true
+	case key.Matches(msg, k.CompareBack):
+		return p.compareBack(), true
 	}
 	return nil, false
 }
@@ -420,6 +426,11 @@ func (p *runPane) started(msg runStartedMsg) tea.Cmd {
 	}
 	p.shown[rv.agentPath] = rv.id
 	p.scroll.follow = true
+	if p.compare.on && p.compare.agentPath == rv.agentPath {
+		// The new run streams; once it has ended it is compared with the
+		// one before it.
+		p.compare.on, p.compare.pending = false, true
+	}
 	return tea.Batch(p.waitEvents(rv.run, 0), p.startTicking())
 }
 
@@ -452,15 +463,21 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		rv.record = &rec
 	}
 	e := p.e
+	if p.compare.pending && p.compare.agentPath == rv.agentPath {
+		if sel := e.selected(); sel != nil && sel.Path == rv.agentPath {
+			p.compare.pending, p.compare.on, p.compare.back = false, true, 1
+			cmd = p.askCompare()
+		}
+	}
 	// A prompt still up belongs to a run that stopped waiting (it was
 	// cancelled): its ask already ended as cancelled, so it closes.
 	e.drop(isApprovalOf(rv.id))
 	switch sel := e.selected(); {
 	case rv.writeErr != nil:
 		first, _, _ := strings.Cut(rv.writeErr.Error(), "\n")
-		cmd = e.notify(rv.agent+": the run folder could not be written: "+first, true)
+		cmd = tea.Batch(cmd, e.notify(rv.agent+": the run folder could not be written: "+first, true))
 	case !p.visible() || sel == nil || sel.Path != rv.agentPath:
-		cmd = e.notify(rv.agent+": run finished — "+outcomeText(rv.record)+" ("+keyName(e.keys.Browser.Tab3)+")", rv.record == nil || rv.record.Outcome != runner.Completed)
+		cmd = tea.Batch(cmd, e.notify(rv.agent+": run finished — "+outcomeText(rv.record)+" ("+keyName(e.keys.Browser.Tab3)+")", rv.record == nil || rv.record.Outcome != runner.Completed))
 	}
 	return cmd, true
 }
@@ -575,6 +592,9 @@ func (p *runPane) content(w int) blocks {
 	case sel == nil:
 		return lines([]string{st.Dim.Render("Select an agent to run it.")})
 	}
+	if p.compare.on && p.compare.agentPath == sel.Path {
+		return p.compareBlocks(w)
+	}
 	rv := p.current(sel.Path)
 	if rv == nil {
 		return lines(p.intro(sel, w))
@@ -642,8 +662,8 @@ func modelLines(st *Styles, md runner.Model, w int, endpoint bool) []string {
 }
 
 func limitLines(st *Styles, l runner.Limits, w int) []string {
-	line := fmt.Sprintf("prefill %s · inter-delta %s · no-progress %s · thinking-only %s · max call %s",
-		dur(l.Prefill), dur(l.InterDelta), dur(l.NoProgress), dur(l.ThinkingOnlyCap()), dur(l.MaxCall))
+	line := fmt.Sprintf("prefill %s · inter-delta %s · no-progress %s · thinking-only %s",
+		dur(l.Prefill), dur(l.InterDelta), dur(l.NoProgress), dur(l.ThinkingOnlyCap()))
 	return labelled(st, "Limits   ", line, w)
 }
 
@@ -721,6 +741,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 	out = append(out, p.changesBlock(rv, w)...)
 	if rv.ended() {
 		out = append(out, block{lines: append([]string{""}, bannerLines(st, k, rv, e.shortenPaths, w)...)})
+		out = append(out, parentBlock(st, rv.record, w)...)
 		if toolsRefused(rv) {
 			offer := "This model does not take tools: press " + keyName(k.Run.NoTools) + " to run the same task again without them (no tools offered, none listed in the prompt)."
 			out = append(out, block{lines: append([]string{""}, bannerText(st.Banner, offer, w)...)})
@@ -784,7 +805,11 @@ func clockLines(st *Styles, rv *runView, w int) []string {
 	c, l := s.Call, s.Call.Limits
 	var parts []string
 	if !c.HasFirstDelta {
-		parts = append(parts, fmt.Sprintf("prefill %s / %s", dur(c.Elapsed), dur(l.Prefill)))
+		// Keepalives refresh the prefill budget; the no-progress
+		// ceiling runs from the call's start.
+		parts = append(parts,
+			fmt.Sprintf("prefill silence %s / %s", dur(c.SinceWire), dur(l.Prefill)),
+			fmt.Sprintf("since progress %s / %s", dur(c.SinceProgress), dur(l.NoProgress)))
 	} else {
 		parts = append(parts,
 			fmt.Sprintf("since progress %s / %s", dur(c.SinceProgress), dur(l.NoProgress)),
@@ -793,7 +818,7 @@ func clockLines(st *Styles, rv *runView, w int) []string {
 	if c.ThinkingOnly > 0 {
 		parts = append(parts, fmt.Sprintf("thinking only %s / %s", dur(c.ThinkingOnly), dur(l.ThinkingOnlyCap())))
 	}
-	parts = append(parts, fmt.Sprintf("call %s / %s", dur(c.Elapsed), dur(l.MaxCall)))
+	parts = append(parts, fmt.Sprintf("call %s", dur(c.Elapsed)))
 	out = append(out, labelled(st, "Limits   ", strings.Join(parts, " · "), w)...)
 	if c.HasNext {
 		for _, l := range wrap(fmt.Sprintf("next: %s in %s", c.Next.Reason, dur(c.NextIn)), max(w-9, 10)) {
@@ -899,6 +924,25 @@ func (p *runPane) changesBlock(rv *runView, w int) blocks {
 	return blocks{{lines: rv.patchRows}}
 }
 
+// parentBlock says in a line what the parent session receives for a
+// finished run (runner.ParentRecord.Summary: the acceptance, the notice,
+// the files handed over; result.md holds the records); nothing for a run
+// recorded before agentdesk wrote it.
+func parentBlock(st *Styles, rec *runner.Record, w int) blocks {
+	if rec == nil {
+		return nil
+	}
+	line := rec.Parent.Summary()
+	if line == "" {
+		return nil
+	}
+	var rows []string
+	for _, wl := range wrap("Parent: "+Sanitize(line)+" · records in "+runner.ResultFile, w) {
+		rows = append(rows, st.Dim.Render(wl))
+	}
+	return blocks{{lines: rows}}
+}
+
 // toolResultHead is the one line that says what a tool call got back
 // ("file_read: 59 bytes · recorded"), whether that is bad news (failed,
 // refused, stopped), and false when the call has no result.
@@ -910,9 +954,9 @@ func toolResultHead(tc *runner.ToolCall) (head string, bad, ok bool) {
 	var notes []string
 	switch {
 	case r.Guard == "refuse":
-		notes = append(notes, "refused by the repeat guard")
+		notes = append(notes, "refused by the cycle guard")
 	case r.Guard == "stop":
-		notes = append(notes, "the repeat guard ended the run")
+		notes = append(notes, "the cycle guard ended the run")
 	case r.Refused:
 		notes = append(notes, "refused")
 	case r.Error:

@@ -19,6 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/mcp"
+	"github.com/agentdesk/agentdesk/runner/rundiff"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -43,7 +44,11 @@ type runFlags struct {
 	audience      audienceFlag
 	mcp           mcpFlags
 	sandbox       sandboxFlags
+	samples       int
 }
+
+// maxSamples caps --samples.
+const maxSamples = 100
 
 // maxStdinTask caps what --task - or --context - reads.
 const maxStdinTask = 16 << 20
@@ -64,10 +69,9 @@ model NetClaw would use for it (its
 modelRole, or --model-role, resolved through netclaw.json), and classify how
 the run ended exactly as the runtime would: Completed; Failed with a
 reason such as output_truncated, thinking_only_timeout,
-no_substantive_output_timeout, no_activity_timeout, prefill_timeout,
-empty_final_response, llm_call_failed or cancelled_by_parent; or Partial
-when the tool loop stops it (tool_iteration_budget_exhausted,
-repeated_tool_call).
+no_substantive_output_timeout, no_activity_timeout, empty_final_response,
+malformed_final_output, llm_call_failed or cancelled_by_parent; or Partial
+when the cycle guard stops it (tool_cycle_stopped).
 
 The reply streams to stdout as it arrives; thinking goes to stderr (dimmed on
 a colour terminal). Then a line on stderr gives the outcome, the reason and
@@ -89,12 +93,14 @@ once load_tool activates it. Reads run on the project folder
 to the project, and the run folder keeps them as changes.patch; shell,
 web and MCP calls run only when an --approve pattern matches (else the run
 fails as NetClaw fails a sub-agent with no one to approve); tools that touch
-NetClaw's own state get a stub result. --no-tools offers none. Tool results go back to the model and the run goes on, up to
-Session.MaxToolIterationsPerTurn model calls; then the tools are withdrawn
-and the model must answer (else Partial, tool_iteration_budget_exhausted).
+NetClaw's own state get a stub result. --no-tools offers none. Tool results
+go back to the model and the run goes on; there is no cap on tool rounds.
 A call repeated with the same arguments and result after two rounds is
-refused with a correction, and a repeat after that ends the run (Partial,
-repeated_tool_call). Tool calls and results are shown on stderr.
+refused with NetClaw's correction, and a repeat after that ends the run
+(Partial, tool_cycle_stopped). An empty or thinking-only reply is nudged,
+up to 5 times before any tool call and 8 after; a final reply holding
+tool-call markup gets one repair nudge. Tool calls and results are shown on
+stderr.
 
 --record keeps the raw response bytes with their timing, and the tool
 results, redacted, in the run folder's stream.cassette. --replay FILE plays
@@ -131,7 +137,7 @@ or a model that does not resolve, 2 bad usage, 3 internal failure.`,
 	fl.StringVar(&f.modelRole, "model-role", "", "model role to use instead of the agent's modelRole: Main, Compaction or Fallback")
 	fl.IntVar(&f.maxTokens, "max-tokens", 0, "cap on the reply's tokens (default: the provider's; 8192 for Anthropic)")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
-	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit until the first text, thinking or tool call (default: the agent's prefillTimeoutSeconds, else SubAgents.PrefillTimeoutSeconds)")
+	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit on stream silence until the first text, thinking or tool call (default: the agent's prefillTimeoutSeconds, else SubAgents.PrefillTimeoutSeconds)")
 	fl.DurationVar(&f.interDelta, "inter-delta-timeout", 0, "limit on stream silence once the reply started (default Session.FirstTokenTimeoutSeconds)")
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds); thinking alone is capped at 3×")
 	fl.BoolVar(&f.json, "json", false, "print run.json on stdout at the end; the reply streams to stderr")
@@ -139,6 +145,7 @@ or a model that does not resolve, 2 bad usage, 3 internal failure.`,
 	fl.BoolVar(&f.noTools, "no-tools", false, "offer the model no tools")
 	addApproveFlag(fl, &f.approve, approveUsage)
 	fl.BoolVar(&f.record, "record", false, "keep the raw response bytes and tool results, redacted, in the run folder's stream.cassette")
+	fl.IntVar(&f.samples, "samples", 1, "run the task this many times, one after the other, and print the spread of outcomes, tool sequences and output lengths (1 to 100)")
 	fl.StringVar(&f.replay, "replay", "", "play this cassette back instead of calling a model")
 	fl.BoolVar(&f.fast, "fast", false, "with --replay: play without the recorded pauses (the outcome is the same)")
 	f.netclaw.add(fl)
@@ -167,6 +174,10 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		return usageErrorf("--replay needs the path of a cassette (a run folder's stream.cassette)")
 	case replaying && f.record:
 		return usageErrorf("--record makes a cassette from a model and --replay plays one: give one of them")
+	case f.samples < 1 || f.samples > maxSamples:
+		return usageErrorf("--samples is %d: give 1 to %d", f.samples, maxSamples)
+	case replaying && f.samples > 1:
+		return usageErrorf("a replay plays one recording the same way each time: leave out --samples")
 	case replaying && (changed("project") || f.noTools):
 		return usageErrorf("a replay plays the recorded tool results: leave out --project and --no-tools")
 	}
@@ -260,6 +271,9 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		if err := checkApproveServers(spec.Approve, c.Config, preview.Audience(f.audience).String()); err != nil {
 			return err
 		}
+		if err := checkApproveTools(spec.Approve, c.Config, preview.Audience(f.audience).String()); err != nil {
+			return err
+		}
 		if spec.NetClaw, err = f.netclaw.spawnNetClaw(g, c.Home, preview.Audience(f.audience)); err != nil {
 			return err
 		}
@@ -296,6 +310,9 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		if names := mcp.Startable(spec.Config.McpServers, mcp.Options{Audience: preview.Audience(f.audience).String(), Config: spec.Config}); len(names) > 0 {
 			fmt.Fprint(g.stderr, f.mcp.starting(names))
 		}
+	}
+	if f.samples > 1 {
+		return runSamples(cmd.Context(), g, f, rn, spec)
 	}
 	r, err := rn.Start(cmd.Context(), spec)
 	var se *runner.SpecError
@@ -427,7 +444,7 @@ func toolLine(e runner.Event) string {
 	what := "ok"
 	switch {
 	case r.Guard == "refuse":
-		what = "refused by the repeat guard"
+		what = "refused by the cycle guard"
 	case r.Guard == "stop":
 		what = "repeated after a correction: the run ends"
 	case r.Refused:
@@ -448,6 +465,28 @@ func toolLine(e runner.Event) string {
 // streamRun prints the run's reply and thinking as they arrive, then the
 // outcome line, and maps the outcome to the exit status.
 func streamRun(g *globals, f runFlags, r *runner.Run) error {
+	final, err := followRun(g, f, r)
+	if err != nil {
+		return err
+	}
+	if f.json {
+		data, err := final.MarshalIndent()
+		if err != nil {
+			return exitWith(exitInternal, err)
+		}
+		if err := writeString(g.stdout, string(data)); err != nil {
+			return err
+		}
+	}
+	if final.Outcome != runner.Completed {
+		return exitWith(exitFindings, errors.New(final.Error))
+	}
+	return nil
+}
+
+// followRun streams a run's reply, thinking and tool calls as they come,
+// then says how it ended on stderr, and returns its record.
+func followRun(g *globals, f runFlags, r *runner.Run) (*runner.Record, error) {
 	color := g.Color(g.stderr)
 	stdout, stderr := &outStream{w: g.stdout}, &outStream{w: g.stderr}
 	replyTo := stdout
@@ -498,28 +537,65 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 			fmt.Fprintf(g.stderr, "mcp: %s\n", termsafe.Escape(n))
 		}
 	}
+	if lines := final.Parent.Lines(); len(lines) > 0 {
+		// What the parent session would receive: NetClaw's acceptance
+		// and terminal records, the notice, the file handoff.
+		fmt.Fprintln(g.stderr, "what the parent receives:")
+		for _, l := range lines {
+			fmt.Fprintf(g.stderr, "  %s\n", l)
+		}
+	}
 	fmt.Fprintf(g.stderr, "state: %s  outcome: %s  reason: %s  run: %s\n",
 		styleState(final.State, color), runner.OutcomeText(final.Outcome), termsafe.Escape(runner.ReasonText(final.Reason)), termsafe.Escape(final.Dir))
 	if slices.Contains(final.Files, runner.StreamFile) {
 		fmt.Fprintf(g.stderr, "recorded: %s\n", termsafe.Escape(filepath.Join(final.Dir, runner.StreamFile)))
 	}
+	if line := runner.ChangesLine(final); line != "" {
+		fmt.Fprintln(g.stderr, line)
+	}
 	if werr != nil {
-		return exitWith(exitInternal, fmt.Errorf("the run ended %s but its folder could not be written: %w", final.Outcome, werr))
+		return nil, exitWith(exitInternal, fmt.Errorf("the run ended %s but its folder could not be written: %w", final.Outcome, werr))
 	}
 	if replyTo.err != nil {
-		return exitWith(exitInternal, fmt.Errorf("write the reply: %w", replyTo.err))
+		return nil, exitWith(exitInternal, fmt.Errorf("write the reply: %w", replyTo.err))
 	}
-	if f.json {
-		data, err := final.MarshalIndent()
+	return final, nil
+}
+
+// runSamples runs spec n times, one after the other, each streamed as a
+// single run is, then prints the spread of what they did: outcomes, tool
+// sequences and output lengths (--json: the records and the spread on
+// stdout). It exits 1 when a sample did not complete.
+func runSamples(ctx context.Context, g *globals, f runFlags, rn *runner.Runner, spec runner.Spec) error {
+	var recs []runner.Record
+	for i := 1; i <= f.samples && ctx.Err() == nil; i++ {
+		fmt.Fprintf(g.stderr, "sample %d of %d\n", i, f.samples)
+		r, err := rn.Start(ctx, spec)
+		var se *runner.SpecError
+		if errors.As(err, &se) {
+			return exitWith(exitFindings, err)
+		}
 		if err != nil {
 			return exitWith(exitInternal, err)
 		}
-		if err := writeString(g.stdout, string(data)); err != nil {
+		final, err := followRun(g, f, r)
+		if err != nil {
+			return err
+		}
+		recs = append(recs, *final)
+	}
+	sp := rundiff.SpreadOf(recs)
+	fmt.Fprint(g.stderr, rundiff.SpreadText(sp))
+	if f.json {
+		if err := writeJSON(g.stdout, struct {
+			Runs   []runner.Record `json:"runs"`
+			Spread rundiff.Spread  `json:"spread"`
+		}{recs, sp}); err != nil {
 			return err
 		}
 	}
-	if final.Outcome != runner.Completed {
-		return exitWith(exitFindings, errors.New(final.Error))
+	if sp.Completed < len(recs) || len(recs) < f.samples {
+		return exitWith(exitFindings, fmt.Errorf("%d of %d samples did not complete", f.samples-sp.Completed, f.samples))
 	}
 	return nil
 }

@@ -30,12 +30,22 @@ const MaxRepeat = 100
 // Outcomes a case may expect.
 var Outcomes = []string{"Completed", "Partial", "Failed"}
 
-// Reasons a case may expect, as the runner writes them (runner.Reasons;
-// runner/suite's tests keep the two lists equal).
+// Reasons a case may expect, as the runner writes them: NetClaw's
+// (SubAgentOutcomeReason, netclaw-dev/netclaw 28ddf700) and seed 002's two
+// (runner.Reasons; runner/suite's tests keep the two lists equal).
 var Reasons = []string{
 	"output_truncated", "thinking_only_timeout", "no_substantive_output_timeout", "no_activity_timeout",
-	"prefill_timeout", "empty_final_response", "llm_call_failed", "cancelled_by_parent",
-	"tool_iteration_budget_exhausted", "repeated_tool_call",
+	"empty_final_response", "malformed_final_output", "llm_call_failed", "tool_execution_failed",
+	"cancelled_by_parent", "tool_cycle_stopped",
+}
+
+// RenamedReasons are reasons older agentdesk versions wrote, with what a
+// run ends with instead ("" when nothing does; runner.RenamedReasons, kept
+// equal by runner/suite's tests), and why.
+var RenamedReasons = map[string]struct{ Now, Why string }{
+	"prefill_timeout":                 {"no_activity_timeout", "NetClaw reports a prefill expiry as no_activity_timeout"},
+	"repeated_tool_call":              {"tool_cycle_stopped", "NetClaw's cycle guard ends the run with tool_cycle_stopped"},
+	"tool_iteration_budget_exhausted": {"", "NetClaw has no cap on tool rounds, so no run ends with it"},
 }
 
 // Suite is one test suite file: the cases of one agent.
@@ -103,6 +113,9 @@ type Case struct {
 	// Mocks answer tool calls instead of the tools: the case's mocks:,
 	// then the suite's.
 	Mocks []Mock
+	// Approve are the patterns that approve the case's gated calls, as
+	// --approve does: the case's approve:, then the suite's.
+	Approve []ApprovePattern
 	// Vars are the row of vars: or vars-file: the case was made from by
 	// filling the suite's template; nil for a case written out.
 	Vars map[string]string
@@ -148,8 +161,8 @@ type ToolCall struct {
 }
 
 var (
-	suiteKeys  = []string{"agent", "audience", "models", "cases", "vars", "vars-file", "template", "mocks"}
-	caseKeys   = []string{"name", "task", "context", "context-file", "project", "skill", "model-role", "audience", "repeat", "pass-rate", "expect", "mocks"}
+	suiteKeys  = []string{"agent", "audience", "models", "cases", "vars", "vars-file", "template", "mocks", "approve"}
+	caseKeys   = []string{"name", "task", "context", "context-file", "project", "skill", "model-role", "audience", "repeat", "pass-rate", "expect", "mocks", "approve"}
 	expectKeys = []string{"outcome", "reason", "contains", "not-contains", "matches", "tools", "no-tools", "max-tool-calls", "max-seconds", "max-output-tokens", "judge", "command", "changes"}
 )
 
@@ -253,6 +266,7 @@ func Parse(path string, data []byte) *Suite {
 	var cases *yaml.Node
 	var t templated
 	var suiteMocks []Mock
+	var suiteApprove []ApprovePattern
 	r.mapping(root, "the suite", suiteKeys, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "vars":
@@ -278,6 +292,8 @@ func Parse(path string, data []byte) *Suite {
 			cases = v
 		case "mocks":
 			suiteMocks = r.mocks(v)
+		case "approve":
+			suiteApprove = r.approveList(v)
 		}
 	})
 	var nodes []*yaml.Node
@@ -297,6 +313,7 @@ func Parse(path string, data []byte) *Suite {
 			c := r.testCase(n, i)
 			if c != nil {
 				c.Mocks = append(c.Mocks, suiteMocks...)
+				c.Approve = append(c.Approve, suiteApprove...)
 			}
 			return c, c != nil
 		}
@@ -306,6 +323,7 @@ func Parse(path string, data []byte) *Suite {
 		if c != nil {
 			c.Vars = g.row.Values
 			c.Mocks = append(c.Mocks, suiteMocks...)
+			c.Approve = append(c.Approve, suiteApprove...)
 		}
 		return c, c != nil
 	})
@@ -362,6 +380,8 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 			expect = v
 		case "mocks":
 			c.Mocks = r.mocks(v)
+		case "approve":
+			c.Approve = r.approveList(v)
 		}
 	})
 	if !ok {
@@ -406,7 +426,13 @@ func (r *reader) expect(c *Case, n *yaml.Node) {
 		case "reason":
 			if s, ok := r.scalar(v, key); ok {
 				s = strings.TrimSpace(s)
-				if !slices.Contains(Reasons, s) {
+				if old, renamed := RenamedReasons[s]; renamed {
+					hint := fmt.Sprintf("did you mean '%s'? %s", old.Now, old.Why)
+					if old.Now == "" {
+						hint = old.Why + ": remove the expectation, or expect another reason: " + strings.Join(Reasons, ", ")
+					}
+					r.add(RuleValue, posOf(v), fmt.Sprintf("reason %q is not a reason a run ends with any more", s), hint)
+				} else if !slices.Contains(Reasons, s) {
 					hint := "reasons: " + strings.Join(Reasons, ", ")
 					if m := suggest(s, Reasons); m != "" {
 						hint = fmt.Sprintf("did you mean '%s'?", m)
@@ -541,6 +567,17 @@ func Check(s *Suite, c *lint.Catalog) {
 		if cs.Project != "" {
 			if fi, err := os.Stat(Resolve(dir, cs.Project)); err != nil || !fi.IsDir() {
 				r.add(RuleFile, cs.Keys["project"], fmt.Sprintf("project %s is not a folder (paths are relative to the suite)", cs.Project), "")
+			}
+		}
+		if c != nil {
+			for _, p := range cs.Approve {
+				server, ok := strings.CutPrefix(p.Text, "mcp:")
+				if !ok {
+					server, _, ok = strings.Cut(p.Text, "__")
+				}
+				if _, known := c.Config.McpServer(server); ok && !known {
+					r.add(RuleApprove, p.Pos, fmt.Sprintf("approve %q: no MCP server is named %s in netclaw.json, so it approves nothing", p.Text, server), "name one of McpServers, as agentdesk tools lists them")
+				}
 			}
 		}
 		if len(cs.Expect.Command) > 0 {

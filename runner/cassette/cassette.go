@@ -27,7 +27,7 @@
 // returned: "text" when they are valid UTF-8, else "b64" (standard base64).
 // The end line says how the body ended (see the End* constants). Tool lines
 // hold the result the run handed back to the model for each tool call of
-// that model call, in order, with what the repeat guard decided.
+// that model call, in order, with what the cycle guard decided.
 //
 // A response line with "reencoded":true marks a call whose raw bytes could
 // not be kept (a secret split across frames): its chunks were re-encoded
@@ -43,6 +43,15 @@ import "time"
 // Version is the format version this package writes and the newest it
 // reads.
 const Version = 1
+
+// LoopRules is the version of the rules by which the run loop ends a run,
+// written in the header. 0 (absent): agentdesk's older rules, a cap on
+// tool rounds (Session.MaxToolIterationsPerTurn), its own repeat guard, no
+// nudges, a per-call cap. 1: NetClaw's (TurnStateTracker, a36cc1ee): no cap
+// on tool rounds, the cycle guard, the nudges for empty and thinking-only
+// replies and for tool-call markup. A cassette recorded under other rules
+// may ask for model calls a replay does not make, or lack ones it makes.
+const LoopRules = 1
 
 // Extension is a cassette file's extension.
 const Extension = ".cassette"
@@ -78,7 +87,14 @@ type Cassette struct {
 	// Changes are what the run changed in its overlay of the project, so
 	// that a replay can check expect: changes: without the project.
 	Changes []Change
+	// Patch is the recorded run's changes.patch (redacted), so that a
+	// replay writes the same one; "" when the run changed nothing, or its
+	// patch was larger than MaxPatch.
+	Patch string
 }
+
+// MaxPatch caps the changes.patch a cassette keeps.
+const MaxPatch = 4 << 20
 
 // Change is one file the recorded run changed in its overlay.
 type Change struct {
@@ -130,8 +146,12 @@ type Header struct {
 	// Tools are the names of the tools the run offered; empty when it
 	// offered none.
 	Tools []string `json:"tools"`
-	// MaxToolIterations is the cap on model calls with tools.
+	// MaxToolIterations is the cap on model calls with tools a cassette
+	// recorded under loop rules 0 holds; NetClaw has no such cap.
 	MaxToolIterations int `json:"max_tool_iterations,omitempty"`
+	// Loop is the version of the loop rules the run was recorded under
+	// (LoopRules); 0 for a cassette of an older agentdesk.
+	Loop int `json:"loop,omitempty"`
 	// MaxTokens is the reply cap the run asked for (0: the provider's).
 	MaxTokens int `json:"max_tokens,omitempty"`
 	// Limits are the watchdog's limits, in milliseconds.
@@ -145,7 +165,8 @@ type Limits struct {
 	InterDeltaMS   int64 `json:"inter_delta_ms"`
 	NoProgressMS   int64 `json:"no_progress_ms"`
 	ThinkingOnlyMS int64 `json:"thinking_only_ms"`
-	MaxCallMS      int64 `json:"max_call_ms"`
+	// MaxCallMS is the per-call cap older cassettes hold; NetClaw has none.
+	MaxCallMS int64 `json:"max_call_ms,omitempty"`
 }
 
 // Call is one model call.
@@ -202,7 +223,7 @@ type Tool struct {
 	IsError bool `json:"error,omitempty"`
 	Refused bool `json:"refused,omitempty"`
 	Cut     bool `json:"cut,omitempty"`
-	// Guard is what the repeat guard decided: GuardAllow (the call ran),
+	// Guard is what the cycle guard decided: GuardAllow (the call ran),
 	// GuardRefuse (it did not; Result is the correction), GuardStop (the
 	// run ended here).
 	Guard string `json:"guard"`

@@ -23,6 +23,8 @@ func sample() *Cassette {
 				Tools:  []Tool{{Index: 0, ID: "call_1", Name: "file_read", Arguments: `{"path":"a"}`, Result: "line\n", Guard: GuardAllow}}},
 			{N: 2, At: 3 * time.Millisecond, Error: "dial tcp: connection refused"},
 		},
+		Changes: []Change{{Path: "a.md", Kind: "added"}},
+		Patch:   "diff --git a/a.md b/a.md\nnew file mode 100644\n",
 	}
 }
 
@@ -45,6 +47,9 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if !strings.Contains(string(data), `"b64":"/3gK"`) || !strings.HasPrefix(string(data), `{"type":"cassette","version":1,`) {
 		t.Errorf("encoding:\n%s", data)
+	}
+	if back.Patch != c.Patch {
+		t.Errorf("patch %q, want %q", back.Patch, c.Patch)
 	}
 	if back.Call(0) != nil || back.Call(3) != nil || back.Call(2).Error == "" {
 		t.Error("Call(n) bounds")
@@ -82,6 +87,8 @@ func TestParseErrors(t *testing.T) {
 		{"unknown", head + `{"type":"mystery"}`, "unknown line type", 2},
 		{"two values", head + `{"type":"response"} {}`, "not a JSON object", 2},
 		{"second header", head + head, "second header", 2},
+		{"empty patch", head + `{"type":"patch","text":""}`, "a patch without text", 2},
+		{"two patches", head + `{"type":"patch","text":"x"}` + "\n" + `{"type":"patch","text":"y"}`, "a second patch", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -105,6 +105,10 @@ type (
 		Type string `json:"type"`
 		Change
 	}
+	patchLine struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
 )
 
 // maxTMS bounds t_ms (about 31 years), so that every time fits a
@@ -157,6 +161,11 @@ func (c *Cassette) Encode() ([]byte, error) {
 	for _, ch := range c.Changes {
 		if err := enc.Encode(changeLine{Type: "change", Change: ch}); err != nil {
 			return nil, fmt.Errorf("encoding a change of the cassette: %w", err)
+		}
+	}
+	if c.Patch != "" {
+		if err := enc.Encode(patchLine{Type: "patch", Text: c.Patch}); err != nil {
+			return nil, fmt.Errorf("encoding the patch of the cassette: %w", err)
 		}
 	}
 	return b.Bytes(), nil
@@ -388,6 +397,17 @@ func (p *parser) line(raw []byte) error {
 		}
 		ch := Change{Path: l.Path, Kind: l.Kind, Content: l.Content}
 		p.c.Changes = append(p.c.Changes, ch)
+		return nil
+	case "patch":
+		switch {
+		case p.c.Patch != "":
+			return errors.New("a second patch")
+		case l.Text == nil || *l.Text == "":
+			return errors.New("a patch without text")
+		case len(*l.Text) > MaxPatch:
+			return fmt.Errorf("a patch larger than %d MiB", MaxPatch>>20)
+		}
+		p.c.Patch = *l.Text
 		return nil
 	case "cassette":
 		return errors.New("a second header")

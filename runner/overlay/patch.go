@@ -47,6 +47,10 @@ type Change struct {
 	// Special is set when the project's path is a special file (a pipe, a
 	// device, a folder where the view has a file): listed, not diffed.
 	Special bool
+	// Unrecorded is set when the content before the run is not at hand
+	// (a replay of a cassette that kept only the new content): listed,
+	// not diffed.
+	Unrecorded bool
 }
 
 // Changes compares the view with the project and returns every file that
@@ -224,6 +228,8 @@ func uncarried(c Change) string {
 	switch {
 	case c.Special:
 		return "a special file"
+	case c.Unrecorded:
+		return "its content before the run was not recorded"
 	case c.Binary && c.Kind != Deleted && c.New == nil:
 		return "a binary file whose content was not recorded"
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 )
@@ -99,6 +100,7 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 
 	spec := snt.spec
 	key := "replay"
+	var seeded *cassette.Cassette
 	switch d.Action {
 	case evalrec.Replay:
 		tape := d.Recording.Tape(evalrec.TapeRun)
@@ -112,6 +114,14 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 		spec.Project = "" // the recorded tool results answer
 		res.How, res.Recording = "replay", path
 	default:
+		if tape, source := x.seed(s, c, n); tape != nil && d.Save {
+			// The case was kept from a run (runs --to-case): the run's
+			// recording plays, and becomes the case's.
+			spec.Replay, spec.ReplaySource, spec.Fast, spec.Project = tape, source, true, ""
+			seeded = tape
+			res.How, res.Recording = "recorded", path
+			break
+		}
 		if snt.modelErr != nil {
 			return errorf("%v", snt.modelErr)
 		}
@@ -128,6 +138,9 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 	if err != nil {
 		return errorf("%v", err)
 	}
+	if seeded != nil {
+		tape = seeded
+	}
 	res.RunID, res.RunDir = rec.RunID, rec.Dir
 	if spec.Unsaved {
 		defer func() { keep(run, res) }()
@@ -136,7 +149,7 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 	res.ToolCalls = rec.ToolCalls
 	res.MCP = mcpFailures(rec.MCP)
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
-	res.OutputTokens, res.OutputTokensCounted = OutputTokens(&rec)
+	res.ReportedOutputTokens = rec.Usage.OutputTokens
 	if why := noAnswer(c.Expect, &rec); why != "" {
 		// A run that got no answer to check (the model unreachable, a
 		// cancel) is not a failure of the agent: its checks are not
@@ -147,7 +160,7 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 		}
 		return errorf("%s", why)
 	}
-	res.Failures = check(c.Expect, &rec, func() (int, bool) { return res.OutputTokens, res.OutputTokensCounted })
+	res.Failures = check(c.Expect, &rec, res.OutputTokens)
 	if len(c.Expect.Changes) > 0 {
 		res.Failures = append(res.Failures, CheckChanges(c.Expect.Changes, run.Changes(), snt.spec.Project)...)
 	}
@@ -286,6 +299,10 @@ func failedOn(fs []Failure, keys ...string) bool {
 // recorded run's cassette is read back from its folder.
 func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*runner.Run, runner.Record, *cassette.Cassette, error) {
 	spec.NoMCP, spec.MCPStartTimeout, spec.Sandbox = x.o.NoMCP, x.o.MCPStartTimeout, x.o.Sandbox
+	spec.Advice = approve.AdviseSuite
+	if x.o.Browser {
+		spec.Advice = approve.AdviseBrowserSuite
+	}
 	if spec.Replay == nil && spec.Project != "" && !spec.NoMCP {
 		spec.MCP = x.mcpCatalog(ctx)
 	}
@@ -372,4 +389,12 @@ func mcpFailures(m *runner.MCPRecord) []string {
 		}
 	}
 	return out
+}
+
+// seed returns the recording a kept run gives sample n of case c, if any.
+func (x *execution) seed(s *suitefile.Suite, c *suitefile.Case, n int) (*cassette.Cassette, string) {
+	if x.o.Seed == nil {
+		return nil, ""
+	}
+	return x.o.Seed(s.Path, c.Name, n)
 }

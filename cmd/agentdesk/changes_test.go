@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// TestRunSaysWhatChanged: a run that changes files says so on stderr, with
+// the command that applies its patch, and lists them in result.md; its
+// replay writes the same changes.patch and says the same.
+func TestRunSaysWhatChanged(t *testing.T) {
+	srv, env, runs := trialHome(t, wire.OpenAI)
+	srv.Enqueue(
+		modeltest.Script{Steps: []modeltest.Step{
+			modeltest.ToolCall("c1", "file_write", `{"Path":"notes/port.md","Content":"8080\n","_rationale":"note"}`),
+			modeltest.ToolCall("c2", "file_edit", `{"Path":"README.md","OldString":"8080","NewString":"9090","_rationale":"fix"}`),
+			modeltest.Finish(modeltest.FinishTools)}},
+		modeltest.Reply("Done."),
+	)
+	project := toolProject(t)
+	code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "Note the port.", "--project", project, "--record")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	list, _ := runner.ListRuns(runs, runner.Filter{})
+	if len(list) != 1 {
+		t.Fatalf("runs %+v", list)
+	}
+	dir := list[0].Dir
+	want := "changed 2 files in the run's copy (project untouched): git -C " + project + " apply " + filepath.Join(dir, runner.PatchFile) + "\n"
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, runner.ResultFile))
+	for _, s := range []string{"\n## Changes\n\nThe run made these changes in its copy of the project. The project is untouched.\n",
+		"- modified README.md\n- added notes/port.md\n"} {
+		if !strings.Contains(string(md), s) {
+			t.Errorf("result.md lacks %q:\n%s", s, md)
+		}
+	}
+	patch, err := os.ReadFile(filepath.Join(dir, runner.PatchFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The replay: no project, the same patch.
+	srv.Close()
+	os.RemoveAll(project)
+	code, _, stderr = runTrialCmd(t, env, "", "run", "--replay", filepath.Join(dir, runner.StreamFile), "--fast")
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, stderr)
+	}
+	list, _ = runner.ListRuns(runs, runner.Filter{})
+	var replay string
+	for _, r := range list {
+		if r.Dir != dir {
+			replay = r.Dir
+		}
+	}
+	got, err := os.ReadFile(filepath.Join(replay, runner.PatchFile))
+	if err != nil || string(got) != string(patch) {
+		t.Errorf("the replay's changes.patch (%v):\n%s\nwant the recorded run's:\n%s", err, got, patch)
+	}
+	want = "the recorded run changed 2 files in its copy (project untouched): git apply " + filepath.Join(replay, runner.PatchFile) + "\n"
+	if !strings.Contains(stderr, want) {
+		t.Errorf("replay stderr lacks %q:\n%s", want, stderr)
+	}
+}
