@@ -16,7 +16,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
-	"github.com/agentdesk/agentdesk/runner/sandbox"
+	"github.com/agentdesk/agentdesk/runner/approve"
 )
 
 // runTickEvery is how often the clocks of running runs are redrawn.
@@ -26,7 +26,6 @@ const runTickEvery = 250 * time.Millisecond
 // shows it.
 type runView struct {
 	run       *runner.Run
-	sandbox   *sandbox.Report // what confines the run's commands; nil without tools
 	id        string
 	agentPath string // the agent file, to find the runs of the selection
 	agent     string
@@ -53,6 +52,9 @@ type runView struct {
 	patch            string
 	patchW, patchGen int
 	patchRows        []string
+	// approved are the patterns of what the author approved in this run
+	// (the re-run watch starts from them).
+	approved []approve.Pattern
 }
 
 // runSegment is a stretch of one kind of output: text, thinking (kept
@@ -121,6 +123,8 @@ type runPane struct {
 	recorded map[string]*recordedLimits
 	// compare is the comparison with an earlier run, when on (compare.go).
 	compare compareView
+	// watch re-runs an agent on save, when on (watchrun.go).
+	watch *runWatch
 }
 
 // recordedLimits are a recording's limits, once read.
@@ -232,7 +236,6 @@ type (
 		tools     bool
 		prompt    *runner.PromptRecord
 		message   string
-		sandbox   *sandbox.Report
 	}
 	// runEventsMsg carries the events from index from on, all that were
 	// ready when the first arrived.
@@ -255,7 +258,7 @@ func startRunCmd(ctx context.Context, rn *runner.Runner, spec runner.Spec, agent
 		r, err := rn.Start(ctx, spec)
 		msg := runStartedMsg{run: r, err: err, agentPath: spec.Agent.Path, agent: agent, task: spec.Task, context: spec.Context, tools: spec.Project != ""}
 		if err == nil {
-			msg.prompt, msg.message, msg.sandbox = r.Record().Prompt, r.FirstMessage(), r.Record().Sandbox
+			msg.prompt, msg.message = r.Record().Prompt, r.FirstMessage()
 		}
 		return msg
 	}
@@ -346,14 +349,12 @@ func (p *runPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Request):
 		p.showRequest = !p.showRequest
 		return nil, true
-	case key.Matches(msg, k.Network):
-		sb := &p.e.opts.Sandbox
-		sb.Network = !sb.Network
-		return p.e.notify("new runs: "+runner.SandboxReport(*sb).String(), false), true
 	case key.Matches(msg, k.Compare):
 		return p.toggleCompare(), true
 	case key.Matches(msg, k.CompareBack):
 		return p.compareBack(), true
+	case key.Matches(msg, k.Watch):
+		return p.toggleWatch(), true
 	}
 	return nil, false
 }
@@ -400,9 +401,15 @@ func (p *runPane) ask() tea.Cmd {
 
 // start starts a run of f; project "" offers the model no tools.
 func (p *runPane) start(f *lint.File, task, context, project string) tea.Cmd {
+	return p.startWith(f, task, context, project, p.e.opts.Approve)
+}
+
+// startWith starts a run of f whose calls matching approved need no
+// approval.
+func (p *runPane) startWith(f *lint.File, task, context, project string, approved []approve.Pattern) tea.Cmd {
 	e := p.e
 	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project, NetClaw: e.netClaw(),
-		Approve: e.opts.Approve, AskInEvents: true, Sandbox: e.opts.Sandbox}
+		Approve: approved, AskInEvents: true}
 	if e.cat != nil {
 		spec.Skills = e.cat.Skills
 	}
@@ -418,7 +425,7 @@ func (p *runPane) started(msg runStartedMsg) tea.Cmd {
 	rv := &runView{
 		run: msg.run, id: msg.run.ID(), agentPath: msg.agentPath, agent: msg.agent,
 		task: msg.task, context: msg.context, tools: msg.tools, status: msg.run.Status(),
-		prompt: msg.prompt, message: msg.message, sandbox: msg.sandbox,
+		prompt: msg.prompt, message: msg.message,
 	}
 	p.runs = append(p.runs, rv)
 	if p.shown == nil {
@@ -446,7 +453,8 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		if ev.Kind == runner.EventApproval && ev.Approval != nil && !msg.end {
 			// The run waits for the author: the prompt goes on the
 			// overlay stack, the answer back on the run's channel.
-			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, prompt: *ev.Approval, agent: rv.agent, cancel: rv.run.Cancel})
+			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, prompt: *ev.Approval, agent: rv.agent, cancel: rv.run.Cancel,
+				answered: func(req approve.Request, a approve.Answer) { p.noteApproval(rv, req, a) }})
 		}
 	}
 	rv.next += len(msg.events)
@@ -713,6 +721,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 		more = keyName(k.Run.Cancel) + ": cancel · " + more
 	}
 	add(spread(st.Title.Render(title), st.Dim.Render(more), w)...)
+	add(p.watchLines(sel.Path, w)...)
 	add(wrap("Task: "+Sanitize(rv.task), w)...)
 	if rv.context != "" {
 		for _, l := range wrap("Context: "+Sanitize(rv.context), w) {
@@ -720,14 +729,6 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 		}
 	}
 	add(modelLines(st, rv.run.Model(), w, false)...)
-	if sb := rv.sandbox; sb != nil {
-		line := cut("Commands "+sb.Short()+" · "+keyName(k.Run.Network)+": network of new runs", w)
-		if sb.Available() && !sb.Unsandboxed {
-			add(st.Dim.Render(line))
-		} else {
-			add(st.Warning.Render(line))
-		}
-	}
 	if rv.prompt != nil && len(rv.prompt.Missing) > 0 {
 		add(cut(st.Warning.Render("Sent without "+strings.Join(rv.prompt.Missing, ", ")+": "+Sanitize(homeNamed(e.cat, rv.prompt.MissingReasons[rv.prompt.Missing[0]]))), w))
 	}
