@@ -8,8 +8,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/mcp"
 )
 
 // promptKey identifies a composed system prompt: the file as scanned, the
@@ -24,7 +26,11 @@ type promptKey struct {
 type promptResult struct {
 	parts   []request.Part
 	missing []request.Missing
-	err     error
+	// mcp are the MCP servers the audience may use, which the pane never
+	// starts; mcpTokens estimates their index section, at the least.
+	mcp       []string
+	mcpTokens int
+	err       error
 }
 
 // promptMsg carries a composed request back to Update.
@@ -80,7 +86,13 @@ func composeParts(f *lint.File, cfg *lint.Config, nc runner.NetClaw, project str
 	if err != nil {
 		return promptResult{err: err}
 	}
-	return promptResult{parts: r.Parts, missing: r.Missing}
+	res := promptResult{parts: r.Parts, missing: r.Missing}
+	if cfg != nil {
+		// Starting servers takes seconds: the pane names them instead.
+		res.mcp = mcp.Startable(cfg.McpServers, mcp.Options{Audience: nc.Audience.String(), Config: cfg})
+		res.mcpTokens = preview.CountTokens(request.MCPSectionEstimate(res.mcp))
+	}
+	return res
 }
 
 // store records a composed request.
@@ -110,6 +122,14 @@ func promptLines(st *Styles, c *lint.Catalog, r promptResult, audience string, w
 	}
 	for _, m := range r.missing {
 		out = append(out, wrapStyled(st.Warning, "  "+m.Part+" missing: "+Sanitize(homeNamed(c, m.Reason))+netclawDirHint(m.Reason), w)...)
+	}
+	if len(r.mcp) > 0 {
+		s := ""
+		if len(r.mcp) > 1 {
+			s = "s"
+		}
+		out = append(out, wrapStyled(st.Dim, fmt.Sprintf("  MCP server%s %s: not started here, so the tool index's MCP section and its server__tool tools are left out (about %d tokens more; agentdesk preview --spawn starts them)",
+			s, Sanitize(strings.Join(r.mcp, ", ")), r.mcpTokens), w)...)
 	}
 	return out
 }

@@ -1,11 +1,14 @@
 package tui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
 
@@ -81,5 +84,27 @@ func TestPromptLinesMissingCore(t *testing.T) {
 		if !strings.Contains(text, "agents/a.md") {
 			t.Errorf("the part's source is not home-relative:\n%s", text)
 		}
+	}
+}
+
+// The Definition pane never starts MCP servers (the Cmd that composes
+// the prompt starts none): it names the configured ones the audience may
+// use and says their section and tools are left out, with an estimate.
+func TestDefinitionPaneNamesMCPServersLeftOut(t *testing.T) {
+	home := lint.NewHome(t.TempDir(), "")
+	write(t, home.ConfigFile(), `{"McpServers": {"fs": {"Command": "agentdesk-never-started"}, "off": {"Command": "x", "Enabled": false}}}`)
+	cfg := lint.LoadConfig(home, nil)
+	f := &lint.File{Path: home.Agents + "/a.md", Def: &lint.Definition{Name: "a", Description: "d", Body: "You are a."}}
+	r := composeParts(f, cfg, runner.NetClaw{Home: home.Base, Audience: preview.Personal}, t.TempDir())
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	st := NewStyles(true, false)
+	text := strings.Join(promptLines(&st, &lint.Catalog{Home: home}, r, "Personal", 400), "\n")
+	if !regexp.MustCompile(`MCP server fs: not started here, so the tool index's MCP section and its server__tool tools are left out \(about \d+ tokens more; agentdesk preview --spawn starts them\)`).MatchString(text) {
+		t.Errorf("the pane does not name the MCP server left out:\n%s", text)
+	}
+	if strings.Contains(text, "off") {
+		t.Errorf("a disabled server is named:\n%s", text)
 	}
 }

@@ -239,3 +239,31 @@ func TestRunAndTestMCPFlags(t *testing.T) {
 		}
 	}
 }
+
+// preview --spawn starts the configured MCP servers, as tools does, and
+// shows the request with their index section and tools; --no-mcp lists
+// them and says what is left out, with an estimate.
+func TestPreviewSpawnShowsMCPPart(t *testing.T) {
+	_, env, _ := trialHome(t, wire.OpenAI)
+	env = append(env, mcpEnv(t)...)
+	project := toolProject(t)
+	code, stdout, stderr := runTrialCmd(t, env, "", "preview", "--spawn", "code-analyst", "--project", project)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"[MCP capability servers - discover tools with search_tools]", "files (12 tools): ", "files__echo (deferred): ", "  files (stdio): 12 tools"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("preview --spawn lacks %q:\n%s", want, stdout)
+		}
+	}
+	code, stdout, stderr = runTrialCmd(t, env, "", "preview", "--spawn", "code-analyst", "--project", project, "--no-mcp")
+	if code != 0 {
+		t.Fatalf("--no-mcp: exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stdout, "files__echo") || strings.Contains(stdout, "[MCP capability servers") {
+		t.Errorf("--no-mcp shows the MCP tools:\n%s", stdout)
+	}
+	if !regexp.MustCompile(`MCP servers not started \(--no-mcp\): files\. Their index section and server__tool tools are not shown: about \d+ tokens more`).MatchString(stdout) {
+		t.Errorf("--no-mcp does not say what is left out:\n%s", stdout)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -34,6 +36,9 @@ type previewFlags struct {
 	spawn    string
 	project  string
 	netclaw  netclawFlag
+	// noMCP and mcpTimeout: --no-mcp and --mcp-timeout of --spawn.
+	noMCP      bool
+	mcpTimeout time.Duration
 }
 
 // newPreviewCmd builds `agentdesk preview`.
@@ -90,6 +95,8 @@ that does not route, 2 bad usage, 3 internal failure.`,
 	fl.StringVar(&f.context, "context", "", "the context of the first user message (with --agent or --skill)")
 	fl.Var(&f.format, "format", "output format: text or json")
 	fl.StringVar(&f.spawn, "spawn", "", "print the whole request a trial spawn of this agent sends: every prompt part with its source and tokens, the first message, the tools")
+	fl.BoolVar(&f.noMCP, "no-mcp", false, "with --spawn: do not start the MCP servers in netclaw.json; their index section and tools are then left out, and said to be")
+	fl.DurationVar(&f.mcpTimeout, "mcp-timeout", defaultMCPListTimeout, "with --spawn: how long each MCP server gets to start and list its tools")
 	fl.StringVar(&f.project, "project", "", "with --spawn, --agent or --skill: the project folder of the spawn (default: the working directory)")
 	f.netclaw.add(fl)
 	fl.BoolVar(&f.tokens, "tokens", false, "print the token counts on stdout after a blank line instead of on stderr (--format json always holds them)")
@@ -338,6 +345,10 @@ func previewSpawn(g *globals, f previewFlags, c *lint.Catalog) error {
 	if in.project, err = spawnProject(f.project); err != nil {
 		return err
 	}
+	if f.mcpTimeout <= 0 {
+		return usageErrorf("--mcp-timeout is %s: give a positive duration such as 10s, or --no-mcp", f.mcpTimeout)
+	}
+	in.mcp = &spawnMCP{off: f.noMCP, timeout: f.mcpTimeout, ctx: context.Background()}
 	r, err := composeSpawn(g, c, in)
 	if err != nil {
 		return err

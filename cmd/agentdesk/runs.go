@@ -12,8 +12,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/keepcase"
+	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/rundiff"
 )
 
@@ -24,13 +29,16 @@ type runsFlags struct {
 	json    bool
 	diff    bool
 	format  previewFormat
+	// toCase and caseName are --to-case and --case-name.
+	toCase   bool
+	caseName string
 }
 
 // newRunsCmd builds `agentdesk runs`.
 func newRunsCmd(g *globals) *cobra.Command {
 	var f runsFlags
 	cmd := &cobra.Command{
-		Use:   "runs [RUN_ID] | --diff BEFORE AFTER",
+		Use:   "runs [RUN_ID] | --diff BEFORE AFTER | RUN_ID --to-case [SUITE]",
 		Short: "List trial runs, newest first, or show one",
 		Long: `Without RUN_ID, list the trial runs in the runs folder, newest first: id,
 start time, agent (marked "(replay)" for a run played back from a
@@ -50,6 +58,16 @@ deltas, and changes.patch as a diff of diffs. Runs of different agents or
 models compare too, under a heading that says so. --format json prints the
 comparison as one JSON document.
 
+With RUN_ID --to-case [SUITE], keep the run as a test case: append a case
+to the agent's suite (SUITE, default <agents>/<agent>.test.yaml, created
+when missing) with the run's task, context, project and audience, and
+expectations from what it did (its outcome when not Completed, the tools
+it called, a contains taken from its output, to narrow by hand). The rest
+of the file is kept as it was, and it is written atomically. A suite with
+errors, or a case name already taken, is refused and not touched. A run
+made with --record gives the case its recording at once, so
+'agentdesk test --offline' replays it; the case's first result is printed.
+
 Exit status: 0 listed or shown, 1 no such run, 2 bad usage (RUN_ID is no run
 id or prefix of one), 3 internal failure.`,
 		Example: `  agentdesk runs
@@ -58,6 +76,12 @@ id or prefix of one), 3 internal failure.`,
   agentdesk runs --diff 3f9a 7c21
   agentdesk runs --diff 3f9a 7c21 --format json | jq .request.changed`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if f.toCase {
+				if len(args) < 1 || len(args) > 2 {
+					return usageErrorf("--to-case keeps one run: agentdesk runs RUN_ID --to-case [SUITE] (got %d arguments)", len(args))
+				}
+				return nil
+			}
 			if f.diff {
 				if len(args) != 2 {
 					return usageErrorf("--diff compares two runs: agentdesk runs --diff BEFORE AFTER (got %d)", len(args))
@@ -77,6 +101,9 @@ id or prefix of one), 3 internal failure.`,
 			if f.diff {
 				return diffRuns(g, f, dir, args[0], args[1])
 			}
+			if f.toCase {
+				return keepRunAsCase(cmd, g, f, dir, args)
+			}
 			if cmd.Flags().Changed("format") {
 				f.json = f.json || f.format == previewJSON
 			}
@@ -91,6 +118,8 @@ id or prefix of one), 3 internal failure.`,
 	fl.StringVar(&f.agent, "agent", "", "list only the runs of this agent (any case)")
 	fl.BoolVar(&f.json, "json", false, "print run.json records instead of text")
 	fl.BoolVar(&f.diff, "diff", false, "compare two runs: runs --diff BEFORE AFTER")
+	fl.BoolVar(&f.toCase, "to-case", false, "keep the run as a case of its agent's suite: runs RUN_ID --to-case [SUITE]")
+	fl.StringVar(&f.caseName, "case-name", "", "the kept case's name (default: the task's first line)")
 	fl.Var(&f.format, "format", "output format: text or json (json is --json for a list or a run)")
 	return cmd
 }
@@ -239,4 +268,73 @@ func diffRuns(g *globals, f runsFlags, dir, before, after string) error {
 		return writeJSON(g.stdout, c)
 	}
 	return writeString(g.stdout, rundiff.Text(c, g.Color(g.stdout)))
+}
+
+// keepRunAsCase appends run args[0] as a case to its agent's suite
+// (args[1], or <agents>/<agent>.test.yaml), then records the case from
+// the run's recording when it kept one.
+func keepRunAsCase(cmd *cobra.Command, g *globals, f runsFlags, dir string, args []string) error {
+	id, err := runner.ResolveRunID(dir, args[0])
+	if errors.Is(err, runner.ErrNotRunID) {
+		return exitWith(exitUsage, err)
+	}
+	if err != nil {
+		return exitWith(exitFindings, err)
+	}
+	rec, err := runner.LoadRun(dir, id)
+	if err != nil {
+		return exitWith(exitFindings, err)
+	}
+	if rec.Agent == "" || rec.Frontline != nil {
+		return exitWith(exitFindings, fmt.Errorf("run %s asked the frontline model (agentdesk route), not an agent: keep it in a routing suite by hand", id))
+	}
+	if strings.TrimSpace(rec.Task) == "" {
+		return exitWith(exitFindings, fmt.Errorf("run %s has no task to keep", id))
+	}
+	var path string
+	if len(args) == 2 {
+		path = args[1]
+		if !suitefile.IsTestSuite(path) {
+			return usageErrorf("%s is not a test suite's name: it ends in %s", termsafe.Escape(path), suitefile.TestSuffix)
+		}
+	} else {
+		h, err := homeToRead(g, "")
+		if err != nil {
+			return err
+		}
+		path = filepath.Join(h.Agents, rec.Agent+suitefile.TestSuffix)
+	}
+	c := keepcase.FromRun(&rec, path, f.caseName)
+	if err := keepcase.Append(path, c); err != nil {
+		if errors.Is(err, keepcase.ErrNameTaken) {
+			return exitWith(exitUsage, err)
+		}
+		return exitWith(exitFindings, err)
+	}
+	fmt.Fprintf(g.stderr, "kept run %s as case %q in %s: edit its expect: contains to what the reply must say\n", id[:8], termsafe.Escape(c.Name), termsafe.Escape(path))
+	tapePath := filepath.Join(rec.Dir, runner.StreamFile)
+	tape, err := runner.LoadCassette(tapePath)
+	if errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(g.stderr, "the run kept no recording (it ran without --record): 'agentdesk test %s --record --case %s' records the case\n",
+			termsafe.Escape(path), evalrec.ShellQuote(c.Name))
+		return nil
+	}
+	if err != nil {
+		return exitWith(exitFindings, fmt.Errorf("the case is kept, but its recording is not: %w", err))
+	}
+	tf := testFlags{record: true, jobs: 1, runsDir: dir, cases: []string{c.Name}, mcp: mcpFlags{timeout: mcp.DefaultStartTimeout},
+		seed: func(suitePath, caseName string, sample int) (*cassette.Cassette, string) {
+			if caseName != c.Name || sample != 1 || !samePath(suitePath, path) {
+				return nil, ""
+			}
+			return tape, tapePath
+		}}
+	return runTests(cmd, g, tf, []string{path})
+}
+
+// samePath reports whether two paths name the same file.
+func samePath(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }

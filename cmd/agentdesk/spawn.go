@@ -1,16 +1,19 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/mcp"
 )
 
 // spawnInput is what a spawn's request is composed from on the command
@@ -23,6 +26,23 @@ type spawnInput struct {
 	task     string
 	context  string
 	netclaw  netclawFlag
+	// mcp, when set, says how the MCP servers are treated (preview
+	// --spawn): started and listed, or left out and said to be. Its
+	// listing is filled in by composeSpawn.
+	mcp *spawnMCP
+}
+
+// spawnMCP is the MCP part of a composed spawn.
+type spawnMCP struct {
+	off     bool
+	timeout time.Duration
+	ctx     context.Context
+	// listing is what starting the servers found (nil: none started).
+	listing *mcpListing
+	// skipped are the servers --no-mcp left out; estimate is the tokens
+	// their index section would take at the least.
+	skipped  []string
+	estimate int
 }
 
 // composeSpawn composes the request a trial of in.agent would send, as
@@ -37,7 +57,19 @@ func composeSpawn(g *globals, c *lint.Catalog, in spawnInput) (*request.Request,
 	if err != nil {
 		return nil, exitWith(exitFindings, err)
 	}
-	offer, err := request.OfferFor(in.audience, pol)
+	var extra []request.Tool
+	if m := in.mcp; m != nil && c.Config != nil {
+		names := mcp.Startable(c.Config.McpServers, mcp.Options{Audience: in.audience.String(), Config: c.Config})
+		switch {
+		case len(names) == 0:
+		case m.off:
+			m.skipped = names
+			m.estimate = preview.CountTokens(request.MCPSectionEstimate(names))
+		default:
+			extra, m.listing = liveMCPTools(m.ctx, g, c.Config, in.audience, m.timeout)
+		}
+	}
+	offer, err := request.OfferFor(in.audience, pol, extra...)
 	if err != nil {
 		return nil, exitWith(exitInternal, err)
 	}
@@ -98,10 +130,22 @@ type spawnJSON struct {
 	FirstMessage string                `json:"firstMessage"`
 	Tools        []request.OfferedTool `json:"tools"`
 	Index        string                `json:"index"`
-	Tokens       struct {
+	// MCPServers is what starting the MCP servers found; MCPNotStarted
+	// names those --no-mcp left out, with the tokens their index section
+	// would take at the least.
+	MCPServers    *mcpListing    `json:"mcp_servers,omitempty"`
+	MCPNotStarted *mcpNotStarted `json:"mcp_not_started,omitempty"`
+	Tokens        struct {
 		System       int `json:"system"`
 		FirstMessage int `json:"firstMessage"`
 	} `json:"tokens"`
+}
+
+// mcpNotStarted is the MCP servers preview --spawn --no-mcp left out.
+type mcpNotStarted struct {
+	Servers []string `json:"servers"`
+	// Tokens estimates their index section, at the least.
+	Tokens int `json:"tokens_at_least"`
 }
 
 // spawnCoreJSON says where the operating core came from.
@@ -120,6 +164,12 @@ func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) e
 	}
 	if in.skill != nil {
 		doc.Skill = in.skill.Name
+	}
+	if m := in.mcp; m != nil {
+		doc.MCPServers = m.listing
+		if len(m.skipped) > 0 {
+			doc.MCPNotStarted = &mcpNotStarted{Servers: m.skipped, Tokens: m.estimate}
+		}
 	}
 	if r.CoreSource != "" {
 		doc.Core = &spawnCoreJSON{Source: r.CoreSource, Version: r.CoreVersion}
@@ -175,6 +225,13 @@ func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) e
 		}
 		fmt.Fprintf(&b, "%s (%s): %s\n", termsafe.Escape(t.Name), kind, termsafe.Escape(t.Description))
 		fmt.Fprintf(&b, "  schema: %s\n", termsafe.Escape(string(t.Parameters)))
+	}
+	if m := in.mcp; m != nil && m.listing != nil {
+		b.WriteString(termsafe.EscapeLines(m.listing.text()))
+	}
+	if m := in.mcp; m != nil && len(m.skipped) > 0 {
+		fmt.Fprintf(&b, "\nMCP servers not started (--no-mcp): %s. Their index section and server__tool tools are not shown: about %s more.\n",
+			termsafe.Escape(strings.Join(m.skipped, ", ")), plural(m.estimate, "token"))
 	}
 	return writeString(g.stdout, b.String())
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
 )
@@ -40,6 +41,9 @@ type testFlags struct {
 	watch, live bool
 	round       *watchRound
 	mcp         mcpFlags
+	// seed gives the recording of a case kept from a run (runs
+	// --to-case); it is no flag.
+	seed func(suitePath, caseName string, sample int) (*cassette.Cassette, string)
 }
 
 // newTestCmd builds `agentdesk test [PATH...]`.
@@ -259,7 +263,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: sel.filter, ShownFrom: shownFrom, Demo: f.demo,
 		Models: models, Shard: sel.shard, Select: sel.failed,
-		NoMCP: f.mcp.off, MCPStartTimeout: f.mcp.timeout,
+		NoMCP: f.mcp.off, MCPStartTimeout: f.mcp.timeout, Seed: f.seed,
 		OnMCPStart: func(names []string) {
 			progress.clear()
 			fmt.Fprint(g.stderr, f.mcp.starting(names))

@@ -152,3 +152,18 @@ func compareOrdinal(a, b string) int {
 	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
 	return slices.Compare(ua, ub)
 }
+
+// MCPSectionEstimate returns the index's MCP part as it would read if each
+// of servers offered one tool with no description: what a request whose
+// servers were not started leaves out, at the least (each server's real
+// capability line and its tools' schemas, loaded through load_tool, add
+// more). No servers give "".
+func MCPSectionEstimate(servers []string) string {
+	var tools []Tool
+	for _, s := range servers {
+		if t, err := MCPTool(s, "tool", "", nil); err == nil {
+			tools = append(tools, t)
+		}
+	}
+	return Index(tools)
+}

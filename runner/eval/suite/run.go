@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/approve"
+	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/redact"
@@ -80,6 +81,10 @@ type Options struct {
 	// record: a sample it has no recording of says what it carries
 	// instead of suggesting --record.
 	Demo bool
+	// Seed, when set, gives the recording of a sample recorded from a
+	// kept run (agentdesk runs --to-case) instead of a live run: with Mode
+	// Record, the sample replays it and keeps it as its recording.
+	Seed func(suitePath, caseName string, sample int) (tape *cassette.Cassette, source string)
 	// NoMCP starts none of the configured MCP servers (`--no-mcp`).
 	NoMCP bool
 	// MCPStartTimeout bounds starting each MCP server

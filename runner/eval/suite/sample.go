@@ -99,6 +99,7 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 
 	spec := snt.spec
 	key := "replay"
+	var seeded *cassette.Cassette
 	switch d.Action {
 	case evalrec.Replay:
 		tape := d.Recording.Tape(evalrec.TapeRun)
@@ -112,6 +113,14 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 		spec.Project = "" // the recorded tool results answer
 		res.How, res.Recording = "replay", path
 	default:
+		if tape, source := x.seed(s, c, n); tape != nil && d.Save {
+			// The case was kept from a run (runs --to-case): the run's
+			// recording plays, and becomes the case's.
+			spec.Replay, spec.ReplaySource, spec.Fast, spec.Project = tape, source, true, ""
+			seeded = tape
+			res.How, res.Recording = "recorded", path
+			break
+		}
 		if snt.modelErr != nil {
 			return errorf("%v", snt.modelErr)
 		}
@@ -127,6 +136,9 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 	run, rec, tape, err := x.run(ctx, key, spec)
 	if err != nil {
 		return errorf("%v", err)
+	}
+	if seeded != nil {
+		tape = seeded
 	}
 	res.RunID, res.RunDir = rec.RunID, rec.Dir
 	if spec.Unsaved {
@@ -372,4 +384,12 @@ func mcpFailures(m *runner.MCPRecord) []string {
 		}
 	}
 	return out
+}
+
+// seed returns the recording a kept run gives sample n of case c, if any.
+func (x *execution) seed(s *suitefile.Suite, c *suitefile.Case, n int) (*cassette.Cassette, string) {
+	if x.o.Seed == nil {
+		return nil, ""
+	}
+	return x.o.Seed(s.Path, c.Name, n)
 }
