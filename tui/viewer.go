@@ -40,10 +40,10 @@ type viewer struct {
 	// inMemory is set for text that is no file (a call to approve): the
 	// pager has nothing to open.
 	inMemory bool
-	md         *markdownCache
-	style      string
-	environ    []string
-	page       int // lines per page, from the last render
+	md       *markdownCache
+	style    string
+	environ  []string
+	page     int // lines per page, from the last render
 	// stGen is the root's count of style changes, and shown the lines of
 	// the file last drawn, kept until the file, the width, the styles or
 	// its markdown rendering change: a frame only slices them.
