@@ -19,6 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/mcp"
+	"github.com/agentdesk/agentdesk/runner/rundiff"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -42,7 +43,11 @@ type runFlags struct {
 	netclaw       netclawFlag
 	audience      audienceFlag
 	mcp           mcpFlags
+	samples       int
 }
+
+// maxSamples caps --samples.
+const maxSamples = 100
 
 // maxStdinTask caps what --task - or --context - reads.
 const maxStdinTask = 16 << 20
@@ -138,6 +143,7 @@ or a model that does not resolve, 2 bad usage, 3 internal failure.`,
 	fl.BoolVar(&f.noTools, "no-tools", false, "offer the model no tools")
 	addApproveFlag(fl, &f.approve, approveUsage)
 	fl.BoolVar(&f.record, "record", false, "keep the raw response bytes and tool results, redacted, in the run folder's stream.cassette")
+	fl.IntVar(&f.samples, "samples", 1, "run the task this many times, one after the other, and print the spread of outcomes, tool sequences and output lengths (1 to 100)")
 	fl.StringVar(&f.replay, "replay", "", "play this cassette back instead of calling a model")
 	fl.BoolVar(&f.fast, "fast", false, "with --replay: play without the recorded pauses (the outcome is the same)")
 	f.netclaw.add(fl)
@@ -165,6 +171,10 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		return usageErrorf("--replay needs the path of a cassette (a run folder's stream.cassette)")
 	case replaying && f.record:
 		return usageErrorf("--record makes a cassette from a model and --replay plays one: give one of them")
+	case f.samples < 1 || f.samples > maxSamples:
+		return usageErrorf("--samples is %d: give 1 to %d", f.samples, maxSamples)
+	case replaying && f.samples > 1:
+		return usageErrorf("a replay plays one recording the same way each time: leave out --samples")
 	case replaying && (changed("project") || f.noTools):
 		return usageErrorf("a replay plays the recorded tool results: leave out --project and --no-tools")
 	}
@@ -287,6 +297,9 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		if names := mcp.Startable(spec.Config.McpServers, mcp.Options{Audience: preview.Audience(f.audience).String(), Config: spec.Config}); len(names) > 0 {
 			fmt.Fprint(g.stderr, f.mcp.starting(names))
 		}
+	}
+	if f.samples > 1 {
+		return runSamples(cmd.Context(), g, f, rn, spec)
 	}
 	r, err := rn.Start(cmd.Context(), spec)
 	var se *runner.SpecError
@@ -439,6 +452,28 @@ func toolLine(e runner.Event) string {
 // streamRun prints the run's reply and thinking as they arrive, then the
 // outcome line, and maps the outcome to the exit status.
 func streamRun(g *globals, f runFlags, r *runner.Run) error {
+	final, err := followRun(g, f, r)
+	if err != nil {
+		return err
+	}
+	if f.json {
+		data, err := final.MarshalIndent()
+		if err != nil {
+			return exitWith(exitInternal, err)
+		}
+		if err := writeString(g.stdout, string(data)); err != nil {
+			return err
+		}
+	}
+	if final.Outcome != runner.Completed {
+		return exitWith(exitFindings, errors.New(final.Error))
+	}
+	return nil
+}
+
+// followRun streams a run's reply, thinking and tool calls as they come,
+// then says how it ended on stderr, and returns its record.
+func followRun(g *globals, f runFlags, r *runner.Run) (*runner.Record, error) {
 	color := g.Color(g.stderr)
 	stdout, stderr := &outStream{w: g.stdout}, &outStream{w: g.stderr}
 	replyTo := stdout
@@ -498,22 +533,48 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 		fmt.Fprintln(g.stderr, line)
 	}
 	if werr != nil {
-		return exitWith(exitInternal, fmt.Errorf("the run ended %s but its folder could not be written: %w", final.Outcome, werr))
+		return nil, exitWith(exitInternal, fmt.Errorf("the run ended %s but its folder could not be written: %w", final.Outcome, werr))
 	}
 	if replyTo.err != nil {
-		return exitWith(exitInternal, fmt.Errorf("write the reply: %w", replyTo.err))
+		return nil, exitWith(exitInternal, fmt.Errorf("write the reply: %w", replyTo.err))
 	}
-	if f.json {
-		data, err := final.MarshalIndent()
+	return final, nil
+}
+
+// runSamples runs spec n times, one after the other, each streamed as a
+// single run is, then prints the spread of what they did: outcomes, tool
+// sequences and output lengths (--json: the records and the spread on
+// stdout). It exits 1 when a sample did not complete.
+func runSamples(ctx context.Context, g *globals, f runFlags, rn *runner.Runner, spec runner.Spec) error {
+	var recs []runner.Record
+	for i := 1; i <= f.samples && ctx.Err() == nil; i++ {
+		fmt.Fprintf(g.stderr, "sample %d of %d\n", i, f.samples)
+		r, err := rn.Start(ctx, spec)
+		var se *runner.SpecError
+		if errors.As(err, &se) {
+			return exitWith(exitFindings, err)
+		}
 		if err != nil {
 			return exitWith(exitInternal, err)
 		}
-		if err := writeString(g.stdout, string(data)); err != nil {
+		final, err := followRun(g, f, r)
+		if err != nil {
+			return err
+		}
+		recs = append(recs, *final)
+	}
+	sp := rundiff.SpreadOf(recs)
+	fmt.Fprint(g.stderr, rundiff.SpreadText(sp))
+	if f.json {
+		if err := writeJSON(g.stdout, struct {
+			Runs   []runner.Record `json:"runs"`
+			Spread rundiff.Spread  `json:"spread"`
+		}{recs, sp}); err != nil {
 			return err
 		}
 	}
-	if final.Outcome != runner.Completed {
-		return exitWith(exitFindings, errors.New(final.Error))
+	if sp.Completed < len(recs) || len(recs) < f.samples {
+		return exitWith(exitFindings, fmt.Errorf("%d of %d samples did not complete", f.samples-sp.Completed, f.samples))
 	}
 	return nil
 }

@@ -78,3 +78,34 @@ func TestRunsDiff(t *testing.T) {
 		t.Errorf("unknown run: exit %d %q", code, stderr)
 	}
 }
+
+// TestRunSamples runs a task three times against a model that answers two
+// ways: the spread counts the outcomes and the output lengths, and the
+// run exits 1 since one sample did not complete.
+func TestRunSamples(t *testing.T) {
+	srv, env, _ := trialHome(t, wire.OpenAI)
+	srv.Enqueue(modeltest.Reply("Port 8080."), modeltest.Reply("Port 8080, in main.go."),
+		modeltest.Script{Steps: []modeltest.Step{modeltest.Text("cut "), modeltest.Length()}})
+	code, stdout, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "find the port", "--no-tools", "--samples", "3", "--json")
+	if code != exitFindings {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	for _, want := range []string{"sample 1 of 3\n", "sample 3 of 3\n", "spread of 3 samples: 2 completed\n",
+		"outcomes: Completed ×2; Failed (output_truncated) ×1;", "output words: min 1, median 2, max 4\n", "1 of 3 samples did not complete"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	var doc struct {
+		Runs   []runner.Record `json:"runs"`
+		Spread struct {
+			Completed int `json:"completed"`
+		} `json:"spread"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Runs) != 3 || doc.Spread.Completed != 2 {
+		t.Errorf("json: %v %+v", err, doc)
+	}
+	if code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--samples", "0"); code != exitUsage || !strings.Contains(stderr, "--samples is 0") {
+		t.Errorf("--samples 0: exit %d %q", code, stderr)
+	}
+}
