@@ -57,13 +57,11 @@ type SubAgentsConfig struct {
 	Enabled                  bool // default true
 	PrefillTimeoutSeconds    int  // default 1800
 	NoProgressTimeoutSeconds int  // default 1200
-	MaxLlmCallSeconds        int  // default 3600
 }
 
 // SessionConfig is the Session section.
 type SessionConfig struct {
 	FirstTokenTimeoutSeconds int // default 600, the inter-delta budget
-	MaxToolIterationsPerTurn int // default 60
 }
 
 // ModelsConfig is the Models section.
@@ -119,9 +117,7 @@ const ConfigEnvPrefix = "NETCLAW_"
 const (
 	defaultPrefillTimeoutSeconds    = 1800
 	defaultNoProgressTimeoutSeconds = 1200
-	defaultMaxLlmCallSeconds        = 3600
 	defaultFirstTokenTimeoutSeconds = 600
-	defaultMaxToolIterationsPerTurn = 60
 )
 
 // cfgProviderTypes are the provider types NetClaw knows, plus "replay",
@@ -143,11 +139,9 @@ func DefaultConfig() *Config {
 			Enabled:                  true,
 			PrefillTimeoutSeconds:    defaultPrefillTimeoutSeconds,
 			NoProgressTimeoutSeconds: defaultNoProgressTimeoutSeconds,
-			MaxLlmCallSeconds:        defaultMaxLlmCallSeconds,
 		},
 		Session: SessionConfig{
 			FirstTokenTimeoutSeconds: defaultFirstTokenTimeoutSeconds,
-			MaxToolIterationsPerTurn: defaultMaxToolIterationsPerTurn,
 		},
 		Models: ModelsConfig{
 			Roles:       map[string]string{},

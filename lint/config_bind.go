@@ -35,15 +35,27 @@ func (b *cfgBinder) bind() {
 	b.scrub = cfgScrubber(b.c.Secrets())
 	c := b.c
 
-	b.section("subagents", "{Enabled, PrefillTimeoutSeconds, NoProgressTimeoutSeconds, MaxLlmCallSeconds}")
+	b.section("subagents", "{Enabled, PrefillTimeoutSeconds, NoProgressTimeoutSeconds}")
 	b.boolean("subagents:enabled", &c.SubAgents.Enabled)
 	b.positive("subagents:prefilltimeoutseconds", &c.SubAgents.PrefillTimeoutSeconds, "seconds", true)
 	b.positive("subagents:noprogresstimeoutseconds", &c.SubAgents.NoProgressTimeoutSeconds, "seconds", true)
-	b.positive("subagents:maxllmcallseconds", &c.SubAgents.MaxLlmCallSeconds, "seconds", true)
+	// NetClaw removed the per-call cap (review of #1243; SubAgentActor
+	// reads no such setting): a run's call ends on the prefill,
+	// inter-delta and no-progress budgets.
+	b.obsolete("subagents:maxllmcallseconds",
+		"is obsolete: NetClaw no longer caps the length of a model call, and ignores it; a call ends on the prefill, inter-delta and no-progress budgets",
+		"remove the key")
 
-	b.section("session", "{FirstTokenTimeoutSeconds, MaxToolIterationsPerTurn}")
+	b.section("session", "{FirstTokenTimeoutSeconds}")
 	b.positive("session:firsttokentimeoutseconds", &c.Session.FirstTokenTimeoutSeconds, "seconds", true)
-	b.positive("session:maxtooliterationsperturn", &c.Session.MaxToolIterationsPerTurn, "tool iterations", true)
+	// NetClaw removed the static tool-round budget (TurnStateTracker
+	// a36cc1ee has none); its tool-cycle design removes the key from the
+	// schema, so a netclaw.json that still sets it fails validation, and
+	// "the existing doctor correction removes that deprecated key and
+	// preserves unrelated configuration".
+	b.obsolete("session:maxtooliterationsperturn",
+		"is obsolete: NetClaw has no cap on tool rounds (a run ends on its deadlines, on cancellation and by the cycle guard), and its configuration schema no longer accepts the key",
+		"remove the key; netclaw doctor removes it and keeps the rest of the file")
 
 	b.providers()
 	b.skillFeeds()
@@ -51,6 +63,26 @@ func (b *cfgBinder) bind() {
 	b.checkModels()
 	b.mcpServers()
 	b.mcpProfiles()
+}
+
+// obsolete warns about a key NetClaw no longer reads, wherever it is set
+// (a file or the environment), at its value; a key set as an object is
+// reported at the first key below it.
+func (b *cfgBinder) obsolete(lower, what, hint string) {
+	e := b.st.get(lower)
+	if e == nil {
+		e = b.st.below(lower)
+	}
+	if e == nil {
+		return
+	}
+	name := cfgShowKey(b.st.spell[lower])
+	if e.file == "" {
+		name = cfgShowKey(e.envVar) + " (" + name + ")"
+	}
+	b.c.Diagnostics = append(b.c.Diagnostics, Diagnostic{
+		Path: e.path(), Pos: e.pos, Rule: RuleConfig, Severity: Warning, Message: name + " " + what, Hint: hint,
+	})
 }
 
 // report adds a config diagnostic at an entry's value.

@@ -43,11 +43,11 @@ func cfgHome(t testing.TB, files map[string]string) Home {
 
 func TestDefaultConfig(t *testing.T) {
 	c := DefaultConfig()
-	want := SubAgentsConfig{Enabled: true, PrefillTimeoutSeconds: 1800, NoProgressTimeoutSeconds: 1200, MaxLlmCallSeconds: 3600}
+	want := SubAgentsConfig{Enabled: true, PrefillTimeoutSeconds: 1800, NoProgressTimeoutSeconds: 1200}
 	if c.SubAgents != want {
 		t.Errorf("SubAgents = %+v, want %+v", c.SubAgents, want)
 	}
-	if want := (SessionConfig{FirstTokenTimeoutSeconds: 600, MaxToolIterationsPerTurn: 60}); c.Session != want {
+	if want := (SessionConfig{FirstTokenTimeoutSeconds: 600}); c.Session != want {
 		t.Errorf("Session = %+v, want %+v", c.Session, want)
 	}
 	if len(c.Providers)+len(c.Models.Roles)+len(c.Models.Definitions)+len(c.Models.Legacy)+len(c.Diagnostics) != 0 || c.Present {
@@ -88,7 +88,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 // per leaf key.
 func TestLoadConfigLayers(t *testing.T) {
 	const netclaw = `{
-  "SubAgents": { "Enabled": true, "PrefillTimeoutSeconds": 900, "MaxLlmCallSeconds": 100 },
+  "SubAgents": { "Enabled": true, "PrefillTimeoutSeconds": 900, "NoProgressTimeoutSeconds": 100 },
   "Providers": {
     "openai": { "Type": "openai", "Endpoint": "https://api.openai.com/v1", "ApiKey": "from-file" }
   }
@@ -116,14 +116,13 @@ func TestLoadConfigLayers(t *testing.T) {
 		check: func(t *testing.T, h Home, c *Config) {
 			cfgWantProvider(t, c, "openai", Provider{Name: "openai", Type: "openai", Endpoint: "https://api.openai.com/v1", APIKey: "from-secrets"})
 			cfgWantInt(t, "PrefillTimeoutSeconds", c.SubAgents.PrefillTimeoutSeconds, 120)
-			cfgWantInt(t, "MaxLlmCallSeconds", c.SubAgents.MaxLlmCallSeconds, 100)
 			cfgWantOrigin(t, c, "providers:openai:apikey", ConfigOrigin{Path: h.SecretsFile(), Pos: Pos{3, 40}})
 			if len(c.Providers) != 1 {
 				t.Errorf("providers %v, want one (names ignore case)", c.Providers)
 			}
 			if got := c.Keys(); !reflect.DeepEqual(got, []string{
 				"Providers:openai:ApiKey", "Providers:openai:Endpoint", "Providers:openai:Type",
-				"SubAgents:Enabled", "SubAgents:MaxLlmCallSeconds", "SubAgents:PrefillTimeoutSeconds",
+				"SubAgents:Enabled", "SubAgents:NoProgressTimeoutSeconds", "SubAgents:PrefillTimeoutSeconds",
 			}) {
 				t.Errorf("Keys() = %q", got)
 			}
@@ -153,15 +152,15 @@ func TestLoadConfigLayers(t *testing.T) {
 			"netclaw_subagents__enabled=false",
 			"NETCLAW_Providers__groq__Type=openai-compatible",
 			"NETCLAW_Providers__groq__Endpoint=https://api.groq.com/openai/v1",
-			"NETCLAW_Session__MaxToolIterationsPerTurn=10",
-			"NETCLAW_SESSION__MAXTOOLITERATIONSPERTURN=12",
+			"NETCLAW_Session__FirstTokenTimeoutSeconds=10",
+			"NETCLAW_SESSION__FIRSTTOKENTIMEOUTSECONDS=12",
 		},
 		check: func(t *testing.T, h Home, c *Config) {
 			if c.SubAgents.Enabled {
 				t.Error("netclaw_subagents__enabled=false not applied")
 			}
 			cfgWantProvider(t, c, "groq", Provider{Name: "groq", Type: "openai-compatible", Endpoint: "https://api.groq.com/openai/v1"})
-			cfgWantInt(t, "MaxToolIterationsPerTurn", c.Session.MaxToolIterationsPerTurn, 12)
+			cfgWantInt(t, "FirstTokenTimeoutSeconds", c.Session.FirstTokenTimeoutSeconds, 12)
 			if c.Present {
 				t.Error("Present without netclaw.json")
 			}
@@ -474,7 +473,7 @@ func TestConfigDiagnostics(t *testing.T) {
 		want: []cfgWant{
 			{"netclaw.json", 2, 14, "", []string{`SubAgents:Enabled is "maybe": expected true or false; agentdesk uses the default, true`}},
 			{"netclaw.json", 3, 31, "", []string{`SubAgents:NoProgressTimeoutSeconds is "soon": expected a whole number of seconds; agentdesk uses the default, 1200`}},
-			{"netclaw.json", 4, 24, "", []string{`SubAgents:MaxLlmCallSeconds is "1.5": expected a whole number of seconds`}},
+			{"netclaw.json", 4, 24, "", []string{`SubAgents:MaxLlmCallSeconds is obsolete`}},
 			{"netclaw.json", 5, 28, "", []string{`SubAgents:PrefillTimeoutSeconds is "99999999999": too large`}},
 		},
 		check: func(t *testing.T, c *Config) {
@@ -488,9 +487,9 @@ func TestConfigDiagnostics(t *testing.T) {
 "Session": {"FirstTokenTimeoutSeconds": "-5", "MaxToolIterationsPerTurn": 0}}`,
 		want: []cfgWant{
 			{"netclaw.json", 1, 41, "", []string{"SubAgents:PrefillTimeoutSeconds is 0: it must be a positive number of seconds; agentdesk uses the default, 1800"}},
-			{"netclaw.json", 1, 65, "", []string{"SubAgents:MaxLlmCallSeconds is -1: it must be a positive number of seconds; agentdesk uses the default, 3600"}},
+			{"netclaw.json", 1, 65, "", []string{"SubAgents:MaxLlmCallSeconds is obsolete"}},
 			{"netclaw.json", 2, 41, "", []string{"Session:FirstTokenTimeoutSeconds is -5"}},
-			{"netclaw.json", 2, 75, "", []string{"Session:MaxToolIterationsPerTurn is 0: it must be a positive number of tool iterations; agentdesk uses the default, 60"}},
+			{"netclaw.json", 2, 75, "", []string{"Session:MaxToolIterationsPerTurn is obsolete", "no cap on tool rounds"}},
 		},
 		check: func(t *testing.T, c *Config) {
 			if c.SubAgents != DefaultConfig().SubAgents || c.Session != DefaultConfig().Session {
@@ -589,7 +588,7 @@ func TestConfigDiagnostics(t *testing.T) {
 		environ: []string{"NETCLAW_SubAgents__Enabled=maybe", "NETCLAW_Providers__x__Type=nope", "NETCLAW_SubAgents__MaxLlmCallSeconds__Value=5"},
 		want: []cfgWant{
 			{ConfigEnvironment, 0, 0, "", []string{`NETCLAW_SubAgents__Enabled is "maybe": expected true or false`}},
-			{ConfigEnvironment, 0, 0, "", []string{"NETCLAW_SubAgents__MaxLlmCallSeconds__Value sets a key below SubAgents:MaxLlmCallSeconds"}},
+			{ConfigEnvironment, 0, 0, "", []string{"NETCLAW_SubAgents__MaxLlmCallSeconds__Value (SubAgents:MaxLlmCallSeconds) is obsolete"}},
 			{ConfigEnvironment, 0, 0, "", []string{`NETCLAW_Providers__x__Type is "nope"`}},
 		},
 	}, {
@@ -664,8 +663,14 @@ func cfgCheckDiagnostics(t *testing.T, h Home, c *Config, want []cfgWant) {
 		if rule == "" {
 			rule = RuleConfig
 		}
-		if d.Path != path || d.Line != w.line || d.Column != w.col || d.Rule != rule || d.Severity != Error {
-			t.Errorf("diagnostic %d = %s:%d:%d %s %v, want %s:%d:%d %s error\n  %s", i, d.Path, d.Line, d.Column, d.Rule, d.Severity, path, w.line, w.col, rule, d.Message)
+		// A key NetClaw no longer reads is a warning, every other
+		// finding an error.
+		sev := Error
+		if strings.Contains(strings.Join(w.contains, " "), "is obsolete") {
+			sev = Warning
+		}
+		if d.Path != path || d.Line != w.line || d.Column != w.col || d.Rule != rule || d.Severity != sev {
+			t.Errorf("diagnostic %d = %s:%d:%d %s %v, want %s:%d:%d %s %v\n  %s", i, d.Path, d.Line, d.Column, d.Rule, d.Severity, path, w.line, w.col, rule, sev, d.Message)
 		}
 		for _, s := range w.contains {
 			if !strings.Contains(d.Message, s) {
@@ -762,16 +767,25 @@ func TestConfigLegacyShape(t *testing.T) {
 func TestConfigSamples(t *testing.T) {
 	h := Home{ConfigDir: filepath.Join("testdata", "config", "roles")}
 	c := LoadConfig(h, []string{"NETCLAW_Providers__local-ollama__Endpoint=http://127.0.0.1:11434"})
-	if len(c.Diagnostics) != 0 {
-		t.Fatalf("diagnostics: %v", c.Diagnostics)
+	// The sample still sets two keys NetClaw no longer reads.
+	var got []string
+	for _, d := range c.Diagnostics {
+		got = append(got, fmt.Sprintf("%d:%d %s %s: %s (%s)", d.Pos.Line, d.Pos.Column, d.Severity, d.Rule, d.Message, d.Hint))
+	}
+	want := []string{
+		"9:26 warning config: SubAgents:MaxLlmCallSeconds is obsolete: NetClaw no longer caps the length of a model call, and ignores it; a call ends on the prefill, inter-delta and no-progress budgets (remove the key)",
+		"13:33 warning config: Session:MaxToolIterationsPerTurn is obsolete: NetClaw has no cap on tool rounds (a run ends on its deadlines, on cancellation and by the cycle guard), and its configuration schema no longer accepts the key (remove the key; netclaw doctor removes it and keeps the rest of the file)",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if !c.Present {
 		t.Error("Present = false")
 	}
-	if want := (SubAgentsConfig{true, 900, 1200, 3600}); c.SubAgents != want {
+	if want := (SubAgentsConfig{true, 900, 1200}); c.SubAgents != want {
 		t.Errorf("SubAgents = %+v, want %+v", c.SubAgents, want)
 	}
-	if want := (SessionConfig{300, 40}); c.Session != want {
+	if want := (SessionConfig{300}); c.Session != want {
 		t.Errorf("Session = %+v, want %+v", c.Session, want)
 	}
 	wantProviders := map[string]Provider{
@@ -791,7 +805,7 @@ func TestConfigSamples(t *testing.T) {
 	if v, _ := c.Lookup("slack:allowedchannels:1"); v != "C0987654321" {
 		t.Errorf("Lookup(slack:allowedchannels:1) = %q", v)
 	}
-	want := []string{"sk-ant-api03-test-0000-not-a-real-key", "sk-or-v1-test-0000-not-a-real-key", "xoxb-test-0000-not-a-real-token"}
+	want = []string{"sk-ant-api03-test-0000-not-a-real-key", "sk-or-v1-test-0000-not-a-real-key", "xoxb-test-0000-not-a-real-token"}
 	if got := c.Secrets(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Secrets() = %q, want %q", got, want)
 	}

@@ -11,7 +11,7 @@ var foreignKeys = map[string]string{
 	"color":        "'color' is a Claude Code key; NetClaw has no place for it",
 	"mode":         "'mode' is an OpenCode key; every NetClaw agent file is a sub-agent",
 	"temperature":  "NetClaw has no per-agent temperature; the model definition decides",
-	"max_turns":    "NetClaw has no per-agent turn limit; Session.MaxToolIterationsPerTurn in netclaw.json applies",
+	"max_turns":    "NetClaw has no per-agent turn limit, nor any cap on tool rounds: a run ends on its deadlines, on cancellation and by the cycle guard",
 	"timeout_mins": "NetClaw has no per-agent run limit; see SubAgents.NoProgressTimeoutSeconds in netclaw.json",
 }
 

@@ -47,18 +47,18 @@ func (a *activityReader) Read(p []byte) (int, error) {
 
 // call makes model call n with the conversation so far under its own
 // watchdog and returns its evidence. Events go to the run's readers and
-// transcript as they arrive. withdrawn asks for an answer without tools.
+// transcript as they arrive.
 // The steps are modelCall's: send, readEvents (each item through handle,
 // the watchdog applied between them), finish.
-func (r *Run) call(n int, msgs []wire.Message, withdrawn bool) *CallEvidence {
+func (r *Run) call(n int, msgs []wire.Message) *CallEvidence {
 	c := r.newCall(n)
 	defer c.cancel()
-	req, err := c.request(msgs, withdrawn)
+	req, err := c.request(msgs)
 	if err != nil {
 		c.ev.Err, c.ev.End = err, c.start
 		return c.ev
 	}
-	c.send(req, withdrawn)
+	c.send(req, nudgeOf(n, msgs))
 	c.readEvents()
 	return c.finish()
 }
@@ -112,7 +112,7 @@ func (r *Run) newCall(n int) *modelCall {
 }
 
 // request builds the call's HTTP request and starts its clock.
-func (c *modelCall) request(msgs []wire.Message, withdrawn bool) (*http.Request, error) {
+func (c *modelCall) request(msgs []wire.Message) (*http.Request, error) {
 	r, m := c.r, c.r.model
 	wreq := wire.Request{
 		Endpoint:     m.Endpoint,
@@ -125,7 +125,7 @@ func (c *modelCall) request(msgs []wire.Message, withdrawn bool) (*http.Request,
 		MaxTokens:    r.spec.MaxTokens,
 	}
 	if r.toolsOn {
-		wreq.Tools, wreq.ToolsWithdrawn = r.offeredNow(), withdrawn
+		wreq.Tools = r.offeredNow()
 	}
 	build := m.Protocol.NewHTTPRequest
 	if r.player != nil {
@@ -141,7 +141,7 @@ func (c *modelCall) request(msgs []wire.Message, withdrawn bool) (*http.Request,
 // send notes the request, makes this call the run's current one under a
 // fresh watchdog, and starts the goroutine that sends req and reads the
 // answer into c.items.
-func (c *modelCall) send(req *http.Request, withdrawn bool) {
+func (c *modelCall) send(req *http.Request, nudge string) {
 	r, m := c.r, c.r.model
 	c.wd = NewWatchdog(r.limits, c.start)
 	entry := TranscriptEntry{Type: "request", URL: c.ev.Endpoint, Protocol: m.Protocol.String(), Model: m.ModelID}
@@ -150,8 +150,8 @@ func (c *modelCall) send(req *http.Request, withdrawn bool) {
 	}
 	if r.toolsOn {
 		entry.Tools = r.toolNames()
-		entry.Withdrawn = withdrawn
 	}
+	entry.Nudge = r.red.String(nudge)
 	r.mu.Lock()
 	r.wd = c.wd
 	r.callN = c.n
@@ -622,4 +622,13 @@ func writeRecord(rec *Record) error {
 		return err
 	}
 	return atomicfile.Replace(filepath.Join(rec.Dir, RunFile), data, 0o600)
+}
+
+// nudgeOf returns the nudge a later call's conversation ends with: its
+// last turn, when that is a user turn; "" for the first call.
+func nudgeOf(n int, msgs []wire.Message) string {
+	if n == 1 || len(msgs) == 0 || msgs[len(msgs)-1].Role != "user" {
+		return ""
+	}
+	return msgs[len(msgs)-1].Text
 }

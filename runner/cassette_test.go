@@ -132,7 +132,7 @@ func TestReplayEnds(t *testing.T) {
 		{"cancelled by the recorded run's parent", handTape(wire.OpenAI, &cassette.End{At: 400 * ms, How: cassette.EndCancelled}, chunk(10, text)),
 			ReasonCancelledByParent, "", 400},
 		{"headers that never came", &cassette.Cassette{Header: handTape(wire.OpenAI, nil).Header,
-			Calls: []*cassette.Call{{N: 1, At: 1500 * ms, End: &cassette.End{At: 1500 * ms, How: cassette.EndCut}}}}, ReasonPrefillTimeout, "prefill", 1000},
+			Calls: []*cassette.Call{{N: 1, At: 1500 * ms, End: &cassette.End{At: 1500 * ms, How: cassette.EndCut}}}}, ReasonNoActivity, "prefill", 1000},
 		{"a transport error", &cassette.Cassette{Header: handTape(wire.OpenAI, nil).Header,
 			Calls: []*cassette.Call{{N: 1, At: 3 * ms, Error: "dial tcp 127.0.0.1:9: connect: connection refused"}}}, ReasonLLMCallFailed, `Post "http://127.0.0.1:9/v1/chat/completions": dial tcp 127.0.0.1:9: connect: connection refused`, 3},
 		{"one frame in many chunks, with a one-byte chunk", handTape(wire.OpenAI, &cassette.End{At: 90 * ms, How: cassette.EndEOF},

@@ -28,7 +28,7 @@ var providerTypes = map[wire.Protocol]string{wire.OpenAI: "openai-compatible", w
 
 // generous are limits no well-behaved test stream comes near; each case
 // lowers the one it means to break, in milliseconds.
-var generous = Limits{Prefill: 10 * time.Second, InterDelta: 10 * time.Second, NoProgress: 10 * time.Second, MaxCall: 30 * time.Second}
+var generous = Limits{Prefill: 10 * time.Second, InterDelta: 10 * time.Second, NoProgress: 10 * time.Second}
 
 // fixture is a temp NETCLAW_HOME whose netclaw.json points at a modeltest
 // server speaking one protocol, with an agent "tester", scanned by lint.

@@ -25,7 +25,7 @@ func TestListRuns(t *testing.T) {
 	host, _ := os.Hostname()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	a := Record{RunID: strings.Repeat("a", 32), Agent: "Summarizer", State: StateCompleted, Outcome: Completed, StartedAt: t0}
-	b := Record{RunID: strings.Repeat("b", 32), Agent: "code-analyst", State: StateFailed, Outcome: Failed, Reason: ReasonPrefillTimeout, StartedAt: t0.Add(time.Hour)}
+	b := Record{RunID: strings.Repeat("b", 32), Agent: "code-analyst", State: StateFailed, Outcome: Failed, Reason: ReasonNoActivity, StartedAt: t0.Add(time.Hour)}
 	// A run left Running by a process that is gone: reported Lost.
 	c := Record{RunID: strings.Repeat("c", 32), Agent: "summarizer", State: StateRunning, StartedAt: t0.Add(2 * time.Hour), PID: 1 << 30, Host: host}
 	// A run Running in this very process: still Running.

@@ -9,18 +9,20 @@ import (
 // Limits are the watchdog's limits for one model call. A zero limit is not
 // enforced.
 type Limits struct {
-	// Prefill is how long the call may go before its first substantive
-	// event (visible text, thinking or a tool call): the agent's
-	// prefillTimeoutSeconds, else SubAgents.PrefillTimeoutSeconds (1800 s).
-	// Breaking it is prefill_timeout.
+	// Prefill is the budget of wire silence before the call's first
+	// substantive event (visible text, thinking or a tool call): the
+	// agent's prefillTimeoutSeconds, else SubAgents.PrefillTimeoutSeconds
+	// (1800 s). Keepalives refresh it (SubAgentActor's two-phase watchdog).
+	// Breaking it is no_activity_timeout, as NetClaw reports it.
 	Prefill time.Duration
 	// InterDelta is the budget of wire silence once the reply has started:
 	// Session.FirstTokenTimeoutSeconds (600 s). Keepalives and any bytes
 	// count as activity. Breaking it is no_activity_timeout.
 	InterDelta time.Duration
-	// NoProgress is the no-progress ceiling once the reply has started:
+	// NoProgress is the no-progress ceiling of the call, from its start:
 	// SubAgents.NoProgressTimeoutSeconds (1200 s). Only visible text,
-	// thinking and tool calls refresh it. Breaking it is
+	// thinking and tool calls refresh it (seed 002; SubAgentActor arms it
+	// with the prefill budget when the call starts). Breaking it is
 	// no_substantive_output_timeout.
 	NoProgress time.Duration
 	// ThinkingOnly caps a call that streams only thinking, counted from the
@@ -28,9 +30,6 @@ type Limits struct {
 	// three times NoProgress, as the runtime has it. Breaking it is
 	// thinking_only_timeout.
 	ThinkingOnly time.Duration
-	// MaxCall caps one model call from its start: SubAgents.MaxLlmCallSeconds
-	// (3600 s). Breaking it is llm_call_failed.
-	MaxCall time.Duration
 }
 
 // ThinkingOnlyCap returns ThinkingOnly, or three times NoProgress when it
@@ -55,7 +54,6 @@ func (l Limits) Override(o Limits) Limits {
 		InterDelta:   pick(l.InterDelta, o.InterDelta),
 		NoProgress:   pick(l.NoProgress, o.NoProgress),
 		ThinkingOnly: pick(l.ThinkingOnly, o.ThinkingOnly),
-		MaxCall:      pick(l.MaxCall, o.MaxCall),
 	}
 }
 
@@ -70,7 +68,6 @@ func LimitsFor(cfg *lint.Config, def *lint.Definition) Limits {
 		Prefill:    sec(cfg.SubAgents.PrefillTimeoutSeconds),
 		InterDelta: sec(cfg.Session.FirstTokenTimeoutSeconds),
 		NoProgress: sec(cfg.SubAgents.NoProgressTimeoutSeconds),
-		MaxCall:    sec(cfg.SubAgents.MaxLlmCallSeconds),
 	}
 	if def != nil && def.PrefillTimeoutSeconds > 0 {
 		l.Prefill = sec(def.PrefillTimeoutSeconds)

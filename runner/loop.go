@@ -12,21 +12,24 @@ import (
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
-// BudgetNote is the user turn that follows the tool results of the last
-// model call that may use tools: the next call has them withdrawn.
-const BudgetNote = "The tool budget of this run is spent: tools are withdrawn. Give your final answer now, from what you already have."
-
 // execute runs the tool loop, classifies the end, and writes the run
-// folder.
+// folder. It ends runs as NetClaw's SubAgentActor and TurnStateTracker do
+// (netclaw-dev/netclaw; TurnStateTracker a36cc1ee):
 //
-// Each model call has its own watchdog. A reply with tool calls, in a run
-// that offers tools, has them answered (by the tools, or by the repeat
-// guard's correction) and the conversation goes on with the next call; any
-// other reply ends the run and is classified (Classify). Calls are capped
-// at maxIter with tools; the call after the cap has them withdrawn, and a
-// reply that still calls tools or holds no text ends the run Partial,
-// tool_iteration_budget_exhausted. A repeat after the guard's correction
-// ends it Partial, repeated_tool_call.
+//   - A reply with tool calls, in a run that offers tools, has them
+//     answered (by the tools, or by the cycle guard's correction) and the
+//     conversation goes on. There is no cap on tool rounds.
+//   - A reply with no text and no tool call (empty, or only thinking) is
+//     retried with a nudge, a user turn "[system: …]": up to 5 times before
+//     any tool round, 8 after one; a tool round starts the count again.
+//     Then the run fails empty_final_response.
+//   - A final reply holding unexecuted tool-call markup gets one repair
+//     nudge; a second such reply fails malformed_final_output.
+//   - A repeat after the cycle guard's correction ends the run Partial,
+//     tool_cycle_stopped, with no further model call.
+//
+// Any other reply ends the run and is classified (Classify). A run still
+// ends on its deadlines (the watchdog) and on cancellation.
 func (r *Run) execute() {
 	msgs := []wire.Message{{Role: "user", Text: r.message}}
 	if fl := r.spec.Frontline; fl != nil && fl.Nudge != "" {
@@ -34,23 +37,28 @@ func (r *Run) execute() {
 	}
 	var ev *CallEvidence
 	var v Verdict
+	var st turnState
 	for n := 1; ; n++ {
-		withdrawn := r.toolsOn && n > r.maxIter
-		ev = r.call(n, msgs, withdrawn)
+		ev = r.call(n, msgs)
 		r.endCall(ev)
 		var final bool
-		if v, final = r.judge(ev, withdrawn); final {
+		var nudge string
+		if v, final, nudge = r.judge(ev, &st); final {
 			break
 		}
-		results, stop := r.runTools(ev)
-		if stop != nil {
-			v = *stop
-			break
-		}
-		msgs = append(msgs, wire.Message{Role: "assistant", Text: ev.Text, ToolCalls: ev.ToolCalls})
-		msgs = append(msgs, results...)
-		if n == r.maxIter {
-			msgs = append(msgs, wire.Message{Role: "user", Text: BudgetNote})
+		if nudge != "" {
+			// The reply itself is not kept: the next call sees the
+			// history and the nudge (SubAgentActor.AddSystemNudge).
+			msgs = append(msgs, wire.Message{Role: "user", Text: "[system: " + nudge + "]"})
+		} else {
+			results, stop := r.runTools(ev)
+			if stop != nil {
+				v = *stop
+				break
+			}
+			st.toolRound()
+			msgs = append(msgs, wire.Message{Role: "assistant", Text: ev.Text, ToolCalls: ev.ToolCalls})
+			msgs = append(msgs, results...)
 		}
 		if r.ctx.Err() != nil {
 			v = Classify(&CallEvidence{Cancelled: true})
@@ -60,36 +68,159 @@ func (r *Run) execute() {
 	r.finish(ev, v)
 }
 
-// judge decides whether a reply ends the run, and how.
-func (r *Run) judge(ev *CallEvidence, withdrawn bool) (Verdict, bool) {
-	v := Classify(ev)
+// NetClaw's limits and texts for replies that are not an answer
+// (TurnStateTracker, a36cc1ee; SubAgentActor).
+const (
+	// MaxPreToolEmptyRetries is how many empty or thinking-only replies
+	// are retried before any tool round.
+	MaxPreToolEmptyRetries = 5
+	// MaxPostToolEmptyRetries is how many are retried after one.
+	MaxPostToolEmptyRetries = 8
+
+	// ThinkingOnlyNudge answers a reply that held only thinking.
+	ThinkingOnlyNudge = "Your last response contained only reasoning and no reply to the user. " +
+		"Stop thinking and write your answer now as a normal assistant message."
+	// PreToolEmptyNudge answers an empty reply before any tool round.
+	PreToolEmptyNudge = "Your previous response was empty. If you need MCP capabilities, call search_tools(\"servers\") to pick a server " +
+		"(for example browser, memory, or email), then call search_tools(\"<intent>\", server: \"<server_name>\") to load tools. " +
+		"MCP tools are not directly callable until loaded via search_tools."
+	// PostToolEmptyNudge answers an empty reply after a tool round.
+	PostToolEmptyNudge = "You received tool results but did not respond. " +
+		"Continue working or produce your final response."
+	// EmptyResponseFailureMessage is NetClaw's failure text once the
+	// retries are spent.
+	EmptyResponseFailureMessage = "I didn't manage to produce a reply. Please try rephrasing or sending your request again."
+
+	// MalformedFinalOutputNudge answers a final reply holding unexecuted
+	// tool-call markup (SubAgentActor).
+	MalformedFinalOutputNudge = "The previous response emitted unexecuted tool-call markup as plain text. " +
+		"That text was not executed and cannot be returned as a successful final output. " +
+		"If tools are available and you still need those operations, call the tools using structured tool calls now. " +
+		"Otherwise provide a final answer based only on executed tool results. " +
+		"Do not include <function=...>, <parameter=...>, or </tool_call> markup in final text."
+	// MalformedFinalOutputMessage is NetClaw's failure text when the
+	// markup comes back after the repair nudge.
+	MalformedFinalOutputMessage = "Subagent produced malformed final output: it emitted unexecuted tool calls as text. This was not a timeout."
+)
+
+// turnState counts what TurnStateTracker counts for one run.
+type turnState struct {
+	toolRounds          int
+	preEmpty, postEmpty int
+	markupRepaired      bool
+}
+
+// toolRound notes a tool round: the model is working, so the empty-reply
+// counts start again (ResetEmptyResponseGuards).
+func (st *turnState) toolRound() {
+	st.toolRounds++
+	st.preEmpty, st.postEmpty = 0, 0
+}
+
+// emptyNudge is TurnStateTracker.EvaluateEmptyResponse: the nudge for one
+// more empty reply, or "" when the retries are spent (then how many
+// replies in a row were empty, and the limit).
+func (st *turnState) emptyNudge(thought bool) (nudge string, count, limit int) {
+	if st.toolRounds == 0 {
+		st.preEmpty++
+		if st.preEmpty > MaxPreToolEmptyRetries {
+			return "", st.preEmpty, MaxPreToolEmptyRetries
+		}
+		if thought {
+			return ThinkingOnlyNudge, 0, 0
+		}
+		return PreToolEmptyNudge, 0, 0
+	}
+	st.postEmpty++
+	if st.postEmpty > MaxPostToolEmptyRetries {
+		return "", st.postEmpty, MaxPostToolEmptyRetries
+	}
+	if thought {
+		return ThinkingOnlyNudge, 0, 0
+	}
+	return PostToolEmptyNudge, 0, 0
+}
+
+// judge decides what follows a reply: the end of the run (final, with its
+// verdict), a nudge to send, or (neither) its tool calls to run.
+func (r *Run) judge(ev *CallEvidence, st *turnState) (v Verdict, final bool, nudge string) {
+	v = Classify(ev)
 	if r.spec.Frontline != nil {
 		// The first reply is the answer: a tool call is what was asked.
 		if v.Reason == ReasonEmptyFinalResponse && len(ev.ToolCalls) > 0 {
 			v = Verdict{Outcome: Completed}
 		}
-		return v, true
-	}
-	if !r.toolsOn || len(ev.ToolCalls) == 0 && !withdrawn {
-		return v, true
+		return v, true, ""
 	}
 	if v.Outcome != Completed && v.Reason != ReasonEmptyFinalResponse {
-		return v, true // failed, cut off, timed out, cancelled
+		return v, true, "" // failed, cut off, timed out, cancelled
 	}
-	if withdrawn {
-		if len(ev.ToolCalls) == 0 && v.Outcome == Completed {
-			return v, true
+	if len(ev.ToolCalls) > 0 {
+		if r.toolsOn {
+			return Verdict{}, false, ""
 		}
-		what := "gave no text"
-		if len(ev.ToolCalls) > 0 {
-			what = "called " + ev.ToolCalls[0].Name + " again"
-		}
-		return Verdict{Outcome: Partial, Reason: ReasonToolIterationBudget, Message: fmt.Sprintf(
-			"the model used its %d model calls with tools (Session.MaxToolIterationsPerTurn), and with the tools withdrawn it still did not answer: it %s",
-			r.maxIter, what)}, true
+		return v, true, "" // a trial with no tools: nothing runs them
 	}
-	return Verdict{}, false
+	if v.Reason == ReasonEmptyFinalResponse {
+		n, count, limit := st.emptyNudge(ev.Thought)
+		if n != "" {
+			return Verdict{}, false, n
+		}
+		phase := "before any tool call"
+		if st.toolRounds > 0 {
+			phase = "after its last tool call"
+		}
+		v.Message = fmt.Sprintf("%s (%s; NetClaw retries %d times %s with a nudge, then fails: %s)",
+			v.Message, pluralReplies(count, phase), limit, phase, EmptyResponseFailureMessage)
+		return v, true, ""
+	}
+	if ContainsUnexecutedToolCallMarkup(ev.Text) {
+		if !st.markupRepaired {
+			st.markupRepaired = true
+			return Verdict{}, false, MalformedFinalOutputNudge
+		}
+		return Verdict{Outcome: Failed, Reason: ReasonMalformedFinalOutput, Message: MalformedFinalOutputMessage +
+			" (the reply holds lines that start a tool call, such as <tool_call> or <function=, outside code fences, after the repair nudge)"}, true, ""
+	}
+	return v, true, ""
 }
+
+// pluralReplies says how many empty replies came in a row.
+func pluralReplies(n int, phase string) string {
+	return fmt.Sprintf("%d empty replies in a row %s", n, phase)
+}
+
+// ContainsUnexecutedToolCallMarkup reports whether a final reply holds a
+// line that starts with tool-call markup (<tool_call, </tool_call>,
+// <function=, <parameter=, </function>, </parameter>; any case) outside
+// code fences (``` or ~~~) and quoted lines (>), as
+// SubAgentActor.ContainsUnexecutedToolCallMarkup does.
+func ContainsUnexecutedToolCallMarkup(text string) bool {
+	if strings.TrimSpace(text) == "" {
+		return false
+	}
+	inFence := false
+	for _, raw := range strings.Split(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n"), "\n") {
+		t := strings.TrimLeft(raw, " \t\v\f")
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		if inFence || strings.HasPrefix(t, ">") {
+			continue
+		}
+		line := strings.ToLower(strings.TrimSpace(t))
+		for _, p := range markupPrefixes {
+			if strings.HasPrefix(line, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// markupPrefixes start a line of unexecuted tool-call markup.
+var markupPrefixes = []string{"<tool_call", "</tool_call>", "<function=", "<parameter=", "</function>", "</parameter>"}
 
 // endCall adds a finished model call to the record: its usage, first
 // delta, finish reason and tool calls, and, when recording, its bytes.
@@ -131,21 +262,28 @@ func (r *Run) usageSoFar(u wire.TokenUsage) Usage {
 	}
 }
 
-// runTools answers the tool calls of a reply, in order: the repeat guard
-// first, then the tool (or, in a replay, the recorded result). It returns
+// runTools answers the tool calls of a reply: the cycle guard decides the
+// batch first, then each allowed call runs (or, in a replay, its recorded
+// result is played) and each refused one gets the correction. It returns
 // the tool turns for the next call, or the verdict that ends the run when
-// the guard stops it.
+// the guard stops it or a call fails the run.
 func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 	r.mu.Lock()
 	base := len(r.rec.ToolCalls) - len(ev.ToolCalls)
 	r.mu.Unlock()
+	calls := make([]tools.GuardCall, len(ev.ToolCalls))
+	for i, tc := range ev.ToolCalls {
+		calls[i] = tools.GuardCall{Name: tc.Name, Args: json.RawMessage(tc.Arguments)}
+	}
+	batch := r.guard.Prepare(calls)
+	d := r.guard.Admit(batch)
+	results := make([]tools.Result, len(ev.ToolCalls))
 	var turns []wire.Message
 	for i, tc := range ev.ToolCalls {
 		args := json.RawMessage(tc.Arguments)
-		d := r.guard.Check(tc.Name, args)
 		var res tools.Result
 		guard, replayed := cassette.GuardAllow, false
-		switch d.Action {
+		switch d.Call(i) {
 		case tools.Allow:
 			res, replayed = r.runTool(ev.N, tc, args)
 			res.Text = r.red.String(res.Text)
@@ -154,12 +292,12 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 				// after redaction (a replay has the bounded text).
 				res = tools.Spill(r.workspace, tc.Name, tc.ID, res)
 			}
-			r.guard.Record(tc.Name, args, res.Text)
 		case tools.Refuse:
 			guard, res = cassette.GuardRefuse, d.Result()
 		default:
-			guard, res = cassette.GuardStop, d.Result()
+			guard, res = cassette.GuardStop, tools.Result{Text: tools.CycleStopText, IsError: true, Refused: true}
 		}
+		results[i] = res
 		at := r.now()
 		r.mu.Lock()
 		shown := &r.rec.ToolCalls[base+i]
@@ -176,7 +314,7 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 			if res.Refused {
 				c.ToolRefused++
 			}
-			if d.Action == tools.Refuse {
+			if guard == cassette.GuardRefuse {
 				c.GuardRefusals++
 			}
 		}
@@ -191,9 +329,6 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 				Result: res.Text, IsError: res.IsError, Refused: res.Refused, Cut: res.Cut, Guard: guard, Label: string(res.Label),
 			})
 		}
-		if d.Action == tools.Stop {
-			return nil, &Verdict{Outcome: Partial, Reason: ReasonRepeatedToolCall, Message: d.Text}
-		}
 		if res.Fail != "" {
 			// A gated call no one could approve: the runtime's sub-agent
 			// fails here (ParentApprovalUnavailableException).
@@ -207,6 +342,15 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 		// the wire. The record keeps the error (ToolResult.Error).
 		turns = append(turns, wire.Message{Role: "tool", Text: res.Text, ToolCallID: tc.ID, ToolName: tc.Name})
 	}
+	if d.Action == tools.Stop {
+		names := make([]string, len(ev.ToolCalls))
+		for i, tc := range ev.ToolCalls {
+			names[i] = tc.Name
+		}
+		return nil, &Verdict{Outcome: Partial, Reason: ReasonToolCycleStopped, Message: tools.CycleStopText +
+			fmt.Sprintf(" (the model called %s again after the cycle guard's correction; no further model call was made)", strings.Join(names, ", "))}
+	}
+	r.guard.Complete(batch, d, results)
 	return turns, nil
 }
 
@@ -299,5 +443,5 @@ func describeTools(rec *Record) string {
 	case rec.Replay != nil:
 		return strings.Join(rec.Tools, ", ") + " (results played from the cassette)"
 	}
-	return fmt.Sprintf("%s, in %s, at most %d model calls with tools", strings.Join(rec.Tools, ", "), rec.Project, rec.MaxToolIterations)
+	return fmt.Sprintf("%s, in %s", strings.Join(rec.Tools, ", "), rec.Project)
 }

@@ -7,11 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/runner/modeltest"
-	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -144,7 +142,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 			if c != (Counts{ModelCalls: 3, ToolCalls: 3, ToolResults: 3, ToolErrors: 2, ToolRefused: 2}) {
 				t.Errorf("counts %+v", c)
 			}
-			if strings.Join(rec.Tools, ",") != trialToolNames || rec.Project != dir || rec.MaxToolIterations != DefaultMaxToolIterations {
+			if strings.Join(rec.Tools, ",") != trialToolNames || rec.Project != dir || rec.MaxToolIterations != 0 {
 				t.Errorf("record tools %v project %q cap %d", rec.Tools, rec.Project, rec.MaxToolIterations)
 			}
 			lines := checkFolder(t, rec)
@@ -167,7 +165,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 				t.Errorf("transcript has %d tool results and %d requests", results, requests)
 			}
 			md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
-			for _, s := range []string{"- Model calls: 3", "- Tool calls: 3 (3 answered, 2 errors, 2 refused, 0 by the repeat guard)",
+			for _, s := range []string{"- Model calls: 3", "- Tool calls: 3 (3 answered, 2 errors, 2 refused, 0 by the cycle guard)",
 				"  - call 1.1: file_read {\"path\":", "  - call 2.1: file_read {\"path\":", "    - result: ok, real, " + fmt.Sprint(len(readmeText)) + " bytes", "      > The server listens on :8080.",
 				"    - result: refused"} {
 				if !strings.Contains(string(md), s) {
@@ -199,140 +197,6 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 // sameCall plays a reply that calls file_read on README.md, every time.
 func sameCall(id string) modeltest.Script {
 	return script(modeltest.ToolCall(id, "file_read", `{"path": "README.md", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools))
-}
-
-func TestRepeatGuardTwoSteps(t *testing.T) {
-	for _, p := range protocols {
-		t.Run(p.String(), func(t *testing.T) {
-			t.Parallel()
-			f := newFixture(t, p)
-			n := 0
-			var mu sync.Mutex
-			f.srv.SetChooser(func(modeltest.Request) (modeltest.Script, bool) {
-				mu.Lock()
-				defer mu.Unlock()
-				n++
-				return sameCall(fmt.Sprintf("call_%d", n)), true
-			})
-			_, rec := f.run(t, f.toolSpec("Read the README.", project(t), Limits{}))
-			if rec.Outcome != Partial || rec.Reason != ReasonRepeatedToolCall || rec.State != StatePartial {
-				t.Fatalf("got %s/%s/%s: %s", rec.Outcome, rec.Reason, rec.State, rec.Error)
-			}
-			reqs := f.srv.Requests()
-			// Two equal rounds run; the third call is refused with a
-			// correction; the fourth ends the run.
-			if len(reqs) != 4 {
-				t.Fatalf("%d requests, want 4", len(reqs))
-			}
-			for i := 1; i <= 2; i++ {
-				if got := lastTool(reqs[i]); got.Text != readmeText {
-					t.Errorf("round %d got %q", i, got.Text)
-				}
-			}
-			correction := lastTool(reqs[3])
-			if !strings.HasPrefix(correction.Text, "Not run: this exact call") || !strings.Contains(correction.Text, "ends the run") {
-				t.Errorf("the third call got %q", correction.Text)
-			}
-			if len(rec.ToolCalls) != 4 {
-				t.Fatalf("tool calls %+v", rec.ToolCalls)
-			}
-			guards := []string{}
-			for _, tc := range rec.ToolCalls {
-				guards = append(guards, tc.Result.Guard)
-			}
-			if strings.Join(guards, ",") != "allow,allow,refuse,stop" {
-				t.Errorf("guard decisions %v", guards)
-			}
-			if c := rec.Counts; c.GuardRefusals != 1 || c.ToolResults != 3 || c.ModelCalls != 4 || c.ToolCalls != 4 {
-				t.Errorf("counts %+v", c)
-			}
-			if !strings.Contains(rec.Error, "again with the same arguments after a correction") {
-				t.Errorf("error %q", rec.Error)
-			}
-			md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
-			if !strings.Contains(string(md), "refused by the repeat guard") || !strings.Contains(string(md), "ended the run (repeat after a correction)") {
-				t.Errorf("result.md:\n%s", md)
-			}
-			checkFolder(t, rec)
-		})
-	}
-}
-
-func TestToolLoopCap(t *testing.T) {
-	tests := []struct {
-		name    string
-		last    modeltest.Script
-		outcome Outcome
-		reason  string
-		output  string
-	}{
-		{"answers when the tools are withdrawn", modeltest.Reply("Port 8080."), Completed, "", "Port 8080."},
-		{"still calls a tool", sameCall("call_x"), Partial, ReasonToolIterationBudget, ""},
-		{"still gives no text", script(modeltest.Thinking("hmm"), modeltest.Stop()), Partial, ReasonToolIterationBudget, ""},
-		{"is cut off", script(modeltest.Text("Port"), modeltest.Length()), Failed, ReasonOutputTruncated, "Port"},
-	}
-	for _, tt := range tests {
-		for _, p := range protocols {
-			t.Run(tt.name+"/"+p.String(), func(t *testing.T) {
-				t.Parallel()
-				f := newFixture(t, p)
-				const limit = 3
-				for i := range limit {
-					// Different arguments every time: the guard has
-					// nothing to say.
-					f.srv.Enqueue(script(modeltest.ToolCall(fmt.Sprintf("call_%d", i), "file_list", fmt.Sprintf(`{"glob": "*%d*"}`, i)), modeltest.Finish(modeltest.FinishTools)))
-				}
-				f.srv.Enqueue(tt.last)
-				s := f.toolSpec("List things.", project(t), Limits{})
-				s.MaxToolIterations = limit
-				_, rec := f.run(t, s)
-				if rec.Outcome != tt.outcome || rec.Reason != tt.reason || rec.Output != tt.output {
-					t.Fatalf("got %s/%s %q (%s)", rec.Outcome, rec.Reason, rec.Output, rec.Error)
-				}
-				reqs := f.srv.Requests()
-				if len(reqs) != limit+1 {
-					t.Fatalf("%d requests, want %d", len(reqs), limit+1)
-				}
-				for i, req := range reqs[:limit] {
-					if len(req.Tools) != len(strings.Split(trialToolNames, ",")) || req.ToolChoice != "" {
-						t.Errorf("request %d: tools %v choice %q", i+1, req.Tools, req.ToolChoice)
-					}
-				}
-				final := reqs[limit]
-				switch p {
-				case wire.Ollama:
-					if len(final.Tools) != 0 {
-						t.Errorf("Ollama still offered %v", final.Tools)
-					}
-				default:
-					if final.ToolChoice != "none" {
-						t.Errorf("the final request's tool_choice is %q", final.ToolChoice)
-					}
-				}
-				if m := final.Messages; m[len(m)-1].Role != "user" || m[len(m)-1].Text != BudgetNote {
-					t.Errorf("the final request ends %+v", m[len(m)-1])
-				}
-				if rec.Reason == ReasonToolIterationBudget && !strings.Contains(rec.Error, "3 model calls with tools") {
-					t.Errorf("error %q", rec.Error)
-				}
-				if rec.Counts.ModelCalls != limit+1 || rec.MaxToolIterations != limit {
-					t.Errorf("counts %+v cap %d", rec.Counts, rec.MaxToolIterations)
-				}
-				checkFolder(t, rec)
-			})
-		}
-	}
-}
-
-func TestToolLoopUsesTheConfiguredCap(t *testing.T) {
-	f := newFixture(t, wire.OpenAI)
-	f.cat.Config.Session.MaxToolIterationsPerTurn = 2
-	f.srv.Enqueue(sameCall("a"), script(modeltest.ToolCall("b", "file_list"), modeltest.Finish(modeltest.FinishTools)), modeltest.Reply("done"))
-	_, rec := f.run(t, f.toolSpec("x", project(t), Limits{}))
-	reqs := f.srv.Requests()
-	if rec.Outcome != Completed || rec.MaxToolIterations != 2 || len(reqs) != 3 || reqs[2].ToolChoice != "none" {
-		t.Errorf("got %s cap %d, %d requests", rec.Outcome, rec.MaxToolIterations, len(reqs))
-	}
 }
 
 func TestRunWithoutToolsOffersNone(t *testing.T) {
@@ -394,17 +258,5 @@ func TestProjectFolderErrors(t *testing.T) {
 	}
 	if list, _ := ListRuns(f.runner.Dir(), Filter{}); len(list) != 0 {
 		t.Errorf("%d run folders", len(list))
-	}
-}
-
-func TestReasonsListsTheLoopReasons(t *testing.T) {
-	have := strings.Join(Reasons, ",")
-	for _, r := range []string{ReasonToolIterationBudget, ReasonRepeatedToolCall} {
-		if !strings.Contains(have, r) {
-			t.Errorf("Reasons lacks %s", r)
-		}
-	}
-	if got := tools.ReasonRepeatedToolCall; got != "repeated_tool_call" || ReasonToolIterationBudget != "tool_iteration_budget_exhausted" {
-		t.Error("the repeat reason differs from the guard's")
 	}
 }

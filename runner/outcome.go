@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentdesk/agentdesk/runner/tools"
+	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -36,35 +36,62 @@ const (
 	StateUnreadable = "Unreadable"
 )
 
-// Reason ids, exactly as the runtime writes them. A Completed run has none.
+// Reason ids, exactly as the runtime writes them (SubAgentOutcomeReason in
+// NetClaw's SubAgentRunMetadata.cs, netclaw-dev/netclaw 28ddf700, plus the
+// two that seed 002, the sub-agent authoring skill, adds). A Completed run
+// has none.
 const (
-	ReasonOutputTruncated     = "output_truncated"
+	// ReasonOutputTruncated: the reply stopped at its output limit with no
+	// tool call (seed 002).
+	ReasonOutputTruncated = "output_truncated"
+	// ReasonThinkingOnlyTimeout: one call streamed only thinking for three
+	// times the no-progress ceiling (seed 002).
 	ReasonThinkingOnlyTimeout = "thinking_only_timeout"
+	// ReasonNoSubstantiveOutput: no text, thinking or tool call within the
+	// no-progress ceiling (NoSubstantiveOutputTimeout).
 	ReasonNoSubstantiveOutput = "no_substantive_output_timeout"
-	ReasonNoActivity          = "no_activity_timeout"
-	ReasonPrefillTimeout      = "prefill_timeout"
-	ReasonEmptyFinalResponse  = "empty_final_response"
-	ReasonLLMCallFailed       = "llm_call_failed"
+	// ReasonNoActivity: the stream went silent for the prefill budget
+	// before the first delta, or for the inter-delta budget after it
+	// (NoActivityTimeout; SubAgentActor reports both alike).
+	ReasonNoActivity = "no_activity_timeout"
+	// ReasonEmptyFinalResponse: the model answered with no text and no
+	// tool call after NetClaw's nudges (EmptyFinalResponse).
+	ReasonEmptyFinalResponse = "empty_final_response"
+	// ReasonMalformedFinalOutput: the final reply still held unexecuted
+	// tool-call markup after the repair nudge (MalformedFinalOutput).
+	ReasonMalformedFinalOutput = "malformed_final_output"
+	// ReasonLLMCallFailed: the model call failed (LlmCallFailed).
+	ReasonLLMCallFailed = "llm_call_failed"
 	// ReasonToolExecutionFailed: a tool call failed the run (a gated call
 	// no one could approve, as NetClaw fails a sub-agent with no parent
-	// approval bridge).
+	// approval bridge; ToolExecutionFailed).
 	ReasonToolExecutionFailed = "tool_execution_failed"
-	ReasonCancelledByParent   = "cancelled_by_parent"
-	// ReasonToolIterationBudget ends a run (Partial) whose model still
-	// did not answer once its tools were withdrawn at the cap on model
-	// calls (Session.MaxToolIterationsPerTurn).
-	ReasonToolIterationBudget = "tool_iteration_budget_exhausted"
-	// ReasonRepeatedToolCall ends a run (Partial) whose model repeated a
-	// tool call after the repeat guard's correction.
-	ReasonRepeatedToolCall = tools.ReasonRepeatedToolCall
+	// ReasonCancelledByParent: the parent cancelled the run
+	// (CancelledByParent).
+	ReasonCancelledByParent = "cancelled_by_parent"
+	// ReasonToolCycleStopped ends a run (Partial) whose model repeated a
+	// tool call after the cycle guard's correction, with no further model
+	// call (SubAgentOutcomeReason.ToolCycleStopped, ToolRecurrence tests at
+	// a36cc1ee). The stored code names the member, not its text; this is
+	// the text every other member's follows (snake case of the name).
+	ReasonToolCycleStopped = "tool_cycle_stopped"
 )
 
 // Reasons lists every reason id a run of this package can end with.
 var Reasons = []string{
 	ReasonOutputTruncated, ReasonThinkingOnlyTimeout, ReasonNoSubstantiveOutput,
-	ReasonNoActivity, ReasonPrefillTimeout, ReasonEmptyFinalResponse,
-	ReasonLLMCallFailed, ReasonCancelledByParent,
-	ReasonToolIterationBudget, ReasonRepeatedToolCall,
+	ReasonNoActivity, ReasonEmptyFinalResponse, ReasonMalformedFinalOutput,
+	ReasonLLMCallFailed, ReasonToolExecutionFailed, ReasonCancelledByParent,
+	ReasonToolCycleStopped,
+}
+
+// RenamedReasons maps the reason ids older agentdesk versions wrote to the
+// one NetClaw writes in their place ("" when NetClaw has none). A recorded
+// run or a suite may still name them.
+var RenamedReasons = map[string]string{
+	"prefill_timeout":                 ReasonNoActivity,
+	"repeated_tool_call":              ReasonToolCycleStopped,
+	"tool_iteration_budget_exhausted": "",
 }
 
 // truncatingFinishes are the raw finish reasons that mean the reply hit
@@ -263,7 +290,10 @@ func statusHint(status int, provider, msg string) string {
 // describeCallError says what a transport or decoding failure means.
 func describeCallError(endpoint, provider string, err error) string {
 	var me *wire.MalformedError
+	var re *cassette.ReplayExhaustedError
 	switch {
+	case errors.As(err, &re):
+		return "replay: " + re.Error()
 	case errors.As(err, &me):
 		return fmt.Sprintf("the stream from %s is malformed: %v", endpoint, err)
 	case errors.Is(err, wire.ErrLineTooLong):

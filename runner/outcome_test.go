@@ -35,7 +35,7 @@ func TestClassify(t *testing.T) {
 		{"length with a whole tool call is not truncation", ok(CallEvidence{Text: "hi", Finished: true, Finish: "length", ToolCalls: []wire.ToolCallPart{tc("f", "{}", true)}}), Completed, "", ""},
 		{"tool_calls with broken arguments", ok(CallEvidence{Finished: true, Finish: "tool_calls", ToolCalls: []wire.ToolCallPart{tc("f", "{", false)}}), Failed, ReasonOutputTruncated, "not complete JSON"},
 		{"empty", ok(CallEvidence{Finished: true, Finish: "stop"}), Failed, ReasonEmptyFinalResponse, "no text"},
-		{"cancel beats everything", ok(CallEvidence{Cancelled: true, Trip: &Trip{Reason: ReasonPrefillTimeout}, Err: io.ErrUnexpectedEOF}), Failed, ReasonCancelledByParent, ""},
+		{"cancel beats everything", ok(CallEvidence{Cancelled: true, Trip: &Trip{Reason: ReasonNoActivity}, Err: io.ErrUnexpectedEOF}), Failed, ReasonCancelledByParent, ""},
 		{"a trip beats a stream error", ok(CallEvidence{Trip: &Trip{Reason: ReasonNoActivity, Limit: "inter-delta"}, Err: io.ErrUnexpectedEOF}), Failed, ReasonNoActivity, "silent"},
 		{"error frame", ok(CallEvidence{Text: "x", StreamError: &wire.StreamError{Type: "overloaded_error", Message: "Overloaded"}}), Failed, ReasonLLMCallFailed, "overloaded_error: Overloaded"},
 		{"http", ok(CallEvidence{HTTPStatus: 401, HTTPError: "bad key"}), Failed, ReasonLLMCallFailed, "HTTP 401: bad key"},

@@ -54,7 +54,6 @@ type prepared struct {
 	// run once it exists.
 	asker   *eventAsker
 	project string
-	maxIter int
 
 	cassette *cassette.Cassette
 	replay   *ReplayRecord
@@ -195,13 +194,6 @@ func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 			p.tools = wireTools(set.Offered())
 			p.startMCP(ctx, s)
 		}
-		p.maxIter = s.MaxToolIterations
-		if p.maxIter <= 0 && s.Config != nil {
-			p.maxIter = s.Config.Session.MaxToolIterationsPerTurn
-		}
-		if p.maxIter <= 0 {
-			p.maxIter = DefaultMaxToolIterations
-		}
 	}
 	if strings.TrimSpace(s.Task) == "" {
 		p.close()
@@ -297,9 +289,6 @@ func (frontlineTools) Call(context.Context, string, json.RawMessage) tools.Resul
 // Close does nothing.
 func (frontlineTools) Close() error { return nil }
 
-// DefaultMaxToolIterations is Session.MaxToolIterationsPerTurn's default.
-const DefaultMaxToolIterations = 60
-
 // ReplayProviderType is the provider Type that replays a cassette: its
 // Endpoint is the cassette's path.
 const ReplayProviderType = "replay"
@@ -372,13 +361,6 @@ func (p *prepared) fromCassette(s *Spec, tape *cassette.Cassette, source string)
 		p.tools = toolsNamed(h.Tools)
 		p.toolbox = &replayTools{tape: tape}
 	}
-	p.maxIter = s.MaxToolIterations
-	if p.maxIter <= 0 {
-		p.maxIter = h.MaxToolIterations
-	}
-	if p.maxIter <= 0 {
-		p.maxIter = DefaultMaxToolIterations
-	}
 	p.replay = &ReplayRecord{Cassette: name, Fast: s.Fast, RecordedRun: h.RunID, RecordedAt: h.RecordedAt}
 	return nil
 }
@@ -386,7 +368,7 @@ func (p *prepared) fromCassette(s *Spec, tape *cassette.Cassette, source string)
 // limitsFromCassette returns the recorded limits.
 func limitsFromCassette(l cassette.Limits) Limits {
 	ms := func(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
-	return Limits{Prefill: ms(l.PrefillMS), InterDelta: ms(l.InterDeltaMS), NoProgress: ms(l.NoProgressMS), ThinkingOnly: ms(l.ThinkingOnlyMS), MaxCall: ms(l.MaxCallMS)}
+	return Limits{Prefill: ms(l.PrefillMS), InterDelta: ms(l.InterDeltaMS), NoProgress: ms(l.NoProgressMS), ThinkingOnly: ms(l.ThinkingOnlyMS)}
 }
 
 // MaxCassetteSize caps the cassette LoadCassette reads.

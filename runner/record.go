@@ -53,8 +53,9 @@ type Record struct {
 	// Project is the folder the tools read, absolute; "" without tools
 	// (and in a replay, which plays the recorded results).
 	Project string `json:"project,omitempty"`
-	// MaxToolIterations is the cap on model calls that offer tools
-	// (Session.MaxToolIterationsPerTurn); 0 without tools.
+	// MaxToolIterations was the cap on model calls that offer tools
+	// (Session.MaxToolIterationsPerTurn) older versions wrote; NetClaw has
+	// no tool-round cap, and it is no longer written.
 	MaxToolIterations int `json:"max_tool_iterations,omitempty"`
 	// ToolCalls are the tool calls the model made, in every model call,
 	// each with the result it got back.
@@ -226,7 +227,9 @@ type LimitsRecord struct {
 	InterDeltaMS   int64 `json:"inter_delta_ms"`
 	NoProgressMS   int64 `json:"no_progress_ms"`
 	ThinkingOnlyMS int64 `json:"thinking_only_ms"`
-	MaxCallMS      int64 `json:"max_call_ms"`
+	// MaxCallMS was the per-call cap (SubAgents.MaxLlmCallSeconds) older
+	// versions wrote; NetClaw has none, and it is no longer written.
+	MaxCallMS int64 `json:"max_call_ms,omitempty"`
 }
 
 func limitsRecord(l Limits) LimitsRecord {
@@ -235,7 +238,6 @@ func limitsRecord(l Limits) LimitsRecord {
 		InterDeltaMS:   l.InterDelta.Milliseconds(),
 		NoProgressMS:   l.NoProgress.Milliseconds(),
 		ThinkingOnlyMS: l.ThinkingOnlyCap().Milliseconds(),
-		MaxCallMS:      l.MaxCall.Milliseconds(),
 	}
 }
 

@@ -163,12 +163,12 @@ func TestLimitsFor(t *testing.T) {
 	cfg := loadConfig(t, `{"SubAgents": {"PrefillTimeoutSeconds": 100, "NoProgressTimeoutSeconds": 50, "MaxLlmCallSeconds": 900}, "Session": {"FirstTokenTimeoutSeconds": 30}}`, "")
 	def := &lint.Definition{PrefillTimeoutSeconds: 7}
 	l := LimitsFor(cfg, def)
-	want := Limits{Prefill: 7e9, InterDelta: 30e9, NoProgress: 50e9, MaxCall: 900e9}
+	want := Limits{Prefill: 7e9, InterDelta: 30e9, NoProgress: 50e9}
 	if l != want || l.ThinkingOnlyCap() != 150e9 {
 		t.Errorf("got %+v (thinking-only %v)", l, l.ThinkingOnlyCap())
 	}
 	d := LimitsFor(nil, nil)
-	if d != (Limits{Prefill: 1800e9, InterDelta: 600e9, NoProgress: 1200e9, MaxCall: 3600e9}) || d.ThinkingOnlyCap() != 3600e9 {
+	if d != (Limits{Prefill: 1800e9, InterDelta: 600e9, NoProgress: 1200e9}) || d.ThinkingOnlyCap() != 3600e9 {
 		t.Errorf("defaults: %+v", d)
 	}
 	o := d.Override(Limits{Prefill: 5e6})

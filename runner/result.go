@@ -90,7 +90,7 @@ func ResultMarkdown(r *Record) string {
 		b.WriteString("- Tool calls: none\n")
 	} else {
 		c := r.Counts
-		fmt.Fprintf(&b, "- Tool calls: %d (%d answered, %d errors, %d refused, %d by the repeat guard), numbered model call.tool call\n", len(r.ToolCalls), c.ToolResults, c.ToolErrors, c.ToolRefused, c.GuardRefusals)
+		fmt.Fprintf(&b, "- Tool calls: %d (%d answered, %d errors, %d refused, %d by the cycle guard), numbered model call.tool call\n", len(r.ToolCalls), c.ToolResults, c.ToolErrors, c.ToolRefused, c.GuardRefusals)
 		// Tool calls are numbered <model call>.<nth call of it>, so calls
 		// the model made in parallel in one reply are told apart.
 		nth, prevCall := 0, -1
@@ -108,8 +108,8 @@ func ResultMarkdown(r *Record) string {
 		}
 	}
 	l := r.Limits
-	fmt.Fprintf(&b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s, max call %s\n",
-		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS), millis(l.MaxCallMS))
+	fmt.Fprintf(&b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s\n",
+		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS))
 	writeMCP(&b, r.MCP)
 	if fl := r.Frontline; fl != nil {
 		fmt.Fprintf(&b, "\n## Request\n\n%s\n", escapeBlock(r.Task))
@@ -147,9 +147,9 @@ func writeToolResult(b *strings.Builder, res *ToolResult) {
 	var what []string
 	switch res.Guard {
 	case "refuse":
-		what = append(what, "refused by the repeat guard")
+		what = append(what, "refused by the cycle guard")
 	case "stop":
-		what = append(what, "ended the run (repeat after a correction)")
+		what = append(what, "ended the run (repeat after the cycle guard's correction)")
 	default:
 		switch {
 		case res.Refused:

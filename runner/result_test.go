@@ -68,7 +68,7 @@ func TestResultMarkdownGolden(t *testing.T) {
 
 func TestResultMarkdownWithToolsGolden(t *testing.T) {
 	r := sampleRecord()
-	r.State, r.Outcome, r.Reason = StatePartial, Partial, ReasonRepeatedToolCall
+	r.State, r.Outcome, r.Reason = StatePartial, Partial, ReasonToolCycleStopped
 	r.Error = "the model called file_read again with the same arguments after a correction; the runtime ends the turn on a repeat after a correction"
 	r.Output = ""
 	r.Tools, r.Project, r.MaxToolIterations = []string{"file_read", "file_list"}, "/home/u/src/app", 60

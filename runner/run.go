@@ -125,19 +125,15 @@ type Spec struct {
 	// Skills are the home's skills: skill_load and skill_read_resource
 	// read the loaded ones that do not route (nil: both are stubbed).
 	Skills []*lint.Skill
-	// MaxToolIterations caps the model calls that offer tools (0:
-	// Session.MaxToolIterationsPerTurn, 60 by default). At the cap the
-	// tools are withdrawn and the model is asked for its final answer.
-	MaxToolIterations int
 	// Record keeps the raw bytes of every model response, with their
 	// timing, and the tool results, redacted, in the run folder's
 	// stream.cassette.
 	Record bool
 	// Replay plays this cassette instead of calling the model: the same
 	// decoders and watchdog, the recorded tool results (no tool touches
-	// the disk), the recorded model, limits, tools and cap (Limits and
-	// MaxToolIterations still override them). Agent and Task may be left
-	// out: the cassette names them. A provider of type replay in the
+	// the disk), the recorded model, limits and tools (Limits still
+	// overrides the limits). Agent and Task may be left out: the cassette
+	// names them. A provider of type replay in the
 	// configuration does the same with the cassette its Endpoint names.
 	Replay *cassette.Cassette
 	// ReplaySource names the cassette in run.json (its path); "" for a
@@ -271,7 +267,6 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 			}
 		}
 		rec.Project = p.project
-		rec.MaxToolIterations = p.maxIter
 	}
 	if !s.Unsaved {
 		if err := writeRecord(&rec); err != nil {
@@ -300,7 +295,6 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		toolsOn:   p.toolsOn,
 		tools:     p.tools,
 		toolbox:   p.toolbox,
-		maxIter:   p.maxIter,
 		guard:     tools.NewGuard(),
 		overlay:   p.overlay,
 		workspace: p.workspace,
@@ -386,12 +380,11 @@ type Run struct {
 	// clock is a fast replay's virtual clock; nil means the wall clock.
 	clock *cassette.VirtualClock
 
-	// The tool loop: whether tools are offered, which, what runs them, the
-	// cap on model calls with tools, and the repeat guard.
+	// The tool loop: whether tools are offered, which, what runs them, and
+	// the cycle guard.
 	toolsOn bool
 	tools   []wire.Tool
 	toolbox toolRunner
-	maxIter int
 	guard   *tools.Guard
 	// overlay is the project's overlay the tools write to; nil without
 	// a project.

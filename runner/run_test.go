@@ -102,22 +102,22 @@ var outcomeCases = []outcomeCase{
 		outcome: Failed, reason: ReasonNoActivity, state: StateFailed, output: "Working", errHas: []string{"Session.FirstTokenTimeoutSeconds"},
 	},
 	{
-		name:    "prefill_timeout: silence after the headers",
+		name:    "no_activity_timeout: silence in prefill, after the headers",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Pause(time.Minute), modeltest.Text("late"), modeltest.Stop())}),
 		limits:  Limits{Prefill: 300 * ms},
-		outcome: Failed, reason: ReasonPrefillTimeout, state: StateFailed, errHas: []string{"prefill"},
+		outcome: Failed, reason: ReasonNoActivity, state: StateFailed, errHas: []string{"Subagent timed out: no activity for 0s.", "prefill"},
 	},
 	{
-		name:    "prefill_timeout: no headers at all",
+		name:    "no_activity_timeout: no headers at all",
 		script:  fixed(modeltest.Script{HeaderDelay: time.Minute, Steps: steps(modeltest.Text("late"), modeltest.Stop())}),
 		limits:  Limits{Prefill: 300 * ms},
-		outcome: Failed, reason: ReasonPrefillTimeout, state: StateFailed,
+		outcome: Failed, reason: ReasonNoActivity, state: StateFailed,
 	},
 	{
-		name:    "prefill_timeout: keepalives do not end prefill",
+		name:    "no_substantive_output_timeout: keepalives refresh the prefill budget, not the no-progress ceiling",
 		script:  fixed(modeltest.Script{Steps: repeat(3000, modeltest.Keepalive()), Gap: 10 * ms}),
-		limits:  Limits{Prefill: 300 * ms, InterDelta: 50 * ms},
-		outcome: Failed, reason: ReasonPrefillTimeout, state: StateFailed,
+		limits:  Limits{Prefill: 300 * ms, InterDelta: 50 * ms, NoProgress: 600 * ms},
+		outcome: Failed, reason: ReasonNoSubstantiveOutput, state: StateFailed, errHas: []string{"Subagent timed out: no substantive output for 1s."},
 	},
 	{
 		name:    "empty_final_response: nothing but a finish",
@@ -132,7 +132,7 @@ var outcomeCases = []outcomeCase{
 	{
 		name:    "empty_final_response: thinking only",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Thinking("hmm"), modeltest.Stop())}),
-		outcome: Failed, reason: ReasonEmptyFinalResponse, state: StateFailed, errHas: []string{"only thinking"},
+		outcome: Failed, reason: ReasonEmptyFinalResponse, state: StateFailed, errHas: []string{"only thinking", "6 empty replies in a row before any tool call", "NetClaw retries 5 times", EmptyResponseFailureMessage},
 	},
 	{
 		name:    "empty_final_response: a tool call and no text, in a run without tools",
@@ -181,12 +181,6 @@ var outcomeCases = []outcomeCase{
 		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, errHas: []string{"malformed"},
 	},
 	{
-		name:    "llm_call_failed: past SubAgents.MaxLlmCallSeconds",
-		script:  fixed(modeltest.Script{Steps: repeat(3000, modeltest.Text("word ")), Gap: 10 * ms}),
-		limits:  Limits{MaxCall: 300 * ms},
-		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, errHas: []string{"MaxLlmCallSeconds"},
-	},
-	{
 		name:            "cancelled_by_parent mid-stream",
 		script:          fixed(modeltest.Script{Steps: steps(modeltest.Text("Started "), modeltest.Text("then "), modeltest.Pause(time.Minute), modeltest.Stop())}),
 		cancelAfterText: true,
@@ -204,7 +198,8 @@ func TestOutcomes(t *testing.T) {
 			t.Run(tc.name+"/"+p.String(), func(t *testing.T) {
 				t.Parallel()
 				f := newFixture(t, p)
-				f.srv.Enqueue(tc.script(p))
+				// An empty reply is nudged: the model answers alike.
+				f.srv.SetDefault(tc.script(p))
 				r, err := f.runner.Start(context.Background(), f.spec("Check the thing.", tc.limits))
 				if err != nil {
 					t.Fatal(err)
@@ -242,7 +237,7 @@ func TestOutcomes(t *testing.T) {
 				if tc.output != "" && rec.Output != tc.output {
 					t.Errorf("output %q, want %q", rec.Output, tc.output)
 				}
-				if texts.String() != rec.Output {
+				if rec.Reason != ReasonEmptyFinalResponse && texts.String() != rec.Output {
 					t.Errorf("text events %q differ from the output %q", texts.String(), rec.Output)
 				}
 				if done.Reason != rec.Reason || done.RunID != rec.RunID {
@@ -260,7 +255,11 @@ func TestOutcomes(t *testing.T) {
 				}
 				checkFolder(t, rec)
 				reqs := f.srv.Requests()
-				if len(reqs) != 1 || !isTesterSystem(reqs[0].System) || taskOf(reqs[0]) != "Check the thing." ||
+				want := 1
+				if rec.Reason == ReasonEmptyFinalResponse && len(rec.ToolCalls) == 0 {
+					want = 1 + MaxPreToolEmptyRetries // nudged
+				}
+				if len(reqs) != want || !isTesterSystem(reqs[0].System) || taskOf(reqs[0]) != "Check the thing." ||
 					reqs[0].Model != "test-model" || reqs[0].APIKey != plantedKey {
 					t.Errorf("the server got %+v", reqs)
 				}
@@ -298,7 +297,7 @@ func TestLineCap(t *testing.T) {
 			// 16 MiB under -race on a busy 2-core machine can take longer
 			// than the generous 10 s: this case breaks no watchdog limit.
 			roomy := time.Minute
-			_, rec := f.run(t, f.spec("x", Limits{InterDelta: roomy, NoProgress: roomy, MaxCall: roomy}))
+			_, rec := f.run(t, f.spec("x", Limits{InterDelta: roomy, NoProgress: roomy}))
 			if rec.Reason != ReasonLLMCallFailed || !strings.Contains(rec.Error, "line cap") {
 				t.Errorf("got %s: %s", rec.Reason, rec.Error)
 			}

@@ -32,11 +32,9 @@ func (r *Run) cassetteHeader() cassette.Header {
 		MaxTokens:    r.spec.MaxTokens,
 		Limits: cassette.Limits{
 			PrefillMS: rec.Limits.PrefillMS, InterDeltaMS: rec.Limits.InterDeltaMS, NoProgressMS: rec.Limits.NoProgressMS,
-			ThinkingOnlyMS: rec.Limits.ThinkingOnlyMS, MaxCallMS: rec.Limits.MaxCallMS,
+			ThinkingOnlyMS: rec.Limits.ThinkingOnlyMS,
 		},
-	}
-	if r.toolsOn {
-		h.MaxToolIterations = r.maxIter
+		Loop: cassette.LoopRules,
 	}
 	return h
 }

@@ -26,8 +26,12 @@ type TranscriptEntry struct {
 	Model    string `json:"model,omitempty"`
 	System   string `json:"system,omitempty"`
 	Message  string `json:"message,omitempty"`
-	// Tools are a request's offered tools; Withdrawn is set when the
-	// request asks for an answer without them.
+	// Nudge is the user turn a request ends with when the run nudged the
+	// model after a reply that was not an answer ("[system: …]").
+	Nudge string `json:"nudge,omitempty"`
+	// Tools are a request's offered tools. Withdrawn was set, by older
+	// agentdesk versions, when the request asked for an answer without
+	// them; it is kept so their transcripts read alike.
 	Tools     []string `json:"tools,omitempty"`
 	Withdrawn bool     `json:"withdrawn,omitempty"`
 	// Status is a response line's HTTP status.

@@ -13,14 +13,18 @@ import (
 // asks it when the next limit falls due and whether one has. It is not safe
 // for concurrent use.
 //
-// Before the first substantive event (visible text, thinking, a tool call)
-// only the prefill limit runs. After it, the inter-delta budget runs on wire
-// silence (any bytes, keepalives included, reset it) and the no-progress
-// ceiling on the absence of substantive events. The thinking-only cap runs
-// from the start of the call whenever thinking has arrived and no visible
-// text or tool call has since; visible text or a tool call restarts it. The
-// per-call maximum runs from the start of the call. Role-only, usage-only and
-// other empty frames are wire activity, never progress.
+// Wire silence is timed by the prefill budget before the first substantive
+// event (visible text, thinking, a tool call) and by the inter-delta budget
+// after it; any bytes, keepalives included, reset it. Both end the call
+// no_activity_timeout (SubAgentActor, netclaw-dev/netclaw: one liveness
+// watchdog that starts on the prefill budget and moves to the inter-delta
+// budget at the first delta). The no-progress ceiling runs from the start
+// of the call on the absence of substantive events. The thinking-only cap
+// runs from the start of the call whenever thinking has arrived and no
+// visible text or tool call has since; visible text or a tool call
+// restarts it. Role-only, usage-only and other empty frames are wire
+// activity, never progress. NetClaw has no cap on a call's length
+// (SubAgents.MaxLlmCallSeconds is gone).
 type Watchdog struct {
 	limits Limits
 	start  time.Time
@@ -38,12 +42,11 @@ type Watchdog struct {
 
 // Trip says which limit a call broke.
 type Trip struct {
-	// Reason is the run's reason id: prefill_timeout, no_activity_timeout,
-	// no_substantive_output_timeout, thinking_only_timeout, or
-	// llm_call_failed for the per-call maximum.
+	// Reason is the run's reason id: no_activity_timeout (prefill or
+	// inter-delta), no_substantive_output_timeout or thinking_only_timeout.
 	Reason string
 	// Limit names the limit ("prefill", "inter-delta", "no-progress",
-	// "thinking-only", "max-call").
+	// "thinking-only").
 	Limit string
 	// Value is the limit's value.
 	Value time.Duration
@@ -51,19 +54,21 @@ type Trip struct {
 	At time.Time
 }
 
-// Message says in one sentence what happened and which setting governs it.
+// Message says what happened in NetClaw's words, then which setting
+// governs it. NetClaw's texts are SubAgentActor's: "Subagent timed out: no
+// activity for {N}s." for the prefill and inter-delta budgets alike, and
+// "Subagent timed out: no substantive output for {N}s.".
 func (t Trip) Message() string {
+	secs := fmt.Sprintf("%.0fs", t.Value.Seconds())
 	switch t.Limit {
 	case "prefill":
-		return fmt.Sprintf("no text, thinking or tool call within the prefill limit of %s (the agent's prefillTimeoutSeconds, else SubAgents.PrefillTimeoutSeconds)", t.Value)
+		return fmt.Sprintf("Subagent timed out: no activity for %s. (the stream was silent for %s before the first text, thinking or tool call: the prefill budget, the agent's prefillTimeoutSeconds, else SubAgents.PrefillTimeoutSeconds; keepalives refresh it)", secs, t.Value)
 	case "inter-delta":
-		return fmt.Sprintf("the stream went silent for %s, the inter-delta budget (Session.FirstTokenTimeoutSeconds)", t.Value)
+		return fmt.Sprintf("Subagent timed out: no activity for %s. (the stream went silent for %s: the inter-delta budget, Session.FirstTokenTimeoutSeconds)", secs, t.Value)
 	case "no-progress":
-		return fmt.Sprintf("no text, thinking or tool call for %s, the no-progress ceiling (SubAgents.NoProgressTimeoutSeconds); keepalives do not count", t.Value)
+		return fmt.Sprintf("Subagent timed out: no substantive output for %s. (no text, thinking or tool call for %s: the no-progress ceiling, SubAgents.NoProgressTimeoutSeconds; keepalives do not count)", secs, t.Value)
 	case "thinking-only":
 		return fmt.Sprintf("the model only thought for %s, the thinking-only cap (three times the no-progress ceiling, SubAgents.NoProgressTimeoutSeconds); ask for a simpler task or raise that setting", t.Value)
-	case "max-call":
-		return fmt.Sprintf("the model call ran past %s (SubAgents.MaxLlmCallSeconds)", t.Value)
 	}
 	return t.Reason
 }
@@ -126,15 +131,14 @@ func (w *Watchdog) Next() (Trip, bool) {
 		}
 	}
 	if w.firstDelta.IsZero() {
-		consider(ReasonPrefillTimeout, "prefill", w.limits.Prefill, w.start)
+		consider(ReasonNoActivity, "prefill", w.limits.Prefill, w.lastWire)
 	} else {
 		consider(ReasonNoActivity, "inter-delta", w.limits.InterDelta, w.lastWire)
-		consider(ReasonNoSubstantiveOutput, "no-progress", w.limits.NoProgress, w.lastProgress)
 	}
+	consider(ReasonNoSubstantiveOutput, "no-progress", w.limits.NoProgress, w.lastProgress)
 	if w.thinking {
 		consider(ReasonThinkingOnlyTimeout, "thinking-only", w.limits.ThinkingOnlyCap(), w.capStart)
 	}
-	consider(ReasonLLMCallFailed, "max-call", w.limits.MaxCall, w.start)
 	return best, found
 }
 

@@ -23,8 +23,10 @@ func TestWatchdog(t *testing.T) {
 		Prefill:    1000 * time.Millisecond,
 		InterDelta: 300 * time.Millisecond,
 		NoProgress: 500 * time.Millisecond,
-		MaxCall:    10000 * time.Millisecond,
 	}
+	// prefill has a no-progress ceiling past the prefill budget, so the
+	// prefill cases see the budget.
+	prefill := Limits{Prefill: 1000 * time.Millisecond, InterDelta: 300 * time.Millisecond, NoProgress: 5000 * time.Millisecond}
 	tests := []struct {
 		name   string
 		limits Limits
@@ -34,21 +36,28 @@ func TestWatchdog(t *testing.T) {
 		want   string
 		wantAt int
 	}{
-		{name: "nothing at all: prefill", want: ReasonPrefillTimeout, wantAt: 1000},
+		{name: "nothing at all: the prefill budget, no_activity_timeout", limits: prefill, want: ReasonNoActivity, wantAt: 1000},
 		{
-			name:  "keepalives, roles and usage do not end prefill",
-			steps: []step{{at: 100, ev: kind(wire.Keepalive)}, {at: 200, ev: kind(wire.Role)}, {at: 300, ev: wire.Event{Kind: wire.Usage}}, {at: 400, ev: kind(wire.Meta)}, {at: 500, wire: true}},
-			want:  ReasonPrefillTimeout, wantAt: 1000,
+			name:   "keepalives, roles and usage refresh the prefill budget, and do not end prefill",
+			limits: prefill,
+			steps:  []step{{at: 100, ev: kind(wire.Keepalive)}, {at: 200, ev: kind(wire.Role)}, {at: 300, ev: wire.Event{Kind: wire.Usage}}, {at: 400, ev: kind(wire.Meta)}, {at: 500, wire: true}},
+			want:   ReasonNoActivity, wantAt: 1500,
 		},
 		{
-			name:  "white space text does not end prefill",
-			steps: []step{{at: 100, ev: text(" \n\t\u200b")}},
-			want:  ReasonPrefillTimeout, wantAt: 1000,
+			name:   "white space text does not end prefill",
+			limits: prefill,
+			steps:  []step{{at: 100, ev: text(" \n\t\u200b")}, {at: 1050, ev: kind(wire.Keepalive)}},
+			want:   ReasonNoActivity, wantAt: 2050,
+		},
+		{
+			name:  "the no-progress ceiling runs from the call's start, through keepalives",
+			steps: []step{{at: 100, ev: kind(wire.Keepalive)}, {at: 200, ev: kind(wire.Keepalive)}, {at: 300, ev: kind(wire.Keepalive)}, {at: 400, ev: kind(wire.Keepalive)}},
+			want:  ReasonNoSubstantiveOutput, wantAt: 500,
 		},
 		{
 			name:  "after the first text: inter-delta on silence",
-			steps: []step{{at: 900, ev: text("Hi")}},
-			want:  ReasonNoActivity, wantAt: 1200,
+			steps: []step{{at: 400, ev: text("Hi")}},
+			want:  ReasonNoActivity, wantAt: 700,
 		},
 		{
 			name:  "keepalives hold off inter-delta but not no-progress",
@@ -111,12 +120,6 @@ func TestWatchdog(t *testing.T) {
 			steps:  []step{{at: 100, ev: thinking("a")}, {at: 400, ev: thinking("b")}},
 			want:   ReasonThinkingOnlyTimeout, wantAt: 700,
 		},
-		{
-			name:   "max call",
-			limits: Limits{MaxCall: 250 * time.Millisecond, NoProgress: time.Second},
-			steps:  []step{{at: 100, ev: text("a")}, {at: 200, ev: text("b")}},
-			want:   ReasonLLMCallFailed, wantAt: 250,
-		},
 		{name: "no limits at all", limits: Limits{}, steps: []step{{at: 100, ev: text("a")}}, want: ""},
 	}
 	for _, tt := range tests {
@@ -161,7 +164,7 @@ func TestWatchdog(t *testing.T) {
 func TestWatchdogStatus(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
-	w := NewWatchdog(Limits{Prefill: time.Second, InterDelta: 300 * time.Millisecond, NoProgress: 500 * time.Millisecond}, t0)
+	w := NewWatchdog(Limits{Prefill: time.Second, InterDelta: 300 * time.Millisecond, NoProgress: 2 * time.Second}, t0)
 	s := w.Status(ms(100))
 	if s.HasFirstDelta || s.Next.Limit != "prefill" || s.NextIn != 900*time.Millisecond || s.Elapsed != 100*time.Millisecond {
 		t.Errorf("in prefill: %+v", s)
@@ -187,7 +190,7 @@ func TestVisible(t *testing.T) {
 }
 
 func BenchmarkWatchdogObserve(b *testing.B) {
-	w := NewWatchdog(Limits{Prefill: time.Hour, InterDelta: time.Hour, NoProgress: time.Hour, MaxCall: time.Hour}, time.Now())
+	w := NewWatchdog(Limits{Prefill: time.Hour, InterDelta: time.Hour, NoProgress: time.Hour}, time.Now())
 	e := text("word ")
 	now := time.Now()
 	for b.Loop() {

@@ -50,7 +50,7 @@ func TestDemoShowsTheRecordedLimits(t *testing.T) {
 			}
 			ms := func(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
 			l := tape.Header.Limits
-			recorded := runner.Limits{Prefill: ms(l.PrefillMS), InterDelta: ms(l.InterDeltaMS), NoProgress: ms(l.NoProgressMS), ThinkingOnly: ms(l.ThinkingOnlyMS), MaxCall: ms(l.MaxCallMS)}
+			recorded := runner.Limits{Prefill: ms(l.PrefillMS), InterDelta: ms(l.InterDeltaMS), NoProgress: ms(l.NoProgressMS), ThinkingOnly: ms(l.ThinkingOnlyMS)}
 			want := flat(limitLines(&st, recorded, 1000))
 			if flat(limitLines(&st, runner.LimitsFor(tm.cat.Config, sel.Def), 1000)) == want {
 				continue // this recording kept the configured limits

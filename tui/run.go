@@ -144,7 +144,7 @@ func recordedLimitsCmd(path string) tea.Cmd {
 		l := tape.Header.Limits
 		return recordedLimitsMsg{path: path, limits: runner.Limits{
 			Prefill: ms(l.PrefillMS), InterDelta: ms(l.InterDeltaMS), NoProgress: ms(l.NoProgressMS),
-			ThinkingOnly: ms(l.ThinkingOnlyMS), MaxCall: ms(l.MaxCallMS),
+			ThinkingOnly: ms(l.ThinkingOnlyMS),
 		}}
 	}
 }
@@ -635,8 +635,8 @@ func modelLines(st *Styles, md runner.Model, w int, endpoint bool) []string {
 }
 
 func limitLines(st *Styles, l runner.Limits, w int) []string {
-	line := fmt.Sprintf("prefill %s · inter-delta %s · no-progress %s · thinking-only %s · max call %s",
-		dur(l.Prefill), dur(l.InterDelta), dur(l.NoProgress), dur(l.ThinkingOnlyCap()), dur(l.MaxCall))
+	line := fmt.Sprintf("prefill %s · inter-delta %s · no-progress %s · thinking-only %s",
+		dur(l.Prefill), dur(l.InterDelta), dur(l.NoProgress), dur(l.ThinkingOnlyCap()))
 	return labelled(st, "Limits   ", line, w)
 }
 
@@ -770,7 +770,11 @@ func clockLines(st *Styles, rv *runView, w int) []string {
 	c, l := s.Call, s.Call.Limits
 	var parts []string
 	if !c.HasFirstDelta {
-		parts = append(parts, fmt.Sprintf("prefill %s / %s", dur(c.Elapsed), dur(l.Prefill)))
+		// Keepalives refresh the prefill budget; the no-progress
+		// ceiling runs from the call's start.
+		parts = append(parts,
+			fmt.Sprintf("prefill silence %s / %s", dur(c.SinceWire), dur(l.Prefill)),
+			fmt.Sprintf("since progress %s / %s", dur(c.SinceProgress), dur(l.NoProgress)))
 	} else {
 		parts = append(parts,
 			fmt.Sprintf("since progress %s / %s", dur(c.SinceProgress), dur(l.NoProgress)),
@@ -779,7 +783,7 @@ func clockLines(st *Styles, rv *runView, w int) []string {
 	if c.ThinkingOnly > 0 {
 		parts = append(parts, fmt.Sprintf("thinking only %s / %s", dur(c.ThinkingOnly), dur(l.ThinkingOnlyCap())))
 	}
-	parts = append(parts, fmt.Sprintf("call %s / %s", dur(c.Elapsed), dur(l.MaxCall)))
+	parts = append(parts, fmt.Sprintf("call %s", dur(c.Elapsed)))
 	out = append(out, labelled(st, "Limits   ", strings.Join(parts, " · "), w)...)
 	if c.HasNext {
 		for _, l := range wrap(fmt.Sprintf("next: %s in %s", c.Next.Reason, dur(c.NextIn)), max(w-9, 10)) {

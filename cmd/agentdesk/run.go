@@ -68,10 +68,9 @@ model NetClaw would use for it (its
 modelRole, or --model-role, resolved through netclaw.json), and classify how
 the run ended exactly as the runtime would: Completed; Failed with a
 reason such as output_truncated, thinking_only_timeout,
-no_substantive_output_timeout, no_activity_timeout, prefill_timeout,
-empty_final_response, llm_call_failed or cancelled_by_parent; or Partial
-when the tool loop stops it (tool_iteration_budget_exhausted,
-repeated_tool_call).
+no_substantive_output_timeout, no_activity_timeout, empty_final_response,
+malformed_final_output, llm_call_failed or cancelled_by_parent; or Partial
+when the cycle guard stops it (tool_cycle_stopped).
 
 The reply streams to stdout as it arrives; thinking goes to stderr (dimmed on
 a colour terminal). Then a line on stderr gives the outcome, the reason and
@@ -93,12 +92,14 @@ once load_tool activates it. Reads run on the project folder
 to the project, and the run folder keeps them as changes.patch; shell,
 web and MCP calls run only when an --approve pattern matches (else the run
 fails as NetClaw fails a sub-agent with no one to approve); tools that touch
-NetClaw's own state get a stub result. --no-tools offers none. Tool results go back to the model and the run goes on, up to
-Session.MaxToolIterationsPerTurn model calls; then the tools are withdrawn
-and the model must answer (else Partial, tool_iteration_budget_exhausted).
+NetClaw's own state get a stub result. --no-tools offers none. Tool results
+go back to the model and the run goes on; there is no cap on tool rounds.
 A call repeated with the same arguments and result after two rounds is
-refused with a correction, and a repeat after that ends the run (Partial,
-repeated_tool_call). Tool calls and results are shown on stderr.
+refused with NetClaw's correction, and a repeat after that ends the run
+(Partial, tool_cycle_stopped). An empty or thinking-only reply is nudged,
+up to 5 times before any tool call and 8 after; a final reply holding
+tool-call markup gets one repair nudge. Tool calls and results are shown on
+stderr.
 
 --record keeps the raw response bytes with their timing, and the tool
 results, redacted, in the run folder's stream.cassette. --replay FILE plays
@@ -135,7 +136,7 @@ or a model that does not resolve, 2 bad usage, 3 internal failure.`,
 	fl.StringVar(&f.modelRole, "model-role", "", "model role to use instead of the agent's modelRole: Main, Compaction or Fallback")
 	fl.IntVar(&f.maxTokens, "max-tokens", 0, "cap on the reply's tokens (default: the provider's; 8192 for Anthropic)")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
-	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit until the first text, thinking or tool call (default: the agent's prefillTimeoutSeconds, else SubAgents.PrefillTimeoutSeconds)")
+	fl.DurationVar(&f.prefill, "prefill-timeout", 0, "limit on stream silence until the first text, thinking or tool call (default: the agent's prefillTimeoutSeconds, else SubAgents.PrefillTimeoutSeconds)")
 	fl.DurationVar(&f.interDelta, "inter-delta-timeout", 0, "limit on stream silence once the reply started (default Session.FirstTokenTimeoutSeconds)")
 	fl.DurationVar(&f.noProgress, "no-progress-timeout", 0, "limit without text, thinking or tool calls (default SubAgents.NoProgressTimeoutSeconds); thinking alone is capped at 3×")
 	fl.BoolVar(&f.json, "json", false, "print run.json on stdout at the end; the reply streams to stderr")

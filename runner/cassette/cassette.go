@@ -44,6 +44,15 @@ import "time"
 // reads.
 const Version = 1
 
+// LoopRules is the version of the rules by which the run loop ends a run,
+// written in the header. 0 (absent): agentdesk's older rules, a cap on
+// tool rounds (Session.MaxToolIterationsPerTurn), its own repeat guard, no
+// nudges, a per-call cap. 1: NetClaw's (TurnStateTracker, a36cc1ee): no cap
+// on tool rounds, the cycle guard, the nudges for empty and thinking-only
+// replies and for tool-call markup. A cassette recorded under other rules
+// may ask for model calls a replay does not make, or lack ones it makes.
+const LoopRules = 1
+
 // Extension is a cassette file's extension.
 const Extension = ".cassette"
 
@@ -137,8 +146,12 @@ type Header struct {
 	// Tools are the names of the tools the run offered; empty when it
 	// offered none.
 	Tools []string `json:"tools"`
-	// MaxToolIterations is the cap on model calls with tools.
+	// MaxToolIterations is the cap on model calls with tools a cassette
+	// recorded under loop rules 0 holds; NetClaw has no such cap.
 	MaxToolIterations int `json:"max_tool_iterations,omitempty"`
+	// Loop is the version of the loop rules the run was recorded under
+	// (LoopRules); 0 for a cassette of an older agentdesk.
+	Loop int `json:"loop,omitempty"`
 	// MaxTokens is the reply cap the run asked for (0: the provider's).
 	MaxTokens int `json:"max_tokens,omitempty"`
 	// Limits are the watchdog's limits, in milliseconds.
@@ -152,7 +165,8 @@ type Limits struct {
 	InterDeltaMS   int64 `json:"inter_delta_ms"`
 	NoProgressMS   int64 `json:"no_progress_ms"`
 	ThinkingOnlyMS int64 `json:"thinking_only_ms"`
-	MaxCallMS      int64 `json:"max_call_ms"`
+	// MaxCallMS is the per-call cap older cassettes hold; NetClaw has none.
+	MaxCallMS int64 `json:"max_call_ms,omitempty"`
 }
 
 // Call is one model call.

@@ -19,6 +19,24 @@ var ErrReplaySilence = errors.New("the recording goes silent here")
 // cancelled by its parent.
 var ErrReplayCancelled = errors.New("the recorded run was cancelled here")
 
+// ReplayExhaustedError is a replay asking for a model call its cassette
+// does not hold.
+type ReplayExhaustedError struct {
+	// Calls is how many the cassette holds; Asked the call asked for.
+	Calls, Asked int
+	// Stale is set when the cassette was recorded under older loop rules
+	// (LoopRules).
+	Stale bool
+}
+
+func (e *ReplayExhaustedError) Error() string {
+	if e.Stale {
+		return fmt.Sprintf("the cassette holds %d model calls and the replay asks for call %d: the cassette was recorded under older loop rules "+
+			"(a cap on tool rounds, no nudges for empty replies, agentdesk's own repeat guard), and today's loop, NetClaw's, goes on where that one stopped; record the run again", e.Calls, e.Asked)
+	}
+	return fmt.Sprintf("the cassette holds %d model calls and the replay asks for call %d: the replay has gone differently from the recording (a decoder change?)", e.Calls, e.Asked)
+}
+
 // Player is an http.RoundTripper that answers a run's model calls from a
 // cassette, in order: the recorded status, then the recorded bytes, each
 // chunk at its recorded time after the request, and the recorded end. It
@@ -57,7 +75,10 @@ func (p *Player) RoundTrip(req *http.Request) (*http.Response, error) {
 	p.mu.Unlock()
 	c := p.tape.Call(n)
 	if c == nil {
-		return nil, fmt.Errorf("the cassette holds %d model calls and the replay asks for call %d: the replay has gone differently from the recording (a decoder change?)", len(p.tape.Calls), n)
+		if p.tape.Header.Loop != LoopRules {
+			return nil, &ReplayExhaustedError{Calls: len(p.tape.Calls), Asked: n, Stale: true}
+		}
+		return nil, &ReplayExhaustedError{Calls: len(p.tape.Calls), Asked: n}
 	}
 	b := &playback{p: p, c: c, ctx: req.Context(), start: time.Now()}
 	if p.clock != nil {

@@ -2,141 +2,179 @@ package tools
 
 import (
 	"encoding/json"
-	"strings"
+	"fmt"
 	"testing"
 )
 
-// step is one call the model makes: the guard is consulted, and when it
-// allows the call, the call "runs" and returns result.
-type step struct {
-	name, args, result string
-	want               Action
+// turn is one reply of a model: its tool calls, and what each returns
+// when it runs.
+type turn struct {
+	calls   []GuardCall
+	results []string
+	want    Action
 }
 
-// play runs steps through a fresh guard as the run loop would.
-func play(t *testing.T, steps []step) {
+func gcall(name, args string) GuardCall { return GuardCall{Name: name, Args: json.RawMessage(args)} }
+
+// one is a reply with one call.
+func one(name, args, result string, want Action) turn {
+	return turn{calls: []GuardCall{gcall(name, args)}, results: []string{result}, want: want}
+}
+
+// play runs turns through a fresh guard as the run loop does.
+func play(t *testing.T, turns []turn) {
 	t.Helper()
 	g := NewGuard()
-	for i, s := range steps {
-		d := g.Check(s.name, json.RawMessage(s.args))
-		if d.Action != s.want {
-			t.Fatalf("step %d (%s %s): %v, want %v (%q)", i+1, s.name, s.args, d.Action, s.want, d.Text)
+	for i, tn := range turns {
+		b := g.Prepare(tn.calls)
+		d := g.Admit(b)
+		if d.Action != tn.want {
+			t.Fatalf("reply %d (%v): %v, want %v", i+1, tn.calls, d.Action, tn.want)
 		}
-		switch d.Action {
-		case Allow:
-			if d.Text != "" || d.Reason != "" {
-				t.Fatalf("step %d: Allow with text %q reason %q", i+1, d.Text, d.Reason)
-			}
-			g.Record(s.name, json.RawMessage(s.args), s.result)
-		case Refuse:
-			if r := d.Result(); r.Text != d.Text || !r.Refused || !r.IsError {
-				t.Fatalf("step %d: the refusal's result %+v", i+1, r)
-			}
-			if !strings.Contains(d.Text, s.name) || !strings.Contains(d.Text, "different approach") || d.Reason != "" {
-				t.Fatalf("step %d: correction %q (reason %q)", i+1, d.Text, d.Reason)
-			}
-		case Stop:
-			if d.Reason != ReasonRepeatedToolCall || !strings.Contains(d.Text, s.name) {
-				t.Fatalf("step %d: stop %q reason %q", i+1, d.Text, d.Reason)
-			}
+		if d.Action == Stop {
 			return
 		}
+		res := make([]Result, len(tn.calls))
+		for j := range tn.calls {
+			if d.Call(j) == Refuse {
+				res[j] = d.Result()
+				if res[j].Text != CorrectionText || !res[j].Refused {
+					t.Fatalf("reply %d: refusal %+v", i+1, res[j])
+				}
+				continue
+			}
+			res[j] = Result{Text: tn.results[j]}
+		}
+		g.Complete(b, d, res)
 	}
 }
 
+const (
+	ra = `{"Path":"a.md","_rationale":"read a"}`
+	rb = `{"Path":"b.md","_rationale":"read b"}`
+	rc = `{"Path":"c.md","_rationale":"read c"}`
+)
+
 func TestGuard(t *testing.T) {
-	const a, b = `{"path":"a.md"}`, `{"path":"b.md"}`
 	tests := []struct {
 		name  string
-		steps []step
+		turns []turn
 	}{
-		{"two equal rounds, then refuse, then stop", []step{
-			{"file_read", a, "A", Allow},
-			{"file_read", a, "A", Allow},
-			{"file_read", a, "", Refuse},
-			{"file_read", a, "", Stop},
+		{"two equal outcomes, then a correction, then the end", []turn{
+			one("file_read", ra, "A", Allow),
+			one("file_read", ra, "A", Allow),
+			one("file_read", ra, "", Refuse),
+			one("file_read", ra, "", Stop),
 		}},
-		{"a different result starts the count again", []step{
-			{"file_read", a, "A1", Allow},
-			{"file_read", a, "A2", Allow},
-			{"file_read", a, "A2", Allow},
-			{"file_read", a, "", Refuse},
+		{"a changed result starts the count again", []turn{
+			one("file_read", ra, "A1", Allow),
+			one("file_read", ra, "A2", Allow),
+			one("file_read", ra, "A2", Allow),
+			one("file_read", ra, "", Refuse),
 		}},
-		{"only rounds in a row count", []step{
-			{"file_read", a, "A1", Allow},
-			{"file_read", a, "A2", Allow},
-			{"file_read", a, "A1", Allow},
-			{"file_read", a, "A1", Allow},
-			{"file_read", a, "", Refuse},
+		{"the rationale is not part of what a call is", []turn{
+			one("file_read", ra, "A", Allow),
+			one("file_read", `{"_rationale":"again","Path":"a.md"}`, "A", Allow),
+			one("file_read", `{"Path":"a.md","_rationale":"once more"}`, "", Refuse),
 		}},
-		{"different arguments are a different call", []step{
-			{"file_read", a, "A", Allow},
-			{"file_read", a, "A", Allow},
-			{"file_read", b, "B", Allow},
-			{"file_read", b, "B", Allow},
-			{"file_read", `{"path":"a.md","start_line":2}`, "A", Allow},
-			{"file_list", a, "A", Allow},
-			{"file_read", b, "", Refuse},
+		{"key order is not, the text of a number is", []turn{
+			one("file_read", `{"Path":"a.md","Line":1,"_rationale":"r"}`, "A", Allow),
+			one("file_read", `{"Line":1,"Path":"a.md","_rationale":"r"}`, "A", Allow),
+			one("file_read", `{"Path":"a.md","Line":1.0,"_rationale":"r"}`, "A", Allow),
+			one("file_read", `{"Path":"a.md","Line":1,"_rationale":"r"}`, "", Refuse),
 		}},
-		{"calls in between do not hide a loop", []step{
-			{"file_read", a, "A", Allow},
-			{"file_read", b, "B", Allow},
-			{"file_read", a, "A", Allow},
-			{"file_read", b, "B", Allow},
-			{"file_read", a, "", Refuse},
-			{"file_read", b, "", Refuse},
-			{"file_list", `{}`, "L", Allow},
-			{"file_read", a, "", Stop},
+		{"a call without _rationale differs from its repair", []turn{
+			one("file_read", `{"Path":"a.md"}`, "Error: rationale", Allow),
+			one("file_read", `{"Path":"a.md"}`, "Error: rationale", Allow),
+			one("file_read", ra, "A", Allow),
+			one("file_read", `{"Path":"a.md"}`, "", Refuse),
 		}},
-		{"equal up to key order, spacing and number form", []step{
-			{"file_read", `{"path":"a.md","start_line":1,"end_line":10}`, "A", Allow},
-			{"file_read", "{ \"end_line\" : 10.0 ,\n\t\"start_line\": 1e0, \"path\": \"a.md\" }", "A", Allow},
-			{"file_read", `{"start_line":1,"path":"a\u002emd","end_line":10}`, "", Refuse},
+		{"a cycle of period 2: the fifth call is corrected, the sixth too, the seventh ends it", []turn{
+			one("file_read", ra, "A", Allow),
+			one("file_read", rb, "B", Allow),
+			one("file_read", ra, "A", Allow),
+			one("file_read", rb, "B", Allow),
+			one("file_read", ra, "", Refuse),
+			one("file_read", rb, "", Refuse),
+			one("file_read", ra, "", Stop),
 		}},
-		{"strings are compared exactly", []step{
-			{"file_read", `{"path":"a.md"}`, "A", Allow},
-			{"file_read", `{"path":"a.md"}`, "A", Allow},
-			{"file_read", `{"path":"A.md"}`, "A", Allow},
-			{"file_read", `{"path":"a.md "}`, "A", Allow},
-			{"file_read", `{"path":"1"}`, "A", Allow},
-			{"file_read", `{"path":1}`, "A", Allow},
+		{"a cycle of period 3", []turn{
+			one("file_read", ra, "A", Allow),
+			one("file_read", rb, "B", Allow),
+			one("file_read", rc, "C", Allow),
+			one("file_read", ra, "A", Allow),
+			one("file_read", rb, "B", Allow),
+			one("file_read", rc, "C", Allow),
+			one("file_read", ra, "", Refuse),
 		}},
-		{"empty arguments equal the empty object", []step{
-			{"file_list", ``, "L", Allow},
-			{"file_list", `{}`, "L", Allow},
-			{"file_list", ` `, "", Refuse},
+		{"a changed outcome breaks the cycle", []turn{
+			one("file_read", ra, "A", Allow),
+			one("file_read", rb, "B1", Allow),
+			one("file_read", ra, "A2", Allow),
+			one("file_read", rb, "B2", Allow),
+			one("file_read", ra, "A3", Allow),
 		}},
-		{"arguments that are not JSON compare byte for byte", []step{
-			{"file_read", `{"path":`, "bad", Allow},
-			{"file_read", `{"path":`, "bad", Allow},
-			{"file_read", `{"path" :`, "bad", Allow},
-			{"file_read", ` {"path":`, "", Refuse},
+		{"distinct calls never stop", func() []turn {
+			var ts []turn
+			for i := range 70 {
+				ts = append(ts, one("file_read", fmt.Sprintf(`{"Path":"f%d.md","_rationale":"r"}`, i), "x", Allow))
+			}
+			return ts
+		}()},
+		{"a batch: only the repeated call is refused, and the next repeat stops the batch", []turn{
+			one("file_read", ra, "A", Allow),
+			one("file_read", ra, "A", Allow),
+			{calls: []GuardCall{gcall("file_read", ra), gcall("file_read", rb)}, results: []string{"", "B"}, want: Refuse},
+			{calls: []GuardCall{gcall("file_read", rb), gcall("file_read", ra)}, results: []string{"B", ""}, want: Stop},
 		}},
-		{"unavailable tools loop too", []step{
-			{"web_search", `{"q":"x"}`, "not available", Allow},
-			{"web_search", `{"q":"x"}`, "not available", Allow},
-			{"web_search", `{"q":"x"}`, "", Refuse},
-			{"web_search", `{"q":"x"}`, "", Stop},
+		{"a repeated batch of two calls is corrected as a whole, then ends the run", []turn{
+			{calls: []GuardCall{gcall("file_read", ra), gcall("file_read", rb)}, results: []string{"A", "B"}, want: Allow},
+			{calls: []GuardCall{gcall("file_read", rb), gcall("file_read", ra)}, results: []string{"B", "A"}, want: Allow},
+			{calls: []GuardCall{gcall("file_read", ra), gcall("file_read", rb)}, results: []string{"", ""}, want: Refuse},
+			{calls: []GuardCall{gcall("file_read", ra), gcall("file_read", rb)}, results: []string{"", ""}, want: Stop},
 		}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { play(t, tt.steps) })
+		t.Run(tt.name, func(t *testing.T) { play(t, tt.turns) })
 	}
 }
 
-func TestGuardIgnoresRecordsOfRefusedCalls(t *testing.T) {
+// TestGuardPendingJob: a status call whose last result was a pending job
+// is exempt, however often it repeats; a call that cancels is not.
+func TestGuardPendingJob(t *testing.T) {
 	g := NewGuard()
-	args := json.RawMessage(`{"path":"a.md"}`)
-	for range 2 {
-		g.Check("file_read", args)
-		g.Record("file_read", args, "A")
+	status := []GuardCall{gcall("check_background_job", `{"JobId":"j1","_rationale":"poll"}`)}
+	for i := range 6 {
+		b := g.Prepare(status)
+		d := g.Admit(b)
+		if d.Action != Allow {
+			t.Fatalf("poll %d: %v, want allow", i+1, d.Action)
+		}
+		g.Complete(b, d, []Result{{Text: "running", PendingJob: true}})
 	}
-	if d := g.Check("file_read", args); d.Action != Refuse {
-		t.Fatalf("third call: %v", d.Action)
+	cancel := []GuardCall{gcall("check_background_job", `{"JobId":"j1","Cancel":true,"_rationale":"stop"}`)}
+	for i, want := range []Action{Allow, Allow, Refuse} {
+		b := g.Prepare(cancel)
+		d := g.Admit(b)
+		if d.Action != want {
+			t.Fatalf("cancel %d: %v, want %v", i+1, d.Action, want)
+		}
+		g.Complete(b, d, []Result{{Text: "cancelling", PendingJob: true}})
 	}
-	g.Record("file_read", args, "a new result") // a loop that records anyway
-	if d := g.Check("file_read", args); d.Action != Stop {
-		t.Fatalf("after a correction: %v, want stop", d.Action)
+}
+
+// BenchmarkGuard is one reply of three calls through the guard, as the run
+// loop consults it after every model call.
+func BenchmarkGuard(b *testing.B) {
+	g := NewGuard()
+	calls := []GuardCall{gcall("file_read", ra), gcall("file_read", rb), gcall("grep", `{"Pattern":"x","_rationale":"find"}`)}
+	res := []Result{{Text: "A"}, {Text: "B"}, {Text: "C"}}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		calls[0].Args = json.RawMessage(fmt.Sprintf(`{"Path":"%d.md","_rationale":"r"}`, i))
+		batch := g.Prepare(calls)
+		d := g.Admit(batch)
+		g.Complete(batch, d, res)
 	}
 }
 

@@ -95,6 +95,10 @@ type Result struct {
 	// sub-agent this way when a call needs approval and no one can give it
 	// (see approve.UnattendedMessage).
 	Fail string
+	// PendingJob is set on a check_background_job result that reports a
+	// job still running: the cycle guard exempts the next such call
+	// (ToolInvocationReceipt.PendingBackgroundJob, netclaw a36cc1ee).
+	PendingJob bool
 }
 
 // Errorf returns an error Result with a formatted text.

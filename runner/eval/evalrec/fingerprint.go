@@ -19,7 +19,15 @@ const (
 	PartJudge        = "judge"
 	PartLayer        = "layer"
 	PartPreamble     = "preamble"
+	// PartLoopRules is the version of the rules by which the run loop
+	// ends a run (cassette.LoopRules): a recording made under older rules
+	// may end where today's loop goes on.
+	PartLoopRules = "loop rules"
 )
+
+// LoopRulesValue is the loop rules part's value now: NetClaw's rules
+// (TurnStateTracker, a36cc1ee), version 1 of cassette.LoopRules.
+const LoopRulesValue = "1: NetClaw's cycle guard and nudges, no cap on tool rounds"
 
 // Part is one thing that was sent, by digest. Short one-line values are
 // kept too, so a change can say what it was and what it is.
@@ -94,6 +102,10 @@ type Change struct {
 // the recording" for a part the recording lacks.
 func (c Change) String() string {
 	switch {
+	case c.Name == PartLoopRules:
+		// Recordings made before the part existed lack it.
+		return "loop rules changed since the recording: today's runs end as NetClaw's do (" + LoopRulesValue +
+			"), so a recorded run may have ended where a run now goes on; record it again"
 	case c.Added:
 		return c.Name + " added since the recording"
 	case c.Source != "":

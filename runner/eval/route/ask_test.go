@@ -29,7 +29,7 @@ var providerTypes = map[wire.Protocol]string{wire.OpenAI: "openai-compatible", w
 // run folder.
 const plantedKey = "planted-route-key-0123456789"
 
-var generous = runner.Limits{Prefill: 10 * time.Second, InterDelta: 10 * time.Second, NoProgress: 10 * time.Second, MaxCall: 30 * time.Second}
+var generous = runner.Limits{Prefill: 10 * time.Second, InterDelta: 10 * time.Second, NoProgress: 10 * time.Second}
 
 // agentFiles are the fixture's agents: two user-facing, one internal.
 var agentFiles = map[string]string{

@@ -46,16 +46,10 @@ func fingerprint(memo *requestMemo, s sent, rubric string, judge runner.Model, j
 	if s.modelErr == nil {
 		fp = append(fp, evalrec.NewPart(evalrec.PartModel, modelName(s.model), ""))
 	}
-	maxIter := sp.MaxToolIterations
-	if maxIter <= 0 && sp.Config != nil {
-		maxIter = sp.Config.Session.MaxToolIterationsPerTurn
-	}
-	if maxIter <= 0 {
-		maxIter = runner.DefaultMaxToolIterations
-	}
 	l := s.limits
-	fp = append(fp, evalrec.NewPart(evalrec.PartLimits, fmt.Sprintf("prefill %s, inter-delta %s, no-progress %s, max-call %s, tool calls %d, max tokens %d",
-		l.Prefill, l.InterDelta, l.NoProgress, l.MaxCall, maxIter, sp.MaxTokens), ""))
+	fp = append(fp, evalrec.NewPart(evalrec.PartLimits, fmt.Sprintf("prefill %s, inter-delta %s, no-progress %s, max tokens %d",
+		l.Prefill, l.InterDelta, l.NoProgress, sp.MaxTokens), ""))
+	fp = append(fp, evalrec.NewPart(evalrec.PartLoopRules, evalrec.LoopRulesValue, ""))
 	if rubric != "" {
 		jm := "(not configured)"
 		if judgeErr == nil {

@@ -455,6 +455,14 @@ func TestReasonsMatchTheRunner(t *testing.T) {
 	if !slices.Equal(slices.Sorted(slices.Values(suitefile.Reasons)), slices.Sorted(slices.Values(runner.Reasons))) {
 		t.Errorf("lint/suite.Reasons %v, runner.Reasons %v", suitefile.Reasons, runner.Reasons)
 	}
+	if len(suitefile.RenamedReasons) != len(runner.RenamedReasons) {
+		t.Errorf("lint/suitefile.RenamedReasons %v, runner.RenamedReasons %v", suitefile.RenamedReasons, runner.RenamedReasons)
+	}
+	for old, now := range runner.RenamedReasons {
+		if suitefile.RenamedReasons[old].Now != now {
+			t.Errorf("%s: lint/suitefile says %q, the runner %q", old, suitefile.RenamedReasons[old].Now, now)
+		}
+	}
 	var outcomes []string
 	for _, o := range []runner.Outcome{runner.Completed, runner.Partial, runner.Failed} {
 		outcomes = append(outcomes, string(o))
