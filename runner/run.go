@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/mcp"
@@ -147,7 +148,10 @@ type Spec struct {
 	// wait in the Run until Keep writes them. Record.Dir names the folder
 	// Keep would make. For replays whose folder is wanted only when the
 	// sample fails (a replay can be made again at will); a live run
-	// should be saved as it goes.
+	// should be saved as it goes. The tokens of the record's prompt
+	// parts are 0 until Keep counts them (in the record, shared by
+	// Record and Wait): a replay that is not kept never builds the
+	// tokenizer's vocabulary.
 	Unsaved bool
 	// Suite, when set, ties the run to the suite case it ran for; run.json
 	// keeps it, so the runs list can say which suite and case a run
@@ -254,8 +258,10 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		Replay:      p.replay,
 		Frontline:   p.frontlineRecord(red),
 		Suite:       s.Suite,
-		Prompt:      promptRecord(p.request, red),
-		MCP:         mcpRecord(p.mcp, p.mcpNotes, red),
+		// An unsaved run's prompt is counted when Keep writes it: a
+		// replay that passes never builds the tokenizer's vocabulary.
+		Prompt: promptRecord(p.request, red, !s.Unsaved),
+		MCP:    mcpRecord(p.mcp, p.mcpNotes, red),
 	}
 	if p.toolsOn {
 		rec.Tools = toolNames(p.tools)
@@ -287,6 +293,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		system:    p.system,
 		layers:    p.layers,
 		message:   p.firstMessage(dir, id),
+		request:   p.request,
 		ctx:       runCtx,
 		cancel:    cancel,
 		rec:       rec,
@@ -419,6 +426,9 @@ type Run struct {
 	writeErr   error
 	// unsaved holds an Unsaved run's folder until Keep writes it.
 	unsaved *folderContent
+	// request is the composed request (nil for none), whose parts Keep
+	// counts for an Unsaved run's record.
+	request *request.Request
 }
 
 // folderContent is what a finished run's folder holds.
@@ -431,8 +441,9 @@ type folderContent struct {
 }
 
 // Keep writes the folder of a finished Unsaved run (Spec.Unsaved) and
-// returns it; for any other run it returns the folder written already.
-// It waits for the run to end. Keeping twice writes once.
+// returns it, its prompt's tokens counted first; for any other run it
+// returns the folder written already. It waits for the run to end.
+// Keeping twice writes once.
 func (r *Run) Keep() (string, error) {
 	<-r.done
 	r.mu.Lock()
@@ -444,6 +455,7 @@ func (r *Run) Keep() (string, error) {
 	if _, err := createRunFolder(r.runner.dir, u.rec.RunID); err != nil {
 		return "", err
 	}
+	countPrompt(u.rec.Prompt, r.request)
 	if err := writeRunFolder(&u.rec, u.transcript, u.tape, u.extra); err != nil {
 		return "", err
 	}
