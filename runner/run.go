@@ -104,6 +104,9 @@ type Spec struct {
 	// no one to ask, and such a call fails the run as NetClaw's
 	// SubAgentActor fails it with no parent approval bridge.
 	Asker approve.Asker
+	// Advice says where the run was started, for the refusal of a gated
+	// call no pattern approves and no one is asked about.
+	Advice approve.Advice
 	// AskInEvents puts such a call to whoever reads the run's events
 	// instead (the browser): an EventApproval, whose answer the run waits
 	// for. It is used when Asker is nil.

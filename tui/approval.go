@@ -167,6 +167,12 @@ func (o *approvalOverlay) fields() []field {
 		out = append(out, field{"URL      ", req.Subject})
 	case "web_search":
 		out = append(out, field{"Query    ", req.Subject})
+	default:
+		// What a TOOL:GLOB pattern is matched against: the arguments as
+		// compact JSON, keys sorted, meta arguments left out.
+		if req.Subject != "" {
+			out = append(out, field{"Glob on  ", req.Subject})
+		}
 	}
 	return out
 }

@@ -268,6 +268,9 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		if err := checkApproveServers(spec.Approve, c.Config, preview.Audience(f.audience).String()); err != nil {
 			return err
 		}
+		if err := checkApproveTools(spec.Approve, c.Config, preview.Audience(f.audience).String()); err != nil {
+			return err
+		}
 		if spec.NetClaw, err = f.netclaw.spawnNetClaw(g, c.Home, preview.Audience(f.audience)); err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 )
@@ -298,6 +299,10 @@ func failedOn(fs []Failure, keys ...string) bool {
 // recorded run's cassette is read back from its folder.
 func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*runner.Run, runner.Record, *cassette.Cassette, error) {
 	spec.NoMCP, spec.MCPStartTimeout = x.o.NoMCP, x.o.MCPStartTimeout
+	spec.Advice = approve.AdviseSuite
+	if x.o.Browser {
+		spec.Advice = approve.AdviseBrowserSuite
+	}
 	if spec.Replay == nil && spec.Project != "" && !spec.NoMCP {
 		spec.MCP = x.mcpCatalog(ctx)
 	}
