@@ -1,12 +1,14 @@
 package runner
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -375,6 +377,15 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	if r.tape != nil {
 		tape, tapeErr = r.tape.Encode()
 	}
+	// The project's git state, for the terminal record's working
+	// context (the trial never changes the project: this is its state).
+	r.mu.Lock()
+	project := r.rec.Project
+	r.mu.Unlock()
+	var git *request.GitState
+	if r.spec.Frontline == nil {
+		git = projectGit(context.Background(), project)
+	}
 	r.mu.Lock()
 	rec := &r.rec
 	rec.State, rec.Outcome, rec.Reason = v.State(), v.Outcome, v.Reason
@@ -393,6 +404,7 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	}
 	patchErr := errors.Join(changesErr, r.keepChanges(rec))
 	rec.MCP = mcpRecord(r.mcp, r.mcpNotes, r.red)
+	rec.Parent = parentRecord(rec, git)
 	r.note(end, TranscriptEntry{Type: "outcome", Outcome: v.Outcome, Reason: v.Reason, Text: rec.Error})
 	final := *rec
 	final.ToolCalls = append([]ToolCall{}, rec.ToolCalls...)

@@ -80,6 +80,11 @@ type Record struct {
 	// nil when the configuration has none (or the run is a replay, which
 	// starts none).
 	MCP *MCPRecord `json:"mcp,omitempty"`
+	// Parent is what the parent session receives for the run: the
+	// acceptance record, the notice, the terminal record and the file
+	// handoff. Nil for a frontline run, while the run is running, and in
+	// runs recorded before agentdesk wrote it.
+	Parent *ParentRecord `json:"parent,omitempty"`
 	// PID and Host identify the process that ran the run, so that a run
 	// left Running by a process that died can be reported Lost.
 	PID  int    `json:"pid"`

@@ -117,6 +117,8 @@ type runPane struct {
 	// (a replay applies the recorded limits, not the configured ones),
 	// read in the background, by cassette path.
 	recorded map[string]*recordedLimits
+	// compare is the comparison with an earlier run, when on (compare.go).
+	compare compareView
 }
 
 // recordedLimits are a recording's limits, once read.
@@ -341,6 +343,10 @@ func (p *runPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Request):
 		p.showRequest = !p.showRequest
 		return nil, true
+	case key.Matches(msg, k.Compare):
+		return p.toggleCompare(), true
+	case key.Matches(msg, k.CompareBack):
+		return p.compareBack(), true
 	}
 	return nil, false
 }
@@ -413,6 +419,11 @@ func (p *runPane) started(msg runStartedMsg) tea.Cmd {
 	}
 	p.shown[rv.agentPath] = rv.id
 	p.scroll.follow = true
+	if p.compare.on && p.compare.agentPath == rv.agentPath {
+		// The new run streams; once it has ended it is compared with the
+		// one before it.
+		p.compare.on, p.compare.pending = false, true
+	}
 	return tea.Batch(p.waitEvents(rv.run, 0), p.startTicking())
 }
 
@@ -445,15 +456,21 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		rv.record = &rec
 	}
 	e := p.e
+	if p.compare.pending && p.compare.agentPath == rv.agentPath {
+		if sel := e.selected(); sel != nil && sel.Path == rv.agentPath {
+			p.compare.pending, p.compare.on, p.compare.back = false, true, 1
+			cmd = p.askCompare()
+		}
+	}
 	// A prompt still up belongs to a run that stopped waiting (it was
 	// cancelled): its ask already ended as cancelled, so it closes.
 	e.drop(isApprovalOf(rv.id))
 	switch sel := e.selected(); {
 	case rv.writeErr != nil:
 		first, _, _ := strings.Cut(rv.writeErr.Error(), "\n")
-		cmd = e.notify(rv.agent+": the run folder could not be written: "+first, true)
+		cmd = tea.Batch(cmd, e.notify(rv.agent+": the run folder could not be written: "+first, true))
 	case !p.visible() || sel == nil || sel.Path != rv.agentPath:
-		cmd = e.notify(rv.agent+": run finished — "+outcomeText(rv.record)+" ("+keyName(e.keys.Browser.Tab3)+")", rv.record == nil || rv.record.Outcome != runner.Completed)
+		cmd = tea.Batch(cmd, e.notify(rv.agent+": run finished — "+outcomeText(rv.record)+" ("+keyName(e.keys.Browser.Tab3)+")", rv.record == nil || rv.record.Outcome != runner.Completed))
 	}
 	return cmd, true
 }
@@ -567,6 +584,9 @@ func (p *runPane) content(w int) blocks {
 		return lines(wrap("Trial runs are off: "+Sanitize(e.runnerUnavailable()), w))
 	case sel == nil:
 		return lines([]string{st.Dim.Render("Select an agent to run it.")})
+	}
+	if p.compare.on && p.compare.agentPath == sel.Path {
+		return p.compareBlocks(w)
 	}
 	rv := p.current(sel.Path)
 	if rv == nil {
@@ -706,6 +726,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 	out = append(out, p.changesBlock(rv, w)...)
 	if rv.ended() {
 		out = append(out, block{lines: append([]string{""}, bannerLines(st, k, rv, e.shortenPaths, w)...)})
+		out = append(out, parentBlock(st, rv.record, w)...)
 		if toolsRefused(rv) {
 			offer := "This model does not take tools: press " + keyName(k.Run.NoTools) + " to run the same task again without them (no tools offered, none listed in the prompt)."
 			out = append(out, block{lines: append([]string{""}, bannerText(st.Banner, offer, w)...)})
@@ -887,6 +908,25 @@ func (p *runPane) changesBlock(rv *runView, w int) blocks {
 		rv.patchW, rv.patchGen, rv.patchRows = w, p.e.stGen, rows
 	}
 	return blocks{{lines: rv.patchRows}}
+}
+
+// parentBlock says in a line what the parent session receives for a
+// finished run (runner.ParentRecord.Summary: the acceptance, the notice,
+// the files handed over; result.md holds the records); nothing for a run
+// recorded before agentdesk wrote it.
+func parentBlock(st *Styles, rec *runner.Record, w int) blocks {
+	if rec == nil {
+		return nil
+	}
+	line := rec.Parent.Summary()
+	if line == "" {
+		return nil
+	}
+	var rows []string
+	for _, wl := range wrap("Parent: "+Sanitize(line)+" · records in "+runner.ResultFile, w) {
+		rows = append(rows, st.Dim.Render(wl))
+	}
+	return blocks{{lines: rows}}
 }
 
 // toolResultHead is the one line that says what a tool call got back

@@ -528,6 +528,14 @@ func followRun(g *globals, f runFlags, r *runner.Run) (*runner.Record, error) {
 			fmt.Fprintf(g.stderr, "mcp: %s\n", termsafe.Escape(n))
 		}
 	}
+	if lines := final.Parent.Lines(); len(lines) > 0 {
+		// What the parent session would receive: NetClaw's acceptance
+		// and terminal records, the notice, the file handoff.
+		fmt.Fprintln(g.stderr, "what the parent receives:")
+		for _, l := range lines {
+			fmt.Fprintf(g.stderr, "  %s\n", l)
+		}
+	}
 	fmt.Fprintf(g.stderr, "state: %s  outcome: %s  reason: %s  run: %s\n",
 		styleState(final.State, color), runner.OutcomeText(final.Outcome), termsafe.Escape(runner.ReasonText(final.Reason)), termsafe.Escape(final.Dir))
 	if slices.Contains(final.Files, runner.StreamFile) {
