@@ -153,7 +153,7 @@ type ToolResult struct {
 	Error   bool `json:"error,omitempty"`
 	Refused bool `json:"refused,omitempty"`
 	Cut     bool `json:"cut,omitempty"`
-	// Guard is what the repeat guard decided: "allow" (the call ran),
+	// Guard is what the cycle guard decided: "allow" (the call ran),
 	// "refuse" (it did not; Text is the correction), "stop" (the run
 	// ended on it).
 	Guard string `json:"guard"`
@@ -177,8 +177,8 @@ type Counts struct {
 	ToolCalls int `json:"tool_calls"`
 	// ToolResults is the number of them answered; ToolErrors of those
 	// whose result is an error; ToolRefused of those refused without
-	// running (by the tools or by the repeat guard); GuardRefusals of
-	// those the repeat guard refused.
+	// running (by the tools or by the cycle guard); GuardRefusals of
+	// those the cycle guard refused.
 	ToolResults   int `json:"tool_results"`
 	ToolErrors    int `json:"tool_errors"`
 	ToolRefused   int `json:"tool_refused"`

@@ -940,9 +940,9 @@ func toolResultHead(tc *runner.ToolCall) (head string, bad, ok bool) {
 	var notes []string
 	switch {
 	case r.Guard == "refuse":
-		notes = append(notes, "refused by the repeat guard")
+		notes = append(notes, "refused by the cycle guard")
 	case r.Guard == "stop":
-		notes = append(notes, "the repeat guard ended the run")
+		notes = append(notes, "the cycle guard ended the run")
 	case r.Refused:
 		notes = append(notes, "refused")
 	case r.Error:

@@ -435,7 +435,7 @@ func toolLine(e runner.Event) string {
 	what := "ok"
 	switch {
 	case r.Guard == "refuse":
-		what = "refused by the repeat guard"
+		what = "refused by the cycle guard"
 	case r.Guard == "stop":
 		what = "repeated after a correction: the run ends"
 	case r.Refused:
