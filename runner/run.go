@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -310,7 +311,6 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		workspace: p.workspace,
 		changes:   replayChanges(p.cassette),
 		patch:     replayPatch(p.cassette),
-		changed:   make(chan struct{}),
 		done:      make(chan struct{}),
 	}
 	switch {
@@ -320,6 +320,8 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		}
 		r.player = cassette.NewPlayer(p.cassette, r.clock)
 		r.client = &http.Client{Transport: r.player}
+		n := replayLines(p.cassette)
+		r.events, r.transcript = make([]Event, 0, n), make([]TranscriptEntry, 0, n)
 	case s.Record:
 		r.recorder = cassette.NewRecorder(rn.client.Transport)
 		c := *rn.client
@@ -423,10 +425,12 @@ type Run struct {
 	events     []Event
 	transcript []TranscriptEntry
 	wd         *Watchdog
-	changed    chan struct{} // closed and replaced whenever events grow
-	done       chan struct{}
-	ended      bool
-	writeErr   error
+	// changed is closed when events grow; nil until a reader waits
+	// (Next makes it), so a run nobody follows makes no channel an event.
+	changed  chan struct{}
+	done     chan struct{}
+	ended    bool
+	writeErr error
 	// unsaved holds an Unsaved run's folder until Keep writes it.
 	unsaved *folderContent
 	// request is the composed request (nil for none), whose parts Keep
@@ -570,7 +574,11 @@ func (r *Run) Next(ctx context.Context, i int) (Event, error) {
 			r.mu.Unlock()
 			return e, nil
 		}
-		ended, ch := r.ended, r.changed
+		ended := r.ended
+		if !ended && r.changed == nil {
+			r.changed = make(chan struct{})
+		}
+		ch := r.changed
 		r.mu.Unlock()
 		if ended {
 			return Event{}, io.EOF
@@ -635,8 +643,10 @@ func (r *Run) Status() Status {
 // emit appends an event and wakes readers. The caller holds r.mu.
 func (r *Run) emit(e Event) {
 	r.events = append(r.events, e)
-	close(r.changed)
-	r.changed = make(chan struct{})
+	if r.changed != nil {
+		close(r.changed)
+		r.changed = nil
+	}
 }
 
 // note appends a transcript entry of the current model call (an outcome
@@ -656,4 +666,23 @@ func (r *Run) now() time.Time {
 		return r.clock.Now()
 	}
 	return time.Now()
+}
+
+// replayLines guesses how many events and transcript lines a replay of c
+// makes, so that both are made once rather than grown: one for each
+// streamed event (an SSE data line, or an Ollama JSON line), and a few
+// for each call and for the end.
+func replayLines(c *cassette.Cassette) int {
+	sep := []byte("data:")
+	if c.Header.Protocol == "ollama" {
+		sep = []byte("\n")
+	}
+	n := 8
+	for _, call := range c.Calls {
+		n += 8
+		for _, ch := range call.Chunks {
+			n += bytes.Count(ch.Data, sep)
+		}
+	}
+	return n
 }
