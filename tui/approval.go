@@ -41,6 +41,9 @@ type approvalOverlay struct {
 	// I/O); the run then ends cancelled_by_parent and the ask as
 	// cancelled.
 	cancel func()
+	// answered, when set, is told the author's answer (the re-run watch
+	// keeps what was approved).
+	answered func(approve.Request, approve.Answer)
 
 	scroll int
 	// seenEnd is set once the end of the call has been on screen: from
@@ -63,6 +66,13 @@ type approvalLines struct {
 	// callEnd is the index of the call's last line (the explanation
 	// follows it).
 	callEnd int
+}
+
+// tell passes an answer to answered, when set.
+func (o *approvalOverlay) tell(a approve.Answer) {
+	if o.answered != nil {
+		o.answered(o.prompt.Req, a)
+	}
 }
 
 // isApprovalOf reports whether o is the prompt of the run with id.
@@ -95,6 +105,7 @@ func (o *approvalOverlay) update(msg tea.Msg) (tea.Cmd, bool) {
 		if key.Matches(k, o.keys.ForRun) {
 			a = approve.ForRun
 		}
+		o.tell(a)
 		return answerCmd(o.prompt, a), true
 	case key.Matches(k, o.keys.Deny):
 		return answerCmd(o.prompt, approve.Deny), true
@@ -105,7 +116,11 @@ func (o *approvalOverlay) update(msg tea.Msg) (tea.Cmd, bool) {
 		msg := viewTextMsg{title: "The whole call: " + o.prompt.Req.Tool, name: "call.txt", text: o.callText()}
 		return func() tea.Msg { return msg }, false
 	}
-	if d, ok := o.move.delta(k, max(o.shown.window-1, 1)); ok {
+	move := o.move
+	if len(move.Down.Keys()) == 0 {
+		move = DefaultKeyMap().Move // a prompt made without them still scrolls
+	}
+	if d, ok := move.delta(k, max(o.shown.window-1, 1)); ok {
 		o.scroll = max(min(o.scroll+d, len(o.shown.lines)-o.shown.window), 0)
 		o.endShown()
 	}
