@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -217,7 +218,9 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 		} else {
 			r := &evalrec.Recording{
 				Kind: "test", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n, RecordedAt: rec.StartedAt,
-				Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}},
+				// The tools the MCP servers offered are known now, from
+				// the run: the recording keeps them.
+				Fingerprint: slices.Concat(now, mcpToolParts(rec.MCP)), Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}},
 			}
 			if judgeTape != nil {
 				r.Tapes = append(r.Tapes, evalrec.Tape{Name: evalrec.TapeJudge, Cassette: judgeTape})
