@@ -183,6 +183,10 @@ type Counts struct {
 	ToolErrors    int `json:"tool_errors"`
 	ToolRefused   int `json:"tool_refused"`
 	GuardRefusals int `json:"guard_refusals"`
+	// Nudges is the number of model calls that followed a reply that was
+	// no answer (empty, only thinking, or tool-call markup), asked again
+	// with one of NetClaw's nudges.
+	Nudges int `json:"nudges,omitempty"`
 }
 
 // ReplayRecord says where a replayed run came from.

@@ -84,7 +84,11 @@ func ResultMarkdown(r *Record) string {
 	fmt.Fprintf(&b, "- Finish reason: %s\n", termsafe.Escape(finish))
 	fmt.Fprintf(&b, "- Usage: %d input, %d output, %d reasoning tokens\n", r.Usage.InputTokens, r.Usage.OutputTokens, r.Usage.ReasoningTokens)
 	writePrompt(&b, r.Prompt)
-	fmt.Fprintf(&b, "- Model calls: %d\n", r.Counts.ModelCalls)
+	if n := r.Counts.Nudges; n > 0 {
+		fmt.Fprintf(&b, "- Model calls: %d (%d after a nudge: the reply before held no answer)\n", r.Counts.ModelCalls, n)
+	} else {
+		fmt.Fprintf(&b, "- Model calls: %d\n", r.Counts.ModelCalls)
+	}
 	fmt.Fprintf(&b, "- Tools: %s\n", termsafe.Escape(describeTools(r)))
 	if len(r.ToolCalls) == 0 {
 		b.WriteString("- Tool calls: none\n")
