@@ -114,6 +114,9 @@ func ResultMarkdown(r *Record) string {
 	l := r.Limits
 	fmt.Fprintf(&b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s\n",
 		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS))
+	if r.Sandbox != nil {
+		fmt.Fprintf(&b, "- Commands: %s\n", termsafe.Escape(r.Sandbox.String()))
+	}
 	writeMCP(&b, r.MCP)
 	if fl := r.Frontline; fl != nil {
 		fmt.Fprintf(&b, "\n## Request\n\n%s\n", escapeBlock(r.Task))
