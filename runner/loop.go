@@ -52,6 +52,9 @@ func (r *Run) execute() {
 			// The reply itself is not kept: the next call sees the
 			// history and the nudge (SubAgentActor.AddSystemNudge).
 			msgs = append(msgs, wire.Message{Role: "user", Text: "[system: " + nudge + "]"})
+			r.mu.Lock()
+			r.rec.Counts.Nudges++
+			r.mu.Unlock()
 		} else {
 			results, stop := r.runTools(ev)
 			if stop != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/sandbox"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -189,8 +190,8 @@ func modelOrTape(s Spec) (model Model, tape *cassette.Cassette, source string, e
 }
 
 // runSecrets are the values a run of s with model redacts: the
-// configuration's, the spec's, the model's key and an endpoint's
-// password.
+// configuration's, the spec's, the model's key, an endpoint's password
+// and agentdesk's own secret-looking variables.
 func runSecrets(s Spec, model Model) []string {
 	secrets := append(s.Config.Secrets(), s.Secrets...)
 	if model.APIKey != "" {
@@ -202,7 +203,10 @@ func runSecrets(s Spec, model Model) []string {
 			secrets = append(secrets, pw, url.PathEscape(pw))
 		}
 	}
-	return secrets
+	// agentdesk's own secret-looking variables (DB_PASSWORD, AWS_*, …):
+	// a command or a server may print one (a passed one, or one it read
+	// elsewhere); it is never stored.
+	return append(secrets, sandbox.SecretValues()...)
 }
 
 // playing prepares a run that plays tape (from source); model is the

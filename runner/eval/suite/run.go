@@ -19,6 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
 // DefaultJobs is --jobs' default: model calls per provider at once.
@@ -91,6 +92,9 @@ type Options struct {
 	Seed func(suitePath, caseName string, sample int) (tape *cassette.Cassette, source string)
 	// NoMCP starts none of the configured MCP servers (`--no-mcp`).
 	NoMCP bool
+	// Sandbox is how the cases' approved commands and stdio MCP servers
+	// are confined (--no-sandbox, --allow-network, …).
+	Sandbox tools.Sandbox
 	// MCPStartTimeout bounds starting each MCP server
 	// (mcp.DefaultStartTimeout when 0).
 	MCPStartTimeout time.Duration
@@ -364,6 +368,7 @@ func (x *execution) mcpCatalog(ctx context.Context) *mcp.Catalog {
 		}
 		x.mcpCat = mcp.Probe(ctx, cfg.McpServers, mcp.Options{
 			StartTimeout: x.o.MCPStartTimeout,
+			Sandbox:      runner.ProbeSandbox(x.o.Sandbox, cfg),
 			Redact:       redact.New(cfg.Secrets()...).String,
 			Note:         note,
 		})

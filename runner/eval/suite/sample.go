@@ -359,7 +359,7 @@ func failedOn(fs []Failure, keys ...string) bool {
 // run runs spec under the limiter's slot for key and waits for it. A
 // recorded run's cassette is read back from its folder.
 func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*runner.Run, runner.Record, *cassette.Cassette, error) {
-	spec.NoMCP, spec.MCPStartTimeout = x.o.NoMCP, x.o.MCPStartTimeout
+	spec.NoMCP, spec.MCPStartTimeout, spec.Sandbox = x.o.NoMCP, x.o.MCPStartTimeout, x.o.Sandbox
 	spec.Advice = approve.AdviseSuite
 	if x.o.Browser {
 		spec.Advice = approve.AdviseBrowserSuite
