@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -147,12 +148,12 @@ func (r *Run) judge(ev *CallEvidence, st *turnState) (v Verdict, final bool, nud
 	v = Classify(ev)
 	if r.spec.Frontline != nil {
 		// The first reply is the answer: a tool call is what was asked.
-		if v.Reason == ReasonEmptyFinalResponse && len(ev.ToolCalls) > 0 {
-			v = Verdict{Outcome: Completed}
+		if v.Reason == vocab.ReasonEmptyFinalResponse && len(ev.ToolCalls) > 0 {
+			v = Verdict{Outcome: vocab.Completed}
 		}
 		return v, true, ""
 	}
-	if v.Outcome != Completed && v.Reason != ReasonEmptyFinalResponse {
+	if v.Outcome != vocab.Completed && v.Reason != vocab.ReasonEmptyFinalResponse {
 		return v, true, "" // failed, cut off, timed out, cancelled
 	}
 	if len(ev.ToolCalls) > 0 {
@@ -161,7 +162,7 @@ func (r *Run) judge(ev *CallEvidence, st *turnState) (v Verdict, final bool, nud
 		}
 		return v, true, "" // a trial with no tools: nothing runs them
 	}
-	if v.Reason == ReasonEmptyFinalResponse {
+	if v.Reason == vocab.ReasonEmptyFinalResponse {
 		n, count, limit := st.emptyNudge(ev.Thought)
 		if n != "" {
 			return Verdict{}, false, n
@@ -179,7 +180,7 @@ func (r *Run) judge(ev *CallEvidence, st *turnState) (v Verdict, final bool, nud
 			st.markupRepaired = true
 			return Verdict{}, false, MalformedFinalOutputNudge
 		}
-		return Verdict{Outcome: Failed, Reason: ReasonMalformedFinalOutput, Message: MalformedFinalOutputMessage +
+		return Verdict{Outcome: vocab.Failed, Reason: vocab.ReasonMalformedFinalOutput, Message: MalformedFinalOutputMessage +
 			" (the reply holds lines that start a tool call, such as <tool_call> or <function=, outside code fences, after the repair nudge)"}, true, ""
 	}
 	return v, true, ""
@@ -332,7 +333,7 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 		if res.Fail != "" {
 			// A gated call no one could approve: the runtime's sub-agent
 			// fails here (ParentApprovalUnavailableException).
-			return nil, &Verdict{Outcome: Failed, Reason: ReasonToolExecutionFailed, Message: res.Fail}
+			return nil, &Verdict{Outcome: vocab.Failed, Reason: vocab.ReasonToolExecutionFailed, Message: res.Fail}
 		}
 		// Sent as a plain result, an error or refusal included: NetClaw's
 		// sub-agent flags none (SubAgentActor.BuildToolResult, 502847bf,
@@ -347,7 +348,7 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 		for i, tc := range ev.ToolCalls {
 			names[i] = tc.Name
 		}
-		return nil, &Verdict{Outcome: Partial, Reason: ReasonToolCycleStopped, Message: tools.CycleStopText +
+		return nil, &Verdict{Outcome: vocab.Partial, Reason: vocab.ReasonToolCycleStopped, Message: tools.CycleStopText +
 			fmt.Sprintf(" (the model called %s again after the cycle guard's correction; no further model call was made)", strings.Join(names, ", "))}
 	}
 	r.guard.Complete(batch, d, results)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -46,7 +47,7 @@ func TestCycleGuardStopsAModelThatRepeatsACallForever(t *testing.T) {
 			f := newFixture(t, p)
 			forever(f, func(n int) modeltest.Script { return sameCall(fmt.Sprintf("call_%d", n)) })
 			_, rec := f.run(t, f.toolSpec("Read the README.", project(t), Limits{}))
-			if rec.Outcome != Partial || rec.Reason != ReasonToolCycleStopped || rec.State != StatePartial {
+			if rec.Outcome != vocab.Partial || rec.Reason != vocab.ReasonToolCycleStopped || rec.State != vocab.StatePartial {
 				t.Fatalf("got %s/%s/%s: %s", rec.Outcome, rec.Reason, rec.State, rec.Error)
 			}
 			reqs := f.srv.Requests()
@@ -94,7 +95,7 @@ func TestCycleGuardStopsACycleOfPeriodTwo(t *testing.T) {
 		return script(modeltest.ToolCall(fmt.Sprintf("call_%d", n), "file_read", fmt.Sprintf(`{"path": %q, "_rationale": "look"}`, path)), modeltest.Finish(modeltest.FinishTools))
 	})
 	_, rec := f.run(t, f.toolSpec("Read both.", project(t), Limits{}))
-	if rec.Outcome != Partial || rec.Reason != ReasonToolCycleStopped {
+	if rec.Outcome != vocab.Partial || rec.Reason != vocab.ReasonToolCycleStopped {
 		t.Fatalf("got %s/%s: %s", rec.Outcome, rec.Reason, rec.Error)
 	}
 	// README, main, README, main run; the fifth and sixth calls are
@@ -124,7 +125,7 @@ func TestSeventyDistinctCallsComplete(t *testing.T) {
 	}
 	f.srv.Enqueue(modeltest.Reply("Seventy lists later: port 8080."))
 	_, rec := f.run(t, f.toolSpec("List things.", project(t), Limits{}))
-	if rec.Outcome != Completed || rec.Reason != "" || rec.Output != "Seventy lists later: port 8080." {
+	if rec.Outcome != vocab.Completed || rec.Reason != "" || rec.Output != "Seventy lists later: port 8080." {
 		t.Fatalf("got %s/%s %q: %s", rec.Outcome, rec.Reason, rec.Output, rec.Error)
 	}
 	reqs := f.srv.Requests()
@@ -159,7 +160,7 @@ func TestEmptyRepliesAreNudgedThenFail(t *testing.T) {
 				f := newFixture(t, p)
 				forever(f, func(int) modeltest.Script { return tt.reply })
 				_, rec := f.run(t, f.spec("Say something.", Limits{}))
-				if rec.Outcome != Failed || rec.Reason != ReasonEmptyFinalResponse {
+				if rec.Outcome != vocab.Failed || rec.Reason != vocab.ReasonEmptyFinalResponse {
 					t.Fatalf("got %s/%s: %s", rec.Outcome, rec.Reason, rec.Error)
 				}
 				reqs := f.srv.Requests()
@@ -203,7 +204,7 @@ func TestEmptyRepliesAfterToolsGetEightRetries(t *testing.T) {
 		return script(modeltest.Stop())
 	})
 	_, rec := f.run(t, f.toolSpec("Read it.", project(t), Limits{}))
-	if rec.Reason != ReasonEmptyFinalResponse || !strings.Contains(rec.Error, "9 empty replies in a row after its last tool call") {
+	if rec.Reason != vocab.ReasonEmptyFinalResponse || !strings.Contains(rec.Error, "9 empty replies in a row after its last tool call") {
 		t.Fatalf("got %s: %s", rec.Reason, rec.Error)
 	}
 	reqs := f.srv.Requests()
@@ -223,7 +224,7 @@ func TestNudgedModelThatAnswersCompletes(t *testing.T) {
 	f := newFixture(t, wire.Ollama)
 	f.srv.Enqueue(script(modeltest.Thinking("hmm"), modeltest.Stop()), modeltest.Reply("Port 8080."))
 	_, rec := f.run(t, f.spec("Which port?", Limits{}))
-	if rec.Outcome != Completed || rec.Output != "Port 8080." || rec.Counts.ModelCalls != 2 {
+	if rec.Outcome != vocab.Completed || rec.Output != "Port 8080." || rec.Counts.ModelCalls != 2 {
 		t.Fatalf("got %s %q %+v: %s", rec.Outcome, rec.Output, rec.Counts, rec.Error)
 	}
 	lines := checkFolder(t, rec)
@@ -245,7 +246,7 @@ func TestToolCallMarkup(t *testing.T) {
 		f := newFixture(t, wire.OpenAI)
 		f.srv.Enqueue(modeltest.Reply(fenced))
 		_, rec := f.run(t, f.toolSpec("Explain.", project(t), Limits{}))
-		if rec.Outcome != Completed || rec.Output != fenced || len(f.srv.Requests()) != 1 {
+		if rec.Outcome != vocab.Completed || rec.Output != fenced || len(f.srv.Requests()) != 1 {
 			t.Fatalf("got %s %q, %d requests", rec.Outcome, rec.Output, len(f.srv.Requests()))
 		}
 	})
@@ -256,7 +257,7 @@ func TestToolCallMarkup(t *testing.T) {
 				f := newFixture(t, p)
 				forever(f, func(int) modeltest.Script { return modeltest.Reply(markup) })
 				_, rec := f.run(t, f.toolSpec("Read it.", project(t), Limits{}))
-				if rec.Outcome != Failed || rec.Reason != ReasonMalformedFinalOutput || !strings.HasPrefix(rec.Error, MalformedFinalOutputMessage) {
+				if rec.Outcome != vocab.Failed || rec.Reason != vocab.ReasonMalformedFinalOutput || !strings.HasPrefix(rec.Error, MalformedFinalOutputMessage) {
 					t.Fatalf("got %s/%s: %s", rec.Outcome, rec.Reason, rec.Error)
 				}
 				reqs := f.srv.Requests()
@@ -273,7 +274,7 @@ func TestToolCallMarkup(t *testing.T) {
 		f := newFixture(t, wire.OpenAI)
 		f.srv.Enqueue(modeltest.Reply(markup), modeltest.Reply("The port is 8080."))
 		_, rec := f.run(t, f.toolSpec("Read it.", project(t), Limits{}))
-		if rec.Outcome != Completed || rec.Output != "The port is 8080." {
+		if rec.Outcome != vocab.Completed || rec.Output != "The port is 8080." {
 			t.Fatalf("got %s %q: %s", rec.Outcome, rec.Output, rec.Error)
 		}
 	})
@@ -308,11 +309,12 @@ func TestContainsUnexecutedToolCallMarkup(t *testing.T) {
 func TestReasonsAreNetClaws(t *testing.T) {
 	want := "output_truncated,thinking_only_timeout,no_substantive_output_timeout,no_activity_timeout,empty_final_response," +
 		"malformed_final_output,llm_call_failed,tool_execution_failed,cancelled_by_parent,tool_cycle_stopped"
-	if got := strings.Join(Reasons, ","); got != want {
+	if got := strings.Join(vocab.Reasons, ","); got != want {
 		t.Errorf("Reasons = %s", got)
 	}
-	for old, now := range RenamedReasons {
-		if strings.Contains(","+strings.Join(Reasons, ",")+",", ","+old+",") {
+	for old, r := range vocab.RenamedReasons {
+		now := r.Now
+		if strings.Contains(","+strings.Join(vocab.Reasons, ",")+",", ","+old+",") {
 			t.Errorf("%s is renamed but still a reason", old)
 		}
 		if now != "" && !strings.Contains(want, now) {

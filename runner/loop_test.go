@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -73,7 +74,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 				modeltest.Reply("The server listens on port 8080."),
 			)
 			r, rec := f.run(t, f.toolSpec("Where does the server listen?", dir, Limits{}))
-			if rec.Outcome != Completed || rec.Output != "The server listens on port 8080." {
+			if rec.Outcome != vocab.Completed || rec.Output != "The server listens on port 8080." {
 				t.Fatalf("got %s/%s %q (%s)", rec.Outcome, rec.Reason, rec.Output, rec.Error)
 			}
 			reqs := f.srv.Requests()
@@ -208,7 +209,7 @@ func TestRunWithoutToolsOffersNone(t *testing.T) {
 		t.Fatalf("requests %+v", reqs)
 	}
 	// The call is evidence, never answered; the text is the answer.
-	if rec.Outcome != Completed || len(rec.ToolCalls) != 1 || rec.ToolCalls[0].Result != nil || len(rec.Tools) != 0 {
+	if rec.Outcome != vocab.Completed || len(rec.ToolCalls) != 1 || rec.ToolCalls[0].Result != nil || len(rec.Tools) != 0 {
 		t.Errorf("record %+v", rec)
 	}
 }
@@ -217,7 +218,7 @@ func TestToolCallCutOffEndsTheLoop(t *testing.T) {
 	f := newFixture(t, wire.OpenAI)
 	f.srv.Enqueue(script(modeltest.Text("Reading."), modeltest.ToolCall("c", "file_read", `{"path": "READ`), modeltest.Length()))
 	_, rec := f.run(t, f.toolSpec("x", project(t), Limits{}))
-	if rec.Reason != ReasonOutputTruncated || len(f.srv.Requests()) != 1 || rec.ToolCalls[0].Result != nil {
+	if rec.Reason != vocab.ReasonOutputTruncated || len(f.srv.Requests()) != 1 || rec.ToolCalls[0].Result != nil {
 		t.Errorf("got %s, %d requests, %+v", rec.Reason, len(f.srv.Requests()), rec.ToolCalls)
 	}
 }
@@ -240,7 +241,7 @@ func TestCancelDuringTheToolLoop(t *testing.T) {
 	}
 	r.Cancel()
 	rec, _ := r.Wait()
-	if rec.Reason != ReasonCancelledByParent || rec.Counts.ModelCalls != 2 || rec.ToolCalls[0].Result == nil {
+	if rec.Reason != vocab.ReasonCancelledByParent || rec.Counts.ModelCalls != 2 || rec.ToolCalls[0].Result == nil {
 		t.Errorf("got %s, %+v", rec.Reason, rec.Counts)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/mcp/mcptest"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -69,7 +70,7 @@ func TestMCPToolInARunIsRecordedAndReplayed(t *testing.T) {
 	s.Record = true
 	s.Approve, _ = approve.ParseAll([]string{"mcp:web"})
 	_, rec := f.run(t, s)
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
 	}
 	// MCP tools are deferred, as at the runtime: the first request does
@@ -118,7 +119,7 @@ func TestMCPToolInARunIsRecordedAndReplayed(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, again := f.run(t, Spec{Replay: c, Config: f.cat.Config, Fast: true})
-	if again.Outcome != Completed || again.Output != "Done." || len(again.ToolCalls) != 2 {
+	if again.Outcome != vocab.Completed || again.Output != "Done." || len(again.ToolCalls) != 2 {
 		t.Fatalf("replay: %s/%s %q %+v", again.Outcome, again.Reason, again.Error, again.ToolCalls)
 	}
 	if again.ToolCalls[0].Result.Text != echo.Text || again.ToolCalls[1].Result.Text != fail.Text || again.ToolCalls[0].Result.Label != "approved" {
@@ -137,7 +138,7 @@ func TestMCPCallUnattendedFailsTheRun(t *testing.T) {
 		modeltest.Reply("never reached"),
 	)
 	_, rec := f.run(t, f.toolSpec("Use it.", project(t), Limits{}))
-	if rec.Outcome != Failed || rec.Reason != ReasonToolExecutionFailed || !strings.Contains(rec.Error, "--approve 'mcp:web'") {
+	if rec.Outcome != vocab.Failed || rec.Reason != vocab.ReasonToolExecutionFailed || !strings.Contains(rec.Error, "--approve 'mcp:web'") {
 		t.Errorf("got %s/%s %q", rec.Outcome, rec.Reason, rec.Error)
 	}
 }
@@ -159,7 +160,7 @@ func TestMCPServerThatDoesNotStartLeavesANote(t *testing.T) {
 		modeltest.Reply("It is not there."),
 	)
 	_, rec := f.run(t, f.toolSpec("Use it.", project(t), Limits{}))
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("got %s/%s %q", rec.Outcome, rec.Reason, rec.Error)
 	}
 	if r := rec.ToolCalls[0].Result; !r.Error || r.Text != "Unknown tool: gone__read" {

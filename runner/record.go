@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"time"
+
+	"github.com/agentdesk/agentdesk/lint/vocab"
 )
 
 // Record is a run's run.json: written with state Running before the
@@ -22,7 +24,7 @@ type Record struct {
 	// State is Running, then Completed, Partial, Failed or Cancelled.
 	State string `json:"state"`
 	// Outcome is "" while running.
-	Outcome Outcome `json:"outcome"`
+	Outcome vocab.Outcome `json:"outcome"`
 	// Reason is one of Reasons, "" for Completed.
 	Reason string `json:"reason"`
 	// Error explains the reason; for output_truncated it holds a short
@@ -243,7 +245,7 @@ func limitsRecord(l Limits) LimitsRecord {
 
 // Ended reports whether the run has ended (its state is not Running).
 func (r *Record) Ended() bool {
-	return r.State != StateRunning && r.State != StateLost && r.State != StateUnreadable
+	return r.State != vocab.StateRunning && r.State != vocab.StateLost && r.State != vocab.StateUnreadable
 }
 
 // MarshalIndent returns run.json's text: two-space indented, with a final
@@ -254,4 +256,18 @@ func (r *Record) MarshalIndent() ([]byte, error) {
 		return nil, fmt.Errorf("encoding run %s: %w", r.RunID, err)
 	}
 	return append(b, '\n'), nil
+}
+
+// StatusText is a run in one phrase: its state, then its reason when it
+// has one ("Completed", "Cancelled · cancelled_by_parent", "Failed ·
+// output_truncated", "Running", "Lost").
+func StatusText(r *Record) string {
+	s := r.State
+	if s == "" {
+		s = vocab.OutcomeText(r.Outcome)
+	}
+	if r.Reason != "" {
+		s += " · " + r.Reason
+	}
+	return s
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -59,31 +60,31 @@ var scenarios = []scenario{
 	{
 		name:    "output-truncated",
 		scripts: scripts(modeltest.Script{Steps: steps(modeltest.Text("The start of "), modeltest.Text("a long\nanswer"), modeltest.Length())}),
-		reason:  ReasonOutputTruncated,
+		reason:  vocab.ReasonOutputTruncated,
 	},
 	{
 		name:    "thinking-only-timeout",
 		scripts: scripts(gapped(70*ms, modeltest.Script{Steps: repeat(60, modeltest.Thinking("hmm "))})),
 		limits:  Limits{ThinkingOnly: 300 * ms},
-		reason:  ReasonThinkingOnlyTimeout, timed: true,
+		reason:  vocab.ReasonThinkingOnlyTimeout, timed: true,
 	},
 	{
 		name:    "no-activity-timeout",
 		scripts: scripts(modeltest.Script{Steps: steps(modeltest.Text("Working"), modeltest.Pause(time.Minute), modeltest.Stop())}),
 		limits:  Limits{InterDelta: 300 * ms},
-		reason:  ReasonNoActivity, timed: true,
+		reason:  vocab.ReasonNoActivity, timed: true,
 	},
 	{
 		name:    "no-substantive-output-timeout",
 		scripts: scripts(gapped(70*ms, modeltest.Script{Steps: steps(modeltest.Text("Working on it"), repeat(60, modeltest.Keepalive()))})),
 		limits:  Limits{NoProgress: 300 * ms},
-		reason:  ReasonNoSubstantiveOutput, timed: true,
+		reason:  vocab.ReasonNoSubstantiveOutput, timed: true,
 	},
 	{
 		name:    "prefill-timeout-no-headers",
 		scripts: scripts(modeltest.Script{HeaderDelay: time.Minute, Steps: steps(modeltest.Text("late"), modeltest.Stop())}),
 		limits:  Limits{Prefill: 300 * ms},
-		reason:  ReasonNoActivity, timed: true,
+		reason:  vocab.ReasonNoActivity, timed: true,
 	},
 	{
 		// NetClaw nudges five times before it gives up.
@@ -96,17 +97,17 @@ var scenarios = []scenario{
 			modeltest.Script{Steps: steps(modeltest.Stop())},
 			modeltest.Script{Steps: steps(modeltest.Thinking("no"), modeltest.Stop())},
 		),
-		reason: ReasonEmptyFinalResponse,
+		reason: vocab.ReasonEmptyFinalResponse,
 	},
 	{
 		name:    "error-frame",
 		scripts: scripts(modeltest.Script{Steps: steps(modeltest.Text("Partial "), modeltest.ErrorFrame("the model is overloaded"), modeltest.Text("never"), modeltest.Stop())}),
-		reason:  ReasonLLMCallFailed,
+		reason:  vocab.ReasonLLMCallFailed,
 	},
 	{
 		name:    "disconnect",
 		scripts: scripts(modeltest.Script{Steps: steps(modeltest.Text("Half an"), modeltest.Disconnect())}),
-		reason:  ReasonLLMCallFailed,
+		reason:  vocab.ReasonLLMCallFailed,
 	},
 	{
 		name: "malformed",
@@ -117,22 +118,22 @@ var scenarios = []scenario{
 			}
 			return []modeltest.Script{{Steps: steps(modeltest.Text("ok"), modeltest.Raw(bad), modeltest.Stop())}}
 		},
-		reason: ReasonLLMCallFailed,
+		reason: vocab.ReasonLLMCallFailed,
 	},
 	{
 		name:    "http-error",
 		scripts: scripts(modeltest.Script{Status: 429, ErrorMessage: "rate limited, slow down"}),
-		reason:  ReasonLLMCallFailed,
+		reason:  vocab.ReasonLLMCallFailed,
 	},
 	{
 		name: "connection-refused", refused: true,
 		scripts: scripts(),
-		reason:  ReasonLLMCallFailed,
+		reason:  vocab.ReasonLLMCallFailed,
 	},
 	{
 		name: "repeated-tool-call", tools: true,
 		scripts: scripts(sameCall("c1"), sameCall("c2"), sameCall("c3"), sameCall("c4")),
-		reason:  ReasonToolCycleStopped,
+		reason:  vocab.ReasonToolCycleStopped,
 	},
 	{
 		name: "malformed-final-output", tools: true,
@@ -140,7 +141,7 @@ var scenarios = []scenario{
 			modeltest.Script{Steps: steps(modeltest.Text("<tool_call>\n<function=file_read>\n<parameter=path>README.md</parameter>\n</function>\n</tool_call>"), modeltest.Stop())},
 			modeltest.Script{Steps: steps(modeltest.Text("<function=file_read>"), modeltest.Stop())},
 		),
-		reason: ReasonMalformedFinalOutput,
+		reason: vocab.ReasonMalformedFinalOutput,
 	},
 	{
 		// Frames as real providers send them: OpenRouter's processing
@@ -183,7 +184,7 @@ var scenarios = []scenario{
 		name:            "cancelled",
 		scripts:         scripts(modeltest.Script{Steps: steps(modeltest.Text("Started "), modeltest.Pause(time.Minute), modeltest.Stop())}),
 		cancelAfterText: true,
-		reason:          ReasonCancelledByParent,
+		reason:          vocab.ReasonCancelledByParent,
 	},
 }
 
@@ -391,7 +392,7 @@ func TestReplayOfAShorterCassette(t *testing.T) {
 	}
 	c.Calls = c.Calls[:1] // the second model call is gone
 	_, rec := f.run(t, Spec{Replay: c, Fast: true})
-	if rec.Reason != ReasonLLMCallFailed || !strings.Contains(rec.Error, "the cassette holds 1 model calls and the replay asks for call 2") {
+	if rec.Reason != vocab.ReasonLLMCallFailed || !strings.Contains(rec.Error, "the cassette holds 1 model calls and the replay asks for call 2") {
 		t.Errorf("got %s: %s", rec.Reason, rec.Error)
 	}
 }
@@ -429,7 +430,7 @@ func TestRecordedCassetteIsRedacted(t *testing.T) {
 				t.Errorf("call re-encoded %t, task %q", c.Call(1).Reencoded, c.Header.Task)
 			}
 			rec := replay(t, f, path, true)
-			if rec.Outcome != Completed || rec.Output != orig.Output || !strings.Contains(rec.Output, "Your key: [REDACTED] and [REDACTED]") {
+			if rec.Outcome != vocab.Completed || rec.Output != orig.Output || !strings.Contains(rec.Output, "Your key: [REDACTED] and [REDACTED]") {
 				t.Errorf("replay %s %q, run %q", rec.Outcome, rec.Output, orig.Output)
 			}
 		})

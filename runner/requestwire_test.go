@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -37,7 +38,7 @@ func TestRequestOnTheWire(t *testing.T) {
 				RecentFiles: []string{"main.go"},
 			}
 			_, rec := f.run(t, s)
-			if rec.Outcome != Completed {
+			if rec.Outcome != vocab.Completed {
 				t.Fatalf("outcome %s: %s", rec.Outcome, rec.Error)
 			}
 			abs, _ := filepath.Abs(project)
@@ -194,7 +195,7 @@ func TestRequestWithoutCore(t *testing.T) {
 	s := f.spec("Go.", Limits{})
 	s.NetClaw.CoreMissing = "no NetClaw install in ~/.netclaw/bin or on PATH"
 	_, rec := f.run(t, s)
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("outcome %s", rec.Outcome)
 	}
 	if rec.Prompt == nil || len(rec.Prompt.Missing) != 1 || rec.Prompt.Missing[0] != request.PartOperatingRules {
@@ -233,7 +234,7 @@ func TestRequestWithoutTools(t *testing.T) {
 			s.NetClaw = NetClaw{Home: f.home.Base, Audience: preview.Personal,
 				Shell: &request.Shell{Platform: "Linux", Executable: "/bin/bash", Grammar: "Bash"}}
 			_, rec := f.run(t, s)
-			if rec.Outcome != Completed {
+			if rec.Outcome != vocab.Completed {
 				t.Fatalf("outcome %s: %s", rec.Outcome, rec.Error)
 			}
 			reqs := f.srv.Requests()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 )
 
 // ResultMarkdown renders a finished run's result.md: outcome and reason,
@@ -18,8 +19,8 @@ func ResultMarkdown(r *Record) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Trial run %s\n\n", r.RunID)
 	fmt.Fprintf(&b, "- State: %s\n", termsafe.Escape(r.State))
-	fmt.Fprintf(&b, "- Outcome: %s\n", OutcomeText(r.Outcome))
-	fmt.Fprintf(&b, "- Reason: %s\n", termsafe.Escape(ReasonText(r.Reason)))
+	fmt.Fprintf(&b, "- Outcome: %s\n", vocab.OutcomeText(r.Outcome))
+	fmt.Fprintf(&b, "- Reason: %s\n", termsafe.Escape(vocab.ReasonText(r.Reason)))
 	switch {
 	case r.Frontline != nil:
 		fmt.Fprintf(&b, "- Frontline: the first reply to a user's request, audience %s\n", termsafe.Escape(r.Frontline.Audience))

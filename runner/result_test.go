@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentdesk/agentdesk/lint/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -37,7 +39,7 @@ func sampleRecord() Record {
 		RunID: "0123456789abcdef0123456789abcdef", Agent: "code-analyst", AgentPath: "/home/u/.netclaw/agents/code-analyst.md",
 		AgentSHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
 		Task:        "Summarise main.go", Context: "The repo is a CLI.\nKeep it short.",
-		State: StateCompleted, Outcome: Completed,
+		State: vocab.StateCompleted, Outcome: vocab.Completed,
 		Model: Model{Role: "Compaction", Definition: "local-small", Provider: "local-ollama", Type: "ollama",
 			Endpoint: "http://localhost:11434", ModelID: "qwen3:8b", Via: "Models.Roles.Compaction"},
 		StartedAt: start, EndedAt: &end, Timings: Timings{FirstDeltaMS: &first, TotalMS: 2345},
@@ -54,7 +56,7 @@ func TestResultMarkdownGolden(t *testing.T) {
 	r := sampleRecord()
 	golden(t, "result-completed.md", ResultMarkdown(&r))
 
-	r.State, r.Outcome, r.Reason = StateFailed, Failed, ReasonOutputTruncated
+	r.State, r.Outcome, r.Reason = vocab.StateFailed, vocab.Failed, vocab.ReasonOutputTruncated
 	r.FinishReason = "length"
 	r.Output = "A long answer that stops in the mid"
 	r.Error = `the reply stopped at the model's output limit (finish "length"); it begins "A long answer that stops in the mid"; the full text, marked partial, is in ` + r.Dir + "/truncated-output.md"
@@ -68,7 +70,7 @@ func TestResultMarkdownGolden(t *testing.T) {
 
 func TestResultMarkdownWithToolsGolden(t *testing.T) {
 	r := sampleRecord()
-	r.State, r.Outcome, r.Reason = StatePartial, Partial, ReasonToolCycleStopped
+	r.State, r.Outcome, r.Reason = vocab.StatePartial, vocab.Partial, vocab.ReasonToolCycleStopped
 	r.Error = "the model called file_read again with the same arguments after a correction; the runtime ends the turn on a repeat after a correction"
 	r.Output = ""
 	r.Tools, r.Project, r.MaxToolIterations = []string{"file_read", "file_list"}, "/home/u/src/app", 60

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/mcp"
@@ -241,7 +242,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		Skill:       p.skill,
 		Task:        red.String(s.Task),
 		Context:     red.String(s.Context),
-		State:       StateRunning,
+		State:       vocab.StateRunning,
 		Model:       shown,
 		StartedAt:   start,
 		Files:       []string{RunFile},

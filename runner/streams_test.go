@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -51,17 +52,17 @@ func TestGenerateStreams(t *testing.T) {
 // streamResult is what a replayed cassette's run comes to, as its golden
 // file holds it.
 type streamResult struct {
-	Outcome      Outcome    `json:"outcome"`
-	Reason       string     `json:"reason"`
-	State        string     `json:"state"`
-	Error        string     `json:"error"`
-	Output       string     `json:"output"`
-	FinishReason string     `json:"finish_reason"`
-	Usage        Usage      `json:"usage"`
-	Counts       Counts     `json:"counts"`
-	Timings      Timings    `json:"timings"`
-	Files        []string   `json:"files"`
-	ToolCalls    []ToolCall `json:"tool_calls"`
+	Outcome      vocab.Outcome `json:"outcome"`
+	Reason       string        `json:"reason"`
+	State        string        `json:"state"`
+	Error        string        `json:"error"`
+	Output       string        `json:"output"`
+	FinishReason string        `json:"finish_reason"`
+	Usage        Usage         `json:"usage"`
+	Counts       Counts        `json:"counts"`
+	Timings      Timings       `json:"timings"`
+	Files        []string      `json:"files"`
+	ToolCalls    []ToolCall    `json:"tool_calls"`
 	// Transcript is the types of the transcript's lines, in order.
 	Transcript []string `json:"transcript"`
 }

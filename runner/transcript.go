@@ -3,6 +3,8 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/agentdesk/agentdesk/lint/vocab"
 )
 
 // TranscriptEntry is one line of transcript.jsonl: one event of the run,
@@ -44,8 +46,8 @@ type TranscriptEntry struct {
 	// Usage is a usage line's counts.
 	Usage *Usage `json:"usage,omitempty"`
 	// Reason and Outcome are set on watchdog and outcome lines.
-	Reason  string  `json:"reason,omitempty"`
-	Outcome Outcome `json:"outcome,omitempty"`
+	Reason  string        `json:"reason,omitempty"`
+	Outcome vocab.Outcome `json:"outcome,omitempty"`
 }
 
 // encodeTranscript renders entries as JSON lines.

@@ -5,6 +5,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -131,13 +132,13 @@ func (w *Watchdog) Next() (Trip, bool) {
 		}
 	}
 	if w.firstDelta.IsZero() {
-		consider(ReasonNoActivity, "prefill", w.limits.Prefill, w.lastWire)
+		consider(vocab.ReasonNoActivity, "prefill", w.limits.Prefill, w.lastWire)
 	} else {
-		consider(ReasonNoActivity, "inter-delta", w.limits.InterDelta, w.lastWire)
+		consider(vocab.ReasonNoActivity, "inter-delta", w.limits.InterDelta, w.lastWire)
 	}
-	consider(ReasonNoSubstantiveOutput, "no-progress", w.limits.NoProgress, w.lastProgress)
+	consider(vocab.ReasonNoSubstantiveOutput, "no-progress", w.limits.NoProgress, w.lastProgress)
 	if w.thinking {
-		consider(ReasonThinkingOnlyTimeout, "thinking-only", w.limits.ThinkingOnlyCap(), w.capStart)
+		consider(vocab.ReasonThinkingOnlyTimeout, "thinking-only", w.limits.ThinkingOnlyCap(), w.capStart)
 	}
 	return best, found
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
 
@@ -59,7 +59,7 @@ func TestApprovalOverlay(t *testing.T) {
 			}
 			rh.pumpUntil("the run ends", rv.ended)
 			res := rv.record.ToolCalls[0].Result
-			if rv.record.Outcome != runner.Completed || res.Label != tt.label || !strings.HasPrefix(res.Text, tt.text) {
+			if rv.record.Outcome != vocab.Completed || res.Label != tt.label || !strings.HasPrefix(res.Text, tt.text) {
 				t.Fatalf("outcome %s/%s, shell result %+v", rv.record.Outcome, rv.record.Reason, res)
 			}
 			if b, _ := os.ReadFile(filepath.Join(project, "notes.md")); string(b) != "old\n" {
@@ -88,7 +88,7 @@ func TestApprovalAnsweredAfterCancel(t *testing.T) {
 	o := rh.overlays.top().(*approvalOverlay)
 	rv.run.Cancel()
 	rh.pumpUntil("the run ends", rv.ended)
-	if rv.record.Reason != runner.ReasonCancelledByParent {
+	if rv.record.Reason != vocab.ReasonCancelledByParent {
 		t.Errorf("cancelled while asking: %s/%s", rv.record.Outcome, rv.record.Reason)
 	}
 	// The prompt closed with its run, and the ask was answered as cancelled.
@@ -128,7 +128,7 @@ func TestApprovalPromptCancelsRun(t *testing.T) {
 		t.Fatalf("cancelling did not close the prompt:\n%s", rh.screen())
 	}
 	rh.pumpUntil("the run ends", rv.ended)
-	if rv.record.Reason != runner.ReasonCancelledByParent {
+	if rv.record.Reason != vocab.ReasonCancelledByParent {
 		t.Errorf("got %s/%s, want cancelled_by_parent", rv.record.Outcome, rv.record.Reason)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 )
 
@@ -182,7 +183,7 @@ func (p *artifactsPane) lines(w int) []string {
 		if r.Timings.TotalMS > 0 {
 			took = dur(time.Duration(r.Timings.TotalMS) * time.Millisecond)
 		}
-		reason := Sanitize(runner.ReasonText(r.Reason))
+		reason := Sanitize(vocab.ReasonText(r.Reason))
 		line := row(r.StartedAt.Local().Format(layout), Sanitize(r.State), reason, took)
 		add(choiceRow(st, line, w, i == p.sel, e.paneFocused))
 		if r.Reason != "" && (reasonW < 8 || ansi.StringWidth(reason) > reasonW) {

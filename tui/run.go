@@ -15,6 +15,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 )
 
@@ -348,7 +349,7 @@ func (p *runPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
 // toolsRefused reports a run whose model refused the request because it
 // offered tools: running again without them is what helps.
 func toolsRefused(rv *runView) bool {
-	return rv != nil && rv.tools && rv.record != nil && rv.record.Reason == runner.ReasonLLMCallFailed && runner.ToolsRefused(rv.record.Error)
+	return rv != nil && rv.tools && rv.record != nil && rv.record.Reason == vocab.ReasonLLMCallFailed && runner.ToolsRefused(rv.record.Error)
 }
 
 // againWithoutTools runs the shown run's task again, offering no tools,
@@ -453,7 +454,7 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		first, _, _ := strings.Cut(rv.writeErr.Error(), "\n")
 		cmd = e.notify(rv.agent+": the run folder could not be written: "+first, true)
 	case !p.visible() || sel == nil || sel.Path != rv.agentPath:
-		cmd = e.notify(rv.agent+": run finished — "+outcomeText(rv.record)+" ("+keyName(e.keys.Browser.Tab3)+")", rv.record == nil || rv.record.Outcome != runner.Completed)
+		cmd = e.notify(rv.agent+": run finished — "+outcomeText(rv.record)+" ("+keyName(e.keys.Browser.Tab3)+")", rv.record == nil || rv.record.Outcome != vocab.Completed)
 	}
 	return cmd, true
 }
@@ -951,7 +952,7 @@ func bannerLines(st *Styles, k KeyMap, rv *runView, short func(string) string, w
 	r := rv.record
 	style := st.BannerBad
 	mark := "✗ "
-	if r.Outcome == runner.Completed {
+	if r.Outcome == vocab.Completed {
 		style, mark = st.BannerGood, "✓ "
 	}
 	out := bannerText(style, mark+outcomeText(r), w)

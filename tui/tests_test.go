@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -260,7 +261,7 @@ func TestQuitDuringTestsCancelsTheLiveSample(t *testing.T) {
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("runs: %d %v", len(recs), err)
 	}
-	if r := recs[0]; r.State != "Cancelled" || r.Reason != runner.ReasonCancelledByParent {
+	if r := recs[0]; r.State != "Cancelled" || r.Reason != vocab.ReasonCancelledByParent {
 		t.Errorf("the live sample after quitting: %s · %s, want Cancelled · cancelled_by_parent", r.State, r.Reason)
 	}
 }

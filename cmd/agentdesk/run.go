@@ -16,6 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/report"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/mcp"
@@ -368,14 +369,14 @@ const (
 // set: Completed green, Partial yellow, Running plain, any other red.
 func styleState(state string, color bool) string {
 	s := termsafe.Escape(state)
-	if !color || state == runner.StateRunning {
+	if !color || state == vocab.StateRunning {
 		return s
 	}
 	style := styleRed
 	switch state {
-	case runner.StateCompleted:
+	case vocab.StateCompleted:
 		style = styleGreen
-	case runner.StatePartial:
+	case vocab.StatePartial:
 		style = styleYellow
 	}
 	return style + s + styleReset
@@ -466,7 +467,7 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 			return err
 		}
 	}
-	if final.Outcome != runner.Completed {
+	if final.Outcome != vocab.Completed {
 		return exitWith(exitFindings, errors.New(final.Error))
 	}
 	return nil
@@ -526,7 +527,7 @@ func followRun(g *globals, f runFlags, r *runner.Run) (*runner.Record, error) {
 		}
 	}
 	fmt.Fprintf(g.stderr, "state: %s  outcome: %s  reason: %s  run: %s\n",
-		styleState(final.State, color), runner.OutcomeText(final.Outcome), termsafe.Escape(runner.ReasonText(final.Reason)), termsafe.Escape(final.Dir))
+		styleState(final.State, color), vocab.OutcomeText(final.Outcome), termsafe.Escape(vocab.ReasonText(final.Reason)), termsafe.Escape(final.Dir))
 	if slices.Contains(final.Files, runner.StreamFile) {
 		fmt.Fprintf(g.stderr, "recorded: %s\n", termsafe.Escape(filepath.Join(final.Dir, runner.StreamFile)))
 	}

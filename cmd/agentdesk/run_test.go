@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -124,7 +125,7 @@ func TestRunCommandOnEveryProtocol(t *testing.T) {
 			}
 			noKeyAnywhere(t, runs, stdout, stderr)
 			list, _ := runner.ListRuns(runs, runner.Filter{})
-			if len(list) != 1 || list[0].Outcome != runner.Completed {
+			if len(list) != 1 || list[0].Outcome != vocab.Completed {
 				t.Fatalf("runs %+v", list)
 			}
 		})
@@ -179,7 +180,7 @@ func TestRunCommandJSONAndStdin(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
 		t.Fatalf("stdout is not run.json: %v\n%s", err, stdout)
 	}
-	if rec.Outcome != runner.Completed || rec.Task != "Draft the notes" || rec.Skill != "notes" || rec.Output != "Release notes drafted." {
+	if rec.Outcome != vocab.Completed || rec.Task != "Draft the notes" || rec.Skill != "notes" || rec.Output != "Release notes drafted." {
 		t.Errorf("record %+v", rec)
 	}
 	disk, err := os.ReadFile(filepath.Join(runs+"-custom", rec.RunID, runner.RunFile))
@@ -336,7 +337,7 @@ func runBinaryCancelledBy(t *testing.T, sig syscall.Signal) {
 		t.Errorf("exit %d (%v), stderr %q", cmd.ProcessState.ExitCode(), err, stderr.String())
 	}
 	list, _ := runner.ListRuns(runs, runner.Filter{})
-	if len(list) != 1 || list[0].State != runner.StateCancelled {
+	if len(list) != 1 || list[0].State != vocab.StateCancelled {
 		t.Errorf("runs %+v", list)
 	}
 }

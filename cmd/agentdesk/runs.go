@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
@@ -166,7 +167,7 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 		if r.Replay != nil {
 			agent += " (replay)"
 		}
-		row := []string{r.RunID, started, agent, styleState(r.State, color), runner.OutcomeText(r.Outcome), termsafe.Escape(runner.ReasonText(r.Reason))}
+		row := []string{r.RunID, started, agent, styleState(r.State, color), vocab.OutcomeText(r.Outcome), termsafe.Escape(vocab.ReasonText(r.Reason))}
 		if suites {
 			tag := "-"
 			if r.Suite != nil {
@@ -236,7 +237,7 @@ func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Trial run %s\n\n", rec.RunID)
 	why := "no result.md yet"
-	if rec.State == runner.StateLost {
+	if rec.State == vocab.StateLost {
 		why = "the process that ran it is gone; it left no result.md"
 	}
 	fmt.Fprintf(&b, "- State: %s (%s)\n", termsafe.Escape(rec.State), why)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -138,8 +139,8 @@ func writeRunRecord(t *testing.T, runs string, rec runner.Record) {
 func TestRunsVocabulary(t *testing.T) {
 	runs := t.TempDir()
 	ended := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	writeRunRecord(t, runs, runner.Record{RunID: strings.Repeat("a", 32), Agent: "x", State: runner.StateCancelled, Outcome: runner.Failed, Reason: runner.ReasonCancelledByParent, StartedAt: ended, EndedAt: &ended})
-	writeRunRecord(t, runs, runner.Record{RunID: strings.Repeat("b", 32), Agent: "x", State: runner.StateCompleted, Outcome: runner.Completed, StartedAt: ended.Add(time.Minute), EndedAt: &ended})
+	writeRunRecord(t, runs, runner.Record{RunID: strings.Repeat("a", 32), Agent: "x", State: vocab.StateCancelled, Outcome: vocab.Failed, Reason: vocab.ReasonCancelledByParent, StartedAt: ended, EndedAt: &ended})
+	writeRunRecord(t, runs, runner.Record{RunID: strings.Repeat("b", 32), Agent: "x", State: vocab.StateCompleted, Outcome: vocab.Completed, StartedAt: ended.Add(time.Minute), EndedAt: &ended})
 	code, stdout, stderr := run(t, nil, "runs", "--runs-dir", runs)
 	fields := func(line string) string { return strings.Join(strings.Fields(line)[4:], " ") }
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 )
 
@@ -27,7 +28,7 @@ func benchFolder(b *testing.B, dir, id string, edit bool) {
 			out.WriteString(" ")
 		}
 	}
-	rec := runner.Record{RunID: id, Agent: "tester", State: runner.StateCompleted, Outcome: runner.Outcome("Completed"), Output: out.String(),
+	rec := runner.Record{RunID: id, Agent: "tester", State: vocab.StateCompleted, Outcome: vocab.Outcome("Completed"), Output: out.String(),
 		StartedAt: time.Unix(1_700_000_000, 0)}
 	for i := range 200 {
 		args := fmt.Sprintf(`{"Path":"file%d.txt"}`, i)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 )
@@ -117,7 +118,7 @@ func Compare(a, b *Run) *Comparison {
 	c.Notes = append(c.Notes, b.Notes...)
 	c.DifferentAgent = !strings.EqualFold(a.Record.Agent, b.Record.Agent)
 	c.DifferentModel = a.Record.Model.ModelID != b.Record.Model.ModelID || a.Record.Model.Endpoint != b.Record.Model.Endpoint
-	c.Outcome = change(runner.OutcomeText(a.Record.Outcome), runner.OutcomeText(b.Record.Outcome))
+	c.Outcome = change(vocab.OutcomeText(a.Record.Outcome), vocab.OutcomeText(b.Record.Outcome))
 	c.Reason = change(a.Record.Reason, b.Record.Reason)
 	c.Request = compareRequests(a, b, &c.Notes)
 	c.ToolCalls = compareCalls(a.Record.ToolCalls, b.Record.ToolCalls)

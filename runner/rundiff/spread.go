@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 )
 
@@ -46,10 +47,10 @@ func SpreadOf(recs []runner.Record) Spread {
 	var words []int
 	for i := range recs {
 		r := &recs[i]
-		if r.Outcome == runner.Completed {
+		if r.Outcome == vocab.Completed {
 			sp.Completed++
 		}
-		outcomes[withReason(runner.OutcomeText(r.Outcome), r.Reason)]++
+		outcomes[withReason(vocab.OutcomeText(r.Outcome), r.Reason)]++
 		var names []string
 		for _, c := range r.ToolCalls {
 			names = append(names, c.Name)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -27,7 +28,7 @@ type demoRun struct {
 	limits   runner.Limits
 	scripts  []modeltest.Script
 	project  map[string]string
-	outcome  runner.Outcome
+	outcome  vocab.Outcome
 	reason   string
 	output   string // a part of the reply the replay must show
 }
@@ -65,7 +66,7 @@ func demoRuns() []demoRun {
 				{Gap: 45 * time.Millisecond, Steps: append(words(modeltest.Text, answer), modeltest.Stop()),
 					Usage: &modeltest.Usage{InputTokens: 912, OutputTokens: 74}},
 			},
-			outcome: runner.Completed,
+			outcome: vocab.Completed,
 			output:  "A folder deleted and created again is watched anew.",
 		},
 		{
@@ -76,8 +77,8 @@ func demoRuns() []demoRun {
 				{Gap: 35 * time.Millisecond, Steps: append(words(modeltest.Text, truncated), modeltest.Length()),
 					Usage: &modeltest.Usage{InputTokens: 640, OutputTokens: 4096}},
 			},
-			outcome: runner.Failed,
-			reason:  runner.ReasonOutputTruncated,
+			outcome: vocab.Failed,
+			reason:  vocab.ReasonOutputTruncated,
 			output:  "The repository has five packages.",
 		},
 		{
@@ -91,8 +92,8 @@ func demoRuns() []demoRun {
 					words(modeltest.Thinking, thinking)...),
 					modeltest.Pause(time.Minute))},
 			},
-			outcome: runner.Failed,
-			reason:  runner.ReasonThinkingOnlyTimeout,
+			outcome: vocab.Failed,
+			reason:  vocab.ReasonThinkingOnlyTimeout,
 		},
 	}
 }

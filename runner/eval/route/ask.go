@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
@@ -298,7 +299,7 @@ func Ask(ctx context.Context, rn *runner.Runner, p *Prepared, o Options) (*Resul
 			for i := range next {
 				var s Sample
 				if ctx.Err() != nil {
-					s = Sample{Pick: Pick{Kind: Failed, Reason: runner.ReasonCancelledByParent, Error: "cancelled before it started"}}
+					s = Sample{Pick: Pick{Kind: Failed, Reason: vocab.ReasonCancelledByParent, Error: "cancelled before it started"}}
 				} else {
 					spec := p.Spec()
 					spec.Record = o.Record
@@ -349,7 +350,7 @@ var toolsRefused = regexp.MustCompile(`(?i)(does not|doesn't|do not) support too
 // noTools returns the provider's message when the run failed because the
 // model takes no tools.
 func noTools(rec runner.Record) string {
-	if rec.Reason != runner.ReasonLLMCallFailed || !toolsRefused.MatchString(rec.Error) {
+	if rec.Reason != vocab.ReasonLLMCallFailed || !toolsRefused.MatchString(rec.Error) {
 		return ""
 	}
 	return rec.Error

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
@@ -336,7 +337,7 @@ var replyCases = []struct {
 	{
 		name:   "the call fails",
 		script: modeltest.Script{Status: 500, ErrorMessage: "model crashed"},
-		want:   Pick{Kind: Failed, Reason: runner.ReasonLLMCallFailed},
+		want:   Pick{Kind: Failed, Reason: vocab.ReasonLLMCallFailed},
 		label:  "failed: llm_call_failed",
 	},
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
@@ -132,7 +133,7 @@ func Classify(c *lint.Catalog, a preview.Audience, rec *runner.Record) Pick {
 		}
 	}
 	if len(calls) == 0 {
-		if rec.Outcome == runner.Completed {
+		if rec.Outcome == vocab.Completed {
 			return Pick{Kind: Answered, Text: rec.Output}
 		}
 		return Pick{Kind: Failed, Reason: rec.Reason, Error: rec.Error, Text: rec.Output}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 )
@@ -33,7 +34,7 @@ func script(t testing.TB, dir, name, body string) string {
 // checkRecord is a run record a check is given.
 func checkRecord() *runner.Record {
 	return &runner.Record{
-		Outcome: runner.Completed, Output: "The server listens on port 8080.\nSee main.go.\n",
+		Outcome: vocab.Completed, Output: "The server listens on port 8080.\nSee main.go.\n",
 		Model:     runner.Model{Role: "Main", ModelID: "test-model"},
 		Usage:     runner.Usage{InputTokens: 10, OutputTokens: 12},
 		Timings:   runner.Timings{TotalMS: 1500},

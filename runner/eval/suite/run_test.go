@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -451,29 +452,8 @@ func TestJobsLimitCallsPerProvider(t *testing.T) {
 	}
 }
 
-func TestReasonsMatchTheRunner(t *testing.T) {
-	if !slices.Equal(slices.Sorted(slices.Values(suitefile.Reasons)), slices.Sorted(slices.Values(runner.Reasons))) {
-		t.Errorf("lint/suite.Reasons %v, runner.Reasons %v", suitefile.Reasons, runner.Reasons)
-	}
-	if len(suitefile.RenamedReasons) != len(runner.RenamedReasons) {
-		t.Errorf("lint/suitefile.RenamedReasons %v, runner.RenamedReasons %v", suitefile.RenamedReasons, runner.RenamedReasons)
-	}
-	for old, now := range runner.RenamedReasons {
-		if suitefile.RenamedReasons[old].Now != now {
-			t.Errorf("%s: lint/suitefile says %q, the runner %q", old, suitefile.RenamedReasons[old].Now, now)
-		}
-	}
-	var outcomes []string
-	for _, o := range []runner.Outcome{runner.Completed, runner.Partial, runner.Failed} {
-		outcomes = append(outcomes, string(o))
-	}
-	if !slices.Equal(outcomes, suitefile.Outcomes) {
-		t.Errorf("outcomes %v", suitefile.Outcomes)
-	}
-}
-
 func TestCheckTable(t *testing.T) {
-	rec := &runner.Record{Outcome: runner.Completed, Output: "line one\nthe port is 80\nTODO: more", Usage: runner.Usage{OutputTokens: 40},
+	rec := &runner.Record{Outcome: vocab.Completed, Output: "line one\nthe port is 80\nTODO: more", Usage: runner.Usage{OutputTokens: 40},
 		Timings: runner.Timings{TotalMS: 2500}, ToolCalls: []runner.ToolCall{{Name: "file_read"}, {Name: "file_read"}}}
 	tests := []struct {
 		name string

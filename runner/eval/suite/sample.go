@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
@@ -257,7 +258,7 @@ func noAnswer(e suitefile.Expect, rec *runner.Record) string {
 	switch why := evalrec.NoVerdict(rec); {
 	case why == "":
 		return ""
-	case rec.Reason == runner.ReasonCancelledByParent:
+	case rec.Reason == vocab.ReasonCancelledByParent:
 		return "cancelled: the run was stopped before it ended" + notEvaluated
 	default:
 		return why + notEvaluated
@@ -364,7 +365,7 @@ func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner
 		}
 		return Verdict{}, &jrec, nil, fmt.Errorf("the judge: %w", err)
 	}
-	if jrec.Outcome != runner.Completed {
+	if jrec.Outcome != vocab.Completed {
 		return Verdict{}, &jrec, tape, fmt.Errorf("the judge's run ended %s (%s): %s", jrec.Outcome, jrec.Reason, firstLine(jrec.Error))
 	}
 	v, err := ParseVerdict(jrec.Output)
