@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -238,7 +240,7 @@ func (r *Run) endCall(ev *CallEvidence) {
 	r.usage.OutputTokens += ev.Usage.OutputTokens
 	r.usage.ReasoningTokens += ev.Usage.ReasoningTokens
 	rec := &r.rec
-	rec.Usage = Usage(r.usage)
+	rec.Usage = runfolder.Usage(r.usage)
 	rec.FinishReason = r.red.String(ev.Finish)
 	if rec.Timings.FirstDeltaMS == nil && ev.HasFirstDelta {
 		ms := ev.Start.Add(ev.FirstDelta).Sub(r.start).Milliseconds()
@@ -255,8 +257,8 @@ func (r *Run) endCall(ev *CallEvidence) {
 }
 
 // usageSoFar returns the run's usage with the current call's counts u.
-func (r *Run) usageSoFar(u wire.TokenUsage) Usage {
-	return Usage{
+func (r *Run) usageSoFar(u wire.TokenUsage) runfolder.Usage {
+	return runfolder.Usage{
 		InputTokens:     r.usage.InputTokens + u.InputTokens,
 		OutputTokens:    r.usage.OutputTokens + u.OutputTokens,
 		ReasoningTokens: r.usage.ReasoningTokens + u.ReasoningTokens,
@@ -302,8 +304,8 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 		at := r.now()
 		r.mu.Lock()
 		shown := &r.rec.ToolCalls[base+i]
-		shown.Result = &ToolResult{
-			Text: capEvidence(res.Text), Bytes: len(res.Text), Error: res.IsError, Refused: res.Refused, Cut: res.Cut,
+		shown.Result = &runfolder.ToolResult{
+			Text: runfolder.CapEvidence(res.Text), Bytes: len(res.Text), Error: res.IsError, Refused: res.Refused, Cut: res.Cut,
 			Guard: guard, Replayed: replayed, Label: string(res.Label),
 		}
 		c := &r.rec.Counts
@@ -320,7 +322,7 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 			}
 		}
 		tool := *shown
-		r.note(at, TranscriptEntry{Type: "tool_result", Tool: &tool})
+		r.note(at, runfolder.TranscriptEntry{Type: "tool_result", Tool: &tool})
 		r.emit(Event{Kind: EventToolResult, Call: ev.N, At: at.Sub(r.start), Tool: &tool})
 		r.mu.Unlock()
 		if r.tape != nil {
@@ -382,21 +384,21 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	rec.Error = r.red.String(noToolsFix(v.Message, r.spec, rec.Model.Role))
 	rec.EndedAt = &end
 	rec.Timings.TotalMS = end.Sub(r.start).Milliseconds()
-	rec.Usage = Usage(r.usage)
+	rec.Usage = runfolder.Usage(r.usage)
 	rec.FinishReason = r.red.String(ev.Finish)
-	rec.Files = []string{RunFile, ResultFile, TranscriptFile}
-	if v.Truncated && Visible(rec.Output) {
-		rec.Files = append(rec.Files, TruncatedOutputFile)
-		rec.Error += fmt.Sprintf("; it begins %q; the full text, marked partial, is in %s", shorten(rec.Output, 160), filepath.Join(rec.Dir, TruncatedOutputFile))
+	rec.Files = []string{runfolder.RunFile, runfolder.ResultFile, runfolder.TranscriptFile}
+	if v.Truncated && termsafe.Visible(rec.Output) {
+		rec.Files = append(rec.Files, runfolder.TruncatedOutputFile)
+		rec.Error += fmt.Sprintf("; it begins %q; the full text, marked partial, is in %s", runfolder.Shorten(rec.Output, 160), filepath.Join(rec.Dir, runfolder.TruncatedOutputFile))
 	}
 	if tape != nil {
-		rec.Files = append(rec.Files, StreamFile)
+		rec.Files = append(rec.Files, runfolder.StreamFile)
 	}
 	patchErr := errors.Join(changesErr, r.keepChanges(rec))
 	rec.MCP = mcpRecord(r.mcp, r.mcpNotes, r.red)
-	r.note(end, TranscriptEntry{Type: "outcome", Outcome: v.Outcome, Reason: v.Reason, Text: rec.Error})
+	r.note(end, runfolder.TranscriptEntry{Type: "outcome", Outcome: v.Outcome, Reason: v.Reason, Text: rec.Error})
 	final := *rec
-	final.ToolCalls = append([]ToolCall{}, rec.ToolCalls...)
+	final.ToolCalls = append([]runfolder.ToolCall{}, rec.ToolCalls...)
 	final.Tools = append([]string{}, rec.Tools...)
 	transcript := r.transcript
 	r.mu.Unlock()
@@ -405,7 +407,7 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	if r.spec.Unsaved {
 		r.unsaved = &folderContent{rec: final, transcript: transcript, tape: tape, extra: r.extraFiles}
 	} else {
-		err = writeRunFolder(&final, transcript, tape, r.extraFiles)
+		err = runfolder.Write(&final, transcript, tape, r.extraFiles)
 	}
 	if tapeErr != nil {
 		err = fmt.Errorf("encoding the cassette of run %s: %w", final.RunID, tapeErr)
@@ -432,17 +434,4 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	r.emit(Event{Kind: EventDone, At: end.Sub(r.start), Record: &final})
 	r.mu.Unlock()
 	close(r.done)
-}
-
-// describeTools says, for result.md, what tools a run offered.
-func describeTools(rec *Record) string {
-	switch {
-	case len(rec.Tools) == 0:
-		return "none offered"
-	case rec.Frontline != nil:
-		return strings.Join(rec.Tools, ", ") + " (offered; the run is the first reply, no tool runs)"
-	case rec.Replay != nil:
-		return strings.Join(rec.Tools, ", ") + " (results played from the cassette)"
-	}
-	return fmt.Sprintf("%s, in %s", strings.Join(rec.Tools, ", "), rec.Project)
 }

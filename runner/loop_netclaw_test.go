@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -137,7 +138,7 @@ func TestSeventyDistinctCallsComplete(t *testing.T) {
 			t.Fatalf("request %d: tools %v choice %q, ends %q", i+1, req.Tools, req.ToolChoice, lastUser(req))
 		}
 	}
-	md, err := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	md, err := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 	if err != nil || strings.Contains(string(md), "at most") {
 		t.Errorf("result.md still names a cap:\n%s", md)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -140,7 +141,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 				}
 			}
 			c := rec.Counts
-			if c != (Counts{ModelCalls: 3, ToolCalls: 3, ToolResults: 3, ToolErrors: 2, ToolRefused: 2}) {
+			if c != (runfolder.Counts{ModelCalls: 3, ToolCalls: 3, ToolResults: 3, ToolErrors: 2, ToolRefused: 2}) {
 				t.Errorf("counts %+v", c)
 			}
 			if strings.Join(rec.Tools, ",") != trialToolNames || rec.Project != dir || rec.MaxToolIterations != 0 {
@@ -165,7 +166,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 			if results != 3 || requests != 3 {
 				t.Errorf("transcript has %d tool results and %d requests", results, requests)
 			}
-			md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+			md, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 			for _, s := range []string{"- Model calls: 3", "- Tool calls: 3 (3 answered, 2 errors, 2 refused, 0 by the cycle guard)",
 				"  - call 1.1: file_read {\"path\":", "  - call 2.1: file_read {\"path\":", "    - result: ok, real, " + fmt.Sprint(len(readmeText)) + " bytes", "      > The server listens on :8080.",
 				"    - result: refused"} {
@@ -257,7 +258,7 @@ func TestProjectFolderErrors(t *testing.T) {
 			t.Errorf("%s: %v", dir, err)
 		}
 	}
-	if list, _ := ListRuns(f.runner.Dir(), Filter{}); len(list) != 0 {
+	if list, _ := runfolder.ListRuns(f.runner.Dir(), runfolder.Filter{}); len(list) != 0 {
 		t.Errorf("%d run folders", len(list))
 	}
 }

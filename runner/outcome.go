@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -134,7 +135,7 @@ func Classify(ev *CallEvidence) Verdict {
 		v.Truncated = true
 		return v
 	}
-	if !Visible(ev.Text) {
+	if !termsafe.Visible(ev.Text) {
 		if len(ev.ToolCalls) > 0 {
 			names := make([]string, len(ev.ToolCalls))
 			for i, tc := range ev.ToolCalls {

@@ -22,6 +22,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -29,7 +30,7 @@ import (
 // prepared is a checked Spec with everything a run needs resolved.
 type prepared struct {
 	spec   Spec
-	model  Model
+	model  runfolder.Model
 	limits Limits
 	red    *redact.Redactor
 	system string
@@ -56,11 +57,11 @@ type prepared struct {
 	project string
 
 	cassette *cassette.Cassette
-	replay   *ReplayRecord
+	replay   *runfolder.ReplayRecord
 
 	// mcp are the run's MCP servers (startMCP), nil when it has none.
 	mcp      *mcp.Servers
-	mcpNotes *mcpNotes
+	mcpNotes *mcp.Notes
 }
 
 // close releases the project folder of a run that will not start.
@@ -117,7 +118,7 @@ func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 		p.skill = s.Skill.Name
 	}
 	source := s.ReplaySource
-	var model Model
+	var model runfolder.Model
 	if tape == nil {
 		role := s.ModelRole
 		if role == "" && f != nil {
@@ -191,7 +192,7 @@ func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 				return nil, &SpecError{Err: err}
 			}
 			p.toolsOn, p.toolbox, p.project, p.overlay, p.workspace = true, set, ws.Overlay().Project(), ws.Overlay(), ws
-			p.tools = wireTools(set.Offered())
+			p.tools = tools.Wire(set.Offered())
 			p.startMCP(ctx, s)
 		}
 	}
@@ -253,12 +254,12 @@ func TrialStorage(runDir, id string) request.SessionStorage {
 }
 
 // frontlineRecord describes a frontline run for run.json; nil for a spawn.
-func (p *prepared) frontlineRecord(red *redact.Redactor) *FrontlineRecord {
+func (p *prepared) frontlineRecord(red *redact.Redactor) *runfolder.FrontlineRecord {
 	fl := p.frontline
 	if fl == nil {
 		return nil
 	}
-	rec := &FrontlineRecord{Audience: fl.Audience, Systems: make([]string, len(fl.Systems)), SystemsSHA256: SystemsSHA256(fl.Systems)}
+	rec := &runfolder.FrontlineRecord{Audience: fl.Audience, Systems: make([]string, len(fl.Systems)), SystemsSHA256: SystemsSHA256(fl.Systems)}
 	for i, s := range fl.Systems {
 		rec.Systems[i] = red.String(s)
 	}
@@ -336,7 +337,7 @@ func (p *prepared) fromCassette(s *Spec, tape *cassette.Cassette, source string)
 		name = "an embedded cassette"
 	}
 	p.cassette = tape
-	p.model = Model{
+	p.model = runfolder.Model{
 		Role: h.Role, Provider: h.Provider, Type: h.ProviderType, Endpoint: h.Endpoint, ModelID: h.Model,
 		Via: "replay of " + name, Protocol: proto,
 	}
@@ -358,10 +359,10 @@ func (p *prepared) fromCassette(s *Spec, tape *cassette.Cassette, source string)
 	}
 	if len(h.Tools) > 0 {
 		p.toolsOn = true
-		p.tools = toolsNamed(h.Tools)
+		p.tools = tools.WireNamed(h.Tools)
 		p.toolbox = &replayTools{tape: tape}
 	}
-	p.replay = &ReplayRecord{Cassette: name, Fast: s.Fast, RecordedRun: h.RunID, RecordedAt: h.RecordedAt}
+	p.replay = &runfolder.ReplayRecord{Cassette: name, Fast: s.Fast, RecordedRun: h.RunID, RecordedAt: h.RecordedAt}
 	return nil
 }
 

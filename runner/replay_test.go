@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -190,7 +191,7 @@ var scenarios = []scenario{
 
 // recordScenario runs sc against the test server with Record set and
 // returns the record and the cassette's path.
-func recordScenario(t *testing.T, f *fixture, sc scenario) (Record, string) {
+func recordScenario(t *testing.T, f *fixture, sc scenario) (runfolder.Record, string) {
 	t.Helper()
 	f.srv.Enqueue(sc.scripts(f.proto)...)
 	s := f.spec("Where does the server listen?", sc.limits)
@@ -227,8 +228,8 @@ func recordScenario(t *testing.T, f *fixture, sc scenario) (Record, string) {
 	if sc.tools {
 		os.RemoveAll(s.Project) // a replay must not need it
 	}
-	path := filepath.Join(rec.Dir, StreamFile)
-	if !strings.Contains(strings.Join(rec.Files, ","), StreamFile) {
+	path := filepath.Join(rec.Dir, runfolder.StreamFile)
+	if !strings.Contains(strings.Join(rec.Files, ","), runfolder.StreamFile) {
 		t.Fatalf("files %v", rec.Files)
 	}
 	return rec, path
@@ -236,7 +237,7 @@ func recordScenario(t *testing.T, f *fixture, sc scenario) (Record, string) {
 
 // replay replays a cassette on the fixture's runner with no agent and no
 // task: the cassette names them.
-func replay(t *testing.T, f *fixture, path string, fast bool) Record {
+func replay(t *testing.T, f *fixture, path string, fast bool) runfolder.Record {
 	t.Helper()
 	c, err := LoadCassette(path)
 	if err != nil {
@@ -247,7 +248,7 @@ func replay(t *testing.T, f *fixture, path string, fast bool) Record {
 }
 
 // comparable is what a replay must reproduce of a run.
-func comparable(rec Record, timed bool) string {
+func comparable(rec runfolder.Record, timed bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "outcome=%s reason=%s state=%s\n", rec.Outcome, rec.Reason, rec.State)
 	if timed {
@@ -257,7 +258,7 @@ func comparable(rec Record, timed bool) string {
 	fmt.Fprintf(&b, "error=%s\noutput=%q\nfinish=%q usage=%+v counts=%+v\n", errText, rec.Output, rec.FinishReason, rec.Usage, rec.Counts)
 	var files []string
 	for _, f := range rec.Files {
-		if f != StreamFile {
+		if f != runfolder.StreamFile {
 			files = append(files, f)
 		}
 	}
@@ -309,7 +310,7 @@ func TestReplayReproducesTheRun(t *testing.T) {
 				if limit := sc.limits.shortest().Milliseconds(); sc.timed && (fast.Timings.TotalMS < limit || fast.Timings.TotalMS > orig.Timings.TotalMS) {
 					t.Errorf("fast replay took %d ms on its clock, the run %d ms, the limit %d ms", fast.Timings.TotalMS, orig.Timings.TotalMS, limit)
 				}
-				md, _ := os.ReadFile(filepath.Join(fast.Dir, ResultFile))
+				md, _ := os.ReadFile(filepath.Join(fast.Dir, runfolder.ResultFile))
 				if !strings.Contains(string(md), "- Replay: of run "+orig.RunID) || !strings.Contains(string(md), "no model was called") {
 					t.Errorf("result.md does not say it is a replay:\n%s", md)
 				}
@@ -412,7 +413,7 @@ func TestRecordedCassetteIsRedacted(t *testing.T) {
 			s := f.spec("Use "+k+" please", Limits{})
 			s.Record = true
 			_, orig := f.run(t, s)
-			path := filepath.Join(orig.Dir, StreamFile)
+			path := filepath.Join(orig.Dir, runfolder.StreamFile)
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -443,7 +444,7 @@ func TestRecordKeepsRawBytes(t *testing.T) {
 	s := f.spec("x", Limits{})
 	s.Record = true
 	_, rec := f.run(t, s)
-	c, err := LoadCassette(filepath.Join(rec.Dir, StreamFile))
+	c, err := LoadCassette(filepath.Join(rec.Dir, runfolder.StreamFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -474,7 +475,7 @@ func TestConcurrentRecordAndReplay(t *testing.T) {
 	s := f.spec("x", Limits{})
 	s.Record = true
 	_, orig := f.run(t, s)
-	c, err := LoadCassette(filepath.Join(orig.Dir, StreamFile))
+	c, err := LoadCassette(filepath.Join(orig.Dir, runfolder.StreamFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,7 +523,7 @@ func TestUnsavedReplayWritesItsFolderOnlyWhenKept(t *testing.T) {
 		}
 	}
 	checkFolder(t, rec)
-	md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	md, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 	if !strings.Contains(string(md), "- Replay: of run "+orig.RunID) {
 		t.Errorf("result.md of a kept replay:\n%s", md)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // The request a trial sends is the one NetClaw's runtime composes: on the
@@ -201,7 +202,7 @@ func TestRequestWithoutCore(t *testing.T) {
 	if rec.Prompt == nil || len(rec.Prompt.Missing) != 1 || rec.Prompt.Missing[0] != request.PartOperatingRules {
 		t.Fatalf("prompt record %+v", rec.Prompt)
 	}
-	b, err := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	b, err := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +212,7 @@ func TestRequestWithoutCore(t *testing.T) {
 		}
 	}
 	var raw map[string]any
-	rb, _ := os.ReadFile(filepath.Join(rec.Dir, RunFile))
+	rb, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.RunFile))
 	if err := json.Unmarshal(rb, &raw); err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -153,7 +154,7 @@ type Spec struct {
 	// Suite, when set, ties the run to the suite case it ran for; run.json
 	// keeps it, so the runs list can say which suite and case a run
 	// belongs to.
-	Suite *SuiteTag
+	Suite *runfolder.SuiteTag
 
 	// Frontline, when set, asks the frontline model instead of spawning
 	// an agent (Agent and Skill are left out): see Frontline.
@@ -215,10 +216,10 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	}
 	s = p.spec
 	red := p.red
-	id := NewRunID()
+	id := runfolder.NewRunID()
 	dir := filepath.Join(rn.dir, id)
 	if !s.Unsaved {
-		if dir, err = createRunFolder(rn.dir, id); err != nil {
+		if dir, err = runfolder.Create(rn.dir, id); err != nil {
 			p.close()
 			return nil, err
 		}
@@ -234,7 +235,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	shown := p.model
 	shown.Endpoint = red.String(p.model.Endpoint)
 	start := time.Now()
-	rec := Record{
+	rec := runfolder.Record{
 		RunID:       id,
 		Agent:       p.agentName,
 		AgentPath:   p.agentPath,
@@ -245,9 +246,9 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		State:       vocab.StateRunning,
 		Model:       shown,
 		StartedAt:   start,
-		Files:       []string{RunFile},
+		Files:       []string{runfolder.RunFile},
 		Tools:       []string{},
-		ToolCalls:   []ToolCall{},
+		ToolCalls:   []runfolder.ToolCall{},
 		Limits:      limitsRecord(p.limits),
 		PID:         os.Getpid(),
 		Host:        host,
@@ -270,7 +271,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		rec.Project = p.project
 	}
 	if !s.Unsaved {
-		if err := writeRecord(&rec); err != nil {
+		if err := runfolder.WriteRecord(&rec); err != nil {
 			p.close()
 			os.RemoveAll(dir)
 			return nil, err
@@ -362,11 +363,11 @@ type Run struct {
 	// mcp are the run's MCP servers, nil when it has none; their notes
 	// go into run.json at the end.
 	mcp      *mcp.Servers
-	mcpNotes *mcpNotes
+	mcpNotes *mcp.Notes
 
 	runner  *Runner
 	spec    Spec
-	model   Model
+	model   runfolder.Model
 	limits  Limits
 	red     *redact.Redactor
 	system  string
@@ -410,9 +411,9 @@ type Run struct {
 	callN      int             // the current model call, from 1
 	output     strings.Builder // the current model call's text, redacted
 	usage      wire.TokenUsage // the finished calls' usage, summed
-	rec        Record
+	rec        runfolder.Record
 	events     []Event
-	transcript []TranscriptEntry
+	transcript []runfolder.TranscriptEntry
 	wd         *Watchdog
 	changed    chan struct{} // closed and replaced whenever events grow
 	done       chan struct{}
@@ -424,8 +425,8 @@ type Run struct {
 
 // folderContent is what a finished run's folder holds.
 type folderContent struct {
-	rec        Record
-	transcript []TranscriptEntry
+	rec        runfolder.Record
+	transcript []runfolder.TranscriptEntry
 	tape       []byte
 	extra      map[string][]byte
 	kept       bool
@@ -442,10 +443,10 @@ func (r *Run) Keep() (string, error) {
 	if u == nil || u.kept {
 		return r.rec.Dir, r.writeErr
 	}
-	if _, err := createRunFolder(r.runner.dir, u.rec.RunID); err != nil {
+	if _, err := runfolder.Create(r.runner.dir, u.rec.RunID); err != nil {
 		return "", err
 	}
-	if err := writeRunFolder(&u.rec, u.transcript, u.tape, u.extra); err != nil {
+	if err := runfolder.Write(&u.rec, u.transcript, u.tape, u.extra); err != nil {
 		return "", err
 	}
 	u.kept = true
@@ -459,7 +460,7 @@ func (r *Run) ID() string { return r.rec.RunID }
 func (r *Run) Dir() string { return r.rec.Dir }
 
 // Model returns the resolved model (its APIKey included: do not show it).
-func (r *Run) Model() Model { return r.model }
+func (r *Run) Model() runfolder.Model { return r.model }
 
 // Limits returns the watchdog's limits for the run's model calls.
 func (r *Run) Limits() Limits { return r.limits }
@@ -479,7 +480,7 @@ func (r *Run) Done() <-chan struct{} { return r.done }
 
 // Wait waits for the run to end and returns its final record. The error is
 // set when the run folder could not be written.
-func (r *Run) Wait() (Record, error) {
+func (r *Run) Wait() (runfolder.Record, error) {
 	<-r.done
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -487,7 +488,7 @@ func (r *Run) Wait() (Record, error) {
 }
 
 // Record returns a copy of the run's record as it stands.
-func (r *Run) Record() Record {
+func (r *Run) Record() runfolder.Record {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.rec
@@ -533,13 +534,13 @@ type Event struct {
 	// Text is set for EventText and EventThinking.
 	Text string
 	// Tool is set for EventToolCall and EventToolResult.
-	Tool *ToolCall
+	Tool *runfolder.ToolCall
 	// Finish is set for EventFinish.
 	Finish string
 	// Usage is set for EventUsage.
-	Usage *Usage
+	Usage *runfolder.Usage
 	// Record is set for EventDone: the final run.json.
-	Record *Record
+	Record *runfolder.Record
 	// Approval is set for EventApproval.
 	Approval *approve.Prompt
 }
@@ -627,7 +628,7 @@ func (r *Run) emit(e Event) {
 
 // note appends a transcript entry of the current model call (an outcome
 // belongs to none). The caller holds r.mu.
-func (r *Run) note(t time.Time, e TranscriptEntry) {
+func (r *Run) note(t time.Time, e runfolder.TranscriptEntry) {
 	e.TMS = t.Sub(r.start).Milliseconds()
 	if e.Type != "outcome" {
 		e.Call = r.callN

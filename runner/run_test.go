@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -61,7 +62,7 @@ var outcomeCases = []outcomeCase{
 		name:    "output_truncated: finish at the output limit",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("The start of "), modeltest.Text("a long\nanswer"), modeltest.Length())}),
 		outcome: vocab.Failed, reason: vocab.ReasonOutputTruncated, state: vocab.StateFailed, output: "The start of a long\nanswer",
-		errHas: []string{"output limit", `it begins "The start of a long answer"`, TruncatedOutputFile}, truncFile: true,
+		errHas: []string{"output limit", `it begins "The start of a long answer"`, runfolder.TruncatedOutputFile}, truncFile: true,
 	},
 	{
 		name:    "output_truncated: a tool call with arguments that are not complete JSON",
@@ -206,7 +207,7 @@ func TestOutcomes(t *testing.T) {
 					t.Fatal(err)
 				}
 				var texts strings.Builder
-				var done *Record
+				var done *runfolder.Record
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				defer cancel()
 				for e := range r.Events(ctx) {
@@ -244,12 +245,12 @@ func TestOutcomes(t *testing.T) {
 				if done.Reason != rec.Reason || done.RunID != rec.RunID {
 					t.Errorf("EventDone record %+v differs", done)
 				}
-				_, hasFile := os.Stat(filepath.Join(rec.Dir, TruncatedOutputFile))
+				_, hasFile := os.Stat(filepath.Join(rec.Dir, runfolder.TruncatedOutputFile))
 				if tc.truncFile != (hasFile == nil) {
 					t.Errorf("truncated-output.md exists: %t, want %t", hasFile == nil, tc.truncFile)
 				}
 				if tc.truncFile {
-					b, _ := os.ReadFile(filepath.Join(rec.Dir, TruncatedOutputFile))
+					b, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.TruncatedOutputFile))
 					if !strings.HasPrefix(string(b), "> **Partial output.**") || !strings.Contains(string(b), rec.Output) {
 						t.Errorf("truncated-output.md:\n%s", b)
 					}
@@ -313,7 +314,7 @@ func TestRunJSONIsWrittenBeforeTheRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := LoadRun(f.runner.Dir(), r.ID())
+	rec, err := runfolder.LoadRun(f.runner.Dir(), r.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +322,7 @@ func TestRunJSONIsWrittenBeforeTheRequest(t *testing.T) {
 		rec.Model.ModelID != "test-model" || rec.Model.Provider != "mock" || len(rec.Files) != 1 {
 		t.Errorf("run.json at start: %+v", rec)
 	}
-	if !ValidRunID(r.ID()) || r.Dir() != filepath.Join(f.runner.Dir(), r.ID()) {
+	if !runfolder.ValidRunID(r.ID()) || r.Dir() != filepath.Join(f.runner.Dir(), r.ID()) {
 		t.Errorf("id %q dir %q", r.ID(), r.Dir())
 	}
 	if got := f.runner.Get(r.ID()); got != r {
@@ -426,7 +427,7 @@ func TestTenConcurrentRuns(t *testing.T) {
 				})
 			}
 			wg.Wait()
-			list, err := ListRuns(f.runner.Dir(), Filter{})
+			list, err := runfolder.ListRuns(f.runner.Dir(), runfolder.Filter{})
 			if err != nil || len(list) != 10 {
 				t.Fatalf("listed %d runs: %v", len(list), err)
 			}
@@ -563,7 +564,7 @@ func TestSpecErrors(t *testing.T) {
 			t.Errorf("%s: %v, want a SpecError with %q", tt.name, err, tt.want)
 		}
 	}
-	if list, _ := ListRuns(f.runner.Dir(), Filter{}); len(list) != 0 {
+	if list, _ := runfolder.ListRuns(f.runner.Dir(), runfolder.Filter{}); len(list) != 0 {
 		t.Errorf("spec errors left %d run folders", len(list))
 	}
 }

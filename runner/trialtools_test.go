@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -38,18 +39,18 @@ func TestTrialWritesToOverlayAndKeepsPatch(t *testing.T) {
 	if r := rec.ToolCalls[1].Result; r.Label != "real" || r.Text != "# Summary\nport 8080\n" {
 		t.Errorf("file_read after the write: %+v", r)
 	}
-	patch, err := os.ReadFile(filepath.Join(rec.Dir, PatchFile))
+	patch, err := os.ReadFile(filepath.Join(rec.Dir, runfolder.PatchFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(patch), "+++ b/notes/summary.md\n@@ -0,0 +1,2 @@\n+# Summary\n+port 8080\n") {
 		t.Errorf("changes.patch:\n%s", patch)
 	}
-	if len(rec.Changes) != 1 || rec.Changes[0] != (ChangeRecord{Path: "notes/summary.md", Kind: "added"}) {
+	if len(rec.Changes) != 1 || rec.Changes[0] != (runfolder.ChangeRecord{Path: "notes/summary.md", Kind: "added"}) {
 		t.Errorf("record changes %+v", rec.Changes)
 	}
-	md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
-	if !strings.Contains(string(md), "result: ok, overlay,") || !strings.Contains(string(md), PatchFile) {
+	md, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
+	if !strings.Contains(string(md), "result: ok, overlay,") || !strings.Contains(string(md), runfolder.PatchFile) {
 		t.Errorf("result.md:\n%s", md)
 	}
 }
@@ -168,7 +169,7 @@ func TestUnsavedRunKeepsItsPatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, PatchFile)); err != nil || !strings.Contains(string(b), "+++ b/a.md") {
+	if b, err := os.ReadFile(filepath.Join(dir, runfolder.PatchFile)); err != nil || !strings.Contains(string(b), "+++ b/a.md") {
 		t.Errorf("kept patch %q %v", b, err)
 	}
 }
@@ -352,7 +353,7 @@ func TestBinaryWriteInPatch(t *testing.T) {
 	if rec.Outcome != vocab.Completed {
 		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
 	}
-	pf := filepath.Join(rec.Dir, PatchFile)
+	pf := filepath.Join(rec.Dir, runfolder.PatchFile)
 	patch, err := os.ReadFile(pf)
 	if err != nil || !strings.Contains(string(patch), "GIT binary patch\nliteral ") {
 		t.Fatalf("changes.patch (%v):\n%s", err, patch)

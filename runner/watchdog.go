@@ -3,8 +3,8 @@ package runner
 import (
 	"fmt"
 	"time"
-	"unicode"
 
+	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -94,7 +94,7 @@ func (w *Watchdog) Observe(e wire.Event, t time.Time) {
 	w.Wire(t)
 	switch e.Kind {
 	case wire.Text:
-		if !Visible(e.Text) {
+		if !termsafe.Visible(e.Text) {
 			return
 		}
 		w.progress(t)
@@ -202,15 +202,4 @@ func (w *Watchdog) Status(now time.Time) WatchStatus {
 		s.Next, s.NextIn, s.HasNext = t, max(t.At.Sub(now), 0), true
 	}
 	return s
-}
-
-// Visible reports whether s has a character a reader would see: anything
-// but white space and invisible format and control characters.
-func Visible(s string) bool {
-	for _, r := range s {
-		if !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) && !unicode.IsControl(r) {
-			return true
-		}
-	}
-	return false
 }

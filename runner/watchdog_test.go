@@ -182,14 +182,6 @@ func TestWatchdogStatus(t *testing.T) {
 	}
 }
 
-func TestVisible(t *testing.T) {
-	for s, want := range map[string]bool{"": false, " \n\t": false, "\u200b\u00a0": false, "\x1b": false, "a": true, " .": true, "é": true} {
-		if Visible(s) != want {
-			t.Errorf("Visible(%q) = %t", s, !want)
-		}
-	}
-}
-
 func BenchmarkWatchdogObserve(b *testing.B) {
 	w := NewWatchdog(Limits{Prefill: time.Hour, InterDelta: time.Hour, NoProgress: time.Hour}, time.Now())
 	e := text("word ")

@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // runTickEvery is how often the clocks of running runs are redrawn.
@@ -35,7 +36,7 @@ type runView struct {
 	// prompt and message are the request the run sent: the system
 	// prompt's parts (nil for a replay that names no agent) and the first
 	// user message, redacted.
-	prompt  *runner.PromptRecord
+	prompt  *runfolder.PromptRecord
 	message string
 	// firstAt is when the first text, thinking or tool call came, since
 	// the run started: the clock run.json's first delta reads.
@@ -44,9 +45,9 @@ type runView struct {
 	segs       []*runSegment
 	next       int // index of the next event to read
 	status     runner.Status
-	record     *runner.Record // set when the run has ended
-	err        error          // reading events failed
-	writeErr   error          // the run folder could not be written
+	record     *runfolder.Record // set when the run has ended
+	err        error             // reading events failed
+	writeErr   error             // the run folder could not be written
 	// patch is the ended run's changes.patch ("" for none), and its rows
 	// at width patchW in style generation patchGen.
 	patch            string
@@ -59,7 +60,7 @@ type runView struct {
 type runSegment struct {
 	kind   runner.EventKind
 	stream streamText
-	tool   *runner.ToolCall
+	tool   *runfolder.ToolCall
 	// rows of a tool call or result at width w, in style generation stGen
 	w, stGen int
 	rows     []string
@@ -227,7 +228,7 @@ type (
 		task      string
 		context   string
 		tools     bool
-		prompt    *runner.PromptRecord
+		prompt    *runfolder.PromptRecord
 		message   string
 	}
 	// runEventsMsg carries the events from index from on, all that were
@@ -548,13 +549,13 @@ func shortID(id string) string {
 	return id
 }
 
-// outcomeText is runner.StatusText: "Completed", "Cancelled ·
+// outcomeText is runfolder.StatusText: "Completed", "Cancelled ·
 // cancelled_by_parent", the words runs and run use.
-func outcomeText(r *runner.Record) string {
+func outcomeText(r *runfolder.Record) string {
 	if r == nil {
 		return "ended (its record could not be read)"
 	}
-	return runner.StatusText(r)
+	return runfolder.StatusText(r)
 }
 
 // content is the Run pane for the selected file: the run's head (task,
@@ -621,7 +622,7 @@ func (p *runPane) intro(sel *lint.File, w int) []string {
 	}
 	return out
 }
-func modelLines(st *Styles, md runner.Model, w int, endpoint bool) []string {
+func modelLines(st *Styles, md runfolder.Model, w int, endpoint bool) []string {
 	line := fmt.Sprintf("%s at %s (%s)", md.ModelID, md.Provider, md.Type)
 	if endpoint {
 		line = fmt.Sprintf("%s at %s (%s, %s)", md.ModelID, md.Provider, md.Type, md.Endpoint)
@@ -850,7 +851,7 @@ func toolLines(st *Styles, sg *runSegment, w int) []string {
 
 // toolResultLines shows what a tool call got back: its first lines, and
 // whether it failed, was refused, cut, or replayed.
-func toolResultLines(st *Styles, tc *runner.ToolCall, w int) []string {
+func toolResultLines(st *Styles, tc *runfolder.ToolCall, w int) []string {
 	head, bad, ok := toolResultHead(tc)
 	if !ok {
 		return nil
@@ -882,7 +883,7 @@ func (p *runPane) changesBlock(rv *runView, w int) blocks {
 	}
 	st := &p.e.st
 	if rv.patchW != w || rv.patchGen != p.e.stGen || rv.patchRows == nil {
-		rows := []string{"", st.Title.Render(cut("Changes ("+runner.PatchFile+"; the project itself did not change)", w))}
+		rows := []string{"", st.Title.Render(cut("Changes ("+runfolder.PatchFile+"; the project itself did not change)", w))}
 		rows = append(rows, patchLines(st, rv.patch, w)...)
 		rv.patchW, rv.patchGen, rv.patchRows = w, p.e.stGen, rows
 	}
@@ -892,7 +893,7 @@ func (p *runPane) changesBlock(rv *runView, w int) blocks {
 // toolResultHead is the one line that says what a tool call got back
 // ("file_read: 59 bytes · recorded"), whether that is bad news (failed,
 // refused, stopped), and false when the call has no result.
-func toolResultHead(tc *runner.ToolCall) (head string, bad, ok bool) {
+func toolResultHead(tc *runfolder.ToolCall) (head string, bad, ok bool) {
 	if tc == nil || tc.Result == nil {
 		return "", false, false
 	}
@@ -930,7 +931,7 @@ const toolResultMaxLines = 6
 
 // toolResultText is the first lines of a result's text, sanitised and cut
 // to w columns, with a note of how many more there are.
-func toolResultText(r *runner.ToolResult, w int) []string {
+func toolResultText(r *runfolder.ToolResult, w int) []string {
 	var out []string
 	lines := strings.Split(strings.TrimRight(SanitizeText(r.Text), "\n"), "\n")
 	for i, l := range lines {
@@ -995,7 +996,7 @@ func artifactLines(st *Styles, dir string, files []string, short func(string) st
 	var names []string
 	for _, f := range files {
 		name := Sanitize(f)
-		if f == runner.TruncatedOutputFile {
+		if f == runfolder.TruncatedOutputFile {
 			name += " (partial)"
 		}
 		names = append(names, name)

@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -148,7 +149,7 @@ func (rh *runHome) freeze(rv *runView) string {
 	}
 	if rv.record != nil {
 		first := int64(900)
-		rv.record.Timings = runner.Timings{FirstDeltaMS: &first, TotalMS: 1250}
+		rv.record.Timings = runfolder.Timings{FirstDeltaMS: &first, TotalMS: 1250}
 	}
 	scr := strings.ReplaceAll(rh.screen(), rv.id, strings.Repeat("0", len(rv.id)))
 	return strings.ReplaceAll(scr, shortID(rv.id), strings.Repeat("0", len(shortID(rv.id))))

@@ -16,6 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -80,7 +81,7 @@ func TestTestsPaneRunsOpensAndGoesStale(t *testing.T) {
 	if tm.tab != tabTests || strings.Count(scr, "pass ") < 3 || !strings.Contains(scr, "sample 1: pass (replay)") || !strings.Contains(scr, "judge: it says events settle") {
 		t.Fatalf("after T:\n%s", scr)
 	}
-	recs, _ := runner.ListRuns(tm.opts.Runner.Dir(), runner.Filter{})
+	recs, _ := runfolder.ListRuns(tm.opts.Runner.Dir(), runfolder.Filter{})
 	if len(recs) != 4 { // four samples (a replayed verdict is read from its tape)
 		t.Errorf("%d runs", len(recs))
 	}
@@ -257,7 +258,7 @@ func TestQuitDuringTestsCancelsTheLiveSample(t *testing.T) {
 	if err := rh.Close(); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runner.ListRuns(filepath.Join(rh.tmp, "runs"), runner.Filter{})
+	recs, err := runfolder.ListRuns(filepath.Join(rh.tmp, "runs"), runfolder.Filter{})
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("runs: %d %v", len(recs), err)
 	}

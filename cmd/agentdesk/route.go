@@ -20,6 +20,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/eval/route"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -289,7 +290,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return writeString(g.stdout, termsafe.EscapeLines(p.Render()))
 	}
 	opts := route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record}
-	var recorded *runner.Model // the demo's recorded frontline, as the report names it
+	var recorded *runfolder.Model // the demo's recorded frontline, as the report names it
 	if f.demo {
 		// The demo has no model: its recorded frontline answers the
 		// requests its routing suite holds.
@@ -347,7 +348,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 func openRunner(g *globals, runsDir string) (*runner.Runner, error) {
 	if runsDir == "" {
 		var err error
-		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+		if runsDir, err = runfolder.DefaultRunsDir(g.Getenv); err != nil {
 			return nil, exitWith(exitUsage, err)
 		}
 	}
@@ -396,12 +397,12 @@ const demoRecordingProvider = "demo recording"
 // to the demo home base, which is removed when the command ends) for the
 // endpoint. configured is the demo configuration's model, whose fields
 // stand in for what the header leaves out.
-func demoFrontlineModel(configured runner.Model, h cassette.Header, base, source string) runner.Model {
+func demoFrontlineModel(configured runfolder.Model, h cassette.Header, base, source string) runfolder.Model {
 	dir := filepath.Dir(source)
 	if rel, err := filepath.Rel(base, dir); err == nil && filepath.IsLocal(rel) {
 		dir = rel
 	}
-	m := runner.Model{Role: configured.Role, Provider: demoRecordingProvider, Type: runner.ReplayProviderType, Endpoint: dir,
+	m := runfolder.Model{Role: configured.Role, Provider: demoRecordingProvider, Type: runner.ReplayProviderType, Endpoint: dir,
 		ModelID: configured.ModelID, Via: configured.Via}
 	if h.Model != "" {
 		m.ModelID = h.Model
@@ -479,7 +480,7 @@ type routeDoc struct {
 	// order (none with agentdesk's default).
 	ContextLayers []string          `json:"context_layers,omitempty"`
 	Audience      preview.Audience  `json:"audience"`
-	Model         runner.Model      `json:"model"`
+	Model         runfolder.Model   `json:"model"`
 	Agents        []string          `json:"agents"`
 	Distribution  []route.Share     `json:"distribution"`
 	Samples       []routeSampleJSON `json:"samples"`

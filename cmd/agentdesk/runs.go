@@ -21,6 +21,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/eval/keepcase"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/rundiff"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // runsFlags holds the flags of agentdesk runs.
@@ -95,7 +96,7 @@ id or prefix of one), 3 internal failure.`,
 			dir := f.runsDir
 			if dir == "" {
 				var err error
-				if dir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+				if dir, err = runfolder.DefaultRunsDir(g.Getenv); err != nil {
 					return exitWith(exitUsage, err)
 				}
 			}
@@ -127,13 +128,13 @@ id or prefix of one), 3 internal failure.`,
 
 // listRuns prints the runs of dir, newest first.
 func listRuns(g *globals, f runsFlags, dir string) error {
-	recs, err := runner.ListRuns(dir, runner.Filter{Agent: f.agent})
+	recs, err := runfolder.ListRuns(dir, runfolder.Filter{Agent: f.agent})
 	if err != nil {
 		return exitWith(exitInternal, err)
 	}
 	if f.json {
 		if recs == nil {
-			recs = []runner.Record{}
+			recs = []runfolder.Record{}
 		}
 		return writeJSON(g.stdout, recs)
 	}
@@ -148,7 +149,7 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 	color := g.Color(g.stdout)
 	rows := [][]string{{"RUN", "STARTED", "AGENT", "STATE", "OUTCOME", "REASON"}}
 	// A SUITE column when some run was made by a test or route suite.
-	suites := slices.ContainsFunc(recs, func(r runner.Record) bool { return r.Suite != nil })
+	suites := slices.ContainsFunc(recs, func(r runfolder.Record) bool { return r.Suite != nil })
 	if suites {
 		rows[0] = append(rows[0], "SUITE")
 	}
@@ -206,14 +207,14 @@ func table(rows [][]string) string {
 
 // showRun prints one run: its result.md, or its record as JSON.
 func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
-	id, err := runner.ResolveRunID(dir, idOrPrefix)
-	if errors.Is(err, runner.ErrNotRunID) {
+	id, err := runfolder.ResolveRunID(dir, idOrPrefix)
+	if errors.Is(err, runfolder.ErrNotRunID) {
 		return exitWith(exitUsage, err)
 	}
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}
-	rec, err := runner.LoadRun(dir, id)
+	rec, err := runfolder.LoadRun(dir, id)
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}
@@ -227,7 +228,7 @@ func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
 		}
 		return writeString(g.stdout, string(data))
 	}
-	result, err := os.ReadFile(filepath.Join(rec.Dir, runner.ResultFile))
+	result, err := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 	if err == nil {
 		return writeString(g.stdout, termsafe.EscapeLines(string(result)))
 	}
@@ -253,8 +254,8 @@ func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
 func diffRuns(g *globals, f runsFlags, dir, before, after string) error {
 	var runs [2]*rundiff.Run
 	for i, arg := range []string{before, after} {
-		id, err := runner.ResolveRunID(dir, arg)
-		if errors.Is(err, runner.ErrNotRunID) {
+		id, err := runfolder.ResolveRunID(dir, arg)
+		if errors.Is(err, runfolder.ErrNotRunID) {
 			return exitWith(exitUsage, err)
 		}
 		if err != nil {
@@ -275,14 +276,14 @@ func diffRuns(g *globals, f runsFlags, dir, before, after string) error {
 // (args[1], or <agents>/<agent>.test.yaml), then records the case from
 // the run's recording when it kept one.
 func keepRunAsCase(cmd *cobra.Command, g *globals, f runsFlags, dir string, args []string) error {
-	id, err := runner.ResolveRunID(dir, args[0])
-	if errors.Is(err, runner.ErrNotRunID) {
+	id, err := runfolder.ResolveRunID(dir, args[0])
+	if errors.Is(err, runfolder.ErrNotRunID) {
 		return exitWith(exitUsage, err)
 	}
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}
-	rec, err := runner.LoadRun(dir, id)
+	rec, err := runfolder.LoadRun(dir, id)
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}
@@ -313,7 +314,7 @@ func keepRunAsCase(cmd *cobra.Command, g *globals, f runsFlags, dir string, args
 		return exitWith(exitFindings, err)
 	}
 	fmt.Fprintf(g.stderr, "kept run %s as case %q in %s: edit its expect: contains to what the reply must say\n", id[:8], termsafe.Escape(c.Name), termsafe.Escape(path))
-	tapePath := filepath.Join(rec.Dir, runner.StreamFile)
+	tapePath := filepath.Join(rec.Dir, runfolder.StreamFile)
 	tape, err := runner.LoadCassette(tapePath)
 	if errors.Is(err, fs.ErrNotExist) {
 		fmt.Fprintf(g.stderr, "the run kept no recording (it ran without --record): 'agentdesk test %s --record --case %s' records the case\n",

@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/lint/vocab"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Spread is what several runs of the same task did: how often each
@@ -41,7 +41,7 @@ type MinMedMax struct {
 }
 
 // SpreadOf sums up runs of one task.
-func SpreadOf(recs []runner.Record) Spread {
+func SpreadOf(recs []runfolder.Record) Spread {
 	sp := Spread{Runs: len(recs), Outcomes: []Count{}, ToolSequences: []Count{}}
 	outcomes, seqs := map[string]int{}, map[string]int{}
 	var words []int

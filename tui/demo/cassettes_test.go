@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -148,7 +149,7 @@ func TestGenerateDemoCassettes(t *testing.T) {
 		if rec.Outcome != d.outcome || rec.Reason != d.reason {
 			t.Fatalf("%s: recorded %s %s (%s), want %s %s", d.cassette, rec.Outcome, rec.Reason, rec.Error, d.outcome, d.reason)
 		}
-		data, err := os.ReadFile(filepath.Join(r.Dir(), runner.StreamFile))
+		data, err := os.ReadFile(filepath.Join(r.Dir(), runfolder.StreamFile))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint/vocab"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Recorded is what --record did with one sample's recording file.
@@ -29,7 +29,7 @@ const (
 // error, a stream cut off or malformed) tells nothing about the agent.
 // Every other outcome (Completed, Partial, a limit, a reply cut at the
 // output limit or empty) is the model's doing, and is kept.
-func NoVerdict(rec *runner.Record) string {
+func NoVerdict(rec *runfolder.Record) string {
 	switch {
 	case rec == nil || rec.RunID == "":
 		return "the run did not start"

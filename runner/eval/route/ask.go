@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -80,7 +81,7 @@ type Prepared struct {
 	Question
 	Frontline preview.Frontline
 	// Model is the frontline's model (its APIKey included: do not show it).
-	Model runner.Model
+	Model runfolder.Model
 }
 
 // Prepare checks q and builds its frontline request. The errors are
@@ -210,7 +211,7 @@ type Sample struct {
 	Pick Pick
 	// Run is the sample's final run.json; RunID is "" when the run could
 	// not start (Pick is then Failed with the reason).
-	Run runner.Record
+	Run runfolder.Record
 	// WriteErr is set when the run folder could not be written.
 	WriteErr error
 	// run is the sample's run, for Keep of an unsaved replay.
@@ -349,7 +350,7 @@ var toolsRefused = regexp.MustCompile(`(?i)(does not|doesn't|do not) support too
 
 // noTools returns the provider's message when the run failed because the
 // model takes no tools.
-func noTools(rec runner.Record) string {
+func noTools(rec runfolder.Record) string {
 	if rec.Reason != vocab.ReasonLLMCallFailed || !toolsRefused.MatchString(rec.Error) {
 		return ""
 	}

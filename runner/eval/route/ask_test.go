@@ -19,6 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -225,7 +226,7 @@ func TestRequestSent(t *testing.T) {
 }
 
 // checkFolder checks that the run folder holds its artifacts and no key.
-func checkFolder(t *testing.T, rec runner.Record) {
+func checkFolder(t *testing.T, rec runfolder.Record) {
 	t.Helper()
 	if rec.RunID == "" {
 		t.Fatal("no run folder")
@@ -239,7 +240,7 @@ func checkFolder(t *testing.T, rec runner.Record) {
 			t.Errorf("%s holds the API key", name)
 		}
 	}
-	back, err := runner.LoadRun(filepath.Dir(rec.Dir), rec.RunID)
+	back, err := runfolder.LoadRun(filepath.Dir(rec.Dir), rec.RunID)
 	if err != nil || back.Frontline == nil {
 		t.Fatalf("run.json reads back as %+v, %v", back.Frontline, err)
 	}
@@ -478,7 +479,7 @@ func TestRecordThenReplay(t *testing.T) {
 			var tapes []*cassette.Cassette
 			var sources []string
 			for _, s := range rec.Samples {
-				path := filepath.Join(s.Run.Dir, runner.StreamFile)
+				path := filepath.Join(s.Run.Dir, runfolder.StreamFile)
 				tape, err := runner.LoadCassette(path)
 				if err != nil {
 					t.Fatal(err)

@@ -5,8 +5,8 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Status is how a case or a sample ended.
@@ -127,7 +127,7 @@ type SampleResult struct {
 	Output string
 	// ToolCalls are the run's tool calls with their results (redacted),
 	// for the HTML report's transcript.
-	ToolCalls []runner.ToolCall
+	ToolCalls []runfolder.ToolCall
 	// Failures are the expectations that failed.
 	Failures []Failure
 	// Verdict is the judge's, when the case has a rubric.

@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // sample runs sample n of case c: decides where it comes from, runs it
@@ -57,7 +58,7 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 		return errorf("%v", err)
 	}
 	rubric := c.Expect.Judge
-	var judgeModel runner.Model
+	var judgeModel runfolder.Model
 	var judgeErr error
 	if rubric != "" {
 		judgeModel, judgeErr = runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
@@ -175,7 +176,7 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 
 	var judgeTape *cassette.Cassette
 	var judgeFailed error
-	var judgeRun *runner.Record
+	var judgeRun *runfolder.Record
 	// A run that ended otherwise than expected has failed already: its
 	// output is not judged (live or replayed alike).
 	judged := rubric != "" && !failedOn(res.Failures, "outcome", "reason")
@@ -250,7 +251,7 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 // noAnswer says why the run ended with nothing to check ("" when it has
 // an answer, however it ended): cancelled, or its model call failed (the
 // server down, refused, or failing), unless the case expects that reason.
-func noAnswer(e suitefile.Expect, rec *runner.Record) string {
+func noAnswer(e suitefile.Expect, rec *runfolder.Record) string {
 	if e.Reason != "" && e.Reason == rec.Reason {
 		return ""
 	}
@@ -297,19 +298,19 @@ func failedOn(fs []Failure, keys ...string) bool {
 
 // run runs spec under the limiter's slot for key and waits for it. A
 // recorded run's cassette is read back from its folder.
-func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*runner.Run, runner.Record, *cassette.Cassette, error) {
+func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*runner.Run, runfolder.Record, *cassette.Cassette, error) {
 	spec.NoMCP, spec.MCPStartTimeout = x.o.NoMCP, x.o.MCPStartTimeout
 	if spec.Replay == nil && spec.Project != "" && !spec.NoMCP {
 		spec.MCP = x.mcpCatalog(ctx)
 	}
 	release, err := x.o.Limiter.Acquire(ctx, key)
 	if err != nil {
-		return nil, runner.Record{}, nil, fmt.Errorf("not run: %w", err)
+		return nil, runfolder.Record{}, nil, fmt.Errorf("not run: %w", err)
 	}
 	defer release()
 	r, err := x.o.Runner.Start(ctx, spec)
 	if err != nil {
-		return nil, runner.Record{}, nil, err
+		return nil, runfolder.Record{}, nil, err
 	}
 	rec, err := r.Wait()
 	if err != nil {
@@ -318,7 +319,7 @@ func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*run
 	if !spec.Record {
 		return r, rec, nil, nil
 	}
-	tape, err := runner.LoadCassette(filepath.Join(rec.Dir, runner.StreamFile))
+	tape, err := runner.LoadCassette(filepath.Join(rec.Dir, runfolder.StreamFile))
 	if err != nil {
 		return r, rec, nil, fmt.Errorf("keeping the recording: %w", err)
 	}
@@ -327,7 +328,7 @@ func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*run
 
 // judge has the sample's output judged against rubric: replayed from the
 // recording, or live (recorded when the sample is).
-func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner.Spec, rubric string, rec *runner.Record, path string) (Verdict, *runner.Record, *cassette.Cassette, error) {
+func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner.Spec, rubric string, rec *runfolder.Record, path string) (Verdict, *runfolder.Record, *cassette.Cassette, error) {
 	tag := *sample.Suite
 	tag.Judge = true
 	spec := runner.Spec{
@@ -374,7 +375,7 @@ func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner
 
 // mcpFailures says which MCP servers of a run did not start, one line a
 // server.
-func mcpFailures(m *runner.MCPRecord) []string {
+func mcpFailures(m *runfolder.MCPRecord) []string {
 	if m == nil {
 		return nil
 	}

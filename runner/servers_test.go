@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/mcp/mcptest"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -98,7 +99,7 @@ func TestMCPToolInARunIsRecordedAndReplayed(t *testing.T) {
 	if m == nil || len(m.Servers) != 1 || m.Servers[0].State != "started" || len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "reported a failure of web__fail") {
 		t.Fatalf("MCP record %+v", m)
 	}
-	md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	md, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 	if !strings.Contains(string(md), "## MCP servers\n\n- web (http): started, 12 tools") || !strings.Contains(string(md), "- Note: MCP server 'web' reported a failure of web__fail") {
 		t.Errorf("result.md:\n%s", md)
 	}
@@ -114,7 +115,7 @@ func TestMCPToolInARunIsRecordedAndReplayed(t *testing.T) {
 	// The replay needs no MCP server: stop it, and replay with the same
 	// configuration, which still names it.
 	hs.Close()
-	c, err := LoadCassette(filepath.Join(rec.Dir, StreamFile))
+	c, err := LoadCassette(filepath.Join(rec.Dir, runfolder.StreamFile))
 	if err != nil {
 		t.Fatal(err)
 	}

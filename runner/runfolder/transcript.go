@@ -1,4 +1,4 @@
-package runner
+package runfolder
 
 import (
 	"bytes"
@@ -50,8 +50,8 @@ type TranscriptEntry struct {
 	Outcome vocab.Outcome `json:"outcome,omitempty"`
 }
 
-// encodeTranscript renders entries as JSON lines.
-func encodeTranscript(entries []TranscriptEntry) ([]byte, error) {
+// EncodeTranscript renders entries as JSON lines.
+func EncodeTranscript(entries []TranscriptEntry) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	for i := range entries {

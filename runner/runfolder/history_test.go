@@ -1,4 +1,4 @@
-package runner
+package runfolder
 
 import (
 	"os"
@@ -17,7 +17,7 @@ func writeRun(t *testing.T, runs string, rec Record) {
 	if err := os.MkdirAll(rec.Dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeRecord(&rec); err != nil {
+	if err := WriteRecord(&rec); err != nil {
 		t.Fatal(err)
 	}
 }

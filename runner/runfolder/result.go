@@ -1,4 +1,4 @@
-package runner
+package runfolder
 
 import (
 	"fmt"
@@ -53,7 +53,7 @@ func ResultMarkdown(r *Record) string {
 		fmt.Fprintf(&b, "\n## Error\n\n%s\n", escapeBlock(r.Error))
 	}
 	b.WriteString("\n## Output\n\n")
-	if Visible(r.Output) {
+	if termsafe.Visible(r.Output) {
 		b.WriteString(escapeBlock(r.Output))
 		b.WriteString("\n")
 	} else {
@@ -209,9 +209,9 @@ func TruncatedMarkdown(r *Record) string {
 		r.RunID, finish, escapeBlock(r.Output))
 }
 
-// shorten returns the first n characters of s on one line, with "…" when
+// Shorten returns the first n characters of s on one line, with "…" when
 // it was cut.
-func shorten(s string, n int) string {
+func Shorten(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > n {
 		return string(r[:n]) + "…"
@@ -243,4 +243,48 @@ func writePrompt(b *strings.Builder, p *PromptRecord) {
 		}
 		fmt.Fprintf(b, "- Operating core: %s%s\n", termsafe.Escape(p.CoreSource), v)
 	}
+}
+
+// describeTools says, for result.md, what tools a run offered.
+func describeTools(rec *Record) string {
+	switch {
+	case len(rec.Tools) == 0:
+		return "none offered"
+	case rec.Frontline != nil:
+		return strings.Join(rec.Tools, ", ") + " (offered; the run is the first reply, no tool runs)"
+	case rec.Replay != nil:
+		return strings.Join(rec.Tools, ", ") + " (results played from the cassette)"
+	}
+	return fmt.Sprintf("%s, in %s", strings.Join(rec.Tools, ", "), rec.Project)
+}
+
+// writeMCP renders the run's servers and notes for result.md.
+func writeMCP(b *strings.Builder, m *MCPRecord) {
+	if m == nil {
+		return
+	}
+	b.WriteString("\n## MCP servers\n\n")
+	for _, s := range m.Servers {
+		line := fmt.Sprintf("%s (%s): %s", s.Name, s.Transport, s.State)
+		switch {
+		case s.Detail != "":
+			line += ": " + s.Detail
+		case len(s.Tools) > 0:
+			line += fmt.Sprintf(", %d tools (%s)", len(s.Tools), strings.Join(s.Tools, ", "))
+		}
+		fmt.Fprintf(b, "- %s\n", termsafe.Escape(line))
+	}
+	for _, n := range m.Notes {
+		fmt.Fprintf(b, "- Note: %s\n", termsafe.Escape(n))
+	}
+}
+
+// firstLines returns up to n lines of s and whether there were more.
+func firstLines(s string, n int) ([]string, bool) {
+	s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		return lines[:n], true
+	}
+	return lines, false
 }
