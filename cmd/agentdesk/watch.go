@@ -14,8 +14,8 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/watch"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
-	"github.com/agentdesk/agentdesk/tui"
 )
 
 // watchDebounce is how long file events settle before suites re-run (the
@@ -90,7 +90,7 @@ var watchHook func(files []string)
 // whose files changed, until ctx ends (Ctrl-C), which ends the watch
 // with status 0.
 func (w *suiteWatch) run(ctx context.Context, home lint.Home) error {
-	watcher, err := tui.StartWatcher(home, watchDebounce)
+	watcher, err := watch.Start(home, watchDebounce)
 	if err != nil {
 		return exitWith(exitInternal, err)
 	}
