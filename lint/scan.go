@@ -464,10 +464,14 @@ func DescribeStatError(err error) error {
 	case strings.Contains(msg, "too many levels of symbolic links"):
 		return errors.New("a symbolic link loop")
 	case errors.Is(err, fs.ErrPermission):
-		return errors.New("permission denied")
+		return errPermissionDenied
 	}
 	return errors.New(msg)
 }
+
+// errPermissionDenied is a read refused for permission: .NET's
+// UnauthorizedAccessException, which NetClaw's agent loader does not catch.
+var errPermissionDenied = fmt.Errorf("permission denied: %w", fs.ErrPermission)
 
 // parseAll reads and parses the listed files on all cores. Entries that
 // vanished between listing and reading are left with a nil file.

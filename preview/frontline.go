@@ -10,7 +10,11 @@ import (
 
 // The spawn_agent tool as the runtime declares it to the frontline model
 // (NetClaw's SpawnAgentTool and the schema its tool generator emits): the
-// name, the description, and the parameters. The generator names each
+// name, the description, and the parameters. The description is
+// SpawnAgentTool's NetclawTool attribute in
+// src/Netclaw.Actors/SubAgents/SpawnAgentTool.cs
+// @28ddf700169220c86c596debd17d5d8dc03bfe7c (the background-run version:
+// the tool answers with an acceptance record, ParentAcceptance). The generator names each
 // parameter after the C# record's constructor parameter (Agent, Task,
 // Context: a nullable one with a default is optional) and adds the meta
 // parameters every generated tool takes (_rationale, required;
@@ -20,7 +24,7 @@ import (
 const (
 	SpawnAgentTool        = "spawn_agent"
 	SpawnAgentDescription = "Delegate a task to a specialist subagent. " +
-		"The subagent runs autonomously with its own tools and returns a result. " +
+		"The subagent runs in the background and delivers its result to the parent. " +
 		"Use the discovery context layer to see available subagents."
 	// SpawnAgentParameters is the JSON Schema of the arguments, with the
 	// properties in the runtime's order.
@@ -44,16 +48,25 @@ const DefaultPreamble = "You are a helpful assistant. Answer the user's request,
 	"using the tools and context you have when they help."
 
 // Frontline is the request the frontline model reads when a user's message
-// arrives: a preamble, the [available-subagents] layer as a system message
-// of its own, the spawn_agent tool, and the user's message.
+// arrives: a preamble (the system message), the spawn_agent tool, the
+// [available-subagents] layer in the per-turn "[system: …]" user message,
+// and the user's message. The layer travels per turn because NetClaw's
+// SubAgentDiscoveryContextLayer is ContextLayerTiming.EveryTurn
+// (src/Netclaw.Configuration/SubAgentDiscoveryContextLayer.cs, the
+// version whose Timing is EveryTurn and whose BuildIndex reads
+// SubAgentToolPolicy.GetDeniedSubAgentTools; stored beside
+// @e0d5911f29003812ec35e1fec133d8711b33bfc9, which is EveryTurn too), and
+// SessionMessageAssembler puts every EveryTurn layer into the per-turn
+// block that LlmSessionActor sends as a user message just before the
+// user's (see request.SystemNudge).
 type Frontline struct {
 	// Audience is the session's audience.
 	Audience Audience
-	// Preamble is the first system message (DefaultPreamble, or the
-	// author's own).
+	// Preamble is the system message (DefaultPreamble, or the author's
+	// own).
 	Preamble string
-	// Layer is the second system message: Layer(c, Audience), byte for
-	// byte.
+	// Layer is Layer(c, Audience), byte for byte; Nudge wraps it as the
+	// per-turn user message.
 	Layer string
 	// Tool is the spawn_agent tool offered.
 	Tool Tool
@@ -128,15 +141,26 @@ func configPath(c *lint.Catalog) string {
 	return "netclaw.json"
 }
 
-// Systems returns the system messages in order: the preamble, then the
-// layer.
-func (f Frontline) Systems() []string { return []string{f.Preamble, f.Layer} }
+// Systems returns the system messages in order: the preamble alone (the
+// layer travels in the per-turn message, Nudge).
+func (f Frontline) Systems() []string { return []string{f.Preamble} }
 
-// Render returns the request as text for a person to read: each system
-// message, the tool, and the user message, under headings.
+// Nudge returns the per-turn user message sent just before the user's:
+// the layer as "[system: <layer>]" (SystemNudge).
+func (f Frontline) Nudge() string { return SystemNudge(f.Layer) }
+
+// SystemNudge wraps a per-turn block as the user message NetClaw puts
+// into the history just before the user's message: "[system: " + block +
+// "]" (SessionState.AddVolatileContextNudge, SystemNudgePrefix "[system:").
+func SystemNudge(block string) string { return "[system: " + block + "]" }
+
+// Render returns the request as text for a person to read: the system
+// message, the tool, the per-turn message and the user message, under
+// headings.
 func (f Frontline) Render() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# system (preamble)\n%s\n\n# system ([available-subagents], audience %s)\n%s\n\n", f.Preamble, f.Audience, f.Layer)
-	fmt.Fprintf(&b, "# tool %s\n%s\nparameters: %s\n\n# user\n%s\n", f.Tool.Name, f.Tool.Description, f.Tool.Parameters, f.Request)
+	fmt.Fprintf(&b, "# system (preamble)\n%s\n\n", f.Preamble)
+	fmt.Fprintf(&b, "# tool %s\n%s\nparameters: %s\n\n", f.Tool.Name, f.Tool.Description, f.Tool.Parameters)
+	fmt.Fprintf(&b, "# user (per-turn context: available-subagents, audience %s)\n%s\n\n# user\n%s\n", f.Audience, f.Nudge(), f.Request)
 	return b.String()
 }

@@ -24,8 +24,13 @@ func TestFrontlineRequest(t *testing.T) {
 		if f.Layer != Layer(c, a) || f.Layer == "" {
 			t.Errorf("%s: the layer is not Layer's bytes", a)
 		}
-		if got := f.Systems(); len(got) != 2 || got[0] != DefaultPreamble || got[1] != f.Layer {
+		if got := f.Systems(); len(got) != 1 || got[0] != DefaultPreamble {
 			t.Errorf("%s: systems %q", a, got)
+		}
+		// The layer is per turn (SubAgentDiscoveryContextLayer is
+		// EveryTurn): the user message just before the request.
+		if got := f.Nudge(); got != "[system: "+f.Layer+"]" {
+			t.Errorf("%s: per-turn message %q", a, got)
 		}
 		if strings.Join(f.Agents, ",") != "Analyst,reviewer" {
 			t.Errorf("%s: agents %v", a, f.Agents)

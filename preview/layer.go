@@ -48,7 +48,13 @@ const (
 //     comments) deny "spawn_agent" only ("only prevents recursive
 //     delegation loops"); they are older than that spawner, whose comment
 //     is the fork's policy's. Its @f87596eb is older still (an allowlist).
-var DeniedTools = []string{"attach_file", "spawn_agent"}
+//   - check_agent_run, the parent's control tool for its background
+//     children, is denied too: BackgroundChildAcceptanceTests.ToolsAndContext.cs
+//     @86d464882fa3c56eb37f55a5f0fbf5fa662c6e38 asserts
+//     SubAgentToolPolicy.IsAllowedForSubAgent(CheckAgentRunTool.ToolName)
+//     is false. Sorted ordinal, as GetDeniedSubAgentTools returns them,
+//     the empty layer names attach_file, check_agent_run, spawn_agent.
+var DeniedTools = []string{"attach_file", "check_agent_run", "spawn_agent"}
 
 // Enabled reports whether the frontline model sees a sub-agent layer at all:
 // the audience is not Public and SubAgents.Enabled is true in the catalog's

@@ -25,19 +25,18 @@
 // runs them: reads for real, writes on an overlay of that folder (its
 // changes.patch in the run folder), effects (shell_execute, web_fetch, MCP
 // calls) only after an approval (runner/approve), NetClaw's own state
-// stubbed, suite mocks answered. A reply with tool calls has each answered, in
-// order: the repeat guard is asked first (the third equal call is refused
-// with a correction, a fourth ends the run Partial, repeated_tool_call),
-// then the tool runs; a tool that is not offered gets a result saying it is
-// not available in a trial run. The results are redacted before they go
-// back to the model, and the conversation goes on with the next model call,
-// each under its own watchdog. Spec.MaxToolIterations (else
-// Session.MaxToolIterationsPerTurn, 60) caps the calls that offer tools;
-// the call after the cap has them withdrawn (tool_choice none; Ollama gets
-// none) and a user turn asking for the final answer, and a reply that
-// still calls a tool or holds no text ends the run Partial,
-// tool_iteration_budget_exhausted. Any other reply ends the run and is
-// classified (Classify). Every call and its result, capped at EvidenceCap,
+// stubbed, suite mocks answered. A reply with tool calls has its batch
+// put to the cycle guard first (tools.Guard, NetClaw's TurnStateTracker:
+// after two equal outcomes the next matching call is refused with NetClaw's
+// correction, and a matching call after that ends the run Partial,
+// tool_cycle_stopped, with no further model call), then each allowed call
+// runs; a tool that is not offered gets a result saying it is not available
+// in a trial run. The results are redacted before they go back to the
+// model, and the conversation goes on with the next model call, each under
+// its own watchdog; there is no cap on tool rounds. A reply with no text and
+// no tool call is nudged (5 times before any tool round, 8 after), and a
+// final reply holding tool-call markup gets one repair nudge (see execute).
+// Any other reply ends the run and is classified (Classify). Every call and its result, capped at EvidenceCap,
 // is in transcript.jsonl, run.json and result.md's evidence; run.json
 // counts them (Counts). Without a project folder no tools are offered, and
 // tool calls the model makes anyway are evidence only.
@@ -55,9 +54,11 @@
 // Spec.Replay (or a provider of type replay, whose Endpoint is a cassette's
 // path) plays a cassette back through an http.RoundTripper into the same
 // decoders, watchdog and tool loop: the recorded model, limits, tools and
-// cap; tool results from the cassette, never from the disk, so a replay
-// works where the project folder does not exist (the repeat guard runs
-// again on the replayed calls and results, and decides alike). At recorded
+// tool results from the cassette, never from the disk, so a replay
+// works where the project folder does not exist (the cycle guard runs
+// again on the replayed calls and results, and decides alike; a cassette
+// recorded under older loop rules, cassette.LoopRules, may run out of
+// calls, and the replay says so). At recorded
 // speed the chunks come at their recorded times and a call the watchdog
 // ended stays silent until the watchdog ends it again. Spec.Fast plays on
 // a virtual clock instead, moved to each chunk's recorded time, so the

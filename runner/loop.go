@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/tools"
@@ -378,6 +380,15 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	if r.tape != nil {
 		tape, tapeErr = r.tape.Encode()
 	}
+	// The project's git state, for the terminal record's working
+	// context (the trial never changes the project: this is its state).
+	r.mu.Lock()
+	project := r.rec.Project
+	r.mu.Unlock()
+	var git *request.GitState
+	if r.spec.Frontline == nil {
+		git = projectGit(context.Background(), project)
+	}
 	r.mu.Lock()
 	rec := &r.rec
 	rec.State, rec.Outcome, rec.Reason = v.State(), v.Outcome, v.Reason
@@ -396,6 +407,7 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	}
 	patchErr := errors.Join(changesErr, r.keepChanges(rec))
 	rec.MCP = mcpRecord(r.mcp, r.mcpNotes, r.red)
+	rec.Parent = runfolder.NewParentRecord(rec, git)
 	r.note(end, runfolder.TranscriptEntry{Type: "outcome", Outcome: v.Outcome, Reason: v.Reason, Text: rec.Error})
 	final := *rec
 	final.ToolCalls = append([]runfolder.ToolCall{}, rec.ToolCalls...)

@@ -36,15 +36,21 @@ type NetClaw struct {
 	Raw bool
 }
 
-// promptRecord describes a composed request for run.json, redacted.
-func promptRecord(r *request.Request, red *redact.Redactor) *runfolder.PromptRecord {
+// promptRecord describes a composed request for run.json, redacted. Its
+// parts' tokens are counted only when count is set; countPrompt counts
+// them later.
+func promptRecord(r *request.Request, red *redact.Redactor, count bool) *runfolder.PromptRecord {
 	if r == nil {
 		return nil
 	}
 	rec := &runfolder.PromptRecord{Audience: r.Audience.String(), Parts: []runfolder.PromptPart{}, Missing: []string{},
 		CoreSource: red.String(r.CoreSource), CoreVersion: red.String(r.CoreVersion)}
 	for _, p := range r.Parts {
-		rec.Parts = append(rec.Parts, runfolder.PromptPart{Part: p.Part, Source: red.String(p.Source), Tokens: p.Tokens, Bytes: len(p.Text)})
+		pp := runfolder.PromptPart{Part: p.Part, Source: red.String(p.Source), Bytes: len(p.Text)}
+		if count {
+			pp.Tokens = request.PartTokens(p)
+		}
+		rec.Parts = append(rec.Parts, pp)
 	}
 	for _, m := range r.Missing {
 		rec.Missing = append(rec.Missing, m.Part)
@@ -54,6 +60,17 @@ func promptRecord(r *request.Request, red *redact.Redactor) *runfolder.PromptRec
 		rec.MissingReasons[m.Part] = red.String(m.Reason)
 	}
 	return rec
+}
+
+// countPrompt counts the tokens of p's parts, p being the record of r
+// made without counts.
+func countPrompt(p *runfolder.PromptRecord, r *request.Request) {
+	if p == nil || r == nil {
+		return
+	}
+	for i := range p.Parts {
+		p.Parts[i].Tokens = request.PartTokens(r.Parts[i])
+	}
 }
 
 // ComposeRequest composes the request a spawn of s.Agent would send (the
@@ -107,6 +124,10 @@ func composeNow(s Spec, f *lint.File, noTools bool, extra ...request.Tool) (*req
 		RecentFiles: n.RecentFiles,
 		Git:         n.Git,
 		Shell:       n.Shell,
+		// Counted only for the record (promptRecord): a replay's
+		// fingerprint compares texts, and counting nothing spares it the
+		// tokenizer's vocabulary.
+		NoTokenCounts: true,
 	}
 	if s.Config != nil {
 		if dir, ok := s.Config.Lookup("Workspaces:Directory"); ok {

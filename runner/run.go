@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/mcp"
@@ -105,6 +107,9 @@ type Spec struct {
 	// no one to ask, and such a call fails the run as NetClaw's
 	// SubAgentActor fails it with no parent approval bridge.
 	Asker approve.Asker
+	// Advice says where the run was started, for the refusal of a gated
+	// call no pattern approves and no one is asked about.
+	Advice approve.Advice
 	// AskInEvents puts such a call to whoever reads the run's events
 	// instead (the browser): an EventApproval, whose answer the run waits
 	// for. It is used when Asker is nil.
@@ -149,7 +154,10 @@ type Spec struct {
 	// wait in the Run until Keep writes them. Record.Dir names the folder
 	// Keep would make. For replays whose folder is wanted only when the
 	// sample fails (a replay can be made again at will); a live run
-	// should be saved as it goes.
+	// should be saved as it goes. The tokens of the record's prompt
+	// parts are 0 until Keep counts them (in the record, shared by
+	// Record and Wait): a replay that is not kept never builds the
+	// tokenizer's vocabulary.
 	Unsaved bool
 	// Suite, when set, ties the run to the suite case it ran for; run.json
 	// keeps it, so the runs list can say which suite and case a run
@@ -256,8 +264,10 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		Replay:      p.replay,
 		Frontline:   p.frontlineRecord(red),
 		Suite:       s.Suite,
-		Prompt:      promptRecord(p.request, red),
-		MCP:         mcpRecord(p.mcp, p.mcpNotes, red),
+		// An unsaved run's prompt is counted when Keep writes it: a
+		// replay that passes never builds the tokenizer's vocabulary.
+		Prompt: promptRecord(p.request, red, !s.Unsaved),
+		MCP:    mcpRecord(p.mcp, p.mcpNotes, red),
 	}
 	if p.toolsOn {
 		rec.Tools = toolNames(p.tools)
@@ -289,6 +299,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		system:    p.system,
 		layers:    p.layers,
 		message:   p.firstMessage(dir, id),
+		request:   p.request,
 		ctx:       runCtx,
 		cancel:    cancel,
 		rec:       rec,
@@ -302,7 +313,6 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		workspace: p.workspace,
 		changes:   replayChanges(p.cassette),
 		patch:     replayPatch(p.cassette),
-		changed:   make(chan struct{}),
 		done:      make(chan struct{}),
 	}
 	switch {
@@ -312,6 +322,8 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		}
 		r.player = cassette.NewPlayer(p.cassette, r.clock)
 		r.client = &http.Client{Transport: r.player}
+		n := replayLines(p.cassette)
+		r.events, r.transcript = make([]Event, 0, n), make([]runfolder.TranscriptEntry, 0, n)
 	case s.Record:
 		r.recorder = cassette.NewRecorder(rn.client.Transport)
 		c := *rn.client
@@ -415,12 +427,17 @@ type Run struct {
 	events     []Event
 	transcript []runfolder.TranscriptEntry
 	wd         *Watchdog
-	changed    chan struct{} // closed and replaced whenever events grow
-	done       chan struct{}
-	ended      bool
-	writeErr   error
+	// changed is closed when events grow; nil until a reader waits
+	// (Next makes it), so a run nobody follows makes no channel an event.
+	changed  chan struct{}
+	done     chan struct{}
+	ended    bool
+	writeErr error
 	// unsaved holds an Unsaved run's folder until Keep writes it.
 	unsaved *folderContent
+	// request is the composed request (nil for none), whose parts Keep
+	// counts for an Unsaved run's record.
+	request *request.Request
 }
 
 // folderContent is what a finished run's folder holds.
@@ -433,8 +450,9 @@ type folderContent struct {
 }
 
 // Keep writes the folder of a finished Unsaved run (Spec.Unsaved) and
-// returns it; for any other run it returns the folder written already.
-// It waits for the run to end. Keeping twice writes once.
+// returns it, its prompt's tokens counted first; for any other run it
+// returns the folder written already. It waits for the run to end.
+// Keeping twice writes once.
 func (r *Run) Keep() (string, error) {
 	<-r.done
 	r.mu.Lock()
@@ -446,6 +464,7 @@ func (r *Run) Keep() (string, error) {
 	if _, err := runfolder.Create(r.runner.dir, u.rec.RunID); err != nil {
 		return "", err
 	}
+	countPrompt(u.rec.Prompt, r.request)
 	if err := runfolder.Write(&u.rec, u.transcript, u.tape, u.extra); err != nil {
 		return "", err
 	}
@@ -557,7 +576,11 @@ func (r *Run) Next(ctx context.Context, i int) (Event, error) {
 			r.mu.Unlock()
 			return e, nil
 		}
-		ended, ch := r.ended, r.changed
+		ended := r.ended
+		if !ended && r.changed == nil {
+			r.changed = make(chan struct{})
+		}
+		ch := r.changed
 		r.mu.Unlock()
 		if ended {
 			return Event{}, io.EOF
@@ -622,8 +645,10 @@ func (r *Run) Status() Status {
 // emit appends an event and wakes readers. The caller holds r.mu.
 func (r *Run) emit(e Event) {
 	r.events = append(r.events, e)
-	close(r.changed)
-	r.changed = make(chan struct{})
+	if r.changed != nil {
+		close(r.changed)
+		r.changed = nil
+	}
 }
 
 // note appends a transcript entry of the current model call (an outcome
@@ -643,4 +668,33 @@ func (r *Run) now() time.Time {
 		return r.clock.Now()
 	}
 	return time.Now()
+}
+
+// replayLines guesses how many events and transcript lines a replay of c
+// makes, so that both are made once rather than grown: one for each
+// streamed event (an SSE data line, or an Ollama JSON line), and a few
+// for each call and for the end.
+func replayLines(c *cassette.Cassette) int {
+	sep := []byte("data:")
+	if c.Header.Protocol == "ollama" {
+		sep = []byte("\n")
+	}
+	n := 8
+	for _, call := range c.Calls {
+		n += 8
+		for _, ch := range call.Chunks {
+			n += bytes.Count(ch.Data, sep)
+		}
+	}
+	return n
+}
+
+// projectGit inspects the project's git state for the working context; nil
+// without a project.
+func projectGit(ctx context.Context, project string) *request.GitState {
+	if project == "" {
+		return nil
+	}
+	g := request.InspectGit(ctx, project)
+	return &g
 }

@@ -64,7 +64,7 @@ func openTrialTools(s Spec, asker approve.Asker) (*tools.Set, *tools.Workspace, 
 	ts := tools.FromOffered(tools.Env{Workspace: ws, Offered: offered, Web: &tools.Web{Client: &http.Client{}}, Skills: trialSkills(s.Skills)})
 	ts = append(ts, s.ExtraTools...)
 	opts := []tools.Option{
-		tools.WithGate(approve.NewGate(s.Approve, asker)),
+		tools.WithGate(approve.NewGate(s.Approve, asker).Advise(s.Advice)),
 		tools.WithValidator(tools.CatalogValidator(offered)),
 	}
 	if s.Mocks != nil {

@@ -241,6 +241,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, cmd)
 	case recordedLimitsMsg:
 		m.runs.storeRecorded(msg)
+	case compareMsg:
+		m.runs.compared(msg)
 	case runTickMsg:
 		cmds = append(cmds, m.runs.tickClocks())
 	case artifactsMsg:

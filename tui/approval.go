@@ -85,6 +85,12 @@ func (o *approvalOverlay) render(st *Styles, w, h int) []string {
 		add("URL      ", req.Subject)
 	case "web_search":
 		add("Query    ", req.Subject)
+	default:
+		// What a TOOL:GLOB pattern is matched against: the arguments as
+		// compact JSON, keys sorted, meta arguments left out.
+		if req.Subject != "" {
+			add("Glob on  ", req.Subject)
+		}
 	}
 	lines = append(lines, "")
 	var pretty bytes.Buffer

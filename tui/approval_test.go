@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
 
@@ -130,5 +133,24 @@ func TestApprovalPromptCancelsRun(t *testing.T) {
 	rh.pumpUntil("the run ends", rv.ended)
 	if rv.record.Reason != vocab.ReasonCancelledByParent {
 		t.Errorf("got %s/%s, want cancelled_by_parent", rv.record.Outcome, rv.record.Reason)
+	}
+}
+
+// A TOOL:GLOB pattern of a tool without a named subject (an MCP tool,
+// file_write) is matched against the compact JSON arguments without meta
+// arguments: the prompt shows that form, so a glob copied from it
+// matches.
+func TestApprovalPromptShowsWhatAGlobMatches(t *testing.T) {
+	req := approve.NewRequest("github__create_issue", "github", []byte(`{"Title": "x",  "Body": "y", "_rationale": "file it"}`))
+	o := &approvalOverlay{keys: DefaultKeyMap().Approval, prompt: approve.Prompt{Req: req}}
+	st := NewStyles(true, false)
+	text := ansi.Strip(strings.Join(o.render(&st, 100, 40), "\n"))
+	want := `Glob on  {"Body":"y","Title":"x"}`
+	if !strings.Contains(text, want) {
+		t.Errorf("the prompt does not show what a glob is matched against (%q):\n%s", want, text)
+	}
+	p, err := approve.Parse(`github__create_issue:{"Body":"y"*`)
+	if err != nil || !p.Match(req) {
+		t.Errorf("a glob copied from the prompt does not match: %v", err)
 	}
 }

@@ -7,7 +7,7 @@
 // overlays on a stack above them (help, prompts, the run form, the
 // viewer); one key map per view and
 // the Styles; and the adapter that turns lint/watch's changes into messages.
-// AGENTS.md in this folder says how a message flows and where a new pane
+// The root AGENTS.md ("The browser") says how a message flows and where a new pane
 // goes. It never parses or validates a definition itself (it asks lint),
 // never builds a layer itself (it asks preview) and never talks to a model
 // itself (it asks runner). All I/O happens in tea.Cmds; every string that

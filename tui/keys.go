@@ -74,6 +74,8 @@ type RunKeys struct {
 	Open         key.Binding // open the run's artifacts in the viewer
 	NoTools      key.Binding // run again without tools (a model that takes none)
 	Request      key.Binding // show or hide the request the run sent
+	Compare      key.Binding // compare the run shown with the one before it
+	CompareBack  key.Binding // compare with a run further back
 }
 
 // ArtifactsKeys are the Artifacts pane's.
@@ -180,6 +182,8 @@ func DefaultKeyMap() KeyMap {
 			Open:         b("o", "open", "o"),
 			NoTools:      b("w", "again without tools", "w"),
 			Request:      b("s", "request sent", "s"),
+			Compare:      b("c", "compare", "c"),
+			CompareBack:  b("[", "earlier run", "["),
 		},
 		Artifacts: ArtifactsKeys{
 			Open:   b("o", "open", "o"),
@@ -332,7 +336,8 @@ func (k RunKeys) ShortHelp() []key.Binding { return []key.Binding{k.Run, k.Cance
 
 // FullHelp describes the Run pane's keys.
 func (k RunKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{relabel(k.Run, "start a trial run"), relabel(k.Cancel, "cancel run"), relabel(k.FoldThinking, "fold thinking"), k.NextRun, relabel(k.Open, "open in viewer"), relabel(k.NoTools, "run again without tools"), relabel(k.Request, "show the request sent")}}
+	return [][]key.Binding{{relabel(k.Run, "start a trial run"), relabel(k.Cancel, "cancel run"), relabel(k.FoldThinking, "fold thinking"), k.NextRun, relabel(k.Open, "open in viewer"), relabel(k.NoTools, "run again without tools"), relabel(k.Request, "show the request sent"),
+		relabel(k.Compare, "compare with the run before (and back)"), relabel(k.CompareBack, "compare with an earlier run")}}
 }
 
 // ShortHelp is the Artifacts pane's footer.

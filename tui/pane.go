@@ -14,7 +14,7 @@ import (
 
 // pane is one of the right-hand tabs. It owns its state, its scrolling,
 // its keys and its rendering; the root model routes keys and messages to
-// it, owns focus, and lays it out. Adding a pane: see AGENTS.md.
+// it, owns focus, and lays it out. Adding a pane: see "The browser" in the root AGENTS.md.
 type pane interface {
 	// keyMap is the pane's own keys: the footer shows its ShortHelp.
 	keyMap() help.KeyMap

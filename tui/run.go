@@ -116,6 +116,8 @@ type runPane struct {
 	// (a replay applies the recorded limits, not the configured ones),
 	// read in the background, by cassette path.
 	recorded map[string]*recordedLimits
+	// compare is the comparison with an earlier run, when on (compare.go).
+	compare compareView
 }
 
 // recordedLimits are a recording's limits, once read.
@@ -340,6 +342,10 @@ func (p *runPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Request):
 		p.showRequest = !p.showRequest
 		return nil, true
+	case key.Matches(msg, k.Compare):
+		return p.toggleCompare(), true
+	case key.Matches(msg, k.CompareBack):
+		return p.compareBack(), true
 	}
 	return nil, false
 }
@@ -412,6 +418,11 @@ func (p *runPane) started(msg runStartedMsg) tea.Cmd {
 	}
 	p.shown[rv.agentPath] = rv.id
 	p.scroll.follow = true
+	if p.compare.on && p.compare.agentPath == rv.agentPath {
+		// The new run streams; once it has ended it is compared with the
+		// one before it.
+		p.compare.on, p.compare.pending = false, true
+	}
 	return tea.Batch(p.waitEvents(rv.run, 0), p.startTicking())
 }
 
@@ -444,15 +455,21 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		rv.record = &rec
 	}
 	e := p.e
+	if p.compare.pending && p.compare.agentPath == rv.agentPath {
+		if sel := e.selected(); sel != nil && sel.Path == rv.agentPath {
+			p.compare.pending, p.compare.on, p.compare.back = false, true, 1
+			cmd = p.askCompare()
+		}
+	}
 	// A prompt still up belongs to a run that stopped waiting (it was
 	// cancelled): its ask already ended as cancelled, so it closes.
 	e.drop(isApprovalOf(rv.id))
 	switch sel := e.selected(); {
 	case rv.writeErr != nil:
 		first, _, _ := strings.Cut(rv.writeErr.Error(), "\n")
-		cmd = e.notify(rv.agent+": the run folder could not be written: "+first, true)
+		cmd = tea.Batch(cmd, e.notify(rv.agent+": the run folder could not be written: "+first, true))
 	case !p.visible() || sel == nil || sel.Path != rv.agentPath:
-		cmd = e.notify(rv.agent+": run finished — "+outcomeText(rv.record)+" ("+keyName(e.keys.Browser.Tab3)+")", rv.record == nil || rv.record.Outcome != vocab.Completed)
+		cmd = tea.Batch(cmd, e.notify(rv.agent+": run finished — "+outcomeText(rv.record)+" ("+keyName(e.keys.Browser.Tab3)+")", rv.record == nil || rv.record.Outcome != vocab.Completed))
 	}
 	return cmd, true
 }

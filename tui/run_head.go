@@ -56,6 +56,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 	out = append(out, p.changesBlock(rv, w)...)
 	if rv.ended() {
 		out = append(out, block{lines: append([]string{""}, bannerLines(st, k, rv, e.shortenPaths, w)...)})
+		out = append(out, parentBlock(st, rv.record, w)...)
 		if toolsRefused(rv) {
 			offer := "This model does not take tools: press " + keyName(k.Run.NoTools) + " to run the same task again without them (no tools offered, none listed in the prompt)."
 			out = append(out, block{lines: append([]string{""}, bannerText(st.Banner, offer, w)...)})

@@ -21,6 +21,9 @@ func (p *runPane) content(w int) blocks {
 	case sel == nil:
 		return lines([]string{st.Dim.Render("Select an agent to run it.")})
 	}
+	if p.compare.on && p.compare.agentPath == sel.Path {
+		return p.compareBlocks(w)
+	}
 	rv := p.current(sel.Path)
 	if rv == nil {
 		return lines(p.intro(sel, w))

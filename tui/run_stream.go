@@ -104,6 +104,25 @@ func (p *runPane) changesBlock(rv *runView, w int) blocks {
 	return blocks{{lines: rv.patchRows}}
 }
 
+// parentBlock says in a line what the parent session receives for a
+// finished run (runfolder.ParentRecord.Summary: the acceptance, the notice,
+// the files handed over; result.md holds the records); nothing for a run
+// recorded before agentdesk wrote it.
+func parentBlock(st *Styles, rec *runfolder.Record, w int) blocks {
+	if rec == nil {
+		return nil
+	}
+	line := rec.Parent.Summary()
+	if line == "" {
+		return nil
+	}
+	var rows []string
+	for _, wl := range wrap("Parent: "+Sanitize(line)+" · records in "+runfolder.ResultFile, w) {
+		rows = append(rows, st.Dim.Render(wl))
+	}
+	return blocks{{lines: rows}}
+}
+
 // toolResultHead is the one line that says what a tool call got back
 // ("file_read: 59 bytes · recorded"), whether that is bad news (failed,
 // refused, stopped), and false when the call has no result.
@@ -115,9 +134,9 @@ func toolResultHead(tc *runfolder.ToolCall) (head string, bad, ok bool) {
 	var notes []string
 	switch {
 	case r.Guard == "refuse":
-		notes = append(notes, "refused by the repeat guard")
+		notes = append(notes, "refused by the cycle guard")
 	case r.Guard == "stop":
-		notes = append(notes, "the repeat guard ended the run")
+		notes = append(notes, "the cycle guard ended the run")
 	case r.Refused:
 		notes = append(notes, "refused")
 	case r.Error:

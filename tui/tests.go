@@ -246,6 +246,7 @@ func (p *testsPane) start() tea.Cmd {
 	go func() {
 		defer close(done)
 		suite.Run(ctx, []*suitefile.Suite{s}, suite.Options{
+			Browser: true,
 			// Every sample's run opens from the pane (enter): a
 			// replay's folder is kept too.
 			Runner: rn, Catalog: cat, Mode: evalrec.Default, KeepRuns: true, NetClaw: nc,

@@ -209,7 +209,7 @@ func TestTestsPaneShowsTheMatrix(t *testing.T) {
 			passed = 1
 		}
 		return &suite.CaseResult{Case: c[i], Model: model, Status: st, Passed: passed,
-			Samples: []*suite.SampleResult{{N: 1, Status: st, How: "replay", Duration: time.Second, OutputTokens: tokens}}}
+			Samples: []*suite.SampleResult{{N: 1, Status: st, How: "replay", Duration: time.Second, ReportedOutputTokens: tokens}}}
 	}
 	ch := make(chan tea.Msg, 4)
 	for _, r := range []*suite.CaseResult{res(0, "Compaction", suite.Fail, 40), res(0, "Main", suite.Pass, 120), res(1, "Main", suite.Pass, 80)} {

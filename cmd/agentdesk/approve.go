@@ -6,13 +6,15 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/mcp"
+	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
 // approveUsage is the help of --approve.
-const approveUsage = "approve the matching tool calls that need approval (repeatable): TOOL, TOOL:GLOB (the command of shell_execute, the URL of web_fetch, the query of web_search, the JSON arguments otherwise) or mcp:SERVER"
+const approveUsage = "approve the matching tool calls that need approval (repeatable): TOOL, TOOL:GLOB (the command of shell_execute, the URL of web_fetch, the query of web_search, the arguments otherwise, as compact JSON with keys sorted and no _ meta arguments, as the browser's prompt shows them) or mcp:SERVER"
 
 // addApproveFlag adds the repeatable --approve flag.
 func addApproveFlag(fl *pflag.FlagSet, dst *[]string, usage string) {
@@ -33,7 +35,10 @@ func parseApprove(ss []string) ([]approve.Pattern, error) {
 		if p.Tool == "" || strings.Contains(p.Tool, "__") {
 			continue
 		}
-		if _, ok := catalog.Tool(p.Tool); ok {
+		if t, ok := catalog.Tool(p.Tool); ok {
+			if !tools.SpecOf(t).Approval {
+				return nil, usageErrorf("--approve %q: %s needs no approval: it runs without one, so the pattern approves nothing; approvals are for shell_execute, web_fetch, web_search and MCP tools", p.Text, p.Tool)
+			}
 			continue
 		}
 		var names []string
@@ -114,6 +119,35 @@ func checkApproveServers(ps []approve.Pattern, cfg *lint.Config, audience string
 			return usageErrorf("--approve %q: MCP server %s is disabled (McpServers.%s.Enabled is false), so none of its tools is offered: leave it out, or enable the server", p.Text, s.Name, s.Name)
 		case audience != "" && !cfg.McpServerAllowed(s.Name, audience):
 			return usageErrorf("--approve %q: the %s audience may not use MCP server %s (Tools.AudienceProfiles.%s: McpServersMode Allowlist, and AllowedMcpServers does not name it), so none of its tools is offered: leave it out, or run as an audience that may use it", p.Text, audience, s.Name, audience)
+		}
+	}
+	return nil
+}
+
+// checkApproveTools refuses a TOOL or TOOL:GLOB pattern naming a tool the
+// audience is not offered (Team and Public get no shell_execute): it
+// could never match. audience "" is not known yet, and is not checked.
+func checkApproveTools(ps []approve.Pattern, cfg *lint.Config, audience string) error {
+	if audience == "" {
+		return nil
+	}
+	pol, err := request.PolicyFromConfig(cfg)
+	if err != nil {
+		return nil // lint reports the configuration; the run says more
+	}
+	a, err := preview.ParseAudience(audience)
+	if err != nil {
+		return nil
+	}
+	offered := request.NetClaw().SubAgentTools(a, pol)
+	for _, p := range ps {
+		if p.Tool == "" || strings.Contains(p.Tool, mcp.Separator) {
+			continue
+		}
+		for _, w := range offered.Withheld {
+			if w.Name == p.Tool {
+				return usageErrorf("--approve %q: the %s audience is not offered %s (%s), so the pattern approves nothing: leave it out, or run as an audience that gets it", p.Text, audience, p.Tool, w.Reason)
+			}
 		}
 	}
 	return nil

@@ -132,3 +132,27 @@ func TestApproveNamesAServerThatExists(t *testing.T) {
 		}
 	}
 }
+
+// TestApprovePatternThatCanNeverMatch: an MCP tool name with an empty
+// half, a tool that needs no approval, and a tool the audience is not
+// offered are bad usage, as a misspelt tool is; the refusal of a call no
+// one approved says its prefix once.
+func TestApprovePatternThatCanNeverMatch(t *testing.T) {
+	for _, tt := range []struct {
+		pattern, want string
+	}{
+		{"fs__", "the tool half after fs__ is empty"},
+		{"__read", "the server half before __read is empty"},
+		{"file_read", "file_read needs no approval"},
+		{"file_read:*.go", "file_read needs no approval"},
+	} {
+		if _, err := parseApprove([]string{tt.pattern}); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("--approve %q: %v, want an error saying %q", tt.pattern, err, tt.want)
+		}
+	}
+	base, env := approveHome(t)
+	code, _, stderr := run(t, env, "--home", base, "run", "helper", "--task", "t", "--audience", "Team", "--approve", "shell_execute")
+	if code != exitUsage || !strings.Contains(stderr, "the Team audience is not offered shell_execute") {
+		t.Errorf("run --audience Team --approve shell_execute: exit %d, %s", code, stderr)
+	}
+}

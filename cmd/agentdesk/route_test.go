@@ -470,19 +470,20 @@ func TestRouteFrontlineAsNetClaw(t *testing.T) {
 		roles = append(roles, m.Role)
 	}
 	if strings.Join(roles, ",") != "system,system,user,user" || !strings.HasPrefix(sent.Messages[1].Content, "[directly callable core tools]\n") ||
-		!strings.Contains(sent.Messages[1].Content, "\n\n[available-subagents — use spawn_agent to delegate]\n") ||
-		!strings.HasPrefix(sent.Messages[2].Content, "[system: [current-time]\nutc: ") || !strings.HasSuffix(sent.Messages[2].Content, "project_dir: "+project+"]") ||
+		strings.Contains(sent.Messages[1].Content, "[available-subagents") ||
+		!strings.HasPrefix(sent.Messages[2].Content, "[system: [available-subagents — use spawn_agent to delegate]\n") ||
+		!strings.Contains(sent.Messages[2].Content, "\n\n[current-time]\nutc: ") || !strings.HasSuffix(sent.Messages[2].Content, "project_dir: "+project+"]") ||
 		sent.Messages[3].Content != "Review my diff" {
 		t.Errorf("messages %+v", sent.Messages)
 	}
-	if !strings.Contains(stdout, "with its context layers") || !strings.Contains(stdout, "\nContext: tool-index, memory, available-subagents, attachments; per turn: current-time, working-context\n") {
+	if !strings.Contains(stdout, "with its context layers") || !strings.Contains(stdout, "\nContext: tool-index, memory, attachments; per turn: available-subagents, current-time, working-context\n") {
 		t.Errorf("the report does not say the context layers were sent:\n%s", stdout)
 	}
 	// --show-request prints every message and tool sent, and what is not
 	// reproduced; --format json the same as a document.
 	code, stdout, stderr = runTrialCmd(t, env, "", "route", "--show-request", "--netclaw-dir", fixtureNetClaw(t), "--project", project, "Review my diff")
-	if code != 0 || !strings.Contains(stdout, "# system (context layers: tool-index, memory, available-subagents, attachments; audience Personal)\n[directly callable core tools]") ||
-		!strings.Contains(stdout, "# user (per-turn context: current-time, working-context)\n[system: [current-time]") ||
+	if code != 0 || !strings.Contains(stdout, "# system (context layers: tool-index, memory, attachments; audience Personal)\n[directly callable core tools]") ||
+		!strings.Contains(stdout, "# user (per-turn context: available-subagents, current-time, working-context; audience Personal)\n[system: [available-subagents") ||
 		!strings.Contains(stdout, "# tool spawn_agent\n") || !strings.Contains(stdout, "# tool file_read\n") || !strings.Contains(stdout, "# not reproduced") {
 		t.Errorf("--show-request: exit %d %s\n%s", code, stderr, stdout)
 	}

@@ -309,6 +309,11 @@ var ruleExamples = map[string]ruleExample{
 		fixed: map[string]string{"agents/reviewer.test.yaml": "mocks:\n  - {tool: web_search, result: \"no results\"}\ncases:\n  - name: finds the bug\n    task: Review the diff in bug.patch\n"},
 		fix:   "Name the tool the mock answers.",
 	},
+	"suite-approve": {
+		files: exampleSuiteHome("approve: [\"mcp:githb\"]\ncases:\n  - name: files the issue\n    task: File an issue for the bug in bug.patch\n"),
+		fixed: map[string]string{"agents/reviewer.test.yaml": "approve: [\"shell_execute:go test *\"]\ncases:\n  - name: files the issue\n    task: File an issue for the bug in bug.patch\n"},
+		fix:   "Name a tool NetClaw has, or an MCP server netclaw.json configures.",
+	},
 	"suite-change": {
 		files: exampleSuiteHome("cases:\n  - name: fixes the bug\n    task: Fix the off-by-one in main.go\n    project: ../app\n    expect:\n      changes:\n        - {path: ../outside.go, unchanged: true}\n", "app/main.go", "package main\n"),
 		fixed: map[string]string{"agents/reviewer.test.yaml": "cases:\n  - name: fixes the bug\n    task: Fix the off-by-one in main.go\n    project: ../app\n    expect:\n      changes:\n        - {path: main.go, contains: \"i < n\"}\n"},

@@ -270,6 +270,9 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		if err := checkApproveServers(spec.Approve, c.Config, preview.Audience(f.audience).String()); err != nil {
 			return err
 		}
+		if err := checkApproveTools(spec.Approve, c.Config, preview.Audience(f.audience).String()); err != nil {
+			return err
+		}
 		if spec.NetClaw, err = f.netclaw.spawnNetClaw(g, c.Home, preview.Audience(f.audience)); err != nil {
 			return err
 		}
@@ -434,7 +437,7 @@ func toolLine(e runner.Event) string {
 	what := "ok"
 	switch {
 	case r.Guard == "refuse":
-		what = "refused by the repeat guard"
+		what = "refused by the cycle guard"
 	case r.Guard == "stop":
 		what = "repeated after a correction: the run ends"
 	case r.Refused:
@@ -525,6 +528,14 @@ func followRun(g *globals, f runFlags, r *runner.Run) (*runfolder.Record, error)
 		// answered with an error): the model saw only the error text.
 		for _, n := range m.Notes {
 			fmt.Fprintf(g.stderr, "mcp: %s\n", termsafe.Escape(n))
+		}
+	}
+	if lines := final.Parent.Lines(); len(lines) > 0 {
+		// What the parent session would receive: NetClaw's acceptance
+		// and terminal records, the notice, the file handoff.
+		fmt.Fprintln(g.stderr, "what the parent receives:")
+		for _, l := range lines {
+			fmt.Fprintf(g.stderr, "  %s\n", l)
 		}
 	}
 	fmt.Fprintf(g.stderr, "state: %s  outcome: %s  reason: %s  run: %s\n",

@@ -131,6 +131,9 @@ type spawnJSON struct {
 	FirstMessage string                `json:"firstMessage"`
 	Tools        []request.OfferedTool `json:"tools"`
 	Index        string                `json:"index"`
+	// ParentSees names what the parent session receives for the spawn
+	// (preview.WhatTheParentSees).
+	ParentSees []string `json:"parentSees"`
 	// MCPServers is what starting the MCP servers found; MCPNotStarted
 	// names those --no-mcp left out, with the tokens their index section
 	// would take at the least.
@@ -162,6 +165,7 @@ func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) e
 	doc := spawnJSON{
 		Agent: in.agent.Def.Name, Path: in.agent.Path, Audience: r.Audience, Project: in.project,
 		Missing: r.Missing, Parts: r.Parts, System: r.System, FirstMessage: r.FirstMessage, Tools: r.Tools, Index: r.Index,
+		ParentSees: preview.WhatTheParentSees,
 	}
 	if in.skill != nil {
 		doc.Skill = in.skill.Name
@@ -233,6 +237,10 @@ func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) e
 	if m := in.mcp; m != nil && len(m.skipped) > 0 {
 		fmt.Fprintf(&b, "\nMCP servers not started (--no-mcp): %s. Their index section and server__tool tools are not shown: about %s more.\n",
 			termsafe.Escape(strings.Join(m.skipped, ", ")), plural(m.estimate, "token"))
+	}
+	head(fmt.Sprintf("======== what the parent will see: %d items ========", len(doc.ParentSees)))
+	for _, l := range doc.ParentSees {
+		fmt.Fprintf(&b, "- %s\n", l)
 	}
 	return writeString(g.stdout, b.String())
 }

@@ -317,6 +317,7 @@ var suiteKeyDocs = map[string]map[string]string{
 		"vars-file": "rows from a .jsonl or .csv file, relative to the suite",
 		"template":  "a case with {{name}} placeholders, made once per row",
 		"mocks":     "tool answers for every case, after each case's own",
+		"approve":   "approval patterns for every case's gated calls, as --approve takes them, after each case's own",
 	},
 	"test case": {
 		"name":         "unique in the suite; it keys the recordings",
@@ -331,6 +332,7 @@ var suiteKeyDocs = map[string]map[string]string{
 		"pass-rate":    "the share of samples that must pass (default 1)",
 		"expect":       "what each sample must show",
 		"mocks":        "tool answers for this case",
+		"approve":      "approval patterns for this case's gated calls, as --approve takes them (e.g. \"shell_execute:go test *\")",
 	},
 	"expect": {
 		"outcome":           "Completed (default), Partial or Failed",

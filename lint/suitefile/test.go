@@ -93,6 +93,9 @@ type Case struct {
 	// Mocks answer tool calls instead of the tools: the case's mocks:,
 	// then the suite's.
 	Mocks []Mock
+	// Approve are the patterns that approve the case's gated calls, as
+	// --approve does: the case's approve:, then the suite's.
+	Approve []ApprovePattern
 	// Vars are the row of vars: or vars-file: the case was made from by
 	// filling the suite's template; nil for a case written out.
 	Vars map[string]string
@@ -138,8 +141,8 @@ type ToolCall struct {
 }
 
 var (
-	suiteKeys  = []string{"agent", "audience", "models", "cases", "vars", "vars-file", "template", "mocks"}
-	caseKeys   = []string{"name", "task", "context", "context-file", "project", "skill", "model-role", "audience", "repeat", "pass-rate", "expect", "mocks"}
+	suiteKeys  = []string{"agent", "audience", "models", "cases", "vars", "vars-file", "template", "mocks", "approve"}
+	caseKeys   = []string{"name", "task", "context", "context-file", "project", "skill", "model-role", "audience", "repeat", "pass-rate", "expect", "mocks", "approve"}
 	expectKeys = []string{"outcome", "reason", "contains", "not-contains", "matches", "tools", "no-tools", "max-tool-calls", "max-seconds", "max-output-tokens", "judge", "command", "changes"}
 )
 
@@ -243,6 +246,7 @@ func Parse(path string, data []byte) *Suite {
 	var cases *yaml.Node
 	var t templated
 	var suiteMocks []Mock
+	var suiteApprove []ApprovePattern
 	r.mapping(root, "the suite", suiteKeys, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "vars":
@@ -268,6 +272,8 @@ func Parse(path string, data []byte) *Suite {
 			cases = v
 		case "mocks":
 			suiteMocks = r.mocks(v)
+		case "approve":
+			suiteApprove = r.approveList(v)
 		}
 	})
 	var nodes []*yaml.Node
@@ -287,6 +293,7 @@ func Parse(path string, data []byte) *Suite {
 			c := r.testCase(n, i)
 			if c != nil {
 				c.Mocks = append(c.Mocks, suiteMocks...)
+				c.Approve = append(c.Approve, suiteApprove...)
 			}
 			return c, c != nil
 		}
@@ -296,6 +303,7 @@ func Parse(path string, data []byte) *Suite {
 		if c != nil {
 			c.Vars = g.row.Values
 			c.Mocks = append(c.Mocks, suiteMocks...)
+			c.Approve = append(c.Approve, suiteApprove...)
 		}
 		return c, c != nil
 	})
@@ -352,6 +360,8 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 			expect = v
 		case "mocks":
 			c.Mocks = r.mocks(v)
+		case "approve":
+			c.Approve = r.approveList(v)
 		}
 	})
 	if !ok {
@@ -537,6 +547,17 @@ func Check(s *Suite, c *lint.Catalog) {
 		if cs.Project != "" {
 			if fi, err := os.Stat(Resolve(dir, cs.Project)); err != nil || !fi.IsDir() {
 				r.add(RuleFile, cs.Keys["project"], fmt.Sprintf("project %s is not a folder (paths are relative to the suite)", cs.Project), "")
+			}
+		}
+		if c != nil {
+			for _, p := range cs.Approve {
+				server, ok := strings.CutPrefix(p.Text, "mcp:")
+				if !ok {
+					server, _, ok = strings.Cut(p.Text, "__")
+				}
+				if _, known := c.Config.McpServer(server); ok && !known {
+					r.add(RuleApprove, p.Pos, fmt.Sprintf("approve %q: no MCP server is named %s in netclaw.json, so it approves nothing", p.Text, server), "name one of McpServers, as agentdesk tools lists them")
+				}
 			}
 		}
 		if len(cs.Expect.Command) > 0 {

@@ -260,7 +260,7 @@ func TestFirstPartyTable(t *testing.T) {
 		"find_memories", "get_memories", "store_memory", "update_memory",
 		"file_read", "skill_load", "skill_read_resource", "skill_manage",
 		"set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder", "check_background_job",
-		"set_webhook", "delete_webhook"}
+		"set_webhook", "delete_webhook", "check_agent_run"}
 	var order []string
 	for _, tl := range NetClaw().Tools() {
 		order = append(order, tl.Name)

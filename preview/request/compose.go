@@ -77,6 +77,11 @@ type Input struct {
 
 	// Offer is the tool offer; nil asks the tool catalogue.
 	Offer *Offer
+
+	// NoTokenCounts leaves every Part's Tokens 0, for a caller that counts
+	// only what it shows (PartTokens): counting builds the tokenizer's
+	// vocabulary, a process's costliest step when nothing else counts.
+	NoTokenCounts bool
 }
 
 // Request is the request a spawn sends, as the runtime composes it.
@@ -154,7 +159,7 @@ func (r *Request) Part(name string) *Part {
 // cannot be read safely (ErrProjectInstructions).
 func Compose(in Input) (*Request, error) {
 	r := &Request{Audience: in.Audience, Missing: []Missing{}}
-	pin := promptInput{body: bodyOf(in.Agent), bodySource: in.AgentPath}
+	pin := promptInput{body: bodyOf(in.Agent), bodySource: in.AgentPath, noTokenCounts: in.NoTokenCounts}
 	if pin.bodySource == "" && in.Agent != nil {
 		pin.bodySource = "agent " + in.Agent.Name
 	}

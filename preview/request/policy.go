@@ -333,7 +333,7 @@ func (p Policy) featureOff(name string) string {
 		return offSwitch(!p.Search, "Search.Enabled")
 	case "skill_load", "skill_read_resource":
 		return offSwitch(!p.SkillSync, "SkillSync.Enabled")
-	case "spawn_agent":
+	case "spawn_agent", "check_agent_run":
 		return offSwitch(!p.SubAgents, "SubAgents.Enabled")
 	case "set_reminder", "cancel_reminder", "list_reminders", "get_reminder_history", "run_reminder":
 		return offSwitch(!p.Scheduling, "Scheduling.Enabled")
@@ -381,6 +381,12 @@ func (p Policy) Exposed(t Tool, a preview.Audience) (bool, string) {
 			}
 		}
 		return true, ""
+	}
+	if a == preview.Public && (t.Name == "spawn_agent" || t.Name == "check_agent_run") {
+		// A Public session cannot start a child run, so it has none to
+		// check either (SpawnAgentTool's refusal; inferred for
+		// check_agent_run).
+		return false, "the Public audience cannot spawn sub-agents"
 	}
 	if slices.Contains(profileManaged, t.Name) && !prof.AllTools && !slices.Contains(prof.AllowedTools, t.Name) {
 		return false, fmt.Sprintf("the %s profile does not allow it", a)

@@ -103,7 +103,7 @@ func ExecutionContract(withProjectScope bool) string {
 
 // Part is one part of the system prompt: its name (PartNames), where its
 // text came from, the text exactly as it stands in the prompt, and its
-// o200k_base token count.
+// o200k_base token count (0 when composed with Input.NoTokenCounts).
 type Part struct {
 	Part   string `json:"part"`
 	Source string `json:"source"`
@@ -245,6 +245,7 @@ type promptInput struct {
 	hasOverlay               bool
 	index, indexSource       string
 	projectScope             bool
+	noTokenCounts            bool
 }
 
 // assemble builds the system prompt exactly as SubAgentActor.BuildSystemPrompt
@@ -304,16 +305,23 @@ func assemble(in promptInput) assembled {
 	add(PartExecutionContract, "NetClaw's SubAgentActor (fixed text)", contract)
 	system := netTrimEnd(withTools) + "\n\n" + contract
 
-	for i := range parts {
-		switch parts[i].Part {
-		case PartOperatingRules, PartExecutionContract, PartToolIndex:
-			// The same for every spawn of a process: counted once.
-			parts[i].Tokens = cachedTokens(parts[i].Text)
-		default:
-			parts[i].Tokens = preview.CountTokens(parts[i].Text)
+	if !in.noTokenCounts {
+		for i := range parts {
+			parts[i].Tokens = PartTokens(parts[i])
 		}
 	}
 	return assembled{system: system, parts: parts}
+}
+
+// PartTokens returns p's o200k_base token count. The parts every spawn of
+// a process shares (the operating rules, the tool index, the execution
+// contract) are counted once per process.
+func PartTokens(p Part) int {
+	switch p.Part {
+	case PartOperatingRules, PartExecutionContract, PartToolIndex:
+		return cachedTokens(p.Text)
+	}
+	return preview.CountTokens(p.Text)
 }
 
 // tokenCache holds the token counts of the texts every spawn shares (the

@@ -85,10 +85,12 @@ var NotReproducedParts = []string{
 
 // ComposeSessionContext composes the main session's context layers as
 // NetClaw's SessionMessageAssembler sends them on a session's first turn:
-// the static message (tool index, skill index, memory, available
-// sub-agents, then [attachments] when file_read is granted) and the
-// per-turn block (current time, then the working context; not for
-// Public). The [session] block and the other parts in NotReproducedParts
+// the static message (tool index, skill index, memory, then
+// [attachments] when file_read is granted) and the per-turn block (the
+// available sub-agents, the current time, then the working context; not
+// for Public). The sub-agent layer is per turn because
+// SubAgentDiscoveryContextLayer is ContextLayerTiming.EveryTurn (see
+// preview.Frontline for the version). The [session] block and the other parts in NotReproducedParts
 // are left out.
 func ComposeSessionContext(in SessionContextInput) SessionContext {
 	var out SessionContext
@@ -106,6 +108,7 @@ func ComposeSessionContext(in SessionContextInput) SessionContext {
 		sp := preview.SpawnAgent()
 		exposed = append(exposed, Tool{Name: sp.Name, Description: sp.Description, Grant: "builtin"})
 	}
+	subagents := ""
 	add := func(name, text string, perTurn bool) {
 		if !netBlank(text) {
 			out.Layers = append(out.Layers, SessionLayer{Name: name, Text: netTrim(text), PerTurn: perTurn})
@@ -119,7 +122,9 @@ func ComposeSessionContext(in SessionContextInput) SessionContext {
 		add(LayerMemory, MemoryLayer, false)
 	}
 	if in.Catalog != nil {
-		add(LayerSubagents, preview.Layer(in.Catalog, in.Audience), false)
+		// EveryTurn: the layer travels in the per-turn block, first of
+		// the EveryTurn layers (registered before the current time).
+		subagents = preview.Layer(in.Catalog, in.Audience)
 	}
 	if fileRead {
 		add(LayerAttachments, AttachmentsHint, false)
@@ -132,6 +137,7 @@ func ComposeSessionContext(in SessionContextInput) SessionContext {
 	if zone == "" {
 		zone = "UTC"
 	}
+	add(LayerSubagents, subagents, true)
 	add(LayerCurrentTime, CurrentTimeLayer(in.Now, loc, zone), true)
 	if in.Audience != preview.Public {
 		add(LayerWorkingContext, sessionWorkingContext(in).Block(), true)

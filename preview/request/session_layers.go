@@ -18,8 +18,10 @@ import (
 //   - the order and timing of the layers: the daemon's composition root,
 //     src/Netclaw.Daemon/Program.cs (the version that registers
 //     SkillInventoryRefresher and IWorkingContextSnapshotProvider): the tool
-//     index, the skill index, the memory layer, the sub-agent discovery
-//     layer (all OnceAtStart), then the current time (EveryTurn);
+//     index, the skill index, the memory layer (all OnceAtStart), the
+//     sub-agent discovery layer and the current time (both EveryTurn: the
+//     newest SubAgentDiscoveryContextLayer's Timing is EveryTurn, see
+//     preview.Frontline);
 //   - how they reach the wire: SessionMessageAssembler (the version whose
 //     ContextAssemblyInput takes SessionStoragePaths and a
 //     WorkingContextBlock): system message 0 is the persisted prompt,
@@ -399,5 +401,6 @@ func CurrentTimeLayer(now time.Time, loc *time.Location, zoneID string) string {
 }
 
 // SystemNudge wraps a per-turn block as the user message NetClaw puts
-// into the history before the user's message: "[system: " + block + "]".
-func SystemNudge(block string) string { return "[system: " + block + "]" }
+// into the history before the user's message: "[system: " + block + "]"
+// (preview.SystemNudge).
+func SystemNudge(block string) string { return preview.SystemNudge(block) }

@@ -255,7 +255,7 @@ func TestComposeSessionContext(t *testing.T) {
 
 	c := scan("")
 	sc := compose(c, preview.Personal, f.project)
-	if got, want := names(sc), "tool-index,skill-index,memory,available-subagents,attachments,+current-time,+working-context"; got != want {
+	if got, want := names(sc), "tool-index,skill-index,memory,attachments,+available-subagents,+current-time,+working-context"; got != want {
 		t.Errorf("layers %s, want %s", got, want)
 	}
 	pol := DefaultPolicy()
@@ -271,7 +271,6 @@ func TestComposeSessionContext(t *testing.T) {
 		netTrim(TieredIndex(exposed)),
 		netTrim(SkillIndex([]SkillEntry{{Name: "changelog", Description: "Keep the changelog."}})),
 		MemoryLayer,
-		preview.Layer(c, preview.Personal),
 		AttachmentsHint,
 	}, "\n\n")
 	if sc.Static != wantStatic {
@@ -281,7 +280,7 @@ func TestComposeSessionContext(t *testing.T) {
 		t.Errorf("the index does not list spawn_agent as deferred:\n%s", sc.Static)
 	}
 	sh := HostShell()
-	wantNudge := "[system: [current-time]\nutc: 2026-12-02T05:48:54.0000000+00:00\nlocal: 2026-12-02 05:48:54 +00:00\nday_of_week: Wednesday\ntimezone: UTC\n\n" +
+	wantNudge := "[system: " + preview.Layer(c, preview.Personal) + "\n\n[current-time]\nutc: 2026-12-02T05:48:54.0000000+00:00\nlocal: 2026-12-02 05:48:54 +00:00\nday_of_week: Wednesday\ntimezone: UTC\n\n" +
 		"[working-context]\nshell:\n  platform: " + sh.Platform + "\n  executable: /bin/bash\n  grammar: Bash\nproject_dir: " + f.project + "]"
 	if sc.Nudge != wantNudge {
 		t.Errorf("nudge:\n%q\nwant\n%q", sc.Nudge, wantNudge)
@@ -296,9 +295,9 @@ func TestComposeSessionContext(t *testing.T) {
 		project      string
 		want         string
 	}{
-		{"team: no shell, no project", "", preview.Team, "", "tool-index,skill-index,memory,available-subagents,attachments,+current-time"},
-		{"memory off", `{"Memory": {"Enabled": false}}`, preview.Personal, "", "tool-index,skill-index,available-subagents,attachments,+current-time,+working-context"},
-		{"skill sync off", `{"SkillSync": {"Enabled": "false"}}`, preview.Personal, "", "tool-index,memory,available-subagents,attachments,+current-time,+working-context"},
+		{"team: no shell, no project", "", preview.Team, "", "tool-index,skill-index,memory,attachments,+available-subagents,+current-time"},
+		{"memory off", `{"Memory": {"Enabled": false}}`, preview.Personal, "", "tool-index,skill-index,attachments,+available-subagents,+current-time,+working-context"},
+		{"skill sync off", `{"SkillSync": {"Enabled": "false"}}`, preview.Personal, "", "tool-index,memory,attachments,+available-subagents,+current-time,+working-context"},
 		{"public: file_read is still granted", "", preview.Public, f.project, "tool-index,attachments,+current-time"},
 	}
 	for _, tt := range tests {

@@ -53,7 +53,7 @@ func TestSubAgentDenylist(t *testing.T) {
 // layer names that very list when no agent is registered, as
 // GetDeniedSubAgentTools feeds both at the runtime.
 func TestSubAgentDenylistIsTheRuntimes(t *testing.T) {
-	if want := []string{"attach_file", "spawn_agent"}; !slices.Equal(SubAgentDenied, want) {
+	if want := []string{"attach_file", "check_agent_run", "spawn_agent"}; !slices.Equal(SubAgentDenied, want) {
 		t.Errorf("SubAgentDenied = %v, want the runtime's %v", SubAgentDenied, want)
 	}
 	c := &lint.Catalog{}

@@ -395,6 +395,23 @@ func firstParty() []Tool {
 			"Delete an inbound webhook route by name. Use list_webhooks to discover route names.",
 			req("RouteName", "string", "Webhook route name to delete (for example 'github-issues')."),
 		),
+		// check_agent_run reads or cancels a background child the session
+		// started with spawn_agent. Its name, description and parameters
+		// are CheckAgentRunTool's (src/Netclaw.Actors/SubAgents/CheckAgentRunTool.cs
+		// @28ddf700169220c86c596debd17d5d8dc03bfe7c). Deferred: the
+		// acceptance tests load it with load_tool and assert
+		// !registry.IsCoreTool (BackgroundChildAcceptanceTests.ToolsAndContext.cs
+		// @86d464882fa3c56eb37f55a5f0fbf5fa662c6e38), and the sub-agent
+		// denylist holds it (preview.DeniedTools). Inferred: its place
+		// last (no stored registration names it), and the gates it
+		// shares with spawn_agent (Policy.Exposed, featureOff).
+		builtin("check_agent_run", "builtin", KindState, false, Always,
+			"src/Netclaw.Actors/SubAgents/CheckAgentRunTool.cs @28ddf700169220c86c596debd17d5d8dc03bfe7c",
+			"Read an accepted child run and its authorized log and artifact paths, or request cancellation. "+
+				"Cancellation admission and dispatch closure are separate facts.",
+			req("RunId", "string", "The run_id from an accepted child start."),
+			opt("Cancel", "boolean", "Set true to request cancellation."),
+		),
 	}
 }
 

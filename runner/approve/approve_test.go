@@ -179,7 +179,7 @@ func TestGateDecide(t *testing.T) {
 		if d.Verdict != Unattended || d.Suggest != "shell_execute:rm -rf /" {
 			t.Errorf("unmatched command with no asker: %+v", d)
 		}
-		msg := UnattendedMessage(shell("rm -rf /"))
+		msg := UnattendedMessage(shell("rm -rf /"), AdviseCommand)
 		if !strings.Contains(msg, "Tool 'shell_execute' requires interactive approval, but no parent approval bridge is available.") || !strings.Contains(msg, "--approve 'shell_execute:rm -rf /'") {
 			t.Errorf("unattended message: %s", msg)
 		}
@@ -293,12 +293,12 @@ func TestUnattendedMessageQuotesForTheShell(t *testing.T) {
 		"a'",
 	} {
 		req := NewRequest("shell_execute", "", json.RawMessage(`{"Command":`+strconvQuote(cmd)+`}`))
-		msg := UnattendedMessage(req)
+		msg := UnattendedMessage(req, AdviseCommand)
 		_, word, ok := strings.Cut(msg, "--approve ")
 		if !ok {
 			t.Fatalf("no --approve in %q", msg)
 		}
-		word, _, ok = strings.Cut(word, " (or run it in the browser")
+		word, _, ok = strings.Cut(word, ", or run it in the browser")
 		if !ok {
 			t.Fatalf("no end of the pattern in %q", msg)
 		}
@@ -347,6 +347,28 @@ func TestMatchCase(t *testing.T) {
 		}
 		if got := p.Match(tt.req); got != tt.want {
 			t.Errorf("%s matches %s (server %q): %v, want %v", tt.pattern, tt.req.Tool, tt.req.Server, got, tt.want)
+		}
+	}
+}
+
+// The refusal of a call no one could approve names agentdesk once, and
+// its advice fits where the run was started.
+func TestUnattendedMessageFitsThePlace(t *testing.T) {
+	req := NewRequest("shell_execute", "", json.RawMessage(`{"Command":"ls"}`))
+	for _, tt := range []struct {
+		where     Advice
+		want, not string
+	}{
+		{AdviseCommand, "Approve it with --approve 'shell_execute:ls', or run it in the browser, which asks.", "approve:"},
+		{AdviseSuite, "Approve it in the suite or the case (approve: ['shell_execute:ls']), or with --approve 'shell_execute:ls'.", "browser"},
+		{AdviseBrowserSuite, "Approve it in the suite or the case (approve: ['shell_execute:ls']), or run the agent on its own in the browser, which asks.", "--approve"},
+	} {
+		msg := UnattendedMessage(req, tt.where)
+		if strings.Contains(msg, "agentdesk:") || !strings.HasPrefix(msg, "Tool 'shell_execute' requires interactive approval, but no parent approval bridge is available. ") {
+			t.Errorf("%d: %q repeats a prefix or lost the runtime's words", tt.where, msg)
+		}
+		if !strings.Contains(msg, tt.want) || strings.Contains(msg, tt.not) {
+			t.Errorf("%d: %q, want %q and not %q", tt.where, msg, tt.want, tt.not)
 		}
 	}
 }

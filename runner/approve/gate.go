@@ -150,6 +150,7 @@ type Decision struct {
 type Gate struct {
 	patterns []Pattern
 	asker    Asker
+	advice   Advice
 
 	mu     sync.Mutex
 	forRun map[string]bool // tool names approved for the run
@@ -159,6 +160,22 @@ type Gate struct {
 // (nil: no one to ask) about the rest.
 func NewGate(patterns []Pattern, asker Asker) *Gate {
 	return &Gate{patterns: append([]Pattern(nil), patterns...), asker: asker, forRun: map[string]bool{}}
+}
+
+// Advise sets where the gate's run was started (AdviseCommand unless
+// set), for UnattendedMessage; it returns g.
+func (g *Gate) Advise(a Advice) *Gate {
+	g.advice = a
+	return g
+}
+
+// Unattended is UnattendedMessage of req where the gate's run was
+// started.
+func (g *Gate) Unattended(req Request) string {
+	if g == nil {
+		return UnattendedMessage(req, AdviseCommand)
+	}
+	return UnattendedMessage(req, g.advice)
 }
 
 // Patterns returns the gate's patterns.
@@ -226,15 +243,47 @@ func (g *Gate) ApprovedForRun() []string {
 	return out
 }
 
+// Advice says where a run was started, so that the refusal of a call no
+// one could approve says what to do there.
+type Advice int
+
+// The places a run is started from.
+const (
+	// AdviseCommand: a command (agentdesk run): --approve, or the
+	// browser, which asks.
+	AdviseCommand Advice = iota
+	// AdviseSuite: a sample of agentdesk test: the suite's approve: list,
+	// or --approve.
+	AdviseSuite
+	// AdviseBrowserSuite: a sample run from the browser's Tests pane: the
+	// suite's approve: list, or a run of the agent on its own, which asks.
+	AdviseBrowserSuite
+)
+
 // UnattendedMessage is the message of a run that ended on a call no one could
 // approve. It follows NetClaw's SubAgentActor (commit 502847bf), where a
 // gated call with no parent approval bridge throws
 // ParentApprovalUnavailableException and the sub-agent run fails, and adds
-// the pattern that would have approved the call, quoted for a POSIX shell:
-// the pattern holds the model's command, and an author pastes it.
-func UnattendedMessage(req Request) string {
-	return fmt.Sprintf("Tool '%s' requires interactive approval, but no parent approval bridge is available. "+
-		"agentdesk: approve it with --approve %s (or run it in the browser, which asks)", req.Tool, ShellQuote(req.Suggest()))
+// what would have approved the call where the run was started (where),
+// the pattern quoted for a POSIX shell: the pattern holds the model's
+// command, and an author pastes it.
+func UnattendedMessage(req Request, where Advice) string {
+	p := req.Suggest()
+	var advice string
+	switch where {
+	case AdviseSuite:
+		advice = fmt.Sprintf("Approve it in the suite or the case (approve: [%s]), or with --approve %s.", yamlQuote(p), ShellQuote(p))
+	case AdviseBrowserSuite:
+		advice = fmt.Sprintf("Approve it in the suite or the case (approve: [%s]), or run the agent on its own in the browser, which asks.", yamlQuote(p))
+	default:
+		advice = fmt.Sprintf("Approve it with --approve %s, or run it in the browser, which asks.", ShellQuote(p))
+	}
+	return fmt.Sprintf("Tool '%s' requires interactive approval, but no parent approval bridge is available. %s", req.Tool, advice)
+}
+
+// yamlQuote quotes s as a YAML single-quoted scalar.
+func yamlQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
 // ShellQuote quotes s as one word for a POSIX shell: in single quotes,

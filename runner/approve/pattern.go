@@ -44,6 +44,12 @@ func Parse(s string) (Pattern, error) {
 	if !validToolName(tool) {
 		return p, fmt.Errorf("--approve %q: %q is not a tool name (letters, digits, _ and -, as the model sees it: shell_execute, web_fetch, github__create_issue); give TOOL, TOOL:GLOB or mcp:SERVER", s, tool)
 	}
+	if server, own, mcp := strings.Cut(tool, "__"); mcp && (server == "" || own == "") {
+		if server == "" {
+			return p, fmt.Errorf("--approve %q: the server half before __%s is empty: give SERVER__TOOL", s, own)
+		}
+		return p, fmt.Errorf("--approve %q: the tool half after %s__ is empty: give SERVER__TOOL, or mcp:%s for every tool of the server", s, server, server)
+	}
 	if has && glob == "" {
 		return p, fmt.Errorf("--approve %q: the glob after %q is empty: leave the colon out to approve every call of %s", s, tool+":", tool)
 	}

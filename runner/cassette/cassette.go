@@ -27,7 +27,7 @@
 // returned: "text" when they are valid UTF-8, else "b64" (standard base64).
 // The end line says how the body ended (see the End* constants). Tool lines
 // hold the result the run handed back to the model for each tool call of
-// that model call, in order, with what the repeat guard decided.
+// that model call, in order, with what the cycle guard decided.
 //
 // A response line with "reencoded":true marks a call whose raw bytes could
 // not be kept (a secret split across frames): its chunks were re-encoded
@@ -223,7 +223,7 @@ type Tool struct {
 	IsError bool `json:"error,omitempty"`
 	Refused bool `json:"refused,omitempty"`
 	Cut     bool `json:"cut,omitempty"`
-	// Guard is what the repeat guard decided: GuardAllow (the call ran),
+	// Guard is what the cycle guard decided: GuardAllow (the call ran),
 	// GuardRefuse (it did not; Result is the correction), GuardStop (the
 	// run ended here).
 	Guard string `json:"guard"`

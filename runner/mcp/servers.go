@@ -32,8 +32,9 @@ const (
 	// DefaultMaxResultBytes caps the text of one result handed to the
 	// model.
 	DefaultMaxResultBytes = 1 << 20
-	// DefaultMaxDescription caps a tool's description, as the runtime's
-	// MaxToolDescriptionChars does (2 KB, Claude Code's cap).
+	// DefaultMaxDescription caps a tool's description, in UTF-16 code
+	// units, as the runtime's MaxToolDescriptionChars does (2048, Claude
+	// Code's cap; see ClampDescription).
 	DefaultMaxDescription = 2048
 	// DefaultGrace is how long a stopping server gets after its input
 	// closes, and again after SIGTERM, before SIGKILL.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,10 +39,7 @@ func newTool(srv *server, t *sdkTool) (*tool, error) {
 	if meta == nil {
 		meta = MetaProperties
 	}
-	desc := t.Description
-	if utf8.RuneCountInString(desc) > DefaultMaxDescription {
-		desc = string([]rune(desc)[:DefaultMaxDescription]) + " [truncated]"
-	}
+	desc := ClampDescription(t.Description, DefaultMaxDescription)
 	return &tool{
 		srv: srv, name: t.Name, shape: newArgShape(shown, raw),
 		spec: tools.Spec{
@@ -234,4 +232,32 @@ func cut(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// ClampDescription cuts a tool's description to maxUnits UTF-16 code units
+// and marks the cut with " [truncated]", as NetClaw's
+// McpToolAdapter.ClampDescription (netclaw-dev/netclaw 68468082) does with
+// a .NET string's Length. A cut that splits a surrogate pair leaves half a
+// character, which .NET's UTF-8 encoder writes as U+FFFD; so does this.
+// maxUnits <= 0 keeps the description whole.
+func ClampDescription(desc string, maxUnits int) string {
+	if maxUnits <= 0 {
+		return desc
+	}
+	units := 0
+	for i, r := range desc {
+		n := utf16.RuneLen(r)
+		if n < 0 {
+			n = 1 // an invalid byte decodes to U+FFFD, one unit
+		}
+		if units+n > maxUnits {
+			cut := desc[:i]
+			if units < maxUnits {
+				cut += "\uFFFD" // the high surrogate of a pair cut in two
+			}
+			return cut + " [truncated]"
+		}
+		units += n
+	}
+	return desc
 }

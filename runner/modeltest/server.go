@@ -161,10 +161,12 @@ type Request struct {
 	ParseError string
 }
 
-// FirstUser returns the text of the first user message, or "".
+// FirstUser returns the text of the first user message that is not a
+// per-turn "[system: …]" block (the frontline's context, which NetClaw
+// sends as a user message just before the user's), or "".
 func (r Request) FirstUser() string {
 	for _, m := range r.Messages {
-		if m.Role == "user" {
+		if m.Role == "user" && !strings.HasPrefix(m.Text, "[system: ") {
 			return m.Text
 		}
 	}

@@ -46,7 +46,7 @@ var secretPatterns = []secretPattern{
 	{regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`), []string{"bearer"}, true},
 	{regexp.MustCompile(`(?i)(\bauthorization["']?\s*[:=]\s*["']?(?:basic|token)\s+)[^\s"',;}]+`), []string{"authorization"}, true},
 	{regexp.MustCompile(`(?i)(\bx-api-key["']?\s*[:=]\s*["']?)[^\s"',;}]+`), []string{"x-api-key"}, true},
-	{regexp.MustCompile(`(?i)(\bapi[_-]?key["']?\s*[:=]\s*["']?)[^\s"',;&}]{8,}`), []string{"api"}, true},
+	{regexp.MustCompile(`(?i)(\bapi[_-]?key["']?\s*[:=]\s*["']?)[^\s"',;&}]{8,}`), []string{"apikey", "api_key", "api-key"}, true},
 }
 
 // applies reports whether the pattern can match s (lower is s lowercased,

@@ -124,6 +124,18 @@ func BenchmarkRedactorString(b *testing.B) {
 	}
 }
 
+// BenchmarkRedactorContext redacts a text that says "api" without a key,
+// as every NetClaw context does: no pattern's hint is in it, so no
+// expression runs.
+func BenchmarkRedactorContext(b *testing.B) {
+	r := New("planted-key-123456")
+	text := strings.Repeat("Call the tool api through MCP; the GitHub API answers. ", 20)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		r.redact(text)
+	}
+}
+
 // BenchmarkRedactorStringAgain redacts the same long text (a system
 // prompt) with a new redactor of the same secrets each time, as a suite's
 // runs do: the memo answers.
@@ -302,4 +314,49 @@ func BenchmarkRedactorShortSecret(b *testing.B) {
 	for b.Loop() {
 		r.redact(text)
 	}
+}
+
+// hintSeeds hold a match of each secret pattern, some in folded case
+// (the Kelvin sign folds to k, the long s to s).
+var hintSeeds = []string{
+	"sk-ant-api03-AbCdEfGhIjKlMnOpQr", "ghp_abcdefghijklmnopqrstuvwxyz", "github_pat_abcdefghijklmnopqrstuvwxyz",
+	"AKIAABCDEFGHIJKLMNOP", "ASIAABCDEFGHIJKLMNOP", "BEARER abcdefghijk", "Authorization: Basic abc",
+	"x-api-key: zzzzzzzzzzzzzz", "API_KEY=0123456789abcdef", "api-key: 'abcdefghij'", "ApiKey=abcdefghij",
+	"api\u212aey=abcdefghij", "\"api_key\": \"abcdefghijkl\"", "The API is up; its key: abcdefghijkl",
+}
+
+// checkHints fails when a secret pattern matches s but its hints say it
+// cannot: the hints would skip a secret.
+func checkHints(t *testing.T, s string) {
+	t.Helper()
+	lower := lowerOnce(&s)
+	for i := range secretPatterns {
+		p := &secretPatterns[i]
+		if p.re.MatchString(s) && !p.applies(s, lower) {
+			t.Fatalf("pattern %s matches %q, and its hints %q say it cannot", p.re, s, p.hints)
+		}
+	}
+}
+
+// TestSecretPatternHints: every match of a pattern holds one of its
+// hints, and a NetClaw context, which says "api" without a key, runs no
+// pattern.
+func TestSecretPatternHints(t *testing.T) {
+	for _, s := range hintSeeds {
+		checkHints(t, s)
+	}
+	ctx := "Use the GitHub API and the MCP server's api; call tools through the tool api."
+	lower := lowerOnce(&ctx)
+	for i := range secretPatterns {
+		if p := &secretPatterns[i]; p.applies(ctx, lower) {
+			t.Errorf("pattern %s runs on a text it cannot match", p.re)
+		}
+	}
+}
+
+func FuzzSecretPatternHints(f *testing.F) {
+	for _, s := range hintSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkHints)
 }

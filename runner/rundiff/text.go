@@ -55,17 +55,7 @@ func Text(c *Comparison, color bool) string {
 		fmt.Fprintf(&b, "  %s\n", p.paint(sgrBold, fmt.Sprintf("Different models: %s → %s", esc(orDash(c.Before.Model)), esc(orDash(c.After.Model)))))
 	}
 	b.WriteString("\n")
-	rows := [][2]string{
-		{"Outcome", outcomeLine(c)},
-		{"Request", requestLine(c.Request)},
-		{"Tool calls", callsLine(c.ToolCalls)},
-		{"Output", outputLine(c.Output)},
-	}
-	for _, m := range c.Metrics {
-		rows = append(rows, [2]string{capital(m.Name), metricLine(m)})
-	}
-	rows = append(rows, [2]string{"Changes", patchLine(c.Changes)})
-	for _, r := range rows {
+	for _, r := range SummaryRows(c) {
 		fmt.Fprintf(&b, "%-12s %s\n", r[0], r[1])
 	}
 	for _, n := range c.Notes {
@@ -91,6 +81,22 @@ func Text(c *Comparison, color bool) string {
 		writeUnified(&b, p, c.Changes.Diff)
 	}
 	return b.String()
+}
+
+// SummaryRows are the comparison's summary, a label and a line each:
+// outcome, request, tool calls, output, the metrics, changes. The text is
+// not escaped.
+func SummaryRows(c *Comparison) [][2]string {
+	rows := [][2]string{
+		{"Outcome", outcomeLine(c)},
+		{"Request", requestLine(c.Request)},
+		{"Tool calls", callsLine(c.ToolCalls)},
+		{"Output", outputLine(c.Output)},
+	}
+	for _, m := range c.Metrics {
+		rows = append(rows, [2]string{capital(m.Name), metricLine(m)})
+	}
+	return append(rows, [2]string{"Changes", patchLine(c.Changes)})
 }
 
 func orDash(s string) string {

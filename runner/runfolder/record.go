@@ -86,6 +86,11 @@ type Record struct {
 	// nil when the configuration has none (or the run is a replay, which
 	// starts none).
 	MCP *MCPRecord `json:"mcp,omitempty"`
+	// Parent is what the parent session receives for the run: the
+	// acceptance record, the notice, the terminal record and the file
+	// handoff. Nil for a frontline run, while the run is running, and in
+	// runs recorded before agentdesk wrote it.
+	Parent *ParentRecord `json:"parent,omitempty"`
 	// PID and Host identify the process that ran the run, so that a run
 	// left Running by a process that died can be reported Lost.
 	PID  int    `json:"pid"`
@@ -154,7 +159,7 @@ type ToolResult struct {
 	Error   bool `json:"error,omitempty"`
 	Refused bool `json:"refused,omitempty"`
 	Cut     bool `json:"cut,omitempty"`
-	// Guard is what the repeat guard decided: "allow" (the call ran),
+	// Guard is what the cycle guard decided: "allow" (the call ran),
 	// "refuse" (it did not; Text is the correction), "stop" (the run
 	// ended on it).
 	Guard string `json:"guard"`
@@ -178,8 +183,8 @@ type Counts struct {
 	ToolCalls int `json:"tool_calls"`
 	// ToolResults is the number of them answered; ToolErrors of those
 	// whose result is an error; ToolRefused of those refused without
-	// running (by the tools or by the repeat guard); GuardRefusals of
-	// those the repeat guard refused.
+	// running (by the tools or by the cycle guard); GuardRefusals of
+	// those the cycle guard refused.
 	ToolResults   int `json:"tool_results"`
 	ToolErrors    int `json:"tool_errors"`
 	ToolRefused   int `json:"tool_refused"`

@@ -123,6 +123,12 @@ func ResultMarkdown(r *Record) string {
 	if strings.TrimSpace(r.Context) != "" {
 		fmt.Fprintf(&b, "\n## Context\n\n%s\n", escapeBlock(r.Context))
 	}
+	if lines := r.Parent.Lines(); len(lines) > 0 {
+		b.WriteString("\n## What the parent receives\n\n")
+		for _, l := range lines {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+	}
 	b.WriteString("\n## Artifacts\n\n")
 	for _, f := range r.Files {
 		fmt.Fprintf(&b, "- %s\n", termsafe.Escape(filepath.Join(r.Dir, f)))

@@ -225,7 +225,7 @@ func (s *Set) Call(ctx context.Context, name string, args json.RawMessage) Resul
 		d := s.gate.Decide(ctx, req)
 		switch d.Verdict {
 		case approve.Unattended:
-			msg := approve.UnattendedMessage(req)
+			msg := s.gate.Unattended(req)
 			return Result{Text: msg, IsError: true, Refused: true, Label: LabelDenied, Fail: msg}
 		case approve.Denied:
 			return Result{Text: approve.DeniedText, IsError: true, Refused: true, Label: LabelDenied}

@@ -321,6 +321,48 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// TestParseKeepsNoData: what Parse returns holds none of its input's
+// bytes, so Load may read the next file into the same buffer.
+func TestParseKeepsNoData(t *testing.T) {
+	rec := &Recording{Kind: "test", Suite: "a.test.yaml", Case: "c", Sample: 1,
+		Fingerprint: Fingerprint{NewPart(PartModel, "p/m", "")},
+		Tapes:       []Tape{{TapeRun, sampleTape(`{"choices":[{"delta":{"content":"word"}}]}`)}, {TapeJudge, sampleTape("two\nlines \u00e9")}}}
+	data, err := rec.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := got.Encode()
+	for i := range data {
+		data[i] = 'X'
+	}
+	if again, _ := got.Encode(); !bytes.Equal(again, want) {
+		t.Errorf("the parsed recording changed with its input:\n%s\nwant\n%s", again, want)
+	}
+}
+
+// BenchmarkLoad reads and parses a recording file, as each sample of an
+// offline replay does.
+func BenchmarkLoad(b *testing.B) {
+	tape := sampleTape("x")
+	for i := 0; i < 200; i++ {
+		tape.Calls[0].Chunks = append(tape.Calls[0].Chunks, cassette.Chunk{At: time.Duration(i+5) * time.Millisecond, Data: []byte(`data: {"choices":[{"delta":{"content":"word "}}]}` + "\n\n")})
+	}
+	path := filepath.Join(b.TempDir(), "r.recording")
+	if err := Save(path, &Recording{Fingerprint: Fingerprint{NewPart("a", "b", "")}, Tapes: []Tape{{TapeRun, tape}}}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkParse(b *testing.B) {
 	tape := sampleTape("x")
 	for i := 0; i < 200; i++ {

@@ -46,6 +46,10 @@ type Part struct {
 	// part was added to fingerprints after such recordings were made
 	// (mocks), and "none" must not make them stale. It is not written.
 	Default bool `json:"-"`
+	// Why says what a recording that lacks the part missed, for the
+	// message of a stale recording made before the part was added ("the
+	// layer moved to the per-turn message"). It is not written.
+	Why string `json:"-"`
 }
 
 // MaxValue caps the value a Part keeps verbatim.
@@ -94,18 +98,23 @@ type Change struct {
 	Source string
 	// Added is set for a part the recording does not have.
 	Added bool
+	// Why is the part's Why, for an Added part.
+	Why string
 }
 
 // String says what changed: where the part comes from when that is known
 // ("system prompt changed: agents/x.md edited"), else the values when both
 // were kept ("model changed: qwen3:30b → llama3.3"); "judge added since
-// the recording" for a part the recording lacks.
+// the recording" for a part the recording lacks, followed by the part's
+// Why when it has one.
 func (c Change) String() string {
 	switch {
 	case c.Name == PartLoopRules:
 		// Recordings made before the part existed lack it.
 		return "loop rules changed since the recording: today's runs end as NetClaw's do (" + LoopRulesValue +
 			"), so a recorded run may have ended where a run now goes on; record it again"
+	case c.Added && c.Why != "":
+		return c.Name + " added since the recording: " + c.Why
 	case c.Added:
 		return c.Name + " added since the recording"
 	case c.Source != "":
@@ -128,7 +137,7 @@ func Compare(recorded, now Fingerprint) []Change {
 		switch {
 		case !ok && p.Default:
 		case !ok:
-			out = append(out, Change{Name: p.Name, Source: p.Source, Added: true})
+			out = append(out, Change{Name: p.Name, Source: p.Source, Added: true, Why: p.Why})
 		case r.SHA256 != p.SHA256:
 			out = append(out, Change{Name: p.Name, Was: r.Value, Now: p.Value, Source: p.Source})
 		}

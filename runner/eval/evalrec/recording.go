@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -183,7 +184,9 @@ func Load(path string) (*Recording, error) {
 	if fi, err := f.Stat(); err == nil && (fi.IsDir() || fi.Size() > MaxSize) {
 		return nil, fmt.Errorf("the recording %s is a folder or larger than %d MiB", path, MaxSize>>20)
 	}
-	data, err := readAll(f)
+	buf := readBufs.Get().(*bytes.Buffer)
+	defer putReadBuf(buf)
+	data, err := readAll(f, buf)
 	if err != nil {
 		return nil, fmt.Errorf("reading the recording %s: %w", path, err)
 	}
@@ -194,9 +197,26 @@ func Load(path string) (*Recording, error) {
 	return r, nil
 }
 
-// readAll reads f whole, into a buffer of its size when it has one.
-func readAll(f *os.File) ([]byte, error) {
-	var b bytes.Buffer
+// readBufs hold the buffers Load reads files into: Parse keeps no byte
+// of its data (TestParseKeepsNoData), so a suite's replay reads its
+// recordings into a few buffers, not one each.
+var readBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledRead bounds the buffers kept in readBufs.
+const maxPooledRead = 1 << 20
+
+// putReadBuf hands buf back to readBufs, unless it grew past
+// maxPooledRead.
+func putReadBuf(buf *bytes.Buffer) {
+	if buf.Cap() <= maxPooledRead {
+		buf.Reset()
+		readBufs.Put(buf)
+	}
+}
+
+// readAll reads f whole into b (empty), grown to f's size when it has
+// one.
+func readAll(f *os.File, b *bytes.Buffer) ([]byte, error) {
 	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() <= MaxSize {
 		b.Grow(int(fi.Size()) + bytes.MinRead)
 	}

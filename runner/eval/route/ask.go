@@ -52,8 +52,9 @@ type Question struct {
 	// default ("" for the default).
 	PreambleSource string
 	// Context, when set (AsNetClaw), is the main session's context layers:
-	// its Static message replaces the bare layer as the second system
-	// message, and its Nudge is sent just before the request.
+	// its Static message is the second system message, and its Nudge (the
+	// per-turn block, the layer first) is sent just before the request in
+	// place of the bare layer's.
 	Context *request.SessionContext
 	// Now is the instant the current-time layer tells (zero: the time
 	// AsNetClaw composes the context).
@@ -158,22 +159,25 @@ func (p *Prepared) Spec() runner.Spec {
 }
 
 // Systems are the system messages sent: the preamble, then the session's
-// static context (the layers, [available-subagents] among them) when the
-// question has one, else the layer alone.
+// static context (the OnceAtStart layers) when the question has one. The
+// [available-subagents] layer is never among them: it is per turn (Nudge).
 func (p *Prepared) Systems() []string {
-	if c := p.Question.Context; c != nil {
+	if c := p.Question.Context; c != nil && c.Static != "" {
 		return []string{p.Frontline.Preamble, c.Static}
 	}
 	return p.Frontline.Systems()
 }
 
-// Nudge is the user message sent before the request (the session's
-// per-turn context), "" for none.
+// Nudge is the user message sent just before the request: the per-turn
+// "[system: …]" block, which carries the [available-subagents] layer
+// (SubAgentDiscoveryContextLayer is EveryTurn: see preview.Frontline),
+// then, for a session composed as NetClaw's, the current time and the
+// working context.
 func (p *Prepared) Nudge() string {
 	if c := p.Question.Context; c != nil {
 		return c.Nudge
 	}
-	return ""
+	return p.Frontline.Nudge()
 }
 
 // tools are the tools the frontline is offered.

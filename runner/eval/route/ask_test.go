@@ -111,9 +111,12 @@ func (f *fixture) ask(t *testing.T, q Question, o Options) *Result {
 // what the frontline request is made of.
 type sentBody struct {
 	systems []string
-	user    string
-	tool    struct{ name, description, schema string }
-	tools   int
+	// users are the user messages in order; user is the last (the
+	// request), after the per-turn block.
+	users []string
+	user  string
+	tool  struct{ name, description, schema string }
+	tools int
 }
 
 func parseSent(t *testing.T, p wire.Protocol, body []byte) sentBody {
@@ -141,8 +144,11 @@ func parseSent(t *testing.T, p wire.Protocol, body []byte) sentBody {
 	var s sentBody
 	if p == wire.Anthropic {
 		var blocks []struct{ Type, Text string }
-		if err := json.Unmarshal(b.System, &blocks); err != nil {
-			t.Fatalf("anthropic system is not a list of blocks: %s", b.System)
+		var one string
+		if json.Unmarshal(b.System, &one) == nil {
+			blocks = append(blocks, struct{ Type, Text string }{"text", one})
+		} else if err := json.Unmarshal(b.System, &blocks); err != nil {
+			t.Fatalf("anthropic system is neither a string nor a list of blocks: %s", b.System)
 		}
 		for _, bl := range blocks {
 			if bl.Type != "text" {
@@ -158,6 +164,7 @@ func parseSent(t *testing.T, p wire.Protocol, body []byte) sentBody {
 			s.systems = append(s.systems, text)
 		case "user":
 			s.user = text
+			s.users = append(s.users, text)
 		}
 	}
 	s.tools = len(b.Tools)
@@ -200,8 +207,14 @@ func TestRequestSent(t *testing.T) {
 				}
 				s := parseSent(t, p, reqs[0].Body)
 				layer := preview.Layer(f.cat, a)
-				if len(s.systems) != 2 || s.systems[0] != "You are the frontline of a test." || s.systems[1] != layer {
-					t.Fatalf("system messages %q, want the preamble then the layer's bytes:\n%s", s.systems, layer)
+				if len(s.systems) != 1 || s.systems[0] != "You are the frontline of a test." {
+					t.Fatalf("system messages %q, want the preamble alone", s.systems)
+				}
+				// The layer is per turn (SubAgentDiscoveryContextLayer is
+				// EveryTurn @28ddf700's runtime): "[system: <layer>]", the
+				// user message just before the request.
+				if len(s.users) != 2 || s.users[0] != "[system: "+layer+"]" {
+					t.Fatalf("user messages %q, want the per-turn layer's bytes first:\n%s", s.users, layer)
 				}
 				if !strings.Contains(layer, "## analyst\nReads service logs and explains failures.\n") || !strings.Contains(layer, "Timeout: 120s") || strings.Contains(layer, "## ops") {
 					t.Errorf("the layer does not follow the audience rules (internal hidden, blocks as the runtime writes them):\n%s", layer)
@@ -213,7 +226,7 @@ func TestRequestSent(t *testing.T) {
 					t.Errorf("tools %d, first %+v", s.tools, s.tool)
 				}
 				rec := res.Samples[0].Run
-				if rec.Frontline == nil || rec.Frontline.Audience != a.String() || len(rec.Frontline.Systems) != 2 || rec.Frontline.Systems[1] != layer {
+				if rec.Frontline == nil || rec.Frontline.Audience != a.String() || len(rec.Frontline.Systems) != 1 || rec.Frontline.Nudge != "[system: "+layer+"]" {
 					t.Errorf("run.json frontline %+v", rec.Frontline)
 				}
 				if rec.Model.Role != "Main" || strings.Join(rec.Tools, ",") != "spawn_agent" {

@@ -123,7 +123,13 @@ func TestRequestSentAsNetClaw(t *testing.T) {
 			}
 			order := []string{"[directly callable core tools]", "[deferred first-party tools - discover with search_tools]", "spawn_agent: Delegate",
 				"[skills]|invoke via /name", "|  changelog: Keep the changelog.", "[memories — sqlite-backed with automatic recall]",
-				"[available-subagents — use spawn_agent to delegate]", "## analyst", "[attachments]"}
+				"[attachments]"}
+			if strings.Contains(static, "[available-subagents") {
+				t.Errorf("the static context holds the per-turn sub-agent layer:\n%s", static)
+			}
+			if !strings.Contains(static, "\ncheck_agent_run: Read an accepted child run") {
+				t.Errorf("the tool index does not list check_agent_run as deferred:\n%s", static)
+			}
 			at := 0
 			for _, s := range order {
 				i := strings.Index(static[at:], s)
@@ -135,7 +141,7 @@ func TestRequestSentAsNetClaw(t *testing.T) {
 			if len(users) != 2 || users[1] != "Please look over my diff." {
 				t.Fatalf("user messages %q", users)
 			}
-			if want := "[system: [current-time]\nutc: 2026-12-02T05:48:54.0000000+00:00\n"; !strings.HasPrefix(users[0], want) ||
+			if want := "[system: " + preview.Layer(f.cat, preview.Personal) + "\n\n[current-time]\nutc: 2026-12-02T05:48:54.0000000+00:00\n"; !strings.HasPrefix(users[0], want) ||
 				!strings.Contains(users[0], "\n\n[working-context]\n") || !strings.HasSuffix(users[0], "project_dir: "+project+"]") {
 				t.Errorf("per-turn message:\n%s", users[0])
 			}
@@ -241,7 +247,7 @@ func TestRenderAsNetClaw(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := strings.Replace(plain.Frontline.Render(), "# system (preamble)\n", "# system (preamble: agentdesk's neutral default)\n", 1)
-	if got := plain.Render(); got != want || !strings.HasPrefix(got, "# system (preamble: agentdesk's neutral default)\n") || plain.Nudge() != "" {
+	if got := plain.Render(); got != want || !strings.HasPrefix(got, "# system (preamble: agentdesk's neutral default)\n") || plain.Nudge() != "[system: "+plain.Frontline.Layer+"]" {
 		t.Errorf("the default question renders\n%s\nwant\n%s", got, want)
 	}
 }
@@ -271,8 +277,8 @@ func TestSuiteStaleContextLayer(t *testing.T) {
 		t.Fatalf("record: %s", statuses(rec))
 	}
 	for _, r := range f.srv.Requests() {
-		if !strings.HasPrefix(r.FirstUser(), "[system: [current-time]") {
-			t.Fatalf("a recorded request lacks the per-turn block: %q", r.FirstUser())
+		if len(r.Messages) < 2 || !strings.HasPrefix(r.Messages[0].Text, "[system: [available-subagents") || !strings.Contains(r.Messages[0].Text, "\n\n[current-time]") {
+			t.Fatalf("a recorded request lacks the per-turn block: %+v", r.Messages)
 		}
 	}
 	off := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Offline, Frontline: asNetClaw(day.AddDate(0, 3, 1))})

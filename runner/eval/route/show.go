@@ -21,17 +21,13 @@ func (p *Prepared) Render() string {
 	sys := p.Systems()
 	fmt.Fprintf(&b, "# system (preamble: %s)\n%s\n\n", preambleSourceOf(p.Question), sys[0])
 	if len(sys) > 1 {
-		head := fmt.Sprintf("[available-subagents], audience %s", f.Audience)
-		if c := p.Question.Context; c != nil {
-			var names []string
-			for _, l := range c.Layers {
-				if !l.PerTurn {
-					names = append(names, l.Name)
-				}
+		var names []string
+		for _, l := range p.Question.Context.Layers {
+			if !l.PerTurn {
+				names = append(names, l.Name)
 			}
-			head = fmt.Sprintf("context layers: %s; audience %s", strings.Join(names, ", "), f.Audience)
 		}
-		fmt.Fprintf(&b, "# system (%s)\n%s\n\n", head, sys[1])
+		fmt.Fprintf(&b, "# system (context layers: %s; audience %s)\n%s\n\n", strings.Join(names, ", "), f.Audience, sys[1])
 	}
 	for _, t := range p.tools() {
 		fmt.Fprintf(&b, "# tool %s\n%s\nparameters: %s\n\n", t.Name, t.Description, t.Parameters)
@@ -43,7 +39,7 @@ func (p *Prepared) Render() string {
 				names = append(names, l.Name)
 			}
 		}
-		fmt.Fprintf(&b, "# user (per-turn context: %s)\n%s\n\n", strings.Join(names, ", "), n)
+		fmt.Fprintf(&b, "# user (per-turn context: %s; audience %s)\n%s\n\n", strings.Join(names, ", "), f.Audience, n)
 	}
 	fmt.Fprintf(&b, "# user\n%s\n", f.Request)
 	if c := p.Question.Context; c != nil && len(c.NotReproduced) > 0 {
@@ -103,7 +99,7 @@ func (p *Prepared) JSON() RequestJSON {
 		}
 		r.NotReproduced = append(r.NotReproduced, c.NotReproduced...)
 	} else {
-		r.Layers = append(r.Layers, LayerJSON{Name: "available-subagents", Text: p.Frontline.Layer})
+		r.Layers = append(r.Layers, LayerJSON{Name: "available-subagents", PerTurn: true, Text: p.Frontline.Layer})
 	}
 	for _, t := range p.tools() {
 		params := t.Parameters

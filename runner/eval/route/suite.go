@@ -360,7 +360,11 @@ func firstError(ds []lint.Diagnostic) string {
 }
 
 // Fingerprint is what a routing sample sends, part by part: the layer, the
-// preamble, the model, the tool offered and the request.
+// preamble, the model, the tool offered, the static context layers, the
+// request's shape (PartRequestShape) and the request. The layer part is
+// the layer's text wherever it travels: the per-turn block is
+// fingerprinted by the layer it carries, not by the clock or the checkout
+// (the current time and the working context are left out).
 func Fingerprint(p *Prepared, preambleSource string) evalrec.Fingerprint {
 	f := p.Frontline
 	if preambleSource == "" {
@@ -397,7 +401,34 @@ func Fingerprint(p *Prepared, preambleSource string) evalrec.Fingerprint {
 			fp = append(fp, evalrec.NewDigest(PartContextLayer+l.Name, l.Text, layerSources[l.Name]))
 		}
 	}
+	fp = append(fp, requestShape())
 	return append(fp, evalrec.NewPart(evalrec.PartFirstMessage, f.Request, "the case's request"))
+}
+
+// PartRequestShape is the fingerprint part that says how the frontline
+// request is laid out: where the [available-subagents] layer travels and
+// which NetClaw the layout follows. Its value changes when agentdesk
+// follows a newer layout, so a recording made with the old one is stale
+// and says so ("request shape changed: … → …"); one made before the part
+// existed (when the layer was a system message) says why with the part's
+// Why.
+const PartRequestShape = "request shape"
+
+// RequestShape is the request shape's value now: the layer in the
+// per-turn "[system: …]" user message (SubAgentDiscoveryContextLayer is
+// EveryTurn), spawn_agent and check_agent_run as NetClaw 28ddf700
+// declares them.
+const RequestShape = "layer per turn, spawn_agent and check_agent_run of NetClaw 28ddf700"
+
+// requestShape is the request-shape part. The layer's text stays in the
+// layer part, which covers it whatever message carries it; the rest of
+// the per-turn block (the time, the working context) stays out, as above.
+func requestShape() evalrec.Part {
+	p := evalrec.NewPart(PartRequestShape, RequestShape, "")
+	p.Why = "the recording was made when the [available-subagents] layer was a system message; " +
+		"NetClaw now sends it in the per-turn [system: …] user message, spawn_agent's description says the sub-agent runs in the background, " +
+		"and the tool index lists check_agent_run: record it again with --record"
+	return p
 }
 
 // PartContextLayer prefixes the fingerprint part of each of the main

@@ -128,7 +128,8 @@ func NewMatrix(cases []*suitefile.Case, models []string, results []*CaseResult) 
 			for _, s := range cr.Samples {
 				if s != nil && s.How != "" && s.Status != Error {
 					a.times = append(a.times, s.Duration)
-					a.tokens = append(a.tokens, s.OutputTokens)
+					n, _ := s.OutputTokens()
+					a.tokens = append(a.tokens, n)
 				}
 			}
 			cell.Ran = len(a.times)

@@ -94,13 +94,13 @@ cases:
 `))
 	c := s.Cases
 	smp := func(n int, st Status, ms, tokens int) *SampleResult {
-		return &SampleResult{N: n, Status: st, How: "replay", Duration: time.Duration(ms) * time.Millisecond, OutputTokens: tokens}
+		return &SampleResult{N: n, Status: st, How: "replay", Duration: time.Duration(ms) * time.Millisecond, ReportedOutputTokens: tokens}
 	}
 	return &SuiteResult{Suite: s, Duration: time.Second, Models: []suitefile.ModelChoice{{Name: "Main", Role: "Main"}, {Name: "cheap", Definition: "cheap"}},
 		Cases: []*CaseResult{
 			{Case: c[0], Model: "Main", Status: Pass, Passed: 2, Duration: 2 * time.Second, Samples: []*SampleResult{smp(1, Pass, 900, 120), smp(2, Pass, 1100, 140)}},
 			{Case: c[0], Model: "cheap", Status: Fail, Passed: 1, Duration: time.Second, Message: "contains \"brief\": the output does not hold it", Samples: []*SampleResult{
-				smp(1, Pass, 400, 90), {N: 2, Status: Fail, How: "replay", RunID: "r9", RunDir: "/runs/r9", Duration: 600 * time.Millisecond, OutputTokens: 300,
+				smp(1, Pass, 400, 90), {N: 2, Status: Fail, How: "replay", RunID: "r9", RunDir: "/runs/r9", Duration: 600 * time.Millisecond, ReportedOutputTokens: 300,
 					Failures: []Failure{{Key: "contains", Expect: `contains "brief"`, Message: "the output does not hold it"}}}}},
 			{Case: c[1], Model: "Main", Status: Pass, Passed: 1, Duration: 1500 * time.Millisecond, Samples: []*SampleResult{smp(1, Pass, 1500, 200)}},
 			{Case: c[1], Model: "cheap", Status: Stale, Message: "recorded with something that has changed since: model changed", Samples: []*SampleResult{

@@ -145,11 +145,9 @@ type SampleResult struct {
 	MCP []string
 	// Duration is the run's time (its recorded time for a replay).
 	Duration time.Duration
-	// OutputTokens is the output tokens the run's model calls reported;
-	// when they reported none, the final output counted with agentdesk's
-	// tokenizer (OutputTokensCounted is then set).
-	OutputTokens        int
-	OutputTokensCounted bool
+	// ReportedOutputTokens is the output tokens the run's model calls
+	// reported, 0 when they reported none (OutputTokens counts them then).
+	ReportedOutputTokens int
 	// Recording is the recording's path (replayed, or kept).
 	Recording string
 	// Recorded says what --record did with the recording file: Replaced
@@ -172,4 +170,16 @@ type Failure struct {
 	// Key is the expect key ("contains"), for the position of an
 	// annotation.
 	Key string
+}
+
+// OutputTokens returns the sample's output tokens: as its model calls
+// reported them, or, when they reported none, its final output counted
+// with agentdesk's tokenizer (counted is then set). The count is made
+// when asked: it builds the tokenizer's vocabulary, which a report that
+// shows no tokens never needs.
+func (s *SampleResult) OutputTokens() (n int, counted bool) {
+	if s.ReportedOutputTokens > 0 || s.Output == "" {
+		return s.ReportedOutputTokens, false
+	}
+	return lint.CountTokens(s.Output), true
 }

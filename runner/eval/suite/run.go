@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -82,6 +83,9 @@ type Options struct {
 	// record: a sample it has no recording of says what it carries
 	// instead of suggesting --record.
 	Demo bool
+	// Browser says the samples run from the browser's Tests pane: the
+	// refusal of a call no one approved then advises what works there.
+	Browser bool
 	// Seed, when set, gives the recording of a sample recorded from a
 	// kept run (agentdesk runs --to-case) instead of a live run: with Mode
 	// Record, the sample replays it and keeps it as its recording.
@@ -455,8 +459,19 @@ func (x *execution) resolve(s *suitefile.Suite, c *suitefile.Case, m *suitefile.
 			p = abs
 		}
 		spec.Project = p
-		spec.Approve = x.o.Approve
 		spec.Mocks = mocksOf(c.Mocks)
+	}
+	if spec.Project != "" {
+		// The case's approve: (its own, then the suite's) with the
+		// command's --approve.
+		spec.Approve = slices.Clone(x.o.Approve)
+		for _, ap := range c.Approve {
+			p, err := approve.Parse(ap.Text)
+			if err != nil {
+				return sent{}, fmt.Errorf("%s:%d: %w", s.Path, ap.Pos.Line, err)
+			}
+			spec.Approve = append(spec.Approve, p)
+		}
 	}
 	if c.Skill != "" {
 		sk := cat.Skill(c.Skill)

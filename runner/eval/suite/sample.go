@@ -12,6 +12,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
@@ -150,7 +151,7 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 	res.ToolCalls = rec.ToolCalls
 	res.MCP = mcpFailures(rec.MCP)
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
-	res.OutputTokens, res.OutputTokensCounted = OutputTokens(&rec)
+	res.ReportedOutputTokens = rec.Usage.OutputTokens
 	if why := noAnswer(c.Expect, &rec); why != "" {
 		// A run that got no answer to check (the model unreachable, a
 		// cancel) is not a failure of the agent: its checks are not
@@ -161,7 +162,7 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 		}
 		return errorf("%s", why)
 	}
-	res.Failures = check(c.Expect, &rec, func() (int, bool) { return res.OutputTokens, res.OutputTokensCounted })
+	res.Failures = check(c.Expect, &rec, res.OutputTokens)
 	if len(c.Expect.Changes) > 0 {
 		res.Failures = append(res.Failures, CheckChanges(c.Expect.Changes, run.Changes(), snt.spec.Project)...)
 	}
@@ -300,6 +301,10 @@ func failedOn(fs []Failure, keys ...string) bool {
 // recorded run's cassette is read back from its folder.
 func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*runner.Run, runfolder.Record, *cassette.Cassette, error) {
 	spec.NoMCP, spec.MCPStartTimeout = x.o.NoMCP, x.o.MCPStartTimeout
+	spec.Advice = approve.AdviseSuite
+	if x.o.Browser {
+		spec.Advice = approve.AdviseBrowserSuite
+	}
 	if spec.Replay == nil && spec.Project != "" && !spec.NoMCP {
 		spec.MCP = x.mcpCatalog(ctx)
 	}

@@ -25,8 +25,8 @@ func TestMaxOutputTokensWithoutReportedUsage(t *testing.T) {
 		if terse.Status != Fail || !strings.Contains(terse.Message, "counted by agentdesk") || !strings.Contains(terse.Message, "reported no usage") {
 			t.Errorf("%v: no usage: %s %q", mode, terse.Status, terse.Message)
 		}
-		if s := terse.Samples[0]; s.OutputTokens <= 3 || !s.OutputTokensCounted {
-			t.Errorf("%v: sample tokens %d counted %v", mode, s.OutputTokens, s.OutputTokensCounted)
+		if n, counted := terse.Samples[0].OutputTokens(); n <= 3 || !counted {
+			t.Errorf("%v: sample tokens %d counted %v", mode, n, counted)
 		}
 		if rep.Status != Fail || !strings.Contains(rep.Message, "the reply took 40 output tokens") || strings.Contains(rep.Message, "counted") {
 			t.Errorf("%v: reported: %s %q", mode, rep.Status, rep.Message)

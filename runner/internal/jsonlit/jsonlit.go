@@ -6,6 +6,7 @@
 package jsonlit
 
 import (
+	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -35,7 +36,26 @@ func Natural(b []byte) (int64, []byte, bool) {
 // UTF-8, an unknown escape, a lone surrogate (which encoding/json turns
 // into U+FFFD); where ok is true the text is what encoding/json decodes.
 func String(b []byte) (out, rest []byte, ok bool) {
-	out = make([]byte, 0, len(b))
+	// The body ends at the first quote no backslash escapes; decoded, it
+	// is never longer than written, so out is made once, to that size
+	// (b runs on to the end of a line or a file).
+	end := 0
+	for {
+		k := bytes.IndexByte(b[end:], '"')
+		if k < 0 {
+			return nil, nil, false
+		}
+		end += k
+		n := 0 // the backslashes before it: an odd number escapes it
+		for n < end && b[end-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			break
+		}
+		end++
+	}
+	out = make([]byte, 0, end)
 	i := 0
 	for i < len(b) {
 		// A run of plain ASCII goes in at once.

@@ -1,0 +1,80 @@
+package suitefile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/lint"
+)
+
+// A suite and a case may approve gated calls with the same patterns as
+// --approve: the case's own, then the suite's. A pattern that cannot be
+// read is an error at its line.
+func TestApproveList(t *testing.T) {
+	src := `approve: ["web_fetch:https://docs.test/*"]
+cases:
+  - name: runs tests
+    task: run the tests
+    project: proj
+    approve:
+      - "shell_execute:go test *"
+      - mcp:github
+  - name: plain
+    task: read
+`
+	s := Parse("a.test.yaml", []byte(src))
+	if len(s.Diagnostics) != 0 {
+		t.Fatalf("diagnostics: %v", diagLines(s.Diagnostics))
+	}
+	var got []string
+	for _, p := range s.Cases[0].Approve {
+		got = append(got, p.Text)
+	}
+	if strings.Join(got, "|") != "shell_execute:go test *|mcp:github|web_fetch:https://docs.test/*" || s.Cases[0].Approve[0].Pos.Line != 7 {
+		t.Errorf("case approve = %q (%+v)", got, s.Cases[0].Approve)
+	}
+	if len(s.Cases[1].Approve) != 1 || s.Cases[1].Approve[0].Text != "web_fetch:https://docs.test/*" {
+		t.Errorf("the suite's approve: is not the second case's: %+v", s.Cases[1].Approve)
+	}
+
+	bad := `cases:
+  - name: one
+    task: t
+    approve: ["shell_execute:", "fs__", "mcp:", "no spaces allowed", ""]
+`
+	s = Parse("b.test.yaml", []byte(bad))
+	lines := diagLines(s.Diagnostics)
+	for _, want := range []string{"the glob after \"shell_execute:\" is empty", "the tool half after fs__ is empty", "mcp: is followed by one MCP server's name", "is not a tool name", "the pattern is empty"} {
+		found := false
+		for _, l := range lines {
+			if strings.Contains(l, want) && strings.Contains(l, RuleApprove) && strings.HasPrefix(l, "4:") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no %s diagnostic at line 4 saying %q in %q", RuleApprove, want, lines)
+		}
+	}
+}
+
+// An approve: pattern naming an MCP server the configuration does not
+// have approves nothing: lint says so.
+func TestApproveUnknownServer(t *testing.T) {
+	dir := t.TempDir()
+	h := lint.NewHome(dir, "")
+	if err := os.MkdirAll(h.ConfigDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(h.ConfigFile(), []byte(`{"McpServers": {"github": {"Command": "/bin/true"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &lint.Catalog{Home: h, Config: lint.LoadConfig(h, nil)}
+	s := Parse(filepath.Join(dir, "a.test.yaml"), []byte("cases:\n  - name: one\n    task: t\n    approve: [mcp:github, mcp:gitlab, gitlab__issue]\n"))
+	Check(s, c)
+	lines := strings.Join(diagLines(s.Diagnostics), "\n")
+	if strings.Count(lines, "no MCP server is named gitlab") != 2 || strings.Contains(lines, "named github") {
+		t.Errorf("diagnostics:\n%s", lines)
+	}
+}

@@ -1,0 +1,134 @@
+package runner
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/wire"
+)
+
+// What the parent receives after a run on the loopback model: the
+// acceptance record, the notice, the terminal record with NetClaw's
+// fields, and the file handoff (read with file_read, changed in the
+// overlay), for a completed, a truncated and a failed run; run.json and
+// result.md hold them.
+func TestParentRecords(t *testing.T) {
+	read := script(modeltest.ToolCall("c1", "file_read", `{"Path":"README.md","_rationale":"read the readme"}`), modeltest.Finish(modeltest.FinishTools))
+	write := script(modeltest.ToolCall("c2", "file_write", `{"Path":"notes/summary.md","Content":"# Summary\n","_rationale":"save"}`), modeltest.Finish(modeltest.FinishTools))
+	tests := []struct {
+		name    string
+		scripts []modeltest.Script
+		limits  Limits
+		outcome vocab.Outcome
+		state   string
+		reason  string
+		success bool
+	}{
+		{"completed", []modeltest.Script{read, write, modeltest.Reply("Done: the port is 8080.")}, Limits{}, vocab.Completed, "Completed", "", true},
+		{"truncated", []modeltest.Script{read, script(modeltest.Text("The port is 80"), modeltest.Length())}, Limits{}, vocab.Failed, "Failed", "output_truncated", false},
+		{"failed", []modeltest.Script{read, {Status: 500, ErrorMessage: "the model broke"}}, Limits{}, vocab.Failed, "Failed", "llm_call_failed", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, wire.OpenAI)
+			f.srv.Enqueue(tt.scripts...)
+			dir := project(t)
+			_, rec := f.run(t, f.toolSpec("Find the port.", dir, tt.limits))
+			if rec.Outcome != tt.outcome || rec.Reason != tt.reason {
+				t.Fatalf("outcome %s/%s (%s), want %s/%s", rec.Outcome, rec.Reason, rec.Error, tt.outcome, tt.reason)
+			}
+			checkFolder(t, rec)
+			p := rec.Parent
+			if p == nil {
+				t.Fatal("run.json has no parent record")
+			}
+			scope := "subagent/tester/" + rec.RunID
+			if got, want := p.Acceptance.Text(), `{"run_id":"`+rec.RunID+`","scope_id":"`+scope+`","state":"Accepted","control_tool":"check_agent_run"}`; got != want {
+				t.Errorf("acceptance\n got %s\nwant %s", got, want)
+			}
+			resultPath := filepath.Join(rec.Dir, runfolder.ResultFile)
+			wantNotice := "Subagent run " + rec.RunID + " (tester) ended: " + string(tt.outcome)
+			if tt.reason != "" {
+				wantNotice += " (" + tt.reason + ")"
+			}
+			wantNotice += ". Its result is in " + resultPath + ": read it with file_read."
+			if p.Notice != wantNotice {
+				t.Errorf("notice\n got %s\nwant %s", p.Notice, wantNotice)
+			}
+			// The terminal record as NetClaw's JSON: its fields in order.
+			var body map[string]json.RawMessage
+			text := p.Terminal.Text()
+			if err := json.Unmarshal([]byte(text), &body); err != nil {
+				t.Fatalf("terminal record %s: %v", text, err)
+			}
+			keys := []string{"run_id", "scope_id", "state", "source_operation", "outcome", "reason", "output", "working_context", "findings", "log_path", "artifact_directory", "warning", "checkpoint"}
+			at := 0
+			for _, k := range keys {
+				i := strings.Index(text[at:], `"`+k+`":`)
+				if i < 0 {
+					t.Fatalf("terminal record lacks %s or has it out of order: %s", k, text)
+				}
+				at += i
+			}
+			var term struct {
+				State, Outcome, SourceOperation string
+				Reason                          *string
+				Output                          string
+				WorkingContext                  *struct {
+					ProjectDirectory                 string
+					ReadFiles, ConfirmedChangedFiles []string
+				} `json:"working_context"`
+				LogPath           *string `json:"log_path"`
+				ArtifactDirectory *string `json:"artifact_directory"`
+			}
+			json.Unmarshal([]byte(text), &term)
+			if term.State != tt.state || term.Outcome != string(tt.outcome) || (tt.reason == "") != (term.Reason == nil) {
+				t.Errorf("terminal state %s outcome %s reason %v", term.State, term.Outcome, term.Reason)
+			}
+			readme := filepath.Join(dir, "README.md")
+			if strings.Join(p.Handoff.Read, ",") != readme {
+				t.Errorf("files read %v, want %s", p.Handoff.Read, readme)
+			}
+			if tt.success {
+				changed := filepath.Join(dir, "notes", "summary.md")
+				if strings.Join(p.Handoff.Changed, ",") != changed {
+					t.Errorf("files changed %v, want %s", p.Handoff.Changed, changed)
+				}
+				if w := term.WorkingContext; w == nil || w.ProjectDirectory != dir || strings.Join(w.ReadFiles, ",") != readme || strings.Join(w.ConfirmedChangedFiles, ",") != changed {
+					t.Errorf("working context %+v", term.WorkingContext)
+				}
+				if term.LogPath == nil || *term.LogPath != filepath.Join(rec.Dir, runfolder.TranscriptFile) || term.ArtifactDirectory == nil || *term.ArtifactDirectory != rec.Dir {
+					t.Errorf("locations %v %v", term.LogPath, term.ArtifactDirectory)
+				}
+				if term.Output != "Done: the port is 8080." {
+					t.Errorf("output %q", term.Output)
+				}
+			} else {
+				// A run that did not succeed hands over no working context
+				// and no locations; its output is its failure text.
+				if term.WorkingContext != nil || term.LogPath != nil || term.ArtifactDirectory != nil {
+					t.Errorf("a failed run hands over %s", text)
+				}
+				if term.Output != rec.Error || term.Output == "" {
+					t.Errorf("output %q, want the failure text %q", term.Output, rec.Error)
+				}
+			}
+			md, err := os.ReadFile(resultPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{"\n## What the parent receives\n\n", "- spawn_agent returns at once: " + p.Acceptance.Text() + "\n",
+				"- notice (user message): " + p.Notice + "\n", "- files read: " + readme + "\n"} {
+				if !strings.Contains(string(md), want) {
+					t.Errorf("result.md lacks %q:\n%s", want, md)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,203 @@
+package runfolder
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/preview"
+	"github.com/agentdesk/agentdesk/preview/request"
+)
+
+// ParentRecord is what the parent session receives for a run, as NetClaw
+// would hand it over (preview.AcceptanceRecord, preview.TerminalRecord,
+// preview.ParentNotice: the commits are there): the acceptance record its
+// spawn_agent call returns at once, the notice that arrives as a user
+// message when the run ends, the terminal record, and the file handoff.
+// A frontline run (agentdesk route) has none. Runs made before agentdesk
+// recorded it have none either (run.json has no "parent").
+type ParentRecord struct {
+	// Acceptance is spawn_agent's result, before the run starts.
+	Acceptance preview.AcceptanceRecord `json:"acceptance"`
+	// Notice is the user message that tells the parent the run ended.
+	Notice string `json:"notice"`
+	// Terminal is the terminal record (ChildRunDelivery.TerminalBody);
+	// check_agent_run returns it too.
+	Terminal preview.TerminalRecord `json:"terminal"`
+	// Handoff is what the run read and changed, whatever its outcome; the
+	// parent receives it (working_context) only for a Completed or
+	// Partial run.
+	Handoff FileHandoff `json:"handoff"`
+}
+
+// FileHandoff is the structured file handoff: the files a run read with
+// file_read and the files it changed (its overlay's changes: the project
+// itself never changes), absolute paths in the project.
+type FileHandoff struct {
+	Read    []string `json:"read"`
+	Changed []string `json:"changed"`
+}
+
+// SourceOperation is the operation that started the run, as the terminal
+// record names it: spawn_agent, or skill_load for a routed skill
+// (ChildRunDelivery.ToolName @28ddf700 names skill_load for a skill's
+// run; inferred for a skill the model loads itself).
+func (r *Record) SourceOperation() string {
+	if r.Skill != "" {
+		return "skill_load"
+	}
+	return preview.SpawnAgentTool
+}
+
+// NewParentRecord builds what the parent receives for the ended run rec
+// (rec.Dir is its folder, rec.Changes its overlay's changes); nil for a
+// frontline run. git is the project's git state at the end (nil when
+// unknown): the working context's worktree, branch and head.
+func NewParentRecord(rec *Record, git *request.GitState) *ParentRecord {
+	if rec.Frontline != nil || rec.RunID == "" {
+		return nil
+	}
+	p := &ParentRecord{Acceptance: preview.Acceptance(rec.RunID, rec.Agent), Handoff: handoff(rec)}
+	reason := rec.Reason
+	p.Notice = preview.ParentNotice(rec.RunID, rec.Agent, string(rec.Outcome), reason, filepath.Join(rec.Dir, ResultFile))
+	t := preview.TerminalRecord{
+		RunID: rec.RunID, ScopeID: p.Acceptance.ScopeID, State: rec.State, SourceOperation: rec.SourceOperation(),
+		Outcome: string(rec.Outcome), Output: rec.Output, Findings: []string{},
+	}
+	if reason != "" {
+		t.Reason = &reason
+	}
+	if rec.Outcome == vocab.Completed || rec.Outcome == vocab.Partial {
+		// A successful run carries its working context and its
+		// locations: its log (the transcript) and its artifact folder.
+		wc := &preview.WorkingContextDelta{ReadFiles: p.Handoff.Read, ConfirmedChangedFiles: p.Handoff.Changed, ObservedChangedFiles: []string{}}
+		if rec.Project != "" {
+			wc.ProjectDirectory = ptr(rec.Project)
+		}
+		if git != nil && git.Kind == request.GitAvailable {
+			wc.Worktree, wc.Branch, wc.Head = ptr(git.Worktree), optional(git.Branch), optional(git.Head)
+		}
+		t.WorkingContext = wc
+		t.LogPath, t.ArtifactDirectory = ptr(filepath.Join(rec.Dir, TranscriptFile)), ptr(rec.Dir)
+	} else if rec.Error != "" {
+		// A failed run's output is its failure text.
+		t.Output = rec.Error
+	}
+	p.Terminal = t
+	return p
+}
+
+// handoff reads the files rec read (its answered file_read calls, in
+// order, each once) and changed (its overlay's changes).
+func handoff(rec *Record) FileHandoff {
+	h := FileHandoff{Read: []string{}, Changed: []string{}}
+	for _, tc := range rec.ToolCalls {
+		if tc.Name != "file_read" || tc.Result == nil || tc.Result.Error || tc.Result.Refused || !tc.Complete {
+			continue
+		}
+		path := argPath(tc.Arguments)
+		if path == "" {
+			continue
+		}
+		if !filepath.IsAbs(path) {
+			if rec.Project == "" {
+				continue
+			}
+			path = filepath.Join(rec.Project, path)
+		}
+		path = filepath.Clean(path)
+		if !slices.Contains(h.Read, path) {
+			h.Read = append(h.Read, path)
+		}
+	}
+	for _, c := range rec.Changes {
+		if rec.Project != "" {
+			h.Changed = append(h.Changed, filepath.Join(rec.Project, filepath.FromSlash(c.Path)))
+		}
+	}
+	return h
+}
+
+// argPath is the Path argument of a call, found as the runtime finds
+// arguments (exact name, else without regard to case); "" for none.
+func argPath(args string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(args), &m) != nil {
+		return ""
+	}
+	raw, ok := m["Path"]
+	if !ok {
+		for k, v := range m {
+			if strings.EqualFold(k, "path") {
+				raw, ok = v, true
+				break
+			}
+		}
+	}
+	var s string
+	if !ok || json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return strings.TrimSpace(s)
+}
+
+func ptr(s string) *string { return &s }
+
+// optional is nil for "", else &s.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// Lines render what the parent receives for a person to read, one item a
+// line, control characters made visible: the acceptance record, the
+// notice, the terminal record (NetClaw's JSON), the files read and
+// changed. result.md, run's report and the Run pane show them.
+func (p *ParentRecord) Lines() []string {
+	if p == nil {
+		return nil
+	}
+	files := func(fs []string) string {
+		if len(fs) == 0 {
+			return "none"
+		}
+		return strings.Join(fs, ", ")
+	}
+	handedOver := "the parent gets them in working_context"
+	if p.Terminal.WorkingContext == nil {
+		handedOver = "not handed over: the run did not succeed"
+	}
+	return []string{
+		"spawn_agent returns at once: " + termsafe.Escape(p.Acceptance.Text()),
+		"notice (user message): " + termsafe.Escape(p.Notice),
+		"terminal record: " + termsafe.Escape(p.Terminal.Text()),
+		"files read: " + termsafe.Escape(files(p.Handoff.Read)),
+		"files changed (overlay): " + termsafe.Escape(files(p.Handoff.Changed)) + " (" + handedOver + ")",
+	}
+}
+
+// Summary says in one line what the parent receives, for the Run pane
+// (result.md and run.json hold the records themselves):
+//
+//	spawn_agent → Accepted (check_agent_run) · notice: Completed, result.md · files: 1 read, 1 changed
+func (p *ParentRecord) Summary() string {
+	if p == nil {
+		return ""
+	}
+	outcome := p.Terminal.Outcome
+	if p.Terminal.Reason != nil {
+		outcome += " (" + *p.Terminal.Reason + ")"
+	}
+	handoff := fmt.Sprintf("%d read, %d changed", len(p.Handoff.Read), len(p.Handoff.Changed))
+	if p.Terminal.WorkingContext == nil {
+		handoff += ", not handed over"
+	}
+	return termsafe.Escape(fmt.Sprintf("spawn_agent → %s (%s) · notice: %s, %s · files: %s",
+		p.Acceptance.State, p.Acceptance.ControlTool, outcome, ResultFile, handoff))
+}
