@@ -19,6 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/report"
 	"github.com/agentdesk/agentdesk/runner/eval/route"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui/demo"
@@ -41,7 +42,7 @@ type routeFlags struct {
 	record      bool
 	static      bool
 	showRequest bool
-	format      suiteFormat
+	format      report.Format
 	suite       bool
 	offline     bool
 	prefill     time.Duration
@@ -211,7 +212,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--failed runs again the failed cases of routing suites: use it with --suite")
 	case f.watch || f.live:
 		return usageErrorf("--watch re-runs routing suites: use it with --suite")
-	case f.format == suiteAsJUnit || f.format == suiteAsGitHub || f.format == suiteAsHTML:
+	case f.format != report.Text && f.format != report.JSON:
 		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
 	case f.static && (f.record || changed("samples") || changed("system-file") || changed("model-role") || f.showRequest):
 		return usageErrorf("--static asks no model: leave out --record, --samples, --system-file, --model-role and --show-request")
@@ -284,7 +285,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return exitWith(exitFindings, err)
 	}
 	if f.showRequest {
-		if f.format == suiteAsJSON {
+		if f.format == report.JSON {
 			return writeJSONDoc(g, p.JSON())
 		}
 		return writeString(g.stdout, termsafe.EscapeLines(p.Render()))
@@ -318,7 +319,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		// of a trial, which no sample played): the recordings that did.
 		res.Prepared.Model = *recorded
 	}
-	if f.format == suiteAsJSON {
+	if f.format == report.JSON {
 		err = writeRouteJSON(g, res)
 	} else {
 		err = writeString(g.stdout, routeText(res))
@@ -529,7 +530,7 @@ func routeStatic(g *globals, f routeFlags, c *lint.Catalog, a preview.Audience, 
 	idx := route.NewIndex(preview.Listed(c, a))
 	ranks := idx.Rank(request)
 	similar := idx.Similar(0)
-	if f.format == suiteAsJSON {
+	if f.format == report.JSON {
 		return writeJSONDoc(g, routeDoc{Request: request, Audience: a, Agents: fl.Agents, Static: ranks, Similar: similar, Heuristic: staticHeuristic})
 	}
 	var b strings.Builder
