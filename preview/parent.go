@@ -184,8 +184,18 @@ func writeDotNetString(b *strings.Builder, s string) {
 		b.WriteByte(hex[r>>4&0xF])
 		b.WriteByte(hex[r&0xF])
 	}
+	b.Grow(len(s) + 2)
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
+		// A run of plain printable ASCII is copied at once.
+		j := i
+		for j < len(s) && s[j] >= 0x20 && s[j] < 0x7F && !dotNetEscaped[s[j]] {
+			j++
+		}
+		b.WriteString(s[i:j])
+		if i = j; i >= len(s) {
+			break
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n
 		switch {
@@ -201,8 +211,6 @@ func writeDotNetString(b *strings.Builder, s string) {
 			b.WriteString(`\b`)
 		case r == '\f':
 			b.WriteString(`\f`)
-		case r >= 0x20 && r < 0x7F && !strings.ContainsRune("\"&'+<>`", r):
-			b.WriteRune(r)
 		case r > 0xFFFF:
 			r1, r2 := utf16.EncodeRune(r)
 			u(uint16(r1))
@@ -213,6 +221,9 @@ func writeDotNetString(b *strings.Builder, s string) {
 	}
 	b.WriteByte('"')
 }
+
+// dotNetEscaped marks the printable ASCII the default encoder escapes.
+var dotNetEscaped = [128]bool{'"': true, '&': true, '\'': true, '+': true, '<': true, '>': true, '`': true, '\\': true}
 
 // dotNetWriter writes a JSON object as System.Text.Json does (compact).
 type dotNetWriter struct {

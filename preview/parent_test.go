@@ -51,3 +51,21 @@ func TestParentRecordTexts(t *testing.T) {
 		t.Errorf("working context: %s", got)
 	}
 }
+
+// BenchmarkTerminalRecordText times the terminal record's JSON, written
+// once at every run's end, for a run that read and changed 50 files.
+func BenchmarkTerminalRecordText(b *testing.B) {
+	dir := "/src/app"
+	var files []string
+	for i := range 50 {
+		files = append(files, "/src/app/pkg/file"+string(rune('a'+i%26))+".go")
+	}
+	out := strings.Repeat("The watcher waits 100 ms after the last event — then it rescans. ", 200)
+	t := TerminalRecord{RunID: "0123456789abcdef0123456789abcdef", ScopeID: "subagent/x/0123456789abcdef0123456789abcdef", State: "Completed",
+		SourceOperation: "spawn_agent", Outcome: "Completed", Output: out, Findings: []string{},
+		WorkingContext: &WorkingContextDelta{ProjectDirectory: &dir, ReadFiles: files, ConfirmedChangedFiles: files, ObservedChangedFiles: []string{}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = t.Text()
+	}
+}

@@ -55,6 +55,9 @@ func (r *Run) execute() {
 			// The reply itself is not kept: the next call sees the
 			// history and the nudge (SubAgentActor.AddSystemNudge).
 			msgs = append(msgs, wire.Message{Role: "user", Text: "[system: " + nudge + "]"})
+			r.mu.Lock()
+			r.rec.Counts.Nudges++
+			r.mu.Unlock()
 		} else {
 			results, stop := r.runTools(ev)
 			if stop != nil {
@@ -201,12 +204,15 @@ func pluralReplies(n int, phase string) string {
 // code fences (``` or ~~~) and quoted lines (>), as
 // SubAgentActor.ContainsUnexecutedToolCallMarkup does.
 func ContainsUnexecutedToolCallMarkup(text string) bool {
-	if strings.TrimSpace(text) == "" {
-		return false
+	if strings.Contains(text, "\r") {
+		// Line ends as .NET's ReplaceLineEndings reads them.
+		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 	}
 	inFence := false
-	for _, raw := range strings.Split(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n"), "\n") {
-		t := strings.TrimLeft(raw, " \t\v\f")
+	for rest := text; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		t := strings.TrimLeft(line, " \t\v\f")
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			inFence = !inFence
 			continue
@@ -214,9 +220,8 @@ func ContainsUnexecutedToolCallMarkup(text string) bool {
 		if inFence || strings.HasPrefix(t, ">") {
 			continue
 		}
-		line := strings.ToLower(strings.TrimSpace(t))
 		for _, p := range markupPrefixes {
-			if strings.HasPrefix(line, p) {
+			if len(t) >= len(p) && strings.EqualFold(t[:len(p)], p) {
 				return true
 			}
 		}

@@ -182,6 +182,13 @@ func TestEmptyRepliesAreNudgedThenFail(t *testing.T) {
 						}
 					}
 				}
+				if rec.Counts.Nudges != MaxPreToolEmptyRetries || rec.Counts.ModelCalls != 1+MaxPreToolEmptyRetries {
+					t.Errorf("counts %+v", rec.Counts)
+				}
+				md, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
+				if !strings.Contains(string(md), "- Model calls: 6 (5 after a nudge: the reply before held no answer)") {
+					t.Errorf("result.md:\n%s", md)
+				}
 				for _, s := range []string{tt.errHas, "6 empty replies in a row before any tool call", EmptyResponseFailureMessage} {
 					if !strings.Contains(rec.Error, s) {
 						t.Errorf("error %q lacks %q", rec.Error, s)

@@ -23,6 +23,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/sandbox"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -150,6 +151,10 @@ func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 			secrets = append(secrets, pw, url.PathEscape(pw))
 		}
 	}
+	// agentdesk's own secret-looking variables (DB_PASSWORD, AWS_*, …):
+	// a command or a server may print one (a passed one, or one it read
+	// elsewhere); it is never stored.
+	secrets = append(secrets, sandbox.SecretValues()...)
 	p.red = redact.New(secrets...)
 
 	if tape != nil {

@@ -119,6 +119,10 @@ type Spec struct {
 	Mocks tools.Mocker
 	// ExtraTools are offered beside the built-in ones (MCP tools).
 	ExtraTools []tools.Tool
+	// Sandbox is how approved commands and stdio MCP servers are
+	// confined (runner/sandbox): the zero value sandboxes them with the
+	// network off.
+	Sandbox tools.Sandbox
 	// NoMCP starts none of the configured MCP servers: their tools are
 	// not offered.
 	NoMCP bool
@@ -268,6 +272,10 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		// replay that passes never builds the tokenizer's vocabulary.
 		Prompt: promptRecord(p.request, red, !s.Unsaved),
 		MCP:    mcpRecord(p.mcp, p.mcpNotes, red),
+	}
+	if p.toolsOn && p.replay == nil {
+		r := SandboxReport(s.Sandbox)
+		rec.Sandbox = &r
 	}
 	if p.toolsOn {
 		rec.Tools = toolNames(p.tools)

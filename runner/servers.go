@@ -2,12 +2,17 @@ package runner
 
 import (
 	"context"
+	"fmt"
+	"os/exec"
+	"slices"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/sandbox"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
@@ -40,12 +45,76 @@ func (p *prepared) startMCP(ctx context.Context, s Spec) {
 		// A server that does not start within this limit offers no
 		// tools; the run goes on.
 		StartTimeout: s.MCPStartTimeout,
+		Sandbox:      p.serverSandbox(s),
+		AfterCall:    p.workspace.CollectWork,
 	})
 	for _, t := range servers.Tools() {
 		set.Add(t)
 	}
 	set.OnClose(servers.Close)
 	p.mcp, p.mcpNotes = servers, notes
+}
+
+// serverSandbox confines a stdio server as the run's commands are
+// (tools.Workspace.ServerSandbox): its own EnvironmentVariables are kept
+// whatever their names, agentdesk's secret-looking ones are not.
+func (p *prepared) serverSandbox(s Spec) func(cmd *exec.Cmd, server string) error {
+	return func(cmd *exec.Cmd, server string) error {
+		pass := slices.Clone(s.Sandbox.PassEnv)
+		for _, m := range s.Config.McpServers {
+			if m.Name == server {
+				for k := range m.EnvironmentVariables {
+					pass = append(pass, k)
+				}
+			}
+		}
+		box, err := p.workspace.ServerSandbox(server)
+		if err != nil {
+			return err
+		}
+		if box == nil {
+			cmd.Env, _ = sandbox.Scrub(cmd.Env, pass)
+			return nil
+		}
+		box.PassEnv = pass
+		return sandbox.Wrap(cmd, *box)
+	}
+}
+
+// SandboxReport says what sb makes of the sandbox on this machine: for
+// run.json, result.md, the run's stderr and the Run pane.
+func SandboxReport(sb tools.Sandbox) sandbox.Report {
+	if sb.Off {
+		return sandbox.Report{Unsandboxed: true}
+	}
+	return sandbox.Probe().WithNetwork(sb.Network, sb.NetworkServers)
+}
+
+// ProbeSandbox confines the stdio servers a batch of runs probes for
+// their tools (mcp.Probe) outside any run: sandboxed as a run's, with
+// nothing writable but their own /tmp; refused where the machine cannot
+// sandbox them.
+func ProbeSandbox(sb tools.Sandbox, cfg *lint.Config) func(cmd *exec.Cmd, server string) error {
+	return func(cmd *exec.Cmd, server string) error {
+		pass := slices.Clone(sb.PassEnv)
+		if cfg != nil {
+			for _, m := range cfg.McpServers {
+				if m.Name == server {
+					for k := range m.EnvironmentVariables {
+						pass = append(pass, k)
+					}
+				}
+			}
+		}
+		if sb.Off {
+			cmd.Env, _ = sandbox.Scrub(cmd.Env, pass)
+			return nil
+		}
+		if r := sandbox.Probe(); !r.Available() {
+			return fmt.Errorf("MCP server '%s' was not started: agentdesk cannot sandbox it on this machine (%s); pass --no-sandbox to run it unsandboxed: %w", server, r.Unavailable, sandbox.ErrUnavailable)
+		}
+		return sandbox.Wrap(cmd, sandbox.Config{Network: sb.Network || slices.Contains(sb.NetworkServers, server), PassEnv: pass})
+	}
 }
 
 // mcpCatalog returns the catalogue entries of the started servers' tools,

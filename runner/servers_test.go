@@ -100,7 +100,7 @@ func TestMCPToolInARunIsRecordedAndReplayed(t *testing.T) {
 		t.Fatalf("MCP record %+v", m)
 	}
 	md, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
-	if !strings.Contains(string(md), "## MCP servers\n\n- web (http): started, 12 tools") || !strings.Contains(string(md), "- Note: MCP server 'web' reported a failure of web__fail") {
+	if !strings.Contains(string(md), "## MCP servers\n\n- web (http): started, 14 tools") || !strings.Contains(string(md), "- Note: MCP server 'web' reported a failure of web__fail") {
 		t.Errorf("result.md:\n%s", md)
 	}
 	// Nothing in the run folder carries the header from secrets.json.

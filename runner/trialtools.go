@@ -60,7 +60,7 @@ func openTrialTools(s Spec, asker approve.Asker) (*tools.Set, *tools.Workspace, 
 		os.RemoveAll(tmp)
 		return nil, nil, err
 	}
-	ws := tools.NewWorkspace(ov)
+	ws := tools.NewWorkspace(ov).WithSandbox(s.Sandbox)
 	ts := tools.FromOffered(tools.Env{Workspace: ws, Offered: offered, Web: &tools.Web{Client: &http.Client{}}, Skills: trialSkills(s.Skills)})
 	ts = append(ts, s.ExtraTools...)
 	opts := []tools.Option{

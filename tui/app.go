@@ -9,6 +9,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/watch"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/approve"
+	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
 // CatalogScanner gives the browser a fresh catalog of the home. A
@@ -53,6 +54,10 @@ type Options struct {
 	// --approve patterns match; any other call that needs approval is put
 	// to the author in an approval prompt.
 	Approve []approve.Pattern
+	// Sandbox is how the browser's trials confine approved commands and
+	// stdio MCP servers (--no-sandbox, --allow-network, …); the Run
+	// pane's network key switches the network for new runs.
+	Sandbox tools.Sandbox
 	// NetClaw says how a trial's request is composed (the audience, the
 	// operating core or why it is missing); found once by the caller, so
 	// no run looks for the install inside Update.

@@ -29,6 +29,16 @@ type approvalOverlay struct {
 	// I/O); the run then ends cancelled_by_parent and the ask as
 	// cancelled.
 	cancel func()
+	// answered, when set, is told the author's answer (the re-run watch
+	// keeps what was approved).
+	answered func(approve.Request, approve.Answer)
+}
+
+// tell passes an answer to answered, when set.
+func (o *approvalOverlay) tell(a approve.Answer) {
+	if o.answered != nil {
+		o.answered(o.prompt.Req, a)
+	}
 }
 
 // isApprovalOf reports whether o is the prompt of the run with id.
@@ -46,8 +56,10 @@ func (o *approvalOverlay) update(msg tea.Msg) (tea.Cmd, bool) {
 	}
 	switch {
 	case key.Matches(k, o.keys.Once):
+		o.tell(approve.Once)
 		return answerCmd(o.prompt, approve.Once), true
 	case key.Matches(k, o.keys.ForRun):
+		o.tell(approve.ForRun)
 		return answerCmd(o.prompt, approve.ForRun), true
 	case key.Matches(k, o.keys.Deny):
 		return answerCmd(o.prompt, approve.Deny), true

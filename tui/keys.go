@@ -76,6 +76,7 @@ type RunKeys struct {
 	Request      key.Binding // show or hide the request the run sent
 	Compare      key.Binding // compare the run shown with the one before it
 	CompareBack  key.Binding // compare with a run further back
+	Watch        key.Binding // re-run the last task on every save
 }
 
 // ArtifactsKeys are the Artifacts pane's.
@@ -184,6 +185,7 @@ func DefaultKeyMap() KeyMap {
 			Request:      b("s", "request sent", "s"),
 			Compare:      b("c", "compare", "c"),
 			CompareBack:  b("[", "earlier run", "["),
+			Watch:        b("W", "re-run on save", "W"),
 		},
 		Artifacts: ArtifactsKeys{
 			Open:   b("o", "open", "o"),
@@ -337,7 +339,8 @@ func (k RunKeys) ShortHelp() []key.Binding { return []key.Binding{k.Run, k.Cance
 // FullHelp describes the Run pane's keys.
 func (k RunKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{relabel(k.Run, "start a trial run"), relabel(k.Cancel, "cancel run"), relabel(k.FoldThinking, "fold thinking"), k.NextRun, relabel(k.Open, "open in viewer"), relabel(k.NoTools, "run again without tools"), relabel(k.Request, "show the request sent"),
-		relabel(k.Compare, "compare with the run before (and back)"), relabel(k.CompareBack, "compare with an earlier run")}}
+		relabel(k.Compare, "compare with the run before (and back)"), relabel(k.CompareBack, "compare with an earlier run"),
+		relabel(k.Watch, "re-run the last task on every save (on/off)")}}
 }
 
 // ShortHelp is the Artifacts pane's footer.

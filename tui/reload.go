@@ -96,7 +96,7 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 			m.rejected++
 		}
 	}
-	cmds = append(cmds, layerCmd(msg.cat, m.catGen))
+	cmds = append(cmds, layerCmd(msg.cat, m.catGen), m.runs.catalogChanged())
 	m.loadedAt = m.opts.Now()
 	before := m.list.selectedPath()
 	m.list.setCatalog(msg.cat)

@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
@@ -50,6 +51,9 @@ type runView struct {
 	patch            string
 	patchW, patchGen int
 	patchRows        []string
+	// approved are the patterns of what the author approved in this run
+	// (the re-run watch starts from them).
+	approved []approve.Pattern
 }
 
 // runSegment is a stretch of one kind of output: text, thinking (kept
@@ -118,6 +122,8 @@ type runPane struct {
 	recorded map[string]*recordedLimits
 	// compare is the comparison with an earlier run, when on (compare.go).
 	compare compareView
+	// watch re-runs an agent on save, when on (watchrun.go).
+	watch *runWatch
 }
 
 // recordedLimits are a recording's limits, once read.
@@ -346,6 +352,8 @@ func (p *runPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
 		return p.toggleCompare(), true
 	case key.Matches(msg, k.CompareBack):
 		return p.compareBack(), true
+	case key.Matches(msg, k.Watch):
+		return p.toggleWatch(), true
 	}
 	return nil, false
 }
@@ -392,9 +400,15 @@ func (p *runPane) ask() tea.Cmd {
 
 // start starts a run of f; project "" offers the model no tools.
 func (p *runPane) start(f *lint.File, task, context, project string) tea.Cmd {
+	return p.startWith(f, task, context, project, p.e.opts.Approve)
+}
+
+// startWith starts a run of f whose calls matching approved need no
+// approval.
+func (p *runPane) startWith(f *lint.File, task, context, project string, approved []approve.Pattern) tea.Cmd {
 	e := p.e
 	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project, NetClaw: e.netClaw(),
-		Approve: e.opts.Approve, AskInEvents: true}
+		Approve: approved, AskInEvents: true}
 	if e.cat != nil {
 		spec.Skills = e.cat.Skills
 	}
@@ -438,7 +452,8 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		if ev.Kind == runner.EventApproval && ev.Approval != nil && !msg.end {
 			// The run waits for the author: the prompt goes on the
 			// overlay stack, the answer back on the run's channel.
-			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, prompt: *ev.Approval, agent: rv.agent, cancel: rv.run.Cancel})
+			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, prompt: *ev.Approval, agent: rv.agent, cancel: rv.run.Cancel,
+				answered: func(req approve.Request, a approve.Answer) { p.noteApproval(rv, req, a) }})
 		}
 	}
 	rv.next += len(msg.events)

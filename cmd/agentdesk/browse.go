@@ -105,6 +105,10 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 		}
 	}
 	opts.Approve = approved
+	if err := g.browserSandbox.check(lint.LoadConfig(h, g.environ)); err != nil {
+		return err
+	}
+	opts.Sandbox = g.browserSandbox.spec()
 	opts.Color = g.Color(g.stdout)
 	opts.Environ = g.environ
 	m := tui.New(opts)

@@ -89,7 +89,8 @@ func TestRunBinaryStopsMCPServersOnSignal(t *testing.T) {
 					modeltest.Finish(modeltest.FinishTools)}},
 				modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Waiting\n"), modeltest.Pause(time.Minute)}},
 			)
-			cmd := exec.Command(bin, "run", "code-analyst", "--task", "x", "--project", toolProject(t), "--approve", "mcp:files")
+			// The pids the server reports are the host's only unsandboxed.
+			cmd := exec.Command(bin, "run", "code-analyst", "--task", "x", "--project", toolProject(t), "--approve", "mcp:files", "--no-sandbox")
 			cmd.Env = append(append([]string{"PATH=" + os.Getenv("PATH")}, env...), mcpEnv(t)...)
 			stderr, err := cmd.StderrPipe()
 			if err != nil {
@@ -144,7 +145,7 @@ func TestToolsListsLiveMCPTools(t *testing.T) {
 	for _, want := range []string{
 		"files__echo", "files__crash",
 		"MCP servers (started for this listing, then stopped; every call needs approval: --approve mcp:SERVER):\n",
-		"  files (stdio): 12 tools\n",
+		"  files (stdio): 14 tools\n",
 		"  gone (stdio): failed to start: command \"agentdesk-no-such-mcp-program\" is not found on PATH",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -185,7 +186,7 @@ func TestToolsListsLiveMCPTools(t *testing.T) {
 	if !found {
 		t.Error("json: files__echo is not among the tools, with its server, canonical name and meta properties")
 	}
-	if ss := doc.MCPServers.Servers; len(ss) != 2 || ss[0].Name != "files" || ss[0].State != "started" || len(ss[0].Tools) != 12 || ss[1].Name != "gone" || ss[1].State != "failed" {
+	if ss := doc.MCPServers.Servers; len(ss) != 2 || ss[0].Name != "files" || ss[0].State != "started" || len(ss[0].Tools) != 14 || ss[1].Name != "gone" || ss[1].State != "failed" {
 		t.Errorf("json mcp_servers: %+v", ss)
 	}
 	if len(doc.MCPServers.Notes) != 0 {

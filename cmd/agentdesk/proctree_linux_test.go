@@ -50,7 +50,9 @@ func TestRunBinaryKilledLeavesNothing(t *testing.T) {
 	args, _ := json.Marshal(map[string]string{"Command": command, "_rationale": "leave things behind"})
 	srv, env, _ := trialHome(t, wire.OpenAI)
 	srv.Enqueue(modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("c1", "shell_execute", string(args)), modeltest.Finish(modeltest.FinishTools)}})
-	cmd := exec.Command(bin, "run", "code-analyst", "--task", "x", "--project", toolProject(t), "--approve", "shell_execute")
+	// Unsandboxed: the pids the command prints are then the host's (the
+	// sandbox's own test kills agentdesk's stand-in the same way).
+	cmd := exec.Command(bin, "run", "code-analyst", "--task", "x", "--project", toolProject(t), "--approve", "shell_execute", "--no-sandbox")
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -92,6 +92,7 @@ type globals struct {
 	// The browser's trial flags: --netclaw-dir, --audience, --project,
 	// --approve.
 	browserNetClaw  netclawFlag
+	browserSandbox  sandboxFlags
 	browserAudience audienceFlag
 	browserProject  string
 	browserApprove  []string
@@ -172,6 +173,7 @@ run left behind. Without a subcommand it starts the interactive browser.`,
 	// --demo belongs to the browser (browse.go reads it).
 	root.Flags().Bool("demo", false, "open the browser on an embedded sample home with recorded runs (nothing else needed)")
 	g.browserNetClaw.add(root.Flags())
+	g.browserSandbox.add(root.Flags())
 	root.Flags().Var(&g.browserAudience, "audience", "the parent session's audience of the browser's trial runs: Personal, Team or Public")
 	root.Flags().StringVar(&g.browserProject, "project", "", "project folder of the browser's trial runs (default: the working directory)")
 	addApproveFlag(root.Flags(), &g.browserApprove, approveUsage+"; the browser asks about any other such call")

@@ -45,6 +45,7 @@ type runFlags struct {
 	netclaw       netclawFlag
 	audience      audienceFlag
 	mcp           mcpFlags
+	sandbox       sandboxFlags
 	samples       int
 }
 
@@ -152,6 +153,7 @@ or a model that does not resolve, 2 bad usage, 3 internal failure.`,
 	f.netclaw.add(fl)
 	fl.Var(&f.audience, "audience", "the parent session's audience: Personal, Team or Public (any case)")
 	f.mcp.add(fl)
+	f.sandbox.add(fl)
 	return cmd
 }
 
@@ -219,6 +221,7 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		Limits: runner.Limits{Prefill: f.prefill, InterDelta: f.interDelta, NoProgress: f.noProgress},
 		Record: f.record, Fast: f.fast,
 		NoMCP: f.mcp.off, MCPStartTimeout: f.mcp.timeout,
+		Sandbox: f.sandbox.spec(),
 	}
 	if name, ok := strings.CutPrefix(f.replay, demoReplay); replaying && ok {
 		if name == "" {
@@ -294,9 +297,15 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		}
 	}
 
+	if err := f.sandbox.check(spec.Config); err != nil {
+		return err
+	}
 	rn, err := runner.New(runner.Options{RunsDir: runsDir})
 	if err != nil {
 		return exitWith(exitUsage, err)
+	}
+	if spec.Replay == nil && spec.Project != "" {
+		f.sandbox.announce(g)
 	}
 	if spec.Replay == nil && spec.Project != "" && !spec.NoMCP && spec.Config != nil {
 		// Starting the servers may take up to the limit: say so first.

@@ -296,7 +296,10 @@ func TestRunCommandLines(t *testing.T) {
 				t.Errorf("stdout %q, want %q", stdout, tt.stdout)
 			}
 			before, _, _ := strings.Cut(stderr, "state: ")
-			if before != tt.stderr {
+			// What the parent receives comes last before the outcome
+			// (parent_test.go checks it).
+			before, parent, _ := strings.Cut(before, "what the parent receives:\n")
+			if before != tt.stderr || !strings.HasPrefix(parent, "  spawn_agent returns at once: ") {
 				t.Errorf("stderr before the outcome %q, want %q", before, tt.stderr)
 			}
 		})

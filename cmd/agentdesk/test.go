@@ -42,6 +42,7 @@ type testFlags struct {
 	watch, live bool
 	round       *watchRound
 	mcp         mcpFlags
+	sandbox     sandboxFlags
 	// seed gives the recording of a case kept from a run (runs
 	// --to-case); it is no flag.
 	seed func(suitePath, caseName string, sample int) (*cassette.Cassette, string)
@@ -145,6 +146,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.BoolVar(&f.watch, "watch", false, "run the suites, then again each time their suite, agent, skill or config file changes (offline; Ctrl-C stops)")
 	fl.BoolVar(&f.live, "live", false, "with --watch: run every sample live against the model, recordings or not (nothing is recorded)")
 	f.mcp.add(fl)
+	f.sandbox.add(fl)
 	return cmd
 }
 
@@ -260,11 +262,15 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	if err := checkApproveServers(approved, c.Config, ""); err != nil {
 		return err
 	}
+	if err := f.sandbox.check(c.Config); err != nil {
+		return err
+	}
 	results := suite.Run(cmd.Context(), suites, suite.Options{
 		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: sel.filter, ShownFrom: shownFrom, Demo: f.demo,
 		Models: models, Shard: sel.shard, Select: sel.failed,
 		NoMCP: f.mcp.off, MCPStartTimeout: f.mcp.timeout, Seed: f.seed,
+		Sandbox: f.sandbox.spec(),
 		OnMCPStart: func(names []string) {
 			progress.clear()
 			fmt.Fprint(g.stderr, f.mcp.starting(names))

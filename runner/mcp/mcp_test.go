@@ -123,7 +123,7 @@ func alive(pid int) bool {
 
 func TestStdioServerTools(t *testing.T) {
 	s, n := start(t, Options{}, stdioServer(t, "files", "serve"))
-	want := []string{"files__echo", "files__args", "files__env", "files__crash", "files__hang", "files__fail", "files__rpcerr", "files__big", "files__spawn", "files__pid", "files__garble", "files__cwd"}
+	want := []string{"files__echo", "files__args", "files__env", "files__crash", "files__hang", "files__fail", "files__rpcerr", "files__big", "files__spawn", "files__pid", "files__garble", "files__cwd", "files__fetch", "files__write"}
 	got := toolNames(s)
 	slices.Sort(got)
 	slices.Sort(want)
@@ -359,7 +359,7 @@ func TestAudience(t *testing.T) {
 	if st[1].PID != 0 || !strings.Contains(st[1].Skipped, "the Team audience may not use it") || !strings.Contains(st[2].Skipped, "disabled") {
 		t.Errorf("Statuses = %+v", st)
 	}
-	if len(st[0].Hidden) != 11 {
+	if len(st[0].Hidden) != 13 {
 		t.Errorf("hidden = %v", st[0].Hidden)
 	}
 	if len(n.all()) != 0 {
@@ -556,8 +556,8 @@ func TestCatalogProbesOnceAndStartsOnFirstCall(t *testing.T) {
 	}
 	for run := 1; run <= 3; run++ {
 		s, n := start(t, Options{Catalog: cat}, cfgs...)
-		if got := len(toolNames(s)); got != 12 {
-			t.Fatalf("run %d: %d tools, want the probed 12", run, got)
+		if got := len(toolNames(s)); got != 14 {
+			t.Fatalf("run %d: %d tools, want the probed 14", run, got)
 		}
 		if got := starts(t, counter); got != run {
 			t.Fatalf("run %d: the server started %d times before a call, want %d", run, got, run)

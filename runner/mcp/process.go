@@ -34,11 +34,16 @@ type process struct {
 // startProcess starts s.Command with s.Arguments in a new process group,
 // with environ overlaid by s.EnvironmentVariables (names compared ignoring
 // case, as the runtime's StdioClientTransport options are built), in dir
-// ("" for agentdesk's working folder).
-func startProcess(s lint.McpServer, environ []string, dir string) (*process, error) {
+// ("" for agentdesk's working folder), confined by wrap when not nil.
+func startProcess(s lint.McpServer, environ []string, dir string, wrap func(*exec.Cmd) error) (*process, error) {
 	cmd := exec.Command(s.Command, s.Arguments...)
 	cmd.Dir = dir
 	cmd.Env = overlayEnv(environ, s.EnvironmentVariables)
+	if wrap != nil && cmd.Err == nil {
+		if err := wrap(cmd); err != nil {
+			return nil, err
+		}
+	}
 	proctree.Prepare(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

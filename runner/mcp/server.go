@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -74,7 +75,11 @@ func (s *server) connect(ctx context.Context) (*conn, []*sdk.Tool, error) {
 	var transport sdk.Transport
 	switch s.cfg.McpTransport() {
 	case lint.McpStdio:
-		p, err := startProcess(s.cfg, s.opts.environ(), s.opts.Dir)
+		var wrap func(*exec.Cmd) error
+		if s.opts.Sandbox != nil {
+			wrap = func(cmd *exec.Cmd) error { return s.opts.Sandbox(cmd, s.cfg.Name) }
+		}
+		p, err := startProcess(s.cfg, s.opts.environ(), s.opts.Dir, wrap)
 		if err != nil {
 			cancel()
 			return nil, nil, err

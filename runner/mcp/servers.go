@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -74,6 +75,15 @@ type Options struct {
 	// Meta are the meta properties injected into every schema; nil is
 	// MetaProperties.
 	Meta []MetaProperty
+	// Sandbox, when set, confines each stdio server before it starts: it
+	// rewrites the command (runner/sandbox.Wrap), or returns why the
+	// server may not start, which is then its failure. server is the
+	// server's name.
+	Sandbox func(cmd *exec.Cmd, server string) error
+	// AfterCall, when set, is called after each call to a stdio server's
+	// tool returns (the run reads what the server wrote back into its
+	// overlay).
+	AfterCall func()
 	// Catalog, when set, is a probe of the servers made once for a batch
 	// of runs (Probe): a server it holds, configured alike, is not
 	// started by Start; its probed tools are offered and the server

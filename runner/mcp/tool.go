@@ -86,6 +86,9 @@ func (t *tool) Call(ctx context.Context, args json.RawMessage) tools.Result {
 	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	res, err := c.session.CallTool(cctx, &sdk.CallToolParams{Name: t.name, Arguments: obj})
+	if c.proc != nil && set.opts.AfterCall != nil {
+		set.opts.AfterCall()
+	}
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:

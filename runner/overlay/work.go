@@ -134,6 +134,14 @@ func (o *Overlay) WorkTree() (*WorkTree, error) {
 	return w, nil
 }
 
+// WorkTreeIfMade returns the overlay's work tree, nil when no command has
+// made it yet.
+func (o *Overlay) WorkTreeIfMade() *WorkTree {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.work
+}
+
 // workText is the text the link rel of the view, with target, gets in
 // the work tree (see WorkTree).
 func (w *WorkTree) workText(rel, target string) string {

@@ -3,6 +3,7 @@ package runfolder
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentdesk/agentdesk/runner/sandbox"
 	"path/filepath"
 	"time"
 	"unicode/utf8"
@@ -86,6 +87,9 @@ type Record struct {
 	// nil when the configuration has none (or the run is a replay, which
 	// starts none).
 	MCP *MCPRecord `json:"mcp,omitempty"`
+	// Sandbox says what confined the run's approved commands and stdio
+	// MCP servers (runner/sandbox); nil for a run without tools.
+	Sandbox *sandbox.Report `json:"sandbox,omitempty"`
 	// Parent is what the parent session receives for the run: the
 	// acceptance record, the notice, the terminal record and the file
 	// handoff. Nil for a frontline run, while the run is running, and in
@@ -189,6 +193,10 @@ type Counts struct {
 	ToolErrors    int `json:"tool_errors"`
 	ToolRefused   int `json:"tool_refused"`
 	GuardRefusals int `json:"guard_refusals"`
+	// Nudges is the number of model calls that followed a reply that was
+	// no answer (empty, only thinking, or tool-call markup), asked again
+	// with one of NetClaw's nudges.
+	Nudges int `json:"nudges,omitempty"`
 }
 
 // ReplayRecord says where a replayed run came from.

@@ -85,7 +85,11 @@ func ResultMarkdown(r *Record) string {
 	fmt.Fprintf(&b, "- Finish reason: %s\n", termsafe.Escape(finish))
 	fmt.Fprintf(&b, "- Usage: %d input, %d output, %d reasoning tokens\n", r.Usage.InputTokens, r.Usage.OutputTokens, r.Usage.ReasoningTokens)
 	writePrompt(&b, r.Prompt)
-	fmt.Fprintf(&b, "- Model calls: %d\n", r.Counts.ModelCalls)
+	if n := r.Counts.Nudges; n > 0 {
+		fmt.Fprintf(&b, "- Model calls: %d (%d after a nudge: the reply before held no answer)\n", r.Counts.ModelCalls, n)
+	} else {
+		fmt.Fprintf(&b, "- Model calls: %d\n", r.Counts.ModelCalls)
+	}
 	fmt.Fprintf(&b, "- Tools: %s\n", termsafe.Escape(describeTools(r)))
 	if len(r.ToolCalls) == 0 {
 		b.WriteString("- Tool calls: none\n")
@@ -111,6 +115,9 @@ func ResultMarkdown(r *Record) string {
 	l := r.Limits
 	fmt.Fprintf(&b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s\n",
 		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS))
+	if r.Sandbox != nil {
+		fmt.Fprintf(&b, "- Commands: %s\n", termsafe.Escape(r.Sandbox.String()))
+	}
 	writeMCP(&b, r.MCP)
 	if fl := r.Frontline; fl != nil {
 		fmt.Fprintf(&b, "\n## Request\n\n%s\n", escapeBlock(r.Task))

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -105,7 +106,9 @@ func stage1(sp spec, args []string) int {
 	}
 	// The PID namespace's own pid_max (Linux 6.14 and later) caps its
 	// processes whoever the user is (RLIMIT_NPROC does not bind root).
-	_ = os.WriteFile("/proc/sys/kernel/pid_max", []byte(strconv.Itoa(MaxProcesses)), 0)
+	// Once pids wrap, the kernel hands out only those above its 300
+	// reserved ones: pid_max leaves MaxProcesses of them.
+	_ = os.WriteFile("/proc/sys/kernel/pid_max", []byte(strconv.Itoa(MaxProcesses+300)), 0)
 
 	ignored := make(chan os.Signal, 8)
 	signal.Notify(ignored, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
@@ -134,20 +137,62 @@ func stage1(sp spec, args []string) int {
 		return fail("starting the command's user namespace: %v", err)
 	}
 	held := outputOf()
+	// A copy of stderr, for the note that the grace ran out.
+	errOut, _ := unix.FcntlInt(2, unix.F_DUPFD_CLOEXEC, 3)
 	if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {
 		for i := range 3 {
 			_ = unix.Dup3(int(null.Fd()), i, 0)
 		}
 		null.Close()
 	}
-	return reapUntil(pid, sp.Grace, held)
+	code, cut, full := reapUntil(pid, sp.Grace, held)
+	if errOut > 0 {
+		if full {
+			unix.Write(errOut, []byte(ProcessLimitNote))
+		}
+		if cut {
+			unix.Write(errOut, []byte(OutputCutNote))
+		}
+	}
+	return code
+}
+
+// crowded reports whether the namespace holds nearly as many processes
+// as it may.
+func crowded() bool {
+	entries, _ := os.ReadDir("/proc")
+	n := 0
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err == nil {
+			n++
+		}
+	}
+	return n >= MaxProcesses*3/4
 }
 
 // reapUntil reaps every process of the namespace until the command (pid)
 // has exited and no process holds its output any more (or the grace has
-// run out), and returns the exit code that reports the command's status.
-func reapUntil(pid int, graceMS int64, held map[string]bool) int {
+// run out: cut), and returns the exit code that reports the command's
+// status, and whether the namespace was seen near its process limit.
+func reapUntil(pid int, graceMS int64, held map[string]bool) (code int, cut, full bool) {
 	var status unix.WaitStatus
+	var seenFull atomic.Bool
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for !seenFull.Load() {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				if crowded() {
+					seenFull.Store(true)
+				}
+			}
+		}
+	}()
 	for {
 		var ws unix.WaitStatus
 		p, err := unix.Wait4(-1, &ws, 0, nil)
@@ -162,9 +207,15 @@ func reapUntil(pid int, graceMS int64, held map[string]bool) int {
 			break
 		}
 	}
+	full = seenFull.Load() || crowded()
 	if graceMS > 0 && len(held) > 0 {
 		deadline := time.Now().Add(time.Duration(graceMS) * time.Millisecond)
-		for holding(held) && time.Now().Before(deadline) {
+		for holding(held) {
+			full = full || crowded()
+			if !time.Now().Before(deadline) {
+				cut = true
+				break
+			}
 			for {
 				p, _ := unix.Wait4(-1, nil, unix.WNOHANG, nil)
 				if p <= 0 {
@@ -176,11 +227,11 @@ func reapUntil(pid int, graceMS int64, held map[string]bool) int {
 	}
 	switch {
 	case status.Exited():
-		return status.ExitStatus()
+		return status.ExitStatus(), cut, full
 	case status.Signaled():
-		return 128 + int(status.Signal())
+		return 128 + int(status.Signal()), cut, full
 	}
-	return 1
+	return 1, cut, full
 }
 
 // outputOf returns the pipes and sockets stage 1's standard output and
@@ -343,6 +394,13 @@ func buildTree(sp spec) error {
 		}
 		list = append(list, mount{fd, b.Target, true})
 	}
+	for _, f := range sp.Files {
+		fd, err := open(f)
+		if err != nil {
+			return err
+		}
+		list = append(list, mount{fd, f, false})
+	}
 	devFDs := map[string]int{}
 	for _, d := range devices {
 		if fd, err := open("/dev/" + d); err == nil {
@@ -364,14 +422,22 @@ func buildTree(sp spec) error {
 	// Parents before children: a target inside another is mounted after it.
 	sort.SliceStable(list, func(i, j int) bool { return depth(list[i].target) < depth(list[j].target) })
 	done := []string{"/dev/shm"}
+	if sp.Tmp == "" {
+		if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777,size="+tmpSize); err != nil {
+			return fmt.Errorf("mounting a private /tmp: %w", err)
+		}
+		done = append(done, "/tmp")
+	}
 	for _, m := range list {
-		if err := mountPoint(m.target, done, true); err != nil {
+		if err := mountPoint(m.target, done, m.write); err != nil {
 			return err
 		}
 		if err := unix.Mount(fdPath(m.fd), m.target, "", unix.MS_BIND, ""); err != nil {
-			return fmt.Errorf("showing a folder at %s: %w", m.target, err)
+			return fmt.Errorf("showing %s: %w", m.target, err)
 		}
-		done = append(done, m.target)
+		if m.write {
+			done = append(done, m.target)
+		}
 	}
 	for _, l := range sp.Links {
 		if _, err := os.Lstat(l.Target); err == nil {
@@ -437,13 +503,19 @@ func buildDev(fds map[string]int) error {
 // filesystem), an error otherwise.
 func mountPoint(target string, done []string, dir bool) error {
 	if fi, err := os.Stat(target); err == nil {
-		if dir && !fi.IsDir() {
-			return fmt.Errorf("cannot show a folder at %s: it is a file", target)
+		if dir != fi.IsDir() {
+			return fmt.Errorf("cannot show %s: a folder and a file are not alike", target)
 		}
 		return nil
 	}
 	for _, d := range done {
 		if _, ok := within(d, target); ok {
+			if !dir {
+				if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+					return fmt.Errorf("making %s: %w", target, err)
+				}
+				return os.WriteFile(target, nil, 0o600)
+			}
 			if err := os.MkdirAll(target, 0o700); err != nil {
 				return fmt.Errorf("making %s: %w", target, err)
 			}

@@ -6,8 +6,29 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
+
+// Limits a sandboxed command runs under.
+const (
+	// MaxProcesses caps the processes of one command (RLIMIT_NPROC, and
+	// the PID namespace's pid_max where the kernel has it): a fork bomb
+	// stops there.
+	MaxProcesses = 512
+	// MaxFileSize caps one file a command writes (RLIMIT_FSIZE).
+	MaxFileSize = 1 << 30
+)
+
+// OutputCutNote is what a sandboxed command's stderr ends with when
+// processes it left still held its output when the grace (the command's
+// WaitDelay) ran out, and were stopped.
+const OutputCutNote = "\n[output cut: a background process kept the output open after the command ended; it was stopped]\n"
+
+// ProcessLimitNote is what a sandboxed command's stderr ends with when it
+// left the PID namespace near its process limit (a fork bomb): the
+// processes are stopped with it.
+var ProcessLimitNote = "\n[agentdesk: the command reached the sandbox's limit of " + strconv.Itoa(MaxProcesses) + " processes; they were all stopped]\n"
 
 // Bind shows the folder Source at the path Target inside the sandbox,
 // writable. Source and Target may be the same path.
@@ -22,7 +43,7 @@ type Config struct {
 	// read-only.
 	Binds []Bind
 	// TempDir is the run's temporary folder: the command's /tmp. It must
-	// exist.
+	// exist. Without one the command's /tmp is an empty one of its own.
 	TempDir string
 	// Network lets the command reach the network; without it the command
 	// has a network of its own with only loopback.
@@ -75,6 +96,23 @@ func (r Report) String() string {
 		net = "off"
 	}
 	return fmt.Sprintf("sandbox: namespaces+landlock (ABI %d), network %s", r.Landlock, net)
+}
+
+// Short is the label without the details, for narrow places (the Run
+// pane): "sandboxed, network off", "unsandboxed (--no-sandbox)" or
+// "refused: this machine cannot sandbox (see run.json)".
+func (r Report) Short() string {
+	switch {
+	case r.Unsandboxed:
+		return "unsandboxed (--no-sandbox)"
+	case !r.Available():
+		return "refused: this machine cannot sandbox them (result.md says why)"
+	}
+	net := r.Network
+	if net == "" {
+		net = "off"
+	}
+	return "sandboxed, network " + net
 }
 
 // WithNetwork returns r with its network state: on for the whole run, or

@@ -33,16 +33,13 @@ const entryArg0 = "agentdesk-sandbox"
 // selfExe is how the entry point is started: agentdesk's own executable.
 const selfExe = "/proc/self/exe"
 
-// Limits a sandboxed command runs under.
+// Sizes of the command's own tmpfs folders.
 const (
-	// MaxProcesses caps the processes of one command (RLIMIT_NPROC, and
-	// the PID namespace's pid_max where the kernel has it): a fork bomb
-	// stops there.
-	MaxProcesses = 512
-	// MaxFileSize caps one file a command writes (RLIMIT_FSIZE).
-	MaxFileSize = 1 << 30
 	// shmSize is the size of the command's own /dev/shm.
 	shmSize = "64m"
+	// tmpSize is the size of the command's /tmp when the run has no
+	// temporary folder of its own.
+	tmpSize = "512m"
 )
 
 // spec is what the entry point is told.
@@ -63,6 +60,9 @@ type spec struct {
 	// (Source the link's text, Target its path), made again inside where
 	// a private folder hides them.
 	Links []Bind `json:"links,omitempty"`
+	// Files are files shown read-only at their own path where a private
+	// folder (/tmp) would hide them: the command's own executable.
+	Files []string `json:"files,omitempty"`
 }
 
 // cloneFlags are the namespaces a sandboxed command gets.
@@ -203,6 +203,11 @@ func Wrap(cmd *exec.Cmd, c Config) error {
 		dir, _ = os.Getwd()
 	}
 	sp.Dir = inside(canonical(dir), sp.Binds)
+	if exe := canonical(cmd.Path); filepath.IsAbs(exe) {
+		if _, hidden := within("/tmp", exe); hidden {
+			sp.Files = append(sp.Files, exe)
+		}
+	}
 	sp.Write = writable(sp)
 	env := cmd.Env
 	if env == nil {
@@ -244,10 +249,7 @@ func writable(sp spec) []string {
 	for _, b := range sp.Binds {
 		out = append(out, b.Target)
 	}
-	if sp.Tmp != "" {
-		out = append(out, "/tmp")
-	}
-	return append(out, "/dev/shm")
+	return append(out, "/tmp", "/dev/shm")
 }
 
 // inside returns where the host path p is seen in the sandbox: below the

@@ -3,6 +3,7 @@
 package sandbox_test
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -16,13 +17,113 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/agentdesk/agentdesk/runner/proctree"
+	"github.com/agentdesk/agentdesk/runner/proctree/proctreetest"
 	"github.com/agentdesk/agentdesk/runner/sandbox"
 	"golang.org/x/sys/unix"
 )
+
+// standInEnv makes the test binary agentdesk's stand-in: it runs a
+// sandboxed command that leaves daemons, prints the command's PID
+// namespace, and waits to be killed.
+const standInEnv = "AGENTDESK_SANDBOX_TEST_STAND_IN"
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(standInEnv); dir != "" {
+		cmd := exec.Command("/bin/sh", "-c", "setsid sleep 1000 </dev/null >/dev/null 2>&1 & sleep 1000 </dev/null >/dev/null 2>&1 & readlink /proc/self/ns/pid; exec sleep 1000")
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := sandbox.Wrap(cmd, sandbox.Config{Binds: []sandbox.Bind{{Source: dir, Target: dir}}}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		proctree.Prepare(cmd)
+		if err := proctree.Start(cmd); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		_ = cmd.Wait()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestKilledAgentdeskLeavesNothing: when agentdesk is killed outright,
+// every process of its sandboxed command goes too, daemons included.
+func TestKilledAgentdeskLeavesNothing(t *testing.T) {
+	needSandbox(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	standIn := exec.Command(exe)
+	standIn.Env = append(os.Environ(), standInEnv+"="+t.TempDir())
+	out, err := standIn.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := standIn.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer standIn.Process.Kill()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	ns := strings.TrimSpace(line)
+	if err != nil || !strings.HasPrefix(ns, "pid:[") {
+		t.Fatalf("the stand-in's command did not start: %q %v", line, err)
+	}
+	var procs []proctreetest.Proc
+	for _, pid := range inNamespace(ns) {
+		if _, start, ok := statStart(pid); ok {
+			procs = append(procs, proctreetest.Proc{PID: pid, Start: start})
+		}
+	}
+	if len(procs) < 4 { // stage 1, the shell's exec'd sleep, two daemons
+		t.Fatalf("the sandbox holds %d processes, want at least 4", len(procs))
+	}
+	if err := standIn.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = standIn.Wait()
+	for _, p := range procs {
+		proctreetest.WaitExited(t, p)
+	}
+}
+
+// inNamespace lists the host pids of the processes in PID namespace ns.
+func inNamespace(ns string) []int {
+	var out []int
+	es, _ := os.ReadDir("/proc")
+	for _, e := range es {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if l, err := os.Readlink("/proc/" + e.Name() + "/ns/pid"); err == nil && l == ns {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// statStart reads a process's start time (field 22 of /proc/PID/stat).
+func statStart(pid int) (int, string, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, "", false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, "", false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return 0, "", false
+	}
+	return pid, f[19], true
+}
 
 // needSandbox skips where the kernel refuses what the sandbox needs.
 func needSandbox(t testing.TB) {
@@ -491,14 +592,14 @@ func BenchmarkSandboxedCommand(b *testing.B) {
 func TestProcessLimit(t *testing.T) {
 	needSandbox(t)
 	w := newWorld(t, "")
-	out, _ := run(t, w.config(), w.copy, `(i=0; while [ $i -lt 700 ]; do sleep 1000 & i=$((i+1)); done) 2>/dev/null; set -- /proc/[0-9]*; echo $#`)
+	out, _ := run(t, w.config(), w.copy, `(i=0; while [ $i -lt 1200 ]; do sleep 1000 & i=$((i+1)); done) 2>/dev/null; set -- /proc/[0-9]*; echo $#`)
 	lines := strings.Fields(out)
 	if len(lines) < 1 {
 		t.Fatalf("output: %s", out)
 	}
-	n, err := strconv.Atoi(lines[len(lines)-1])
+	n, err := strconv.Atoi(lines[0])
 	t.Logf("processes at the end: %s", strings.Join(lines, " "))
-	if err != nil || n > sandbox.MaxProcesses+5 || n < 100 {
+	if err != nil || n > sandbox.MaxProcesses+300 || n < 100 || !strings.Contains(out, strings.TrimSpace(sandbox.ProcessLimitNote)) {
 		t.Errorf("processes: %s", out)
 	}
 }

@@ -46,7 +46,36 @@ type Workspace struct {
 	// tempDir is temp_dir, the real folder shell commands get as TMPDIR,
 	// TMP and TEMP ("" for none: they keep agentdesk's).
 	tempDir string
+	// box is how commands are confined.
+	box Sandbox
 }
+
+// Sandbox is how the workspace's shell commands are confined (see
+// runner/sandbox): the zero value sandboxes them with the network off.
+type Sandbox struct {
+	// Off runs commands unsandboxed, on the real filesystem
+	// (--no-sandbox).
+	Off bool
+	// Network lets sandboxed commands and stdio MCP servers reach the
+	// network (--allow-network).
+	Network bool
+	// NetworkServers names the stdio MCP servers that may reach the
+	// network when Network is off (--allow-network-mcp).
+	NetworkServers []string
+	// PassEnv names secret-looking variables commands still get
+	// (--pass-env).
+	PassEnv []string
+}
+
+// WithSandbox sets how the workspace's commands are confined; it
+// returns w.
+func (w *Workspace) WithSandbox(s Sandbox) *Workspace {
+	w.box = s
+	return w
+}
+
+// Sandbox returns how the workspace's commands are confined.
+func (w *Workspace) Sandbox() Sandbox { return w.box }
 
 // NewWorkspace returns the workspace of an overlay of the project.
 func NewWorkspace(ov *overlay.Overlay) *Workspace { return &Workspace{ov: ov} }

@@ -7,12 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/proctree"
+	"github.com/agentdesk/agentdesk/runner/sandbox"
 )
 
 // Shell limits.
@@ -83,17 +86,82 @@ func (w *Workspace) shell(ctx context.Context, a args, m Meta) Result {
 			return Errorf("%s", request.DirectoryNotFound(pl.show()))
 		}
 	}
+	box, refusal := w.sandboxFor(wt)
+	if refusal != "" {
+		return Refusef("%s", refusal)
+	}
 	env, failure := w.tempEnv()
 	if failure != "" {
 		return Errorf("%s", failure)
 	}
-	out, code := runCommand(ctx, command, dir, timeout, env)
+	// Whether sandboxed or not, a command never gets agentdesk's secrets.
+	env, _ = sandbox.Scrub(append(os.Environ(), env...), w.box.PassEnv)
+	out, code := runCommand(ctx, command, dir, timeout, env, box)
 	c, err := wt.Collect()
 	if err != nil {
 		out.Text += "\n[agentdesk: " + err.Error() + "]"
 	}
 	out.Text += sizeLimitNote(wt.Dir(), append(c.Written, c.Skipped...), code)
 	return out
+}
+
+// sandboxFor returns the sandbox a command runs in (nil with
+// --no-sandbox): the work tree shown at the project's path (and at its
+// own, for links into it), the session folder writable, the run's temp
+// folder as /tmp. Where the machine cannot sandbox, refusal is the
+// answer the model reads instead.
+func (w *Workspace) sandboxFor(wt *overlay.WorkTree) (box *sandbox.Config, refusal string) {
+	if w.box.Off {
+		return nil, ""
+	}
+	if r := sandbox.Probe(); !r.Available() {
+		return nil, sandbox.Refusal(r)
+	}
+	c := &sandbox.Config{
+		Binds:   []sandbox.Bind{{Source: wt.Dir(), Target: w.ov.Project()}, {Source: wt.Dir(), Target: wt.Dir()}},
+		Network: w.box.Network,
+		PassEnv: w.box.PassEnv,
+	}
+	if w.session != nil {
+		if fi, err := os.Stat(w.session.Project()); err == nil && fi.IsDir() {
+			c.Binds = append(c.Binds, sandbox.Bind{Source: w.session.Project(), Target: w.session.Project()})
+		}
+	}
+	if w.tempDir != "" {
+		if err := os.MkdirAll(w.tempDir, 0o700); err == nil {
+			c.TempDir = w.tempDir
+		}
+	}
+	return c, ""
+}
+
+// ServerSandbox returns the sandbox a stdio MCP server of the run starts
+// in: a command's (the run's copy, made now, at the project's path), the
+// network on when the run allows it or names the server; nil with
+// --no-sandbox. Where the machine cannot sandbox, the error says why
+// (sandbox.Refusal's words).
+func (w *Workspace) ServerSandbox(server string) (*sandbox.Config, error) {
+	if w.box.Off {
+		return nil, nil
+	}
+	if r := sandbox.Probe(); !r.Available() {
+		return nil, fmt.Errorf("MCP server '%s' was not started: agentdesk cannot sandbox it on this machine (%s); pass --no-sandbox to run it unsandboxed: %w", server, r.Unavailable, sandbox.ErrUnavailable)
+	}
+	wt, err := w.ov.WorkTree()
+	if err != nil {
+		return nil, err
+	}
+	c, _ := w.sandboxFor(wt)
+	c.Network = w.box.Network || slices.Contains(w.box.NetworkServers, server)
+	return c, nil
+}
+
+// CollectWork reads what commands and servers wrote in the run's copy of
+// the project back into the overlay, when the copy was made.
+func (w *Workspace) CollectWork() {
+	if wt := w.ov.WorkTreeIfMade(); wt != nil {
+		_, _ = wt.Collect()
+	}
 }
 
 // xfszExit is the shell's exit code for a command that SIGXFSZ (signal
@@ -144,7 +212,7 @@ const CommandHasNUL = "Error: The command contains a NUL character (\\0), which 
 // kills the group on timeout, when ctx is done and after the command
 // exits. The result is formatted as the runtime formats shell_execute's.
 func RunCommand(ctx context.Context, command, dir string, timeout time.Duration) Result {
-	res, _ := runCommand(ctx, command, dir, timeout, nil)
+	res, _ := runCommand(ctx, command, dir, timeout, nil, nil)
 	return res
 }
 
@@ -164,9 +232,10 @@ func (w *Workspace) tempEnv() (env []string, failure string) {
 }
 
 // runCommand is RunCommand, with the command's exit code (-1 when it
-// did not run to its end); env, when not nil, is added to agentdesk's
-// environment.
-func runCommand(ctx context.Context, command, dir string, timeout time.Duration, env []string) (Result, int) {
+// did not run to its end); env, when not nil, is the command's
+// environment (else agentdesk's), and box, when not nil, the sandbox it
+// runs in.
+func runCommand(ctx context.Context, command, dir string, timeout time.Duration, env []string, box *sandbox.Config) (Result, int) {
 	if strings.ContainsRune(command, 0) {
 		return Errorf("%s", CommandHasNUL), -1
 	}
@@ -176,14 +245,19 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 	cmd := exec.CommandContext(tctx, "/bin/sh", "-c", script)
 	cmd.Dir = dir
 	if env != nil {
-		cmd.Env = append(os.Environ(), env...)
+		cmd.Env = env
 	}
 	cmd.Stdin = nil
 	var stdout, stderr window
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = ShellDrainGrace
+	if box != nil {
+		if err := sandbox.Wrap(cmd, *box); err != nil {
+			return Errorf("Error: the command could not be sandboxed, so it did not run: %v", err), -1
+		}
+	}
 	proctree.Prepare(cmd)
 	cmd.Cancel = func() error { return proctree.Kill(cmd) }
-	cmd.WaitDelay = ShellDrainGrace
 	if err := proctree.Start(cmd); err != nil {
 		return Errorf("Error: Failed to start command: %v", err), -1
 	}
@@ -212,7 +286,10 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 	if errors.Is(err, exec.ErrWaitDelay) || left.OutputCut {
 		text += "\n[output cut: a background process kept the output open after the command ended; it was stopped]"
 	}
-	return Result{Text: request.ShellResult(code, text, ""), Cut: stdout.cut() || stderr.cut()}, code
+	res := Result{Text: request.ShellResult(code, text, ""), Cut: stdout.cut() || stderr.cut()}
+	// A fork bomb ends at the sandbox's process limit: a failed call.
+	res.IsError = box != nil && strings.Contains(text, strings.TrimSpace(sandbox.ProcessLimitNote))
+	return res, code
 }
 
 // window keeps the first and last MaxShellOutput/2 bytes written to it.

@@ -31,6 +31,7 @@ var stubbed = map[string]string{
 	"list_webhooks":         "listed NetClaw's inbound webhook routes",
 	"skill_manage":          "created, changed or deleted a skill in NetClaw's skills folder",
 	"check_background_job":  "reported the state of a background job of the session",
+	"check_agent_run":       "reported the state of a child run of the session, or asked to cancel it",
 	"set_working_directory": "changed the session's project folder",
 	"attach_file":           "attached a file to the reply to the user",
 }

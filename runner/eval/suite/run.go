@@ -20,6 +20,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
 // DefaultJobs is --jobs' default: model calls per provider at once.
@@ -92,6 +93,9 @@ type Options struct {
 	Seed func(suitePath, caseName string, sample int) (tape *cassette.Cassette, source string)
 	// NoMCP starts none of the configured MCP servers (`--no-mcp`).
 	NoMCP bool
+	// Sandbox is how the cases' approved commands and stdio MCP servers
+	// are confined (--no-sandbox, --allow-network, …).
+	Sandbox tools.Sandbox
 	// MCPStartTimeout bounds starting each MCP server
 	// (mcp.DefaultStartTimeout when 0).
 	MCPStartTimeout time.Duration
@@ -140,127 +144,166 @@ func Run(ctx context.Context, suites []*suitefile.Suite, o Options) []*SuiteResu
 	out := make([]*SuiteResult, len(suites))
 	var wg sync.WaitGroup
 	for i, s := range suites {
-		sr := &SuiteResult{Suite: s, Findings: s.Diagnostics}
-		out[i] = sr
-		if s.Broken() {
-			x.finishSuite(sr)
-			continue
-		}
-		cases := o.selected(s)
-		if len(cases) == 0 {
-			x.finishSuite(sr)
-			continue
-		}
-		casesLeft := len(cases)
-		caseDone := func() {
-			x.mu.Lock()
-			casesLeft--
-			last := casesLeft == 0
-			x.mu.Unlock()
-			if last {
-				x.finishSuite(sr)
-			}
-		}
-		agent, why := agentOf(o.Catalog, s.Agent)
-		if agent == nil {
-			// The suite cannot run as written: every case is an error
-			// with the loader's reason, and no sample runs.
-			sr.Err = why
-			for _, c := range cases {
-				cr := &CaseResult{Case: c, Status: Error, Message: why}
-				sr.Cases = append(sr.Cases, cr)
-				if x.o.OnCase != nil {
-					x.mu.Lock()
-					x.o.OnCase(s, cr)
-					x.mu.Unlock()
-				}
-			}
-			x.finishSuite(sr)
-			continue
-		}
-		models, modelsErr := x.modelsOf(s)
-		sr.Models = models
-		columns := []*suitefile.ModelChoice{nil}
-		if len(models) > 0 {
-			columns = make([]*suitefile.ModelChoice, len(models))
-			for k := range models {
-				columns[k] = &models[k]
-			}
-		}
-		casesLeft = len(cases) * len(columns)
-		sr.Cases = make([]*CaseResult, 0, casesLeft)
-		var suiteMu sync.Mutex
-		var first, last time.Time
-		for _, c := range cases {
-			for _, m := range columns {
-				cr := &CaseResult{Case: c, Samples: make([]*SampleResult, c.Repeat)}
-				if m != nil {
-					cr.Model = m.Name
-				}
-				sr.Cases = append(sr.Cases, cr)
-				err := caseError(c, agent, why)
-				if err == "" && modelsErr != nil {
-					err = modelsErr.Error()
-				}
-				if err != "" {
-					for n := range cr.Samples {
-						cr.Samples[n] = &SampleResult{N: n + 1, Status: Error, Err: err}
-					}
-					x.finishCase(s, cr)
-					caseDone()
-					continue
-				}
-				// The sample that ends last finishes the case: no goroutine
-				// waits for a case (a suite of 1,000 cases would have as many
-				// stacks for the collector to scan).
-				left := c.Repeat
-				var caseFirst, caseLast time.Time
-				for n := 1; n <= c.Repeat; n++ {
-					// A slot of x.work is taken before the sample's goroutine
-					// starts, so that at most Jobs of them exist at once
-					// while they read recordings and replay.
-					held := true
-					select {
-					case x.work <- struct{}{}:
-					case <-ctx.Done():
-						held = false // the sample says at once that it was not run
-					}
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						start := time.Now()
-						res := x.sample(ctx, s, c, m, agent, n, held)
-						end := time.Now()
-						suiteMu.Lock()
-						if first.IsZero() || start.Before(first) {
-							first = start
-						}
-						if end.After(last) {
-							last = end
-						}
-						sr.Duration = last.Sub(first)
-						if caseFirst.IsZero() || start.Before(caseFirst) {
-							caseFirst = start
-						}
-						if end.After(caseLast) {
-							caseLast = end
-						}
-						cr.Wall = caseLast.Sub(caseFirst)
-						cr.Samples[n-1] = res
-						left--
-						finished := left == 0
-						suiteMu.Unlock()
-						if finished {
-							x.finishCase(s, cr)
-							caseDone()
-						}
-					}()
-				}
-			}
-		}
+		out[i] = x.startSuite(ctx, &wg, s)
 	}
 	wg.Wait()
 	return out
+}
+
+// suiteRun is one suite of a Run while its samples run: the suite's
+// result, the cases not yet finished, and the clock of its samples.
+type suiteRun struct {
+	x     *execution
+	s     *suitefile.Suite
+	sr    *SuiteResult
+	agent *lint.File
+	why   string
+	// left counts the case results not finished (under x.mu).
+	left int
+	// mu guards the clocks and every case's samples.
+	mu          sync.Mutex
+	first, last time.Time
+}
+
+// startSuite makes s's result and starts its samples (wg counts them). A
+// suite that cannot run is finished at once.
+func (x *execution) startSuite(ctx context.Context, wg *sync.WaitGroup, s *suitefile.Suite) *SuiteResult {
+	sr := &SuiteResult{Suite: s, Findings: s.Diagnostics}
+	cases := x.o.selected(s)
+	if s.Broken() || len(cases) == 0 {
+		x.finishSuite(sr)
+		return sr
+	}
+	agent, why := agentOf(x.o.Catalog, s.Agent)
+	if agent == nil {
+		x.noAgent(sr, cases, why)
+		return sr
+	}
+	models, modelsErr := x.modelsOf(s)
+	sr.Models = models
+	columns := []*suitefile.ModelChoice{nil}
+	if len(models) > 0 {
+		columns = make([]*suitefile.ModelChoice, len(models))
+		for k := range models {
+			columns[k] = &models[k]
+		}
+	}
+	u := &suiteRun{x: x, s: s, sr: sr, agent: agent, why: why, left: len(cases) * len(columns)}
+	sr.Cases = make([]*CaseResult, 0, u.left)
+	for _, c := range cases {
+		for _, m := range columns {
+			u.startCase(ctx, wg, c, m, modelsErr)
+		}
+	}
+	return sr
+}
+
+// noAgent finishes a suite that cannot run as written: every case is an
+// error with the loader's reason why, and no sample runs.
+func (x *execution) noAgent(sr *SuiteResult, cases []*suitefile.Case, why string) {
+	sr.Err = why
+	for _, c := range cases {
+		cr := &CaseResult{Case: c, Status: Error, Message: why}
+		sr.Cases = append(sr.Cases, cr)
+		if x.o.OnCase != nil {
+			x.mu.Lock()
+			x.o.OnCase(sr.Suite, cr)
+			x.mu.Unlock()
+		}
+	}
+	x.finishSuite(sr)
+}
+
+// caseDone finishes cr, and the suite with its last case.
+func (u *suiteRun) caseDone(cr *CaseResult) {
+	u.x.finishCase(u.s, cr)
+	u.x.mu.Lock()
+	u.left--
+	last := u.left == 0
+	u.x.mu.Unlock()
+	if last {
+		u.x.finishSuite(u.sr)
+	}
+}
+
+// caseRun is one case result of a suite while its samples run: the
+// samples not yet ended and the case's clock (under its suiteRun's mu).
+type caseRun struct {
+	cr                  *CaseResult
+	left                int
+	caseFirst, caseLast time.Time
+}
+
+// startCase adds the result of case c on model m (nil: the agent's) and
+// starts its samples; a case that cannot run has every sample an error.
+func (u *suiteRun) startCase(ctx context.Context, wg *sync.WaitGroup, c *suitefile.Case, m *suitefile.ModelChoice, modelsErr error) {
+	cr := &CaseResult{Case: c, Samples: make([]*SampleResult, c.Repeat)}
+	if m != nil {
+		cr.Model = m.Name
+	}
+	u.sr.Cases = append(u.sr.Cases, cr)
+	err := caseError(c, u.agent, u.why)
+	if err == "" && modelsErr != nil {
+		err = modelsErr.Error()
+	}
+	if err != "" {
+		for n := range cr.Samples {
+			cr.Samples[n] = &SampleResult{N: n + 1, Status: Error, Err: err}
+		}
+		u.caseDone(cr)
+		return
+	}
+	// The sample that ends last finishes the case: no goroutine waits
+	// for a case (a suite of 1,000 cases would have as many stacks for
+	// the collector to scan).
+	k := &caseRun{cr: cr, left: c.Repeat}
+	for n := 1; n <= c.Repeat; n++ {
+		// A slot of x.work is taken before the sample's goroutine
+		// starts, so that at most Jobs of them exist at once while they
+		// read recordings and replay.
+		held := true
+		select {
+		case u.x.work <- struct{}{}:
+		case <-ctx.Done():
+			held = false // the sample says at once that it was not run
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			res := u.x.sample(ctx, u.s, c, m, u.agent, n, held)
+			if u.sampled(k, n, res, start, time.Now()) {
+				u.caseDone(cr)
+			}
+		}()
+	}
+}
+
+// sampled notes sample n of k's case, which ran from start to end, in
+// the suite's and the case's clocks, and reports whether it was the
+// case's last.
+func (u *suiteRun) sampled(k *caseRun, n int, res *SampleResult, start, end time.Time) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.first, u.last = widen(u.first, u.last, start, end)
+	u.sr.Duration = u.last.Sub(u.first)
+	k.caseFirst, k.caseLast = widen(k.caseFirst, k.caseLast, start, end)
+	k.cr.Wall = k.caseLast.Sub(k.caseFirst)
+	k.cr.Samples[n-1] = res
+	k.left--
+	return k.left == 0
+}
+
+// widen returns the span from first to last widened to hold start to
+// end (a zero first is no span yet).
+func widen(first, last, start, end time.Time) (time.Time, time.Time) {
+	if first.IsZero() || start.Before(first) {
+		first = start
+	}
+	if end.After(last) {
+		last = end
+	}
+	return first, last
 }
 
 // modelsOf returns the models the cases of s run on side by side:
@@ -326,6 +369,7 @@ func (x *execution) mcpCatalog(ctx context.Context) *mcp.Catalog {
 		}
 		x.mcpCat = mcp.Probe(ctx, cfg.McpServers, mcp.Options{
 			StartTimeout: x.o.MCPStartTimeout,
+			Sandbox:      runner.ProbeSandbox(x.o.Sandbox, cfg),
 			Redact:       redact.New(cfg.Secrets()...).String,
 			Note:         note,
 		})

@@ -47,39 +47,112 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 			}
 		}()
 	}
-	errorf := func(format string, args ...any) *SampleResult {
-		res.Status, res.Err = Error, fmt.Sprintf(format, args...)
-		return res
-	}
+	return x.runSample(ctx, res, s, c, m, agent, n, leave)
+}
+
+// runSample decides where sample n of case c comes from (leave gives
+// back its slot of x.work unless it replays), runs it and checks it.
+func (x *execution) runSample(ctx context.Context, res *SampleResult, s *suitefile.Suite, c *suitefile.Case, m *suitefile.ModelChoice, agent *lint.File, n int, leave func()) *SampleResult {
 	if ctx.Err() != nil {
-		return errorf("not run: %v", context.Cause(ctx))
+		return res.errorf("not run: %v", context.Cause(ctx))
 	}
 	snt, err := x.resolve(s, c, m, agent, n)
 	if err != nil {
-		return errorf("%v", err)
+		return res.errorf("%v", err)
 	}
-	rubric := c.Expect.Judge
 	var judgeModel runfolder.Model
 	var judgeErr error
-	if rubric != "" {
+	if c.Expect.Judge != "" {
 		judgeModel, judgeErr = runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
 	}
-	now, err := fingerprint(x.memo, snt, rubric, judgeModel, judgeErr, agent.Path)
+	now, err := fingerprint(x.memo, snt, c.Expect.Judge, judgeModel, judgeErr, agent.Path)
 	if err != nil {
-		return errorf("%v", err)
+		return res.errorf("%v", err)
 	}
 	path := recordingPath(s, c, m, n)
 	d := evalrec.Decide(x.o.Mode, path, now)
 	if d.Action != evalrec.Replay {
 		leave()
 	}
+	if x.notRunnable(res, d, s, c, m, path) {
+		return res
+	}
+	spec, key, seeded, err := x.sampleSpec(res, d, snt, s, c, n, path)
+	if err != nil {
+		return res.errorf("%v", err)
+	}
+	run, rec, tape, err := x.run(ctx, key, spec)
+	if err != nil {
+		return res.errorf("%v", err)
+	}
+	if seeded != nil {
+		tape = seeded
+	}
+	if spec.Unsaved {
+		defer func() { keep(run, res) }()
+	}
+	res.ran(&rec)
+	r := &evalrec.Recording{
+		Kind: "test", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n, RecordedAt: rec.StartedAt,
+		Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}},
+	}
+	return x.checkSample(ctx, res, d, s, c, n, snt.spec.Project, spec, run, &rec, r, path)
+}
+
+// checkSample checks the run of sample n of case c (rec; project is the
+// case's project folder), has the judge weigh it, and, when d says so,
+// saves r, its recording, at path.
+func (x *execution) checkSample(ctx context.Context, res *SampleResult, d evalrec.Decision, s *suitefile.Suite, c *suitefile.Case, n int, project string, spec runner.Spec, run *runner.Run, rec *runfolder.Record, r *evalrec.Recording, path string) *SampleResult {
+	if why := noAnswer(c.Expect, rec); why != "" {
+		// A run that got no answer to check (the model unreachable, a
+		// cancel) is not a failure of the agent: its checks are not
+		// evaluated, its recording is kept (see d.Save above), and the
+		// sample is an error that says why.
+		if d.Save {
+			res.KeptWhy = evalrec.NoVerdict(rec)
+		}
+		return res.errorf("%s", why)
+	}
+	res.Failures = check(c.Expect, rec, res.OutputTokens)
+	if len(c.Expect.Changes) > 0 {
+		res.Failures = append(res.Failures, CheckChanges(c.Expect.Changes, run.Changes(), project)...)
+	}
+	// The check program reads only the run's record: it runs on a
+	// replay as on a live sample. Like the judge, it does not see a run
+	// that ended otherwise than expected (live or replayed alike).
+	endedAsExpected := !failedOn(res.Failures, "outcome", "reason")
+	var commandErr error
+	if len(c.Expect.Command) > 0 && endedAsExpected {
+		commandErr = x.command(ctx, s, c, n, res.How, rec, res)
+	}
+	var j judgement
+	if c.Expect.Judge != "" && endedAsExpected {
+		j = x.judgeSample(ctx, res, d, spec, c.Expect.Judge, rec, path)
+	}
+	if d.Save {
+		if err := res.save(path, r, rec, j); err != nil {
+			return res.errorf("%v", err)
+		}
+	}
+	return res.settle(j.failed, commandErr)
+}
+
+// errorf makes res an error that says why, and returns it.
+func (res *SampleResult) errorf(format string, args ...any) *SampleResult {
+	res.Status, res.Err = Error, fmt.Sprintf(format, args...)
+	return res
+}
+
+// notRunnable settles a sample that does not run as d decided (stale,
+// not recorded, or a broken recording at path), and reports whether it
+// did.
+func (x *execution) notRunnable(res *SampleResult, d evalrec.Decision, s *suitefile.Suite, c *suitefile.Case, m *suitefile.ModelChoice, path string) bool {
 	switch d.Action {
 	case evalrec.Stale:
 		res.Status, res.Recording = Stale, path
 		for _, ch := range d.Changes {
 			res.Changes = append(res.Changes, ch.String())
 		}
-		return res
 	case evalrec.Missing:
 		command := "agentdesk test"
 		flagged := m != nil && len(x.o.Models) > 0
@@ -92,22 +165,27 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 		}
 		if x.o.Demo {
 			res.Status, res.Err = Unrecorded, evalrec.NotRecordedInDemo(x.o.shown(path), command, c.Name, flagged).Error()
-			return res
+		} else {
+			res.Status, res.Err = Unrecorded, evalrec.NotRecorded(path, command, x.o.shown(s.Path), c.Name).Error()
 		}
-		res.Status, res.Err = Unrecorded, evalrec.NotRecorded(path, command, x.o.shown(s.Path), c.Name).Error()
-		return res
 	case evalrec.Broken:
-		return errorf("%v", d.Err)
+		res.errorf("%v", d.Err)
+	default:
+		return false
 	}
+	return true
+}
 
-	spec := snt.spec
-	key := "replay"
-	var seeded *cassette.Cassette
-	switch d.Action {
-	case evalrec.Replay:
+// sampleSpec returns the spec a sample runs as d decided (a replay of
+// the recording at path, a run a kept case seeds, or a live run), the
+// limiter key it runs under, and the seeding cassette, if any; it notes
+// in res how the sample runs.
+func (x *execution) sampleSpec(res *SampleResult, d evalrec.Decision, snt sent, s *suitefile.Suite, c *suitefile.Case, n int, path string) (spec runner.Spec, key string, seeded *cassette.Cassette, err error) {
+	spec, key = snt.spec, "replay"
+	if d.Action == evalrec.Replay {
 		tape := d.Recording.Tape(evalrec.TapeRun)
 		if tape == nil {
-			return errorf("%s: %v; record it again with --record", path, errNoTape)
+			return spec, key, nil, fmt.Errorf("%s: %v; record it again with --record", path, errNoTape)
 		}
 		spec.Replay, spec.ReplaySource, spec.Fast = tape, path, true
 		// A replay's folder is written only when asked, or when the
@@ -115,124 +193,107 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 		spec.Unsaved = !x.o.KeepRuns
 		spec.Project = "" // the recorded tool results answer
 		res.How, res.Recording = "replay", path
-	default:
-		if tape, source := x.seed(s, c, n); tape != nil && d.Save {
-			// The case was kept from a run (runs --to-case): the run's
-			// recording plays, and becomes the case's.
-			spec.Replay, spec.ReplaySource, spec.Fast, spec.Project = tape, source, true, ""
-			seeded = tape
-			res.How, res.Recording = "recorded", path
-			break
-		}
-		if snt.modelErr != nil {
-			return errorf("%v", snt.modelErr)
-		}
-		if snt.model.Type != runner.ReplayProviderType {
-			key = evalrec.ProviderKey(snt.model)
-		}
-		spec.Record = d.Save
-		res.How = "live"
-		if d.Save {
-			res.How, res.Recording = "recorded", path
-		}
+		return spec, key, nil, nil
 	}
-	run, rec, tape, err := x.run(ctx, key, spec)
-	if err != nil {
-		return errorf("%v", err)
+	if tape, source := x.seed(s, c, n); tape != nil && d.Save {
+		// The case was kept from a run (runs --to-case): the run's
+		// recording plays, and becomes the case's.
+		spec.Replay, spec.ReplaySource, spec.Fast, spec.Project = tape, source, true, ""
+		res.How, res.Recording = "recorded", path
+		return spec, key, tape, nil
 	}
-	if seeded != nil {
-		tape = seeded
+	if snt.modelErr != nil {
+		return spec, key, nil, snt.modelErr
 	}
+	if snt.model.Type != runner.ReplayProviderType {
+		key = evalrec.ProviderKey(snt.model)
+	}
+	spec.Record = d.Save
+	res.How = "live"
+	if d.Save {
+		res.How, res.Recording = "recorded", path
+	}
+	return spec, key, nil, nil
+}
+
+// ran notes in res what its run, rec, did.
+func (res *SampleResult) ran(rec *runfolder.Record) {
 	res.RunID, res.RunDir = rec.RunID, rec.Dir
-	if spec.Unsaved {
-		defer func() { keep(run, res) }()
-	}
 	res.Outcome, res.Reason, res.Output = string(rec.Outcome), rec.Reason, rec.Output
 	res.ToolCalls = rec.ToolCalls
 	res.MCP = mcpFailures(rec.MCP)
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
 	res.ReportedOutputTokens = rec.Usage.OutputTokens
-	if why := noAnswer(c.Expect, &rec); why != "" {
-		// A run that got no answer to check (the model unreachable, a
-		// cancel) is not a failure of the agent: its checks are not
-		// evaluated, its recording is kept (see d.Save above), and the
-		// sample is an error that says why.
-		if d.Save {
-			res.KeptWhy = evalrec.NoVerdict(&rec)
-		}
-		return errorf("%s", why)
-	}
-	res.Failures = check(c.Expect, &rec, res.OutputTokens)
-	if len(c.Expect.Changes) > 0 {
-		res.Failures = append(res.Failures, CheckChanges(c.Expect.Changes, run.Changes(), snt.spec.Project)...)
-	}
+}
 
-	// The check program reads only the run's record: it runs on a
-	// replay as on a live sample. Like the judge, it does not see a run
-	// that ended otherwise than expected.
-	var commandErr error
-	if len(c.Expect.Command) > 0 && !failedOn(res.Failures, "outcome", "reason") {
-		commandErr = x.command(ctx, s, c, n, res.How, &rec, res)
-	}
+// judgement is what judging a sample left: the judge's run and tape (nil
+// when it did not run or left none), and why it gave no verdict.
+type judgement struct {
+	judged bool
+	run    *runfolder.Record
+	tape   *cassette.Cassette
+	failed error
+}
 
-	var judgeTape *cassette.Cassette
-	var judgeFailed error
-	var judgeRun *runfolder.Record
-	// A run that ended otherwise than expected has failed already: its
-	// output is not judged (live or replayed alike).
-	judged := rubric != "" && !failedOn(res.Failures, "outcome", "reason")
-	if judged {
-		v, jrec, jt, err := x.judge(ctx, d, spec, rubric, &rec, path)
-		if jrec != nil {
-			res.JudgeRunID = jrec.RunID
-		}
-		judgeRun, judgeTape = jrec, jt
-		if err != nil {
-			judgeFailed = err
-		} else {
-			res.Verdict = &v
-			if !v.Pass {
-				res.Failures = append(res.Failures, Failure{Key: "judge", Expect: "judge", Message: "the judge says it fails: " + v.Reason})
-			}
-		}
+// judgeSample has the judge weigh rec's output against rubric, and notes
+// its verdict in res (a failing verdict is a failure).
+func (x *execution) judgeSample(ctx context.Context, res *SampleResult, d evalrec.Decision, spec runner.Spec, rubric string, rec *runfolder.Record, path string) judgement {
+	j := judgement{judged: true}
+	v, jrec, jt, err := x.judge(ctx, d, spec, rubric, rec, path)
+	if jrec != nil {
+		res.JudgeRunID = jrec.RunID
 	}
-	if d.Save {
-		// A sample whose run and judge both reached a verdict is kept,
-		// whatever the verdict (a judge reply that is not a verdict
-		// included), so that its replay says the same. One that did not
-		// (the model unreachable, a cancel, agentdesk's own error) leaves
-		// the recording before it as it was.
-		why := evalrec.NoVerdict(&rec)
-		switch {
-		case why != "":
-		case tape == nil:
-			why = "the run left no recording"
-		case judged && judgeRun == nil:
-			why = fmt.Sprintf("the judge did not run: %v", judgeFailed)
-		case judged && evalrec.NoVerdict(judgeRun) != "":
-			why = "the judge's " + strings.TrimPrefix(evalrec.NoVerdict(judgeRun), "the ")
-		case judged && judgeTape == nil:
-			why = "the judge's run left no recording"
-		}
-		if why != "" {
-			res.KeptWhy = why
-		} else {
-			r := &evalrec.Recording{
-				Kind: "test", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n, RecordedAt: rec.StartedAt,
-				Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}},
-			}
-			if judgeTape != nil {
-				r.Tapes = append(r.Tapes, evalrec.Tape{Name: evalrec.TapeJudge, Cassette: judgeTape})
-			}
-			if err := evalrec.Save(path, r); err != nil {
-				return errorf("%v", err)
-			}
-			res.Recorded = evalrec.Replaced
-		}
+	j.run, j.tape = jrec, jt
+	if err != nil {
+		j.failed = err
+		return j
 	}
+	res.Verdict = &v
+	if !v.Pass {
+		res.Failures = append(res.Failures, Failure{Key: "judge", Expect: "judge", Message: "the judge says it fails: " + v.Reason})
+	}
+	return j
+}
+
+// save writes r, the recording of the sample's run rec and judgement j,
+// to path when both reached a verdict, whatever the verdict (a judge
+// reply that is not a verdict included), so that its replay says the
+// same. One that did not (the model unreachable, a cancel, agentdesk's
+// own error) leaves the recording before it as it was, and res says why.
+func (res *SampleResult) save(path string, r *evalrec.Recording, rec *runfolder.Record, j judgement) error {
+	why := evalrec.NoVerdict(rec)
+	switch {
+	case why != "":
+	case r.Tapes[0].Cassette == nil:
+		why = "the run left no recording"
+	case j.judged && j.run == nil:
+		why = fmt.Sprintf("the judge did not run: %v", j.failed)
+	case j.judged && evalrec.NoVerdict(j.run) != "":
+		why = "the judge's " + strings.TrimPrefix(evalrec.NoVerdict(j.run), "the ")
+	case j.judged && j.tape == nil:
+		why = "the judge's run left no recording"
+	}
+	if why != "" {
+		res.KeptWhy = why
+		return nil
+	}
+	if j.tape != nil {
+		r.Tapes = append(r.Tapes, evalrec.Tape{Name: evalrec.TapeJudge, Cassette: j.tape})
+	}
+	if err := evalrec.Save(path, r); err != nil {
+		return err
+	}
+	res.Recorded = evalrec.Replaced
+	return nil
+}
+
+// settle gives res its status once it is checked and judged: a judge
+// that gave no verdict, or a check program that failed to run, makes it
+// an error, unless a rule failed already.
+func (res *SampleResult) settle(judgeFailed, commandErr error) *SampleResult {
 	if judgeFailed != nil {
 		if len(res.Failures) == 0 {
-			return errorf("%v", judgeFailed)
+			return res.errorf("%v", judgeFailed)
 		}
 		// A rule failed already: the sample fails on it, and the judge
 		// that gave no verdict is a note beside the failures.
@@ -240,7 +301,7 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 		return res
 	}
 	if commandErr != nil {
-		return errorf("%v", commandErr)
+		return res.errorf("%v", commandErr)
 	}
 	res.Status = Pass
 	if len(res.Failures) > 0 {
@@ -300,7 +361,7 @@ func failedOn(fs []Failure, keys ...string) bool {
 // run runs spec under the limiter's slot for key and waits for it. A
 // recorded run's cassette is read back from its folder.
 func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*runner.Run, runfolder.Record, *cassette.Cassette, error) {
-	spec.NoMCP, spec.MCPStartTimeout = x.o.NoMCP, x.o.MCPStartTimeout
+	spec.NoMCP, spec.MCPStartTimeout, spec.Sandbox = x.o.NoMCP, x.o.MCPStartTimeout, x.o.Sandbox
 	spec.Advice = approve.AdviseSuite
 	if x.o.Browser {
 		spec.Advice = approve.AdviseBrowserSuite

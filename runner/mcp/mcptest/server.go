@@ -9,6 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -30,6 +32,9 @@ import (
 //	pid                  its own process id
 //	garble               prints a line that is not JSON-RPC on its stdout
 //	                     (over stdio, that breaks the connection)
+//	fetch {url}          the body of an HTTP GET of url, or the error
+//	write {path, text}   appends text to the file at path (made when
+//	                     missing): "wrote N bytes to PATH", or the error
 func Server() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "agentdesk-test", Version: "1"}, nil)
 	type echoArgs struct {
@@ -97,6 +102,30 @@ func Server() *sdk.Server {
 		}
 		return text(wd), nil
 	})
+	raw("fetch", `{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}`, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		u, _ := args(req)["url"].(string)
+		body, err := get(ctx, u)
+		if err != nil {
+			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}, nil
+		}
+		return text(body), nil
+	})
+	raw("write", `{"type":"object","properties":{"path":{"type":"string"},"text":{"type":"string"}},"required":["path"]}`, func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		a := args(req)
+		p, _ := a["path"].(string)
+		t, _ := a["text"].(string)
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err == nil {
+			_, err = f.WriteString(t)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}, nil
+		}
+		return text(fmt.Sprintf("wrote %d bytes to %s", len(t), p)), nil
+	})
 	raw("pid", `{"type":"object"}`, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		return text(fmt.Sprint(os.Getpid())), nil
 	})
@@ -105,4 +134,19 @@ func Server() *sdk.Server {
 		return text("garbled"), nil
 	})
 	return s
+}
+
+// get returns the body of an HTTP GET of u.
+func get(ctx context.Context, u string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return string(b), err
 }

@@ -1,0 +1,113 @@
+package tui
+
+import (
+	"time"
+
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/lint/watch"
+	"github.com/agentdesk/agentdesk/runner/modeltest"
+)
+
+// TestWatchReRunsOnSave: with the watch on, one save re-runs the task
+// once, however many events the editor's save produces; a save that
+// breaks the file shows its verdict and runs nothing; the fix runs again.
+func TestWatchReRunsOnSave(t *testing.T) {
+	rh := newRunHome(t, 100, 30)
+	rh.srv.Enqueue(modeltest.Reply("First."), modeltest.Reply("Second."), modeltest.Reply("Third."))
+	first := rh.startRun("Which port?", "The user asks.")
+	rh.pumpUntil("the first run ends", first.ended)
+
+	rh.keys("W")
+	if rh.runs.watch == nil {
+		t.Fatalf("the watch is not on:\n%s", rh.screen())
+	}
+	agent := filepath.Join(rh.base, "agents", "code-analyst.md")
+	data := readFile(t, agent)
+	// A rename-save: the editor writes a temporary file and renames it;
+	// the watcher reports several events, each a rescan.
+	rh.writeFile("agents/code-analyst.md", strings.Replace(data, "\n---\n", "\n---\nName the file.\n", 1))
+	for range 3 {
+		rh.send(homeChangedMsg{change: watch.Change{Paths: []string{agent}}})
+	}
+	if n := len(rh.runs.runs); n != 2 {
+		t.Fatalf("%d runs after one save, want 2", n)
+	}
+	second := rh.runs.runs[1]
+	if second.task != "Which port?" || second.context != "The user asks." {
+		t.Errorf("the re-run's task %q, context %q", second.task, second.context)
+	}
+	rh.pumpUntil("the re-run ends", second.ended)
+	if !hasText(second, "Second.") {
+		t.Errorf("the re-run did not get the second reply")
+	}
+	if scr := rh.screen(); !strings.Contains(scr, "re-run on save: on") {
+		t.Errorf("the pane does not say the watch is on:\n%s", scr)
+	}
+
+	// A save that breaks the frontmatter: the verdict shows, nothing runs.
+	rh.writeFile("agents/code-analyst.md", "---\nname: code-analyst\ndescription: [broken\n---\nbody\n")
+	rh.send(homeChangedMsg{change: watch.Change{Paths: []string{agent}}})
+	if n := len(rh.runs.runs); n != 2 {
+		t.Fatalf("a broken save started a run (%d runs)", n)
+	}
+	if scr := rh.screen(); !strings.Contains(scr, "not run") {
+		t.Errorf("no verdict on screen:\n%s", scr)
+	}
+	// The fix runs again.
+	rh.writeFile("agents/code-analyst.md", data)
+	rh.send(homeChangedMsg{change: watch.Change{Paths: []string{agent}}})
+	if n := len(rh.runs.runs); n != 3 {
+		t.Fatalf("the fixed save did not re-run (%d runs)", n)
+	}
+	rh.pumpUntil("the third run ends", rh.runs.runs[2].ended)
+
+	rh.keys("W")
+	if rh.runs.watch != nil {
+		t.Error("W did not turn the watch off")
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestWatchSaveDuringARunCancelsIt: a save while the watched run streams
+// cancels it and starts the new run.
+func TestWatchSaveDuringARunCancelsIt(t *testing.T) {
+	rh := newRunHome(t, 100, 30)
+	rh.srv.Enqueue(modeltest.Reply("First."),
+		modeltest.Script{Steps: []modeltest.Step{modeltest.Text("slow "), modeltest.Pause(time.Hour)}},
+		modeltest.Reply("Third."))
+	first := rh.startRun("Which port?", "")
+	rh.pumpUntil("the first run ends", first.ended)
+	rh.keys("W")
+	agent := filepath.Join(rh.base, "agents", "code-analyst.md")
+	data := readFile(t, agent)
+	rh.writeFile("agents/code-analyst.md", data+"\nOne.\n")
+	rh.send(homeChangedMsg{change: watch.Change{Paths: []string{agent}}})
+	second := rh.runs.runs[1]
+	rh.pumpUntil("the re-run streams", func() bool { return hasText(second, "slow") })
+	rh.writeFile("agents/code-analyst.md", data+"\nTwo.\n")
+	rh.send(homeChangedMsg{change: watch.Change{Paths: []string{agent}}})
+	rh.pumpUntil("the slow run is cancelled", second.ended)
+	if second.record.Reason != vocab.ReasonCancelledByParent {
+		t.Errorf("the slow run ended %s %s", second.record.Outcome, second.record.Reason)
+	}
+	if len(rh.runs.runs) != 3 {
+		t.Fatalf("%d runs", len(rh.runs.runs))
+	}
+	rh.pumpUntil("the new run ends", rh.runs.runs[2].ended)
+	if !hasText(rh.runs.runs[2], "Third.") {
+		t.Error("the new run did not get its reply")
+	}
+}
