@@ -13,7 +13,8 @@ type Limits struct {
 	// Prefill is the budget of wire silence before the call's first
 	// substantive event (visible text, thinking or a tool call): the
 	// agent's prefillTimeoutSeconds, else SubAgents.PrefillTimeoutSeconds
-	// (1800 s). Keepalives refresh it (SubAgentActor's two-phase watchdog).
+	// (1800 s). Keepalives refresh it (SubAgentActor's two-phase watchdog,
+	// 502847bf).
 	// Breaking it is no_activity_timeout, as NetClaw reports it.
 	Prefill time.Duration
 	// InterDelta is the budget of wire silence once the reply has started:
@@ -22,7 +23,7 @@ type Limits struct {
 	InterDelta time.Duration
 	// NoProgress is the no-progress ceiling of the call, from its start:
 	// SubAgents.NoProgressTimeoutSeconds (1200 s). Only visible text,
-	// thinking and tool calls refresh it (seed 002; SubAgentActor arms it
+	// thinking and tool calls refresh it (seed 002; SubAgentActor, 502847bf, arms it
 	// with the prefill budget when the call starts). Breaking it is
 	// no_substantive_output_timeout.
 	NoProgress time.Duration

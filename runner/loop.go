@@ -19,7 +19,7 @@ import (
 
 // execute runs the tool loop, classifies the end, and writes the run
 // folder. It ends runs as NetClaw's SubAgentActor and TurnStateTracker do
-// (netclaw-dev/netclaw; TurnStateTracker a36cc1ee):
+// (netclaw-dev/netclaw; SubAgentActor 502847bf, TurnStateTracker a36cc1ee):
 //
 //   - A reply with tool calls, in a run that offers tools, has them
 //     answered (by the tools, or by the cycle guard's correction) and the
@@ -77,7 +77,7 @@ func (r *Run) execute() {
 }
 
 // NetClaw's limits and texts for replies that are not an answer
-// (TurnStateTracker, a36cc1ee; SubAgentActor).
+// (TurnStateTracker a36cc1ee; SubAgentActor 502847bf).
 const (
 	// MaxPreToolEmptyRetries is how many empty or thinking-only replies
 	// are retried before any tool round.
@@ -202,7 +202,7 @@ func pluralReplies(n int, phase string) string {
 // line that starts with tool-call markup (<tool_call, </tool_call>,
 // <function=, <parameter=, </function>, </parameter>; any case) outside
 // code fences (``` or ~~~) and quoted lines (>), as
-// SubAgentActor.ContainsUnexecutedToolCallMarkup does.
+// SubAgentActor.ContainsUnexecutedToolCallMarkup (502847bf) does.
 func ContainsUnexecutedToolCallMarkup(text string) bool {
 	if strings.Contains(text, "\r") {
 		// Line ends as .NET's ReplaceLineEndings reads them.

@@ -17,7 +17,7 @@ import (
 // Wire silence is timed by the prefill budget before the first substantive
 // event (visible text, thinking, a tool call) and by the inter-delta budget
 // after it; any bytes, keepalives included, reset it. Both end the call
-// no_activity_timeout (SubAgentActor, netclaw-dev/netclaw: one liveness
+// no_activity_timeout (SubAgentActor, netclaw-dev/netclaw 502847bf: one liveness
 // watchdog that starts on the prefill budget and moves to the inter-delta
 // budget at the first delta). The no-progress ceiling runs from the start
 // of the call on the absence of substantive events. The thinking-only cap
@@ -56,7 +56,7 @@ type Trip struct {
 }
 
 // Message says what happened in NetClaw's words, then which setting
-// governs it. NetClaw's texts are SubAgentActor's: "Subagent timed out: no
+// governs it. NetClaw's texts are SubAgentActor's (502847bf): "Subagent timed out: no
 // activity for {N}s." for the prefill and inter-delta budgets alike, and
 // "Subagent timed out: no substantive output for {N}s.".
 func (t Trip) Message() string {

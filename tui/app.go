@@ -248,6 +248,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.runs.storeRecorded(msg)
 	case compareMsg:
 		m.runs.compared(msg)
+	case keptMsg:
+		cmds = append(cmds, m.runs.kept(msg))
 	case runTickMsg:
 		cmds = append(cmds, m.runs.tickClocks())
 	case artifactsMsg:

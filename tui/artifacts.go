@@ -61,6 +61,11 @@ func (p *artifactsPane) handleKey(msg tea.KeyPressMsg, focused bool) (tea.Cmd, b
 		return p.open(), true
 	case key.Matches(msg, k.Pager):
 		return p.pager(), true
+	case key.Matches(msg, k.Keep):
+		if r := p.selected(); r != nil {
+			return p.e.keepRun(*r), true
+		}
+		return nil, true
 	case focused && moveChoice(msg, mv, &p.sel, len(p.records)):
 		return nil, true
 	case focused && key.Matches(msg, k.Choose):

@@ -77,6 +77,8 @@ type RunKeys struct {
 	Compare      key.Binding // compare the run shown with the one before it
 	CompareBack  key.Binding // compare with a run further back
 	Watch        key.Binding // re-run the last task on every save
+	Keep         key.Binding // keep the run shown as a test case
+	EditCase     key.Binding // open the suite of the kept case in $EDITOR
 }
 
 // ArtifactsKeys are the Artifacts pane's.
@@ -84,6 +86,7 @@ type ArtifactsKeys struct {
 	Open   key.Binding // open the selected run in the viewer
 	Choose key.Binding // the same, from the focused list of runs
 	Pager  key.Binding // open result.md in $PAGER
+	Keep   key.Binding // keep the selected run as a test case
 }
 
 // TestsKeys are the Tests pane's; Run works from every pane.
@@ -186,11 +189,14 @@ func DefaultKeyMap() KeyMap {
 			Compare:      b("c", "compare", "c"),
 			CompareBack:  b("[", "earlier run", "["),
 			Watch:        b("W", "re-run on save", "W"),
+			Keep:         b("K", "keep as test", "K"),
+			EditCase:     b("E", "edit kept case", "E"),
 		},
 		Artifacts: ArtifactsKeys{
 			Open:   b("o", "open", "o"),
 			Choose: b("enter", "open", "enter"),
 			Pager:  b("p", "pager", "p"),
+			Keep:   b("K", "keep as test", "K"),
 		},
 		Tests: TestsKeys{
 			Run:    b("T", "test", "T"),
@@ -340,7 +346,8 @@ func (k RunKeys) ShortHelp() []key.Binding { return []key.Binding{k.Run, k.Cance
 func (k RunKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{relabel(k.Run, "start a trial run"), relabel(k.Cancel, "cancel run"), relabel(k.FoldThinking, "fold thinking"), k.NextRun, relabel(k.Open, "open in viewer"), relabel(k.NoTools, "run again without tools"), relabel(k.Request, "show the request sent"),
 		relabel(k.Compare, "compare with the run before (and back)"), relabel(k.CompareBack, "compare with an earlier run"),
-		relabel(k.Watch, "re-run the last task on every save (on/off)")}}
+		relabel(k.Watch, "re-run the last task on every save (on/off)"), relabel(k.Keep, "keep the run as a test case"),
+		relabel(k.EditCase, "open the kept case's suite in $EDITOR")}}
 }
 
 // ShortHelp is the Artifacts pane's footer.
@@ -348,7 +355,7 @@ func (k ArtifactsKeys) ShortHelp() []key.Binding { return []key.Binding{k.Open, 
 
 // FullHelp describes the Artifacts pane's keys.
 func (k ArtifactsKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{relabel(k.Open, "open in viewer"), relabel(k.Pager, "open in $PAGER")}}
+	return [][]key.Binding{{relabel(k.Open, "open in viewer"), relabel(k.Pager, "open in $PAGER"), relabel(k.Keep, "keep the run as a test case")}}
 }
 
 // ShortHelp is the Tests pane's footer.

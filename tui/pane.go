@@ -44,6 +44,9 @@ type env struct {
 	stGen  int // counts style changes, for caches
 	cat    *lint.Catalog
 	catGen int // counts catalogs, so late background results can be told apart
+	// keptSuite is the suite a run was last kept in as a test case
+	// (keep.go).
+	keptSuite string
 	// homeGone says the home's folder was deleted while the browser ran.
 	homeGone bool
 

@@ -354,6 +354,10 @@ func (p *runPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
 		return p.compareBack(), true
 	case key.Matches(msg, k.Watch):
 		return p.toggleWatch(), true
+	case key.Matches(msg, k.Keep):
+		return p.keep(), true
+	case key.Matches(msg, k.EditCase):
+		return p.editKept(), true
 	}
 	return nil, false
 }
@@ -408,7 +412,7 @@ func (p *runPane) start(f *lint.File, task, context, project string) tea.Cmd {
 func (p *runPane) startWith(f *lint.File, task, context, project string, approved []approve.Pattern) tea.Cmd {
 	e := p.e
 	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project, NetClaw: e.netClaw(),
-		Approve: approved, AskInEvents: true}
+		Approve: approved, AskInEvents: true, Record: true}
 	if e.cat != nil {
 		spec.Skills = e.cat.Skills
 	}
