@@ -331,19 +331,18 @@ func lastFailed(g *globals, on bool, dir string, files []string) (sel func(strin
 	return func(suitePath, caseName string) bool { return failed[suitePath][caseName] }, known, nil
 }
 
-// saveLastRuns records how each case that ran ended, for --failed: a
-// case run on several models failed when one of them did not pass. A
-// state folder that cannot be written is a warning.
+// saveLastRuns records how each case that ran ended, on each model, for
+// --failed. A state folder that cannot be written is a warning.
 func saveLastRuns(g *globals, dir string, results []*suite.SuiteResult, at time.Time) {
 	for _, r := range results {
-		statuses := map[string]string{}
+		// Each case keeps a status per model it ran on ("" for its own
+		// role), so --failed picks a case that still fails on a model a
+		// later run left out.
+		statuses := map[evalrec.CaseModel]string{}
 		for _, c := range r.Cases {
-			if old, ok := statuses[c.Case.Name]; ok && old != string(suite.Pass) {
-				continue
-			}
-			statuses[c.Case.Name] = string(c.Status)
+			statuses[evalrec.CaseModel{Case: c.Case.Name, Model: c.Model}] = string(c.Status)
 		}
-		if err := evalrec.SaveLastRun(dir, r.Suite.Path, statuses, at); err != nil {
+		if err := evalrec.SaveLastRunByModel(dir, r.Suite.Path, statuses, at); err != nil {
 			g.warn("agentdesk", fmt.Sprintf("%v; --failed will not know of this run", err))
 		}
 	}

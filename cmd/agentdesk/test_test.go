@@ -123,7 +123,7 @@ func TestTestCommandRecordOfflineStale(t *testing.T) {
 			Cases []struct {
 				Status  string `json:"status"`
 				Samples []struct {
-					Changes []string `json:"changes"`
+					Changes []string `json:"stale_because"`
 				} `json:"samples"`
 			} `json:"cases"`
 		} `json:"suites"`

@@ -294,6 +294,13 @@ command line: Failed, reason tool_execution_failed. The message names the
 pattern that would allow it. The browser asks instead: o approves once,
 a for the run, d denies.
 
+On Linux, approved commands and stdio MCP servers run in a sandbox:
+the run's copy of the project at the project's path, the rest read-only,
+a /tmp of their own, no network, no secret environment variables.
+--allow-network and --allow-network-mcp NAME open the network;
+--pass-env NAME passes a variable. Where the machine cannot sandbox,
+they are refused unless you pass --no-sandbox.
+
 A shell command runs in a copy of the overlay, through /bin/sh.
 It has 120 s unless _timeout_seconds asks for more (at most 600 s).
 Every process a run starts is killed when the run ends.

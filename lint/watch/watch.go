@@ -231,6 +231,9 @@ func (w *Watcher) forget(dir string) {
 
 // relevant reports whether an event can change what a scan finds.
 func (w *Watcher) relevant(ev fsnotify.Event) bool {
+	if editorTemp(filepath.Base(ev.Name)) {
+		return false
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	d, ok := w.watched[filepath.Dir(ev.Name)]
@@ -361,4 +364,33 @@ func subdirs(dir string) []string {
 		}
 	}
 	return out
+}
+
+// editorTemp reports whether a file name is an editor's temporary file,
+// which changes nothing a scan finds: vim's write test 4913 and swap files
+// (.swp, .swo, .swx, ...), backups ending in ~, sed -i's sedXXXXXX, emacs'
+// lock (.#name) and autosave (#name#) files, and atomic-save temporaries
+// (name.tmp.NNN, JetBrains' ___jb_tmp___ and ___jb_old___).
+func editorTemp(name string) bool {
+	switch {
+	case name == "4913",
+		strings.HasSuffix(name, "~"),
+		strings.HasPrefix(name, ".#"),
+		len(name) > 2 && strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"),
+		strings.HasSuffix(name, "___jb_tmp___"), strings.HasSuffix(name, "___jb_old___"),
+		strings.Contains(name, ".tmp."):
+		return true
+	}
+	if ext := filepath.Ext(name); len(ext) == 4 && strings.HasPrefix(ext, ".sw") {
+		return true // vim: .swp, .swo, .swn, .swx, ...
+	}
+	if rest, ok := strings.CutPrefix(name, "sed"); ok && len(rest) == 6 {
+		for _, r := range rest {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+				return false
+			}
+		}
+		return true // sed -i writes sedXXXXXX, then renames it
+	}
+	return false
 }

@@ -220,3 +220,34 @@ func copyHome(t *testing.T) string {
 	}
 	return base
 }
+
+// Editors' temporary files (vim's 4913 and swap files, backups ending in
+// ~, sed -i's sedXXXXXX, emacs' lock and autosave files) change nothing a
+// scan finds: the watch ignores them, and the change names only the file
+// the editor saved.
+func TestWatcherIgnoresEditorsTemporaryFiles(t *testing.T) {
+	base := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(base, "agents"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, h := startWatcher(t, base)
+	for _, name := range []string{"4913", ".a.md.swp", "a.md.swx", "a.md~", "sedPeTWnr", ".#a.md", "#a.md#", "a.md.tmp.12345.67890"} {
+		write(t, filepath.Join(h.Agents, name), "x")
+	}
+	write(t, filepath.Join(h.Agents, "a.md"), "---\nname: a\ndescription: d\n---\nBody.\n")
+	c := waitChange(t, w, "the saved file")
+	if len(c.Paths) != 1 || filepath.Base(c.Paths[0]) != "a.md" {
+		t.Errorf("change names %q, want only a.md", c.Paths)
+	}
+	for _, tt := range []struct {
+		name string
+		temp bool
+	}{
+		{"4913", true}, {".a.md.swp", true}, {"a.md.swo", true}, {"a.md~", true}, {"sedPeTWnr", true}, {".#a.md", true}, {"#a.md#", true},
+		{"sed.md", false}, {"a.md", false}, {"sedimentary.md", false}, {"4913.md", false}, {"notes.swp.md", false},
+	} {
+		if got := editorTemp(tt.name); got != tt.temp {
+			t.Errorf("editorTemp(%q) = %v, want %v", tt.name, got, tt.temp)
+		}
+	}
+}

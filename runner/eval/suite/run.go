@@ -434,8 +434,8 @@ func caseMessage(cr *CaseResult) string {
 			if r.Err != "" {
 				return r.Err
 			}
-			if len(r.Changes) > 0 {
-				return "recorded with something that has changed since: " + joinSemi(r.Changes)
+			if len(r.StaleBecause) > 0 {
+				return "recorded with something that has changed since: " + joinSemi(r.StaleBecause)
 			}
 		}
 	}

@@ -31,7 +31,7 @@ func (x *execution) sample(ctx context.Context, s *suitefile.Suite, c *suitefile
 		}
 	}
 	defer leave()
-	res = &SampleResult{N: n}
+	res = &SampleResult{N: n, How: NotRun}
 	x.notify(s, c, n, false, nil)
 	defer func() { x.notify(s, c, n, true, res) }()
 	if x.o.Mode == evalrec.Record {
@@ -151,7 +151,7 @@ func (x *execution) notRunnable(res *SampleResult, d evalrec.Decision, s *suitef
 	case evalrec.Stale:
 		res.Status, res.Recording = Stale, path
 		for _, ch := range d.Changes {
-			res.Changes = append(res.Changes, ch.String())
+			res.StaleBecause = append(res.StaleBecause, ch.String())
 		}
 	case evalrec.Missing:
 		command := "agentdesk test"
@@ -221,6 +221,7 @@ func (res *SampleResult) ran(rec *runfolder.Record) {
 	res.RunID, res.RunDir = rec.RunID, rec.Dir
 	res.Outcome, res.Reason, res.Output = string(rec.Outcome), rec.Reason, rec.Output
 	res.ToolCalls = rec.ToolCalls
+	res.ChangedFiles = rec.Changes
 	res.MCP = mcpFailures(rec.MCP)
 	res.Duration = time.Duration(rec.Timings.TotalMS) * time.Millisecond
 	res.ReportedOutputTokens = rec.Usage.OutputTokens
