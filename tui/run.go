@@ -456,7 +456,7 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		if ev.Kind == runner.EventApproval && ev.Approval != nil && !msg.end {
 			// The run waits for the author: the prompt goes on the
 			// overlay stack, the answer back on the run's channel.
-			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, prompt: *ev.Approval, agent: rv.agent, cancel: rv.run.Cancel,
+			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, move: p.e.keys.Move, prompt: *ev.Approval, agent: rv.agent, cancel: rv.run.Cancel,
 				answered: func(req approve.Request, a approve.Answer) { p.noteApproval(rv, req, a) }})
 		}
 	}

@@ -77,7 +77,8 @@ func sentLines(st *Styles, c *lint.Catalog, rv *runView, open bool, key string, 
 	}
 	head := fmt.Sprintf("Request sent (%s): system prompt of %d parts, %d tokens", Sanitize(p.Audience), len(p.Parts), total)
 	if !open {
-		return []string{cut(st.Dim.Render(head+" · "+key+": show"), w)}
+		// Wrapped, not cut: the key is at the end.
+		return wrapStyled(st.Dim, head+" · "+key+": show", w)
 	}
 	out := []string{spread(st.Title.Render(head), st.Dim.Render(key+": hide"), w)[0]}
 	for _, part := range p.Parts {

@@ -155,7 +155,7 @@ func TestWatcherIgnoresUnrelatedFilesInParents(t *testing.T) {
 		{filepath.Join(h.Base, "skills"), true},
 		{filepath.Join(h.Base, "config"), true},
 		{filepath.Join(h.Agents, "anything.md"), true},
-		{filepath.Join(h.Agents, ".x.md.swp"), true},
+		{filepath.Join(h.Agents, ".x.md.swp"), false}, // an editor's swap file (editorTemp)
 		{filepath.Join(h.ConfigDir, "netclaw.json"), true},
 	}
 	for _, c := range cases {
