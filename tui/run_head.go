@@ -37,6 +37,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 	}
 	add(spread(st.Title.Render(title), st.Dim.Render(more), w)...)
 	add(p.watchLines(sel.Path, w)...)
+	add(p.sampleLines(sel.Path, w)...)
 	add(wrap("Task: "+Sanitize(rv.task), w)...)
 	if rv.context != "" {
 		for _, l := range wrap("Context: "+Sanitize(rv.context), w) {
