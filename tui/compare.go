@@ -172,6 +172,9 @@ func (p *runPane) compareBlocks(w int) blocks {
 	if cv.rows == nil || cv.w != w || cv.stGen != e.stGen {
 		cv.rows, cv.w, cv.stGen = compareRows(st, e.keys, cv.c, cv.back, cv.older, w), w, e.stGen
 	}
+	if wl := p.watchLines(cv.agentPath, w); len(wl) > 0 {
+		return blocks{{lines: wl}, {lines: cv.rows}}
+	}
 	return lines(cv.rows)
 }
 

@@ -457,7 +457,7 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		if ev.Kind == runner.EventApproval && ev.Approval != nil && !msg.end {
 			// The run waits for the author: the prompt goes on the
 			// overlay stack, the answer back on the run's channel.
-			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, prompt: *ev.Approval, agent: rv.agent, cancel: rv.run.Cancel,
+			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, move: p.e.keys.Move, prompt: *ev.Approval, agent: rv.agent, cancel: rv.run.Cancel,
 				answered: func(req approve.Request, a approve.Answer) { p.noteApproval(rv, req, a) }})
 		}
 	}
@@ -766,7 +766,8 @@ func sentLines(st *Styles, c *lint.Catalog, rv *runView, open bool, key string, 
 	}
 	head := fmt.Sprintf("Request sent (%s): system prompt of %d parts, %d tokens", Sanitize(p.Audience), len(p.Parts), total)
 	if !open {
-		return []string{cut(st.Dim.Render(head+" · "+key+": show"), w)}
+		// Wrapped, not cut: the key is at the end.
+		return wrapStyled(st.Dim, head+" · "+key+": show", w)
 	}
 	out := []string{spread(st.Title.Render(head), st.Dim.Render(key+": hide"), w)[0]}
 	for _, part := range p.Parts {

@@ -94,6 +94,8 @@ func (p *runPane) catalogChanged() tea.Cmd {
 		rv.run.Cancel()
 	}
 	w.reruns++
+	// Once the re-run ends, it is shown beside the run before it.
+	p.compare.on, p.compare.pending, p.compare.agentPath = false, true, w.agentPath
 	return p.startWith(f, w.task, w.context, w.project, w.approve)
 }
 

@@ -40,12 +40,17 @@ func TestWatchReRunsOnSave(t *testing.T) {
 	if second.task != "Which port?" || second.context != "The user asks." {
 		t.Errorf("the re-run's task %q, context %q", second.task, second.context)
 	}
+	if scr := rh.screen(); !strings.Contains(scr, "re-run on save: on") {
+		t.Errorf("the pane does not say the watch is on:\n%s", scr)
+	}
 	rh.pumpUntil("the re-run ends", second.ended)
 	if !hasText(second, "Second.") {
 		t.Errorf("the re-run did not get the second reply")
 	}
-	if scr := rh.screen(); !strings.Contains(scr, "re-run on save: on") {
-		t.Errorf("the pane does not say the watch is on:\n%s", scr)
+	// The ended re-run is compared with the run before it, naming the
+	// part the save changed.
+	if cv := rh.runs.compare; !cv.on || cv.c == nil || strings.Join(cv.c.Request.Changed, ",") != "body" {
+		t.Errorf("after the re-run: compare on %v, %+v", cv.on, cv.c)
 	}
 
 	// A save that breaks the frontmatter: the verdict shows, nothing runs.

@@ -19,19 +19,18 @@ func newOpenCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "open PATH|RUN_ID",
 		Short: "Open a run folder or an artifact file in the viewer",
-		Long: `Open a folder of run artifacts, or one artifact file, in the browser's
-scrollable viewer: result.md and truncated-output.md rendered as markdown
-(the latter marked partial), transcript.jsonl as a readable log, run.json as
-is. It works on agentdesk's own run folders and on NetClaw's.
+		Long: `Open a folder of run artifacts, or one artifact file, in the browser's viewer.
+result.md and truncated-output.md show as Markdown; the latter is marked partial.
+transcript.jsonl shows as a readable log; run.json as it is.
+It works on agentdesk's own run folders and on NetClaw's.
 
-Instead of a path, give a run id as 'agentdesk runs' lists it: the full 32
-characters, or a prefix of at least 4 that only one run in the runs folder
-has.
+Instead of a path, give a run id as 'agentdesk runs' lists it:
+the full 32 characters, or a prefix of at least 4 that only one run has.
 
-Keys: tab moves between the folder's files, arrows and page keys scroll,
-p opens the file in $PAGER, esc or q quits.
+Keys: tab moves between the folder's files; arrows and page keys scroll;
+p opens the file in $PAGER; esc or q quits.
 
-Exit status: 0 closed, 1 no such run, 2 bad usage, 3 internal failure.`,
+Exit status: 0 closed; 1 no such run; 2 bad usage; 3 internal failure.`,
 		Example: `  agentdesk open 3f9a
   agentdesk open ~/.local/state/agentdesk/runs/3f2a9c1e…
   agentdesk open ./truncated-output.md`,

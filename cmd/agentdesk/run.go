@@ -59,63 +59,73 @@ func newRunCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run AGENT --task TEXT | run [AGENT] --replay FILE",
 		Short: "Run one headless trial spawn of an agent against the configured model",
-		Long: `Run AGENT once on a task, sending the request NetClaw composes for a spawn
-(the operating rules from the NetClaw install found through --netclaw-dir,
-$AGENTDESK_NETCLAW_DIR, ~/.netclaw/bin or PATH, the deployment playbook, the
-project's instructions, the body, the tool index and the execution contract;
-the first message with the working context of the --project folder, for the
---audience, Personal by default: see agentdesk preview --spawn), against the
-model NetClaw would use for it (its
-modelRole, or --model-role, resolved through netclaw.json), and classify how
-the run ended exactly as the runtime would: Completed; Failed with a
-reason such as output_truncated, thinking_only_timeout,
-no_substantive_output_timeout, no_activity_timeout, empty_final_response,
-malformed_final_output, llm_call_failed or cancelled_by_parent; or Partial
-when the cycle guard stops it (tool_cycle_stopped).
+		Long: `Run AGENT once on a task, as NetClaw would spawn it.
 
-The reply streams to stdout as it arrives; thinking goes to stderr (dimmed on
-a colour terminal). Then a line on stderr gives the outcome, the reason and
-the run folder, which holds run.json, result.md, transcript.jsonl and, for a
-truncated reply, truncated-output.md. With --json, stdout holds run.json
-alone and the reply streams to stderr. API keys and tokens are redacted from
-everything printed or written.
+The request is the one NetClaw composes for a sub-agent
+(agentdesk preview --spawn shows it):
+  - the operating rules, from the NetClaw install found through
+    --netclaw-dir, $AGENTDESK_NETCLAW_DIR, ~/.netclaw/bin or PATH;
+    without one the run goes on and says they are missing;
+  - the deployment playbook, the project's instructions, the body,
+    the tool index and the execution contract;
+  - a first message with the working context of the --project folder,
+    the [session] block (the run folder's session/ storage) and the task.
+The audience is --audience, Personal by default.
+The model is the one NetClaw would use: the agent's modelRole, or
+--model-role, resolved through netclaw.json.
 
-The request is the one NetClaw composes for a sub-agent (agentdesk preview
---spawn shows it): the operating rules embedded in the NetClaw install
-(--netclaw-dir; without one the run goes on and says they are missing), the
-deployment playbook, the project's instructions, the body, the tool index
-and the execution contract, then a first message with the working context,
-the [session] block (the run folder's session/ storage) and the task. The
-model is offered the tools NetClaw offers a sub-agent of the --audience
-(agentdesk tools lists them): the core tier from the start, a deferred tool
-once load_tool activates it. Reads run on the project folder
-(--project, default the working directory); writes go to an overlay, never
-to the project, and the run folder keeps them as changes.patch; shell,
-web and MCP calls run only when an --approve pattern matches (else the run
-fails as NetClaw fails a sub-agent with no one to approve); tools that touch
-NetClaw's own state get a stub result. --no-tools offers none. Tool results
-go back to the model and the run goes on; there is no cap on tool rounds.
+The run ends as the runtime would end it:
+  - Completed;
+  - Failed, with a reason such as output_truncated, thinking_only_timeout,
+    no_substantive_output_timeout, no_activity_timeout, empty_final_response,
+    malformed_final_output, llm_call_failed or cancelled_by_parent;
+  - Partial, when the cycle guard stops it (tool_cycle_stopped).
+
+The reply streams to stdout as it arrives.
+Thinking goes to stderr, dimmed on a colour terminal.
+Tool calls and results show on stderr.
+A last line on stderr gives the outcome, the reason and the run folder.
+The folder holds run.json, result.md, transcript.jsonl and, for a truncated
+reply, truncated-output.md.
+With --json, stdout holds run.json alone, and the reply streams to stderr.
+API keys and tokens are redacted from everything printed or written.
+
+Tools (agentdesk help sandbox):
+  - The model is offered the tools NetClaw offers a sub-agent of the audience
+    (agentdesk tools lists them): the core tier from the start, a deferred
+    tool once load_tool activates it.
+  - Reads run on the project folder: --project, default the working directory.
+  - Writes go to an overlay, never to the project.
+    The run folder keeps them as changes.patch.
+  - Shell, web and MCP calls run only when an --approve pattern matches.
+    Else the run fails, as NetClaw fails a sub-agent with no one to approve.
+  - Tools that touch NetClaw's own state get a stub result.
+  - --no-tools offers none.
+Tool results go back to the model, and the run goes on.
+There is no cap on tool rounds.
 A call repeated with the same arguments and result after two rounds is
-refused with NetClaw's correction, and a repeat after that ends the run
-(Partial, tool_cycle_stopped). An empty or thinking-only reply is nudged,
-up to 5 times before any tool call and 8 after; a final reply holding
-tool-call markup gets one repair nudge. Tool calls and results are shown on
-stderr.
+refused with NetClaw's correction.
+A repeat after that ends the run: Partial, tool_cycle_stopped.
+An empty or thinking-only reply is nudged: up to 5 times before any tool
+call, and 8 after.
+A final reply holding tool-call markup gets one repair nudge.
 
 --record keeps the raw response bytes with their timing, and the tool
-results, redacted, in the run folder's stream.cassette. --replay FILE plays
-a cassette back instead of calling a model, through the same decoders and
-watchdog, at recorded speed or --fast; AGENT and --task may then be left
-out (the cassette names them), and the tool results come from the cassette,
-so the project folder need not exist. --replay demo:NAME plays one of the
-demo's embedded recordings; --replay demo: lists them. A provider of type replay in
-netclaw.json, whose Endpoint is a cassette, does the same.
+results, redacted, in the run folder's stream.cassette.
+--replay FILE plays a cassette back instead of calling a model.
+It goes through the same decoders and watchdog, at recorded speed or --fast.
+AGENT and --task may then be left out: the cassette names them.
+The tool results come from the cassette, so the project folder need not exist.
+--replay demo:NAME plays one of the demo's embedded recordings;
+--replay demo: lists them.
+A provider of type replay in netclaw.json, whose Endpoint is a cassette,
+does the same.
 
 --task - (or --context -) reads the text from stdin, without its final line
-break. Ctrl-C cancels the run (cancelled_by_parent).
+break. Ctrl-C cancels the run: cancelled_by_parent.
 
-Exit status: 0 Completed, 1 any other outcome, an unknown or rejected agent,
-or a model that does not resolve, 2 bad usage, 3 internal failure.`,
+Exit status: 0 Completed; 1 any other outcome, an unknown or rejected agent,
+or a model that does not resolve; 2 bad usage; 3 internal failure.`,
 		Example: `  agentdesk run code-analyst --task "Explain what main.go does"
   git diff | agentdesk run reviewer --task - --context "PR #42" --no-tools
   agentdesk run summarizer --task "Summarise NOTES.md" --no-progress-timeout 2m --json

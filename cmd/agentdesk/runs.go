@@ -40,36 +40,42 @@ func newRunsCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "runs [RUN_ID] | --diff BEFORE AFTER | RUN_ID --to-case [SUITE]",
 		Short: "List trial runs, newest first, or show one",
-		Long: `Without RUN_ID, list the trial runs in the runs folder, newest first: id,
-start time, agent (marked "(replay)" for a run played back from a
-cassette), state, outcome and reason (none for a Completed run). A run whose run.json still says Running
-but whose process is gone shows as Lost; a folder whose run.json cannot be
-read shows as Unreadable.
+		Long: `List the trial runs, newest first, or show one.
 
-With RUN_ID (the full 32 characters, or a prefix of at least 4 that only one
-run has), print that run's result.md; a run that has not ended has none, and
-its record is summarised instead. --json prints run.json (a list of them
-without RUN_ID).
+Without RUN_ID, each line gives the id, start time, agent, state, outcome and
+reason. A run played back from a cassette is marked "(replay)".
+A Completed run's reason is none.
+A run whose run.json says Running but whose process is gone shows as Lost.
+A folder whose run.json cannot be read shows as Unreadable.
 
-With --diff BEFORE AFTER, compare two runs: outcome and reason, the request
-part by part (with a diff of each part that changed), the tool calls as an
-aligned sequence, the output word by word, tokens and clocks with their
-deltas, and changes.patch as a diff of diffs. Runs of different agents or
-models compare too, under a heading that says so. --format json prints the
-comparison as one JSON document.
+RUN_ID is the full 32 characters, or a prefix of at least 4 that only one run
+has. With it, runs prints that run's result.md.
+A run that has not ended has none; its record is summarised instead.
+--json prints run.json, or a list of them without RUN_ID.
 
-With RUN_ID --to-case [SUITE], keep the run as a test case: append a case
-to the agent's suite (SUITE, default <agents>/<agent>.test.yaml, created
-when missing) with the run's task, context, project and audience, and
-expectations from what it did (its outcome when not Completed, the tools
-it called, a contains taken from its output, to narrow by hand). The rest
-of the file is kept as it was, and it is written atomically. A suite with
-errors, or a case name already taken, is refused and not touched. A run
-made with --record gives the case its recording at once, so
-'agentdesk test --offline' replays it; the case's first result is printed.
+--diff BEFORE AFTER compares two runs:
+  - outcome and reason;
+  - the request, part by part, with a diff of each part that changed;
+  - the tool calls, as an aligned sequence;
+  - the output, word by word;
+  - tokens and clocks, with their deltas;
+  - changes.patch, as a diff of diffs.
+Runs of different agents or models compare too, under a heading that says so.
+--format json prints the comparison as one JSON document.
 
-Exit status: 0 listed or shown, 1 no such run, 2 bad usage (RUN_ID is no run
-id or prefix of one), 3 internal failure.`,
+RUN_ID --to-case [SUITE] keeps the run as a test case.
+It appends a case to the agent's suite: SUITE, default
+<agents>/<agent>.test.yaml, created when missing.
+The case has the run's task, context, project and audience.
+Its expectations come from what the run did: its outcome when not Completed,
+the tools it called, and a contains taken from its output, to narrow by hand.
+The rest of the file is kept as it was; the write is atomic.
+A suite with errors, or a case name already taken, is refused and not touched.
+A run made with --record gives the case its recording at once, so
+'agentdesk test --offline' replays it. The case's first result is printed.
+
+Exit status: 0 listed or shown; 1 no such run; 2 bad usage (RUN_ID is no run
+id or prefix of one); 3 internal failure.`,
 		Example: `  agentdesk runs
   agentdesk runs --agent code-analyst
   agentdesk runs 3f9a --json | jq .reason
