@@ -125,6 +125,12 @@ type runPane struct {
 	compare compareView
 	// watch re-runs an agent on save, when on (watchrun.go).
 	watch *runWatch
+	// batch is the samples being run; spreads the last spread of each
+	// agent's samples, by agent path (samples.go).
+	batch   *sampleBatch
+	spreads map[string][]string
+	// lastSamples is how many samples each agent's last task asked for.
+	lastSamples map[string]int
 }
 
 // recordedLimits are a recording's limits, once read.
@@ -397,8 +403,8 @@ func (p *runPane) ask() tea.Cmd {
 	case f.Status != lint.Loaded:
 		return e.notify(fileLabel(f)+" is rejected: the runtime would not run it; fix it first", true)
 	}
-	e.push(newRunForm(e.keys, fileLabel(f), func(task, context string) tea.Cmd {
-		return p.start(f, task, context, e.opts.Project)
+	e.push(newRunForm(e.keys, fileLabel(f), func(task, context string, samples int) tea.Cmd {
+		return p.startSamples(f, task, context, e.opts.Project, e.opts.Approve, samples)
 	}))
 	return nil
 }
@@ -475,10 +481,12 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		rv.record = &rec
 	}
 	e := p.e
-	if p.compare.pending && p.compare.agentPath == rv.agentPath {
+	next, sampling := p.sampleEnded(rv)
+	cmd = next
+	if p.compare.pending && p.compare.agentPath == rv.agentPath && !sampling {
 		if sel := e.selected(); sel != nil && sel.Path == rv.agentPath {
 			p.compare.pending, p.compare.on, p.compare.back = false, true, 1
-			cmd = p.askCompare()
+			cmd = tea.Batch(cmd, p.askCompare())
 		}
 	}
 	// A prompt still up belongs to a run that stopped waiting (it was
@@ -726,6 +734,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 	}
 	add(spread(st.Title.Render(title), st.Dim.Render(more), w)...)
 	add(p.watchLines(sel.Path, w)...)
+	add(p.sampleLines(sel.Path, w)...)
 	add(wrap("Task: "+Sanitize(rv.task), w)...)
 	if rv.context != "" {
 		for _, l := range wrap("Context: "+Sanitize(rv.context), w) {
