@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/mcp"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // spawnInput is what a spawn's request is composed from on the command
@@ -79,7 +80,7 @@ func composeSpawn(g *globals, c *lint.Catalog, in spawnInput) (*request.Request,
 		g.warn("agentdesk", "NetClaw would not spawn this agent: "+why+"; agentdesk run refuses this trial")
 	}
 	var session *request.SessionStorage
-	if runs, err := runner.DefaultRunsDir(g.Getenv); err == nil {
+	if runs, err := runfolder.DefaultRunsDir(g.Getenv); err == nil {
 		st := runner.TrialStorage(filepath.Join(runs, "<run-id>"), "<run-id>")
 		session = &st
 	}
