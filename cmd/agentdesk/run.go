@@ -169,43 +169,8 @@ or a model that does not resolve; 2 bad usage; 3 internal failure.`,
 func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) error {
 	changed := cmd.Flags().Changed
 	replaying := changed("replay")
-	switch {
-	case agentName == "" && !replaying:
-		return usageErrorf("give the agent to run: agentdesk run AGENT --task TEXT (or replay a cassette with --replay FILE)")
-	case !changed("task") && !replaying:
-		return usageErrorf("--task is required: say what the agent should do (--task - reads it from stdin)")
-	case f.task == "-" && f.context == "-":
-		return usageErrorf("--task - and --context - both read stdin: give one of them as text")
-	case f.maxTokens < 0:
-		return usageErrorf("--max-tokens is %d: give a positive number, or leave it out", f.maxTokens)
-	case f.noTools && changed("project"):
-		return usageErrorf("--project names the folder the tools read and --no-tools offers none: give one of them")
-	case replaying && strings.TrimSpace(f.replay) == "":
-		return usageErrorf("--replay needs the path of a cassette (a run folder's stream.cassette)")
-	case replaying && f.record:
-		return usageErrorf("--record makes a cassette from a model and --replay plays one: give one of them")
-	case f.samples < 1 || f.samples > maxSamples:
-		return usageErrorf("--samples is %d: give 1 to %d", f.samples, maxSamples)
-	case replaying && f.samples > 1:
-		return usageErrorf("a replay plays one recording the same way each time: leave out --samples")
-	case replaying && (changed("project") || f.noTools):
-		return usageErrorf("a replay plays the recorded tool results: leave out --project and --no-tools")
-	}
-	for _, d := range []struct {
-		name string
-		v    time.Duration
-	}{{"prefill-timeout", f.prefill}, {"inter-delta-timeout", f.interDelta}, {"no-progress-timeout", f.noProgress}} {
-		if changed(d.name) && d.v <= 0 {
-			return usageErrorf("--%s is %s: give a positive duration such as 90s or 5m", d.name, d.v)
-		}
-	}
-	if err := f.mcp.check(); err != nil {
+	if err := checkRunFlags(changed, f, agentName); err != nil {
 		return err
-	}
-	if f.modelRole != "" {
-		if _, err := runner.NormalizeRole(f.modelRole); err != nil {
-			return usageErrorf("--model-role: %v", err)
-		}
 	}
 	var err error
 	if f.task, err = readDash(g, f.task, "--task"); err != nil {
@@ -231,80 +196,181 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		NoMCP: f.mcp.off, MCPStartTimeout: f.mcp.timeout,
 		Sandbox: f.sandbox.spec(),
 	}
+	listed, err := trialSource(g, f, replaying, &spec)
+	if err != nil || listed {
+		return err
+	}
+	if agentName != "" || !replaying {
+		if err := trialAgent(g, f, agentName, replaying, &spec); err != nil {
+			return err
+		}
+	}
+	return startTrial(cmd, g, f, runsDir, spec)
+}
+
+// checkRunFlags checks run's flags against each other (changed says
+// which were given) before anything is read: the validation step of
+// runTrial.
+func checkRunFlags(changed func(string) bool, f runFlags, agentName string) error {
+	replaying := changed("replay")
+	switch {
+	case agentName == "" && !replaying:
+		return usageErrorf("give the agent to run: agentdesk run AGENT --task TEXT (or replay a cassette with --replay FILE)")
+	case !changed("task") && !replaying:
+		return usageErrorf("--task is required: say what the agent should do (--task - reads it from stdin)")
+	case f.task == "-" && f.context == "-":
+		return usageErrorf("--task - and --context - both read stdin: give one of them as text")
+	case f.maxTokens < 0:
+		return usageErrorf("--max-tokens is %d: give a positive number, or leave it out", f.maxTokens)
+	case f.noTools && changed("project"):
+		return usageErrorf("--project names the folder the tools read and --no-tools offers none: give one of them")
+	}
+	if err := checkReplayFlags(changed, f, replaying); err != nil {
+		return err
+	}
+	return checkRunLimits(changed, f)
+}
+
+// checkReplayFlags checks --samples, and --replay against the flags a
+// replay cannot take.
+func checkReplayFlags(changed func(string) bool, f runFlags, replaying bool) error {
+	switch {
+	case replaying && strings.TrimSpace(f.replay) == "":
+		return usageErrorf("--replay needs the path of a cassette (a run folder's stream.cassette)")
+	case replaying && f.record:
+		return usageErrorf("--record makes a cassette from a model and --replay plays one: give one of them")
+	case f.samples < 1 || f.samples > maxSamples:
+		return usageErrorf("--samples is %d: give 1 to %d", f.samples, maxSamples)
+	case replaying && f.samples > 1:
+		return usageErrorf("a replay plays one recording the same way each time: leave out --samples")
+	case replaying && (changed("project") || f.noTools):
+		return usageErrorf("a replay plays the recorded tool results: leave out --project and --no-tools")
+	}
+	return nil
+}
+
+// checkRunLimits checks the timeouts, the MCP flags and --model-role.
+func checkRunLimits(changed func(string) bool, f runFlags) error {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"prefill-timeout", f.prefill}, {"inter-delta-timeout", f.interDelta}, {"no-progress-timeout", f.noProgress}} {
+		if changed(d.name) && d.v <= 0 {
+			return usageErrorf("--%s is %s: give a positive duration such as 90s or 5m", d.name, d.v)
+		}
+	}
+	if err := f.mcp.check(); err != nil {
+		return err
+	}
+	if f.modelRole != "" {
+		if _, err := runner.NormalizeRole(f.modelRole); err != nil {
+			return usageErrorf("--model-role: %v", err)
+		}
+	}
+	return nil
+}
+
+// trialSource sets what spec plays (--replay: a cassette, or one of the
+// demo's) or the tools it offers (--project, --approve). listed says
+// the demo's recordings were listed instead, and nothing runs.
+func trialSource(g *globals, f runFlags, replaying bool, spec *runner.Spec) (listed bool, err error) {
 	if name, ok := strings.CutPrefix(f.replay, demoReplay); replaying && ok {
 		if name == "" {
-			return listDemoRecordings(g)
+			return true, listDemoRecordings(g)
 		}
 		tape, err := demo.Cassette(name + ".cassette")
 		if err != nil {
-			return usageErrorf("%s%s is not one of the demo's recordings: run 'agentdesk run --replay %s' to list them", demoReplay, name, demoReplay)
+			return false, usageErrorf("%s%s is not one of the demo's recordings: run 'agentdesk run --replay %s' to list them", demoReplay, name, demoReplay)
 		}
 		spec.Replay, spec.ReplaySource = tape, demoReplay+name
-	} else if replaying {
+		return false, nil
+	}
+	if replaying {
 		tape, err := runner.LoadCassette(f.replay)
 		if err != nil {
-			return exitWith(exitFindings, err)
+			return false, exitWith(exitFindings, err)
 		}
 		spec.Replay = tape
 		spec.ReplaySource = f.replay
 		if abs, err := filepath.Abs(f.replay); err == nil {
 			spec.ReplaySource = abs
 		}
-	} else if !f.noTools {
-		if spec.Approve, err = parseApprove(f.approve); err != nil {
-			return err
-		}
-		spec.Project = f.project
-		if spec.Project == "" {
-			if spec.Project, err = os.Getwd(); err != nil {
-				return exitWith(exitInternal, fmt.Errorf("finding the working directory for the trial tools: %w; pass --project DIR or --no-tools", err))
-			}
-		}
-		if fi, err := os.Stat(spec.Project); err != nil || !fi.IsDir() {
-			return usageErrorf("--project %s is not a folder: give the folder the tools may read, or --no-tools", termsafe.Escape(spec.Project))
+		return false, nil
+	}
+	if f.noTools {
+		return false, nil
+	}
+	return false, trialTools(f, spec)
+}
+
+// trialTools sets the approval patterns and the project folder (--project,
+// else the working directory) of a run with tools.
+func trialTools(f runFlags, spec *runner.Spec) error {
+	var err error
+	if spec.Approve, err = parseApprove(f.approve); err != nil {
+		return err
+	}
+	spec.Project = f.project
+	if spec.Project == "" {
+		if spec.Project, err = os.Getwd(); err != nil {
+			return exitWith(exitInternal, fmt.Errorf("finding the working directory for the trial tools: %w; pass --project DIR or --no-tools", err))
 		}
 	}
-
-	if agentName != "" || !replaying {
-		c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
-		if err != nil {
-			return err
-		}
-		agent := c.Agent(agentName)
-		if agent == nil {
-			return unknownRunAgent(g, c, agentName)
-		}
-		if missing := homeMissing(c.Home, "netclaw.json or secrets.json"); missing != "" && !replaying {
-			fmt.Fprintf(g.stderr, "agentdesk: note: %s; the model comes from NETCLAW_ variables, else the runtime's default (Ollama at http://localhost:11434, qwen3:30b)\n", termsafe.Escape(missing))
-		}
-		spec.Agent, spec.Config, spec.Skills = agent, c.Config, c.Skills
-		if err := checkApproveServers(spec.Approve, c.Config, preview.Audience(f.audience).String()); err != nil {
-			return err
-		}
-		if err := checkApproveTools(spec.Approve, c.Config, preview.Audience(f.audience).String()); err != nil {
-			return err
-		}
-		if spec.NetClaw, err = f.netclaw.spawnNetClaw(g, c.Home, preview.Audience(f.audience)); err != nil {
-			return err
-		}
-		if spec.NetClaw.Core == nil && !replaying {
-			g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing from this trial's request: "+spec.NetClaw.CoreMissing+"; the agent runs without them, so its behaviour may differ from NetClaw's"+netclawDirHint(spec.NetClaw.CoreMissing))
-		}
-		if f.skill != "" {
-			skill := c.Skill(f.skill)
-			if skill == nil {
-				return unknownSkill(c, f.skill)
-			}
-			if _, failure := c.Route(skill); failure != "" {
-				return exitWith(exitFindings, errors.New(failure))
-			}
-			if !strings.EqualFold(skill.Subagent, agent.Def.Name) {
-				return usageErrorf("skill /%s routes to '%s', not to '%s': run agentdesk run %s --skill %s", skill.Name, skill.Subagent, agent.Def.Name, skill.Subagent, skill.Name)
-			}
-			spec.Skill = skill
-		}
+	if fi, err := os.Stat(spec.Project); err != nil || !fi.IsDir() {
+		return usageErrorf("--project %s is not a folder: give the folder the tools may read, or --no-tools", termsafe.Escape(spec.Project))
 	}
+	return nil
+}
 
+// trialAgent scans the home and sets the agent spec runs, its config,
+// skills, NetClaw install and --skill, checking --approve against the
+// config.
+func trialAgent(g *globals, f runFlags, agentName string, replaying bool, spec *runner.Spec) error {
+	c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+	if err != nil {
+		return err
+	}
+	agent := c.Agent(agentName)
+	if agent == nil {
+		return unknownRunAgent(g, c, agentName)
+	}
+	if missing := homeMissing(c.Home, "netclaw.json or secrets.json"); missing != "" && !replaying {
+		fmt.Fprintf(g.stderr, "agentdesk: note: %s; the model comes from NETCLAW_ variables, else the runtime's default (Ollama at http://localhost:11434, qwen3:30b)\n", termsafe.Escape(missing))
+	}
+	spec.Agent, spec.Config, spec.Skills = agent, c.Config, c.Skills
+	audience := preview.Audience(f.audience)
+	if err := checkApproveServers(spec.Approve, c.Config, audience.String()); err != nil {
+		return err
+	}
+	if err := checkApproveTools(spec.Approve, c.Config, audience.String()); err != nil {
+		return err
+	}
+	if spec.NetClaw, err = f.netclaw.spawnNetClaw(g, c.Home, audience); err != nil {
+		return err
+	}
+	if spec.NetClaw.Core == nil && !replaying {
+		g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing from this trial's request: "+spec.NetClaw.CoreMissing+"; the agent runs without them, so its behaviour may differ from NetClaw's"+netclawDirHint(spec.NetClaw.CoreMissing))
+	}
+	if f.skill == "" {
+		return nil
+	}
+	skill := c.Skill(f.skill)
+	if skill == nil {
+		return unknownSkill(c, f.skill)
+	}
+	if _, failure := c.Route(skill); failure != "" {
+		return exitWith(exitFindings, errors.New(failure))
+	}
+	if !strings.EqualFold(skill.Subagent, agent.Def.Name) {
+		return usageErrorf("skill /%s routes to '%s', not to '%s': run agentdesk run %s --skill %s", skill.Name, skill.Subagent, agent.Def.Name, skill.Subagent, skill.Name)
+	}
+	spec.Skill = skill
+	return nil
+}
+
+// startTrial starts spec's run into runsDir, or its samples, and follows
+// it: the run step of runTrial.
+func startTrial(cmd *cobra.Command, g *globals, f runFlags, runsDir string, spec runner.Spec) error {
 	if err := f.sandbox.check(spec.Config); err != nil {
 		return err
 	}
