@@ -199,20 +199,20 @@ func (p *prepared) openSession(dir, id string) error {
 	if err := os.MkdirAll(sess, 0o700); err != nil {
 		return fmt.Errorf("making the session folder %s: %w", sess, err)
 	}
-	upper, err := os.MkdirTemp("", "agentdesk-session-")
+	upper, release, err := ownedTempDir(sessionTempPrefix)
 	if err != nil {
 		return fmt.Errorf("making the session folder's overlay: %w (check TMPDIR's free space)", err)
 	}
 	ov, err := overlay.New(sess, upper)
 	if err != nil {
-		os.RemoveAll(upper)
+		release()
 		return err
 	}
 	p.workspace.WithSession(ov, TrialStorage(dir, id))
 	if set, ok := p.toolbox.(*tools.Set); ok {
 		set.OnClose(func() error {
 			err := ov.Close()
-			if rerr := os.RemoveAll(upper); err == nil {
+			if rerr := release(); err == nil {
 				err = rerr
 			}
 			return err

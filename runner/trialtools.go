@@ -3,7 +3,6 @@ package runner
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -57,13 +56,13 @@ func openTrialTools(s Spec, asker approve.Asker) (*tools.Set, *tools.Workspace, 
 	if err != nil {
 		return nil, nil, err
 	}
-	tmp, err := os.MkdirTemp("", "agentdesk-overlay-")
+	tmp, release, err := ownedTempDir(overlayTempPrefix)
 	if err != nil {
 		return nil, nil, fmt.Errorf("making the run's overlay folder: %w (check TMPDIR's free space)", err)
 	}
 	ov, err := overlay.New(s.Project, tmp)
 	if err != nil {
-		os.RemoveAll(tmp)
+		release()
 		return nil, nil, err
 	}
 	ws := tools.NewWorkspace(ov).WithSandbox(s.Sandbox)
@@ -79,7 +78,7 @@ func openTrialTools(s Spec, asker approve.Asker) (*tools.Set, *tools.Workspace, 
 	set := tools.NewSet(ts, opts...)
 	set.OnClose(func() error {
 		err := ov.Close()
-		if rerr := os.RemoveAll(tmp); err == nil {
+		if rerr := release(); err == nil {
 			err = rerr
 		}
 		return err

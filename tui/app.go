@@ -260,6 +260,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.arts.invalidate() // the case's runs are there now
 	case viewerListedMsg, viewerReadMsg:
 		m.viewerMsg(msg)
+	case viewTextMsg:
+		m.openViewerText(msg)
 	case layerMsg:
 		m.layer.apply(msg)
 	case layerDiffMsg:

@@ -125,6 +125,12 @@ type runPane struct {
 	compare compareView
 	// watch re-runs an agent on save, when on (watchrun.go).
 	watch *runWatch
+	// batch is the samples being run; spreads the last spread of each
+	// agent's samples, by agent path (samples.go).
+	batch   *sampleBatch
+	spreads map[string][]string
+	// lastSamples is how many samples each agent's last task asked for.
+	lastSamples map[string]int
 }
 
 // recordedLimits are a recording's limits, once read.
@@ -397,8 +403,8 @@ func (p *runPane) ask() tea.Cmd {
 	case f.Status != lint.Loaded:
 		return e.notify(fileLabel(f)+" is rejected: the runtime would not run it; fix it first", true)
 	}
-	e.push(newRunForm(e.keys, fileLabel(f), func(task, context string) tea.Cmd {
-		return p.start(f, task, context, e.opts.Project)
+	e.push(newRunForm(e.keys, fileLabel(f), func(task, context string, samples int) tea.Cmd {
+		return p.startSamples(f, task, context, e.opts.Project, e.opts.Approve, samples)
 	}))
 	return nil
 }
@@ -457,7 +463,7 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		if ev.Kind == runner.EventApproval && ev.Approval != nil && !msg.end {
 			// The run waits for the author: the prompt goes on the
 			// overlay stack, the answer back on the run's channel.
-			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, prompt: *ev.Approval, agent: rv.agent, cancel: rv.run.Cancel,
+			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, move: p.e.keys.Move, prompt: *ev.Approval, agent: rv.agent, cancel: rv.run.Cancel,
 				answered: func(req approve.Request, a approve.Answer) { p.noteApproval(rv, req, a) }})
 		}
 	}
@@ -475,10 +481,12 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		rv.record = &rec
 	}
 	e := p.e
-	if p.compare.pending && p.compare.agentPath == rv.agentPath {
+	next, sampling := p.sampleEnded(rv)
+	cmd = next
+	if p.compare.pending && p.compare.agentPath == rv.agentPath && !sampling {
 		if sel := e.selected(); sel != nil && sel.Path == rv.agentPath {
 			p.compare.pending, p.compare.on, p.compare.back = false, true, 1
-			cmd = p.askCompare()
+			cmd = tea.Batch(cmd, p.askCompare())
 		}
 	}
 	// A prompt still up belongs to a run that stopped waiting (it was
@@ -726,6 +734,7 @@ func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
 	}
 	add(spread(st.Title.Render(title), st.Dim.Render(more), w)...)
 	add(p.watchLines(sel.Path, w)...)
+	add(p.sampleLines(sel.Path, w)...)
 	add(wrap("Task: "+Sanitize(rv.task), w)...)
 	if rv.context != "" {
 		for _, l := range wrap("Context: "+Sanitize(rv.context), w) {
@@ -766,7 +775,8 @@ func sentLines(st *Styles, c *lint.Catalog, rv *runView, open bool, key string, 
 	}
 	head := fmt.Sprintf("Request sent (%s): system prompt of %d parts, %d tokens", Sanitize(p.Audience), len(p.Parts), total)
 	if !open {
-		return []string{cut(st.Dim.Render(head+" · "+key+": show"), w)}
+		// Wrapped, not cut: the key is at the end.
+		return wrapStyled(st.Dim, head+" · "+key+": show", w)
 	}
 	out := []string{spread(st.Title.Render(head), st.Dim.Render(key+": hide"), w)[0]}
 	for _, part := range p.Parts {

@@ -299,10 +299,14 @@ func TestRunWithToolCallScreens(t *testing.T) {
 			checkFrame(t, frame, sz[0], sz[1])
 			checkNoRawControls(t, frame)
 			scr := rh.freeze(rv)
-			for _, want := range []string{"⚙ file_read", "↳ file_read:", "The watcher debounces events.", `\x1b[31mred`} {
+			for _, want := range []string{"⚙ file_read", "↳ file_read:", "The watcher debounces events.", `\x1b[31mred`, "s: show"} {
 				if !strings.Contains(scr, want) {
 					t.Errorf("screen lacks %q:\n%s", want, scr)
 				}
+			}
+			// The footer names the request key too, even at 80 columns.
+			if footer := scr[strings.LastIndex(scr, "\n")+1:]; !strings.Contains(footer, "s request") {
+				t.Errorf("footer %q lacks the request key", footer)
 			}
 			golden(t, fmt.Sprintf("run-tool-call-%dx%d", sz[0], sz[1]), scr)
 		})

@@ -37,10 +37,13 @@ type viewer struct {
 	loaded bool  // the listing has arrived
 	// fullscreen is set for `agentdesk open`: the viewer is the program.
 	fullscreen bool
-	md         *markdownCache
-	style      string
-	environ    []string
-	page       int // lines per page, from the last render
+	// inMemory is set for text that is no file (a call to approve): the
+	// pager has nothing to open.
+	inMemory bool
+	md       *markdownCache
+	style    string
+	environ  []string
+	page     int // lines per page, from the last render
 	// stGen is the root's count of style changes, and shown the lines of
 	// the file last drawn, kept until the file, the width, the styles or
 	// its markdown rendering change: a frame only slices them.
@@ -173,7 +176,7 @@ func (v *viewer) update(msg tea.Msg) (tea.Cmd, bool) {
 			v.scroll = 0
 		}
 	case key.Matches(k, vk.Pager):
-		if p := v.current(); p != "" {
+		if p := v.current(); p != "" && !v.inMemory {
 			return pagerCmd(v.environ, p), false
 		}
 	default:

@@ -28,8 +28,8 @@ type sent struct {
 
 // fingerprint returns what a sample of the case sends: the system prompt
 // (with the skill's overlay), the first message, the tools offered, the
-// model and the limits, and, for a judged case, the rubric with the
-// judge's prompt and model.
+// mocks, the MCP servers it could use, the model and the limits, and, for
+// a judged case, the rubric with the judge's prompt and model.
 // Parts that do not depend on the case's task come from memo. err says
 // why the request cannot be composed (a playbook or project instructions
 // that cannot be read, ...): such a sample is an error in every mode,
@@ -43,6 +43,7 @@ func fingerprint(memo *requestMemo, s sent, rubric string, judge runner.Model, j
 		toolsPart(sp.Project != ""),
 	)
 	fp = append(fp, mocksParts(sp.Mocks)...)
+	fp = append(fp, mcpParts(sp, sp.NoMCP)...)
 	if s.modelErr == nil {
 		fp = append(fp, evalrec.NewPart(evalrec.PartModel, modelName(s.model), ""))
 	}

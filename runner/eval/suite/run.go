@@ -480,6 +480,7 @@ func (x *execution) resolve(s *suitefile.Suite, c *suitefile.Case, m *suitefile.
 		NetClaw: x.o.NetClaw,
 		Project: x.o.Project,
 		Compose: x.memo.compose,
+		NoMCP:   x.o.NoMCP,
 	}
 	// The audience: the case's, else the suite's, else the command's.
 	if a := cmp.Or(c.Audience, s.Audience); a != "" {

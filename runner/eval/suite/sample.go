@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -92,7 +93,9 @@ func (x *execution) runSample(ctx context.Context, res *SampleResult, s *suitefi
 	res.ran(&rec)
 	r := &evalrec.Recording{
 		Kind: "test", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n, RecordedAt: rec.StartedAt,
-		Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}},
+		// The tools the MCP servers offered are known now, from the run:
+		// the recording keeps them.
+		Fingerprint: slices.Concat(now, mcpToolParts(rec.MCP)), Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}},
 	}
 	return x.checkSample(ctx, res, d, s, c, n, snt.spec.Project, spec, run, &rec, r, path)
 }
