@@ -22,6 +22,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/sandbox"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -30,7 +31,7 @@ import (
 // prepared is a checked Spec with everything a run needs resolved.
 type prepared struct {
 	spec   Spec
-	model  Model
+	model  runfolder.Model
 	limits Limits
 	red    *redact.Redactor
 	system string
@@ -57,11 +58,11 @@ type prepared struct {
 	project string
 
 	cassette *cassette.Cassette
-	replay   *ReplayRecord
+	replay   *runfolder.ReplayRecord
 
 	// mcp are the run's MCP servers (startMCP), nil when it has none.
 	mcp      *mcp.Servers
-	mcpNotes *mcpNotes
+	mcpNotes *mcp.Notes
 }
 
 // close releases the project folder of a run that will not start.
@@ -85,29 +86,52 @@ func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 	} else {
 		s.Audience = s.NetClaw.Audience.String()
 	}
-	f := s.Agent
-	tape := s.Replay
-	if s.Frontline != nil {
-		if f != nil || s.Skill != nil {
-			return nil, specErrorf("a frontline run asks the frontline model, not an agent: leave Agent and Skill out")
-		}
-		fl := s.Frontline
-		p.frontline = fl
-		if len(fl.Systems) > 0 {
-			p.system, p.layers = fl.Systems[0], fl.Systems[1:]
-		}
-		if s.ModelRole == "" {
-			s.ModelRole = "Main"
-		}
-	} else if f == nil && tape == nil {
-		return nil, specErrorf("no agent definition to run")
+	if err := p.subject(&s); err != nil {
+		return nil, err
 	}
-	if f != nil {
-		if f.Def == nil {
-			return nil, specErrorf("no agent definition to run")
+	model, tape, source, err := modelOrTape(s)
+	if err != nil {
+		return nil, err
+	}
+	p.red = redact.New(runSecrets(s, model)...)
+	if tape != nil {
+		err = p.playing(&s, tape, source, model)
+	} else {
+		err = p.live(ctx, s, model)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(s.Task) == "" {
+		p.close()
+		if p.frontline != nil {
+			return nil, specErrorf("the request is empty: give the user's message")
 		}
-		if err := checkAgent(s); err != nil {
-			return nil, err
+		return nil, specErrorf("the task is empty: say what the agent should do")
+	}
+	if err := p.compose(s); err != nil {
+		p.close()
+		return nil, err
+	}
+	p.spec = s
+	return p, nil
+}
+
+// subject checks what s runs, a frontline question (Frontline) or an
+// agent (Agent, or the agent of a replayed cassette), and notes it.
+func (p *prepared) subject(s *Spec) error {
+	if s.Frontline != nil {
+		return p.frontlineSubject(s)
+	}
+	if s.Agent == nil && s.Replay == nil {
+		return specErrorf("no agent definition to run")
+	}
+	if f := s.Agent; f != nil {
+		if f.Def == nil {
+			return specErrorf("no agent definition to run")
+		}
+		if err := checkAgent(*s); err != nil {
+			return err
 		}
 		p.agentName, p.agentPath, p.agentSHA = f.Def.Name, f.Path, f.SHA256
 		if abs, err := filepath.Abs(f.Path); err == nil {
@@ -117,29 +141,59 @@ func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 	if s.Skill != nil {
 		p.skill = s.Skill.Name
 	}
-	source := s.ReplaySource
-	var model Model
-	if tape == nil {
-		role := s.ModelRole
-		if role == "" && f != nil {
-			role = f.Def.ModelRole
-		}
-		var err error
-		if s.ModelDefinition != "" {
-			model, err = ResolveDefinition(s.Config, s.ModelDefinition, role)
-		} else {
-			model, err = ResolveModel(s.Config, role)
-		}
-		if err != nil {
-			return nil, &SpecError{Err: err}
-		}
-		if model.Type == ReplayProviderType {
-			source = model.Endpoint
-			if tape, err = LoadCassette(source); err != nil {
-				return nil, &SpecError{Err: fmt.Errorf("provider %s (type replay): %w", model.Provider, err)}
-			}
+	return nil
+}
+
+// frontlineSubject notes the frontline question s asks, on the Main
+// role unless s names another.
+func (p *prepared) frontlineSubject(s *Spec) error {
+	if s.Agent != nil || s.Skill != nil {
+		return specErrorf("a frontline run asks the frontline model, not an agent: leave Agent and Skill out")
+	}
+	fl := s.Frontline
+	p.frontline = fl
+	if len(fl.Systems) > 0 {
+		p.system, p.layers = fl.Systems[0], fl.Systems[1:]
+	}
+	if s.ModelRole == "" {
+		s.ModelRole = "Main"
+	}
+	return nil
+}
+
+// modelOrTape returns the model s calls, or the cassette it replays and
+// where that came from: s.Replay, or the cassette of a provider of type
+// replay its model role resolves to (model then says how it resolved).
+func modelOrTape(s Spec) (model runfolder.Model, tape *cassette.Cassette, source string, err error) {
+	tape, source = s.Replay, s.ReplaySource
+	if tape != nil {
+		return model, tape, source, nil
+	}
+	role := s.ModelRole
+	if role == "" && s.Agent != nil {
+		role = s.Agent.Def.ModelRole
+	}
+	if s.ModelDefinition != "" {
+		model, err = ResolveDefinition(s.Config, s.ModelDefinition, role)
+	} else {
+		model, err = ResolveModel(s.Config, role)
+	}
+	if err != nil {
+		return model, nil, "", &SpecError{Err: err}
+	}
+	if model.Type == ReplayProviderType {
+		source = model.Endpoint
+		if tape, err = LoadCassette(source); err != nil {
+			return model, nil, "", &SpecError{Err: fmt.Errorf("provider %s (type replay): %w", model.Provider, err)}
 		}
 	}
+	return model, tape, source, nil
+}
+
+// runSecrets are the values a run of s with model redacts: the
+// configuration's, the spec's, the model's key, an endpoint's password
+// and agentdesk's own secret-looking variables.
+func runSecrets(s Spec, model runfolder.Model) []string {
 	secrets := append(s.Config.Secrets(), s.Secrets...)
 	if model.APIKey != "" {
 		secrets = append(secrets, model.APIKey)
@@ -153,79 +207,87 @@ func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 	// agentdesk's own secret-looking variables (DB_PASSWORD, AWS_*, …):
 	// a command or a server may print one (a passed one, or one it read
 	// elsewhere); it is never stored.
-	secrets = append(secrets, sandbox.SecretValues()...)
-	p.red = redact.New(secrets...)
+	return append(secrets, sandbox.SecretValues()...)
+}
 
-	if tape != nil {
-		if err := p.fromCassette(&s, tape, source); err != nil {
-			return nil, err
-		}
-		if model.Type == ReplayProviderType {
-			// The agent's role resolved to this provider: the run records
-			// that role, and how it resolved, not the recorded run's.
-			p.model.Role, p.model.Via = model.Role, model.Via+", a replay provider playing "+source
-		}
-	} else {
-		if s.Fast {
-			return nil, specErrorf("fast plays a replay without its pauses, and this run calls a model: leave it out, or replay a cassette")
-		}
-		p.model = model
-		var def *lint.Definition
-		if f != nil {
-			def = f.Def
-		}
-		p.limits = LimitsFor(s.Config, def).Override(s.Limits)
-		if p.frontline != nil && s.Project != "" {
-			return nil, specErrorf("a frontline run offers its own tools and runs none: leave Project out")
-		}
-		if p.frontline != nil && len(p.frontline.Tools) > 0 {
-			p.toolsOn, p.tools = true, p.frontline.Tools
-			p.toolbox = &frontlineTools{}
-		}
-		if s.Project != "" {
-			var asker approve.Asker
-			switch {
-			case s.Asker != nil:
-				asker = s.Asker
-			case s.AskInEvents:
-				p.asker = &eventAsker{}
-				asker = p.asker
-			}
-			set, ws, err := openTrialTools(s, asker)
-			if err != nil {
-				return nil, &SpecError{Err: err}
-			}
-			p.toolsOn, p.toolbox, p.project, p.overlay, p.workspace = true, set, ws.Overlay().Project(), ws.Overlay(), ws
-			p.tools = wireTools(set.Offered())
-			p.startMCP(ctx, s)
-		}
+// playing prepares a run that plays tape (from source); model is the
+// replay provider the agent's role resolved to, if it did.
+func (p *prepared) playing(s *Spec, tape *cassette.Cassette, source string, model runfolder.Model) error {
+	if err := p.fromCassette(s, tape, source); err != nil {
+		return err
 	}
-	if strings.TrimSpace(s.Task) == "" {
-		p.close()
-		if p.frontline != nil {
-			return nil, specErrorf("the request is empty: give the user's message")
-		}
-		return nil, specErrorf("the task is empty: say what the agent should do")
+	if model.Type == ReplayProviderType {
+		// The agent's role resolved to this provider: the run records
+		// that role, and how it resolved, not the recorded run's.
+		p.model.Role, p.model.Via = model.Role, model.Via+", a replay provider playing "+source
 	}
-	if p.frontline != nil && tape != nil && len(p.frontline.Tools) > 0 {
+	if p.frontline != nil && len(p.frontline.Tools) > 0 {
 		// The replay answers nothing: the run ends with the first reply.
 		p.tools = p.frontline.Tools
 	}
-	if f != nil && s.NetClaw.Raw {
+	return nil
+}
+
+// live prepares a run of s that calls model: its limits, and its tools
+// (a frontline's, or the trial's in s.Project, with their MCP servers).
+func (p *prepared) live(ctx context.Context, s Spec, model runfolder.Model) error {
+	if s.Fast {
+		return specErrorf("fast plays a replay without its pauses, and this run calls a model: leave it out, or replay a cassette")
+	}
+	p.model = model
+	var def *lint.Definition
+	if s.Agent != nil {
+		def = s.Agent.Def
+	}
+	p.limits = LimitsFor(s.Config, def).Override(s.Limits)
+	if p.frontline != nil && s.Project != "" {
+		return specErrorf("a frontline run offers its own tools and runs none: leave Project out")
+	}
+	if p.frontline != nil && len(p.frontline.Tools) > 0 {
+		p.toolsOn, p.tools = true, p.frontline.Tools
+		p.toolbox = &frontlineTools{}
+	}
+	if s.Project == "" {
+		return nil
+	}
+	var asker approve.Asker
+	switch {
+	case s.Asker != nil:
+		asker = s.Asker
+	case s.AskInEvents:
+		p.asker = &eventAsker{}
+		asker = p.asker
+	}
+	set, ws, err := openTrialTools(s, asker)
+	if err != nil {
+		return &SpecError{Err: err}
+	}
+	p.toolsOn, p.toolbox, p.project, p.overlay, p.workspace = true, set, ws.Overlay().Project(), ws.Overlay(), ws
+	p.tools = tools.Wire(set.Offered())
+	p.startMCP(ctx, s)
+	return nil
+}
+
+// compose makes the system prompt of an agent's run of s: the request
+// NetClaw composes, or the body alone for a raw one. A frontline's
+// systems are its own (subject).
+func (p *prepared) compose(s Spec) error {
+	f := s.Agent
+	switch {
+	case f == nil:
+	case s.NetClaw.Raw:
 		p.system = f.Def.Body
-	} else if f != nil {
+	default:
 		req, err := composeRequest(s, f, !p.toolsOn, p.mcpCatalog()...)
 		if err != nil {
-			p.close()
-			return nil, &SpecError{Err: err}
+			return &SpecError{Err: err}
 		}
 		p.request, p.system = req, req.System
 		if p.toolsOn && p.cassette == nil && p.frontline == nil {
 			p.tools = offeredWireTools(req, p.tools)
 		}
 	}
-	p.spec = s
-	return p, nil
+	return nil
 }
 
 // firstMessage returns the first user message, for the run id whose
@@ -258,12 +320,12 @@ func TrialStorage(runDir, id string) request.SessionStorage {
 }
 
 // frontlineRecord describes a frontline run for run.json; nil for a spawn.
-func (p *prepared) frontlineRecord(red *redact.Redactor) *FrontlineRecord {
+func (p *prepared) frontlineRecord(red *redact.Redactor) *runfolder.FrontlineRecord {
 	fl := p.frontline
 	if fl == nil {
 		return nil
 	}
-	rec := &FrontlineRecord{Audience: fl.Audience, Systems: make([]string, len(fl.Systems)), SystemsSHA256: SystemsSHA256(fl.Systems)}
+	rec := &runfolder.FrontlineRecord{Audience: fl.Audience, Systems: make([]string, len(fl.Systems)), SystemsSHA256: SystemsSHA256(fl.Systems)}
 	for i, s := range fl.Systems {
 		rec.Systems[i] = red.String(s)
 	}
@@ -341,7 +403,7 @@ func (p *prepared) fromCassette(s *Spec, tape *cassette.Cassette, source string)
 		name = "an embedded cassette"
 	}
 	p.cassette = tape
-	p.model = Model{
+	p.model = runfolder.Model{
 		Role: h.Role, Provider: h.Provider, Type: h.ProviderType, Endpoint: h.Endpoint, ModelID: h.Model,
 		Via: "replay of " + name, Protocol: proto,
 	}
@@ -363,10 +425,10 @@ func (p *prepared) fromCassette(s *Spec, tape *cassette.Cassette, source string)
 	}
 	if len(h.Tools) > 0 {
 		p.toolsOn = true
-		p.tools = toolsNamed(h.Tools)
+		p.tools = tools.WireNamed(h.Tools)
 		p.toolbox = &replayTools{tape: tape}
 	}
-	p.replay = &ReplayRecord{Cassette: name, Fast: s.Fast, RecordedRun: h.RunID, RecordedAt: h.RecordedAt}
+	p.replay = &runfolder.ReplayRecord{Cassette: name, Fast: s.Fast, RecordedRun: h.RunID, RecordedAt: h.RecordedAt}
 	return nil
 }
 

@@ -3,7 +3,6 @@ package runner
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -13,12 +12,6 @@ import (
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
-
-// ShellOffered reports whether a trial for audience offers shell_execute:
-// Personal only, as at the runtime ("" counts as Personal).
-func ShellOffered(audience string) bool {
-	return audience == "" || strings.EqualFold(audience, "personal")
-}
 
 // trialAudience parses the spec's audience ("" is Personal).
 func trialAudience(s string) (preview.Audience, error) {
@@ -57,13 +50,13 @@ func openTrialTools(s Spec, asker approve.Asker) (*tools.Set, *tools.Workspace, 
 	if err != nil {
 		return nil, nil, err
 	}
-	tmp, err := os.MkdirTemp("", "agentdesk-overlay-")
+	tmp, release, err := ownedTempDir(overlayTempPrefix)
 	if err != nil {
 		return nil, nil, fmt.Errorf("making the run's overlay folder: %w (check TMPDIR's free space)", err)
 	}
 	ov, err := overlay.New(s.Project, tmp)
 	if err != nil {
-		os.RemoveAll(tmp)
+		release()
 		return nil, nil, err
 	}
 	ws := tools.NewWorkspace(ov).WithSandbox(s.Sandbox)
@@ -79,7 +72,7 @@ func openTrialTools(s Spec, asker approve.Asker) (*tools.Set, *tools.Workspace, 
 	set := tools.NewSet(ts, opts...)
 	set.OnClose(func() error {
 		err := ov.Close()
-		if rerr := os.RemoveAll(tmp); err == nil {
+		if rerr := release(); err == nil {
 			err = rerr
 		}
 		return err

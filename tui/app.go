@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/watch"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/tools"
@@ -135,7 +136,7 @@ type Model struct {
 	md       markdownCache
 	prompts  promptCache
 
-	watcher *Watcher
+	watcher *watch.Watcher
 	// editing is the new agent's draft while the editor has it.
 	editing *draft
 	// selectAfterScan is a file to select once a scan lists it (a file
@@ -260,6 +261,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.arts.invalidate() // the case's runs are there now
 	case viewerListedMsg, viewerReadMsg:
 		m.viewerMsg(msg)
+	case viewTextMsg:
+		m.openViewerText(msg)
 	case layerMsg:
 		m.layer.apply(msg)
 	case layerDiffMsg:

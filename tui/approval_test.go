@@ -1,13 +1,18 @@
 package tui
 
 import (
-	"github.com/charmbracelet/x/ansi"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/charmbracelet/x/ansi"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/agentdesk/agentdesk/lint/vocab"
+
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
@@ -61,7 +66,7 @@ func TestApprovalOverlay(t *testing.T) {
 			}
 			rh.pumpUntil("the run ends", rv.ended)
 			res := rv.record.ToolCalls[0].Result
-			if rv.record.Outcome != runner.Completed || res.Label != tt.label || !strings.HasPrefix(res.Text, tt.text) {
+			if rv.record.Outcome != vocab.Completed || res.Label != tt.label || !strings.HasPrefix(res.Text, tt.text) {
 				t.Fatalf("outcome %s/%s, shell result %+v", rv.record.Outcome, rv.record.Reason, res)
 			}
 			if b, _ := os.ReadFile(filepath.Join(project, "notes.md")); string(b) != "old\n" {
@@ -90,7 +95,7 @@ func TestApprovalAnsweredAfterCancel(t *testing.T) {
 	o := rh.overlays.top().(*approvalOverlay)
 	rv.run.Cancel()
 	rh.pumpUntil("the run ends", rv.ended)
-	if rv.record.Reason != runner.ReasonCancelledByParent {
+	if rv.record.Reason != vocab.ReasonCancelledByParent {
 		t.Errorf("cancelled while asking: %s/%s", rv.record.Outcome, rv.record.Reason)
 	}
 	// The prompt closed with its run, and the ask was answered as cancelled.
@@ -122,7 +127,7 @@ func TestApprovalPromptCancelsRun(t *testing.T) {
 		_, ok := rh.overlays.top().(*approvalOverlay)
 		return ok
 	})
-	if scr := rh.screen(); !strings.Contains(scr, "x cancel the run") {
+	if scr := rh.screen(); !strings.Contains(scr, "x cancel run") {
 		t.Errorf("the prompt does not offer to cancel the run:\n%s", scr)
 	}
 	rh.keys("x")
@@ -130,8 +135,105 @@ func TestApprovalPromptCancelsRun(t *testing.T) {
 		t.Fatalf("cancelling did not close the prompt:\n%s", rh.screen())
 	}
 	rh.pumpUntil("the run ends", rv.ended)
-	if rv.record.Reason != runner.ReasonCancelledByParent {
+	if rv.record.Reason != vocab.ReasonCancelledByParent {
 		t.Errorf("got %s/%s, want cancelled_by_parent", rv.record.Outcome, rv.record.Reason)
+	}
+}
+
+// TestApprovalShowsTheWholeCall: a 300-word command is never cut: the
+// prompt scrolls, says how much is below, and the approve keys answer only
+// once the command's last word has been on screen; the footer shows the
+// prompt's keys alone; v opens the whole call in the viewer.
+func TestApprovalShowsTheWholeCall(t *testing.T) {
+	words := make([]string, 299)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%03d", i)
+	}
+	command := "echo " + strings.Join(words, " ") + "; echo DANGER-TAIL"
+	args, _ := json.Marshal(map[string]string{"Command": command, "_rationale": "long"})
+	for _, size := range [][2]int{{80, 24}, {120, 35}} {
+		w, h := size[0], size[1]
+		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
+			rh, _ := approvalHome(t)
+			rh.send(tea.WindowSizeMsg{Width: w, Height: h})
+			rh.srv.Enqueue(
+				modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("c1", "shell_execute", string(args)), modeltest.Finish(modeltest.FinishTools)}},
+				modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Done."), modeltest.Stop()}},
+			)
+			rv := rh.startRun("Run the long one", "")
+			rh.pumpUntil("the run asks", func() bool {
+				_, ok := rh.overlays.top().(*approvalOverlay)
+				return ok
+			})
+			scr := rh.screen()
+			checkFrame(t, rh.View().Content, w, h)
+			if !strings.Contains(scr, "more lines (pgdn scrolls, v shows the whole call)") || strings.Contains(scr[:strings.LastIndex(scr, "\n")], "…") {
+				t.Fatalf("the first screen lacks the marker, or cuts text:\n%s", scr)
+			}
+			footer := scr[strings.LastIndex(scr, "\n")+1:]
+			if strings.Contains(footer, "quit") || !strings.Contains(footer, "o approve once") || !strings.Contains(footer, "d deny") || !strings.Contains(footer, "v whole call") {
+				t.Errorf("footer %q: want the prompt's keys alone", footer)
+			}
+			if w == 80 {
+				golden(t, "approval-long-80x24", rh.freeze(rv))
+			}
+			// Approving before the end is not possible.
+			rh.keys("o")
+			if _, ok := rh.overlays.top().(*approvalOverlay); !ok {
+				t.Fatal("o approved a call whose end was never shown")
+			}
+			if scr := rh.screen(); !strings.Contains(scr, "read the call to its end before approving") {
+				t.Errorf("no nudge after an early o:\n%s", scr)
+			}
+			// v opens the whole call; esc comes back to the prompt.
+			rh.keys("v")
+			if v, ok := rh.overlays.top().(*viewer); !ok || !strings.Contains(v.docs[v.current()].text, "; echo DANGER-TAIL") {
+				t.Fatalf("v did not open the whole call:\n%s", rh.screen())
+			}
+			rh.keys("esc")
+			// Page down; the approve keys answer only once the call's end
+			// (the arguments' last line, after the command's last word) is
+			// on screen.
+			sawTail := false
+			for i := 0; ; i++ {
+				if i > 50 {
+					t.Fatalf("never approved:\n%s", rh.screen())
+				}
+				scr := rh.screen()
+				checkFrame(t, rh.View().Content, w, h)
+				sawTail = sawTail || strings.Contains(scr, "DANGER-TAIL")
+				end := strings.Contains(scr, `"_rationale": "long"`)
+				rh.keys("o")
+				if _, asking := rh.overlays.top().(*approvalOverlay); !asking {
+					if !end || !sawTail || i == 0 {
+						t.Fatalf("approved at page %d, the tail seen %v, the end on screen %v:\n%s", i, sawTail, end, scr)
+					}
+					break
+				}
+				if end {
+					t.Fatalf("o did not answer with the end on screen:\n%s", rh.screen())
+				}
+				rh.keys("space")
+			}
+			rh.pumpUntil("the run ends", rv.ended)
+			if l := rv.record.ToolCalls[0].Result.Label; l != "approved" {
+				t.Errorf("label %q", l)
+			}
+		})
+	}
+}
+
+// TestApprovalOfARemoteServer: the prompt of an http or sse MCP server's
+// tool says the call acts outside the trial.
+func TestApprovalOfARemoteServer(t *testing.T) {
+	st := NewStyles(true, false)
+	for _, remote := range []bool{false, true} {
+		o := &approvalOverlay{keys: DefaultKeyMap().Approval, move: DefaultKeyMap().Move,
+			prompt: approve.Prompt{Req: approve.Request{Tool: "docs__search", Server: "docs", Args: []byte(`{"q":"x"}`), Remote: remote}}}
+		scr := ansi.Strip(strings.Join(o.render(&st, 100, 30), "\n"))
+		if got := strings.Contains(scr, "acts outside the trial"); got != remote {
+			t.Errorf("remote %v: warning shown %v:\n%s", remote, got, scr)
+		}
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/rundiff"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // compareView is the Run pane's comparison of the run shown with an
@@ -51,12 +51,12 @@ type compareMsg struct {
 func compareCmd(runsDir, agent, after string, back, gen int) tea.Cmd {
 	return func() tea.Msg {
 		msg := compareMsg{gen: gen}
-		recs, err := runner.ListRuns(runsDir, runner.Filter{Agent: agent})
+		recs, err := runfolder.ListRuns(runsDir, runfolder.Filter{Agent: agent})
 		if err != nil {
 			msg.err = err
 			return msg
 		}
-		var ended []runner.Record
+		var ended []runfolder.Record
 		for _, r := range recs {
 			if r.Ended() {
 				ended = append(ended, r) // newest first
@@ -171,6 +171,9 @@ func (p *runPane) compareBlocks(w int) blocks {
 	}
 	if cv.rows == nil || cv.w != w || cv.stGen != e.stGen {
 		cv.rows, cv.w, cv.stGen = compareRows(st, e.keys, cv.c, cv.back, cv.older, w), w, e.stGen
+	}
+	if wl := p.watchLines(cv.agentPath, w); len(wl) > 0 {
+		return blocks{{lines: wl}, {lines: cv.rows}}
 	}
 	return lines(cv.rows)
 }

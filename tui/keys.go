@@ -120,6 +120,8 @@ type ApprovalKeys struct {
 	// CancelRun cancels the run that asks (the Run pane's cancel key,
 	// which the prompt would otherwise swallow).
 	CancelRun key.Binding
+	// View opens the whole call in the viewer.
+	View key.Binding
 }
 
 // RunFormKeys fill in a trial run's task and context.
@@ -225,6 +227,7 @@ func DefaultKeyMap() KeyMap {
 			Deny:   b("d", "deny", "d", "n", "esc"),
 			// ctrl+c too: it quits nowhere else while the prompt is up.
 			CancelRun: b("x", "cancel the run", "x", "ctrl+c"),
+			View:      b("v", "view whole call", "v"),
 		},
 		RunForm: RunFormKeys{
 			NextField: b("tab", "next field", "tab", "shift+tab", "up", "down"),
@@ -340,7 +343,11 @@ func (k LayerKeys) FullHelp() [][]key.Binding {
 }
 
 // ShortHelp is the Run pane's footer.
-func (k RunKeys) ShortHelp() []key.Binding { return []key.Binding{k.Run, k.Cancel, k.FoldThinking} }
+// The request key comes before the thinking key: where the footer is
+// narrow, thinking is the one cut (its fold line names its key).
+func (k RunKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Run, k.Cancel, relabel(k.Request, "request"), k.FoldThinking}
+}
 
 // FullHelp describes the Run pane's keys.
 func (k RunKeys) FullHelp() [][]key.Binding {
@@ -382,7 +389,7 @@ func (k PromptKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortH
 
 // ShortHelp is the approval prompt's hint.
 func (k ApprovalKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Once, k.ForRun, k.Deny, k.CancelRun}
+	return []key.Binding{k.Once, k.ForRun, k.Deny, k.CancelRun, k.View}
 }
 
 // FullHelp lists the approval prompt's keys.

@@ -1,34 +1,44 @@
 package tui
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
-// runForm asks for a trial run's task and optional context. NextField
-// moves between the two fields; Start starts the run once there is a task.
+// runForm asks for a trial run's task, optional context and the number
+// of samples. NextField moves between the fields; Start starts the runs
+// once there is a task.
 type runForm struct {
 	keys    RunFormKeys
 	agent   string
 	task    lineInput
 	context lineInput
-	field   int // 0 task, 1 context
+	samples lineInput
+	field   int // 0 task, 1 context, 2 samples
 	err     string
-	submit  func(task, context string) tea.Cmd
+	submit  func(task, context string, samples int) tea.Cmd
 }
 
-func newRunForm(keys KeyMap, agent string, submit func(task, context string) tea.Cmd) *runForm {
+// maxFormSamples caps the samples a run form starts.
+const maxFormSamples = 100
+
+func newRunForm(keys KeyMap, agent string, submit func(task, context string, samples int) tea.Cmd) *runForm {
 	return &runForm{
 		keys: keys.RunForm, agent: agent, submit: submit,
 		task: lineInput{keys: keys.Input, limit: 8192}, context: lineInput{keys: keys.Input, limit: 8192},
+		samples: lineInput{keys: keys.Input, limit: 3, value: "1"},
 	}
 }
 
 func (f *runForm) input() *lineInput {
-	if f.field == 1 {
+	switch f.field {
+	case 1:
 		return &f.context
+	case 2:
+		return &f.samples
 	}
 	return &f.task
 }
@@ -42,7 +52,11 @@ func (f *runForm) update(msg tea.Msg) (tea.Cmd, bool) {
 		case key.Matches(msg, f.keys.Cancel):
 			return nil, true
 		case key.Matches(msg, f.keys.NextField):
-			f.field = 1 - f.field
+			if msg.String() == "shift+tab" || msg.String() == "up" {
+				f.field = (f.field + 2) % 3
+			} else {
+				f.field = (f.field + 1) % 3
+			}
 			return nil, false
 		case key.Matches(msg, f.keys.Start):
 			task := strings.TrimSpace(f.task.value)
@@ -51,7 +65,13 @@ func (f *runForm) update(msg tea.Msg) (tea.Cmd, bool) {
 				f.field = 0
 				return nil, false
 			}
-			return f.submit(task, strings.TrimSpace(f.context.value)), true
+			n, err := strconv.Atoi(strings.TrimSpace(f.samples.value))
+			if err != nil || n < 1 || n > maxFormSamples {
+				f.err = "samples: give a number from 1 to " + strconv.Itoa(maxFormSamples)
+				f.field = 2
+				return nil, false
+			}
+			return f.submit(task, strings.TrimSpace(f.context.value), n), true
 		}
 		if f.input().handleKey(msg) {
 			f.err = ""
@@ -76,7 +96,8 @@ func (f *runForm) render(st *Styles, w, h int) []string {
 	}
 	lines := []string{
 		label(0, "Task"), show(0, &f.task), "",
-		label(1, "Context (optional)"), show(1, &f.context),
+		label(1, "Context (optional)"), show(1, &f.context), "",
+		label(2, "Samples (runs of the task, one after the other)"), show(2, &f.samples),
 	}
 	if f.err != "" {
 		lines = append(lines, "")

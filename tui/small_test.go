@@ -284,7 +284,7 @@ func TestOverlayKeysShownWhenCut(t *testing.T) {
 			t.Errorf("%dx%d: the approval prompt, cut, lacks its keys or the command:\n%s", sz[0], sz[1], scr)
 		}
 		checkFrame(t, rh.View().Content, sz[0], sz[1])
-		rh.keys("o")
+		rh.keys("G", "o") // the end of the call first, then approve
 		rh.pumpUntil("the run ends", rv.ended)
 	}
 }

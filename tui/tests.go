@@ -587,12 +587,12 @@ func (p *testsPane) detail(c *suitefile.Case, stale bool, w int) []string {
 	}
 	for _, s := range r.Samples {
 		head := fmt.Sprintf("sample %d: %s", s.N, s.Status)
-		if s.How != "" {
+		if s.Ran() {
 			head += " (" + s.How + ")"
 		}
 		if stale {
 			head = fmt.Sprintf("sample %d: stale (was %s", s.N, s.Status)
-			if s.How != "" {
+			if s.Ran() {
 				head += ", " + s.How
 			}
 			head += ")"
@@ -603,7 +603,7 @@ func (p *testsPane) detail(c *suitefile.Case, stale bool, w int) []string {
 				out = append(out, "    "+st.Error.Render(l))
 			}
 		}
-		for _, ch := range s.Changes {
+		for _, ch := range s.StaleBecause {
 			out = append(out, "    "+cut(Sanitize(ch), w-4))
 		}
 		for _, fl := range s.Failures {

@@ -158,6 +158,10 @@ func (m *Model) renderFooter(w int) []string {
 		}
 		return lines
 	}
+	if fk, ok := m.overlays.top().(interface{ footerKeys() []key.Binding }); ok {
+		// The overlay takes every key: the footer shows its keys alone.
+		return []string{fit(" "+shortHelp(st, "  ", fk.footerKeys(), nil, w-1), w)}
+	}
 	var keys []key.Binding
 	keys = append(keys, m.keys.Move.ShortHelp()...)
 	keys = append(keys, m.keys.Browser.ShortHelp()...)

@@ -29,8 +29,9 @@ type runWatch struct {
 	// verdict says why the agent is not re-run now ("" when it is): the
 	// lint verdict of a file that stopped loading.
 	verdict string
-	// reruns counts the runs the watch started.
-	reruns int
+	// reruns counts the runs the watch started; samples is how many runs
+	// each save starts (the samples of the run it was turned on from).
+	reruns, samples int
 }
 
 // toggleWatch turns the watch of the selected agent on, from the run
@@ -57,6 +58,7 @@ func (p *runPane) toggleWatch() tea.Cmd {
 	for _, pt := range rv.approved {
 		w.approve = addPattern(w.approve, pt)
 	}
+	w.samples = max(p.lastSamples[sel.Path], 1)
 	p.watch = w
 	return e.notify("re-run on save: saving "+fileLabel(sel)+", a skill routing to it or netclaw.json runs “"+oneLine(rv.task, 40)+"” again", false)
 }
@@ -89,12 +91,18 @@ func (p *runPane) catalogChanged() tea.Cmd {
 		return nil
 	}
 	w.verdict, w.sig = "", sig
-	// A save during a run cancels it: the new run replaces it.
+	// A save during a run cancels it (and its samples still to come):
+	// the new runs replace them.
+	if p.batch != nil && p.batch.agentPath == w.agentPath {
+		p.batch = nil
+	}
 	if rv := p.current(w.agentPath); rv != nil && !rv.ended() {
 		rv.run.Cancel()
 	}
 	w.reruns++
-	return p.startWith(f, w.task, w.context, w.project, w.approve)
+	// Once the re-run ends, it is shown beside the run before it.
+	p.compare.on, p.compare.pending, p.compare.agentPath = false, true, w.agentPath
+	return p.startSamples(f, w.task, w.context, w.project, w.approve, w.samples)
 }
 
 // noteApproval keeps what the author approved in a watched run, so the

@@ -26,32 +26,38 @@ func newExportCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export --to TARGET [AGENT...]",
 		Short: "Convert definitions for Claude Code, OpenCode, Gemini CLI, Codex CLI, JIT or MaxClaw",
-		Long: `Convert the loaded definitions of the home (or only the AGENTs named) into
-another tool's native format: claude-code, opencode, gemini, codex, jit or
-maxclaw. Name, description and body always carry over; tools and the model
-role where the target has a place for them. A warning on stderr names every
-field the target cannot represent, every tool name the target does not
-have, every name it refuses, and a source file with invalid UTF-8 (exported
-as the runtime reads it, with U+FFFD in place of the bad bytes).
+		Long: `Convert the home's loaded definitions into another tool's native format:
+claude-code, opencode, gemini, codex, jit or maxclaw.
+Give AGENT names to convert only those.
 
-Files go only into a managed destination: --out DIR, by default the target's
-project folder under the working directory (.claude/agents, .opencode/agents,
-.gemini/agents, .codex/agents, .jit/agents or roles). A state file there,
-` + adapt.StateFile + `, records each file written with the digest of its
-source and of its bytes. A rerun updates its own files, deletes the ones
-whose source agent is gone (no agent of that name loads, and its file was
-deleted or now declares another name), and refuses to touch any file it did
-not write or that was edited since: then it writes nothing at all. A file
-the runtime rejects is named in a warning and not exported; an export made
-from it before stays as it is.
+Name, description and body always carry over.
+Tools and the model role carry over where the target has a place for them.
+A warning on stderr names each field the target cannot represent.
+It also names each tool name the target lacks, each name it refuses, and a
+source file with invalid UTF-8 (exported as the runtime reads it, with U+FFFD).
 
-After files were written, lines starting "next:" say what the tool needs
-before it loads them: Codex CLI reads .codex/agents only in a trusted
-project; Gemini CLI asks the user to acknowledge each new or changed
-project agent (~/.gemini/agents needs no acknowledgement).
+Files go only into a managed destination: --out DIR.
+The default is the target's project folder under the working directory:
+.claude/agents, .opencode/agents, .gemini/agents, .codex/agents, .jit/agents
+or roles. Its state file, ` + adapt.StateFile + `, records each file written,
+with the digest of its source and of its bytes.
 
-Exit status: 0 exported, 1 an unknown agent or a file agentdesk may not
-touch, 2 bad usage, 3 internal failure.`,
+A rerun:
+  - updates its own files;
+  - deletes those whose source agent is gone (no agent of that name loads,
+    and its file was deleted or now declares another name);
+  - refuses to touch a file it did not write, or one edited since;
+    then it writes nothing at all.
+A file the runtime rejects is named in a warning and not exported.
+An export made from it before stays as it is.
+
+After writing files, lines starting "next:" say what the tool needs first.
+Codex CLI reads .codex/agents only in a trusted project.
+Gemini CLI asks you to acknowledge each new or changed project agent;
+~/.gemini/agents needs no acknowledgement.
+
+Exit status: 0 exported; 1 an unknown agent, or a file agentdesk may not
+touch; 2 bad usage; 3 internal failure.`,
 		Example: `  agentdesk export --to claude-code
   agentdesk export --to codex code-analyst summarizer
   agentdesk export --to opencode --out ~/.config/opencode/agents`,

@@ -30,22 +30,23 @@ func newImportCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import --from TOOL PATH...",
 		Short: "Convert Claude Code, OpenCode, Gemini CLI or Codex CLI agents into NetClaw definitions",
-		Long: `Convert agent files of another tool (claude-code, opencode, gemini or
-codex) into NetClaw agent-md, written as <name>.md into the home's agents
-folder, or into --out DIR. A PATH may be a file or a folder of them (its
-*.md files, *.toml for codex).
+		Long: `Convert another tool's agent files into NetClaw definitions.
+The tools are claude-code, opencode, gemini and codex.
+Each becomes <name>.md in the home's agents folder, or in --out DIR.
+A PATH may be a file or a folder: its *.md files, or *.toml for codex.
 
-Fields NetClaw has no place for are named in warnings on stderr; a scalar
-field the source tool defines (a model id, a temperature, a colour) is kept
-under metadata as <tool>.<key>, so that export to that tool writes it back.
-Fields that agentdesk export kept in a '# netclaw:' comment are restored.
+Warnings on stderr name the fields NetClaw has no place for.
+A scalar field the source tool defines (a model id, a temperature, a colour)
+is kept under metadata as <tool>.<key>, so that export to that tool writes
+it back. Fields that agentdesk export kept in a '# netclaw:' comment are restored.
 
-Every file written passes agentdesk lint. An existing file is never
-replaced without --force (then atomically), and a name another file in the
-folder already declares is refused. When any file fails, nothing is written.
+Every file written passes agentdesk lint.
+An existing file is replaced only with --force, atomically.
+A name another file in the folder already declares is refused.
+When any file fails, nothing is written.
 
-Exit status: 0 imported, 1 a file that does not convert or a file in the
-way, 2 bad usage, 3 internal failure.`,
+Exit status: 0 imported; 1 a file that does not convert, or a file in the
+way; 2 bad usage; 3 internal failure.`,
 		Example: `  agentdesk import --from claude-code .claude/agents
   agentdesk import --from codex ~/.codex/agents/reviewer.toml --out ./agents
   agentdesk import --from opencode --force .opencode/agents/docs-writer.md`,

@@ -30,17 +30,19 @@ func newLintCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lint [PATH...]",
 		Short: "Check sub-agent definitions, skills and config as the runtime reads them",
-		Long: `Check every sub-agent definition the NetClaw runtime would load, and say
-which it would reject and why, at the line.
+		Long: `Check each sub-agent definition as the NetClaw runtime reads it.
+lint says which files the runtime rejects, and why, at the line.
 
 Without PATH, lint reads the home: the agents folder with its server feeds,
-the skills and the configuration, and the test suites (*.test.yaml) beside
-the agents. A PATH may be an agent file, an agents folder (its suites
-included) or a suite file; then only those are read, with the default
-configuration.
+the skills, the configuration, and the suites beside the agents.
+A PATH may be an agent file, an agents folder (its suites included) or a
+suite file. Then only those are read, with the default configuration.
 
-lint writes nothing anywhere. Exit status: 0 clean, 1 findings (any error,
-or any warning with --strict), 2 bad usage, 3 internal failure.`,
+lint writes nothing anywhere.
+--list-rules prints every rule; agentdesk help rules does too.
+
+Exit status: 0 clean; 1 an error (or a warning, with --strict);
+2 bad usage; 3 internal failure.`,
 		Example: `  agentdesk lint
   agentdesk lint --home ./testdata/homes/good
   agentdesk lint --format sarif > agentdesk.sarif

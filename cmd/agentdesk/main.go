@@ -6,8 +6,15 @@
 // logic lives in the lint, preview, runner and tui packages.
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/agentdesk/agentdesk/runner"
+)
 
 func main() {
+	// The temporary folders of runs killed with SIGKILL (their copies of
+	// projects) go first; a live run's are never touched.
+	runner.SweepLeftovers()
 	os.Exit(execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ()))
 }

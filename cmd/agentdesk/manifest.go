@@ -34,29 +34,29 @@ func newManifestCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "manifest [PATH...]",
 		Short: "Print the SkillServer manifest entry of each definition, after the publish checks",
-		Long: `Check the definitions with SkillServer's publish rules, then print one
-subagent-version manifest entry a line, as JSON:
+		Long: `Check the definitions with SkillServer's publish rules.
+Then print one subagent-version manifest entry a line, as JSON:
 
   {"kind":"subagent-version","name":"...","version":"...","type":"agent-md",
    "description":"...","url":"/subagents/<name>/<version>/agent.md","digest":"sha256:<hex>"}
 
-The digest is the SHA-256 of the file's exact bytes (a byte-order mark and
-CRLF line endings included). Without PATH, manifest reads the agents folder
-of the home (its own *.md files, not the server feeds); a PATH may be an
-agent file or a folder of them.
+The digest is the SHA-256 of the file's exact bytes.
+A byte-order mark and CRLF line endings are part of them.
 
-The version is --version, else the file's version (or metadata.version);
-a file whose own version differs from --version is an error. Any error under
-the publish profile stops manifest before it prints anything: the
-diagnostics go to stderr.
+Without PATH, manifest reads the home's agents folder: its own *.md files,
+not the server feeds. A PATH may be an agent file or a folder of them.
 
-With --out DIR, each file is also written at its URL path under DIR
-(DIR/subagents/<name>/<version>/agent.md), byte for byte, so the set can be
-served as static files. An existing file with other bytes is only replaced
-with --force; each write is atomic.
+The version is --version, else the file's version, else metadata.version.
+A file whose own version differs from --version is an error.
+Any error under the publish profile stops manifest before it prints anything.
+The diagnostics go to stderr.
 
-Exit status: 0 printed, 1 publish errors, a version conflict or a file in
-the way, 2 bad usage (or no version at all), 3 internal failure.`,
+--out DIR also writes each file at its URL path under DIR, byte for byte:
+DIR/subagents/<name>/<version>/agent.md. The set can be served as static files.
+Each write is atomic. An existing file with other bytes is replaced only with --force.
+
+Exit status: 0 printed; 1 publish errors, a version conflict or a file in
+the way; 2 bad usage, or no version at all; 3 internal failure.`,
 		Example: `  agentdesk manifest --version 1.0.0
   agentdesk manifest --version 1.2.0 --url-prefix https://skills.example.com/api/v1 agents/triage.md
   agentdesk manifest --out public/   # versions from each file's metadata.version`,

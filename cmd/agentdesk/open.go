@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui"
 )
 
@@ -19,19 +19,18 @@ func newOpenCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "open PATH|RUN_ID",
 		Short: "Open a run folder or an artifact file in the viewer",
-		Long: `Open a folder of run artifacts, or one artifact file, in the browser's
-scrollable viewer: result.md and truncated-output.md rendered as markdown
-(the latter marked partial), transcript.jsonl as a readable log, run.json as
-is. It works on agentdesk's own run folders and on NetClaw's.
+		Long: `Open a folder of run artifacts, or one artifact file, in the browser's viewer.
+result.md and truncated-output.md show as Markdown; the latter is marked partial.
+transcript.jsonl shows as a readable log; run.json as it is.
+It works on agentdesk's own run folders and on NetClaw's.
 
-Instead of a path, give a run id as 'agentdesk runs' lists it: the full 32
-characters, or a prefix of at least 4 that only one run in the runs folder
-has.
+Instead of a path, give a run id as 'agentdesk runs' lists it:
+the full 32 characters, or a prefix of at least 4 that only one run has.
 
-Keys: tab moves between the folder's files, arrows and page keys scroll,
-p opens the file in $PAGER, esc or q quits.
+Keys: tab moves between the folder's files; arrows and page keys scroll;
+p opens the file in $PAGER; esc or q quits.
 
-Exit status: 0 closed, 1 no such run, 2 bad usage, 3 internal failure.`,
+Exit status: 0 closed; 1 no such run; 2 bad usage; 3 internal failure.`,
 		Example: `  agentdesk open 3f9a
   agentdesk open ~/.local/state/agentdesk/runs/3f2a9c1e…
   agentdesk open ./truncated-output.md`,
@@ -42,7 +41,7 @@ Exit status: 0 closed, 1 no such run, 2 bad usage, 3 internal failure.`,
 				return err
 			}
 			// Say what is wrong with the path before the screen clears.
-			if _, err := runner.ArtifactFiles(path); err != nil {
+			if _, err := runfolder.ArtifactFiles(path); err != nil {
 				return exitWith(exitUsage, err)
 			}
 			return browse(cmd, g, lint.Home{}, tui.Options{OpenPath: path})
@@ -56,16 +55,16 @@ Exit status: 0 closed, 1 no such run, 2 bad usage, 3 internal failure.`,
 // folder of the run whose id arg is or starts (as `agentdesk runs`
 // resolves it), else arg (ArtifactFiles then says it is missing).
 func openTarget(g *globals, runsDir, arg string) (string, error) {
-	if _, err := os.Lstat(arg); !errors.Is(err, fs.ErrNotExist) || !runner.RunIDPrefix(arg) {
+	if _, err := os.Lstat(arg); !errors.Is(err, fs.ErrNotExist) || !runfolder.RunIDPrefix(arg) {
 		return arg, nil
 	}
 	if runsDir == "" {
 		var err error
-		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+		if runsDir, err = runfolder.DefaultRunsDir(g.Getenv); err != nil {
 			return "", exitWith(exitUsage, err)
 		}
 	}
-	id, err := runner.ResolveRunID(runsDir, arg)
+	id, err := runfolder.ResolveRunID(runsDir, arg)
 	if err != nil {
 		return "", exitWith(exitFindings, err)
 	}

@@ -47,34 +47,36 @@ func newPreviewCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "preview",
 		Short: "Print the [available-subagents] layer, or the prompt a spawn receives",
-		Long: `Print the [available-subagents] context layer exactly as the frontline model
-reads it on every turn, for an audience (Personal unless --audience says
-otherwise). Its cost in o200k_base tokens, in total and per agent, goes to
-stderr, or with --tokens to stdout after a blank line.
+		Long: `Print the [available-subagents] layer, as the frontline model reads it on
+every turn. The audience is Personal unless --audience says otherwise.
+Its cost in o200k_base tokens, in total and per agent, goes to stderr.
+With --tokens it goes to stdout, after a blank line.
 
-Piped, stdout holds the layer byte for byte (the layer has no final newline);
-on a terminal a newline ends it. Control characters taken from a file are
-shown escaped; --format json carries the exact text.
+Piped, stdout holds the layer byte for byte; the layer has no final newline.
+On a terminal a newline ends it.
+Control characters taken from a file are shown escaped.
+--format json carries the exact text.
 
-With --spawn AGENT, print the whole request a trial spawn of AGENT sends, as
-NetClaw's runtime composes it: where the operating core came from (the
-NetClaw install found through --netclaw-dir, $AGENTDESK_NETCLAW_DIR,
-~/.netclaw/bin or PATH) or that it is missing, every part of the system
-prompt (operating-rules, deployment-playbook, project-instructions, body,
-skill-overlay, tool-index, execution-contract) with its source and tokens,
-the first user message with its working context (--task, --context, the
---project folder, default the working directory, and its git state), and
-the tools offered with their JSON schemas. --audience sets the parent
-session's audience; --skill overlays a routed skill.
+--spawn AGENT prints the whole request a trial spawn of AGENT sends:
+  - where the operating core came from, or that it is missing;
+    the install is found through --netclaw-dir, $AGENTDESK_NETCLAW_DIR,
+    ~/.netclaw/bin or PATH;
+  - every part of the system prompt, with its source and tokens:
+    operating-rules, deployment-playbook, project-instructions, body,
+    skill-overlay, tool-index, execution-contract;
+  - the first user message, with its working context: --task, --context,
+    the --project folder (default: the working directory) and its git state;
+  - the tools offered, with their JSON schemas.
+--audience sets the parent session's audience; --skill overlays a routed skill.
 
-With --agent, print the system prompt a spawn of that agent receives, a
-separator line, and the first user message built from --task and --context.
-With --skill, the same for a skill that routes through a sub-agent (its
-metadata.subagent): the agent's body composed with the skill overlay, or the
-runtime's routing error on stderr with exit status 1.
+--agent prints the system prompt a spawn of that agent receives, a separator
+line, and the first user message built from --task and --context.
+--skill does the same for a skill that routes through a sub-agent (its
+metadata.subagent). A broken route prints the runtime's error on stderr and
+exits 1.
 
-Exit status: 0 printed, 1 unknown or unloaded agent or skill, or a skill
-that does not route, 2 bad usage, 3 internal failure.`,
+Exit status: 0 printed; 1 an unknown or unloaded agent or skill, or a skill
+that does not route; 2 bad usage; 3 internal failure.`,
 		Example: `  agentdesk preview
   agentdesk preview --audience team --tokens
   agentdesk preview --format json | jq .tokens

@@ -149,10 +149,14 @@ func newRootCmd(g *globals) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "agentdesk",
 		Short: "A terminal desk for writing NetClaw sub-agents",
-		Long: `agentdesk shows every sub-agent definition the NetClaw runtime would load or
-reject and why, shows the [available-subagents] layer exactly as the frontline
-model reads it, runs an agent against the configured model, and opens what the
-run left behind. Without a subcommand it starts the interactive browser.`,
+		Long: `agentdesk shows what the NetClaw runtime does with your sub-agents.
+It says which definitions load or are rejected, and why, at the line.
+It shows the [available-subagents] layer as the frontline model reads it.
+It runs an agent against the configured model, and opens what the run left.
+
+Without a subcommand it starts the interactive browser.
+agentdesk --demo opens it on an embedded sample home: nothing else is needed.
+agentdesk help TOPIC prints a reference page; the topics are listed below.`,
 		Version:       programVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,

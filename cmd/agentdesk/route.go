@@ -19,7 +19,9 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/report"
 	"github.com/agentdesk/agentdesk/runner/eval/route"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -40,7 +42,7 @@ type routeFlags struct {
 	record      bool
 	static      bool
 	showRequest bool
-	format      suiteFormat
+	format      report.Format
 	suite       bool
 	offline     bool
 	prefill     time.Duration
@@ -69,75 +71,92 @@ func newRouteCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "route REQUEST | route --suite [FILE...]",
 		Short: "Ask the frontline model which sub-agent it picks for a request",
-		Long: `Send REQUEST to the frontline model (the model of role Main, or --model-role)
-the way a NetClaw session's first turn does, when the NetClaw install is found
-(--netclaw-dir): as the first system message, the main session's prompt
-(SOUL.md, the operating rules, the deployment playbook, TOOLING.md, the
---project folder's instructions); as the second, the session's context
-layers (the tool index, the skill index, the memory layer, the
-[available-subagents] layer of the audience, Personal unless --audience says
-otherwise, byte for byte, and the attachments hint); then the per-turn block
-([current-time], [working-context]) and the request as user messages; the
-tools are the session's core tier and spawn_agent, with the runtime's names,
-descriptions and parameters. Without an install, or with --system-file, the
-first system message is a short neutral preamble (or the file's text), the
-second the [available-subagents] layer alone, and spawn_agent the only tool.
-Then read the model's first reply and say
-what it did: spawned agent X (with the task and context it wrote), called
-spawn_agent for an agent that does not exist or is internal (with the
-runtime's refusal), answered itself, called another tool, or wrote arguments
-that are not valid JSON.
+		Long: `Ask the frontline model which sub-agent it picks for REQUEST.
 
-The request is asked --samples times (default 5; 1 to 100, the one limit
-on samples in agentdesk, a suite's samples included) in parallel (at most
---jobs at once, default 4) and the
-distribution of picks is printed, then each sample. Every sample is a trial
-run with its own run folder (agentdesk runs lists them); --record keeps its
-stream.cassette. API keys are redacted from everything printed or written.
+The request goes to the model of role Main, or --model-role.
+When the NetClaw install is found (--netclaw-dir), it is sent as a NetClaw
+session's first turn:
+  1. system: the main session's prompt: SOUL.md, the operating rules, the
+     deployment playbook, TOOLING.md, the --project folder's instructions;
+  2. system: the session's context layers: the tool index, the skill index,
+     the memory layer, the [available-subagents] layer of the audience
+     (Personal unless --audience says otherwise) byte for byte, and the
+     attachments hint;
+  3. user: the per-turn block: [current-time], [working-context];
+  4. user: the request.
+The tools are the session's core tier and spawn_agent, with the runtime's
+names, descriptions and parameters.
+Without an install, or with --system-file, the first system message is a
+short neutral preamble (or the file's text). The second is then the
+[available-subagents] layer alone, and spawn_agent is the only tool.
 
---static ranks the layer's agents for the request by shared words (BM25 over
-names and descriptions) with no model at all, and warns about descriptions
-so alike that a request cannot tell them apart. It is a heuristic: a model
-reads meaning, not words.
+The model's first reply says what it did:
+  - spawned agent X, with the task and context it wrote;
+  - called spawn_agent for an agent that does not exist or is internal,
+    with the runtime's refusal;
+  - answered itself;
+  - called another tool;
+  - wrote arguments that are not valid JSON.
 
---show-request prints the request that would be sent and sends nothing.
+The request is asked --samples times in parallel: default 5, 1 to 100.
+That is the one limit on samples in agentdesk, a suite's samples included.
+At most --jobs run at once, default 4.
+The distribution of picks prints first, then each sample.
+Every sample is a trial run with its own run folder; agentdesk runs lists them.
+--record keeps its stream.cassette.
+API keys are redacted from everything printed or written.
 
---suite runs routing suites: <name>.route.yaml files beside the agents (the
-runtime ignores them), each a list of cases with a request, the agent it
-should go to (expect: an agent, or none when the frontline should answer
-itself) and the share of samples that must agree (min-rate, default 1).
-Without FILE every suite in the agents folder runs. It prints each case's
-distribution, then the confusion table (expected × picked, in samples) and,
-for each pair of agents the model mixed up, both descriptions side by side
-with the requests that went wrong: what to sharpen. Modes as agentdesk
-test's: by default a recorded sample is replayed and one that is not is
-asked live; --record asks every sample and keeps its recording beside the
-suite (<name>.route.recordings/, redacted, meant to be committed);
---offline replays only, no model and no key (CI). A recording made with
-another layer, preamble, context layer, tool set, model or request is stale, never passed; --record
-replaces a recording only with a sample that reached a verdict (one that
-could not reach the model or was cancelled keeps the one before). --case
-NAME (repeatable, * and ? wildcards) runs only the cases named. --jobs N
-asks at most N samples of one provider at once (default 4); on a terminal
-a progress line on stderr shows cases done, running and not passed.
---format junit or github for CI, html for one self-contained page. A replayed sample writes its run folder only
-when its case does not pass (--keep-runs: always). With --static, each case's request is ranked by
-shared words instead, and a case whose top match is not its agent fails.
+--static ranks the layer's agents for the request by shared words, with no
+model at all: BM25 over names and descriptions.
+It warns about descriptions so alike that a request cannot tell them apart.
+It is a heuristic: a model reads meaning, not words.
 
---demo uses the embedded sample home: its routing suite replays from the
-recordings it carries (--suite), a REQUEST that suite holds is answered by
-its recorded frontline (another request is refused with the ones it has),
-and --static or --show-request work on its layer; it has no model to ask
-live.
+--show-request prints the request that would be sent, and sends nothing.
 
-A request that cannot be asked is exit 1 with the fix: no Main model
-configured, the Public audience (it has no layer), sub-agents disabled, no
-user-facing agent, a model that does not take tools.
+--suite runs routing suites (agentdesk help suites lists their keys).
+A routing suite is a <name>.route.yaml file beside the agents; the runtime
+ignores it. Each case has a request, the agent it should go to (expect: an
+agent, or none when the frontline should answer itself) and the share of
+samples that must agree (min-rate, default 1).
+Without FILE, every suite in the agents folder runs.
+It prints each case's distribution, then the confusion table: expected ×
+picked, in samples. For each pair of agents the model mixed up, it shows
+both descriptions side by side, with the requests that went wrong.
+That is what to sharpen.
 
-Exit status: 0 every sample was answered (with --suite: every case passed),
-1 a sample's call failed or the request cannot be asked (with --suite: a
-case failed, is stale, is not recorded under --offline, or a suite is
-broken), 2 bad usage, 3 internal failure.`,
+The modes are agentdesk test's:
+  - default: a recorded sample is replayed; one that is not is asked live;
+  - --record: every sample is asked, and its recording is kept beside the
+    suite, in <name>.route.recordings/: redacted, meant to be committed;
+  - --offline: replays only, with no model and no key (CI).
+A recording made with another layer, preamble, context layer, tool set,
+model or request is stale, never passed.
+--record replaces a recording only with a sample that reached a verdict.
+One that could not reach the model, or was cancelled, keeps the one before.
+--case NAME (repeatable, * and ? wildcards) runs only the cases named.
+--jobs N asks at most N samples of one provider at once (default 4).
+On a terminal a progress line on stderr shows cases done, running and not passed.
+--format junit or github suits CI; html makes one self-contained page.
+A replayed sample writes its run folder only when its case does not pass;
+--keep-runs: always.
+With --static, each case's request is ranked by shared words instead.
+A case whose top match is not its agent then fails.
+
+--demo uses the embedded sample home.
+Its routing suite replays from the recordings it carries (--suite).
+A REQUEST that suite holds is answered by its recorded frontline; another
+request is refused, with the ones it has.
+--static and --show-request work on its layer.
+It has no model to ask live.
+
+A request that cannot be asked is exit 1, with the fix:
+no Main model configured, the Public audience (it has no layer), sub-agents
+disabled, no user-facing agent, a model that does not take tools.
+
+Exit status: 0 every sample was answered (with --suite: every case passed);
+1 a sample's call failed or the request cannot be asked (with --suite: a case
+failed, is stale, is not recorded under --offline, or a suite is broken);
+2 bad usage; 3 internal failure.`,
 		Example: `  agentdesk route "Please review my staged diff before I push"
   agentdesk route --samples 10 --audience team "Why did last night's deploy fail?"
   agentdesk route --system-file frontline.md --record "Summarise NOTES.md"
@@ -210,7 +229,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--failed runs again the failed cases of routing suites: use it with --suite")
 	case f.watch || f.live:
 		return usageErrorf("--watch re-runs routing suites: use it with --suite")
-	case f.format == suiteAsJUnit || f.format == suiteAsGitHub || f.format == suiteAsHTML:
+	case f.format != report.Text && f.format != report.JSON:
 		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
 	case f.static && (f.record || changed("samples") || changed("system-file") || changed("model-role") || f.showRequest):
 		return usageErrorf("--static asks no model: leave out --record, --samples, --system-file, --model-role and --show-request")
@@ -283,13 +302,13 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return exitWith(exitFindings, err)
 	}
 	if f.showRequest {
-		if f.format == suiteAsJSON {
+		if f.format == report.JSON {
 			return writeJSONDoc(g, p.JSON())
 		}
 		return writeString(g.stdout, termsafe.EscapeLines(p.Render()))
 	}
 	opts := route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record}
-	var recorded *runner.Model // the demo's recorded frontline, as the report names it
+	var recorded *runfolder.Model // the demo's recorded frontline, as the report names it
 	if f.demo {
 		// The demo has no model: its recorded frontline answers the
 		// requests its routing suite holds.
@@ -317,7 +336,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		// of a trial, which no sample played): the recordings that did.
 		res.Prepared.Model = *recorded
 	}
-	if f.format == suiteAsJSON {
+	if f.format == report.JSON {
 		err = writeRouteJSON(g, res)
 	} else {
 		err = writeString(g.stdout, routeText(res))
@@ -347,7 +366,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 func openRunner(g *globals, runsDir string) (*runner.Runner, error) {
 	if runsDir == "" {
 		var err error
-		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+		if runsDir, err = runfolder.DefaultRunsDir(g.Getenv); err != nil {
 			return nil, exitWith(exitUsage, err)
 		}
 	}
@@ -396,12 +415,12 @@ const demoRecordingProvider = "demo recording"
 // to the demo home base, which is removed when the command ends) for the
 // endpoint. configured is the demo configuration's model, whose fields
 // stand in for what the header leaves out.
-func demoFrontlineModel(configured runner.Model, h cassette.Header, base, source string) runner.Model {
+func demoFrontlineModel(configured runfolder.Model, h cassette.Header, base, source string) runfolder.Model {
 	dir := filepath.Dir(source)
 	if rel, err := filepath.Rel(base, dir); err == nil && filepath.IsLocal(rel) {
 		dir = rel
 	}
-	m := runner.Model{Role: configured.Role, Provider: demoRecordingProvider, Type: runner.ReplayProviderType, Endpoint: dir,
+	m := runfolder.Model{Role: configured.Role, Provider: demoRecordingProvider, Type: runner.ReplayProviderType, Endpoint: dir,
 		ModelID: configured.ModelID, Via: configured.Via}
 	if h.Model != "" {
 		m.ModelID = h.Model
@@ -479,7 +498,7 @@ type routeDoc struct {
 	// order (none with agentdesk's default).
 	ContextLayers []string          `json:"context_layers,omitempty"`
 	Audience      preview.Audience  `json:"audience"`
-	Model         runner.Model      `json:"model"`
+	Model         runfolder.Model   `json:"model"`
 	Agents        []string          `json:"agents"`
 	Distribution  []route.Share     `json:"distribution"`
 	Samples       []routeSampleJSON `json:"samples"`
@@ -528,7 +547,7 @@ func routeStatic(g *globals, f routeFlags, c *lint.Catalog, a preview.Audience, 
 	idx := route.NewIndex(preview.Listed(c, a))
 	ranks := idx.Rank(request)
 	similar := idx.Similar(0)
-	if f.format == suiteAsJSON {
+	if f.format == report.JSON {
 		return writeJSONDoc(g, routeDoc{Request: request, Audience: a, Agents: fl.Agents, Static: ranks, Similar: similar, Heuristic: staticHeuristic})
 	}
 	var b strings.Builder

@@ -16,10 +16,12 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/report"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/rundiff"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -59,63 +61,73 @@ func newRunCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run AGENT --task TEXT | run [AGENT] --replay FILE",
 		Short: "Run one headless trial spawn of an agent against the configured model",
-		Long: `Run AGENT once on a task, sending the request NetClaw composes for a spawn
-(the operating rules from the NetClaw install found through --netclaw-dir,
-$AGENTDESK_NETCLAW_DIR, ~/.netclaw/bin or PATH, the deployment playbook, the
-project's instructions, the body, the tool index and the execution contract;
-the first message with the working context of the --project folder, for the
---audience, Personal by default: see agentdesk preview --spawn), against the
-model NetClaw would use for it (its
-modelRole, or --model-role, resolved through netclaw.json), and classify how
-the run ended exactly as the runtime would: Completed; Failed with a
-reason such as output_truncated, thinking_only_timeout,
-no_substantive_output_timeout, no_activity_timeout, empty_final_response,
-malformed_final_output, llm_call_failed or cancelled_by_parent; or Partial
-when the cycle guard stops it (tool_cycle_stopped).
+		Long: `Run AGENT once on a task, as NetClaw would spawn it.
 
-The reply streams to stdout as it arrives; thinking goes to stderr (dimmed on
-a colour terminal). Then a line on stderr gives the outcome, the reason and
-the run folder, which holds run.json, result.md, transcript.jsonl and, for a
-truncated reply, truncated-output.md. With --json, stdout holds run.json
-alone and the reply streams to stderr. API keys and tokens are redacted from
-everything printed or written.
+The request is the one NetClaw composes for a sub-agent
+(agentdesk preview --spawn shows it):
+  - the operating rules, from the NetClaw install found through
+    --netclaw-dir, $AGENTDESK_NETCLAW_DIR, ~/.netclaw/bin or PATH;
+    without one the run goes on and says they are missing;
+  - the deployment playbook, the project's instructions, the body,
+    the tool index and the execution contract;
+  - a first message with the working context of the --project folder,
+    the [session] block (the run folder's session/ storage) and the task.
+The audience is --audience, Personal by default.
+The model is the one NetClaw would use: the agent's modelRole, or
+--model-role, resolved through netclaw.json.
 
-The request is the one NetClaw composes for a sub-agent (agentdesk preview
---spawn shows it): the operating rules embedded in the NetClaw install
-(--netclaw-dir; without one the run goes on and says they are missing), the
-deployment playbook, the project's instructions, the body, the tool index
-and the execution contract, then a first message with the working context,
-the [session] block (the run folder's session/ storage) and the task. The
-model is offered the tools NetClaw offers a sub-agent of the --audience
-(agentdesk tools lists them): the core tier from the start, a deferred tool
-once load_tool activates it. Reads run on the project folder
-(--project, default the working directory); writes go to an overlay, never
-to the project, and the run folder keeps them as changes.patch; shell,
-web and MCP calls run only when an --approve pattern matches (else the run
-fails as NetClaw fails a sub-agent with no one to approve); tools that touch
-NetClaw's own state get a stub result. --no-tools offers none. Tool results
-go back to the model and the run goes on; there is no cap on tool rounds.
+The run ends as the runtime would end it:
+  - Completed;
+  - Failed, with a reason such as output_truncated, thinking_only_timeout,
+    no_substantive_output_timeout, no_activity_timeout, empty_final_response,
+    malformed_final_output, llm_call_failed or cancelled_by_parent;
+  - Partial, when the cycle guard stops it (tool_cycle_stopped).
+
+The reply streams to stdout as it arrives.
+Thinking goes to stderr, dimmed on a colour terminal.
+Tool calls and results show on stderr.
+A last line on stderr gives the outcome, the reason and the run folder.
+The folder holds run.json, result.md, transcript.jsonl and, for a truncated
+reply, truncated-output.md.
+With --json, stdout holds run.json alone, and the reply streams to stderr.
+API keys and tokens are redacted from everything printed or written.
+
+Tools (agentdesk help sandbox):
+  - The model is offered the tools NetClaw offers a sub-agent of the audience
+    (agentdesk tools lists them): the core tier from the start, a deferred
+    tool once load_tool activates it.
+  - Reads run on the project folder: --project, default the working directory.
+  - Writes go to an overlay, never to the project.
+    The run folder keeps them as changes.patch.
+  - Shell, web and MCP calls run only when an --approve pattern matches.
+    Else the run fails, as NetClaw fails a sub-agent with no one to approve.
+  - Tools that touch NetClaw's own state get a stub result.
+  - --no-tools offers none.
+Tool results go back to the model, and the run goes on.
+There is no cap on tool rounds.
 A call repeated with the same arguments and result after two rounds is
-refused with NetClaw's correction, and a repeat after that ends the run
-(Partial, tool_cycle_stopped). An empty or thinking-only reply is nudged,
-up to 5 times before any tool call and 8 after; a final reply holding
-tool-call markup gets one repair nudge. Tool calls and results are shown on
-stderr.
+refused with NetClaw's correction.
+A repeat after that ends the run: Partial, tool_cycle_stopped.
+An empty or thinking-only reply is nudged: up to 5 times before any tool
+call, and 8 after.
+A final reply holding tool-call markup gets one repair nudge.
 
 --record keeps the raw response bytes with their timing, and the tool
-results, redacted, in the run folder's stream.cassette. --replay FILE plays
-a cassette back instead of calling a model, through the same decoders and
-watchdog, at recorded speed or --fast; AGENT and --task may then be left
-out (the cassette names them), and the tool results come from the cassette,
-so the project folder need not exist. --replay demo:NAME plays one of the
-demo's embedded recordings; --replay demo: lists them. A provider of type replay in
-netclaw.json, whose Endpoint is a cassette, does the same.
+results, redacted, in the run folder's stream.cassette.
+--replay FILE plays a cassette back instead of calling a model.
+It goes through the same decoders and watchdog, at recorded speed or --fast.
+AGENT and --task may then be left out: the cassette names them.
+The tool results come from the cassette, so the project folder need not exist.
+--replay demo:NAME plays one of the demo's embedded recordings;
+--replay demo: lists them.
+A provider of type replay in netclaw.json, whose Endpoint is a cassette,
+does the same.
 
 --task - (or --context -) reads the text from stdin, without its final line
-break. Ctrl-C cancels the run (cancelled_by_parent).
+break. Ctrl-C cancels the run: cancelled_by_parent.
 
-Exit status: 0 Completed, 1 any other outcome, an unknown or rejected agent,
-or a model that does not resolve, 2 bad usage, 3 internal failure.`,
+Exit status: 0 Completed; 1 any other outcome, an unknown or rejected agent,
+or a model that does not resolve; 2 bad usage; 3 internal failure.`,
 		Example: `  agentdesk run code-analyst --task "Explain what main.go does"
   git diff | agentdesk run reviewer --task - --context "PR #42" --no-tools
   agentdesk run summarizer --task "Summarise NOTES.md" --no-progress-timeout 2m --json
@@ -159,6 +171,50 @@ or a model that does not resolve, 2 bad usage, 3 internal failure.`,
 func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) error {
 	changed := cmd.Flags().Changed
 	replaying := changed("replay")
+	if err := checkRunFlags(changed, f, agentName); err != nil {
+		return err
+	}
+	var err error
+	if f.task, err = readDash(g, f.task, "--task"); err != nil {
+		return err
+	}
+	if f.context, err = readDash(g, f.context, "--context"); err != nil {
+		return err
+	}
+	if changed("task") && strings.TrimSpace(f.task) == "" {
+		return usageErrorf("the task is empty: say what the agent should do")
+	}
+	runsDir := f.runsDir
+	if runsDir == "" {
+		if runsDir, err = runfolder.DefaultRunsDir(g.Getenv); err != nil {
+			return exitWith(exitUsage, err)
+		}
+	}
+	spec := runner.Spec{
+		Task: f.task, Context: f.context,
+		ModelRole: f.modelRole, MaxTokens: f.maxTokens,
+		Limits: runner.Limits{Prefill: f.prefill, InterDelta: f.interDelta, NoProgress: f.noProgress},
+		Record: f.record, Fast: f.fast,
+		NoMCP: f.mcp.off, MCPStartTimeout: f.mcp.timeout,
+		Sandbox: f.sandbox.spec(),
+	}
+	listed, err := trialSource(g, f, replaying, &spec)
+	if err != nil || listed {
+		return err
+	}
+	if agentName != "" || !replaying {
+		if err := trialAgent(g, f, agentName, replaying, &spec); err != nil {
+			return err
+		}
+	}
+	return startTrial(cmd, g, f, runsDir, spec)
+}
+
+// checkRunFlags checks run's flags against each other (changed says
+// which were given) before anything is read: the validation step of
+// runTrial.
+func checkRunFlags(changed func(string) bool, f runFlags, agentName string) error {
+	replaying := changed("replay")
 	switch {
 	case agentName == "" && !replaying:
 		return usageErrorf("give the agent to run: agentdesk run AGENT --task TEXT (or replay a cassette with --replay FILE)")
@@ -170,6 +226,17 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 		return usageErrorf("--max-tokens is %d: give a positive number, or leave it out", f.maxTokens)
 	case f.noTools && changed("project"):
 		return usageErrorf("--project names the folder the tools read and --no-tools offers none: give one of them")
+	}
+	if err := checkReplayFlags(changed, f, replaying); err != nil {
+		return err
+	}
+	return checkRunLimits(changed, f)
+}
+
+// checkReplayFlags checks --samples, and --replay against the flags a
+// replay cannot take.
+func checkReplayFlags(changed func(string) bool, f runFlags, replaying bool) error {
+	switch {
 	case replaying && strings.TrimSpace(f.replay) == "":
 		return usageErrorf("--replay needs the path of a cassette (a run folder's stream.cassette)")
 	case replaying && f.record:
@@ -181,6 +248,11 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 	case replaying && (changed("project") || f.noTools):
 		return usageErrorf("a replay plays the recorded tool results: leave out --project and --no-tools")
 	}
+	return nil
+}
+
+// checkRunLimits checks the timeouts, the MCP flags and --model-role.
+func checkRunLimits(changed func(string) bool, f runFlags) error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
@@ -197,104 +269,110 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 			return usageErrorf("--model-role: %v", err)
 		}
 	}
-	var err error
-	if f.task, err = readDash(g, f.task, "--task"); err != nil {
-		return err
-	}
-	if f.context, err = readDash(g, f.context, "--context"); err != nil {
-		return err
-	}
-	if changed("task") && strings.TrimSpace(f.task) == "" {
-		return usageErrorf("the task is empty: say what the agent should do")
-	}
-	runsDir := f.runsDir
-	if runsDir == "" {
-		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
-			return exitWith(exitUsage, err)
-		}
-	}
-	spec := runner.Spec{
-		Task: f.task, Context: f.context,
-		ModelRole: f.modelRole, MaxTokens: f.maxTokens,
-		Limits: runner.Limits{Prefill: f.prefill, InterDelta: f.interDelta, NoProgress: f.noProgress},
-		Record: f.record, Fast: f.fast,
-		NoMCP: f.mcp.off, MCPStartTimeout: f.mcp.timeout,
-		Sandbox: f.sandbox.spec(),
-	}
+	return nil
+}
+
+// trialSource sets what spec plays (--replay: a cassette, or one of the
+// demo's) or the tools it offers (--project, --approve). listed says
+// the demo's recordings were listed instead, and nothing runs.
+func trialSource(g *globals, f runFlags, replaying bool, spec *runner.Spec) (listed bool, err error) {
 	if name, ok := strings.CutPrefix(f.replay, demoReplay); replaying && ok {
 		if name == "" {
-			return listDemoRecordings(g)
+			return true, listDemoRecordings(g)
 		}
 		tape, err := demo.Cassette(name + ".cassette")
 		if err != nil {
-			return usageErrorf("%s%s is not one of the demo's recordings: run 'agentdesk run --replay %s' to list them", demoReplay, name, demoReplay)
+			return false, usageErrorf("%s%s is not one of the demo's recordings: run 'agentdesk run --replay %s' to list them", demoReplay, name, demoReplay)
 		}
 		spec.Replay, spec.ReplaySource = tape, demoReplay+name
-	} else if replaying {
+		return false, nil
+	}
+	if replaying {
 		tape, err := runner.LoadCassette(f.replay)
 		if err != nil {
-			return exitWith(exitFindings, err)
+			return false, exitWith(exitFindings, err)
 		}
 		spec.Replay = tape
 		spec.ReplaySource = f.replay
 		if abs, err := filepath.Abs(f.replay); err == nil {
 			spec.ReplaySource = abs
 		}
-	} else if !f.noTools {
-		if spec.Approve, err = parseApprove(f.approve); err != nil {
-			return err
-		}
-		spec.Project = f.project
-		if spec.Project == "" {
-			if spec.Project, err = os.Getwd(); err != nil {
-				return exitWith(exitInternal, fmt.Errorf("finding the working directory for the trial tools: %w; pass --project DIR or --no-tools", err))
-			}
-		}
-		if fi, err := os.Stat(spec.Project); err != nil || !fi.IsDir() {
-			return usageErrorf("--project %s is not a folder: give the folder the tools may read, or --no-tools", termsafe.Escape(spec.Project))
+		return false, nil
+	}
+	if f.noTools {
+		return false, nil
+	}
+	return false, trialTools(f, spec)
+}
+
+// trialTools sets the approval patterns and the project folder (--project,
+// else the working directory) of a run with tools.
+func trialTools(f runFlags, spec *runner.Spec) error {
+	var err error
+	if spec.Approve, err = parseApprove(f.approve); err != nil {
+		return err
+	}
+	spec.Project = f.project
+	if spec.Project == "" {
+		if spec.Project, err = os.Getwd(); err != nil {
+			return exitWith(exitInternal, fmt.Errorf("finding the working directory for the trial tools: %w; pass --project DIR or --no-tools", err))
 		}
 	}
-
-	if agentName != "" || !replaying {
-		c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
-		if err != nil {
-			return err
-		}
-		agent := c.Agent(agentName)
-		if agent == nil {
-			return unknownRunAgent(g, c, agentName)
-		}
-		if missing := homeMissing(c.Home, "netclaw.json or secrets.json"); missing != "" && !replaying {
-			fmt.Fprintf(g.stderr, "agentdesk: note: %s; the model comes from NETCLAW_ variables, else the runtime's default (Ollama at http://localhost:11434, qwen3:30b)\n", termsafe.Escape(missing))
-		}
-		spec.Agent, spec.Config, spec.Skills = agent, c.Config, c.Skills
-		if err := checkApproveServers(spec.Approve, c.Config, preview.Audience(f.audience).String()); err != nil {
-			return err
-		}
-		if err := checkApproveTools(spec.Approve, c.Config, preview.Audience(f.audience).String()); err != nil {
-			return err
-		}
-		if spec.NetClaw, err = f.netclaw.spawnNetClaw(g, c.Home, preview.Audience(f.audience)); err != nil {
-			return err
-		}
-		if spec.NetClaw.Core == nil && !replaying {
-			g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing from this trial's request: "+spec.NetClaw.CoreMissing+"; the agent runs without them, so its behaviour may differ from NetClaw's"+netclawDirHint(spec.NetClaw.CoreMissing))
-		}
-		if f.skill != "" {
-			skill := c.Skill(f.skill)
-			if skill == nil {
-				return unknownSkill(c, f.skill)
-			}
-			if _, failure := c.Route(skill); failure != "" {
-				return exitWith(exitFindings, errors.New(failure))
-			}
-			if !strings.EqualFold(skill.Subagent, agent.Def.Name) {
-				return usageErrorf("skill /%s routes to '%s', not to '%s': run agentdesk run %s --skill %s", skill.Name, skill.Subagent, agent.Def.Name, skill.Subagent, skill.Name)
-			}
-			spec.Skill = skill
-		}
+	if fi, err := os.Stat(spec.Project); err != nil || !fi.IsDir() {
+		return usageErrorf("--project %s is not a folder: give the folder the tools may read, or --no-tools", termsafe.Escape(spec.Project))
 	}
+	return nil
+}
 
+// trialAgent scans the home and sets the agent spec runs, its config,
+// skills, NetClaw install and --skill, checking --approve against the
+// config.
+func trialAgent(g *globals, f runFlags, agentName string, replaying bool, spec *runner.Spec) error {
+	c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
+	if err != nil {
+		return err
+	}
+	agent := c.Agent(agentName)
+	if agent == nil {
+		return unknownRunAgent(g, c, agentName)
+	}
+	if missing := homeMissing(c.Home, "netclaw.json or secrets.json"); missing != "" && !replaying {
+		fmt.Fprintf(g.stderr, "agentdesk: note: %s; the model comes from NETCLAW_ variables, else the runtime's default (Ollama at http://localhost:11434, qwen3:30b)\n", termsafe.Escape(missing))
+	}
+	spec.Agent, spec.Config, spec.Skills = agent, c.Config, c.Skills
+	audience := preview.Audience(f.audience)
+	if err := checkApproveServers(spec.Approve, c.Config, audience.String()); err != nil {
+		return err
+	}
+	if err := checkApproveTools(spec.Approve, c.Config, audience.String()); err != nil {
+		return err
+	}
+	if spec.NetClaw, err = f.netclaw.spawnNetClaw(g, c.Home, audience); err != nil {
+		return err
+	}
+	if spec.NetClaw.Core == nil && !replaying {
+		g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing from this trial's request: "+spec.NetClaw.CoreMissing+"; the agent runs without them, so its behaviour may differ from NetClaw's"+netclawDirHint(spec.NetClaw.CoreMissing))
+	}
+	if f.skill == "" {
+		return nil
+	}
+	skill := c.Skill(f.skill)
+	if skill == nil {
+		return unknownSkill(c, f.skill)
+	}
+	if _, failure := c.Route(skill); failure != "" {
+		return exitWith(exitFindings, errors.New(failure))
+	}
+	if !strings.EqualFold(skill.Subagent, agent.Def.Name) {
+		return usageErrorf("skill /%s routes to '%s', not to '%s': run agentdesk run %s --skill %s", skill.Name, skill.Subagent, agent.Def.Name, skill.Subagent, skill.Name)
+	}
+	spec.Skill = skill
+	return nil
+}
+
+// startTrial starts spec's run into runsDir, or its samples, and follows
+// it: the run step of runTrial.
+func startTrial(cmd *cobra.Command, g *globals, f runFlags, runsDir string, spec runner.Spec) error {
 	if err := f.sandbox.check(spec.Config); err != nil {
 		return err
 	}
@@ -380,14 +458,14 @@ const (
 // set: Completed green, Partial yellow, Running plain, any other red.
 func styleState(state string, color bool) string {
 	s := termsafe.Escape(state)
-	if !color || state == runner.StateRunning {
+	if !color || state == vocab.StateRunning {
 		return s
 	}
 	style := styleRed
 	switch state {
-	case runner.StateCompleted:
+	case vocab.StateCompleted:
 		style = styleGreen
-	case runner.StatePartial:
+	case vocab.StatePartial:
 		style = styleYellow
 	}
 	return style + s + styleReset
@@ -478,7 +556,7 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 			return err
 		}
 	}
-	if final.Outcome != runner.Completed {
+	if final.Outcome != vocab.Completed {
 		return exitWith(exitFindings, errors.New(final.Error))
 	}
 	return nil
@@ -486,7 +564,7 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 
 // followRun streams a run's reply, thinking and tool calls as they come,
 // then says how it ended on stderr, and returns its record.
-func followRun(g *globals, f runFlags, r *runner.Run) (*runner.Record, error) {
+func followRun(g *globals, f runFlags, r *runner.Run) (*runfolder.Record, error) {
 	color := g.Color(g.stderr)
 	stdout, stderr := &outStream{w: g.stdout}, &outStream{w: g.stderr}
 	replyTo := stdout
@@ -502,7 +580,7 @@ func followRun(g *globals, f runFlags, r *runner.Run) (*runner.Record, error) {
 	}
 	// Ctrl-C cancels the run through the command's context; the events go
 	// on until EventDone, so the reading context is not the command's.
-	var final *runner.Record
+	var final *runfolder.Record
 	for e := range r.Events(context.Background()) {
 		switch e.Kind {
 		case runner.EventThinking:
@@ -546,11 +624,11 @@ func followRun(g *globals, f runFlags, r *runner.Run) (*runner.Record, error) {
 		}
 	}
 	fmt.Fprintf(g.stderr, "state: %s  outcome: %s  reason: %s  run: %s\n",
-		styleState(final.State, color), runner.OutcomeText(final.Outcome), termsafe.Escape(runner.ReasonText(final.Reason)), termsafe.Escape(final.Dir))
-	if slices.Contains(final.Files, runner.StreamFile) {
-		fmt.Fprintf(g.stderr, "recorded: %s\n", termsafe.Escape(filepath.Join(final.Dir, runner.StreamFile)))
+		styleState(final.State, color), vocab.OutcomeText(final.Outcome), termsafe.Escape(vocab.ReasonText(final.Reason)), termsafe.Escape(final.Dir))
+	if slices.Contains(final.Files, runfolder.StreamFile) {
+		fmt.Fprintf(g.stderr, "recorded: %s\n", termsafe.Escape(filepath.Join(final.Dir, runfolder.StreamFile)))
 	}
-	if line := runner.ChangesLine(final); line != "" {
+	if line := runfolder.ChangesLine(final); line != "" {
 		fmt.Fprintln(g.stderr, line)
 	}
 	if werr != nil {
@@ -567,7 +645,7 @@ func followRun(g *globals, f runFlags, r *runner.Run) (*runner.Record, error) {
 // sequences and output lengths (--json: the records and the spread on
 // stdout). It exits 1 when a sample did not complete.
 func runSamples(ctx context.Context, g *globals, f runFlags, rn *runner.Runner, spec runner.Spec) error {
-	var recs []runner.Record
+	var recs []runfolder.Record
 	for i := 1; i <= f.samples && ctx.Err() == nil; i++ {
 		fmt.Fprintf(g.stderr, "sample %d of %d\n", i, f.samples)
 		r, err := rn.Start(ctx, spec)
@@ -588,8 +666,8 @@ func runSamples(ctx context.Context, g *globals, f runFlags, rn *runner.Runner, 
 	fmt.Fprint(g.stderr, rundiff.SpreadText(sp))
 	if f.json {
 		if err := writeJSON(g.stdout, struct {
-			Runs   []runner.Record `json:"runs"`
-			Spread rundiff.Spread  `json:"spread"`
+			Runs   []runfolder.Record `json:"runs"`
+			Spread rundiff.Spread     `json:"spread"`
 		}{recs, sp}); err != nil {
 			return err
 		}

@@ -16,13 +16,14 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/report"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
 )
 
 // testFlags holds the flags of agentdesk test.
 type testFlags struct {
 	record, offline bool
-	format          suiteFormat
+	format          report.Format
 	jobs            int
 	judgeRole       string
 	runsDir         string
@@ -53,62 +54,71 @@ func newTestCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "test [PATH...]",
 		Short: "Run agent test suites (<agent>.test.yaml): live, recorded, or offline for CI",
-		Long: `Run the test suites of sub-agents. A suite is a YAML file <agent>.test.yaml
-beside the definition in the agents folder (the runtime ignores it); each case
-gives a task and what the output must show. Without PATH, every suite in the
-agents folder runs; a PATH may be a suite file or a folder of suites.
+		Long: `Run the test suites of sub-agents.
 
-Every sample is a real trial run, as agentdesk run makes it, with its own run
-folder tagged with the suite and case (agentdesk runs lists them). A case
-with a judge rubric has its output checked by a model (role Main, or
---judge-role), which answers PASS or FAIL with a reason.
+A suite is a YAML file, <agent>.test.yaml, beside the definition in the agents
+folder; the runtime ignores it. Each case gives a task, and what the output
+must show (agentdesk help suites lists every key).
+Without PATH, every suite in the agents folder runs.
+A PATH may be a suite file or a folder of suites.
 
-Modes: by default a sample that is recorded is replayed and one that is not
-runs live against the model. --record runs every sample live and keeps its
-recording beside the suite (<agent>.test.recordings/, one file per case and
-sample, redacted, meant to be committed). --offline replays only, on the
-recorded timeline, with no model and no key: what CI runs. A recording made
-with a different audience, system prompt, first message, tools, mocks, model or limits is
-reported stale, with what changed, never as passed. --record replaces a
-recording only with a sample that reached a verdict: one that could not
-reach the model, was cancelled or ended by agentdesk's own error keeps the
-recording before it, and the report says how many were replaced and kept.
+Every sample is a real trial run, as agentdesk run makes it.
+It has its own run folder, tagged with the suite and case; agentdesk runs lists them.
+A case with a judge rubric has its output checked by a model: role Main, or
+--judge-role. The model answers PASS or FAIL, with a reason.
 
---case NAME (repeatable; * and ? are wildcards) runs only the cases named,
-to record or run one case alone.
+Modes:
+  - default: a recorded sample is replayed; one that is not runs live.
+  - --record: every sample runs live, and its recording is kept beside the
+    suite, in <agent>.test.recordings/: one file per case and sample,
+    redacted, meant to be committed.
+  - --offline: replays only, on the recorded timeline, with no model and no
+    key. That is what CI runs.
+A recording made with a different audience, system prompt, first message,
+tools, mocks, model or limits is reported stale, with what changed.
+It is never reported as passed.
+--record replaces a recording only with a sample that reached a verdict.
+A sample that could not reach the model, was cancelled or ended by
+agentdesk's own error keeps the recording before it.
+The report says how many were replaced and kept.
 
-A case's repeat takes 1 to 100 samples: the one limit on samples in
-agentdesk (a routing suite's samples and route --samples have it too).
+--case NAME runs only the cases named: to record or run one case alone.
+It is repeatable; * and ? are wildcards.
 
---models A,B,... runs every case on each model side by side, named by role
-(Main, Compaction, Fallback) or by Models.Definitions name: --models
-Main,Compaction answers "can this agent run on the cheaper model?". The
-report adds a matrix, cases by models, with the samples passed, the median
-time and the median output tokens per cell, and a summary row; JUnit names
-each test case "case [model]". Each model keeps its recordings (in
-<agent>.test.recordings/model-<name>/), so --offline replays the matrix. A
-suite's models: key is the default.
+A case's repeat takes 1 to 100 samples.
+That is the one limit on samples in agentdesk: a routing suite's samples and
+route --samples have it too.
 
---failed runs again only the cases that did not pass (failed, stale, not
-recorded or in error) in the last run of their suite; agentdesk test keeps
-how each case ended in $XDG_STATE_HOME/agentdesk/last-runs (else
-~/.local/state/agentdesk/last-runs), one file per suite, written
-atomically. A run of some cases (--case, --shard, --failed) updates theirs
-and keeps the others'.
+--models A,B,... runs every case on each model, side by side.
+A model is named by role (Main, Compaction, Fallback) or by its
+Models.Definitions name: --models Main,Compaction answers "can this agent
+run on the cheaper model?".
+The report adds a matrix, cases by models: per cell the samples passed, the
+median time and the median output tokens, and a summary row.
+JUnit names each test case "case [model]".
+Each model keeps its recordings, in <agent>.test.recordings/model-<name>/,
+so --offline replays the matrix. A suite's models: key is the default.
 
---shard K/N runs the K-th of N shares of the cases, for N CI jobs: a case's
-share is a hash of its suite file's name and its own, so it is the same on
-every machine and whatever the other cases; each share's report stands
-alone (gather the JUnit files). A broken suite file is reported by one
-share.
+--failed runs again only the cases that did not pass in the last run of
+their suite: failed, stale, not recorded or in error.
+agentdesk test keeps how each case ended in $XDG_STATE_HOME/agentdesk/last-runs
+(else ~/.local/state/agentdesk/last-runs): one file per suite, written atomically.
+A run of some cases (--case, --shard, --failed) updates theirs, and keeps the others'.
 
-A replayed sample writes its run folder only when it does not pass (the
-report names it); --keep-runs writes one for every replayed sample. Live
-samples always have their run folders.
+--shard K/N runs the K-th of N shares of the cases, for N CI jobs.
+A case's share is a hash of its suite file's name and its own.
+So it is the same on every machine, whatever the other cases.
+Each share's report stands alone: gather the JUnit files.
+A broken suite file is reported by one share.
 
---jobs N runs samples in parallel, at most N model calls per provider at
-once. Results print in suite order; on a terminal a progress line on stderr
-shows cases done, samples running and cases not passed.
+A replayed sample writes its run folder only when it does not pass; the
+report names it. --keep-runs writes one for every replayed sample.
+Live samples always have their run folders.
+
+--jobs N runs samples in parallel, at most N model calls per provider at once.
+Results print in suite order.
+On a terminal a progress line on stderr shows cases done, samples running
+and cases not passed.
 
 Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 (--offline) or could not be judged, or a suite file is broken; 2 bad usage;
@@ -251,7 +261,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 
 	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
 	progress := newProgressLine(g, sel.total)
-	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == suiteAsText)
+	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == report.Text)
 	start := time.Now()
 	approved, err := parseApprove(f.approve)
 	if err != nil {
@@ -296,15 +306,11 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		saveLastRuns(g, sel.stateDir, results, start)
 	}
 
-	return writeSuiteReport(f.format, suite.Summarize(results).OK(), [...]func() error{
-		suiteAsText:   func() error { return printer.finish(results, took) },
-		suiteAsJSON:   func() error { return suite.JSON(g.stdout, results, ropts) },
-		suiteAsJUnit:  func() error { return suite.JUnit(g.stdout, results, ropts) },
-		suiteAsGitHub: func() error { return suite.GitHub(g.stdout, results, ropts) },
-		suiteAsHTML: func() error {
-			return suite.HTML(g.stdout, results, suite.HTMLOptions{ReportOptions: ropts, Generated: time.Now(), Took: took})
-		},
-	})
+	ws := suite.Reports(results, suite.HTMLOptions{ReportOptions: ropts, Generated: time.Now(), Took: took})
+	// The text report was printed suite by suite as each finished; what
+	// is left is the summary.
+	ws[report.Text] = func(io.Writer) error { return printer.finish(results, took) }
+	return writeSuiteReport(g.stdout, f.format, suite.Summarize(results).OK(), ws)
 }
 
 // lastFailed returns, with --failed, which cases to run: those that did
@@ -334,19 +340,18 @@ func lastFailed(g *globals, on bool, dir string, files []string) (sel func(strin
 	return func(suitePath, caseName string) bool { return failed[suitePath][caseName] }, known, nil
 }
 
-// saveLastRuns records how each case that ran ended, for --failed: a
-// case run on several models failed when one of them did not pass. A
-// state folder that cannot be written is a warning.
+// saveLastRuns records how each case that ran ended, on each model, for
+// --failed. A state folder that cannot be written is a warning.
 func saveLastRuns(g *globals, dir string, results []*suite.SuiteResult, at time.Time) {
 	for _, r := range results {
-		statuses := map[string]string{}
+		// Each case keeps a status per model it ran on ("" for its own
+		// role), so --failed picks a case that still fails on a model a
+		// later run left out.
+		statuses := map[evalrec.CaseModel]string{}
 		for _, c := range r.Cases {
-			if old, ok := statuses[c.Case.Name]; ok && old != string(suite.Pass) {
-				continue
-			}
-			statuses[c.Case.Name] = string(c.Status)
+			statuses[evalrec.CaseModel{Case: c.Case.Name, Model: c.Model}] = string(c.Status)
 		}
-		if err := evalrec.SaveLastRun(dir, r.Suite.Path, statuses, at); err != nil {
+		if err := evalrec.SaveLastRunByModel(dir, r.Suite.Path, statuses, at); err != nil {
 			g.warn("agentdesk", fmt.Sprintf("%v; --failed will not know of this run", err))
 		}
 	}

@@ -34,34 +34,38 @@ func newToolsCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tools [AGENT]",
 		Short: "List the tools a sub-agent gets, per audience",
-		Long: `List the tools NetClaw offers a sub-agent spawned from a session of an
-audience (Personal unless --audience says otherwise): every first-party
-tool the audience profile lets through, less the sub-agent denylist
-(spawn_agent, attach_file), with its grant category, whether it is offered
-from the start (core) or found with search_tools and activated with
-load_tool (deferred), and what it touches (read, write, effect,
-netclaw-state, meta). The tools left out follow, with the reason. A Public
-session cannot spawn a sub-agent, so it offers none.
+		Long: `List the tools NetClaw offers a sub-agent spawned from a session.
+The audience is Personal unless --audience says otherwise.
 
-The configured MCP servers the audience may use are started (each within
---mcp-timeout), their live tools listed as deferred tools named
-server__tool, and the servers stopped again; a server that does not start
-is listed with why. --no-mcp skips them.
+The list holds every first-party tool the audience profile lets through,
+less the sub-agent denylist. For each tool it gives:
+  - its grant category;
+  - its tier: core (offered from the start) or deferred (found with
+    search_tools, activated with load_tool);
+  - what it touches: read, write, effect, netclaw-state or meta.
+The tools left out follow, with the reason.
+A Public session cannot spawn a sub-agent, so it offers none.
 
-The subsystem switches and the audience profiles come from the home's
-netclaw.json (Search, SkillSync, Scheduling, SubAgents, Webhooks, Memory,
-Tools.ShellMode, Tools.AudienceProfiles). An agent's own tools: list grants
-nothing; naming AGENT only checks that it is loaded.
+The configured MCP servers the audience may use are started, each within
+--mcp-timeout. Their live tools are listed as deferred tools named
+server__tool. The servers are stopped again.
+A server that does not start is listed with why. --no-mcp skips them.
 
---netclaw-dir and --project are the trial flags run, test and route take;
-tools checks them as those do (an install that cannot be read, a project
-that is not a folder, is bad usage) but the list does not depend on them.
+The switches and the audience profiles come from the home's netclaw.json:
+Search, SkillSync, Scheduling, SubAgents, Webhooks, Memory, Tools.ShellMode
+and Tools.AudienceProfiles.
+An agent's own tools: list grants nothing.
+Naming AGENT only checks that it is loaded.
 
---format json adds each tool's description and JSON schema exactly as the
+--netclaw-dir and --project are the trial flags of run, test and route.
+tools checks them as those do: an install that cannot be read, or a project
+that is not a folder, is bad usage. The list does not depend on them.
+
+--format json adds each tool's description and JSON schema, exactly as the
 model receives them, and the compressed tool index.
 
-Exit status: 0 listed, 1 unknown or unloaded agent, or a configuration
-value the runtime would not read, 2 bad usage, 3 internal failure.`,
+Exit status: 0 listed; 1 an unknown or unloaded agent, or a configuration
+value the runtime would not read; 2 bad usage; 3 internal failure.`,
 		Example: `  agentdesk tools
   agentdesk tools code-analyst --audience team
   agentdesk tools --format json | jq '.tools[].name'`,

@@ -27,6 +27,9 @@ type Request struct {
 	Subject string
 	// Args are the call's JSON arguments, exactly as the model sent them.
 	Args json.RawMessage
+	// Remote is set for a tool of an http or sse MCP server: the call acts
+	// outside the trial, and the prompt says so.
+	Remote bool
 }
 
 // NewRequest builds the request for a call of tool (of MCP server server,

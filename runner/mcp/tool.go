@@ -11,6 +11,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
@@ -49,6 +50,7 @@ func newTool(srv *server, t *sdkTool) (*tool, error) {
 			Deferred:    true,
 			Approval:    true,
 			Server:      srv.cfg.Name,
+			Remote:      srv.cfg.McpTransport() != lint.McpStdio,
 		},
 	}, nil
 }

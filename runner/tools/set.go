@@ -222,6 +222,7 @@ func (s *Set) Call(ctx context.Context, name string, args json.RawMessage) Resul
 	label := LabelReal
 	if spec.Approval {
 		req := approve.NewRequest(name, spec.Server, args)
+		req.Remote = spec.Remote
 		d := s.gate.Decide(ctx, req)
 		switch d.Verdict {
 		case approve.Unattended:

@@ -38,6 +38,10 @@ type Spec struct {
 	// Server is the MCP server of an MCP tool ("" for the others): an
 	// `--approve mcp:SERVER` pattern approves every tool of that server.
 	Server string
+	// Remote is set for a tool of an http or sse MCP server: the server
+	// runs elsewhere, so its calls act outside the trial (no sandbox, no
+	// copy of the project can contain them).
+	Remote bool
 }
 
 // Label says where a result came from. result.md, the transcript and the
@@ -63,11 +67,6 @@ const (
 	// LabelMocked: a suite's mock answered the call; the tool did not run.
 	LabelMocked Label = "mocked"
 )
-
-// Labels lists every label, in the order above.
-func Labels() []Label {
-	return []Label{LabelReal, LabelOverlay, LabelApproved, LabelDenied, LabelStubbed, LabelMocked}
-}
 
 // Result is what one tool call returns.
 type Result struct {

@@ -3,6 +3,7 @@ package evalrec
 import (
 	"encoding/xml"
 	"fmt"
+	"github.com/agentdesk/agentdesk/lint"
 	"io"
 	"strconv"
 	"strings"
@@ -153,11 +154,20 @@ var (
 // control characters from file text first; this escapes GitHub's own
 // (%, CR, LF, and in properties : and ,).
 func GitHubAnnotation(w io.Writer, level, file string, line int, title, msg string) error {
+	return GitHubAnnotationAt(w, level, file, line, 0, title, msg)
+}
+
+// GitHubAnnotationAt is GitHubAnnotation at a column as well (col 0: the
+// whole line), as agentdesk lint writes a finding.
+func GitHubAnnotationAt(w io.Writer, level, file string, line, col int, title, msg string) error {
 	var props []string
 	if file != "" {
 		props = append(props, "file="+githubPropertyEscaper.Replace(file))
 		if line > 0 {
 			props = append(props, "line="+strconv.Itoa(line))
+			if col > 0 {
+				props = append(props, "col="+strconv.Itoa(col))
+			}
 		}
 	}
 	if title != "" {
@@ -165,4 +175,13 @@ func GitHubAnnotation(w io.Writer, level, file string, line int, title, msg stri
 	}
 	_, err := fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), githubDataEscaper.Replace(msg))
 	return err
+}
+
+// GitHubLevel is the annotation level of a finding, as agentdesk lint
+// writes it: error for an error, warning otherwise.
+func GitHubLevel(d lint.Diagnostic) string {
+	if d.Severity == lint.Error {
+		return "error"
+	}
+	return "warning"
 }

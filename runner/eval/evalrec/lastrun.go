@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -31,7 +32,14 @@ type LastRun struct {
 	// Cases maps each case's name to its status then ("pass", "fail",
 	// "stale", "not recorded", "error").
 	Cases map[string]string `json:"cases"`
+	// Models maps a case run on models side by side (--models) to each
+	// model's status then, by model name.
+	Models map[string]map[string]string `json:"models,omitempty"`
 }
+
+// CaseModel names a case as it ran on one model: Model is "" for a case
+// run on its own model role.
+type CaseModel struct{ Case, Model string }
 
 // Failed returns the names of the cases that did not pass, sorted.
 func (l *LastRun) Failed() []string {
@@ -39,6 +47,13 @@ func (l *LastRun) Failed() []string {
 	for name, st := range l.Cases {
 		if st != "pass" {
 			out = append(out, name)
+		}
+	}
+	for name, byModel := range l.Models {
+		for _, st := range byModel {
+			if st != "pass" && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
 		}
 	}
 	sort.Strings(out)
@@ -103,6 +118,17 @@ func LoadLastRun(dir, suitePath string) (*LastRun, error) {
 // ended (statuses by case name), over the last run's record of them,
 // atomically.
 func SaveLastRun(dir, suitePath string, statuses map[string]string, at time.Time) error {
+	byModel := make(map[CaseModel]string, len(statuses))
+	for name, st := range statuses {
+		byModel[CaseModel{Case: name}] = st
+	}
+	return SaveLastRunByModel(dir, suitePath, byModel, at)
+}
+
+// SaveLastRunByModel is SaveLastRun for cases that may have run on
+// several models: each case and model keeps its own status, and a case
+// or model that did not run keeps the one before.
+func SaveLastRunByModel(dir, suitePath string, statuses map[CaseModel]string, at time.Time) error {
 	if len(statuses) == 0 {
 		return nil
 	}
@@ -112,8 +138,18 @@ func SaveLastRun(dir, suitePath string, statuses map[string]string, at time.Time
 	}
 	path, abs := lastRunPath(dir, suitePath)
 	l.Version, l.Suite, l.At = LastRunVersion, abs, at.UTC()
-	for name, st := range statuses {
-		l.Cases[name] = st
+	for k, st := range statuses {
+		if k.Model == "" {
+			l.Cases[k.Case] = st
+			continue
+		}
+		if l.Models == nil {
+			l.Models = map[string]map[string]string{}
+		}
+		if l.Models[k.Case] == nil {
+			l.Models[k.Case] = map[string]string{}
+		}
+		l.Models[k.Case][k.Model] = st
 	}
 	data, err := json.MarshalIndent(l, "", "  ")
 	if err != nil {

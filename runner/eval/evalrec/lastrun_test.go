@@ -56,3 +56,31 @@ func TestLastRunMergesAndSurvivesJunk(t *testing.T) {
 		t.Errorf("LastRunsDir without XDG_STATE_HOME = %q", d)
 	}
 }
+
+// A case run on several models is kept per model: a later run on one of
+// them leaves the others' statuses, so --failed still picks a case that
+// fails on a model the later run did not use.
+func TestLastRunKeysByCaseAndModel(t *testing.T) {
+	dir := t.TempDir()
+	suite := filepath.Join(t.TempDir(), "a.test.yaml")
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := SaveLastRunByModel(dir, suite, map[CaseModel]string{{"x", "A"}: "pass", {"x", "B"}: "fail", {"y", "A"}: "pass", {"y", "B"}: "pass"}, at); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveLastRunByModel(dir, suite, map[CaseModel]string{{"x", "A"}: "pass", {"y", ""}: "pass"}, at); err != nil {
+		t.Fatal(err)
+	}
+	l, err := LoadLastRun(dir, suite)
+	if err != nil || l == nil {
+		t.Fatalf("LoadLastRun: %v, %v", l, err)
+	}
+	if got := l.Failed(); len(got) != 1 || got[0] != "x" {
+		t.Errorf("Failed() = %q, want [x]: it still fails on B", got)
+	}
+	if err := SaveLastRunByModel(dir, suite, map[CaseModel]string{{"x", "B"}: "pass"}, at); err != nil {
+		t.Fatal(err)
+	}
+	if l, _ = LoadLastRun(dir, suite); len(l.Failed()) != 0 {
+		t.Errorf("Failed() = %q after x passed on B", l.Failed())
+	}
+}

@@ -404,15 +404,11 @@ func WriteGitHub(w io.Writer, results []*SuiteResult, dir string) error {
 	for _, sr := range results {
 		file := termsafe.Escape(shown(sr.Suite.Path, dir))
 		for _, d := range allFindings(sr) {
-			level := "error"
-			if d.Severity != lint.Error {
-				level = "warning"
-			}
 			msg := d.Message
 			if d.Hint != "" {
 				msg += "\nhint: " + d.Hint
 			}
-			if err := evalrec.GitHubAnnotation(w, level, file, d.Pos.Line, d.Rule, termsafe.EscapeLines(msg)); err != nil {
+			if err := evalrec.GitHubAnnotationAt(w, evalrec.GitHubLevel(d), file, d.Pos.Line, d.Pos.Column, d.Rule, termsafe.EscapeLines(msg)); err != nil {
 				return err
 			}
 		}

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalhtml"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // HTMLOptions say how the HTML report is made.
@@ -155,8 +155,8 @@ func htmlCaseOf(c *CaseResult, id string) htmlCase {
 		if smp == nil {
 			continue
 		}
-		hs := htmlSample{N: smp.N, Status: string(smp.Status), How: smp.How, Outcome: smp.Outcome, Reason: smp.Reason, Output: smp.Output, Err: smp.Err,
-			RunDir: smp.RunDir, Recording: smp.Recording, Failures: smp.Failures, Verdict: smp.Verdict, Changes: smp.Changes, Tools: htmlTools(smp.ToolCalls)}
+		hs := htmlSample{N: smp.N, Status: string(smp.Status), How: ranHow(smp), Outcome: smp.Outcome, Reason: smp.Reason, Output: smp.Output, Err: smp.Err,
+			RunDir: smp.RunDir, Recording: smp.Recording, Failures: smp.Failures, Verdict: smp.Verdict, Changes: smp.StaleBecause, Tools: htmlTools(smp.ToolCalls)}
 		if smp.Duration > 0 {
 			hs.Duration = FormatDuration(smp.Duration)
 		}
@@ -166,7 +166,7 @@ func htmlCaseOf(c *CaseResult, id string) htmlCase {
 }
 
 // htmlTools are tool calls as the transcript shows them.
-func htmlTools(calls []runner.ToolCall) []htmlTool {
+func htmlTools(calls []runfolder.ToolCall) []htmlTool {
 	var out []htmlTool
 	for _, tc := range calls {
 		t := htmlTool{Name: tc.Name, Arguments: tc.Arguments}
@@ -230,3 +230,11 @@ var testHTML = template.Must(template.New("page").Funcs(evalhtml.Funcs()).Parse(
 </body>
 </html>
 `))
+
+// ranHow is how a sample that ran came, "" for one that did not.
+func ranHow(s *SampleResult) string {
+	if !s.Ran() {
+		return ""
+	}
+	return s.How
+}

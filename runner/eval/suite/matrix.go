@@ -126,7 +126,7 @@ func NewMatrix(cases []*suitefile.Case, models []string, results []*CaseResult) 
 				cell.CasesPassed = 1
 			}
 			for _, s := range cr.Samples {
-				if s != nil && s.How != "" && s.Status != Error {
+				if s != nil && s.Ran() && s.Status != Error {
 					a.times = append(a.times, s.Duration)
 					n, _ := s.OutputTokens()
 					a.tokens = append(a.tokens, n)

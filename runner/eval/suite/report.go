@@ -13,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/report"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // ReportOptions say how results are printed.
@@ -409,9 +410,14 @@ type (
 		Reason     string        `json:"reason"`
 		Failures   []jsonFailure `json:"failures"`
 		Verdict    *jsonVerdict  `json:"verdict,omitempty"`
-		Changes    []string      `json:"changes"`
-		Error      string        `json:"error"`
-		Note       string        `json:"note,omitempty"`
+		// StaleBecause says what changed since the recording of a stale
+		// sample.
+		StaleBecause []string `json:"stale_because,omitempty"`
+		// ChangedFiles are the files the sample's run changed in its
+		// overlay of the project.
+		ChangedFiles []runfolder.ChangeRecord `json:"changed_files,omitempty"`
+		Error        string                   `json:"error"`
+		Note         string                   `json:"note,omitempty"`
 		// MCP says what went wrong with the run's MCP servers.
 		MCP    []string `json:"mcp,omitempty"`
 		MS     int64    `json:"duration_ms"`
@@ -456,7 +462,7 @@ type (
 // "cases":[{"name","line","status","passed","pass_rate","message",
 // "duration_ms","samples":[{"sample","status","how","run_id","run_dir",
 // "outcome","reason","failures":[{"expect","message","lines"}],
-// "verdict":{"pass","reason"},"changes","error","duration_ms",
+// "verdict":{"pass","reason"},"stale_because","changed_files":[{"path","kind"}],"error","duration_ms",
 // "recording"}]}]}],"summary":{…,"ok"}}. Arrays are never null.
 func JSON(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 	doc := jsonReport{Suites: []jsonSuite{}}
@@ -469,7 +475,7 @@ func JSON(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 			jc := jsonCase{Name: c.Case.Name, Model: c.Model, Line: c.Case.Pos.Line, Status: c.Status, Passed: c.Passed, PassRate: c.Case.PassRate, Message: c.Message, MS: c.Duration.Milliseconds(), WallMS: c.Wall.Milliseconds(), Samples: []jsonSample{}}
 			for _, s := range c.Samples {
 				sj := jsonSample{N: s.N, Status: s.Status, How: s.How, RunID: s.RunID, RunDir: s.RunDir, JudgeRunID: s.JudgeRunID, Outcome: s.Outcome, Reason: s.Reason,
-					Failures: []jsonFailure{}, Changes: append([]string{}, s.Changes...), Error: s.Err, Note: s.Note, MCP: s.MCP, MS: s.Duration.Milliseconds(), Recording: s.Recording,
+					Failures: []jsonFailure{}, StaleBecause: s.StaleBecause, ChangedFiles: s.ChangedFiles, Error: s.Err, Note: s.Note, MCP: s.MCP, MS: s.Duration.Milliseconds(), Recording: s.Recording,
 					Recorded: string(s.Recorded), KeptWhy: s.KeptWhy}
 				sj.Tokens, sj.Counted = s.OutputTokens()
 				for _, f := range s.Failures {
@@ -537,8 +543,8 @@ func caseDetail(c *CaseResult) string {
 		switch {
 		case s.Err != "":
 			fmt.Fprintf(&b, "sample %d: %s\n", s.N, s.Err)
-		case len(s.Changes) > 0:
-			fmt.Fprintf(&b, "sample %d: stale: %s\n", s.N, strings.Join(s.Changes, "; "))
+		case len(s.StaleBecause) > 0:
+			fmt.Fprintf(&b, "sample %d: stale: %s\n", s.N, strings.Join(s.StaleBecause, "; "))
 		}
 		for _, f := range s.Failures {
 			fmt.Fprintf(&b, "sample %d: %s: %s\n", s.N, f.Expect, f.Message)
@@ -597,7 +603,7 @@ func GitHub(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 			if d.Hint != "" {
 				msg += "\nhint: " + d.Hint
 			}
-			evalrec.GitHubAnnotation(bw, "error", file, d.Line, d.Rule, termsafe.EscapeLines(msg))
+			evalrec.GitHubAnnotationAt(bw, evalrec.GitHubLevel(d), file, d.Line, d.Column, d.Rule, termsafe.EscapeLines(msg))
 		}
 		for _, c := range r.Cases {
 			if c.Status == Pass {

@@ -71,7 +71,7 @@ func reportResults() []*SuiteResult {
 					Verdict: &Verdict{Pass: false, Reason: "no file is named."}},
 			}},
 			{Case: c[2], Status: Stale, Message: "recorded with something that has changed since: system prompt changed: agents/code-analyst.md edited", Samples: []*SampleResult{
-				{N: 1, Status: Stale, Changes: []string{"system prompt changed: agents/code-analyst.md edited"}, Recording: "agents/code-analyst.test.recordings/greets.1.recording"}}},
+				{N: 1, Status: Stale, How: NotRun, StaleBecause: []string{"system prompt changed: agents/code-analyst.md edited"}, Recording: "agents/code-analyst.test.recordings/greets.1.recording"}}},
 			{Case: c[3], Status: Unrecorded, Message: "not recorded: no agents/code-analyst.test.recordings/offline-only-1a2b3c.1.recording; record it with --record", Samples: []*SampleResult{
 				{N: 1, Status: Unrecorded, Err: "not recorded: no agents/code-analyst.test.recordings/offline-only-1a2b3c.1.recording; record it with --record"}}},
 			{Case: c[4], Status: Error, Message: "the judge's reply is not a verdict (PASS: or FAIL:): Well,\nit depends.", Samples: []*SampleResult{
@@ -104,7 +104,7 @@ cases:
 					Failures: []Failure{{Key: "contains", Expect: `contains "brief"`, Message: "the output does not hold it"}}}}},
 			{Case: c[1], Model: "Main", Status: Pass, Passed: 1, Duration: 1500 * time.Millisecond, Samples: []*SampleResult{smp(1, Pass, 1500, 200)}},
 			{Case: c[1], Model: "cheap", Status: Stale, Message: "recorded with something that has changed since: model changed", Samples: []*SampleResult{
-				{N: 1, Status: Stale, Changes: []string{"model changed"}}}},
+				{N: 1, Status: Stale, How: NotRun, StaleBecause: []string{"model changed"}}}},
 		}}
 }
 

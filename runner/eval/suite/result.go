@@ -5,8 +5,8 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Status is how a case or a sample ended.
@@ -113,7 +113,8 @@ type SampleResult struct {
 	N      int
 	Status Status
 	// How says where the sample came from: "live", "recorded" (live and
-	// kept), "replay".
+	// kept), "replay", or NotRun (stale, not recorded, or an error before
+	// its run).
 	How string
 	// RunID and RunDir are the sample's run (empty when it did not run).
 	RunID, RunDir string
@@ -127,13 +128,16 @@ type SampleResult struct {
 	Output string
 	// ToolCalls are the run's tool calls with their results (redacted),
 	// for the HTML report's transcript.
-	ToolCalls []runner.ToolCall
+	ToolCalls []runfolder.ToolCall
 	// Failures are the expectations that failed.
 	Failures []Failure
 	// Verdict is the judge's, when the case has a rubric.
 	Verdict *Verdict
-	// Changes say what changed since the recording (Stale).
-	Changes []string
+	// StaleBecause says what changed since the recording (Stale).
+	StaleBecause []string
+	// ChangedFiles are the files the run changed in its overlay of the
+	// project (none without a project).
+	ChangedFiles []runfolder.ChangeRecord
 	// Err says why the sample could not be judged (Error, Unrecorded).
 	Err string
 	// Note is a remark beside a failed sample's failures: the judge gave
@@ -156,6 +160,12 @@ type SampleResult struct {
 	Recorded evalrec.Recorded
 	KeptWhy  string
 }
+
+// NotRun is SampleResult.How of a sample that did not run.
+const NotRun = "not run"
+
+// Ran reports whether the sample ran (live, recorded or replayed).
+func (s *SampleResult) Ran() bool { return s.How != "" && s.How != NotRun }
 
 // Failure is one expectation a sample did not meet.
 type Failure struct {
