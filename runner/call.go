@@ -4,18 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
 
-	"github.com/agentdesk/agentdesk/preview/atomicfile"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -144,7 +141,7 @@ func (c *modelCall) request(msgs []wire.Message) (*http.Request, error) {
 func (c *modelCall) send(req *http.Request, nudge string) {
 	r, m := c.r, c.r.model
 	c.wd = NewWatchdog(r.limits, c.start)
-	entry := TranscriptEntry{Type: "request", URL: c.ev.Endpoint, Protocol: m.Protocol.String(), Model: m.ModelID}
+	entry := runfolder.TranscriptEntry{Type: "request", URL: c.ev.Endpoint, Protocol: m.Protocol.String(), Model: m.ModelID}
 	if c.n == 1 {
 		entry.System, entry.Message = r.red.String(r.system), r.red.String(r.message)
 	}
@@ -222,7 +219,7 @@ func (c *modelCall) handle(it item) bool {
 	case errors.Is(it.err, cassette.ErrReplayCancelled):
 		ev.Cancelled = true
 		r.mu.Lock()
-		r.note(it.at, TranscriptEntry{Type: "cancelled", Text: "cancelled by the parent (recorded)"})
+		r.note(it.at, runfolder.TranscriptEntry{Type: "cancelled", Text: "cancelled by the parent (recorded)"})
 		r.mu.Unlock()
 		return true
 	case it.err != nil:
@@ -231,13 +228,13 @@ func (c *modelCall) handle(it item) bool {
 	case it.status != 0:
 		ev.HTTPStatus = it.status
 		r.mu.Lock()
-		r.note(it.at, TranscriptEntry{Type: "response", Status: it.status})
+		r.note(it.at, runfolder.TranscriptEntry{Type: "response", Status: it.status})
 		r.mu.Unlock()
 		return false
 	case it.httpErr != "":
 		ev.HTTPError = r.red.String(it.httpErr)
 		r.mu.Lock()
-		r.note(it.at, TranscriptEntry{Type: "error", Text: ev.HTTPError, Status: ev.HTTPStatus})
+		r.note(it.at, runfolder.TranscriptEntry{Type: "error", Text: ev.HTTPError, Status: ev.HTTPStatus})
 		r.mu.Unlock()
 		return true
 	case !it.isEvent:
@@ -272,23 +269,23 @@ func (c *modelCall) event(t time.Time, e wire.Event) bool {
 		ev.ToolCalls = append(ev.ToolCalls, e.Tool)
 		tc := r.toolCall(n, e.Tool)
 		r.mu.Lock()
-		r.note(t, TranscriptEntry{Type: "tool_call", Tool: &tc})
+		r.note(t, runfolder.TranscriptEntry{Type: "tool_call", Tool: &tc})
 		r.emit(Event{Kind: EventToolCall, Call: n, At: t.Sub(r.start), Tool: &tc})
 		r.mu.Unlock()
 	case wire.Keepalive:
 		r.mu.Lock()
-		r.note(t, TranscriptEntry{Type: "keepalive", Text: r.red.String(e.Text)})
+		r.note(t, runfolder.TranscriptEntry{Type: "keepalive", Text: r.red.String(e.Text)})
 		r.emit(Event{Kind: EventKeepalive, Call: n, At: t.Sub(r.start)})
 		r.mu.Unlock()
 	case wire.Role:
 		r.mu.Lock()
-		r.note(t, TranscriptEntry{Type: "role"})
+		r.note(t, runfolder.TranscriptEntry{Type: "role"})
 		r.mu.Unlock()
 	case wire.Usage:
 		mergeUsage(&ev.Usage, e.Usage)
 		u := r.usageSoFar(ev.Usage)
 		r.mu.Lock()
-		r.note(t, TranscriptEntry{Type: "usage", Usage: &u})
+		r.note(t, runfolder.TranscriptEntry{Type: "usage", Usage: &u})
 		r.emit(Event{Kind: EventUsage, Call: n, At: t.Sub(r.start), Usage: &u})
 		r.mu.Unlock()
 	case wire.Finish:
@@ -297,13 +294,13 @@ func (c *modelCall) event(t time.Time, e wire.Event) bool {
 		ev.Finished, ev.Finish = true, e.Finish
 		finish := r.red.String(e.Finish)
 		r.mu.Lock()
-		r.note(t, TranscriptEntry{Type: "finish", Finish: &finish})
+		r.note(t, runfolder.TranscriptEntry{Type: "finish", Finish: &finish})
 		r.emit(Event{Kind: EventFinish, Call: n, At: t.Sub(r.start), Finish: finish})
 		r.mu.Unlock()
 	case wire.Error:
 		ev.StreamError = e.Err
 		r.mu.Lock()
-		r.note(t, TranscriptEntry{Type: "error", Text: r.red.String(e.Err.Error())})
+		r.note(t, runfolder.TranscriptEntry{Type: "error", Text: r.red.String(e.Err.Error())})
 		r.mu.Unlock()
 		return true
 	}
@@ -401,7 +398,7 @@ func (c *modelCall) silence() bool {
 func (c *modelCall) tripped(trip Trip, t time.Time) {
 	c.ev.Trip = &trip
 	c.r.mu.Lock()
-	c.r.note(t, TranscriptEntry{Type: "watchdog", Reason: trip.Reason, Text: trip.Message()})
+	c.r.note(t, runfolder.TranscriptEntry{Type: "watchdog", Reason: trip.Reason, Text: trip.Message()})
 	c.r.mu.Unlock()
 }
 
@@ -409,7 +406,7 @@ func (c *modelCall) tripped(trip Trip, t time.Time) {
 func (c *modelCall) cancelled() {
 	c.ev.Cancelled = true
 	c.r.mu.Lock()
-	c.r.note(c.r.now(), TranscriptEntry{Type: "cancelled", Text: context.Cause(c.r.ctx).Error()})
+	c.r.note(c.r.now(), runfolder.TranscriptEntry{Type: "cancelled", Text: context.Cause(c.r.ctx).Error()})
 	c.r.mu.Unlock()
 }
 
@@ -470,13 +467,13 @@ func (r *Run) piece(t time.Time, kind EventKind, s string) {
 		r.output.WriteString(s)
 		r.rec.Output = r.output.String()
 	}
-	r.note(t, TranscriptEntry{Type: typ, Text: s})
+	r.note(t, runfolder.TranscriptEntry{Type: typ, Text: s})
 	r.emit(Event{Kind: kind, Call: r.callN, At: t.Sub(r.start), Text: s})
 }
 
 // toolCall returns a tool call of model call n as the record shows it.
-func (r *Run) toolCall(n int, p wire.ToolCallPart) ToolCall {
-	return ToolCall{Call: n, Index: p.Index, ID: r.red.String(p.ID), Name: r.red.String(p.Name), Arguments: r.red.String(p.Arguments), Complete: p.Complete}
+func (r *Run) toolCall(n int, p wire.ToolCallPart) runfolder.ToolCall {
+	return runfolder.ToolCall{Call: n, Index: p.Index, ID: r.red.String(p.ID), Name: r.red.String(p.Name), Arguments: r.red.String(p.Arguments), Complete: p.Complete}
 }
 
 // mergeUsage keeps the last non-zero count of each field: providers report
@@ -573,55 +570,7 @@ func errorMessage(resp *http.Response) string {
 	if text == "" {
 		return http.StatusText(resp.StatusCode)
 	}
-	return shorten(text, 500)
-}
-
-// writeRunFolder writes the artifacts of a finished run, run.json last;
-// tape is the cassette's text, when recording; extra are more files, by
-// slash-separated path inside the folder (changes.patch, the session
-// folder's files).
-func writeRunFolder(rec *Record, transcript []TranscriptEntry, tape []byte, extra map[string][]byte) error {
-	var errs []error
-	write := func(name string, data []byte) {
-		if err := atomicfile.Replace(filepath.Join(rec.Dir, name), data, 0o600); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	for _, name := range sortedKeys(extra) {
-		full := filepath.Join(rec.Dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(full), 0o700); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		write(filepath.FromSlash(name), extra[name])
-	}
-	for _, f := range rec.Files {
-		switch f {
-		case TruncatedOutputFile:
-			write(f, []byte(TruncatedMarkdown(rec)))
-		case StreamFile:
-			write(f, tape)
-		}
-	}
-	if data, err := encodeTranscript(transcript); err != nil {
-		errs = append(errs, fmt.Errorf("encoding the transcript of run %s: %w", rec.RunID, err))
-	} else {
-		write(TranscriptFile, data)
-	}
-	write(ResultFile, []byte(ResultMarkdown(rec)))
-	if err := writeRecord(rec); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
-}
-
-// writeRecord writes run.json.
-func writeRecord(rec *Record) error {
-	data, err := rec.MarshalIndent()
-	if err != nil {
-		return err
-	}
-	return atomicfile.Replace(filepath.Join(rec.Dir, RunFile), data, 0o600)
+	return runfolder.Shorten(text, 500)
 }
 
 // nudgeOf returns the nudge a later call's conversation ends with: its

@@ -7,27 +7,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
-
-// PatchFile is the run folder's unified diff of what the run changed in
-// its overlay of the project: `git apply changes.patch` from the project
-// root makes the same changes.
-const PatchFile = overlay.PatchFile
-
-// ChangeRecord is one file a run changed in its overlay, for run.json.
-type ChangeRecord struct {
-	// Path is project-relative, slash-separated.
-	Path string `json:"path"`
-	// Kind is added, modified or deleted.
-	Kind string `json:"kind"`
-}
 
 // collectChanges reads what the run changed in its overlay of the
 // project and keeps it (redacted, old contents left out) for Changes, with
@@ -121,15 +108,15 @@ func replayPatch(tape *cassette.Cassette) string {
 // keepChanges lists the run's changes in the record and queues the
 // redacted changes.patch and the files the run left in its session folder for the run folder. The run's
 // lock is held.
-func (r *Run) keepChanges(rec *Record) error {
+func (r *Run) keepChanges(rec *runfolder.Record) error {
 	r.extraFiles = map[string][]byte{}
 	if r.overlay == nil {
 		for _, c := range r.changes { // a replay's, from its cassette
-			rec.Changes = append(rec.Changes, ChangeRecord{Path: c.Path, Kind: string(c.Kind)})
+			rec.Changes = append(rec.Changes, runfolder.ChangeRecord{Path: c.Path, Kind: string(c.Kind)})
 		}
 		if r.patch != "" {
-			r.extraFiles[PatchFile] = []byte(r.red.String(r.patch))
-			rec.Files = append(rec.Files, PatchFile)
+			r.extraFiles[runfolder.PatchFile] = []byte(r.red.String(r.patch))
+			rec.Files = append(rec.Files, runfolder.PatchFile)
 		}
 		return nil
 	}
@@ -149,12 +136,12 @@ func (r *Run) keepChanges(rec *Record) error {
 	if len(cs) == 0 {
 		return nil
 	}
-	rec.Changes = make([]ChangeRecord, len(cs))
+	rec.Changes = make([]runfolder.ChangeRecord, len(cs))
 	for i, c := range cs {
-		rec.Changes[i] = ChangeRecord{Path: r.red.String(c.Path), Kind: string(c.Kind)}
+		rec.Changes[i] = runfolder.ChangeRecord{Path: r.red.String(c.Path), Kind: string(c.Kind)}
 	}
-	r.extraFiles[PatchFile] = []byte(r.patch)
-	rec.Files = append(rec.Files, PatchFile)
+	r.extraFiles[runfolder.PatchFile] = []byte(r.patch)
+	rec.Files = append(rec.Files, runfolder.PatchFile)
 	return nil
 }
 
@@ -240,16 +227,6 @@ func closeSession(dir, id string) {
 	}
 }
 
-// sortedKeys returns the keys of m, sorted.
-func sortedKeys(m map[string][]byte) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Patch returns the run's changes.patch (redacted), once it has ended; ""
 // when the run changed nothing or has not ended.
 func (r *Run) Patch() string {
@@ -258,5 +235,5 @@ func (r *Run) Patch() string {
 	if !r.ended {
 		return ""
 	}
-	return string(r.extraFiles[PatchFile])
+	return string(r.extraFiles[runfolder.PatchFile])
 }

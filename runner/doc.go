@@ -1,16 +1,20 @@
 // Package runner owns one trial spawn of a sub-agent, classified exactly as
 // the NetClaw runtime would classify it: resolving the model from the
 // configuration (ResolveModel), the watchdog that times each model call
-// (Watchdog), the outcome and reason of a run (Classify), redaction of
-// everything written or shown (runner/redact), the tool loop, and the run folder
-// with its artifacts (run.json, result.md, transcript.jsonl,
-// truncated-output.md, stream.cassette).
+// (Watchdog), the outcome and reason of a run (Classify), the tool loop,
+// and the run itself. Its parts live in packages of their own: the run
+// folder and its records (runner/runfolder: run.json, result.md,
+// transcript.jsonl, truncated-output.md), redaction of everything written
+// or shown (runner/redact), the cassette and its transport
+// (runner/cassette: stream.cassette, record and replay), the tools
+// (runner/tools), MCP servers (runner/mcp) and the wire protocols
+// (runner/wire).
 //
 // A Runner starts runs; each Run has its id and folder at once, a stream of
 // events for a browser to show, a Status for its clocks, Cancel and Wait.
-// Many runs may go at once, each independent. ListRuns and LoadRun read past
-// runs back from a runs folder, and ArtifactFiles lists what a run folder
-// holds to show.
+// Many runs may go at once, each independent. runfolder.ListRuns and
+// LoadRun read past runs back from a runs folder, and
+// runfolder.ArtifactFiles lists what a run folder holds to show.
 //
 // # The tool loop
 //

@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -101,7 +102,7 @@ func taskOf(r modeltest.Request) string {
 }
 
 // run starts a run and waits for it, failing the test after a minute.
-func (f *fixture) run(t *testing.T, s Spec) (*Run, Record) {
+func (f *fixture) run(t *testing.T, s Spec) (*Run, runfolder.Record) {
 	t.Helper()
 	r, err := f.runner.Start(context.Background(), s)
 	if err != nil {
@@ -123,9 +124,9 @@ func (f *fixture) run(t *testing.T, s Spec) (*Run, Record) {
 // checkFolder checks that the run folder holds what the record says, that
 // run.json reads back as the record, and that the transcript is JSON lines
 // from a request to an outcome.
-func checkFolder(t *testing.T, rec Record) []TranscriptEntry {
+func checkFolder(t *testing.T, rec runfolder.Record) []runfolder.TranscriptEntry {
 	t.Helper()
-	back, err := LoadRun(filepath.Dir(rec.Dir), rec.RunID)
+	back, err := runfolder.LoadRun(filepath.Dir(rec.Dir), rec.RunID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func checkFolder(t *testing.T, rec Record) []TranscriptEntry {
 	if strings.Join(slices.Sorted(slices.Values(names)), ",") != strings.Join(slices.Sorted(slices.Values(want)), ",") {
 		t.Errorf("folder holds %v, record lists %v", names, want)
 	}
-	result, err := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	result, err := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,16 +158,16 @@ func checkFolder(t *testing.T, rec Record) []TranscriptEntry {
 	if !strings.Contains(string(result), "- Outcome: "+string(rec.Outcome)+"\n- Reason: "+reason+"\n") {
 		t.Errorf("result.md does not state the outcome:\n%s", result)
 	}
-	tf, err := os.Open(filepath.Join(rec.Dir, TranscriptFile))
+	tf, err := os.Open(filepath.Join(rec.Dir, runfolder.TranscriptFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tf.Close()
-	var lines []TranscriptEntry
+	var lines []runfolder.TranscriptEntry
 	sc := bufio.NewScanner(tf)
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
-		var e TranscriptEntry
+		var e runfolder.TranscriptEntry
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatalf("transcript line %q: %v", sc.Text(), err)
 		}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Limits are the watchdog's limits for one model call. A zero limit is not
@@ -74,4 +75,14 @@ func LimitsFor(cfg *lint.Config, def *lint.Definition) Limits {
 		l.Prefill = sec(def.PrefillTimeoutSeconds)
 	}
 	return l
+}
+
+// limitsRecord is l as run.json writes it.
+func limitsRecord(l Limits) runfolder.LimitsRecord {
+	return runfolder.LimitsRecord{
+		PrefillMS:      l.Prefill.Milliseconds(),
+		InterDeltaMS:   l.InterDelta.Milliseconds(),
+		NoProgressMS:   l.NoProgress.Milliseconds(),
+		ThinkingOnlyMS: l.ThinkingOnlyCap().Milliseconds(),
+	}
 }

@@ -8,8 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -152,12 +155,12 @@ func (r *Run) judge(ev *CallEvidence, st *turnState) (v Verdict, final bool, nud
 	v = Classify(ev)
 	if r.spec.Frontline != nil {
 		// The first reply is the answer: a tool call is what was asked.
-		if v.Reason == ReasonEmptyFinalResponse && len(ev.ToolCalls) > 0 {
-			v = Verdict{Outcome: Completed}
+		if v.Reason == vocab.ReasonEmptyFinalResponse && len(ev.ToolCalls) > 0 {
+			v = Verdict{Outcome: vocab.Completed}
 		}
 		return v, true, ""
 	}
-	if v.Outcome != Completed && v.Reason != ReasonEmptyFinalResponse {
+	if v.Outcome != vocab.Completed && v.Reason != vocab.ReasonEmptyFinalResponse {
 		return v, true, "" // failed, cut off, timed out, cancelled
 	}
 	if len(ev.ToolCalls) > 0 {
@@ -166,7 +169,7 @@ func (r *Run) judge(ev *CallEvidence, st *turnState) (v Verdict, final bool, nud
 		}
 		return v, true, "" // a trial with no tools: nothing runs them
 	}
-	if v.Reason == ReasonEmptyFinalResponse {
+	if v.Reason == vocab.ReasonEmptyFinalResponse {
 		n, count, limit := st.emptyNudge(ev.Thought)
 		if n != "" {
 			return Verdict{}, false, n
@@ -184,7 +187,7 @@ func (r *Run) judge(ev *CallEvidence, st *turnState) (v Verdict, final bool, nud
 			st.markupRepaired = true
 			return Verdict{}, false, MalformedFinalOutputNudge
 		}
-		return Verdict{Outcome: Failed, Reason: ReasonMalformedFinalOutput, Message: MalformedFinalOutputMessage +
+		return Verdict{Outcome: vocab.Failed, Reason: vocab.ReasonMalformedFinalOutput, Message: MalformedFinalOutputMessage +
 			" (the reply holds lines that start a tool call, such as <tool_call> or <function=, outside code fences, after the repair nudge)"}, true, ""
 	}
 	return v, true, ""
@@ -244,7 +247,7 @@ func (r *Run) endCall(ev *CallEvidence) {
 	r.usage.OutputTokens += ev.Usage.OutputTokens
 	r.usage.ReasoningTokens += ev.Usage.ReasoningTokens
 	rec := &r.rec
-	rec.Usage = Usage(r.usage)
+	rec.Usage = runfolder.Usage(r.usage)
 	rec.FinishReason = r.red.String(ev.Finish)
 	if rec.Timings.FirstDeltaMS == nil && ev.HasFirstDelta {
 		ms := ev.Start.Add(ev.FirstDelta).Sub(r.start).Milliseconds()
@@ -261,8 +264,8 @@ func (r *Run) endCall(ev *CallEvidence) {
 }
 
 // usageSoFar returns the run's usage with the current call's counts u.
-func (r *Run) usageSoFar(u wire.TokenUsage) Usage {
-	return Usage{
+func (r *Run) usageSoFar(u wire.TokenUsage) runfolder.Usage {
+	return runfolder.Usage{
 		InputTokens:     r.usage.InputTokens + u.InputTokens,
 		OutputTokens:    r.usage.OutputTokens + u.OutputTokens,
 		ReasoningTokens: r.usage.ReasoningTokens + u.ReasoningTokens,
@@ -308,8 +311,8 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 		at := r.now()
 		r.mu.Lock()
 		shown := &r.rec.ToolCalls[base+i]
-		shown.Result = &ToolResult{
-			Text: capEvidence(res.Text), Bytes: len(res.Text), Error: res.IsError, Refused: res.Refused, Cut: res.Cut,
+		shown.Result = &runfolder.ToolResult{
+			Text: runfolder.CapEvidence(res.Text), Bytes: len(res.Text), Error: res.IsError, Refused: res.Refused, Cut: res.Cut,
 			Guard: guard, Replayed: replayed, Label: string(res.Label),
 		}
 		c := &r.rec.Counts
@@ -326,7 +329,7 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 			}
 		}
 		tool := *shown
-		r.note(at, TranscriptEntry{Type: "tool_result", Tool: &tool})
+		r.note(at, runfolder.TranscriptEntry{Type: "tool_result", Tool: &tool})
 		r.emit(Event{Kind: EventToolResult, Call: ev.N, At: at.Sub(r.start), Tool: &tool})
 		r.mu.Unlock()
 		if r.tape != nil {
@@ -339,7 +342,7 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 		if res.Fail != "" {
 			// A gated call no one could approve: the runtime's sub-agent
 			// fails here (ParentApprovalUnavailableException).
-			return nil, &Verdict{Outcome: Failed, Reason: ReasonToolExecutionFailed, Message: res.Fail}
+			return nil, &Verdict{Outcome: vocab.Failed, Reason: vocab.ReasonToolExecutionFailed, Message: res.Fail}
 		}
 		// Sent as a plain result, an error or refusal included: NetClaw's
 		// sub-agent flags none (SubAgentActor.BuildToolResult, 502847bf,
@@ -354,7 +357,7 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 		for i, tc := range ev.ToolCalls {
 			names[i] = tc.Name
 		}
-		return nil, &Verdict{Outcome: Partial, Reason: ReasonToolCycleStopped, Message: tools.CycleStopText +
+		return nil, &Verdict{Outcome: vocab.Partial, Reason: vocab.ReasonToolCycleStopped, Message: tools.CycleStopText +
 			fmt.Sprintf(" (the model called %s again after the cycle guard's correction; no further model call was made)", strings.Join(names, ", "))}
 	}
 	r.guard.Complete(batch, d, results)
@@ -397,22 +400,22 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	rec.Error = r.red.String(noToolsFix(v.Message, r.spec, rec.Model.Role))
 	rec.EndedAt = &end
 	rec.Timings.TotalMS = end.Sub(r.start).Milliseconds()
-	rec.Usage = Usage(r.usage)
+	rec.Usage = runfolder.Usage(r.usage)
 	rec.FinishReason = r.red.String(ev.Finish)
-	rec.Files = []string{RunFile, ResultFile, TranscriptFile}
-	if v.Truncated && Visible(rec.Output) {
-		rec.Files = append(rec.Files, TruncatedOutputFile)
-		rec.Error += fmt.Sprintf("; it begins %q; the full text, marked partial, is in %s", shorten(rec.Output, 160), filepath.Join(rec.Dir, TruncatedOutputFile))
+	rec.Files = []string{runfolder.RunFile, runfolder.ResultFile, runfolder.TranscriptFile}
+	if v.Truncated && termsafe.Visible(rec.Output) {
+		rec.Files = append(rec.Files, runfolder.TruncatedOutputFile)
+		rec.Error += fmt.Sprintf("; it begins %q; the full text, marked partial, is in %s", runfolder.Shorten(rec.Output, 160), filepath.Join(rec.Dir, runfolder.TruncatedOutputFile))
 	}
 	if tape != nil {
-		rec.Files = append(rec.Files, StreamFile)
+		rec.Files = append(rec.Files, runfolder.StreamFile)
 	}
 	patchErr := errors.Join(changesErr, r.keepChanges(rec))
 	rec.MCP = mcpRecord(r.mcp, r.mcpNotes, r.red)
-	rec.Parent = parentRecord(rec, git)
-	r.note(end, TranscriptEntry{Type: "outcome", Outcome: v.Outcome, Reason: v.Reason, Text: rec.Error})
+	rec.Parent = runfolder.NewParentRecord(rec, git)
+	r.note(end, runfolder.TranscriptEntry{Type: "outcome", Outcome: v.Outcome, Reason: v.Reason, Text: rec.Error})
 	final := *rec
-	final.ToolCalls = append([]ToolCall{}, rec.ToolCalls...)
+	final.ToolCalls = append([]runfolder.ToolCall{}, rec.ToolCalls...)
 	final.Tools = append([]string{}, rec.Tools...)
 	transcript := r.transcript
 	r.mu.Unlock()
@@ -421,7 +424,7 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	if r.spec.Unsaved {
 		r.unsaved = &folderContent{rec: final, transcript: transcript, tape: tape, extra: r.extraFiles}
 	} else {
-		err = writeRunFolder(&final, transcript, tape, r.extraFiles)
+		err = runfolder.Write(&final, transcript, tape, r.extraFiles)
 	}
 	if tapeErr != nil {
 		err = fmt.Errorf("encoding the cassette of run %s: %w", final.RunID, tapeErr)
@@ -448,17 +451,4 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	r.emit(Event{Kind: EventDone, At: end.Sub(r.start), Record: &final})
 	r.mu.Unlock()
 	close(r.done)
-}
-
-// describeTools says, for result.md, what tools a run offered.
-func describeTools(rec *Record) string {
-	switch {
-	case len(rec.Tools) == 0:
-		return "none offered"
-	case rec.Frontline != nil:
-		return strings.Join(rec.Tools, ", ") + " (offered; the run is the first reply, no tool runs)"
-	case rec.Replay != nil:
-		return strings.Join(rec.Tools, ", ") + " (results played from the cassette)"
-	}
-	return fmt.Sprintf("%s, in %s", strings.Join(rec.Tools, ", "), rec.Project)
 }

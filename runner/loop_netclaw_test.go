@@ -8,7 +8,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -46,7 +48,7 @@ func TestCycleGuardStopsAModelThatRepeatsACallForever(t *testing.T) {
 			f := newFixture(t, p)
 			forever(f, func(n int) modeltest.Script { return sameCall(fmt.Sprintf("call_%d", n)) })
 			_, rec := f.run(t, f.toolSpec("Read the README.", project(t), Limits{}))
-			if rec.Outcome != Partial || rec.Reason != ReasonToolCycleStopped || rec.State != StatePartial {
+			if rec.Outcome != vocab.Partial || rec.Reason != vocab.ReasonToolCycleStopped || rec.State != vocab.StatePartial {
 				t.Fatalf("got %s/%s/%s: %s", rec.Outcome, rec.Reason, rec.State, rec.Error)
 			}
 			reqs := f.srv.Requests()
@@ -94,7 +96,7 @@ func TestCycleGuardStopsACycleOfPeriodTwo(t *testing.T) {
 		return script(modeltest.ToolCall(fmt.Sprintf("call_%d", n), "file_read", fmt.Sprintf(`{"path": %q, "_rationale": "look"}`, path)), modeltest.Finish(modeltest.FinishTools))
 	})
 	_, rec := f.run(t, f.toolSpec("Read both.", project(t), Limits{}))
-	if rec.Outcome != Partial || rec.Reason != ReasonToolCycleStopped {
+	if rec.Outcome != vocab.Partial || rec.Reason != vocab.ReasonToolCycleStopped {
 		t.Fatalf("got %s/%s: %s", rec.Outcome, rec.Reason, rec.Error)
 	}
 	// README, main, README, main run; the fifth and sixth calls are
@@ -124,7 +126,7 @@ func TestSeventyDistinctCallsComplete(t *testing.T) {
 	}
 	f.srv.Enqueue(modeltest.Reply("Seventy lists later: port 8080."))
 	_, rec := f.run(t, f.toolSpec("List things.", project(t), Limits{}))
-	if rec.Outcome != Completed || rec.Reason != "" || rec.Output != "Seventy lists later: port 8080." {
+	if rec.Outcome != vocab.Completed || rec.Reason != "" || rec.Output != "Seventy lists later: port 8080." {
 		t.Fatalf("got %s/%s %q: %s", rec.Outcome, rec.Reason, rec.Output, rec.Error)
 	}
 	reqs := f.srv.Requests()
@@ -136,7 +138,7 @@ func TestSeventyDistinctCallsComplete(t *testing.T) {
 			t.Fatalf("request %d: tools %v choice %q, ends %q", i+1, req.Tools, req.ToolChoice, lastUser(req))
 		}
 	}
-	md, err := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	md, err := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 	if err != nil || strings.Contains(string(md), "at most") {
 		t.Errorf("result.md still names a cap:\n%s", md)
 	}
@@ -159,7 +161,7 @@ func TestEmptyRepliesAreNudgedThenFail(t *testing.T) {
 				f := newFixture(t, p)
 				forever(f, func(int) modeltest.Script { return tt.reply })
 				_, rec := f.run(t, f.spec("Say something.", Limits{}))
-				if rec.Outcome != Failed || rec.Reason != ReasonEmptyFinalResponse {
+				if rec.Outcome != vocab.Failed || rec.Reason != vocab.ReasonEmptyFinalResponse {
 					t.Fatalf("got %s/%s: %s", rec.Outcome, rec.Reason, rec.Error)
 				}
 				reqs := f.srv.Requests()
@@ -183,7 +185,7 @@ func TestEmptyRepliesAreNudgedThenFail(t *testing.T) {
 				if rec.Counts.Nudges != MaxPreToolEmptyRetries || rec.Counts.ModelCalls != 1+MaxPreToolEmptyRetries {
 					t.Errorf("counts %+v", rec.Counts)
 				}
-				md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+				md, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 				if !strings.Contains(string(md), "- Model calls: 6 (5 after a nudge: the reply before held no answer)") {
 					t.Errorf("result.md:\n%s", md)
 				}
@@ -210,7 +212,7 @@ func TestEmptyRepliesAfterToolsGetEightRetries(t *testing.T) {
 		return script(modeltest.Stop())
 	})
 	_, rec := f.run(t, f.toolSpec("Read it.", project(t), Limits{}))
-	if rec.Reason != ReasonEmptyFinalResponse || !strings.Contains(rec.Error, "9 empty replies in a row after its last tool call") {
+	if rec.Reason != vocab.ReasonEmptyFinalResponse || !strings.Contains(rec.Error, "9 empty replies in a row after its last tool call") {
 		t.Fatalf("got %s: %s", rec.Reason, rec.Error)
 	}
 	reqs := f.srv.Requests()
@@ -230,7 +232,7 @@ func TestNudgedModelThatAnswersCompletes(t *testing.T) {
 	f := newFixture(t, wire.Ollama)
 	f.srv.Enqueue(script(modeltest.Thinking("hmm"), modeltest.Stop()), modeltest.Reply("Port 8080."))
 	_, rec := f.run(t, f.spec("Which port?", Limits{}))
-	if rec.Outcome != Completed || rec.Output != "Port 8080." || rec.Counts.ModelCalls != 2 {
+	if rec.Outcome != vocab.Completed || rec.Output != "Port 8080." || rec.Counts.ModelCalls != 2 {
 		t.Fatalf("got %s %q %+v: %s", rec.Outcome, rec.Output, rec.Counts, rec.Error)
 	}
 	lines := checkFolder(t, rec)
@@ -252,7 +254,7 @@ func TestToolCallMarkup(t *testing.T) {
 		f := newFixture(t, wire.OpenAI)
 		f.srv.Enqueue(modeltest.Reply(fenced))
 		_, rec := f.run(t, f.toolSpec("Explain.", project(t), Limits{}))
-		if rec.Outcome != Completed || rec.Output != fenced || len(f.srv.Requests()) != 1 {
+		if rec.Outcome != vocab.Completed || rec.Output != fenced || len(f.srv.Requests()) != 1 {
 			t.Fatalf("got %s %q, %d requests", rec.Outcome, rec.Output, len(f.srv.Requests()))
 		}
 	})
@@ -263,7 +265,7 @@ func TestToolCallMarkup(t *testing.T) {
 				f := newFixture(t, p)
 				forever(f, func(int) modeltest.Script { return modeltest.Reply(markup) })
 				_, rec := f.run(t, f.toolSpec("Read it.", project(t), Limits{}))
-				if rec.Outcome != Failed || rec.Reason != ReasonMalformedFinalOutput || !strings.HasPrefix(rec.Error, MalformedFinalOutputMessage) {
+				if rec.Outcome != vocab.Failed || rec.Reason != vocab.ReasonMalformedFinalOutput || !strings.HasPrefix(rec.Error, MalformedFinalOutputMessage) {
 					t.Fatalf("got %s/%s: %s", rec.Outcome, rec.Reason, rec.Error)
 				}
 				reqs := f.srv.Requests()
@@ -280,7 +282,7 @@ func TestToolCallMarkup(t *testing.T) {
 		f := newFixture(t, wire.OpenAI)
 		f.srv.Enqueue(modeltest.Reply(markup), modeltest.Reply("The port is 8080."))
 		_, rec := f.run(t, f.toolSpec("Read it.", project(t), Limits{}))
-		if rec.Outcome != Completed || rec.Output != "The port is 8080." {
+		if rec.Outcome != vocab.Completed || rec.Output != "The port is 8080." {
 			t.Fatalf("got %s %q: %s", rec.Outcome, rec.Output, rec.Error)
 		}
 	})
@@ -315,11 +317,12 @@ func TestContainsUnexecutedToolCallMarkup(t *testing.T) {
 func TestReasonsAreNetClaws(t *testing.T) {
 	want := "output_truncated,thinking_only_timeout,no_substantive_output_timeout,no_activity_timeout,empty_final_response," +
 		"malformed_final_output,llm_call_failed,tool_execution_failed,cancelled_by_parent,tool_cycle_stopped"
-	if got := strings.Join(Reasons, ","); got != want {
+	if got := strings.Join(vocab.Reasons, ","); got != want {
 		t.Errorf("Reasons = %s", got)
 	}
-	for old, now := range RenamedReasons {
-		if strings.Contains(","+strings.Join(Reasons, ",")+",", ","+old+",") {
+	for old, r := range vocab.RenamedReasons {
+		now := r.Now
+		if strings.Contains(","+strings.Join(vocab.Reasons, ",")+",", ","+old+",") {
 			t.Errorf("%s is renamed but still a reason", old)
 		}
 		if now != "" && !strings.Contains(want, now) {

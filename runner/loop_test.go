@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -73,7 +75,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 				modeltest.Reply("The server listens on port 8080."),
 			)
 			r, rec := f.run(t, f.toolSpec("Where does the server listen?", dir, Limits{}))
-			if rec.Outcome != Completed || rec.Output != "The server listens on port 8080." {
+			if rec.Outcome != vocab.Completed || rec.Output != "The server listens on port 8080." {
 				t.Fatalf("got %s/%s %q (%s)", rec.Outcome, rec.Reason, rec.Output, rec.Error)
 			}
 			reqs := f.srv.Requests()
@@ -139,7 +141,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 				}
 			}
 			c := rec.Counts
-			if c != (Counts{ModelCalls: 3, ToolCalls: 3, ToolResults: 3, ToolErrors: 2, ToolRefused: 2}) {
+			if c != (runfolder.Counts{ModelCalls: 3, ToolCalls: 3, ToolResults: 3, ToolErrors: 2, ToolRefused: 2}) {
 				t.Errorf("counts %+v", c)
 			}
 			if strings.Join(rec.Tools, ",") != trialToolNames || rec.Project != dir || rec.MaxToolIterations != 0 {
@@ -164,7 +166,7 @@ func TestToolRoundTripOnEveryProtocol(t *testing.T) {
 			if results != 3 || requests != 3 {
 				t.Errorf("transcript has %d tool results and %d requests", results, requests)
 			}
-			md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+			md, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 			for _, s := range []string{"- Model calls: 3", "- Tool calls: 3 (3 answered, 2 errors, 2 refused, 0 by the cycle guard)",
 				"  - call 1.1: file_read {\"path\":", "  - call 2.1: file_read {\"path\":", "    - result: ok, real, " + fmt.Sprint(len(readmeText)) + " bytes", "      > The server listens on :8080.",
 				"    - result: refused"} {
@@ -208,7 +210,7 @@ func TestRunWithoutToolsOffersNone(t *testing.T) {
 		t.Fatalf("requests %+v", reqs)
 	}
 	// The call is evidence, never answered; the text is the answer.
-	if rec.Outcome != Completed || len(rec.ToolCalls) != 1 || rec.ToolCalls[0].Result != nil || len(rec.Tools) != 0 {
+	if rec.Outcome != vocab.Completed || len(rec.ToolCalls) != 1 || rec.ToolCalls[0].Result != nil || len(rec.Tools) != 0 {
 		t.Errorf("record %+v", rec)
 	}
 }
@@ -217,7 +219,7 @@ func TestToolCallCutOffEndsTheLoop(t *testing.T) {
 	f := newFixture(t, wire.OpenAI)
 	f.srv.Enqueue(script(modeltest.Text("Reading."), modeltest.ToolCall("c", "file_read", `{"path": "READ`), modeltest.Length()))
 	_, rec := f.run(t, f.toolSpec("x", project(t), Limits{}))
-	if rec.Reason != ReasonOutputTruncated || len(f.srv.Requests()) != 1 || rec.ToolCalls[0].Result != nil {
+	if rec.Reason != vocab.ReasonOutputTruncated || len(f.srv.Requests()) != 1 || rec.ToolCalls[0].Result != nil {
 		t.Errorf("got %s, %d requests, %+v", rec.Reason, len(f.srv.Requests()), rec.ToolCalls)
 	}
 }
@@ -240,7 +242,7 @@ func TestCancelDuringTheToolLoop(t *testing.T) {
 	}
 	r.Cancel()
 	rec, _ := r.Wait()
-	if rec.Reason != ReasonCancelledByParent || rec.Counts.ModelCalls != 2 || rec.ToolCalls[0].Result == nil {
+	if rec.Reason != vocab.ReasonCancelledByParent || rec.Counts.ModelCalls != 2 || rec.ToolCalls[0].Result == nil {
 		t.Errorf("got %s, %+v", rec.Reason, rec.Counts)
 	}
 }
@@ -256,7 +258,7 @@ func TestProjectFolderErrors(t *testing.T) {
 			t.Errorf("%s: %v", dir, err)
 		}
 	}
-	if list, _ := ListRuns(f.runner.Dir(), Filter{}); len(list) != 0 {
+	if list, _ := runfolder.ListRuns(f.runner.Dir(), runfolder.Filter{}); len(list) != 0 {
 		t.Errorf("%d run folders", len(list))
 	}
 }

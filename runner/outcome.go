@@ -7,92 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
-
-// Outcome is how a run ended.
-type Outcome string
-
-// Outcomes, as the runtime names them.
-const (
-	Completed Outcome = "Completed"
-	Partial   Outcome = "Partial"
-	Failed    Outcome = "Failed"
-)
-
-// Run states written to run.json.
-const (
-	StateRunning   = "Running"
-	StateCompleted = "Completed"
-	StatePartial   = "Partial"
-	StateFailed    = "Failed"
-	StateCancelled = "Cancelled"
-	// StateLost is reported (never written) for a run whose run.json still
-	// says Running but whose process is gone.
-	StateLost = "Lost"
-	// StateUnreadable is reported (never written) for a run folder whose
-	// run.json cannot be read.
-	StateUnreadable = "Unreadable"
-)
-
-// Reason ids, exactly as the runtime writes them (SubAgentOutcomeReason in
-// NetClaw's SubAgentRunMetadata.cs, netclaw-dev/netclaw 28ddf700, plus the
-// two that seed 002, the sub-agent authoring skill, adds). A Completed run
-// has none.
-const (
-	// ReasonOutputTruncated: the reply stopped at its output limit with no
-	// tool call (seed 002).
-	ReasonOutputTruncated = "output_truncated"
-	// ReasonThinkingOnlyTimeout: one call streamed only thinking for three
-	// times the no-progress ceiling (seed 002).
-	ReasonThinkingOnlyTimeout = "thinking_only_timeout"
-	// ReasonNoSubstantiveOutput: no text, thinking or tool call within the
-	// no-progress ceiling (NoSubstantiveOutputTimeout).
-	ReasonNoSubstantiveOutput = "no_substantive_output_timeout"
-	// ReasonNoActivity: the stream went silent for the prefill budget
-	// before the first delta, or for the inter-delta budget after it
-	// (NoActivityTimeout; SubAgentActor reports both alike).
-	ReasonNoActivity = "no_activity_timeout"
-	// ReasonEmptyFinalResponse: the model answered with no text and no
-	// tool call after NetClaw's nudges (EmptyFinalResponse).
-	ReasonEmptyFinalResponse = "empty_final_response"
-	// ReasonMalformedFinalOutput: the final reply still held unexecuted
-	// tool-call markup after the repair nudge (MalformedFinalOutput).
-	ReasonMalformedFinalOutput = "malformed_final_output"
-	// ReasonLLMCallFailed: the model call failed (LlmCallFailed).
-	ReasonLLMCallFailed = "llm_call_failed"
-	// ReasonToolExecutionFailed: a tool call failed the run (a gated call
-	// no one could approve, as NetClaw fails a sub-agent with no parent
-	// approval bridge; ToolExecutionFailed).
-	ReasonToolExecutionFailed = "tool_execution_failed"
-	// ReasonCancelledByParent: the parent cancelled the run
-	// (CancelledByParent).
-	ReasonCancelledByParent = "cancelled_by_parent"
-	// ReasonToolCycleStopped ends a run (Partial) whose model repeated a
-	// tool call after the cycle guard's correction, with no further model
-	// call (SubAgentOutcomeReason.ToolCycleStopped, ToolRecurrence tests at
-	// a36cc1ee). The stored code names the member, not its text; this is
-	// the text every other member's follows (snake case of the name).
-	ReasonToolCycleStopped = "tool_cycle_stopped"
-)
-
-// Reasons lists every reason id a run of this package can end with.
-var Reasons = []string{
-	ReasonOutputTruncated, ReasonThinkingOnlyTimeout, ReasonNoSubstantiveOutput,
-	ReasonNoActivity, ReasonEmptyFinalResponse, ReasonMalformedFinalOutput,
-	ReasonLLMCallFailed, ReasonToolExecutionFailed, ReasonCancelledByParent,
-	ReasonToolCycleStopped,
-}
-
-// RenamedReasons maps the reason ids older agentdesk versions wrote to the
-// one NetClaw writes in their place ("" when NetClaw has none). A recorded
-// run or a suite may still name them.
-var RenamedReasons = map[string]string{
-	"prefill_timeout":                 ReasonNoActivity,
-	"repeated_tool_call":              ReasonToolCycleStopped,
-	"tool_iteration_budget_exhausted": "",
-}
 
 // truncatingFinishes are the raw finish reasons that mean the reply hit
 // the output limit.
@@ -147,7 +66,7 @@ type CallEvidence struct {
 
 // Verdict is a classified outcome.
 type Verdict struct {
-	Outcome Outcome
+	Outcome vocab.Outcome
 	// Reason is "" for Completed.
 	Reason string
 	// Message explains a reason in a sentence or two (unredacted: the
@@ -160,14 +79,14 @@ type Verdict struct {
 // State returns the run state a verdict is written with.
 func (v Verdict) State() string {
 	switch {
-	case v.Reason == ReasonCancelledByParent:
-		return StateCancelled
-	case v.Outcome == Completed:
-		return StateCompleted
-	case v.Outcome == Partial:
-		return StatePartial
+	case v.Reason == vocab.ReasonCancelledByParent:
+		return vocab.StateCancelled
+	case v.Outcome == vocab.Completed:
+		return vocab.StateCompleted
+	case v.Outcome == vocab.Partial:
+		return vocab.StatePartial
 	}
-	return StateFailed
+	return vocab.StateFailed
 }
 
 // Classify decides the outcome of a run from the evidence of its last model
@@ -184,52 +103,52 @@ func (v Verdict) State() string {
 // empty_final_response.
 func Classify(ev *CallEvidence) Verdict {
 	fail := func(reason, format string, args ...any) Verdict {
-		return Verdict{Outcome: Failed, Reason: reason, Message: fmt.Sprintf(format, args...)}
+		return Verdict{Outcome: vocab.Failed, Reason: reason, Message: fmt.Sprintf(format, args...)}
 	}
 	switch {
 	case ev.Cancelled:
-		return fail(ReasonCancelledByParent, "the run was cancelled by its parent")
+		return fail(vocab.ReasonCancelledByParent, "the run was cancelled by its parent")
 	case ev.Trip != nil:
 		return fail(ev.Trip.Reason, "%s", ev.Trip.Message())
 	case ev.StreamError != nil:
-		return fail(ReasonLLMCallFailed, "the provider reported an error in the stream: %s", ev.StreamError.Error())
+		return fail(vocab.ReasonLLMCallFailed, "the provider reported an error in the stream: %s", ev.StreamError.Error())
 	case ev.HTTPStatus != 0 && (ev.HTTPStatus < 200 || ev.HTTPStatus > 299):
 		msg := ev.HTTPError
 		if msg == "" {
 			msg = "no message"
 		}
-		return fail(ReasonLLMCallFailed, "%s answered HTTP %d: %s%s", ev.Endpoint, ev.HTTPStatus, msg, statusHint(ev.HTTPStatus, ev.Provider, msg))
+		return fail(vocab.ReasonLLMCallFailed, "%s answered HTTP %d: %s%s", ev.Endpoint, ev.HTTPStatus, msg, statusHint(ev.HTTPStatus, ev.Provider, msg))
 	case ev.Err != nil:
-		return fail(ReasonLLMCallFailed, "%s", describeCallError(ev.Endpoint, ev.Provider, ev.Err))
+		return fail(vocab.ReasonLLMCallFailed, "%s", describeCallError(ev.Endpoint, ev.Provider, ev.Err))
 	case !ev.Finished:
-		return fail(ReasonLLMCallFailed, "the stream from %s ended without a finish reason: the reply may be cut short, so it is not a result", ev.Endpoint)
+		return fail(vocab.ReasonLLMCallFailed, "the stream from %s ended without a finish reason: the reply may be cut short, so it is not a result", ev.Endpoint)
 	}
 	for _, tc := range ev.ToolCalls {
 		if !tc.Complete {
-			v := fail(ReasonOutputTruncated, "the reply stopped at the output limit: tool call %s has arguments that are not complete JSON (finish %q)", tc.Name, ev.Finish)
+			v := fail(vocab.ReasonOutputTruncated, "the reply stopped at the output limit: tool call %s has arguments that are not complete JSON (finish %q)", tc.Name, ev.Finish)
 			v.Truncated = true
 			return v
 		}
 	}
 	if truncatingFinishes[ev.Finish] && len(ev.ToolCalls) == 0 {
-		v := fail(ReasonOutputTruncated, "the reply stopped at the model's output limit (finish %q)", ev.Finish)
+		v := fail(vocab.ReasonOutputTruncated, "the reply stopped at the model's output limit (finish %q)", ev.Finish)
 		v.Truncated = true
 		return v
 	}
-	if !Visible(ev.Text) {
+	if !termsafe.Visible(ev.Text) {
 		if len(ev.ToolCalls) > 0 {
 			names := make([]string, len(ev.ToolCalls))
 			for i, tc := range ev.ToolCalls {
 				names[i] = tc.Name
 			}
-			return fail(ReasonEmptyFinalResponse, "the reply holds no text, only tool calls (%s), and this trial run offers no tools", strings.Join(names, ", "))
+			return fail(vocab.ReasonEmptyFinalResponse, "the reply holds no text, only tool calls (%s), and this trial run offers no tools", strings.Join(names, ", "))
 		}
 		if ev.Thought {
-			return fail(ReasonEmptyFinalResponse, "the reply holds only thinking, no text (finish %q)", ev.Finish)
+			return fail(vocab.ReasonEmptyFinalResponse, "the reply holds only thinking, no text (finish %q)", ev.Finish)
 		}
-		return fail(ReasonEmptyFinalResponse, "the reply holds no text (finish %q)", ev.Finish)
+		return fail(vocab.ReasonEmptyFinalResponse, "the reply holds no text (finish %q)", ev.Finish)
 	}
-	return Verdict{Outcome: Completed}
+	return Verdict{Outcome: vocab.Completed}
 }
 
 // NoToolsHint is the hint after the message of a model that refuses a

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -23,14 +25,14 @@ func TestParentRecords(t *testing.T) {
 		name    string
 		scripts []modeltest.Script
 		limits  Limits
-		outcome Outcome
+		outcome vocab.Outcome
 		state   string
 		reason  string
 		success bool
 	}{
-		{"completed", []modeltest.Script{read, write, modeltest.Reply("Done: the port is 8080.")}, Limits{}, Completed, "Completed", "", true},
-		{"truncated", []modeltest.Script{read, script(modeltest.Text("The port is 80"), modeltest.Length())}, Limits{}, Failed, "Failed", "output_truncated", false},
-		{"failed", []modeltest.Script{read, {Status: 500, ErrorMessage: "the model broke"}}, Limits{}, Failed, "Failed", "llm_call_failed", false},
+		{"completed", []modeltest.Script{read, write, modeltest.Reply("Done: the port is 8080.")}, Limits{}, vocab.Completed, "Completed", "", true},
+		{"truncated", []modeltest.Script{read, script(modeltest.Text("The port is 80"), modeltest.Length())}, Limits{}, vocab.Failed, "Failed", "output_truncated", false},
+		{"failed", []modeltest.Script{read, {Status: 500, ErrorMessage: "the model broke"}}, Limits{}, vocab.Failed, "Failed", "llm_call_failed", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,7 +52,7 @@ func TestParentRecords(t *testing.T) {
 			if got, want := p.Acceptance.Text(), `{"run_id":"`+rec.RunID+`","scope_id":"`+scope+`","state":"Accepted","control_tool":"check_agent_run"}`; got != want {
 				t.Errorf("acceptance\n got %s\nwant %s", got, want)
 			}
-			resultPath := filepath.Join(rec.Dir, ResultFile)
+			resultPath := filepath.Join(rec.Dir, runfolder.ResultFile)
 			wantNotice := "Subagent run " + rec.RunID + " (tester) ended: " + string(tt.outcome)
 			if tt.reason != "" {
 				wantNotice += " (" + tt.reason + ")"
@@ -101,7 +103,7 @@ func TestParentRecords(t *testing.T) {
 				if w := term.WorkingContext; w == nil || w.ProjectDirectory != dir || strings.Join(w.ReadFiles, ",") != readme || strings.Join(w.ConfirmedChangedFiles, ",") != changed {
 					t.Errorf("working context %+v", term.WorkingContext)
 				}
-				if term.LogPath == nil || *term.LogPath != filepath.Join(rec.Dir, TranscriptFile) || term.ArtifactDirectory == nil || *term.ArtifactDirectory != rec.Dir {
+				if term.LogPath == nil || *term.LogPath != filepath.Join(rec.Dir, runfolder.TranscriptFile) || term.ArtifactDirectory == nil || *term.ArtifactDirectory != rec.Dir {
 					t.Errorf("locations %v %v", term.LogPath, term.ArtifactDirectory)
 				}
 				if term.Output != "Done: the port is 8080." {

@@ -22,6 +22,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/sandbox"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -30,7 +31,7 @@ import (
 // prepared is a checked Spec with everything a run needs resolved.
 type prepared struct {
 	spec   Spec
-	model  Model
+	model  runfolder.Model
 	limits Limits
 	red    *redact.Redactor
 	system string
@@ -57,11 +58,11 @@ type prepared struct {
 	project string
 
 	cassette *cassette.Cassette
-	replay   *ReplayRecord
+	replay   *runfolder.ReplayRecord
 
 	// mcp are the run's MCP servers (startMCP), nil when it has none.
 	mcp      *mcp.Servers
-	mcpNotes *mcpNotes
+	mcpNotes *mcp.Notes
 }
 
 // close releases the project folder of a run that will not start.
@@ -163,7 +164,7 @@ func (p *prepared) frontlineSubject(s *Spec) error {
 // modelOrTape returns the model s calls, or the cassette it replays and
 // where that came from: s.Replay, or the cassette of a provider of type
 // replay its model role resolves to (model then says how it resolved).
-func modelOrTape(s Spec) (model Model, tape *cassette.Cassette, source string, err error) {
+func modelOrTape(s Spec) (model runfolder.Model, tape *cassette.Cassette, source string, err error) {
 	tape, source = s.Replay, s.ReplaySource
 	if tape != nil {
 		return model, tape, source, nil
@@ -192,7 +193,7 @@ func modelOrTape(s Spec) (model Model, tape *cassette.Cassette, source string, e
 // runSecrets are the values a run of s with model redacts: the
 // configuration's, the spec's, the model's key, an endpoint's password
 // and agentdesk's own secret-looking variables.
-func runSecrets(s Spec, model Model) []string {
+func runSecrets(s Spec, model runfolder.Model) []string {
 	secrets := append(s.Config.Secrets(), s.Secrets...)
 	if model.APIKey != "" {
 		secrets = append(secrets, model.APIKey)
@@ -211,7 +212,7 @@ func runSecrets(s Spec, model Model) []string {
 
 // playing prepares a run that plays tape (from source); model is the
 // replay provider the agent's role resolved to, if it did.
-func (p *prepared) playing(s *Spec, tape *cassette.Cassette, source string, model Model) error {
+func (p *prepared) playing(s *Spec, tape *cassette.Cassette, source string, model runfolder.Model) error {
 	if err := p.fromCassette(s, tape, source); err != nil {
 		return err
 	}
@@ -229,7 +230,7 @@ func (p *prepared) playing(s *Spec, tape *cassette.Cassette, source string, mode
 
 // live prepares a run of s that calls model: its limits, and its tools
 // (a frontline's, or the trial's in s.Project, with their MCP servers).
-func (p *prepared) live(ctx context.Context, s Spec, model Model) error {
+func (p *prepared) live(ctx context.Context, s Spec, model runfolder.Model) error {
 	if s.Fast {
 		return specErrorf("fast plays a replay without its pauses, and this run calls a model: leave it out, or replay a cassette")
 	}
@@ -262,7 +263,7 @@ func (p *prepared) live(ctx context.Context, s Spec, model Model) error {
 		return &SpecError{Err: err}
 	}
 	p.toolsOn, p.toolbox, p.project, p.overlay, p.workspace = true, set, ws.Overlay().Project(), ws.Overlay(), ws
-	p.tools = wireTools(set.Offered())
+	p.tools = tools.Wire(set.Offered())
 	p.startMCP(ctx, s)
 	return nil
 }
@@ -319,12 +320,12 @@ func TrialStorage(runDir, id string) request.SessionStorage {
 }
 
 // frontlineRecord describes a frontline run for run.json; nil for a spawn.
-func (p *prepared) frontlineRecord(red *redact.Redactor) *FrontlineRecord {
+func (p *prepared) frontlineRecord(red *redact.Redactor) *runfolder.FrontlineRecord {
 	fl := p.frontline
 	if fl == nil {
 		return nil
 	}
-	rec := &FrontlineRecord{Audience: fl.Audience, Systems: make([]string, len(fl.Systems)), SystemsSHA256: SystemsSHA256(fl.Systems)}
+	rec := &runfolder.FrontlineRecord{Audience: fl.Audience, Systems: make([]string, len(fl.Systems)), SystemsSHA256: SystemsSHA256(fl.Systems)}
 	for i, s := range fl.Systems {
 		rec.Systems[i] = red.String(s)
 	}
@@ -402,7 +403,7 @@ func (p *prepared) fromCassette(s *Spec, tape *cassette.Cassette, source string)
 		name = "an embedded cassette"
 	}
 	p.cassette = tape
-	p.model = Model{
+	p.model = runfolder.Model{
 		Role: h.Role, Provider: h.Provider, Type: h.ProviderType, Endpoint: h.Endpoint, ModelID: h.Model,
 		Via: "replay of " + name, Protocol: proto,
 	}
@@ -424,10 +425,10 @@ func (p *prepared) fromCassette(s *Spec, tape *cassette.Cassette, source string)
 	}
 	if len(h.Tools) > 0 {
 		p.toolsOn = true
-		p.tools = toolsNamed(h.Tools)
+		p.tools = tools.WireNamed(h.Tools)
 		p.toolbox = &replayTools{tape: tape}
 	}
-	p.replay = &ReplayRecord{Cassette: name, Fast: s.Fast, RecordedRun: h.RunID, RecordedAt: h.RecordedAt}
+	p.replay = &runfolder.ReplayRecord{Cassette: name, Fast: s.Fast, RecordedRun: h.RunID, RecordedAt: h.RecordedAt}
 	return nil
 }
 

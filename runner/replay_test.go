@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -59,31 +61,31 @@ var scenarios = []scenario{
 	{
 		name:    "output-truncated",
 		scripts: scripts(modeltest.Script{Steps: steps(modeltest.Text("The start of "), modeltest.Text("a long\nanswer"), modeltest.Length())}),
-		reason:  ReasonOutputTruncated,
+		reason:  vocab.ReasonOutputTruncated,
 	},
 	{
 		name:    "thinking-only-timeout",
 		scripts: scripts(gapped(70*ms, modeltest.Script{Steps: repeat(60, modeltest.Thinking("hmm "))})),
 		limits:  Limits{ThinkingOnly: 300 * ms},
-		reason:  ReasonThinkingOnlyTimeout, timed: true,
+		reason:  vocab.ReasonThinkingOnlyTimeout, timed: true,
 	},
 	{
 		name:    "no-activity-timeout",
 		scripts: scripts(modeltest.Script{Steps: steps(modeltest.Text("Working"), modeltest.Pause(time.Minute), modeltest.Stop())}),
 		limits:  Limits{InterDelta: 300 * ms},
-		reason:  ReasonNoActivity, timed: true,
+		reason:  vocab.ReasonNoActivity, timed: true,
 	},
 	{
 		name:    "no-substantive-output-timeout",
 		scripts: scripts(gapped(70*ms, modeltest.Script{Steps: steps(modeltest.Text("Working on it"), repeat(60, modeltest.Keepalive()))})),
 		limits:  Limits{NoProgress: 300 * ms},
-		reason:  ReasonNoSubstantiveOutput, timed: true,
+		reason:  vocab.ReasonNoSubstantiveOutput, timed: true,
 	},
 	{
 		name:    "prefill-timeout-no-headers",
 		scripts: scripts(modeltest.Script{HeaderDelay: time.Minute, Steps: steps(modeltest.Text("late"), modeltest.Stop())}),
 		limits:  Limits{Prefill: 300 * ms},
-		reason:  ReasonNoActivity, timed: true,
+		reason:  vocab.ReasonNoActivity, timed: true,
 	},
 	{
 		// NetClaw nudges five times before it gives up.
@@ -96,17 +98,17 @@ var scenarios = []scenario{
 			modeltest.Script{Steps: steps(modeltest.Stop())},
 			modeltest.Script{Steps: steps(modeltest.Thinking("no"), modeltest.Stop())},
 		),
-		reason: ReasonEmptyFinalResponse,
+		reason: vocab.ReasonEmptyFinalResponse,
 	},
 	{
 		name:    "error-frame",
 		scripts: scripts(modeltest.Script{Steps: steps(modeltest.Text("Partial "), modeltest.ErrorFrame("the model is overloaded"), modeltest.Text("never"), modeltest.Stop())}),
-		reason:  ReasonLLMCallFailed,
+		reason:  vocab.ReasonLLMCallFailed,
 	},
 	{
 		name:    "disconnect",
 		scripts: scripts(modeltest.Script{Steps: steps(modeltest.Text("Half an"), modeltest.Disconnect())}),
-		reason:  ReasonLLMCallFailed,
+		reason:  vocab.ReasonLLMCallFailed,
 	},
 	{
 		name: "malformed",
@@ -117,22 +119,22 @@ var scenarios = []scenario{
 			}
 			return []modeltest.Script{{Steps: steps(modeltest.Text("ok"), modeltest.Raw(bad), modeltest.Stop())}}
 		},
-		reason: ReasonLLMCallFailed,
+		reason: vocab.ReasonLLMCallFailed,
 	},
 	{
 		name:    "http-error",
 		scripts: scripts(modeltest.Script{Status: 429, ErrorMessage: "rate limited, slow down"}),
-		reason:  ReasonLLMCallFailed,
+		reason:  vocab.ReasonLLMCallFailed,
 	},
 	{
 		name: "connection-refused", refused: true,
 		scripts: scripts(),
-		reason:  ReasonLLMCallFailed,
+		reason:  vocab.ReasonLLMCallFailed,
 	},
 	{
 		name: "repeated-tool-call", tools: true,
 		scripts: scripts(sameCall("c1"), sameCall("c2"), sameCall("c3"), sameCall("c4")),
-		reason:  ReasonToolCycleStopped,
+		reason:  vocab.ReasonToolCycleStopped,
 	},
 	{
 		name: "malformed-final-output", tools: true,
@@ -140,7 +142,7 @@ var scenarios = []scenario{
 			modeltest.Script{Steps: steps(modeltest.Text("<tool_call>\n<function=file_read>\n<parameter=path>README.md</parameter>\n</function>\n</tool_call>"), modeltest.Stop())},
 			modeltest.Script{Steps: steps(modeltest.Text("<function=file_read>"), modeltest.Stop())},
 		),
-		reason: ReasonMalformedFinalOutput,
+		reason: vocab.ReasonMalformedFinalOutput,
 	},
 	{
 		// Frames as real providers send them: OpenRouter's processing
@@ -183,13 +185,13 @@ var scenarios = []scenario{
 		name:            "cancelled",
 		scripts:         scripts(modeltest.Script{Steps: steps(modeltest.Text("Started "), modeltest.Pause(time.Minute), modeltest.Stop())}),
 		cancelAfterText: true,
-		reason:          ReasonCancelledByParent,
+		reason:          vocab.ReasonCancelledByParent,
 	},
 }
 
 // recordScenario runs sc against the test server with Record set and
 // returns the record and the cassette's path.
-func recordScenario(t *testing.T, f *fixture, sc scenario) (Record, string) {
+func recordScenario(t *testing.T, f *fixture, sc scenario) (runfolder.Record, string) {
 	t.Helper()
 	f.srv.Enqueue(sc.scripts(f.proto)...)
 	s := f.spec("Where does the server listen?", sc.limits)
@@ -226,8 +228,8 @@ func recordScenario(t *testing.T, f *fixture, sc scenario) (Record, string) {
 	if sc.tools {
 		os.RemoveAll(s.Project) // a replay must not need it
 	}
-	path := filepath.Join(rec.Dir, StreamFile)
-	if !strings.Contains(strings.Join(rec.Files, ","), StreamFile) {
+	path := filepath.Join(rec.Dir, runfolder.StreamFile)
+	if !strings.Contains(strings.Join(rec.Files, ","), runfolder.StreamFile) {
 		t.Fatalf("files %v", rec.Files)
 	}
 	return rec, path
@@ -235,7 +237,7 @@ func recordScenario(t *testing.T, f *fixture, sc scenario) (Record, string) {
 
 // replay replays a cassette on the fixture's runner with no agent and no
 // task: the cassette names them.
-func replay(t *testing.T, f *fixture, path string, fast bool) Record {
+func replay(t *testing.T, f *fixture, path string, fast bool) runfolder.Record {
 	t.Helper()
 	c, err := LoadCassette(path)
 	if err != nil {
@@ -246,7 +248,7 @@ func replay(t *testing.T, f *fixture, path string, fast bool) Record {
 }
 
 // comparable is what a replay must reproduce of a run.
-func comparable(rec Record, timed bool) string {
+func comparable(rec runfolder.Record, timed bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "outcome=%s reason=%s state=%s\n", rec.Outcome, rec.Reason, rec.State)
 	if timed {
@@ -256,7 +258,7 @@ func comparable(rec Record, timed bool) string {
 	fmt.Fprintf(&b, "error=%s\noutput=%q\nfinish=%q usage=%+v counts=%+v\n", errText, rec.Output, rec.FinishReason, rec.Usage, rec.Counts)
 	var files []string
 	for _, f := range rec.Files {
-		if f != StreamFile {
+		if f != runfolder.StreamFile {
 			files = append(files, f)
 		}
 	}
@@ -308,7 +310,7 @@ func TestReplayReproducesTheRun(t *testing.T) {
 				if limit := sc.limits.shortest().Milliseconds(); sc.timed && (fast.Timings.TotalMS < limit || fast.Timings.TotalMS > orig.Timings.TotalMS) {
 					t.Errorf("fast replay took %d ms on its clock, the run %d ms, the limit %d ms", fast.Timings.TotalMS, orig.Timings.TotalMS, limit)
 				}
-				md, _ := os.ReadFile(filepath.Join(fast.Dir, ResultFile))
+				md, _ := os.ReadFile(filepath.Join(fast.Dir, runfolder.ResultFile))
 				if !strings.Contains(string(md), "- Replay: of run "+orig.RunID) || !strings.Contains(string(md), "no model was called") {
 					t.Errorf("result.md does not say it is a replay:\n%s", md)
 				}
@@ -391,7 +393,7 @@ func TestReplayOfAShorterCassette(t *testing.T) {
 	}
 	c.Calls = c.Calls[:1] // the second model call is gone
 	_, rec := f.run(t, Spec{Replay: c, Fast: true})
-	if rec.Reason != ReasonLLMCallFailed || !strings.Contains(rec.Error, "the cassette holds 1 model calls and the replay asks for call 2") {
+	if rec.Reason != vocab.ReasonLLMCallFailed || !strings.Contains(rec.Error, "the cassette holds 1 model calls and the replay asks for call 2") {
 		t.Errorf("got %s: %s", rec.Reason, rec.Error)
 	}
 }
@@ -411,7 +413,7 @@ func TestRecordedCassetteIsRedacted(t *testing.T) {
 			s := f.spec("Use "+k+" please", Limits{})
 			s.Record = true
 			_, orig := f.run(t, s)
-			path := filepath.Join(orig.Dir, StreamFile)
+			path := filepath.Join(orig.Dir, runfolder.StreamFile)
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -429,7 +431,7 @@ func TestRecordedCassetteIsRedacted(t *testing.T) {
 				t.Errorf("call re-encoded %t, task %q", c.Call(1).Reencoded, c.Header.Task)
 			}
 			rec := replay(t, f, path, true)
-			if rec.Outcome != Completed || rec.Output != orig.Output || !strings.Contains(rec.Output, "Your key: [REDACTED] and [REDACTED]") {
+			if rec.Outcome != vocab.Completed || rec.Output != orig.Output || !strings.Contains(rec.Output, "Your key: [REDACTED] and [REDACTED]") {
 				t.Errorf("replay %s %q, run %q", rec.Outcome, rec.Output, orig.Output)
 			}
 		})
@@ -442,7 +444,7 @@ func TestRecordKeepsRawBytes(t *testing.T) {
 	s := f.spec("x", Limits{})
 	s.Record = true
 	_, rec := f.run(t, s)
-	c, err := LoadCassette(filepath.Join(rec.Dir, StreamFile))
+	c, err := LoadCassette(filepath.Join(rec.Dir, runfolder.StreamFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,7 +475,7 @@ func TestConcurrentRecordAndReplay(t *testing.T) {
 	s := f.spec("x", Limits{})
 	s.Record = true
 	_, orig := f.run(t, s)
-	c, err := LoadCassette(filepath.Join(orig.Dir, StreamFile))
+	c, err := LoadCassette(filepath.Join(orig.Dir, runfolder.StreamFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +523,7 @@ func TestUnsavedReplayWritesItsFolderOnlyWhenKept(t *testing.T) {
 		}
 	}
 	checkFolder(t, rec)
-	md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	md, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 	if !strings.Contains(string(md), "- Replay: of run "+orig.RunID) {
 		t.Errorf("result.md of a kept replay:\n%s", md)
 	}

@@ -5,6 +5,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -35,69 +36,17 @@ type NetClaw struct {
 	Raw bool
 }
 
-// PromptRecord is what a spawn's system prompt was made of, in run.json.
-type PromptRecord struct {
-	// Audience is the parent session's audience.
-	Audience string `json:"audience"`
-	// Parts are the system prompt's parts in order.
-	Parts []PromptPart `json:"parts"`
-	// Missing names the parts the runtime would send that the request
-	// lacked; MissingReasons says why, part by part.
-	Missing        []string          `json:"missing"`
-	MissingReasons map[string]string `json:"missing_reasons,omitempty"`
-	// CoreSource and CoreVersion say where the operating core came from.
-	CoreSource  string `json:"core_source,omitempty"`
-	CoreVersion string `json:"core_version,omitempty"`
-}
-
-// PromptPart is one part of the system prompt: its name, where its text
-// came from, and its o200k_base tokens.
-type PromptPart struct {
-	Part   string `json:"part"`
-	Source string `json:"source"`
-	Tokens int    `json:"tokens"`
-	// Bytes is the length of the part's text before redaction: with the
-	// blank lines that join the parts, it splits the system prompt that
-	// transcript.jsonl keeps back into its parts (agentdesk runs --diff).
-	// 0 in runs recorded before it was kept.
-	Bytes int `json:"bytes,omitempty"`
-}
-
-// MissingNotice is the sentence every surface prints when a run's request
-// lacked parts (the operating rules, without a NetClaw install); "" when
-// it lacked none.
-func (p *PromptRecord) MissingNotice() string {
-	if p == nil || len(p.Missing) == 0 {
-		return ""
-	}
-	s := ""
-	for i, m := range p.Missing {
-		if i > 0 {
-			s += "; "
-		}
-		what := m
-		if m == request.PartOperatingRules {
-			what = "the operating rules (NetClaw's embedded core)"
-		}
-		s += what
-		if r := p.MissingReasons[m]; r != "" {
-			s += ": " + r
-		}
-	}
-	return "the request lacked " + s + ". The agent ran without what NetClaw would send; results may differ."
-}
-
 // promptRecord describes a composed request for run.json, redacted. Its
 // parts' tokens are counted only when count is set; countPrompt counts
 // them later.
-func promptRecord(r *request.Request, red *redact.Redactor, count bool) *PromptRecord {
+func promptRecord(r *request.Request, red *redact.Redactor, count bool) *runfolder.PromptRecord {
 	if r == nil {
 		return nil
 	}
-	rec := &PromptRecord{Audience: r.Audience.String(), Parts: []PromptPart{}, Missing: []string{},
+	rec := &runfolder.PromptRecord{Audience: r.Audience.String(), Parts: []runfolder.PromptPart{}, Missing: []string{},
 		CoreSource: red.String(r.CoreSource), CoreVersion: red.String(r.CoreVersion)}
 	for _, p := range r.Parts {
-		pp := PromptPart{Part: p.Part, Source: red.String(p.Source), Bytes: len(p.Text)}
+		pp := runfolder.PromptPart{Part: p.Part, Source: red.String(p.Source), Bytes: len(p.Text)}
 		if count {
 			pp.Tokens = request.PartTokens(p)
 		}
@@ -115,7 +64,7 @@ func promptRecord(r *request.Request, red *redact.Redactor, count bool) *PromptR
 
 // countPrompt counts the tokens of p's parts, p being the record of r
 // made without counts.
-func countPrompt(p *PromptRecord, r *request.Request) {
+func countPrompt(p *runfolder.PromptRecord, r *request.Request) {
 	if p == nil || r == nil {
 		return
 	}

@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // The request a trial sends is the one NetClaw's runtime composes: on the
@@ -37,7 +39,7 @@ func TestRequestOnTheWire(t *testing.T) {
 				RecentFiles: []string{"main.go"},
 			}
 			_, rec := f.run(t, s)
-			if rec.Outcome != Completed {
+			if rec.Outcome != vocab.Completed {
 				t.Fatalf("outcome %s: %s", rec.Outcome, rec.Error)
 			}
 			abs, _ := filepath.Abs(project)
@@ -194,13 +196,13 @@ func TestRequestWithoutCore(t *testing.T) {
 	s := f.spec("Go.", Limits{})
 	s.NetClaw.CoreMissing = "no NetClaw install in ~/.netclaw/bin or on PATH"
 	_, rec := f.run(t, s)
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("outcome %s", rec.Outcome)
 	}
 	if rec.Prompt == nil || len(rec.Prompt.Missing) != 1 || rec.Prompt.Missing[0] != request.PartOperatingRules {
 		t.Fatalf("prompt record %+v", rec.Prompt)
 	}
-	b, err := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	b, err := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +212,7 @@ func TestRequestWithoutCore(t *testing.T) {
 		}
 	}
 	var raw map[string]any
-	rb, _ := os.ReadFile(filepath.Join(rec.Dir, RunFile))
+	rb, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.RunFile))
 	if err := json.Unmarshal(rb, &raw); err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +235,7 @@ func TestRequestWithoutTools(t *testing.T) {
 			s.NetClaw = NetClaw{Home: f.home.Base, Audience: preview.Personal,
 				Shell: &request.Shell{Platform: "Linux", Executable: "/bin/bash", Grammar: "Bash"}}
 			_, rec := f.run(t, s)
-			if rec.Outcome != Completed {
+			if rec.Outcome != vocab.Completed {
 				t.Fatalf("outcome %s: %s", rec.Outcome, rec.Error)
 			}
 			reqs := f.srv.Requests()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -19,31 +20,6 @@ const (
 // ViaBuiltInDefault is Model.Via when no model is configured at all and
 // the runtime's built-in default is used.
 const ViaBuiltInDefault = "built-in default (no model configured)"
-
-// Model is the model a run talks to, resolved from the configuration.
-type Model struct {
-	// Role is the role asked for ("Main", "Compaction", "Fallback").
-	Role string `json:"role"`
-	// Definition is the Models.Definitions entry used; "" for the older
-	// Models.<Role> shape or the built-in default.
-	Definition string `json:"definition"`
-	// Provider is the Providers entry's name.
-	Provider string `json:"provider"`
-	// Type is the provider type ("ollama", "openai-compatible", ...).
-	Type string `json:"type"`
-	// Endpoint is the provider's base URL.
-	Endpoint string `json:"endpoint"`
-	// ModelID is the model id sent in the request.
-	ModelID string `json:"model_id"`
-	// Via says how the role resolved: "Models.Roles.Compaction",
-	// "Models.Main (older shape)", "Main (Compaction falls back to Main)",
-	// "built-in default (no model configured)".
-	Via string `json:"via,omitempty"`
-	// APIKey is the key sent to the provider. It is never written.
-	APIKey string `json:"-"`
-	// Protocol is the wire protocol the type speaks.
-	Protocol wire.Protocol `json:"-"`
-}
 
 // NormalizeRole returns "Main", "Compaction" or "Fallback" for role in any
 // case; "" is the runtime's default, Compaction.
@@ -87,11 +63,11 @@ var defaultEndpoints = map[string]string{
 // and Compaction to the Main model (`_ => main`), so such a role resolves
 // as Main, and Via says why. A flag or suite value is checked with
 // NormalizeRole before it gets here.
-func ResolveModel(cfg *lint.Config, role string) (Model, error) {
+func ResolveModel(cfg *lint.Config, role string) (runfolder.Model, error) {
 	if n, ok := undefinedRole(role); ok {
 		m, err := resolveModel(cfg, "Main")
 		if err != nil {
-			return Model{}, fmt.Errorf("modelRole %d is not a role, so the runtime uses the Main model: %w", n, err)
+			return runfolder.Model{}, fmt.Errorf("modelRole %d is not a role, so the runtime uses the Main model: %w", n, err)
 		}
 		m.Via += fmt.Sprintf(" (modelRole %d is not a role: the runtime uses Main)", n)
 		return m, nil
@@ -107,15 +83,15 @@ func undefinedRole(role string) (int64, bool) {
 	return n, err == nil && (n < 0 || n > 2)
 }
 
-func resolveModel(cfg *lint.Config, role string) (Model, error) {
+func resolveModel(cfg *lint.Config, role string) (runfolder.Model, error) {
 	role, err := NormalizeRole(role)
 	if err != nil {
-		return Model{}, err
+		return runfolder.Model{}, err
 	}
 	if cfg == nil {
 		cfg = lint.DefaultConfig()
 	}
-	m := Model{Role: role}
+	m := runfolder.Model{Role: role}
 	var def lint.ModelDefinition
 	// defKey is the configuration key of the definition found, for
 	// messages that say where it is.
@@ -129,7 +105,7 @@ func resolveModel(cfg *lint.Config, role string) (Model, error) {
 		if name, ok := cfg.Role(cand); ok && strings.TrimSpace(name) != "" {
 			d, ok := cfg.Definition(name)
 			if !ok {
-				return Model{}, fmt.Errorf("%s: Models.Roles.%s names model definition %q, which Models.Definitions does not have: fix netclaw.json",
+				return runfolder.Model{}, fmt.Errorf("%s: Models.Roles.%s names model definition %q, which Models.Definitions does not have: fix netclaw.json",
 					configAt(cfg, "Models:Roles:"+cand), cand, name)
 			}
 			def, found = d, true
@@ -155,7 +131,7 @@ func resolveModel(cfg *lint.Config, role string) (Model, error) {
 // any case) as ResolveModel resolves a role's, for a run asked to use that
 // model whatever the role says (agentdesk test --models); role is the role
 // the run would have had, for run.json. Via names the entry.
-func ResolveDefinition(cfg *lint.Config, name, role string) (Model, error) {
+func ResolveDefinition(cfg *lint.Config, name, role string) (runfolder.Model, error) {
 	if cfg == nil {
 		cfg = lint.DefaultConfig()
 	}
@@ -166,20 +142,20 @@ func ResolveDefinition(cfg *lint.Config, name, role string) (Model, error) {
 	}
 	def, ok := cfg.Definition(name)
 	if !ok {
-		return Model{}, fmt.Errorf("model definition %q is not in Models.Definitions of netclaw.json", name)
+		return runfolder.Model{}, fmt.Errorf("model definition %q is not in Models.Definitions of netclaw.json", name)
 	}
 	for k := range cfg.Models.Definitions {
 		if strings.EqualFold(k, name) {
 			name = k
 		}
 	}
-	m := Model{Role: role, Definition: name, Via: "Models.Definitions." + name + " (chosen by name)"}
+	m := runfolder.Model{Role: role, Definition: name, Via: "Models.Definitions." + name + " (chosen by name)"}
 	return modelOf(cfg, m, def, "Models:Definitions:"+name, true)
 }
 
 // modelOf finishes resolving m from def (found false: no model is
 // configured, the built-in default).
-func modelOf(cfg *lint.Config, m Model, def lint.ModelDefinition, defKey string, found bool) (Model, error) {
+func modelOf(cfg *lint.Config, m runfolder.Model, def lint.ModelDefinition, defKey string, found bool) (runfolder.Model, error) {
 	role := m.Role
 	var err error
 	if !found {
@@ -194,23 +170,23 @@ func modelOf(cfg *lint.Config, m Model, def lint.ModelDefinition, defKey string,
 		m.Protocol = wire.Ollama
 		if m.Type != "ollama" {
 			if m.Protocol, err = wire.ProtocolFor(m.Type); err != nil {
-				return Model{}, err
+				return runfolder.Model{}, err
 			}
 		}
 		return m, nil
 	}
 	m.ModelID = strings.TrimSpace(def.ModelID)
 	if m.ModelID == "" {
-		return Model{}, fmt.Errorf("%s: the %s model (%s) has no ModelId: set it in netclaw.json",
+		return runfolder.Model{}, fmt.Errorf("%s: the %s model (%s) has no ModelId: set it in netclaw.json",
 			configAt(cfg, defKey+":Provider", "Models:Roles:"+role), role, m.Via)
 	}
 	if strings.TrimSpace(def.Provider) == "" {
-		return Model{}, fmt.Errorf("%s: the %s model (%s) names no Provider: set it in netclaw.json",
+		return runfolder.Model{}, fmt.Errorf("%s: the %s model (%s) names no Provider: set it in netclaw.json",
 			configAt(cfg, defKey+":ModelId", "Models:Roles:"+role), role, m.Via)
 	}
 	p, ok := cfg.Provider(def.Provider)
 	if !ok {
-		return Model{}, fmt.Errorf("%s: the %s model (%s) uses provider %q, which Providers does not have: add Providers.%s to netclaw.json",
+		return runfolder.Model{}, fmt.Errorf("%s: the %s model (%s) uses provider %q, which Providers does not have: add Providers.%s to netclaw.json",
 			configAt(cfg, defKey+":Provider"), role, m.Via, def.Provider, def.Provider)
 	}
 	provKey := "Providers:" + p.Name
@@ -224,24 +200,24 @@ func modelOf(cfg *lint.Config, m Model, def lint.ModelDefinition, defKey string,
 		// and the model from its header.
 		m.Endpoint = strings.TrimSpace(p.Endpoint)
 		if m.Endpoint == "" {
-			return Model{}, fmt.Errorf("%s: provider %s has type replay but no Endpoint: set Providers.%s.Endpoint to the path of a cassette (a run folder's stream.cassette)",
+			return runfolder.Model{}, fmt.Errorf("%s: provider %s has type replay but no Endpoint: set Providers.%s.Endpoint to the path of a cassette (a run folder's stream.cassette)",
 				configAt(cfg, provKey+":Type"), m.Provider, m.Provider)
 		}
 		return m, nil
 	}
 	if m.Protocol, err = wire.ProtocolFor(m.Type); err != nil {
-		return Model{}, fmt.Errorf("%s: provider %s: %w", configAt(cfg, provKey+":Type"), m.Provider, err)
+		return runfolder.Model{}, fmt.Errorf("%s: provider %s: %w", configAt(cfg, provKey+":Type"), m.Provider, err)
 	}
 	m.Endpoint = strings.TrimSpace(p.Endpoint)
 	if m.Endpoint == "" {
 		m.Endpoint = defaultEndpoints[m.Type]
 	}
 	if m.Endpoint == "" {
-		return Model{}, fmt.Errorf("%s: provider %s (type %s) has no Endpoint: set Providers.%s.Endpoint in netclaw.json",
+		return runfolder.Model{}, fmt.Errorf("%s: provider %s (type %s) has no Endpoint: set Providers.%s.Endpoint in netclaw.json",
 			configAt(cfg, provKey+":Type", defKey+":Provider"), m.Provider, m.Type, m.Provider)
 	}
 	if _, err := m.Protocol.URL(m.Endpoint); err != nil {
-		return Model{}, fmt.Errorf("%s: provider %s: %w", configAt(cfg, provKey+":Endpoint"), m.Provider, err)
+		return runfolder.Model{}, fmt.Errorf("%s: provider %s: %w", configAt(cfg, provKey+":Endpoint"), m.Provider, err)
 	}
 	m.APIKey = p.APIKey
 	return m, nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -50,7 +51,7 @@ func TestResolveModel(t *testing.T) {
 		netclaw, secrets string
 		environ          []string
 		role             string
-		want             Model
+		want             runfolder.Model
 		wantErr          string
 		// wantAt is where the error says the configuration went wrong:
 		// netclaw.json's line:column, or an environment variable.
@@ -59,43 +60,43 @@ func TestResolveModel(t *testing.T) {
 		{
 			name: "no config: the built-in default",
 			role: "Compaction",
-			want: Model{Role: "Compaction", Provider: "local-ollama", Type: "ollama", Endpoint: "http://localhost:11434", ModelID: "qwen3:30b", Protocol: wire.Ollama, Via: "built-in default (no model configured)"},
+			want: runfolder.Model{Role: "Compaction", Provider: "local-ollama", Type: "ollama", Endpoint: "http://localhost:11434", ModelID: "qwen3:30b", Protocol: wire.Ollama, Via: "built-in default (no model configured)"},
 		},
 		{
 			name:    "roles and definitions, case-insensitive",
 			netclaw: roles, role: "compaction",
-			want: Model{Role: "Compaction", Definition: "small", Provider: "local", Type: "ollama", Endpoint: "http://gpu:11434", ModelID: "qwen3:8b", Protocol: wire.Ollama, Via: "Models.Roles.Compaction"},
+			want: runfolder.Model{Role: "Compaction", Definition: "small", Provider: "local", Type: "ollama", Endpoint: "http://gpu:11434", ModelID: "qwen3:8b", Protocol: wire.Ollama, Via: "Models.Roles.Compaction"},
 		},
 		{
 			name:    "Main with a key from secrets.json and the default Anthropic endpoint",
 			netclaw: roles, secrets: `{"Providers": {"cloud": {"ApiKey": "from-secrets"}}}`, role: "Main",
-			want: Model{Role: "Main", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-secrets", Protocol: wire.Anthropic, Via: "Models.Roles.Main"},
+			want: runfolder.Model{Role: "Main", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-secrets", Protocol: wire.Anthropic, Via: "Models.Roles.Main"},
 		},
 		{
 			name:    "key from the environment wins",
 			netclaw: roles, secrets: `{"Providers": {"cloud": {"ApiKey": "from-secrets"}}}`, environ: []string{"NETCLAW_Providers__cloud__ApiKey=from-env"}, role: "Main",
-			want: Model{Role: "Main", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-env", Protocol: wire.Anthropic, Via: "Models.Roles.Main"},
+			want: runfolder.Model{Role: "Main", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-env", Protocol: wire.Anthropic, Via: "Models.Roles.Main"},
 		},
 		{
 			name:    "Fallback falls back to Main",
 			netclaw: roles, role: "Fallback",
-			want: Model{Role: "Fallback", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-netclaw-json", Protocol: wire.Anthropic, Via: "Models.Roles.Main (Fallback falls back to Main)"},
+			want: runfolder.Model{Role: "Fallback", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-netclaw-json", Protocol: wire.Anthropic, Via: "Models.Roles.Main (Fallback falls back to Main)"},
 		},
 		{
 			name:    "an undefined numeric modelRole runs on Main, as every runtime chat-client provider maps it",
 			netclaw: roles, role: "42",
-			want: Model{Role: "Main", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-netclaw-json", Protocol: wire.Anthropic, Via: "Models.Roles.Main (modelRole 42 is not a role: the runtime uses Main)"},
+			want: runfolder.Model{Role: "Main", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-netclaw-json", Protocol: wire.Anthropic, Via: "Models.Roles.Main (modelRole 42 is not a role: the runtime uses Main)"},
 		},
 		{
 			name:    "a negative modelRole too, never Compaction",
 			netclaw: roles, role: "-3",
-			want: Model{Role: "Main", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-netclaw-json", Protocol: wire.Anthropic, Via: "Models.Roles.Main (modelRole -3 is not a role: the runtime uses Main)"},
+			want: runfolder.Model{Role: "Main", Definition: "big", Provider: "cloud", Type: "anthropic", Endpoint: "https://api.anthropic.com", ModelID: "claude-x", APIKey: "from-netclaw-json", Protocol: wire.Anthropic, Via: "Models.Roles.Main (modelRole -3 is not a role: the runtime uses Main)"},
 		},
 		{
 			name:    "older shape under Models.Main",
 			netclaw: `{"Models": {"Main": {"Provider": "or", "ModelId": "meta/llama"}}, "Providers": {"or": {"Type": "openrouter"}}}`,
 			role:    "Compaction",
-			want:    Model{Role: "Compaction", Provider: "or", Type: "openrouter", Endpoint: "https://openrouter.ai/api/v1", ModelID: "meta/llama", Protocol: wire.OpenAI, Via: "Models.Main (older shape) (Compaction falls back to Main)"},
+			want:    runfolder.Model{Role: "Compaction", Provider: "or", Type: "openrouter", Endpoint: "https://openrouter.ai/api/v1", ModelID: "meta/llama", Protocol: wire.OpenAI, Via: "Models.Main (older shape) (Compaction falls back to Main)"},
 		},
 		{
 			name:    "github-copilot is refused",
@@ -179,10 +180,10 @@ func TestLimitsFor(t *testing.T) {
 
 func TestDefaultRunsDir(t *testing.T) {
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	if d, _ := DefaultRunsDir(env(map[string]string{"XDG_STATE_HOME": "/s", "HOME": "/h"})); d != filepath.FromSlash("/s/agentdesk/runs") {
+	if d, _ := runfolder.DefaultRunsDir(env(map[string]string{"XDG_STATE_HOME": "/s", "HOME": "/h"})); d != filepath.FromSlash("/s/agentdesk/runs") {
 		t.Errorf("XDG: %s", d)
 	}
-	if d, _ := DefaultRunsDir(env(map[string]string{"XDG_STATE_HOME": "relative", "HOME": "/h"})); d != filepath.FromSlash("/h/.local/state/agentdesk/runs") {
+	if d, _ := runfolder.DefaultRunsDir(env(map[string]string{"XDG_STATE_HOME": "relative", "HOME": "/h"})); d != filepath.FromSlash("/h/.local/state/agentdesk/runs") {
 		t.Errorf("relative XDG is ignored, as the spec says: %s", d)
 	}
 }
@@ -190,8 +191,8 @@ func TestDefaultRunsDir(t *testing.T) {
 func TestNewRunID(t *testing.T) {
 	seen := map[string]bool{}
 	for range 1000 {
-		id := NewRunID()
-		if !ValidRunID(id) || seen[id] {
+		id := runfolder.NewRunID()
+		if !runfolder.ValidRunID(id) || seen[id] {
 			t.Fatalf("bad or repeated id %q", id)
 		}
 		seen[id] = true

@@ -16,12 +16,14 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -164,7 +166,7 @@ type Spec struct {
 	// Suite, when set, ties the run to the suite case it ran for; run.json
 	// keeps it, so the runs list can say which suite and case a run
 	// belongs to.
-	Suite *SuiteTag
+	Suite *runfolder.SuiteTag
 
 	// Frontline, when set, asks the frontline model instead of spawning
 	// an agent (Agent and Skill are left out): see Frontline.
@@ -226,10 +228,10 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	}
 	s = p.spec
 	red := p.red
-	id := NewRunID()
+	id := runfolder.NewRunID()
 	dir := filepath.Join(rn.dir, id)
 	if !s.Unsaved {
-		if dir, err = createRunFolder(rn.dir, id); err != nil {
+		if dir, err = runfolder.Create(rn.dir, id); err != nil {
 			p.close()
 			return nil, err
 		}
@@ -245,7 +247,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 	shown := p.model
 	shown.Endpoint = red.String(p.model.Endpoint)
 	start := time.Now()
-	rec := Record{
+	rec := runfolder.Record{
 		RunID:       id,
 		Agent:       p.agentName,
 		AgentPath:   p.agentPath,
@@ -253,12 +255,12 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		Skill:       p.skill,
 		Task:        red.String(s.Task),
 		Context:     red.String(s.Context),
-		State:       StateRunning,
+		State:       vocab.StateRunning,
 		Model:       shown,
 		StartedAt:   start,
-		Files:       []string{RunFile},
+		Files:       []string{runfolder.RunFile},
 		Tools:       []string{},
-		ToolCalls:   []ToolCall{},
+		ToolCalls:   []runfolder.ToolCall{},
 		Limits:      limitsRecord(p.limits),
 		PID:         os.Getpid(),
 		Host:        host,
@@ -287,7 +289,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		rec.Project = p.project
 	}
 	if !s.Unsaved {
-		if err := writeRecord(&rec); err != nil {
+		if err := runfolder.WriteRecord(&rec); err != nil {
 			p.close()
 			os.RemoveAll(dir)
 			return nil, err
@@ -329,7 +331,7 @@ func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
 		r.player = cassette.NewPlayer(p.cassette, r.clock)
 		r.client = &http.Client{Transport: r.player}
 		n := replayLines(p.cassette)
-		r.events, r.transcript = make([]Event, 0, n), make([]TranscriptEntry, 0, n)
+		r.events, r.transcript = make([]Event, 0, n), make([]runfolder.TranscriptEntry, 0, n)
 	case s.Record:
 		r.recorder = cassette.NewRecorder(rn.client.Transport)
 		c := *rn.client
@@ -381,11 +383,11 @@ type Run struct {
 	// mcp are the run's MCP servers, nil when it has none; their notes
 	// go into run.json at the end.
 	mcp      *mcp.Servers
-	mcpNotes *mcpNotes
+	mcpNotes *mcp.Notes
 
 	runner  *Runner
 	spec    Spec
-	model   Model
+	model   runfolder.Model
 	limits  Limits
 	red     *redact.Redactor
 	system  string
@@ -429,9 +431,9 @@ type Run struct {
 	callN      int             // the current model call, from 1
 	output     strings.Builder // the current model call's text, redacted
 	usage      wire.TokenUsage // the finished calls' usage, summed
-	rec        Record
+	rec        runfolder.Record
 	events     []Event
-	transcript []TranscriptEntry
+	transcript []runfolder.TranscriptEntry
 	wd         *Watchdog
 	// changed is closed when events grow; nil until a reader waits
 	// (Next makes it), so a run nobody follows makes no channel an event.
@@ -448,8 +450,8 @@ type Run struct {
 
 // folderContent is what a finished run's folder holds.
 type folderContent struct {
-	rec        Record
-	transcript []TranscriptEntry
+	rec        runfolder.Record
+	transcript []runfolder.TranscriptEntry
 	tape       []byte
 	extra      map[string][]byte
 	kept       bool
@@ -467,11 +469,11 @@ func (r *Run) Keep() (string, error) {
 	if u == nil || u.kept {
 		return r.rec.Dir, r.writeErr
 	}
-	if _, err := createRunFolder(r.runner.dir, u.rec.RunID); err != nil {
+	if _, err := runfolder.Create(r.runner.dir, u.rec.RunID); err != nil {
 		return "", err
 	}
 	countPrompt(u.rec.Prompt, r.request)
-	if err := writeRunFolder(&u.rec, u.transcript, u.tape, u.extra); err != nil {
+	if err := runfolder.Write(&u.rec, u.transcript, u.tape, u.extra); err != nil {
 		return "", err
 	}
 	u.kept = true
@@ -485,7 +487,7 @@ func (r *Run) ID() string { return r.rec.RunID }
 func (r *Run) Dir() string { return r.rec.Dir }
 
 // Model returns the resolved model (its APIKey included: do not show it).
-func (r *Run) Model() Model { return r.model }
+func (r *Run) Model() runfolder.Model { return r.model }
 
 // Limits returns the watchdog's limits for the run's model calls.
 func (r *Run) Limits() Limits { return r.limits }
@@ -505,7 +507,7 @@ func (r *Run) Done() <-chan struct{} { return r.done }
 
 // Wait waits for the run to end and returns its final record. The error is
 // set when the run folder could not be written.
-func (r *Run) Wait() (Record, error) {
+func (r *Run) Wait() (runfolder.Record, error) {
 	<-r.done
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -513,7 +515,7 @@ func (r *Run) Wait() (Record, error) {
 }
 
 // Record returns a copy of the run's record as it stands.
-func (r *Run) Record() Record {
+func (r *Run) Record() runfolder.Record {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.rec
@@ -559,13 +561,13 @@ type Event struct {
 	// Text is set for EventText and EventThinking.
 	Text string
 	// Tool is set for EventToolCall and EventToolResult.
-	Tool *ToolCall
+	Tool *runfolder.ToolCall
 	// Finish is set for EventFinish.
 	Finish string
 	// Usage is set for EventUsage.
-	Usage *Usage
+	Usage *runfolder.Usage
 	// Record is set for EventDone: the final run.json.
-	Record *Record
+	Record *runfolder.Record
 	// Approval is set for EventApproval.
 	Approval *approve.Prompt
 }
@@ -659,7 +661,7 @@ func (r *Run) emit(e Event) {
 
 // note appends a transcript entry of the current model call (an outcome
 // belongs to none). The caller holds r.mu.
-func (r *Run) note(t time.Time, e TranscriptEntry) {
+func (r *Run) note(t time.Time, e runfolder.TranscriptEntry) {
 	e.TMS = t.Sub(r.start).Milliseconds()
 	if e.Type != "outcome" {
 		e.Call = r.callN
@@ -693,4 +695,14 @@ func replayLines(c *cassette.Cassette) int {
 		}
 	}
 	return n
+}
+
+// projectGit inspects the project's git state for the working context; nil
+// without a project.
+func projectGit(ctx context.Context, project string) *request.GitState {
+	if project == "" {
+		return nil
+	}
+	g := request.InspectGit(ctx, project)
+	return &g
 }

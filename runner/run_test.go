@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -30,7 +32,7 @@ type outcomeCase struct {
 	// cancelAfterText cancels the run once the first text has arrived.
 	cancelAfterText bool
 
-	outcome   Outcome
+	outcome   vocab.Outcome
 	reason    string
 	state     string
 	errHas    []string
@@ -49,125 +51,125 @@ var outcomeCases = []outcomeCase{
 			Steps: steps(modeltest.Thinking("plan first"), modeltest.Text("Hello "), modeltest.Text("world."), modeltest.Stop()),
 			Usage: &modeltest.Usage{InputTokens: 12, OutputTokens: 3},
 		}),
-		outcome: Completed, state: StateCompleted, output: "Hello world.",
+		outcome: vocab.Completed, state: vocab.StateCompleted, output: "Hello world.",
 	},
 	{
 		name:    "completed with keepalives, role and usage frames between the words",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Keepalive(), modeltest.Text("a "), modeltest.Role(), modeltest.UsageOnly(1, 1), modeltest.Keepalive(), modeltest.Text("b"), modeltest.Stop())}),
-		outcome: Completed, state: StateCompleted, output: "a b",
+		outcome: vocab.Completed, state: vocab.StateCompleted, output: "a b",
 	},
 	{
 		name:    "output_truncated: finish at the output limit",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("The start of "), modeltest.Text("a long\nanswer"), modeltest.Length())}),
-		outcome: Failed, reason: ReasonOutputTruncated, state: StateFailed, output: "The start of a long\nanswer",
-		errHas: []string{"output limit", `it begins "The start of a long answer"`, TruncatedOutputFile}, truncFile: true,
+		outcome: vocab.Failed, reason: vocab.ReasonOutputTruncated, state: vocab.StateFailed, output: "The start of a long\nanswer",
+		errHas: []string{"output limit", `it begins "The start of a long answer"`, runfolder.TruncatedOutputFile}, truncFile: true,
 	},
 	{
 		name:    "output_truncated: a tool call with arguments that are not complete JSON",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.ToolCall("call_1", "file_read", `{"path": "do`), modeltest.Finish(modeltest.FinishTools))}),
-		outcome: Failed, reason: ReasonOutputTruncated, state: StateFailed, errHas: []string{"file_read", "not complete JSON"},
+		outcome: vocab.Failed, reason: vocab.ReasonOutputTruncated, state: vocab.StateFailed, errHas: []string{"file_read", "not complete JSON"},
 	},
 	{
 		name:    "output_truncated: text, then a cut tool call",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Let me look."), modeltest.ToolCall("call_1", "file_list", `{"pa`), modeltest.Finish(modeltest.FinishTools))}),
-		outcome: Failed, reason: ReasonOutputTruncated, state: StateFailed, output: "Let me look.", truncFile: true,
+		outcome: vocab.Failed, reason: vocab.ReasonOutputTruncated, state: vocab.StateFailed, output: "Let me look.", truncFile: true,
 	},
 	{
 		name:    "output_truncated: thinking only, no file",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Thinking("so much to think"), modeltest.Length())}),
-		outcome: Failed, reason: ReasonOutputTruncated, state: StateFailed,
+		outcome: vocab.Failed, reason: vocab.ReasonOutputTruncated, state: vocab.StateFailed,
 	},
 	{
 		name:    "thinking_only_timeout",
 		script:  fixed(modeltest.Script{Steps: repeat(3000, modeltest.Thinking("hmm ")), Gap: 10 * ms}),
 		limits:  Limits{ThinkingOnly: 300 * ms},
-		outcome: Failed, reason: ReasonThinkingOnlyTimeout, state: StateFailed, errHas: []string{"only thought"},
+		outcome: vocab.Failed, reason: vocab.ReasonThinkingOnlyTimeout, state: vocab.StateFailed, errHas: []string{"only thought"},
 	},
 	{
 		name:    "no_substantive_output_timeout: keepalives only after the first words",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Working on it"), repeat(3000, modeltest.Keepalive())), Gap: 10 * ms}),
 		limits:  Limits{NoProgress: 300 * ms},
-		outcome: Failed, reason: ReasonNoSubstantiveOutput, state: StateFailed, output: "Working on it", errHas: []string{"keepalives do not count"},
+		outcome: vocab.Failed, reason: vocab.ReasonNoSubstantiveOutput, state: vocab.StateFailed, output: "Working on it", errHas: []string{"keepalives do not count"},
 	},
 	{
 		name:    "no_substantive_output_timeout: white space is not progress",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Working"), repeat(3000, modeltest.Text(" "))), Gap: 10 * ms}),
 		limits:  Limits{NoProgress: 300 * ms},
-		outcome: Failed, reason: ReasonNoSubstantiveOutput, state: StateFailed,
+		outcome: vocab.Failed, reason: vocab.ReasonNoSubstantiveOutput, state: vocab.StateFailed,
 	},
 	{
 		name:    "no_activity_timeout",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Working"), modeltest.Pause(time.Minute), modeltest.Stop())}),
 		limits:  Limits{InterDelta: 300 * ms},
-		outcome: Failed, reason: ReasonNoActivity, state: StateFailed, output: "Working", errHas: []string{"Session.FirstTokenTimeoutSeconds"},
+		outcome: vocab.Failed, reason: vocab.ReasonNoActivity, state: vocab.StateFailed, output: "Working", errHas: []string{"Session.FirstTokenTimeoutSeconds"},
 	},
 	{
 		name:    "no_activity_timeout: silence in prefill, after the headers",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Pause(time.Minute), modeltest.Text("late"), modeltest.Stop())}),
 		limits:  Limits{Prefill: 300 * ms},
-		outcome: Failed, reason: ReasonNoActivity, state: StateFailed, errHas: []string{"Subagent timed out: no activity for 0s.", "prefill"},
+		outcome: vocab.Failed, reason: vocab.ReasonNoActivity, state: vocab.StateFailed, errHas: []string{"Subagent timed out: no activity for 0s.", "prefill"},
 	},
 	{
 		name:    "no_activity_timeout: no headers at all",
 		script:  fixed(modeltest.Script{HeaderDelay: time.Minute, Steps: steps(modeltest.Text("late"), modeltest.Stop())}),
 		limits:  Limits{Prefill: 300 * ms},
-		outcome: Failed, reason: ReasonNoActivity, state: StateFailed,
+		outcome: vocab.Failed, reason: vocab.ReasonNoActivity, state: vocab.StateFailed,
 	},
 	{
 		name:    "no_substantive_output_timeout: keepalives refresh the prefill budget, not the no-progress ceiling",
 		script:  fixed(modeltest.Script{Steps: repeat(3000, modeltest.Keepalive()), Gap: 10 * ms}),
 		limits:  Limits{Prefill: 300 * ms, InterDelta: 50 * ms, NoProgress: 600 * ms},
-		outcome: Failed, reason: ReasonNoSubstantiveOutput, state: StateFailed, errHas: []string{"Subagent timed out: no substantive output for 1s."},
+		outcome: vocab.Failed, reason: vocab.ReasonNoSubstantiveOutput, state: vocab.StateFailed, errHas: []string{"Subagent timed out: no substantive output for 1s."},
 	},
 	{
 		name:    "empty_final_response: nothing but a finish",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Stop())}),
-		outcome: Failed, reason: ReasonEmptyFinalResponse, state: StateFailed,
+		outcome: vocab.Failed, reason: vocab.ReasonEmptyFinalResponse, state: vocab.StateFailed,
 	},
 	{
 		name:    "empty_final_response: white space only",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text(" \n "), modeltest.Stop())}),
-		outcome: Failed, reason: ReasonEmptyFinalResponse, state: StateFailed,
+		outcome: vocab.Failed, reason: vocab.ReasonEmptyFinalResponse, state: vocab.StateFailed,
 	},
 	{
 		name:    "empty_final_response: thinking only",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Thinking("hmm"), modeltest.Stop())}),
-		outcome: Failed, reason: ReasonEmptyFinalResponse, state: StateFailed, errHas: []string{"only thinking", "6 empty replies in a row before any tool call", "NetClaw retries 5 times", EmptyResponseFailureMessage},
+		outcome: vocab.Failed, reason: vocab.ReasonEmptyFinalResponse, state: vocab.StateFailed, errHas: []string{"only thinking", "6 empty replies in a row before any tool call", "NetClaw retries 5 times", EmptyResponseFailureMessage},
 	},
 	{
 		name:    "empty_final_response: a tool call and no text, in a run without tools",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.ToolCall("call_1", "file_read", `{"path":`, `"a.md", "_rationale": "look"}`), modeltest.Finish(modeltest.FinishTools))}),
-		outcome: Failed, reason: ReasonEmptyFinalResponse, state: StateFailed, errHas: []string{"file_read", "offers no tools"},
+		outcome: vocab.Failed, reason: vocab.ReasonEmptyFinalResponse, state: vocab.StateFailed, errHas: []string{"file_read", "offers no tools"},
 	},
 	{
 		name:    "llm_call_failed: non-2xx with the server's message",
 		script:  fixed(modeltest.Script{Status: 429, ErrorMessage: "rate limited, slow down"}),
-		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, errHas: []string{"HTTP 429", "rate limited, slow down"},
+		outcome: vocab.Failed, reason: vocab.ReasonLLMCallFailed, state: vocab.StateFailed, errHas: []string{"HTTP 429", "rate limited, slow down"},
 	},
 	{
 		name:    "llm_call_failed: non-2xx with a text body",
 		script:  fixed(modeltest.Script{Status: 502, ErrorBody: "<html>bad gateway</html>"}),
-		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, errHas: []string{"HTTP 502", "bad gateway"},
+		outcome: vocab.Failed, reason: vocab.ReasonLLMCallFailed, state: vocab.StateFailed, errHas: []string{"HTTP 502", "bad gateway"},
 	},
 	{
 		name:    "llm_call_failed: error frame in a 200 stream",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Partial "), modeltest.ErrorFrame("the model is overloaded"), modeltest.Text("never"), modeltest.Stop())}),
-		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, output: "Partial ", errHas: []string{"the model is overloaded"},
+		outcome: vocab.Failed, reason: vocab.ReasonLLMCallFailed, state: vocab.StateFailed, output: "Partial ", errHas: []string{"the model is overloaded"},
 	},
 	{
 		name:    "llm_call_failed: the connection drops",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Half an"), modeltest.Disconnect())}),
-		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, output: "Half an", errHas: []string{"dropped mid-stream"},
+		outcome: vocab.Failed, reason: vocab.ReasonLLMCallFailed, state: vocab.StateFailed, output: "Half an", errHas: []string{"dropped mid-stream"},
 	},
 	{
 		name:    "llm_call_failed: the stream ends with its terminator but no finish",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Where is the end"))}),
-		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, errHas: []string{"without a finish reason"},
+		outcome: vocab.Failed, reason: vocab.ReasonLLMCallFailed, state: vocab.StateFailed, errHas: []string{"without a finish reason"},
 	},
 	{
 		name:    "llm_call_failed: the stream just ends",
 		script:  fixed(modeltest.Script{Steps: steps(modeltest.Text("Where is the end")), NoTerminator: true}),
-		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, errHas: []string{"without a finish reason"},
+		outcome: vocab.Failed, reason: vocab.ReasonLLMCallFailed, state: vocab.StateFailed, errHas: []string{"without a finish reason"},
 	},
 	{
 		name: "llm_call_failed: a malformed frame",
@@ -178,13 +180,13 @@ var outcomeCases = []outcomeCase{
 			}
 			return modeltest.Script{Steps: steps(modeltest.Text("ok"), modeltest.Raw(bad), modeltest.Stop())}
 		},
-		outcome: Failed, reason: ReasonLLMCallFailed, state: StateFailed, errHas: []string{"malformed"},
+		outcome: vocab.Failed, reason: vocab.ReasonLLMCallFailed, state: vocab.StateFailed, errHas: []string{"malformed"},
 	},
 	{
 		name:            "cancelled_by_parent mid-stream",
 		script:          fixed(modeltest.Script{Steps: steps(modeltest.Text("Started "), modeltest.Text("then "), modeltest.Pause(time.Minute), modeltest.Stop())}),
 		cancelAfterText: true,
-		outcome:         Failed, reason: ReasonCancelledByParent, state: StateCancelled, errHas: []string{"cancelled"},
+		outcome:         vocab.Failed, reason: vocab.ReasonCancelledByParent, state: vocab.StateCancelled, errHas: []string{"cancelled"},
 	},
 }
 
@@ -205,7 +207,7 @@ func TestOutcomes(t *testing.T) {
 					t.Fatal(err)
 				}
 				var texts strings.Builder
-				var done *Record
+				var done *runfolder.Record
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				defer cancel()
 				for e := range r.Events(ctx) {
@@ -237,18 +239,18 @@ func TestOutcomes(t *testing.T) {
 				if tc.output != "" && rec.Output != tc.output {
 					t.Errorf("output %q, want %q", rec.Output, tc.output)
 				}
-				if rec.Reason != ReasonEmptyFinalResponse && texts.String() != rec.Output {
+				if rec.Reason != vocab.ReasonEmptyFinalResponse && texts.String() != rec.Output {
 					t.Errorf("text events %q differ from the output %q", texts.String(), rec.Output)
 				}
 				if done.Reason != rec.Reason || done.RunID != rec.RunID {
 					t.Errorf("EventDone record %+v differs", done)
 				}
-				_, hasFile := os.Stat(filepath.Join(rec.Dir, TruncatedOutputFile))
+				_, hasFile := os.Stat(filepath.Join(rec.Dir, runfolder.TruncatedOutputFile))
 				if tc.truncFile != (hasFile == nil) {
 					t.Errorf("truncated-output.md exists: %t, want %t", hasFile == nil, tc.truncFile)
 				}
 				if tc.truncFile {
-					b, _ := os.ReadFile(filepath.Join(rec.Dir, TruncatedOutputFile))
+					b, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.TruncatedOutputFile))
 					if !strings.HasPrefix(string(b), "> **Partial output.**") || !strings.Contains(string(b), rec.Output) {
 						t.Errorf("truncated-output.md:\n%s", b)
 					}
@@ -256,7 +258,7 @@ func TestOutcomes(t *testing.T) {
 				checkFolder(t, rec)
 				reqs := f.srv.Requests()
 				want := 1
-				if rec.Reason == ReasonEmptyFinalResponse && len(rec.ToolCalls) == 0 {
+				if rec.Reason == vocab.ReasonEmptyFinalResponse && len(rec.ToolCalls) == 0 {
 					want = 1 + MaxPreToolEmptyRetries // nudged
 				}
 				if len(reqs) != want || !isTesterSystem(reqs[0].System) || taskOf(reqs[0]) != "Check the thing." ||
@@ -274,7 +276,7 @@ func TestConnectionRefused(t *testing.T) {
 			f := newFixture(t, p)
 			f.srv.Close() // nothing listens on its port any more
 			_, rec := f.run(t, f.spec("x", Limits{}))
-			if rec.Reason != ReasonLLMCallFailed || !strings.Contains(rec.Error, "failed") || !strings.Contains(rec.Error, "Endpoint") {
+			if rec.Reason != vocab.ReasonLLMCallFailed || !strings.Contains(rec.Error, "failed") || !strings.Contains(rec.Error, "Endpoint") {
 				t.Errorf("got %s: %s", rec.Reason, rec.Error)
 			}
 			checkFolder(t, rec)
@@ -298,7 +300,7 @@ func TestLineCap(t *testing.T) {
 			// than the generous 10 s: this case breaks no watchdog limit.
 			roomy := time.Minute
 			_, rec := f.run(t, f.spec("x", Limits{InterDelta: roomy, NoProgress: roomy}))
-			if rec.Reason != ReasonLLMCallFailed || !strings.Contains(rec.Error, "line cap") {
+			if rec.Reason != vocab.ReasonLLMCallFailed || !strings.Contains(rec.Error, "line cap") {
 				t.Errorf("got %s: %s", rec.Reason, rec.Error)
 			}
 		})
@@ -312,15 +314,15 @@ func TestRunJSONIsWrittenBeforeTheRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := LoadRun(f.runner.Dir(), r.ID())
+	rec, err := runfolder.LoadRun(f.runner.Dir(), r.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.State != StateRunning || rec.Outcome != "" || rec.EndedAt != nil || rec.Agent != "tester" || rec.Task != "x" ||
+	if rec.State != vocab.StateRunning || rec.Outcome != "" || rec.EndedAt != nil || rec.Agent != "tester" || rec.Task != "x" ||
 		rec.Model.ModelID != "test-model" || rec.Model.Provider != "mock" || len(rec.Files) != 1 {
 		t.Errorf("run.json at start: %+v", rec)
 	}
-	if !ValidRunID(r.ID()) || r.Dir() != filepath.Join(f.runner.Dir(), r.ID()) {
+	if !runfolder.ValidRunID(r.ID()) || r.Dir() != filepath.Join(f.runner.Dir(), r.ID()) {
 		t.Errorf("id %q dir %q", r.ID(), r.Dir())
 	}
 	if got := f.runner.Get(r.ID()); got != r {
@@ -329,12 +331,12 @@ func TestRunJSONIsWrittenBeforeTheRequest(t *testing.T) {
 	st := r.Status()
 	f.srv.WaitRequests(1, 10*time.Second)
 	st = r.Status()
-	if st.State != StateRunning || !st.HasCall || st.Call.HasFirstDelta || st.Call.Next.Limit != "prefill" {
+	if st.State != vocab.StateRunning || !st.HasCall || st.Call.HasFirstDelta || st.Call.Next.Limit != "prefill" {
 		t.Errorf("status in prefill: %+v", st)
 	}
 	r.Cancel()
 	final, _ := r.Wait()
-	if final.State != StateCancelled {
+	if final.State != vocab.StateCancelled {
 		t.Errorf("state %s", final.State)
 	}
 	if f.runner.Get(r.ID()) != nil {
@@ -355,7 +357,7 @@ func TestCancelByContext(t *testing.T) {
 	}
 	cancel()
 	rec, _ := r.Wait()
-	if rec.Reason != ReasonCancelledByParent || rec.Outcome != Failed {
+	if rec.Reason != vocab.ReasonCancelledByParent || rec.Outcome != vocab.Failed {
 		t.Errorf("got %s/%s", rec.Outcome, rec.Reason)
 	}
 	// Cancelling an ended run changes nothing.
@@ -383,7 +385,7 @@ func TestCancelWhileWaitingForHeaders(t *testing.T) {
 				f.srv.WaitRequests(i+1, 10*time.Second)
 				r.Cancel()
 				rec, _ := r.Wait()
-				if rec.Reason != ReasonCancelledByParent || rec.State != StateCancelled {
+				if rec.Reason != vocab.ReasonCancelledByParent || rec.State != vocab.StateCancelled {
 					t.Fatalf("run %d: got %s/%s: %s", i, rec.Outcome, rec.Reason, rec.Error)
 				}
 			}
@@ -419,13 +421,13 @@ func TestTenConcurrentRuns(t *testing.T) {
 						t.Error(err)
 						return
 					}
-					if want := fmt.Sprintf("Answer to task number %d", i); rec.Outcome != Completed || rec.Output != want {
+					if want := fmt.Sprintf("Answer to task number %d", i); rec.Outcome != vocab.Completed || rec.Output != want {
 						t.Errorf("run %d: %s %q, want %q", i, rec.Outcome, rec.Output, want)
 					}
 				})
 			}
 			wg.Wait()
-			list, err := ListRuns(f.runner.Dir(), Filter{})
+			list, err := runfolder.ListRuns(f.runner.Dir(), runfolder.Filter{})
 			if err != nil || len(list) != 10 {
 				t.Fatalf("listed %d runs: %v", len(list), err)
 			}
@@ -458,7 +460,7 @@ func TestRedaction(t *testing.T) {
 			s := f.spec("Use "+k+" please", Limits{})
 			s.Context = "context with " + k
 			r, rec := f.run(t, s)
-			if rec.Reason != ReasonOutputTruncated || len(rec.Files) != 4 {
+			if rec.Reason != vocab.ReasonOutputTruncated || len(rec.Files) != 4 {
 				t.Fatalf("reason %s (%s), files %v", rec.Reason, rec.Error, rec.Files)
 			}
 			var shown strings.Builder
@@ -517,7 +519,7 @@ func TestEndpointPasswordIsRedacted(t *testing.T) {
 	f.cat = cat
 	f.srv.Enqueue(modeltest.Reply("The endpoint was " + endpoint))
 	_, rec := f.run(t, f.spec("x", Limits{}))
-	if rec.Outcome != Completed || !strings.Contains(rec.Model.Endpoint, "agent:"+redact.Redacted+"@") || strings.Contains(rec.Output, pw) {
+	if rec.Outcome != vocab.Completed || !strings.Contains(rec.Model.Endpoint, "agent:"+redact.Redacted+"@") || strings.Contains(rec.Output, pw) {
 		t.Errorf("record %s, endpoint %q, output %q", rec.Outcome, rec.Model.Endpoint, rec.Output)
 	}
 	filepath.WalkDir(rec.Dir, func(path string, d os.DirEntry, err error) error {
@@ -562,7 +564,7 @@ func TestSpecErrors(t *testing.T) {
 			t.Errorf("%s: %v, want a SpecError with %q", tt.name, err, tt.want)
 		}
 	}
-	if list, _ := ListRuns(f.runner.Dir(), Filter{}); len(list) != 0 {
+	if list, _ := runfolder.ListRuns(f.runner.Dir(), runfolder.Filter{}); len(list) != 0 {
 		t.Errorf("spec errors left %d run folders", len(list))
 	}
 }

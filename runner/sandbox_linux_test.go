@@ -16,9 +16,11 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/mcp/mcptest"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/sandbox"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -81,7 +83,7 @@ func TestStdioMCPWriteLandsInChangesPatch(t *testing.T) {
 	s := f.toolSpec("Write through the server.", dir, Limits{})
 	s.Approve, _ = approve.ParseAll([]string{"mcp:fs"})
 	_, rec := f.run(t, s)
-	if rec.Outcome != Completed || len(rec.ToolCalls) != 1 {
+	if rec.Outcome != vocab.Completed || len(rec.ToolCalls) != 1 {
 		t.Fatalf("got %s/%s %s, calls %+v", rec.Outcome, rec.Reason, rec.Error, rec.ToolCalls)
 	}
 	if res := rec.ToolCalls[0].Result; res.Error || !strings.Contains(res.Text, "wrote 22 bytes") {
@@ -90,7 +92,7 @@ func TestStdioMCPWriteLandsInChangesPatch(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "README.md")); string(b) != readmeText {
 		t.Errorf("the project's README changed: %q", b)
 	}
-	patch, err := os.ReadFile(filepath.Join(rec.Dir, PatchFile))
+	patch, err := os.ReadFile(filepath.Join(rec.Dir, runfolder.PatchFile))
 	if err != nil || !strings.Contains(string(patch), "+written by the server") || !strings.Contains(string(patch), "README.md") {
 		t.Errorf("changes.patch (%v):\n%s", err, patch)
 	}
@@ -188,7 +190,7 @@ func TestSecretValuesAreRedacted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	md, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 	if !strings.Contains(string(md), "- Commands: sandbox: namespaces+landlock") {
 		t.Errorf("result.md lacks the sandbox:\n%s", md)
 	}

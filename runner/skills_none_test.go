@@ -3,6 +3,7 @@ package runner
 import (
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
@@ -19,7 +20,7 @@ func TestSkillLoadWithoutSkills(t *testing.T) {
 	spec := f.toolSpec("Deploy it.", project(t), Limits{})
 	spec.Skills = nil
 	_, rec := f.run(t, spec)
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("outcome %s/%s: %s", rec.Outcome, rec.Reason, rec.Error)
 	}
 	reqs := f.srv.Requests()

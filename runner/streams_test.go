@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -51,17 +53,17 @@ func TestGenerateStreams(t *testing.T) {
 // streamResult is what a replayed cassette's run comes to, as its golden
 // file holds it.
 type streamResult struct {
-	Outcome      Outcome    `json:"outcome"`
-	Reason       string     `json:"reason"`
-	State        string     `json:"state"`
-	Error        string     `json:"error"`
-	Output       string     `json:"output"`
-	FinishReason string     `json:"finish_reason"`
-	Usage        Usage      `json:"usage"`
-	Counts       Counts     `json:"counts"`
-	Timings      Timings    `json:"timings"`
-	Files        []string   `json:"files"`
-	ToolCalls    []ToolCall `json:"tool_calls"`
+	Outcome      vocab.Outcome        `json:"outcome"`
+	Reason       string               `json:"reason"`
+	State        string               `json:"state"`
+	Error        string               `json:"error"`
+	Output       string               `json:"output"`
+	FinishReason string               `json:"finish_reason"`
+	Usage        runfolder.Usage      `json:"usage"`
+	Counts       runfolder.Counts     `json:"counts"`
+	Timings      runfolder.Timings    `json:"timings"`
+	Files        []string             `json:"files"`
+	ToolCalls    []runfolder.ToolCall `json:"tool_calls"`
 	// Transcript is the types of the transcript's lines, in order.
 	Transcript []string `json:"transcript"`
 }

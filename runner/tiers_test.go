@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
@@ -23,7 +24,7 @@ func TestDeferredFirstPartyToolJoinsAfterLoadTool(t *testing.T) {
 				modeltest.Reply("Scheduled."),
 			)
 			_, rec := f.run(t, f.toolSpec("Remind me of the standup.", project(t), Limits{}))
-			if rec.Outcome != Completed {
+			if rec.Outcome != vocab.Completed {
 				t.Fatalf("outcome %s/%s: %s", rec.Outcome, rec.Reason, rec.Error)
 			}
 			reqs := f.srv.Requests()

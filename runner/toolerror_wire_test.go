@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/tools"
@@ -51,12 +52,12 @@ func TestToolErrorsAreSentAsPlainResults(t *testing.T) {
 			_, rec := f.run(t, s)
 			reqs := f.srv.Requests()
 			if tt.failsRun {
-				if rec.Outcome != Failed || rec.Reason != ReasonToolExecutionFailed || len(reqs) != 1 {
+				if rec.Outcome != vocab.Failed || rec.Reason != vocab.ReasonToolExecutionFailed || len(reqs) != 1 {
 					t.Fatalf("got %s/%s after %d requests, want a failed run and no result sent", rec.Outcome, rec.Reason, len(reqs))
 				}
 				return
 			}
-			if rec.Outcome != Completed || len(reqs) != 2 {
+			if rec.Outcome != vocab.Completed || len(reqs) != 2 {
 				t.Fatalf("got %s/%s %q after %d requests", rec.Outcome, rec.Reason, rec.Error, len(reqs))
 			}
 			sent := lastTool(reqs[1])

@@ -13,12 +13,6 @@ import (
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
-// ShellOffered reports whether a trial for audience offers shell_execute:
-// Personal only, as at the runtime ("" counts as Personal).
-func ShellOffered(audience string) bool {
-	return audience == "" || strings.EqualFold(audience, "personal")
-}
-
 // trialAudience parses the spec's audience ("" is Personal).
 func trialAudience(s string) (preview.Audience, error) {
 	if strings.TrimSpace(s) == "" {

@@ -11,8 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -25,7 +27,7 @@ func TestTrialWritesToOverlayAndKeepsPatch(t *testing.T) {
 		modeltest.Reply("Saved the summary."),
 	)
 	_, rec := f.run(t, f.toolSpec("Summarize.", dir, Limits{}))
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "notes")); err == nil {
@@ -37,18 +39,18 @@ func TestTrialWritesToOverlayAndKeepsPatch(t *testing.T) {
 	if r := rec.ToolCalls[1].Result; r.Label != "real" || r.Text != "# Summary\nport 8080\n" {
 		t.Errorf("file_read after the write: %+v", r)
 	}
-	patch, err := os.ReadFile(filepath.Join(rec.Dir, PatchFile))
+	patch, err := os.ReadFile(filepath.Join(rec.Dir, runfolder.PatchFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(patch), "+++ b/notes/summary.md\n@@ -0,0 +1,2 @@\n+# Summary\n+port 8080\n") {
 		t.Errorf("changes.patch:\n%s", patch)
 	}
-	if len(rec.Changes) != 1 || rec.Changes[0] != (ChangeRecord{Path: "notes/summary.md", Kind: "added"}) {
+	if len(rec.Changes) != 1 || rec.Changes[0] != (runfolder.ChangeRecord{Path: "notes/summary.md", Kind: "added"}) {
 		t.Errorf("record changes %+v", rec.Changes)
 	}
-	md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
-	if !strings.Contains(string(md), "result: ok, overlay,") || !strings.Contains(string(md), PatchFile) {
+	md, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
+	if !strings.Contains(string(md), "result: ok, overlay,") || !strings.Contains(string(md), runfolder.PatchFile) {
 		t.Errorf("result.md:\n%s", md)
 	}
 }
@@ -61,7 +63,7 @@ func TestShellUnattendedFailsTheRun(t *testing.T) {
 		modeltest.Reply("never reached"),
 	)
 	_, rec := f.run(t, f.toolSpec("Run it.", dir, Limits{}))
-	if rec.Outcome != Failed || rec.Reason != ReasonToolExecutionFailed ||
+	if rec.Outcome != vocab.Failed || rec.Reason != vocab.ReasonToolExecutionFailed ||
 		!strings.Contains(rec.Error, "Tool 'shell_execute' requires interactive approval, but no parent approval bridge is available.") ||
 		!strings.Contains(rec.Error, "--approve 'shell_execute:touch x'") {
 		t.Fatalf("got %s/%s %q", rec.Outcome, rec.Reason, rec.Error)
@@ -95,7 +97,7 @@ func TestShellApprovedAndDenied(t *testing.T) {
 		return approve.Deny, nil
 	})
 	_, rec := f.run(t, s)
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
 	}
 	if r := rec.ToolCalls[0].Result; r.Label != "approved" || r.Text != "Exit code: 0\nhi\n" {
@@ -125,7 +127,7 @@ func TestWebFetchKeepsThePageInTheSessionFolder(t *testing.T) {
 	s := f.toolSpec("Fetch it.", project(t), Limits{})
 	s.Approve, _ = approve.ParseAll([]string{"web_fetch:" + page.URL + "/*"})
 	_, rec := f.run(t, s)
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
 	}
 	res := rec.ToolCalls[0].Result
@@ -167,7 +169,7 @@ func TestUnsavedRunKeepsItsPatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, PatchFile)); err != nil || !strings.Contains(string(b), "+++ b/a.md") {
+	if b, err := os.ReadFile(filepath.Join(dir, runfolder.PatchFile)); err != nil || !strings.Contains(string(b), "+++ b/a.md") {
 		t.Errorf("kept patch %q %v", b, err)
 	}
 }
@@ -206,7 +208,7 @@ func TestAskInEventsForRun(t *testing.T) {
 	if asked != 1 {
 		t.Errorf("asked %d times, want 1 (for this run covers the second call)", asked)
 	}
-	if rec.Outcome != Completed || rec.ToolCalls[0].Result.Label != "approved" || rec.ToolCalls[1].Result.Text != "Exit code: 0\ntwo\n" {
+	if rec.Outcome != vocab.Completed || rec.ToolCalls[0].Result.Label != "approved" || rec.ToolCalls[1].Result.Text != "Exit code: 0\ntwo\n" {
 		t.Errorf("got %s/%s %+v %+v", rec.Outcome, rec.Reason, rec.ToolCalls[0].Result, rec.ToolCalls[1].Result)
 	}
 }
@@ -222,7 +224,7 @@ func TestLongResultIsSpilledAndReadOn(t *testing.T) {
 		modeltest.Reply("done"),
 	)
 	_, rec := f.run(t, f.toolSpec("Read it.", dir, Limits{}))
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
 	}
 	first := rec.ToolCalls[0].Result
@@ -274,7 +276,7 @@ func TestLongShellResultReadBack(t *testing.T) {
 	}
 	s.Approve = pats
 	_, rec := f.run(t, s)
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
 	}
 	reqs := f.srv.Requests()
@@ -313,7 +315,7 @@ func TestShellTempDirIsTheRunsTempDir(t *testing.T) {
 	s := f.toolSpec("Run it.", dir, Limits{})
 	s.Approve, _ = approve.ParseAll([]string{"shell_execute:echo *"})
 	_, rec := f.run(t, s)
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
 	}
 	tmp := filepath.Join(rec.Dir, SessionDir, "subagents", rec.RunID, "tmp")
@@ -348,10 +350,10 @@ func TestBinaryWriteInPatch(t *testing.T) {
 	s := f.toolSpec("Save.", dir, Limits{})
 	s.Secrets = []string{"planted-bin-secret-77"}
 	_, rec := f.run(t, s)
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
 	}
-	pf := filepath.Join(rec.Dir, PatchFile)
+	pf := filepath.Join(rec.Dir, runfolder.PatchFile)
 	patch, err := os.ReadFile(pf)
 	if err != nil || !strings.Contains(string(patch), "GIT binary patch\nliteral ") {
 		t.Fatalf("changes.patch (%v):\n%s", err, patch)

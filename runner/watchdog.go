@@ -3,8 +3,9 @@ package runner
 import (
 	"fmt"
 	"time"
-	"unicode"
 
+	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -93,7 +94,7 @@ func (w *Watchdog) Observe(e wire.Event, t time.Time) {
 	w.Wire(t)
 	switch e.Kind {
 	case wire.Text:
-		if !Visible(e.Text) {
+		if !termsafe.Visible(e.Text) {
 			return
 		}
 		w.progress(t)
@@ -131,13 +132,13 @@ func (w *Watchdog) Next() (Trip, bool) {
 		}
 	}
 	if w.firstDelta.IsZero() {
-		consider(ReasonNoActivity, "prefill", w.limits.Prefill, w.lastWire)
+		consider(vocab.ReasonNoActivity, "prefill", w.limits.Prefill, w.lastWire)
 	} else {
-		consider(ReasonNoActivity, "inter-delta", w.limits.InterDelta, w.lastWire)
+		consider(vocab.ReasonNoActivity, "inter-delta", w.limits.InterDelta, w.lastWire)
 	}
-	consider(ReasonNoSubstantiveOutput, "no-progress", w.limits.NoProgress, w.lastProgress)
+	consider(vocab.ReasonNoSubstantiveOutput, "no-progress", w.limits.NoProgress, w.lastProgress)
 	if w.thinking {
-		consider(ReasonThinkingOnlyTimeout, "thinking-only", w.limits.ThinkingOnlyCap(), w.capStart)
+		consider(vocab.ReasonThinkingOnlyTimeout, "thinking-only", w.limits.ThinkingOnlyCap(), w.capStart)
 	}
 	return best, found
 }
@@ -201,15 +202,4 @@ func (w *Watchdog) Status(now time.Time) WatchStatus {
 		s.Next, s.NextIn, s.HasNext = t, max(t.At.Sub(now), 0), true
 	}
 	return s
-}
-
-// Visible reports whether s has a character a reader would see: anything
-// but white space and invisible format and control characters.
-func Visible(s string) bool {
-	for _, r := range s {
-		if !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) && !unicode.IsControl(r) {
-			return true
-		}
-	}
-	return false
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -36,53 +37,53 @@ func TestWatchdog(t *testing.T) {
 		want   string
 		wantAt int
 	}{
-		{name: "nothing at all: the prefill budget, no_activity_timeout", limits: prefill, want: ReasonNoActivity, wantAt: 1000},
+		{name: "nothing at all: the prefill budget, no_activity_timeout", limits: prefill, want: vocab.ReasonNoActivity, wantAt: 1000},
 		{
 			name:   "keepalives, roles and usage refresh the prefill budget, and do not end prefill",
 			limits: prefill,
 			steps:  []step{{at: 100, ev: kind(wire.Keepalive)}, {at: 200, ev: kind(wire.Role)}, {at: 300, ev: wire.Event{Kind: wire.Usage}}, {at: 400, ev: kind(wire.Meta)}, {at: 500, wire: true}},
-			want:   ReasonNoActivity, wantAt: 1500,
+			want:   vocab.ReasonNoActivity, wantAt: 1500,
 		},
 		{
 			name:   "white space text does not end prefill",
 			limits: prefill,
 			steps:  []step{{at: 100, ev: text(" \n\t\u200b")}, {at: 1050, ev: kind(wire.Keepalive)}},
-			want:   ReasonNoActivity, wantAt: 2050,
+			want:   vocab.ReasonNoActivity, wantAt: 2050,
 		},
 		{
 			name:  "the no-progress ceiling runs from the call's start, through keepalives",
 			steps: []step{{at: 100, ev: kind(wire.Keepalive)}, {at: 200, ev: kind(wire.Keepalive)}, {at: 300, ev: kind(wire.Keepalive)}, {at: 400, ev: kind(wire.Keepalive)}},
-			want:  ReasonNoSubstantiveOutput, wantAt: 500,
+			want:  vocab.ReasonNoSubstantiveOutput, wantAt: 500,
 		},
 		{
 			name:  "after the first text: inter-delta on silence",
 			steps: []step{{at: 400, ev: text("Hi")}},
-			want:  ReasonNoActivity, wantAt: 700,
+			want:  vocab.ReasonNoActivity, wantAt: 700,
 		},
 		{
 			name:  "keepalives hold off inter-delta but not no-progress",
 			steps: []step{{at: 100, ev: text("Hi")}, {at: 300, ev: kind(wire.Keepalive)}, {at: 500, ev: kind(wire.Keepalive)}},
-			want:  ReasonNoSubstantiveOutput, wantAt: 600,
+			want:  vocab.ReasonNoSubstantiveOutput, wantAt: 600,
 		},
 		{
 			name:  "raw bytes hold off inter-delta",
 			steps: []step{{at: 100, ev: text("Hi")}, {at: 350, wire: true}},
-			want:  ReasonNoSubstantiveOutput, wantAt: 600,
+			want:  vocab.ReasonNoSubstantiveOutput, wantAt: 600,
 		},
 		{
 			name:  "role and usage frames are not progress",
 			steps: []step{{at: 100, ev: text("Hi")}, {at: 300, ev: kind(wire.Role)}, {at: 550, ev: wire.Event{Kind: wire.Usage}}},
-			want:  ReasonNoSubstantiveOutput, wantAt: 600,
+			want:  vocab.ReasonNoSubstantiveOutput, wantAt: 600,
 		},
 		{
 			name:  "white space text is not progress",
 			steps: []step{{at: 100, ev: text("Hi")}, {at: 300, ev: text("   ")}, {at: 550, ev: text("\n")}},
-			want:  ReasonNoSubstantiveOutput, wantAt: 600,
+			want:  vocab.ReasonNoSubstantiveOutput, wantAt: 600,
 		},
 		{
 			name:  "a tool call is progress",
 			steps: []step{{at: 100, ev: text("Hi")}, {at: 350, ev: wire.Event{Kind: wire.ToolCall}}},
-			want:  ReasonNoActivity, wantAt: 650,
+			want:  vocab.ReasonNoActivity, wantAt: 650,
 		},
 		{
 			name: "thinking only: three times the ceiling from the call's start",
@@ -93,7 +94,7 @@ func TestWatchdog(t *testing.T) {
 				}
 				return s
 			}(),
-			want: ReasonThinkingOnlyTimeout, wantAt: 1500,
+			want: vocab.ReasonThinkingOnlyTimeout, wantAt: 1500,
 		},
 		{
 			name: "visible text restarts the thinking-only cap",
@@ -103,7 +104,7 @@ func TestWatchdog(t *testing.T) {
 				{at: 1400, ev: thinking("f")}, {at: 1600, ev: thinking("g")}, {at: 1800, ev: thinking("h")},
 				{at: 2000, ev: thinking("i")},
 			},
-			want: ReasonThinkingOnlyTimeout, wantAt: 2100,
+			want: vocab.ReasonThinkingOnlyTimeout, wantAt: 2100,
 		},
 		{
 			name: "white space text does not restart the cap",
@@ -112,13 +113,13 @@ func TestWatchdog(t *testing.T) {
 				{at: 800, ev: thinking("c")}, {at: 1000, ev: thinking("d")}, {at: 1200, ev: thinking("e")},
 				{at: 1400, ev: thinking("f")},
 			},
-			want: ReasonThinkingOnlyTimeout, wantAt: 1500,
+			want: vocab.ReasonThinkingOnlyTimeout, wantAt: 1500,
 		},
 		{
 			name:   "explicit thinking-only cap",
 			limits: Limits{NoProgress: 500 * time.Millisecond, ThinkingOnly: 700 * time.Millisecond},
 			steps:  []step{{at: 100, ev: thinking("a")}, {at: 400, ev: thinking("b")}},
-			want:   ReasonThinkingOnlyTimeout, wantAt: 700,
+			want:   vocab.ReasonThinkingOnlyTimeout, wantAt: 700,
 		},
 		{name: "no limits at all", limits: Limits{}, steps: []step{{at: 100, ev: text("a")}}, want: ""},
 	}
@@ -178,14 +179,6 @@ func TestWatchdogStatus(t *testing.T) {
 	}
 	if s.Next.Limit != "inter-delta" || s.NextIn != 250*time.Millisecond {
 		t.Errorf("next: %s in %v", s.Next.Limit, s.NextIn)
-	}
-}
-
-func TestVisible(t *testing.T) {
-	for s, want := range map[string]bool{"": false, " \n\t": false, "\u200b\u00a0": false, "\x1b": false, "a": true, " .": true, "é": true} {
-		if Visible(s) != want {
-			t.Errorf("Visible(%q) = %t", s, !want)
-		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/watch"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/tools"
@@ -135,7 +136,7 @@ type Model struct {
 	md       markdownCache
 	prompts  promptCache
 
-	watcher *Watcher
+	watcher *watch.Watcher
 	// editing is the new agent's draft while the editor has it.
 	editing *draft
 	// selectAfterScan is a file to select once a scan lists it (a file

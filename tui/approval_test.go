@@ -8,10 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/agentdesk/agentdesk/runner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/agentdesk/agentdesk/lint/vocab"
+
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
@@ -65,7 +66,7 @@ func TestApprovalOverlay(t *testing.T) {
 			}
 			rh.pumpUntil("the run ends", rv.ended)
 			res := rv.record.ToolCalls[0].Result
-			if rv.record.Outcome != runner.Completed || res.Label != tt.label || !strings.HasPrefix(res.Text, tt.text) {
+			if rv.record.Outcome != vocab.Completed || res.Label != tt.label || !strings.HasPrefix(res.Text, tt.text) {
 				t.Fatalf("outcome %s/%s, shell result %+v", rv.record.Outcome, rv.record.Reason, res)
 			}
 			if b, _ := os.ReadFile(filepath.Join(project, "notes.md")); string(b) != "old\n" {
@@ -94,7 +95,7 @@ func TestApprovalAnsweredAfterCancel(t *testing.T) {
 	o := rh.overlays.top().(*approvalOverlay)
 	rv.run.Cancel()
 	rh.pumpUntil("the run ends", rv.ended)
-	if rv.record.Reason != runner.ReasonCancelledByParent {
+	if rv.record.Reason != vocab.ReasonCancelledByParent {
 		t.Errorf("cancelled while asking: %s/%s", rv.record.Outcome, rv.record.Reason)
 	}
 	// The prompt closed with its run, and the ask was answered as cancelled.
@@ -134,7 +135,7 @@ func TestApprovalPromptCancelsRun(t *testing.T) {
 		t.Fatalf("cancelling did not close the prompt:\n%s", rh.screen())
 	}
 	rh.pumpUntil("the run ends", rv.ended)
-	if rv.record.Reason != runner.ReasonCancelledByParent {
+	if rv.record.Reason != vocab.ReasonCancelledByParent {
 		t.Errorf("got %s/%s, want cancelled_by_parent", rv.record.Outcome, rv.record.Reason)
 	}
 }

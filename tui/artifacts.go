@@ -11,7 +11,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // artifactsPane is the Artifacts tab: the past runs of the selected agent,
@@ -20,7 +21,7 @@ type artifactsPane struct {
 	e         *env
 	scroll    scroller
 	agentPath string // whose runs records holds
-	records   []runner.Record
+	records   []runfolder.Record
 	err       error
 	loading   bool
 	valid     bool
@@ -34,14 +35,14 @@ type artifactsPane struct {
 type artifactsMsg struct {
 	agentPath string
 	gen       int
-	records   []runner.Record
+	records   []runfolder.Record
 	err       error
 }
 
 func (p *artifactsPane) invalidate() { p.valid, p.cache = false, nil }
 
 // selected returns the chosen run, or nil.
-func (p *artifactsPane) selected() *runner.Record {
+func (p *artifactsPane) selected() *runfolder.Record {
 	if p.sel < 0 || p.sel >= len(p.records) {
 		return nil
 	}
@@ -94,7 +95,7 @@ func (p *artifactsPane) need(int) tea.Cmd {
 	p.gen++
 	gen, dir, name, path := p.gen, e.opts.Runner.Dir(), f.Name(), f.Path
 	return func() tea.Msg {
-		recs, err := runner.ListRuns(dir, runner.Filter{Agent: name})
+		recs, err := runfolder.ListRuns(dir, runfolder.Filter{Agent: name})
 		return artifactsMsg{agentPath: path, gen: gen, records: recs, err: err}
 	}
 }
@@ -187,7 +188,7 @@ func (p *artifactsPane) lines(w int) []string {
 		if r.Timings.TotalMS > 0 {
 			took = dur(time.Duration(r.Timings.TotalMS) * time.Millisecond)
 		}
-		reason := Sanitize(runner.ReasonText(r.Reason))
+		reason := Sanitize(vocab.ReasonText(r.Reason))
 		line := row(r.StartedAt.Local().Format(layout), Sanitize(r.State), reason, took)
 		add(choiceRow(st, line, w, i == p.sel, e.paneFocused))
 		if r.Reason != "" && (reasonW < 8 || ansi.StringWidth(reason) > reasonW) {
@@ -239,5 +240,5 @@ func (p *artifactsPane) pager() tea.Cmd {
 	if r == nil {
 		return nil
 	}
-	return pagerCmd(p.e.opts.Environ, filepath.Join(r.Dir, runner.ResultFile))
+	return pagerCmd(p.e.opts.Environ, filepath.Join(r.Dir, runfolder.ResultFile))
 }

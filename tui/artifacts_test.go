@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // pastRunsModel is a browser on the test home whose runs folder holds the
@@ -91,12 +92,12 @@ func TestReloadRereadsTheRuns(t *testing.T) {
 	src := filepath.Join("testdata", "runs", "1111aaaa2222bbbb3333cccc4444dddd")
 	dst := filepath.Join(tm.opts.Runner.Dir(), id)
 	copyDir(t, src, dst)
-	data, err := os.ReadFile(filepath.Join(dst, runner.RunFile))
+	data, err := os.ReadFile(filepath.Join(dst, runfolder.RunFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	data = []byte(strings.Replace(string(data), "1111aaaa2222bbbb3333cccc4444dddd", id, 1))
-	if err := os.WriteFile(filepath.Join(dst, runner.RunFile), data, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dst, runfolder.RunFile), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tm.keys("ctrl+r")

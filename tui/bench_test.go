@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/watch"
 )
 
 // agentText is a definition of about 600 bytes.
@@ -152,7 +153,7 @@ func BenchmarkWriteToUpdatedList(b *testing.B) {
 				b.Fatal(err)
 			}
 			m.Update(catalogMsg{cat: c})
-			w, err := StartWatcher(h, 100*time.Millisecond)
+			w, err := watch.Start(h, 100*time.Millisecond)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -160,7 +161,7 @@ func BenchmarkWriteToUpdatedList(b *testing.B) {
 			target := filepath.Join(h.Agents, "agent-00042.md")
 			// One turn of the loop the program runs: the watcher's change
 			// becomes a rescan of its paths, whose catalog is applied and drawn.
-			apply := func(c Change) {
+			apply := func(c watch.Change) {
 				for _, msg := range collect(m.requestRescan(c.Paths, false)) {
 					if cm, ok := msg.(catalogMsg); ok {
 						m.Update(cm)

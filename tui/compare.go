@@ -8,8 +8,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/rundiff"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // compareView is the Run pane's comparison of the run shown with an
@@ -51,12 +51,12 @@ type compareMsg struct {
 func compareCmd(runsDir, agent, after string, back, gen int) tea.Cmd {
 	return func() tea.Msg {
 		msg := compareMsg{gen: gen}
-		recs, err := runner.ListRuns(runsDir, runner.Filter{Agent: agent})
+		recs, err := runfolder.ListRuns(runsDir, runfolder.Filter{Agent: agent})
 		if err != nil {
 			msg.err = err
 			return msg
 		}
-		var ended []runner.Record
+		var ended []runfolder.Record
 		for _, r := range recs {
 			if r.Ended() {
 				ended = append(ended, r) // newest first

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/tui/demo"
@@ -80,7 +81,7 @@ func TestLiveFirstDeltaIsTheRecordOne(t *testing.T) {
 		{Kind: runner.EventThinking, Call: 2, At: 1850 * time.Millisecond, Text: "hmm"},
 		{Kind: runner.EventText, Call: 2, At: 2100 * time.Millisecond, Text: "answer"},
 	}})
-	rv.status = runner.Status{State: runner.StateRunning, Elapsed: 3 * time.Second, HasCall: true,
+	rv.status = runner.Status{State: vocab.StateRunning, Elapsed: 3 * time.Second, HasCall: true,
 		Call: runner.WatchStatus{FirstDelta: 250 * time.Millisecond, HasFirstDelta: true, Elapsed: time.Second}}
 	if scr := rh.screen(); !strings.Contains(scr, "first delta 1.9s") {
 		t.Errorf("the live first delta is not the run's (1.9s):\n%s", scr)

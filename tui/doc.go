@@ -6,7 +6,7 @@
 // owning its state, scrolling, keys and rendering; the agent list; the
 // overlays on a stack above them (help, prompts, the run form, the
 // viewer); one key map per view and
-// the Styles; and the Watcher that turns file-system events into messages.
+// the Styles; and the adapter that turns lint/watch's changes into messages.
 // The root AGENTS.md ("The browser") says how a message flows and where a new pane
 // goes. It never parses or validates a definition itself (it asks lint),
 // never builds a layer itself (it asks preview) and never talks to a model

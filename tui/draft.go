@@ -13,7 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/atomicfile"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // A new agent is written as a draft outside the agents folder, so that a
@@ -55,7 +55,7 @@ func (e *env) draftsDir() (string, error) {
 	if e.opts.DraftsDir != "" {
 		return e.opts.DraftsDir, nil
 	}
-	runs, err := runner.DefaultRunsDir(e.getenv)
+	runs, err := runfolder.DefaultRunsDir(e.getenv)
 	if err != nil {
 		return "", fmt.Errorf("no folder for drafts: %w", err)
 	}

@@ -237,3 +237,14 @@ func golden(t testing.TB, name, got string) {
 		t.Errorf("%s differs from the golden file (go test ./tui -update rewrites it):\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
 	}
 }
+
+// write writes text to path, making its folder.
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

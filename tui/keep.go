@@ -13,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/keepcase"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // keptMsg says how keeping a run as a test case went.
@@ -28,7 +29,7 @@ type keptMsg struct {
 // <agent>.test.yaml), then records the case from the run's recording, so
 // the Tests pane and `agentdesk test --offline` replay it. It reads and
 // writes files: a Cmd.
-func keepCmd(ctx context.Context, o suite.Options, agents string, rec runner.Record) tea.Cmd {
+func keepCmd(ctx context.Context, o suite.Options, agents string, rec runfolder.Record) tea.Cmd {
 	return func() tea.Msg {
 		path := filepath.Join(agents, rec.Agent+suitefile.TestSuffix)
 		c := keepcase.FromRun(&rec, path, "")
@@ -36,7 +37,7 @@ func keepCmd(ctx context.Context, o suite.Options, agents string, rec runner.Rec
 		if msg.err = keepcase.Append(path, c); msg.err != nil {
 			return msg
 		}
-		tapePath := filepath.Join(rec.Dir, runner.StreamFile)
+		tapePath := filepath.Join(rec.Dir, runfolder.StreamFile)
 		tape, err := runner.LoadCassette(tapePath)
 		if errors.Is(err, fs.ErrNotExist) {
 			return msg
@@ -70,7 +71,7 @@ func (p *runPane) keep() tea.Cmd {
 }
 
 // keepRun keeps rec (a run of the selected agent) as a test case.
-func (e *env) keepRun(rec runner.Record) tea.Cmd {
+func (e *env) keepRun(rec runfolder.Record) tea.Cmd {
 	if rec.Agent == "" || rec.Frontline != nil {
 		return e.notify("a routing run keeps no agent test case", true)
 	}

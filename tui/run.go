@@ -3,20 +3,19 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/approve"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // runTickEvery is how often the clocks of running runs are redrawn.
@@ -35,7 +34,7 @@ type runView struct {
 	// prompt and message are the request the run sent: the system
 	// prompt's parts (nil for a replay that names no agent) and the first
 	// user message, redacted.
-	prompt  *runner.PromptRecord
+	prompt  *runfolder.PromptRecord
 	message string
 	// firstAt is when the first text, thinking or tool call came, since
 	// the run started: the clock run.json's first delta reads.
@@ -44,9 +43,9 @@ type runView struct {
 	segs       []*runSegment
 	next       int // index of the next event to read
 	status     runner.Status
-	record     *runner.Record // set when the run has ended
-	err        error          // reading events failed
-	writeErr   error          // the run folder could not be written
+	record     *runfolder.Record // set when the run has ended
+	err        error             // reading events failed
+	writeErr   error             // the run folder could not be written
 	// patch is the ended run's changes.patch ("" for none), and its rows
 	// at width patchW in style generation patchGen.
 	patch            string
@@ -62,7 +61,7 @@ type runView struct {
 type runSegment struct {
 	kind   runner.EventKind
 	stream streamText
-	tool   *runner.ToolCall
+	tool   *runfolder.ToolCall
 	// rows of a tool call or result at width w, in style generation stGen
 	w, stGen int
 	rows     []string
@@ -240,7 +239,7 @@ type (
 		task      string
 		context   string
 		tools     bool
-		prompt    *runner.PromptRecord
+		prompt    *runfolder.PromptRecord
 		message   string
 	}
 	// runEventsMsg carries the events from index from on, all that were
@@ -372,7 +371,7 @@ func (p *runPane) handleKey(msg tea.KeyPressMsg, _ bool) (tea.Cmd, bool) {
 // toolsRefused reports a run whose model refused the request because it
 // offered tools: running again without them is what helps.
 func toolsRefused(rv *runView) bool {
-	return rv != nil && rv.tools && rv.record != nil && rv.record.Reason == runner.ReasonLLMCallFailed && runner.ToolsRefused(rv.record.Error)
+	return rv != nil && rv.tools && rv.record != nil && rv.record.Reason == vocab.ReasonLLMCallFailed && runner.ToolsRefused(rv.record.Error)
 }
 
 // againWithoutTools runs the shown run's task again, offering no tools,
@@ -497,7 +496,7 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 		first, _, _ := strings.Cut(rv.writeErr.Error(), "\n")
 		cmd = tea.Batch(cmd, e.notify(rv.agent+": the run folder could not be written: "+first, true))
 	case !p.visible() || sel == nil || sel.Path != rv.agentPath:
-		cmd = tea.Batch(cmd, e.notify(rv.agent+": run finished — "+outcomeText(rv.record)+" ("+keyName(e.keys.Browser.Tab3)+")", rv.record == nil || rv.record.Outcome != runner.Completed))
+		cmd = tea.Batch(cmd, e.notify(rv.agent+": run finished — "+outcomeText(rv.record)+" ("+keyName(e.keys.Browser.Tab3)+")", rv.record == nil || rv.record.Outcome != vocab.Completed))
 	}
 	return cmd, true
 }
@@ -591,486 +590,11 @@ func shortID(id string) string {
 	return id
 }
 
-// outcomeText is runner.StatusText: "Completed", "Cancelled ·
+// outcomeText is runfolder.StatusText: "Completed", "Cancelled ·
 // cancelled_by_parent", the words runs and run use.
-func outcomeText(r *runner.Record) string {
+func outcomeText(r *runfolder.Record) string {
 	if r == nil {
 		return "ended (its record could not be read)"
 	}
-	return runner.StatusText(r)
-}
-
-// content is the Run pane for the selected file: the run's head (task,
-// model, clocks) built fresh, the stream from its kept rows, the banner.
-func (p *runPane) content(w int) blocks {
-	e := p.e
-	st := &e.st
-	sel := e.selected()
-	switch {
-	case e.opts.Runner == nil:
-		return lines(wrap("Trial runs are off: "+Sanitize(e.runnerUnavailable()), w))
-	case sel == nil:
-		return lines([]string{st.Dim.Render("Select an agent to run it.")})
-	}
-	if p.compare.on && p.compare.agentPath == sel.Path {
-		return p.compareBlocks(w)
-	}
-	rv := p.current(sel.Path)
-	if rv == nil {
-		return lines(p.intro(sel, w))
-	}
-	return p.runBlocks(rv, sel, w)
-}
-
-// intro tells how a run of sel would go before there is one.
-func (p *runPane) intro(sel *lint.File, w int) []string {
-	e := p.e
-	st := &e.st
-	var out []string
-	if sel.Status == lint.NotLoaded {
-		return wrap(fileLabel(sel)+" is not loaded: "+Sanitize(sel.Reason)+". The runtime would not run it; enable its feed in SkillFeeds in netclaw.json.", w)
-	}
-	if sel.Status != lint.Loaded {
-		return wrap(fileLabel(sel)+" is rejected: the runtime would not run it. Fix it first (see the Definition pane).", w)
-	}
-	out = append(out, st.Title.Render("Trial run of "+fileLabel(sel)))
-	out = append(out, wrap("Press "+keyName(e.keys.Run.Run)+", give a task (and optional context), and the agent runs against the model NetClaw would use, classified as the runtime would: completed, output_truncated, thinking_only_timeout…", w)...)
-	cfg := e.config()
-	out = append(out, "")
-	model, err := runner.ResolveModel(cfg, sel.Def.ModelRole)
-	if err != nil {
-		out = append(out, wrap(st.Error.Render("model: ")+Sanitize(err.Error()), w)...)
-	} else {
-		out = append(out, modelLines(st, model, w, true)...)
-	}
-	switch r := p.recorded[model.Endpoint]; {
-	case err != nil || model.Type != runner.ReplayProviderType:
-		out = append(out, limitLines(st, runner.LimitsFor(cfg, sel.Def), w)...)
-	case r == nil || !r.ready:
-		out = append(out, labelled(st, "Limits   ", "reading the recording…", w)...)
-	case r.err != nil:
-		out = append(out, labelled(st, "Limits   ", "the recording's: "+Sanitize(r.err.Error()), w)...)
-	default:
-		out = append(out, limitLines(st, r.limits, w)...)
-		for _, l := range labelled(st, "         ", "recorded: a replay applies the recording's limits", w) {
-			out = append(out, st.Dim.Render(l))
-		}
-	}
-	tools := "none (no project folder)"
-	if e.opts.Project != "" {
-		tools = "file_read, file_list, read-only in " + e.shortPath(e.opts.Project)
-	}
-	out = append(out, labelled(st, "Tools    ", Sanitize(tools), w)...)
-	out = append(out, "")
-	for _, l := range wrap("Runs go to "+Sanitize(e.shortPath(e.opts.Runner.Dir())), w) {
-		out = append(out, st.Dim.Render(l))
-	}
-	return out
-}
-func modelLines(st *Styles, md runner.Model, w int, endpoint bool) []string {
-	line := fmt.Sprintf("%s at %s (%s)", md.ModelID, md.Provider, md.Type)
-	if endpoint {
-		line = fmt.Sprintf("%s at %s (%s, %s)", md.ModelID, md.Provider, md.Type, md.Endpoint)
-	}
-	out := labelled(st, "Model    ", Sanitize(line), w)
-	if md.Via != "" {
-		for _, l := range wrap("via "+Sanitize(md.Via), max(w-9, 10)) {
-			out = append(out, "         "+st.Dim.Render(l))
-		}
-	}
-	return out
-}
-
-func limitLines(st *Styles, l runner.Limits, w int) []string {
-	line := fmt.Sprintf("prefill %s · inter-delta %s · no-progress %s · thinking-only %s",
-		dur(l.Prefill), dur(l.InterDelta), dur(l.NoProgress), dur(l.ThinkingOnlyCap()))
-	return labelled(st, "Limits   ", line, w)
-}
-
-// dur prints a duration compactly: 850ms, 12.3s, 20m, 1h0m.
-func dur(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return "—"
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	case d < time.Hour:
-		if d%time.Minute == 0 {
-			return fmt.Sprintf("%dm", int(d.Minutes()))
-		}
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	}
-	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-}
-
-// runBlocks renders one run: what it is, its clocks, the stream, and the
-// outcome banner once it has ended.
-func (p *runPane) runBlocks(rv *runView, sel *lint.File, w int) blocks {
-	e := p.e
-	st := &e.st
-	k := e.keys
-	var head []string
-	add := func(ls ...string) { head = append(head, ls...) }
-	runs := p.forAgent(sel.Path)
-	pos := 0
-	for i, r := range runs {
-		if r == rv {
-			pos = i + 1
-		}
-	}
-	state := "Running"
-	if rv.ended() {
-		state = outcomeText(rv.record)
-	}
-	title := fmt.Sprintf("Run %d/%d · %s · %s", pos, len(runs), shortID(rv.id), state)
-	more := keyName(k.Run.Run) + ": new run"
-	if len(runs) > 1 {
-		more = keyName(k.Run.NextRun) + ": next run · " + more
-	}
-	if !rv.ended() {
-		more = keyName(k.Run.Cancel) + ": cancel · " + more
-	}
-	add(spread(st.Title.Render(title), st.Dim.Render(more), w)...)
-	add(p.watchLines(sel.Path, w)...)
-	add(p.sampleLines(sel.Path, w)...)
-	add(wrap("Task: "+Sanitize(rv.task), w)...)
-	if rv.context != "" {
-		for _, l := range wrap("Context: "+Sanitize(rv.context), w) {
-			add(st.Dim.Render(l))
-		}
-	}
-	add(modelLines(st, rv.run.Model(), w, false)...)
-	if rv.prompt != nil && len(rv.prompt.Missing) > 0 {
-		add(cut(st.Warning.Render("Sent without "+strings.Join(rv.prompt.Missing, ", ")+": "+Sanitize(homeNamed(e.cat, rv.prompt.MissingReasons[rv.prompt.Missing[0]]))), w))
-	}
-	add(clockLines(st, rv, w)...)
-	add(st.Separator.Render(strings.Repeat("─", w)))
-	out := blocks{{lines: head}}
-	if rv.prompt != nil {
-		out = append(out, block{lines: sentLines(st, e.cat, rv, p.showRequest, keyName(k.Run.Request), w)})
-	}
-	out = append(out, p.streamBlocks(rv, w)...)
-	out = append(out, p.changesBlock(rv, w)...)
-	if rv.ended() {
-		out = append(out, block{lines: append([]string{""}, bannerLines(st, k, rv, e.shortenPaths, w)...)})
-		out = append(out, parentBlock(st, rv.record, w)...)
-		if toolsRefused(rv) {
-			offer := "This model does not take tools: press " + keyName(k.Run.NoTools) + " to run the same task again without them (no tools offered, none listed in the prompt)."
-			out = append(out, block{lines: append([]string{""}, bannerText(st.Banner, offer, w)...)})
-		}
-	}
-	return out
-}
-
-// sentLines shows the request the run sent: the system prompt's parts
-// with their tokens and sources, the parts it lacked, and the first user
-// message.
-func sentLines(st *Styles, c *lint.Catalog, rv *runView, open bool, key string, w int) []string {
-	p := rv.prompt
-	total := 0
-	for _, part := range p.Parts {
-		total += part.Tokens
-	}
-	head := fmt.Sprintf("Request sent (%s): system prompt of %d parts, %d tokens", Sanitize(p.Audience), len(p.Parts), total)
-	if !open {
-		// Wrapped, not cut: the key is at the end.
-		return wrapStyled(st.Dim, head+" · "+key+": show", w)
-	}
-	out := []string{spread(st.Title.Render(head), st.Dim.Render(key+": hide"), w)[0]}
-	for _, part := range p.Parts {
-		out = append(out, cut(fmt.Sprintf("  %6d  %-20s %s", part.Tokens, part.Part, st.Dim.Render(Sanitize(homeRelative(c, part.Source)))), w))
-	}
-	for _, m := range p.Missing {
-		out = append(out, wrapStyled(st.Warning, "  "+m+" missing: "+Sanitize(homeRelative(c, p.MissingReasons[m])), w)...)
-	}
-	out = append(out, "", st.Title.Render("First user message"))
-	for _, l := range strings.Split(SanitizeText(rv.message), "\n") {
-		for _, wl := range wrap(l, w-2) {
-			out = append(out, st.Dim.Render("  "+wl))
-		}
-	}
-	return append(out, st.Separator.Render(strings.Repeat("─", w)))
-}
-
-// clockLines shows elapsed time, time to first delta, and the time since
-// the last progress against each watchdog limit.
-func clockLines(st *Styles, rv *runView, w int) []string {
-	s := rv.status
-	if rv.record != nil && rv.record.Ended() {
-		first := "none"
-		if rv.record.Timings.FirstDeltaMS != nil {
-			first = dur(time.Duration(*rv.record.Timings.FirstDeltaMS) * time.Millisecond)
-		}
-		line := fmt.Sprintf("took %s · first delta %s · %d in / %d out tokens",
-			dur(time.Duration(rv.record.Timings.TotalMS)*time.Millisecond), first, rv.record.Usage.InputTokens, rv.record.Usage.OutputTokens)
-		return labelled(st, "Clock    ", line, w)
-	}
-	first := "waiting"
-	if rv.hasFirstAt {
-		// Since the run started, as run.json counts it (the watchdog's
-		// own first delta is the current call's).
-		first = dur(rv.firstAt)
-	}
-	out := labelled(st, "Clock    ", fmt.Sprintf("elapsed %s · first delta %s", dur(s.Elapsed), first), w)
-	if !s.HasCall {
-		return out
-	}
-	c, l := s.Call, s.Call.Limits
-	var parts []string
-	if !c.HasFirstDelta {
-		// Keepalives refresh the prefill budget; the no-progress
-		// ceiling runs from the call's start.
-		parts = append(parts,
-			fmt.Sprintf("prefill silence %s / %s", dur(c.SinceWire), dur(l.Prefill)),
-			fmt.Sprintf("since progress %s / %s", dur(c.SinceProgress), dur(l.NoProgress)))
-	} else {
-		parts = append(parts,
-			fmt.Sprintf("since progress %s / %s", dur(c.SinceProgress), dur(l.NoProgress)),
-			fmt.Sprintf("wire silence %s / %s", dur(c.SinceWire), dur(l.InterDelta)))
-	}
-	if c.ThinkingOnly > 0 {
-		parts = append(parts, fmt.Sprintf("thinking only %s / %s", dur(c.ThinkingOnly), dur(l.ThinkingOnlyCap())))
-	}
-	parts = append(parts, fmt.Sprintf("call %s", dur(c.Elapsed)))
-	out = append(out, labelled(st, "Limits   ", strings.Join(parts, " · "), w)...)
-	if c.HasNext {
-		for _, l := range wrap(fmt.Sprintf("next: %s in %s", c.Next.Reason, dur(c.NextIn)), max(w-9, 10)) {
-			out = append(out, st.Dim.Render("         "+l))
-		}
-	}
-	return out
-}
-
-// streamBlocks is the run's output so far: text and thinking from the
-// rows their streams keep (styled only when shown), tool calls and
-// results from rows kept for this width.
-func (p *runPane) streamBlocks(rv *runView, w int) blocks {
-	st := &p.e.st
-	var out blocks
-	if len(rv.segs) == 0 && !rv.ended() {
-		out = append(out, block{lines: []string{st.Dim.Render("waiting for the model…")}})
-	}
-	for _, sg := range rv.segs {
-		switch sg.kind {
-		case runner.EventThinking:
-			if p.foldThinking {
-				out = append(out, block{lines: []string{st.Thinking.Render(cut(fmt.Sprintf("▸ thinking · %d characters (%s: show)", sg.stream.runes, keyName(p.e.keys.Run.FoldThinking)), w))}})
-				continue
-			}
-			rows, open := sg.stream.lines(w - 2)
-			think := func(l string) string { return st.Thinking.Render("┊ " + l) }
-			out = append(out, block{lines: rows, render: think}, block{lines: []string{open}, render: think})
-		case runner.EventText:
-			rows, open := sg.stream.lines(w)
-			out = append(out, block{lines: rows}, block{lines: []string{open}})
-		default:
-			if sg.w != w || sg.stGen != p.e.stGen || sg.rows == nil {
-				sg.w, sg.stGen, sg.rows = w, p.e.stGen, toolLines(st, sg, w)
-			}
-			out = append(out, block{lines: sg.rows})
-		}
-	}
-	return out
-}
-
-// toolLines renders a tool call (⚙ and its arguments) or what it got back.
-func toolLines(st *Styles, sg *runSegment, w int) []string {
-	if sg.kind == runner.EventToolResult {
-		return toolResultLines(st, sg.tool, w)
-	}
-	call := "tool call"
-	if sg.tool != nil {
-		call = sg.tool.Name + " " + sg.tool.Arguments
-		if !sg.tool.Complete {
-			call += "  (arguments cut off)"
-		}
-	}
-	var out []string
-	for i, l := range wrap(Sanitize(call), w-2) {
-		p := "  "
-		if i == 0 {
-			p = "⚙ "
-		}
-		out = append(out, st.Tool.Render(p+l))
-	}
-	return out
-}
-
-// toolResultLines shows what a tool call got back: its first lines, and
-// whether it failed, was refused, cut, or replayed.
-func toolResultLines(st *Styles, tc *runner.ToolCall, w int) []string {
-	head, bad, ok := toolResultHead(tc)
-	if !ok {
-		return nil
-	}
-	style := st.Dim
-	if bad {
-		style = st.Warning
-	}
-	var out []string
-	for i, l := range wrap(head, max(w-4, 1)) {
-		p := "    "
-		if i == 0 {
-			p = "  ↳ "
-		}
-		out = append(out, style.Render(p+l))
-	}
-	for _, l := range toolResultText(tc.Result, w-4) {
-		out = append(out, st.Dim.Render("    "+l))
-	}
-	return out
-}
-
-// changesBlock shows what a finished run changed in its overlay of the
-// project: changes.patch as a diff, under a heading that says the project
-// itself did not change.
-func (p *runPane) changesBlock(rv *runView, w int) blocks {
-	if rv.patch == "" {
-		return nil
-	}
-	st := &p.e.st
-	if rv.patchW != w || rv.patchGen != p.e.stGen || rv.patchRows == nil {
-		rows := []string{"", st.Title.Render(cut("Changes ("+runner.PatchFile+"; the project itself did not change)", w))}
-		rows = append(rows, patchLines(st, rv.patch, w)...)
-		rv.patchW, rv.patchGen, rv.patchRows = w, p.e.stGen, rows
-	}
-	return blocks{{lines: rv.patchRows}}
-}
-
-// parentBlock says in a line what the parent session receives for a
-// finished run (runner.ParentRecord.Summary: the acceptance, the notice,
-// the files handed over; result.md holds the records); nothing for a run
-// recorded before agentdesk wrote it.
-func parentBlock(st *Styles, rec *runner.Record, w int) blocks {
-	if rec == nil {
-		return nil
-	}
-	line := rec.Parent.Summary()
-	if line == "" {
-		return nil
-	}
-	var rows []string
-	for _, wl := range wrap("Parent: "+Sanitize(line)+" · records in "+runner.ResultFile, w) {
-		rows = append(rows, st.Dim.Render(wl))
-	}
-	return blocks{{lines: rows}}
-}
-
-// toolResultHead is the one line that says what a tool call got back
-// ("file_read: 59 bytes · recorded"), whether that is bad news (failed,
-// refused, stopped), and false when the call has no result.
-func toolResultHead(tc *runner.ToolCall) (head string, bad, ok bool) {
-	if tc == nil || tc.Result == nil {
-		return "", false, false
-	}
-	r := tc.Result
-	var notes []string
-	switch {
-	case r.Guard == "refuse":
-		notes = append(notes, "refused by the cycle guard")
-	case r.Guard == "stop":
-		notes = append(notes, "the cycle guard ended the run")
-	case r.Refused:
-		notes = append(notes, "refused")
-	case r.Error:
-		notes = append(notes, "failed")
-	}
-	if r.Label != "" {
-		notes = append(notes, r.Label)
-	}
-	if r.Cut {
-		notes = append(notes, "cut")
-	}
-	if r.Replayed {
-		notes = append(notes, "recorded")
-	}
-	head = fmt.Sprintf("%s: %d bytes", Sanitize(tc.Name), r.Bytes)
-	if len(notes) > 0 {
-		head += " · " + strings.Join(notes, ", ")
-	}
-	return head, r.Error || r.Refused || r.Guard == "refuse" || r.Guard == "stop", true
-}
-
-// toolResultMaxLines is how many lines of a tool result the Run pane and
-// the transcript show; the transcript file has them all.
-const toolResultMaxLines = 6
-
-// toolResultText is the first lines of a result's text, sanitised and cut
-// to w columns, with a note of how many more there are.
-func toolResultText(r *runner.ToolResult, w int) []string {
-	var out []string
-	lines := strings.Split(strings.TrimRight(SanitizeText(r.Text), "\n"), "\n")
-	for i, l := range lines {
-		if i == toolResultMaxLines {
-			out = append(out, fmt.Sprintf("… %d more lines (the transcript has them)", len(lines)-toolResultMaxLines))
-			break
-		}
-		out = append(out, cut(l, w))
-	}
-	return out
-}
-
-// bannerLines is the outcome banner of an ended run: outcome, reason, the
-// error, and the artifact paths.
-func bannerLines(st *Styles, k KeyMap, rv *runView, short func(string) string, w int) []string {
-	if rv.record == nil {
-		return bannerText(st.BannerBad, "reading the run failed: "+Sanitize(fmt.Sprint(rv.err)), w)
-	}
-	r := rv.record
-	style := st.BannerBad
-	mark := "✗ "
-	if r.Outcome == runner.Completed {
-		style, mark = st.BannerGood, "✓ "
-	}
-	out := bannerText(style, mark+outcomeText(r), w)
-	if r.Error != "" {
-		for _, l := range wrap(SanitizeText(short(r.Error)), w-2) {
-			out = append(out, "  "+l)
-		}
-	}
-	dir := r.Dir
-	if dir == "" {
-		dir = rv.run.Dir()
-	}
-	if rv.writeErr != nil {
-		out = append(out, bannerText(st.BannerBad, "✗ the run folder could not be written", w)...)
-		for _, l := range wrap(SanitizeText(short(rv.writeErr.Error())), w-2) {
-			out = append(out, "  "+l)
-		}
-	}
-	out = append(out, artifactLines(st, dir, r.Files, short, w)...)
-	for _, l := range wrap(keyName(k.Run.Open)+": open in the viewer · "+keyName(k.Browser.Tab4)+": Artifacts pane", w-2) {
-		out = append(out, st.Dim.Render("  "+l))
-	}
-	return out
-}
-
-// bannerText is a banner line in style, the text wrapped on as many full
-// width lines as it needs.
-func bannerText(style lipgloss.Style, text string, w int) []string {
-	var out []string
-	for _, l := range wrap(text, max(w-1, 1)) {
-		out = append(out, style.Render(fit(" "+l, w)))
-	}
-	return out
-}
-
-// artifactLines names a run folder and its files, truncated-output.md
-// marked partial.
-func artifactLines(st *Styles, dir string, files []string, short func(string) string, w int) []string {
-	out := labelled(st, "Artifacts ", Sanitize(short(dir))+string(filepath.Separator), w)
-	var names []string
-	for _, f := range files {
-		name := Sanitize(f)
-		if f == runner.TruncatedOutputFile {
-			name += " (partial)"
-		}
-		names = append(names, name)
-	}
-	for _, l := range wrap(strings.Join(names, " · "), w-2) {
-		out = append(out, "  "+l)
-	}
-	return out
+	return runfolder.StatusText(r)
 }

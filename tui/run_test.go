@@ -12,8 +12,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -135,19 +137,19 @@ func (rh *runHome) pumpUntil(what string, cond func() bool) {
 // freeze fixes what differs between runs (ids, clocks) so screens can be
 // compared with golden files.
 func (rh *runHome) freeze(rv *runView) string {
-	rv.status = runner.Status{State: runner.StateRunning, Elapsed: 3200 * time.Millisecond, HasCall: true,
+	rv.status = runner.Status{State: vocab.StateRunning, Elapsed: 3200 * time.Millisecond, HasCall: true,
 		Call: runner.WatchStatus{
 			Limits:  rv.run.Limits(),
 			Elapsed: 3100 * time.Millisecond, FirstDelta: 900 * time.Millisecond, HasFirstDelta: true,
 			SinceWire: 100 * time.Millisecond, SinceProgress: 400 * time.Millisecond,
-			Next: runner.Trip{Reason: runner.ReasonNoSubstantiveOutput}, NextIn: 19*time.Minute + 59*time.Second, HasNext: true,
+			Next: runner.Trip{Reason: vocab.ReasonNoSubstantiveOutput}, NextIn: 19*time.Minute + 59*time.Second, HasNext: true,
 		}}
 	if rv.hasFirstAt {
 		rv.firstAt = 900 * time.Millisecond
 	}
 	if rv.record != nil {
 		first := int64(900)
-		rv.record.Timings = runner.Timings{FirstDeltaMS: &first, TotalMS: 1250}
+		rv.record.Timings = runfolder.Timings{FirstDeltaMS: &first, TotalMS: 1250}
 	}
 	scr := strings.ReplaceAll(rh.screen(), rv.id, strings.Repeat("0", len(rv.id)))
 	return strings.ReplaceAll(scr, shortID(rv.id), strings.Repeat("0", len(shortID(rv.id))))
@@ -182,7 +184,7 @@ func TestRunScreens(t *testing.T) {
 			golden(t, fmt.Sprintf("run-streaming-folded-%dx%d", sz.w, sz.h), rh.freeze(rv))
 			rh.keys("x")
 			rh.pumpUntil("the run is cancelled", rv.ended)
-			if rv.record.Outcome != runner.Failed || rv.record.Reason != runner.ReasonCancelledByParent {
+			if rv.record.Outcome != vocab.Failed || rv.record.Reason != vocab.ReasonCancelledByParent {
 				t.Errorf("cancelled run: %s %s", rv.record.Outcome, rv.record.Reason)
 			}
 		})
@@ -194,7 +196,7 @@ func TestRunScreens(t *testing.T) {
 			}})
 			rv := rh.startRun("Explain everything", "")
 			rh.pumpUntil("the run ends", rv.ended)
-			if rv.record.Outcome != runner.Failed || rv.record.Reason != runner.ReasonOutputTruncated {
+			if rv.record.Outcome != vocab.Failed || rv.record.Reason != vocab.ReasonOutputTruncated {
 				t.Fatalf("outcome %s %s", rv.record.Outcome, rv.record.Reason)
 			}
 			frame := rh.View().Content
@@ -227,7 +229,7 @@ func TestRunNoticeWhenLookingElsewhere(t *testing.T) {
 		t.Fatalf("two runs of two agents should go at once; %d active", rh.runs.active())
 	}
 	rh.pumpUntil("the first run ends", first.ended)
-	if first.record.Outcome != runner.Completed {
+	if first.record.Outcome != vocab.Completed {
 		t.Fatalf("first run: %s %s %s", first.record.Outcome, first.record.Reason, first.record.Error)
 	}
 	if !strings.Contains(rh.flash.text, "code-analyst: run finished — Completed") {
@@ -238,7 +240,7 @@ func TestRunNoticeWhenLookingElsewhere(t *testing.T) {
 	}
 	rh.keys("x")
 	rh.pumpUntil("the second run is cancelled", second.ended)
-	if second.record.Reason != runner.ReasonCancelledByParent {
+	if second.record.Reason != vocab.ReasonCancelledByParent {
 		t.Errorf("second run reason %q", second.record.Reason)
 	}
 }
@@ -290,7 +292,7 @@ func TestRunWithToolCallScreens(t *testing.T) {
 			)
 			rv := rh.startRun("What do the notes say?", "")
 			rh.pumpUntil("the run ends", rv.ended)
-			if rv.record.Outcome != runner.Completed || len(rv.record.ToolCalls) != 1 {
+			if rv.record.Outcome != vocab.Completed || len(rv.record.ToolCalls) != 1 {
 				t.Fatalf("outcome %s %s, %d tool calls", rv.record.Outcome, rv.record.Reason, len(rv.record.ToolCalls))
 			}
 			rh.keys("g") // from the top: the follow mode shows the end
@@ -359,7 +361,7 @@ func TestRunAgainWithoutTools(t *testing.T) {
 			)
 			rv := rh.startRun("Summarise", "")
 			rh.pumpUntil("the run fails", rv.ended)
-			if rv.record.Reason != runner.ReasonLLMCallFailed {
+			if rv.record.Reason != vocab.ReasonLLMCallFailed {
 				t.Fatalf("reason %q", rv.record.Reason)
 			}
 			rh.keys("enter", "G") // the end of the Run pane
@@ -374,7 +376,7 @@ func TestRunAgainWithoutTools(t *testing.T) {
 			}
 			again := rh.runs.runs[1]
 			rh.pumpUntil("the run without tools ends", again.ended)
-			if again.tools || again.record.Outcome != runner.Completed || again.task != "Summarise" {
+			if again.tools || again.record.Outcome != vocab.Completed || again.task != "Summarise" {
 				t.Errorf("again: tools %v, %s %s, task %q", again.tools, again.record.Outcome, again.record.Reason, again.task)
 			}
 			reqs := rh.srv.Requests()

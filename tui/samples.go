@@ -7,9 +7,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/rundiff"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // sampleBatch is a task run several times, one run after the other, so
@@ -21,7 +22,7 @@ type sampleBatch struct {
 	task, context, project string
 	approve                []approve.Pattern
 	n, started             int
-	recs                   []runner.Record
+	recs                   []runfolder.Record
 }
 
 // startSamples starts n runs of f with the task, one after the other (one
@@ -53,7 +54,7 @@ func (p *runPane) sampleEnded(rv *runView) (tea.Cmd, bool) {
 		return nil, false
 	}
 	b.recs = append(b.recs, *rv.record)
-	if rv.record.Reason == runner.ReasonCancelledByParent {
+	if rv.record.Reason == vocab.ReasonCancelledByParent {
 		p.batch = nil
 		return p.e.notify(fmt.Sprintf("samples stopped after %d of %d", len(b.recs), b.n), false), false
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/watch"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
 
@@ -41,7 +42,7 @@ func TestRunSamples(t *testing.T) {
 	rh.srv.Enqueue(modeltest.Reply("a"), modeltest.Reply("b"), modeltest.Reply("c"))
 	agent := filepath.Join(rh.base, "agents", "code-analyst.md")
 	rh.writeFile("agents/code-analyst.md", readFile(t, agent)+"\nBe brief.\n")
-	rh.send(homeChangedMsg{change: Change{Paths: []string{agent}}})
+	rh.send(homeChangedMsg{change: watch.Change{Paths: []string{agent}}})
 	for i := 3; i < 6; i++ {
 		if len(rh.runs.runs) != i+1 {
 			t.Fatalf("re-run sample %d did not start (%d runs)", i-2, len(rh.runs.runs))

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/watch"
 )
 
 // TestSkillFeedsChangeIsPickedUpLive: a save of netclaw.json that drops a
@@ -28,7 +30,7 @@ func TestSkillFeedsChangeIsPickedUpLive(t *testing.T) {
 		if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		tm.send(homeChangedMsg{change: Change{Paths: []string{cfg}}})
+		tm.send(homeChangedMsg{change: watch.Change{Paths: []string{cfg}}})
 	}
 
 	save(`{"SkillFeeds": {"Feeds": [{"Name": "community", "Enabled": false}]}}`)

@@ -12,9 +12,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -79,7 +81,7 @@ func TestTestsPaneRunsOpensAndGoesStale(t *testing.T) {
 	if tm.tab != tabTests || strings.Count(scr, "pass ") < 3 || !strings.Contains(scr, "sample 1: pass (replay)") || !strings.Contains(scr, "judge: it says events settle") {
 		t.Fatalf("after T:\n%s", scr)
 	}
-	recs, _ := runner.ListRuns(tm.opts.Runner.Dir(), runner.Filter{})
+	recs, _ := runfolder.ListRuns(tm.opts.Runner.Dir(), runfolder.Filter{})
 	if len(recs) != 4 { // four samples (a replayed verdict is read from its tape)
 		t.Errorf("%d runs", len(recs))
 	}
@@ -256,11 +258,11 @@ func TestQuitDuringTestsCancelsTheLiveSample(t *testing.T) {
 	if err := rh.Close(); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runner.ListRuns(filepath.Join(rh.tmp, "runs"), runner.Filter{})
+	recs, err := runfolder.ListRuns(filepath.Join(rh.tmp, "runs"), runfolder.Filter{})
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("runs: %d %v", len(recs), err)
 	}
-	if r := recs[0]; r.State != "Cancelled" || r.Reason != runner.ReasonCancelledByParent {
+	if r := recs[0]; r.State != "Cancelled" || r.Reason != vocab.ReasonCancelledByParent {
 		t.Errorf("the live sample after quitting: %s · %s, want Cancelled · cancelled_by_parent", r.State, r.Reason)
 	}
 }

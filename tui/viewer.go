@@ -14,9 +14,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/agentdesk/agentdesk/runner"
 )
 
 // maxViewBytes is the most of one file the viewer reads.
@@ -93,7 +92,7 @@ func (m *Model) openViewer(path string) tea.Cmd {
 // listArtifactsCmd lists the files of a folder, or the one file.
 func listArtifactsCmd(path string) tea.Cmd {
 	return func() tea.Msg {
-		files, err := runner.ArtifactFiles(path)
+		files, err := runfolder.ArtifactFiles(path)
 		return viewerListedMsg{root: path, files: files, err: err}
 	}
 }
@@ -220,7 +219,7 @@ func (v *viewer) lines(st *Styles, w int) []string {
 		return c.lines
 	}
 	var out []string
-	if filepath.Base(p) == runner.TruncatedOutputFile {
+	if filepath.Base(p) == runfolder.TruncatedOutputFile {
 		for _, l := range wrap("PARTIAL: the reply was cut off at the output limit (output_truncated)", w) {
 			out = append(out, st.Warning.Render(l))
 		}
@@ -258,7 +257,7 @@ func (v *viewer) render(st *Styles, w, h int) []string {
 	var tabs []string
 	for i, f := range v.files {
 		name := Sanitize(filepath.Base(f))
-		if filepath.Base(f) == runner.TruncatedOutputFile {
+		if filepath.Base(f) == runfolder.TruncatedOutputFile {
 			name += " (partial)"
 		}
 		if i == v.cur {
@@ -316,7 +315,7 @@ func transcriptLines(st *Styles, text string, w int) []string {
 		pend.Reset()
 	}
 	for _, raw := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-		var e runner.TranscriptEntry
+		var e runfolder.TranscriptEntry
 		if err := json.Unmarshal([]byte(raw), &e); err != nil || e.Type == "" {
 			flush()
 			out = append(out, wrap(Sanitize(raw), w)...)

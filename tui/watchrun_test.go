@@ -3,12 +3,13 @@ package tui
 import (
 	"time"
 
-	"github.com/agentdesk/agentdesk/runner"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/lint/watch"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
 
@@ -31,7 +32,7 @@ func TestWatchReRunsOnSave(t *testing.T) {
 	// the watcher reports several events, each a rescan.
 	rh.writeFile("agents/code-analyst.md", strings.Replace(data, "\n---\n", "\n---\nName the file.\n", 1))
 	for range 3 {
-		rh.send(homeChangedMsg{change: Change{Paths: []string{agent}}})
+		rh.send(homeChangedMsg{change: watch.Change{Paths: []string{agent}}})
 	}
 	if n := len(rh.runs.runs); n != 2 {
 		t.Fatalf("%d runs after one save, want 2", n)
@@ -55,7 +56,7 @@ func TestWatchReRunsOnSave(t *testing.T) {
 
 	// A save that breaks the frontmatter: the verdict shows, nothing runs.
 	rh.writeFile("agents/code-analyst.md", "---\nname: code-analyst\ndescription: [broken\n---\nbody\n")
-	rh.send(homeChangedMsg{change: Change{Paths: []string{agent}}})
+	rh.send(homeChangedMsg{change: watch.Change{Paths: []string{agent}}})
 	if n := len(rh.runs.runs); n != 2 {
 		t.Fatalf("a broken save started a run (%d runs)", n)
 	}
@@ -64,7 +65,7 @@ func TestWatchReRunsOnSave(t *testing.T) {
 	}
 	// The fix runs again.
 	rh.writeFile("agents/code-analyst.md", data)
-	rh.send(homeChangedMsg{change: Change{Paths: []string{agent}}})
+	rh.send(homeChangedMsg{change: watch.Change{Paths: []string{agent}}})
 	if n := len(rh.runs.runs); n != 3 {
 		t.Fatalf("the fixed save did not re-run (%d runs)", n)
 	}
@@ -98,13 +99,13 @@ func TestWatchSaveDuringARunCancelsIt(t *testing.T) {
 	agent := filepath.Join(rh.base, "agents", "code-analyst.md")
 	data := readFile(t, agent)
 	rh.writeFile("agents/code-analyst.md", data+"\nOne.\n")
-	rh.send(homeChangedMsg{change: Change{Paths: []string{agent}}})
+	rh.send(homeChangedMsg{change: watch.Change{Paths: []string{agent}}})
 	second := rh.runs.runs[1]
 	rh.pumpUntil("the re-run streams", func() bool { return hasText(second, "slow") })
 	rh.writeFile("agents/code-analyst.md", data+"\nTwo.\n")
-	rh.send(homeChangedMsg{change: Change{Paths: []string{agent}}})
+	rh.send(homeChangedMsg{change: watch.Change{Paths: []string{agent}}})
 	rh.pumpUntil("the slow run is cancelled", second.ended)
-	if second.record.Reason != runner.ReasonCancelledByParent {
+	if second.record.Reason != vocab.ReasonCancelledByParent {
 		t.Errorf("the slow run ended %s %s", second.record.Outcome, second.record.Reason)
 	}
 	if len(rh.runs.runs) != 3 {

@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui"
 )
 
@@ -135,7 +136,7 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 
 // newRunner makes the browser's runner on the default runs folder.
 func newRunner(g *globals) (*runner.Runner, error) {
-	dir, err := runner.DefaultRunsDir(g.Getenv)
+	dir, err := runfolder.DefaultRunsDir(g.Getenv)
 	if err != nil {
 		return nil, err
 	}

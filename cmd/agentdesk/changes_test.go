@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -28,23 +28,23 @@ func TestRunSaysWhatChanged(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	list, _ := runner.ListRuns(runs, runner.Filter{})
+	list, _ := runfolder.ListRuns(runs, runfolder.Filter{})
 	if len(list) != 1 {
 		t.Fatalf("runs %+v", list)
 	}
 	dir := list[0].Dir
-	want := "changed 2 files in the run's copy (project untouched): git -C " + project + " apply " + filepath.Join(dir, runner.PatchFile) + "\n"
+	want := "changed 2 files in the run's copy (project untouched): git -C " + project + " apply " + filepath.Join(dir, runfolder.PatchFile) + "\n"
 	if !strings.Contains(stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
-	md, _ := os.ReadFile(filepath.Join(dir, runner.ResultFile))
+	md, _ := os.ReadFile(filepath.Join(dir, runfolder.ResultFile))
 	for _, s := range []string{"\n## Changes\n\nThe run made these changes in its copy of the project. The project is untouched.\n",
 		"- modified README.md\n- added notes/port.md\n"} {
 		if !strings.Contains(string(md), s) {
 			t.Errorf("result.md lacks %q:\n%s", s, md)
 		}
 	}
-	patch, err := os.ReadFile(filepath.Join(dir, runner.PatchFile))
+	patch, err := os.ReadFile(filepath.Join(dir, runfolder.PatchFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,22 +52,22 @@ func TestRunSaysWhatChanged(t *testing.T) {
 	// The replay: no project, the same patch.
 	srv.Close()
 	os.RemoveAll(project)
-	code, _, stderr = runTrialCmd(t, env, "", "run", "--replay", filepath.Join(dir, runner.StreamFile), "--fast")
+	code, _, stderr = runTrialCmd(t, env, "", "run", "--replay", filepath.Join(dir, runfolder.StreamFile), "--fast")
 	if code != 0 {
 		t.Fatalf("replay: exit %d: %s", code, stderr)
 	}
-	list, _ = runner.ListRuns(runs, runner.Filter{})
+	list, _ = runfolder.ListRuns(runs, runfolder.Filter{})
 	var replay string
 	for _, r := range list {
 		if r.Dir != dir {
 			replay = r.Dir
 		}
 	}
-	got, err := os.ReadFile(filepath.Join(replay, runner.PatchFile))
+	got, err := os.ReadFile(filepath.Join(replay, runfolder.PatchFile))
 	if err != nil || string(got) != string(patch) {
 		t.Errorf("the replay's changes.patch (%v):\n%s\nwant the recorded run's:\n%s", err, got, patch)
 	}
-	want = "the recorded run changed 2 files in its copy (project untouched): git apply " + filepath.Join(replay, runner.PatchFile) + "\n"
+	want = "the recorded run changed 2 files in its copy (project untouched): git apply " + filepath.Join(replay, runfolder.PatchFile) + "\n"
 	if !strings.Contains(stderr, want) {
 		t.Errorf("replay stderr lacks %q:\n%s", want, stderr)
 	}

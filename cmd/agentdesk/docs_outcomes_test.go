@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 )
 
 // TestDocsOutcomeTable: the outcome table of docs/runs.md lists exactly the
@@ -23,11 +23,11 @@ func TestDocsOutcomeTable(t *testing.T) {
 	var reasons []string
 	for _, m := range row.FindAllStringSubmatch(string(b), -1) {
 		reasons = append(reasons, m[2])
-		want := runner.Failed
-		if m[2] == runner.ReasonToolCycleStopped {
-			want = runner.Partial
+		want := vocab.Failed
+		if m[2] == vocab.ReasonToolCycleStopped {
+			want = vocab.Partial
 		}
-		if runner.Outcome(m[1]) != want {
+		if vocab.Outcome(m[1]) != want {
 			t.Errorf("%s is shown %s, the runner ends it %s", m[2], m[1], want)
 		}
 		src := strings.TrimSpace(m[3])
@@ -35,10 +35,10 @@ func TestDocsOutcomeTable(t *testing.T) {
 			t.Errorf("%s names no source: %q", m[2], src)
 		}
 	}
-	if !slices.Equal(slices.Sorted(slices.Values(reasons)), slices.Sorted(slices.Values(runner.Reasons))) {
-		t.Errorf("docs/runs.md lists %v, the runner has %v", reasons, runner.Reasons)
+	if !slices.Equal(slices.Sorted(slices.Values(reasons)), slices.Sorted(slices.Values(vocab.Reasons))) {
+		t.Errorf("docs/runs.md lists %v, the runner has %v", reasons, vocab.Reasons)
 	}
-	for old := range runner.RenamedReasons {
+	for old := range vocab.RenamedReasons {
 		if strings.Contains(string(b), "`"+old+"`") {
 			t.Errorf("docs/runs.md still names %s", old)
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui"
 )
 
@@ -41,7 +41,7 @@ Exit status: 0 closed; 1 no such run; 2 bad usage; 3 internal failure.`,
 				return err
 			}
 			// Say what is wrong with the path before the screen clears.
-			if _, err := runner.ArtifactFiles(path); err != nil {
+			if _, err := runfolder.ArtifactFiles(path); err != nil {
 				return exitWith(exitUsage, err)
 			}
 			return browse(cmd, g, lint.Home{}, tui.Options{OpenPath: path})
@@ -55,16 +55,16 @@ Exit status: 0 closed; 1 no such run; 2 bad usage; 3 internal failure.`,
 // folder of the run whose id arg is or starts (as `agentdesk runs`
 // resolves it), else arg (ArtifactFiles then says it is missing).
 func openTarget(g *globals, runsDir, arg string) (string, error) {
-	if _, err := os.Lstat(arg); !errors.Is(err, fs.ErrNotExist) || !runner.RunIDPrefix(arg) {
+	if _, err := os.Lstat(arg); !errors.Is(err, fs.ErrNotExist) || !runfolder.RunIDPrefix(arg) {
 		return arg, nil
 	}
 	if runsDir == "" {
 		var err error
-		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+		if runsDir, err = runfolder.DefaultRunsDir(g.Getenv); err != nil {
 			return "", exitWith(exitUsage, err)
 		}
 	}
-	id, err := runner.ResolveRunID(runsDir, arg)
+	id, err := runfolder.ResolveRunID(runsDir, arg)
 	if err != nil {
 		return "", exitWith(exitFindings, err)
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -26,7 +26,7 @@ func TestRunShowsWhatTheParentReceives(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var rec runner.Record
+	var rec runfolder.Record
 	if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestRunShowsWhatTheParentReceives(t *testing.T) {
 	for _, want := range []string{
 		"what the parent receives:\n",
 		`  spawn_agent returns at once: {"run_id":"` + rec.RunID + `","scope_id":"subagent/code-analyst/` + rec.RunID + `","state":"Accepted","control_tool":"check_agent_run"}` + "\n",
-		"  notice (user message): Subagent run " + rec.RunID + " (code-analyst) ended: Completed. Its result is in " + filepath.Join(runs, rec.RunID, runner.ResultFile) + ": read it with file_read.\n",
+		"  notice (user message): Subagent run " + rec.RunID + " (code-analyst) ended: Completed. Its result is in " + filepath.Join(runs, rec.RunID, runfolder.ResultFile) + ": read it with file_read.\n",
 		`  terminal record: {"run_id":"` + rec.RunID + `",`,
 		"  files read: " + readme + "\n",
 		"  files changed (overlay): none (the parent gets them in working_context)\n",
@@ -54,12 +54,12 @@ func TestRunShowsWhatTheParentReceives(t *testing.T) {
 	if err := os.MkdirAll(old, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{runner.RunFile, runner.ResultFile, runner.TranscriptFile} {
+	for _, name := range []string{runfolder.RunFile, runfolder.ResultFile, runfolder.TranscriptFile} {
 		data, err := os.ReadFile(filepath.Join(src, name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if name == runner.RunFile && strings.Contains(string(data), `"parent"`) {
+		if name == runfolder.RunFile && strings.Contains(string(data), `"parent"`) {
 			t.Fatal("the old run folder has a parent record")
 		}
 		if err := os.WriteFile(filepath.Join(old, name), data, 0o600); err != nil {

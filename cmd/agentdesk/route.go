@@ -19,7 +19,9 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/report"
 	"github.com/agentdesk/agentdesk/runner/eval/route"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -40,7 +42,7 @@ type routeFlags struct {
 	record      bool
 	static      bool
 	showRequest bool
-	format      suiteFormat
+	format      report.Format
 	suite       bool
 	offline     bool
 	prefill     time.Duration
@@ -240,7 +242,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return err
 	}
 	if f.showRequest {
-		if f.format == suiteAsJSON {
+		if f.format == report.JSON {
 			return writeJSONDoc(g, p.JSON())
 		}
 		return writeString(g.stdout, termsafe.EscapeLines(p.Render()))
@@ -327,7 +329,7 @@ func checkSuiteOnlyFlags(f routeFlags) error {
 		return usageErrorf("--failed runs again the failed cases of routing suites: use it with --suite")
 	case f.watch || f.live:
 		return usageErrorf("--watch re-runs routing suites: use it with --suite")
-	case f.format == suiteAsJUnit || f.format == suiteAsGitHub || f.format == suiteAsHTML:
+	case f.format != report.Text && f.format != report.JSON:
 		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
 	}
 	return nil
@@ -354,7 +356,7 @@ func readPreamble(path string) (string, error) {
 // no answer: the run step of runRoute.
 func askRoute(cmd *cobra.Command, g *globals, f routeFlags, sh suitesHome, p *route.Prepared, request string) error {
 	opts := route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record}
-	var recorded *runner.Model // the demo's recorded frontline, as the report names it
+	var recorded *runfolder.Model // the demo's recorded frontline, as the report names it
 	if f.demo {
 		// The demo has no model: its recorded frontline answers the
 		// requests its routing suite holds.
@@ -382,7 +384,7 @@ func askRoute(cmd *cobra.Command, g *globals, f routeFlags, sh suitesHome, p *ro
 		// of a trial, which no sample played): the recordings that did.
 		res.Prepared.Model = *recorded
 	}
-	if f.format == suiteAsJSON {
+	if f.format == report.JSON {
 		err = writeRouteJSON(g, res)
 	} else {
 		err = writeString(g.stdout, routeText(res))
@@ -418,7 +420,7 @@ func unanswered(res *route.Result) error {
 func openRunner(g *globals, runsDir string) (*runner.Runner, error) {
 	if runsDir == "" {
 		var err error
-		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+		if runsDir, err = runfolder.DefaultRunsDir(g.Getenv); err != nil {
 			return nil, exitWith(exitUsage, err)
 		}
 	}
@@ -467,12 +469,12 @@ const demoRecordingProvider = "demo recording"
 // to the demo home base, which is removed when the command ends) for the
 // endpoint. configured is the demo configuration's model, whose fields
 // stand in for what the header leaves out.
-func demoFrontlineModel(configured runner.Model, h cassette.Header, base, source string) runner.Model {
+func demoFrontlineModel(configured runfolder.Model, h cassette.Header, base, source string) runfolder.Model {
 	dir := filepath.Dir(source)
 	if rel, err := filepath.Rel(base, dir); err == nil && filepath.IsLocal(rel) {
 		dir = rel
 	}
-	m := runner.Model{Role: configured.Role, Provider: demoRecordingProvider, Type: runner.ReplayProviderType, Endpoint: dir,
+	m := runfolder.Model{Role: configured.Role, Provider: demoRecordingProvider, Type: runner.ReplayProviderType, Endpoint: dir,
 		ModelID: configured.ModelID, Via: configured.Via}
 	if h.Model != "" {
 		m.ModelID = h.Model
@@ -550,7 +552,7 @@ type routeDoc struct {
 	// order (none with agentdesk's default).
 	ContextLayers []string          `json:"context_layers,omitempty"`
 	Audience      preview.Audience  `json:"audience"`
-	Model         runner.Model      `json:"model"`
+	Model         runfolder.Model   `json:"model"`
 	Agents        []string          `json:"agents"`
 	Distribution  []route.Share     `json:"distribution"`
 	Samples       []routeSampleJSON `json:"samples"`
@@ -599,7 +601,7 @@ func routeStatic(g *globals, f routeFlags, c *lint.Catalog, a preview.Audience, 
 	idx := route.NewIndex(preview.Listed(c, a))
 	ranks := idx.Rank(request)
 	similar := idx.Similar(0)
-	if f.format == suiteAsJSON {
+	if f.format == report.JSON {
 		return writeJSONDoc(g, routeDoc{Request: request, Audience: a, Agents: fl.Agents, Static: ranks, Similar: similar, Heuristic: staticHeuristic})
 	}
 	var b strings.Builder

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -27,7 +28,7 @@ func TestRouteDemoRequest(t *testing.T) {
 	}
 	code, stdout, stderr = runTrialCmd(t, nil, "", "route", "--demo", "--format", "json", req)
 	var doc struct {
-		Model runner.Model `json:"model"`
+		Model runfolder.Model `json:"model"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &doc); code != 0 || err != nil {
 		t.Fatalf("route --demo --format json: exit %d, %v\n%s\n%s", code, err, stdout, stderr)

@@ -135,13 +135,7 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 			}
 		}
 	}
-	return writeSuiteReport(f.format, route.Summarize(results).OK(), [...]func() error{
-		suiteAsText:   func() error { return route.WriteText(g.stdout, results, c, cwd, took) },
-		suiteAsJSON:   func() error { return route.WriteJSON(g.stdout, results, c) },
-		suiteAsJUnit:  func() error { return route.WriteJUnit(g.stdout, results, cwd) },
-		suiteAsGitHub: func() error { return route.WriteGitHub(g.stdout, results, cwd) },
-		suiteAsHTML:   func() error { return route.WriteHTML(g.stdout, results, c, cwd, time.Now(), took) },
-	})
+	return writeSuiteReport(g.stdout, f.format, route.Summarize(results).OK(), route.Reports(results, c, cwd, time.Now(), took))
 }
 
 // routeSuiteFiles returns the routing suites to run: those named (a

@@ -16,10 +16,12 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/report"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/rundiff"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
@@ -184,7 +186,7 @@ func runTrial(cmd *cobra.Command, g *globals, f runFlags, agentName string) erro
 	}
 	runsDir := f.runsDir
 	if runsDir == "" {
-		if runsDir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+		if runsDir, err = runfolder.DefaultRunsDir(g.Getenv); err != nil {
 			return exitWith(exitUsage, err)
 		}
 	}
@@ -456,14 +458,14 @@ const (
 // set: Completed green, Partial yellow, Running plain, any other red.
 func styleState(state string, color bool) string {
 	s := termsafe.Escape(state)
-	if !color || state == runner.StateRunning {
+	if !color || state == vocab.StateRunning {
 		return s
 	}
 	style := styleRed
 	switch state {
-	case runner.StateCompleted:
+	case vocab.StateCompleted:
 		style = styleGreen
-	case runner.StatePartial:
+	case vocab.StatePartial:
 		style = styleYellow
 	}
 	return style + s + styleReset
@@ -554,7 +556,7 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 			return err
 		}
 	}
-	if final.Outcome != runner.Completed {
+	if final.Outcome != vocab.Completed {
 		return exitWith(exitFindings, errors.New(final.Error))
 	}
 	return nil
@@ -562,7 +564,7 @@ func streamRun(g *globals, f runFlags, r *runner.Run) error {
 
 // followRun streams a run's reply, thinking and tool calls as they come,
 // then says how it ended on stderr, and returns its record.
-func followRun(g *globals, f runFlags, r *runner.Run) (*runner.Record, error) {
+func followRun(g *globals, f runFlags, r *runner.Run) (*runfolder.Record, error) {
 	color := g.Color(g.stderr)
 	stdout, stderr := &outStream{w: g.stdout}, &outStream{w: g.stderr}
 	replyTo := stdout
@@ -578,7 +580,7 @@ func followRun(g *globals, f runFlags, r *runner.Run) (*runner.Record, error) {
 	}
 	// Ctrl-C cancels the run through the command's context; the events go
 	// on until EventDone, so the reading context is not the command's.
-	var final *runner.Record
+	var final *runfolder.Record
 	for e := range r.Events(context.Background()) {
 		switch e.Kind {
 		case runner.EventThinking:
@@ -622,11 +624,11 @@ func followRun(g *globals, f runFlags, r *runner.Run) (*runner.Record, error) {
 		}
 	}
 	fmt.Fprintf(g.stderr, "state: %s  outcome: %s  reason: %s  run: %s\n",
-		styleState(final.State, color), runner.OutcomeText(final.Outcome), termsafe.Escape(runner.ReasonText(final.Reason)), termsafe.Escape(final.Dir))
-	if slices.Contains(final.Files, runner.StreamFile) {
-		fmt.Fprintf(g.stderr, "recorded: %s\n", termsafe.Escape(filepath.Join(final.Dir, runner.StreamFile)))
+		styleState(final.State, color), vocab.OutcomeText(final.Outcome), termsafe.Escape(vocab.ReasonText(final.Reason)), termsafe.Escape(final.Dir))
+	if slices.Contains(final.Files, runfolder.StreamFile) {
+		fmt.Fprintf(g.stderr, "recorded: %s\n", termsafe.Escape(filepath.Join(final.Dir, runfolder.StreamFile)))
 	}
-	if line := runner.ChangesLine(final); line != "" {
+	if line := runfolder.ChangesLine(final); line != "" {
 		fmt.Fprintln(g.stderr, line)
 	}
 	if werr != nil {
@@ -643,7 +645,7 @@ func followRun(g *globals, f runFlags, r *runner.Run) (*runner.Record, error) {
 // sequences and output lengths (--json: the records and the spread on
 // stdout). It exits 1 when a sample did not complete.
 func runSamples(ctx context.Context, g *globals, f runFlags, rn *runner.Runner, spec runner.Spec) error {
-	var recs []runner.Record
+	var recs []runfolder.Record
 	for i := 1; i <= f.samples && ctx.Err() == nil; i++ {
 		fmt.Fprintf(g.stderr, "sample %d of %d\n", i, f.samples)
 		r, err := rn.Start(ctx, spec)
@@ -664,8 +666,8 @@ func runSamples(ctx context.Context, g *globals, f runFlags, rn *runner.Runner, 
 	fmt.Fprint(g.stderr, rundiff.SpreadText(sp))
 	if f.json {
 		if err := writeJSON(g.stdout, struct {
-			Runs   []runner.Record `json:"runs"`
-			Spread rundiff.Spread  `json:"spread"`
+			Runs   []runfolder.Record `json:"runs"`
+			Spread rundiff.Spread     `json:"spread"`
 		}{recs, sp}); err != nil {
 			return err
 		}

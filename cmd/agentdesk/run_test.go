@@ -15,9 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -123,8 +125,8 @@ func TestRunCommandOnEveryProtocol(t *testing.T) {
 				t.Errorf("the server got system %q\nmessage %q", req.System, req.FirstUser())
 			}
 			noKeyAnywhere(t, runs, stdout, stderr)
-			list, _ := runner.ListRuns(runs, runner.Filter{})
-			if len(list) != 1 || list[0].Outcome != runner.Completed {
+			list, _ := runfolder.ListRuns(runs, runfolder.Filter{})
+			if len(list) != 1 || list[0].Outcome != vocab.Completed {
 				t.Fatalf("runs %+v", list)
 			}
 		})
@@ -175,14 +177,14 @@ func TestRunCommandJSONAndStdin(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var rec runner.Record
+	var rec runfolder.Record
 	if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
 		t.Fatalf("stdout is not run.json: %v\n%s", err, stdout)
 	}
-	if rec.Outcome != runner.Completed || rec.Task != "Draft the notes" || rec.Skill != "notes" || rec.Output != "Release notes drafted." {
+	if rec.Outcome != vocab.Completed || rec.Task != "Draft the notes" || rec.Skill != "notes" || rec.Output != "Release notes drafted." {
 		t.Errorf("record %+v", rec)
 	}
-	disk, err := os.ReadFile(filepath.Join(runs+"-custom", rec.RunID, runner.RunFile))
+	disk, err := os.ReadFile(filepath.Join(runs+"-custom", rec.RunID, runfolder.RunFile))
 	if err != nil || string(disk) != stdout {
 		t.Errorf("stdout is not the run.json on disk (%v)", err)
 	}
@@ -338,8 +340,8 @@ func runBinaryCancelledBy(t *testing.T, sig syscall.Signal) {
 	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(stderr.String(), "state: Cancelled  outcome: Failed  reason: cancelled_by_parent  run: ") {
 		t.Errorf("exit %d (%v), stderr %q", cmd.ProcessState.ExitCode(), err, stderr.String())
 	}
-	list, _ := runner.ListRuns(runs, runner.Filter{})
-	if len(list) != 1 || list[0].State != runner.StateCancelled {
+	list, _ := runfolder.ListRuns(runs, runfolder.Filter{})
+	if len(list) != 1 || list[0].State != vocab.StateCancelled {
 		t.Errorf("runs %+v", list)
 	}
 }
@@ -371,7 +373,7 @@ func TestRunCommandToolLoop(t *testing.T) {
 					t.Errorf("stderr lacks %q:\n%s", s, stderr)
 				}
 			}
-			var rec runner.Record
+			var rec runfolder.Record
 			if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
 				t.Fatal(err)
 			}
@@ -429,12 +431,12 @@ func TestRunCommandRecordAndReplay(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "reason: output_truncated") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	list, _ := runner.ListRuns(runs, runner.Filter{})
+	list, _ := runfolder.ListRuns(runs, runfolder.Filter{})
 	if len(list) != 1 {
 		t.Fatalf("runs %+v", list)
 	}
 	orig := list[0]
-	tape := filepath.Join(orig.Dir, runner.StreamFile)
+	tape := filepath.Join(orig.Dir, runfolder.StreamFile)
 	if !strings.Contains(stderr, "recorded: "+tape) {
 		t.Errorf("stderr does not name the cassette: %s", stderr)
 	}
@@ -454,7 +456,7 @@ func TestRunCommandRecordAndReplay(t *testing.T) {
 		if !strings.Contains(stderr, "tool result: ok (recorded), 11 bytes: Port 8080.") {
 			t.Errorf("%v: stderr %s", args, stderr)
 		}
-		var rec runner.Record
+		var rec runfolder.Record
 		if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
 			t.Fatal(err)
 		}
@@ -551,7 +553,7 @@ func TestRunReplaysTheDemo(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q", name, code, stderr)
 		}
 	}
-	list, _ := runner.ListRuns(filepath.Join(state, "agentdesk", "runs"), runner.Filter{})
+	list, _ := runfolder.ListRuns(filepath.Join(state, "agentdesk", "runs"), runfolder.Filter{})
 	if len(list) != 3 || list[0].Replay == nil || !strings.HasPrefix(list[0].Replay.Cassette, "demo:") {
 		t.Errorf("runs %+v", list)
 	}
@@ -588,7 +590,7 @@ func TestRunUndefinedModelRoleUsesMain(t *testing.T) {
 	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Model != "main-model" {
 		t.Fatalf("the server got %+v, want one request for main-model", reqs)
 	}
-	list, _ := runner.ListRuns(runs, runner.Filter{})
+	list, _ := runfolder.ListRuns(runs, runfolder.Filter{})
 	if len(list) != 1 {
 		t.Fatalf("runs %+v", list)
 	}
@@ -615,11 +617,11 @@ func TestRunCommandWithoutNetClaw(t *testing.T) {
 	if !strings.Contains(stderr, "the operating rules (NetClaw's embedded core) are missing") || strings.Count(stderr, "--netclaw-dir") != 1 {
 		t.Errorf("stderr does not say the core is missing, naming --netclaw-dir once: %q", stderr)
 	}
-	list, _ := runner.ListRuns(runs, runner.Filter{})
+	list, _ := runfolder.ListRuns(runs, runfolder.Filter{})
 	if len(list) != 1 {
 		t.Fatalf("%d runs", len(list))
 	}
-	b, _ := os.ReadFile(filepath.Join(list[0].Dir, runner.ResultFile))
+	b, _ := os.ReadFile(filepath.Join(list[0].Dir, runfolder.ResultFile))
 	if !strings.Contains(string(b), "Warning: the request lacked the operating rules") {
 		t.Errorf("result.md:\n%s", b)
 	}

@@ -14,12 +14,14 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/eval/keepcase"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/rundiff"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // runsFlags holds the flags of agentdesk runs.
@@ -100,7 +102,7 @@ id or prefix of one); 3 internal failure.`,
 			dir := f.runsDir
 			if dir == "" {
 				var err error
-				if dir, err = runner.DefaultRunsDir(g.Getenv); err != nil {
+				if dir, err = runfolder.DefaultRunsDir(g.Getenv); err != nil {
 					return exitWith(exitUsage, err)
 				}
 			}
@@ -132,13 +134,13 @@ id or prefix of one); 3 internal failure.`,
 
 // listRuns prints the runs of dir, newest first.
 func listRuns(g *globals, f runsFlags, dir string) error {
-	recs, err := runner.ListRuns(dir, runner.Filter{Agent: f.agent})
+	recs, err := runfolder.ListRuns(dir, runfolder.Filter{Agent: f.agent})
 	if err != nil {
 		return exitWith(exitInternal, err)
 	}
 	if f.json {
 		if recs == nil {
-			recs = []runner.Record{}
+			recs = []runfolder.Record{}
 		}
 		return writeJSON(g.stdout, recs)
 	}
@@ -153,7 +155,7 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 	color := g.Color(g.stdout)
 	rows := [][]string{{"RUN", "STARTED", "AGENT", "STATE", "OUTCOME", "REASON"}}
 	// A SUITE column when some run was made by a test or route suite.
-	suites := slices.ContainsFunc(recs, func(r runner.Record) bool { return r.Suite != nil })
+	suites := slices.ContainsFunc(recs, func(r runfolder.Record) bool { return r.Suite != nil })
 	if suites {
 		rows[0] = append(rows[0], "SUITE")
 	}
@@ -172,7 +174,7 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 		if r.Replay != nil {
 			agent += " (replay)"
 		}
-		row := []string{r.RunID, started, agent, styleState(r.State, color), runner.OutcomeText(r.Outcome), termsafe.Escape(runner.ReasonText(r.Reason))}
+		row := []string{r.RunID, started, agent, styleState(r.State, color), vocab.OutcomeText(r.Outcome), termsafe.Escape(vocab.ReasonText(r.Reason))}
 		if suites {
 			tag := "-"
 			if r.Suite != nil {
@@ -211,14 +213,14 @@ func table(rows [][]string) string {
 
 // showRun prints one run: its result.md, or its record as JSON.
 func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
-	id, err := runner.ResolveRunID(dir, idOrPrefix)
-	if errors.Is(err, runner.ErrNotRunID) {
+	id, err := runfolder.ResolveRunID(dir, idOrPrefix)
+	if errors.Is(err, runfolder.ErrNotRunID) {
 		return exitWith(exitUsage, err)
 	}
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}
-	rec, err := runner.LoadRun(dir, id)
+	rec, err := runfolder.LoadRun(dir, id)
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}
@@ -232,7 +234,7 @@ func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
 		}
 		return writeString(g.stdout, string(data))
 	}
-	result, err := os.ReadFile(filepath.Join(rec.Dir, runner.ResultFile))
+	result, err := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 	if err == nil {
 		return writeString(g.stdout, termsafe.EscapeLines(string(result)))
 	}
@@ -242,7 +244,7 @@ func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Trial run %s\n\n", rec.RunID)
 	why := "no result.md yet"
-	if rec.State == runner.StateLost {
+	if rec.State == vocab.StateLost {
 		why = "the process that ran it is gone; it left no result.md"
 	}
 	fmt.Fprintf(&b, "- State: %s (%s)\n", termsafe.Escape(rec.State), why)
@@ -258,8 +260,8 @@ func showRun(g *globals, f runsFlags, dir, idOrPrefix string) error {
 func diffRuns(g *globals, f runsFlags, dir, before, after string) error {
 	var runs [2]*rundiff.Run
 	for i, arg := range []string{before, after} {
-		id, err := runner.ResolveRunID(dir, arg)
-		if errors.Is(err, runner.ErrNotRunID) {
+		id, err := runfolder.ResolveRunID(dir, arg)
+		if errors.Is(err, runfolder.ErrNotRunID) {
 			return exitWith(exitUsage, err)
 		}
 		if err != nil {
@@ -280,14 +282,14 @@ func diffRuns(g *globals, f runsFlags, dir, before, after string) error {
 // (args[1], or <agents>/<agent>.test.yaml), then records the case from
 // the run's recording when it kept one.
 func keepRunAsCase(cmd *cobra.Command, g *globals, f runsFlags, dir string, args []string) error {
-	id, err := runner.ResolveRunID(dir, args[0])
-	if errors.Is(err, runner.ErrNotRunID) {
+	id, err := runfolder.ResolveRunID(dir, args[0])
+	if errors.Is(err, runfolder.ErrNotRunID) {
 		return exitWith(exitUsage, err)
 	}
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}
-	rec, err := runner.LoadRun(dir, id)
+	rec, err := runfolder.LoadRun(dir, id)
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}
@@ -318,7 +320,7 @@ func keepRunAsCase(cmd *cobra.Command, g *globals, f runsFlags, dir string, args
 		return exitWith(exitFindings, err)
 	}
 	fmt.Fprintf(g.stderr, "kept run %s as case %q in %s: edit its expect: contains to what the reply must say\n", id[:8], termsafe.Escape(c.Name), termsafe.Escape(path))
-	tapePath := filepath.Join(rec.Dir, runner.StreamFile)
+	tapePath := filepath.Join(rec.Dir, runfolder.StreamFile)
 	tape, err := runner.LoadCassette(tapePath)
 	if errors.Is(err, fs.ErrNotExist) {
 		fmt.Fprintf(g.stderr, "the run kept no recording (it ran without --record): 'agentdesk test %s --record --case %s' records the case\n",

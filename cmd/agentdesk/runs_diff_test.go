@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -28,7 +28,7 @@ func TestRunsDiff(t *testing.T) {
 	if code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "find the port", "--no-tools"); code != 0 {
 		t.Fatal(stderr)
 	}
-	list, err := runner.ListRuns(runs, runner.Filter{})
+	list, err := runfolder.ListRuns(runs, runfolder.Filter{})
 	if err != nil || len(list) != 2 {
 		t.Fatalf("%d runs: %v", len(list), err)
 	}
@@ -97,7 +97,7 @@ func TestRunSamples(t *testing.T) {
 		}
 	}
 	var doc struct {
-		Runs   []runner.Record `json:"runs"`
+		Runs   []runfolder.Record `json:"runs"`
 		Spread struct {
 			Completed int `json:"completed"`
 		} `json:"spread"`

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -29,7 +30,7 @@ func TestRunsCommand(t *testing.T) {
 	if code, _, _ := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "two"); code != 1 {
 		t.Fatal("the truncated run did not exit 1")
 	}
-	list, err := runner.ListRuns(runs, runner.Filter{})
+	list, err := runfolder.ListRuns(runs, runfolder.Filter{})
 	if err != nil || len(list) != 2 {
 		t.Fatalf("%d runs: %v", len(list), err)
 	}
@@ -47,7 +48,7 @@ func TestRunsCommand(t *testing.T) {
 	}
 
 	code, stdout, _ = runTrialCmd(t, env, "", "runs", "--json", "--agent", "CODE-ANALYST")
-	var recs []runner.Record
+	var recs []runfolder.Record
 	if err := json.Unmarshal([]byte(stdout), &recs); err != nil || code != 0 || len(recs) != 2 {
 		t.Errorf("json list: %v %s", err, stdout)
 	}
@@ -58,12 +59,12 @@ func TestRunsCommand(t *testing.T) {
 
 	// One run by a prefix: its result.md.
 	code, stdout, _ = runTrialCmd(t, env, "", "runs", oldest.RunID[:6])
-	result, _ := os.ReadFile(filepath.Join(oldest.Dir, runner.ResultFile))
+	result, _ := os.ReadFile(filepath.Join(oldest.Dir, runfolder.ResultFile))
 	if code != 0 || stdout != string(result) || !strings.Contains(stdout, "First answer.") {
 		t.Errorf("show:\n%s", stdout)
 	}
 	code, stdout, _ = runTrialCmd(t, env, "", "runs", newest.RunID, "--json")
-	disk, _ := os.ReadFile(filepath.Join(newest.Dir, runner.RunFile))
+	disk, _ := os.ReadFile(filepath.Join(newest.Dir, runfolder.RunFile))
 	if code != 0 || stdout != string(disk) {
 		t.Errorf("show json:\n%s", stdout)
 	}
@@ -92,7 +93,7 @@ func TestRunsShowsARunningRecord(t *testing.T) {
 	runs := t.TempDir()
 	id := strings.Repeat("7", 32)
 	os.MkdirAll(filepath.Join(runs, id), 0o700)
-	os.WriteFile(filepath.Join(runs, id, runner.RunFile), []byte(`{"run_id":"`+id+`","agent":"x\u001b[31m","state":"Running","model":{"model_id":"m","endpoint":"http://e"}}`), 0o600)
+	os.WriteFile(filepath.Join(runs, id, runfolder.RunFile), []byte(`{"run_id":"`+id+`","agent":"x\u001b[31m","state":"Running","model":{"model_id":"m","endpoint":"http://e"}}`), 0o600)
 	code, stdout, _ := runTrialCmd(t, nil, "", "runs", "--runs-dir", runs, id)
 	if code != 0 || !strings.Contains(stdout, "State: Running (no result.md yet)") || !strings.Contains(stdout, `x\x1b[31m`) {
 		t.Errorf("exit %d:\n%s", code, stdout)
@@ -105,7 +106,7 @@ func TestRunsShowsALostRecord(t *testing.T) {
 	host, _ := os.Hostname()
 	os.MkdirAll(filepath.Join(runs, id), 0o700)
 	rec := fmt.Sprintf(`{"run_id":%q,"agent":"x","state":"Running","pid":%d,"host":%q}`, id, 1<<30, host)
-	os.WriteFile(filepath.Join(runs, id, runner.RunFile), []byte(rec), 0o600)
+	os.WriteFile(filepath.Join(runs, id, runfolder.RunFile), []byte(rec), 0o600)
 	code, stdout, _ := runTrialCmd(t, nil, "", "runs", "--runs-dir", runs, id)
 	if code != 0 || !strings.Contains(stdout, "State: Lost (the process that ran it is gone; it left no result.md)") {
 		t.Errorf("exit %d:\n%s", code, stdout)
@@ -114,7 +115,7 @@ func TestRunsShowsALostRecord(t *testing.T) {
 
 // writeRunRecord writes rec as run.json (and result.md) of a run folder
 // in runs.
-func writeRunRecord(t *testing.T, runs string, rec runner.Record) {
+func writeRunRecord(t *testing.T, runs string, rec runfolder.Record) {
 	t.Helper()
 	dir := filepath.Join(runs, rec.RunID)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -125,7 +126,7 @@ func writeRunRecord(t *testing.T, runs string, rec runner.Record) {
 		t.Fatal(err)
 	}
 	rec.Dir = dir
-	for name, text := range map[string]string{runner.RunFile: string(data), runner.ResultFile: runner.ResultMarkdown(&rec)} {
+	for name, text := range map[string]string{runfolder.RunFile: string(data), runfolder.ResultFile: runfolder.ResultMarkdown(&rec)} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -138,8 +139,8 @@ func writeRunRecord(t *testing.T, runs string, rec runner.Record) {
 func TestRunsVocabulary(t *testing.T) {
 	runs := t.TempDir()
 	ended := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	writeRunRecord(t, runs, runner.Record{RunID: strings.Repeat("a", 32), Agent: "x", State: runner.StateCancelled, Outcome: runner.Failed, Reason: runner.ReasonCancelledByParent, StartedAt: ended, EndedAt: &ended})
-	writeRunRecord(t, runs, runner.Record{RunID: strings.Repeat("b", 32), Agent: "x", State: runner.StateCompleted, Outcome: runner.Completed, StartedAt: ended.Add(time.Minute), EndedAt: &ended})
+	writeRunRecord(t, runs, runfolder.Record{RunID: strings.Repeat("a", 32), Agent: "x", State: vocab.StateCancelled, Outcome: vocab.Failed, Reason: vocab.ReasonCancelledByParent, StartedAt: ended, EndedAt: &ended})
+	writeRunRecord(t, runs, runfolder.Record{RunID: strings.Repeat("b", 32), Agent: "x", State: vocab.StateCompleted, Outcome: vocab.Completed, StartedAt: ended.Add(time.Minute), EndedAt: &ended})
 	code, stdout, stderr := run(t, nil, "runs", "--runs-dir", runs)
 	fields := func(line string) string { return strings.Join(strings.Fields(line)[4:], " ") }
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -20,7 +20,7 @@ func TestRunToCaseRoundTrip(t *testing.T) {
 	if code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "Which port?", "--no-tools", "--record"); code != 0 {
 		t.Fatal(stderr)
 	}
-	list, err := runner.ListRuns(runs, runner.Filter{})
+	list, err := runfolder.ListRuns(runs, runfolder.Filter{})
 	if err != nil || len(list) != 1 {
 		t.Fatalf("%d runs: %v", len(list), err)
 	}

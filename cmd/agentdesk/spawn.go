@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/mcp"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // spawnInput is what a spawn's request is composed from on the command
@@ -79,7 +80,7 @@ func composeSpawn(g *globals, c *lint.Catalog, in spawnInput) (*request.Request,
 		g.warn("agentdesk", "NetClaw would not spawn this agent: "+why+"; agentdesk run refuses this trial")
 	}
 	var session *request.SessionStorage
-	if runs, err := runner.DefaultRunsDir(g.Getenv); err == nil {
+	if runs, err := runfolder.DefaultRunsDir(g.Getenv); err == nil {
 		st := runner.TrialStorage(filepath.Join(runs, "<run-id>"), "<run-id>")
 		session = &st
 	}
@@ -125,6 +126,7 @@ type spawnJSON struct {
 	Project      string                `json:"project"`
 	Core         *spawnCoreJSON        `json:"core"`
 	Missing      []request.Missing     `json:"missing"`
+	Absent       []request.Missing     `json:"absent"`
 	Parts        []request.Part        `json:"parts"`
 	System       string                `json:"system"`
 	FirstMessage string                `json:"firstMessage"`
@@ -163,7 +165,7 @@ type spawnCoreJSON struct {
 func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) error {
 	doc := spawnJSON{
 		Agent: in.agent.Def.Name, Path: in.agent.Path, Audience: r.Audience, Project: in.project,
-		Missing: r.Missing, Parts: r.Parts, System: r.System, FirstMessage: r.FirstMessage, Tools: r.Tools, Index: r.Index,
+		Missing: r.Missing, Absent: r.Absent, Parts: r.Parts, System: r.System, FirstMessage: r.FirstMessage, Tools: r.Tools, Index: r.Index,
 		ParentSees: preview.WhatTheParentSees,
 	}
 	if in.skill != nil {
@@ -200,6 +202,9 @@ func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) e
 	}
 	for _, m := range r.Missing {
 		fmt.Fprintf(&b, "MISSING %s: %s; a trial runs without it%s\n", m.Part, termsafe.Escape(m.Reason), netclawDirHint(m.Reason))
+	}
+	for _, m := range r.Absent {
+		fmt.Fprintf(&b, "No %s: %s\n", m.Part, termsafe.Escape(m.Reason))
 	}
 	b.WriteString("\n")
 	head(fmt.Sprintf("======== system prompt: %d parts, %s ========", len(r.Parts), plural(doc.Tokens.System, "token")))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/report"
 )
 
 // suiteKind is a kind of suite file, for the commands that run them.
@@ -67,42 +67,11 @@ func findSuiteFiles(agents string, paths []string, k suiteKind) ([]string, error
 	return out, nil
 }
 
-// suiteFormat is the --format of the commands that run suites.
-type suiteFormat int
-
-const (
-	suiteAsText suiteFormat = iota
-	suiteAsJSON
-	suiteAsJUnit
-	suiteAsGitHub
-	suiteAsHTML
-	suiteFormats // how many formats there are
-)
-
-var suiteFormatNames = []string{"text", "json", "junit", "github", "html"}
-
-// String returns the format's name.
-func (f *suiteFormat) String() string { return suiteFormatNames[*f] }
-
-// Set parses text, json, junit, github or html.
-func (f *suiteFormat) Set(s string) error {
-	for i, name := range suiteFormatNames {
-		if strings.EqualFold(s, name) {
-			*f = suiteFormat(i)
-			return nil
-		}
-	}
-	return errors.New(`use text, json, junit, github or html`)
-}
-
-// Type names the flag's value in help text.
-func (f *suiteFormat) Type() string { return "text|json|junit|github|html" }
-
-// writeSuiteReport writes a suite command's report with the writer of
-// format f (a failure to write is internal), then says exit 1 when not
-// every case passed.
-func writeSuiteReport(f suiteFormat, ok bool, write [suiteFormats]func() error) error {
-	if err := write[f](); err != nil {
+// writeSuiteReport writes a suite command's report to w in format f,
+// with the writer the evaluation registered for it (a failure to write is
+// internal), then says exit 1 when not every case passed.
+func writeSuiteReport(w io.Writer, f report.Format, ok bool, ws report.Writers) error {
+	if err := ws.Write(w, f); err != nil {
 		return exitWith(exitInternal, err)
 	}
 	if !ok {

@@ -16,13 +16,14 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/report"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
 )
 
 // testFlags holds the flags of agentdesk test.
 type testFlags struct {
 	record, offline bool
-	format          suiteFormat
+	format          report.Format
 	jobs            int
 	judgeRole       string
 	runsDir         string
@@ -260,7 +261,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 
 	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
 	progress := newProgressLine(g, sel.total)
-	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == suiteAsText)
+	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == report.Text)
 	start := time.Now()
 	approved, err := parseApprove(f.approve)
 	if err != nil {
@@ -305,15 +306,11 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		saveLastRuns(g, sel.stateDir, results, start)
 	}
 
-	return writeSuiteReport(f.format, suite.Summarize(results).OK(), [...]func() error{
-		suiteAsText:   func() error { return printer.finish(results, took) },
-		suiteAsJSON:   func() error { return suite.JSON(g.stdout, results, ropts) },
-		suiteAsJUnit:  func() error { return suite.JUnit(g.stdout, results, ropts) },
-		suiteAsGitHub: func() error { return suite.GitHub(g.stdout, results, ropts) },
-		suiteAsHTML: func() error {
-			return suite.HTML(g.stdout, results, suite.HTMLOptions{ReportOptions: ropts, Generated: time.Now(), Took: took})
-		},
-	})
+	ws := suite.Reports(results, suite.HTMLOptions{ReportOptions: ropts, Generated: time.Now(), Took: took})
+	// The text report was printed suite by suite as each finished; what
+	// is left is the summary.
+	ws[report.Text] = func(io.Writer) error { return printer.finish(results, took) }
+	return writeSuiteReport(g.stdout, f.format, suite.Summarize(results).OK(), ws)
 }
 
 // lastFailed returns, with --failed, which cases to run: those that did

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -72,7 +72,7 @@ func TestTestCommandRecordOfflineStale(t *testing.T) {
 	if !strings.Contains(list, "SUITE") || !strings.Contains(list, "code-analyst.test.yaml › judged #2 (judge)") || !strings.Contains(list, "code-analyst.test.yaml › answers #1") {
 		t.Errorf("runs list:\n%s", list)
 	}
-	all, _ := runner.ListRuns(runs, runner.Filter{})
+	all, _ := runfolder.ListRuns(runs, runfolder.Filter{})
 	if len(all) != 5 { // 3 samples + 2 judges recorded; the replays passed and left no folder
 		t.Errorf("%d runs", len(all))
 	}
@@ -81,7 +81,7 @@ func TestTestCommandRecordOfflineStale(t *testing.T) {
 	if code, _, stderr := runTrialCmd(t, env, "", "test", "--offline", "--keep-runs", suite); code != 0 {
 		t.Fatalf("offline --keep-runs: exit %d\n%s", code, stderr)
 	}
-	if all, _ = runner.ListRuns(runs, runner.Filter{}); len(all) != 8 {
+	if all, _ = runfolder.ListRuns(runs, runfolder.Filter{}); len(all) != 8 {
 		t.Errorf("%d runs after --keep-runs", len(all))
 	}
 

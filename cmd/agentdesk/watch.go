@@ -14,8 +14,9 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/watch"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
-	"github.com/agentdesk/agentdesk/tui"
+	"github.com/agentdesk/agentdesk/runner/eval/report"
 )
 
 // watchDebounce is how long file events settle before suites re-run (the
@@ -90,7 +91,7 @@ var watchHook func(files []string)
 // whose files changed, until ctx ends (Ctrl-C), which ends the watch
 // with status 0.
 func (w *suiteWatch) run(ctx context.Context, home lint.Home) error {
-	watcher, err := tui.StartWatcher(home, watchDebounce)
+	watcher, err := watch.Start(home, watchDebounce)
 	if err != nil {
 		return exitWith(exitInternal, err)
 	}
@@ -320,7 +321,7 @@ func routeSuiteDeps(_ *lint.Catalog, file string) suiteDeps {
 }
 
 // checkWatchFlags says what --watch cannot be given with, as bad usage.
-func checkWatchFlags(watch, live, record, offline, demo bool, format suiteFormat) error {
+func checkWatchFlags(watch, live, record, offline, demo bool, format report.Format) error {
 	switch {
 	case live && !watch:
 		return usageErrorf("--live runs every sample live while watching: use it with --watch")
@@ -332,7 +333,7 @@ func checkWatchFlags(watch, live, record, offline, demo bool, format suiteFormat
 		return usageErrorf("--watch --live runs every sample live and --offline replays only: give one of them")
 	case demo:
 		return usageErrorf("--watch watches your home; the demo's is a temporary copy: leave out --demo")
-	case format != suiteAsText:
+	case format != report.Text:
 		return usageErrorf("--watch prints a text report per round: leave out --format %s", format.String())
 	}
 	return nil

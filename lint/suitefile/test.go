@@ -16,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 )
 
 // TestSuffix ends the name of a test suite file.
@@ -26,27 +27,6 @@ const MaxFileSize = 4 << 20
 
 // MaxRepeat caps a case's samples.
 const MaxRepeat = 100
-
-// Outcomes a case may expect.
-var Outcomes = []string{"Completed", "Partial", "Failed"}
-
-// Reasons a case may expect, as the runner writes them: NetClaw's
-// (SubAgentOutcomeReason, netclaw-dev/netclaw 28ddf700) and seed 002's two
-// (runner.Reasons; runner/suite's tests keep the two lists equal).
-var Reasons = []string{
-	"output_truncated", "thinking_only_timeout", "no_substantive_output_timeout", "no_activity_timeout",
-	"empty_final_response", "malformed_final_output", "llm_call_failed", "tool_execution_failed",
-	"cancelled_by_parent", "tool_cycle_stopped",
-}
-
-// RenamedReasons are reasons older agentdesk versions wrote, with what a
-// run ends with instead ("" when nothing does; runner.RenamedReasons, kept
-// equal by runner/suite's tests), and why.
-var RenamedReasons = map[string]struct{ Now, Why string }{
-	"prefill_timeout":                 {"no_activity_timeout", "NetClaw reports a prefill expiry as no_activity_timeout"},
-	"repeated_tool_call":              {"tool_cycle_stopped", "NetClaw's cycle guard ends the run with tool_cycle_stopped"},
-	"tool_iteration_budget_exhausted": {"", "NetClaw has no cap on tool rounds, so no run ends with it"},
-}
 
 // Suite is one test suite file: the cases of one agent.
 type Suite struct {
@@ -416,25 +396,25 @@ func (r *reader) expect(c *Case, n *yaml.Node) {
 		switch key {
 		case "outcome":
 			if s, ok := r.scalar(v, key); ok {
-				i := slices.IndexFunc(Outcomes, func(o string) bool { return strings.EqualFold(o, strings.TrimSpace(s)) })
+				i := slices.IndexFunc(vocab.Outcomes, func(o string) bool { return strings.EqualFold(o, strings.TrimSpace(s)) })
 				if i < 0 {
 					r.add(RuleValue, posOf(v), fmt.Sprintf("outcome %q is not an outcome", s), "use Completed, Partial or Failed")
 				} else {
-					e.Outcome = Outcomes[i]
+					e.Outcome = vocab.Outcomes[i]
 				}
 			}
 		case "reason":
 			if s, ok := r.scalar(v, key); ok {
 				s = strings.TrimSpace(s)
-				if old, renamed := RenamedReasons[s]; renamed {
+				if old, renamed := vocab.RenamedReasons[s]; renamed {
 					hint := fmt.Sprintf("did you mean '%s'? %s", old.Now, old.Why)
 					if old.Now == "" {
-						hint = old.Why + ": remove the expectation, or expect another reason: " + strings.Join(Reasons, ", ")
+						hint = old.Why + ": remove the expectation, or expect another reason: " + strings.Join(vocab.Reasons, ", ")
 					}
 					r.add(RuleValue, posOf(v), fmt.Sprintf("reason %q is not a reason a run ends with any more", s), hint)
-				} else if !slices.Contains(Reasons, s) {
-					hint := "reasons: " + strings.Join(Reasons, ", ")
-					if m := suggest(s, Reasons); m != "" {
+				} else if !slices.Contains(vocab.Reasons, s) {
+					hint := "reasons: " + strings.Join(vocab.Reasons, ", ")
+					if m := suggest(s, vocab.Reasons); m != "" {
 						hint = fmt.Sprintf("did you mean '%s'?", m)
 					}
 					r.add(RuleValue, posOf(v), fmt.Sprintf("reason %q is not a reason a run ends with", s), hint)

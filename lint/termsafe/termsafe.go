@@ -8,6 +8,7 @@ package termsafe
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -162,4 +163,15 @@ func writeRune(b *strings.Builder, r rune) {
 			fmt.Fprintf(b, `\u%04x`, r)
 		}
 	}
+}
+
+// Visible reports whether s has a character a reader would see: anything
+// but white space and invisible format and control characters.
+func Visible(s string) bool {
+	for _, r := range s {
+		if !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) && !unicode.IsControl(r) {
+			return true
+		}
+	}
+	return false
 }

@@ -130,3 +130,11 @@ func BenchmarkEscape(b *testing.B) {
 		}
 	})
 }
+
+func TestVisible(t *testing.T) {
+	for s, want := range map[string]bool{"": false, " \n\t": false, "\u200b\u00a0": false, "\x1b": false, "a": true, " .": true, "é": true} {
+		if Visible(s) != want {
+			t.Errorf("Visible(%q) = %t", s, !want)
+		}
+	}
+}

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // benchFolder writes a run folder with a 1 MB output and 200 tool calls;
@@ -27,23 +28,23 @@ func benchFolder(b *testing.B, dir, id string, edit bool) {
 			out.WriteString(" ")
 		}
 	}
-	rec := runner.Record{RunID: id, Agent: "tester", State: runner.StateCompleted, Outcome: runner.Outcome("Completed"), Output: out.String(),
+	rec := runfolder.Record{RunID: id, Agent: "tester", State: vocab.StateCompleted, Outcome: vocab.Outcome("Completed"), Output: out.String(),
 		StartedAt: time.Unix(1_700_000_000, 0)}
 	for i := range 200 {
 		args := fmt.Sprintf(`{"Path":"file%d.txt"}`, i)
 		if edit && i%10 == 0 {
 			args = fmt.Sprintf(`{"Path":"other%d.txt"}`, i)
 		}
-		rec.ToolCalls = append(rec.ToolCalls, runner.ToolCall{Call: i + 1, Name: []string{"file_read", "shell_execute", "file_search"}[i%3],
-			Arguments: args, Complete: true, Result: &runner.ToolResult{Text: "ok", Label: "overlay"}})
+		rec.ToolCalls = append(rec.ToolCalls, runfolder.ToolCall{Call: i + 1, Name: []string{"file_read", "shell_execute", "file_search"}[i%3],
+			Arguments: args, Complete: true, Result: &runfolder.ToolResult{Text: "ok", Label: "overlay"}})
 	}
 	data, err := rec.MarshalIndent()
 	if err != nil {
 		b.Fatal(err)
 	}
-	write(b, filepath.Join(dir, runner.RunFile), string(data))
-	line, _ := json.Marshal(runner.TranscriptEntry{Type: "request", System: strings.Repeat("You are a tester.\n", 500), Message: "Task:\nfind the port"})
-	write(b, filepath.Join(dir, runner.TranscriptFile), string(line)+"\n")
+	write(b, filepath.Join(dir, runfolder.RunFile), string(data))
+	line, _ := json.Marshal(runfolder.TranscriptEntry{Type: "request", System: strings.Repeat("You are a tester.\n", 500), Message: "Task:\nfind the port"})
+	write(b, filepath.Join(dir, runfolder.TranscriptFile), string(line)+"\n")
 }
 
 // BenchmarkCompare loads, compares and renders two runs with 1 MB outputs

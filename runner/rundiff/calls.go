@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/aymanbagabas/go-udiff/lcs"
-
-	"github.com/agentdesk/agentdesk/runner"
 )
 
 // Call step operations.
@@ -47,7 +46,7 @@ type CallSide struct {
 	Error     bool   `json:"error,omitempty"`
 }
 
-func callSide(c *runner.ToolCall) *CallSide {
+func callSide(c *runfolder.ToolCall) *CallSide {
 	s := &CallSide{Arguments: c.Arguments}
 	if c.Result != nil {
 		s.Label, s.Error = c.Result.Label, c.Result.Error
@@ -57,7 +56,7 @@ func callSide(c *runner.ToolCall) *CallSide {
 
 // compareCalls aligns a and b by their names (a longest common
 // subsequence), then compares each pair.
-func compareCalls(a, b []runner.ToolCall) CallsDiff {
+func compareCalls(a, b []runfolder.ToolCall) CallsDiff {
 	d := CallsDiff{Steps: []CallStep{}, Before: len(a), After: len(b)}
 	na, nb := make([]string, len(a)), make([]string, len(b))
 	for i := range a {

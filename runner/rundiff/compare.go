@@ -4,8 +4,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Comparison is what changed from one run (Before) to another (After).
@@ -117,7 +118,7 @@ func Compare(a, b *Run) *Comparison {
 	c.Notes = append(c.Notes, b.Notes...)
 	c.DifferentAgent = !strings.EqualFold(a.Record.Agent, b.Record.Agent)
 	c.DifferentModel = a.Record.Model.ModelID != b.Record.Model.ModelID || a.Record.Model.Endpoint != b.Record.Model.Endpoint
-	c.Outcome = change(runner.OutcomeText(a.Record.Outcome), runner.OutcomeText(b.Record.Outcome))
+	c.Outcome = change(vocab.OutcomeText(a.Record.Outcome), vocab.OutcomeText(b.Record.Outcome))
 	c.Reason = change(a.Record.Reason, b.Record.Reason)
 	c.Request = compareRequests(a, b, &c.Notes)
 	c.ToolCalls = compareCalls(a.Record.ToolCalls, b.Record.ToolCalls)
@@ -258,7 +259,7 @@ func splitSystem(r *Run) ([]namedText, bool) {
 }
 
 // metrics are the token counts and clocks of both runs.
-func metrics(a, b *runner.Record) []Metric {
+func metrics(a, b *runfolder.Record) []Metric {
 	i64 := func(v int) *int64 { x := int64(v); return &x }
 	m := []Metric{
 		metric("tokens in", "tokens", i64(a.Usage.InputTokens), i64(b.Usage.InputTokens)),
@@ -270,7 +271,7 @@ func metrics(a, b *runner.Record) []Metric {
 	return m
 }
 
-func wall(r *runner.Record) *int64 {
+func wall(r *runfolder.Record) *int64 {
 	if !r.Ended() {
 		return nil
 	}
@@ -297,7 +298,7 @@ func comparePatches(a, b *Run) PatchDiff {
 	return d
 }
 
-func changedFiles(r *runner.Record) []string {
+func changedFiles(r *runfolder.Record) []string {
 	out := []string{}
 	for _, c := range r.Changes {
 		out = append(out, c.Path)

@@ -13,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -127,7 +128,7 @@ func TestOlderRunFolder(t *testing.T) {
 	a := trial(t, srv, base, "You are a tester.\n", "one")
 	b := trial(t, srv, base, "You are a tester. Be brief.\n", "two")
 	// Make a look like an older run: no part lengths.
-	data, err := os.ReadFile(filepath.Join(a, runner.RunFile))
+	data, err := os.ReadFile(filepath.Join(a, runfolder.RunFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func TestOlderRunFolder(t *testing.T) {
 		delete(p.(map[string]any), "bytes")
 	}
 	data, _ = json.Marshal(raw)
-	write(t, filepath.Join(a, runner.RunFile), string(data))
+	write(t, filepath.Join(a, runfolder.RunFile), string(data))
 
 	c := Compare(load(t, a), load(t, b))
 	if strings.Join(c.Request.Changed, ",") != PartSystem {
@@ -149,7 +150,7 @@ func TestOlderRunFolder(t *testing.T) {
 		t.Errorf("notes %v do not say why", c.Notes)
 	}
 
-	if err := os.Remove(filepath.Join(b, runner.TranscriptFile)); err != nil {
+	if err := os.Remove(filepath.Join(b, runfolder.TranscriptFile)); err != nil {
 		t.Fatal(err)
 	}
 	rb := load(t, b)
@@ -162,15 +163,15 @@ func TestOlderRunFolder(t *testing.T) {
 }
 
 func TestCompareCalls(t *testing.T) {
-	call := func(name, args, label string) runner.ToolCall {
-		return runner.ToolCall{Name: name, Arguments: args, Result: &runner.ToolResult{Label: label}}
+	call := func(name, args, label string) runfolder.ToolCall {
+		return runfolder.ToolCall{Name: name, Arguments: args, Result: &runfolder.ToolResult{Label: label}}
 	}
-	a := []runner.ToolCall{
+	a := []runfolder.ToolCall{
 		call("file_read", `{"Path":"a.txt"}`, "overlay"),
 		call("shell_execute", `{"Command":"ls"}`, "approved"),
 		call("file_read", `{"Path":"b.txt"}`, "overlay"),
 	}
-	b := []runner.ToolCall{
+	b := []runfolder.ToolCall{
 		call("file_read", `{ "Path": "a.txt" }`, "overlay"),
 		call("search_tools", `{"Query":"web"}`, "real"),
 		call("shell_execute", `{"Command":"ls -la"}`, "approved"),
@@ -222,8 +223,8 @@ func TestCompareOutputs(t *testing.T) {
 // TestTextEscapes: control characters from a model never reach the
 // terminal raw, coloured or not.
 func TestTextEscapes(t *testing.T) {
-	a := &Run{Record: runner.Record{RunID: "a", Output: "clean \x1b[2J text"}}
-	b := &Run{Record: runner.Record{RunID: "b", Output: "clean \x1b]0;owned\x07 text"}}
+	a := &Run{Record: runfolder.Record{RunID: "a", Output: "clean \x1b[2J text"}}
+	b := &Run{Record: runfolder.Record{RunID: "b", Output: "clean \x1b]0;owned\x07 text"}}
 	for _, color := range []bool{false, true} {
 		out := Text(Compare(a, b), color)
 		stripped := strings.NewReplacer(sgrReset, "", sgrBold, "", sgrDim, "", sgrRed, "", sgrGreen, "").Replace(out)

@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint/termsafe"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Spread is what several runs of the same task did: how often each
@@ -40,16 +41,16 @@ type MinMedMax struct {
 }
 
 // SpreadOf sums up runs of one task.
-func SpreadOf(recs []runner.Record) Spread {
+func SpreadOf(recs []runfolder.Record) Spread {
 	sp := Spread{Runs: len(recs), Outcomes: []Count{}, ToolSequences: []Count{}}
 	outcomes, seqs := map[string]int{}, map[string]int{}
 	var words []int
 	for i := range recs {
 		r := &recs[i]
-		if r.Outcome == runner.Completed {
+		if r.Outcome == vocab.Completed {
 			sp.Completed++
 		}
-		outcomes[withReason(runner.OutcomeText(r.Outcome), r.Reason)]++
+		outcomes[withReason(vocab.OutcomeText(r.Outcome), r.Reason)]++
 		var names []string
 		for _, c := range r.ToolCalls {
 			names = append(names, c.Name)

@@ -441,20 +441,5 @@ func (w *Workspace) fileEdit(_ context.Context, a args, _ Meta) Result {
 	return Result{Text: request.Edited(pl.show(), n), Label: LabelOverlay}
 }
 
-// BuiltinSpecs returns the specs of the built-in tools a trial offers on
-// a project: the file tools, and shell_execute when shell is set.
-func BuiltinSpecs(shell bool) []Spec {
-	w := &Workspace{}
-	ts := w.FileTools()
-	if shell {
-		ts = append(ts, w.ShellTool())
-	}
-	out := make([]Spec, len(ts))
-	for i, t := range ts {
-		out[i] = t.Spec()
-	}
-	return out
-}
-
 // isNotExist reports a path the view does not hold.
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -36,9 +36,6 @@ var stubbed = map[string]string{
 	"attach_file":           "attached a file to the reply to the user",
 }
 
-// IsStubbed reports whether a trial stubs the tool name.
-func IsStubbed(name string) bool { _, ok := stubbed[name]; return ok }
-
 // Stub returns a tool offered with spec that never runs: each call gets a
 // labelled result naming what the runtime would have done (what; "" uses
 // the built-in table, else a generic line).

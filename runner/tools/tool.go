@@ -68,11 +68,6 @@ const (
 	LabelMocked Label = "mocked"
 )
 
-// Labels lists every label, in the order above.
-func Labels() []Label {
-	return []Label{LabelReal, LabelOverlay, LabelApproved, LabelDenied, LabelStubbed, LabelMocked}
-}
-
 // Result is what one tool call returns.
 type Result struct {
 	// Text is the tool result handed back to the model.

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -27,7 +29,7 @@ type demoRun struct {
 	limits   runner.Limits
 	scripts  []modeltest.Script
 	project  map[string]string
-	outcome  runner.Outcome
+	outcome  vocab.Outcome
 	reason   string
 	output   string // a part of the reply the replay must show
 }
@@ -65,7 +67,7 @@ func demoRuns() []demoRun {
 				{Gap: 45 * time.Millisecond, Steps: append(words(modeltest.Text, answer), modeltest.Stop()),
 					Usage: &modeltest.Usage{InputTokens: 912, OutputTokens: 74}},
 			},
-			outcome: runner.Completed,
+			outcome: vocab.Completed,
 			output:  "A folder deleted and created again is watched anew.",
 		},
 		{
@@ -76,8 +78,8 @@ func demoRuns() []demoRun {
 				{Gap: 35 * time.Millisecond, Steps: append(words(modeltest.Text, truncated), modeltest.Length()),
 					Usage: &modeltest.Usage{InputTokens: 640, OutputTokens: 4096}},
 			},
-			outcome: runner.Failed,
-			reason:  runner.ReasonOutputTruncated,
+			outcome: vocab.Failed,
+			reason:  vocab.ReasonOutputTruncated,
 			output:  "The repository has five packages.",
 		},
 		{
@@ -91,8 +93,8 @@ func demoRuns() []demoRun {
 					words(modeltest.Thinking, thinking)...),
 					modeltest.Pause(time.Minute))},
 			},
-			outcome: runner.Failed,
-			reason:  runner.ReasonThinkingOnlyTimeout,
+			outcome: vocab.Failed,
+			reason:  vocab.ReasonThinkingOnlyTimeout,
 		},
 	}
 }
@@ -147,7 +149,7 @@ func TestGenerateDemoCassettes(t *testing.T) {
 		if rec.Outcome != d.outcome || rec.Reason != d.reason {
 			t.Fatalf("%s: recorded %s %s (%s), want %s %s", d.cassette, rec.Outcome, rec.Reason, rec.Error, d.outcome, d.reason)
 		}
-		data, err := os.ReadFile(filepath.Join(r.Dir(), runner.StreamFile))
+		data, err := os.ReadFile(filepath.Join(r.Dir(), runfolder.StreamFile))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 )
 
@@ -101,8 +102,8 @@ func TestSetupRunsEveryRoleFromItsCassette(t *testing.T) {
 		reason string
 	}{
 		{"code-analyst", ""},
-		{"summarizer", runner.ReasonOutputTruncated},
-		{"deep-thinker", runner.ReasonThinkingOnlyTimeout},
+		{"summarizer", vocab.ReasonOutputTruncated},
+		{"deep-thinker", vocab.ReasonThinkingOnlyTimeout},
 	}
 	for _, cs := range cases {
 		f := c.Agent(cs.agent)

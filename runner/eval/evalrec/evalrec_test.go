@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 func sampleTape(text string) *cassette.Cassette {
@@ -240,7 +241,7 @@ func TestLimiter(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 	r1()
-	if ProviderKey(runner.Model{Type: runner.ReplayProviderType}) != "replay" || ProviderKey(runner.Model{Provider: "Ollama", Endpoint: "x"}) != "ollama x" {
+	if ProviderKey(runfolder.Model{Type: runner.ReplayProviderType}) != "replay" || ProviderKey(runfolder.Model{Provider: "Ollama", Endpoint: "x"}) != "ollama x" {
 		t.Error("ProviderKey")
 	}
 }

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Recorded is what --record did with one sample's recording file.
@@ -28,13 +29,13 @@ const (
 // error, a stream cut off or malformed) tells nothing about the agent.
 // Every other outcome (Completed, Partial, a limit, a reply cut at the
 // output limit or empty) is the model's doing, and is kept.
-func NoVerdict(rec *runner.Record) string {
+func NoVerdict(rec *runfolder.Record) string {
 	switch {
 	case rec == nil || rec.RunID == "":
 		return "the run did not start"
-	case rec.Reason == runner.ReasonCancelledByParent:
+	case rec.Reason == vocab.ReasonCancelledByParent:
 		return "the run was cancelled"
-	case rec.Reason == runner.ReasonLLMCallFailed:
+	case rec.Reason == vocab.ReasonLLMCallFailed:
 		msg := rec.Error
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
@@ -43,7 +44,7 @@ func NoVerdict(rec *runner.Record) string {
 			return "the model call failed"
 		}
 		return "the model call failed: " + msg
-	case rec.State == runner.StateRunning || rec.Outcome == "":
+	case rec.State == vocab.StateRunning || rec.Outcome == "":
 		return "the run did not end"
 	}
 	return ""

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Limiter caps the model calls under way at once, per provider: a suite's
@@ -48,7 +49,7 @@ func (l *Limiter) Acquire(ctx context.Context, key string) (release func(), err 
 // ProviderKey is the Limiter key of a model: its provider and endpoint
 // (two providers configured at one endpoint share it; a replay, which
 // calls no model, gets a key of its own).
-func ProviderKey(m runner.Model) string {
+func ProviderKey(m runfolder.Model) string {
 	if m.Type == runner.ReplayProviderType {
 		return "replay"
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/preview/atomicfile"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Case is a suite case made from a run.
@@ -42,7 +42,7 @@ type Case struct {
 // FromRun makes a case of the run rec for the suite at suitePath: its
 // task, context, project (relative to the suite), skill and audience, and
 // what it did as expectations. name "" names it from the task.
-func FromRun(rec *runner.Record, suitePath, name string) Case {
+func FromRun(rec *runfolder.Record, suitePath, name string) Case {
 	c := Case{Name: name, Task: rec.Task, Context: rec.Context, Skill: rec.Skill}
 	if c.Name == "" {
 		c.Name = nameFromTask(rec.Task)

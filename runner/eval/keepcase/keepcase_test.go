@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint/suitefile"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 var newCase = Case{Name: "finds the port", Task: "Which port?\nSay the file too.", Project: "../src", Tools: []string{"file_read", "file_search"}, Contains: "The server listens on 8080"}
@@ -112,13 +112,13 @@ func TestAppendRefuses(t *testing.T) {
 
 func TestFromRun(t *testing.T) {
 	dir := t.TempDir()
-	rec := &runner.Record{Task: "Which port does it use?\nmore", Context: "ctx", Project: filepath.Join(dir, "src"),
+	rec := &runfolder.Record{Task: "Which port does it use?\nmore", Context: "ctx", Project: filepath.Join(dir, "src"),
 		Outcome: "Failed", Reason: "output_truncated", Output: "\n## The port is 8080, set in config/server.yaml by the deploy script of the team\n",
-		Prompt: &runner.PromptRecord{Audience: "Team"},
-		ToolCalls: []runner.ToolCall{
-			{Name: "file_read", Result: &runner.ToolResult{}},
-			{Name: "shell_execute", Result: &runner.ToolResult{Refused: true}},
-			{Name: "file_read", Result: &runner.ToolResult{}},
+		Prompt: &runfolder.PromptRecord{Audience: "Team"},
+		ToolCalls: []runfolder.ToolCall{
+			{Name: "file_read", Result: &runfolder.ToolResult{}},
+			{Name: "shell_execute", Result: &runfolder.ToolResult{Refused: true}},
+			{Name: "file_read", Result: &runfolder.ToolResult{}},
 		}}
 	c := FromRun(rec, filepath.Join(dir, "agents", "a.test.yaml"), "")
 	want := Case{Name: "Which port does it use?", Task: rec.Task, Context: "ctx", Project: "../src", Audience: "team",

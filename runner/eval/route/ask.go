@@ -13,10 +13,12 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -80,7 +82,7 @@ type Prepared struct {
 	Question
 	Frontline preview.Frontline
 	// Model is the frontline's model (its APIKey included: do not show it).
-	Model runner.Model
+	Model runfolder.Model
 }
 
 // Prepare checks q and builds its frontline request. The errors are
@@ -213,7 +215,7 @@ type Sample struct {
 	Pick Pick
 	// Run is the sample's final run.json; RunID is "" when the run could
 	// not start (Pick is then Failed with the reason).
-	Run runner.Record
+	Run runfolder.Record
 	// WriteErr is set when the run folder could not be written.
 	WriteErr error
 	// run is the sample's run, for Keep of an unsaved replay.
@@ -302,7 +304,7 @@ func Ask(ctx context.Context, rn *runner.Runner, p *Prepared, o Options) (*Resul
 			for i := range next {
 				var s Sample
 				if ctx.Err() != nil {
-					s = Sample{Pick: Pick{Kind: Failed, Reason: runner.ReasonCancelledByParent, Error: "cancelled before it started"}}
+					s = Sample{Pick: Pick{Kind: Failed, Reason: vocab.ReasonCancelledByParent, Error: "cancelled before it started"}}
 				} else {
 					spec := p.Spec()
 					spec.Record = o.Record
@@ -352,8 +354,8 @@ var toolsRefused = regexp.MustCompile(`(?i)(does not|doesn't|do not) support too
 
 // noTools returns the provider's message when the run failed because the
 // model takes no tools.
-func noTools(rec runner.Record) string {
-	if rec.Reason != runner.ReasonLLMCallFailed || !toolsRefused.MatchString(rec.Error) {
+func noTools(rec runfolder.Record) string {
+	if rec.Reason != vocab.ReasonLLMCallFailed || !toolsRefused.MatchString(rec.Error) {
 		return ""
 	}
 	return rec.Error

@@ -13,11 +13,13 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -237,7 +239,7 @@ func TestRequestSent(t *testing.T) {
 }
 
 // checkFolder checks that the run folder holds its artifacts and no key.
-func checkFolder(t *testing.T, rec runner.Record) {
+func checkFolder(t *testing.T, rec runfolder.Record) {
 	t.Helper()
 	if rec.RunID == "" {
 		t.Fatal("no run folder")
@@ -251,7 +253,7 @@ func checkFolder(t *testing.T, rec runner.Record) {
 			t.Errorf("%s holds the API key", name)
 		}
 	}
-	back, err := runner.LoadRun(filepath.Dir(rec.Dir), rec.RunID)
+	back, err := runfolder.LoadRun(filepath.Dir(rec.Dir), rec.RunID)
 	if err != nil || back.Frontline == nil {
 		t.Fatalf("run.json reads back as %+v, %v", back.Frontline, err)
 	}
@@ -349,7 +351,7 @@ var replyCases = []struct {
 	{
 		name:   "the call fails",
 		script: modeltest.Script{Status: 500, ErrorMessage: "model crashed"},
-		want:   Pick{Kind: Failed, Reason: runner.ReasonLLMCallFailed},
+		want:   Pick{Kind: Failed, Reason: vocab.ReasonLLMCallFailed},
 		label:  "failed: llm_call_failed",
 	},
 }
@@ -490,7 +492,7 @@ func TestRecordThenReplay(t *testing.T) {
 			var tapes []*cassette.Cassette
 			var sources []string
 			for _, s := range rec.Samples {
-				path := filepath.Join(s.Run.Dir, runner.StreamFile)
+				path := filepath.Join(s.Run.Dir, runfolder.StreamFile)
 				tape, err := runner.LoadCassette(path)
 				if err != nil {
 					t.Fatal(err)

@@ -9,10 +9,11 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -57,7 +58,7 @@ func BenchmarkSuiteOffline(b *testing.B) {
 // BenchmarkClassify reads a first reply that spawns an agent.
 func BenchmarkClassify(b *testing.B) {
 	f := newFixture(b, wire.OpenAI, "")
-	rec := &runner.Record{Outcome: runner.Completed, ToolCalls: []runner.ToolCall{{Call: 1, Name: "spawn_agent", Arguments: `{"agent":"reviewer","task":"Review the staged diff","context":"PR 42","_rationale":"review"}`, Complete: true}}}
+	rec := &runfolder.Record{Outcome: vocab.Completed, ToolCalls: []runfolder.ToolCall{{Call: 1, Name: "spawn_agent", Arguments: `{"agent":"reviewer","task":"Review the staged diff","context":"PR 42","_rationale":"review"}`, Complete: true}}}
 	b.ReportAllocs()
 	for b.Loop() {
 		Classify(f.cat, preview.Personal, rec)

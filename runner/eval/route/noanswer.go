@@ -3,7 +3,7 @@ package route
 import (
 	"fmt"
 
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 )
 
@@ -26,7 +26,7 @@ func (s Sample) NoAnswer() string {
 		return "the run did not start: " + s.Pick.Error + notAPick
 	case why == "":
 		return ""
-	case s.Run.Reason == runner.ReasonCancelledByParent:
+	case s.Run.Reason == vocab.ReasonCancelledByParent:
 		return "cancelled: the run was stopped before it ended" + notAPick
 	default:
 		return why + notAPick

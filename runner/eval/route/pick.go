@@ -5,9 +5,10 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Kind is what the frontline did with a request.
@@ -124,15 +125,15 @@ func (p Pick) Matches(expected string) bool {
 // preview.SpawnRefusal against c and a; any
 // other tool is OtherTool); with no tool call, a reply with text is
 // Answered and anything else Failed.
-func Classify(c *lint.Catalog, a preview.Audience, rec *runner.Record) Pick {
-	var calls []runner.ToolCall
+func Classify(c *lint.Catalog, a preview.Audience, rec *runfolder.Record) Pick {
+	var calls []runfolder.ToolCall
 	for _, tc := range rec.ToolCalls {
 		if tc.Call <= 1 {
 			calls = append(calls, tc)
 		}
 	}
 	if len(calls) == 0 {
-		if rec.Outcome == runner.Completed {
+		if rec.Outcome == vocab.Completed {
 			return Pick{Kind: Answered, Text: rec.Output}
 		}
 		return Pick{Kind: Failed, Reason: rec.Reason, Error: rec.Error, Text: rec.Output}
@@ -146,7 +147,7 @@ func Classify(c *lint.Catalog, a preview.Audience, rec *runner.Record) Pick {
 }
 
 // classifyCall classifies one tool call of a frontline reply.
-func classifyCall(c *lint.Catalog, a preview.Audience, tc runner.ToolCall) Pick {
+func classifyCall(c *lint.Catalog, a preview.Audience, tc runfolder.ToolCall) Pick {
 	var p Pick
 	if tc.Name != preview.SpawnAgentTool {
 		p.Kind, p.Tool, p.Arguments = OtherTool, tc.Name, tc.Arguments

@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Status is how a routing case ended: agentdesk test's statuses.
@@ -462,7 +463,7 @@ func askSample(ctx context.Context, s *suitefile.RouteSuite, c *suitefile.RouteC
 	path := evalrec.Path(s.Path, c.Name, n)
 	d := evalrec.Decide(o.Mode, path, now)
 	spec := p.Spec()
-	spec.Suite = &runner.SuiteTag{Kind: "route", Path: s.Path, Case: c.Name, Sample: n}
+	spec.Suite = &runfolder.SuiteTag{Kind: "route", Path: s.Path, Case: c.Name, Sample: n}
 	out = outcome{sample: Sample{N: n}, decision: d}
 	switch d.Action {
 	case evalrec.Replay:
@@ -504,7 +505,7 @@ func askSample(ctx context.Context, s *suitefile.RouteSuite, c *suitefile.RouteC
 			out.keptWhy = why
 			return out
 		}
-		tape, err := runner.LoadCassette(filepath.Join(smp.Run.Dir, runner.StreamFile))
+		tape, err := runner.LoadCassette(filepath.Join(smp.Run.Dir, runfolder.StreamFile))
 		if err == nil {
 			err = evalrec.Save(path, &evalrec.Recording{Kind: "route", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n,
 				RecordedAt: smp.Run.StartedAt, Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}}})

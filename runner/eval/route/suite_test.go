@@ -14,9 +14,9 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -159,7 +159,7 @@ func checkReplayFolders(t *testing.T, res *SuiteResult, all bool) {
 				t.Errorf("%s (%s) sample %d: no run folder", c.Case.Name, c.Status, smp.N)
 				continue
 			}
-			if _, err := os.Stat(filepath.Join(smp.Run.Dir, runner.RunFile)); err != nil {
+			if _, err := os.Stat(filepath.Join(smp.Run.Dir, runfolder.RunFile)); err != nil {
 				t.Errorf("%s sample %d: %v", c.Case.Name, smp.N, err)
 			}
 		}

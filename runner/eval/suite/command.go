@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint/suitefile"
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/proctree"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // DefaultCommandTimeout is a check program's time limit (expect:
@@ -67,7 +67,7 @@ type CommandResult struct {
 // isolationAvailable). It passes on exit 0; otherwise the first line of
 // its stderr is the reason. An error says the check could not decide: the
 // program could not start, or it ran out of time or was cancelled.
-func RunCommand(ctx context.Context, argv []string, dir string, rec *runner.Record, f CommandFacts, timeout time.Duration) (CommandResult, error) {
+func RunCommand(ctx context.Context, argv []string, dir string, rec *runfolder.Record, f CommandFacts, timeout time.Duration) (CommandResult, error) {
 	if len(argv) == 0 {
 		return CommandResult{}, errors.New("the check has no program")
 	}
@@ -213,7 +213,7 @@ func cutRunes(s string, n int) string {
 
 // commandEnv is the check's environment: the few variables of agentdesk's
 // own that programs need (keptEnv), and the sample's facts.
-func commandEnv(rec *runner.Record, f CommandFacts, recordFile string) []string {
+func commandEnv(rec *runfolder.Record, f CommandFacts, recordFile string) []string {
 	var env []string
 	for _, k := range keptEnv {
 		if v, ok := os.LookupEnv(k); ok {
@@ -263,7 +263,7 @@ type commandTool struct {
 // toolsJSON is AGENTDESK_TOOLS: the tool calls in order, as a JSON list of
 // {name, arguments, error}; without arguments when that is too long for
 // an environment variable.
-func toolsJSON(calls []runner.ToolCall) string {
+func toolsJSON(calls []runfolder.ToolCall) string {
 	out := make([]commandTool, 0, len(calls))
 	for _, c := range calls {
 		t := commandTool{Name: c.Name, Error: c.Result != nil && c.Result.Error}
@@ -286,7 +286,7 @@ func toolsJSON(calls []runner.ToolCall) string {
 
 // writeRecord writes the run's record as JSON to a temporary file, for
 // AGENTDESK_RECORD; the caller removes it.
-func writeRecord(rec *runner.Record) (string, error) {
+func writeRecord(rec *runfolder.Record) (string, error) {
 	data, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("writing the run's record for the check: %w", err)
@@ -332,7 +332,7 @@ func (c *capped) reset() { c.buf, c.dropped = c.buf[:0], 0 }
 
 // command runs case c's check program on sample n's record and adds its
 // failure to res; an error says it could not decide.
-func (x *execution) command(ctx context.Context, s *suitefile.Suite, c *suitefile.Case, n int, how string, rec *runner.Record, res *SampleResult) error {
+func (x *execution) command(ctx context.Context, s *suitefile.Suite, c *suitefile.Case, n int, how string, rec *runfolder.Record, res *SampleResult) error {
 	select {
 	case x.checks <- struct{}{}:
 	case <-ctx.Done():

@@ -16,8 +16,10 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // script writes an executable shell script into dir.
@@ -31,13 +33,13 @@ func script(t testing.TB, dir, name, body string) string {
 }
 
 // checkRecord is a run record a check is given.
-func checkRecord() *runner.Record {
-	return &runner.Record{
-		Outcome: runner.Completed, Output: "The server listens on port 8080.\nSee main.go.\n",
-		Model:     runner.Model{Role: "Main", ModelID: "test-model"},
-		Usage:     runner.Usage{InputTokens: 10, OutputTokens: 12},
-		Timings:   runner.Timings{TotalMS: 1500},
-		ToolCalls: []runner.ToolCall{{Name: "file_read", Arguments: `{"path":"main.go"}`, Complete: true}, {Name: "shell", Arguments: `{"cmd":"ls`, Result: &runner.ToolResult{Error: true}}},
+func checkRecord() *runfolder.Record {
+	return &runfolder.Record{
+		Outcome: vocab.Completed, Output: "The server listens on port 8080.\nSee main.go.\n",
+		Model:     runfolder.Model{Role: "Main", ModelID: "test-model"},
+		Usage:     runfolder.Usage{InputTokens: 10, OutputTokens: 12},
+		Timings:   runfolder.Timings{TotalMS: 1500},
+		ToolCalls: []runfolder.ToolCall{{Name: "file_read", Arguments: `{"path":"main.go"}`, Complete: true}, {Name: "shell", Arguments: `{"cmd":"ls`, Result: &runfolder.ToolResult{Error: true}}},
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/preview/request"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // maxLines caps the output lines a failure quotes.
@@ -21,14 +21,14 @@ const maxLines = 5
 
 // Check returns the expectations of e (all but the judge) that the run
 // rec does not meet, in the order the suite documents them.
-func Check(e suitefile.Expect, rec *runner.Record) []Failure {
+func Check(e suitefile.Expect, rec *runfolder.Record) []Failure {
 	return check(e, rec, func() (int, bool) { return OutputTokens(rec) })
 }
 
 // check is Check with the run's output tokens (OutputTokens) asked of
 // outputTokens, only when a cap needs them: a sample counts them once
 // for its result and its check.
-func check(e suitefile.Expect, rec *runner.Record, outputTokens func() (int, bool)) []Failure {
+func check(e suitefile.Expect, rec *runfolder.Record, outputTokens func() (int, bool)) []Failure {
 	var out []Failure
 	fail := func(key, expect, msg string, lines []string) {
 		out = append(out, Failure{Key: key, Expect: expect, Message: msg, Lines: lines})
@@ -119,7 +119,7 @@ func check(e suitefile.Expect, rec *runner.Record, outputTokens func() (int, boo
 // when it reported none (some servers do not), the final output counted
 // with agentdesk's tokenizer (lint.CountTokens, the one its token
 // estimates use), and counted is set.
-func OutputTokens(rec *runner.Record) (n int, counted bool) {
+func OutputTokens(rec *runfolder.Record) (n int, counted bool) {
 	if rec.Usage.OutputTokens > 0 || rec.Output == "" {
 		return rec.Usage.OutputTokens, false
 	}
@@ -178,7 +178,7 @@ func linesWith(output string, keep func(string) bool) []string {
 // offered (from the start, or deferred: listed in the tool index for the
 // model to load), when the run offered no tools, or for an MCP tool
 // (server__tool), which is deferred and loaded by the model.
-func notOffered(rec *runner.Record, name string) string {
+func notOffered(rec *runfolder.Record, name string) string {
 	if len(rec.Tools) == 0 || slices.Contains(rec.Tools, name) || slices.Contains(rec.DeferredTools, name) || strings.Contains(name, "__") {
 		return ""
 	}
@@ -194,7 +194,7 @@ func notOffered(rec *runner.Record, name string) string {
 // punctuation, as the runtime binds them; values are equal as JSON, except that a string naming a path
 // (an argument whose name holds "path") is compared after both are taken
 // from the run's project folder.
-func calledWith(rec *runner.Record, want suitefile.ToolCall) bool {
+func calledWith(rec *runfolder.Record, want suitefile.ToolCall) bool {
 	for _, tc := range rec.ToolCalls {
 		if tc.Name != want.Name {
 			continue

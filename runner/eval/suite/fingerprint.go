@@ -13,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
@@ -21,7 +22,7 @@ type sent struct {
 	spec runner.Spec
 	// model is the resolved model; modelErr says why it did not resolve
 	// (then the fingerprint leaves the model out).
-	model    runner.Model
+	model    runfolder.Model
 	modelErr error
 	limits   runner.Limits
 }
@@ -34,7 +35,7 @@ type sent struct {
 // why the request cannot be composed (a playbook or project instructions
 // that cannot be read, ...): such a sample is an error in every mode,
 // never stale or unrecorded.
-func fingerprint(memo *requestMemo, s sent, rubric string, judge runner.Model, judgeErr error, agentPath string) (evalrec.Fingerprint, error) {
+func fingerprint(memo *requestMemo, s sent, rubric string, judge runfolder.Model, judgeErr error, agentPath string) (evalrec.Fingerprint, error) {
 	sp := s.spec
 	parts, err := memo.requestParts(sp, agentPath)
 	fp := append(evalrec.Fingerprint{}, parts...)
@@ -227,7 +228,7 @@ func mocksParts(m tools.Mocker) []evalrec.Part {
 }
 
 // modelName is a model as the fingerprint names it.
-func modelName(m runner.Model) string { return m.Provider + "/" + m.ModelID }
+func modelName(m runfolder.Model) string { return m.Provider + "/" + m.ModelID }
 
 // toolsPart is the tools offered: their names, descriptions and schemas.
 func toolsPart(on bool) evalrec.Part {

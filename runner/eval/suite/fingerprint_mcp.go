@@ -9,6 +9,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Fingerprint parts of the MCP servers a sample could use.
@@ -83,7 +84,7 @@ func mcpParts(sp runner.Spec, noMCP bool) []evalrec.Part {
 
 // mcpToolParts fingerprints the tools each started server offered in a
 // recorded run, for its recording.
-func mcpToolParts(m *runner.MCPRecord) []evalrec.Part {
+func mcpToolParts(m *runfolder.MCPRecord) []evalrec.Part {
 	if m == nil {
 		return nil
 	}

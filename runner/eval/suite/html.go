@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalhtml"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // HTMLOptions say how the HTML report is made.
@@ -166,7 +166,7 @@ func htmlCaseOf(c *CaseResult, id string) htmlCase {
 }
 
 // htmlTools are tool calls as the transcript shows them.
-func htmlTools(calls []runner.ToolCall) []htmlTool {
+func htmlTools(calls []runfolder.ToolCall) []htmlTool {
 	var out []htmlTool
 	for _, tc := range calls {
 		t := htmlTool{Name: tc.Name, Arguments: tc.Arguments}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint/suitefile"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // BenchmarkHTML writes the HTML report of a suite of 1,000 cases, each
@@ -30,8 +30,8 @@ func BenchmarkHTML(b *testing.B) {
 		}
 		r.Cases = append(r.Cases, &CaseResult{Case: c, Status: st, Passed: 1, Samples: []*SampleResult{{N: 1, Status: st, How: "replay", Duration: time.Second,
 			Output: strings.Repeat("The server listens on port 8080. ", 20),
-			ToolCalls: []runner.ToolCall{{Name: "file_read", Arguments: `{"path":"main.go"}`, Result: &runner.ToolResult{Text: strings.Repeat("x", 2000)}},
-				{Name: "file_list", Arguments: `{"path":"."}`, Result: &runner.ToolResult{Text: "main.go\n"}}}}}})
+			ToolCalls: []runfolder.ToolCall{{Name: "file_read", Arguments: `{"path":"main.go"}`, Result: &runfolder.ToolResult{Text: strings.Repeat("x", 2000)}},
+				{Name: "file_list", Arguments: `{"path":"."}`, Result: &runfolder.ToolResult{Text: "main.go\n"}}}}}})
 	}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -7,8 +7,8 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalhtml/browsertest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 const hostile = `<script>alert("x")</script><img src="http://example.com/x.png">`
@@ -19,9 +19,9 @@ func htmlResults() []*SuiteResult {
 	rs := reportResults()
 	s := rs[0].Cases[1].Samples[0]
 	s.Output = "It is in server.go.\n" + hostile
-	s.ToolCalls = []runner.ToolCall{
-		{Name: "file_read", Arguments: `{"path":"main.go"}`, Complete: true, Result: &runner.ToolResult{Text: "// listens on 8080\n" + hostile, Label: "real"}},
-		{Name: "shell", Arguments: `{"cmd":"curl x"}`, Result: &runner.ToolResult{Text: "refused", Error: true, Refused: true, Label: "denied"}},
+	s.ToolCalls = []runfolder.ToolCall{
+		{Name: "file_read", Arguments: `{"path":"main.go"}`, Complete: true, Result: &runfolder.ToolResult{Text: "// listens on 8080\n" + hostile, Label: "real"}},
+		{Name: "shell", Arguments: `{"cmd":"curl x"}`, Result: &runfolder.ToolResult{Text: "refused", Error: true, Refused: true, Label: "denied"}},
 		{Name: "file_list", Arguments: `{"path":"`},
 	}
 	rs[0].Cases[1].Case.Task = "Which file? " + hostile

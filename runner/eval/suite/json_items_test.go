@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint/suitefile"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // In the JSON report a stale sample says why in stale_because and how it
@@ -17,7 +17,7 @@ func TestJSONSampleFieldsSayWhatTheyHold(t *testing.T) {
 	c := &suitefile.Case{Name: "c", PassRate: 1}
 	rs := []*SuiteResult{{Suite: s, Cases: []*CaseResult{{Case: c, Status: Stale, Samples: []*SampleResult{
 		{N: 1, Status: Stale, How: NotRun, StaleBecause: []string{"model changed"}},
-		{N: 2, Status: Pass, How: "live", ChangedFiles: []runner.ChangeRecord{{Path: "notes.md", Kind: "modified"}}},
+		{N: 2, Status: Pass, How: "live", ChangedFiles: []runfolder.ChangeRecord{{Path: "notes.md", Kind: "modified"}}},
 	}}}}}
 	var b strings.Builder
 	if err := JSON(&b, rs, ReportOptions{}); err != nil {

@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"fmt"
-	"github.com/agentdesk/agentdesk/runner"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/runner"
 
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"

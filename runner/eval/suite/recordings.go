@@ -4,6 +4,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // CaseRecordings says how a case's recordings stand against the catalog
@@ -43,7 +44,7 @@ func Recordings(s *suitefile.Suite, o Options) []CaseRecordings {
 				cr.Err = err.Error()
 				break
 			}
-			var jm runner.Model
+			var jm runfolder.Model
 			var jerr error
 			if c.Expect.Judge != "" {
 				jm, jerr = runner.ResolveModel(o.Catalog.Config, o.JudgeRole)

@@ -12,8 +12,8 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/report"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // ReportOptions say how results are printed.
@@ -415,9 +415,9 @@ type (
 		StaleBecause []string `json:"stale_because,omitempty"`
 		// ChangedFiles are the files the sample's run changed in its
 		// overlay of the project.
-		ChangedFiles []runner.ChangeRecord `json:"changed_files,omitempty"`
-		Error        string                `json:"error"`
-		Note         string                `json:"note,omitempty"`
+		ChangedFiles []runfolder.ChangeRecord `json:"changed_files,omitempty"`
+		Error        string                   `json:"error"`
+		Note         string                   `json:"note,omitempty"`
 		// MCP says what went wrong with the run's MCP servers.
 		MCP    []string `json:"mcp,omitempty"`
 		MS     int64    `json:"duration_ms"`

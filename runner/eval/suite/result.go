@@ -5,8 +5,8 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // Status is how a case or a sample ended.
@@ -128,7 +128,7 @@ type SampleResult struct {
 	Output string
 	// ToolCalls are the run's tool calls with their results (redacted),
 	// for the HTML report's transcript.
-	ToolCalls []runner.ToolCall
+	ToolCalls []runfolder.ToolCall
 	// Failures are the expectations that failed.
 	Failures []Failure
 	// Verdict is the judge's, when the case has a rubric.
@@ -137,7 +137,7 @@ type SampleResult struct {
 	StaleBecause []string
 	// ChangedFiles are the files the run changed in its overlay of the
 	// project (none without a project).
-	ChangedFiles []runner.ChangeRecord
+	ChangedFiles []runfolder.ChangeRecord
 	// Err says why the sample could not be judged (Error, Unrecorded).
 	Err string
 	// Note is a remark beside a failed sample's failures: the judge gave

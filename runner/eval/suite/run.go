@@ -19,6 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
@@ -476,7 +477,7 @@ func (x *execution) resolve(s *suitefile.Suite, c *suitefile.Case, m *suitefile.
 	dir := filepath.Dir(s.Path)
 	spec := runner.Spec{
 		Agent: agent, Config: cat.Config, Task: c.Task, Context: c.Context, ModelRole: c.ModelRole, Skills: cat.Skills,
-		Suite:   &runner.SuiteTag{Kind: "test", Path: s.Path, Case: c.Name, Sample: n},
+		Suite:   &runfolder.SuiteTag{Kind: "test", Path: s.Path, Case: c.Name, Sample: n},
 		NetClaw: x.o.NetClaw,
 		Project: x.o.Project,
 		Compose: x.memo.compose,
@@ -528,7 +529,7 @@ func (x *execution) resolve(s *suitefile.Suite, c *suitefile.Case, m *suitefile.
 	if role == "" {
 		role = agent.Def.ModelRole
 	}
-	var model runner.Model
+	var model runfolder.Model
 	var err error
 	switch {
 	case m == nil:

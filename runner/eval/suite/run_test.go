@@ -13,9 +13,10 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 func toolScript(id, path string) modeltest.Script {
@@ -126,11 +127,11 @@ func TestEveryExpectationKindLive(t *testing.T) {
 	// Every sample has a run folder tagged with its suite and case; a
 	// judged one has a judge run too.
 	s := cases[4].Samples[0]
-	rec, err := runner.LoadRun(f.runs, s.RunID)
+	rec, err := runfolder.LoadRun(f.runs, s.RunID)
 	if err != nil || rec.Suite == nil || rec.Suite.Case != "judged well" || rec.Suite.Kind != "test" || rec.Suite.Sample != 1 || filepath.Base(rec.Suite.Path) != "tester.test.yaml" {
 		t.Errorf("run tag %+v %v", rec.Suite, err)
 	}
-	jrec, err := runner.LoadRun(f.runs, s.JudgeRunID)
+	jrec, err := runfolder.LoadRun(f.runs, s.JudgeRunID)
 	if err != nil || jrec.Suite == nil || !jrec.Suite.Judge {
 		t.Errorf("judge run tag %+v %v", jrec.Suite, err)
 	}
@@ -210,12 +211,12 @@ func checkReplayFolders(t *testing.T, f *fixture, rs []*SuiteResult, all bool) {
 				continue
 			}
 			folders++
-			rec, err := runner.LoadRun(f.runs, s.RunID)
+			rec, err := runfolder.LoadRun(f.runs, s.RunID)
 			if err != nil || rec.Replay == nil || rec.Suite == nil || rec.Suite.Case != c.Case.Name || rec.Dir != s.RunDir {
 				t.Errorf("%s (%s): replayed run: %+v %v", c.Case.Name, s.Status, rec, err)
 				continue
 			}
-			for _, name := range []string{runner.ResultFile, runner.TranscriptFile} {
+			for _, name := range []string{runfolder.ResultFile, runfolder.TranscriptFile} {
 				if _, err := os.Stat(filepath.Join(s.RunDir, name)); err != nil {
 					t.Errorf("%s: %v", c.Case.Name, err)
 				}
@@ -451,30 +452,9 @@ func TestJobsLimitCallsPerProvider(t *testing.T) {
 	}
 }
 
-func TestReasonsMatchTheRunner(t *testing.T) {
-	if !slices.Equal(slices.Sorted(slices.Values(suitefile.Reasons)), slices.Sorted(slices.Values(runner.Reasons))) {
-		t.Errorf("lint/suite.Reasons %v, runner.Reasons %v", suitefile.Reasons, runner.Reasons)
-	}
-	if len(suitefile.RenamedReasons) != len(runner.RenamedReasons) {
-		t.Errorf("lint/suitefile.RenamedReasons %v, runner.RenamedReasons %v", suitefile.RenamedReasons, runner.RenamedReasons)
-	}
-	for old, now := range runner.RenamedReasons {
-		if suitefile.RenamedReasons[old].Now != now {
-			t.Errorf("%s: lint/suitefile says %q, the runner %q", old, suitefile.RenamedReasons[old].Now, now)
-		}
-	}
-	var outcomes []string
-	for _, o := range []runner.Outcome{runner.Completed, runner.Partial, runner.Failed} {
-		outcomes = append(outcomes, string(o))
-	}
-	if !slices.Equal(outcomes, suitefile.Outcomes) {
-		t.Errorf("outcomes %v", suitefile.Outcomes)
-	}
-}
-
 func TestCheckTable(t *testing.T) {
-	rec := &runner.Record{Outcome: runner.Completed, Output: "line one\nthe port is 80\nTODO: more", Usage: runner.Usage{OutputTokens: 40},
-		Timings: runner.Timings{TotalMS: 2500}, ToolCalls: []runner.ToolCall{{Name: "file_read"}, {Name: "file_read"}}}
+	rec := &runfolder.Record{Outcome: vocab.Completed, Output: "line one\nthe port is 80\nTODO: more", Usage: runfolder.Usage{OutputTokens: 40},
+		Timings: runfolder.Timings{TotalMS: 2500}, ToolCalls: []runfolder.ToolCall{{Name: "file_read"}, {Name: "file_read"}}}
 	tests := []struct {
 		name string
 		e    suitefile.Expect

@@ -11,10 +11,12 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // sample runs sample n of case c: decides where it comes from, runs it
@@ -59,7 +61,7 @@ func (x *execution) runSample(ctx context.Context, res *SampleResult, s *suitefi
 	if err != nil {
 		return res.errorf("%v", err)
 	}
-	var judgeModel runner.Model
+	var judgeModel runfolder.Model
 	var judgeErr error
 	if c.Expect.Judge != "" {
 		judgeModel, judgeErr = runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
@@ -103,7 +105,7 @@ func (x *execution) runSample(ctx context.Context, res *SampleResult, s *suitefi
 // checkSample checks the run of sample n of case c (rec; project is the
 // case's project folder), has the judge weigh it, and, when d says so,
 // saves r, its recording, at path.
-func (x *execution) checkSample(ctx context.Context, res *SampleResult, d evalrec.Decision, s *suitefile.Suite, c *suitefile.Case, n int, project string, spec runner.Spec, run *runner.Run, rec *runner.Record, r *evalrec.Recording, path string) *SampleResult {
+func (x *execution) checkSample(ctx context.Context, res *SampleResult, d evalrec.Decision, s *suitefile.Suite, c *suitefile.Case, n int, project string, spec runner.Spec, run *runner.Run, rec *runfolder.Record, r *evalrec.Recording, path string) *SampleResult {
 	if why := noAnswer(c.Expect, rec); why != "" {
 		// A run that got no answer to check (the model unreachable, a
 		// cancel) is not a failure of the agent: its checks are not
@@ -218,7 +220,7 @@ func (x *execution) sampleSpec(res *SampleResult, d evalrec.Decision, snt sent, 
 }
 
 // ran notes in res what its run, rec, did.
-func (res *SampleResult) ran(rec *runner.Record) {
+func (res *SampleResult) ran(rec *runfolder.Record) {
 	res.RunID, res.RunDir = rec.RunID, rec.Dir
 	res.Outcome, res.Reason, res.Output = string(rec.Outcome), rec.Reason, rec.Output
 	res.ToolCalls = rec.ToolCalls
@@ -232,14 +234,14 @@ func (res *SampleResult) ran(rec *runner.Record) {
 // when it did not run or left none), and why it gave no verdict.
 type judgement struct {
 	judged bool
-	run    *runner.Record
+	run    *runfolder.Record
 	tape   *cassette.Cassette
 	failed error
 }
 
 // judgeSample has the judge weigh rec's output against rubric, and notes
 // its verdict in res (a failing verdict is a failure).
-func (x *execution) judgeSample(ctx context.Context, res *SampleResult, d evalrec.Decision, spec runner.Spec, rubric string, rec *runner.Record, path string) judgement {
+func (x *execution) judgeSample(ctx context.Context, res *SampleResult, d evalrec.Decision, spec runner.Spec, rubric string, rec *runfolder.Record, path string) judgement {
 	j := judgement{judged: true}
 	v, jrec, jt, err := x.judge(ctx, d, spec, rubric, rec, path)
 	if jrec != nil {
@@ -262,7 +264,7 @@ func (x *execution) judgeSample(ctx context.Context, res *SampleResult, d evalre
 // reply that is not a verdict included), so that its replay says the
 // same. One that did not (the model unreachable, a cancel, agentdesk's
 // own error) leaves the recording before it as it was, and res says why.
-func (res *SampleResult) save(path string, r *evalrec.Recording, rec *runner.Record, j judgement) error {
+func (res *SampleResult) save(path string, r *evalrec.Recording, rec *runfolder.Record, j judgement) error {
 	why := evalrec.NoVerdict(rec)
 	switch {
 	case why != "":
@@ -315,7 +317,7 @@ func (res *SampleResult) settle(judgeFailed, commandErr error) *SampleResult {
 // noAnswer says why the run ended with nothing to check ("" when it has
 // an answer, however it ended): cancelled, or its model call failed (the
 // server down, refused, or failing), unless the case expects that reason.
-func noAnswer(e suitefile.Expect, rec *runner.Record) string {
+func noAnswer(e suitefile.Expect, rec *runfolder.Record) string {
 	if e.Reason != "" && e.Reason == rec.Reason {
 		return ""
 	}
@@ -323,7 +325,7 @@ func noAnswer(e suitefile.Expect, rec *runner.Record) string {
 	switch why := evalrec.NoVerdict(rec); {
 	case why == "":
 		return ""
-	case rec.Reason == runner.ReasonCancelledByParent:
+	case rec.Reason == vocab.ReasonCancelledByParent:
 		return "cancelled: the run was stopped before it ended" + notEvaluated
 	default:
 		return why + notEvaluated
@@ -362,7 +364,7 @@ func failedOn(fs []Failure, keys ...string) bool {
 
 // run runs spec under the limiter's slot for key and waits for it. A
 // recorded run's cassette is read back from its folder.
-func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*runner.Run, runner.Record, *cassette.Cassette, error) {
+func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*runner.Run, runfolder.Record, *cassette.Cassette, error) {
 	spec.NoMCP, spec.MCPStartTimeout, spec.Sandbox = x.o.NoMCP, x.o.MCPStartTimeout, x.o.Sandbox
 	spec.Advice = approve.AdviseSuite
 	if x.o.Browser {
@@ -373,12 +375,12 @@ func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*run
 	}
 	release, err := x.o.Limiter.Acquire(ctx, key)
 	if err != nil {
-		return nil, runner.Record{}, nil, fmt.Errorf("not run: %w", err)
+		return nil, runfolder.Record{}, nil, fmt.Errorf("not run: %w", err)
 	}
 	defer release()
 	r, err := x.o.Runner.Start(ctx, spec)
 	if err != nil {
-		return nil, runner.Record{}, nil, err
+		return nil, runfolder.Record{}, nil, err
 	}
 	rec, err := r.Wait()
 	if err != nil {
@@ -387,7 +389,7 @@ func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*run
 	if !spec.Record {
 		return r, rec, nil, nil
 	}
-	tape, err := runner.LoadCassette(filepath.Join(rec.Dir, runner.StreamFile))
+	tape, err := runner.LoadCassette(filepath.Join(rec.Dir, runfolder.StreamFile))
 	if err != nil {
 		return r, rec, nil, fmt.Errorf("keeping the recording: %w", err)
 	}
@@ -396,7 +398,7 @@ func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*run
 
 // judge has the sample's output judged against rubric: replayed from the
 // recording, or live (recorded when the sample is).
-func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner.Spec, rubric string, rec *runner.Record, path string) (Verdict, *runner.Record, *cassette.Cassette, error) {
+func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner.Spec, rubric string, rec *runfolder.Record, path string) (Verdict, *runfolder.Record, *cassette.Cassette, error) {
 	tag := *sample.Suite
 	tag.Judge = true
 	spec := runner.Spec{
@@ -434,7 +436,7 @@ func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner
 		}
 		return Verdict{}, &jrec, nil, fmt.Errorf("the judge: %w", err)
 	}
-	if jrec.Outcome != runner.Completed {
+	if jrec.Outcome != vocab.Completed {
 		return Verdict{}, &jrec, tape, fmt.Errorf("the judge's run ended %s (%s): %s", jrec.Outcome, jrec.Reason, firstLine(jrec.Error))
 	}
 	v, err := ParseVerdict(jrec.Output)
@@ -443,7 +445,7 @@ func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner
 
 // mcpFailures says which MCP servers of a run did not start, one line a
 // server.
-func mcpFailures(m *runner.MCPRecord) []string {
+func mcpFailures(m *runfolder.MCPRecord) []string {
 	if m == nil {
 		return nil
 	}

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint/suitefile"
-	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // expect: tools: items with args match a call whose arguments hold them:
 // names ignoring case and punctuation (as the runtime binds them), paths from the project, other values as JSON.
 func TestToolCallArgs(t *testing.T) {
-	rec := &runner.Record{Outcome: runner.Completed, Project: "/p", ToolCalls: []runner.ToolCall{
+	rec := &runfolder.Record{Outcome: vocab.Completed, Project: "/p", ToolCalls: []runfolder.ToolCall{
 		{Name: "file_read", Arguments: `{"path":"/p/README.md","StartLine":3,"_rationale":"read it"}`},
 		{Name: "shell_execute", Arguments: `{"Command":"ls -la"}`},
 		{Name: "file_list", Arguments: `not json`},
@@ -49,8 +50,8 @@ func TestToolCallArgs(t *testing.T) {
 // expect: tools: naming a tool the run did not offer says so, with the
 // offered name it is closest to, before "it was never called".
 func TestExpectToolNotOffered(t *testing.T) {
-	rec := &runner.Record{Outcome: runner.Completed, Tools: []string{"file_read", "file_list", "shell_execute"},
-		ToolCalls: []runner.ToolCall{{Name: "file_read", Arguments: `{"Path":"a"}`}}}
+	rec := &runfolder.Record{Outcome: vocab.Completed, Tools: []string{"file_read", "file_list", "shell_execute"},
+		ToolCalls: []runfolder.ToolCall{{Name: "file_read", Arguments: `{"Path":"a"}`}}}
 	tests := []struct {
 		tool, want string
 	}{

@@ -1,4 +1,4 @@
-package runner
+package runfolder
 
 import (
 	"crypto/rand"
@@ -52,9 +52,9 @@ func DefaultRunsDir(getenv func(string) string) (string, error) {
 	return filepath.Join(home, ".local", "state", "agentdesk", "runs"), nil
 }
 
-// createRunFolder makes <runsDir>/<id> (and runsDir), readable only by the
+// Create makes <runsDir>/<id> (and runsDir), readable only by the
 // user: runs hold tasks and replies.
-func createRunFolder(runsDir, id string) (string, error) {
+func Create(runsDir, id string) (string, error) {
 	if err := os.MkdirAll(runsDir, 0o700); err != nil {
 		return "", fmt.Errorf("creating the runs folder %s: %w; pass --runs-dir to use another", runsDir, err)
 	}

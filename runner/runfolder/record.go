@@ -1,4 +1,4 @@
-package runner
+package runfolder
 
 import (
 	"encoding/json"
@@ -6,6 +6,12 @@ import (
 	"github.com/agentdesk/agentdesk/runner/sandbox"
 	"path/filepath"
 	"time"
+	"unicode/utf8"
+
+	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner/overlay"
+	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
 // Record is a run's run.json: written with state Running before the
@@ -23,7 +29,7 @@ type Record struct {
 	// State is Running, then Completed, Partial, Failed or Cancelled.
 	State string `json:"state"`
 	// Outcome is "" while running.
-	Outcome Outcome `json:"outcome"`
+	Outcome vocab.Outcome `json:"outcome"`
 	// Reason is one of Reasons, "" for Completed.
 	Reason string `json:"reason"`
 	// Error explains the reason; for output_truncated it holds a short
@@ -245,18 +251,9 @@ type LimitsRecord struct {
 	MaxCallMS int64 `json:"max_call_ms,omitempty"`
 }
 
-func limitsRecord(l Limits) LimitsRecord {
-	return LimitsRecord{
-		PrefillMS:      l.Prefill.Milliseconds(),
-		InterDeltaMS:   l.InterDelta.Milliseconds(),
-		NoProgressMS:   l.NoProgress.Milliseconds(),
-		ThinkingOnlyMS: l.ThinkingOnlyCap().Milliseconds(),
-	}
-}
-
 // Ended reports whether the run has ended (its state is not Running).
 func (r *Record) Ended() bool {
-	return r.State != StateRunning && r.State != StateLost && r.State != StateUnreadable
+	return r.State != vocab.StateRunning && r.State != vocab.StateLost && r.State != vocab.StateUnreadable
 }
 
 // MarshalIndent returns run.json's text: two-space indented, with a final
@@ -267,4 +264,144 @@ func (r *Record) MarshalIndent() ([]byte, error) {
 		return nil, fmt.Errorf("encoding run %s: %w", r.RunID, err)
 	}
 	return append(b, '\n'), nil
+}
+
+// StatusText is a run in one phrase: its state, then its reason when it
+// has one ("Completed", "Cancelled · cancelled_by_parent", "Failed ·
+// output_truncated", "Running", "Lost").
+func StatusText(r *Record) string {
+	s := r.State
+	if s == "" {
+		s = vocab.OutcomeText(r.Outcome)
+	}
+	if r.Reason != "" {
+		s += " · " + r.Reason
+	}
+	return s
+}
+
+// Model is the model a run talks to, resolved from the configuration.
+type Model struct {
+	// Role is the role asked for ("Main", "Compaction", "Fallback").
+	Role string `json:"role"`
+	// Definition is the Models.Definitions entry used; "" for the older
+	// Models.<Role> shape or the built-in default.
+	Definition string `json:"definition"`
+	// Provider is the Providers entry's name.
+	Provider string `json:"provider"`
+	// Type is the provider type ("ollama", "openai-compatible", ...).
+	Type string `json:"type"`
+	// Endpoint is the provider's base URL.
+	Endpoint string `json:"endpoint"`
+	// ModelID is the model id sent in the request.
+	ModelID string `json:"model_id"`
+	// Via says how the role resolved: "Models.Roles.Compaction",
+	// "Models.Main (older shape)", "Main (Compaction falls back to Main)",
+	// "built-in default (no model configured)".
+	Via string `json:"via,omitempty"`
+	// APIKey is the key sent to the provider. It is never written.
+	APIKey string `json:"-"`
+	// Protocol is the wire protocol the type speaks.
+	Protocol wire.Protocol `json:"-"`
+}
+
+// PatchFile is the run folder's unified diff of what the run changed in
+// its overlay of the project: `git apply changes.patch` from the project
+// root makes the same changes.
+const PatchFile = overlay.PatchFile
+
+// ChangeRecord is one file a run changed in its overlay, for run.json.
+type ChangeRecord struct {
+	// Path is project-relative, slash-separated.
+	Path string `json:"path"`
+	// Kind is added, modified or deleted.
+	Kind string `json:"kind"`
+}
+
+// PromptRecord is what a spawn's system prompt was made of, in run.json.
+type PromptRecord struct {
+	// Audience is the parent session's audience.
+	Audience string `json:"audience"`
+	// Parts are the system prompt's parts in order.
+	Parts []PromptPart `json:"parts"`
+	// Missing names the parts the runtime would send that the request
+	// lacked; MissingReasons says why, part by part.
+	Missing        []string          `json:"missing"`
+	MissingReasons map[string]string `json:"missing_reasons,omitempty"`
+	// CoreSource and CoreVersion say where the operating core came from.
+	CoreSource  string `json:"core_source,omitempty"`
+	CoreVersion string `json:"core_version,omitempty"`
+}
+
+// PromptPart is one part of the system prompt: its name, where its text
+// came from, and its o200k_base tokens.
+type PromptPart struct {
+	Part   string `json:"part"`
+	Source string `json:"source"`
+	Tokens int    `json:"tokens"`
+	// Bytes is the length of the part's text before redaction: with the
+	// blank lines that join the parts, it splits the system prompt that
+	// transcript.jsonl keeps back into its parts (agentdesk runs --diff).
+	// 0 in runs recorded before it was kept.
+	Bytes int `json:"bytes,omitempty"`
+}
+
+// MissingNotice is the sentence every surface prints when a run's request
+// lacked parts (the operating rules, without a NetClaw install); "" when
+// it lacked none.
+func (p *PromptRecord) MissingNotice() string {
+	if p == nil || len(p.Missing) == 0 {
+		return ""
+	}
+	s := ""
+	for i, m := range p.Missing {
+		if i > 0 {
+			s += "; "
+		}
+		what := m
+		if m == request.PartOperatingRules {
+			what = "the operating rules (NetClaw's embedded core)"
+		}
+		s += what
+		if r := p.MissingReasons[m]; r != "" {
+			s += ": " + r
+		}
+	}
+	return "the request lacked " + s + ". The agent ran without what NetClaw would send; results may differ."
+}
+
+// MCPRecord is what run.json keeps about the run's MCP servers.
+type MCPRecord struct {
+	// Servers are the configured servers, in the configuration's order.
+	Servers []MCPServerRecord `json:"servers"`
+	// Notes say what went wrong with a server during the run, one per
+	// event (did not start, died during a call, answered with an error,
+	// hung, sent too much), redacted.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// MCPServerRecord is one configured server in a run.
+type MCPServerRecord struct {
+	Name string `json:"name"`
+	// Transport is the one the runtime uses: stdio, sse or http.
+	Transport string `json:"transport"`
+	// State is started, skipped or failed.
+	State string `json:"state"`
+	// Detail says why a server was skipped or failed.
+	Detail string `json:"detail,omitempty"`
+	// Tools are the tools it offered, as the model sees them.
+	Tools []string `json:"tools,omitempty"`
+}
+
+// CapEvidence cuts a tool result for run.json and the transcript: at most
+// EvidenceCap bytes, on a character boundary, with a note of what was cut.
+func CapEvidence(s string) string {
+	if len(s) <= EvidenceCap {
+		return s
+	}
+	cut := EvidenceCap
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n[… %d more bytes handed to the model]", len(s)-cut)
 }

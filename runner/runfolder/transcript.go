@@ -1,8 +1,10 @@
-package runner
+package runfolder
 
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/agentdesk/agentdesk/lint/vocab"
 )
 
 // TranscriptEntry is one line of transcript.jsonl: one event of the run,
@@ -44,12 +46,12 @@ type TranscriptEntry struct {
 	// Usage is a usage line's counts.
 	Usage *Usage `json:"usage,omitempty"`
 	// Reason and Outcome are set on watchdog and outcome lines.
-	Reason  string  `json:"reason,omitempty"`
-	Outcome Outcome `json:"outcome,omitempty"`
+	Reason  string        `json:"reason,omitempty"`
+	Outcome vocab.Outcome `json:"outcome,omitempty"`
 }
 
-// encodeTranscript renders entries as JSON lines.
-func encodeTranscript(entries []TranscriptEntry) ([]byte, error) {
+// EncodeTranscript renders entries as JSON lines.
+func EncodeTranscript(entries []TranscriptEntry) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	for i := range entries {

@@ -13,9 +13,11 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/mcp/mcptest"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -69,7 +71,7 @@ func TestMCPToolInARunIsRecordedAndReplayed(t *testing.T) {
 	s.Record = true
 	s.Approve, _ = approve.ParseAll([]string{"mcp:web"})
 	_, rec := f.run(t, s)
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
 	}
 	// MCP tools are deferred, as at the runtime: the first request does
@@ -97,7 +99,7 @@ func TestMCPToolInARunIsRecordedAndReplayed(t *testing.T) {
 	if m == nil || len(m.Servers) != 1 || m.Servers[0].State != "started" || len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "reported a failure of web__fail") {
 		t.Fatalf("MCP record %+v", m)
 	}
-	md, _ := os.ReadFile(filepath.Join(rec.Dir, ResultFile))
+	md, _ := os.ReadFile(filepath.Join(rec.Dir, runfolder.ResultFile))
 	if !strings.Contains(string(md), "## MCP servers\n\n- web (http): started, 14 tools") || !strings.Contains(string(md), "- Note: MCP server 'web' reported a failure of web__fail") {
 		t.Errorf("result.md:\n%s", md)
 	}
@@ -113,12 +115,12 @@ func TestMCPToolInARunIsRecordedAndReplayed(t *testing.T) {
 	// The replay needs no MCP server: stop it, and replay with the same
 	// configuration, which still names it.
 	hs.Close()
-	c, err := LoadCassette(filepath.Join(rec.Dir, StreamFile))
+	c, err := LoadCassette(filepath.Join(rec.Dir, runfolder.StreamFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, again := f.run(t, Spec{Replay: c, Config: f.cat.Config, Fast: true})
-	if again.Outcome != Completed || again.Output != "Done." || len(again.ToolCalls) != 2 {
+	if again.Outcome != vocab.Completed || again.Output != "Done." || len(again.ToolCalls) != 2 {
 		t.Fatalf("replay: %s/%s %q %+v", again.Outcome, again.Reason, again.Error, again.ToolCalls)
 	}
 	if again.ToolCalls[0].Result.Text != echo.Text || again.ToolCalls[1].Result.Text != fail.Text || again.ToolCalls[0].Result.Label != "approved" {
@@ -137,7 +139,7 @@ func TestMCPCallUnattendedFailsTheRun(t *testing.T) {
 		modeltest.Reply("never reached"),
 	)
 	_, rec := f.run(t, f.toolSpec("Use it.", project(t), Limits{}))
-	if rec.Outcome != Failed || rec.Reason != ReasonToolExecutionFailed || !strings.Contains(rec.Error, "--approve 'mcp:web'") {
+	if rec.Outcome != vocab.Failed || rec.Reason != vocab.ReasonToolExecutionFailed || !strings.Contains(rec.Error, "--approve 'mcp:web'") {
 		t.Errorf("got %s/%s %q", rec.Outcome, rec.Reason, rec.Error)
 	}
 }
@@ -159,7 +161,7 @@ func TestMCPServerThatDoesNotStartLeavesANote(t *testing.T) {
 		modeltest.Reply("It is not there."),
 	)
 	_, rec := f.run(t, f.toolSpec("Use it.", project(t), Limits{}))
-	if rec.Outcome != Completed {
+	if rec.Outcome != vocab.Completed {
 		t.Fatalf("got %s/%s %q", rec.Outcome, rec.Reason, rec.Error)
 	}
 	if r := rec.ToolCalls[0].Result; !r.Error || r.Text != "Unknown tool: gone__read" {

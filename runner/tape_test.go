@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -123,18 +124,18 @@ func TestReplayEnds(t *testing.T) {
 	}{
 		{"eof after a finish", handTape(wire.OpenAI, &cassette.End{At: 30 * ms, How: cassette.EndEOF}, chunk(10, text), chunk(20, stop)), "", "", 30},
 		{"a read error", handTape(wire.OpenAI, &cassette.End{At: 30 * ms, How: cassette.EndError, Error: "connection reset by peer"}, chunk(10, text)),
-			ReasonLLMCallFailed, "connection reset by peer", 30},
+			vocab.ReasonLLMCallFailed, "connection reset by peer", 30},
 		{"a dropped connection", handTape(wire.OpenAI, &cassette.End{At: 30 * ms, How: cassette.EndDropped}, chunk(10, text)),
-			ReasonLLMCallFailed, "dropped mid-stream", 30},
+			vocab.ReasonLLMCallFailed, "dropped mid-stream", 30},
 		{"silence after text: the inter-delta budget", handTape(wire.OpenAI, &cassette.End{At: 5000 * ms, How: cassette.EndCut}, chunk(10, text)),
-			ReasonNoActivity, "went silent", 1010},
-		{"no end at all", handTape(wire.OpenAI, nil, chunk(10, text)), ReasonNoActivity, "", 1010},
+			vocab.ReasonNoActivity, "went silent", 1010},
+		{"no end at all", handTape(wire.OpenAI, nil, chunk(10, text)), vocab.ReasonNoActivity, "", 1010},
 		{"cancelled by the recorded run's parent", handTape(wire.OpenAI, &cassette.End{At: 400 * ms, How: cassette.EndCancelled}, chunk(10, text)),
-			ReasonCancelledByParent, "", 400},
+			vocab.ReasonCancelledByParent, "", 400},
 		{"headers that never came", &cassette.Cassette{Header: handTape(wire.OpenAI, nil).Header,
-			Calls: []*cassette.Call{{N: 1, At: 1500 * ms, End: &cassette.End{At: 1500 * ms, How: cassette.EndCut}}}}, ReasonNoActivity, "prefill", 1000},
+			Calls: []*cassette.Call{{N: 1, At: 1500 * ms, End: &cassette.End{At: 1500 * ms, How: cassette.EndCut}}}}, vocab.ReasonNoActivity, "prefill", 1000},
 		{"a transport error", &cassette.Cassette{Header: handTape(wire.OpenAI, nil).Header,
-			Calls: []*cassette.Call{{N: 1, At: 3 * ms, Error: "dial tcp 127.0.0.1:9: connect: connection refused"}}}, ReasonLLMCallFailed, `Post "http://127.0.0.1:9/v1/chat/completions": dial tcp 127.0.0.1:9: connect: connection refused`, 3},
+			Calls: []*cassette.Call{{N: 1, At: 3 * ms, Error: "dial tcp 127.0.0.1:9: connect: connection refused"}}}, vocab.ReasonLLMCallFailed, `Post "http://127.0.0.1:9/v1/chat/completions": dial tcp 127.0.0.1:9: connect: connection refused`, 3},
 		{"one frame in many chunks, with a one-byte chunk", handTape(wire.OpenAI, &cassette.End{At: 90 * ms, How: cassette.EndEOF},
 			chunk(10, text[:5]), chunk(11, text[5:6]), chunk(12, text[6:]), chunk(80, stop)), "", "", 90},
 	}
@@ -231,7 +232,7 @@ func BenchmarkReplayFast1MB(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if rec, _ := r.Wait(); rec.Outcome != Completed {
+		if rec, _ := r.Wait(); rec.Outcome != vocab.Completed {
 			b.Fatalf("%s: %s", rec.Reason, rec.Error)
 		}
 	}

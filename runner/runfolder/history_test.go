@@ -1,4 +1,4 @@
-package runner
+package runfolder
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentdesk/agentdesk/lint/vocab"
 )
 
 // writeRun writes a run.json for a hand-made record into runs.
@@ -15,7 +17,7 @@ func writeRun(t *testing.T, runs string, rec Record) {
 	if err := os.MkdirAll(rec.Dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeRecord(&rec); err != nil {
+	if err := WriteRecord(&rec); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -24,12 +26,12 @@ func TestListRuns(t *testing.T) {
 	runs := t.TempDir()
 	host, _ := os.Hostname()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	a := Record{RunID: strings.Repeat("a", 32), Agent: "Summarizer", State: StateCompleted, Outcome: Completed, StartedAt: t0}
-	b := Record{RunID: strings.Repeat("b", 32), Agent: "code-analyst", State: StateFailed, Outcome: Failed, Reason: ReasonNoActivity, StartedAt: t0.Add(time.Hour)}
+	a := Record{RunID: strings.Repeat("a", 32), Agent: "Summarizer", State: vocab.StateCompleted, Outcome: vocab.Completed, StartedAt: t0}
+	b := Record{RunID: strings.Repeat("b", 32), Agent: "code-analyst", State: vocab.StateFailed, Outcome: vocab.Failed, Reason: vocab.ReasonNoActivity, StartedAt: t0.Add(time.Hour)}
 	// A run left Running by a process that is gone: reported Lost.
-	c := Record{RunID: strings.Repeat("c", 32), Agent: "summarizer", State: StateRunning, StartedAt: t0.Add(2 * time.Hour), PID: 1 << 30, Host: host}
+	c := Record{RunID: strings.Repeat("c", 32), Agent: "summarizer", State: vocab.StateRunning, StartedAt: t0.Add(2 * time.Hour), PID: 1 << 30, Host: host}
 	// A run Running in this very process: still Running.
-	d := Record{RunID: strings.Repeat("d", 32), Agent: "summarizer", State: StateRunning, StartedAt: t0.Add(3 * time.Hour), PID: os.Getpid(), Host: host}
+	d := Record{RunID: strings.Repeat("d", 32), Agent: "summarizer", State: vocab.StateRunning, StartedAt: t0.Add(3 * time.Hour), PID: os.Getpid(), Host: host}
 	for _, r := range []Record{a, b, c, d} {
 		writeRun(t, runs, r)
 	}
@@ -102,7 +104,7 @@ func TestResolveRunID(t *testing.T) {
 
 func TestLoadRunChecksTheID(t *testing.T) {
 	runs := t.TempDir()
-	rec := Record{RunID: strings.Repeat("a", 32), State: StateCompleted}
+	rec := Record{RunID: strings.Repeat("a", 32), State: vocab.StateCompleted}
 	writeRun(t, runs, rec)
 	os.Rename(filepath.Join(runs, rec.RunID), filepath.Join(runs, strings.Repeat("b", 32)))
 	if _, err := LoadRun(runs, strings.Repeat("b", 32)); err == nil {

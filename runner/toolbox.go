@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
-	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/tools"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -20,36 +17,11 @@ type toolRunner interface {
 	Close() error
 }
 
-// wireTools translates the trial tools' neutral specs for the wire.
-func wireTools(specs []tools.Spec) []wire.Tool {
-	out := make([]wire.Tool, len(specs))
-	for i, s := range specs {
-		out[i] = wire.Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters}
-	}
-	return out
-}
-
-// toolsNamed returns the trial tools with these names, in this order, as
-// NetClaw's catalogue describes them; a name it does not know (an MCP
-// tool, a cassette from another version) gets a bare spec.
-func toolsNamed(names []string) []wire.Tool {
-	out := make([]wire.Tool, 0, len(names))
-	for _, n := range names {
-		if t, ok := request.NetClaw().Tool(n); ok {
-			s := tools.SpecOf(t)
-			out = append(out, wire.Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
-			continue
-		}
-		out = append(out, wire.Tool{Name: n})
-	}
-	return out
-}
-
 // offeredNow returns the tools the next model call offers: the set's core
 // tools and the deferred ones loaded so far, or the run's fixed list.
 func (r *Run) offeredNow() []wire.Tool {
 	if set, ok := r.toolbox.(*tools.Set); ok && r.spec.Frontline == nil {
-		return wireTools(set.Offered())
+		return tools.Wire(set.Offered())
 	}
 	return r.tools
 }
@@ -96,26 +68,3 @@ func (rt *replayTools) lookup(n, index int, name, args string) (cassette.Tool, b
 
 // Close does nothing: a replay holds no folder open.
 func (rt *replayTools) Close() error { return nil }
-
-// capEvidence cuts a tool result for run.json and the transcript: at most
-// EvidenceCap bytes, on a character boundary, with a note of what was cut.
-func capEvidence(s string) string {
-	if len(s) <= EvidenceCap {
-		return s
-	}
-	cut := EvidenceCap
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("\n[… %d more bytes handed to the model]", len(s)-cut)
-}
-
-// firstLines returns up to n lines of s and whether there were more.
-func firstLines(s string, n int) ([]string, bool) {
-	s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		return lines[:n], true
-	}
-	return lines, false
-}

@@ -1,4 +1,4 @@
-package runner
+package runfolder
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 )
 
 // ResultMarkdown renders a finished run's result.md: outcome and reason,
@@ -18,8 +19,8 @@ func ResultMarkdown(r *Record) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Trial run %s\n\n", r.RunID)
 	fmt.Fprintf(&b, "- State: %s\n", termsafe.Escape(r.State))
-	fmt.Fprintf(&b, "- Outcome: %s\n", OutcomeText(r.Outcome))
-	fmt.Fprintf(&b, "- Reason: %s\n", termsafe.Escape(ReasonText(r.Reason)))
+	fmt.Fprintf(&b, "- Outcome: %s\n", vocab.OutcomeText(r.Outcome))
+	fmt.Fprintf(&b, "- Reason: %s\n", termsafe.Escape(vocab.ReasonText(r.Reason)))
 	switch {
 	case r.Frontline != nil:
 		fmt.Fprintf(&b, "- Frontline: the first reply to a user's request, audience %s\n", termsafe.Escape(r.Frontline.Audience))
@@ -52,7 +53,7 @@ func ResultMarkdown(r *Record) string {
 		fmt.Fprintf(&b, "\n## Error\n\n%s\n", escapeBlock(r.Error))
 	}
 	b.WriteString("\n## Output\n\n")
-	if Visible(r.Output) {
+	if termsafe.Visible(r.Output) {
 		b.WriteString(escapeBlock(r.Output))
 		b.WriteString("\n")
 	} else {
@@ -221,9 +222,9 @@ func TruncatedMarkdown(r *Record) string {
 		r.RunID, finish, escapeBlock(r.Output))
 }
 
-// shorten returns the first n characters of s on one line, with "…" when
+// Shorten returns the first n characters of s on one line, with "…" when
 // it was cut.
-func shorten(s string, n int) string {
+func Shorten(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > n {
 		return string(r[:n]) + "…"
@@ -255,4 +256,48 @@ func writePrompt(b *strings.Builder, p *PromptRecord) {
 		}
 		fmt.Fprintf(b, "- Operating core: %s%s\n", termsafe.Escape(p.CoreSource), v)
 	}
+}
+
+// describeTools says, for result.md, what tools a run offered.
+func describeTools(rec *Record) string {
+	switch {
+	case len(rec.Tools) == 0:
+		return "none offered"
+	case rec.Frontline != nil:
+		return strings.Join(rec.Tools, ", ") + " (offered; the run is the first reply, no tool runs)"
+	case rec.Replay != nil:
+		return strings.Join(rec.Tools, ", ") + " (results played from the cassette)"
+	}
+	return fmt.Sprintf("%s, in %s", strings.Join(rec.Tools, ", "), rec.Project)
+}
+
+// writeMCP renders the run's servers and notes for result.md.
+func writeMCP(b *strings.Builder, m *MCPRecord) {
+	if m == nil {
+		return
+	}
+	b.WriteString("\n## MCP servers\n\n")
+	for _, s := range m.Servers {
+		line := fmt.Sprintf("%s (%s): %s", s.Name, s.Transport, s.State)
+		switch {
+		case s.Detail != "":
+			line += ": " + s.Detail
+		case len(s.Tools) > 0:
+			line += fmt.Sprintf(", %d tools (%s)", len(s.Tools), strings.Join(s.Tools, ", "))
+		}
+		fmt.Fprintf(b, "- %s\n", termsafe.Escape(line))
+	}
+	for _, n := range m.Notes {
+		fmt.Fprintf(b, "- Note: %s\n", termsafe.Escape(n))
+	}
+}
+
+// firstLines returns up to n lines of s and whether there were more.
+func firstLines(s string, n int) ([]string, bool) {
+	s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		return lines[:n], true
+	}
+	return lines, false
 }

@@ -6,57 +6,15 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/sandbox"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
-
-// MCPRecord is what run.json keeps about the run's MCP servers.
-type MCPRecord struct {
-	// Servers are the configured servers, in the configuration's order.
-	Servers []MCPServerRecord `json:"servers"`
-	// Notes say what went wrong with a server during the run, one per
-	// event (did not start, died during a call, answered with an error,
-	// hung, sent too much), redacted.
-	Notes []string `json:"notes,omitempty"`
-}
-
-// MCPServerRecord is one configured server in a run.
-type MCPServerRecord struct {
-	Name string `json:"name"`
-	// Transport is the one the runtime uses: stdio, sse or http.
-	Transport string `json:"transport"`
-	// State is started, skipped or failed.
-	State string `json:"state"`
-	// Detail says why a server was skipped or failed.
-	Detail string `json:"detail,omitempty"`
-	// Tools are the tools it offered, as the model sees them.
-	Tools []string `json:"tools,omitempty"`
-}
-
-// mcpNotes collects the notes of a run's servers as they come.
-type mcpNotes struct {
-	mu    sync.Mutex
-	notes []string
-}
-
-func (n *mcpNotes) add(s string) {
-	n.mu.Lock()
-	n.notes = append(n.notes, s)
-	n.mu.Unlock()
-}
-
-func (n *mcpNotes) all() []string {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return append([]string(nil), n.notes...)
-}
 
 // startMCP starts the MCP servers of the spec's configuration that its
 // audience may use, when the run offers tools and calls a model (a replay
@@ -70,7 +28,7 @@ func (p *prepared) startMCP(ctx context.Context, s Spec) {
 	if !ok || p.cassette != nil || s.NoMCP || s.Config == nil || len(s.Config.McpServers) == 0 {
 		return
 	}
-	notes := &mcpNotes{}
+	notes := &mcp.Notes{}
 	// No Dir: a stdio server starts in agentdesk's working folder, not in
 	// the project, as NetClaw starts it in the daemon's
 	// (McpClientManager.CreateTransport, src/Netclaw.Daemon/Mcp, commit
@@ -82,7 +40,7 @@ func (p *prepared) startMCP(ctx context.Context, s Spec) {
 		Audience: s.Audience,
 		Config:   s.Config,
 		Redact:   p.red.String,
-		Note:     notes.add,
+		Note:     notes.Add,
 		Catalog:  s.MCP,
 		// A server that does not start within this limit offers no
 		// tools; the run goes on.
@@ -178,13 +136,13 @@ func (p *prepared) mcpCatalog() []request.Tool {
 
 // mcpRecord describes the run's servers for run.json; nil when it started
 // none.
-func mcpRecord(servers *mcp.Servers, notes *mcpNotes, red *redact.Redactor) *MCPRecord {
+func mcpRecord(servers *mcp.Servers, notes *mcp.Notes, red *redact.Redactor) *runfolder.MCPRecord {
 	if servers == nil {
 		return nil
 	}
-	rec := &MCPRecord{Servers: []MCPServerRecord{}, Notes: notes.all()}
+	rec := &runfolder.MCPRecord{Servers: []runfolder.MCPServerRecord{}, Notes: notes.All()}
 	for _, st := range servers.Statuses() {
-		sr := MCPServerRecord{Name: st.Name, Transport: st.Transport, State: "started"}
+		sr := runfolder.MCPServerRecord{Name: st.Name, Transport: st.Transport, State: "started"}
 		switch {
 		case st.Skipped != "":
 			sr.State, sr.Detail = "skipped", st.Skipped
@@ -197,25 +155,4 @@ func mcpRecord(servers *mcp.Servers, notes *mcpNotes, red *redact.Redactor) *MCP
 		rec.Servers = append(rec.Servers, sr)
 	}
 	return rec
-}
-
-// writeMCP renders the run's servers and notes for result.md.
-func writeMCP(b *strings.Builder, m *MCPRecord) {
-	if m == nil {
-		return
-	}
-	b.WriteString("\n## MCP servers\n\n")
-	for _, s := range m.Servers {
-		line := fmt.Sprintf("%s (%s): %s", s.Name, s.Transport, s.State)
-		switch {
-		case s.Detail != "":
-			line += ": " + s.Detail
-		case len(s.Tools) > 0:
-			line += fmt.Sprintf(", %d tools (%s)", len(s.Tools), strings.Join(s.Tools, ", "))
-		}
-		fmt.Fprintf(b, "- %s\n", termsafe.Escape(line))
-	}
-	for _, n := range m.Notes {
-		fmt.Fprintf(b, "- Note: %s\n", termsafe.Escape(n))
-	}
 }

@@ -1,7 +1,6 @@
-package runner
+package runfolder
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint/termsafe"
+	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 )
@@ -53,11 +53,11 @@ func (r *Record) SourceOperation() string {
 	return preview.SpawnAgentTool
 }
 
-// parentRecord builds what the parent receives for the ended run rec
+// NewParentRecord builds what the parent receives for the ended run rec
 // (rec.Dir is its folder, rec.Changes its overlay's changes); nil for a
 // frontline run. git is the project's git state at the end (nil when
 // unknown): the working context's worktree, branch and head.
-func parentRecord(rec *Record, git *request.GitState) *ParentRecord {
+func NewParentRecord(rec *Record, git *request.GitState) *ParentRecord {
 	if rec.Frontline != nil || rec.RunID == "" {
 		return nil
 	}
@@ -71,7 +71,7 @@ func parentRecord(rec *Record, git *request.GitState) *ParentRecord {
 	if reason != "" {
 		t.Reason = &reason
 	}
-	if rec.Outcome == Completed || rec.Outcome == Partial {
+	if rec.Outcome == vocab.Completed || rec.Outcome == vocab.Partial {
 		// A successful run carries its working context and its
 		// locations: its log (the transcript) and its artifact folder.
 		wc := &preview.WorkingContextDelta{ReadFiles: p.Handoff.Read, ConfirmedChangedFiles: p.Handoff.Changed, ObservedChangedFiles: []string{}}
@@ -143,16 +143,6 @@ func argPath(args string) string {
 		return ""
 	}
 	return strings.TrimSpace(s)
-}
-
-// projectGit inspects the project's git state for the working context; nil
-// without a project.
-func projectGit(ctx context.Context, project string) *request.GitState {
-	if project == "" {
-		return nil
-	}
-	g := request.InspectGit(ctx, project)
-	return &g
 }
 
 func ptr(s string) *string { return &s }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package runner
+package runfolder
 
 import "os"
 

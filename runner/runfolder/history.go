@@ -1,4 +1,4 @@
-package runner
+package runfolder
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/lint/vocab"
 )
 
 // Filter selects past runs.
@@ -45,7 +47,7 @@ func ListRuns(dir string, f Filter) ([]Record, error) {
 			if f.Agent != "" {
 				continue
 			}
-			rec = Record{RunID: e.Name(), State: StateUnreadable, Error: err.Error(), Dir: filepath.Join(dir, e.Name())}
+			rec = Record{RunID: e.Name(), State: vocab.StateUnreadable, Error: err.Error(), Dir: filepath.Join(dir, e.Name())}
 			if fi, err := e.Info(); err == nil {
 				rec.StartedAt = fi.ModTime()
 			}
@@ -87,8 +89,8 @@ func LoadRun(dir, id string) (Record, error) {
 		return Record{}, fmt.Errorf("%s names run %q, not %s", path, rec.RunID, id)
 	}
 	rec.Dir = filepath.Join(dir, id)
-	if rec.State == StateRunning && lost(&rec) {
-		rec.State = StateLost
+	if rec.State == vocab.StateRunning && lost(&rec) {
+		rec.State = vocab.StateLost
 	}
 	return rec, nil
 }
