@@ -116,7 +116,7 @@ const (
 	RuleMcpServer           = "mcp-server"
 )
 
-// Rules lists every rule, in the order the README documents them.
+// Rules lists every rule, in the order docs/rules.md documents them (generated from this list).
 var Rules = []Rule{
 	{RuleFrontmatter, "frontmatter missing, unclosed, empty, or not at byte 0", Error, Error, true},
 	{RuleYAML, "YAML syntax error, or a known key with the wrong type", Error, Error, true},

@@ -418,7 +418,14 @@ func (p *runPane) start(f *lint.File, task, context, project string) tea.Cmd {
 func (p *runPane) startWith(f *lint.File, task, context, project string, approved []approve.Pattern) tea.Cmd {
 	e := p.e
 	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project, NetClaw: e.netClaw(),
-		Approve: approved, AskInEvents: true, Record: true}
+		Approve: approved, AskInEvents: true}
+	// A run keeps its recording (a kept test case replays it), unless it
+	// replays one itself (the demo's models).
+	if f.Def != nil {
+		if m, err := runner.ResolveModel(e.config(), f.Def.ModelRole); err == nil && m.Type != runner.ReplayProviderType {
+			spec.Record = true
+		}
+	}
 	if e.cat != nil {
 		spec.Skills = e.cat.Skills
 	}

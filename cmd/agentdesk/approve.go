@@ -14,7 +14,7 @@ import (
 )
 
 // approveUsage is the help of --approve.
-const approveUsage = "approve the matching tool calls that need approval (repeatable): TOOL, TOOL:GLOB (the command of shell_execute, the URL of web_fetch, the query of web_search, the arguments otherwise, as compact JSON with keys sorted and no _ meta arguments, as the browser's prompt shows them) or mcp:SERVER"
+const approveUsage = "approve the tool calls that match (repeatable): TOOL, TOOL:GLOB or mcp:SERVER (agentdesk help sandbox)"
 
 // addApproveFlag adds the repeatable --approve flag.
 func addApproveFlag(fl *pflag.FlagSet, dst *[]string, usage string) {

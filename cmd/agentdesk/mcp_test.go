@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -252,8 +253,8 @@ func TestPreviewSpawnShowsMCPPart(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"[MCP capability servers - discover tools with search_tools]", "files (12 tools): ", "files__echo (deferred): ", "  files (stdio): 12 tools"} {
-		if !strings.Contains(stdout, want) {
+	for _, want := range []string{`\[MCP capability servers - discover tools with search_tools\]`, `files \(\d+ tools\): `, `files__echo \(deferred\): `, `  files \(stdio\): \d+ tools`} {
+		if !regexp.MustCompile(want).MatchString(stdout) {
 			t.Errorf("preview --spawn lacks %q:\n%s", want, stdout)
 		}
 	}
@@ -266,5 +267,33 @@ func TestPreviewSpawnShowsMCPPart(t *testing.T) {
 	}
 	if !regexp.MustCompile(`MCP servers not started \(--no-mcp\): files\. Their index section and server__tool tools are not shown: about \d+ tokens more`).MatchString(stdout) {
 		t.Errorf("--no-mcp does not say what is left out:\n%s", stdout)
+	}
+}
+
+// preview --spawn says where it looked for the parts a spawn may carry
+// and this one does not: the deployment playbook and the project's
+// instructions; and --netclaw-dir takes the binary itself.
+func TestPreviewSpawnSaysWhereItLooked(t *testing.T) {
+	_, env, _ := trialHome(t, wire.OpenAI)
+	project := t.TempDir()
+	code, stdout, stderr := runTrialCmd(t, env, "", "preview", "--spawn", "code-analyst", "--project", project, "--no-mcp")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"No deployment-playbook: looked for ",
+		filepath.Join("identity", "AGENTS.md"),
+		"No project-instructions: looked for .netclaw/AGENTS.md, CLAUDE.md, AGENTS.md and CONTEXT.md in " + project,
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("preview --spawn lacks %q:\n%s", want, stdout)
+		}
+	}
+	bin := filepath.Join(fixtureNetClaw(t), "netclawd")
+	if _, err := os.Stat(bin); err == nil {
+		code, stdout, stderr = runTrialCmd(t, env, "", "preview", "--spawn", "code-analyst", "--project", project, "--no-mcp", "--netclaw-dir", bin)
+		if code != 0 || !strings.Contains(stdout, "Operating core: "+filepath.Join(fixtureNetClaw(t), "Netclaw.Configuration.dll")) {
+			t.Errorf("--netclaw-dir the binary: exit %d\n%s\n%s", code, stdout, stderr)
+		}
 	}
 }

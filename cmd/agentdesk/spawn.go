@@ -126,6 +126,7 @@ type spawnJSON struct {
 	Project      string                `json:"project"`
 	Core         *spawnCoreJSON        `json:"core"`
 	Missing      []request.Missing     `json:"missing"`
+	Absent       []request.Missing     `json:"absent"`
 	Parts        []request.Part        `json:"parts"`
 	System       string                `json:"system"`
 	FirstMessage string                `json:"firstMessage"`
@@ -164,7 +165,7 @@ type spawnCoreJSON struct {
 func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) error {
 	doc := spawnJSON{
 		Agent: in.agent.Def.Name, Path: in.agent.Path, Audience: r.Audience, Project: in.project,
-		Missing: r.Missing, Parts: r.Parts, System: r.System, FirstMessage: r.FirstMessage, Tools: r.Tools, Index: r.Index,
+		Missing: r.Missing, Absent: r.Absent, Parts: r.Parts, System: r.System, FirstMessage: r.FirstMessage, Tools: r.Tools, Index: r.Index,
 		ParentSees: preview.WhatTheParentSees,
 	}
 	if in.skill != nil {
@@ -201,6 +202,9 @@ func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) e
 	}
 	for _, m := range r.Missing {
 		fmt.Fprintf(&b, "MISSING %s: %s; a trial runs without it%s\n", m.Part, termsafe.Escape(m.Reason), netclawDirHint(m.Reason))
+	}
+	for _, m := range r.Absent {
+		fmt.Fprintf(&b, "No %s: %s\n", m.Part, termsafe.Escape(m.Reason))
 	}
 	b.WriteString("\n")
 	head(fmt.Sprintf("======== system prompt: %d parts, %s ========", len(r.Parts), plural(doc.Tokens.System, "token")))

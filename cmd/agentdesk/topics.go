@@ -289,6 +289,11 @@ Approve calls with --approve on run, test, route and the browser:
   --approve mcp:github                       every tool of MCP server github
   --approve github__create_issue             one MCP tool
 
+In TOOL:GLOB, GLOB matches the command of shell_execute, the URL of
+web_fetch, the query of web_search, and otherwise the arguments: compact
+JSON with keys sorted and no _ meta arguments, as the browser's prompt
+shows them. * matches anything, ? one character.
+
 A call that needs approval and matches no pattern ends the run on the
 command line: Failed, reason tool_execution_failed. The message names the
 pattern that would allow it. The browser asks instead: o approves once,

@@ -19,7 +19,7 @@ type netclawFlag struct{ dir string }
 
 // add registers --netclaw-dir.
 func (n *netclawFlag) add(fl *pflag.FlagSet) {
-	fl.StringVar(&n.dir, "netclaw-dir", "", "folder holding NetClaw's netclawd/netclaw binaries or Netclaw.Configuration.dll, for the operating core (default: $AGENTDESK_NETCLAW_DIR, ~/.netclaw/bin, then PATH)")
+	fl.StringVar(&n.dir, "netclaw-dir", "", "folder holding NetClaw's netclawd/netclaw binaries or Netclaw.Configuration.dll (or one of those files), for the operating core (default: $AGENTDESK_NETCLAW_DIR, <home>/bin, ~/.netclaw/bin, then PATH)")
 }
 
 // install finds the NetClaw install as --netclaw-dir, AGENTDESK_NETCLAW_DIR,

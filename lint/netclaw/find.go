@@ -34,7 +34,10 @@ const (
 	ViaDir  = "--netclaw-dir"
 	ViaEnv  = EnvDir
 	ViaHome = "<home>/bin"
-	ViaPath = "PATH"
+	// ViaInstallDir is the install script's INSTALL_DIR default,
+	// $HOME/.netclaw/bin, whatever NETCLAW_HOME is.
+	ViaInstallDir = "~/.netclaw/bin"
+	ViaPath       = "PATH"
 )
 
 // ErrNotFound marks the answer "no NetClaw installation here": nothing in
@@ -66,7 +69,12 @@ type Options struct {
 //  1. o.Dir, when set;
 //  2. else the folder in AGENTDESK_NETCLAW_DIR, when set;
 //  3. else Home/bin;
-//  4. else netclawd, then netclaw, on PATH.
+//  4. else $HOME/.netclaw/bin, where NetClaw's install script puts the
+//     binaries whatever NETCLAW_HOME is (INSTALL_DIR's default);
+//  5. else netclawd, then netclaw, on PATH.
+//
+// A Dir that names netclawd, netclaw or Netclaw.Configuration.dll itself
+// is taken as that file.
 //
 // In a folder it takes netclawd, else netclaw, when the file is a
 // single-file bundle holding Netclaw.Configuration.dll, else the plain
@@ -85,6 +93,9 @@ func Find(o Options) (*Install, error) {
 		lookPath = exec.LookPath
 	}
 	if o.Dir != "" {
+		if isFile(o.Dir) {
+			return findFile(o.Dir)
+		}
 		return findInDir(o.Dir, ViaDir, true)
 	}
 	if d := getenv(EnvDir); d != "" {
@@ -98,6 +109,16 @@ func Find(o Options) (*Install, error) {
 			return in, err
 		}
 		looked = append(looked, bin)
+	}
+	if h := getenv("HOME"); h != "" {
+		bin := filepath.Join(h, ".netclaw", "bin")
+		if o.Home == "" || filepath.Clean(bin) != filepath.Clean(filepath.Join(o.Home, "bin")) {
+			in, err := findInDir(bin, ViaInstallDir, false)
+			if in != nil || err != nil {
+				return in, err
+			}
+			looked = append(looked, bin)
+		}
 	}
 	for _, name := range []string{DaemonBinary, CLIBinary} {
 		p, err := lookPath(exe(name))
@@ -115,6 +136,23 @@ func Find(o Options) (*Install, error) {
 	looked = append(looked, fmt.Sprintf("%s and %s on PATH", DaemonBinary, CLIBinary))
 	return nil, fmt.Errorf("%w (looked in %s): install NetClaw, or name the folder holding %s or %s with --netclaw-dir DIR or %s",
 		ErrNotFound, strings.Join(looked, ", "), DaemonBinary, AssemblyFile, EnvDir)
+}
+
+// findFile reads a file named through --netclaw-dir: the assembly, or a
+// single-file bundle (netclawd, netclaw).
+func findFile(p string) (*Install, error) {
+	if strings.EqualFold(filepath.Base(p), AssemblyFile) {
+		return open(p, KindAssembly, ViaDir)
+	}
+	in, err := open(p, KindBundle, ViaDir)
+	if err != nil {
+		if dll := filepath.Join(filepath.Dir(p), AssemblyFile); isFile(dll) {
+			// A developer build's apphost is no bundle: its DLL is beside it.
+			return open(dll, KindAssembly, ViaDir)
+		}
+		return nil, fmt.Errorf("%w; name the folder holding %s or %s", err, DaemonBinary, AssemblyFile)
+	}
+	return in, nil
 }
 
 // exe adds the platform's executable suffix.

@@ -54,6 +54,8 @@ func TestFind(t *testing.T) {
 	copyFile(t, fixtureDLL, filepath.Join(dllOnly, AssemblyFile))
 	home := filepath.Join(root, "home")
 	copyFile(t, fixtureBundle, filepath.Join(home, "bin", DaemonBinary))
+	userHome := filepath.Join(root, "user")
+	copyFile(t, fixtureBundle, filepath.Join(userHome, ".netclaw", "bin", DaemonBinary))
 	emptyHome := filepath.Join(root, "empty-home")
 	if err := os.MkdirAll(emptyHome, 0o755); err != nil {
 		t.Fatal(err)
@@ -93,6 +95,12 @@ func TestFind(t *testing.T) {
 			filepath.Join(devDir, AssemblyFile), KindAssembly, ViaPath},
 		{"the committed fake home", Options{Home: fixtureHome, Getenv: noEnv, LookPath: noPath},
 			fixtureBundle, KindBundle, ViaHome},
+		{"the installer's ~/.netclaw/bin when the home is elsewhere", Options{Home: emptyHome, Getenv: envOf(map[string]string{"HOME": userHome}), LookPath: pathOf(cliOnly)},
+			filepath.Join(userHome, ".netclaw", "bin", DaemonBinary), KindBundle, ViaInstallDir},
+		{"the named binary itself", Options{Dir: filepath.Join(bundleDir, DaemonBinary), Getenv: noEnv, LookPath: noPath},
+			filepath.Join(bundleDir, DaemonBinary), KindBundle, ViaDir},
+		{"the named assembly itself", Options{Dir: filepath.Join(dllOnly, AssemblyFile), Getenv: noEnv, LookPath: noPath},
+			filepath.Join(dllOnly, AssemblyFile), KindAssembly, ViaDir},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -153,8 +161,8 @@ func TestFindErrors(t *testing.T) {
 			false, []string{empty, "--netclaw-dir", "holds none of them", "name the folder"}},
 		{"named folder that does not exist", Options{Dir: filepath.Join(root, "nope"), LookPath: noPath, Getenv: noEnv},
 			false, []string{filepath.Join(root, "nope"), "no such file"}},
-		{"named path that is a file", Options{Dir: aFile, LookPath: noPath, Getenv: noEnv},
-			false, []string{aFile, "not a folder"}},
+		{"named path that is a file but no NetClaw binary", Options{Dir: aFile, LookPath: noPath, Getenv: noEnv},
+			false, []string{aFile, "not a .NET single-file bundle", "name the folder holding netclawd"}},
 		{"environment folder without binaries", Options{Getenv: envOf(map[string]string{EnvDir: empty}), LookPath: noPath},
 			false, []string{empty, EnvDir}},
 		{"apphost that is no bundle, no DLL beside it", Options{Dir: stubOnly, LookPath: noPath, Getenv: noEnv},

@@ -26,7 +26,7 @@ const (
 	RuleApprove       = "suite-approve"
 )
 
-// Rules lists the rules of suite files, in the order the README documents
+// Rules lists the rules of suite files, in the order docs/rules.md documents
 // them. Every one but suite-agent-name and suite-outside-home is an error: a suite that says
 // something agentdesk cannot do must not pass quietly.
 var Rules = []lint.Rule{

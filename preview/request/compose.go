@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
@@ -94,6 +95,10 @@ type Request struct {
 	// Missing lists the parts the runtime would send that this request
 	// lacks (the operating rules, when no NetClaw install was found).
 	Missing []Missing `json:"missing"`
+	// Absent lists the optional parts this request does not carry, with
+	// where they were looked for (the deployment playbook, the project's
+	// instructions).
+	Absent []Missing `json:"absent"`
 	// System is the system prompt.
 	System string `json:"system"`
 	// FirstMessage is the first user message.
@@ -158,7 +163,7 @@ func (r *Request) Part(name string) *Part {
 // fails the spawn at the runtime; so is a project instructions file that
 // cannot be read safely (ErrProjectInstructions).
 func Compose(in Input) (*Request, error) {
-	r := &Request{Audience: in.Audience, Missing: []Missing{}}
+	r := &Request{Audience: in.Audience, Missing: []Missing{}, Absent: []Missing{}}
 	pin := promptInput{body: bodyOf(in.Agent), bodySource: in.AgentPath, noTokenCounts: in.NoTokenCounts}
 	if pin.bodySource == "" && in.Agent != nil {
 		pin.bodySource = "agent " + in.Agent.Name
@@ -183,6 +188,8 @@ func Compose(in Input) (*Request, error) {
 		}
 		if ok {
 			pin.playbook, pin.playbookSource = in.Paths.substitute(playbook), in.Paths.PlaybookPath()
+		} else {
+			r.Absent = append(r.Absent, Missing{Part: PartDeploymentPlaybook, Reason: "looked for " + in.Paths.PlaybookPath()})
 		}
 	}
 	project := in.Project
@@ -197,6 +204,14 @@ func Compose(in Input) (*Request, error) {
 			return nil, err
 		}
 		pin.project, pin.projectSource = text, path
+		if path == "" {
+			where := "no project folder was given"
+			if project != "" {
+				files := ProjectInstructionFiles
+				where = "looked for " + strings.Join(files[:len(files)-1], ", ") + " and " + files[len(files)-1] + " in " + project
+			}
+			r.Absent = append(r.Absent, Missing{Part: PartProjectInstructions, Reason: where})
+		}
 	}
 	if in.Skill != nil {
 		pin.hasOverlay, pin.overlay, pin.overlaySource = true, in.Skill.Body, in.Skill.Path

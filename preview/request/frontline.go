@@ -107,7 +107,7 @@ func SessionPrompt(in SessionInput) (string, error) {
 // loaded with load_tool). Then spawn_agent as preview declares it: NetClaw
 // registers spawn_agent deferred, so a live frontline loads it first;
 // agentdesk offers it from the start so that the first reply shows which
-// agent the model picks (README, "agentdesk route").
+// agent the model picks (docs/route.md).
 func SessionTools(a preview.Audience, p Policy) []OfferedTool {
 	var out []OfferedTool
 	for _, t := range NetClaw().SessionTools(a, p).Tools {

@@ -304,17 +304,14 @@ func start(t testing.TB, c sandbox.Config, cmd *exec.Cmd) (string, int) {
 	return buf.String(), code
 }
 
-// assertNoneLeft fails when a process of the PID namespace ns ("pid:[N]")
-// is still alive.
+// assertNoneLeft fails when a process of the PID namespace ns
+// ("pid:[N]") outlives its command (waited for on a pidfd, bounded: one
+// may be in its last moment of exiting).
 func assertNoneLeft(t testing.TB, ns string) {
 	t.Helper()
-	es, _ := os.ReadDir("/proc")
-	for _, e := range es {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		if l, err := os.Readlink("/proc/" + e.Name() + "/ns/pid"); err == nil && l == ns {
-			t.Errorf("process %s of the sandbox is still alive", e.Name())
+	for _, pid := range inNamespace(ns) {
+		if _, start, ok := statStart(pid); ok {
+			proctreetest.WaitExited(t, proctreetest.Proc{PID: pid, Start: start})
 		}
 	}
 }

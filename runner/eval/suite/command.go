@@ -37,7 +37,7 @@ const maxToolsEnv = 96 << 10
 var keptEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ"}
 
 // CommandFacts are what a check program is told about the sample besides
-// the run's record, in environment variables (the README lists them).
+// the run's record, in environment variables (docs/test.md lists them).
 type CommandFacts struct {
 	// Suite is the suite file's path; Agent the agent under test; Case
 	// and Sample the case and the sample (from 1).

@@ -457,8 +457,8 @@ type (
 	}
 )
 
-// JSON prints the results as one JSON document (the schema is in the
-// README): {"suites":[{"path","agent","status","findings":[…],
+// JSON prints the results as one JSON document (the schema is in
+// docs/test.md): {"suites":[{"path","agent","status","findings":[…],
 // "cases":[{"name","line","status","passed","pass_rate","message",
 // "duration_ms","samples":[{"sample","status","how","run_id","run_dir",
 // "outcome","reason","failures":[{"expect","message","lines"}],
