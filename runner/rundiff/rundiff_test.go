@@ -259,8 +259,8 @@ func TestDiffAnchoredScattered(t *testing.T) {
 
 // TestDifferentAgentsAndModels: allowed, under a heading that says so.
 func TestDifferentAgentsAndModels(t *testing.T) {
-	a := &Run{Record: runner.Record{RunID: "a", Agent: "code-analyst", Model: runner.Model{ModelID: "qwen3:30b"}}}
-	b := &Run{Record: runner.Record{RunID: "b", Agent: "summarizer", Model: runner.Model{ModelID: "gpt-x"}}}
+	a := &Run{Record: runfolder.Record{RunID: "a", Agent: "code-analyst", Model: runfolder.Model{ModelID: "qwen3:30b"}}}
+	b := &Run{Record: runfolder.Record{RunID: "b", Agent: "summarizer", Model: runfolder.Model{ModelID: "gpt-x"}}}
 	c := Compare(a, b)
 	if !c.DifferentAgent || !c.DifferentModel {
 		t.Fatalf("flags: %+v", c)
