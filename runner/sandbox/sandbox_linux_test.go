@@ -600,3 +600,31 @@ func TestProcessLimit(t *testing.T) {
 		t.Errorf("processes: %s", out)
 	}
 }
+
+// TestWorkingFolderBelowTmp: a command whose working folder lies below
+// /tmp, outside every bind (agentdesk started there: a stdio MCP server's
+// folder is agentdesk's own), starts there and reads it; it cannot write
+// there, and nothing else of the host's /tmp is seen.
+func TestWorkingFolderBelowTmp(t *testing.T) {
+	needSandbox(t)
+	w := newWorld(t, "")
+	w.guard(t)
+	host := t.TempDir()
+	dir := filepath.Join(host, "work")
+	write(t, filepath.Join(dir, "here.txt"), "here\n")
+	write(t, filepath.Join(host, "beside.txt"), "beside\n")
+	before := hashTree(t, host)
+	out, code := run(t, w.config(), dir, `pwd; cat here.txt; echo x > new.txt && echo wrote; cat ../beside.txt; exit 0`)
+	if code != 0 || !strings.HasPrefix(out, dir+"\nhere\n") {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	if strings.Contains(out, "wrote") {
+		t.Errorf("the command wrote in its working folder below /tmp: %s", out)
+	}
+	if strings.Contains(out, "\nbeside\n") {
+		t.Errorf("the command read the host's /tmp beside its working folder: %s", out)
+	}
+	if hashTree(t, host) != before {
+		t.Errorf("%s changed", host)
+	}
+}
