@@ -32,7 +32,22 @@ import (
 // namespace, and waits to be killed.
 const standInEnv = "AGENTDESK_SANDBOX_TEST_STAND_IN"
 
+// dialEnv makes the test binary a client of the Unix socket it names: it
+// prints what the server sent, or why it could not connect.
+const dialEnv = "AGENTDESK_SANDBOX_TEST_DIAL"
+
 func TestMain(m *testing.M) {
+	if path := os.Getenv(dialEnv); path != "" {
+		c, err := net.Dial("unix", path)
+		if err != nil {
+			fmt.Println("dial:", err)
+			os.Exit(0)
+		}
+		b := make([]byte, 64)
+		n, _ := c.Read(b)
+		fmt.Printf("reached: %s\n", b[:n])
+		os.Exit(0)
+	}
 	if dir := os.Getenv(standInEnv); dir != "" {
 		cmd := exec.Command("/bin/sh", "-c", "setsid sleep 1000 </dev/null >/dev/null 2>&1 & sleep 1000 </dev/null >/dev/null 2>&1 & readlink /proc/self/ns/pid; exec sleep 1000")
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
@@ -601,5 +616,38 @@ func TestProcessLimit(t *testing.T) {
 	t.Logf("processes at the end: %s", strings.Join(lines, " "))
 	if err != nil || n > sandbox.MaxProcesses+300 || n < 100 || !strings.Contains(out, strings.TrimSpace(sandbox.ProcessLimitNote)) {
 		t.Errorf("processes: %s", out)
+	}
+}
+
+// TestHostUnixSocketUnreachable: a server of the host on a Unix socket
+// (a Docker, D-Bus or ssh-agent socket, a ControlMaster) is out of reach:
+// a read-only mount does not stop connect(), so the sandbox refuses the
+// command Unix sockets of its own.
+func TestHostUnixSocketUnreachable(t *testing.T) {
+	needSandbox(t)
+	w := newWorld(t, "")
+	w.guard(t)
+	sock := filepath.Join(w.home, "agent.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Skipf("cannot serve on a Unix socket: %v", err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("host-secret"))
+			c.Close()
+		}
+	}()
+	cmd := exec.Command(os.Args[0])
+	cmd.Dir = w.copy
+	cmd.Env = append(os.Environ(), dialEnv+"="+sock)
+	out, _ := start(t, w.config(), cmd)
+	if strings.Contains(out, "host-secret") || !strings.Contains(out, "dial:") {
+		t.Errorf("the sandboxed command reached the host's Unix socket %s:\n%s", sock, out)
 	}
 }
