@@ -291,6 +291,9 @@ func stage2(sp spec, args []string) int {
 	if err := confine(sp); err != nil {
 		return fail("%v", err)
 	}
+	if err := noUnixSockets(); err != nil {
+		return fail("%v", err)
+	}
 	if sp.Dir != "" {
 		if err := os.Chdir(sp.Dir); err != nil {
 			return fail("%v", err)
