@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -20,6 +21,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/agentdesk/agentdesk/runner/proctree"
 	"github.com/agentdesk/agentdesk/runner/proctree/proctreetest"
@@ -36,7 +39,27 @@ const standInEnv = "AGENTDESK_SANDBOX_TEST_STAND_IN"
 // prints what the server sent, or why it could not connect.
 const dialEnv = "AGENTDESK_SANDBOX_TEST_DIAL"
 
+// ttyEnv makes the test binary a process with a controlling terminal (as
+// agentdesk has in the author's terminal) that runs a sandboxed command
+// trying its /dev/tty; the value is the folder to bind.
+const ttyEnv = "AGENTDESK_SANDBOX_TEST_TTY"
+
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(ttyEnv); dir != "" {
+		cmd := exec.Command("/bin/sh", "-c", "if (: </dev/tty) 2>/dev/null; then echo TTY-REACHED; else echo no-tty; fi; ps -o sess= -p $$ | tr -d ' '")
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stdout
+		if err := sandbox.Wrap(cmd, sandbox.Config{Binds: []sandbox.Bind{{Source: dir, Target: dir}}}); err != nil {
+			fmt.Println(err)
+			os.Exit(3)
+		}
+		proctree.Prepare(cmd)
+		if err := proctree.Start(cmd); err != nil {
+			fmt.Println(err)
+			os.Exit(3)
+		}
+		_ = cmd.Wait()
+		os.Exit(0)
+	}
 	if path := os.Getenv(dialEnv); path != "" {
 		c, err := net.Dial("unix", path)
 		if err != nil {
@@ -649,5 +672,32 @@ func TestHostUnixSocketUnreachable(t *testing.T) {
 	out, _ := start(t, w.config(), cmd)
 	if strings.Contains(out, "host-secret") || !strings.Contains(out, "dial:") {
 		t.Errorf("the sandboxed command reached the host's Unix socket %s:\n%s", sock, out)
+	}
+}
+
+// TestNoControllingTerminal: a sandboxed command cannot open the author's
+// terminal (/dev/tty), so it can neither draw on it nor push keystrokes
+// into it with TIOCSTI (to approve a call in the browser, or run a line
+// in the author's shell after agentdesk ends): it runs in a session of
+// its own.
+func TestNoControllingTerminal(t *testing.T) {
+	needSandbox(t)
+	ptm, pts, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	go func() { _, _ = io.Copy(io.Discard, ptm) }()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), ttyEnv+"="+t.TempDir())
+	var out bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = pts, &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	pts.Close()
+	if !strings.Contains(out.String(), "no-tty") {
+		t.Errorf("the sandboxed command opened agentdesk's controlling terminal:\n%s", out.String())
 	}
 }
