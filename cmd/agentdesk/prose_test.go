@@ -147,3 +147,62 @@ func TestCIRunsTheREADMEsTestCommand(t *testing.T) {
 		t.Errorf(".ci/run does not run the README's test command as a line of its own:\n%s", cmd)
 	}
 }
+
+var (
+	relLink     = regexp.MustCompile(`\]\(([^)#\s]*)(#[^)\s]*)?\)`)
+	headingLine = regexp.MustCompile(`(?m)^#{1,6} +(.+)$`)
+	slugDrop    = regexp.MustCompile(`[^\p{L}\p{N} _-]`)
+)
+
+// anchors lists the GitHub anchors of a Markdown text's headings.
+func anchors(md string) map[string]bool {
+	out := map[string]bool{}
+	fenced := false
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+			continue
+		}
+		if m := headingLine.FindStringSubmatch(line); m != nil && !fenced {
+			slug := strings.ReplaceAll(slugDrop.ReplaceAllString(strings.ToLower(strings.TrimSpace(m[1])), ""), " ", "-")
+			out[slug] = true
+		}
+	}
+	return out
+}
+
+// TestDocLinksResolve: every relative link of README.md and docs/ names a
+// file that exists, and a heading of it when it has an anchor.
+func TestDocLinksResolve(t *testing.T) {
+	root := filepath.Join("..", "..")
+	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	more, _ := filepath.Glob(filepath.Join(root, "docs", "commands", "*.md"))
+	pages = append(append([]string{filepath.Join(root, "README.md")}, pages...), more...)
+	for _, p := range pages {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range relLink.FindAllStringSubmatch(string(data), -1) {
+			target, anchor := m[1], strings.TrimPrefix(m[2], "#")
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file := p
+			if target != "" {
+				file = filepath.Join(filepath.Dir(p), filepath.FromSlash(target))
+			}
+			text, err := os.ReadFile(file)
+			if err != nil {
+				if fi, serr := os.Stat(file); serr == nil && fi.IsDir() && anchor == "" {
+					continue
+				}
+				t.Errorf("%s links to %s, which does not exist", p, m[0])
+				continue
+			}
+			if anchor != "" && !anchors(string(text))[anchor] {
+				t.Errorf("%s links to %s: %s has no heading #%s", p, m[0], file, anchor)
+			}
+		}
+	}
+}

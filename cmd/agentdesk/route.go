@@ -207,7 +207,75 @@ failed, is stale, is not recorded under --offline, or a suite is broken);
 
 // runRoute checks the flags, builds the question and asks it (or ranks it).
 func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error {
-	changed := cmd.Flags().Changed
+	if err := checkRouteFlags(cmd.Flags().Changed, f, args); err != nil {
+		return err
+	}
+	request, err := readDash(g, args[0], "REQUEST")
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(request) == "" {
+		return usageErrorf("the request is empty: give the user's message, as they would type it")
+	}
+	preamble, err := readPreamble(f.systemFile)
+	if err != nil {
+		return err
+	}
+	sh, err := openSuiteHome(cmd, g, f.demo, nil, f.record)
+	if err != nil {
+		return err
+	}
+	defer sh.close(cmd.ErrOrStderr())
+	c := sh.c
+	a := preview.Audience(f.audience)
+	// The frontline runs no tool: the patterns are only checked.
+	if ps, err := parseApprove(f.approve); err != nil {
+		return err
+	} else if err := checkApproveServers(ps, c.Config, a.String()); err != nil {
+		return err
+	}
+	if f.static {
+		return routeStatic(g, f, c, a, request)
+	}
+	p, err := prepareQuestion(g, f, c, a, preamble, request)
+	if err != nil {
+		return err
+	}
+	if f.showRequest {
+		if f.format == report.JSON {
+			return writeJSONDoc(g, p.JSON())
+		}
+		return writeString(g.stdout, termsafe.EscapeLines(p.Render()))
+	}
+	return askRoute(cmd, g, f, sh, p, request)
+}
+
+// prepareQuestion prepares the frontline's question of request: with
+// the --system-file preamble, else as NetClaw puts it (not in the demo).
+func prepareQuestion(g *globals, f routeFlags, c *lint.Catalog, a preview.Audience, preamble, request string) (*route.Prepared, error) {
+	q := route.Question{
+		Catalog: c, Audience: a, Preamble: preamble, Request: request,
+		ModelRole: f.modelRole, MaxTokens: f.maxTokens,
+		Limits: runner.Limits{Prefill: f.prefill, NoProgress: f.noProgress},
+	}
+	if f.systemFile != "" {
+		q.PreambleSource = "--system-file " + f.systemFile
+	} else if !f.demo {
+		if err := frontlineAsNetClaw(g, f, c, &q); err != nil {
+			return nil, err
+		}
+	}
+	p, err := route.Prepare(q)
+	if err != nil {
+		return nil, exitWith(exitFindings, err)
+	}
+	return p, nil
+}
+
+// checkRouteFlags checks route's flags for one request against each
+// other (changed says which were given): the validation step of
+// runRoute.
+func checkRouteFlags(changed func(string) bool, f routeFlags, args []string) error {
 	switch {
 	case len(args) == 0:
 		return usageErrorf("give the request: agentdesk route \"what the user would type\" (- reads it from stdin)")
@@ -217,20 +285,11 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
 	case f.maxTokens < 0:
 		return usageErrorf("--max-tokens is %d: give a positive number, or leave it out", f.maxTokens)
-	case f.offline:
-		return usageErrorf("--offline replays suite recordings: use it with --suite")
-	case len(f.cases) > 0:
-		return usageErrorf("--case picks cases of routing suites: use it with --suite")
-	case f.shard != "":
-		return usageErrorf("--shard splits the cases of routing suites: use it with --suite")
-	case f.keepRuns:
-		return usageErrorf("--keep-runs keeps the replays of routing suites: use it with --suite")
-	case f.failed:
-		return usageErrorf("--failed runs again the failed cases of routing suites: use it with --suite")
-	case f.watch || f.live:
-		return usageErrorf("--watch re-runs routing suites: use it with --suite")
-	case f.format != report.Text && f.format != report.JSON:
-		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
+	}
+	if err := checkSuiteOnlyFlags(f); err != nil {
+		return err
+	}
+	switch {
 	case f.static && (f.record || changed("samples") || changed("system-file") || changed("model-role") || f.showRequest):
 		return usageErrorf("--static asks no model: leave out --record, --samples, --system-file, --model-role and --show-request")
 	case f.showRequest && f.record:
@@ -251,62 +310,51 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 			return usageErrorf("--model-role: %v", err)
 		}
 	}
-	request, err := readDash(g, args[0], "REQUEST")
-	if err != nil {
-		return err
+	return nil
+}
+
+// checkSuiteOnlyFlags refuses, for one request, the flags that only
+// routing suites take.
+func checkSuiteOnlyFlags(f routeFlags) error {
+	switch {
+	case f.offline:
+		return usageErrorf("--offline replays suite recordings: use it with --suite")
+	case len(f.cases) > 0:
+		return usageErrorf("--case picks cases of routing suites: use it with --suite")
+	case f.shard != "":
+		return usageErrorf("--shard splits the cases of routing suites: use it with --suite")
+	case f.keepRuns:
+		return usageErrorf("--keep-runs keeps the replays of routing suites: use it with --suite")
+	case f.failed:
+		return usageErrorf("--failed runs again the failed cases of routing suites: use it with --suite")
+	case f.watch || f.live:
+		return usageErrorf("--watch re-runs routing suites: use it with --suite")
+	case f.format != report.Text && f.format != report.JSON:
+		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
 	}
-	if strings.TrimSpace(request) == "" {
-		return usageErrorf("the request is empty: give the user's message, as they would type it")
+	return nil
+}
+
+// readPreamble reads the frontline's preamble from --system-file ("" when
+// it is not given).
+func readPreamble(path string) (string, error) {
+	if path == "" {
+		return "", nil
 	}
-	preamble := ""
-	if f.systemFile != "" {
-		b, err := suitefile.ReadSideFile(f.systemFile, maxSystemFile)
-		switch {
-		case err != nil:
-			return usageErrorf("--system-file %s: %v; give the frontline's preamble in a text file", termsafe.Escape(f.systemFile), err)
-		case strings.TrimSpace(string(b)) == "":
-			return usageErrorf("--system-file %s is empty: write the frontline's preamble in it, or leave the flag out", termsafe.Escape(f.systemFile))
-		}
-		preamble = string(b)
+	b, err := suitefile.ReadSideFile(path, maxSystemFile)
+	switch {
+	case err != nil:
+		return "", usageErrorf("--system-file %s: %v; give the frontline's preamble in a text file", termsafe.Escape(path), err)
+	case strings.TrimSpace(string(b)) == "":
+		return "", usageErrorf("--system-file %s is empty: write the frontline's preamble in it, or leave the flag out", termsafe.Escape(path))
 	}
-	sh, err := openSuiteHome(cmd, g, f.demo, nil, f.record)
-	if err != nil {
-		return err
-	}
-	defer sh.close(cmd.ErrOrStderr())
-	c := sh.c
-	a := preview.Audience(f.audience)
-	// The frontline runs no tool: the patterns are only checked.
-	if ps, err := parseApprove(f.approve); err != nil {
-		return err
-	} else if err := checkApproveServers(ps, c.Config, a.String()); err != nil {
-		return err
-	}
-	if f.static {
-		return routeStatic(g, f, c, a, request)
-	}
-	q := route.Question{
-		Catalog: c, Audience: a, Preamble: preamble, Request: request,
-		ModelRole: f.modelRole, MaxTokens: f.maxTokens,
-		Limits: runner.Limits{Prefill: f.prefill, NoProgress: f.noProgress},
-	}
-	if f.systemFile != "" {
-		q.PreambleSource = "--system-file " + f.systemFile
-	} else if !f.demo {
-		if err := frontlineAsNetClaw(g, f, c, &q); err != nil {
-			return err
-		}
-	}
-	p, err := route.Prepare(q)
-	if err != nil {
-		return exitWith(exitFindings, err)
-	}
-	if f.showRequest {
-		if f.format == report.JSON {
-			return writeJSONDoc(g, p.JSON())
-		}
-		return writeString(g.stdout, termsafe.EscapeLines(p.Render()))
-	}
+	return string(b), nil
+}
+
+// askRoute asks the frontline p's question (the demo's recordings answer
+// it in the demo), reports its picks and says exit 1 when a sample got
+// no answer: the run step of runRoute.
+func askRoute(cmd *cobra.Command, g *globals, f routeFlags, sh suitesHome, p *route.Prepared, request string) error {
 	opts := route.Options{Samples: f.samples, Jobs: f.jobs, Record: f.record}
 	var recorded *runfolder.Model // the demo's recorded frontline, as the report names it
 	if f.demo {
@@ -344,6 +392,12 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 	if err != nil {
 		return err
 	}
+	return unanswered(res)
+}
+
+// unanswered says exit 1, naming them, when samples of res got no
+// answer, and exit 3 when a run folder could not be written.
+func unanswered(res *route.Result) error {
 	var failed []string
 	for _, s := range res.Samples {
 		if s.WriteErr != nil {

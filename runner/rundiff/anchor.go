@@ -1,6 +1,7 @@
 package rundiff
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/aymanbagabas/go-udiff/lcs"
@@ -15,7 +16,15 @@ func diffAnchored(a, b []string) []lcs.Diff {
 	var out []lcs.Diff
 	prev := [2]int{0, 0}
 	gap := func(ea, eb int) {
-		for _, d := range lcs.DiffLines(a[prev[0]:ea], b[prev[1]:eb]) {
+		ga, gb := a[prev[0]:ea], b[prev[1]:eb]
+		if slices.Equal(ga, gb) {
+			return // most gaps between anchors are empty
+		}
+		if len(ga) == 0 || len(gb) == 0 {
+			out = append(out, lcs.Diff{Start: prev[0], End: ea, ReplStart: prev[1], ReplEnd: eb})
+			return
+		}
+		for _, d := range lcs.DiffLines(ga, gb) {
 			d.Start += prev[0]
 			d.End += prev[0]
 			d.ReplStart += prev[1]

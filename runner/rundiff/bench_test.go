@@ -55,6 +55,7 @@ func BenchmarkCompare(b *testing.B) {
 	benchFolder(b, da, strings.Repeat("a", 32), false)
 	benchFolder(b, db, strings.Repeat("b", 32), true)
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		ra, err := Load(da)
 		if err != nil {
@@ -70,4 +71,7 @@ func BenchmarkCompare(b *testing.B) {
 		}
 		_ = Text(c, false)
 	}
+	// The CPU time the process spent per comparison (GC included): on a
+	// loaded machine the wall time per op says more about the load.
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 }

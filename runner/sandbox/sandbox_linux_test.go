@@ -342,17 +342,14 @@ func start(t testing.TB, c sandbox.Config, cmd *exec.Cmd) (string, int) {
 	return buf.String(), code
 }
 
-// assertNoneLeft fails when a process of the PID namespace ns ("pid:[N]")
-// is still alive.
+// assertNoneLeft fails when a process of the PID namespace ns
+// ("pid:[N]") outlives its command (waited for on a pidfd, bounded: one
+// may be in its last moment of exiting).
 func assertNoneLeft(t testing.TB, ns string) {
 	t.Helper()
-	es, _ := os.ReadDir("/proc")
-	for _, e := range es {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		if l, err := os.Readlink("/proc/" + e.Name() + "/ns/pid"); err == nil && l == ns {
-			t.Errorf("process %s of the sandbox is still alive", e.Name())
+	for _, pid := range inNamespace(ns) {
+		if _, start, ok := statStart(pid); ok {
+			proctreetest.WaitExited(t, proctreetest.Proc{PID: pid, Start: start})
 		}
 	}
 }
@@ -699,5 +696,33 @@ func TestNoControllingTerminal(t *testing.T) {
 	pts.Close()
 	if !strings.Contains(out.String(), "no-tty") {
 		t.Errorf("the sandboxed command opened agentdesk's controlling terminal:\n%s", out.String())
+	}
+}
+
+// TestWorkingFolderBelowTmp: a command whose working folder lies below
+// /tmp, outside every bind (agentdesk started there: a stdio MCP server's
+// folder is agentdesk's own), starts there and reads it; it cannot write
+// there, and nothing else of the host's /tmp is seen.
+func TestWorkingFolderBelowTmp(t *testing.T) {
+	needSandbox(t)
+	w := newWorld(t, "")
+	w.guard(t)
+	host := t.TempDir()
+	dir := filepath.Join(host, "work")
+	write(t, filepath.Join(dir, "here.txt"), "here\n")
+	write(t, filepath.Join(host, "beside.txt"), "beside\n")
+	before := hashTree(t, host)
+	out, code := run(t, w.config(), dir, `pwd; cat here.txt; echo x > new.txt && echo wrote; cat ../beside.txt; exit 0`)
+	if code != 0 || !strings.HasPrefix(out, dir+"\nhere\n") {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	if strings.Contains(out, "wrote") {
+		t.Errorf("the command wrote in its working folder below /tmp: %s", out)
+	}
+	if strings.Contains(out, "\nbeside\n") {
+		t.Errorf("the command read the host's /tmp beside its working folder: %s", out)
+	}
+	if hashTree(t, host) != before {
+		t.Errorf("%s changed", host)
 	}
 }

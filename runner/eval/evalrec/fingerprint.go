@@ -88,6 +88,11 @@ func (f Fingerprint) Get(name string) (Part, bool) {
 	return Part{}, false
 }
 
+// MissingNow follows a part's Source when the part is missing now (the
+// operating core of an install that is not found): a change then says
+// so instead of "edited".
+const MissingNow = " is missing now"
+
 // Change is one part that differs between a recording and now.
 type Change struct {
 	// Name is the part's name.
@@ -117,6 +122,8 @@ func (c Change) String() string {
 		return c.Name + " added since the recording: " + c.Why
 	case c.Added:
 		return c.Name + " added since the recording"
+	case strings.Contains(c.Source, MissingNow):
+		return fmt.Sprintf("%s changed: %s", c.Name, c.Source)
 	case c.Source != "":
 		return fmt.Sprintf("%s changed: %s edited", c.Name, c.Source)
 	case c.Was != "" && c.Now != "" && c.Was != c.Now:

@@ -168,16 +168,17 @@ func requestParts(sp runner.Spec, source string) (evalrec.Fingerprint, error) {
 		request.PartExecutionContract:   "agentdesk's copy of NetClaw's contract",
 	}
 	for _, name := range request.PartNames {
-		text := "none"
+		text, source := "none", sources[name]
 		if p := r.Part(name); p != nil {
 			text = p.Text
 			if home != "" {
 				text = strings.ReplaceAll(text, home, "<home>")
 			}
 		} else if why := r.MissingPart(name); why != "" {
-			text = "missing"
+			// A stale message then says the part is missing, not edited.
+			text, source = "missing", source+evalrec.MissingNow+" ("+why+")"
 		}
-		fp = append(fp, evalrec.NewDigest(evalrec.PartSystemPrompt+": "+name, text, sources[name]))
+		fp = append(fp, evalrec.NewDigest(evalrec.PartSystemPrompt+": "+name, text, source))
 	}
 	tools, _ := json.Marshal(r.Tools)
 	return append(fp, evalrec.NewDigest(PartToolSchemas, string(tools), "NetClaw's tool catalogue (names, descriptions, schemas)")), nil
