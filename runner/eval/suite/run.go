@@ -514,7 +514,7 @@ func (x *execution) resolve(s *suitefile.Suite, c *suitefile.Case, m *suitefile.
 		for _, ap := range c.Approve {
 			p, err := approve.Parse(ap.Text)
 			if err != nil {
-				return sent{}, fmt.Errorf("%s:%d: %w", s.Path, ap.Pos.Line, err)
+				return sent{}, fmt.Errorf("%s:%d: approve: %w", s.Path, ap.Pos.Line, err)
 			}
 			spec.Approve = append(spec.Approve, p)
 		}
