@@ -131,6 +131,10 @@ func stage1(sp spec, args []string) int {
 			GidMappings:                []syscall.SysProcIDMap{{ContainerID: sp.GID, HostID: 0, Size: 1}},
 			GidMappingsEnableSetgroups: false,
 			Pdeathsig:                  syscall.SIGKILL,
+			// A session of its own: no controlling terminal, so the
+			// command cannot open agentdesk's /dev/tty to draw on it or
+			// type into it (TIOCSTI), as bubblewrap's --new-session.
+			Setsid: true,
 		},
 	})
 	if err != nil {
@@ -289,6 +293,9 @@ func stage2(sp spec, args []string) int {
 		return fail("%v", err)
 	}
 	if err := confine(sp); err != nil {
+		return fail("%v", err)
+	}
+	if err := noUnixSockets(); err != nil {
 		return fail("%v", err)
 	}
 	if sp.Dir != "" {
