@@ -148,38 +148,56 @@ func TestImportEscapesControlCharacters(t *testing.T) {
 	}
 }
 
-// A Claude Code file whose description holds an unquoted ': ' is not
-// YAML: the refusal says how to fix it, and --keep-going writes the files
-// that convert, lists the rest with their line, and exits 1.
+// A file whose frontmatter is not YAML is refused with its line and how
+// to fix it (a Gemini CLI description holding an unquoted ': '); Claude
+// Code reads such a description whole, and so does the import from it;
+// --keep-going writes the files that convert, lists the rest with their
+// line, and exits 1.
 func TestImportKeepGoing(t *testing.T) {
+	colon := "---\nname: colon\ndescription: Use this agent when: the user asks for a review\n---\nYou review.\n"
+	gem := t.TempDir()
+	if err := os.WriteFile(filepath.Join(gem, "colon.md"), []byte(colon), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, nil, "import", "--from", "gemini", "--out", t.TempDir(), gem)
+	if code != exitFindings || !strings.Contains(stderr, "line 3") || !strings.Contains(stderr, `quote the value (description: "…")`) || !strings.Contains(stderr, "block scalar") {
+		t.Errorf("gemini: exit %d, want 1 with the line and how to fix it:\n%s", code, stderr)
+	}
+
 	src := t.TempDir()
 	for name, text := range map[string]string{
-		"good.md": "---\nname: good\ndescription: Reviews code.\n---\nYou review code.\n",
-		"bad.md":  "---\nname: bad\ndescription: Use this agent when: the user asks for a review\n---\nYou review.\n",
+		"good.md":   "---\nname: good\ndescription: Reviews code.\n---\nYou review code.\n",
+		"colon.md":  colon,
+		"broken.md": "---\nname: broken\ndescription: [unclosed\n---\nYou break.\n",
 	} {
 		if err := os.WriteFile(filepath.Join(src, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	out := t.TempDir()
-	code, _, stderr := run(t, nil, "import", "--from", "claude-code", "--out", out, src)
-	if code != exitFindings || !strings.Contains(stderr, "line 3") || !strings.Contains(stderr, `quote the value (description: "…")`) || !strings.Contains(stderr, "block scalar") {
-		t.Errorf("exit %d, want 1 with the line and how to fix it:\n%s", code, stderr)
-	}
-	if entries, _ := os.ReadDir(out); len(entries) != 0 {
-		t.Errorf("without --keep-going %d files were written", len(entries))
+	code, _, stderr = run(t, nil, "import", "--from", "claude-code", "--out", out, src)
+	if entries, _ := os.ReadDir(out); code != exitFindings || len(entries) != 0 {
+		t.Errorf("without --keep-going: exit %d, %d files written:\n%s", code, len(entries), stderr)
 	}
 	code, stdout, stderr := run(t, nil, "import", "--from", "claude-code", "--out", out, "--keep-going", src)
 	if code != exitFindings {
 		t.Errorf("--keep-going: exit %d, want 1", code)
 	}
-	if _, err := os.Stat(filepath.Join(out, "good.md")); err != nil || !strings.Contains(stdout, "imported ") {
-		t.Errorf("--keep-going did not write good.md: %v\n%s", err, stdout)
+	for _, name := range []string{"good.md", "colon.md"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Errorf("--keep-going did not write %s: %v\n%s\n%s", name, err, stdout, stderr)
+		}
 	}
-	if _, err := os.Stat(filepath.Join(out, "bad.md")); err == nil {
+	if b, _ := os.ReadFile(filepath.Join(out, "colon.md")); !strings.Contains(string(b), "Use this agent when: the user asks for a review") {
+		t.Errorf("colon.md's description is not the whole line, as Claude Code reads it:\n%s", b)
+	}
+	if !strings.Contains(stderr, "read as Claude Code reads it") {
+		t.Errorf("no warning says how the description was read:\n%s", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "broken.md")); err == nil {
 		t.Error("--keep-going wrote the file that does not convert")
 	}
-	if !strings.Contains(stderr, "bad.md") || !strings.Contains(stderr, "line 3") || !strings.Contains(stderr, "1 file did not convert") {
+	if !strings.Contains(stderr, "broken.md") || !strings.Contains(stderr, "line 3") || !strings.Contains(stderr, "1 file did not convert") {
 		t.Errorf("--keep-going does not list the file left out:\n%s", stderr)
 	}
 }

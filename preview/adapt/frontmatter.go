@@ -1,6 +1,9 @@
 package adapt
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // importFrontmatter reads a markdown agent file of a target with YAML
 // frontmatter (Claude Code, OpenCode, Gemini CLI) into x.agent: the body,
@@ -11,6 +14,19 @@ import "strings"
 // the role is Main unless field or the comment says otherwise.
 func (x *importCtx) importFrontmatter(data []byte, fileName string, field func(yamlField) error) error {
 	doc, err := parseFrontmatter(data)
+	if err != nil && x.target.ID == "claude-code" {
+		// Claude Code loads a value holding an unquoted ': ', which YAML
+		// refuses, reading the whole rest of its line (checked with
+		// Claude Code 2.1.197): read it the same way, and say so.
+		if fixed, keys := quoteColonValues(data); len(keys) > 0 {
+			if d, err2 := parseFrontmatter(fixed); err2 == nil {
+				doc, err = d, nil
+				for _, k := range keys {
+					x.warn("%s holds ': ', which YAML refuses: read as Claude Code reads it, the whole rest of its line; quote it in the source to make it YAML", k)
+				}
+			}
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -101,4 +117,30 @@ func takeRestored(rs []restored, key string) ([]restored, *restored) {
 		}
 	}
 	return rs, nil
+}
+
+// plainKeyLine is a top-level "key: value" line of a frontmatter.
+var plainKeyLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+(.*?)[ \t\r]*$`)
+
+// quoteColonValues rewrites, in the frontmatter of data, each top-level
+// plain value holding ': ' as a single-quoted YAML string, and returns
+// the keys it quoted (none: data as it was).
+func quoteColonValues(data []byte) ([]byte, []string) {
+	lines := strings.Split(string(data), "\n")
+	if len(lines) == 0 || strings.TrimRight(lines[0], " \t\r\ufeff") != "---" && strings.TrimRight(strings.TrimPrefix(lines[0], "\ufeff"), " \t\r") != "---" {
+		return data, nil
+	}
+	var keys []string
+	for i := 1; i < len(lines); i++ {
+		if strings.TrimRight(lines[i], " \t\r") == "---" {
+			break
+		}
+		m := plainKeyLine.FindStringSubmatch(lines[i])
+		if m == nil || !strings.Contains(m[2], ": ") || strings.ContainsAny(m[2][:1], "'\"|>[{&*!#") {
+			continue
+		}
+		lines[i] = m[1] + ": '" + strings.ReplaceAll(m[2], "'", "''") + "'"
+		keys = append(keys, m[1])
+	}
+	return []byte(strings.Join(lines, "\n")), keys
 }
