@@ -2,7 +2,6 @@ package lint
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,20 +9,11 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/agentdesk/agentdesk/lint/golden"
 )
 
-// The -update flag rewrites golden files. Another test file of the package
-// may define it first; then that definition is used.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func cfgUpdating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
+func cfgUpdating() bool { return golden.Update() }
 
 // cfgHome writes the named files (netclaw.json, secrets.json) into a new
 // home's config folder and returns the home.

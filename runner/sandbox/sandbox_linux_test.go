@@ -21,6 +21,8 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/agentdesk/agentdesk/lint/golden"
+
 	"github.com/agentdesk/agentdesk/runner/proctree"
 	"github.com/agentdesk/agentdesk/runner/proctree/proctreetest"
 	"github.com/agentdesk/agentdesk/runner/sandbox"
