@@ -10,10 +10,6 @@ import (
 	"github.com/agentdesk/agentdesk/preview"
 )
 
-// updating reports whether the test run was asked to rewrite its golden
-// files (-update).
-func updating() bool { return golden.Update() }
-
 // golden compares got with testdata/<name>, or rewrites it with -update.
 func matchGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
