@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/preview/atomicfile"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/redact"
@@ -213,18 +214,45 @@ func (p *prepared) openSession(dir, id string) error {
 // directly (disposable, and never redacted) is removed, then every folder
 // of the session left empty, the session folder too. What the tools
 // wrote through the overlay is in the run folder by then.
-func closeSession(dir, id string) {
+func closeSession(dir, id string, red *redact.Redactor) {
 	st := TrialStorage(dir, id)
 	sess := filepath.Join(dir, SessionDir)
 	if rel, err := filepath.Rel(sess, st.TempDir); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 		return // not inside the session folder: never remove it
 	}
 	os.RemoveAll(st.TempDir)
+	redactSession(sess, red)
 	for d := filepath.Dir(st.TempDir); ; d = filepath.Dir(d) {
 		if err := os.Remove(d); (err != nil && !errors.Is(err, fs.ErrNotExist)) || d == sess {
 			break
 		}
 	}
+}
+
+// redactSession redacts, in place, the files sandboxed commands and stdio
+// MCP servers wrote straight into the session folder sess (it is shown
+// writable at its own path, so their writes miss the overlay that
+// redacts the tools'). Links and other special files are left as they
+// are; a file that holds no secret is not rewritten.
+func redactSession(sess string, red *redact.Redactor) {
+	if red == nil {
+		return
+	}
+	_ = filepath.WalkDir(sess, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		if r := red.String(string(b)); r != string(b) {
+			if fi, err := d.Info(); err == nil {
+				_ = atomicfile.Replace(p, []byte(r), fi.Mode().Perm())
+			}
+		}
+		return nil
+	})
 }
 
 // Patch returns the run's changes.patch (redacted), once it has ended; ""

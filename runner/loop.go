@@ -434,7 +434,7 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	}
 	if !r.spec.Unsaved && r.workspace != nil {
 		// The session folder stays only when the run left files in it.
-		closeSession(final.Dir, final.RunID)
+		closeSession(final.Dir, final.RunID, r.red)
 	}
 
 	// Everything is released before Wait returns: the project folder,

@@ -394,10 +394,7 @@ func (p *prepared) fromCassette(s *Spec, tape *cassette.Cassette, source string)
 		return specErrorf("a replay cannot be recorded again: record a run against a model, replay the cassette it leaves")
 	}
 	h := tape.Header
-	proto, err := wire.ProtocolFor(map[string]string{"openai": "openai-compatible", "anthropic": "anthropic", "ollama": "ollama"}[h.Protocol])
-	if err != nil {
-		return &SpecError{Err: fmt.Errorf("cassette %s: %w", source, err)}
-	}
+	proto := wire.Recorded(h.Protocol)
 	name := source
 	if name == "" {
 		name = "an embedded cassette"

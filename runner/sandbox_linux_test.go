@@ -195,3 +195,28 @@ func TestSecretValuesAreRedacted(t *testing.T) {
 		t.Errorf("result.md lacks the sandbox:\n%s", md)
 	}
 }
+
+// TestSecretWrittenToTheSessionFolderIsRedacted: a command that writes a
+// passed secret into the session folder (which lies in the run folder
+// and is shown writable in the sandbox) leaves it there redacted.
+func TestSecretWrittenToTheSessionFolderIsRedacted(t *testing.T) {
+	needSandbox(t)
+	const name, value = "AGENTDESK_TEST_DB_PASSWORD", "hunter2-session-secret"
+	t.Setenv(name, value)
+	f := newFixture(t, wire.OpenAI)
+	f.srv.Enqueue(
+		script(modeltest.ToolCall("c1", "shell_execute", `{"Command":"mkdir -p \"$TMPDIR/../../../notes\" && printf 'pw=%s\\n' \"$`+name+`\" > \"$TMPDIR/../../../notes/leak.txt\" && echo written","_rationale":"keep"}`), modeltest.Finish(modeltest.FinishTools)),
+		modeltest.Reply("Done."),
+	)
+	s := f.toolSpec("Keep it.", project(t), Limits{})
+	s.Approve, _ = approve.ParseAll([]string{"shell_execute:*"})
+	s.Sandbox.PassEnv = []string{name}
+	_, rec := f.run(t, s)
+	if len(rec.ToolCalls) != 1 || !strings.Contains(rec.ToolCalls[0].Result.Text, "written") {
+		t.Fatalf("calls %+v", rec.ToolCalls)
+	}
+	leak := filepath.Join(rec.Dir, SessionDir, "notes", "leak.txt")
+	if b, err := os.ReadFile(leak); err != nil || string(b) != "pw=[REDACTED]\n" {
+		t.Errorf("%s = %q, %v; want the secret redacted", leak, b, err)
+	}
+}

@@ -116,3 +116,41 @@ func TestWatchSaveDuringARunCancelsIt(t *testing.T) {
 		t.Error("the new run did not get its reply")
 	}
 }
+
+// TestWatchKeepsApprovals: a call approved in the watched run runs again
+// unasked in the re-run; a new kind of call still asks.
+func TestWatchKeepsApprovals(t *testing.T) {
+	rh, _ := approvalHome(t)
+	call := func(id, cmd string) modeltest.Script {
+		return modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall(id, "shell_execute", `{"Command":"`+cmd+`","_rationale":"r"}`), modeltest.Finish(modeltest.FinishTools)}}
+	}
+	done := modeltest.Script{Steps: []modeltest.Step{modeltest.Text("Done."), modeltest.Stop()}}
+	asks := func() bool { _, ok := rh.overlays.top().(*approvalOverlay); return ok }
+	rh.srv.Enqueue(call("c1", "echo hello"), done)
+	first := rh.startRun("Greet", "")
+	rh.pumpUntil("the run asks", asks)
+	rh.screen() // the prompt is drawn: the author has seen the whole call
+	rh.keys("o")
+	rh.pumpUntil("the run ends", first.ended)
+
+	rh.keys("W")
+	rh.srv.Enqueue(call("c2", "echo hello"), call("c3", "echo other"), done)
+	agent := filepath.Join(rh.base, "agents", "code-analyst.md")
+	rh.writeFile("agents/code-analyst.md", readFile(t, agent)+"\nGreet twice.\n")
+	rh.send(homeChangedMsg{change: watch.Change{Paths: []string{agent}}})
+	second := rh.runs.runs[1]
+	rh.pumpUntil("the re-run asks about the new call", asks)
+	if o := rh.overlays.top().(*approvalOverlay); !strings.Contains(string(o.prompt.Req.Args), "echo other") {
+		t.Fatalf("asked about %s, want the new call", o.prompt.Req.Args)
+	}
+	rh.screen()
+	rh.keys("d")
+	rh.pumpUntil("the re-run ends", second.ended)
+	calls := second.record.ToolCalls
+	if len(calls) != 2 || calls[0].Result.Label != "approved" || calls[1].Result.Label != "denied" {
+		for _, c := range calls {
+			t.Logf("%s %s → %+v", c.Name, c.Arguments, c.Result)
+		}
+		t.Fatal("the re-run did not keep the approval of echo hello, or did not ask about echo other")
+	}
+}

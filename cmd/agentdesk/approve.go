@@ -28,7 +28,7 @@ func addApproveFlag(fl *pflag.FlagSet, dst *[]string, usage string) {
 func parseApprove(ss []string) ([]approve.Pattern, error) {
 	ps, err := approve.ParseAll(ss)
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, usageErrorf("--approve %v", err)
 	}
 	catalog := request.NetClaw()
 	for _, p := range ps {

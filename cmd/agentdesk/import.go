@@ -19,9 +19,10 @@ import (
 
 // importFlags holds the flags of agentdesk import.
 type importFlags struct {
-	from  string
-	out   string
-	force bool
+	from      string
+	out       string
+	force     bool
+	keepGoing bool
 }
 
 // newImportCmd builds `agentdesk import --from TOOL PATH...`.
@@ -43,7 +44,8 @@ it back. Fields that agentdesk export kept in a '# netclaw:' comment are restore
 Every file written passes agentdesk lint.
 An existing file is replaced only with --force, atomically.
 A name another file in the folder already declares is refused.
-When any file fails, nothing is written.
+When any file fails, nothing is written; with --keep-going the files that
+convert are written, the others are listed with why, and the exit status is 1.
 
 Exit status: 0 imported; 1 a file that does not convert, or a file in the
 way; 2 bad usage; 3 internal failure.`,
@@ -58,6 +60,7 @@ way; 2 bad usage; 3 internal failure.`,
 	fl.StringVar(&f.from, "from", "", "source format: "+strings.Join(adapt.TargetIDs(true), ", "))
 	fl.StringVar(&f.out, "out", "", "folder to write into (default: the home's agents folder)")
 	fl.BoolVar(&f.force, "force", false, "replace existing files")
+	fl.BoolVar(&f.keepGoing, "keep-going", false, "write the files that convert even when others do not (those are listed, and the exit status is 1)")
 	return cmd
 }
 
@@ -109,9 +112,17 @@ func runImport(g *globals, f importFlags, paths []string) error {
 		}
 		failures = append(failures, err.Error())
 	}
-	if len(failures) > 0 {
-		return exitWith(exitFindings, fmt.Errorf("%s did not convert, so nothing was written:\n  %s",
+	if len(failures) > 0 && !f.keepGoing {
+		return exitWith(exitFindings, fmt.Errorf("%s did not convert, so nothing was written (--keep-going writes the others):\n  %s",
 			plural(len(failures), "file"), strings.Join(failures, "\n  ")))
+	}
+	var notConverted error
+	if len(failures) > 0 {
+		notConverted = exitWith(exitFindings, fmt.Errorf("%s did not convert and %s not written:\n  %s",
+			plural(len(failures), "file"), map[bool]string{true: "was", false: "were"}[len(failures) == 1], strings.Join(failures, "\n  ")))
+		if len(items) == 0 {
+			return notConverted
+		}
 	}
 
 	installed, err := adapt.Install(out, items, f.force)
@@ -135,7 +146,7 @@ func runImport(g *globals, f importFlags, paths []string) error {
 	case err != nil:
 		return exitWith(exitInternal, err)
 	}
-	return nil
+	return notConverted
 }
 
 // importInputs expands PATHs: a folder gives its top-level files with the

@@ -147,3 +147,39 @@ func TestImportEscapesControlCharacters(t *testing.T) {
 		t.Errorf("raw control characters in the output:\n%q\n%q", stdout, stderr)
 	}
 }
+
+// A Claude Code file whose description holds an unquoted ': ' is not
+// YAML: the refusal says how to fix it, and --keep-going writes the files
+// that convert, lists the rest with their line, and exits 1.
+func TestImportKeepGoing(t *testing.T) {
+	src := t.TempDir()
+	for name, text := range map[string]string{
+		"good.md": "---\nname: good\ndescription: Reviews code.\n---\nYou review code.\n",
+		"bad.md":  "---\nname: bad\ndescription: Use this agent when: the user asks for a review\n---\nYou review.\n",
+	} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := t.TempDir()
+	code, _, stderr := run(t, nil, "import", "--from", "claude-code", "--out", out, src)
+	if code != exitFindings || !strings.Contains(stderr, "line 3") || !strings.Contains(stderr, `quote the value (description: "…")`) || !strings.Contains(stderr, "block scalar") {
+		t.Errorf("exit %d, want 1 with the line and how to fix it:\n%s", code, stderr)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("without --keep-going %d files were written", len(entries))
+	}
+	code, stdout, stderr := run(t, nil, "import", "--from", "claude-code", "--out", out, "--keep-going", src)
+	if code != exitFindings {
+		t.Errorf("--keep-going: exit %d, want 1", code)
+	}
+	if _, err := os.Stat(filepath.Join(out, "good.md")); err != nil || !strings.Contains(stdout, "imported ") {
+		t.Errorf("--keep-going did not write good.md: %v\n%s", err, stdout)
+	}
+	if _, err := os.Stat(filepath.Join(out, "bad.md")); err == nil {
+		t.Error("--keep-going wrote the file that does not convert")
+	}
+	if !strings.Contains(stderr, "bad.md") || !strings.Contains(stderr, "line 3") || !strings.Contains(stderr, "1 file did not convert") {
+		t.Errorf("--keep-going does not list the file left out:\n%s", stderr)
+	}
+}

@@ -301,10 +301,13 @@ a for the run, d denies.
 
 On Linux, approved commands and stdio MCP servers run in a sandbox:
 the run's copy of the project at the project's path, the rest read-only,
-a /tmp of their own, no network, no secret environment variables.
+a /tmp of their own, no network, no Unix sockets to your machine's
+servers, no terminal, no secret environment variables.
 --allow-network and --allow-network-mcp NAME open the network;
 --pass-env NAME passes a variable. Where the machine cannot sandbox,
-they are refused unless you pass --no-sandbox.
+they are refused unless you pass --no-sandbox; such a run is labelled
+unsandboxed. An HTTP or SSE MCP server is remote: a call to it acts
+outside the trial.
 
 A shell command runs in a copy of the overlay, through /bin/sh.
 It has 120 s unless _timeout_seconds asks for more (at most 600 s).

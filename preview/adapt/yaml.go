@@ -166,7 +166,7 @@ func parseFrontmatter(data []byte) (*frontmatterDoc, error) {
 	doc := &frontmatterDoc{body: strings.TrimLeftFunc(body, unicode.IsSpace)}
 	var root yaml.Node
 	if err := safeYAML(fm.String(), &root); err != nil {
-		return nil, fmt.Errorf("the frontmatter is not valid YAML: %s", shiftYAMLError(err, fm.String(), 1))
+		return nil, fmt.Errorf("the frontmatter is not valid YAML: %s%s", shiftYAMLError(err, fm.String(), 1), colonHint(err, fm.String()))
 	}
 	collectComments(&root, &doc.comments, 0)
 	if root.Kind == 0 || len(root.Content) == 0 {
@@ -210,6 +210,26 @@ func shiftYAMLError(err error, text string, offset int) string {
 		return y.Message
 	}
 	return fmt.Sprintf("line %d: %s", y.Line+offset, y.Text(offset))
+}
+
+// colonHint says how to fix a plain value that holds ': ' (which YAML
+// reads as a second mapping: "mapping values are not allowed"), naming
+// its key; "" for another error.
+func colonHint(err error, text string) string {
+	if !strings.Contains(err.Error(), "mapping values are not allowed") {
+		return ""
+	}
+	y := lint.YAMLErrorPos(err, text)
+	lines := strings.Split(text, "\n")
+	if y.Line < 1 || y.Line > len(lines) {
+		return ""
+	}
+	key, value, ok := strings.Cut(lines[y.Line-1], ":")
+	key = strings.TrimSpace(key)
+	if !ok || key == "" || strings.ContainsAny(key, " \t\"'") || !strings.Contains(value, ": ") {
+		return ""
+	}
+	return fmt.Sprintf("; the %s holds ': ', which YAML reads as a new key: quote the value (%s: \"…\"), or use a block scalar (%s: > and the text indented on the next lines)", key, key, key)
 }
 
 // collectComments appends the text of every comment in the tree, one entry

@@ -23,38 +23,58 @@ type Pattern struct {
 	Server string
 }
 
-// Parse parses a pattern: TOOL, TOOL:GLOB or mcp:SERVER. Its errors say
-// what a pattern looks like.
+// PatternError is a pattern that does not parse: the pattern as written,
+// and what is wrong with it, saying what a pattern looks like. It names
+// no flag: the command line words it as --approve's.
+type PatternError struct {
+	Pattern, Problem string
+	// Err is the cause, when there is one (a glob that does not parse).
+	Err error
+}
+
+// Error quotes the pattern and says what is wrong with it.
+func (e *PatternError) Error() string { return fmt.Sprintf("%q: %s", e.Pattern, e.Problem) }
+
+// Unwrap returns the cause.
+func (e *PatternError) Unwrap() error { return e.Err }
+
+// problem is a *PatternError of s.
+func problem(s, format string, args ...any) *PatternError {
+	return &PatternError{Pattern: s, Problem: fmt.Sprintf(format, args...)}
+}
+
+// Parse parses a pattern: TOOL, TOOL:GLOB or mcp:SERVER. Its errors are
+// *PatternError.
 func Parse(s string) (Pattern, error) {
 	p := Pattern{Text: s}
 	if strings.TrimSpace(s) == "" {
-		return p, fmt.Errorf("--approve %q: the pattern is empty: give TOOL, TOOL:GLOB or mcp:SERVER (e.g. shell_execute:'go test *')", s)
+		return p, problem(s, "the pattern is empty: give TOOL, TOOL:GLOB or mcp:SERVER (e.g. shell_execute:'go test *')")
 	}
 	if !utf8.ValidString(s) {
-		return p, fmt.Errorf("--approve %q: the pattern is not UTF-8 text", s)
+		return p, problem(s, "the pattern is not UTF-8 text")
 	}
 	if rest, ok := strings.CutPrefix(s, MCPPrefix); ok {
 		if rest == "" || strings.ContainsAny(rest, ": \t") {
-			return p, fmt.Errorf("--approve %q: mcp: is followed by one MCP server's name as netclaw.json's McpServers names it (e.g. mcp:github)", s)
+			return p, problem(s, "mcp: is followed by one MCP server's name as netclaw.json's McpServers names it (e.g. mcp:github)")
 		}
 		p.Server = rest
 		return p, nil
 	}
 	tool, glob, has := strings.Cut(s, ":")
 	if !validToolName(tool) {
-		return p, fmt.Errorf("--approve %q: %q is not a tool name (letters, digits, _ and -, as the model sees it: shell_execute, web_fetch, github__create_issue); give TOOL, TOOL:GLOB or mcp:SERVER", s, tool)
+		return p, problem(s, "%q is not a tool name (letters, digits, _ and -, as the model sees it: shell_execute, web_fetch, github__create_issue); give TOOL, TOOL:GLOB or mcp:SERVER", tool)
 	}
 	if server, own, mcp := strings.Cut(tool, "__"); mcp && (server == "" || own == "") {
 		if server == "" {
-			return p, fmt.Errorf("--approve %q: the server half before __%s is empty: give SERVER__TOOL", s, own)
+			return p, problem(s, "the server half before __%s is empty: give SERVER__TOOL", own)
 		}
-		return p, fmt.Errorf("--approve %q: the tool half after %s__ is empty: give SERVER__TOOL, or mcp:%s for every tool of the server", s, server, server)
+		return p, problem(s, "the tool half after %s__ is empty: give SERVER__TOOL, or mcp:%s for every tool of the server", server, server)
 	}
 	if has && glob == "" {
-		return p, fmt.Errorf("--approve %q: the glob after %q is empty: leave the colon out to approve every call of %s", s, tool+":", tool)
+		return p, problem(s, "the glob after %q is empty: leave the colon out to approve every call of %s", tool+":", tool)
 	}
 	if err := checkGlob(glob); err != nil {
-		return p, fmt.Errorf("--approve %q: %w", s, err)
+		return p, &PatternError{Pattern: s, Problem: err.Error(), Err: err}
 	}
 	p.Tool, p.Glob, p.HasGlob = tool, glob, has
 	return p, nil

@@ -10,6 +10,8 @@ import (
 	"io"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
 // MaxLine caps one line of a cassette: a chunk of the longest stream line
@@ -297,9 +299,7 @@ func (p *parser) line(raw []byte) error {
 		case h.Version < 1:
 			return fmt.Errorf("the header has no format version")
 		}
-		switch h.Protocol {
-		case "openai", "anthropic", "ollama":
-		default:
+		if _, err := wire.Parse(h.Protocol); err != nil {
 			return fmt.Errorf("the header's protocol is %q, not openai, anthropic or ollama", h.Protocol)
 		}
 		p.c.Header, p.header = h.Header, true

@@ -17,18 +17,55 @@ type renderer interface {
 	contentType() string
 }
 
+// protocolServer is how the test server answers in one protocol: its
+// endpoint, its renderer of a script's steps and the body of a non-2xx
+// answer.
+type protocolServer struct {
+	// endpoint follows the server's URL in the provider Endpoint.
+	endpoint  string
+	render    func(sc *Script, model string) renderer
+	errorBody func(status int, msg string) string
+}
+
+// servers are the test server's answers by protocol. The protocols
+// themselves (paths, headers, finish reasons) are wire's table.
+var servers = map[wire.Protocol]protocolServer{
+	wire.OpenAI: {
+		endpoint: "/v1",
+		render: func(sc *Script, model string) renderer {
+			field := sc.ReasoningField
+			if field == "" {
+				field = "reasoning_content"
+			}
+			return &openAIRenderer{sc: sc, model: model, reasoning: field}
+		},
+		errorBody: func(status int, msg string) string {
+			return mustJSON(map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "code": status}})
+		},
+	},
+	wire.Anthropic: {
+		render: func(sc *Script, model string) renderer { return &anthropicRenderer{sc: sc, model: model} },
+		errorBody: func(_ int, msg string) string {
+			return mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": "api_error", "message": msg}})
+		},
+	},
+	wire.Ollama: {
+		render:    func(sc *Script, model string) renderer { return &ollamaRenderer{sc: sc, model: model} },
+		errorBody: func(_ int, msg string) string { return mustJSON(map[string]any{"error": msg}) },
+	},
+}
+
+// server returns how the test server answers in protocol p (OpenAI's for
+// a value that is no protocol).
+func server(p wire.Protocol) protocolServer {
+	if s, ok := servers[p]; ok {
+		return s
+	}
+	return servers[wire.OpenAI]
+}
+
 func newRenderer(p wire.Protocol, sc *Script, model string) renderer {
-	switch p {
-	case wire.Anthropic:
-		return &anthropicRenderer{sc: sc, model: model}
-	case wire.Ollama:
-		return &ollamaRenderer{sc: sc, model: model}
-	}
-	field := sc.ReasoningField
-	if field == "" {
-		field = "reasoning_content"
-	}
-	return &openAIRenderer{sc: sc, model: model, reasoning: field}
+	return server(p).render(sc, model)
 }
 
 func mustJSON(v any) string {
@@ -41,32 +78,23 @@ func mustJSON(v any) string {
 
 // errorBody is the body of a non-2xx answer in protocol p.
 func errorBody(p wire.Protocol, status int, msg string) string {
-	switch p {
-	case wire.Anthropic:
-		return mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": "api_error", "message": msg}})
-	case wire.Ollama:
-		return mustJSON(map[string]any{"error": msg})
-	}
-	return mustJSON(map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "code": status}})
+	return server(p).errorBody(status, msg)
 }
 
 func finishReason(p wire.Protocol, reason string) string {
-	table := map[string][3]string{
-		FinishStop:   {"stop", "end_turn", "stop"},
-		FinishLength: {"length", "max_tokens", "length"},
-		FinishTools:  {"tool_calls", "tool_use", "stop"},
+	sp := p.Spec()
+	if sp == nil {
+		sp = wire.OpenAI.Spec()
 	}
-	r, ok := table[reason]
-	if !ok {
-		return reason
+	switch reason {
+	case FinishStop:
+		return sp.Finish.Stop
+	case FinishLength:
+		return sp.Finish.Length
+	case FinishTools:
+		return sp.Finish.Tools
 	}
-	switch p {
-	case wire.Anthropic:
-		return r[1]
-	case wire.Ollama:
-		return r[2]
-	}
-	return r[0]
+	return reason
 }
 
 // ---- OpenAI chat completions SSE ----

@@ -63,10 +63,7 @@ func (s *Server) Close() {
 // Endpoint returns the provider Endpoint to configure for protocol p:
 // URL + "/v1" for OpenAI, URL for Anthropic and Ollama.
 func (s *Server) Endpoint(p wire.Protocol) string {
-	if p == wire.OpenAI {
-		return s.URL + "/v1"
-	}
-	return s.URL
+	return s.URL + server(p).endpoint
 }
 
 // Enqueue adds scripts to the queue: each request that no ForModel script
@@ -231,7 +228,7 @@ func parseRequest(p wire.Protocol, r *http.Request, body []byte) Request {
 		req.ToolChoice = choice.Type
 	}
 	for _, m := range b.Messages {
-		if m.Role == "system" && p != wire.Anthropic {
+		if m.Role == "system" && (p.Spec() == nil || !p.Spec().SystemApart) {
 			req.System = contentText(m.Content)
 			continue
 		}

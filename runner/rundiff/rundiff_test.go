@@ -256,3 +256,19 @@ func TestDiffAnchoredScattered(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferentAgentsAndModels: allowed, under a heading that says so.
+func TestDifferentAgentsAndModels(t *testing.T) {
+	a := &Run{Record: runfolder.Record{RunID: "a", Agent: "code-analyst", Model: runfolder.Model{ModelID: "qwen3:30b"}}}
+	b := &Run{Record: runfolder.Record{RunID: "b", Agent: "summarizer", Model: runfolder.Model{ModelID: "gpt-x"}}}
+	c := Compare(a, b)
+	if !c.DifferentAgent || !c.DifferentModel {
+		t.Fatalf("flags: %+v", c)
+	}
+	text := Text(c, false)
+	for _, want := range []string{"Different agents: code-analyst → summarizer", "Different models: qwen3:30b → gpt-x"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+}

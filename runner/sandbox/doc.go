@@ -11,7 +11,8 @@
 //     the filesystem read-only, $HOME included; the run's temporary folder
 //     as /tmp; a /dev of its own (null, zero, full, random, urandom, tty
 //     and an empty /dev/shm); a /proc of its own PID namespace, so no
-//     process outside it is seen;
+//     process outside it is seen; a working folder those private
+//     folders would hide (agentdesk started below /tmp) shown read-only;
 //   - Landlock, where the kernel has it, as a second wall: writes only
 //     below the writable folders; a command that unmounts or remounts
 //     anything is refused by it too;

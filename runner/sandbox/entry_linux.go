@@ -131,6 +131,10 @@ func stage1(sp spec, args []string) int {
 			GidMappings:                []syscall.SysProcIDMap{{ContainerID: sp.GID, HostID: 0, Size: 1}},
 			GidMappingsEnableSetgroups: false,
 			Pdeathsig:                  syscall.SIGKILL,
+			// A session of its own: no controlling terminal, so the
+			// command cannot open agentdesk's /dev/tty to draw on it or
+			// type into it (TIOCSTI), as bubblewrap's --new-session.
+			Setsid: true,
 		},
 	})
 	if err != nil {
@@ -291,6 +295,9 @@ func stage2(sp spec, args []string) int {
 	if err := confine(sp); err != nil {
 		return fail("%v", err)
 	}
+	if err := noUnixSockets(); err != nil {
+		return fail("%v", err)
+	}
 	if sp.Dir != "" {
 		if err := os.Chdir(sp.Dir); err != nil {
 			return fail("%v", err)
@@ -360,6 +367,7 @@ type mount struct {
 	fd     int    // the source, opened before anything is mounted (-1: none)
 	target string // where it is shown
 	write  bool
+	dir    bool // a folder, not a file
 }
 
 // devices are the device files the sandbox's /dev holds.
@@ -385,21 +393,28 @@ func buildTree(sp spec) error {
 		if err != nil {
 			return err
 		}
-		list = append(list, mount{fd, "/tmp", true})
+		list = append(list, mount{fd: fd, target: "/tmp", write: true, dir: true})
 	}
 	for _, b := range sp.Binds {
 		fd, err := open(b.Source)
 		if err != nil {
 			return err
 		}
-		list = append(list, mount{fd, b.Target, true})
+		list = append(list, mount{fd: fd, target: b.Target, write: true, dir: true})
 	}
 	for _, f := range sp.Files {
 		fd, err := open(f)
 		if err != nil {
 			return err
 		}
-		list = append(list, mount{fd, f, false})
+		list = append(list, mount{fd: fd, target: f})
+	}
+	for _, d := range sp.Folders {
+		fd, err := open(d)
+		if err != nil {
+			return err
+		}
+		list = append(list, mount{fd: fd, target: d, dir: true})
 	}
 	devFDs := map[string]int{}
 	for _, d := range devices {
@@ -429,7 +444,7 @@ func buildTree(sp spec) error {
 		done = append(done, "/tmp")
 	}
 	for _, m := range list {
-		if err := mountPoint(m.target, done, m.write); err != nil {
+		if err := mountPoint(m.target, done, m.dir); err != nil {
 			return err
 		}
 		if err := unix.Mount(fdPath(m.fd), m.target, "", unix.MS_BIND, ""); err != nil {

@@ -63,6 +63,11 @@ type spec struct {
 	// Files are files shown read-only at their own path where a private
 	// folder (/tmp) would hide them: the command's own executable.
 	Files []string `json:"files,omitempty"`
+	// Folders are folders shown read-only at their own path where a
+	// private folder (/tmp, /dev/shm) would hide them: the command's
+	// working folder when no bind shows it (agentdesk started in a folder
+	// below /tmp, where a stdio MCP server's working folder is pinned).
+	Folders []string `json:"folders,omitempty"`
 }
 
 // cloneFlags are the namespaces a sandboxed command gets.
@@ -203,6 +208,9 @@ func Wrap(cmd *exec.Cmd, c Config) error {
 		dir, _ = os.Getwd()
 	}
 	sp.Dir = inside(canonical(dir), sp.Binds)
+	if hidden(sp.Dir, sp.Binds) {
+		sp.Folders = append(sp.Folders, sp.Dir)
+	}
 	if exe := canonical(cmd.Path); filepath.IsAbs(exe) {
 		if _, hidden := within("/tmp", exe); hidden {
 			sp.Files = append(sp.Files, exe)
@@ -250,6 +258,26 @@ func writable(sp spec) []string {
 		out = append(out, b.Target)
 	}
 	return append(out, "/tmp", "/dev/shm")
+}
+
+// privateFolders are the folders the sandbox replaces with its own.
+var privateFolders = []string{"/tmp", "/dev/shm"}
+
+// hidden says whether the path p, as the command sees it, lies below a
+// private folder and no bind shows it there: the command would not find
+// it.
+func hidden(p string, binds []Bind) bool {
+	for _, b := range binds {
+		if _, ok := within(b.Target, p); ok {
+			return false
+		}
+	}
+	for _, d := range privateFolders {
+		if rel, ok := within(d, p); ok && rel != "." {
+			return true
+		}
+	}
+	return false
 }
 
 // inside returns where the host path p is seen in the sandbox: below the

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -21,6 +22,10 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/agentdesk/agentdesk/lint/golden"
+
+	"github.com/creack/pty"
+
 	"github.com/agentdesk/agentdesk/runner/proctree"
 	"github.com/agentdesk/agentdesk/runner/proctree/proctreetest"
 	"github.com/agentdesk/agentdesk/runner/sandbox"
@@ -32,7 +37,42 @@ import (
 // namespace, and waits to be killed.
 const standInEnv = "AGENTDESK_SANDBOX_TEST_STAND_IN"
 
+// dialEnv makes the test binary a client of the Unix socket it names: it
+// prints what the server sent, or why it could not connect.
+const dialEnv = "AGENTDESK_SANDBOX_TEST_DIAL"
+
+// ttyEnv makes the test binary a process with a controlling terminal (as
+// agentdesk has in the author's terminal) that runs a sandboxed command
+// trying its /dev/tty; the value is the folder to bind.
+const ttyEnv = "AGENTDESK_SANDBOX_TEST_TTY"
+
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(ttyEnv); dir != "" {
+		cmd := exec.Command("/bin/sh", "-c", "if (: </dev/tty) 2>/dev/null; then echo TTY-REACHED; else echo no-tty; fi; ps -o sess= -p $$ | tr -d ' '")
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stdout
+		if err := sandbox.Wrap(cmd, sandbox.Config{Binds: []sandbox.Bind{{Source: dir, Target: dir}}}); err != nil {
+			fmt.Println(err)
+			os.Exit(3)
+		}
+		proctree.Prepare(cmd)
+		if err := proctree.Start(cmd); err != nil {
+			fmt.Println(err)
+			os.Exit(3)
+		}
+		_ = cmd.Wait()
+		os.Exit(0)
+	}
+	if path := os.Getenv(dialEnv); path != "" {
+		c, err := net.Dial("unix", path)
+		if err != nil {
+			fmt.Println("dial:", err)
+			os.Exit(0)
+		}
+		b := make([]byte, 64)
+		n, _ := c.Read(b)
+		fmt.Printf("reached: %s\n", b[:n])
+		os.Exit(0)
+	}
 	if dir := os.Getenv(standInEnv); dir != "" {
 		cmd := exec.Command("/bin/sh", "-c", "setsid sleep 1000 </dev/null >/dev/null 2>&1 & sleep 1000 </dev/null >/dev/null 2>&1 & readlink /proc/self/ns/pid; exec sleep 1000")
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
@@ -598,5 +638,93 @@ func TestProcessLimit(t *testing.T) {
 	t.Logf("processes at the end: %s", strings.Join(lines, " "))
 	if err != nil || n > sandbox.MaxProcesses+300 || n < 100 || !strings.Contains(out, strings.TrimSpace(sandbox.ProcessLimitNote)) {
 		t.Errorf("processes: %s", out)
+	}
+}
+
+// TestHostUnixSocketUnreachable: a server of the host on a Unix socket
+// (a Docker, D-Bus or ssh-agent socket, a ControlMaster) is out of reach:
+// a read-only mount does not stop connect(), so the sandbox refuses the
+// command Unix sockets of its own.
+func TestHostUnixSocketUnreachable(t *testing.T) {
+	needSandbox(t)
+	w := newWorld(t, "")
+	w.guard(t)
+	sock := filepath.Join(w.home, "agent.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Skipf("cannot serve on a Unix socket: %v", err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("host-secret"))
+			c.Close()
+		}
+	}()
+	cmd := exec.Command(os.Args[0])
+	cmd.Dir = w.copy
+	cmd.Env = append(os.Environ(), dialEnv+"="+sock)
+	out, _ := start(t, w.config(), cmd)
+	if strings.Contains(out, "host-secret") || !strings.Contains(out, "dial:") {
+		t.Errorf("the sandboxed command reached the host's Unix socket %s:\n%s", sock, out)
+	}
+}
+
+// TestNoControllingTerminal: a sandboxed command cannot open the author's
+// terminal (/dev/tty), so it can neither draw on it nor push keystrokes
+// into it with TIOCSTI (to approve a call in the browser, or run a line
+// in the author's shell after agentdesk ends): it runs in a session of
+// its own.
+func TestNoControllingTerminal(t *testing.T) {
+	needSandbox(t)
+	ptm, pts, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	go func() { _, _ = io.Copy(io.Discard, ptm) }()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), ttyEnv+"="+t.TempDir())
+	var out bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = pts, &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	pts.Close()
+	if !strings.Contains(out.String(), "no-tty") {
+		t.Errorf("the sandboxed command opened agentdesk's controlling terminal:\n%s", out.String())
+	}
+}
+
+// TestWorkingFolderBelowTmp: a command whose working folder lies below
+// /tmp, outside every bind (agentdesk started there: a stdio MCP server's
+// folder is agentdesk's own), starts there and reads it; it cannot write
+// there, and nothing else of the host's /tmp is seen.
+func TestWorkingFolderBelowTmp(t *testing.T) {
+	needSandbox(t)
+	w := newWorld(t, "")
+	w.guard(t)
+	host := t.TempDir()
+	dir := filepath.Join(host, "work")
+	write(t, filepath.Join(dir, "here.txt"), "here\n")
+	write(t, filepath.Join(host, "beside.txt"), "beside\n")
+	before := hashTree(t, host)
+	out, code := run(t, w.config(), dir, `pwd; cat here.txt; echo x > new.txt && echo wrote; cat ../beside.txt; exit 0`)
+	if code != 0 || !strings.HasPrefix(out, dir+"\nhere\n") {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	if strings.Contains(out, "wrote") {
+		t.Errorf("the command wrote in its working folder below /tmp: %s", out)
+	}
+	if strings.Contains(out, "\nbeside\n") {
+		t.Errorf("the command read the host's /tmp beside its working folder: %s", out)
+	}
+	if hashTree(t, host) != before {
+		t.Errorf("%s changed", host)
 	}
 }

@@ -29,17 +29,11 @@ import (
 // Arguments that are not a JSON object are sent as {} where the protocol
 // wants an object.
 func (p Protocol) Body(r Request) ([]byte, error) {
-	var v any
-	switch p {
-	case OpenAI:
-		v = openAIBody(r)
-	case Anthropic:
-		v = anthropicBody(r)
-	case Ollama:
-		v = ollamaBody(r)
-	default:
+	sp := p.Spec()
+	if sp == nil {
 		return nil, fmt.Errorf("unknown protocol %d", int(p))
 	}
+	v := sp.body(r)
 	return json.Marshal(v)
 }
 

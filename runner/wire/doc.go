@@ -10,4 +10,10 @@
 // text, thinking, tool-call fragments and completed calls, finish with the
 // raw reason, usage, and error. Decoders classify; they never judge: whether
 // a stream ended well is the runner's call.
+//
+// Each protocol is described once, in a table (Spec, Protocol.Spec): its
+// name (Parse), the provider types that speak it (ProtocolFor), the path
+// and headers of a request, its body, decoder and encoder, its finish
+// reasons. Adding a protocol is a row there and the files of its body,
+// decoder and encoder (and, for tests, its renderer in runner/modeltest).
 package wire

@@ -18,15 +18,11 @@ import (
 // recorder uses it to store a stream whose raw bytes it may not keep (a
 // secret split across frames) in a form that replays alike.
 func Encode(p Protocol, events []Event) (chunks [][]byte, end []byte) {
-	var enc encoder
-	switch p {
-	case Anthropic:
-		enc = &anthropicEncoder{}
-	case Ollama:
-		enc = &ollamaEncoder{}
-	default:
-		enc = &openAIEncoder{}
+	sp := p.Spec()
+	if sp == nil {
+		sp = OpenAI.Spec()
 	}
+	enc := sp.newEncoder()
 	chunks = make([][]byte, len(events))
 	for i, e := range events {
 		var b strings.Builder

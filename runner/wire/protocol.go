@@ -26,13 +26,8 @@ const (
 
 // String returns "openai", "anthropic" or "ollama".
 func (p Protocol) String() string {
-	switch p {
-	case OpenAI:
-		return "openai"
-	case Anthropic:
-		return "anthropic"
-	case Ollama:
-		return "ollama"
+	if sp := p.Spec(); sp != nil {
+		return sp.Name
 	}
 	return fmt.Sprintf("protocol(%d)", int(p))
 }
@@ -41,29 +36,32 @@ func (p Protocol) String() string {
 // (case-insensitive; "" is ollama, the runtime's default). github-copilot is
 // refused: it needs an OAuth device flow a trial run cannot do.
 func ProtocolFor(providerType string) (Protocol, error) {
-	switch strings.ToLower(strings.TrimSpace(providerType)) {
-	case "", "ollama":
-		return Ollama, nil
-	case "openai", "openai-compatible", "openrouter", "veniceai":
-		return OpenAI, nil
-	case "anthropic":
-		return Anthropic, nil
-	case "github-copilot":
+	t := strings.ToLower(strings.TrimSpace(providerType))
+	if t == "github-copilot" {
 		return 0, fmt.Errorf("provider type github-copilot is not supported for trial runs: it signs in through GitHub's device flow; point the agent's model role at another provider in netclaw.json")
 	}
-	return 0, fmt.Errorf("unknown provider type %q: use ollama, openai, openai-compatible, openrouter, veniceai or anthropic", providerType)
+	var known []string
+	for _, sp := range table {
+		for _, pt := range sp.ProviderTypes {
+			if pt == t {
+				return sp.Protocol, nil
+			}
+			if pt != "" {
+				known = append(known, pt)
+			}
+		}
+	}
+	return 0, fmt.Errorf("unknown provider type %q: use %s or %s", providerType, strings.Join(known[:len(known)-1], ", "), known[len(known)-1])
 }
 
 // NewDecoder returns the decoder of protocol p over a response body, with
 // the default line cap.
 func NewDecoder(p Protocol, body io.Reader) Decoder {
-	switch p {
-	case Anthropic:
-		return NewAnthropicDecoder(body)
-	case Ollama:
-		return NewOllamaDecoder(body)
+	sp := p.Spec()
+	if sp == nil {
+		sp = OpenAI.Spec()
 	}
-	return NewOpenAIDecoder(body)
+	return sp.newDecoder(body)
 }
 
 // Message is one turn of the conversation sent to the model.
@@ -154,34 +152,11 @@ func (p Protocol) URL(endpoint string) (string, error) {
 		return "", fmt.Errorf("provider endpoint %q is not an http(s) URL with a host: fix Endpoint in netclaw.json", endpoint)
 	}
 	path := strings.TrimRight(u.Path, "/")
-	switch p {
-	case OpenAI:
-		switch {
-		case strings.HasSuffix(path, "/chat/completions"):
-		case path == "":
-			path = "/v1/chat/completions"
-		default:
-			path += "/chat/completions"
-		}
-	case Anthropic:
-		switch {
-		case strings.HasSuffix(path, "/v1/messages"):
-		case strings.HasSuffix(path, "/v1"):
-			path += "/messages"
-		default:
-			path += "/v1/messages"
-		}
-	case Ollama:
-		switch {
-		case strings.HasSuffix(path, "/api/chat"):
-		case strings.HasSuffix(path, "/api"):
-			path += "/chat"
-		default:
-			path += "/api/chat"
-		}
-	default:
+	sp := p.Spec()
+	if sp == nil {
 		return "", fmt.Errorf("unknown protocol %d", int(p))
 	}
+	path = sp.Path(path)
 	u.Path = path
 	u.RawPath = ""
 	return u.String(), nil
@@ -248,22 +223,13 @@ func (p Protocol) newRequest(ctx context.Context, target, apiKey string, body io
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "agentdesk")
-	switch p {
-	case OpenAI:
-		req.Header.Set("Accept", "text/event-stream")
-		if apiKey != "" {
-			req.Header.Set("Authorization", "Bearer "+apiKey)
+	if sp := p.Spec(); sp != nil {
+		req.Header.Set("Accept", sp.Accept)
+		for k, v := range sp.Headers {
+			req.Header.Set(k, v)
 		}
-	case Anthropic:
-		req.Header.Set("Accept", "text/event-stream")
-		req.Header.Set("anthropic-version", AnthropicVersion)
 		if apiKey != "" {
-			req.Header.Set("x-api-key", apiKey)
-		}
-	case Ollama:
-		req.Header.Set("Accept", "application/x-ndjson")
-		if apiKey != "" {
-			req.Header.Set("Authorization", "Bearer "+apiKey)
+			sp.Auth(req.Header, apiKey)
 		}
 	}
 	return req, nil

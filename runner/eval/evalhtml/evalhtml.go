@@ -41,10 +41,11 @@ const Base = `{{define "head"}}<!DOCTYPE html>
 // css is the page's style: plain, readable, printable, light and dark.
 const css = `
 :root { --fg:#1d2430; --dim:#667085; --bg:#ffffff; --panel:#f5f7fa; --line:#d6dbe3;
-  --pass:#1a7f37; --fail:#cf222e; --stale:#9a6700; --error:#8250df; --track:#e8ebf0; }
+  --pass:#1a7f37; --fail:#cf222e; --stale:#9a6700; --error:#8250df; --track:#e8ebf0; --link:#0969da; }
 @media (prefers-color-scheme: dark) { :root { --fg:#e6edf3; --dim:#8b949e; --bg:#0d1117; --panel:#161b22; --line:#30363d;
-  --pass:#3fb950; --fail:#f85149; --stale:#d29922; --error:#a371f7; --track:#21262d; } }
+  --pass:#3fb950; --fail:#f85149; --stale:#d29922; --error:#a371f7; --track:#21262d; --link:#58a6ff; } }
 * { box-sizing: border-box; }
+a { color: var(--link); } a:visited { color: var(--link); }
 body { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto; padding: 1.5rem; max-width: 72rem; }
 h1 { font-size: 1.5rem; margin: 0; } h2 { font-size: 1.2rem; margin: 2rem 0 .5rem; border-bottom: 1px solid var(--line); padding-bottom: .25rem; }
 h3 { font-size: 1rem; margin: 1rem 0 .25rem; }
@@ -143,7 +144,13 @@ const (
 
 // NewChart lays bars out as a chart titled title.
 func NewChart(title string, bars []Bar) *Chart {
-	c := &Chart{Title: title, Width: labelWidth + barWidth + 130, Height: len(bars)*rowHeight + 8}
+	// Wide enough for the longest value text after the bars (12px
+	// system-ui: at most about 7.5px a character).
+	valueWidth := 122
+	for _, b := range bars {
+		valueWidth = max(valueWidth, (utf8.RuneCountInString(b.Text)*15+1)/2)
+	}
+	c := &Chart{Title: title, Width: labelWidth + barWidth + 8 + valueWidth, Height: len(bars)*rowHeight + 8}
 	for i, b := range bars {
 		rate := min(max(b.Rate, 0), 1)
 		b.Short = cut(b.Label, labelRunes)

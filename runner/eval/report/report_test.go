@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"testing"
+
+	_ "github.com/agentdesk/agentdesk/lint/golden"
 )
 
 func TestParse(t *testing.T) {

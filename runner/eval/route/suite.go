@@ -3,6 +3,7 @@ package route
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -169,95 +170,130 @@ func RunSuite(ctx context.Context, s *suitefile.RouteSuite, o SuiteOptions) *Sui
 	start := time.Now()
 	res := &SuiteResult{Suite: s, Static: o.Static}
 	res.Findings = suiteFindings(s)
-	var cases []*suitefile.RouteCase
+	u := &suiteRun{s: s, o: o, res: res}
 	for _, c := range s.Cases {
 		if o.Cases.Match(c.Name) && o.Shard.Has(s.Path, c.Name) && (o.Select == nil || o.Select(s.Path, c.Name)) {
-			cases = append(cases, c)
+			u.cases = append(u.cases, c)
 			res.Cases = append(res.Cases, &CaseResult{Case: c})
-		}
-	}
-	var report sync.Mutex
-	done := func(r *CaseResult) {
-		if o.OnCase != nil {
-			report.Lock()
-			o.OnCase(r)
-			report.Unlock()
-		}
-	}
-	sampled := func(done bool) {
-		if o.OnSample != nil {
-			report.Lock()
-			o.OnSample(done)
-			report.Unlock()
 		}
 	}
 	if msg := firstError(res.Findings); msg != "" {
 		for _, r := range res.Cases {
 			r.Status, r.Message = Error, "the suite cannot run: "+msg
-			done(r)
+			u.done(r)
 		}
 		res.Duration = time.Since(start)
 		return res
 	}
 	audience, _ := preview.ParseAudience(s.Audience)
-	preps := make([]*Prepared, len(cases))
+	jobs := u.prepareCases(audience)
+	if o.Static {
+		runStatic(res, u.preps, o.Catalog, audience, u.done)
+	} else {
+		u.runJobs(ctx, jobs)
+	}
+	res.Duration = time.Since(start)
+	return res
+}
+
+// suiteRun is a routing suite while it runs: its selected cases, their
+// prepared questions and, as samples end, their outcomes.
+type suiteRun struct {
+	s     *suitefile.RouteSuite
+	o     SuiteOptions
+	res   *SuiteResult
+	cases []*suitefile.RouteCase
+	preps []*Prepared
+	// report serialises the callbacks.
+	report sync.Mutex
+	// mu guards the outcomes, the samples left and the cases' starts.
+	mu    sync.Mutex
+	outs  [][]outcome
+	left  []int
+	began []time.Time
+}
+
+// done reports a finished case.
+func (u *suiteRun) done(r *CaseResult) {
+	if u.o.OnCase != nil {
+		u.report.Lock()
+		u.o.OnCase(r)
+		u.report.Unlock()
+	}
+}
+
+// sampled reports a sample starting (done false) or ending.
+func (u *suiteRun) sampled(done bool) {
+	if u.o.OnSample != nil {
+		u.report.Lock()
+		u.o.OnSample(done)
+		u.report.Unlock()
+	}
+}
+
+// prepareCases prepares each case's question for audience and returns
+// the samples to ask (none for a static run); a case that cannot be
+// asked is an error, done at once.
+func (u *suiteRun) prepareCases(audience preview.Audience) []job {
+	u.preps = make([]*Prepared, len(u.cases))
 	var jobs []job
-	for i, c := range cases {
-		r := res.Cases[i]
-		if msg := firstError(c.Problems); msg != "" {
-			r.Status, r.Message = Error, msg
-			done(r)
-			continue
-		}
-		prep := Prepare
-		if o.Mode == evalrec.Offline {
-			prep = prepareReplay // no model is called: none need be configured
-		}
-		q := Question{Catalog: o.Catalog, Audience: audience, Preamble: s.Preamble, Request: c.Request, ModelRole: s.ModelRole}
-		var err error
-		if s.PreambleFile == "" && o.Frontline != nil {
-			err = o.Frontline(&q)
-		}
-		var p *Prepared
-		if err == nil {
-			p, err = prep(q)
-		}
+	for i, c := range u.cases {
+		r := u.res.Cases[i]
+		p, err := u.prepareCase(c, audience)
 		if err != nil {
 			r.Status, r.Message = Error, err.Error()
-			done(r)
+			u.done(r)
 			continue
 		}
-		preps[i] = p
-		if o.Static {
+		u.preps[i] = p
+		if u.o.Static {
 			continue
 		}
 		n := c.Samples
-		if o.Samples > 0 {
-			n = o.Samples
+		if u.o.Samples > 0 {
+			n = u.o.Samples
 		}
 		r.Samples = make([]Sample, n)
 		for k := 1; k <= n; k++ {
 			jobs = append(jobs, job{i, k})
 		}
 	}
-	if o.Static {
-		runStatic(res, preps, o.Catalog, audience, done)
-		res.Duration = time.Since(start)
-		return res
-	}
+	return jobs
+}
 
-	lim := evalrec.NewLimiter(o.Jobs)
-	if o.Jobs <= 0 {
+// prepareCase prepares the question of case c, as NetClaw puts it
+// (SuiteOptions.Frontline) unless the suite names its preamble file.
+func (u *suiteRun) prepareCase(c *suitefile.RouteCase, audience preview.Audience) (*Prepared, error) {
+	if msg := firstError(c.Problems); msg != "" {
+		return nil, errors.New(msg)
+	}
+	prep := Prepare
+	if u.o.Mode == evalrec.Offline {
+		prep = prepareReplay // no model is called: none need be configured
+	}
+	q := Question{Catalog: u.o.Catalog, Audience: audience, Preamble: u.s.Preamble, Request: c.Request, ModelRole: u.s.ModelRole}
+	if u.s.PreambleFile == "" && u.o.Frontline != nil {
+		if err := u.o.Frontline(&q); err != nil {
+			return nil, err
+		}
+	}
+	return prep(q)
+}
+
+// runJobs asks every sample in jobs, at most o.Jobs live calls per
+// provider at once, and finishes each case with its last sample.
+func (u *suiteRun) runJobs(ctx context.Context, jobs []job) {
+	lim := evalrec.NewLimiter(u.o.Jobs)
+	if u.o.Jobs <= 0 {
 		lim = evalrec.NewLimiter(DefaultJobs)
 	}
-	outs := make([][]outcome, len(cases))
-	left := make([]int, len(cases))
-	began := make([]time.Time, len(cases))
-	for i, r := range res.Cases {
-		outs[i] = make([]outcome, len(r.Samples))
-		left[i] = len(r.Samples)
+	u.outs = make([][]outcome, len(u.cases))
+	u.left = make([]int, len(u.cases))
+	u.began = make([]time.Time, len(u.cases))
+	for i, r := range u.res.Cases {
+		u.outs[i] = make([]outcome, len(r.Samples))
+		u.left[i] = len(r.Samples)
 	}
-	var mu sync.Mutex
 	next := make(chan job, len(jobs))
 	for _, j := range jobs {
 		next <- j
@@ -270,42 +306,50 @@ func RunSuite(ctx context.Context, s *suitefile.RouteSuite, o SuiteOptions) *Sui
 		go func() {
 			defer wg.Done()
 			for j := range next {
-				mu.Lock()
-				if began[j.c].IsZero() {
-					began[j.c] = time.Now()
-				}
-				mu.Unlock()
-				sampled(false)
-				out := askSample(ctx, s, cases[j.c], j.sample, preps[j.c], o, lim)
-				sampled(true)
-				mu.Lock()
-				outs[j.c][j.sample-1] = out
-				left[j.c]--
-				last := left[j.c] == 0
-				mu.Unlock()
-				if !last {
-					continue
-				}
-				r := res.Cases[j.c]
-				r.Duration = time.Since(began[j.c])
-				for k, ot := range outs[j.c] {
-					r.Samples[k] = ot.sample
-					if ot.replayed {
-						r.Replayed++
-					}
-					r.Recordings.Add(ot.recorded, ot.keptWhy)
-				}
-				judgeCase(r, func(k int) (evalrec.Decision, string) { return outs[j.c][k].decision, outs[j.c][k].err })
-				if !o.KeepRuns {
-					keepReplays(r, outs[j.c])
-				}
-				done(r)
+				u.ask(ctx, j, lim)
 			}
 		}()
 	}
 	wg.Wait()
-	res.Duration = time.Since(start)
-	return res
+}
+
+// ask asks sample j and, when it was its case's last, finishes the case.
+func (u *suiteRun) ask(ctx context.Context, j job, lim *evalrec.Limiter) {
+	u.mu.Lock()
+	if u.began[j.c].IsZero() {
+		u.began[j.c] = time.Now()
+	}
+	u.mu.Unlock()
+	u.sampled(false)
+	out := askSample(ctx, u.s, u.cases[j.c], j.sample, u.preps[j.c], u.o, lim)
+	u.sampled(true)
+	u.mu.Lock()
+	u.outs[j.c][j.sample-1] = out
+	u.left[j.c]--
+	last := u.left[j.c] == 0
+	u.mu.Unlock()
+	if last {
+		u.finishCase(j.c)
+	}
+}
+
+// finishCase gathers case i's samples, judges it and reports it.
+func (u *suiteRun) finishCase(i int) {
+	r := u.res.Cases[i]
+	r.Duration = time.Since(u.began[i])
+	outs := u.outs[i]
+	for k, ot := range outs {
+		r.Samples[k] = ot.sample
+		if ot.replayed {
+			r.Replayed++
+		}
+		r.Recordings.Add(ot.recorded, ot.keptWhy)
+	}
+	judgeCase(r, func(k int) (evalrec.Decision, string) { return outs[k].decision, outs[k].err })
+	if !u.o.KeepRuns {
+		keepReplays(r, outs)
+	}
+	u.done(r)
 }
 
 // keepReplays writes the folders of the unsaved replays of a case that

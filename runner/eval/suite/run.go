@@ -8,6 +8,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -513,7 +514,7 @@ func (x *execution) resolve(s *suitefile.Suite, c *suitefile.Case, m *suitefile.
 		for _, ap := range c.Approve {
 			p, err := approve.Parse(ap.Text)
 			if err != nil {
-				return sent{}, fmt.Errorf("%s:%d: %w", s.Path, ap.Pos.Line, err)
+				return sent{}, fmt.Errorf("%s:%d: approve: %w", s.Path, ap.Pos.Line, err)
 			}
 			spec.Approve = append(spec.Approve, p)
 		}
@@ -546,11 +547,29 @@ func (x *execution) resolve(s *suitefile.Suite, c *suitefile.Case, m *suitefile.
 
 // recordingPath is where sample n of case c on model m (nil: the
 // case's own) is recorded.
-func recordingPath(s *suitefile.Suite, c *suitefile.Case, m *suitefile.ModelChoice, n int) string {
-	if m == nil {
+func recordingPath(s *suitefile.Suite, c *suitefile.Case, m *suitefile.ModelChoice, n int, agent *lint.File) string {
+	if m == nil || m.Role != "" && strings.EqualFold(m.Role, ownRole(c, agent)) {
+		// A model choice naming the case's own role makes the same
+		// samples as a run without one: they share the recordings.
 		return evalrec.Path(s.Path, c.Name, n)
 	}
 	return evalrec.ModelPath(s.Path, m.Name, c.Name, n)
+}
+
+// ownRole is the role a case runs on without a model choice: its
+// model-role, else the agent's modelRole, else the runtime's default.
+func ownRole(c *suitefile.Case, agent *lint.File) string {
+	role := c.ModelRole
+	if role == "" && agent != nil && agent.Def != nil {
+		role = agent.Def.ModelRole
+	}
+	if r, err := runner.NormalizeRole(role); err == nil && r != "" {
+		return r
+	}
+	if role == "" {
+		return "Compaction"
+	}
+	return role
 }
 
 // errNoTape is a recording without the tape a replay needs.

@@ -70,7 +70,7 @@ func (x *execution) runSample(ctx context.Context, res *SampleResult, s *suitefi
 	if err != nil {
 		return res.errorf("%v", err)
 	}
-	path := recordingPath(s, c, m, n)
+	path := recordingPath(s, c, m, n, agent)
 	d := evalrec.Decide(x.o.Mode, path, now)
 	if d.Action != evalrec.Replay {
 		leave()

@@ -15,11 +15,7 @@ import (
 // reads the verdict from it without a run folder of its own (the judge's
 // live run has one); the tape was redacted when it was recorded.
 func replayedReply(tape *cassette.Cassette) (string, error) {
-	types := map[string]string{"openai": "openai-compatible", "anthropic": "anthropic", "ollama": "ollama"}
-	proto, err := wire.ProtocolFor(types[tape.Header.Protocol])
-	if err != nil {
-		return "", fmt.Errorf("the judge's tape: %w", err)
-	}
+	proto := wire.Recorded(tape.Header.Protocol)
 	if len(tape.Calls) == 0 {
 		return "", errors.New("the judge's tape holds no model call")
 	}
