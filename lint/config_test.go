@@ -2,7 +2,6 @@ package lint
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,20 +9,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/agentdesk/agentdesk/lint/golden"
 )
-
-// The -update flag rewrites golden files. Another test file of the package
-// may define it first; then that definition is used.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func cfgUpdating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // cfgHome writes the named files (netclaw.json, secrets.json) into a new
 // home's config folder and returns the home.
@@ -893,24 +881,7 @@ func TestConfigGolden(t *testing.T) {
 		"NETCLAW_Providers__recorded__Type=Replay",
 	})
 	got := cfgRender(c.Diagnostics, filepath.ToSlash(dir)+"/")
-	golden := filepath.Join("testdata", "config", "broken.golden")
-	if cfgUpdating() {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./lint -run TestConfigGolden -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("diagnostics differ from %s (rerun with -update and review the diff):\ngot:\n%s\nwant:\n%s", golden, got, want)
-	}
-	for _, s := range c.Secrets() {
-		if strings.Contains(got, s) {
-			t.Errorf("rendered diagnostics carry the secret %q", s)
-		}
-	}
+	golden.Check(t, filepath.Join("testdata", "config", "broken.golden"), []byte(got))
 }
 
 // cfgRender prints diagnostics one a line (path:line:col: severity: message

@@ -1,35 +1,20 @@
 package runner
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/golden"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-func golden(t *testing.T, name, got string) {
+func matchGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	golden.Check(t, path, []byte(got))
 }
 
 func sampleRecord() runfolder.Record {
@@ -55,7 +40,7 @@ func sampleRecord() runfolder.Record {
 
 func TestResultMarkdownGolden(t *testing.T) {
 	r := sampleRecord()
-	golden(t, "result-completed.md", runfolder.ResultMarkdown(&r))
+	matchGolden(t, "result-completed.md", runfolder.ResultMarkdown(&r))
 
 	r.State, r.Outcome, r.Reason = vocab.StateFailed, vocab.Failed, vocab.ReasonOutputTruncated
 	r.FinishReason = "length"
@@ -65,8 +50,8 @@ func TestResultMarkdownGolden(t *testing.T) {
 	r.ToolCalls = []runfolder.ToolCall{{Index: 0, ID: "call_1", Name: "file_read", Arguments: `{"path": "ma`}}
 	r.Timings.FirstDeltaMS = nil
 	r.Skill = "review"
-	golden(t, "result-truncated.md", runfolder.ResultMarkdown(&r))
-	golden(t, "truncated-output.md", runfolder.TruncatedMarkdown(&r))
+	matchGolden(t, "result-truncated.md", runfolder.ResultMarkdown(&r))
+	matchGolden(t, "truncated-output.md", runfolder.TruncatedMarkdown(&r))
 }
 
 func TestResultMarkdownWithToolsGolden(t *testing.T) {
@@ -91,7 +76,7 @@ func TestResultMarkdownWithToolsGolden(t *testing.T) {
 	}
 	r.Counts = runfolder.Counts{ModelCalls: 5, ToolCalls: 6, ToolResults: 5, ToolErrors: 2, ToolRefused: 2, GuardRefusals: 1}
 	r.Replay = &runfolder.ReplayRecord{Cassette: "/tmp/stream.cassette", Fast: true, RecordedRun: "fedcba9876543210fedcba9876543210", RecordedAt: r.StartedAt.Add(-time.Hour)}
-	golden(t, "result-tools.md", runfolder.ResultMarkdown(&r))
+	matchGolden(t, "result-tools.md", runfolder.ResultMarkdown(&r))
 	if strings.Contains(runfolder.ResultMarkdown(&r), "\x1b[2J") {
 		t.Error("a control character from a tool result reached result.md")
 	}

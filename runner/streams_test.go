@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/golden"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
@@ -104,20 +105,7 @@ func TestStreamsGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			golden := filepath.Join(streamsDir, name+".result.json")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (go test ./runner -run TestStreamsGolden -update writes it)", err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("replaying %s no longer gives %s (a decoder or watchdog change?):\n--- got\n%s--- want\n%s", path, golden, got, want)
-			}
+			golden.Check(t, filepath.Join(streamsDir, name+".result.json"), got)
 		})
 	}
 }

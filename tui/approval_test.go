@@ -58,7 +58,7 @@ func TestApprovalOverlay(t *testing.T) {
 				}
 			}
 			if tt.label == "approved" {
-				golden(t, "approval-prompt-100x32", rh.freeze(rv))
+				matchGolden(t, "approval-prompt-100x32", rh.freeze(rv))
 			}
 			rh.keys(tt.key)
 			if len(rh.overlays) != 0 {
@@ -175,7 +175,7 @@ func TestApprovalShowsTheWholeCall(t *testing.T) {
 				t.Errorf("footer %q: want the prompt's keys alone", footer)
 			}
 			if w == 80 {
-				golden(t, "approval-long-80x24", rh.freeze(rv))
+				matchGolden(t, "approval-long-80x24", rh.freeze(rv))
 			}
 			// Approving before the end is not possible.
 			rh.keys("o")

@@ -47,7 +47,7 @@ func TestArtifactsScreens(t *testing.T) {
 			tm := pastRunsModel(t, sz[0], sz[1])
 			tm.keys("4")
 			checkFrame(t, tm.View().Content, sz[0], sz[1])
-			golden(t, fmt.Sprintf("artifacts-%dx%d", sz[0], sz[1]), tm.screen())
+			matchGolden(t, fmt.Sprintf("artifacts-%dx%d", sz[0], sz[1]), tm.screen())
 			scr := tm.screen()
 			// Newest first: the truncated run (13:55) above the completed one (13:40).
 			if i, j := strings.Index(scr, "output_truncated"), strings.Index(scr, "Completed"); i < 0 || j < 0 || i > j {
@@ -63,7 +63,7 @@ func TestArtifactsScreens(t *testing.T) {
 				t.Errorf("the viewer should show the older run's result.md:\n%s", scr)
 			}
 			checkFrame(t, tm.View().Content, sz[0], sz[1])
-			golden(t, fmt.Sprintf("artifacts-viewer-%dx%d", sz[0], sz[1]), tm.screen())
+			matchGolden(t, fmt.Sprintf("artifacts-viewer-%dx%d", sz[0], sz[1]), tm.screen())
 		})
 	}
 }

@@ -47,7 +47,7 @@ func TestCompareScreens(t *testing.T) {
 			for _, rv := range []*runView{first, second} {
 				scr = strings.ReplaceAll(scr, shortID(rv.id), strings.Repeat(map[bool]string{true: "a", false: "b"}[rv == first], 8))
 			}
-			golden(t, fmt.Sprintf("compare-%dx%d", sz.w, sz.h), scr)
+			matchGolden(t, fmt.Sprintf("compare-%dx%d", sz.w, sz.h), scr)
 
 			// c again goes back to the run; [ with one earlier run stays on it.
 			rh.keys("c")

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,9 +13,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // fixedNow is the clock of every test model.
 var fixedNow = time.Date(2025, 11, 3, 14, 2, 11, 0, time.Local)
@@ -217,25 +215,10 @@ func checkFrame(t testing.TB, frame string, w, h int) {
 
 // golden compares got with testdata/golden/name.golden, or rewrites it
 // with -update.
-func golden(t testing.TB, name, got string) {
+func matchGolden(t testing.TB, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tui -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test ./tui -update rewrites it):\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	golden.Check(t, path, []byte(got))
 }
 
 // write writes text to path, making its folder.

@@ -179,9 +179,9 @@ func TestRunScreens(t *testing.T) {
 			rh.pumpUntil("the text streams", func() bool { return hasText(rv, "NetClaw") })
 			frame := rh.View().Content
 			checkFrame(t, frame, sz.w, sz.h)
-			golden(t, fmt.Sprintf("run-streaming-%dx%d", sz.w, sz.h), rh.freeze(rv))
+			matchGolden(t, fmt.Sprintf("run-streaming-%dx%d", sz.w, sz.h), rh.freeze(rv))
 			rh.keys("t") // fold the thinking
-			golden(t, fmt.Sprintf("run-streaming-folded-%dx%d", sz.w, sz.h), rh.freeze(rv))
+			matchGolden(t, fmt.Sprintf("run-streaming-folded-%dx%d", sz.w, sz.h), rh.freeze(rv))
 			rh.keys("x")
 			rh.pumpUntil("the run is cancelled", rv.ended)
 			if rv.record.Outcome != vocab.Failed || rv.record.Reason != vocab.ReasonCancelledByParent {
@@ -207,7 +207,7 @@ func TestRunScreens(t *testing.T) {
 					t.Errorf("screen lacks %q", want)
 				}
 			}
-			golden(t, fmt.Sprintf("run-output-truncated-%dx%d", sz.w, sz.h), scr)
+			matchGolden(t, fmt.Sprintf("run-output-truncated-%dx%d", sz.w, sz.h), scr)
 		})
 	}
 }
@@ -310,7 +310,7 @@ func TestRunWithToolCallScreens(t *testing.T) {
 			if footer := scr[strings.LastIndex(scr, "\n")+1:]; !strings.Contains(footer, "s request") {
 				t.Errorf("footer %q lacks the request key", footer)
 			}
-			golden(t, fmt.Sprintf("run-tool-call-%dx%d", sz[0], sz[1]), scr)
+			matchGolden(t, fmt.Sprintf("run-tool-call-%dx%d", sz[0], sz[1]), scr)
 		})
 	}
 }

@@ -54,7 +54,7 @@ func TestScreens(t *testing.T) {
 				}
 				frame := tm.View().Content
 				checkFrame(t, frame, sz.w, sz.h)
-				golden(t, name, tm.screen())
+				matchGolden(t, name, tm.screen())
 			})
 		}
 	}

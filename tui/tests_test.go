@@ -58,10 +58,10 @@ func TestTestsPaneScreens(t *testing.T) {
 			tm := demoModel(t, sz[0], sz[1])
 			tm.keys("5")
 			checkFrame(t, tm.View().Content, sz[0], sz[1])
-			golden(t, fmt.Sprintf("tests-%dx%d", sz[0], sz[1]), tm.screen())
+			matchGolden(t, fmt.Sprintf("tests-%dx%d", sz[0], sz[1]), tm.screen())
 			tm.keys("T")
 			checkFrame(t, tm.View().Content, sz[0], sz[1])
-			golden(t, fmt.Sprintf("tests-run-%dx%d", sz[0], sz[1]), tm.screen())
+			matchGolden(t, fmt.Sprintf("tests-run-%dx%d", sz[0], sz[1]), tm.screen())
 		})
 	}
 }

@@ -65,7 +65,7 @@ func TestOpenNetClawRunFolder(t *testing.T) {
 			t.Errorf("screen lacks %q:\n%s", want, scr)
 		}
 	}
-	golden(t, "open-netclaw-run-80x24", scr)
+	matchGolden(t, "open-netclaw-run-80x24", scr)
 	tm.keys("tab")
 	if scr := tm.screen(); !strings.Contains(scr, `"reason": "output_truncated"`) {
 		t.Errorf("tab should show run.json:\n%s", scr)

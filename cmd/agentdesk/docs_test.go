@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/golden"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/tui"
 )
@@ -93,7 +94,7 @@ func TestDocs(t *testing.T) {
 	}
 	want["browser.md"] = page
 
-	if *update {
+	if golden.Update() {
 		old, _ := filepath.Glob(filepath.Join(docsRoot, "commands", "*.md"))
 		for _, p := range old {
 			if err := os.Remove(p); err != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/agentdesk/agentdesk/lint/golden"
+
 	"github.com/agentdesk/agentdesk/lint"
 )
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	_ "github.com/agentdesk/agentdesk/lint/golden"
 )
 
 func TestEscape(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/agentdesk/agentdesk/lint/golden"
+
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/agentdesk/agentdesk/lint"

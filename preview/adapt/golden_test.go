@@ -3,7 +3,6 @@ package adapt
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,31 +10,15 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/ with the current output")
 
 // checkGolden compares got with the file at path byte for byte, or rewrites
 // it with -update. Review any -update diff against the mapping table in
 // the README ("How fields map").
 func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file: %v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file:\n--- want\n%s\n--- got\n%s", path, want, got)
-	}
+	golden.Check(t, path, got)
 }
 
 // sourceFiles scans testdata/source as an agents folder.

@@ -2,48 +2,19 @@ package request
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/golden"
 	"github.com/agentdesk/agentdesk/preview"
 )
 
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files")
-	}
-}
-
-// updating reports whether the test run was asked to rewrite its golden
-// files (-update).
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
 // golden compares got with testdata/<name>, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
+func matchGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if updating() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the rendering (go test -update rewrites it; review the diff):\n%s", path, got)
-	}
+	golden.Check(t, path, got)
 }
 
 // The full catalogue a sub-agent is offered, per audience, as JSON: names,
@@ -56,8 +27,8 @@ func TestGoldenCatalog(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := strings.ToLower(a.String())
-		golden(t, filepath.Join("catalog", name+".json"), b)
-		golden(t, filepath.Join("catalog", name+".txt"), []byte(o.Text("")))
+		matchGolden(t, filepath.Join("catalog", name+".json"), b)
+		matchGolden(t, filepath.Join("catalog", name+".txt"), []byte(o.Text("")))
 	}
 }
 

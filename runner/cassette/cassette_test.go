@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	_ "github.com/agentdesk/agentdesk/lint/golden"
 )
 
 func sample() *Cassette {

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"testing"
 
+	_ "github.com/agentdesk/agentdesk/lint/golden"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

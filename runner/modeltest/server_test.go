@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/agentdesk/agentdesk/lint/golden"
+
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	_ "github.com/agentdesk/agentdesk/lint/golden"
 )
 
 // gone waits (bounded) until pid no longer names the process that

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	_ "github.com/agentdesk/agentdesk/lint/golden"
 )
 
 func TestRedactorString(t *testing.T) {

@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/agentdesk/agentdesk/lint/golden"
+
 	"github.com/creack/pty"
 
 	"github.com/agentdesk/agentdesk/runner/proctree"

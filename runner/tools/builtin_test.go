@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/agentdesk/agentdesk/lint/golden"
+
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 )

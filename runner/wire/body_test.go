@@ -3,31 +3,17 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
 // golden compares got with testdata/name, or writes it with -update.
-func golden(t *testing.T, name string, got []byte) {
+func matchGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update rewrites it):\n got %s\nwant %s", path, got, want)
-	}
+	golden.Check(t, path, got)
 }
 
 // toolConversation is a run two model calls into a tool loop: text and two
@@ -74,7 +60,7 @@ func TestBodyWithTools(t *testing.T) {
 					t.Fatalf("body is not JSON: %v\n%s", err, b)
 				}
 				out.WriteByte('\n')
-				golden(t, name+".json", out.Bytes())
+				matchGolden(t, name+".json", out.Bytes())
 			})
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"strings"
 	"testing"
+
+	_ "github.com/agentdesk/agentdesk/lint/golden"
 )
 
 func TestNewChart(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	_ "github.com/agentdesk/agentdesk/lint/golden"
 )
 
 func TestCaseFilter(t *testing.T) {

@@ -71,12 +71,12 @@ func TestShowRequestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "show-request.txt", []byte(p.Render()))
+	matchGolden(t, "show-request.txt", []byte(p.Render()))
 	j, err := json.MarshalIndent(p.JSON(), "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "show-request.json", append(j, '\n'))
+	matchGolden(t, "show-request.json", append(j, '\n'))
 	if len(p.JSON().Systems) != 1 || p.JSON().Layers[0].Name != "available-subagents" || !p.JSON().Layers[0].PerTurn ||
 		p.JSON().Messages[0].Text != "[system: "+p.Frontline.Layer+"]" {
 		t.Errorf("json %+v", p.JSON())

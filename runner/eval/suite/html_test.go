@@ -34,7 +34,7 @@ func TestHTMLReport(t *testing.T) {
 	if err := HTML(&out, rs, HTMLOptions{ReportOptions: ReportOptions{Dir: "."}, Generated: time.Date(2026, 12, 2, 4, 0, 0, 0, time.UTC), Took: 3 * time.Second}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.html", out.String())
+	matchGolden(t, "report.html", out.String())
 	doc := browsertest.CheckPage(t, out.Bytes(),
 		"agentdesk test report", "Not every case passed", "finds the port", "names the file", hostile,
 		"file_read", `{"path":"main.go"}`, "// listens on 8080", "not answered",

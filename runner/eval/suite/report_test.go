@@ -4,37 +4,19 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/golden"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
-
 // golden compares got with testdata/name, or writes it with -update.
-func golden(t *testing.T, name, got string) {
+func matchGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test -update rewrites it; review the diff):\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
+	golden.Check(t, path, []byte(got))
 }
 
 // reportResults are results of every status, with text from a model that
@@ -141,15 +123,15 @@ func TestReportsGolden(t *testing.T) {
 	if err := Text(&text, rs, 3*time.Second, o); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.txt", text.String())
+	matchGolden(t, "report.txt", text.String())
 	o.Color = true
 	Text(&color, rs, 3*time.Second, o)
-	golden(t, "report-color.txt", color.String())
+	matchGolden(t, "report-color.txt", color.String())
 	o.Color = false
 	if err := JSON(&js, rs, o); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.json", js.String())
+	matchGolden(t, "report.json", js.String())
 	var doc map[string]any
 	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
 		t.Errorf("JSON does not parse: %v", err)
@@ -157,14 +139,14 @@ func TestReportsGolden(t *testing.T) {
 	if err := JUnit(&junit, rs, o); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.xml", junit.String())
+	matchGolden(t, "report.xml", junit.String())
 	if err := xml.Unmarshal(junit.Bytes(), new(struct{})); err != nil {
 		t.Errorf("JUnit does not parse: %v", err)
 	}
 	if err := GitHub(&gh, rs, o); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report-github.txt", gh.String())
+	matchGolden(t, "report-github.txt", gh.String())
 	for name, out := range map[string][]byte{"text": text.Bytes(), "json": js.Bytes(), "junit": junit.Bytes(), "github": gh.Bytes()} {
 		if bytes.ContainsRune(out, 0x1b) {
 			t.Errorf("the %s report carries an ESC from a model", name)

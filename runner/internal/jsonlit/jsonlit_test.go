@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	_ "github.com/agentdesk/agentdesk/lint/golden"
 )
 
 var stringSeeds = []string{`plain"`, `caf\u00e9 \"q\" \\ \/ \b\f\n\r\t"rest`, `😀 \ud83d\ude00"`, `\ud800"`, "tab\t\"", `\x"`, `unterminated`, "\xff\"", `"`}

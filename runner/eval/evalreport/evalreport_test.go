@@ -1,10 +1,12 @@
-package report
+package evalreport
 
 import (
 	"bytes"
 	"errors"
 	"io"
 	"testing"
+
+	_ "github.com/agentdesk/agentdesk/lint/golden"
 )
 
 func TestParse(t *testing.T) {
