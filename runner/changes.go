@@ -229,30 +229,57 @@ func closeSession(dir, id string, red *redact.Redactor) {
 	}
 }
 
-// redactSession redacts, in place, the files sandboxed commands and stdio
+// redactSession redacts, in place, what sandboxed commands and stdio
 // MCP servers wrote straight into the session folder sess (it is shown
 // writable at its own path, so their writes miss the overlay that
-// redacts the tools'). Links and other special files are left as they
-// are; a file that holds no secret is not rewritten.
+// redacts the tools'): the content of files, the names of files and
+// folders, the text of links. A file that holds no secret is not
+// rewritten; a name whose redacted form is taken is removed.
 func redactSession(sess string, red *redact.Redactor) {
 	if red == nil {
 		return
 	}
+	var renames []string
 	_ = filepath.WalkDir(sess, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
+		if err != nil || p == sess {
 			return nil
 		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil
+		if red.String(d.Name()) != d.Name() {
+			renames = append(renames, p)
 		}
-		if r := red.String(string(b)); r != string(b) {
-			if fi, err := d.Info(); err == nil {
-				_ = atomicfile.Replace(p, []byte(r), fi.Mode().Perm())
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			if text, err := os.Readlink(p); err == nil && red.String(text) != text {
+				if os.Remove(p) == nil {
+					_ = os.Symlink(red.String(text), p)
+				}
+			}
+		case d.Type().IsRegular():
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return nil
+			}
+			if r := red.String(string(b)); r != string(b) {
+				if fi, err := d.Info(); err == nil {
+					_ = atomicfile.Replace(p, []byte(r), fi.Mode().Perm())
+				}
 			}
 		}
 		return nil
 	})
+	// Deepest first: a folder is renamed after what it holds.
+	for i := len(renames) - 1; i >= 0; i-- {
+		p := renames[i]
+		name := red.String(filepath.Base(p))
+		to := filepath.Join(filepath.Dir(p), name)
+		if strings.ContainsRune(name, filepath.Separator) || name == "." || name == ".." {
+			_ = os.RemoveAll(p)
+			continue
+		}
+		if _, err := os.Lstat(to); err == nil || os.Rename(p, to) != nil {
+			_ = os.RemoveAll(p)
+		}
+	}
 }
 
 // Patch returns the run's changes.patch (redacted), once it has ended; ""

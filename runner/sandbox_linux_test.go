@@ -205,7 +205,7 @@ func TestSecretWrittenToTheSessionFolderIsRedacted(t *testing.T) {
 	t.Setenv(name, value)
 	f := newFixture(t, wire.OpenAI)
 	f.srv.Enqueue(
-		script(modeltest.ToolCall("c1", "shell_execute", `{"Command":"mkdir -p \"$TMPDIR/../../../notes\" && printf 'pw=%s\\n' \"$`+name+`\" > \"$TMPDIR/../../../notes/leak.txt\" && echo written","_rationale":"keep"}`), modeltest.Finish(modeltest.FinishTools)),
+		script(modeltest.ToolCall("c1", "shell_execute", `{"Command":"mkdir -p \"$TMPDIR/../../../notes\" && printf 'pw=%s\\n' \"$`+name+`\" > \"$TMPDIR/../../../notes/leak.txt\" && echo hi > \"$TMPDIR/../../../notes/n-$`+name+`.txt\" && mkdir \"$TMPDIR/../../../d-$`+name+`\" && echo written","_rationale":"keep"}`), modeltest.Finish(modeltest.FinishTools)),
 		modeltest.Reply("Done."),
 	)
 	s := f.toolSpec("Keep it.", project(t), Limits{})
@@ -218,5 +218,16 @@ func TestSecretWrittenToTheSessionFolderIsRedacted(t *testing.T) {
 	leak := filepath.Join(rec.Dir, SessionDir, "notes", "leak.txt")
 	if b, err := os.ReadFile(leak); err != nil || string(b) != "pw=[REDACTED]\n" {
 		t.Errorf("%s = %q, %v; want the secret redacted", leak, b, err)
+	}
+	_ = filepath.WalkDir(rec.Dir, func(p string, d os.DirEntry, err error) error {
+		if strings.Contains(p, value) {
+			t.Errorf("a name in the run folder holds the secret: %s", p)
+		}
+		return nil
+	})
+	for _, p := range []string{"notes/n-[REDACTED].txt", "d-[REDACTED]"} {
+		if _, err := os.Lstat(filepath.Join(rec.Dir, SessionDir, p)); err != nil {
+			t.Errorf("the redacted name: %v", err)
+		}
 	}
 }

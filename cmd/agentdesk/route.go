@@ -19,7 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
-	"github.com/agentdesk/agentdesk/runner/eval/report"
+	"github.com/agentdesk/agentdesk/runner/eval/evalreport"
 	"github.com/agentdesk/agentdesk/runner/eval/route"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui/demo"
@@ -42,7 +42,7 @@ type routeFlags struct {
 	record      bool
 	static      bool
 	showRequest bool
-	format      report.Format
+	format      evalreport.Format
 	suite       bool
 	offline     bool
 	prefill     time.Duration
@@ -242,7 +242,7 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return err
 	}
 	if f.showRequest {
-		if f.format == report.JSON {
+		if f.format == evalreport.JSON {
 			return writeJSONDoc(g, p.JSON())
 		}
 		return writeString(g.stdout, termsafe.EscapeLines(p.Render()))
@@ -329,7 +329,7 @@ func checkSuiteOnlyFlags(f routeFlags) error {
 		return usageErrorf("--failed runs again the failed cases of routing suites: use it with --suite")
 	case f.watch || f.live:
 		return usageErrorf("--watch re-runs routing suites: use it with --suite")
-	case f.format != report.Text && f.format != report.JSON:
+	case f.format != evalreport.Text && f.format != evalreport.JSON:
 		return usageErrorf("--format %s reports suites: use it with --suite, or text or json for one request", f.format.String())
 	}
 	return nil
@@ -384,7 +384,7 @@ func askRoute(cmd *cobra.Command, g *globals, f routeFlags, sh suitesHome, p *ro
 		// of a trial, which no sample played): the recordings that did.
 		res.Prepared.Model = *recorded
 	}
-	if f.format == report.JSON {
+	if f.format == evalreport.JSON {
 		err = writeRouteJSON(g, res)
 	} else {
 		err = writeString(g.stdout, routeText(res))
@@ -601,7 +601,7 @@ func routeStatic(g *globals, f routeFlags, c *lint.Catalog, a preview.Audience, 
 	idx := route.NewIndex(preview.Listed(c, a))
 	ranks := idx.Rank(request)
 	similar := idx.Similar(0)
-	if f.format == report.JSON {
+	if f.format == evalreport.JSON {
 		return writeJSONDoc(g, routeDoc{Request: request, Audience: a, Agents: fl.Agents, Static: ranks, Similar: similar, Heuristic: staticHeuristic})
 	}
 	var b strings.Builder

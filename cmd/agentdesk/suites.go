@@ -15,7 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
-	"github.com/agentdesk/agentdesk/runner/eval/report"
+	"github.com/agentdesk/agentdesk/runner/eval/evalreport"
 )
 
 // suiteKind is a kind of suite file, for the commands that run them.
@@ -70,7 +70,7 @@ func findSuiteFiles(agents string, paths []string, k suiteKind) ([]string, error
 // writeSuiteReport writes a suite command's report to w in format f,
 // with the writer the evaluation registered for it (a failure to write is
 // internal), then says exit 1 when not every case passed.
-func writeSuiteReport(w io.Writer, f report.Format, ok bool, ws report.Writers) error {
+func writeSuiteReport(w io.Writer, f evalreport.Format, ok bool, ws evalreport.Writers) error {
 	if err := ws.Write(w, f); err != nil {
 		return exitWith(exitInternal, err)
 	}

@@ -16,14 +16,14 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
-	"github.com/agentdesk/agentdesk/runner/eval/report"
+	"github.com/agentdesk/agentdesk/runner/eval/evalreport"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
 )
 
 // testFlags holds the flags of agentdesk test.
 type testFlags struct {
 	record, offline bool
-	format          report.Format
+	format          evalreport.Format
 	jobs            int
 	judgeRole       string
 	runsDir         string
@@ -261,7 +261,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 
 	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
 	progress := newProgressLine(g, sel.total)
-	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == report.Text)
+	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == evalreport.Text)
 	start := time.Now()
 	approved, err := parseApprove(f.approve)
 	if err != nil {
@@ -309,7 +309,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	ws := suite.Reports(results, suite.HTMLOptions{ReportOptions: ropts, Generated: time.Now(), Took: took})
 	// The text report was printed suite by suite as each finished; what
 	// is left is the summary.
-	ws[report.Text] = func(io.Writer) error { return printer.finish(results, took) }
+	ws[evalreport.Text] = func(io.Writer) error { return printer.finish(results, took) }
 	return writeSuiteReport(g.stdout, f.format, suite.Summarize(results).OK(), ws)
 }
 

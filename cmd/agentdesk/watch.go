@@ -16,7 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/lint/watch"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
-	"github.com/agentdesk/agentdesk/runner/eval/report"
+	"github.com/agentdesk/agentdesk/runner/eval/evalreport"
 )
 
 // watchDebounce is how long file events settle before suites re-run (the
@@ -321,7 +321,7 @@ func routeSuiteDeps(_ *lint.Catalog, file string) suiteDeps {
 }
 
 // checkWatchFlags says what --watch cannot be given with, as bad usage.
-func checkWatchFlags(watch, live, record, offline, demo bool, format report.Format) error {
+func checkWatchFlags(watch, live, record, offline, demo bool, format evalreport.Format) error {
 	switch {
 	case live && !watch:
 		return usageErrorf("--live runs every sample live while watching: use it with --watch")
@@ -333,7 +333,7 @@ func checkWatchFlags(watch, live, record, offline, demo bool, format report.Form
 		return usageErrorf("--watch --live runs every sample live and --offline replays only: give one of them")
 	case demo:
 		return usageErrorf("--watch watches your home; the demo's is a temporary copy: leave out --demo")
-	case format != report.Text:
+	case format != evalreport.Text:
 		return usageErrorf("--watch prints a text report per round: leave out --format %s", format.String())
 	}
 	return nil

@@ -1,10 +1,10 @@
-// Package report is the one report layer of agentdesk's evaluations
+// Package evalreport is the one report layer of agentdesk's evaluations
 // (agentdesk test, agentdesk route --suite): the formats a report comes in,
 // the parsing of a format's name (with a did-you-mean), and Writers, the
 // registry of one writer per format that each evaluation fills
 // (suite.Reports, route.Reports). Adding a format is a constant and a name
 // here, and a writer in each evaluation.
-package report
+package evalreport
 
 import (
 	"fmt"
