@@ -64,13 +64,14 @@ func TestTestOfflineWithoutNetClawSaysWhyStale(t *testing.T) {
 }
 
 // TestDemoNotRecordedHint: a demo sample with no recording (here under
-// --models, whose folders the demo has none in) is not told to --record,
+// --models naming roles that are not the case's own, Main, whose model
+// folders the demo has none of) is not told to --record,
 // which the demo refuses, nor shown at the demo's temporary path: the
 // hint says what the demo carries and how to record outside it.
 func TestDemoNotRecordedHint(t *testing.T) {
 	tmp := t.TempDir()
 	env := []string{"HOME=" + tmp, "TMPDIR=" + tmp, "PATH="}
-	code, out, errOut := run(t, env, "test", "--demo", "--offline", "--models", "Main,Compaction", "--case", "explains the watcher")
+	code, out, errOut := run(t, env, "test", "--demo", "--offline", "--models", "Fallback,Compaction", "--case", "explains the watcher")
 	if code != 1 || strings.Count(out, "not recorded: the demo has no agents/code-analyst.test.recordings/model-") != 2 {
 		t.Fatalf("exit %d\n%s\nstderr:\n%s", code, out, errOut)
 	}
@@ -80,7 +81,7 @@ func TestDemoNotRecordedHint(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"leave out --models to replay the ones it has, or record the case on your own home, outside --demo (it calls your model): agentdesk test --models Main --record --case 'explains the watcher'",
+		"leave out --models to replay the ones it has, or record the case on your own home, outside --demo (it calls your model): agentdesk test --models Fallback --record --case 'explains the watcher'",
 		"agentdesk test --models Compaction --record --case 'explains the watcher'",
 	} {
 		if !strings.Contains(out, want) {

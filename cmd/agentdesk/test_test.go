@@ -207,17 +207,21 @@ func TestTestDemoOfflineBinary(t *testing.T) {
 func TestTestCommandModelsMatrix(t *testing.T) {
 	srv, env, _, suite := suiteHome(t)
 	// Definition m is Main's; Compaction falls back to Main: the same
-	// model twice, recorded apart.
+	// model twice, recorded apart. Main is the agent's own role, so its
+	// samples are the plain ones and share the plain recordings.
 	code, stdout, stderr := runTrialCmd(t, env, "", "test", "--record", "--models", "main,m", suite)
 	if code != 0 || !strings.Contains(stdout, "pass   answers [Main]") || !strings.Contains(stdout, "pass   judged [m]") ||
 		!strings.Contains(stdout, "matrix") || !strings.Contains(stdout, "all cases") {
 		t.Fatalf("record: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	for _, m := range []string{"model-main-*", "model-m"} { // a name the slug changes gets a digest
+	for _, m := range []string{"", "model-m"} { // "": the plain recordings, Main's
 		recs, _ := filepath.Glob(filepath.Join(filepath.Dir(suite), "code-analyst.test.recordings", m, "*.recording"))
 		if len(recs) != 3 {
-			t.Errorf("%s: %d recordings", m, len(recs))
+			t.Errorf("%q: %d recordings", m, len(recs))
 		}
+	}
+	if dirs, _ := filepath.Glob(filepath.Join(filepath.Dir(suite), "code-analyst.test.recordings", "model-main*")); len(dirs) != 0 {
+		t.Errorf("Main, the agent's own role, got a model folder of its own: %q", dirs)
 	}
 	srv.Close()
 	code, stdout, _ = runTrialCmd(t, env, "", "test", "--offline", "--models", "Main,m", "--format", "junit", suite)
