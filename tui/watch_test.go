@@ -25,14 +25,3 @@ func TestWatcherErrorsNameTheReloadKey(t *testing.T) {
 		}
 	}
 }
-
-// BenchmarkEditorTemp measures the filter every watcher event goes
-// through.
-func BenchmarkEditorTemp(b *testing.B) {
-	names := []string{"code-analyst.md", "4913", ".code-analyst.md.swp", "sedPeTWnr", "code-analyst.test.yaml", ".#x.md"}
-	for i := 0; i < b.N; i++ {
-		for _, n := range names {
-			_ = editorTemp(n)
-		}
-	}
-}
