@@ -14,17 +14,6 @@ import (
 // larger one is compared by its text.
 const maxCanonExponent = 1 << 30
 
-// CallKey returns the key under which the guard compares calls: the tool
-// name, a NUL byte, and the arguments in canonical form (Canonical), or,
-// when they are not JSON, their bytes with surrounding space trimmed.
-func CallKey(name string, args json.RawMessage) string {
-	c, ok := Canonical(args)
-	if !ok {
-		c = "\x00raw:" + string(bytes.TrimSpace(args))
-	}
-	return name + "\x00" + c
-}
-
 // Canonical returns the JSON value args in a canonical form: no
 // whitespace, object keys sorted (a key given twice keeps its last value),
 // numbers by exact value (1, 1.0 and 10e-1 are all 1) and strings
