@@ -48,7 +48,9 @@ type compareMsg struct {
 // compareCmd lists the agent's runs in runsDir, takes the ended run after
 // (its folder; "" for the newest) and the back-th ended run older than it,
 // and compares them. It reads disk: never call it from Update itself.
-func compareCmd(runsDir, agent, after string, back, gen int) tea.Cmd {
+// runKey names the key that starts a run, for the message of an agent
+// with no earlier run.
+func compareCmd(runsDir, agent, after, runKey string, back, gen int) tea.Cmd {
 	return func() tea.Msg {
 		msg := compareMsg{gen: gen}
 		recs, err := runfolder.ListRuns(runsDir, runfolder.Filter{Agent: agent})
@@ -77,7 +79,7 @@ func compareCmd(runsDir, agent, after string, back, gen int) tea.Cmd {
 		}
 		msg.older = len(ended) - at - 1
 		if msg.older < 1 {
-			msg.err = fmt.Errorf("%s has no earlier run to compare with: run it again (%s)", agent, "r")
+			msg.err = fmt.Errorf("%s has no earlier run to compare with: run it again (%s)", agent, runKey)
 			return msg
 		}
 		back = min(max(back, 1), msg.older)
@@ -140,7 +142,7 @@ func (p *runPane) askCompare() tea.Cmd {
 	cv.gen++
 	cv.agentPath, cv.after, cv.loading, cv.rows = sel.Path, after, true, nil
 	p.scroll.top()
-	return compareCmd(e.opts.Runner.Dir(), sel.Def.Name, after, cv.back, cv.gen)
+	return compareCmd(e.opts.Runner.Dir(), sel.Def.Name, after, keyName(e.keys.Run.Run), cv.back, cv.gen)
 }
 
 // compared takes a comparison made in the background.
