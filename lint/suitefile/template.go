@@ -38,6 +38,41 @@ type templated struct {
 	varsKey, fileKey lint.Pos
 }
 
+// key takes a suite's key that belongs to its template (template, vars,
+// vars-file) with its value v, and says whether it was one.
+func (t *templated) key(key string, v *yaml.Node) bool {
+	switch key {
+	case "vars":
+		t.vars, t.varsKey = v, posOf(v)
+	case "vars-file":
+		t.varsFile, t.fileKey = v, posOf(v)
+	case "template":
+		t.template = v
+	default:
+		return false
+	}
+	return true
+}
+
+// varsFilePath is the vars-file's path, resolved against the folder of
+// the suite at path, or "" when none is named.
+func (t *templated) varsFilePath(path string) string {
+	if t.varsFile == nil || t.varsFile.Kind != yaml.ScalarNode || strings.TrimSpace(t.varsFile.Value) == "" {
+		return ""
+	}
+	return Resolve(filepath.Dir(path), strings.TrimSpace(t.varsFile.Value))
+}
+
+// withGenerated returns the suite's written case nodes followed by the
+// nodes of the cases generated from rows.
+func withGenerated(nodes []*yaml.Node, gens []generated) []*yaml.Node {
+	all := slices.Clip(nodes)
+	for _, g := range gens {
+		all = append(all, g.node)
+	}
+	return all
+}
+
 // generated is one case made from a row: its node (the template with the
 // row's values) and the row.
 type generated struct {
@@ -194,39 +229,49 @@ func (r *reader) inlineRows(v *yaml.Node) []Row {
 	var rows []Row
 	ok := true
 	for i, n := range v.Content {
-		row := Row{Path: r.path, Pos: posOf(n)}
 		if n.Kind != yaml.MappingNode {
 			r.add(RuleVars, posOf(n), fmt.Sprintf("row %d of vars is %s; give a mapping of names to values", i+1, kindName(n)), "- {port: 8080, file: main.go}")
 			ok = false
 			continue
 		}
-		for j := 0; j+1 < len(n.Content); j += 2 {
-			k, val := n.Content[j], n.Content[j+1]
-			if !varName.MatchString(k.Value) {
-				r.add(RuleVars, posOf(k), fmt.Sprintf("row %d of vars names a variable %q; names are letters, digits and _ (not first a digit)", i+1, k.Value), "")
-				ok = false
-				continue
-			}
-			if val.Kind != yaml.ScalarNode {
-				r.add(RuleVars, posOf(val), fmt.Sprintf("%s in row %d of vars is %s; give text or a number", k.Value, i+1, kindName(val)), "")
-				ok = false
-				continue
-			}
-			text := val.Value
-			if val.Tag == "!!null" {
-				text = ""
-			}
-			if !row.set(k.Value, text) {
-				r.add(RuleVars, posOf(k), fmt.Sprintf("row %d of vars has %s twice", i+1, k.Value), "keep one of them")
-				ok = false
-			}
-		}
+		row, rowOK := r.inlineRow(n, i+1)
+		ok = ok && rowOK
 		rows = append(rows, row)
 	}
 	if !ok {
 		return nil
 	}
 	return rows
+}
+
+// inlineRow reads row number i of vars:, a mapping of variable names to
+// text or numbers. ok is false when a name, a value or a repeated name
+// was reported.
+func (r *reader) inlineRow(n *yaml.Node, i int) (row Row, ok bool) {
+	row = Row{Path: r.path, Pos: posOf(n)}
+	ok = true
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		k, val := n.Content[j], n.Content[j+1]
+		if !varName.MatchString(k.Value) {
+			r.add(RuleVars, posOf(k), fmt.Sprintf("row %d of vars names a variable %q; names are letters, digits and _ (not first a digit)", i, k.Value), "")
+			ok = false
+			continue
+		}
+		if val.Kind != yaml.ScalarNode {
+			r.add(RuleVars, posOf(val), fmt.Sprintf("%s in row %d of vars is %s; give text or a number", k.Value, i, kindName(val)), "")
+			ok = false
+			continue
+		}
+		text := val.Value
+		if val.Tag == "!!null" {
+			text = ""
+		}
+		if !row.set(k.Value, text) {
+			r.add(RuleVars, posOf(k), fmt.Sprintf("row %d of vars has %s twice", i, k.Value), "keep one of them")
+			ok = false
+		}
+	}
+	return row, ok
 }
 
 // fileRows reads vars-file: the rows of a .jsonl or .csv file relative to

@@ -248,22 +248,12 @@ func Parse(path string, data []byte) *Suite {
 	var suiteMocks []Mock
 	var suiteApprove []ApprovePattern
 	r.mapping(root, "the suite", suiteKeys, func(key string, k, v *yaml.Node) {
+		if t.key(key, v) {
+			return
+		}
 		switch key {
-		case "vars":
-			t.vars, t.varsKey = v, posOf(v)
-		case "vars-file":
-			t.varsFile, t.fileKey = v, posOf(v)
-		case "template":
-			t.template = v
 		case "agent":
-			if a, ok := r.scalar(v, "agent"); ok && strings.TrimSpace(a) != "" {
-				s.Agent, s.AgentPos = strings.TrimSpace(a), posOf(v)
-				if named := AgentFromPath(path); s.Agent != named {
-					r.diags = append(r.diags, lint.Diagnostic{Path: path, Pos: s.AgentPos, Rule: RuleAgentName, Severity: lint.Warning,
-						Message: fmt.Sprintf("the file name says %s, agent: says %s: the suite tests %s", named, s.Agent, s.Agent),
-						Hint:    fmt.Sprintf("rename the file %s%s, or fix agent:", s.Agent, TestSuffix)})
-				}
-			}
+			r.suiteAgent(s, v)
 		case "audience":
 			s.Audience = r.audience(v)
 		case "models":
@@ -281,14 +271,8 @@ func Parse(path string, data []byte) *Suite {
 		nodes = r.caseNodes(root, cases, "a name and a task")
 	}
 	gens := r.expand(t, path, caseNames(nodes))
-	if t.varsFile != nil && t.varsFile.Kind == yaml.ScalarNode && strings.TrimSpace(t.varsFile.Value) != "" {
-		s.VarsFile = Resolve(filepath.Dir(path), strings.TrimSpace(t.varsFile.Value))
-	}
-	all := slices.Clip(nodes)
-	for _, g := range gens {
-		all = append(all, g.node)
-	}
-	s.Cases = readCases(r, all, func(n *yaml.Node, i int) (*Case, bool) {
+	s.VarsFile = t.varsFilePath(path)
+	s.Cases = readCases(r, withGenerated(nodes, gens), func(n *yaml.Node, i int) (*Case, bool) {
 		if i <= len(nodes) {
 			c := r.testCase(n, i)
 			if c != nil {
@@ -308,6 +292,21 @@ func Parse(path string, data []byte) *Suite {
 		return c, c != nil
 	})
 	return s
+}
+
+// suiteAgent reads a suite's agent: into s, and warns when it differs
+// from the agent its file name says. An empty one is ignored.
+func (r *reader) suiteAgent(s *Suite, v *yaml.Node) {
+	a, ok := r.scalar(v, "agent")
+	if !ok || strings.TrimSpace(a) == "" {
+		return
+	}
+	s.Agent, s.AgentPos = strings.TrimSpace(a), posOf(v)
+	if named := AgentFromPath(s.Path); s.Agent != named {
+		r.diags = append(r.diags, lint.Diagnostic{Path: s.Path, Pos: s.AgentPos, Rule: RuleAgentName, Severity: lint.Warning,
+			Message: fmt.Sprintf("the file name says %s, agent: says %s: the suite tests %s", named, s.Agent, s.Agent),
+			Hint:    fmt.Sprintf("rename the file %s%s, or fix agent:", s.Agent, TestSuffix)})
+	}
 }
 
 func (c *Case) caseName() (string, lint.Pos)     { return c.Name, c.Keys["name"] }
@@ -724,26 +723,10 @@ func outsideHome(path string, cs *Case, h lint.Home) []lint.Diagnostic {
 	if h.Base == "" {
 		return nil
 	}
-	inside := func(p string) bool {
-		for _, root := range []string{h.Base, h.Agents} {
-			if root == "" {
-				continue
-			}
-			abs, err1 := filepath.Abs(p)
-			base, err2 := filepath.Abs(root)
-			if err1 != nil || err2 != nil {
-				return true // cannot tell: no warning
-			}
-			if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				return true
-			}
-		}
-		return false
-	}
 	var out []lint.Diagnostic
 	dir := filepath.Dir(path)
 	for _, k := range []struct{ key, value string }{{"project", cs.Project}, {"context-file", cs.ContextFile}} {
-		if k.value == "" || inside(Resolve(dir, k.value)) {
+		if k.value == "" || insideHome(Resolve(dir, k.value), h) {
 			continue
 		}
 		out = append(out, lint.Diagnostic{Path: path, Pos: cs.Keys[k.key], Rule: RuleOutsideHome, Severity: lint.Warning,
@@ -751,6 +734,25 @@ func outsideHome(path string, cs *Case, h lint.Home) []lint.Diagnostic {
 			Hint:    "keep what a suite reads inside the home, beside the agents folder (not in it)"})
 	}
 	return out
+}
+
+// insideHome says whether path p is inside the home's base folder or its
+// agents folder; when it cannot tell, it says yes (so nothing is warned).
+func insideHome(p string, h lint.Home) bool {
+	for _, root := range []string{h.Base, h.Agents} {
+		if root == "" {
+			continue
+		}
+		abs, err1 := filepath.Abs(p)
+		base, err2 := filepath.Abs(root)
+		if err1 != nil || err2 != nil {
+			return true // cannot tell: no warning
+		}
+		if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Resolve returns path relative to the suite's folder dir, unless it is
@@ -819,21 +821,7 @@ func (r *reader) toolList(v *yaml.Node) (names []string, calls []ToolCall) {
 			}
 			continue
 		}
-		tc := ToolCall{Pos: posOf(item)}
-		r.mapping(item, "a tools item", toolCallKeys, func(key string, k, val *yaml.Node) {
-			switch key {
-			case "name":
-				tc.Name, _ = r.scalar(val, "name")
-				tc.Name = strings.TrimSpace(tc.Name)
-			case "args":
-				var m map[string]any
-				if val.Kind != yaml.MappingNode || val.Decode(&m) != nil {
-					r.add(RuleValue, posOf(val), "args is "+kindName(val)+"; give a mapping of argument names to values", "args: {Path: README.md}")
-					return
-				}
-				tc.Args = m
-			}
-		})
+		tc := r.toolCall(item)
 		if tc.Name == "" {
 			r.add(RuleMissing, tc.Pos, "a tools item has no name", "give name: the tool's name")
 			continue
@@ -844,4 +832,25 @@ func (r *reader) toolList(v *yaml.Node) (names []string, calls []ToolCall) {
 		}
 	}
 	return names, calls
+}
+
+// toolCall reads one {name: N, args: {K: V}} item of expect.tools; args
+// that are not a mapping are reported and left out.
+func (r *reader) toolCall(item *yaml.Node) ToolCall {
+	tc := ToolCall{Pos: posOf(item)}
+	r.mapping(item, "a tools item", toolCallKeys, func(key string, k, val *yaml.Node) {
+		switch key {
+		case "name":
+			tc.Name, _ = r.scalar(val, "name")
+			tc.Name = strings.TrimSpace(tc.Name)
+		case "args":
+			var m map[string]any
+			if val.Kind != yaml.MappingNode || val.Decode(&m) != nil {
+				r.add(RuleValue, posOf(val), "args is "+kindName(val)+"; give a mapping of argument names to values", "args: {Path: README.md}")
+				return
+			}
+			tc.Args = m
+		}
+	})
+	return tc
 }
