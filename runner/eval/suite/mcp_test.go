@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
@@ -46,7 +47,7 @@ func TestHangingMCPServerIsProbedOnceAndReported(t *testing.T) {
 	}))
 	t.Cleanup(hang.Close)
 	t.Cleanup(func() { close(release) })
-	writeFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
+	hometest.WriteFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
   "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "m"}}},
   "Providers": {"mock": {"Type": "openai-compatible", "Endpoint": %q}},
   "McpServers": {"slow": {"Transport": "http", "Url": %q}}
