@@ -244,6 +244,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		return err
 	}
 	var suites []*suitefile.Suite
+	cells := 0 // the cases to run, once on each model of a matrix
 	for _, p := range files {
 		s := suitefile.Load(p)
 		suitefile.Check(s, c)
@@ -251,8 +252,10 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		for i, cs := range s.Cases {
 			names[i] = cs.Name
 		}
+		before := sel.total
 		if sel.take(p, names, s.Broken()) {
 			suites = append(suites, s)
+			cells += (sel.total - before) * matrixWidth(len(models), s)
 		}
 	}
 	if err := sel.done(g); err != nil {
@@ -260,7 +263,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	}
 
 	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
-	progress := newProgressLine(g, sel.total)
+	progress := newProgressLine(g, cells)
 	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == evalreport.Text)
 	start := time.Now()
 	approved, err := parseApprove(f.approve)
@@ -421,6 +424,18 @@ func (op *orderedPrinter) finish(rs []*suite.SuiteResult, took time.Duration) er
 		return op.err
 	}
 	return op.p.Summary(rs, took)
+}
+
+// matrixWidth is how many models each case of s runs on: the command's
+// (given of them), else the suite's models:, else one.
+func matrixWidth(given int, s *suitefile.Suite) int {
+	switch {
+	case given > 0:
+		return given
+	case len(s.Models) > 0:
+		return len(s.Models)
+	}
+	return 1
 }
 
 // progressLine is the progress line on a terminal's stderr: cases done,
