@@ -254,9 +254,11 @@ func checkProjectFolder(project string) error {
 }
 
 // loadTestSuites reads and checks the test suites in files, and keeps
-// those the case selection takes. It fails as sel.done does, when --case
-// or --failed takes nothing.
-func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelection) ([]*suitefile.Suite, error) {
+// those the case selection takes. It returns them and how many cases they
+// run, once on each model of a matrix (models: the number --models
+// gives). It fails as sel.done does, when --case or --failed takes
+// nothing.
+func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelection, models int) ([]*suitefile.Suite, int, error) {
 	var suites []*suitefile.Suite
 	cells := 0 // the cases to run, once on each model of a matrix
 	for _, p := range files {
@@ -269,13 +271,13 @@ func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelect
 		before := sel.total
 		if sel.take(p, names, s.Broken()) {
 			suites = append(suites, s)
-			cells += (sel.total - before) * matrixWidth(len(models), s)
+			cells += (sel.total - before) * matrixWidth(models, s)
 		}
 	}
 	if err := sel.done(g); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return suites, nil
+	return suites, cells, nil
 }
 
 // testSuitesRun is agentdesk test's run step, once the flags are checked:
@@ -317,7 +319,7 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 	if err != nil {
 		return err
 	}
-	suites, err := loadTestSuites(g, c, files, sel)
+	suites, cells, err := loadTestSuites(g, c, files, sel, len(models))
 	if err != nil {
 		return err
 	}
