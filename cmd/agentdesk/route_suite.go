@@ -19,7 +19,7 @@ func runRouteSuites(cmd *cobra.Command, g *globals, f routeFlags, paths []string
 	mode, err := evalrec.ModeFor(f.record, f.offline)
 	switch {
 	case err != nil:
-		return usageErrorf("%v", err)
+		return usageErrorf("%w", err)
 	case f.showRequest || changed("system-file") || changed("audience") || changed("model-role"):
 		return usageErrorf("a suite says its audience, preamble-file and model-role itself: leave out --show-request, --system-file, --audience and --model-role")
 	case f.jobs < 1:

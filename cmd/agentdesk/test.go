@@ -163,7 +163,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error {
 	mode, err := evalrec.ModeFor(f.record, f.offline)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return usageErrorf("%w", err)
 	}
 	if f.failed && f.demo {
 		return usageErrorf("--failed reads the last run of your suites; the demo keeps none: leave out --demo or --failed")
