@@ -46,46 +46,55 @@ func (r *reader) mocks(v *yaml.Node) []Mock {
 	}
 	var out []Mock
 	for _, item := range v.Content {
-		m := Mock{Pos: posOf(item)}
 		if item.Kind != yaml.MappingNode {
-			r.add(RuleMock, m.Pos, "a mocks item is "+kindName(item)+"; give {tool, args, result} or {tool, args, error}", "")
+			r.add(RuleMock, posOf(item), "a mocks item is "+kindName(item)+"; give {tool, args, result} or {tool, args, error}", "")
 			continue
 		}
-		hasResult := false
-		r.mapping(item, "a mocks item", mockKeys, func(key string, k, val *yaml.Node) {
-			switch key {
-			case "tool":
-				m.Tool, _ = r.scalar(val, "tool")
-				m.Tool = strings.TrimSpace(m.Tool)
-			case "args":
-				var a map[string]any
-				if val.Kind != yaml.MappingNode || val.Decode(&a) != nil {
-					r.add(RuleMock, posOf(val), "args is "+kindName(val)+"; give a mapping of argument names to values", `args: {Url: "https://example.test/*"}`)
-					return
-				}
-				m.Args = a
-			case "result":
-				m.Result, _ = r.scalar(val, "result")
-				hasResult = true
-			case "error":
-				m.Error, _ = r.scalar(val, "error")
-				m.IsError = true
-			}
-		})
-		switch {
-		case m.Tool == "":
-			r.add(RuleMock, m.Pos, "a mocks item has no tool", "give tool: the tool's name as the model calls it")
-			continue
-		case hasResult && m.IsError:
-			r.add(RuleMock, m.Pos, fmt.Sprintf("the mock of %s gives both result and error", m.Tool), "keep one: result for a success, error for a failure")
-			continue
-		case !hasResult && !m.IsError:
-			r.add(RuleMock, m.Pos, fmt.Sprintf("the mock of %s gives neither result nor error", m.Tool), `add result: "..." (what the tool returns) or error: "..."`)
-			continue
+		if m, ok := r.mock(item); ok {
+			out = append(out, m)
 		}
-		out = append(out, m)
 	}
 	return out
+}
+
+// mock reads one {tool, args, result} or {tool, args, error} item of
+// mocks:; ok is false when it has no tool, or not exactly one of result
+// and error (reported).
+func (r *reader) mock(item *yaml.Node) (m Mock, ok bool) {
+	m = Mock{Pos: posOf(item)}
+	hasResult := false
+	r.mapping(item, "a mocks item", mockKeys, func(key string, k, val *yaml.Node) {
+		switch key {
+		case "tool":
+			m.Tool, _ = r.scalar(val, "tool")
+			m.Tool = strings.TrimSpace(m.Tool)
+		case "args":
+			var a map[string]any
+			if val.Kind != yaml.MappingNode || val.Decode(&a) != nil {
+				r.add(RuleMock, posOf(val), "args is "+kindName(val)+"; give a mapping of argument names to values", `args: {Url: "https://example.test/*"}`)
+				return
+			}
+			m.Args = a
+		case "result":
+			m.Result, _ = r.scalar(val, "result")
+			hasResult = true
+		case "error":
+			m.Error, _ = r.scalar(val, "error")
+			m.IsError = true
+		}
+	})
+	switch {
+	case m.Tool == "":
+		r.add(RuleMock, m.Pos, "a mocks item has no tool", "give tool: the tool's name as the model calls it")
+		return m, false
+	case hasResult && m.IsError:
+		r.add(RuleMock, m.Pos, fmt.Sprintf("the mock of %s gives both result and error", m.Tool), "keep one: result for a success, error for a failure")
+		return m, false
+	case !hasResult && !m.IsError:
+		r.add(RuleMock, m.Pos, fmt.Sprintf("the mock of %s gives neither result nor error", m.Tool), `add result: "..." (what the tool returns) or error: "..."`)
+		return m, false
+	}
+	return m, true
 }
 
 // changes reads expect: changes:.

@@ -113,27 +113,12 @@ func ParseRoute(path string, data []byte) *RouteSuite {
 	var t templated
 	r.mapping(root, "the suite", routeSuiteKeys, func(key string, k, v *yaml.Node) {
 		s.Keys[key] = posOf(v)
+		if t.key(key, v) {
+			return
+		}
 		switch key {
-		case "vars":
-			t.vars, t.varsKey = v, posOf(v)
-		case "vars-file":
-			t.varsFile, t.fileKey = v, posOf(v)
-		case "template":
-			t.template = v
 		case "audience":
-			if a, ok := r.scalar(v, key); ok && strings.TrimSpace(a) != "" {
-				a = strings.TrimSpace(a)
-				i := slices.IndexFunc([]string{"Personal", "Team", "Public"}, func(x string) bool { return strings.EqualFold(x, a) })
-				switch {
-				case i < 0:
-					r.add(RuleValue, posOf(v), fmt.Sprintf("audience %q is not an audience", a), "use Personal or Team")
-				case i == 2:
-					r.add(RuleValue, posOf(v), "audience Public has no [available-subagents] layer and refuses spawn_agent: the frontline cannot delegate there", "use Personal or Team")
-				default:
-					s.Audience = []string{"Personal", "Team"}[i]
-				}
-				s.AudiencePos = posOf(v)
-			}
+			r.routeAudience(s, v)
 		case "preamble-file":
 			s.PreambleFile, _ = r.scalar(v, key)
 			s.PreambleFile = strings.TrimSpace(s.PreambleFile)
@@ -153,14 +138,8 @@ func ParseRoute(path string, data []byte) *RouteSuite {
 	}
 	taken := explicitNames(nodes)
 	gens := r.expand(t, path, taken)
-	if t.varsFile != nil && t.varsFile.Kind == yaml.ScalarNode && strings.TrimSpace(t.varsFile.Value) != "" {
-		s.VarsFile = Resolve(filepath.Dir(path), strings.TrimSpace(t.varsFile.Value))
-	}
-	all := slices.Clip(nodes)
-	for _, g := range gens {
-		all = append(all, g.node)
-	}
-	s.Cases = readCases(r, all, func(n *yaml.Node, i int) (*RouteCase, bool) {
+	s.VarsFile = t.varsFilePath(path)
+	s.Cases = readCases(r, withGenerated(nodes, gens), func(n *yaml.Node, i int) (*RouteCase, bool) {
 		var g *generated
 		if i > len(nodes) {
 			g = &gens[i-len(nodes)-1]
@@ -177,6 +156,27 @@ func ParseRoute(path string, data []byte) *RouteSuite {
 
 func (c *RouteCase) caseName() (string, lint.Pos)     { return c.Name, c.Keys["name"] }
 func (c *RouteCase) setProblems(ds []lint.Diagnostic) { c.Problems = ds }
+
+// routeAudience reads a routing suite's audience into s: Personal or
+// Team, in any case. Public, which cannot delegate, and any other value
+// are reported and leave the default; an empty one is ignored.
+func (r *reader) routeAudience(s *RouteSuite, v *yaml.Node) {
+	a, ok := r.scalar(v, "audience")
+	a = strings.TrimSpace(a)
+	if !ok || a == "" {
+		return
+	}
+	i := slices.IndexFunc([]string{"Personal", "Team", "Public"}, func(x string) bool { return strings.EqualFold(x, a) })
+	switch {
+	case i < 0:
+		r.add(RuleValue, posOf(v), fmt.Sprintf("audience %q is not an audience", a), "use Personal or Team")
+	case i == 2:
+		r.add(RuleValue, posOf(v), "audience Public has no [available-subagents] layer and refuses spawn_agent: the frontline cannot delegate there", "use Personal or Team")
+	default:
+		s.Audience = []string{"Personal", "Team"}[i]
+	}
+	s.AudiencePos = posOf(v)
+}
 
 // samples reads a samples value: 1 to MaxRepeat.
 func (r *reader) samples(v *yaml.Node) (int, bool) {
@@ -259,12 +259,8 @@ func (r *reader) routeCase(n *yaml.Node, i, samples int, taken map[string]bool) 
 			c.Expect, _ = r.scalar(v, key)
 			c.Expect = strings.TrimSpace(c.Expect)
 		case "min-rate":
-			if f, ok := r.number(v, key); ok {
-				if f <= 0 || f > 1 {
-					r.add(RuleValue, posOf(v), fmt.Sprintf("min-rate is %v; give the share of samples that must pick the agent, above 0 and at most 1 (0.8 for 80%%)", f), "")
-				} else {
-					c.MinRate = f
-				}
+			if f, ok := r.minRate(v); ok {
+				c.MinRate = f
 			}
 		case "samples":
 			if n, ok := r.samples(v); ok {
@@ -290,6 +286,20 @@ func (r *reader) routeCase(n *yaml.Node, i, samples int, taken map[string]bool) 
 	return c
 }
 
+// minRate reads a routing case's min-rate: a share above 0 and at most
+// 1; ok is false when v is not one (one out of range is reported).
+func (r *reader) minRate(v *yaml.Node) (float64, bool) {
+	f, ok := r.number(v, "min-rate")
+	if !ok {
+		return 0, false
+	}
+	if f <= 0 || f > 1 {
+		r.add(RuleValue, posOf(v), fmt.Sprintf("min-rate is %v; give the share of samples that must pick the agent, above 0 and at most 1 (0.8 for 80%%)", f), "")
+		return 0, false
+	}
+	return f, true
+}
+
 // CheckRoute adds the findings that need the catalog and the disk: an
 // expected agent that is not in the layer (unknown, rejected, or internal;
 // with did-you-mean), a preamble-file that cannot be read (its text goes
@@ -297,19 +307,7 @@ func (r *reader) routeCase(n *yaml.Node, i, samples int, taken map[string]bool) 
 func CheckRoute(s *RouteSuite, c *lint.Catalog) {
 	r := &reader{path: s.Path}
 	if s.PreambleFile != "" {
-		p := s.PreambleFile
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(filepath.Dir(s.Path), p)
-		}
-		data, err := ReadSideFile(p, MaxFileSize)
-		switch {
-		case err != nil:
-			r.add(RuleFile, s.Keys["preamble-file"], fmt.Sprintf("preamble-file %s cannot be read: %v", s.PreambleFile, err), "give a file beside the suite, or leave the key out for agentdesk's neutral preamble")
-		case strings.TrimSpace(string(data)) == "":
-			r.add(RuleValue, s.Keys["preamble-file"], fmt.Sprintf("preamble-file %s is empty", s.PreambleFile), "write the frontline's preamble in it, or leave the key out")
-		default:
-			s.Preamble = lint.DecodeText(data)
-		}
+		r.readPreamble(s)
 	}
 	if c != nil {
 		var listed []string
@@ -319,27 +317,52 @@ func CheckRoute(s *RouteSuite, c *lint.Catalog) {
 			}
 		}
 		for _, cs := range s.Cases {
-			before := len(r.diags)
 			if cs.Expect == "" || strings.EqualFold(cs.Expect, RouteNone) {
 				continue
 			}
-			pos := cs.Keys["expect"]
-			switch f := c.Agent(cs.Expect); {
-			case f != nil && !f.Def.UserFacing():
-				r.add(RuleAgent, pos, fmt.Sprintf("agent %q is internal: the layer hides it, and spawn_agent refuses it", cs.Expect), "expect a user-facing agent, or none")
-			case f == nil && c.RejectedAgent(cs.Expect) != nil:
-				rf := c.RejectedAgent(cs.Expect)
-				r.add(RuleAgent, pos, fmt.Sprintf("agent %q at %s is rejected: %s", cs.Expect, rf.Path, rf.Reason), "fix the definition (agentdesk lint shows why)")
-			case f == nil:
-				hint := "expect an agent the layer lists, or none"
-				if m := suggest(cs.Expect, append(listed, RouteNone)); m != "" {
-					hint = fmt.Sprintf("did you mean '%s'?", m)
-				}
-				r.add(RuleAgent, pos, fmt.Sprintf("agent %q is not loaded", cs.Expect), hint)
-			}
+			before := len(r.diags)
+			r.checkExpected(cs, c, listed)
 			cs.Problems = append(cs.Problems, r.diags[before:]...)
 		}
 	}
 	s.Diagnostics = appendNew(s.Diagnostics, r.diags) // a template's rows share its findings
 	lint.SortDiagnostics(s.Diagnostics)
+}
+
+// readPreamble reads s's preamble-file (relative to the suite) into
+// s.Preamble, and reports one that cannot be read or is empty.
+func (r *reader) readPreamble(s *RouteSuite) {
+	p := s.PreambleFile
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(s.Path), p)
+	}
+	data, err := ReadSideFile(p, MaxFileSize)
+	switch {
+	case err != nil:
+		r.add(RuleFile, s.Keys["preamble-file"], fmt.Sprintf("preamble-file %s cannot be read: %v", s.PreambleFile, err), "give a file beside the suite, or leave the key out for agentdesk's neutral preamble")
+	case strings.TrimSpace(string(data)) == "":
+		r.add(RuleValue, s.Keys["preamble-file"], fmt.Sprintf("preamble-file %s is empty", s.PreambleFile), "write the frontline's preamble in it, or leave the key out")
+	default:
+		s.Preamble = lint.DecodeText(data)
+	}
+}
+
+// checkExpected reports a routing case whose expected agent the layer
+// does not list: internal, rejected, or not loaded (with the nearest of
+// listed, the user-facing agents, or none).
+func (r *reader) checkExpected(cs *RouteCase, c *lint.Catalog, listed []string) {
+	pos := cs.Keys["expect"]
+	switch f := c.Agent(cs.Expect); {
+	case f != nil && !f.Def.UserFacing():
+		r.add(RuleAgent, pos, fmt.Sprintf("agent %q is internal: the layer hides it, and spawn_agent refuses it", cs.Expect), "expect a user-facing agent, or none")
+	case f == nil && c.RejectedAgent(cs.Expect) != nil:
+		rf := c.RejectedAgent(cs.Expect)
+		r.add(RuleAgent, pos, fmt.Sprintf("agent %q at %s is rejected: %s", cs.Expect, rf.Path, rf.Reason), "fix the definition (agentdesk lint shows why)")
+	case f == nil:
+		hint := "expect an agent the layer lists, or none"
+		if m := suggest(cs.Expect, append(listed, RouteNone)); m != "" {
+			hint = fmt.Sprintf("did you mean '%s'?", m)
+		}
+		r.add(RuleAgent, pos, fmt.Sprintf("agent %q is not loaded", cs.Expect), hint)
+	}
 }

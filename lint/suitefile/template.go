@@ -38,6 +38,41 @@ type templated struct {
 	varsKey, fileKey lint.Pos
 }
 
+// key takes a suite's key that belongs to its template (template, vars,
+// vars-file) with its value v, and says whether it was one.
+func (t *templated) key(key string, v *yaml.Node) bool {
+	switch key {
+	case "vars":
+		t.vars, t.varsKey = v, posOf(v)
+	case "vars-file":
+		t.varsFile, t.fileKey = v, posOf(v)
+	case "template":
+		t.template = v
+	default:
+		return false
+	}
+	return true
+}
+
+// varsFilePath is the vars-file's path, resolved against the folder of
+// the suite at path, or "" when none is named.
+func (t *templated) varsFilePath(path string) string {
+	if t.varsFile == nil || t.varsFile.Kind != yaml.ScalarNode || strings.TrimSpace(t.varsFile.Value) == "" {
+		return ""
+	}
+	return Resolve(filepath.Dir(path), strings.TrimSpace(t.varsFile.Value))
+}
+
+// withGenerated returns the suite's written case nodes followed by the
+// nodes of the cases generated from rows.
+func withGenerated(nodes []*yaml.Node, gens []generated) []*yaml.Node {
+	all := slices.Clip(nodes)
+	for _, g := range gens {
+		all = append(all, g.node)
+	}
+	return all
+}
+
 // generated is one case made from a row: its node (the template with the
 // row's values) and the row.
 type generated struct {
@@ -54,6 +89,58 @@ type generated struct {
 // use in the template), a row without a variable the template uses (at
 // the row), a template with no rows or rows with no template.
 func (r *reader) expand(t templated, path string, taken map[string]bool) []generated {
+	rows := r.templateRows(t, path)
+	if len(rows) == 0 {
+		return nil
+	}
+	if t.template.Kind != yaml.MappingNode {
+		r.add(RuleYAML, posOf(t.template), "template is "+kindName(t.template)+"; give a case: a mapping of task, expect, ...", "")
+		return nil
+	}
+	defined, names := rowVariables(rows)
+	used, undefined := r.templateVariables(t.template, defined, names)
+	if undefined {
+		return nil
+	}
+	hasName := false
+	for i := 0; i+1 < len(t.template.Content); i += 2 {
+		hasName = hasName || t.template.Content[i].Value == "name"
+	}
+	out := make([]generated, 0, len(rows))
+	for i, row := range rows {
+		g := generated{row: row, missing: row.missing(names, used)}
+		g.node = fill(t.template, row.Values)
+		name := ""
+		if hasName {
+			name = filledName(g.node)
+		}
+		if name == "" {
+			name = rowName(row, i+1)
+		}
+		name = unique(name, i+1, taken)
+		setName(g.node, name, hasName)
+		out = append(out, g)
+	}
+	return out
+}
+
+// missing returns those of names (in their order) that the template
+// uses and the row does not define.
+func (row Row) missing(names []string, used map[string]bool) []string {
+	var out []string
+	for _, n := range names {
+		if _, ok := row.Values[n]; !ok && used[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// templateRows returns the rows to fill t's template with, from vars: or
+// the vars-file (relative to the suite path). It reports rows without a
+// template, a template without rows and rows given twice, and returns none
+// for them.
+func (r *reader) templateRows(t templated, path string) []Row {
 	if t.template == nil {
 		for _, k := range []struct {
 			n   *yaml.Node
@@ -65,28 +152,24 @@ func (r *reader) expand(t templated, path string, taken map[string]bool) []gener
 		}
 		return nil
 	}
-	var rows []Row
 	switch {
 	case t.vars != nil && t.varsFile != nil:
 		r.add(RuleTemplate, t.fileKey, "the suite has both vars: and vars-file:", "give the rows in one of them")
 		return nil
 	case t.vars != nil:
-		rows = r.inlineRows(t.vars)
+		return r.inlineRows(t.vars)
 	case t.varsFile != nil:
-		rows = r.fileRows(t.varsFile, path)
+		return r.fileRows(t.varsFile, path)
 	default:
 		r.add(RuleTemplate, posOf(t.template), "the template has no rows to fill it with", "add vars: (a list of rows) or vars-file: cases.jsonl or cases.csv")
 		return nil
 	}
-	if len(rows) == 0 {
-		return nil
-	}
-	if t.template.Kind != yaml.MappingNode {
-		r.add(RuleYAML, posOf(t.template), "template is "+kindName(t.template)+"; give a case: a mapping of task, expect, ...", "")
-		return nil
-	}
-	defined := map[string]bool{}
-	var names []string
+}
+
+// rowVariables returns the variables any of rows defines, as a set and in
+// the order they first appear.
+func rowVariables(rows []Row) (defined map[string]bool, names []string) {
+	defined = map[string]bool{}
 	for _, row := range rows {
 		for _, n := range row.Names {
 			if !defined[n] {
@@ -95,55 +178,42 @@ func (r *reader) expand(t templated, path string, taken map[string]bool) []gener
 			}
 		}
 	}
-	// A variable no row defines is reported where the template uses it.
-	used := map[string]bool{}
-	undefined := false
-	walkScalars(t.template, func(n *yaml.Node) {
+	return defined, names
+}
+
+// templateVariables returns the variables template uses, and reports each
+// use of one that no row defines (defined; names in order, for the hint),
+// where the template uses it. undefined says whether there was one.
+func (r *reader) templateVariables(template *yaml.Node, defined map[string]bool, names []string) (used map[string]bool, undefined bool) {
+	used = map[string]bool{}
+	walkScalars(template, func(n *yaml.Node) {
 		for _, m := range placeholder.FindAllStringSubmatchIndex(n.Value, -1) {
 			name := n.Value[m[2]:m[3]]
 			used[name] = true
-			if !defined[name] {
-				undefined = true
-				hint := "the rows define " + strings.Join(names, ", ")
-				if s := suggest(name, names); s != "" {
-					hint = fmt.Sprintf("did you mean '%s'?", s)
-				}
-				r.add(RuleTemplate, placeholderPos(n, m[0]), fmt.Sprintf("the template uses {{%s}}, which no row defines", name), hint)
+			if defined[name] {
+				continue
 			}
+			undefined = true
+			hint := "the rows define " + strings.Join(names, ", ")
+			if s := suggest(name, names); s != "" {
+				hint = fmt.Sprintf("did you mean '%s'?", s)
+			}
+			r.add(RuleTemplate, placeholderPos(n, m[0]), fmt.Sprintf("the template uses {{%s}}, which no row defines", name), hint)
 		}
 	})
-	if undefined {
-		return nil
-	}
-	hasName := false
-	for i := 0; i+1 < len(t.template.Content); i += 2 {
-		hasName = hasName || t.template.Content[i].Value == "name"
-	}
-	out := make([]generated, 0, len(rows))
-	for i, row := range rows {
-		g := generated{row: row}
-		for _, n := range names {
-			if _, ok := row.Values[n]; !ok && used[n] {
-				g.missing = append(g.missing, n)
-			}
+	return used, undefined
+}
+
+// filledName returns the name: a filled case mapping gives itself
+// (trimmed; the last, if given twice), or "" without a text one.
+func filledName(node *yaml.Node) string {
+	name := ""
+	for j := 0; j+1 < len(node.Content); j += 2 {
+		if k, v := node.Content[j], node.Content[j+1]; k.Value == "name" && v.Kind == yaml.ScalarNode {
+			name = strings.TrimSpace(v.Value)
 		}
-		g.node = fill(t.template, row.Values)
-		name := ""
-		if hasName {
-			for j := 0; j+1 < len(g.node.Content); j += 2 {
-				if k, v := g.node.Content[j], g.node.Content[j+1]; k.Value == "name" && v.Kind == yaml.ScalarNode {
-					name = strings.TrimSpace(v.Value)
-				}
-			}
-		}
-		if name == "" {
-			name = rowName(row, i+1)
-		}
-		name = unique(name, i+1, taken)
-		setName(g.node, name, hasName)
-		out = append(out, g)
 	}
-	return out
+	return name
 }
 
 // inlineRows reads vars: a list of mappings of values.
@@ -159,39 +229,49 @@ func (r *reader) inlineRows(v *yaml.Node) []Row {
 	var rows []Row
 	ok := true
 	for i, n := range v.Content {
-		row := Row{Path: r.path, Pos: posOf(n)}
 		if n.Kind != yaml.MappingNode {
 			r.add(RuleVars, posOf(n), fmt.Sprintf("row %d of vars is %s; give a mapping of names to values", i+1, kindName(n)), "- {port: 8080, file: main.go}")
 			ok = false
 			continue
 		}
-		for j := 0; j+1 < len(n.Content); j += 2 {
-			k, val := n.Content[j], n.Content[j+1]
-			if !varName.MatchString(k.Value) {
-				r.add(RuleVars, posOf(k), fmt.Sprintf("row %d of vars names a variable %q; names are letters, digits and _ (not first a digit)", i+1, k.Value), "")
-				ok = false
-				continue
-			}
-			if val.Kind != yaml.ScalarNode {
-				r.add(RuleVars, posOf(val), fmt.Sprintf("%s in row %d of vars is %s; give text or a number", k.Value, i+1, kindName(val)), "")
-				ok = false
-				continue
-			}
-			text := val.Value
-			if val.Tag == "!!null" {
-				text = ""
-			}
-			if !row.set(k.Value, text) {
-				r.add(RuleVars, posOf(k), fmt.Sprintf("row %d of vars has %s twice", i+1, k.Value), "keep one of them")
-				ok = false
-			}
-		}
+		row, rowOK := r.inlineRow(n, i+1)
+		ok = ok && rowOK
 		rows = append(rows, row)
 	}
 	if !ok {
 		return nil
 	}
 	return rows
+}
+
+// inlineRow reads row number i of vars:, a mapping of variable names to
+// text or numbers. ok is false when a name, a value or a repeated name
+// was reported.
+func (r *reader) inlineRow(n *yaml.Node, i int) (row Row, ok bool) {
+	row = Row{Path: r.path, Pos: posOf(n)}
+	ok = true
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		k, val := n.Content[j], n.Content[j+1]
+		if !varName.MatchString(k.Value) {
+			r.add(RuleVars, posOf(k), fmt.Sprintf("row %d of vars names a variable %q; names are letters, digits and _ (not first a digit)", i, k.Value), "")
+			ok = false
+			continue
+		}
+		if val.Kind != yaml.ScalarNode {
+			r.add(RuleVars, posOf(val), fmt.Sprintf("%s in row %d of vars is %s; give text or a number", k.Value, i, kindName(val)), "")
+			ok = false
+			continue
+		}
+		text := val.Value
+		if val.Tag == "!!null" {
+			text = ""
+		}
+		if !row.set(k.Value, text) {
+			r.add(RuleVars, posOf(k), fmt.Sprintf("row %d of vars has %s twice", i, k.Value), "keep one of them")
+			ok = false
+		}
+	}
+	return row, ok
 }
 
 // fileRows reads vars-file: the rows of a .jsonl or .csv file relative to

@@ -248,22 +248,12 @@ func Parse(path string, data []byte) *Suite {
 	var suiteMocks []Mock
 	var suiteApprove []ApprovePattern
 	r.mapping(root, "the suite", suiteKeys, func(key string, k, v *yaml.Node) {
+		if t.key(key, v) {
+			return
+		}
 		switch key {
-		case "vars":
-			t.vars, t.varsKey = v, posOf(v)
-		case "vars-file":
-			t.varsFile, t.fileKey = v, posOf(v)
-		case "template":
-			t.template = v
 		case "agent":
-			if a, ok := r.scalar(v, "agent"); ok && strings.TrimSpace(a) != "" {
-				s.Agent, s.AgentPos = strings.TrimSpace(a), posOf(v)
-				if named := AgentFromPath(path); s.Agent != named {
-					r.diags = append(r.diags, lint.Diagnostic{Path: path, Pos: s.AgentPos, Rule: RuleAgentName, Severity: lint.Warning,
-						Message: fmt.Sprintf("the file name says %s, agent: says %s: the suite tests %s", named, s.Agent, s.Agent),
-						Hint:    fmt.Sprintf("rename the file %s%s, or fix agent:", s.Agent, TestSuffix)})
-				}
-			}
+			r.suiteAgent(s, v)
 		case "audience":
 			s.Audience = r.audience(v)
 		case "models":
@@ -281,14 +271,8 @@ func Parse(path string, data []byte) *Suite {
 		nodes = r.caseNodes(root, cases, "a name and a task")
 	}
 	gens := r.expand(t, path, caseNames(nodes))
-	if t.varsFile != nil && t.varsFile.Kind == yaml.ScalarNode && strings.TrimSpace(t.varsFile.Value) != "" {
-		s.VarsFile = Resolve(filepath.Dir(path), strings.TrimSpace(t.varsFile.Value))
-	}
-	all := slices.Clip(nodes)
-	for _, g := range gens {
-		all = append(all, g.node)
-	}
-	s.Cases = readCases(r, all, func(n *yaml.Node, i int) (*Case, bool) {
+	s.VarsFile = t.varsFilePath(path)
+	s.Cases = readCases(r, withGenerated(nodes, gens), func(n *yaml.Node, i int) (*Case, bool) {
 		if i <= len(nodes) {
 			c := r.testCase(n, i)
 			if c != nil {
@@ -308,6 +292,21 @@ func Parse(path string, data []byte) *Suite {
 		return c, c != nil
 	})
 	return s
+}
+
+// suiteAgent reads a suite's agent: into s, and warns when it differs
+// from the agent its file name says. An empty one is ignored.
+func (r *reader) suiteAgent(s *Suite, v *yaml.Node) {
+	a, ok := r.scalar(v, "agent")
+	if !ok || strings.TrimSpace(a) == "" {
+		return
+	}
+	s.Agent, s.AgentPos = strings.TrimSpace(a), posOf(v)
+	if named := AgentFromPath(s.Path); s.Agent != named {
+		r.diags = append(r.diags, lint.Diagnostic{Path: s.Path, Pos: s.AgentPos, Rule: RuleAgentName, Severity: lint.Warning,
+			Message: fmt.Sprintf("the file name says %s, agent: says %s: the suite tests %s", named, s.Agent, s.Agent),
+			Hint:    fmt.Sprintf("rename the file %s%s, or fix agent:", s.Agent, TestSuffix)})
+	}
 }
 
 func (c *Case) caseName() (string, lint.Pos)     { return c.Name, c.Keys["name"] }
@@ -341,20 +340,12 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 		case "audience":
 			c.Audience = r.audience(v)
 		case "repeat":
-			if n, ok := r.integer(v, key); ok {
-				if n < 1 || n > MaxRepeat {
-					r.add(RuleValue, posOf(v), fmt.Sprintf("repeat is %d; give 1 to %d samples", n, MaxRepeat), "")
-				} else {
-					c.Repeat = n
-				}
+			if n, ok := r.repeat(v); ok {
+				c.Repeat = n
 			}
 		case "pass-rate":
-			if f, ok := r.number(v, key); ok {
-				if f <= 0 || f > 1 {
-					r.add(RuleValue, posOf(v), fmt.Sprintf("pass-rate is %v; give the share of samples that must pass, above 0 and at most 1 (0.8 for 80%%)", f), "")
-				} else {
-					c.PassRate = f
-				}
+			if f, ok := r.passRate(v); ok {
+				c.PassRate = f
 			}
 		case "expect":
 			expect = v
@@ -368,15 +359,56 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 		return nil
 	}
 	r.nameCase(&c.Name, c.Keys, c.Pos, what)
+	r.checkTask(c)
+	if expect != nil {
+		r.expect(c, expect)
+	}
+	r.checkNeedsProject(c)
+	return c
+}
+
+// repeat reads a case's repeat: 1 to MaxRepeat samples; ok is false when
+// v is not one (one out of range is reported).
+func (r *reader) repeat(v *yaml.Node) (int, bool) {
+	n, ok := r.integer(v, "repeat")
+	if !ok {
+		return 0, false
+	}
+	if n < 1 || n > MaxRepeat {
+		r.add(RuleValue, posOf(v), fmt.Sprintf("repeat is %d; give 1 to %d samples", n, MaxRepeat), "")
+		return 0, false
+	}
+	return n, true
+}
+
+// passRate reads a case's pass-rate: a share above 0 and at most 1; ok is
+// false when v is not one (one out of range is reported).
+func (r *reader) passRate(v *yaml.Node) (float64, bool) {
+	f, ok := r.number(v, "pass-rate")
+	if !ok {
+		return 0, false
+	}
+	if f <= 0 || f > 1 {
+		r.add(RuleValue, posOf(v), fmt.Sprintf("pass-rate is %v; give the share of samples that must pass, above 0 and at most 1 (0.8 for 80%%)", f), "")
+		return 0, false
+	}
+	return f, true
+}
+
+// checkTask reports a case without a task, and one with both context and
+// context-file.
+func (r *reader) checkTask(c *Case) {
 	if strings.TrimSpace(c.Task) == "" {
 		r.add(RuleMissing, keyPos(c.Keys, "task", c.Pos), fmt.Sprintf("case %q has no task", c.Name), "add task: what the agent is asked to do")
 	}
 	if c.Context != "" && c.ContextFile != "" {
 		r.add(RuleValue, c.Keys["context-file"], fmt.Sprintf("case %q has both context and context-file", c.Name), "give one of them")
 	}
-	if expect != nil {
-		r.expect(c, expect)
-	}
+}
+
+// checkNeedsProject reports a case that expects tool calls or changes but
+// has no project, so that it could never pass.
+func (r *reader) checkNeedsProject(c *Case) {
 	if len(c.Expect.Tools) > 0 && strings.TrimSpace(c.Project) == "" {
 		// A trial without a project offers no tools: the case could
 		// never pass.
@@ -385,92 +417,149 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 	if len(c.Expect.Changes) > 0 && strings.TrimSpace(c.Project) == "" {
 		r.add(RuleChange, keyPos(c.Keys, "expect.changes", c.Pos), fmt.Sprintf("case %q expects changes but has no project: nothing can change", c.Name), "add project: the folder the agent works in")
 	}
-	return c
 }
 
 // expect reads a case's expect.
 func (r *reader) expect(c *Case, n *yaml.Node) {
-	e := &c.Expect
 	r.mapping(n, fmt.Sprintf("the expect of case %q", c.Name), expectKeys, func(key string, k, v *yaml.Node) {
 		c.Keys["expect."+key] = posOf(v)
-		switch key {
-		case "outcome":
-			if s, ok := r.scalar(v, key); ok {
-				i := slices.IndexFunc(vocab.Outcomes, func(o string) bool { return strings.EqualFold(o, strings.TrimSpace(s)) })
-				if i < 0 {
-					r.add(RuleValue, posOf(v), fmt.Sprintf("outcome %q is not an outcome", s), "use Completed, Partial or Failed")
-				} else {
-					e.Outcome = vocab.Outcomes[i]
-				}
-			}
-		case "reason":
-			if s, ok := r.scalar(v, key); ok {
-				s = strings.TrimSpace(s)
-				if old, renamed := vocab.RenamedReasons[s]; renamed {
-					hint := fmt.Sprintf("did you mean '%s'? %s", old.Now, old.Why)
-					if old.Now == "" {
-						hint = old.Why + ": remove the expectation, or expect another reason: " + strings.Join(vocab.Reasons, ", ")
-					}
-					r.add(RuleValue, posOf(v), fmt.Sprintf("reason %q is not a reason a run ends with any more", s), hint)
-				} else if !slices.Contains(vocab.Reasons, s) {
-					hint := "reasons: " + strings.Join(vocab.Reasons, ", ")
-					if m := suggest(s, vocab.Reasons); m != "" {
-						hint = fmt.Sprintf("did you mean '%s'?", m)
-					}
-					r.add(RuleValue, posOf(v), fmt.Sprintf("reason %q is not a reason a run ends with", s), hint)
-				} else {
-					e.Reason = s
-				}
-			}
-		case "contains":
-			e.Contains, _ = r.list(v, key)
-		case "not-contains":
-			e.NotContains, _ = r.list(v, key)
-		case "matches":
-			exprs, _ := r.list(v, key)
-			for i, x := range exprs {
-				re, err := regexp.Compile(x)
-				if err != nil {
-					pos := posOf(v)
-					if v.Kind == yaml.SequenceNode {
-						pos = posOf(v.Content[i])
-					}
-					r.add(RuleRegexp, pos, fmt.Sprintf("matches %q is not a valid RE2 expression: %s", x, strings.TrimPrefix(err.Error(), "error parsing regexp: ")), "RE2 has no look-around or back-references; (?i) ignores case")
-					continue
-				}
-				e.Matches = append(e.Matches, re)
-			}
-		case "tools":
-			e.Tools, e.ToolCalls = r.toolList(v)
-		case "no-tools":
-			e.NoTools, _ = r.list(v, key)
-		case "max-tool-calls", "max-output-tokens":
-			if n, ok := r.integer(v, key); ok {
-				if n < 0 {
-					r.add(RuleValue, posOf(v), fmt.Sprintf("%s is %d; give 0 or more", key, n), "")
-				} else if key == "max-tool-calls" {
-					e.MaxToolCalls = n
-				} else {
-					e.MaxOutputTokens = n
-				}
-			}
-		case "max-seconds":
-			if f, ok := r.number(v, key); ok {
-				if f <= 0 || math.IsInf(f, 0) {
-					r.add(RuleValue, posOf(v), fmt.Sprintf("max-seconds is %v; give a number of seconds above 0", f), "")
-				} else {
-					e.MaxSeconds = f
-				}
-			}
-		case "judge":
-			e.Judge, _ = r.scalar(v, key)
-			e.Judge = strings.TrimSpace(e.Judge)
-		case "command":
-			e.Command = r.command(v)
-		case "changes":
-			e.Changes = r.changes(v)
-		}
+		r.expectKey(&c.Expect, key, v)
 	})
+}
+
+// expectKey reads the value v of one key of a case's expect into e. A
+// value that is not valid is reported and leaves e's default.
+func (r *reader) expectKey(e *Expect, key string, v *yaml.Node) {
+	switch key {
+	case "outcome":
+		if o, ok := r.outcome(v); ok {
+			e.Outcome = o
+		}
+	case "reason":
+		if s, ok := r.reason(v); ok {
+			e.Reason = s
+		}
+	case "contains":
+		e.Contains, _ = r.list(v, key)
+	case "not-contains":
+		e.NotContains, _ = r.list(v, key)
+	case "matches":
+		e.Matches = append(e.Matches, r.matches(v)...)
+	case "tools":
+		e.Tools, e.ToolCalls = r.toolList(v)
+	case "no-tools":
+		e.NoTools, _ = r.list(v, key)
+	case "max-tool-calls":
+		if n, ok := r.atLeastZero(v, key); ok {
+			e.MaxToolCalls = n
+		}
+	case "max-output-tokens":
+		if n, ok := r.atLeastZero(v, key); ok {
+			e.MaxOutputTokens = n
+		}
+	case "max-seconds":
+		if f, ok := r.seconds(v); ok {
+			e.MaxSeconds = f
+		}
+	case "judge":
+		e.Judge, _ = r.scalar(v, key)
+		e.Judge = strings.TrimSpace(e.Judge)
+	case "command":
+		e.Command = r.command(v)
+	case "changes":
+		e.Changes = r.changes(v)
+	}
+}
+
+// seconds reads expect.max-seconds: a finite number above 0; ok is false
+// when v is not one (one out of range is reported).
+func (r *reader) seconds(v *yaml.Node) (float64, bool) {
+	f, ok := r.number(v, "max-seconds")
+	if !ok {
+		return 0, false
+	}
+	if f <= 0 || math.IsInf(f, 0) {
+		r.add(RuleValue, posOf(v), fmt.Sprintf("max-seconds is %v; give a number of seconds above 0", f), "")
+		return 0, false
+	}
+	return f, true
+}
+
+// outcome reads expect.outcome: one of the runtime's outcomes, in any
+// case, returned as the runtime spells it. ok is false when v is not one.
+func (r *reader) outcome(v *yaml.Node) (string, bool) {
+	s, ok := r.scalar(v, "outcome")
+	if !ok {
+		return "", false
+	}
+	i := slices.IndexFunc(vocab.Outcomes, func(o string) bool { return strings.EqualFold(o, strings.TrimSpace(s)) })
+	if i < 0 {
+		r.add(RuleValue, posOf(v), fmt.Sprintf("outcome %q is not an outcome", s), "use Completed, Partial or Failed")
+		return "", false
+	}
+	return vocab.Outcomes[i], true
+}
+
+// reason reads expect.reason: one of the reasons a run ends with. A
+// renamed or retired reason, or an unknown one, is reported with what to
+// use instead, and ok is false.
+func (r *reader) reason(v *yaml.Node) (string, bool) {
+	s, ok := r.scalar(v, "reason")
+	if !ok {
+		return "", false
+	}
+	s = strings.TrimSpace(s)
+	if old, renamed := vocab.RenamedReasons[s]; renamed {
+		hint := fmt.Sprintf("did you mean '%s'? %s", old.Now, old.Why)
+		if old.Now == "" {
+			hint = old.Why + ": remove the expectation, or expect another reason: " + strings.Join(vocab.Reasons, ", ")
+		}
+		r.add(RuleValue, posOf(v), fmt.Sprintf("reason %q is not a reason a run ends with any more", s), hint)
+		return "", false
+	}
+	if !slices.Contains(vocab.Reasons, s) {
+		hint := "reasons: " + strings.Join(vocab.Reasons, ", ")
+		if m := suggest(s, vocab.Reasons); m != "" {
+			hint = fmt.Sprintf("did you mean '%s'?", m)
+		}
+		r.add(RuleValue, posOf(v), fmt.Sprintf("reason %q is not a reason a run ends with", s), hint)
+		return "", false
+	}
+	return s, true
+}
+
+// matches reads expect.matches: RE2 expressions, compiled. Each that does
+// not compile is reported at its item and left out.
+func (r *reader) matches(v *yaml.Node) []*regexp.Regexp {
+	exprs, _ := r.list(v, "matches")
+	var out []*regexp.Regexp
+	for i, x := range exprs {
+		re, err := regexp.Compile(x)
+		if err != nil {
+			pos := posOf(v)
+			if v.Kind == yaml.SequenceNode {
+				pos = posOf(v.Content[i])
+			}
+			r.add(RuleRegexp, pos, fmt.Sprintf("matches %q is not a valid RE2 expression: %s", x, strings.TrimPrefix(err.Error(), "error parsing regexp: ")), "RE2 has no look-around or back-references; (?i) ignores case")
+			continue
+		}
+		out = append(out, re)
+	}
+	return out
+}
+
+// atLeastZero reads an integer limit named key that must be 0 or more;
+// ok is false when v is not one (a negative one is reported).
+func (r *reader) atLeastZero(v *yaml.Node, key string) (int, bool) {
+	n, ok := r.integer(v, key)
+	if !ok {
+		return 0, false
+	}
+	if n < 0 {
+		r.add(RuleValue, posOf(v), fmt.Sprintf("%s is %d; give 0 or more", key, n), "")
+		return 0, false
+	}
+	return n, true
 }
 
 // Check adds the findings that need the catalog and the disk: an agent
@@ -481,84 +570,20 @@ func Check(s *Suite, c *lint.Catalog) {
 		return // nothing runs: the reading's findings say why
 	}
 	r := &reader{path: s.Path}
-	pos := s.AgentPos
-	if pos == (lint.Pos{}) {
-		pos = lint.Pos{Line: 1, Column: 1}
-	}
 	if c != nil {
-		if c.Agent(s.Agent) == nil {
-			if f := c.RejectedAgent(s.Agent); f != nil {
-				reason := f.Reason
-				if reason == "" {
-					reason = "the runtime skips it"
-				}
-				r.add(RuleAgent, pos, fmt.Sprintf("agent %q at %s is rejected: %s", s.Agent, f.Path, reason), "fix the definition (agentdesk lint shows why)")
-			} else {
-				var names []string
-				for _, f := range c.Loaded() {
-					names = append(names, f.Def.Name)
-				}
-				hint := "name the agent with agent:, or name the file <agent>.test.yaml"
-				if m := suggest(s.Agent, names); m != "" {
-					hint = fmt.Sprintf("did you mean '%s'?", m)
-				}
-				r.add(RuleAgent, pos, fmt.Sprintf("agent %q is not loaded", s.Agent), hint)
-			}
-		}
-	}
-	if c != nil {
-		seen := map[string]bool{}
-		for i, name := range s.Models {
-			m, err := LookupModel(c.Config, name)
-			if me, ok := err.(*ModelError); ok {
-				r.add(RuleModel, s.ModelsPos[i], me.Message, me.Hint)
-				continue
-			}
-			if seen[m.Name] {
-				r.add(RuleModel, s.ModelsPos[i], fmt.Sprintf("model %s is named twice", m.Name), "name each model once")
-			}
-			seen[m.Name] = true
-		}
+		r.checkAgent(s, c)
+		r.checkModels(s, c)
 	}
 	dir := filepath.Dir(s.Path)
 	var warnings []lint.Diagnostic // not a case's problems: it still runs
 	for _, cs := range s.Cases {
 		before := len(r.diags)
 		if cs.Skill != "" && c != nil {
-			if sk := c.Skill(cs.Skill); sk == nil {
-				r.add(RuleSkill, cs.Keys["skill"], fmt.Sprintf("skill /%s is not found", cs.Skill), "")
-			} else if !strings.EqualFold(sk.Subagent, s.Agent) {
-				target := sk.Subagent
-				if target == "" {
-					target = "no sub-agent"
-				}
-				r.add(RuleSkill, cs.Keys["skill"], fmt.Sprintf("skill /%s routes to %s, not to %s", cs.Skill, target, s.Agent), "")
-			} else if _, failure := c.Route(sk); failure != "" {
-				r.add(RuleSkill, cs.Keys["skill"], failure, "")
-			}
+			r.checkSkill(cs, s.Agent, c)
 		}
-		if cs.ContextFile != "" {
-			if fi, err := os.Stat(Resolve(dir, cs.ContextFile)); err != nil || fi.IsDir() {
-				r.add(RuleFile, cs.Keys["context-file"], fmt.Sprintf("context-file %s is not a file (paths are relative to the suite)", cs.ContextFile), "")
-			} else if err := checkSideMode(fi, MaxFileSize); err != nil {
-				r.add(RuleFile, cs.Keys["context-file"], fmt.Sprintf("context-file %s cannot be read: %v", cs.ContextFile, err), "give a text file beside the suite")
-			}
-		}
-		if cs.Project != "" {
-			if fi, err := os.Stat(Resolve(dir, cs.Project)); err != nil || !fi.IsDir() {
-				r.add(RuleFile, cs.Keys["project"], fmt.Sprintf("project %s is not a folder (paths are relative to the suite)", cs.Project), "")
-			}
-		}
+		r.checkCaseFiles(cs, dir)
 		if c != nil {
-			for _, p := range cs.Approve {
-				server, ok := strings.CutPrefix(p.Text, "mcp:")
-				if !ok {
-					server, _, ok = strings.Cut(p.Text, "__")
-				}
-				if _, known := c.Config.McpServer(server); ok && !known {
-					r.add(RuleApprove, p.Pos, fmt.Sprintf("approve %q: no MCP server is named %s in netclaw.json, so it approves nothing", p.Text, server), "name one of McpServers, as agentdesk tools lists them")
-				}
-			}
+			r.checkApprove(cs, c.Config)
 		}
 		if len(cs.Expect.Command) > 0 {
 			if _, msg, hint := findCommand(dir, cs.Expect.Command[0]); msg != "" {
@@ -576,6 +601,103 @@ func Check(s *Suite, c *lint.Catalog) {
 	s.Diagnostics = appendNew(s.Diagnostics, r.diags)
 	s.Diagnostics = appendNew(s.Diagnostics, warnings)
 	lint.SortDiagnostics(s.Diagnostics)
+}
+
+// checkAgent reports a suite whose agent the catalog rejected or does not
+// hold, with the rejection's reason or the nearest loaded name.
+func (r *reader) checkAgent(s *Suite, c *lint.Catalog) {
+	if c.Agent(s.Agent) != nil {
+		return
+	}
+	pos := s.AgentPos
+	if pos == (lint.Pos{}) {
+		pos = lint.Pos{Line: 1, Column: 1}
+	}
+	if f := c.RejectedAgent(s.Agent); f != nil {
+		reason := f.Reason
+		if reason == "" {
+			reason = "the runtime skips it"
+		}
+		r.add(RuleAgent, pos, fmt.Sprintf("agent %q at %s is rejected: %s", s.Agent, f.Path, reason), "fix the definition (agentdesk lint shows why)")
+		return
+	}
+	var names []string
+	for _, f := range c.Loaded() {
+		names = append(names, f.Def.Name)
+	}
+	hint := "name the agent with agent:, or name the file <agent>.test.yaml"
+	if m := suggest(s.Agent, names); m != "" {
+		hint = fmt.Sprintf("did you mean '%s'?", m)
+	}
+	r.add(RuleAgent, pos, fmt.Sprintf("agent %q is not loaded", s.Agent), hint)
+}
+
+// checkModels reports each of the suite's models that the config does not
+// resolve, and each that is named twice.
+func (r *reader) checkModels(s *Suite, c *lint.Catalog) {
+	seen := map[string]bool{}
+	for i, name := range s.Models {
+		m, err := LookupModel(c.Config, name)
+		if me, ok := err.(*ModelError); ok {
+			r.add(RuleModel, s.ModelsPos[i], me.Message, me.Hint)
+			continue
+		}
+		if seen[m.Name] {
+			r.add(RuleModel, s.ModelsPos[i], fmt.Sprintf("model %s is named twice", m.Name), "name each model once")
+		}
+		seen[m.Name] = true
+	}
+}
+
+// checkSkill reports a case's skill that is not found, that routes to
+// another sub-agent than agent, or whose route fails.
+func (r *reader) checkSkill(cs *Case, agent string, c *lint.Catalog) {
+	sk := c.Skill(cs.Skill)
+	switch {
+	case sk == nil:
+		r.add(RuleSkill, cs.Keys["skill"], fmt.Sprintf("skill /%s is not found", cs.Skill), "")
+	case !strings.EqualFold(sk.Subagent, agent):
+		target := sk.Subagent
+		if target == "" {
+			target = "no sub-agent"
+		}
+		r.add(RuleSkill, cs.Keys["skill"], fmt.Sprintf("skill /%s routes to %s, not to %s", cs.Skill, target, agent), "")
+	default:
+		if _, failure := c.Route(sk); failure != "" {
+			r.add(RuleSkill, cs.Keys["skill"], failure, "")
+		}
+	}
+}
+
+// checkCaseFiles reports a case's context-file that is not a readable
+// file and its project that is not a folder, both relative to dir.
+func (r *reader) checkCaseFiles(cs *Case, dir string) {
+	if cs.ContextFile != "" {
+		if fi, err := os.Stat(Resolve(dir, cs.ContextFile)); err != nil || fi.IsDir() {
+			r.add(RuleFile, cs.Keys["context-file"], fmt.Sprintf("context-file %s is not a file (paths are relative to the suite)", cs.ContextFile), "")
+		} else if err := checkSideMode(fi, MaxFileSize); err != nil {
+			r.add(RuleFile, cs.Keys["context-file"], fmt.Sprintf("context-file %s cannot be read: %v", cs.ContextFile, err), "give a text file beside the suite")
+		}
+	}
+	if cs.Project != "" {
+		if fi, err := os.Stat(Resolve(dir, cs.Project)); err != nil || !fi.IsDir() {
+			r.add(RuleFile, cs.Keys["project"], fmt.Sprintf("project %s is not a folder (paths are relative to the suite)", cs.Project), "")
+		}
+	}
+}
+
+// checkApprove reports each of a case's approve patterns that names an
+// MCP server (mcp:NAME or NAME__tool) the config does not declare.
+func (r *reader) checkApprove(cs *Case, cfg *lint.Config) {
+	for _, p := range cs.Approve {
+		server, ok := strings.CutPrefix(p.Text, "mcp:")
+		if !ok {
+			server, _, ok = strings.Cut(p.Text, "__")
+		}
+		if _, known := cfg.McpServer(server); ok && !known {
+			r.add(RuleApprove, p.Pos, fmt.Sprintf("approve %q: no MCP server is named %s in netclaw.json, so it approves nothing", p.Text, server), "name one of McpServers, as agentdesk tools lists them")
+		}
+	}
 }
 
 // appendNew appends to ds each of add that ds does not hold yet.
@@ -601,26 +723,10 @@ func outsideHome(path string, cs *Case, h lint.Home) []lint.Diagnostic {
 	if h.Base == "" {
 		return nil
 	}
-	inside := func(p string) bool {
-		for _, root := range []string{h.Base, h.Agents} {
-			if root == "" {
-				continue
-			}
-			abs, err1 := filepath.Abs(p)
-			base, err2 := filepath.Abs(root)
-			if err1 != nil || err2 != nil {
-				return true // cannot tell: no warning
-			}
-			if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				return true
-			}
-		}
-		return false
-	}
 	var out []lint.Diagnostic
 	dir := filepath.Dir(path)
 	for _, k := range []struct{ key, value string }{{"project", cs.Project}, {"context-file", cs.ContextFile}} {
-		if k.value == "" || inside(Resolve(dir, k.value)) {
+		if k.value == "" || insideHome(Resolve(dir, k.value), h) {
 			continue
 		}
 		out = append(out, lint.Diagnostic{Path: path, Pos: cs.Keys[k.key], Rule: RuleOutsideHome, Severity: lint.Warning,
@@ -628,6 +734,25 @@ func outsideHome(path string, cs *Case, h lint.Home) []lint.Diagnostic {
 			Hint:    "keep what a suite reads inside the home, beside the agents folder (not in it)"})
 	}
 	return out
+}
+
+// insideHome says whether path p is inside the home's base folder or its
+// agents folder; when it cannot tell, it says yes (so nothing is warned).
+func insideHome(p string, h lint.Home) bool {
+	for _, root := range []string{h.Base, h.Agents} {
+		if root == "" {
+			continue
+		}
+		abs, err1 := filepath.Abs(p)
+		base, err2 := filepath.Abs(root)
+		if err1 != nil || err2 != nil {
+			return true // cannot tell: no warning
+		}
+		if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Resolve returns path relative to the suite's folder dir, unless it is
@@ -696,21 +821,7 @@ func (r *reader) toolList(v *yaml.Node) (names []string, calls []ToolCall) {
 			}
 			continue
 		}
-		tc := ToolCall{Pos: posOf(item)}
-		r.mapping(item, "a tools item", toolCallKeys, func(key string, k, val *yaml.Node) {
-			switch key {
-			case "name":
-				tc.Name, _ = r.scalar(val, "name")
-				tc.Name = strings.TrimSpace(tc.Name)
-			case "args":
-				var m map[string]any
-				if val.Kind != yaml.MappingNode || val.Decode(&m) != nil {
-					r.add(RuleValue, posOf(val), "args is "+kindName(val)+"; give a mapping of argument names to values", "args: {Path: README.md}")
-					return
-				}
-				tc.Args = m
-			}
-		})
+		tc := r.toolCall(item)
 		if tc.Name == "" {
 			r.add(RuleMissing, tc.Pos, "a tools item has no name", "give name: the tool's name")
 			continue
@@ -721,4 +832,25 @@ func (r *reader) toolList(v *yaml.Node) (names []string, calls []ToolCall) {
 		}
 	}
 	return names, calls
+}
+
+// toolCall reads one {name: N, args: {K: V}} item of expect.tools; args
+// that are not a mapping are reported and left out.
+func (r *reader) toolCall(item *yaml.Node) ToolCall {
+	tc := ToolCall{Pos: posOf(item)}
+	r.mapping(item, "a tools item", toolCallKeys, func(key string, k, val *yaml.Node) {
+		switch key {
+		case "name":
+			tc.Name, _ = r.scalar(val, "name")
+			tc.Name = strings.TrimSpace(tc.Name)
+		case "args":
+			var m map[string]any
+			if val.Kind != yaml.MappingNode || val.Decode(&m) != nil {
+				r.add(RuleValue, posOf(val), "args is "+kindName(val)+"; give a mapping of argument names to values", "args: {Path: README.md}")
+				return
+			}
+			tc.Args = m
+		}
+	})
+	return tc
 }

@@ -106,13 +106,8 @@ func readJSONLines(path string, data []byte, fast bool) ([]Row, []lint.Diagnosti
 	}
 	var scratch bytes.Buffer
 	for line, rest := 1, data; rest != nil; line++ {
-		text := rest
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			text, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = nil
-		}
-		text = bytes.TrimRight(text, "\r")
+		var text []byte
+		text, rest = cutLine(rest)
 		trimmed := bytes.TrimSpace(text)
 		if len(trimmed) == 0 {
 			continue
@@ -137,6 +132,17 @@ func readJSONLines(path string, data []byte, fast bool) ([]Row, []lint.Diagnosti
 		}
 	}
 	return rows, nil
+}
+
+// cutLine splits data at its first newline into the line, without the
+// newline and any carriage returns before it, and the rest (nil after
+// the last line).
+func cutLine(data []byte) (line, rest []byte) {
+	line = data
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		line, rest = data[:i], data[i+1:]
+	}
+	return bytes.TrimRight(line, "\r"), rest
 }
 
 // decodeObject reads one line's object into row with a json.Decoder, and
@@ -334,9 +340,6 @@ func jsonText(raw json.RawMessage) string {
 
 // readCSV reads CSV with a header row of variable names.
 func readCSV(path string, data []byte) ([]Row, []lint.Diagnostic) {
-	fail := func(line, col int, msg, hint string) ([]Row, []lint.Diagnostic) {
-		return nil, []lint.Diagnostic{{Path: path, Pos: lint.Pos{Line: line, Column: col}, Rule: RuleVars, Severity: lint.Error, Message: msg, Hint: hint}}
-	}
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = 0 // every row as long as the header
 	header, err := r.Read()
@@ -346,18 +349,8 @@ func readCSV(path string, data []byte) ([]Row, []lint.Diagnostic) {
 	if err != nil {
 		return csvFail(path, err)
 	}
-	seen := map[string]bool{}
-	for i, h := range header {
-		h = strings.TrimSpace(h)
-		header[i] = h
-		line, col := r.FieldPos(i)
-		if !varName.MatchString(h) {
-			return fail(line, col, fmt.Sprintf("column %d of the header is %q, not a variable name; names are letters, digits and _ (not first a digit)", i+1, h), "the first row names the variables: port,file")
-		}
-		if seen[h] {
-			return fail(line, col, fmt.Sprintf("the header names %s twice", h), "name each column once")
-		}
-		seen[h] = true
+	if d, bad := csvHeader(path, r, header); bad {
+		return nil, []lint.Diagnostic{d}
 	}
 	var rows []Row
 	for {
@@ -379,6 +372,29 @@ func readCSV(path string, data []byte) ([]Row, []lint.Diagnostic) {
 		}
 	}
 	return rows, nil
+}
+
+// csvHeader trims the names in a CSV vars-file's header row in place, and
+// reports (bad is true) the first that is not a variable name or is
+// repeated, at its field in r.
+func csvHeader(path string, r *csv.Reader, header []string) (d lint.Diagnostic, bad bool) {
+	fail := func(i int, msg, hint string) (lint.Diagnostic, bool) {
+		line, col := r.FieldPos(i)
+		return lint.Diagnostic{Path: path, Pos: lint.Pos{Line: line, Column: col}, Rule: RuleVars, Severity: lint.Error, Message: msg, Hint: hint}, true
+	}
+	seen := map[string]bool{}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		header[i] = h
+		if !varName.MatchString(h) {
+			return fail(i, fmt.Sprintf("column %d of the header is %q, not a variable name; names are letters, digits and _ (not first a digit)", i+1, h), "the first row names the variables: port,file")
+		}
+		if seen[h] {
+			return fail(i, fmt.Sprintf("the header names %s twice", h), "name each column once")
+		}
+		seen[h] = true
+	}
+	return lint.Diagnostic{}, false
 }
 
 // csvFail is a CSV parse error at its line and column.

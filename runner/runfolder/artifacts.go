@@ -30,7 +30,6 @@ func ArtifactFiles(path string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listing %s: %w", path, err)
 	}
-	first := []string{ResultFile, TruncatedOutputFile, TranscriptFile, RunFile}
 	var names []string
 	sub := ""
 	for _, e := range ents {
@@ -50,21 +49,29 @@ func ArtifactFiles(path string) ([]string, error) {
 		}
 		return nil, fmt.Errorf("%s holds no files to show: give a run folder or one of its files", path)
 	}
-	slices.SortStableFunc(names, func(a, b string) int {
-		ia, ib := slices.Index(first, a), slices.Index(first, b)
-		switch {
-		case ia >= 0 && ib >= 0:
-			return ia - ib
-		case ia >= 0:
-			return -1
-		case ib >= 0:
-			return 1
-		}
-		return strings.Compare(a, b)
-	})
+	slices.SortStableFunc(names, artifactOrder)
 	out := make([]string, len(names))
 	for i, n := range names {
 		out[i] = filepath.Join(path, n)
 	}
 	return out, nil
+}
+
+// shownFirst are the files of a run folder that ArtifactFiles lists
+// first, in this order.
+var shownFirst = []string{ResultFile, TruncatedOutputFile, TranscriptFile, RunFile}
+
+// artifactOrder orders a run folder's file names: those of shownFirst
+// first, in its order, then the others by name.
+func artifactOrder(a, b string) int {
+	ia, ib := slices.Index(shownFirst, a), slices.Index(shownFirst, b)
+	switch {
+	case ia >= 0 && ib >= 0:
+		return ia - ib
+	case ia >= 0:
+		return -1
+	case ib >= 0:
+		return 1
+	}
+	return strings.Compare(a, b)
 }

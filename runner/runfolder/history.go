@@ -47,10 +47,7 @@ func ListRuns(dir string, f Filter) ([]Record, error) {
 			if f.Agent != "" {
 				continue
 			}
-			rec = Record{RunID: e.Name(), State: vocab.StateUnreadable, Error: err.Error(), Dir: filepath.Join(dir, e.Name())}
-			if fi, err := e.Info(); err == nil {
-				rec.StartedAt = fi.ModTime()
-			}
+			rec = unreadableRun(dir, e, err)
 		}
 		if f.keep(&rec) {
 			out = append(out, rec)
@@ -63,6 +60,17 @@ func ListRuns(dir string, f Filter) ([]Record, error) {
 		return out[i].RunID < out[j].RunID
 	})
 	return out, nil
+}
+
+// unreadableRun is the record ListRuns shows for the run folder e in dir
+// whose run.json could not be read (err): state Unreadable, the reason in
+// Error, started when the folder last changed.
+func unreadableRun(dir string, e fs.DirEntry, err error) Record {
+	rec := Record{RunID: e.Name(), State: vocab.StateUnreadable, Error: err.Error(), Dir: filepath.Join(dir, e.Name())}
+	if fi, err := e.Info(); err == nil {
+		rec.StartedAt = fi.ModTime()
+	}
+	return rec
 }
 
 // LoadRun reads the run.json of run id in the runs folder dir. An id with

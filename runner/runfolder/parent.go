@@ -96,21 +96,8 @@ func NewParentRecord(rec *Record, git *request.GitState) *ParentRecord {
 func handoff(rec *Record) FileHandoff {
 	h := FileHandoff{Read: []string{}, Changed: []string{}}
 	for _, tc := range rec.ToolCalls {
-		if tc.Name != "file_read" || tc.Result == nil || tc.Result.Error || tc.Result.Refused || !tc.Complete {
-			continue
-		}
-		path := argPath(tc.Arguments)
-		if path == "" {
-			continue
-		}
-		if !filepath.IsAbs(path) {
-			if rec.Project == "" {
-				continue
-			}
-			path = filepath.Join(rec.Project, path)
-		}
-		path = filepath.Clean(path)
-		if !slices.Contains(h.Read, path) {
+		path := readPath(rec, tc)
+		if path != "" && !slices.Contains(h.Read, path) {
 			h.Read = append(h.Read, path)
 		}
 	}
@@ -120,6 +107,26 @@ func handoff(rec *Record) FileHandoff {
 		}
 	}
 	return h
+}
+
+// readPath is the clean absolute path a file_read call of rec read, or
+// "" when tc is no answered, complete file_read call or names no path
+// (or a relative one, in a run with no project).
+func readPath(rec *Record, tc ToolCall) string {
+	if tc.Name != "file_read" || tc.Result == nil || tc.Result.Error || tc.Result.Refused || !tc.Complete {
+		return ""
+	}
+	path := argPath(tc.Arguments)
+	if path == "" {
+		return ""
+	}
+	if !filepath.IsAbs(path) {
+		if rec.Project == "" {
+			return ""
+		}
+		path = filepath.Join(rec.Project, path)
+	}
+	return filepath.Clean(path)
 }
 
 // argPath is the Path argument of a call, found as the runtime finds

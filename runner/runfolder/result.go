@@ -18,37 +18,7 @@ import (
 func ResultMarkdown(r *Record) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Trial run %s\n\n", r.RunID)
-	fmt.Fprintf(&b, "- State: %s\n", termsafe.Escape(r.State))
-	fmt.Fprintf(&b, "- Outcome: %s\n", vocab.OutcomeText(r.Outcome))
-	fmt.Fprintf(&b, "- Reason: %s\n", termsafe.Escape(vocab.ReasonText(r.Reason)))
-	switch {
-	case r.Frontline != nil:
-		fmt.Fprintf(&b, "- Frontline: the first reply to a user's request, audience %s\n", termsafe.Escape(r.Frontline.Audience))
-	case r.AgentPath != "":
-		fmt.Fprintf(&b, "- Agent: %s (%s)\n", termsafe.Escape(r.Agent), termsafe.Escape(r.AgentPath))
-	default:
-		fmt.Fprintf(&b, "- Agent: %s\n", termsafe.Escape(r.Agent))
-	}
-	if r.Skill != "" {
-		fmt.Fprintf(&b, "- Skill: /%s\n", termsafe.Escape(r.Skill))
-	}
-	if t := r.Suite; t != nil {
-		fmt.Fprintf(&b, "- Suite: %s (%s suite %s)\n", termsafe.Escape(t.String()), termsafe.Escape(t.Kind), termsafe.Escape(t.Path))
-	}
-	if rp := r.Replay; rp != nil {
-		speed := "at recorded speed"
-		if rp.Fast {
-			speed = "fast (on the recorded timeline)"
-		}
-		from := "a recorded run"
-		if rp.RecordedRun != "" {
-			from = "run " + termsafe.Escape(rp.RecordedRun)
-		}
-		fmt.Fprintf(&b, "- Replay: of %s recorded %s, from %s, %s; no model was called\n", from, rp.RecordedAt.UTC().Format(time.RFC3339), termsafe.Escape(rp.Cassette), speed)
-	}
-	if n := r.Prompt.MissingNotice(); n != "" {
-		fmt.Fprintf(&b, "- Warning: %s\n", termsafe.Escape(n))
-	}
+	writeSummary(&b, r)
 	if r.Error != "" {
 		fmt.Fprintf(&b, "\n## Error\n\n%s\n", escapeBlock(r.Error))
 	}
@@ -61,20 +31,98 @@ func ResultMarkdown(r *Record) string {
 	}
 	writeChangesSection(&b, r)
 	b.WriteString("\n## Evidence\n\n")
-	m := r.Model
-	fmt.Fprintf(&b, "- Model: %s at %s (provider %s, type %s)\n", termsafe.Escape(m.ModelID), termsafe.Escape(m.Endpoint), termsafe.Escape(m.Provider), termsafe.Escape(m.Type))
-	fmt.Fprintf(&b, "- Model role: %s, from %s\n", m.Role, termsafe.Escape(m.Via))
-	if r.Frontline == nil {
-		fmt.Fprintf(&b, "- Agent file SHA-256: %s\n", r.AgentSHA256)
-	} else {
-		fmt.Fprintf(&b, "- System messages SHA-256: %s\n", r.Frontline.SystemsSHA256)
+	writeEvidence(&b, r)
+	writeMCP(&b, r.MCP)
+	writeInputs(&b, r)
+	b.WriteString("\n## Artifacts\n\n")
+	for _, f := range r.Files {
+		fmt.Fprintf(&b, "- %s\n", termsafe.Escape(filepath.Join(r.Dir, f)))
 	}
-	fmt.Fprintf(&b, "- Started: %s\n", r.StartedAt.UTC().Format(time.RFC3339Nano))
+	return b.String()
+}
+
+// writeSummary writes the list under result.md's title: state, outcome
+// and reason, what ran (agent or frontline, skill, suite), the replay it
+// was, and a warning when the system prompt missed a part.
+func writeSummary(b *strings.Builder, r *Record) {
+	fmt.Fprintf(b, "- State: %s\n", termsafe.Escape(r.State))
+	fmt.Fprintf(b, "- Outcome: %s\n", vocab.OutcomeText(r.Outcome))
+	fmt.Fprintf(b, "- Reason: %s\n", termsafe.Escape(vocab.ReasonText(r.Reason)))
+	switch {
+	case r.Frontline != nil:
+		fmt.Fprintf(b, "- Frontline: the first reply to a user's request, audience %s\n", termsafe.Escape(r.Frontline.Audience))
+	case r.AgentPath != "":
+		fmt.Fprintf(b, "- Agent: %s (%s)\n", termsafe.Escape(r.Agent), termsafe.Escape(r.AgentPath))
+	default:
+		fmt.Fprintf(b, "- Agent: %s\n", termsafe.Escape(r.Agent))
+	}
+	if r.Skill != "" {
+		fmt.Fprintf(b, "- Skill: /%s\n", termsafe.Escape(r.Skill))
+	}
+	if t := r.Suite; t != nil {
+		fmt.Fprintf(b, "- Suite: %s (%s suite %s)\n", termsafe.Escape(t.String()), termsafe.Escape(t.Kind), termsafe.Escape(t.Path))
+	}
+	if rp := r.Replay; rp != nil {
+		writeReplay(b, rp)
+	}
+	if n := r.Prompt.MissingNotice(); n != "" {
+		fmt.Fprintf(b, "- Warning: %s\n", termsafe.Escape(n))
+	}
+}
+
+// writeReplay writes the summary line of a replayed run: what was
+// recorded when, from which cassette, at what speed.
+func writeReplay(b *strings.Builder, rp *ReplayRecord) {
+	speed := "at recorded speed"
+	if rp.Fast {
+		speed = "fast (on the recorded timeline)"
+	}
+	from := "a recorded run"
+	if rp.RecordedRun != "" {
+		from = "run " + termsafe.Escape(rp.RecordedRun)
+	}
+	fmt.Fprintf(b, "- Replay: of %s recorded %s, from %s, %s; no model was called\n", from, rp.RecordedAt.UTC().Format(time.RFC3339), termsafe.Escape(rp.Cassette), speed)
+}
+
+// writeEvidence writes the Evidence section's list: the model, the
+// hashes of what was sent, timings, finish reason, usage, the prompt's
+// parts, model calls, tools and tool calls, limits and the sandbox.
+func writeEvidence(b *strings.Builder, r *Record) {
+	m := r.Model
+	fmt.Fprintf(b, "- Model: %s at %s (provider %s, type %s)\n", termsafe.Escape(m.ModelID), termsafe.Escape(m.Endpoint), termsafe.Escape(m.Provider), termsafe.Escape(m.Type))
+	fmt.Fprintf(b, "- Model role: %s, from %s\n", m.Role, termsafe.Escape(m.Via))
+	if r.Frontline == nil {
+		fmt.Fprintf(b, "- Agent file SHA-256: %s\n", r.AgentSHA256)
+	} else {
+		fmt.Fprintf(b, "- System messages SHA-256: %s\n", r.Frontline.SystemsSHA256)
+	}
+	writeTimings(b, r)
+	fmt.Fprintf(b, "- Usage: %d input, %d output, %d reasoning tokens\n", r.Usage.InputTokens, r.Usage.OutputTokens, r.Usage.ReasoningTokens)
+	writePrompt(b, r.Prompt)
+	if n := r.Counts.Nudges; n > 0 {
+		fmt.Fprintf(b, "- Model calls: %d (%d after a nudge: the reply before held no answer)\n", r.Counts.ModelCalls, n)
+	} else {
+		fmt.Fprintf(b, "- Model calls: %d\n", r.Counts.ModelCalls)
+	}
+	fmt.Fprintf(b, "- Tools: %s\n", termsafe.Escape(describeTools(r)))
+	writeToolCalls(b, r)
+	l := r.Limits
+	fmt.Fprintf(b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s\n",
+		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS))
+	if r.Sandbox != nil {
+		fmt.Fprintf(b, "- Commands: %s\n", termsafe.Escape(r.Sandbox.String()))
+	}
+}
+
+// writeTimings writes when the run started and ended, when the first
+// delta came, and the finish reason the stream gave.
+func writeTimings(b *strings.Builder, r *Record) {
+	fmt.Fprintf(b, "- Started: %s\n", r.StartedAt.UTC().Format(time.RFC3339Nano))
 	if r.EndedAt != nil {
-		fmt.Fprintf(&b, "- Ended: %s (%d ms)\n", r.EndedAt.UTC().Format(time.RFC3339Nano), r.Timings.TotalMS)
+		fmt.Fprintf(b, "- Ended: %s (%d ms)\n", r.EndedAt.UTC().Format(time.RFC3339Nano), r.Timings.TotalMS)
 	}
 	if r.Timings.FirstDeltaMS != nil {
-		fmt.Fprintf(&b, "- First text, thinking or tool call: %d ms\n", *r.Timings.FirstDeltaMS)
+		fmt.Fprintf(b, "- First text, thinking or tool call: %d ms\n", *r.Timings.FirstDeltaMS)
 	} else {
 		b.WriteString("- First text, thinking or tool call: none\n")
 	}
@@ -82,65 +130,55 @@ func ResultMarkdown(r *Record) string {
 	if r.FinishReason != "" {
 		finish = fmt.Sprintf("%q", r.FinishReason)
 	}
-	fmt.Fprintf(&b, "- Finish reason: %s\n", termsafe.Escape(finish))
-	fmt.Fprintf(&b, "- Usage: %d input, %d output, %d reasoning tokens\n", r.Usage.InputTokens, r.Usage.OutputTokens, r.Usage.ReasoningTokens)
-	writePrompt(&b, r.Prompt)
-	if n := r.Counts.Nudges; n > 0 {
-		fmt.Fprintf(&b, "- Model calls: %d (%d after a nudge: the reply before held no answer)\n", r.Counts.ModelCalls, n)
-	} else {
-		fmt.Fprintf(&b, "- Model calls: %d\n", r.Counts.ModelCalls)
-	}
-	fmt.Fprintf(&b, "- Tools: %s\n", termsafe.Escape(describeTools(r)))
+	fmt.Fprintf(b, "- Finish reason: %s\n", termsafe.Escape(finish))
+}
+
+// writeToolCalls writes the tool-call counts, then each call with its
+// result. Tool calls are numbered <model call>.<nth call of it>, so
+// calls the model made in parallel in one reply are told apart.
+func writeToolCalls(b *strings.Builder, r *Record) {
 	if len(r.ToolCalls) == 0 {
 		b.WriteString("- Tool calls: none\n")
-	} else {
-		c := r.Counts
-		fmt.Fprintf(&b, "- Tool calls: %d (%d answered, %d errors, %d refused, %d by the cycle guard), numbered model call.tool call\n", len(r.ToolCalls), c.ToolResults, c.ToolErrors, c.ToolRefused, c.GuardRefusals)
-		// Tool calls are numbered <model call>.<nth call of it>, so calls
-		// the model made in parallel in one reply are told apart.
-		nth, prevCall := 0, -1
-		for _, tc := range r.ToolCalls {
-			state := ""
-			if !tc.Complete {
-				state = " (arguments cut off)"
-			}
-			if tc.Call != prevCall {
-				nth, prevCall = 0, tc.Call
-			}
-			nth++
-			fmt.Fprintf(&b, "  - call %d.%d: %s %s%s\n", tc.Call, nth, termsafe.Escape(tc.Name), termsafe.Escape(tc.Arguments), state)
-			writeToolResult(&b, tc.Result)
+		return
+	}
+	c := r.Counts
+	fmt.Fprintf(b, "- Tool calls: %d (%d answered, %d errors, %d refused, %d by the cycle guard), numbered model call.tool call\n", len(r.ToolCalls), c.ToolResults, c.ToolErrors, c.ToolRefused, c.GuardRefusals)
+	nth, prevCall := 0, -1
+	for _, tc := range r.ToolCalls {
+		state := ""
+		if !tc.Complete {
+			state = " (arguments cut off)"
 		}
+		if tc.Call != prevCall {
+			nth, prevCall = 0, tc.Call
+		}
+		nth++
+		fmt.Fprintf(b, "  - call %d.%d: %s %s%s\n", tc.Call, nth, termsafe.Escape(tc.Name), termsafe.Escape(tc.Arguments), state)
+		writeToolResult(b, tc.Result)
 	}
-	l := r.Limits
-	fmt.Fprintf(&b, "- Limits: prefill %s, inter-delta %s, no-progress %s, thinking-only %s\n",
-		millis(l.PrefillMS), millis(l.InterDeltaMS), millis(l.NoProgressMS), millis(l.ThinkingOnlyMS))
-	if r.Sandbox != nil {
-		fmt.Fprintf(&b, "- Commands: %s\n", termsafe.Escape(r.Sandbox.String()))
-	}
-	writeMCP(&b, r.MCP)
+}
+
+// writeInputs writes what the run was given: the task (or a frontline
+// run's request and system messages), the context, and what the parent
+// receives.
+func writeInputs(b *strings.Builder, r *Record) {
 	if fl := r.Frontline; fl != nil {
-		fmt.Fprintf(&b, "\n## Request\n\n%s\n", escapeBlock(r.Task))
+		fmt.Fprintf(b, "\n## Request\n\n%s\n", escapeBlock(r.Task))
 		for i, s := range fl.Systems {
-			fmt.Fprintf(&b, "\n## System message %d\n\n%s\n", i+1, escapeBlock(s))
+			fmt.Fprintf(b, "\n## System message %d\n\n%s\n", i+1, escapeBlock(s))
 		}
 	} else {
-		fmt.Fprintf(&b, "\n## Task\n\n%s\n", escapeBlock(r.Task))
+		fmt.Fprintf(b, "\n## Task\n\n%s\n", escapeBlock(r.Task))
 	}
 	if strings.TrimSpace(r.Context) != "" {
-		fmt.Fprintf(&b, "\n## Context\n\n%s\n", escapeBlock(r.Context))
+		fmt.Fprintf(b, "\n## Context\n\n%s\n", escapeBlock(r.Context))
 	}
 	if lines := r.Parent.Lines(); len(lines) > 0 {
 		b.WriteString("\n## What the parent receives\n\n")
 		for _, l := range lines {
-			fmt.Fprintf(&b, "- %s\n", l)
+			fmt.Fprintf(b, "- %s\n", l)
 		}
 	}
-	b.WriteString("\n## Artifacts\n\n")
-	for _, f := range r.Files {
-		fmt.Fprintf(&b, "- %s\n", termsafe.Escape(filepath.Join(r.Dir, f)))
-	}
-	return b.String()
 }
 
 // resultLines and resultBytes cap a tool result in result.md; run.json

@@ -302,20 +302,7 @@ func Ask(ctx context.Context, rn *runner.Runner, p *Prepared, o Options) (*Resul
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				var s Sample
-				if ctx.Err() != nil {
-					s = Sample{Pick: Pick{Kind: Failed, Reason: vocab.ReasonCancelledByParent, Error: "cancelled before it started"}}
-				} else {
-					spec := p.Spec()
-					spec.Record = o.Record
-					if len(o.Replays) > 0 {
-						spec.Replay, spec.Fast = o.Replays[i], true
-						if i < len(o.ReplaySources) {
-							spec.ReplaySource = o.ReplaySources[i]
-						}
-					}
-					s = askOne(ctx, rn, p, spec)
-				}
+				s := askNth(ctx, rn, p, &o, i)
 				s.N = i + 1
 				res.Samples[i] = s
 				if o.OnSample != nil {
@@ -327,14 +314,38 @@ func Ask(ctx context.Context, rn *runner.Runner, p *Prepared, o Options) (*Resul
 		}()
 	}
 	wg.Wait()
-	for _, s := range res.Samples {
-		if msg := noTools(s.Run); msg != "" {
-			res.NoTools = fmt.Sprintf("the model %s (provider %s) does not take tools: the provider answered %q. The frontline delegates through the spawn_agent tool, so it needs a model that calls tools: point Models.Roles.%s at one in netclaw.json",
-				p.Model.ModelID, p.Model.Provider, msg, p.ModelRole)
-			break
+	res.NoTools = noToolsAdvice(p, res.Samples)
+	return res, ctx.Err()
+}
+
+// askNth runs the sample with index i of o: a recorded or live run, or,
+// once ctx has ended, a failure that says it never started.
+func askNth(ctx context.Context, rn *runner.Runner, p *Prepared, o *Options, i int) Sample {
+	if ctx.Err() != nil {
+		return Sample{Pick: Pick{Kind: Failed, Reason: vocab.ReasonCancelledByParent, Error: "cancelled before it started"}}
+	}
+	spec := p.Spec()
+	spec.Record = o.Record
+	if len(o.Replays) > 0 {
+		spec.Replay, spec.Fast = o.Replays[i], true
+		if i < len(o.ReplaySources) {
+			spec.ReplaySource = o.ReplaySources[i]
 		}
 	}
-	return res, ctx.Err()
+	return askOne(ctx, rn, p, spec)
+}
+
+// noToolsAdvice says what to do when a sample failed because the model
+// takes no tools (the first such sample's provider message quoted); ""
+// when none did.
+func noToolsAdvice(p *Prepared, samples []Sample) string {
+	for _, s := range samples {
+		if msg := noTools(s.Run); msg != "" {
+			return fmt.Sprintf("the model %s (provider %s) does not take tools: the provider answered %q. The frontline delegates through the spawn_agent tool, so it needs a model that calls tools: point Models.Roles.%s at one in netclaw.json",
+				p.Model.ModelID, p.Model.Provider, msg, p.ModelRole)
+		}
+	}
+	return ""
 }
 
 // askOne runs one sample and classifies it.

@@ -128,6 +128,8 @@ func WriteText(w io.Writer, results []*SuiteResult, c *lint.Catalog, dir string,
 // staticNote labels every static result.
 const staticNote = "a heuristic: shared words (BM25 over the agents' names and descriptions), no model was asked; a model reads meaning, not words"
 
+// writeSuiteText writes one suite's text report: its header line, its
+// findings, and a line per case.
 func writeSuiteText(b *strings.Builder, sr *SuiteResult, dir string) {
 	s := sr.Suite
 	fmt.Fprintf(b, "%s  (audience %s, %d case%s)\n", termsafe.Escape(shown(s.Path, dir)), termsafe.Escape(audienceShown(sr)), len(s.Cases), map[bool]string{true: "s"}[len(s.Cases) != 1])
@@ -142,42 +144,55 @@ func writeSuiteText(b *strings.Builder, sr *SuiteResult, dir string) {
 		width = max(width, ansi.StringWidth(termsafe.Escape(r.Case.Name)))
 	}
 	for _, r := range sr.Cases {
-		name := termsafe.Escape(r.Case.Name)
-		pad := strings.Repeat(" ", width-ansi.StringWidth(name))
-		fmt.Fprintf(b, "  %-12s %s%s  ", r.Status, name, pad)
-		switch {
-		case sr.Static && len(r.Static) > 0:
-			top := r.Static[0]
-			fmt.Fprintf(b, "expects %s; top static match %s (%.2f)", termsafe.Escape(r.Case.Expect), termsafe.Escape(top.Agent), top.Score)
-		case len(r.Samples) > 0 && (r.Status == Pass || r.Status == Fail):
-			fmt.Fprintf(b, "%d/%d %s", r.Agreed, len(r.Samples), termsafe.Escape(r.Case.Expect))
-			var others []string
-			for _, sh := range Distribution(r.Samples) {
-				if !strings.EqualFold(sh.Label, r.Case.Expect) {
-					others = append(others, fmt.Sprintf("%s %d", termsafe.Escape(sh.Label), sh.Count))
-				}
-			}
-			if len(others) > 0 {
-				fmt.Fprintf(b, "  (%s)", strings.Join(others, ", "))
-			}
-			if r.Case.MinRate < 1 {
-				fmt.Fprintf(b, "  min-rate %s", percent(r.Case.MinRate))
-			}
-			if r.Replayed == len(r.Samples) {
-				b.WriteString("  replayed")
-			}
-		default:
-			fmt.Fprintf(b, "expects %s", termsafe.Escape(r.Case.Expect))
-		}
-		b.WriteString("\n")
-		if r.Message != "" {
-			fmt.Fprintf(b, "  %12s %s\n", "", termsafe.Escape(r.Message))
-		}
-		if r.Failure != "" && r.Status != Error {
-			fmt.Fprintf(b, "  %12s %s\n", "", termsafe.Escape(r.Failure))
-		}
+		writeCaseText(b, sr, r, width)
 	}
 	b.WriteString("\n")
+}
+
+// writeCaseText writes a case's line of the text report, its name padded
+// to width, then its message and failure under it.
+func writeCaseText(b *strings.Builder, sr *SuiteResult, r *CaseResult, width int) {
+	name := termsafe.Escape(r.Case.Name)
+	pad := strings.Repeat(" ", width-ansi.StringWidth(name))
+	fmt.Fprintf(b, "  %-12s %s%s  ", r.Status, name, pad)
+	switch {
+	case sr.Static && len(r.Static) > 0:
+		top := r.Static[0]
+		fmt.Fprintf(b, "expects %s; top static match %s (%.2f)", termsafe.Escape(r.Case.Expect), termsafe.Escape(top.Agent), top.Score)
+	case len(r.Samples) > 0 && (r.Status == Pass || r.Status == Fail):
+		writeSampledText(b, r)
+	default:
+		fmt.Fprintf(b, "expects %s", termsafe.Escape(r.Case.Expect))
+	}
+	b.WriteString("\n")
+	if r.Message != "" {
+		fmt.Fprintf(b, "  %12s %s\n", "", termsafe.Escape(r.Message))
+	}
+	if r.Failure != "" && r.Status != Error {
+		fmt.Fprintf(b, "  %12s %s\n", "", termsafe.Escape(r.Failure))
+	}
+}
+
+// writeSampledText writes what a judged case's samples picked: how many
+// agreed with the expected agent, the other picks, the minimum rate when
+// below 1, and "replayed" when every sample came from a recording.
+func writeSampledText(b *strings.Builder, r *CaseResult) {
+	fmt.Fprintf(b, "%d/%d %s", r.Agreed, len(r.Samples), termsafe.Escape(r.Case.Expect))
+	var others []string
+	for _, sh := range Distribution(r.Samples) {
+		if !strings.EqualFold(sh.Label, r.Case.Expect) {
+			others = append(others, fmt.Sprintf("%s %d", termsafe.Escape(sh.Label), sh.Count))
+		}
+	}
+	if len(others) > 0 {
+		fmt.Fprintf(b, "  (%s)", strings.Join(others, ", "))
+	}
+	if r.Case.MinRate < 1 {
+		fmt.Fprintf(b, "  min-rate %s", percent(r.Case.MinRate))
+	}
+	if r.Replayed == len(r.Samples) {
+		b.WriteString("  replayed")
+	}
 }
 
 // writeConfusion writes the confusion table: expected (rows) × picked
@@ -335,22 +350,7 @@ func WriteJSON(w io.Writer, results []*SuiteResult, c *lint.Catalog) error {
 	static := false
 	for _, sr := range results {
 		static = static || sr.Static
-		sj := suiteJSON{Path: sr.Suite.Path, Audience: audienceShown(sr), Status: sr.Status(), Findings: []findingJSON{}, Cases: []caseJSON{}, Similar: sr.Similar}
-		for _, d := range allFindings(sr) {
-			sj.Findings = append(sj.Findings, findingJSON{d.Line, d.Column, d.Rule, d.Severity.String(), d.Message, d.Hint})
-		}
-		for _, r := range sr.Cases {
-			cj := caseJSON{Name: r.Case.Name, Line: r.Case.Pos.Line, Request: r.Case.Request, Expect: r.Case.Expect, MinRate: r.Case.MinRate,
-				CaseResult: r, Distribution: Distribution(r.Samples), Samples: []sampleJSON{}}
-			if cj.Distribution == nil {
-				cj.Distribution = []Share{}
-			}
-			for _, smp := range r.Samples {
-				cj.Samples = append(cj.Samples, sampleJSON{N: smp.N, Pick: smp.Pick, Label: smp.Label(), RunID: smp.Run.RunID, RunDir: smp.Run.Dir, Error: smp.NoAnswer()})
-			}
-			sj.Cases = append(sj.Cases, cj)
-		}
-		doc.Suites = append(doc.Suites, sj)
+		doc.Suites = append(doc.Suites, suiteDoc(sr))
 	}
 	if static {
 		doc.Static = staticNote
@@ -365,6 +365,33 @@ func WriteJSON(w io.Writer, results []*SuiteResult, c *lint.Catalog) error {
 	return err
 }
 
+// suiteDoc is a suite's entry in the JSON report: its findings and its
+// cases.
+func suiteDoc(sr *SuiteResult) suiteJSON {
+	sj := suiteJSON{Path: sr.Suite.Path, Audience: audienceShown(sr), Status: sr.Status(), Findings: []findingJSON{}, Cases: []caseJSON{}, Similar: sr.Similar}
+	for _, d := range allFindings(sr) {
+		sj.Findings = append(sj.Findings, findingJSON{d.Line, d.Column, d.Rule, d.Severity.String(), d.Message, d.Hint})
+	}
+	for _, r := range sr.Cases {
+		sj.Cases = append(sj.Cases, caseDoc(r))
+	}
+	return sj
+}
+
+// caseDoc is a case's entry in the JSON report: the case, its result,
+// the distribution of its picks and each sample.
+func caseDoc(r *CaseResult) caseJSON {
+	cj := caseJSON{Name: r.Case.Name, Line: r.Case.Pos.Line, Request: r.Case.Request, Expect: r.Case.Expect, MinRate: r.Case.MinRate,
+		CaseResult: r, Distribution: Distribution(r.Samples), Samples: []sampleJSON{}}
+	if cj.Distribution == nil {
+		cj.Distribution = []Share{}
+	}
+	for _, smp := range r.Samples {
+		cj.Samples = append(cj.Samples, sampleJSON{N: smp.N, Pick: smp.Pick, Label: smp.Label(), RunID: smp.Run.RunID, RunDir: smp.Run.Dir, Error: smp.NoAnswer()})
+	}
+	return cj
+}
+
 // WriteJUnit writes a JUnit XML report: a testsuite per suite file, a
 // testcase per case; fail, stale and not recorded are failures of those
 // types, error an error.
@@ -373,28 +400,35 @@ func WriteJUnit(w io.Writer, results []*SuiteResult, dir string) error {
 	for _, sr := range results {
 		js := evalrec.JUnitSuite{Name: shown(sr.Suite.Path, dir), File: shown(sr.Suite.Path, dir), Time: sr.Duration}
 		for _, r := range sr.Cases {
-			jc := evalrec.JUnitCase{Name: r.Case.Name, Line: r.Case.Pos.Line, Time: r.Duration, Message: r.Message}
-			var detail strings.Builder
-			for _, sh := range Distribution(r.Samples) {
-				fmt.Fprintf(&detail, "%s: %d of %d\n", sh.Label, sh.Count, len(r.Samples))
-			}
-			if r.Failure != "" {
-				fmt.Fprintf(&detail, "%s\n", r.Failure)
-			}
-			jc.Detail = fmt.Sprintf("request: %s\nexpected: %s\n%s", r.Case.Request, r.Case.Expect, detail.String())
-			jc.Status, jc.Type = r.Status.JUnit()
-			var runs []string
-			for _, smp := range r.Samples {
-				if smp.Run.Dir != "" {
-					runs = append(runs, smp.Run.Dir)
-				}
-			}
-			jc.Output = strings.Join(runs, "\n")
-			js.Cases = append(js.Cases, jc)
+			js.Cases = append(js.Cases, junitCase(r))
 		}
 		suites = append(suites, js)
 	}
 	return evalrec.WriteJUnit(w, "agentdesk route", suites)
+}
+
+// junitCase is a case's testcase in the JUnit report: the request, what
+// was expected and picked in its detail, the run folders of its samples
+// as its output.
+func junitCase(r *CaseResult) evalrec.JUnitCase {
+	jc := evalrec.JUnitCase{Name: r.Case.Name, Line: r.Case.Pos.Line, Time: r.Duration, Message: r.Message}
+	var detail strings.Builder
+	for _, sh := range Distribution(r.Samples) {
+		fmt.Fprintf(&detail, "%s: %d of %d\n", sh.Label, sh.Count, len(r.Samples))
+	}
+	if r.Failure != "" {
+		fmt.Fprintf(&detail, "%s\n", r.Failure)
+	}
+	jc.Detail = fmt.Sprintf("request: %s\nexpected: %s\n%s", r.Case.Request, r.Case.Expect, detail.String())
+	jc.Status, jc.Type = r.Status.JUnit()
+	var runs []string
+	for _, smp := range r.Samples {
+		if smp.Run.Dir != "" {
+			runs = append(runs, smp.Run.Dir)
+		}
+	}
+	jc.Output = strings.Join(runs, "\n")
+	return jc
 }
 
 // WriteGitHub writes GitHub Actions annotations: an error at the line of
@@ -403,26 +437,11 @@ func WriteJUnit(w io.Writer, results []*SuiteResult, dir string) error {
 func WriteGitHub(w io.Writer, results []*SuiteResult, dir string) error {
 	for _, sr := range results {
 		file := termsafe.Escape(shown(sr.Suite.Path, dir))
-		for _, d := range allFindings(sr) {
-			msg := d.Message
-			if d.Hint != "" {
-				msg += "\nhint: " + d.Hint
-			}
-			if err := evalrec.GitHubAnnotationAt(w, evalrec.GitHubLevel(d), file, d.Pos.Line, d.Pos.Column, d.Rule, termsafe.EscapeLines(msg)); err != nil {
-				return err
-			}
+		if err := annotateFindings(w, sr, file); err != nil {
+			return err
 		}
-		for _, r := range sr.Cases {
-			if r.Status == Pass {
-				continue
-			}
-			msg := fmt.Sprintf("%s: %s", r.Status, r.Message)
-			if r.Failure != "" && r.Status != Error {
-				msg += "\n" + r.Failure
-			}
-			if err := evalrec.GitHubAnnotation(w, "error", file, r.Case.Pos.Line, termsafe.Escape(r.Case.Name), termsafe.EscapeLines(msg)); err != nil {
-				return err
-			}
+		if err := annotateCases(w, sr, file); err != nil {
+			return err
 		}
 		for _, p := range sr.Similar {
 			msg := fmt.Sprintf("%s and %s are %s alike in words: a request may not tell them apart", p.A, p.B, percent(p.Similarity))
@@ -432,6 +451,50 @@ func WriteGitHub(w io.Writer, results []*SuiteResult, dir string) error {
 		}
 	}
 	return nil
+}
+
+// annotateFindings writes an annotation for each finding of the suite sr,
+// at its line and column of file, at its finding's level.
+func annotateFindings(w io.Writer, sr *SuiteResult, file string) error {
+	for _, d := range allFindings(sr) {
+		if err := evalrec.GitHubAnnotationAt(w, evalrec.GitHubLevel(d), file, d.Pos.Line, d.Pos.Column, d.Rule, termsafe.EscapeLines(findingMessage(d))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// annotateCases writes an error annotation for each case of the suite sr
+// that did not pass, at its line of file.
+func annotateCases(w io.Writer, sr *SuiteResult, file string) error {
+	for _, r := range sr.Cases {
+		if r.Status == Pass {
+			continue
+		}
+		if err := evalrec.GitHubAnnotation(w, "error", file, r.Case.Pos.Line, termsafe.Escape(r.Case.Name), termsafe.EscapeLines(caseMessage(r))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findingMessage is a finding's annotation text: its message, then its
+// hint.
+func findingMessage(d lint.Diagnostic) string {
+	if d.Hint == "" {
+		return d.Message
+	}
+	return d.Message + "\nhint: " + d.Hint
+}
+
+// caseMessage is the annotation text of a case that did not pass: its
+// status and message, then its failure (an error's message says it all).
+func caseMessage(r *CaseResult) string {
+	msg := fmt.Sprintf("%s: %s", r.Status, r.Message)
+	if r.Failure != "" && r.Status != Error {
+		msg += "\n" + r.Failure
+	}
+	return msg
 }
 
 // allFindings are every diagnostic of the suite file, its cases' as well

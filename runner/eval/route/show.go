@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/preview/request"
 )
 
 // Render returns the request as sent, for a person to read: each system
@@ -21,24 +23,14 @@ func (p *Prepared) Render() string {
 	sys := p.Systems()
 	fmt.Fprintf(&b, "# system (preamble: %s)\n%s\n\n", preambleSourceOf(p.Question), sys[0])
 	if len(sys) > 1 {
-		var names []string
-		for _, l := range p.Question.Context.Layers {
-			if !l.PerTurn {
-				names = append(names, l.Name)
-			}
-		}
+		names := layerNames(p.Question.Context, false)
 		fmt.Fprintf(&b, "# system (context layers: %s; audience %s)\n%s\n\n", strings.Join(names, ", "), f.Audience, sys[1])
 	}
 	for _, t := range p.tools() {
 		fmt.Fprintf(&b, "# tool %s\n%s\nparameters: %s\n\n", t.Name, t.Description, t.Parameters)
 	}
 	if n := p.Nudge(); n != "" {
-		var names []string
-		for _, l := range p.Question.Context.Layers {
-			if l.PerTurn {
-				names = append(names, l.Name)
-			}
-		}
+		names := layerNames(p.Question.Context, true)
 		fmt.Fprintf(&b, "# user (per-turn context: %s; audience %s)\n%s\n\n", strings.Join(names, ", "), f.Audience, n)
 	}
 	fmt.Fprintf(&b, "# user\n%s\n", f.Request)
@@ -46,6 +38,18 @@ func (p *Prepared) Render() string {
 		fmt.Fprintf(&b, "\n# not reproduced (NetClaw sends these; agentdesk cannot)\n- %s\n", strings.Join(c.NotReproduced, "\n- "))
 	}
 	return b.String()
+}
+
+// layerNames are the names of the session context's layers sent once
+// per turn (perTurn) or once in the system messages (!perTurn), in order.
+func layerNames(c *request.SessionContext, perTurn bool) []string {
+	var names []string
+	for _, l := range c.Layers {
+		if l.PerTurn == perTurn {
+			names = append(names, l.Name)
+		}
+	}
+	return names
 }
 
 // preambleSourceOf says which preamble a question uses.

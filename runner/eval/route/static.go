@@ -59,6 +59,17 @@ type Score struct {
 // nameSplitter turns a name's separators into spaces.
 var nameSplitter = strings.NewReplacer("-", " ", "_", " ", ".", " ")
 
+// sortedPostings turns term counts (term id to count) into a vector of
+// postings, by term id.
+func sortedPostings(counts map[int]int) []posting {
+	vec := make([]posting, 0, len(counts))
+	for id, c := range counts {
+		vec = append(vec, posting{id, c})
+	}
+	sort.Slice(vec, func(a, b int) bool { return vec[a].at < vec[b].at })
+	return vec
+}
+
 // NewIndex indexes the definitions (the layer's agents, see
 // preview.Listed).
 func NewIndex(defs []*lint.Definition) *Index {
@@ -90,18 +101,11 @@ func NewIndex(defs []*lint.Definition) *Index {
 			add(t)
 			desc[idx.vocab[t]]++
 		}
-		dvec := make([]posting, 0, len(desc))
-		for id, c := range desc {
-			dvec = append(dvec, posting{id, c})
+		idx.dvecs[i] = sortedPostings(desc)
+		vec := sortedPostings(counts)
+		for _, p := range vec {
+			idx.post[p.at] = append(idx.post[p.at], posting{i, p.n})
 		}
-		sort.Slice(dvec, func(a, b int) bool { return dvec[a].at < dvec[b].at })
-		idx.dvecs[i] = dvec
-		vec := make([]posting, 0, len(counts))
-		for id, c := range counts {
-			vec = append(vec, posting{id, c})
-			idx.post[id] = append(idx.post[id], posting{i, c})
-		}
-		sort.Slice(vec, func(a, b int) bool { return vec[a].at < vec[b].at })
 		idx.names[i], idx.lens[i], idx.vecs[i] = d.Name, n, vec
 		total += n
 	}

@@ -534,32 +534,9 @@ func askSample(ctx context.Context, s *suitefile.RouteSuite, c *suitefile.RouteC
 		out.sample = askOne(ctx, o.Runner, p, spec)
 		release()
 		out.sample.N = n
-		if !d.Save {
-			return out
+		if d.Save {
+			saveRecording(&out, s, c, n, path, now)
 		}
-		smp := out.sample
-		why := evalrec.NoVerdict(&smp.Run)
-		switch {
-		case smp.Run.RunID == "":
-			why = "the run did not start: " + smp.Pick.Error
-		case why == "" && smp.WriteErr != nil:
-			why = fmt.Sprintf("the run folder could not be written: %v", smp.WriteErr)
-		}
-		if why != "" {
-			out.keptWhy = why
-			return out
-		}
-		tape, err := runner.LoadCassette(filepath.Join(smp.Run.Dir, runfolder.StreamFile))
-		if err == nil {
-			err = evalrec.Save(path, &evalrec.Recording{Kind: "route", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n,
-				RecordedAt: smp.Run.StartedAt, Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}}})
-		}
-		if err != nil {
-			out.err = fmt.Sprintf("the recording could not be kept: %v", err)
-			out.keptWhy = out.err
-			return out
-		}
-		out.recorded = evalrec.Replaced
 		return out
 	}
 	switch {
@@ -571,6 +548,35 @@ func askSample(ctx context.Context, s *suitefile.RouteSuite, c *suitefile.RouteC
 		out.err = d.Err.Error()
 	}
 	return out
+}
+
+// saveRecording replaces the recording at path with the live sample of
+// out (sample n of case c of suite s, asked with fingerprint now) when it
+// reached a verdict; else it keeps the old one and says why in out.
+func saveRecording(out *outcome, s *suitefile.RouteSuite, c *suitefile.RouteCase, n int, path string, now evalrec.Fingerprint) {
+	smp := out.sample
+	why := evalrec.NoVerdict(&smp.Run)
+	switch {
+	case smp.Run.RunID == "":
+		why = "the run did not start: " + smp.Pick.Error
+	case why == "" && smp.WriteErr != nil:
+		why = fmt.Sprintf("the run folder could not be written: %v", smp.WriteErr)
+	}
+	if why != "" {
+		out.keptWhy = why
+		return
+	}
+	tape, err := runner.LoadCassette(filepath.Join(smp.Run.Dir, runfolder.StreamFile))
+	if err == nil {
+		err = evalrec.Save(path, &evalrec.Recording{Kind: "route", Suite: filepath.Base(s.Path), Case: c.Name, Sample: n,
+			RecordedAt: smp.Run.StartedAt, Fingerprint: now, Tapes: []evalrec.Tape{{Name: evalrec.TapeRun, Cassette: tape}}})
+	}
+	if err != nil {
+		out.err = fmt.Sprintf("the recording could not be kept: %v", err)
+		out.keptWhy = out.err
+		return
+	}
+	out.recorded = evalrec.Replaced
 }
 
 // judgeCase sums up a case's samples: the worst of stale, not recorded and
@@ -716,68 +722,105 @@ type ConfusedRequest struct {
 // Confusions builds the confusion table of results, and the pairs of
 // agents confused, with their descriptions from c.
 func Confusions(results []*SuiteResult, c *lint.Catalog) (*Confusion, []Confused) {
-	counts := map[[2]string]int{}
-	rowSet, colSet := map[string]bool{}, map[string]bool{}
-	type key struct{ a, b string }
-	pairs := map[key]*Confused{}
+	t := confusionTally{c: c, counts: map[[2]string]int{}, rows: map[string]bool{}, cols: map[string]bool{}, pairs: map[[2]string]*Confused{}}
 	for _, sr := range results {
 		for _, r := range sr.Cases {
 			if r.Status != Pass && r.Status != Fail {
 				continue
 			}
-			expect := canonical(c, r.Case.Expect)
-			rowSet[expect] = true
-			picked := map[string]int{}
-			for _, smp := range r.Samples {
-				l := smp.Pick.Label()
-				colSet[l] = true
-				counts[[2]string{expect, l}]++
-				picked[l]++
-			}
-			for l, n := range picked {
-				if l == expect || !isAgent(c, l) || !isAgent(c, expect) {
-					continue
-				}
-				a, b := expect, l
-				if b < a {
-					a, b = b, a
-				}
-				p := pairs[key{a, b}]
-				if p == nil {
-					p = &Confused{A: a, B: b, DescriptionA: description(c, a), DescriptionB: description(c, b)}
-					pairs[key{a, b}] = p
-				}
-				p.Requests = append(p.Requests, ConfusedRequest{Case: r.Case.Name, Request: r.Case.Request, Expected: expect, Picked: l, Count: n, Samples: len(r.Samples)})
-			}
+			t.add(r)
 		}
 	}
-	t := &Confusion{Expected: sortedLabels(rowSet), Picked: sortedLabels(colSet)}
-	for _, e := range t.Expected {
-		row := make([]int, len(t.Picked))
-		for j, p := range t.Picked {
-			row[j] = counts[[2]string{e, p}]
-		}
-		t.Counts = append(t.Counts, row)
+	return t.table(), t.confused()
+}
+
+// confusionTally gathers what Confusions reports, one judged case at a
+// time.
+type confusionTally struct {
+	c *lint.Catalog
+	// counts holds how often each (expected, picked) label pair was seen.
+	counts     map[[2]string]int
+	rows, cols map[string]bool
+	// pairs holds the agents confused, keyed by their names in order.
+	pairs map[[2]string]*Confused
+}
+
+// add counts the samples of the judged case r, and files the agents they
+// picked wrongly under the pair they were confused in.
+func (t *confusionTally) add(r *CaseResult) {
+	expect := canonical(t.c, r.Case.Expect)
+	t.rows[expect] = true
+	picked := map[string]int{}
+	for _, smp := range r.Samples {
+		l := smp.Pick.Label()
+		t.cols[l] = true
+		t.counts[[2]string{expect, l}]++
+		picked[l]++
 	}
+	for l, n := range picked {
+		if l == expect || !isAgent(t.c, l) || !isAgent(t.c, expect) {
+			continue
+		}
+		p := t.pair(expect, l)
+		p.Requests = append(p.Requests, ConfusedRequest{Case: r.Case.Name, Request: r.Case.Request, Expected: expect, Picked: l, Count: n, Samples: len(r.Samples)})
+	}
+}
+
+// pair returns the entry of the agents x and y confused, in either
+// order, making it on first use.
+func (t *confusionTally) pair(x, y string) *Confused {
+	a, b := x, y
+	if b < a {
+		a, b = b, a
+	}
+	p := t.pairs[[2]string{a, b}]
+	if p == nil {
+		p = &Confused{A: a, B: b, DescriptionA: description(t.c, a), DescriptionB: description(t.c, b)}
+		t.pairs[[2]string{a, b}] = p
+	}
+	return p
+}
+
+// table is the confusion table: a row per expected label, a column per
+// picked label, both sorted.
+func (t *confusionTally) table() *Confusion {
+	out := &Confusion{Expected: sortedLabels(t.rows), Picked: sortedLabels(t.cols)}
+	for _, e := range out.Expected {
+		row := make([]int, len(out.Picked))
+		for j, p := range out.Picked {
+			row[j] = t.counts[[2]string{e, p}]
+		}
+		out.Counts = append(out.Counts, row)
+	}
+	return out
+}
+
+// confused lists the pairs confused, the most confused first (ties by
+// name), each pair's requests the most confused first.
+func (t *confusionTally) confused() []Confused {
 	var out []Confused
-	for _, p := range pairs {
+	for _, p := range t.pairs {
 		sort.SliceStable(p.Requests, func(i, j int) bool { return p.Requests[i].Count > p.Requests[j].Count })
 		out = append(out, *p)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		ni, nj := 0, 0
-		for _, r := range out[i].Requests {
-			ni += r.Count
-		}
-		for _, r := range out[j].Requests {
-			nj += r.Count
-		}
+		ni, nj := confusedCount(out[i]), confusedCount(out[j])
 		if ni != nj {
 			return ni > nj
 		}
 		return out[i].A+" "+out[i].B < out[j].A+" "+out[j].B
 	})
-	return t, out
+	return out
+}
+
+// confusedCount is the number of samples that went wrong between a
+// confused pair.
+func confusedCount(p Confused) int {
+	n := 0
+	for _, r := range p.Requests {
+		n += r.Count
+	}
+	return n
 }
 
 // canonical returns the agent's name as defined, or None.
