@@ -11,21 +11,19 @@ import (
 	"unicode/utf16"
 
 	"github.com/agentdesk/agentdesk/lint/golden"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // cfgHome writes the named files (netclaw.json, secrets.json) into a new
-// home's config folder and returns the home.
+// home's config folder, which it makes even when files is empty, and
+// returns the home.
 func cfgHome(t testing.TB, files map[string]string) Home {
 	t.Helper()
 	h := NewHome(t.TempDir(), "")
 	if err := os.MkdirAll(h.ConfigDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(h.ConfigDir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	hometest.Write(t, h.ConfigDir, files)
 	return h
 }
 

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // TestDotnetEnumParse: what .NET's Enum.TryParse(value, ignoreCase: true)
@@ -93,7 +95,7 @@ func TestEnumValuesLoadAsDotnetParsesThem(t *testing.T) {
 	for i, tc := range cases {
 		files["agents/a"+fmtIndex(i)+".md"] = "---\nname: a" + fmtIndex(i) + "\ndescription: d\n" + tc.key + ": " + tc.value + "\n---\n\nBody.\n"
 	}
-	writeFiles(t, root, files)
+	hometest.Write(t, root, files)
 	c, err := Scan(NewHome(root, ""), ScanOptions{Environ: []string{}})
 	if err != nil {
 		t.Fatal(err)

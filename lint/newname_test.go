@@ -1,31 +1,22 @@
 package lint
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // newNameHome scans a home holding summarizer and code-analyst (loaded)
 // and broken (rejected).
 func newNameHome(t *testing.T) (*Catalog, string) {
 	t.Helper()
-	base := t.TempDir()
-	files := map[string]string{
-		"summarizer.md":   "---\nname: summarizer\ndescription: Summarizes.\n---\n\nYou summarize.\n",
-		"code-analyst.md": "---\nname: code-analyst\ndescription: Reads code.\n---\n\nYou read code.\n",
-		"broken.md":       "---\nname: broken\n---\n\nNo description.\n",
-	}
-	dir := filepath.Join(base, "agents")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	base := hometest.New(t, map[string]string{
+		"agents/summarizer.md":   "---\nname: summarizer\ndescription: Summarizes.\n---\n\nYou summarize.\n",
+		"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Reads code.\n---\n\nYou read code.\n",
+		"agents/broken.md":       "---\nname: broken\n---\n\nNo description.\n",
+	})
 	c, err := Scan(NewHome(base, ""), ScanOptions{Environ: []string{}})
 	if err != nil {
 		t.Fatal(err)

@@ -7,30 +7,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 func agent(name, desc string) string {
 	return "---\nname: " + name + "\ndescription: " + desc + "\n---\n\nYou are " + name + ".\n"
-}
-
-// writeFiles creates files under root; a value of "->target" makes a symlink.
-func writeFiles(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for rel, body := range files {
-		p := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if target, ok := strings.CutPrefix(body, "->"); ok {
-			if err := os.Symlink(target, p); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // skillFeeds returns a netclaw.json that enables the feeds named, in order.
@@ -116,7 +98,7 @@ func TestScanOrderAndDuplicates(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeFiles(t, root, tc.files)
+			hometest.Write(t, root, tc.files)
 			c, err := Scan(NewHome(root, ""), ScanOptions{Environ: []string{}})
 			if err != nil {
 				t.Fatal(err)
@@ -130,7 +112,7 @@ func TestScanOrderAndDuplicates(t *testing.T) {
 
 func TestDuplicateMessageNamesWinner(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"agents/a.md": agent("x", "1"), "agents/.server-feeds/f/x.md": agent("X", "2"), "config/netclaw.json": skillFeeds("f")})
+	hometest.Write(t, root, map[string]string{"agents/a.md": agent("x", "1"), "agents/.server-feeds/f/x.md": agent("X", "2"), "config/netclaw.json": skillFeeds("f")})
 	c, err := Scan(NewHome(root, ""), ScanOptions{Environ: []string{}})
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +133,7 @@ func TestDuplicateMessageNamesWinner(t *testing.T) {
 func TestFeedModifiedAndSyncState(t *testing.T) {
 	root := t.TempDir()
 	body := agent("synced", "s")
-	writeFiles(t, root, map[string]string{
+	hometest.Write(t, root, map[string]string{
 		"config/netclaw.json":                 skillFeeds("acme"),
 		"agents/.server-feeds/acme/synced.md": body,
 		"agents/.server-feeds/acme/.sync-state.json": `{"lastSyncUtc":"2026-01-01T00:00:00Z","skills":{"synced":{"version":"1.0.0","sha256":"` +
@@ -193,7 +175,7 @@ func touch(t testing.TB, path, body string) {
 
 func TestIncrementalScan(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"agents/a.md": agent("a", "a"), "agents/b.md": agent("b", "b"), "agents/c.md": agent("c", "c")})
+	hometest.Write(t, root, map[string]string{"agents/a.md": agent("a", "a"), "agents/b.md": agent("b", "b"), "agents/c.md": agent("c", "c")})
 	s := NewScanner(NewHome(root, ""), ScanOptions{Environ: []string{}})
 	first, err := s.Scan()
 	if err != nil {
@@ -209,7 +191,7 @@ func TestIncrementalScan(t *testing.T) {
 	if err := os.Remove(filepath.Join(root, "agents/c.md")); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, root, map[string]string{"agents/d.md": agent("a", "dup of a")})
+	hometest.Write(t, root, map[string]string{"agents/d.md": agent("a", "dup of a")})
 	third, _ := s.Scan()
 	got := summarize(root, third)
 	want := []fileSummary{{"agents/a.md", Loaded, "local"}, {"agents/b.md", Rejected, "local"}, {"agents/d.md", Rejected, "local"}}
@@ -239,7 +221,7 @@ func TestScanMissingAndBadFolders(t *testing.T) {
 	if err != nil || len(c.Files) != 0 {
 		t.Errorf("a missing home is an empty catalog: %v %v", c, err)
 	}
-	writeFiles(t, root, map[string]string{"file": "x"})
+	hometest.Write(t, root, map[string]string{"file": "x"})
 	_, err = Scan(NewHome(root, filepath.Join(root, "file")), ScanOptions{Environ: []string{}})
 	if err == nil || !strings.Contains(err.Error(), "not a folder") {
 		t.Errorf("agents path that is a file: %v", err)
@@ -248,7 +230,7 @@ func TestScanMissingAndBadFolders(t *testing.T) {
 
 func TestUnreadableDeviceAndSize(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"agents/null.md": "->/dev/null", "agents/big.md": "---\nname: big\ndescription: big\n---\n\n" + strings.Repeat("x", MaxFileSize)})
+	hometest.Write(t, root, map[string]string{"agents/null.md": "->/dev/null", "agents/big.md": "---\nname: big\ndescription: big\n---\n\n" + strings.Repeat("x", MaxFileSize)})
 	c, err := Scan(NewHome(root, ""), ScanOptions{Environ: []string{}})
 	if err != nil {
 		t.Fatal(err)
@@ -262,7 +244,7 @@ func TestUnreadableDeviceAndSize(t *testing.T) {
 
 func TestVanishedBetweenListingAndReading(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"agents/gone.md": agent("gone", "g")})
+	hometest.Write(t, root, map[string]string{"agents/gone.md": agent("gone", "g")})
 	s := NewScanner(NewHome(root, ""), ScanOptions{Environ: []string{}})
 	entries, err := s.listAgents()
 	if err != nil || len(entries) != 1 {
@@ -277,7 +259,7 @@ func TestVanishedBetweenListingAndReading(t *testing.T) {
 
 func TestScanPaths(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	hometest.Write(t, root, map[string]string{
 		"agents/a.md": agent("a", "a"), "agents/.server-feeds/f/b.md": agent("b", "b"),
 		"loose/x.markdown": agent("A", "dup"),
 	})
@@ -303,7 +285,7 @@ func TestScanPaths(t *testing.T) {
 // of itself.
 func TestScanPathsSameFileTwice(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"agents/a.md": agent("a", "a"), "agents/b.md": agent("b", "b")})
+	hometest.Write(t, root, map[string]string{"agents/a.md": agent("a", "a"), "agents/b.md": agent("b", "b")})
 	a := filepath.Join(root, "agents", "a.md")
 	rel, err := filepath.Rel(mustGetwd(t), a)
 	if err != nil {
@@ -425,7 +407,7 @@ func catalogKey(c *Catalog) string {
 func TestRescanMatchesScan(t *testing.T) {
 	root := t.TempDir()
 	h := NewHome(root, "")
-	writeFiles(t, root, map[string]string{
+	hometest.Write(t, root, map[string]string{
 		"agents/a.md": agent("a", "a"), "agents/c.md": agent("c", "c"),
 		"agents/.server-feeds/f/x.md": agent("x", "x"),
 		"skills/s/SKILL.md":           "---\nname: s\nmetadata:\n  subagent: b\n---\n\nDo.\n",
@@ -440,17 +422,19 @@ func TestRescanMatchesScan(t *testing.T) {
 		do      func()
 		changed []string
 	}{
-		{"create b", func() { writeFiles(t, root, map[string]string{"agents/b.md": agent("b", "b")}) }, []string{p("agents/b.md")}},
+		{"create b", func() { hometest.Write(t, root, map[string]string{"agents/b.md": agent("b", "b")}) }, []string{p("agents/b.md")}},
 		{"break c", func() { touch(t, p("agents/c.md"), "---\nname: c\n---\n\n") }, []string{p("agents/c.md")}},
-		{"duplicate in feed", func() { writeFiles(t, root, map[string]string{"agents/.server-feeds/f/a.md": agent("A", "feed a")}) }, []string{p("agents/.server-feeds/f/a.md")}},
+		{"duplicate in feed", func() {
+			hometest.Write(t, root, map[string]string{"agents/.server-feeds/f/a.md": agent("A", "feed a")})
+		}, []string{p("agents/.server-feeds/f/a.md")}},
 		{"delete a", func() { os.Remove(p("agents/a.md")) }, []string{p("agents/a.md")}},
 		{"rename b to 0b", func() { os.Rename(p("agents/b.md"), p("agents/0b.md")) }, []string{p("agents/b.md"), p("agents/0b.md")}},
-		{"non-md file", func() { writeFiles(t, root, map[string]string{"agents/notes.txt": "x"}) }, []string{p("agents/notes.txt")}},
+		{"non-md file", func() { hometest.Write(t, root, map[string]string{"agents/notes.txt": "x"}) }, []string{p("agents/notes.txt")}},
 		{"folder named md", func() { os.Mkdir(p("agents/dir.md"), 0o755) }, []string{p("agents/dir.md")}},
-		{"new feed folder", func() { writeFiles(t, root, map[string]string{"agents/.server-feeds/g/y.md": agent("y", "y")}) }, []string{p("agents/.server-feeds/g")}},
-		{"skill target appears", func() { writeFiles(t, root, map[string]string{"agents/b.md": agent("b", "b again")}) }, []string{p("agents/b.md")}},
+		{"new feed folder", func() { hometest.Write(t, root, map[string]string{"agents/.server-feeds/g/y.md": agent("y", "y")}) }, []string{p("agents/.server-feeds/g")}},
+		{"skill target appears", func() { hometest.Write(t, root, map[string]string{"agents/b.md": agent("b", "b again")}) }, []string{p("agents/b.md")}},
 		{"config change", func() {
-			writeFiles(t, root, map[string]string{"config/netclaw.json": `{"SubAgents":{"Enabled":false}}`})
+			hometest.Write(t, root, map[string]string{"config/netclaw.json": `{"SubAgents":{"Enabled":false}}`})
 		}, []string{p("config/netclaw.json")}},
 		{"agents folder removed", func() { os.RemoveAll(p("agents")) }, []string{p("agents")}},
 	}
@@ -518,7 +502,7 @@ func TestParseSkillBadEncoding(t *testing.T) {
 
 func TestLooksLikeHome(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	hometest.Write(t, root, map[string]string{
 		"home/agents/a.md":         agent("a", "a"),
 		"home/config/netclaw.json": "{}",
 		"odd/agents/x.md":          agent("x", "x"),

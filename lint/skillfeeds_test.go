@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // The cases below are NetClaw's FileSubAgentDefinitionLoaderTests (the
@@ -161,7 +163,7 @@ func TestSkillFeedsDecideWhichFeedsLoad(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeFiles(t, root, tc.files)
+			hometest.Write(t, root, tc.files)
 			c, err := Scan(NewHome(root, ""), ScanOptions{Environ: append([]string{}, tc.environ...)})
 			if err != nil {
 				t.Fatal(err)
@@ -223,7 +225,7 @@ func TestFolderDiagnostics(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeFiles(t, root, tc.files)
+			hometest.Write(t, root, tc.files)
 			c, err := Scan(NewHome(root, ""), ScanOptions{Environ: []string{}})
 			if err != nil {
 				t.Fatal(err)
@@ -248,7 +250,7 @@ func TestFolderDiagnostics(t *testing.T) {
 func TestSkillFeedsChangeIsPickedUpByRescan(t *testing.T) {
 	root := t.TempDir()
 	h := NewHome(root, "")
-	writeFiles(t, root, map[string]string{
+	hometest.Write(t, root, map[string]string{
 		"agents/a.md":                    agent("a", "a"),
 		"agents/.server-feeds/acme/x.md": agent("x", "x"),
 		"agents/.server-feeds/beta/y.md": agent("y", "y"),
@@ -259,7 +261,7 @@ func TestSkillFeedsChangeIsPickedUpByRescan(t *testing.T) {
 	}
 	cfg := filepath.Join(root, "config", "netclaw.json")
 	for _, feeds := range [][]string{{"beta", "acme"}, {"acme"}, {"acme", "beta"}, nil} {
-		writeFiles(t, root, map[string]string{"config/netclaw.json": skillFeeds(feeds...)})
+		hometest.Write(t, root, map[string]string{"config/netclaw.json": skillFeeds(feeds...)})
 		got, err := s.Rescan([]string{cfg})
 		if err != nil {
 			t.Fatal(err)
@@ -287,7 +289,7 @@ func TestSkillFeedsChangeIsPickedUpByRescan(t *testing.T) {
 // adding it to SkillFeeds is no advice; the skill scanner takes any name.
 func TestFeedNotLoadedHintFitsTheFolder(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	hometest.Write(t, root, map[string]string{
 		"agents/a.md":                               agent("a", "a"),
 		"agents/.server-feeds/Team/t.md":            agent("t", "t"),
 		"agents/.server-feeds/old/o.md":             agent("o", "o"),

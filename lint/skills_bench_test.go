@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // BenchmarkRescanSkills measures what every file event costs in skills:
@@ -26,7 +28,7 @@ func BenchmarkRescanSkills(b *testing.B) {
 		files[fmt.Sprintf("skills/flat-%03d.md", i)] = skill(fmt.Sprintf("flat-%03d", i), "d")
 		files[fmt.Sprintf("skills/.server-feeds/acme/feed-%03d/SKILL.md", i)] = skill(fmt.Sprintf("feed-%03d", i), "d")
 	}
-	writeFiles(b, root, files)
+	hometest.Write(b, root, files)
 	s := NewScanner(NewHome(root, ""), ScanOptions{Environ: []string{}})
 	if _, err := s.Scan(); err != nil {
 		b.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 func skill(name, desc string) string {
@@ -147,7 +149,7 @@ func TestSkillDiscovery(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeFiles(t, root, tc.files)
+			hometest.Write(t, root, tc.files)
 			for link, target := range tc.links {
 				if err := os.Symlink(filepath.Join(root, target), filepath.Join(root, link)); err != nil {
 					t.Fatal(err)
@@ -193,7 +195,7 @@ func TestSkillDiscovery(t *testing.T) {
 // TestSkillDuplicateOfASystemSkillIsASystemSkill checks System and Flat.
 func TestSkillFlags(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	hometest.Write(t, root, map[string]string{
 		"skills/.system/diag/SKILL.md": skill("diag", "d"),
 		"skills/flat.md":               skill("flat", "d"),
 	})
@@ -234,7 +236,7 @@ func TestMetadataSubagent(t *testing.T) {
 	}
 	for _, tc := range cases {
 		root := t.TempDir()
-		writeFiles(t, root, map[string]string{
+		hometest.Write(t, root, map[string]string{
 			"agents/helper.md": agent("helper", "Helps."),
 			"skills/s/SKILL.md": "---\nname: s\ndescription: d\nmetadata:\n  version: 1.0.0\n  subagent: " + tc.value +
 				"\n---\n\nDo it.\n",
@@ -264,7 +266,7 @@ func TestMetadataSubagent(t *testing.T) {
 // source, and Route says why.
 func TestRouteOfAnUnlistedSkill(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	hometest.Write(t, root, map[string]string{
 		"agents/helper.md":  agent("helper", "Helps."),
 		"skills/s/SKILL.md": "---\nname: s\nmetadata:\n  subagent: helper\n---\nDo it.\n",
 	})
@@ -289,7 +291,7 @@ func TestRouteOfAnUnlistedSkill(t *testing.T) {
 // starts a new sentence, not in the middle of the last path.
 func TestSkillRefusalIsOneSentencePerPart(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	hometest.Write(t, root, map[string]string{
 		"skills/a/dup/SKILL.md": skill("dup", "One."),
 		"skills/b/dup/SKILL.md": skill("dup", "Two."),
 	})

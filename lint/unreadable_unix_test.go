@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // TestUnreadableAgentFailsTheReload: NetClaw's loader catches only
@@ -18,7 +20,7 @@ func TestUnreadableAgentFailsTheReload(t *testing.T) {
 		t.Skip("root reads a file without read permission")
 	}
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"agents/locked.md": agent("locked", "l"), "agents/fine.md": agent("fine", "f")})
+	hometest.Write(t, root, map[string]string{"agents/locked.md": agent("locked", "l"), "agents/fine.md": agent("fine", "f")})
 	locked := filepath.Join(root, "agents", "locked.md")
 	if err := os.Chmod(locked, 0); err != nil {
 		t.Fatal(err)

@@ -7,27 +7,8 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
-
-// writeHome writes files (path relative to the home → content) into a new
-// NetClaw home under t.TempDir and returns its base folder.
-func writeHome(t *testing.T, files map[string]string) string {
-	t.Helper()
-	base := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(base, "agents"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for rel, content := range files {
-		path := filepath.Join(base, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return base
-}
 
 // scanHome scans base with environ as the process environment.
 func scanHome(t *testing.T, base string, environ ...string) *lint.Catalog {
@@ -59,12 +40,12 @@ var sampleHome = map[string]string{
 }
 
 func TestLayerFromHome(t *testing.T) {
-	base := writeHome(t, sampleHome)
+	base := hometest.New(t, sampleHome)
 	checkGolden(t, "layer/home.txt", Layer(scanHome(t, base), Personal))
 }
 
 func TestLayerFromEmptyHome(t *testing.T) {
-	base := writeHome(t, map[string]string{"agents/readme.txt": "nothing here"})
+	base := hometest.New(t, map[string]string{"agents/readme.txt": "nothing here"})
 	want, err := os.ReadFile(filepath.Join("testdata", "layer", "empty.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +86,7 @@ func TestLayerConfigGates(t *testing.T) {
 			for k, v := range tt.files {
 				files[k] = v
 			}
-			c := scanHome(t, writeHome(t, files), tt.environ...)
+			c := scanHome(t, hometest.New(t, files), tt.environ...)
 			for _, a := range []Audience{Personal, Team} {
 				layer := Layer(c, a)
 				if got := layer != ""; got != tt.enabled {
@@ -123,7 +104,7 @@ func TestLayerConfigGates(t *testing.T) {
 }
 
 func TestSkillRoutesFromHome(t *testing.T) {
-	c := scanHome(t, writeHome(t, sampleHome))
+	c := scanHome(t, hometest.New(t, sampleHome))
 	got := map[string]SkillRoute{}
 	for _, r := range SkillRoutes(c) {
 		got[r.Skill.Name] = r

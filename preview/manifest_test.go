@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 const manifestAgent = "---\nname: triage\ndescription: Triage support tickets.\n---\nYou triage tickets.\n"
@@ -161,7 +162,7 @@ func TestSyncOf(t *testing.T) {
 		`"summarizer":{"version":"1.2.0","sha256":"` + sha256Hex([]byte(synced)) + `","syncedAtUtc":"2026-11-20T09:00:00Z","files":null},` +
 		`"scribe":{"version":"0.3.1","sha256":"sha256:` + strings.Repeat("0", 64) + `","syncedAtUtc":"2026-11-21T10:00:00Z","files":null},` +
 		`"nodigest":{"version":"0.1.0","sha256":"","syncedAtUtc":"2026-11-21T10:00:00Z","files":null}}}`
-	base := writeHome(t, map[string]string{
+	base := hometest.New(t, map[string]string{
 		"agents/local.md":                            manifestAgent,
 		"agents/.server-feeds/acme/summarizer.md":    synced,
 		"agents/.server-feeds/acme/scribe.md":        edited,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -20,9 +21,9 @@ import (
 func TestComposeMemo(t *testing.T) {
 	f := newFixture(t, wire.OpenAI)
 	playbook := filepath.Join(f.home.Base, "identity", "AGENTS.md")
-	writeFile(t, playbook, "Playbook one.\n")
+	hometest.WriteFile(t, playbook, "Playbook one.\n")
 	project := t.TempDir()
-	writeFile(t, filepath.Join(project, "AGENTS.md"), "Project rules.\n")
+	hometest.WriteFile(t, filepath.Join(project, "AGENTS.md"), "Project rules.\n")
 	agent := f.cat.Agent("tester")
 	base := Spec{Agent: agent, Config: f.cat.Config, NetClaw: NetClaw{Home: f.home.Base, Audience: preview.Team,
 		Shell: &request.Shell{Platform: "Linux", Executable: "/bin/bash", Grammar: "Bash"}}}
@@ -43,7 +44,7 @@ func TestComposeMemo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			writeFile(t, playbook, "Playbook one.\n")
+			hometest.WriteFile(t, playbook, "Playbook one.\n")
 			memo := NewComposeMemo()
 			for _, task := range [][2]string{{"Find the port.", ""}, {"Name the file.", "A Go service."}} {
 				s := base
@@ -63,7 +64,7 @@ func TestComposeMemo(t *testing.T) {
 					t.Errorf("task %q: through the memo\n%q\nanew\n%q", task[0], got.FirstMessage+got.System, want.FirstMessage+want.System)
 				}
 			}
-			writeFile(t, playbook, "Playbook two.\n")
+			hometest.WriteFile(t, playbook, "Playbook two.\n")
 			s := base
 			if tt.mod != nil {
 				tt.mod(&s)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
@@ -41,28 +42,18 @@ type fixture struct {
 	runner *Runner
 }
 
-func writeFile(t testing.TB, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func newFixture(t testing.TB, p wire.Protocol) *fixture {
 	t.Helper()
 	srv := modeltest.NewServer()
 	t.Cleanup(srv.Close)
 	base := t.TempDir()
 	h := lint.NewHome(base, "")
-	writeFile(t, filepath.Join(h.Agents, "tester.md"), "---\nname: tester\ndescription: Tries things\n---\nYou are a tester.\n")
-	writeFile(t, h.ConfigFile(), fmt.Sprintf(`{
+	hometest.WriteFile(t, filepath.Join(h.Agents, "tester.md"), "---\nname: tester\ndescription: Tries things\n---\nYou are a tester.\n")
+	hometest.WriteFile(t, h.ConfigFile(), fmt.Sprintf(`{
   "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
   "Providers": {"mock": {"Type": %q, "Endpoint": %q}}
 }`, providerTypes[p], srv.Endpoint(p)))
-	writeFile(t, h.SecretsFile(), fmt.Sprintf(`{"Providers": {"mock": {"ApiKey": %q}}}`, plantedKey))
+	hometest.WriteFile(t, h.SecretsFile(), fmt.Sprintf(`{"Providers": {"mock": {"ApiKey": %q}}}`, plantedKey))
 	cat, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
@@ -24,9 +25,9 @@ func project(t *testing.T) string {
 	t.Helper()
 	outer := t.TempDir()
 	dir := filepath.Join(outer, "project")
-	writeFile(t, filepath.Join(dir, "README.md"), readmeText)
-	writeFile(t, filepath.Join(dir, "main.go"), "package main\n\nfunc main() {}\n")
-	writeFile(t, filepath.Join(outer, "secret.txt"), "TOP-SECRET")
+	hometest.WriteFile(t, filepath.Join(dir, "README.md"), readmeText)
+	hometest.WriteFile(t, filepath.Join(dir, "main.go"), "package main\n\nfunc main() {}\n")
+	hometest.WriteFile(t, filepath.Join(outer, "secret.txt"), "TOP-SECRET")
 	return dir
 }
 
@@ -250,7 +251,7 @@ func TestCancelDuringTheToolLoop(t *testing.T) {
 func TestProjectFolderErrors(t *testing.T) {
 	f := newFixture(t, wire.OpenAI)
 	file := filepath.Join(t.TempDir(), "plain.txt")
-	writeFile(t, file, "x")
+	hometest.WriteFile(t, file, "x")
 	for _, dir := range []string{filepath.Join(t.TempDir(), "missing"), file} {
 		_, err := f.runner.Start(context.Background(), f.toolSpec("x", dir, Limits{}))
 		var se *SpecError

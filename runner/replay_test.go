@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -356,7 +357,7 @@ func TestReplayAgainstAnAgentAndTask(t *testing.T) {
 func TestReplayProviderType(t *testing.T) {
 	f := newFixture(t, wire.Anthropic)
 	orig, path := recordScenario(t, f, scenarios[1])
-	writeFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
+	hometest.WriteFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
   "Models": {"Roles": {"Main": "tape"}, "Definitions": {"tape": {"Provider": "recorded", "ModelId": "whatever"}}},
   "Providers": {"recorded": {"Type": "replay", "Endpoint": %q}}
 }`, path))
@@ -375,7 +376,7 @@ func TestReplayProviderType(t *testing.T) {
 	if rec.Reason != orig.Reason || rec.Output != orig.Output || rec.Replay == nil || rec.Replay.Cassette != path || rec.Model.Protocol != 0 && rec.Model.ModelID != "test-model" {
 		t.Errorf("replay through the provider: %s %q %+v %+v", rec.Reason, rec.Output, rec.Replay, rec.Model)
 	}
-	writeFile(t, f.home.ConfigFile(), `{"Models": {"Roles": {"Main": "tape"}, "Definitions": {"tape": {"Provider": "recorded", "ModelId": "m"}}},
+	hometest.WriteFile(t, f.home.ConfigFile(), `{"Models": {"Roles": {"Main": "tape"}, "Definitions": {"tape": {"Provider": "recorded", "ModelId": "m"}}},
   "Providers": {"recorded": {"Type": "replay", "Endpoint": "/nowhere/stream.cassette"}}}`)
 	cat, _ = lintScan(f)
 	_, err = f.runner.Start(context.Background(), Spec{Agent: cat.Agent("tester"), Config: cat.Config, Task: "Go."})

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
@@ -23,9 +24,9 @@ func TestRequestOnTheWire(t *testing.T) {
 	for _, p := range protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			f := newFixture(t, p)
-			writeFile(t, filepath.Join(f.home.Base, "identity", "AGENTS.md"), "Review every email. Skills in {{SKILLS_DIR}}.\n")
+			hometest.WriteFile(t, filepath.Join(f.home.Base, "identity", "AGENTS.md"), "Review every email. Skills in {{SKILLS_DIR}}.\n")
 			project := t.TempDir()
-			writeFile(t, filepath.Join(project, "CLAUDE.md"), "Project rules: prefer Go.\n")
+			hometest.WriteFile(t, filepath.Join(project, "CLAUDE.md"), "Project rules: prefer Go.\n")
 			f.srv.Enqueue(modeltest.Reply("done"))
 			s := f.spec("Check the thing.", Limits{})
 			s.Context = "The user is on call."

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -16,19 +17,17 @@ import (
 func loadConfig(t *testing.T, netclaw, secrets string, environ ...string) *lint.Config {
 	t.Helper()
 	h := lint.NewHome(t.TempDir(), "")
+	files := map[string]string{}
+	if netclaw != "" {
+		files["netclaw.json"] = netclaw
+	}
+	if secrets != "" {
+		files["secrets.json"] = secrets
+	}
 	if err := os.MkdirAll(h.ConfigDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if netclaw != "" {
-		if err := os.WriteFile(h.ConfigFile(), []byte(netclaw), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if secrets != "" {
-		if err := os.WriteFile(h.SecretsFile(), []byte(secrets), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	hometest.Write(t, h.ConfigDir, files)
 	return lint.LoadConfig(h, environ)
 }
 

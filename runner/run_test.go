@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/redact"
@@ -508,7 +509,7 @@ func TestEndpointPasswordIsRedacted(t *testing.T) {
 	const pw = "endpoint-pass-4242"
 	f := newFixture(t, wire.OpenAI)
 	endpoint := strings.Replace(f.srv.Endpoint(wire.OpenAI), "http://", "http://agent:"+pw+"@", 1)
-	writeFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
+	hometest.WriteFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
   "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
   "Providers": {"mock": {"Type": "openai-compatible", "Endpoint": %q}}
 }`, endpoint))

@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/mcp/mcptest"
@@ -55,7 +56,7 @@ func withStdioMCP(t *testing.T, f *fixture) {
 		t.Fatal(err)
 	}
 	servers, _ := json.Marshal(map[string]any{"fs": map[string]any{"Command": exe, "EnvironmentVariables": map[string]string{stdioServerEnv: "1"}}})
-	writeFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
+	hometest.WriteFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
   "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
   "Providers": {"mock": {"Type": %q, "Endpoint": %q}},
   "McpServers": %s

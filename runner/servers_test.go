@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/mcp/mcptest"
@@ -45,12 +46,12 @@ func withMCP(t *testing.T, f *fixture) *httptest.Server {
 			t.Error("the MCP server never got the configured Authorization header")
 		}
 	})
-	writeFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
+	hometest.WriteFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
   "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
   "Providers": {"mock": {"Type": %q, "Endpoint": %q}},
   "McpServers": {"web": {"Transport": "http", "Url": %q}}
 }`, providerTypes[f.proto], f.srv.Endpoint(f.proto), hs.URL))
-	writeFile(t, f.home.SecretsFile(), fmt.Sprintf(`{"Providers": {"mock": {"ApiKey": %q}}, "McpServers": {"web": {"Headers": {"Authorization": %q}}}}`, plantedKey, mcpSecret))
+	hometest.WriteFile(t, f.home.SecretsFile(), fmt.Sprintf(`{"Providers": {"mock": {"ApiKey": %q}}, "McpServers": {"web": {"Headers": {"Authorization": %q}}}}`, plantedKey, mcpSecret))
 	cat, err := lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +147,7 @@ func TestMCPCallUnattendedFailsTheRun(t *testing.T) {
 
 func TestMCPServerThatDoesNotStartLeavesANote(t *testing.T) {
 	f := newFixture(t, wire.OpenAI)
-	writeFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
+	hometest.WriteFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
   "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
   "Providers": {"mock": {"Type": %q, "Endpoint": %q}},
   "McpServers": {"gone": {"Command": "agentdesk-no-such-mcp-server"}}

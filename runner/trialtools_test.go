@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -217,7 +218,7 @@ func TestLongResultIsSpilledAndReadOn(t *testing.T) {
 	f := newFixture(t, wire.OpenAI)
 	dir := project(t)
 	long := strings.Repeat("0123456789", 1500) + "END"
-	writeFile(t, filepath.Join(dir, "big.txt"), long)
+	hometest.WriteFile(t, filepath.Join(dir, "big.txt"), long)
 	f.srv.Enqueue(
 		script(modeltest.ToolCall("c1", "file_read", `{"Path":"big.txt","_rationale":"read"}`), modeltest.Finish(modeltest.FinishTools)),
 		script(modeltest.ToolCall("c2", "tool_output_read", `{"CallId":"c1","Start":0,"Limit":128,"_rationale":"head"}`), modeltest.Finish(modeltest.FinishTools)),

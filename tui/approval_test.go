@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 
 	"github.com/agentdesk/agentdesk/runner/approve"
@@ -22,12 +23,7 @@ import (
 func approvalHome(t *testing.T) (*runHome, string) {
 	rh := newRunHome(t, 100, 32)
 	project := filepath.Join(rh.tmp, "project")
-	if err := os.MkdirAll(project, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(project, "notes.md"), []byte("old\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, filepath.Join(project, "notes.md"), "old\n")
 	rh.opts.Project = project
 	return rh, project
 }

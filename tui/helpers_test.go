@@ -220,14 +220,3 @@ func matchGolden(t testing.TB, name, got string) {
 	path := filepath.Join("testdata", "golden", name+".golden")
 	golden.Check(t, path, []byte(got))
 }
-
-// write writes text to path, making its folder.
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}

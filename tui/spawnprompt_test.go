@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
@@ -92,7 +93,7 @@ func TestPromptLinesMissingCore(t *testing.T) {
 // use and says their section and tools are left out, with an estimate.
 func TestDefinitionPaneNamesMCPServersLeftOut(t *testing.T) {
 	home := lint.NewHome(t.TempDir(), "")
-	write(t, home.ConfigFile(), `{"McpServers": {"fs": {"Command": "agentdesk-never-started"}, "off": {"Command": "x", "Enabled": false}}}`)
+	hometest.WriteFile(t, home.ConfigFile(), `{"McpServers": {"fs": {"Command": "agentdesk-never-started"}, "off": {"Command": "x", "Enabled": false}}}`)
 	cfg := lint.LoadConfig(home, nil)
 	f := &lint.File{Path: home.Agents + "/a.md", Def: &lint.Definition{Name: "a", Description: "d", Body: "You are a."}}
 	r := composeParts(f, cfg, runner.NetClaw{Home: home.Base, Audience: preview.Personal}, t.TempDir())

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // TestColorAlwaysEverywhere: --color always colours what preview, export
@@ -11,7 +13,7 @@ import (
 // no escape sequence.
 func TestColorAlwaysEverywhere(t *testing.T) {
 	home := previewHome(t, map[string]string{"agents/hidden.md": "---\nname: hidden\ndescription: Internal.\nvisibility: internal\nmodelRole: Main\n---\nYou hide.\n"})
-	src := imFiles(t, map[string]string{"a.md": imClaude})
+	src := hometest.New(t, map[string]string{"a.md": imClaude})
 	for _, tc := range []struct {
 		name   string
 		args   []string

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/creack/pty"
 )
 
@@ -80,8 +81,8 @@ func TestMain(m *testing.M) {
 }
 
 func TestBinaryEndToEnd(t *testing.T) {
-	clean := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent})
-	bad := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent, "agents/broken.md": badAgent})
+	clean := hometest.New(t, map[string]string{"agents/reviewer.md": goodAgent})
+	bad := hometest.New(t, map[string]string{"agents/reviewer.md": goodAgent, "agents/broken.md": badAgent})
 
 	t.Run("version", func(t *testing.T) {
 		code, stdout, stderr := runBinary(t, nil, "--version")
@@ -123,7 +124,7 @@ func TestBinaryEndToEnd(t *testing.T) {
 		}
 	})
 	t.Run("colour on a terminal unless NO_COLOR", func(t *testing.T) {
-		warn := writeHome(t, map[string]string{"agents/writer.md": warnAgent})
+		warn := hometest.New(t, map[string]string{"agents/writer.md": warnAgent})
 		tests := []struct {
 			env  []string
 			want bool

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // Definitions for export tests.
@@ -21,7 +22,7 @@ const (
 )
 
 func TestExportCommand(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst, "agents/ticket-router.md": exRouter})
+	home := hometest.New(t, map[string]string{"agents/code-analyst.md": exAnalyst, "agents/ticket-router.md": exRouter})
 	out := filepath.Join(t.TempDir(), "claude")
 	export := func(args ...string) (int, string, string) {
 		return run(t, nil, append([]string{"export", "--home", home, "--to", "claude-code", "--out", out}, args...)...)
@@ -80,7 +81,7 @@ func TestExportCommand(t *testing.T) {
 }
 
 func TestExportPrunesOnlyItsOwnFiles(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst, "agents/ticket-router.md": exRouter})
+	home := hometest.New(t, map[string]string{"agents/code-analyst.md": exAnalyst, "agents/ticket-router.md": exRouter})
 	out := t.TempDir()
 	mine := filepath.Join(out, "notes.md")
 	if err := os.WriteFile(mine, []byte("my notes\n"), 0o644); err != nil {
@@ -106,7 +107,7 @@ func TestExportPrunesOnlyItsOwnFiles(t *testing.T) {
 }
 
 func TestExportRefusesHandWrittenFiles(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst, "agents/ticket-router.md": exRouter})
+	home := hometest.New(t, map[string]string{"agents/code-analyst.md": exAnalyst, "agents/ticket-router.md": exRouter})
 	out := t.TempDir()
 	theirs := filepath.Join(out, "code-analyst.toml")
 	if err := os.WriteFile(theirs, []byte("name = \"code-analyst\"\n"), 0o644); err != nil {
@@ -123,8 +124,8 @@ func TestExportRefusesHandWrittenFiles(t *testing.T) {
 }
 
 func TestExportUsage(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst})
-	empty := writeHome(t, map[string]string{"agents/notes.txt": "x"})
+	home := hometest.New(t, map[string]string{"agents/code-analyst.md": exAnalyst})
+	empty := hometest.New(t, map[string]string{"agents/notes.txt": "x"})
 	out := t.TempDir()
 	tests := []struct {
 		name   string
@@ -153,7 +154,7 @@ func TestExportUsage(t *testing.T) {
 }
 
 func TestExportSelectedAgents(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst, "agents/ticket-router.md": exRouter})
+	home := hometest.New(t, map[string]string{"agents/code-analyst.md": exAnalyst, "agents/ticket-router.md": exRouter})
 	out := t.TempDir()
 	code, stdout, stderr := run(t, nil, "export", "--home", home, "--to", "maxclaw", "--out", out, "Code-Analyst", "code-analyst")
 	if code != 0 {
@@ -172,7 +173,7 @@ func TestExportSelectedAgents(t *testing.T) {
 // TestExportDefaultOut runs the built binary in a fresh working directory:
 // without --out the files go to the target's project folder there.
 func TestExportDefaultOut(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst})
+	home := hometest.New(t, map[string]string{"agents/code-analyst.md": exAnalyst})
 	for _, tt := range []struct{ to, file, next string }{
 		{"claude-code", ".claude/agents/code-analyst.md", ""},
 		{"opencode", ".opencode/agents/code-analyst.md", ""},
@@ -214,7 +215,7 @@ func TestExportDefaultOut(t *testing.T) {
 }
 
 func TestExportNoAcknowledgementForUserGeminiAgents(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst})
+	home := hometest.New(t, map[string]string{"agents/code-analyst.md": exAnalyst})
 	user := t.TempDir()
 	cmd := exec.Command(binary(t), "export", "--home", home, "--to", "gemini", "--out", filepath.Join(user, ".gemini", "agents"))
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + user}
@@ -225,13 +226,13 @@ func TestExportNoAcknowledgementForUserGeminiAgents(t *testing.T) {
 }
 
 func TestExportWarnsAboutInvalidUTF8(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Explains code.\n---\nYou explain caf\xe9 code.\n"})
+	home := hometest.New(t, map[string]string{"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Explains code.\n---\nYou explain caf\xe9 code.\n"})
 	code, _, stderr := run(t, nil, "export", "--home", home, "--to", "claude-code", "--out", t.TempDir())
 	want := "code-analyst.md: warning: invalid UTF-8 at line 5: exported as the runtime reads it, with U+FFFD in place of the bad bytes; save the file as UTF-8"
 	if code != 0 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr does not say %q:\n%s", code, want, stderr)
 	}
-	code, _, stderr = run(t, nil, "export", "--home", writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst}), "--to", "claude-code", "--out", t.TempDir())
+	code, _, stderr = run(t, nil, "export", "--home", hometest.New(t, map[string]string{"agents/code-analyst.md": exAnalyst}), "--to", "claude-code", "--out", t.TempDir())
 	if code != 0 || strings.Contains(stderr, "UTF-8") {
 		t.Errorf("exit %d, a valid file is reported:\n%s", code, stderr)
 	}
@@ -240,7 +241,7 @@ func TestExportWarnsAboutInvalidUTF8(t *testing.T) {
 // TestExportThenImport carries a home to every importable tool and back
 // into a second home: the definitions read the same.
 func TestExportThenImport(t *testing.T) {
-	src := writeHome(t, map[string]string{
+	src := hometest.New(t, map[string]string{
 		"agents/code-analyst.md":  exAnalyst,
 		"agents/ticket-router.md": exRouter,
 		"agents/summarizer.md":    "---\r\nname: summarizer\r\ndescription: Summarizes.\r\ntools:\r\n  - file_read\r\nprefillTimeoutSeconds: 300\r\nemitStructuredFindings: true\r\n---\r\n\r\nYou summarize.\r\n\r\n",
@@ -255,7 +256,7 @@ func TestExportThenImport(t *testing.T) {
 			if code, _, stderr := run(t, nil, "export", "--home", src, "--to", to, "--out", out); code != 0 {
 				t.Fatalf("export: exit %d\n%s", code, stderr)
 			}
-			dst := writeHome(t, map[string]string{})
+			dst := hometest.New(t, map[string]string{})
 			if code, _, stderr := run(t, nil, "import", "--home", dst, "--from", to, out); code != 0 {
 				t.Fatalf("import: exit %d\n%s", code, stderr)
 			}
@@ -294,8 +295,8 @@ func TestExportThenImport(t *testing.T) {
 // TestOutMustBeAFolder runs every command that takes --out with a file in
 // its place: bad usage naming the file, and nothing written.
 func TestOutMustBeAFolder(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst})
-	src := imFiles(t, map[string]string{"pr_reviewer.toml": imCodex})
+	home := hometest.New(t, map[string]string{"agents/code-analyst.md": exAnalyst})
+	src := hometest.New(t, map[string]string{"pr_reviewer.toml": imCodex})
 	file := filepath.Join(t.TempDir(), "not-a-folder")
 	if err := os.WriteFile(file, []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -326,7 +327,7 @@ func TestOutMustBeAFolder(t *testing.T) {
 // rerun says it is not exported and leaves its file; an agent renamed in
 // its own file has its old file pruned.
 func TestExportKeepsTheFilesOfABrokenSource(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst, "agents/ticket-router.md": exRouter})
+	home := hometest.New(t, map[string]string{"agents/code-analyst.md": exAnalyst, "agents/ticket-router.md": exRouter})
 	out := t.TempDir()
 	export := func() (int, string, string) {
 		return run(t, nil, "export", "--home", home, "--to", "opencode", "--out", out)
@@ -362,7 +363,7 @@ func TestExportKeepsTheFilesOfABrokenSource(t *testing.T) {
 // TestExportOutThroughALink names the agents folder through a symbolic
 // link to the home, in a folder that does not exist yet: still refused.
 func TestExportOutThroughALink(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst})
+	home := hometest.New(t, map[string]string{"agents/code-analyst.md": exAnalyst})
 	link := filepath.Join(t.TempDir(), "home-link")
 	if err := os.Symlink(home, link); err != nil {
 		t.Skip(err)
@@ -380,7 +381,7 @@ func TestExportOutThroughALink(t *testing.T) {
 // TestExportMovesOldCodexNames: an export made when agentdesk wrote Codex
 // names with underscores gives way to the hyphenated file on a rerun.
 func TestExportMovesOldCodexNames(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/code-analyst.md": exAnalyst})
+	home := hometest.New(t, map[string]string{"agents/code-analyst.md": exAnalyst})
 	out := t.TempDir()
 	if code, _, stderr := run(t, nil, "export", "--home", home, "--to", "codex", "--out", out); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)

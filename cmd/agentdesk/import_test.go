@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // Native files for import tests.
@@ -13,21 +15,9 @@ const (
 	imCodex  = "name = \"pr_reviewer\"\ndescription = \"Reviews pull requests.\"\nmodel = \"gpt-5.1-codex\"\ndeveloper_instructions = '''\nYou review pull requests.\n'''\n"
 )
 
-// imFiles writes files into a new folder and returns it.
-func imFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 func TestImportCommand(t *testing.T) {
-	src := imFiles(t, map[string]string{"security-reviewer.md": imClaude, "notes.txt": "not an agent"})
-	home := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent})
+	src := hometest.New(t, map[string]string{"security-reviewer.md": imClaude, "notes.txt": "not an agent"})
+	home := hometest.New(t, map[string]string{"agents/reviewer.md": goodAgent})
 	target := filepath.Join(home, "agents", "security-reviewer.md")
 
 	code, stdout, stderr := run(t, nil, "import", "--home", home, "--from", "claude-code", src)
@@ -76,7 +66,7 @@ func TestImportCommand(t *testing.T) {
 }
 
 func TestImportIsAllOrNothing(t *testing.T) {
-	src := imFiles(t, map[string]string{
+	src := hometest.New(t, map[string]string{
 		"good.toml": imCodex,
 		"bad.toml":  "name = \"bad\"\ndescription = \"Has no instructions.\"\n",
 	})
@@ -99,8 +89,8 @@ func TestImportIsAllOrNothing(t *testing.T) {
 }
 
 func TestImportRefusesATakenName(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/old.md": "---\nname: security-reviewer\ndescription: Older.\n---\nOld.\n"})
-	src := imFiles(t, map[string]string{"security-reviewer.md": imClaude})
+	home := hometest.New(t, map[string]string{"agents/old.md": "---\nname: security-reviewer\ndescription: Older.\n---\nOld.\n"})
+	src := hometest.New(t, map[string]string{"security-reviewer.md": imClaude})
 	code, _, stderr := run(t, nil, "import", "--home", home, "--from", "claude-code", "--force", src)
 	if code != 1 || !strings.Contains(stderr, "old.md already declares the name 'security-reviewer'") {
 		t.Errorf("exit %d\n%s", code, stderr)
@@ -111,8 +101,8 @@ func TestImportRefusesATakenName(t *testing.T) {
 }
 
 func TestImportUsage(t *testing.T) {
-	src := imFiles(t, map[string]string{"a.md": imClaude})
-	home := writeHome(t, map[string]string{})
+	src := hometest.New(t, map[string]string{"a.md": imClaude})
+	home := hometest.New(t, map[string]string{})
 	tests := []struct {
 		name   string
 		args   []string
@@ -137,7 +127,7 @@ func TestImportUsage(t *testing.T) {
 }
 
 func TestImportEscapesControlCharacters(t *testing.T) {
-	src := imFiles(t, map[string]string{"evil.md": "---\nname: evil\ndescription: d\ncolor: \"\\e]0;pwned\\a\"\n\"x\\e[2J\": 1\n---\nBody.\n"})
+	src := hometest.New(t, map[string]string{"evil.md": "---\nname: evil\ndescription: d\ncolor: \"\\e]0;pwned\\a\"\n\"x\\e[2J\": 1\n---\nBody.\n"})
 	out := t.TempDir()
 	code, stdout, stderr := run(t, nil, "import", "--from", "claude-code", "--out", out, src)
 	if code != 0 {

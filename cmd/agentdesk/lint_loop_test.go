@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // TestLintObsoleteLoopSettings: agentdesk lint on a home whose netclaw.json
@@ -10,7 +12,7 @@ import (
 // expects a reason agentdesk renamed: warnings for the two keys, an error
 // with a did-you-mean for the reason.
 func TestLintObsoleteLoopSettings(t *testing.T) {
-	home := writeHome(t, map[string]string{
+	home := hometest.New(t, map[string]string{
 		"agents/reviewer.md": goodAgent,
 		"config/netclaw.json": `{
   "SubAgents": { "MaxLlmCallSeconds": 3600 },

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // Agent definitions for temporary homes.
@@ -20,33 +22,16 @@ const (
 	badAgent = "You have no frontmatter.\n"
 )
 
-// writeHome creates a NetClaw home in a temporary folder with files given by
-// their path relative to it, and returns its path.
-func writeHome(t *testing.T, files map[string]string) string {
-	t.Helper()
-	home := t.TempDir()
-	for rel, text := range files {
-		path := filepath.Join(home, rel)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return home
-}
-
 // repoHome is one of the sample homes under the repository's testdata.
 func repoHome(name string) string {
 	return filepath.Join("..", "..", "testdata", "homes", name)
 }
 
 func TestLintExitCodes(t *testing.T) {
-	clean := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent})
-	warn := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent, "agents/writer.md": warnAgent})
-	bad := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent, "agents/broken.md": badAgent})
-	empty := writeHome(t, map[string]string{"README.md": "not a home"})
+	clean := hometest.New(t, map[string]string{"agents/reviewer.md": goodAgent})
+	warn := hometest.New(t, map[string]string{"agents/reviewer.md": goodAgent, "agents/writer.md": warnAgent})
+	bad := hometest.New(t, map[string]string{"agents/reviewer.md": goodAgent, "agents/broken.md": badAgent})
+	empty := hometest.New(t, map[string]string{"README.md": "not a home"})
 	env := []string{"HOME=/nonexistent"}
 	tests := []struct {
 		name   string
@@ -95,7 +80,7 @@ func TestLintExitCodes(t *testing.T) {
 			stderr: "is not a folder: pass --agents DIR\n"},
 		{name: "--agents names no folder", args: []string{"lint", "--home", clean, "--agents", filepath.Join(clean, "agnets")}, code: 2,
 			stderr: "agnets does not exist: check --agents, or leave it out to read "},
-		{name: "a home without an agents folder", args: []string{"lint", "--home", writeHome(t, map[string]string{"config/netclaw.json": "{}"})}, code: 0,
+		{name: "a home without an agents folder", args: []string{"lint", "--home", hometest.New(t, map[string]string{"config/netclaw.json": "{}"})}, code: 0,
 			stdout: []string{": info: Agents directory does not exist: ", "/agents [agents-folder]\n", "0 loaded, 0 rejected, 0 errors, 0 warnings, 1 info\n"}},
 		{name: "a folder that is no home", args: []string{"lint", "--home", empty}, code: 2,
 			stderr: empty + " is not a NetClaw home: it holds none of agents/, skills/ or config/: pass --home DIR or set NETCLAW_HOME\n"},
@@ -143,7 +128,7 @@ func TestLintExitCodes(t *testing.T) {
 }
 
 func TestLintNoColorHonoured(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/writer.md": warnAgent})
+	home := hometest.New(t, map[string]string{"agents/writer.md": warnAgent})
 	_, stdout, _ := run(t, []string{"NO_COLOR=1"}, "lint", "--home", home, "--color", "auto")
 	if strings.Contains(stdout, "\x1b") {
 		t.Errorf("NO_COLOR with --color auto printed colour: %q", stdout)
@@ -155,7 +140,7 @@ func TestLintNoColorHonoured(t *testing.T) {
 }
 
 func TestLintJSONIsOneDocument(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent, "agents/broken.md": badAgent})
+	home := hometest.New(t, map[string]string{"agents/reviewer.md": goodAgent, "agents/broken.md": badAgent})
 	_, stdout, _ := run(t, nil, "lint", "--format", "json", "--home", home)
 	var doc struct {
 		Files []struct {
@@ -176,7 +161,7 @@ func TestLintJSONIsOneDocument(t *testing.T) {
 }
 
 func TestLintEscapesControlCharacters(t *testing.T) {
-	home := writeHome(t, map[string]string{
+	home := hometest.New(t, map[string]string{
 		"agents/evil.md": "---\nname: \"\x1b[31mevil\x1b[0m\"\ndescription: \"\x1b]0;pwned\x07\"\nModel\x1bRole: Main\n---\nBody.\n",
 	})
 	for _, format := range []string{"text", "json", "sarif", "github"} {
@@ -209,7 +194,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 }
 
 func TestLintWritesNothing(t *testing.T) {
-	home := writeHome(t, map[string]string{
+	home := hometest.New(t, map[string]string{
 		"agents/reviewer.md":                         goodAgent,
 		"agents/broken.md":                           badAgent,
 		"agents/.server-feeds/acme/helper.md":        goodAgent,
@@ -237,7 +222,7 @@ func TestLintWritesNothing(t *testing.T) {
 // TestLintOnADumbTerminal: TERM=dumb shows escape sequences as text, so
 // lint on such a terminal prints none; on another terminal it colours.
 func TestLintOnADumbTerminal(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/writer.md": warnAgent})
+	home := hometest.New(t, map[string]string{"agents/writer.md": warnAgent})
 	if out := runOnTerminal(t, []string{"TERM=dumb"}, "lint", "--home", home); strings.Contains(out, "\x1b[") || !strings.Contains(out, "[unknown-field]") {
 		t.Errorf("TERM=dumb: %q", out)
 	}

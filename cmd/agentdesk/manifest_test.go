@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 const (
@@ -47,17 +49,17 @@ func pubDigest(data []byte) string {
 func TestManifestCommand(t *testing.T) {
 	crlf := strings.ReplaceAll(pubTriage, "\n", "\r\n")
 	bom := "\ufeff" + strings.Replace(pubTriage, "triage", "bom-triage", 1)
-	home := writeHome(t, map[string]string{
+	home := hometest.New(t, map[string]string{
 		"agents/triage.md":        pubTriage,
 		"agents/release-notes.md": pubNotes,
 		"agents/notes.txt":        "not an agent",
 		// A feed is not part of the upload set: its bad name does not count.
 		"agents/.server-feeds/acme/Bad_Name.md": "---\nname: Bad_Name\ndescription: d\n---\nB.\n",
 	})
-	bad := writeHome(t, map[string]string{"agents/Upper.md": "---\nname: Upper_Case\ndescription: d\n---\nBody.\n"})
-	eol := writeHome(t, map[string]string{"agents/crlf.md": crlf, "agents/bom.md": bom})
-	conflict := writeHome(t, map[string]string{"agents/release-notes.md": pubNotes})
-	empty := writeHome(t, map[string]string{"agents/README.txt": "nothing"})
+	bad := hometest.New(t, map[string]string{"agents/Upper.md": "---\nname: Upper_Case\ndescription: d\n---\nBody.\n"})
+	eol := hometest.New(t, map[string]string{"agents/crlf.md": crlf, "agents/bom.md": bom})
+	conflict := hometest.New(t, map[string]string{"agents/release-notes.md": pubNotes})
+	empty := hometest.New(t, map[string]string{"agents/README.txt": "nothing"})
 	tests := []struct {
 		name   string
 		args   []string
@@ -121,7 +123,7 @@ func TestManifestDigestIsOfTheExactBytes(t *testing.T) {
 		"bom.md":      "\ufeff" + strings.Replace(pubTriage, "triage", "bom", 1),
 		"bom-crlf.md": "\ufeff" + strings.ReplaceAll(strings.Replace(pubTriage, "triage", "bom-crlf", 1), "\n", "\r\n"),
 	}
-	home := writeHome(t, map[string]string{})
+	home := hometest.New(t, map[string]string{})
 	var paths []string
 	for name, text := range variants {
 		path := filepath.Join(home, name)
@@ -151,7 +153,7 @@ func TestManifestDigestIsOfTheExactBytes(t *testing.T) {
 }
 
 func TestManifestOut(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/triage.md": pubTriage, "agents/release-notes.md": pubNotes})
+	home := hometest.New(t, map[string]string{"agents/triage.md": pubTriage, "agents/release-notes.md": pubNotes})
 	out := filepath.Join(t.TempDir(), "public")
 	args := []string{"manifest", "--out", out, filepath.Join(home, "agents")}
 	code, stdout, stderr := run(t, nil, args...)
@@ -205,7 +207,7 @@ func TestManifestOut(t *testing.T) {
 }
 
 func TestManifestEscapesControlCharacters(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/evil.md": "---\nname: evil\ndescription: \"\\e[31mred\\e]0;title\\a \\x7f\\x9b2J \\u202edesrever\"\n---\nBody.\n"})
+	home := hometest.New(t, map[string]string{"agents/evil.md": "---\nname: evil\ndescription: \"\\e[31mred\\e]0;title\\a \\x7f\\x9b2J \\u202edesrever\"\n---\nBody.\n"})
 	code, stdout, stderr := run(t, nil, "manifest", "--home", home, "--version", "1.0.0")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -221,7 +223,7 @@ func TestManifestEscapesControlCharacters(t *testing.T) {
 // TestManifestListsAFileOnce names one file twice, and again through its
 // folder: it is one upload, not a duplicate name.
 func TestManifestListsAFileOnce(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/triage.md": pubTriage})
+	home := hometest.New(t, map[string]string{"agents/triage.md": pubTriage})
 	agents := filepath.Join(home, "agents")
 	file := filepath.Join(agents, "triage.md")
 	code, stdout, stderr := run(t, nil, "manifest", "--version", "1.0.0", file, agents, filepath.Join(agents, ".", "triage.md"))

@@ -17,6 +17,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner/mcp/mcptest"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -131,7 +132,7 @@ func TestRunBinaryStopsMCPServersOnSignal(t *testing.T) {
 }
 
 func TestToolsListsLiveMCPTools(t *testing.T) {
-	home := writeHome(t, map[string]string{
+	home := hometest.New(t, map[string]string{
 		"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n",
 		"config/netclaw.json":    `{"McpServers": {"gone": {"Command": "agentdesk-no-such-mcp-program"}}}`,
 	})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/preview/request"
 )
 
@@ -62,7 +63,7 @@ func previewHome(t *testing.T, extra map[string]string) string {
 	for k, v := range extra {
 		files[k] = v
 	}
-	return writeHome(t, files)
+	return hometest.New(t, files)
 }
 
 func TestPreviewCommand(t *testing.T) {

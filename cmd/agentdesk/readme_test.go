@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // readme is the user documentation: README.md followed by every page of
@@ -142,7 +144,7 @@ func TestREADMEMatchesTheBinary(t *testing.T) {
 		})
 	}
 	t.Run("lint json gives suites a status", func(t *testing.T) {
-		home := writeHome(t, map[string]string{
+		home := hometest.New(t, map[string]string{
 			"agents/reviewer.md":        goodAgent,
 			"agents/reviewer.test.yaml": "cases: [{name: a, task: b}]\n",
 			"agents/other.test.yaml":    "cases: []\n",

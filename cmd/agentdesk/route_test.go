@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/eval/route"
@@ -48,7 +49,7 @@ func routeHome(t *testing.T, p wire.Protocol, config string, agents map[string]s
 	for k, v := range agents {
 		files[k] = v
 	}
-	home := writeHome(t, files)
+	home := hometest.New(t, files)
 	state := t.TempDir()
 	env := []string{"NETCLAW_HOME=" + home, "XDG_STATE_HOME=" + state, "HOME=" + t.TempDir()}
 	return srv, env, filepath.Join(state, "agentdesk", "runs")
@@ -437,9 +438,9 @@ func TestRouteDemoBinary(t *testing.T) {
 func TestRouteFrontlineAsNetClaw(t *testing.T) {
 	srv, env, _ := routeHome(t, wire.OpenAI, "", nil)
 	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
-	writeFileT(t, filepath.Join(home, "identity", "SOUL.md"), "I am the frontline.\n")
+	hometest.WriteFile(t, filepath.Join(home, "identity", "SOUL.md"), "I am the frontline.\n")
 	project := t.TempDir()
-	writeFileT(t, filepath.Join(project, "CLAUDE.md"), "Project rules: be brief.\n")
+	hometest.WriteFile(t, filepath.Join(project, "CLAUDE.md"), "Project rules: be brief.\n")
 	srv.Enqueue(spawnScript("code-reviewer"))
 	code, stdout, stderr := runTrialCmd(t, env, "", "route", "--samples", "1", "--netclaw-dir", fixtureNetClaw(t), "--project", project, "Review my diff")
 	if code != 0 {
@@ -500,21 +501,11 @@ func TestRouteFrontlineAsNetClaw(t *testing.T) {
 	}
 	// --system-file still overrides.
 	sys := filepath.Join(t.TempDir(), "pre.txt")
-	writeFileT(t, sys, "Be a router.")
+	hometest.WriteFile(t, sys, "Be a router.")
 	srv.Enqueue(spawnScript("code-reviewer"))
 	code, stdout, _ = runTrialCmd(t, env, "", "route", "--samples", "1", "--netclaw-dir", fixtureNetClaw(t), "--system-file", sys, "Review my diff")
 	if code != 0 || !strings.Contains(stdout, "Preamble: --system-file "+sys) || !strings.Contains(string(srv.Requests()[1].Body), `"Be a router."`) {
 		t.Errorf("exit %d, stdout %s", code, stdout)
-	}
-}
-
-func writeFileT(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -591,7 +582,7 @@ func TestRouteSuiteOfflineWithoutNetClawSaysWhyStale(t *testing.T) {
 func TestRouteProjectNotAFolder(t *testing.T) {
 	_, env, _ := routeHome(t, wire.OpenAI, "", nil)
 	file := filepath.Join(t.TempDir(), "notes.txt")
-	writeFileT(t, file, "x")
+	hometest.WriteFile(t, file, "x")
 	for _, p := range []string{filepath.Join(t.TempDir(), "nope"), file} {
 		for _, args := range [][]string{{"route", "--show-request", "hi"}, {"route", "--samples", "1", "hi"}} {
 			args = append(args, "--netclaw-dir", fixtureNetClaw(t), "--project", p)

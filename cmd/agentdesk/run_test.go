@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
@@ -35,7 +36,7 @@ func trialHome(t *testing.T, p wire.Protocol) (*modeltest.Server, []string, stri
 	srv := modeltest.NewServer()
 	t.Cleanup(srv.Close)
 	types := map[wire.Protocol]string{wire.OpenAI: "openai-compatible", wire.Anthropic: "anthropic", wire.Ollama: "ollama"}
-	home := writeHome(t, map[string]string{
+	home := hometest.New(t, map[string]string{
 		"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Reads code.\nmodelRole: Main\n---\nYou read code.\n",
 		"agents/broken.md":       "---\nname: broken\nmodelRole: Boss\n---\nNo description.\n",
 		"agents/unbound.md":      "---\nname: unbound\ndescription: Tools the Claude Code way.\ntools: Read, Grep\n---\nYou do things.\n",
@@ -247,7 +248,7 @@ func TestRunCommandRefusals(t *testing.T) {
 }
 
 func TestRunCommandRefusesGitHubCopilot(t *testing.T) {
-	home := writeHome(t, map[string]string{
+	home := hometest.New(t, map[string]string{
 		"agents/a.md":         "---\nname: a\ndescription: d\n---\nBody.\n",
 		"config/netclaw.json": `{"Models": {"Main": {"Provider": "gh", "ModelId": "gpt-4o"}}, "Providers": {"gh": {"Type": "github-copilot"}}}`,
 	})
@@ -481,7 +482,7 @@ func TestRunCommandRecordAndReplay(t *testing.T) {
 // escape sequence and whose file is rejected is reported as rejected, with
 // its reason, not as unknown (the name used to be escaped before matching).
 func TestRunRejectedAgentWithControlCharacters(t *testing.T) {
-	home := writeHome(t, map[string]string{"agents/evil.md": "---\nname: \"evil\\e[31m\"\n---\n\nbody\n"})
+	home := hometest.New(t, map[string]string{"agents/evil.md": "---\nname: \"evil\\e[31m\"\n---\n\nbody\n"})
 	code, _, stderr := run(t, []string{"NETCLAW_HOME=" + home}, "run", "evil\x1b[31m", "--task", "x", "--no-tools")
 	if code != 1 || !strings.Contains(stderr, "is not loaded") || !strings.Contains(stderr, "[description-missing]") || strings.Contains(stderr, "\x1b") {
 		t.Errorf("exit %d, stderr %q", code, stderr)

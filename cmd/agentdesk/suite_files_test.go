@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // runBinaryBounded runs the built agentdesk like runBinary, but kills it
@@ -66,7 +68,7 @@ func TestSuiteFilesThatAreNotFiles(t *testing.T) {
 	}
 	for _, k := range kinds {
 		t.Run(k.name, func(t *testing.T) {
-			home := writeHome(t, map[string]string{"agents/reviewer.md": goodAgent})
+			home := hometest.New(t, map[string]string{"agents/reviewer.md": goodAgent})
 			agents := filepath.Join(home, "agents")
 			for _, name := range []string{"reviewer.test.yaml", "picks.route.yaml"} {
 				if err := k.make(filepath.Join(agents, name)); err != nil {

@@ -9,26 +9,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/preview/request"
 )
 
 // toolsHome writes a home with one agent and this netclaw.json.
 func toolsHome(t *testing.T, config string) string {
 	t.Helper()
-	home := t.TempDir()
-	for name, text := range map[string]string{
+	return hometest.New(t, map[string]string{
 		"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Reads code.\ntools: [file_read]\n---\nYou are a code analyst.\n",
 		"config/netclaw.json":    config,
-	} {
-		p := filepath.Join(home, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return home
+	})
 }
 
 func TestToolsCommand(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // TestUsageLinesMatchTheReadme: each command's usage line says what the
@@ -52,7 +54,7 @@ func TestVersionFrom(t *testing.T) {
 // TestShellCompletion: cobra's completion offers the values of the flags
 // that take one of a list, and the names of the loaded agents.
 func TestShellCompletion(t *testing.T) {
-	home := writeHome(t, map[string]string{
+	home := hometest.New(t, map[string]string{
 		"agents/reviewer.md": goodAgent,
 		"agents/broken.md":   badAgent,
 		"agents/writer.md":   "---\nname: writer\ndescription: Writes.\n---\nYou write.\n",

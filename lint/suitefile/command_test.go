@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 func TestParseCommand(t *testing.T) {
@@ -46,12 +47,12 @@ func TestParseCommand(t *testing.T) {
 func TestCheckCommand(t *testing.T) {
 	home := t.TempDir()
 	agents := filepath.Join(home, "agents")
-	writeFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
-	writeFile(t, filepath.Join(agents, "checks", "ok.sh"), "#!/bin/sh\nexit 0\n")
+	hometest.WriteFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
+	hometest.WriteFile(t, filepath.Join(agents, "checks", "ok.sh"), "#!/bin/sh\nexit 0\n")
 	if err := os.Chmod(filepath.Join(agents, "checks", "ok.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(agents, "checks", "plain.sh"), "#!/bin/sh\nexit 0\n")
+	hometest.WriteFile(t, filepath.Join(agents, "checks", "plain.sh"), "#!/bin/sh\nexit 0\n")
 	c, err := lint.Scan(lint.NewHome(home, ""), lint.ScanOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +107,7 @@ func TestCheckCommand(t *testing.T) {
 func TestCheckTemplateFindingOnce(t *testing.T) {
 	home := t.TempDir()
 	agents := filepath.Join(home, "agents")
-	writeFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
+	hometest.WriteFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
 	c, err := lint.Scan(lint.NewHome(home, ""), lint.ScanOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +143,7 @@ vars:
 func TestCheckRouteTemplateFindingOnce(t *testing.T) {
 	home := t.TempDir()
 	agents := filepath.Join(home, "agents")
-	writeFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
+	hometest.WriteFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
 	c, err := lint.Scan(lint.NewHome(home, ""), lint.ScanOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // caseSummary is "name | task | contains... | vars" for each case.
@@ -101,18 +102,18 @@ vars:
 
 func TestTemplateVarsFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "data", "ports.jsonl"), `{"port": 8080, "file": "main.go", "flag": true, "extra": {"a": [1, 2]}}
+	hometest.WriteFile(t, filepath.Join(dir, "data", "ports.jsonl"), `{"port": 8080, "file": "main.go", "flag": true, "extra": {"a": [1, 2]}}
 
 {"port": 9090, "file": "server.go", "flag": null, "extra": "x"}
 `)
-	writeFile(t, filepath.Join(dir, "ports.csv"), "\xEF\xBB\xBFport, file\n8080,main.go\n\"9090\",\"server, go\"\n")
+	hometest.WriteFile(t, filepath.Join(dir, "ports.csv"), "\xEF\xBB\xBFport, file\n8080,main.go\n\"9090\",\"server, go\"\n")
 	tmpl := "template:\n  task: '{{file}} {{port}}'\n"
 	for _, tt := range []struct{ file, want string }{
 		{"data/ports.jsonl", `8080, main.go, true, {"a":[1,2]} | main.go 8080 |  | extra={"a":[1,2]},file=main.go,flag=true,port=8080` + "\n" + `9090, server.go, "", x | server.go 9090 |  | extra=x,file=server.go,flag=,port=9090`},
 		{"ports.csv", "8080, main.go | main.go 8080 |  | file=main.go,port=8080\n9090, server, go | server, go 9090 |  | file=server, go,port=9090"},
 	} {
 		path := filepath.Join(dir, "a.test.yaml")
-		writeFile(t, path, tmpl+"vars-file: "+tt.file+"\n")
+		hometest.WriteFile(t, path, tmpl+"vars-file: "+tt.file+"\n")
 		s := Load(path)
 		if len(s.Diagnostics) != 0 {
 			t.Fatalf("%s: %v", tt.file, diagLines(s.Diagnostics))
@@ -143,7 +144,7 @@ func TestTemplateFindings(t *testing.T) {
 		"cases.txt":     "port\n1\n",
 	}
 	for name, text := range files {
-		writeFile(t, filepath.Join(dir, name), text)
+		hometest.WriteFile(t, filepath.Join(dir, name), text)
 	}
 	if err := os.Mkdir(filepath.Join(dir, "folder.csv"), 0o755); err != nil {
 		t.Fatal(err)
@@ -297,9 +298,9 @@ func FuzzParseTemplate(f *testing.F) {
 // TestTemplateRouteSuite: a routing suite's cases come from data too.
 func TestTemplateRouteSuite(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "requests.csv"), "request,agent\nWhy did the deploy fail?,log-analyst\nReview my diff,code-reviewer\nthanks!,none\n")
+	hometest.WriteFile(t, filepath.Join(dir, "requests.csv"), "request,agent\nWhy did the deploy fail?,log-analyst\nReview my diff,code-reviewer\nthanks!,none\n")
 	path := filepath.Join(dir, "front.route.yaml")
-	writeFile(t, path, "cases:\n  - {request: hello, expect: none}\ntemplate:\n  request: '{{request}}'\n  expect: '{{agent}}'\n  samples: 2\nvars-file: requests.csv\n")
+	hometest.WriteFile(t, path, "cases:\n  - {request: hello, expect: none}\ntemplate:\n  request: '{{request}}'\n  expect: '{{agent}}'\n  samples: 2\nvars-file: requests.csv\n")
 	s := LoadRoute(path)
 	if len(s.Diagnostics) != 0 {
 		t.Fatalf("diagnostics: %v", diagLines(s.Diagnostics))

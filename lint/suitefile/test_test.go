@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 func diagLines(ds []lint.Diagnostic) []string {
@@ -185,9 +186,9 @@ func TestCheckOutsideTheHome(t *testing.T) {
 	home := t.TempDir()
 	outside := t.TempDir()
 	agents := filepath.Join(home, "agents")
-	writeFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
-	writeFile(t, filepath.Join(home, "fixtures", "notes.txt"), "notes")
-	writeFile(t, filepath.Join(outside, "notes.txt"), "notes")
+	hometest.WriteFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
+	hometest.WriteFile(t, filepath.Join(home, "fixtures", "notes.txt"), "notes")
+	hometest.WriteFile(t, filepath.Join(outside, "notes.txt"), "notes")
 	os.MkdirAll(filepath.Join(outside, "src"), 0o755)
 	os.MkdirAll(filepath.Join(home, "src"), 0o755)
 	c, err := lint.Scan(lint.NewHome(home, ""), lint.ScanOptions{})
@@ -221,24 +222,14 @@ func TestCaseProblemsStayWithTheirCase(t *testing.T) {
 	}
 }
 
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestCheck(t *testing.T) {
 	home := t.TempDir()
 	agents := filepath.Join(home, "agents")
-	writeFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
-	writeFile(t, filepath.Join(agents, "broken.md"), "---\nname: broken\n---\nNo description.\n")
-	writeFile(t, filepath.Join(home, "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Reviews.\nmetadata:\n  subagent: code-analyst\n---\nReview it.\n")
-	writeFile(t, filepath.Join(home, "skills", "other", "SKILL.md"), "---\nname: other\ndescription: Other.\n---\nOther.\n")
-	writeFile(t, filepath.Join(agents, "notes.md.txt"), "notes")
+	hometest.WriteFile(t, filepath.Join(agents, "code-analyst.md"), "---\nname: code-analyst\ndescription: Reads code.\n---\nYou read code.\n")
+	hometest.WriteFile(t, filepath.Join(agents, "broken.md"), "---\nname: broken\n---\nNo description.\n")
+	hometest.WriteFile(t, filepath.Join(home, "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Reviews.\nmetadata:\n  subagent: code-analyst\n---\nReview it.\n")
+	hometest.WriteFile(t, filepath.Join(home, "skills", "other", "SKILL.md"), "---\nname: other\ndescription: Other.\n---\nOther.\n")
+	hometest.WriteFile(t, filepath.Join(agents, "notes.md.txt"), "notes")
 	os.MkdirAll(filepath.Join(agents, "fixture"), 0o755)
 	c, err := lint.Scan(lint.NewHome(home, ""), lint.ScanOptions{})
 	if err != nil {
@@ -279,8 +270,8 @@ func TestCheck(t *testing.T) {
 	if err != nil || len(found) != 0 {
 		t.Errorf("Find: %v %v", found, err)
 	}
-	writeFile(t, filepath.Join(agents, "a.test.yaml"), "x")
-	writeFile(t, filepath.Join(agents, ".test.yaml"), "x")
+	hometest.WriteFile(t, filepath.Join(agents, "a.test.yaml"), "x")
+	hometest.WriteFile(t, filepath.Join(agents, ".test.yaml"), "x")
 	if found, _ := Find(agents, TestSuffix); len(found) != 1 || !IsTestSuite(found[0]) {
 		t.Errorf("Find: %v", found)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	_ "github.com/agentdesk/agentdesk/lint/golden"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 
 	"github.com/fsnotify/fsnotify"
 
@@ -42,16 +43,6 @@ func drain(w *Watcher) {
 	}
 }
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func startWatcher(t *testing.T, base string) (*Watcher, lint.Home) {
 	t.Helper()
 	h := lint.NewHome(base, "")
@@ -75,13 +66,13 @@ func TestWatcherReportsSaves(t *testing.T) {
 		do   func()
 		want string // a path the Change must hold
 	}{
-		{"create an agent", func() { write(t, agent, "x") }, agent},
-		{"edit a feed file", func() { write(t, feed, "y") }, feed},
-		{"edit a skill", func() { write(t, skill, "z") }, skill},
-		{"edit the config", func() { write(t, h.ConfigFile(), "{}") }, h.ConfigFile()},
+		{"create an agent", func() { hometest.WriteFile(t, agent, "x") }, agent},
+		{"edit a feed file", func() { hometest.WriteFile(t, feed, "y") }, feed},
+		{"edit a skill", func() { hometest.WriteFile(t, skill, "z") }, skill},
+		{"edit the config", func() { hometest.WriteFile(t, h.ConfigFile(), "{}") }, h.ConfigFile()},
 		{"save by rename (vim, JetBrains)", func() {
 			tmp := filepath.Join(h.Agents, "new-one.md___jb_tmp___")
-			write(t, tmp, "saved by rename")
+			hometest.WriteFile(t, tmp, "saved by rename")
 			if err := os.Rename(tmp, agent); err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +124,7 @@ func TestWatcherFollowsRecreatedFolders(t *testing.T) {
 		c.replace()
 		waitChange(t, w, c.name)
 		drain(w)
-		write(t, c.file, "---\n")
+		hometest.WriteFile(t, c.file, "---\n")
 		got := waitChange(t, w, c.name+": then a file in it")
 		// When the folder itself is new, the file may land before the
 		// watch does; then the change names the folder, and the rescan
@@ -178,7 +169,7 @@ func TestWatcherWatchesTheParentOfAMissingHome(t *testing.T) {
 	waitChange(t, w, "home created")
 	drain(w)
 	file := filepath.Join(h.Agents, "first.md")
-	write(t, file, "---\n")
+	hometest.WriteFile(t, file, "---\n")
 	got := waitChange(t, w, "first agent")
 	if !slices.Contains(got.Paths, file) {
 		t.Errorf("change %v does not name %s", got.Paths, file)
@@ -234,9 +225,9 @@ func TestWatcherIgnoresEditorsTemporaryFiles(t *testing.T) {
 	}
 	w, h := startWatcher(t, base)
 	for _, name := range []string{"4913", ".a.md.swp", "a.md.swx", "a.md~", "sedPeTWnr", ".#a.md", "#a.md#", "a.md.tmp.12345.67890"} {
-		write(t, filepath.Join(h.Agents, name), "x")
+		hometest.WriteFile(t, filepath.Join(h.Agents, name), "x")
 	}
-	write(t, filepath.Join(h.Agents, "a.md"), "---\nname: a\ndescription: d\n---\nBody.\n")
+	hometest.WriteFile(t, filepath.Join(h.Agents, "a.md"), "---\nname: a\ndescription: d\n---\nBody.\n")
 	c := waitChange(t, w, "the saved file")
 	if len(c.Paths) != 1 || filepath.Base(c.Paths[0]) != "a.md" {
 		t.Errorf("change names %q, want only a.md", c.Paths)

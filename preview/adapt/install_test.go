@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // imported converts a small Claude Code file.
@@ -59,7 +61,7 @@ func TestInstallRefusesTakenNames(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		write(t, path, text)
+		hometest.WriteFile(t, path, text)
 	}
 	write2("legacy-file.md", "---\nname: Alpha\ndescription: Declared under another file name.\n---\nOld.\n")
 	write2(".server-feeds/acme/beta.md", "---\nname: beta\ndescription: From a feed.\n---\nFeed.\n")

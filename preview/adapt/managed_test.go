@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // agentDef parses a definition from text, failing the test when the
@@ -162,13 +163,13 @@ func TestManagedDestinationNeverTouchesOthersFiles(t *testing.T) {
 		want    string
 	}{
 		{name: "hand-written file in the way", setup: func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, "alpha.md"), "my own alpha\n")
+			hometest.WriteFile(t, filepath.Join(dir, "alpha.md"), "my own alpha\n")
 		}, sources: []*lint.File{a}, want: "was not written by agentdesk"},
 		{name: "edited since export", firstExport: true, setup: func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, "alpha.md"), "edited by hand\n")
+			hometest.WriteFile(t, filepath.Join(dir, "alpha.md"), "edited by hand\n")
 		}, sources: []*lint.File{agentDef(t, "alpha", "new body")}, want: "was edited since agentdesk wrote it"},
 		{name: "edited, source gone", firstExport: true, setup: func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, "alpha.md"), "edited by hand\n")
+			hometest.WriteFile(t, filepath.Join(dir, "alpha.md"), "edited by hand\n")
 		}, want: "was edited since agentdesk wrote it (its source 'alpha' is gone, so agentdesk would delete it)"},
 		{name: "replaced by a link", firstExport: true, setup: func(t *testing.T, dir string) {
 			path := filepath.Join(dir, "alpha.md")
@@ -179,15 +180,15 @@ func TestManagedDestinationNeverTouchesOthersFiles(t *testing.T) {
 		}, want: "is no longer the file agentdesk wrote"},
 		{name: "state for another target", firstExport: true, setup: func(t *testing.T, dir string) {
 			st := strings.Replace(read(t, filepath.Join(dir, StateFile)), `"claude-code"`, `"opencode"`, 1)
-			write(t, filepath.Join(dir, StateFile), st)
+			hometest.WriteFile(t, filepath.Join(dir, StateFile), st)
 		}, sources: []*lint.File{a}, want: "holds opencode exports"},
 		{name: "state escapes the folder", firstExport: true, setup: func(t *testing.T, dir string) {
-			write(t, filepath.Join(filepath.Dir(dir), "victim.md"), "precious\n")
+			hometest.WriteFile(t, filepath.Join(filepath.Dir(dir), "victim.md"), "precious\n")
 			st := strings.Replace(read(t, filepath.Join(dir, StateFile)), `"alpha.md"`, `"../victim.md"`, 1)
-			write(t, filepath.Join(dir, StateFile), st)
+			hometest.WriteFile(t, filepath.Join(dir, StateFile), st)
 		}, want: "is not a file name in"},
 		{name: "state does not parse", firstExport: true, setup: func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, StateFile), "{")
+			hometest.WriteFile(t, filepath.Join(dir, StateFile), "{")
 		}, want: "does not parse"},
 	}
 	for _, tt := range tests {
@@ -219,8 +220,8 @@ func TestManagedDestinationNeverTouchesOthersFiles(t *testing.T) {
 
 func TestManagedDestinationRefusesEveryProblemAtOnce(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "alpha.md"), "mine\n")
-	write(t, filepath.Join(dir, "beta.md"), "mine too\n")
+	hometest.WriteFile(t, filepath.Join(dir, "alpha.md"), "mine\n")
+	hometest.WriteFile(t, filepath.Join(dir, "beta.md"), "mine too\n")
 	_, err := exportRun(t, dir, "claude-code", agentDef(t, "alpha", "A."), agentDef(t, "beta", "B."), agentDef(t, "gamma", "C."))
 	if !errors.Is(err, ErrRefused) {
 		t.Fatalf("error %v does not wrap ErrRefused", err)
@@ -292,13 +293,6 @@ func TestManagedDestinationForgetsDeletedFiles(t *testing.T) {
 	}
 }
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func read(t *testing.T, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -341,9 +335,9 @@ func TestWriteTree(t *testing.T) {
 
 func TestLiveSources(t *testing.T) {
 	agents := t.TempDir()
-	write(t, filepath.Join(agents, "alpha.md"), "---\nname: alpha\ndescription: Loads.\n---\nA.\n")
-	write(t, filepath.Join(agents, "beta.md"), "---\nname: beta\ndescription: Broken mid-edit.\nvisibility: hidden\n---\nB.\n")
-	write(t, filepath.Join(agents, "gamma.md"), "---\nname: delta\ndescription: Renamed in its own file.\n---\nG.\n")
+	hometest.WriteFile(t, filepath.Join(agents, "alpha.md"), "---\nname: alpha\ndescription: Loads.\n---\nA.\n")
+	hometest.WriteFile(t, filepath.Join(agents, "beta.md"), "---\nname: beta\ndescription: Broken mid-edit.\nvisibility: hidden\n---\nB.\n")
+	hometest.WriteFile(t, filepath.Join(agents, "gamma.md"), "---\nname: delta\ndescription: Renamed in its own file.\n---\nG.\n")
 	c, err := lint.ScanPaths([]string{agents}, lint.ScanOptions{Environ: []string{}})
 	if err != nil {
 		t.Fatal(err)

@@ -2,13 +2,12 @@ package request
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/preview"
 )
 
@@ -193,13 +192,7 @@ func TestSubAgentToolsMCP(t *testing.T) {
 
 func writeConfig(t *testing.T, json string) *lint.Config {
 	t.Helper()
-	base := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(base, "config"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(base, "config", "netclaw.json"), []byte(json), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	base := hometest.New(t, map[string]string{"config/netclaw.json": json})
 	return lint.LoadConfig(lint.NewHome(base, ""), nil)
 }
 

@@ -11,28 +11,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
-)
 
-// tree writes files (path → content) under dir; a content starting with
-// "->" makes a symbolic link to the rest.
-func tree(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if target, ok := strings.CutPrefix(c, "->"); ok {
-			if err := os.Symlink(target, full); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/agentdesk/agentdesk/lint/hometest"
+)
 
 // fingerprint hashes every name, mode and content under dir (links not
 // followed), to prove a folder did not change.
@@ -64,11 +45,11 @@ func setup(t *testing.T, files map[string]string) (project, outsideDir string, o
 	root := t.TempDir()
 	project = filepath.Join(root, "project")
 	outsideDir = filepath.Join(root, "outside")
-	tree(t, outsideDir, map[string]string{"secret.txt": "secret\n"})
+	hometest.Write(t, outsideDir, map[string]string{"secret.txt": "secret\n"})
 	for p, c := range files {
 		files[p] = strings.ReplaceAll(c, "$OUT", outsideDir)
 	}
-	tree(t, project, files)
+	hometest.Write(t, project, files)
 	var err error
 	o, err = New(project, filepath.Join(root, "run", "overlay"))
 	if err != nil {
@@ -412,7 +393,7 @@ func BenchmarkNew10k(b *testing.B) {
 	for i := 0; i < 10_000; i++ {
 		files[fmt.Sprintf("d%02d/f%05d.txt", i%100, i)] = "content\n"
 	}
-	tree(b, project, files)
+	hometest.Write(b, project, files)
 	runs := b.TempDir()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -430,7 +411,7 @@ func BenchmarkNew10k(b *testing.B) {
 // BenchmarkWriteRead measures one overlay write and the read that sees it.
 func BenchmarkWriteRead(b *testing.B) {
 	project := b.TempDir()
-	tree(b, project, map[string]string{"a.txt": "x\n"})
+	hometest.Write(b, project, map[string]string{"a.txt": "x\n"})
 	o, err := New(project, b.TempDir())
 	if err != nil {
 		b.Fatal(err)

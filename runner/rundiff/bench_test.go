@@ -9,6 +9,7 @@ import (
 	"time"
 
 	_ "github.com/agentdesk/agentdesk/lint/golden"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
@@ -44,9 +45,9 @@ func benchFolder(b *testing.B, dir, id string, edit bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	write(b, filepath.Join(dir, runfolder.RunFile), string(data))
+	hometest.WriteFile(b, filepath.Join(dir, runfolder.RunFile), string(data))
 	line, _ := json.Marshal(runfolder.TranscriptEntry{Type: "request", System: strings.Repeat("You are a tester.\n", 500), Message: "Task:\nfind the port"})
-	write(b, filepath.Join(dir, runfolder.TranscriptFile), string(line)+"\n")
+	hometest.WriteFile(b, filepath.Join(dir, runfolder.TranscriptFile), string(line)+"\n")
 }
 
 // BenchmarkCompare loads, compares and renders two runs with 1 MB outputs

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
@@ -22,8 +23,8 @@ import (
 func trial(t *testing.T, srv *modeltest.Server, base, body, reply string) string {
 	t.Helper()
 	home := lint.NewHome(filepath.Join(base, fmt.Sprintf("home-%d", time.Now().UnixNano())), "")
-	write(t, filepath.Join(home.Agents, "tester.md"), "---\nname: tester\ndescription: Tries things\n---\n"+body)
-	write(t, home.ConfigFile(), fmt.Sprintf(`{
+	hometest.WriteFile(t, filepath.Join(home.Agents, "tester.md"), "---\nname: tester\ndescription: Tries things\n---\n"+body)
+	hometest.WriteFile(t, home.ConfigFile(), fmt.Sprintf(`{
   "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
   "Providers": {"mock": {"Type": "openai-compatible", "Endpoint": %q}}
 }`, srv.Endpoint(wire.OpenAI)))
@@ -45,16 +46,6 @@ func trial(t *testing.T, srv *modeltest.Server, base, body, reply string) string
 		t.Fatal(err)
 	}
 	return rec.Dir
-}
-
-func write(t testing.TB, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func load(t testing.TB, dir string) *Run {
@@ -140,7 +131,7 @@ func TestOlderRunFolder(t *testing.T) {
 		delete(p.(map[string]any), "bytes")
 	}
 	data, _ = json.Marshal(raw)
-	write(t, filepath.Join(a, runfolder.RunFile), string(data))
+	hometest.WriteFile(t, filepath.Join(a, runfolder.RunFile), string(data))
 
 	c := Compare(load(t, a), load(t, b))
 	if strings.Join(c.Request.Changed, ",") != PartSystem {

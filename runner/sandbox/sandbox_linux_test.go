@@ -23,6 +23,7 @@ import (
 	"time"
 
 	_ "github.com/agentdesk/agentdesk/lint/golden"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 
 	"github.com/creack/pty"
 
@@ -198,14 +199,14 @@ func newWorld(t testing.TB, project string) world {
 		}
 	}
 	for _, d := range []string{w.project, w.copy} {
-		write(t, filepath.Join(d, "a.txt"), "alpha\n")
-		write(t, filepath.Join(d, "sub", "b.txt"), "beta\n")
+		hometest.WriteFile(t, filepath.Join(d, "a.txt"), "alpha\n")
+		hometest.WriteFile(t, filepath.Join(d, "sub", "b.txt"), "beta\n")
 		if err := os.Symlink(w.outside, filepath.Join(d, "out")); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write(t, filepath.Join(w.home, ".bashrc"), "# home\n")
-	write(t, filepath.Join(w.outside, "keep.txt"), "outside\n")
+	hometest.WriteFile(t, filepath.Join(w.home, ".bashrc"), "# home\n")
+	hometest.WriteFile(t, filepath.Join(w.outside, "keep.txt"), "outside\n")
 	return w
 }
 
@@ -219,16 +220,6 @@ func realRoot(t testing.TB) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(d) })
 	return d
-}
-
-func write(t testing.TB, p, s string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func (w world) config() sandbox.Config {
@@ -711,8 +702,8 @@ func TestWorkingFolderBelowTmp(t *testing.T) {
 	w.guard(t)
 	host := t.TempDir()
 	dir := filepath.Join(host, "work")
-	write(t, filepath.Join(dir, "here.txt"), "here\n")
-	write(t, filepath.Join(host, "beside.txt"), "beside\n")
+	hometest.WriteFile(t, filepath.Join(dir, "here.txt"), "here\n")
+	hometest.WriteFile(t, filepath.Join(host, "beside.txt"), "beside\n")
 	before := hashTree(t, host)
 	out, code := run(t, w.config(), dir, `pwd; cat here.txt; echo x > new.txt && echo wrote; cat ../beside.txt; exit 0`)
 	if code != 0 || !strings.HasPrefix(out, dir+"\nhere\n") {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	_ "github.com/agentdesk/agentdesk/lint/golden"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/overlay"
@@ -23,11 +24,7 @@ func workspace(t *testing.T, files map[string]string, patterns ...string) (proje
 	t.Helper()
 	root := t.TempDir()
 	project = filepath.Join(root, "project")
-	for p, c := range files {
-		full := filepath.Join(project, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(c), 0o644)
-	}
+	hometest.Write(t, project, files)
 	os.MkdirAll(project, 0o755)
 	ov, err := overlay.New(project, filepath.Join(root, "run", "overlay"))
 	if err != nil {

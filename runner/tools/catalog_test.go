@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/approve"
@@ -26,11 +27,7 @@ func catalogSet(t *testing.T, files map[string]string, web *Web, patterns ...str
 	root := t.TempDir()
 	project := filepath.Join(root, "project")
 	os.MkdirAll(project, 0o755)
-	for p, c := range files {
-		full := filepath.Join(project, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(c), 0o644)
-	}
+	hometest.Write(t, project, files)
 	ov, err := overlay.New(project, filepath.Join(root, "ov"))
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
@@ -47,16 +48,6 @@ type fixture struct {
 	runner *runner.Runner
 }
 
-func writeFile(t testing.TB, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // newFixture is a home whose Main model is a loopback server speaking p.
 // config, when not "", replaces netclaw.json.
 func newFixture(t testing.TB, p wire.Protocol, config string) *fixture {
@@ -66,7 +57,7 @@ func newFixture(t testing.TB, p wire.Protocol, config string) *fixture {
 	base := t.TempDir()
 	h := lint.NewHome(base, "")
 	for name, text := range agentFiles {
-		writeFile(t, filepath.Join(h.Agents, name), text)
+		hometest.WriteFile(t, filepath.Join(h.Agents, name), text)
 	}
 	if config == "" {
 		config = fmt.Sprintf(`{
@@ -74,8 +65,8 @@ func newFixture(t testing.TB, p wire.Protocol, config string) *fixture {
   "Providers": {"mock": {"Type": %q, "Endpoint": %q}}
 }`, providerTypes[p], srv.Endpoint(p))
 	}
-	writeFile(t, h.ConfigFile(), config)
-	writeFile(t, h.SecretsFile(), fmt.Sprintf(`{"Providers": {"mock": {"ApiKey": %q}}}`, plantedKey))
+	hometest.WriteFile(t, h.ConfigFile(), config)
+	hometest.WriteFile(t, h.SecretsFile(), fmt.Sprintf(`{"Providers": {"mock": {"ApiKey": %q}}}`, plantedKey))
 	cat, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
 	if err != nil {
 		t.Fatal(err)
@@ -457,7 +448,7 @@ func TestBadInput(t *testing.T) {
 				for name := range agentFiles {
 					os.Remove(filepath.Join(f.home.Agents, name))
 				}
-				writeFile(t, filepath.Join(f.home.Agents, "ops.md"), agentFiles["ops.md"])
+				hometest.WriteFile(t, filepath.Join(f.home.Agents, "ops.md"), agentFiles["ops.md"])
 				f.cat, _ = lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
 			}
 			q := f.question("review this", tc.audience)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/preview"
@@ -31,7 +32,7 @@ func BenchmarkSuiteOffline(b *testing.B) {
 		fmt.Fprintf(&sb, "  - {name: case %d, request: review change %d, expect: reviewer}\n", i, i)
 	}
 	path := filepath.Join(f.home.Agents, "bench.route.yaml")
-	writeFile(b, path, sb.String())
+	hometest.WriteFile(b, path, sb.String())
 	cat, err := lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
 	if err != nil {
 		b.Fatal(err)

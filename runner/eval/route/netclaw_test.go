@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
@@ -84,7 +85,7 @@ func wireMessages(t *testing.T, p wire.Protocol, body []byte) (systems, users []
 func (f *fixture) netclawQuestion(t *testing.T, text string, now time.Time) (Question, string) {
 	t.Helper()
 	project := t.TempDir()
-	writeFile(t, filepath.Join(project, "CLAUDE.md"), "Project rules: be brief.\n")
+	hometest.WriteFile(t, filepath.Join(project, "CLAUDE.md"), "Project rules: be brief.\n")
 	q := f.question(text, preview.Personal)
 	q.Now = now
 	nc := runner.NetClaw{Home: f.home.Base, Core: &request.Core{Text: "# Operating Rules\nBe grounded.\n", Source: "test core"},
@@ -104,7 +105,7 @@ func TestRequestSentAsNetClaw(t *testing.T) {
 	for _, p := range protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			f := newFixture(t, p, "")
-			writeFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep the changelog.\n---\nBody.\n")
+			hometest.WriteFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep the changelog.\n---\nBody.\n")
 			cat, err := lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
 			if err != nil {
 				t.Fatal(err)
@@ -165,7 +166,7 @@ func TestRequestSentAsNetClaw(t *testing.T) {
 // moved, and is when a skill's description changes.
 func TestFingerprintContextLayers(t *testing.T) {
 	f := newFixture(t, wire.OpenAI, "")
-	writeFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep the changelog.\n---\nBody.\n")
+	hometest.WriteFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep the changelog.\n---\nBody.\n")
 	scan := func() {
 		cat, err := lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
 		if err != nil {
@@ -206,7 +207,7 @@ func TestFingerprintContextLayers(t *testing.T) {
 			t.Errorf("%s changed with the time alone", name)
 		}
 	}
-	writeFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep CHANGELOG.md up to date.\n---\nBody.\n")
+	hometest.WriteFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep CHANGELOG.md up to date.\n---\nBody.\n")
 	scan()
 	edited := fingerprint(time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC))
 	if same(fp, edited, PartContextLayer+"skill-index") {
@@ -262,9 +263,9 @@ func TestSuiteStaleContextLayer(t *testing.T) {
 		r.Messages = r.Messages[len(r.Messages)-1:] // the request, after the per-turn block
 		return choose(r)
 	})
-	writeFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep the changelog.\n---\nBody.\n")
+	hometest.WriteFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep the changelog.\n---\nBody.\n")
 	path := filepath.Join(f.home.Agents, "front.route.yaml")
-	writeFile(t, path, strings.Replace(routeSuite, "preamble-file: front.md\n", "", 1))
+	hometest.WriteFile(t, path, strings.Replace(routeSuite, "preamble-file: front.md\n", "", 1))
 	day := time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC)
 	asNetClaw := func(now time.Time) func(*Question) error {
 		return func(q *Question) error {
@@ -287,7 +288,7 @@ func TestSuiteStaleContextLayer(t *testing.T) {
 			t.Errorf("%s is stale a few months later: %s", c.Case.Name, c.Message)
 		}
 	}
-	writeFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep CHANGELOG.md current.\n---\nBody.\n")
+	hometest.WriteFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep CHANGELOG.md current.\n---\nBody.\n")
 	off = f.runSuite(t, path, SuiteOptions{Mode: evalrec.Offline, Frontline: asNetClaw(day)})
 	stale := 0
 	for _, c := range off.Cases {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -54,7 +55,7 @@ func TestNoAnswerIsAnErrorNotAPick(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t, wire.OpenAI, "")
 			path := filepath.Join(f.home.Agents, "front.route.yaml")
-			writeFile(t, path, suite)
+			hometest.WriteFile(t, path, suite)
 			tt.setup(f)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -145,7 +146,7 @@ func TestNoAnswerIsAnErrorNotAPick(t *testing.T) {
 func TestNoAnswerKeepsModelFailuresAsPicks(t *testing.T) {
 	f := newFixture(t, wire.OpenAI, "")
 	path := filepath.Join(f.home.Agents, "front.route.yaml")
-	writeFile(t, path, "samples: 2\ncases:\n  - {name: review, request: Please review my diff, expect: reviewer}\n")
+	hometest.WriteFile(t, path, "samples: 2\ncases:\n  - {name: review, request: Please review my diff, expect: reviewer}\n")
 	f.srv.SetDefault(modeltest.Script{Steps: []modeltest.Step{modeltest.Finish(modeltest.FinishStop)}})
 	r := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Default}).Cases[0]
 	if r.Status != Fail || r.Failure == "" || len(Distribution(r.Samples)) != 1 || Distribution(r.Samples)[0].Count != 2 {

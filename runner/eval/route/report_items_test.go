@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -22,7 +23,7 @@ func TestSuiteReportSaysWhySamplesFailed(t *testing.T) {
 		return modeltest.Script{Status: 401, ErrorMessage: "invalid api key"}, true
 	})
 	path := filepath.Join(f.home.Agents, "front.route.yaml")
-	writeFile(t, path, "samples: 3\ncases:\n  - {name: review, request: Please review my diff, expect: reviewer}\n")
+	hometest.WriteFile(t, path, "samples: 3\ncases:\n  - {name: review, request: Please review my diff, expect: reviewer}\n")
 	res := []*SuiteResult{f.runSuite(t, path, SuiteOptions{})}
 	want := "sample 1 of 3 got no answer: the model call failed: "
 	hint := "check the key of provider mock"
@@ -46,7 +47,7 @@ func TestSuiteReportFindings(t *testing.T) {
 	f := newFixture(t, wire.OpenAI, "")
 	f.srv.SetChooser(chooser())
 	path := filepath.Join(f.home.Agents, "bad.route.yaml")
-	writeFile(t, path, "audience: public\ncases:\n  - {name: a, request: r, expect: ghost}\n  - {name: b, request: r, expect: ops}\n")
+	hometest.WriteFile(t, path, "audience: public\ncases:\n  - {name: a, request: r, expect: ghost}\n  - {name: b, request: r, expect: ops}\n")
 	res := []*SuiteResult{f.runSuite(t, path, SuiteOptions{Mode: evalrec.Default})}
 	var text, js bytes.Buffer
 	WriteText(&text, res, f.cat, f.home.Base, time.Second)
@@ -89,7 +90,7 @@ func TestSuiteWithoutCaseNames(t *testing.T) {
 	f := newFixture(t, wire.OpenAI, "")
 	f.srv.SetChooser(chooser())
 	path := filepath.Join(f.home.Agents, "plain.route.yaml")
-	writeFile(t, path, "samples: 1\ncases:\n  - request: Please review my diff before I push.\n    expect: reviewer\n  - request: thanks, that is all\n    expect: none\n    min-rate: 1\n")
+	hometest.WriteFile(t, path, "samples: 1\ncases:\n  - request: Please review my diff before I push.\n    expect: reviewer\n  - request: thanks, that is all\n    expect: none\n    min-rate: 1\n")
 	rec := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Record})
 	want := "Please review my diff before I push.=pass 1/1, thanks, that is all=pass 1/1"
 	if got := statuses(rec); got != want {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -69,8 +70,8 @@ func chooser() func(modeltest.Request) (modeltest.Script, bool) {
 func (f *fixture) suite(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(f.home.Agents, "front.route.yaml")
-	writeFile(t, path, routeSuite)
-	writeFile(t, filepath.Join(f.home.Agents, "front.md"), "You are the frontline of a test.")
+	hometest.WriteFile(t, path, routeSuite)
+	hometest.WriteFile(t, filepath.Join(f.home.Agents, "front.md"), "You are the frontline of a test.")
 	return path
 }
 
@@ -173,17 +174,17 @@ func TestSuiteStale(t *testing.T) {
 		says   string
 	}{
 		{"layer", func(f *fixture, _ string) {
-			writeFile(t, filepath.Join(f.home.Agents, "analyst.md"), "---\nname: analyst\ndescription: Reads service logs, explains failed deploys.\n---\nYou read logs.\n")
+			hometest.WriteFile(t, filepath.Join(f.home.Agents, "analyst.md"), "---\nname: analyst\ndescription: Reads service logs, explains failed deploys.\n---\nYou read logs.\n")
 		}, "layer changed: an agent's name, description or timeout edited"},
 		{"preamble", func(f *fixture, _ string) {
-			writeFile(t, filepath.Join(f.home.Agents, "front.md"), "You are a different frontline.")
+			hometest.WriteFile(t, filepath.Join(f.home.Agents, "front.md"), "You are a different frontline.")
 		}, "preamble changed: front.md edited"},
 		{"model", func(f *fixture, _ string) {
 			cfg, _ := os.ReadFile(f.home.ConfigFile())
-			writeFile(t, f.home.ConfigFile(), strings.Replace(string(cfg), "front-model", "other-model", 1))
+			hometest.WriteFile(t, f.home.ConfigFile(), strings.Replace(string(cfg), "front-model", "other-model", 1))
 		}, "model changed: mock/front-model → mock/other-model"},
 		{"request", func(f *fixture, path string) {
-			writeFile(t, path, strings.Replace(routeSuite, "thanks, that is all", "thank you", 1))
+			hometest.WriteFile(t, path, strings.Replace(routeSuite, "thanks, that is all", "thank you", 1))
 		}, "first message changed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -245,7 +246,7 @@ func TestSuiteModes(t *testing.T) {
 func TestSuiteErrors(t *testing.T) {
 	f := newFixture(t, wire.OpenAI, "")
 	path := filepath.Join(f.home.Agents, "bad.route.yaml")
-	writeFile(t, path, "cases:\n  - {name: a, request: r, expect: ghost}\n  - {name: b, request: r}\n  - {name: c, request: r, expect: ops}\n")
+	hometest.WriteFile(t, path, "cases:\n  - {name: a, request: r, expect: ghost}\n  - {name: b, request: r}\n  - {name: c, request: r, expect: ops}\n")
 	r := f.runSuite(t, path, SuiteOptions{})
 	if got := statuses(r); got != "a=error 0/0, b=error 0/0, c=error 0/0" {
 		t.Errorf("%s", got)
@@ -253,7 +254,7 @@ func TestSuiteErrors(t *testing.T) {
 	if !strings.Contains(r.Cases[0].Message, `agent "ghost" is not loaded [suite-agent]`) || !strings.Contains(r.Cases[2].Message, "internal") {
 		t.Errorf("messages %q / %q", r.Cases[0].Message, r.Cases[2].Message)
 	}
-	writeFile(t, path, "audience: public\ncases:\n  - {name: a, request: r, expect: reviewer}\n")
+	hometest.WriteFile(t, path, "audience: public\ncases:\n  - {name: a, request: r, expect: reviewer}\n")
 	r = f.runSuite(t, path, SuiteOptions{})
 	if r.Status() != Error || !strings.Contains(r.Cases[0].Message, "the suite cannot run: 1:11: audience Public") {
 		t.Errorf("public suite: %s %q", r.Status(), r.Cases[0].Message)
@@ -366,7 +367,7 @@ func TestConfusionAndReports(t *testing.T) {
 func TestSuiteStatic(t *testing.T) {
 	f := newFixture(t, wire.OpenAI, "")
 	path := f.suite(t)
-	writeFile(t, path, routeSuite+"  - {name: wrong, request: explain these service logs, expect: reviewer}\n  - {name: nothing, request: hello there, expect: reviewer}\n")
+	hometest.WriteFile(t, path, routeSuite+"  - {name: wrong, request: explain these service logs, expect: reviewer}\n  - {name: nothing, request: hello there, expect: reviewer}\n")
 	r := f.runSuite(t, path, SuiteOptions{Static: true})
 	if got := statuses(r); got != "review=pass 0/0, logs=pass 0/0, chat=pass 0/0, flaky logs=pass 0/0, wrong=fail 0/0, nothing=fail 0/0" {
 		t.Errorf("%s", got)
@@ -390,7 +391,7 @@ func TestSuiteOfflineWithoutModel(t *testing.T) {
 	path := f.suite(t)
 	f.runSuite(t, path, SuiteOptions{Mode: evalrec.Record, Jobs: 1})
 	f.srv.Close()
-	writeFile(t, f.home.ConfigFile(), `{}`) // CI: no model, no key
+	hometest.WriteFile(t, f.home.ConfigFile(), `{}`) // CI: no model, no key
 	off := f.runSuite(t, path, SuiteOptions{Mode: evalrec.Offline})
 	if got := statuses(off); got != "review=pass 2/2, logs=fail 0/2, chat=pass 1/1, flaky logs=pass 1/2" {
 		t.Errorf("offline without a model: %s", got)

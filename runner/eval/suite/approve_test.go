@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
@@ -16,7 +17,7 @@ import (
 // suite ran: agentdesk test, or the browser's Tests pane.
 func TestSuiteApproveAndUnattendedAdvice(t *testing.T) {
 	f := newFixture(t)
-	writeFile(t, f.home.Agents+"/proj/a.txt", "a\n")
+	hometest.WriteFile(t, f.home.Agents+"/proj/a.txt", "a\n")
 	call := modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("c1", "shell_execute", `{"Command":"echo hi","_rationale":"greet"}`), modeltest.Finish(modeltest.FinishTools)}}
 	f.conversation("greet", call, modeltest.Reply("said hi"))
 	f.conversation("greet too", call, modeltest.Reply("said hi"))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -37,8 +38,8 @@ cases:
 
 func TestMocksAndChangesLiveAndOffline(t *testing.T) {
 	f := newFixture(t)
-	writeFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a demo project\n")
-	writeFile(t, filepath.Join(f.home.Agents, "proj", "src", "main.go"), "package main\n")
+	hometest.WriteFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a demo project\n")
+	hometest.WriteFile(t, filepath.Join(f.home.Agents, "proj", "src", "main.go"), "package main\n")
 	f.conversation("Summarise the page.",
 		modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("c1", "web_fetch", `{"Url":"https://example.test/page","_rationale":"read"}`), modeltest.Finish(modeltest.FinishTools)}},
 		modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("c2", "file_write", `{"Path":"notes/summary.md","Content":"Port 8080\n","_rationale":"save"}`), modeltest.Finish(modeltest.FinishTools)}},

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
@@ -300,7 +301,7 @@ func TestCommandCheckThatHangsIsAnError(t *testing.T) {
 func TestTemplateCasesRun(t *testing.T) {
 	f := everyKindFixture(t)
 	dir := f.home.Agents
-	writeFile(t, filepath.Join(dir, "ports.csv"), "port,word\n8080,listens\n9090,listens\n8080,shouts\n")
+	hometest.WriteFile(t, filepath.Join(dir, "ports.csv"), "port,word\n8080,listens\n9090,listens\n8080,shouts\n")
 	script(t, dir, "row.sh", `grep -q "port $AGENTDESK_VAR_port" || { echo "no port $AGENTDESK_VAR_port" >&2; exit 1; }`+"\n")
 	path := f.suite(`template:
   task: find the port

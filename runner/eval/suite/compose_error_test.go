@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
@@ -21,7 +22,7 @@ import (
 func TestReplayOfARequestThatCannotBeComposed(t *testing.T) {
 	f := newFixture(t)
 	proj := filepath.Join(f.home.Agents, "proj")
-	writeFile(t, filepath.Join(proj, "README.md"), "a project\n")
+	hometest.WriteFile(t, filepath.Join(proj, "README.md"), "a project\n")
 	path := f.suite("cases:\n  - name: one\n    task: hi\n    project: proj\n  - name: two\n    task: other\n    project: proj\n")
 	f.on("hi", modeltest.Reply("Hello"))
 	if got := statuses(f.run(evalrec.Record, path)); got[0] != "one: pass 1/1" {

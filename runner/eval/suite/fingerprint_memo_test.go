@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner"
 )
 
@@ -15,9 +16,9 @@ import (
 // project instructions, agent) get their own.
 func TestRequestMemoParts(t *testing.T) {
 	f := newFixture(t)
-	writeFile(t, filepath.Join(f.home.Agents, "other.md"), "---\nname: other\ndescription: Does other things\n---\nYou are another.\n")
+	hometest.WriteFile(t, filepath.Join(f.home.Agents, "other.md"), "---\nname: other\ndescription: Does other things\n---\nYou are another.\n")
 	project := t.TempDir()
-	writeFile(t, filepath.Join(project, "AGENTS.md"), "Project rules.\n")
+	hometest.WriteFile(t, filepath.Join(project, "AGENTS.md"), "Project rules.\n")
 	cat, err := lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
 	if err != nil {
 		t.Fatal(err)

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
@@ -43,16 +43,6 @@ type fixture struct {
 	byTurn map[string]bool
 }
 
-func writeFile(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 const testerMD = "---\nname: tester\ndescription: Tries things\n---\nYou are a tester.\n"
 
 func newFixture(t *testing.T) *fixture {
@@ -62,7 +52,7 @@ func newFixture(t *testing.T) *fixture {
 	base := t.TempDir()
 	f.home = lint.NewHome(base, "")
 	f.runs = filepath.Join(base, "runs")
-	writeFile(t, filepath.Join(f.home.Agents, "tester.md"), testerMD)
+	hometest.WriteFile(t, filepath.Join(f.home.Agents, "tester.md"), testerMD)
 	f.config("test-model", 300)
 	f.srv.SetChooser(f.choose)
 	return f
@@ -70,7 +60,7 @@ func newFixture(t *testing.T) *fixture {
 
 // config writes netclaw.json with the model id and prefill limit.
 func (f *fixture) config(model string, prefill int) {
-	writeFile(f.t, f.home.ConfigFile(), fmt.Sprintf(`{
+	hometest.WriteFile(f.t, f.home.ConfigFile(), fmt.Sprintf(`{
   "SubAgents": {"PrefillTimeoutSeconds": %d},
   "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": %q}}},
   "Providers": {"mock": {"Type": "openai-compatible", "Endpoint": %q}}
@@ -136,7 +126,7 @@ func (f *fixture) conversation(task string, scripts ...modeltest.Script) {
 // suite writes the suite file tester.test.yaml.
 func (f *fixture) suite(text string) string {
 	p := filepath.Join(f.home.Agents, "tester.test.yaml")
-	writeFile(f.t, p, text)
+	hometest.WriteFile(f.t, p, text)
 	return p
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/runner"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -20,7 +21,7 @@ import (
 // twoModels configures Main (model big) and a definition cheap (model
 // small) on the test server: big answers with the port, small without.
 func twoModels(f *fixture) {
-	writeFile(f.t, f.home.ConfigFile(), fmt.Sprintf(`{
+	hometest.WriteFile(f.t, f.home.ConfigFile(), fmt.Sprintf(`{
   "Models": {"Roles": {"Main": "big"}, "Definitions": {
     "big": {"Provider": "mock", "ModelId": "big-model"},
     "cheap": {"Provider": "mock", "ModelId": "small-model"}}},

@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/mcp/mcptest"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -56,13 +57,13 @@ func TestStaleWhenMCPServersChange(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			config := func(servers string) {
-				writeFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
+				hometest.WriteFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
   "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "m"}}},
   "Providers": {"mock": {"Type": "openai-compatible", "Endpoint": %q}},
   "McpServers": {%s}
 }`, f.srv.Endpoint(wire.OpenAI), servers))
 			}
-			writeFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a project\n")
+			hometest.WriteFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a project\n")
 			path := f.suite(suite)
 			config(docsServer + ", " + off)
 			f.on("hi", modeltest.Reply("Hello"))

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
@@ -47,7 +48,7 @@ func TestStaleWhenMocksChange(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
-			writeFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a project\n")
+			hometest.WriteFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a project\n")
 			path := f.suite(tt.base)
 			f.on("hi", modeltest.Reply("Hello"))
 			if got := statuses(f.run(evalrec.Record, path)); got[0] != "one: pass 1/1" {

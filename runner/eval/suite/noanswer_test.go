@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
@@ -42,7 +43,7 @@ func TestNoAnswerIsAnErrorNotAFailure(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
-			writeFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a project\n")
+			hometest.WriteFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a project\n")
 			path := f.suite(tt.suite)
 			tt.setup(f)
 			ctx, cancel := context.WithCancel(context.Background())

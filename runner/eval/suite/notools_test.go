@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -31,7 +32,7 @@ const toolsOnOffSuite = `cases:
 // say which, and replay offline.
 func TestCaseWithoutProjectOffersNoTools(t *testing.T) {
 	f := newFixture(t)
-	writeFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a project\n")
+	hometest.WriteFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a project\n")
 	f.on("Answer without tools.", modeltest.Reply("done"))
 	f.on("Answer with tools.", modeltest.Reply("done"))
 	path := f.suite(toolsOnOffSuite)

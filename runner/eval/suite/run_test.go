@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
@@ -70,7 +71,7 @@ const everyKind = `cases:
 
 func everyKindFixture(t *testing.T) *fixture {
 	f := newFixture(t)
-	writeFile(t, filepath.Join(f.home.Agents, "fixture", "main.go"), "// listens on 8080\n")
+	hometest.WriteFile(t, filepath.Join(f.home.Agents, "fixture", "main.go"), "// listens on 8080\n")
 	reply := modeltest.Script{Steps: []modeltest.Step{modeltest.Text("The server listens on port 8080.\nSee main.go."), modeltest.Stop()}, Usage: &modeltest.Usage{InputTokens: 10, OutputTokens: 12}}
 	f.conversation("find the port", toolScript("c1", "main.go"), reply)
 	f.on("write a lot", modeltest.Script{Steps: []modeltest.Step{modeltest.Text("on and on"), modeltest.Length()}})
@@ -303,20 +304,22 @@ func TestStaleForEachFingerprintPart(t *testing.T) {
 	}{
 		{"nothing", func(*fixture, string) {}, ""},
 		{"system prompt", func(f *fixture, _ string) {
-			writeFile(f.t, filepath.Join(f.home.Agents, "tester.md"), strings.Replace(testerMD, "a tester", "a careful tester", 1))
+			hometest.WriteFile(f.t, filepath.Join(f.home.Agents, "tester.md"), strings.Replace(testerMD, "a tester", "a careful tester", 1))
 		}, "agents/tester.md edited"},
-		{"first message", func(f *fixture, p string) { writeFile(f.t, p, strings.Replace(base, "task: hi", "task: hello", 1)) }, "first message changed: the case's task or context edited"},
+		{"first message", func(f *fixture, p string) {
+			hometest.WriteFile(f.t, p, strings.Replace(base, "task: hi", "task: hello", 1))
+		}, "first message changed: the case's task or context edited"},
 		{"context", func(f *fixture, p string) {
-			writeFile(f.t, p, strings.Replace(base, "task: hi", "task: hi\n    context: be brief", 1))
+			hometest.WriteFile(f.t, p, strings.Replace(base, "task: hi", "task: hi\n    context: be brief", 1))
 		}, "first message changed"},
 		{"tools offered", func(f *fixture, p string) {
 			os.MkdirAll(filepath.Join(filepath.Dir(p), "proj"), 0o755)
-			writeFile(f.t, p, strings.Replace(base, "task: hi", "task: hi\n    project: proj", 1))
+			hometest.WriteFile(f.t, p, strings.Replace(base, "task: hi", "task: hi\n    project: proj", 1))
 		}, "tools offered changed: none → shell_execute, file_list, file_search, tool_output_read"},
 		{"model", func(f *fixture, _ string) { f.config("other-model", 300) }, "model changed: mock/test-model → mock/other-model"},
 		{"limits", func(f *fixture, _ string) { f.config("test-model", 900) }, "limits changed: prefill 5m0s"},
 		{"judge rubric", func(f *fixture, p string) {
-			writeFile(f.t, p, strings.Replace(base, "judge: greets", "judge: greets warmly", 1))
+			hometest.WriteFile(f.t, p, strings.Replace(base, "judge: greets", "judge: greets warmly", 1))
 		}, "judge changed"},
 	}
 	for _, tt := range tests {
@@ -352,12 +355,12 @@ func TestStaleForEachFingerprintPart(t *testing.T) {
 
 func TestRejectedAgentAndBrokenCases(t *testing.T) {
 	f := newFixture(t)
-	writeFile(t, filepath.Join(f.home.Agents, "broken.md"), "---\nname: broken\n---\nno description\n")
+	hometest.WriteFile(t, filepath.Join(f.home.Agents, "broken.md"), "---\nname: broken\n---\nno description\n")
 	bad := filepath.Join(f.home.Agents, "broken.test.yaml")
-	writeFile(t, bad, "cases:\n  - name: one\n    task: hi\n    repeat: 3\n  - name: two\n    task: hi\n")
+	hometest.WriteFile(t, bad, "cases:\n  - name: one\n    task: hi\n    repeat: 3\n  - name: two\n    task: hi\n")
 	mixed := f.suite("cases:\n  - name: fine\n    task: hi\n  - name: bad regexp\n    task: hi\n    expect: {matches: '('}\n")
 	garbage := filepath.Join(f.home.Agents, "garbage.test.yaml")
-	writeFile(t, garbage, "cases: [\n")
+	hometest.WriteFile(t, garbage, "cases: [\n")
 	f.on("hi", modeltest.Reply("Hello"))
 	rs := f.run(evalrec.Default, bad, mixed, garbage)
 	// An agent that does not load: the suite cannot run as written, an
@@ -533,7 +536,7 @@ func TestRecordings(t *testing.T) {
 	if got := Recordings(s, cat()); got[0].Recorded != 2 || got[1].Recorded != 1 {
 		t.Fatalf("recorded: %+v", got)
 	}
-	writeFile(t, filepath.Join(f.home.Agents, "tester.md"), strings.Replace(testerMD, "a tester", "another tester", 1))
+	hometest.WriteFile(t, filepath.Join(f.home.Agents, "tester.md"), strings.Replace(testerMD, "a tester", "another tester", 1))
 	got := Recordings(s, cat())
 	if got[0].Stale != 2 || got[0].Recorded != 0 || len(got[0].Changes) != 1 || !strings.Contains(got[0].Changes[0], "system prompt: body changed") {
 		t.Fatalf("after an edit: %+v", got)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/approve"
@@ -27,7 +28,7 @@ func TestUnchangedFailsOnAWriteThroughTheAbsolutePath(t *testing.T) {
 	}
 	f := newFixture(t)
 	proj := filepath.Join(f.home.Agents, "proj")
-	writeFile(t, filepath.Join(proj, "a.txt"), "alpha\n")
+	hometest.WriteFile(t, filepath.Join(proj, "a.txt"), "alpha\n")
 	f.conversation("Touch a.txt.",
 		modeltest.Script{Steps: []modeltest.Step{modeltest.ToolCall("c1", "shell_execute", `{"Command":"cd / && echo changed >> '`+proj+`/a.txt'","_rationale":"touch"}`), modeltest.Finish(modeltest.FinishTools)}},
 		modeltest.Reply("Done."),

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 )
@@ -15,7 +16,7 @@ import (
 // changed it.
 func TestStaleAudienceSaysFromWhatToWhat(t *testing.T) {
 	f := newFixture(t)
-	writeFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a project\n")
+	hometest.WriteFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a project\n")
 	path := f.suite("cases:\n  - name: one\n    task: hi\n    project: proj\n")
 	f.on("hi", modeltest.Reply("Hello"))
 	if got := statuses(f.run(evalrec.Record, path)); got[0] != "one: pass 1/1" {

@@ -1,0 +1,31 @@
+package hometest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	_ "github.com/agentdesk/agentdesk/lint/golden"
+)
+
+// TestNew: files land at their paths with their text, folders made; a
+// "->" value is a symbolic link; WriteFile replaces a file.
+func TestNew(t *testing.T) {
+	base := New(t, map[string]string{
+		"agents/tester.md":    "tester\n",
+		"config/netclaw.json": "{}",
+		"agents/link.md":      "->tester.md",
+	})
+	for rel, want := range map[string]string{"agents/tester.md": "tester\n", "config/netclaw.json": "{}", "agents/link.md": "tester\n"} {
+		if b, err := os.ReadFile(filepath.Join(base, rel)); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", rel, b, err, want)
+		}
+	}
+	if target, err := os.Readlink(filepath.Join(base, "agents", "link.md")); err != nil || target != "tester.md" {
+		t.Errorf("link = %q, %v", target, err)
+	}
+	WriteFile(t, filepath.Join(base, "agents", "tester.md"), "again\n")
+	if b, _ := os.ReadFile(filepath.Join(base, "agents", "tester.md")); string(b) != "again\n" {
+		t.Errorf("rewritten: %q", b)
+	}
+}
