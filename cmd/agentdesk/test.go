@@ -188,7 +188,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 func checkTestFlags(f testFlags) (mode evalrec.Mode, judgeRole string, err error) {
 	mode, err = evalrec.ModeFor(f.record, f.offline)
 	if err != nil {
-		return mode, "", usageErrorf("%v", err)
+		return mode, "", usageErrorf("%w", err)
 	}
 	if f.failed && f.demo {
 		return mode, "", usageErrorf("--failed reads the last run of your suites; the demo keeps none: leave out --demo or --failed")
