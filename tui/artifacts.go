@@ -143,84 +143,120 @@ func (p *artifactsPane) lines(w int) []string {
 	case f.Name() == "":
 		return wrap(fileLabel(f)+" has no name, so no run can belong to it.", w)
 	}
-	var out []string
-	add := func(ls ...string) { out = append(out, ls...) }
 	title := fmt.Sprintf("Runs of %s", fileLabel(f))
 	if p.agentPath == f.Path && p.valid {
 		title += fmt.Sprintf(" (%d)", len(p.records))
 	}
-	add(spread(st.Title.Render(title), st.Dim.Render("newest first"), w)...)
+	out := spread(st.Title.Render(title), st.Dim.Render("newest first"), w)
+	if notice := p.notice(f, w); notice != nil {
+		return append(out, notice...)
+	}
+	out = append(out, p.runRows(w)...)
+	if r := p.selected(); r != nil {
+		out = append(out, p.runDetail(r, w)...)
+	}
+	return out
+}
+
+// notice is what the pane shows of agent f in place of its runs: that
+// they are being read, cannot be listed, or that there are none (and
+// why: f does not load, or has not run yet). It is nil when there are
+// runs to list.
+func (p *artifactsPane) notice(f *lint.File, w int) []string {
+	e := p.e
+	st := &e.st
 	switch {
 	case p.agentPath != f.Path || (p.loading && !p.valid):
-		add(st.Dim.Render("Reading " + Sanitize(e.shortPath(e.opts.Runner.Dir())) + "…"))
-		return out
+		return []string{st.Dim.Render("Reading " + Sanitize(e.shortPath(e.opts.Runner.Dir())) + "…")}
 	case p.err != nil:
-		add(wrap(st.Error.Render("cannot list runs: ")+Sanitize(p.err.Error()), w)...)
-		return out
+		return wrap(st.Error.Render("cannot list runs: ")+Sanitize(p.err.Error()), w)
 	case len(p.records) == 0 && f.Status == lint.NotLoaded:
-		add(wrap(fileLabel(f)+" is not loaded: "+Sanitize(f.Reason)+". The runtime would not run it; enable its feed in SkillFeeds in netclaw.json, and its runs show here once it has run.", w)...)
-		return out
+		return wrap(fileLabel(f)+" is not loaded: "+Sanitize(f.Reason)+". The runtime would not run it; enable its feed in SkillFeeds in netclaw.json, and its runs show here once it has run.", w)
 	case len(p.records) == 0 && f.Status != lint.Loaded:
-		add(wrap(fileLabel(f)+" is rejected: the runtime would not run it. Fix the definition first (the Definition pane, "+keyName(e.keys.Browser.Tab1)+", says why); its runs show here once it loads and has run.", w)...)
-		return out
+		return wrap(fileLabel(f)+" is rejected: the runtime would not run it. Fix the definition first (the Definition pane, "+keyName(e.keys.Browser.Tab1)+", says why); its runs show here once it loads and has run.", w)
 	case len(p.records) == 0:
-		add(wrap("No runs yet. Start one in the Run pane ("+keyName(e.keys.Browser.Tab3)+", then "+keyName(e.keys.Run.Run)+"); its result.md, transcript and any truncated output show here.", w)...)
-		return out
+		return wrap("No runs yet. Start one in the Run pane ("+keyName(e.keys.Browser.Tab3)+", then "+keyName(e.keys.Run.Run)+"); its result.md, transcript and any truncated output show here.", w)
 	}
-	// Columns: started, state, reason (what is left), took.
-	layout := "2006-01-02 15:04"
+	return nil
+}
+
+// runColumns lays out the runs table in a pane w wide: started, state,
+// reason (what is left), took. On a narrow pane the reason column goes.
+type runColumns struct {
+	layout                      string // the started time's format
+	dateW, outW, reasonW, tookW int
+}
+
+// newRunColumns fits the runs table's columns to w.
+func newRunColumns(w int) runColumns {
+	c := runColumns{layout: "2006-01-02 15:04", outW: 9, tookW: 7}
 	if w < 70 {
-		layout = "01-02 15:04"
+		c.layout = "01-02 15:04"
 	}
-	// On a narrow pane the reason column goes; a reason the column would
-	// cut is shown whole, wrapped, in a detail line under its row.
-	dateW, outW, tookW := len(layout), 9, 7
-	reasonW := w - 2 - dateW - 2 - outW - 2 - 1 - tookW
-	row := func(date, outcome, reason, took string) string {
-		if reasonW < 8 {
-			return fmt.Sprintf("%s  %s %s", fit(date, dateW), fit(outcome, outW), fmt.Sprintf("%*s", tookW, took))
-		}
-		return fmt.Sprintf("%s  %s  %s %s", fit(date, dateW), fit(outcome, outW), fit(reason, reasonW), fmt.Sprintf("%*s", tookW, took))
+	c.dateW = len(c.layout)
+	c.reasonW = w - 2 - c.dateW - 2 - c.outW - 2 - 1 - c.tookW
+	return c
+}
+
+// noReason reports whether the pane is too narrow for the reason column.
+func (c runColumns) noReason() bool { return c.reasonW < 8 }
+
+// row is one row of the table, cut to the columns.
+func (c runColumns) row(date, outcome, reason, took string) string {
+	if c.noReason() {
+		return fmt.Sprintf("%s  %s %s", fit(date, c.dateW), fit(outcome, c.outW), fmt.Sprintf("%*s", c.tookW, took))
 	}
-	add(st.Label.Render(cut("  "+row("started", "state", "reason", "took"), w)))
+	return fmt.Sprintf("%s  %s  %s %s", fit(date, c.dateW), fit(outcome, c.outW), fit(reason, c.reasonW), fmt.Sprintf("%*s", c.tookW, took))
+}
+
+// runRows is the runs table: a header, then a row per run, the selected
+// one marked. A reason the column would cut (or that has no column) is
+// shown whole, wrapped, in a detail line under its row.
+func (p *artifactsPane) runRows(w int) []string {
+	e := p.e
+	st := &e.st
+	cols := newRunColumns(w)
+	out := []string{st.Label.Render(cut("  "+cols.row("started", "state", "reason", "took"), w))}
 	for i, r := range p.records {
 		took := "—"
 		if r.Timings.TotalMS > 0 {
 			took = dur(time.Duration(r.Timings.TotalMS) * time.Millisecond)
 		}
 		reason := Sanitize(vocab.ReasonText(r.Reason))
-		line := row(r.StartedAt.Local().Format(layout), Sanitize(r.State), reason, took)
-		add(choiceRow(st, line, w, i == p.sel, e.paneFocused))
-		if r.Reason != "" && (reasonW < 8 || ansi.StringWidth(reason) > reasonW) {
+		line := cols.row(r.StartedAt.Local().Format(cols.layout), Sanitize(r.State), reason, took)
+		out = append(out, choiceRow(st, line, w, i == p.sel, e.paneFocused))
+		if r.Reason != "" && (cols.noReason() || ansi.StringWidth(reason) > cols.reasonW) {
 			for _, l := range wrap("↳ "+reason, w-4) {
-				add("    " + st.Dim.Render(l))
+				out = append(out, "    "+st.Dim.Render(l))
 			}
 		}
 	}
-	if r := p.selected(); r != nil {
-		add("", st.Label.Render("Run "+shortID(r.RunID)))
-		if r.Suite != nil {
-			add("  " + cut("Suite: "+Sanitize(r.Suite.String()), w-2))
+	return out
+}
+
+// runDetail describes the selected run r under the table: its suite,
+// task, state and error, its artifacts, and the keys that open them.
+func (p *artifactsPane) runDetail(r *runfolder.Record, w int) []string {
+	e := p.e
+	st := &e.st
+	out := []string{"", st.Label.Render("Run " + shortID(r.RunID))}
+	if r.Suite != nil {
+		out = append(out, "  "+cut("Suite: "+Sanitize(r.Suite.String()), w-2))
+	}
+	out = append(out, indentLines("  ", wrap("Task: "+Sanitize(r.Task), w-2))...)
+	if r.Reason != "" {
+		out = append(out, indentLines("  ", wrap("State: "+Sanitize(outcomeText(r)), w-2))...)
+	}
+	if r.Error != "" {
+		for _, l := range wrap(SanitizeText(e.shortenPaths(r.Error)), w-2) {
+			out = append(out, "  "+st.Dim.Render(l))
 		}
-		for _, l := range wrap("Task: "+Sanitize(r.Task), w-2) {
-			add("  " + l)
-		}
-		if r.Reason != "" {
-			for _, l := range wrap("State: "+Sanitize(outcomeText(r)), w-2) {
-				add("  " + l)
-			}
-		}
-		if r.Error != "" {
-			for _, l := range wrap(SanitizeText(e.shortenPaths(r.Error)), w-2) {
-				add("  " + st.Dim.Render(l))
-			}
-		}
-		add(artifactLines(st, r.Dir, r.Files, e.shortenPaths, w)...)
-		add("")
-		k := e.keys
-		for _, l := range wrap(keyName(k.Browser.Focus)+": focus the list · "+keyName(k.Artifacts.Open)+": open in the viewer · "+keyName(k.Artifacts.Pager)+": open in $PAGER", w) {
-			add(st.Dim.Render(l))
-		}
+	}
+	out = append(out, artifactLines(st, r.Dir, r.Files, e.shortenPaths, w)...)
+	out = append(out, "")
+	k := e.keys
+	for _, l := range wrap(keyName(k.Browser.Focus)+": focus the list · "+keyName(k.Artifacts.Open)+": open in the viewer · "+keyName(k.Artifacts.Pager)+": open in $PAGER", w) {
+		out = append(out, st.Dim.Render(l))
 	}
 	return out
 }

@@ -136,9 +136,31 @@ func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body st
 	if f == nil {
 		return dimLines(st, "Select an agent on the left.", w)
 	}
-	var out []string
-	add := func(ls ...string) { out = append(out, ls...) }
+	out := definitionHead(st, c, f, w)
+	if f.Status != lint.Loaded || f.Def == nil {
+		// What broke comes first: the findings, then the frontmatter with
+		// the offending line, then what the fields would have been.
+		out = append(out, diagnosticSection(st, c, f, w)...)
+		out = append(out, "", st.Title.Render("Frontmatter"))
+		out = append(out, frontmatterLines(st, f, w)...)
+		return append(out, fieldSection(st, c, f, w)...)
+	}
+	out = append(out, diagnosticSection(st, c, f, w)...)
+	out = append(out, fieldSection(st, c, f, w)...)
+	out = append(out, "", st.Title.Render(fmt.Sprintf("Body (from line %d)", f.Def.BodyLine)))
+	if body != "" {
+		return append(out, strings.Split(strings.TrimRight(body, "\n"), "\n")...)
+	}
+	for _, l := range strings.Split(SanitizeText(f.Def.Body), "\n") {
+		out = append(out, wrap(l, w)...)
+	}
+	return out
+}
 
+// definitionHead is the top of the Definition pane: f's name and what
+// the runtime makes of it (loaded, rejected, not loaded) with its source,
+// its path, a feed file's read-only warning, and why it does not load.
+func definitionHead(st *Styles, c *lint.Catalog, f *lint.File, w int) []string {
 	title := Sanitize(f.Name())
 	if title == "" {
 		title = Sanitize(filepath.Base(f.Path))
@@ -150,66 +172,49 @@ func definitionContent(st *Styles, c *lint.Catalog, f *lint.File, w int, body st
 	case lint.NotLoaded:
 		status = st.Dim.Render("not loaded")
 	}
-	add(spread(st.Title.Render(title), status+st.Dim.Render(" · "+Sanitize(f.Source.String())), w)...)
-	for _, l := range wrap(Sanitize(displayPath(c, f.Path)), w) {
-		add(st.Dim.Render(l))
-	}
+	out := spread(st.Title.Render(title), status+st.Dim.Render(" · "+Sanitize(f.Source.String())), w)
+	out = append(out, styledLines(st.Dim, wrap(Sanitize(displayPath(c, f.Path)), w))...)
 	if f.Source.IsFeed() && f.Status != lint.NotLoaded {
 		// A folder the runtime does not read is synced by nothing either:
 		// the not-loaded note below says what to do instead.
-		for _, l := range wrap("read-only: synced from feed "+Sanitize(f.Source.Feed)+"; the next sync overwrites edits", w) {
-			add(st.Warning.Render(l))
-		}
+		out = append(out, styledLines(st.Warning, wrap("read-only: synced from feed "+Sanitize(f.Source.Feed)+"; the next sync overwrites edits", w))...)
 	}
-	if f.Status == lint.NotLoaded && f.Reason != "" {
-		add("")
-		for _, l := range wrap("Not loaded: "+Sanitize(f.Reason)+". The runtime never reads this feed's folder: "+Sanitize(lint.FeedNotLoadedHint(f.Source.Feed, f.Reason, false))+".", w) {
-			add(st.Warning.Render(l))
-		}
-	} else if f.Status != lint.Loaded && f.Reason != "" {
-		add("")
-		for _, l := range wrap("Runtime: "+Sanitize(homeRelative(c, f.Reason)), w) {
-			add(st.Error.Render(l))
-		}
+	switch {
+	case f.Reason == "" || f.Status == lint.Loaded:
+	case f.Status == lint.NotLoaded:
+		out = append(out, "")
+		out = append(out, styledLines(st.Warning, wrap("Not loaded: "+Sanitize(f.Reason)+". The runtime never reads this feed's folder: "+Sanitize(lint.FeedNotLoadedHint(f.Source.Feed, f.Reason, false))+".", w))...)
+	default:
+		out = append(out, "")
+		out = append(out, styledLines(st.Error, wrap("Runtime: "+Sanitize(homeRelative(c, f.Reason)), w))...)
 	}
+	return out
+}
 
-	diags := func() {
-		if len(f.Diagnostics) > 0 {
-			add("", st.Title.Render(fmt.Sprintf("Diagnostics (%d)", len(f.Diagnostics))))
-			for _, d := range f.Diagnostics {
-				add(diagnosticLines(st, c, d, w)...)
-			}
-		}
+// diagnosticSection lists f's diagnostics under a title with their
+// count; it is empty when there are none.
+func diagnosticSection(st *Styles, c *lint.Catalog, f *lint.File, w int) []string {
+	if len(f.Diagnostics) == 0 {
+		return nil
 	}
-	fields := func() {
-		if f.Def != nil {
-			add("", st.Title.Render("Fields"))
-			add(fieldLines(st, c, f.Def, w)...)
-		}
-		if pub := publishLines(st, c, f, w); len(pub) > 0 {
-			add("")
-			add(pub...)
-		}
+	out := []string{"", st.Title.Render(fmt.Sprintf("Diagnostics (%d)", len(f.Diagnostics)))}
+	for _, d := range f.Diagnostics {
+		out = append(out, diagnosticLines(st, c, d, w)...)
 	}
+	return out
+}
 
-	if f.Status != lint.Loaded || f.Def == nil {
-		// What broke comes first: the findings, then the frontmatter with
-		// the offending line, then what the fields would have been.
-		diags()
-		add("", st.Title.Render("Frontmatter"))
-		add(frontmatterLines(st, f, w)...)
-		fields()
-		return out
+// fieldSection lists f's effective fields (when it has a definition) and
+// what publishing it would give (when that says anything).
+func fieldSection(st *Styles, c *lint.Catalog, f *lint.File, w int) []string {
+	var out []string
+	if f.Def != nil {
+		out = append(out, "", st.Title.Render("Fields"))
+		out = append(out, fieldLines(st, c, f.Def, w)...)
 	}
-	diags()
-	fields()
-	add("", st.Title.Render(fmt.Sprintf("Body (from line %d)", f.Def.BodyLine)))
-	if body != "" {
-		add(strings.Split(strings.TrimRight(body, "\n"), "\n")...)
-	} else {
-		for _, l := range strings.Split(SanitizeText(f.Def.Body), "\n") {
-			add(wrap(l, w)...)
-		}
+	if pub := publishLines(st, c, f, w); len(pub) > 0 {
+		out = append(out, "")
+		out = append(out, pub...)
 	}
 	return out
 }
@@ -245,6 +250,24 @@ func homeNamed(c *lint.Catalog, s string) string {
 // fieldLines lists the effective fields, the ones the file did not set
 // marked as defaults.
 func fieldLines(st *Styles, c *lint.Catalog, d *lint.Definition, w int) []string {
+	var out []string
+	for _, r := range fieldRows(c, d) {
+		out = append(out, r.lines(st, w)...)
+	}
+	return out
+}
+
+// fieldRow is one effective field of a definition: its key, its value,
+// and the suffix that marks a value the file did not set ("" when set).
+type fieldRow struct{ key, value, suffix string }
+
+// fieldKeyW is the width of the Fields section's key column.
+const fieldKeyW = 24
+
+// fieldRows lists d's effective fields in the order the pane shows them;
+// a field with a default the file does not set is marked as the default
+// (prefillTimeoutSeconds as the SubAgents default, from c's config).
+func fieldRows(c *lint.Catalog, d *lint.Definition) []fieldRow {
 	prefill := defaultPrefillSeconds
 	if c != nil && c.Config != nil && c.Config.SubAgents.PrefillTimeoutSeconds > 0 {
 		prefill = c.Config.SubAgents.PrefillTimeoutSeconds
@@ -270,50 +293,55 @@ func fieldLines(st *Styles, c *lint.Catalog, d *lint.Definition, w int) []string
 	if d.Version != "" {
 		rows = append(rows, struct{ key, value, dflt string }{"version", d.Version, ""})
 	}
-	const keyW = 24
+	out := make([]fieldRow, len(rows))
+	for i, r := range rows {
+		out[i] = fieldRow{key: r.key, value: r.value}
+		switch {
+		case r.dflt == "" || d.Set(r.key):
+		case r.key == "prefillTimeoutSeconds":
+			out[i].suffix = " (SubAgents default)"
+		default:
+			out[i].suffix = " (default)"
+		}
+	}
+	return out
+}
+
+// lines renders the field in a pane w wide: the key in a column and the
+// value wrapped beside it, or, too narrow for a column of values, the
+// value wrapped under its key. A long description is cut to three lines
+// and its length; the default's suffix follows the value, on a line of
+// its own when it does not fit.
+func (r fieldRow) lines(st *Styles, w int) []string {
+	val := Sanitize(r.value)
+	vw := w - fieldKeyW - 2
+	narrow := vw < 10
+	indent := fieldKeyW + 2
 	var out []string
-	for _, r := range rows {
-		val := Sanitize(r.value)
-		suffix := ""
-		if r.dflt != "" && !d.Set(r.key) {
-			suffix = " (default)"
-			if r.key == "prefillTimeoutSeconds" {
-				suffix = " (SubAgents default)"
-			}
+	if narrow {
+		out = append(out, "  "+st.Label.Render(cut(r.key, w-2)))
+		vw, indent = max(w-4, 1), 4
+	}
+	lines := wrap(val, vw)
+	if len(lines) == 0 {
+		lines = []string{""}
+	}
+	if r.key == "description" && len(lines) > 4 {
+		lines = append(lines[:3], fmt.Sprintf("… (%d characters)", len([]rune(val))))
+	}
+	for i, l := range lines {
+		line := strings.Repeat(" ", indent) + l
+		if i == 0 && !narrow {
+			line = "  " + st.Label.Render(fit(r.key, fieldKeyW)) + l
 		}
-		vw := w - keyW - 2
-		narrow := vw < 10
-		if narrow {
-			// Too narrow for a column of values: each value goes under
-			// its key, wrapped.
-			out = append(out, "  "+st.Label.Render(cut(r.key, w-2)))
-			vw = max(w-4, 1)
-		}
-		lines := wrap(val, vw)
-		if len(lines) == 0 {
-			lines = []string{""}
-		}
-		if r.key == "description" && len(lines) > 4 {
-			lines = append(lines[:3], fmt.Sprintf("… (%d characters)", len([]rune(val))))
-		}
-		indent := keyW + 2
-		if narrow {
-			indent = 4
-		}
-		for i, l := range lines {
-			line := strings.Repeat(" ", indent) + l
-			if i == 0 && !narrow {
-				line = "  " + st.Label.Render(fit(r.key, keyW)) + l
-			}
-			if i == len(lines)-1 && suffix != "" {
-				if ansi.StringWidth(l)+len(suffix) <= vw {
-					line += st.Default.Render(suffix)
-				} else {
-					line = line + "\n" + strings.Repeat(" ", indent) + st.Default.Render(suffix)
-				}
-			}
-			out = append(out, strings.Split(line, "\n")...)
-		}
+		out = append(out, line)
+	}
+	switch last := lines[len(lines)-1]; {
+	case r.suffix == "":
+	case ansi.StringWidth(last)+len(r.suffix) <= vw:
+		out[len(out)-1] += st.Default.Render(r.suffix)
+	default:
+		out = append(out, strings.Repeat(" ", indent)+st.Default.Render(r.suffix))
 	}
 	return out
 }
@@ -348,22 +376,28 @@ func publishLines(st *Styles, c *lint.Catalog, f *lint.File, w int) []string {
 		if len(out) > 0 {
 			out = append(out, "")
 		}
-		out = append(out, st.Title.Render("Feed "+Sanitize(fs.Feed)))
-		if fs.State == preview.NotSynced {
-			out = append(out, "  "+st.Warning.Render("no entry in the feed's .sync-state.json"))
-			return out
-		}
-		out = append(out, indented("synced version "+Sanitize(fs.Version)+" at "+Sanitize(fs.SyncedAt), w)...)
-		state := st.MarkLoaded.Render("bytes match the sync state")
-		switch fs.State {
-		case preview.SyncModified:
-			state = st.Warning.Render("edited since the sync: the next sync overwrites it")
-		case preview.SyncNoDigest:
-			state = st.Dim.Render("the sync state records no digest to compare")
-		}
-		out = append(out, "  "+state)
+		out = append(out, feedLines(st, fs, w)...)
 	}
 	return out
+}
+
+// feedLines shows what a feed file's sync state records of it: the version
+// synced and when, and whether its bytes still match (or that the feed's
+// .sync-state.json has no entry for it).
+func feedLines(st *Styles, fs preview.FeedSync, w int) []string {
+	out := []string{st.Title.Render("Feed " + Sanitize(fs.Feed))}
+	if fs.State == preview.NotSynced {
+		return append(out, "  "+st.Warning.Render("no entry in the feed's .sync-state.json"))
+	}
+	out = append(out, indented("synced version "+Sanitize(fs.Version)+" at "+Sanitize(fs.SyncedAt), w)...)
+	state := st.MarkLoaded.Render("bytes match the sync state")
+	switch fs.State {
+	case preview.SyncModified:
+		state = st.Warning.Render("edited since the sync: the next sync overwrites it")
+	case preview.SyncNoDigest:
+		state = st.Dim.Render("the sync state records no digest to compare")
+	}
+	return append(out, "  "+state)
 }
 
 // indented is text wrapped two columns in.

@@ -166,3 +166,12 @@ func NewStyles(dark, useColor bool) Styles {
 	s.OverlayTitle = plain.Foreground(p.accent).Bold(true)
 	return s
 }
+
+// styledLines renders each of lines in style s, in place, and returns
+// them.
+func styledLines(s lipgloss.Style, lines []string) []string {
+	for i, l := range lines {
+		lines[i] = s.Render(l)
+	}
+	return lines
+}

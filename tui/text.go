@@ -86,6 +86,15 @@ func box(lines []string, w, h int) []string {
 	return out
 }
 
+// indentLines puts prefix before each of lines, in place, and returns
+// them.
+func indentLines(prefix string, lines []string) []string {
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return lines
+}
+
 // wrap breaks text into lines of at most w columns at spaces, and only at
 // spaces: a path, a flag or a key (--no-tools, agents/code-analyst.md,
 // pass -) moves to the next line whole, and is cut only when it is longer

@@ -292,87 +292,102 @@ func frameExact(st *Styles, title string, lines []string, inner int) []string {
 // consecutive text or thinking pieces joined.
 func transcriptLines(st *Styles, text string, w int) []string {
 	var out []string
-	var pendKind string
-	var pendAt int64
-	var pend strings.Builder
-	flush := func() {
-		if pendKind == "" {
-			return
-		}
-		label := transcriptLabel(pendAt, pendKind)
-		for i, l := range wrap(Sanitize(pend.String()), max(w-len(label), 10)) {
-			p := strings.Repeat(" ", len(label))
-			if i == 0 {
-				p = label
-			}
-			if pendKind == "thinking" {
-				out = append(out, st.Thinking.Render(p+l))
-			} else {
-				out = append(out, p+l)
-			}
-		}
-		pendKind = ""
-		pend.Reset()
-	}
+	var pend transcriptRun
 	for _, raw := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		var e runfolder.TranscriptEntry
 		if err := json.Unmarshal([]byte(raw), &e); err != nil || e.Type == "" {
-			flush()
+			out = pend.flush(st, w, out)
 			out = append(out, wrap(Sanitize(raw), w)...)
 			continue
 		}
 		if e.Type == "text" || e.Type == "thinking" {
-			if pendKind != e.Type {
-				flush()
-				pendKind, pendAt = e.Type, e.TMS
+			if pend.kind != e.Type {
+				out = pend.flush(st, w, out)
+				pend.kind, pend.at = e.Type, e.TMS
 			}
-			pend.WriteString(e.Text)
+			pend.text.WriteString(e.Text)
 			continue
 		}
-		flush()
-		detail := ""
-		var more []string // lines under the entry: a tool result's text
-		switch e.Type {
-		case "request":
-			detail = fmt.Sprintf("%s · %s → %s", e.Protocol, e.Model, e.URL)
-		case "response":
-			detail = fmt.Sprintf("HTTP %d", e.Status)
-		case "tool_call":
-			if e.Tool != nil {
-				detail = e.Tool.Name + " " + e.Tool.Arguments
-			}
-		case "tool_result":
-			if head, _, ok := toolResultHead(e.Tool); ok {
-				detail = head
-				more = toolResultText(e.Tool.Result, max(w-transcriptIndent-2, 10))
-			}
-		case "finish":
-			if e.Finish != nil {
-				detail = *e.Finish
-			}
-		case "usage":
-			if e.Usage != nil {
-				detail = fmt.Sprintf("%d in / %d out / %d reasoning", e.Usage.InputTokens, e.Usage.OutputTokens, e.Usage.ReasoningTokens)
-			}
-		case "outcome", "watchdog":
-			detail = strings.TrimSpace(string(e.Outcome) + " " + e.Reason + " " + e.Text)
-		default:
-			detail = e.Text
-		}
-		label := transcriptLabel(e.TMS, e.Type)
-		for i, l := range wrap(Sanitize(detail), max(w-len(label), 10)) {
-			p := strings.Repeat(" ", len(label))
-			if i == 0 {
-				p = label
-			}
-			out = append(out, p+l)
-		}
+		out = pend.flush(st, w, out)
+		detail, more := transcriptDetail(e, w)
+		out = append(out, labelledLines(transcriptLabel(e.TMS, e.Type), detail, w)...)
 		for _, l := range more {
 			out = append(out, st.Dim.Render(strings.Repeat(" ", transcriptIndent+2)+l))
 		}
 	}
-	flush()
+	return pend.flush(st, w, out)
+}
+
+// transcriptRun gathers consecutive text or thinking pieces of a
+// transcript, which the log shows as one entry.
+type transcriptRun struct {
+	kind string // "text" or "thinking"; "" when nothing is gathered
+	at   int64  // the first piece's time
+	text strings.Builder
+}
+
+// flush appends the gathered pieces to out as one labelled entry
+// (thinking dimmed as such), empties the run, and returns out.
+func (r *transcriptRun) flush(st *Styles, w int, out []string) []string {
+	if r.kind == "" {
+		return out
+	}
+	for _, l := range labelledLines(transcriptLabel(r.at, r.kind), r.text.String(), w) {
+		if r.kind == "thinking" {
+			l = st.Thinking.Render(l)
+		}
+		out = append(out, l)
+	}
+	r.kind = ""
+	r.text.Reset()
 	return out
+}
+
+// labelledLines wraps text, made safe to show, beside label: the first
+// line starts with the label, the others with as many spaces.
+func labelledLines(label, text string, w int) []string {
+	lines := wrap(Sanitize(text), max(w-len(label), 10))
+	for i, l := range lines {
+		p := strings.Repeat(" ", len(label))
+		if i == 0 {
+			p = label
+		}
+		lines[i] = p + l
+	}
+	return lines
+}
+
+// transcriptDetail is what the log shows of a transcript entry other
+// than text or thinking, and the lines under it (a tool result's text,
+// wrapped to fit w under the label).
+func transcriptDetail(e runfolder.TranscriptEntry, w int) (detail string, more []string) {
+	switch e.Type {
+	case "request":
+		return fmt.Sprintf("%s · %s → %s", e.Protocol, e.Model, e.URL), nil
+	case "response":
+		return fmt.Sprintf("HTTP %d", e.Status), nil
+	case "tool_call":
+		if e.Tool != nil {
+			return e.Tool.Name + " " + e.Tool.Arguments, nil
+		}
+	case "tool_result":
+		if head, _, ok := toolResultHead(e.Tool); ok {
+			return head, toolResultText(e.Tool.Result, max(w-transcriptIndent-2, 10))
+		}
+	case "finish":
+		if e.Finish != nil {
+			return *e.Finish, nil
+		}
+	case "usage":
+		if e.Usage != nil {
+			return fmt.Sprintf("%d in / %d out / %d reasoning", e.Usage.InputTokens, e.Usage.OutputTokens, e.Usage.ReasoningTokens), nil
+		}
+	case "outcome", "watchdog":
+		return strings.TrimSpace(string(e.Outcome) + " " + e.Reason + " " + e.Text), nil
+	default:
+		return e.Text, nil
+	}
+	return "", nil
 }
 
 func msDur(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }

@@ -54,6 +54,20 @@ func parseApprove(ss []string) ([]approve.Pattern, error) {
 	return ps, nil
 }
 
+// parseSuiteApprove reads --approve for suites, which name their own
+// audience: the patterns must parse, and an MCP server they name must be
+// configured and enabled (checkApproveServers with no audience).
+func parseSuiteApprove(texts []string, cfg *lint.Config) ([]approve.Pattern, error) {
+	ps, err := parseApprove(texts)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkApproveServers(ps, cfg, ""); err != nil {
+		return nil, err
+	}
+	return ps, nil
+}
+
 // checkApproveServers refuses an mcp:SERVER or SERVER__TOOL pattern that
 // could never match: no McpServers entry has that name (for mcp:SERVER
 // ignoring case, as NetClaw matches server names; SERVER__TOOL is the
@@ -65,6 +79,7 @@ func parseApprove(ss []string) ([]approve.Pattern, error) {
 // half of SERVER__TOOL is known only once the server runs, and is not
 // checked.
 func checkApproveServers(ps []approve.Pattern, cfg *lint.Config, audience string) error {
+	names, usable := mcpServerNames(cfg, audience)
 	for _, p := range ps {
 		server, prefix := p.Server, "mcp:"
 		if server == "" {
@@ -74,46 +89,12 @@ func checkApproveServers(ps []approve.Pattern, cfg *lint.Config, audience string
 			}
 			server, prefix = before, ""
 		}
-		var names, usable []string
-		if cfg != nil {
-			for _, s := range cfg.McpServers {
-				names = append(names, s.Name)
-				if s.Enabled && (audience == "" || cfg.McpServerAllowed(s.Name, audience)) {
-					usable = append(usable, s.Name)
-				}
-			}
-		}
-		s, ok := cfg.McpServer(server)
-		if ok && p.Server == "" {
-			// The model-facing name spells the server as configured; a
-			// server whose own name holds the separator is matched whole.
-			ok = strings.HasPrefix(p.Tool, s.Name+mcp.Separator)
-		}
-		if !ok && p.Server == "" {
-			for _, n := range names {
-				if strings.HasPrefix(p.Tool, n+mcp.Separator) {
-					s, ok = cfg.McpServer(n)
-					break
-				}
-			}
-		}
+		s, ok := approvedServer(p, cfg, server, names)
 		switch {
 		case len(names) == 0:
 			return usageErrorf("--approve %q: no MCP server is configured (netclaw.json has no McpServers), so it approves nothing: leave it out, or add the server under McpServers", p.Text)
 		case !ok:
-			hint := ""
-			near := lint.Suggest(server, usable, 1)
-			if len(near) == 0 {
-				near = lint.Suggest(server, names, 1)
-			}
-			if len(near) > 0 {
-				if prefix != "" {
-					hint = " (did you mean " + prefix + near[0] + "?)"
-				} else {
-					_, tool, _ := strings.Cut(p.Tool, mcp.Separator)
-					hint = " (did you mean " + near[0] + mcp.Separator + tool + "?)"
-				}
-			}
+			hint := approveServerHint(p, server, prefix, names, usable)
 			return usageErrorf("--approve %q: no MCP server is named %s%s: name one of McpServers in netclaw.json (%s), as `agentdesk tools` lists them", p.Text, server, hint, strings.Join(names, ", "))
 		case !s.Enabled:
 			return usageErrorf("--approve %q: MCP server %s is disabled (McpServers.%s.Enabled is false), so none of its tools is offered: leave it out, or enable the server", p.Text, s.Name, s.Name)
@@ -122,6 +103,65 @@ func checkApproveServers(ps []approve.Pattern, cfg *lint.Config, audience string
 		}
 	}
 	return nil
+}
+
+// mcpServerNames lists the configured MCP servers' names, and those of
+// them that are enabled and that the audience may use (every enabled one
+// when audience is ""). A nil cfg has none.
+func mcpServerNames(cfg *lint.Config, audience string) (names, usable []string) {
+	if cfg == nil {
+		return nil, nil
+	}
+	for _, s := range cfg.McpServers {
+		names = append(names, s.Name)
+		if s.Enabled && (audience == "" || cfg.McpServerAllowed(s.Name, audience)) {
+			usable = append(usable, s.Name)
+		}
+	}
+	return names, usable
+}
+
+// approvedServer finds the McpServers entry an mcp:SERVER or
+// SERVER__TOOL pattern names. server is the pattern's server half. For
+// SERVER__TOOL the model-facing name spells the server as configured, so
+// the entry must prefix the tool name; a server whose own name holds the
+// separator is matched whole, by trying each configured name.
+func approvedServer(p approve.Pattern, cfg *lint.Config, server string, names []string) (lint.McpServer, bool) {
+	s, ok := cfg.McpServer(server)
+	if p.Server != "" {
+		return s, ok
+	}
+	if ok {
+		ok = strings.HasPrefix(p.Tool, s.Name+mcp.Separator)
+	}
+	if !ok {
+		for _, n := range names {
+			if strings.HasPrefix(p.Tool, n+mcp.Separator) {
+				return cfg.McpServer(n)
+			}
+		}
+	}
+	return s, ok
+}
+
+// approveServerHint is the " (did you mean …?)" of a pattern naming no
+// configured server: the closest name the audience may use, else the
+// closest configured name, spelt as the pattern spells it (mcp:SERVER, or
+// SERVER__TOOL with the pattern's tool half). It is "" when no name is
+// close.
+func approveServerHint(p approve.Pattern, server, prefix string, names, usable []string) string {
+	near := lint.Suggest(server, usable, 1)
+	if len(near) == 0 {
+		near = lint.Suggest(server, names, 1)
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	if prefix != "" {
+		return " (did you mean " + prefix + near[0] + "?)"
+	}
+	_, tool, _ := strings.Cut(p.Tool, mcp.Separator)
+	return " (did you mean " + near[0] + mcp.Separator + tool + "?)"
 }
 
 // checkApproveTools refuses a TOOL or TOOL:GLOB pattern naming a tool the

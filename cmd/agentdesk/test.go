@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
@@ -159,30 +160,16 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	return cmd
 }
 
-// runTests finds the suites, runs them and prints the report.
+// runTests finds the suites, runs them and prints the report: it checks
+// the flags (checkTestFlags), then watches the suites or runs them once
+// (testSuitesRun).
 func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error {
-	mode, err := evalrec.ModeFor(f.record, f.offline)
+	mode, judgeRole, err := checkTestFlags(f)
 	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	if f.failed && f.demo {
-		return usageErrorf("--failed reads the last run of your suites; the demo keeps none: leave out --demo or --failed")
-	}
-	if err := checkWatchFlags(f.watch, f.live, f.record, f.offline, f.demo, f.format); err != nil {
 		return err
 	}
 	if f.round != nil {
 		mode = f.round.mode
-	}
-	if f.jobs < 1 {
-		return usageErrorf("--jobs is %d: give 1 or more", f.jobs)
-	}
-	if err := f.mcp.check(); err != nil {
-		return err
-	}
-	judgeRole, err := runner.NormalizeRole(f.judgeRole)
-	if err != nil {
-		return usageErrorf("--judge-role: %v", err)
 	}
 	if f.watch && f.round == nil {
 		return watchSuites(cmd, &suiteWatch{g: g, command: "agentdesk test", kind: testSuites, paths: paths, mode: watchMode(f.live), deps: testSuiteDeps,
@@ -192,57 +179,84 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 				return runTests(cmd, g, one, paths)
 			}})
 	}
-	sh, err := roundSuiteHome(cmd, g, f.round, f.demo, paths, f.record)
+	return testSuitesRun(cmd, g, f, mode, judgeRole, paths)
+}
+
+// checkTestFlags is agentdesk test's validation step: it checks the flags
+// against each other before anything is read, and returns the mode the
+// suites run in (a watch round sets its own later) and the judge's role.
+func checkTestFlags(f testFlags) (mode evalrec.Mode, judgeRole string, err error) {
+	mode, err = evalrec.ModeFor(f.record, f.offline)
 	if err != nil {
-		return err
+		return mode, "", usageErrorf("%v", err)
 	}
-	defer sh.close(cmd.ErrOrStderr())
-	c, runsDir := sh.c, sh.runsDir(f.runsDir)
-	shownFrom := "" // the folder paths are shown relative to
-	if f.demo {
-		shownFrom = c.Home.Base
+	if f.failed && f.demo {
+		return mode, "", usageErrorf("--failed reads the last run of your suites; the demo keeps none: leave out --demo or --failed")
 	}
-	var files []string
-	if f.round != nil {
-		files = f.round.files
-	} else if files, err = findSuiteFiles(c.Home.Agents, paths, testSuites); err != nil {
-		return err
+	if err := checkWatchFlags(f.watch, f.live, f.record, f.offline, f.demo, f.format); err != nil {
+		return mode, "", err
 	}
-	rn, err := openRunner(g, runsDir)
+	if f.jobs < 1 {
+		return mode, "", usageErrorf("--jobs is %d: give 1 or more", f.jobs)
+	}
+	if err := f.mcp.check(); err != nil {
+		return mode, "", err
+	}
+	judgeRole, err = runner.NormalizeRole(f.judgeRole)
 	if err != nil {
-		return err
+		return mode, "", usageErrorf("--judge-role: %v", err)
 	}
-	var models []suitefile.ModelChoice
-	if len(f.models) > 0 {
-		if models, err = suitefile.LookupModels(c.Config, f.models); err != nil {
-			return usageErrorf("--models: %v", err)
-		}
-		if len(models) == 0 {
-			return usageErrorf("--models names no model: give roles or Models.Definitions names, comma-separated")
-		}
+	return mode, judgeRole, nil
+}
+
+// testModels reads --models against the configuration: nil when it is
+// not given (each suite's models: then), else the models it names, which
+// must be at least one.
+func testModels(cfg *lint.Config, names []string) ([]suitefile.ModelChoice, error) {
+	if len(names) == 0 {
+		return nil, nil
 	}
-	nc, err := f.netclaw.spawnNetClaw(g, c.Home, preview.Audience(f.audience))
+	models, err := suitefile.LookupModels(cfg, names)
 	if err != nil {
-		return err
+		return nil, usageErrorf("--models: %v", err)
 	}
+	if len(models) == 0 {
+		return nil, usageErrorf("--models names no model: give roles or Models.Definitions names, comma-separated")
+	}
+	return models, nil
+}
+
+// warnSamplesCore warns when NetClaw's embedded core (the operating
+// rules) is missing from the samples' requests: offline, recordings made
+// with it replay stale; live, the samples may behave otherwise than in
+// NetClaw. The demo's samples replay, and need no warning.
+func warnSamplesCore(g *globals, nc runner.NetClaw, offline, demo bool) {
 	switch {
-	case nc.Core != nil || f.demo: // the demo's samples replay
-	case f.offline:
+	case nc.Core != nil || demo: // the demo's samples replay
+	case offline:
 		// Replayed samples are compared with a request without them:
 		// recordings made with them are stale, and this says why.
 		g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing: "+nc.CoreMissing+"; recordings made with them replay stale (system prompt: operating-rules changed)"+netclawDirHint(nc.CoreMissing))
 	default:
 		g.warn("agentdesk", "the operating rules (NetClaw's embedded core) are missing from the samples' requests: "+nc.CoreMissing+"; the samples run without them, so they may behave otherwise than in NetClaw"+netclawDirHint(nc.CoreMissing))
 	}
-	if f.project != "" {
-		if fi, err := os.Stat(f.project); err != nil || !fi.IsDir() {
-			return usageErrorf("--project %s is not a folder", termsafe.Escape(f.project))
-		}
+}
+
+// checkProjectFolder refuses a --project that is not a folder; "" is none.
+func checkProjectFolder(project string) error {
+	if project == "" {
+		return nil
 	}
-	sel, err := newCaseSelection(g, f.cases, f.shard, f.failed, f.demo, files)
-	if err != nil {
-		return err
+	if fi, err := os.Stat(project); err != nil || !fi.IsDir() {
+		return usageErrorf("--project %s is not a folder", termsafe.Escape(project))
 	}
+	return nil
+}
+
+// loadTestSuites reads and checks the test suites in files, and keeps
+// those the case selection takes. It fails as sel.done does, when --case
+// or --failed takes nothing.
+func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelection) ([]*suitefile.Suite, error) {
 	var suites []*suitefile.Suite
 	for _, p := range files {
 		s := suitefile.Load(p)
@@ -256,6 +270,52 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 		}
 	}
 	if err := sel.done(g); err != nil {
+		return nil, err
+	}
+	return suites, nil
+}
+
+// testSuitesRun is agentdesk test's run step, once the flags are checked:
+// it opens the home (or takes a watch round's), finds and selects the
+// suites, runs them in mode, prints each suite's text report as it ends,
+// keeps how each case ended for --failed, and prints the report.
+func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mode, judgeRole string, paths []string) error {
+	sh, err := roundSuiteHome(cmd, g, f.round, f.demo, paths, f.record)
+	if err != nil {
+		return err
+	}
+	defer sh.close(cmd.ErrOrStderr())
+	c, runsDir := sh.c, sh.runsDir(f.runsDir)
+	shownFrom := "" // the folder paths are shown relative to
+	if f.demo {
+		shownFrom = c.Home.Base
+	}
+	files, err := roundFiles(f.round, func() ([]string, error) { return findSuiteFiles(c.Home.Agents, paths, testSuites) })
+	if err != nil {
+		return err
+	}
+	rn, err := openRunner(g, runsDir)
+	if err != nil {
+		return err
+	}
+	models, err := testModels(c.Config, f.models)
+	if err != nil {
+		return err
+	}
+	nc, err := f.netclaw.spawnNetClaw(g, c.Home, preview.Audience(f.audience))
+	if err != nil {
+		return err
+	}
+	warnSamplesCore(g, nc, f.offline, f.demo)
+	if err := checkProjectFolder(f.project); err != nil {
+		return err
+	}
+	sel, err := newCaseSelection(g, f.cases, f.shard, f.failed, f.demo, files)
+	if err != nil {
+		return err
+	}
+	suites, err := loadTestSuites(g, c, files, sel)
+	if err != nil {
 		return err
 	}
 
@@ -263,12 +323,9 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 	progress := newProgressLine(g, sel.total)
 	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == evalreport.Text)
 	start := time.Now()
-	approved, err := parseApprove(f.approve)
-	if err != nil {
-		return err
-	}
 	// Each suite names its audience: the server must be one configured.
-	if err := checkApproveServers(approved, c.Config, ""); err != nil {
+	approved, err := parseSuiteApprove(f.approve, c.Config)
+	if err != nil {
 		return err
 	}
 	if err := f.sandbox.check(c.Config); err != nil {

@@ -83,6 +83,15 @@ func roundSuiteHome(cmd *cobra.Command, g *globals, round *watchRound, demo bool
 	return openSuiteHome(cmd, g, demo, paths, record)
 }
 
+// roundFiles returns the suite files to run: a watch round's, else those
+// find lists (from the paths given, or the agents folder).
+func roundFiles(round *watchRound, find func() ([]string, error)) ([]string, error) {
+	if round != nil {
+		return round.files, nil
+	}
+	return find()
+}
+
 // watchHook, when set (by tests), is told the files of each round once it
 // has run, and "" once the watch has stopped.
 var watchHook func(files []string)

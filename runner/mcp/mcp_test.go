@@ -552,7 +552,10 @@ func TestCatalogProbesOnceAndStartsOnFirstCall(t *testing.T) {
 	silent := stdioServer(t, "slow", "silent")
 	cfgs := []lint.McpServer{files, silent}
 	var progress []string
-	cat := Probe(context.Background(), cfgs, Options{StartTimeout: 300 * time.Millisecond, Grace: 500 * time.Millisecond, Note: func(s string) { progress = append(progress, s) }})
+	// Only slow, which never answers, needs a short limit to fail; files
+	// keeps a long one, so a loaded machine cannot make it miss the limit.
+	limits := map[string]time.Duration{"slow": 300 * time.Millisecond}
+	cat := Probe(context.Background(), cfgs, Options{StartTimeout: 20 * time.Second, StartTimeouts: limits, Grace: 500 * time.Millisecond, Note: func(s string) { progress = append(progress, s) }})
 	if got := starts(t, counter); got != 1 {
 		t.Fatalf("probing started the server %d times, want 1", got)
 	}

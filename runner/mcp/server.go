@@ -119,13 +119,14 @@ func (s *server) connect(ctx context.Context) (*conn, []*sdk.Tool, error) {
 		}
 		ch <- result{session: session, tools: list}
 	}()
-	timer := time.NewTimer(s.opts.startTimeout())
+	limit := s.opts.startTimeout(s.cfg.Name)
+	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	var r result
 	select {
 	case r = <-ch:
 	case <-timer.C:
-		r.err = fmt.Errorf("it did not answer the MCP handshake within %s", s.opts.startTimeout())
+		r.err = fmt.Errorf("it did not answer the MCP handshake within %s", limit)
 	case <-ctx.Done():
 		r.err = fmt.Errorf("the run ended while it was starting: %w", ctx.Err())
 	}

@@ -59,6 +59,11 @@ type Options struct {
 	Dir string
 	// StartTimeout, CallTimeout and MaxCallTimeout: see the defaults.
 	StartTimeout, CallTimeout, MaxCallTimeout time.Duration
+	// StartTimeouts gives a server, by its name as configured, a start
+	// limit of its own in place of StartTimeout: a server known to start
+	// slowly (or, in a test, one that never answers) need not set the
+	// limit of every other.
+	StartTimeouts map[string]time.Duration
 	// MaxMessageBytes and MaxResultBytes: see the defaults.
 	MaxMessageBytes, MaxResultBytes int
 	// Grace: see DefaultGrace.
@@ -98,8 +103,15 @@ func (o *Options) environ() []string {
 	return os.Environ()
 }
 
-func (o *Options) startTimeout() time.Duration { return orDefault(o.StartTimeout, DefaultStartTimeout) }
-func (o *Options) grace() time.Duration        { return orDefault(o.Grace, DefaultGrace) }
+// startTimeout is the start limit of the server named server.
+func (o *Options) startTimeout(server string) time.Duration {
+	if d, ok := o.StartTimeouts[server]; ok && d > 0 {
+		return d
+	}
+	return orDefault(o.StartTimeout, DefaultStartTimeout)
+}
+
+func (o *Options) grace() time.Duration { return orDefault(o.Grace, DefaultGrace) }
 
 func (o *Options) callTimeout(meta tools.Meta) time.Duration {
 	if meta.TimeoutSeconds > 0 {
