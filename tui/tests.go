@@ -666,9 +666,9 @@ func demoSuitesHint(isDemo bool, lead, run string) string {
 	if !isDemo || len(agents) == 0 {
 		return ""
 	}
-	verb := "has"
-	if len(agents) > 1 {
-		verb = "have"
+	if len(agents) == 1 {
+		return lead + " the demo, " + agents[0] + " has a suite with recordings: select it and press " + run
 	}
-	return lead + " the demo, " + strings.Join(agents, ", ") + " " + verb + " a suite with recordings: select it and press " + run
+	names := strings.Join(agents[:len(agents)-1], ", ") + " and " + agents[len(agents)-1]
+	return lead + " the demo, " + names + " have suites with recordings: select one and press " + run
 }
