@@ -77,8 +77,9 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 		return usageErrorf("the browser needs a terminal and standard output is not one: for scripts use 'agentdesk lint' or 'agentdesk preview'")
 	}
 	opts.Home = h
+	opts.WordError = wordFlags
 	if opts.OpenPath == "" {
-		opts.Scanner = lint.NewScanner(h, lint.ScanOptions{Environ: g.environ})
+		opts.Scanner = wordedScanner{lint.NewScanner(h, lint.ScanOptions{Environ: g.environ})}
 		opts.Watch = true
 	}
 	if opts.Runner == nil {
@@ -132,6 +133,15 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 		return exitWith(exitInternal, fmt.Errorf("the browser stopped: %w", err))
 	}
 	return nil
+}
+
+// wordedScanner is the browser's scanner, its errors worded with flags.
+type wordedScanner struct{ tui.CatalogScanner }
+
+// Scan scans and words the error.
+func (s wordedScanner) Scan() (*lint.Catalog, error) {
+	c, err := s.CatalogScanner.Scan()
+	return c, wordFlags(err)
 }
 
 // newRunner makes the browser's runner on the default runs folder.
