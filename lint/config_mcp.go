@@ -370,73 +370,111 @@ func (b *cfgBinder) toolGrants(lower string) map[string][]string {
 // what else would make a server fail or leak at run time. lookPath finds a
 // command ("" when it is not found).
 func (b *cfgBinder) checkMcpServers(lookPath func(string) string) {
-	known := []string{McpStdio, McpSSE, McpHTTP}
 	for _, s := range b.c.McpServers {
-		lower := "mcpservers:" + strings.ToLower(s.Name)
-		at := func(key string) *cfgEntry {
-			if e := b.st.get(lower + ":" + key); e != nil {
-				return e
-			}
-			return b.st.under(lower)
-		}
-		report := func(e *cfgEntry, sev Severity, msg, hint string) {
-			if e == nil {
-				return
-			}
-			b.c.Diagnostics = append(b.c.Diagnostics, Diagnostic{Path: e.path(), Pos: e.pos, Rule: RuleMcpServer, Severity: sev, Message: msg, Hint: hint})
-		}
-		name := cfgPrintable(s.Name)
+		m := &mcpCheck{b: b, s: s, lower: "mcpservers:" + strings.ToLower(s.Name), name: cfgPrintable(s.Name)}
 		if s.NotObject {
 			msg, hint := s.problem()
-			e := b.st.get(lower)
+			e := b.st.get(m.lower)
 			b.c.Diagnostics = append(b.c.Diagnostics, Diagnostic{Path: e.path(), Pos: e.pos, Rule: RuleConfig, Severity: Error, Message: msg, Hint: hint})
 			continue
 		}
-		if !slices.Contains(known, s.Transport) {
-			hint := "use stdio (a command), sse or http (a URL)"
-			for _, k := range known {
-				if strings.EqualFold(strings.TrimSpace(s.Transport), k) {
-					hint = fmt.Sprintf("write %q: the runtime compares the transport exactly and treats anything but stdio and sse as an http server", k)
-				}
-			}
-			report(at("transport"), Error, fmt.Sprintf("%s: invalid transport '%s' (must be stdio, sse, or http)", name, cfgPrintable(s.Transport)), hint)
+		if !m.knownTransport() || !s.Enabled {
 			continue
 		}
-		if !s.Enabled {
-			continue
+		var ok bool
+		if s.Transport == McpStdio {
+			ok = m.checkStdio(lookPath)
+		} else {
+			ok = m.checkRemote()
 		}
-		switch s.Transport {
-		case McpStdio:
-			if msg, hint := s.problem(); msg != "" {
-				report(at("command"), Error, msg, hint)
-				continue
-			}
-			if lookPath != nil && lookPath(s.Command) == "" {
-				report(at("command"), Warning, fmt.Sprintf("%s: command '%s' is not found on PATH: the server cannot start", name, cfgPrintable(s.Command)),
-					"install it, or give its absolute path")
-			}
-			if strings.TrimSpace(s.URL) != "" {
-				report(at("url"), Warning, fmt.Sprintf("%s: Url is ignored by a stdio server", name), "remove Url, or set Transport to http or sse")
-			}
-		default:
-			if msg, hint := s.problem(); msg != "" {
-				report(at("url"), Error, msg, hint)
-				continue
-			}
-			if u, err := url.Parse(s.URL); err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				report(at("url"), Error, fmt.Sprintf("%s: Url %s is not an absolute http or https URL: the server cannot be reached", name, b.quote(s.URL)),
-					"write the full endpoint, e.g. \"https://example.com/mcp\"")
-			}
-			if strings.TrimSpace(s.Command) != "" {
-				report(at("command"), Warning, fmt.Sprintf("%s: Command is ignored by an %s server", name, s.Transport), "remove Command, or set Transport to stdio")
-			}
+		if !ok {
+			continue
 		}
 		if bad := mcpNameProblem(s.Name); bad != "" {
-			report(b.st.under(lower), Warning, fmt.Sprintf("%s: the model-facing names of its tools (%s__<tool>) %s", name, name, bad),
+			m.report(b.st.under(m.lower), Warning, fmt.Sprintf("%s: the model-facing names of its tools (%s__<tool>) %s", m.name, m.name, bad),
 				"rename the server with letters, digits, '_' and '-' only, and keep it short")
 		}
-		b.checkMcpSecretsInConfig(s, lower, report)
+		b.checkMcpSecretsInConfig(s, m.lower, m.report)
 	}
+}
+
+// mcpCheck is the check of one McpServers entry: the server, its key
+// (lower-cased) in the store, and its name as printed.
+type mcpCheck struct {
+	b     *cfgBinder
+	s     McpServer
+	lower string
+	name  string
+}
+
+// at returns the entry of the server's key, or the server's own entry
+// when the key is not set.
+func (m *mcpCheck) at(key string) *cfgEntry {
+	if e := m.b.st.get(m.lower + ":" + key); e != nil {
+		return e
+	}
+	return m.b.st.under(m.lower)
+}
+
+// report adds a finding about the server at entry e (none when e is nil).
+func (m *mcpCheck) report(e *cfgEntry, sev Severity, msg, hint string) {
+	if e == nil {
+		return
+	}
+	m.b.c.Diagnostics = append(m.b.c.Diagnostics, Diagnostic{Path: e.path(), Pos: e.pos, Rule: RuleMcpServer, Severity: sev, Message: msg, Hint: hint})
+}
+
+// knownTransport reports a transport that is not stdio, sse or http (with
+// the exact spelling when only its case or spaces differ), and says
+// whether it is one.
+func (m *mcpCheck) knownTransport() bool {
+	known := []string{McpStdio, McpSSE, McpHTTP}
+	if slices.Contains(known, m.s.Transport) {
+		return true
+	}
+	hint := "use stdio (a command), sse or http (a URL)"
+	for _, k := range known {
+		if strings.EqualFold(strings.TrimSpace(m.s.Transport), k) {
+			hint = fmt.Sprintf("write %q: the runtime compares the transport exactly and treats anything but stdio and sse as an http server", k)
+		}
+	}
+	m.report(m.at("transport"), Error, fmt.Sprintf("%s: invalid transport '%s' (must be stdio, sse, or http)", m.name, cfgPrintable(m.s.Transport)), hint)
+	return false
+}
+
+// checkStdio reports a stdio server without a command (and then says
+// false), a command not found by lookPath, and a Url it ignores.
+func (m *mcpCheck) checkStdio(lookPath func(string) string) bool {
+	if msg, hint := m.s.problem(); msg != "" {
+		m.report(m.at("command"), Error, msg, hint)
+		return false
+	}
+	if lookPath != nil && lookPath(m.s.Command) == "" {
+		m.report(m.at("command"), Warning, fmt.Sprintf("%s: command '%s' is not found on PATH: the server cannot start", m.name, cfgPrintable(m.s.Command)),
+			"install it, or give its absolute path")
+	}
+	if strings.TrimSpace(m.s.URL) != "" {
+		m.report(m.at("url"), Warning, fmt.Sprintf("%s: Url is ignored by a stdio server", m.name), "remove Url, or set Transport to http or sse")
+	}
+	return true
+}
+
+// checkRemote reports an sse or http server without a Url (and then says
+// false), a Url that is not an absolute http or https one, and a Command
+// it ignores.
+func (m *mcpCheck) checkRemote() bool {
+	if msg, hint := m.s.problem(); msg != "" {
+		m.report(m.at("url"), Error, msg, hint)
+		return false
+	}
+	if u, err := url.Parse(m.s.URL); err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		m.report(m.at("url"), Error, fmt.Sprintf("%s: Url %s is not an absolute http or https URL: the server cannot be reached", m.name, m.b.quote(m.s.URL)),
+			"write the full endpoint, e.g. \"https://example.com/mcp\"")
+	}
+	if strings.TrimSpace(m.s.Command) != "" {
+		m.report(m.at("command"), Warning, fmt.Sprintf("%s: Command is ignored by an %s server", m.name, m.s.Transport), "remove Command, or set Transport to stdio")
+	}
+	return true
 }
 
 // checkMcpSecretsInConfig warns of credentials written in netclaw.json

@@ -114,33 +114,38 @@ func rejectDuplicateSkills(s *Scanner, cands []*Skill) {
 		groups[k] = append(groups[k], sk)
 	}
 	for _, k := range order {
-		g := groups[k]
-		if len(g) < 2 {
-			continue
+		if g := groups[k]; len(g) >= 2 {
+			refuseDuplicates(s, g)
 		}
-		var dirs, flats []*Skill
-		for _, sk := range g {
-			if sk.Flat {
-				flats = append(flats, sk)
-			} else {
-				dirs = append(dirs, sk)
-			}
+	}
+}
+
+// refuseDuplicates refuses the skills of g, two or more of one folder
+// that share a name: the flat files when one folder skill shadows them,
+// else all of them.
+func refuseDuplicates(s *Scanner, g []*Skill) {
+	var dirs, flats []*Skill
+	for _, sk := range g {
+		if sk.Flat {
+			flats = append(flats, sk)
+		} else {
+			dirs = append(dirs, sk)
 		}
-		if len(dirs) == 1 {
-			for _, f := range flats {
-				s.refuse(f, fmt.Sprintf("Flat file '%s' is shadowed by directory skill '%s'.", f.Path, dirs[0].Path), f.namePos,
-					"delete the flat file, or rename one of the two skills")
-			}
-			continue
+	}
+	if len(dirs) == 1 {
+		for _, f := range flats {
+			s.refuse(f, fmt.Sprintf("Flat file '%s' is shadowed by directory skill '%s'.", f.Path, dirs[0].Path), f.namePos,
+				"delete the flat file, or rename one of the two skills")
 		}
-		paths := make([]string, len(g))
-		for i, sk := range g {
-			paths[i] = sk.Path
-		}
-		for _, sk := range g {
-			s.refuse(sk, fmt.Sprintf("Skill name '%s' is duplicated across: %s", sk.Name, strings.Join(paths, ", ")), sk.namePos,
-				"the runtime lists none of them: rename all but one")
-		}
+		return
+	}
+	paths := make([]string, len(g))
+	for i, sk := range g {
+		paths[i] = sk.Path
+	}
+	for _, sk := range g {
+		s.refuse(sk, fmt.Sprintf("Skill name '%s' is duplicated across: %s", sk.Name, strings.Join(paths, ", ")), sk.namePos,
+			"the runtime lists none of them: rename all but one")
 	}
 }
 
@@ -171,40 +176,46 @@ const maxResourceDepth = 32
 // file reached through a symbolic link, or a folder it cannot list. ""
 // when all is well.
 func resourceProblem(dir string) string {
-	var walk func(d string, depth int, linked bool) string
-	walk = func(d string, depth int, linked bool) string {
-		if depth > maxResourceDepth {
-			return ""
-		}
-		ents, err := os.ReadDir(d)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return ""
-			}
-			return fmt.Sprintf("Failed to enumerate resources: %v", DescribeStatError(err))
-		}
-		for _, e := range ents {
-			p := filepath.Join(d, e.Name())
-			isLink := e.Type()&fs.ModeSymlink != 0
-			if isLink {
-				if t, err := os.Stat(p); err == nil && t.IsDir() {
-					if msg := walk(p, depth+1, true); msg != "" {
-						return msg
-					}
-					continue
-				}
-			}
-			if e.IsDir() {
-				if msg := walk(p, depth+1, linked); msg != "" {
-					return msg
-				}
-				continue
-			}
-			if linked || isLink {
-				return "Symlink traversal is not allowed for resource file."
-			}
-		}
+	return walkResources(dir, 0, false)
+}
+
+// walkResources checks the entries of d, a folder depth levels below a
+// folder skill's own, and returns the first refusal ("" for none). linked
+// says d was reached through a symbolic link.
+func walkResources(d string, depth int, linked bool) string {
+	if depth > maxResourceDepth {
 		return ""
 	}
-	return walk(dir, 0, false)
+	ents, err := os.ReadDir(d)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return ""
+		}
+		return fmt.Sprintf("Failed to enumerate resources: %v", DescribeStatError(err))
+	}
+	for _, e := range ents {
+		if msg := resourceEntryProblem(filepath.Join(d, e.Name()), e, depth, linked); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// resourceEntryProblem checks the entry e at p of a resource folder at
+// depth: a folder, or a link to one, is walked (what lies below a link
+// counts as linked); a file reached through a link is refused.
+func resourceEntryProblem(p string, e fs.DirEntry, depth int, linked bool) string {
+	isLink := e.Type()&fs.ModeSymlink != 0
+	if isLink {
+		if t, err := os.Stat(p); err == nil && t.IsDir() {
+			return walkResources(p, depth+1, true)
+		}
+	}
+	if e.IsDir() {
+		return walkResources(p, depth+1, linked)
+	}
+	if linked || isLink {
+		return "Symlink traversal is not allowed for resource file."
+	}
+	return ""
 }

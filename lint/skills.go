@@ -36,30 +36,8 @@ func ParseSkill(path string, data []byte) *Skill {
 		sk.Body = strings.TrimLeftFunc(text, unicode.IsSpace)
 		return sk
 	}
-	fm, closeAt, body, ok := splitFrontmatter(text)
-	sk.Body = body
-	switch {
-	case !ok:
-		sk.fm, sk.fmErr, sk.Body = frontmatterInvalid, "the frontmatter opened on line 1 is never closed", text
-		return sk
-	case strings.IndexByte(text, '\n') >= closeAt:
-		sk.fm, sk.fmErr = frontmatterInvalid, "the frontmatter is empty"
-		return sk
-	}
-	ps := parser{fmLine: 2, fmText: fm, f: &File{}}
-	var doc yaml.Node
-	if err := safeUnmarshal(fm, &doc); err != nil {
-		pos, msg := ps.yamlErrorPos(err)
-		sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, "YAML syntax error: "+msg, pos
-		return sk
-	}
-	if len(doc.Content) == 0 || isNull(ResolveAlias(doc.Content[0])) {
-		sk.fm, sk.fmErr = frontmatterInvalid, "the frontmatter holds no keys"
-		return sk
-	}
-	root := ResolveAlias(doc.Content[0])
-	if root == nil || root.Kind != yaml.MappingNode {
-		sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, "the frontmatter is "+YAMLKind(root)+", not a mapping of keys", ps.nodePos(doc.Content[0])
+	root, ps := sk.frontmatter(text)
+	if root == nil {
 		return sk
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -67,50 +45,96 @@ func ParseSkill(path string, data []byte) *Skill {
 		if k == nil || v == nil || k.Kind != yaml.ScalarNode {
 			continue
 		}
-		pos := ps.nodePos(root.Content[i+1])
-		fail := func(why string) {
-			if sk.fm == frontmatterOK {
-				sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, fmt.Sprintf("'%s' %s", k.Value, why), pos
-			}
-		}
-		switch k.Value {
-		case "name", "description", "license", "compatibility", "allowed-tools", "argument-hint":
-			s, err := scalarString(v)
-			if err != "" {
-				fail(err)
-				continue
-			}
-			switch k.Value {
-			case "name":
-				sk.frontName, sk.namePos = s, pos
-			case "description":
-				sk.hasDesc, sk.descPos = strings.TrimSpace(s) != "", ps.nodePos(root.Content[i])
-				sk.Description = strings.TrimSpace(s)
-			case "argument-hint":
-				sk.ArgumentHint = s
-			}
-		case "disable-model-invocation", "invocable":
-			b, err := scalarBool(v)
-			if err != "" {
-				fail(err)
-			} else if k.Value == "disable-model-invocation" {
-				sk.DisableModelInvocation = b
-			}
-		case "metadata":
-			if isNull(v) {
-				continue
-			}
-			if v.Kind != yaml.MappingNode {
-				fail("must be a mapping, not " + YAMLKind(v))
-				continue
-			}
-			sk.readMetadata(v, &ps)
-		}
+		sk.readKey(k.Value, root.Content[i], root.Content[i+1], v, ps)
 	}
 	if strings.TrimSpace(sk.frontName) != "" {
 		sk.Name = normalizeSkillName(sk.frontName)
 	}
 	return sk
+}
+
+// frontmatter splits text, which opens a frontmatter, into the body (into
+// sk.Body) and the frontmatter's mapping of keys, with the parser that
+// places its nodes. A frontmatter that is not closed, is empty, is not
+// valid YAML or not a mapping marks sk's frontmatter invalid, and root is
+// nil.
+func (sk *Skill) frontmatter(text string) (root *yaml.Node, ps *parser) {
+	fm, closeAt, body, ok := splitFrontmatter(text)
+	sk.Body = body
+	switch {
+	case !ok:
+		sk.fm, sk.fmErr, sk.Body = frontmatterInvalid, "the frontmatter opened on line 1 is never closed", text
+		return nil, nil
+	case strings.IndexByte(text, '\n') >= closeAt:
+		sk.fm, sk.fmErr = frontmatterInvalid, "the frontmatter is empty"
+		return nil, nil
+	}
+	ps = &parser{fmLine: 2, fmText: fm, f: &File{}}
+	var doc yaml.Node
+	if err := safeUnmarshal(fm, &doc); err != nil {
+		pos, msg := ps.yamlErrorPos(err)
+		sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, "YAML syntax error: "+msg, pos
+		return nil, nil
+	}
+	if len(doc.Content) == 0 || isNull(ResolveAlias(doc.Content[0])) {
+		sk.fm, sk.fmErr = frontmatterInvalid, "the frontmatter holds no keys"
+		return nil, nil
+	}
+	root = ResolveAlias(doc.Content[0])
+	if root == nil || root.Kind != yaml.MappingNode {
+		sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, "the frontmatter is "+YAMLKind(root)+", not a mapping of keys", ps.nodePos(doc.Content[0])
+		return nil, nil
+	}
+	return root, ps
+}
+
+// readKey reads one frontmatter key as the runtime binds it: key is its
+// name, keyNode and valueNode the nodes as written (for positions), v the
+// value with aliases resolved. A value of the wrong type marks the
+// frontmatter invalid (the first such key is the one reported).
+func (sk *Skill) readKey(key string, keyNode, valueNode, v *yaml.Node, ps *parser) {
+	pos := ps.nodePos(valueNode)
+	switch key {
+	case "name", "description", "license", "compatibility", "allowed-tools", "argument-hint":
+		s, err := scalarString(v)
+		if err != "" {
+			sk.badKey(key, err, pos)
+			return
+		}
+		switch key {
+		case "name":
+			sk.frontName, sk.namePos = s, pos
+		case "description":
+			sk.hasDesc, sk.descPos = strings.TrimSpace(s) != "", ps.nodePos(keyNode)
+			sk.Description = strings.TrimSpace(s)
+		case "argument-hint":
+			sk.ArgumentHint = s
+		}
+	case "disable-model-invocation", "invocable":
+		b, err := scalarBool(v)
+		if err != "" {
+			sk.badKey(key, err, pos)
+		} else if key == "disable-model-invocation" {
+			sk.DisableModelInvocation = b
+		}
+	case "metadata":
+		if isNull(v) {
+			return
+		}
+		if v.Kind != yaml.MappingNode {
+			sk.badKey(key, "must be a mapping, not "+YAMLKind(v), pos)
+			return
+		}
+		sk.readMetadata(v, ps)
+	}
+}
+
+// badKey marks the frontmatter invalid for key's value at pos, saying
+// why, unless an earlier key already did.
+func (sk *Skill) badKey(key, why string, pos Pos) {
+	if sk.fm == frontmatterOK {
+		sk.fm, sk.fmErr, sk.fmPos = frontmatterInvalid, fmt.Sprintf("'%s' %s", key, why), pos
+	}
 }
 
 // readMetadata reads metadata.subagent as the runtime's scanner does: the

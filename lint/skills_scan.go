@@ -28,27 +28,54 @@ type skillRoot struct {
 // sorted by path.
 func (s *Scanner) scanSkills(c *Catalog) []*Skill {
 	live := map[string]bool{}
-	var out []*Skill
-	seen := map[string]bool{} // paths already produced
-	known := map[string]bool{}
-	add := func(res []*Skill, shadowBy string) {
-		for _, sk := range res {
-			if seen[sk.Path] {
-				continue
-			}
-			seen[sk.Path] = true
-			if sk.Status == Loaded && shadowBy != "" && known[skillKey(sk.Name)] {
-				s.refuse(sk, fmt.Sprintf("Skill '%s' from external source '%s' is shadowed by a higher-precedence skill.", sk.Name, shadowBy),
-					sk.namePos, "a local skill, or one of an earlier feed, has the same name and wins; rename one of them")
-			}
-			if sk.Status == Loaded {
-				known[skillKey(sk.Name)] = true
-			}
-			out = append(out, sk)
+	l := &skillList{seen: map[string]bool{}, known: map[string]bool{}}
+	l.add(s, s.scanSkillRoot(skillRoot{dir: s.home.Skills, strict: true, native: true}, live), "")
+	read := s.scanFeeds(c, l, live)
+	s.scanUnnamedFeeds(c, l, live, read)
+	for p := range s.skills {
+		if !live[p] {
+			delete(s.skills, p)
 		}
 	}
-	add(s.scanSkillRoot(skillRoot{dir: s.home.Skills, strict: true, native: true}, live), "")
+	for _, sk := range l.out {
+		resolveRoute(sk, c, s.opts.Profile)
+		SortDiagnostics(sk.Diagnostics)
+	}
+	slices.SortFunc(l.out, func(a, b *Skill) int { return strings.Compare(a.Path, b.Path) })
+	return l.out
+}
 
+// skillList gathers the home's skills in the runtime's order of
+// precedence: each path once, and the names of those loaded so far, which
+// shadow a later feed's skill of the same name.
+type skillList struct {
+	out   []*Skill
+	seen  map[string]bool // paths already produced
+	known map[string]bool // skillKey of the names loaded
+}
+
+// add appends the skills of res not produced yet. When shadowBy names a
+// feed, a loaded one whose name is already known is refused as shadowed.
+func (l *skillList) add(s *Scanner, res []*Skill, shadowBy string) {
+	for _, sk := range res {
+		if l.seen[sk.Path] {
+			continue
+		}
+		l.seen[sk.Path] = true
+		if sk.Status == Loaded && shadowBy != "" && l.known[skillKey(sk.Name)] {
+			s.refuse(sk, fmt.Sprintf("Skill '%s' from external source '%s' is shadowed by a higher-precedence skill.", sk.Name, shadowBy),
+				sk.namePos, "a local skill, or one of an earlier feed, has the same name and wins; rename one of them")
+		}
+		if sk.Status == Loaded {
+			l.known[skillKey(sk.Name)] = true
+		}
+		l.out = append(l.out, sk)
+	}
+}
+
+// scanFeeds adds to l the skills of each enabled feed whose folder is
+// there, in the config's order, and returns the folders it read.
+func (s *Scanner) scanFeeds(c *Catalog, l *skillList, live map[string]bool) map[string]bool {
 	read := map[string]bool{}
 	for _, f := range c.Config.SkillFeeds.Feeds {
 		if !f.Enabled {
@@ -62,10 +89,15 @@ func (s *Scanner) scanSkills(c *Catalog) []*Skill {
 			continue
 		}
 		read[filepath.Clean(dir)] = true
-		add(s.scanSkillRoot(skillRoot{dir: dir, src: Source{Feed: f.Name}}, live), "server-feed:"+f.Name)
+		l.add(s, s.scanSkillRoot(skillRoot{dir: dir, src: Source{Feed: f.Name}}, live), "server-feed:"+f.Name)
 	}
+	return read
+}
 
-	// Feed folders no enabled feed names: listed as not loaded.
+// scanUnnamedFeeds adds to l the skills of the feed folders no enabled
+// feed named (read holds those that were), as not loaded, with a note on
+// the folder for each that holds any.
+func (s *Scanner) scanUnnamedFeeds(c *Catalog, l *skillList, live, read map[string]bool) {
 	ents, _ := os.ReadDir(s.home.SkillFeedsDir())
 	for _, d := range ents {
 		dir := filepath.Join(s.home.SkillFeedsDir(), d.Name())
@@ -79,29 +111,17 @@ func (s *Scanner) scanSkills(c *Catalog) []*Skill {
 		why := c.Config.FeedNotLoaded(d.Name(), true)
 		n := 0
 		for _, sk := range res {
-			if seen[sk.Path] {
+			if l.seen[sk.Path] {
 				continue
 			}
 			sk.Status, sk.Reason, sk.Diagnostics, sk.RouteError = NotLoaded, why, nil, ""
 			n++
 		}
-		add(res, "")
+		l.add(s, res, "")
 		if note, ok := feedNotLoadedDiag(dir, d.Name(), why, n, "skill file", s.opts.Profile); ok && n > 0 {
 			c.FolderDiagnostics = append(c.FolderDiagnostics, note)
 		}
 	}
-
-	for p := range s.skills {
-		if !live[p] {
-			delete(s.skills, p)
-		}
-	}
-	for _, sk := range out {
-		resolveRoute(sk, c, s.opts.Profile)
-		SortDiagnostics(sk.Diagnostics)
-	}
-	slices.SortFunc(out, func(a, b *Skill) int { return strings.Compare(a.Path, b.Path) })
-	return out
 }
 
 // skillKey is the key the runtime groups skill names by
@@ -119,19 +139,7 @@ func (s *Scanner) scanSkillRoot(root skillRoot, live map[string]bool) []*Skill {
 	if err != nil {
 		return nil
 	}
-	var cands []*Skill
-	// Pass 0: flat files.
-	for _, d := range ents {
-		name := d.Name()
-		if !strings.HasSuffix(name, ".md") || strings.EqualFold(name, "README.md") || strings.HasPrefix(name, ".") {
-			continue
-		}
-		p := filepath.Join(root.dir, name)
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			continue
-		}
-		cands = append(cands, s.skillFile(root, p, true, live))
-	}
+	cands := s.flatSkills(root, ents, live)
 	// Pass 1: folders that own a SKILL.md; pass 2: the others' sub-folders.
 	var dirs []string
 	claimed := map[string]bool{}
@@ -151,22 +159,49 @@ func (s *Scanner) scanSkillRoot(root skillRoot, live map[string]bool) []*Skill {
 		if claimed[dir] || strings.HasPrefix(name, ".") && name != ".system" && name != ".server-feeds" {
 			continue
 		}
-		nested, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, d := range nested {
-			p := filepath.Join(dir, d.Name(), "SKILL.md")
-			if fi, err := os.Stat(filepath.Dir(p)); err != nil || !fi.IsDir() || !skillFileExists(p) {
-				continue
-			}
-			sk := s.skillFile(root, p, false, live)
-			sk.System = root.native && name == ".system"
-			cands = append(cands, sk)
-		}
+		cands = append(cands, s.nestedSkills(root, dir, live)...)
 	}
 	rejectDuplicateSkills(s, cands)
 	return cands
+}
+
+// flatSkills reads the flat skill files among a skill root's entries:
+// *.md files that are not README.md, hidden or folders.
+func (s *Scanner) flatSkills(root skillRoot, ents []fs.DirEntry, live map[string]bool) []*Skill {
+	var out []*Skill
+	for _, d := range ents {
+		name := d.Name()
+		if !strings.HasSuffix(name, ".md") || strings.EqualFold(name, "README.md") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		p := filepath.Join(root.dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			continue
+		}
+		out = append(out, s.skillFile(root, p, true, live))
+	}
+	return out
+}
+
+// nestedSkills reads the SKILL.md of each sub-folder of dir, a folder of
+// a skill root that owns none itself. Those under the skills folder's
+// .system are system skills.
+func (s *Scanner) nestedSkills(root skillRoot, dir string, live map[string]bool) []*Skill {
+	nested, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []*Skill
+	for _, d := range nested {
+		p := filepath.Join(dir, d.Name(), "SKILL.md")
+		if fi, err := os.Stat(filepath.Dir(p)); err != nil || !fi.IsDir() || !skillFileExists(p) {
+			continue
+		}
+		sk := s.skillFile(root, p, false, live)
+		sk.System = root.native && filepath.Base(dir) == ".system"
+		out = append(out, sk)
+	}
+	return out
 }
 
 // skillFileExists reports whether path is there and not a folder (a

@@ -44,48 +44,65 @@ func CheckChanges(want []suitefile.Change, changes []overlay.Change, project str
 	}
 	for _, w := range want {
 		p := strings.TrimPrefix(filepath.ToSlash(filepath.Clean(w.Path)), "./")
+		var f *Failure
 		if w.Unchanged {
-			var touched []string
-			for _, c := range changes {
-				if c.Path == p || strings.HasSuffix(w.Path, "/") && strings.HasPrefix(c.Path, strings.TrimSuffix(p, "/")+"/") || p == "." {
-					touched = append(touched, string(c.Kind)+" "+c.Path)
-				}
-			}
-			if len(touched) > 0 {
-				out = append(out, Failure{Key: "changes", Expect: "changes: " + w.Path + " unchanged",
-					Message: fmt.Sprintf("the run changed %s", w.Path), Lines: firstN(touched, maxLines)})
-			}
-			continue
+			f = checkUnchanged(w, p, changes)
+		} else {
+			f = checkContains(w, p, byPath, project)
 		}
-		expect := fmt.Sprintf("changes: %s contains %q", w.Path, w.Contains)
-		c, changed := byPath[p]
-		var text string
-		switch {
-		case changed && c.Kind == overlay.Deleted:
-			out = append(out, Failure{Key: "changes", Expect: expect, Message: "the run deleted " + w.Path})
-			continue
-		case changed && c.New == nil && c.Binary:
-			out = append(out, Failure{Key: "changes", Expect: expect, Message: w.Path + " is binary or too large to check"})
-			continue
-		case changed:
-			text = lint.DecodeText(c.New)
-		default:
-			data, err := readProjectFile(project, p)
-			if err != nil {
-				out = append(out, Failure{Key: "changes", Expect: expect, Message: fmt.Sprintf("the run did not write %s, and the project has no such file", w.Path)})
-				continue
-			}
-			text = lint.DecodeText(data)
-		}
-		if !strings.Contains(text, w.Contains) {
-			how := "the run wrote " + w.Path
-			if !changed {
-				how = "the run did not change " + w.Path
-			}
-			out = append(out, Failure{Key: "changes", Expect: expect, Message: how + ", but it does not hold the text", Lines: headLines(text)})
+		if f != nil {
+			out = append(out, *f)
 		}
 	}
 	return out
+}
+
+// checkUnchanged checks an "unchanged" item w (its path p, clean and
+// slashed): the run changed neither the file nor, for a folder (a path
+// ending in /), anything in it. The failure lists what it changed.
+func checkUnchanged(w suitefile.Change, p string, changes []overlay.Change) *Failure {
+	var touched []string
+	for _, c := range changes {
+		if c.Path == p || strings.HasSuffix(w.Path, "/") && strings.HasPrefix(c.Path, strings.TrimSuffix(p, "/")+"/") || p == "." {
+			touched = append(touched, string(c.Kind)+" "+c.Path)
+		}
+	}
+	if len(touched) == 0 {
+		return nil
+	}
+	return &Failure{Key: "changes", Expect: "changes: " + w.Path + " unchanged",
+		Message: fmt.Sprintf("the run changed %s", w.Path), Lines: firstN(touched, maxLines)}
+}
+
+// checkContains checks a "contains" item w (its path p, clean and
+// slashed): the file as the run left it holds the text, whether the run
+// wrote it (byPath) or it is the project's, unchanged.
+func checkContains(w suitefile.Change, p string, byPath map[string]overlay.Change, project string) *Failure {
+	expect := fmt.Sprintf("changes: %s contains %q", w.Path, w.Contains)
+	c, changed := byPath[p]
+	var text string
+	switch {
+	case changed && c.Kind == overlay.Deleted:
+		return &Failure{Key: "changes", Expect: expect, Message: "the run deleted " + w.Path}
+	case changed && c.New == nil && c.Binary:
+		return &Failure{Key: "changes", Expect: expect, Message: w.Path + " is binary or too large to check"}
+	case changed:
+		text = lint.DecodeText(c.New)
+	default:
+		data, err := readProjectFile(project, p)
+		if err != nil {
+			return &Failure{Key: "changes", Expect: expect, Message: fmt.Sprintf("the run did not write %s, and the project has no such file", w.Path)}
+		}
+		text = lint.DecodeText(data)
+	}
+	if strings.Contains(text, w.Contains) {
+		return nil
+	}
+	how := "the run wrote " + w.Path
+	if !changed {
+		how = "the run did not change " + w.Path
+	}
+	return &Failure{Key: "changes", Expect: expect, Message: how + ", but it does not hold the text", Lines: headLines(text)}
 }
 
 // readProjectFile reads a file of the project the run did not change,

@@ -29,10 +29,26 @@ func Check(e suitefile.Expect, rec *runfolder.Record) []Failure {
 // outputTokens, only when a cap needs them: a sample counts them once
 // for its result and its check.
 func check(e suitefile.Expect, rec *runfolder.Record, outputTokens func() (int, bool)) []Failure {
-	var out []Failure
-	fail := func(key, expect, msg string, lines []string) {
-		out = append(out, Failure{Key: key, Expect: expect, Message: msg, Lines: lines})
-	}
+	var c checker
+	c.ending(e, rec)
+	c.output(e, rec.Output)
+	c.toolCalls(e, rec)
+	c.limits(e, rec, outputTokens)
+	return c.out
+}
+
+// checker gathers the failures of one run's check.
+type checker struct {
+	out []Failure
+}
+
+// fail records an expectation the run did not meet.
+func (c *checker) fail(key, expect, msg string, lines []string) {
+	c.out = append(c.out, Failure{Key: key, Expect: expect, Message: msg, Lines: lines})
+}
+
+// ending checks how the run ended: outcome and reason.
+func (c *checker) ending(e suitefile.Expect, rec *runfolder.Record) {
 	ended := string(rec.Outcome)
 	if rec.Reason != "" {
 		ended += " (" + rec.Reason + ")"
@@ -42,30 +58,39 @@ func check(e suitefile.Expect, rec *runfolder.Record, outputTokens func() (int, 
 		if first := firstLine(rec.Error); first != "" {
 			msg += ": " + first
 		}
-		fail("outcome", "outcome "+e.Outcome, msg, nil)
+		c.fail("outcome", "outcome "+e.Outcome, msg, nil)
 	}
 	if e.Reason != "" && rec.Reason != e.Reason {
-		fail("reason", "reason "+e.Reason, "the run ended "+ended, nil)
+		c.fail("reason", "reason "+e.Reason, "the run ended "+ended, nil)
 	}
-	output := rec.Output
+}
+
+// output checks the run's output: contains, not-contains and matches.
+func (c *checker) output(e suitefile.Expect, output string) {
 	lower := strings.ToLower(output)
 	for _, s := range e.Contains {
 		if !strings.Contains(lower, strings.ToLower(s)) {
-			fail("contains", fmt.Sprintf("contains %q", s), "the output does not hold it", headLines(output))
+			c.fail("contains", fmt.Sprintf("contains %q", s), "the output does not hold it", headLines(output))
 		}
 	}
 	for _, s := range e.NotContains {
 		if strings.Contains(lower, strings.ToLower(s)) {
-			fail("not-contains", fmt.Sprintf("not-contains %q", s), "the output holds it", linesWith(output, func(l string) bool {
+			c.fail("not-contains", fmt.Sprintf("not-contains %q", s), "the output holds it", linesWith(output, func(l string) bool {
 				return strings.Contains(strings.ToLower(l), strings.ToLower(s))
 			}))
 		}
 	}
 	for _, re := range e.Matches {
 		if !re.MatchString(output) {
-			fail("matches", fmt.Sprintf("matches %q", re.String()), "the output does not match", headLines(output))
+			c.fail("matches", fmt.Sprintf("matches %q", re.String()), "the output does not match", headLines(output))
 		}
 	}
+}
+
+// toolCalls checks the run's tool calls: tools (by name, or with
+// arguments), no-tools and max-tool-calls. A failure lists the tools
+// called, in the order first called.
+func (c *checker) toolCalls(e suitefile.Expect, rec *runfolder.Record) {
 	called := map[string]int{}
 	var names []string
 	for _, tc := range rec.ToolCalls {
@@ -80,39 +105,43 @@ func check(e suitefile.Expect, rec *runfolder.Record, outputTokens func() (int, 
 	}
 	for _, t := range e.Tools {
 		if called[t] == 0 {
-			fail("tools", "tools "+t, notOffered(rec, t)+"it was never called (called: "+calledList+")", nil)
+			c.fail("tools", "tools "+t, notOffered(rec, t)+"it was never called (called: "+calledList+")", nil)
 		}
 	}
 	for _, want := range e.ToolCalls {
 		if !calledWith(rec, want) {
-			fail("tools", fmt.Sprintf("tools %s with %s", want.Name, argsText(want.Args)), "no call of it had these arguments (called: "+calledList+")", nil)
+			c.fail("tools", fmt.Sprintf("tools %s with %s", want.Name, argsText(want.Args)), "no call of it had these arguments (called: "+calledList+")", nil)
 		}
 	}
 	for _, t := range e.NoTools {
 		if n := called[t]; n > 0 {
-			fail("no-tools", "no-tools "+t, fmt.Sprintf("it was called %d time%s", n, plural(n)), nil)
+			c.fail("no-tools", "no-tools "+t, fmt.Sprintf("it was called %d time%s", n, plural(n)), nil)
 		}
 	}
 	if e.MaxToolCalls >= 0 && len(rec.ToolCalls) > e.MaxToolCalls {
-		fail("max-tool-calls", fmt.Sprintf("max-tool-calls %d", e.MaxToolCalls), fmt.Sprintf("the run made %d tool calls (%s)", len(rec.ToolCalls), calledList), nil)
+		c.fail("max-tool-calls", fmt.Sprintf("max-tool-calls %d", e.MaxToolCalls), fmt.Sprintf("the run made %d tool calls (%s)", len(rec.ToolCalls), calledList), nil)
 	}
+}
+
+// limits checks max-seconds and max-output-tokens; the output tokens
+// are asked of outputTokens only when a cap is set.
+func (c *checker) limits(e suitefile.Expect, rec *runfolder.Record, outputTokens func() (int, bool)) {
 	if e.MaxSeconds > 0 {
 		took := time.Duration(rec.Timings.TotalMS) * time.Millisecond
 		if took.Seconds() > e.MaxSeconds {
-			fail("max-seconds", fmt.Sprintf("max-seconds %v", e.MaxSeconds), fmt.Sprintf("the run took %s", took.Round(10*time.Millisecond)), nil)
+			c.fail("max-seconds", fmt.Sprintf("max-seconds %v", e.MaxSeconds), fmt.Sprintf("the run took %s", took.Round(10*time.Millisecond)), nil)
 		}
 	}
 	if e.MaxOutputTokens < 0 {
-		return out
+		return
 	}
 	if n, counted := outputTokens(); n > e.MaxOutputTokens {
 		msg := fmt.Sprintf("the reply took %d output tokens", n)
 		if counted {
 			msg = fmt.Sprintf("the reply holds about %d tokens, counted by agentdesk's tokenizer from the final output: the provider reported no usage", n)
 		}
-		fail("max-output-tokens", fmt.Sprintf("max-output-tokens %d", e.MaxOutputTokens), msg, nil)
+		c.fail("max-output-tokens", fmt.Sprintf("max-output-tokens %d", e.MaxOutputTokens), msg, nil)
 	}
-	return out
 }
 
 // OutputTokens is a run's output tokens as its provider reported them;

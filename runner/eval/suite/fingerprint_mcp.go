@@ -35,18 +35,7 @@ const (
 // servers are not turned off (noMCP). Without any the list is "none",
 // which a recording made before servers were fingerprinted also means.
 func mcpParts(sp runner.Spec, noMCP bool) []evalrec.Part {
-	var usable []lint.McpServer
-	if sp.Project != "" && !noMCP && sp.Config != nil {
-		aud := sp.Audience
-		if aud == "" {
-			aud = "Personal"
-		}
-		for _, c := range sp.Config.McpServers {
-			if sp.Config.McpServerAllowed(c.Name, aud) {
-				usable = append(usable, c)
-			}
-		}
-	}
+	usable := usableMCP(sp, noMCP)
 	if len(usable) == 0 {
 		p := evalrec.NewPart(PartMCPServers, "none", "")
 		p.Default = true
@@ -59,27 +48,54 @@ func mcpParts(sp runner.Spec, noMCP bool) []evalrec.Part {
 		if !c.Enabled {
 			names[i] += " (disabled)"
 		}
-		env := make([]string, 0, len(c.EnvironmentVariables))
-		for k := range c.EnvironmentVariables {
-			env = append(env, k)
-		}
-		slices.Sort(env)
-		b, _ := json.Marshal(struct {
-			Transport   string
-			Command     string
-			Arguments   []string
-			Environment []string
-			URL         string
-			Enabled     bool
-		}{c.McpTransport(), c.Command, c.Arguments, env, c.URL, c.Enabled})
-		source := "McpServers." + c.Name
-		if p := c.Origin.Path; p != "" && p != lint.ConfigEnvironment {
-			source = filepath.Base(p) + "'s " + source
-		}
-		out = append(out, evalrec.NewDigest(PartMCPServer+c.Name, string(b), source))
+		out = append(out, mcpServerPart(c))
 	}
 	out[0] = evalrec.NewPart(PartMCPServers, strings.Join(names, ", "), "")
 	return out
+}
+
+// usableMCP are the MCP servers of sp's configuration its audience may
+// use, when it offers tools (a project) and servers are not turned off
+// (noMCP).
+func usableMCP(sp runner.Spec, noMCP bool) []lint.McpServer {
+	if sp.Project == "" || noMCP || sp.Config == nil {
+		return nil
+	}
+	aud := sp.Audience
+	if aud == "" {
+		aud = "Personal"
+	}
+	var usable []lint.McpServer
+	for _, c := range sp.Config.McpServers {
+		if sp.Config.McpServerAllowed(c.Name, aud) {
+			usable = append(usable, c)
+		}
+	}
+	return usable
+}
+
+// mcpServerPart fingerprints one server's settings: transport, command
+// and arguments, the names (not values) of its environment, URL and
+// whether it is enabled; its source names the file that set it.
+func mcpServerPart(c lint.McpServer) evalrec.Part {
+	env := make([]string, 0, len(c.EnvironmentVariables))
+	for k := range c.EnvironmentVariables {
+		env = append(env, k)
+	}
+	slices.Sort(env)
+	b, _ := json.Marshal(struct {
+		Transport   string
+		Command     string
+		Arguments   []string
+		Environment []string
+		URL         string
+		Enabled     bool
+	}{c.McpTransport(), c.Command, c.Arguments, env, c.URL, c.Enabled})
+	source := "McpServers." + c.Name
+	if p := c.Origin.Path; p != "" && p != lint.ConfigEnvironment {
+		source = filepath.Base(p) + "'s " + source
+	}
+	return evalrec.NewDigest(PartMCPServer+c.Name, string(b), source)
 }
 
 // mcpToolParts fingerprints the tools each started server offered in a

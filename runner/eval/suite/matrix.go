@@ -106,11 +106,7 @@ func NewMatrix(cases []*suitefile.Case, models []string, results []*CaseResult) 
 	}
 	m := &Matrix{Models: models}
 	k := len(models)
-	type acc struct {
-		times  []time.Duration
-		tokens []int
-	}
-	sums := make([]acc, k)
+	sums := make([]ranSamples, k)
 	m.Summary = make([]MatrixCell, k)
 	for _, c := range cases {
 		row := MatrixRow{Case: c}
@@ -120,31 +116,11 @@ func NewMatrix(cases []*suitefile.Case, models []string, results []*CaseResult) 
 				row.Cells = append(row.Cells, MatrixCell{})
 				continue
 			}
-			var a acc
-			cell := MatrixCell{Status: cr.Status, Passed: cr.Passed, Samples: len(cr.Samples), Cases: 1}
-			if cr.Status == Pass {
-				cell.CasesPassed = 1
-			}
-			for _, s := range cr.Samples {
-				if s != nil && s.Ran() && s.Status != Error {
-					a.times = append(a.times, s.Duration)
-					n, _ := s.OutputTokens()
-					a.tokens = append(a.tokens, n)
-				}
-			}
-			cell.Ran = len(a.times)
-			cell.MedianTime, cell.MedianOutputTokens = median(a.times), median(a.tokens)
+			cell, ran := cellOf(cr)
 			row.Cells = append(row.Cells, cell)
-			sum := &m.Summary[j]
-			sum.Passed += cell.Passed
-			sum.Samples += cell.Samples
-			sum.Cases++
-			sum.CasesPassed += cell.CasesPassed
-			if sum.Status == "" || cell.Status.rank() > sum.Status.rank() {
-				sum.Status = cell.Status
-			}
-			sums[j].times = append(sums[j].times, a.times...)
-			sums[j].tokens = append(sums[j].tokens, a.tokens...)
+			m.Summary[j].addCell(cell)
+			sums[j].times = append(sums[j].times, ran.times...)
+			sums[j].tokens = append(sums[j].tokens, ran.tokens...)
 		}
 		m.Rows = append(m.Rows, row)
 	}
@@ -154,6 +130,45 @@ func NewMatrix(cases []*suitefile.Case, models []string, results []*CaseResult) 
 		m.Summary[j].MedianOutputTokens = median(sums[j].tokens)
 	}
 	return m
+}
+
+// ranSamples are the durations and output token counts of the samples
+// that ran without an error, for a cell's medians.
+type ranSamples struct {
+	times  []time.Duration
+	tokens []int
+}
+
+// cellOf is the matrix cell of the case result cr, and its samples that
+// ran.
+func cellOf(cr *CaseResult) (MatrixCell, ranSamples) {
+	var a ranSamples
+	cell := MatrixCell{Status: cr.Status, Passed: cr.Passed, Samples: len(cr.Samples), Cases: 1}
+	if cr.Status == Pass {
+		cell.CasesPassed = 1
+	}
+	for _, s := range cr.Samples {
+		if s != nil && s.Ran() && s.Status != Error {
+			a.times = append(a.times, s.Duration)
+			n, _ := s.OutputTokens()
+			a.tokens = append(a.tokens, n)
+		}
+	}
+	cell.Ran = len(a.times)
+	cell.MedianTime, cell.MedianOutputTokens = median(a.times), median(a.tokens)
+	return cell, a
+}
+
+// addCell counts cell in the summary cell sum: its samples and cases,
+// and the worst status.
+func (sum *MatrixCell) addCell(cell MatrixCell) {
+	sum.Passed += cell.Passed
+	sum.Samples += cell.Samples
+	sum.Cases++
+	sum.CasesPassed += cell.CasesPassed
+	if sum.Status == "" || cell.Status.rank() > sum.Status.rank() {
+		sum.Status = cell.Status
+	}
 }
 
 // Table is the matrix as rows of plain cells, each with the status that

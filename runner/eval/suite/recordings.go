@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
@@ -39,36 +40,51 @@ func Recordings(s *suitefile.Suite, o Options) []CaseRecordings {
 			continue
 		}
 		for n := 1; n <= c.Repeat; n++ {
-			snt, err := x.resolve(s, c, nil, agent, n)
+			d, err := x.decideOffline(s, c, agent, n)
 			if err != nil {
 				cr.Err = err.Error()
 				break
 			}
-			var jm runfolder.Model
-			var jerr error
-			if c.Expect.Judge != "" {
-				jm, jerr = runner.ResolveModel(o.Catalog.Config, o.JudgeRole)
-			}
-			now, err := fingerprint(x.memo, snt, c.Expect.Judge, jm, jerr, agent.Path)
-			if err != nil {
-				cr.Err = err.Error()
-				break
-			}
-			d := evalrec.Decide(evalrec.Offline, evalrec.Path(s.Path, c.Name, n), now)
-			switch d.Action {
-			case evalrec.Replay:
-				cr.Recorded++
-			case evalrec.Stale:
-				cr.Stale++
-				if cr.Changes == nil {
-					for _, ch := range d.Changes {
-						cr.Changes = append(cr.Changes, ch.String())
-					}
-				}
-			case evalrec.Broken:
-				cr.Err = d.Err.Error()
-			}
+			cr.add(d)
 		}
 	}
 	return out
+}
+
+// decideOffline decides, as --offline would, what becomes of sample n of
+// case c of s (run by agent): what it would send now, fingerprinted,
+// against its recording.
+func (x *execution) decideOffline(s *suitefile.Suite, c *suitefile.Case, agent *lint.File, n int) (evalrec.Decision, error) {
+	snt, err := x.resolve(s, c, nil, agent, n)
+	if err != nil {
+		return evalrec.Decision{}, err
+	}
+	var jm runfolder.Model
+	var jerr error
+	if c.Expect.Judge != "" {
+		jm, jerr = runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
+	}
+	now, err := fingerprint(x.memo, snt, c.Expect.Judge, jm, jerr, agent.Path)
+	if err != nil {
+		return evalrec.Decision{}, err
+	}
+	return evalrec.Decide(evalrec.Offline, evalrec.Path(s.Path, c.Name, n), now), nil
+}
+
+// add counts a sample's decision: recorded, stale (the changes of the
+// first stale one kept), or a recording that cannot be read.
+func (cr *CaseRecordings) add(d evalrec.Decision) {
+	switch d.Action {
+	case evalrec.Replay:
+		cr.Recorded++
+	case evalrec.Stale:
+		cr.Stale++
+		if cr.Changes == nil {
+			for _, ch := range d.Changes {
+				cr.Changes = append(cr.Changes, ch.String())
+			}
+		}
+	case evalrec.Broken:
+		cr.Err = d.Err.Error()
+	}
 }

@@ -124,16 +124,22 @@ func Summarize(rs []*SuiteResult) Summary {
 			}
 		}
 		for _, c := range r.Cases {
-			s.Add(c.Status)
-			s.Samples += len(c.Samples)
-			for _, smp := range c.Samples {
-				if smp != nil {
-					s.Recordings.Add(smp.Recorded, smp.KeptWhy)
-				}
-			}
+			s.addCase(c)
 		}
 	}
 	return s
+}
+
+// addCase counts the case c: its status, its samples, and what --record
+// did with each sample's recording.
+func (s *Summary) addCase(c *CaseResult) {
+	s.Add(c.Status)
+	s.Samples += len(c.Samples)
+	for _, smp := range c.Samples {
+		if smp != nil {
+			s.Recordings.Add(smp.Recorded, smp.KeptWhy)
+		}
+	}
 }
 
 // String is the summary line: "7 cases: 3 passed, 2 failed, 1 stale,
@@ -228,18 +234,7 @@ func (p *TextPrinter) Suite(r *SuiteResult) error {
 	s := r.Suite
 	fmt.Fprintf(w, "%s %s\n", p.style(ansiBold, termsafe.Escape(p.o.shown(s.Path))), p.style(ansiDim, "(agent "+termsafe.Escape(s.Agent)+")"))
 	for _, d := range r.Findings {
-		sev := "error"
-		if d.Severity == lint.Warning {
-			sev = "warning"
-		}
-		loc := termsafe.Escape(p.o.shown(d.Path))
-		if d.Line > 0 {
-			loc += fmt.Sprintf(":%d:%d", d.Line, d.Column)
-		}
-		fmt.Fprintf(w, "  %s: %s: %s %s\n", loc, p.style(ansiRed, sev), termsafe.Escape(d.Message), p.style(ansiDim, "["+d.Rule+"]"))
-		if d.Hint != "" {
-			fmt.Fprintf(w, "    hint: %s\n", termsafe.Escape(d.Hint))
-		}
+		p.finding(d)
 	}
 	width, sw := 0, 6
 	for _, c := range r.Cases {
@@ -268,6 +263,23 @@ func (p *TextPrinter) Suite(r *SuiteResult) error {
 		p.matrixText(m)
 	}
 	return w.Flush()
+}
+
+// finding prints a suite file's finding: where, how bad, what and its
+// rule, then its hint.
+func (p *TextPrinter) finding(d lint.Diagnostic) {
+	sev := "error"
+	if d.Severity == lint.Warning {
+		sev = "warning"
+	}
+	loc := termsafe.Escape(p.o.shown(d.Path))
+	if d.Line > 0 {
+		loc += fmt.Sprintf(":%d:%d", d.Line, d.Column)
+	}
+	fmt.Fprintf(p.w, "  %s: %s: %s %s\n", loc, p.style(ansiRed, sev), termsafe.Escape(d.Message), p.style(ansiDim, "["+d.Rule+"]"))
+	if d.Hint != "" {
+		fmt.Fprintf(p.w, "    hint: %s\n", termsafe.Escape(d.Hint))
+	}
 }
 
 // failures prints a failed case's failed samples, indented under the
@@ -467,31 +479,7 @@ type (
 func JSON(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 	doc := jsonReport{Suites: []jsonSuite{}}
 	for _, r := range rs {
-		js := jsonSuite{Path: o.shown(r.Suite.Path), Agent: r.Suite.Agent, Status: r.Status(), Findings: []jsonFinding{}, Cases: []jsonCase{}}
-		for _, d := range r.Findings {
-			js.Findings = append(js.Findings, jsonFinding{d.Line, d.Column, d.Rule, d.Severity.String(), d.Message, d.Hint})
-		}
-		for _, c := range r.Cases {
-			jc := jsonCase{Name: c.Case.Name, Model: c.Model, Line: c.Case.Pos.Line, Status: c.Status, Passed: c.Passed, PassRate: c.Case.PassRate, Message: c.Message, MS: c.Duration.Milliseconds(), WallMS: c.Wall.Milliseconds(), Samples: []jsonSample{}}
-			for _, s := range c.Samples {
-				sj := jsonSample{N: s.N, Status: s.Status, How: s.How, RunID: s.RunID, RunDir: s.RunDir, JudgeRunID: s.JudgeRunID, Outcome: s.Outcome, Reason: s.Reason,
-					Failures: []jsonFailure{}, StaleBecause: s.StaleBecause, ChangedFiles: s.ChangedFiles, Error: s.Err, Note: s.Note, MCP: s.MCP, MS: s.Duration.Milliseconds(), Recording: s.Recording,
-					Recorded: string(s.Recorded), KeptWhy: s.KeptWhy}
-				sj.Tokens, sj.Counted = s.OutputTokens()
-				for _, f := range s.Failures {
-					sj.Failures = append(sj.Failures, jsonFailure{f.Expect, f.Message, append([]string{}, f.Lines...)})
-				}
-				if s.Verdict != nil {
-					sj.Verdict = &jsonVerdict{s.Verdict.Pass, s.Verdict.Reason}
-				}
-				jc.Samples = append(jc.Samples, sj)
-			}
-			js.Cases = append(js.Cases, jc)
-		}
-		if m := r.Matrix(); m != nil {
-			js.Matrix = matrixJSON(m)
-		}
-		doc.Suites = append(doc.Suites, js)
+		doc.Suites = append(doc.Suites, suiteJSON(r, o))
 	}
 	s := Summarize(rs)
 	doc.Summary = jsonSummary{Cases: s.Cases, Passed: s.Passed, Failed: s.Failed, Stale: s.Stale, Unrecorded: s.Unrecorded, Errors: s.Errors, Samples: s.Samples, Broken: s.Broken, OK: s.OK()}
@@ -499,6 +487,41 @@ func JSON(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 		doc.Summary.Recordings = &jsonRecordings{t.Replaced, t.Kept}
 	}
 	return report.WriteJSON(w, doc)
+}
+
+// suiteJSON is a suite's entry in the JSON report: its findings, its
+// cases and, with more than one model, its matrix.
+func suiteJSON(r *SuiteResult, o ReportOptions) jsonSuite {
+	js := jsonSuite{Path: o.shown(r.Suite.Path), Agent: r.Suite.Agent, Status: r.Status(), Findings: []jsonFinding{}, Cases: []jsonCase{}}
+	for _, d := range r.Findings {
+		js.Findings = append(js.Findings, jsonFinding{d.Line, d.Column, d.Rule, d.Severity.String(), d.Message, d.Hint})
+	}
+	for _, c := range r.Cases {
+		jc := jsonCase{Name: c.Case.Name, Model: c.Model, Line: c.Case.Pos.Line, Status: c.Status, Passed: c.Passed, PassRate: c.Case.PassRate, Message: c.Message, MS: c.Duration.Milliseconds(), WallMS: c.Wall.Milliseconds(), Samples: []jsonSample{}}
+		for _, s := range c.Samples {
+			jc.Samples = append(jc.Samples, sampleJSON(s))
+		}
+		js.Cases = append(js.Cases, jc)
+	}
+	if m := r.Matrix(); m != nil {
+		js.Matrix = matrixJSON(m)
+	}
+	return js
+}
+
+// sampleJSON is a sample's entry in the JSON report.
+func sampleJSON(s *SampleResult) jsonSample {
+	sj := jsonSample{N: s.N, Status: s.Status, How: s.How, RunID: s.RunID, RunDir: s.RunDir, JudgeRunID: s.JudgeRunID, Outcome: s.Outcome, Reason: s.Reason,
+		Failures: []jsonFailure{}, StaleBecause: s.StaleBecause, ChangedFiles: s.ChangedFiles, Error: s.Err, Note: s.Note, MCP: s.MCP, MS: s.Duration.Milliseconds(), Recording: s.Recording,
+		Recorded: string(s.Recorded), KeptWhy: s.KeptWhy}
+	sj.Tokens, sj.Counted = s.OutputTokens()
+	for _, f := range s.Failures {
+		sj.Failures = append(sj.Failures, jsonFailure{f.Expect, f.Message, append([]string{}, f.Lines...)})
+	}
+	if s.Verdict != nil {
+		sj.Verdict = &jsonVerdict{s.Verdict.Pass, s.Verdict.Reason}
+	}
+	return sj
 }
 
 // JUnit prints the results as JUnit XML: a testsuite per suite file, a
@@ -610,11 +633,7 @@ func GitHub(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 				continue
 			}
 			title := fmt.Sprintf("%s: %s", c.Status, c.Title())
-			msg := c.Message
-			if d := caseDetail(c); d != "" {
-				msg = strings.TrimRight(d, "\n")
-			}
-			evalrec.GitHubAnnotation(bw, "error", file, c.Case.Pos.Line, termsafe.Escape(title), termsafe.EscapeLines(msg))
+			evalrec.GitHubAnnotation(bw, "error", file, c.Case.Pos.Line, termsafe.Escape(title), termsafe.EscapeLines(caseAnnotation(c)))
 		}
 	}
 	sum := Summarize(rs)
@@ -627,6 +646,15 @@ func GitHub(w io.Writer, rs []*SuiteResult, o ReportOptions) error {
 		return fmt.Errorf("write the GitHub annotations: %w", err)
 	}
 	return nil
+}
+
+// caseAnnotation is the annotation text of a case that did not pass: its
+// detail (caseDetail), else its message.
+func caseAnnotation(c *CaseResult) string {
+	if d := caseDetail(c); d != "" {
+		return strings.TrimRight(d, "\n")
+	}
+	return c.Message
 }
 
 // matrixJSON is the matrix in the JSON report.

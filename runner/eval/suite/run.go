@@ -430,22 +430,40 @@ func (x *execution) finishCase(s *suitefile.Suite, cr *CaseResult) {
 
 // caseMessage is a case's one-line explanation.
 func caseMessage(cr *CaseResult) string {
+	switch cr.Status {
+	case Pass:
+		return ""
+	case Fail:
+		return firstFailure(cr)
+	}
+	return statusWhy(cr)
+}
+
+// firstFailure is a failed case's first failed expectation (of its
+// first failed sample that has one).
+func firstFailure(cr *CaseResult) string {
 	for _, r := range cr.Samples {
-		if r.Status == cr.Status && cr.Status != Pass && cr.Status != Fail {
-			if r.Err != "" {
-				return r.Err
-			}
-			if len(r.StaleBecause) > 0 {
-				return "recorded with something that has changed since: " + joinSemi(r.StaleBecause)
-			}
+		if r.Status == Fail && len(r.Failures) > 0 {
+			f := r.Failures[0]
+			return f.Expect + ": " + f.Message
 		}
 	}
-	if cr.Status == Fail {
-		for _, r := range cr.Samples {
-			if r.Status == Fail && len(r.Failures) > 0 {
-				f := r.Failures[0]
-				return f.Expect + ": " + f.Message
-			}
+	return ""
+}
+
+// statusWhy explains a case that neither passed nor failed by its first
+// sample of the same status with an explanation: its error, or what
+// changed since it was recorded.
+func statusWhy(cr *CaseResult) string {
+	for _, r := range cr.Samples {
+		if r.Status != cr.Status {
+			continue
+		}
+		if r.Err != "" {
+			return r.Err
+		}
+		if len(r.StaleBecause) > 0 {
+			return "recorded with something that has changed since: " + joinSemi(r.StaleBecause)
 		}
 	}
 	return ""
@@ -508,16 +526,11 @@ func (x *execution) resolve(s *suitefile.Suite, c *suitefile.Case, m *suitefile.
 		spec.Mocks = mocksOf(c.Mocks)
 	}
 	if spec.Project != "" {
-		// The case's approve: (its own, then the suite's) with the
-		// command's --approve.
-		spec.Approve = slices.Clone(x.o.Approve)
-		for _, ap := range c.Approve {
-			p, err := approve.Parse(ap.Text)
-			if err != nil {
-				return sent{}, fmt.Errorf("%s:%d: approve: %w", s.Path, ap.Pos.Line, err)
-			}
-			spec.Approve = append(spec.Approve, p)
+		pats, err := caseApprovals(s, c, x.o.Approve)
+		if err != nil {
+			return sent{}, err
 		}
+		spec.Approve = pats
 	}
 	if c.Skill != "" {
 		sk := cat.Skill(c.Skill)
@@ -526,23 +539,42 @@ func (x *execution) resolve(s *suitefile.Suite, c *suitefile.Case, m *suitefile.
 		}
 		spec.Skill = sk
 	}
+	model, err := sampleModel(&spec, c, m, agent)
+	return sent{spec: spec, model: model, modelErr: err, limits: runner.LimitsFor(cat.Config, agent.Def)}, nil
+}
+
+// sampleModel resolves the model a sample of case c runs on: without a
+// model choice m, the case's model-role, else the agent's; else m's role
+// or m's definition, which it sets in spec.
+func sampleModel(spec *runner.Spec, c *suitefile.Case, m *suitefile.ModelChoice, agent *lint.File) (runfolder.Model, error) {
 	role := c.ModelRole
 	if role == "" {
 		role = agent.Def.ModelRole
 	}
-	var model runfolder.Model
-	var err error
 	switch {
 	case m == nil:
-		model, err = runner.ResolveModel(cat.Config, role)
+		return runner.ResolveModel(spec.Config, role)
 	case m.Role != "":
 		spec.ModelRole = m.Role
-		model, err = runner.ResolveModel(cat.Config, m.Role)
+		return runner.ResolveModel(spec.Config, m.Role)
 	default:
 		spec.ModelDefinition = m.Definition
-		model, err = runner.ResolveDefinition(cat.Config, m.Definition, role)
+		return runner.ResolveDefinition(spec.Config, m.Definition, role)
 	}
-	return sent{spec: spec, model: model, modelErr: err, limits: runner.LimitsFor(cat.Config, agent.Def)}, nil
+}
+
+// caseApprovals are the approvals of case c of s: the command's (base),
+// then the case's approve: (its own, then the suite's).
+func caseApprovals(s *suitefile.Suite, c *suitefile.Case, base []approve.Pattern) ([]approve.Pattern, error) {
+	pats := slices.Clone(base)
+	for _, ap := range c.Approve {
+		p, err := approve.Parse(ap.Text)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: approve: %w", s.Path, ap.Pos.Line, err)
+		}
+		pats = append(pats, p)
+	}
+	return pats, nil
 }
 
 // recordingPath is where sample n of case c on model m (nil: the
