@@ -56,14 +56,19 @@ func parseApprove(ss []string) ([]approve.Pattern, error) {
 }
 
 // parseSuiteApprove reads --approve for suites, which name their own
-// audience: the patterns must parse, and an MCP server they name must be
-// configured and enabled (checkApproveServers with no audience).
-func parseSuiteApprove(texts []string, cfg *lint.Config) ([]approve.Pattern, error) {
+// audience: the patterns must parse, an MCP server they name must be
+// configured and enabled (checkApproveServers with no audience), and at
+// least one of the audiences the suites' cases run as must be able to use
+// each (checkApproveAudiences).
+func parseSuiteApprove(texts []string, cfg *lint.Config, audiences []preview.Audience) ([]approve.Pattern, error) {
 	ps, err := parseApprove(texts)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkApproveServers(ps, cfg, ""); err != nil {
+		return nil, err
+	}
+	if err := checkApproveAudiences(ps, cfg, audiences); err != nil {
 		return nil, err
 	}
 	return ps, nil

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/eval/evalreport"
@@ -256,11 +259,15 @@ func checkProjectFolder(project string) error {
 // loadTestSuites reads and checks the test suites in files, and keeps
 // those the case selection takes. It fails as sel.done does, when --case
 // or --failed takes nothing.
-func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelection) ([]*suitefile.Suite, error) {
+func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelection, audience preview.Audience) ([]*suitefile.Suite, error) {
+	audit := approve.NewAudienceCheck(c.Config).Audit
 	var suites []*suitefile.Suite
 	for _, p := range files {
 		s := suitefile.Load(p)
 		suitefile.Check(s, c)
+		// A case's approve: meets the case's audience, else the suite's,
+		// else --audience.
+		suitefile.CheckApproveAudience(s, audit, audience.String())
 		names := make([]string, len(s.Cases))
 		for i, cs := range s.Cases {
 			names[i] = cs.Name
@@ -273,6 +280,24 @@ func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelect
 		return nil, err
 	}
 	return suites, nil
+}
+
+// testAudiences lists the audiences the selected cases of suites run as
+// (the case's, else the suite's, else the command's), each once.
+func testAudiences(suites []*suitefile.Suite, sel *caseSelection, command preview.Audience) []preview.Audience {
+	var out []preview.Audience
+	for _, s := range suites {
+		for _, cs := range s.Cases {
+			if !sel.runs(s.Path, cs.Name) {
+				continue
+			}
+			a, err := preview.ParseAudience(cmp.Or(cs.Audience, s.Audience, command.String()))
+			if err == nil && !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }
 
 // testSuitesRun is agentdesk test's run step, once the flags are checked:
@@ -314,7 +339,7 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 	if err != nil {
 		return err
 	}
-	suites, err := loadTestSuites(g, c, files, sel)
+	suites, err := loadTestSuites(g, c, files, sel, preview.Audience(f.audience))
 	if err != nil {
 		return err
 	}
@@ -323,8 +348,9 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 	progress := newProgressLine(g, sel.total)
 	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == evalreport.Text)
 	start := time.Now()
-	// Each suite names its audience: the server must be one configured.
-	approved, err := parseSuiteApprove(f.approve, c.Config)
+	// --approve meets every case's audience: it is refused only when
+	// none of them can use it.
+	approved, err := parseSuiteApprove(f.approve, c.Config, testAudiences(suites, sel, preview.Audience(f.audience)))
 	if err != nil {
 		return err
 	}
