@@ -2,7 +2,6 @@ package lint
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +19,22 @@ type Home struct {
 	ConfigDir string
 }
 
+// HomeUnknownError is ResolveHome's answer when no home was given,
+// NETCLAW_HOME is unset and the user's home folder is unknown. The command
+// line words it with the flag that names a home.
+type HomeUnknownError struct {
+	// Err is why the user's home folder is unknown.
+	Err error
+}
+
+// Error says what to set.
+func (e *HomeUnknownError) Error() string {
+	return "cannot find the NetClaw home: set NETCLAW_HOME: " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *HomeUnknownError) Unwrap() error { return e.Err }
+
 // ResolveHome works out the home from the --home and --agents flags, then
 // $NETCLAW_HOME, then ~/.netclaw. getenv may be nil (os.Getenv is used).
 func ResolveHome(home, agents string, getenv func(string) string) (Home, error) {
@@ -32,7 +47,7 @@ func ResolveHome(home, agents string, getenv func(string) string) (Home, error) 
 	if home == "" {
 		dir, err := os.UserHomeDir()
 		if err != nil {
-			return Home{}, fmt.Errorf("cannot find the NetClaw home: set --home or NETCLAW_HOME: %w", err)
+			return Home{}, &HomeUnknownError{Err: err}
 		}
 		home = filepath.Join(dir, ".netclaw")
 	}

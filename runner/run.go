@@ -49,10 +49,14 @@ type Options struct {
 	Client *http.Client
 }
 
+// ErrNoRunsDir is New's answer to Options without a runs folder. The
+// command line words it with the flag that names one.
+var ErrNoRunsDir = errors.New("no runs folder: set XDG_STATE_HOME or HOME")
+
 // New returns a Runner.
 func New(o Options) (*Runner, error) {
 	if strings.TrimSpace(o.RunsDir) == "" {
-		return nil, errors.New("no runs folder: pass --runs-dir or set XDG_STATE_HOME or HOME")
+		return nil, ErrNoRunsDir
 	}
 	dir, err := filepath.Abs(o.RunsDir)
 	if err != nil {

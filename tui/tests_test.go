@@ -130,11 +130,11 @@ func TestDemoTestsPaneWithoutSuite(t *testing.T) {
 		}
 	}
 	if !strings.Contains(scr, "No suite yet") || strings.Contains(scr, "--record") ||
-		!strings.Contains(strings.Join(pane, " "), "Then T runs it here. In the demo, code-analyst has a suite with recordings: select it and press T") {
+		!strings.Contains(strings.Join(pane, " "), "Then T runs it here. In the demo, code-analyst and deep-thinker have suites with recordings: select one and press T") {
 		t.Errorf("without a suite, in the demo:\n%s", scr)
 	}
 	tm.keys("T")
-	if scr := tm.screen(); !strings.Contains(strings.Join(strings.Fields(scr), " "), "no suite to run: write summarizer.test.yaml beside the agent; in the demo, code-analyst has a suite with recordings: select it and press T") {
+	if scr := tm.screen(); !strings.Contains(strings.Join(strings.Fields(scr), " "), "no suite to run: write summarizer.test.yaml beside the agent; in the demo, code-analyst and deep-thinker have suites with recordings: select one and press T") {
 		t.Errorf("T without a suite, in the demo:\n%s", scr)
 	}
 }
@@ -352,4 +352,25 @@ func TestTestsPaneWording(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestDemoTestsPaneShowsTheModelMatrix: in the demo, T on deep-thinker
+// replays its suite on the two models its models: names, from the
+// recordings the demo carries, and shows the matrix: a column per model.
+func TestDemoTestsPaneShowsTheModelMatrix(t *testing.T) {
+	tm := demoModel(t, 120, 40)
+	if !tm.list.selectPath(filepath.Join(tm.opts.Home.Agents, "deep-thinker.md")) {
+		t.Fatal("deep-thinker is not in the list")
+	}
+	tm.send(nil)
+	tm.keys("5", "T")
+	scr := tm.screen()
+	for _, want := range []string{"Tests of deep-thinker", "matrix", "qwen3-30b", "llama3-8b", "recommends one option", "names the trade-off", "2/2 cases"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the Tests pane lacks %q:\n%s", want, scr)
+		}
+	}
+	if strings.Contains(scr, "not recorded") || strings.Contains(scr, "stale") {
+		t.Errorf("a cell did not replay:\n%s", scr)
+	}
 }

@@ -165,9 +165,10 @@ func browserAudiences(h lint.Home, run preview.Audience) []preview.Audience {
 func newRunner(g *globals) (*runner.Runner, error) {
 	dir, err := runfolder.DefaultRunsDir(g.Getenv)
 	if err != nil {
-		return nil, err
+		return nil, wordFlags(err)
 	}
-	return runner.New(runner.Options{RunsDir: dir})
+	rn, err := runner.New(runner.Options{RunsDir: dir})
+	return rn, wordFlags(err)
 }
 
 // alwaysProfile is the colour profile --color always gives the browser:

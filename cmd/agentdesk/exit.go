@@ -134,7 +134,7 @@ func executeContext(ctx context.Context, args []string, stdin io.Reader, stdout,
 		return exitOK
 	}
 	code = exitCode(err)
-	if msg := err.Error(); msg != "" {
+	if msg := flagWorded(err); msg != "" {
 		fmt.Fprintf(stderr, "agentdesk: %s\n", termsafe.EscapeLines(strings.TrimRight(msg, "\n")))
 	}
 	if code == exitUsage {

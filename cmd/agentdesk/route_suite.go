@@ -122,7 +122,7 @@ func checkRouteSuiteFlags(changed func(string) bool, f routeFlags) (evalrec.Mode
 	mode, err := evalrec.ModeFor(f.record, f.offline)
 	switch {
 	case err != nil:
-		return mode, usageErrorf("%v", err)
+		return mode, usageErrorf("%w", err)
 	case f.showRequest || changed("system-file") || changed("audience") || changed("model-role"):
 		return mode, usageErrorf("a suite says its audience, preamble-file and model-role itself: leave out --show-request, --system-file, --audience and --model-role")
 	case f.jobs < 1:

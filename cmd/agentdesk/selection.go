@@ -35,7 +35,7 @@ func newCaseSelection(g *globals, cases []string, shard string, failed, demo boo
 	}
 	if !demo {
 		if sel.stateDir, err = evalrec.LastRunsDir(g.Getenv); err != nil && failed {
-			return nil, usageErrorf("--failed: %v", err)
+			return nil, usageErrorf("--failed: %w", err)
 		}
 	}
 	if sel.failed, sel.known, err = lastFailed(g, failed, sel.stateDir, files); err != nil {

@@ -191,7 +191,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 func checkTestFlags(f testFlags) (mode evalrec.Mode, judgeRole string, err error) {
 	mode, err = evalrec.ModeFor(f.record, f.offline)
 	if err != nil {
-		return mode, "", usageErrorf("%v", err)
+		return mode, "", usageErrorf("%w", err)
 	}
 	if f.failed && f.demo {
 		return mode, "", usageErrorf("--failed reads the last run of your suites; the demo keeps none: leave out --demo or --failed")
@@ -257,11 +257,15 @@ func checkProjectFolder(project string) error {
 }
 
 // loadTestSuites reads and checks the test suites in files, and keeps
-// those the case selection takes. It fails as sel.done does, when --case
-// or --failed takes nothing.
-func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelection, audience preview.Audience) ([]*suitefile.Suite, error) {
+// those the case selection takes. It returns them and how many cases they
+// run, once on each model of a matrix (models: the number --models
+// gives). A case's approve: is checked against its audience (its own,
+// else its suite's, else audience). It fails as sel.done does, when
+// --case or --failed takes nothing.
+func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelection, models int, audience preview.Audience) ([]*suitefile.Suite, int, error) {
 	audit := approve.NewAudienceCheck(c.Config).Audit
 	var suites []*suitefile.Suite
+	cells := 0 // the cases to run, once on each model of a matrix
 	for _, p := range files {
 		s := suitefile.Load(p)
 		suitefile.Check(s, c)
@@ -272,14 +276,16 @@ func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelect
 		for i, cs := range s.Cases {
 			names[i] = cs.Name
 		}
+		before := sel.total
 		if sel.take(p, names, s.Broken()) {
 			suites = append(suites, s)
+			cells += (sel.total - before) * matrixWidth(models, s)
 		}
 	}
 	if err := sel.done(g); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return suites, nil
+	return suites, cells, nil
 }
 
 // testAudiences lists the audiences the selected cases of suites run as
@@ -339,13 +345,13 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 	if err != nil {
 		return err
 	}
-	suites, err := loadTestSuites(g, c, files, sel, preview.Audience(f.audience))
+	suites, cells, err := loadTestSuites(g, c, files, sel, len(models), preview.Audience(f.audience))
 	if err != nil {
 		return err
 	}
 
 	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
-	progress := newProgressLine(g, sel.total)
+	progress := newProgressLine(g, cells)
 	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == evalreport.Text)
 	start := time.Now()
 	// --approve meets every case's audience: it is refused only when
@@ -504,6 +510,18 @@ func (op *orderedPrinter) finish(rs []*suite.SuiteResult, took time.Duration) er
 		return op.err
 	}
 	return op.p.Summary(rs, took)
+}
+
+// matrixWidth is how many models each case of s runs on: the command's
+// (given of them), else the suite's models:, else one.
+func matrixWidth(given int, s *suitefile.Suite) int {
+	switch {
+	case given > 0:
+		return given
+	case len(s.Models) > 0:
+		return len(s.Models)
+	}
+	return 1
 }
 
 // progressLine is the progress line on a terminal's stderr: cases done,

@@ -187,7 +187,7 @@ func TestLintChecksSuites(t *testing.T) {
 
 func TestTestDemoOfflineBinary(t *testing.T) {
 	code, stdout, stderr := runBinary(t, nil, "test", "--demo", "--offline", "--keep-runs")
-	if code != 0 || !strings.Contains(stdout, "agents/code-analyst.test.yaml") || !strings.Contains(stdout, "3 cases: 3 passed (4 samples)") {
+	if code != 0 || !strings.Contains(stdout, "agents/code-analyst.test.yaml") || !strings.Contains(stdout, "7 cases: 7 passed (8 samples)") {
 		t.Errorf("demo: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	// The run folders the report names are in the demo's temporary home.
@@ -199,8 +199,29 @@ func TestTestDemoOfflineBinary(t *testing.T) {
 	}
 	// On a terminal a progress line goes to stderr as cases finish.
 	out := runOnTerminal(t, nil, "test", "--demo", "--offline")
-	if !strings.Contains(out, "cases done") || !strings.Contains(out, "3 passed") {
+	// deep-thinker's cases run on both models of its models: (7 in all).
+	if !strings.Contains(out, "7/7 cases done") || strings.Contains(out, "8/7") || !strings.Contains(out, "7 passed") {
 		t.Errorf("terminal:\n%q", out)
+	}
+}
+
+// TestTestDemoModelMatrix: the demo carries recordings of every suite on
+// two models, so --models naming them replays a matrix with no model: a
+// column per model, each case passed on each.
+func TestTestDemoModelMatrix(t *testing.T) {
+	code, stdout, stderr := runBinary(t, nil, "test", "--demo", "--offline", "--models", "qwen3-30b,llama3-8b")
+	if code != 0 || strings.Count(stdout, "matrix ") != 2 || !strings.Contains(stdout, "10 cases: 10 passed (12 samples)") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"pass   explains the watcher [llama3-8b]", "pass   names the trade-off [qwen3-30b]"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the report lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "matrix ") && (!strings.Contains(l, "qwen3-30b") || !strings.Contains(l, "llama3-8b")) {
+			t.Errorf("a matrix without both models' columns: %q", l)
+		}
 	}
 }
 

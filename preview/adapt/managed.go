@@ -58,6 +58,56 @@ type Destination struct {
 	entries map[string]StateEntry
 }
 
+// ForeignStateError is OpenDestination's answer to a state file another
+// tool wrote. The command line words it with the flag that picks another
+// folder.
+type ForeignStateError struct {
+	// State is the state file's path; Tool the tool it names.
+	State, Tool string
+}
+
+// Error names the file and the tool.
+func (e *ForeignStateError) Error() string {
+	return fmt.Sprintf("%s was not written by agentdesk (tool %q): pick another folder", e.State, e.Tool)
+}
+
+// OtherTargetError is OpenDestination's answer to a folder that holds
+// another target's exports. The command line words it with the flag that
+// picks another folder.
+type OtherTargetError struct {
+	// Dir is the folder; Holds the target its state names; Want the
+	// target asked for.
+	Dir, Holds, Want string
+}
+
+// Error names the folder and both targets.
+func (e *OtherTargetError) Error() string {
+	return fmt.Sprintf("%s holds %s exports (target %q), not %s: pick another folder for %s", e.Dir, e.Holds, e.Holds, e.Want, e.Want)
+}
+
+// UnmanagedError is Plan's refusal to touch files agentdesk did not write
+// or that were edited since; it wraps ErrRefused. The command line words
+// it with the flag that picks another folder.
+type UnmanagedError struct {
+	// Dir is the folder; Problems one line per file refused.
+	Dir      string
+	Problems []string
+}
+
+// Error lists the files and says nothing was written.
+func (e *UnmanagedError) Error() string {
+	return e.Message("pick another folder")
+}
+
+// Message is the error with other as its last fix.
+func (e *UnmanagedError) Message(other string) string {
+	return fmt.Sprintf("%v to touch files in %s that agentdesk did not write or that were edited since:\n  %s\nnothing was written: move those files away, or %s",
+		ErrRefused, e.Dir, strings.Join(e.Problems, "\n  "), other)
+}
+
+// Unwrap returns ErrRefused.
+func (e *UnmanagedError) Unwrap() error { return ErrRefused }
+
 // StatePath is the path of the destination's state file.
 func (d *Destination) StatePath() string { return filepath.Join(d.Dir, StateFile) }
 
@@ -81,11 +131,11 @@ func OpenDestination(dir string, t Target) (*Destination, error) {
 	}
 	switch {
 	case doc.Tool != "agentdesk":
-		return nil, fmt.Errorf("%s was not written by agentdesk (tool %q): pick another --out", d.StatePath(), doc.Tool)
+		return nil, &ForeignStateError{State: d.StatePath(), Tool: doc.Tool}
 	case doc.Version > stateVersion:
 		return nil, fmt.Errorf("%s was written by a newer agentdesk (state version %d): upgrade agentdesk", d.StatePath(), doc.Version)
 	case doc.Target != t.ID:
-		return nil, fmt.Errorf("%s holds %s exports (target %q), not %s: pick another --out for %s", dir, doc.Target, doc.Target, t.ID, t.ID)
+		return nil, &OtherTargetError{Dir: dir, Holds: doc.Target, Want: t.ID}
 	}
 	for _, e := range doc.Files {
 		if !fileSafe(e.Output) || e.Output == StateFile || !filepath.IsLocal(e.Output) {
@@ -223,8 +273,7 @@ func (d *Destination) Plan(sources []Source, live func(StateEntry) bool) (*Plan,
 		}
 	}
 	if len(problems) > 0 {
-		return nil, fmt.Errorf("%w to touch files in %s that agentdesk did not write or that were edited since:\n  %s\nnothing was written: move those files away, or pick another --out",
-			ErrRefused, d.Dir, strings.Join(problems, "\n  "))
+		return nil, &UnmanagedError{Dir: d.Dir, Problems: problems}
 	}
 	return p, nil
 }

@@ -32,6 +32,39 @@ var runIDRE = regexp.MustCompile(`^[0-9a-f]{32}$`)
 // ValidRunID reports whether id has the form of a run id.
 func ValidRunID(id string) bool { return runIDRE.MatchString(id) }
 
+// UnknownDirError is DefaultRunsDir's answer when neither XDG_STATE_HOME
+// nor HOME is set and the user's home folder is unknown. The command line
+// words it with the flag that names a runs folder.
+type UnknownDirError struct {
+	// Err is why the user's home folder is unknown.
+	Err error
+}
+
+// Error says what to set.
+func (e *UnknownDirError) Error() string {
+	return "cannot find the runs folder: set XDG_STATE_HOME or HOME: " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *UnknownDirError) Unwrap() error { return e.Err }
+
+// CreateDirError is Create's answer when the runs folder cannot be made.
+// The command line words it with the flag that names another.
+type CreateDirError struct {
+	// Dir is the runs folder.
+	Dir string
+	// Err is why it cannot be made.
+	Err error
+}
+
+// Error names the folder and the cause.
+func (e *CreateDirError) Error() string {
+	return "creating the runs folder " + e.Dir + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *CreateDirError) Unwrap() error { return e.Err }
+
 // DefaultRunsDir returns the runs folder: $XDG_STATE_HOME/agentdesk/runs,
 // else ~/.local/state/agentdesk/runs. getenv may be nil (os.Getenv).
 func DefaultRunsDir(getenv func(string) string) (string, error) {
@@ -45,7 +78,7 @@ func DefaultRunsDir(getenv func(string) string) (string, error) {
 	if home == "" {
 		h, err := os.UserHomeDir()
 		if err != nil {
-			return "", fmt.Errorf("cannot find the runs folder: set XDG_STATE_HOME or HOME, or pass --runs-dir: %w", err)
+			return "", &UnknownDirError{Err: err}
 		}
 		home = h
 	}
@@ -56,7 +89,7 @@ func DefaultRunsDir(getenv func(string) string) (string, error) {
 // user: runs hold tasks and replies.
 func Create(runsDir, id string) (string, error) {
 	if err := os.MkdirAll(runsDir, 0o700); err != nil {
-		return "", fmt.Errorf("creating the runs folder %s: %w; pass --runs-dir to use another", runsDir, err)
+		return "", &CreateDirError{Dir: runsDir, Err: err}
 	}
 	dir := filepath.Join(runsDir, id)
 	if err := os.Mkdir(dir, 0o700); err != nil {

@@ -57,6 +57,17 @@ var roleCassettes = []struct{ role, provider, file, ends string }{
 	{"Fallback", "replay-thinking", "thinking-only.cassette", "Failed, thinking_only_timeout"},
 }
 
+// MatrixModels are the Models.Definitions entries Setup adds for the
+// demo's model matrix: deep-thinker's suite runs on both side by side
+// (its models:), and every demo suite carries recordings for both, so
+// `agentdesk test --demo --models qwen3-30b,llama3-8b` replays a matrix.
+// Both name the Main provider: a sample with no recording replays the
+// Main role's cassette, not another model.
+var MatrixModels = []struct{ Name, ModelID string }{
+	{"qwen3-30b", "qwen3:30b (recorded)"},
+	{"llama3-8b", "llama3.1:8b (recorded)"},
+}
+
 // Recording is one of the embedded recorded runs, for `agentdesk run
 // --replay demo:NAME`.
 type Recording struct {
@@ -80,8 +91,8 @@ func Recordings() []Recording {
 // dir/netclaw, the recorded runs in dir/cassettes, and a netclaw.json whose
 // model roles are providers of type replay playing them (Main: a completed
 // run with a tool call; Compaction: an output_truncated run; Fallback: a
-// thinking_only_timeout), with the community feed in SkillFeeds. It
-// returns the home.
+// thinking_only_timeout) and the MatrixModels, with the community feed in
+// SkillFeeds. It returns the home.
 func Setup(dir string) (lint.Home, error) {
 	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
 		return lint.Home{}, fmt.Errorf("making the demo in %s: the folder is not empty; pick a new one", dir)
@@ -109,6 +120,9 @@ func Setup(dir string) (lint.Home, error) {
 		providers[rc.provider] = map[string]string{"Type": "replay", "Endpoint": path}
 		defs[rc.provider] = map[string]string{"Provider": rc.provider, "ModelId": "qwen3:30b (recorded)"}
 		roles[rc.role] = rc.provider
+	}
+	for _, m := range MatrixModels {
+		defs[m.Name] = map[string]string{"Provider": roleCassettes[0].provider, "ModelId": m.ModelID}
 	}
 	cfg := map[string]any{
 		"SubAgents": map[string]any{"Enabled": true, "PrefillTimeoutSeconds": 1800, "NoProgressTimeoutSeconds": 1200},

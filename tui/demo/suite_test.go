@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,11 +26,18 @@ const demoSuite = "code-analyst.test.yaml"
 // runDemoSuite runs the demo suite of a home made by Setup in mode.
 func runDemoSuite(t *testing.T, h lint.Home, runs string, mode evalrec.Mode) *suite.SuiteResult {
 	t.Helper()
+	return runDemoSuiteOn(t, h, demoSuite, runs, mode, nil)
+}
+
+// runDemoSuiteOn runs the demo suite file name of a home made by Setup in
+// mode, on models (nil: the suite's own).
+func runDemoSuiteOn(t *testing.T, h lint.Home, name, runs string, mode evalrec.Mode, models []string) *suite.SuiteResult {
+	t.Helper()
 	c, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := suitefile.Load(filepath.Join(h.Agents, demoSuite))
+	s := suitefile.Load(filepath.Join(h.Agents, name))
 	suitefile.Check(s, c)
 	if len(s.Diagnostics) > 0 {
 		t.Fatalf("the demo suite has findings: %+v", s.Diagnostics)
@@ -38,7 +46,11 @@ func runDemoSuite(t *testing.T, h lint.Home, runs string, mode evalrec.Mode) *su
 	if err != nil {
 		t.Fatal(err)
 	}
-	return suite.Run(context.Background(), []*suitefile.Suite{s}, suite.Options{Runner: rn, Catalog: c, Mode: mode})[0]
+	ms, err := suitefile.LookupModels(c.Config, models)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return suite.Run(context.Background(), []*suitefile.Suite{s}, suite.Options{Runner: rn, Catalog: c, Mode: mode, Models: ms})[0]
 }
 
 func statusLines(r *suite.SuiteResult) []string {
@@ -61,12 +73,26 @@ func TestGenerateDemoSuiteRecordings(t *testing.T) {
 	}
 	srv := modeltest.NewServer()
 	defer srv.Close()
+	srv.SetChooser(analystChooser())
+	tmp := t.TempDir()
+	h := setupAgainst(t, filepath.Join(tmp, "demo"), srv)
+	r := runDemoSuite(t, h, filepath.Join(tmp, "runs"), evalrec.Record)
+	if got := statusLines(r); !slices.Equal(got, wantDemoSuite) {
+		t.Fatalf("recorded %q", got)
+	}
+	keepRecordings(t, h, srv, demoSuite)
+}
+
+// analystChooser answers code-analyst's suite as the demo recorded it:
+// the watcher question with a file_read and then the answer, the one-line
+// question, the summary cut at the length limit, and the judge's PASS.
+func analystChooser() func(modeltest.Request) (modeltest.Script, bool) {
 	answer := "The watcher registers the agents folder, each feed folder, the skills and the config. " +
 		"Events settle for 100 ms before one rescan, so an editor that saves by renaming produces one change."
 	truncated := "The repository has five packages. lint reads a NetClaw home the way the runtime does; preview renders every view of"
 	var mu = make(chan struct{}, 1)
 	toolDone := map[string]bool{}
-	srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) {
+	return func(r modeltest.Request) (modeltest.Script, bool) {
 		mu <- struct{}{}
 		defer func() { <-mu }()
 		user := r.FirstUser()
@@ -88,14 +114,7 @@ func TestGenerateDemoSuiteRecordings(t *testing.T) {
 				Usage: &modeltest.Usage{InputTokens: 640, OutputTokens: 4096}}, true
 		}
 		return modeltest.Reply("no script"), true
-	})
-	tmp := t.TempDir()
-	h := setupAgainst(t, filepath.Join(tmp, "demo"), srv)
-	r := runDemoSuite(t, h, filepath.Join(tmp, "runs"), evalrec.Record)
-	if got := statusLines(r); !slices.Equal(got, wantDemoSuite) {
-		t.Fatalf("recorded %q", got)
 	}
-	keepRecordings(t, h, srv, demoSuite)
 }
 
 // setupAgainst sets the demo home up in dir with its providers pointed at
@@ -126,29 +145,31 @@ func setupAgainst(t *testing.T, dir string, srv *modeltest.Server) lint.Home {
 }
 
 // keepRecordings copies the recordings of suite, made in h, into the
-// embedded home beside this file, replacing what was there.
+// embedded home beside this file, replacing what was there (the model
+// folders of a matrix included).
 func keepRecordings(t *testing.T, h lint.Home, srv *modeltest.Server, suite string) {
 	t.Helper()
 	src := evalrec.Folder(filepath.Join(h.Agents, suite))
 	dst := evalrec.Folder(filepath.Join("home", "agents", suite))
 	os.RemoveAll(dst)
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ents, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			t.Fatal(err)
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
 		}
 		// The loopback port of the test server says nothing to a reader.
 		text := strings.ReplaceAll(string(data), srv.URL, "http://demo.invalid")
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		return os.WriteFile(filepath.Join(dst, rel), []byte(text), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -60,6 +60,22 @@ func (l *LastRun) Failed() []string {
 	return out
 }
 
+// StateDirError is LastRunsDir's answer when neither XDG_STATE_HOME nor
+// HOME is set and the user's home folder is unknown. The command line
+// words it with the flag that reads the last runs.
+type StateDirError struct {
+	// Err is why the user's home folder is unknown.
+	Err error
+}
+
+// Error says what to set.
+func (e *StateDirError) Error() string {
+	return "cannot find the state folder of the last runs: set XDG_STATE_HOME or HOME: " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *StateDirError) Unwrap() error { return e.Err }
+
 // LastRunsDir returns the folder of the last-run files:
 // $XDG_STATE_HOME/agentdesk/last-runs, else ~/.local/state/agentdesk/
 // last-runs. getenv may be nil (os.Getenv).
@@ -74,7 +90,7 @@ func LastRunsDir(getenv func(string) string) (string, error) {
 	if home == "" {
 		h, err := os.UserHomeDir()
 		if err != nil {
-			return "", fmt.Errorf("cannot find the state folder for --failed: set XDG_STATE_HOME or HOME: %w", err)
+			return "", &StateDirError{Err: err}
 		}
 		home = h
 	}

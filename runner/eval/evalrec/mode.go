@@ -37,12 +37,16 @@ func (m Mode) String() string {
 	return "default"
 }
 
-// ModeFor returns the mode of the --record and --offline flags; both at
-// once is an error.
+// ErrModeConflict is ModeFor's answer to record and offline at once. The
+// command line words it with the two flags.
+var ErrModeConflict = errors.New("recording runs live and offline replays only: give one of them")
+
+// ModeFor returns the mode of the record and offline choices (the
+// command line's flags); both at once is ErrModeConflict.
 func ModeFor(record, offline bool) (Mode, error) {
 	switch {
 	case record && offline:
-		return Default, errors.New("--record runs live and --offline replays only: give one of them")
+		return Default, ErrModeConflict
 	case record:
 		return Record, nil
 	case offline:

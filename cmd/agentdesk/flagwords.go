@@ -1,0 +1,109 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview/adapt"
+	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/runfolder"
+)
+
+// Library packages never name a flag: they return typed errors that say
+// what is wrong in their own terms, and cmd words them here with the flag
+// that mends it (TestLibraryNamesNoFlags keeps it so). execute prints every
+// error through flagWorded; an error cmd hands on elsewhere (the browser)
+// goes through wordFlags.
+
+// flagWording finds one typed error in err's chain: the text its Error()
+// gives (plain) and the text cmd shows in its place (worded).
+type flagWording func(err error) (plain, worded string, ok bool)
+
+// wordType words the first error of type E in the chain.
+func wordType[E error](word func(E) string) flagWording {
+	return func(err error) (string, string, bool) {
+		e, ok := errors.AsType[E](err)
+		if !ok {
+			return "", "", false
+		}
+		return e.Error(), word(e), true
+	}
+}
+
+// wordSentinel words the sentinel target when the chain holds it.
+func wordSentinel(target error, worded string) flagWording {
+	return func(err error) (string, string, bool) {
+		if !errors.Is(err, target) {
+			return "", "", false
+		}
+		return target.Error(), worded, true
+	}
+}
+
+// flagWordings is every typed error of a library package that cmd words
+// with a flag.
+var flagWordings = []flagWording{
+	wordType(func(e *lint.HomeUnknownError) string {
+		return "cannot find the NetClaw home: set --home or NETCLAW_HOME: " + e.Err.Error()
+	}),
+	wordSentinel(runner.ErrNoRunsDir, "no runs folder: pass --runs-dir or set XDG_STATE_HOME or HOME"),
+	wordType(func(e *runfolder.UnknownDirError) string {
+		return "cannot find the runs folder: set XDG_STATE_HOME or HOME, or pass --runs-dir: " + e.Err.Error()
+	}),
+	wordType(func(e *runfolder.CreateDirError) string {
+		return fmt.Sprintf("creating the runs folder %s: %v; pass --runs-dir to use another", e.Dir, e.Err)
+	}),
+	wordSentinel(evalrec.ErrModeConflict, "--record runs live and --offline replays only: give one of them"),
+	wordType(func(e *evalrec.StateDirError) string {
+		return "cannot find the state folder for --failed: set XDG_STATE_HOME or HOME: " + e.Err.Error()
+	}),
+	wordType(func(e *adapt.ForeignStateError) string {
+		return fmt.Sprintf("%s was not written by agentdesk (tool %q): pick another --out", e.State, e.Tool)
+	}),
+	wordType(func(e *adapt.OtherTargetError) string {
+		return fmt.Sprintf("%s holds %s exports (target %q), not %s: pick another --out for %s", e.Dir, e.Holds, e.Holds, e.Want, e.Want)
+	}),
+	wordType(func(e *adapt.UnmanagedError) string { return e.Message("pick another --out") }),
+}
+
+// flagWorded is err's message with each typed error in its chain worded
+// by cmd. The typed error's text is replaced where it last occurs: the
+// layers above wrap it with %w, which keeps its text whole.
+func flagWorded(err error) string {
+	msg := err.Error()
+	for _, w := range flagWordings {
+		plain, worded, ok := w(err)
+		if !ok {
+			continue
+		}
+		if i := strings.LastIndex(msg, plain); i >= 0 {
+			msg = msg[:i] + worded + msg[i+len(plain):]
+		}
+	}
+	return msg
+}
+
+// wordedError is an error whose message cmd has worded with flags; it
+// unwraps to the library's error.
+type wordedError struct {
+	msg string
+	err error
+}
+
+func (e *wordedError) Error() string { return e.msg }
+func (e *wordedError) Unwrap() error { return e.err }
+
+// wordFlags returns err worded by cmd (flagWorded), or err itself when
+// there was nothing to word; nil stays nil.
+func wordFlags(err error) error {
+	if err == nil {
+		return nil
+	}
+	if msg := flagWorded(err); msg != err.Error() {
+		return &wordedError{msg: msg, err: err}
+	}
+	return err
+}
