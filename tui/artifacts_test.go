@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
@@ -21,7 +22,7 @@ func pastRunsModel(t *testing.T, w, h int) *testModel {
 	t.Helper()
 	tmp, base := copyHome(t, "home")
 	runs := filepath.Join(tmp, "runs")
-	copyDir(t, filepath.Join("testdata", "runs"), runs)
+	hometest.Copy(t, filepath.Join("testdata", "runs"), runs)
 	rn, err := runner.New(runner.Options{RunsDir: runs})
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +92,7 @@ func TestReloadRereadsTheRuns(t *testing.T) {
 	const id = "abcdabcdabcdabcdabcdabcdabcdabcd"
 	src := filepath.Join("testdata", "runs", "1111aaaa2222bbbb3333cccc4444dddd")
 	dst := filepath.Join(tm.opts.Runner.Dir(), id)
-	copyDir(t, src, dst)
+	hometest.Copy(t, src, dst)
 	data, err := os.ReadFile(filepath.Join(dst, runfolder.RunFile))
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/golden"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // fixedNow is the clock of every test model.
@@ -26,35 +26,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// copyDir copies the folder src to dst.
-func copyDir(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // copyHome copies testdata/<name> into a fresh temporary folder and
 // returns the new home's base, <tmp>/netclaw; HOME for the model is <tmp>.
 func copyHome(t testing.TB, name string) (tmp, base string) {
 	t.Helper()
 	tmp = t.TempDir()
 	base = filepath.Join(tmp, "netclaw")
-	copyDir(t, filepath.Join("testdata", name), base)
+	hometest.Copy(t, filepath.Join("testdata", name), base)
 	return tmp, base
 }
 

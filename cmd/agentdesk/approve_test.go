@@ -1,12 +1,11 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // TestApproveNamesAToolThatExists: a pattern naming no tool NetClaw offers
@@ -47,10 +46,8 @@ func TestApproveNamesAToolThatExists(t *testing.T) {
 // test suite and a routing suite, and a Main model nobody answers.
 func approveHome(t *testing.T) (string, []string) {
 	t.Helper()
-	base := t.TempDir()
-	h := lint.NewHome(base, "")
-	for path, text := range map[string]string{
-		h.ConfigFile(): `{
+	base := hometest.New(t, map[string]string{
+		"config/netclaw.json": `{
   "Models": {"Roles": {"Main": "m"}, "Definitions": {"m": {"Provider": "p", "ModelId": "x"}}},
   "Providers": {"p": {"Type": "ollama", "Endpoint": "http://127.0.0.1:9"}},
   "McpServers": {
@@ -60,17 +57,10 @@ func approveHome(t *testing.T) (string, []string) {
   },
   "Tools": {"AudienceProfiles": {"Team": {"McpServersMode": "Allowlist", "AllowedMcpServers": ["docs"]}}}
 }`,
-		filepath.Join(h.Agents, "helper.md"):        "---\nname: helper\ndescription: Helps with the repository.\n---\nYou help.\n",
-		filepath.Join(h.Agents, "helper.test.yaml"): "cases:\n  - name: one\n    task: hi\n",
-		filepath.Join(h.Agents, "front.route.yaml"): "cases:\n  - {name: one, request: help me, expect: helper}\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+		"agents/helper.md":        "---\nname: helper\ndescription: Helps with the repository.\n---\nYou help.\n",
+		"agents/helper.test.yaml": "cases:\n  - name: one\n    task: hi\n",
+		"agents/front.route.yaml": "cases:\n  - {name: one, request: help me, expect: helper}\n",
+	})
 	return base, []string{"XDG_STATE_HOME=" + t.TempDir(), "HOME=" + t.TempDir(), "PATH=/bin:/usr/bin"}
 }
 

@@ -343,11 +343,7 @@ func runBinaryCancelledBy(t *testing.T, sig syscall.Signal) {
 // toolProject is a project folder with a README.
 func toolProject(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("Port 8080.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return hometest.New(t, map[string]string{"README.md": "Port 8080.\n"})
 }
 
 func TestRunCommandToolLoop(t *testing.T) {
