@@ -140,7 +140,7 @@ func (p *layerPane) routed(msg routeMsg) tea.Cmd {
 	v.asking, v.layer, v.res = false, msg.layer, msg.res
 	p.invalidate()
 	if msg.err != nil {
-		v.err = msg.err.Error()
+		v.err = p.e.worded(msg.err).Error()
 		return p.e.notify("route: "+Sanitize(firstLine(v.err)), true)
 	}
 	top := route.Distribution(v.res.Samples)

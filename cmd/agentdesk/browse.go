@@ -85,8 +85,9 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 		return usageErrorf("the browser needs a terminal and standard output is not one: for scripts use 'agentdesk lint' or 'agentdesk preview'")
 	}
 	opts.Home = h
+	opts.WordError = wordFlags
 	if opts.OpenPath == "" {
-		opts.Scanner = lint.NewScanner(h, lint.ScanOptions{Environ: g.environ})
+		opts.Scanner = wordedScanner{lint.NewScanner(h, lint.ScanOptions{Environ: g.environ})}
 		opts.Watch = true
 	}
 	if opts.Runner == nil {
@@ -159,6 +160,15 @@ func browserAudiences(h lint.Home, run preview.Audience) []preview.Audience {
 		}
 	}
 	return out
+}
+
+// wordedScanner is the browser's scanner, its errors worded with flags.
+type wordedScanner struct{ tui.CatalogScanner }
+
+// Scan scans and words the error.
+func (s wordedScanner) Scan() (*lint.Catalog, error) {
+	c, err := s.CatalogScanner.Scan()
+	return c, wordFlags(err)
 }
 
 // newRunner makes the browser's runner on the default runs folder.

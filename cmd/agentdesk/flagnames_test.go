@@ -19,9 +19,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/adapt"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/keepcase"
+	"github.com/agentdesk/agentdesk/runner/eval/route"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
@@ -36,11 +39,9 @@ var libraryRoots = []string{"lint", "preview", "runner", "tui"}
 var flagNameAllowed = map[string]string{
 	"lint/netclaw/find.go --netclaw-dir":                           "not moved yet: Install.Via and the not-found error; lint/netclaw's find_test pins the words",
 	"lint/netclaw/install.go --netclaw-dir":                        "not moved yet: the damaged and missing-resource errors; lint/netclaw's find_test pins the words",
-	"lint/scan.go --agents":                                        "not moved yet: the browser shows the scan's error without cmd in between",
 	"lint/suitefile/approve.go --approve":                          "a lint hint about a suite file's approve: list, which takes the same patterns as the flag; lint output, no cmd in between",
 	"preview/adapt/files.go --force":                               "not moved yet: preview/adapt's managed_test pins the words",
 	"preview/adapt/install.go --force":                             "not moved yet: preview/adapt's install_test pins the words",
-	"preview/frontline.go --audience":                              "not moved yet: the browser shows ErrPublic without cmd in between",
 	"preview/manifest.go --version":                                "not moved yet: preview's manifest_test pins the words",
 	"runner/approve/gate.go --approve":                             "a model-visible refusal and the run record's approver: persisted in recordings and run folders, pinned by runner/approve's tests",
 	"runner/eval/evalhtml/browsertest/browsertest.go --no-sandbox": "chromium's flag, not agentdesk's: a test helper starting a headless browser",
@@ -49,8 +50,6 @@ var flagNameAllowed = map[string]string{
 	"runner/eval/evalrec/cases.go --models":                        "not moved yet: the not-recorded hint of a case, in reports; pinned by runner/eval tests",
 	"runner/eval/evalrec/cases.go --record":                        "not moved yet: the not-recorded hint of a case, in reports; pinned by runner/eval tests",
 	"runner/eval/evalrec/mode.go --record":                         "not moved yet: a case's not-recorded message, in reports; pinned by evalrec_test",
-	"runner/eval/keepcase/keepcase.go --case-name":                 "not moved yet: the browser shows it without cmd in between",
-	"runner/eval/route/ask.go --home":                              "not moved yet: the browser shows it without cmd in between",
 	"runner/eval/route/suite.go --record":                          "not moved yet: a case's message, in reports",
 	"runner/eval/route/suite.go --suite":                           "not moved yet: the command a not-recorded case names, in reports",
 	"runner/eval/suite/sample.go --models":                         "not moved yet: the command a not-recorded case names, in reports; pinned by matrix_test",
@@ -186,6 +185,10 @@ func TestFlagWorded(t *testing.T) {
 		{&adapt.ForeignStateError{State: "/o/s.json", Tool: "x"}, `/o/s.json was not written by agentdesk (tool "x"): pick another --out`},
 		{&adapt.OtherTargetError{Dir: "/o", Holds: "jit", Want: "codex"}, `/o holds jit exports (target "jit"), not codex: pick another --out for codex`},
 		{&adapt.UnmanagedError{Dir: "/o", Problems: []string{"a", "b"}}, "refused to touch files in /o that agentdesk did not write or that were edited since:\n  a\n  b\nnothing was written: move those files away, or pick another --out"},
+		{&lint.AgentsNotFolderError{Path: "/h/agents"}, "the agents path /h/agents is not a folder: pass a folder with --agents, or the file itself to lint"},
+		{preview.ErrPublic, "the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate; use --audience Personal or Team"},
+		{&route.InputError{Err: route.ErrNoCatalog}, "no agents were read: give the NetClaw home with --home"},
+		{&keepcase.NameTakenError{Path: "a.test.yaml", Name: "one"}, `a.test.yaml: "one": a case of that name is in the suite already; name it with --case-name`},
 	} {
 		if got := flagWorded(tt.err); got != tt.want {
 			t.Errorf("flagWorded(%T)\n got %q\nwant %q", tt.err, got, tt.want)

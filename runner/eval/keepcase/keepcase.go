@@ -110,6 +110,22 @@ func cutWords(s string, n int) string {
 // ErrNameTaken is returned when the suite has a case of that name.
 var ErrNameTaken = errors.New("a case of that name is in the suite already")
 
+// NameTakenError is Append's answer to a case whose name the suite has
+// already; it wraps ErrNameTaken. The command line words it with the flag
+// that names the case.
+type NameTakenError struct {
+	// Path is the suite file; Name the case's name.
+	Path, Name string
+}
+
+// Error names the suite and the case.
+func (e *NameTakenError) Error() string {
+	return fmt.Sprintf("%s: %q: %v; give it another name", e.Path, e.Name, ErrNameTaken)
+}
+
+// Unwrap returns ErrNameTaken.
+func (e *NameTakenError) Unwrap() error { return ErrNameTaken }
+
 // BrokenError is returned for a suite that does not parse: the file is
 // not touched.
 type BrokenError struct {
@@ -180,7 +196,7 @@ func canTake(path string, data []byte, name string) error {
 	}
 	for _, x := range s.Cases {
 		if x.Name == name {
-			return fmt.Errorf("%s: %q: %w; name it with --case-name", path, name, ErrNameTaken)
+			return &NameTakenError{Path: path, Name: name}
 		}
 	}
 	return nil
