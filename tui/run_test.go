@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -48,9 +49,7 @@ func newRunHome(t testing.TB, w, h int) *runHome {
   },
   "SkillFeeds": { "Feeds": [ { "Name": "community", "Url": "https://skills.example.com" } ] }
 }`, srv.Endpoint(wire.OpenAI))
-	if err := os.WriteFile(filepath.Join(base, "config", "netclaw.json"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, filepath.Join(base, "config", "netclaw.json"), cfg)
 	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(tmp, "runs")})
 	if err != nil {
 		t.Fatal(err)

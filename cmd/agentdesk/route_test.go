@@ -548,9 +548,7 @@ func TestRouteSuiteOfflineWithoutNetClawSaysWhyStale(t *testing.T) {
 	srv, env, _ := routeHome(t, wire.OpenAI, "", nil)
 	srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) { return spawnScript("reviewer"), true })
 	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
-	if err := os.WriteFile(filepath.Join(home, "agents", "front.route.yaml"), []byte("samples: 1\ncases:\n  - name: review\n    request: Please review my diff.\n    expect: reviewer\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, filepath.Join(home, "agents", "front.route.yaml"), "samples: 1\ncases:\n  - name: review\n    request: Please review my diff.\n    expect: reviewer\n")
 	withCore := append(append([]string{}, env...), "AGENTDESK_NETCLAW_DIR="+fixtureNetClaw(t))
 	if code, out, errOut := runTrialCmd(t, withCore, "", "route", "--suite", "--record"); code != 0 {
 		t.Fatalf("record: exit %d\n%s\n%s", code, out, errOut)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	_ "github.com/agentdesk/agentdesk/lint/golden"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 
 	"github.com/agentdesk/agentdesk/lint"
 )
@@ -69,9 +70,7 @@ func TestApproveUnknownServer(t *testing.T) {
 	if err := os.MkdirAll(h.ConfigDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(h.ConfigFile(), []byte(`{"McpServers": {"github": {"Command": "/bin/true"}}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, h.ConfigFile(), `{"McpServers": {"github": {"Command": "/bin/true"}}}`)
 	c := &lint.Catalog{Home: h, Config: lint.LoadConfig(h, nil)}
 	s := Parse(filepath.Join(dir, "a.test.yaml"), []byte("cases:\n  - name: one\n    task: t\n    approve: [mcp:github, mcp:gitlab, gitlab__issue]\n"))
 	Check(s, c)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	_ "github.com/agentdesk/agentdesk/lint/golden"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/vocab"
@@ -120,9 +121,7 @@ func TestGenerateDemoCassettes(t *testing.T) {
 		cfg := fmt.Sprintf(`{"Providers": {"demo-model": {"Type": "openai-compatible", "Endpoint": %q}},
  "Models": {"Definitions": {"qwen": {"Provider": "demo-model", "ModelId": "qwen3:30b"}},
  "Roles": {"Main": "qwen", "Compaction": "qwen", "Fallback": "qwen"}}}`, srv.Endpoint(wire.OpenAI))
-		if err := os.WriteFile(h.ConfigFile(), []byte(cfg), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		hometest.WriteFile(t, h.ConfigFile(), cfg)
 		c, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
 		if err != nil {
 			t.Fatal(err)
