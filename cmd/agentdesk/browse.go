@@ -48,7 +48,7 @@ func runDemo(cmd *cobra.Command, g *globals) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(dir, "runs")})
+	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(dir, "runs"), WordError: wordFlags})
 	if err != nil {
 		return exitWith(exitInternal, err)
 	}
@@ -183,7 +183,7 @@ func newRunner(g *globals) (*runner.Runner, error) {
 	if err != nil {
 		return nil, wordFlags(err)
 	}
-	rn, err := runner.New(runner.Options{RunsDir: dir})
+	rn, err := runner.New(runner.Options{RunsDir: dir, WordError: wordFlags})
 	return rn, wordFlags(err)
 }
 

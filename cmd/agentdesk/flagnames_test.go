@@ -25,6 +25,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/eval/keepcase"
 	"github.com/agentdesk/agentdesk/runner/eval/route"
+	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
@@ -56,7 +57,6 @@ var flagNameAllowed = map[string]string{
 	"runner/eval/suite/sample.go --record":                         "not moved yet: a case's message, in reports",
 	"runner/outcome.go --no-tools":                                 "not moved yet: appended to a run's error in its record",
 	"runner/overlay/overlay.go --project":                          "not moved yet: runner's loop_test pins the words",
-	"runner/overlay/overlay.go --runs-dir":                         "not moved yet",
 	"runner/overlay/work.go --project":                             "a shell call's failure, model-visible and recorded in the run",
 	"runner/prepare.go --record":                                   "not moved yet: runner's replay_test pins the words",
 	"runner/sandbox/sandbox.go --no-sandbox":                       "the sandbox's status line and its model-visible refusal, recorded in runs; pinned by runner/sandbox's tests",
@@ -188,6 +188,7 @@ func TestFlagWorded(t *testing.T) {
 		{&lint.AgentsNotFolderError{Path: "/h/agents"}, "the agents path /h/agents is not a folder: pass a folder with --agents, or the file itself to lint"},
 		{preview.ErrPublic, "the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate; use --audience Personal or Team"},
 		{&route.InputError{Err: route.ErrNoCatalog}, "no agents were read: give the NetClaw home with --home"},
+		{&overlay.InsideProjectError{Dir: "/p/tmp", Project: "/p"}, "the overlay folder /p/tmp lies inside the project /p: the trial would change the project; keep the runs folder elsewhere (--runs-dir)"},
 		{&keepcase.NameTakenError{Path: "a.test.yaml", Name: "one"}, `a.test.yaml: "one": a case of that name is in the suite already; name it with --case-name`},
 	} {
 		if got := flagWorded(tt.err); got != tt.want {

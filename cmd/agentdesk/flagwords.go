@@ -12,6 +12,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/eval/keepcase"
 	"github.com/agentdesk/agentdesk/runner/eval/route"
+	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
@@ -75,6 +76,9 @@ var flagWordings = []flagWording{
 	}),
 	wordSentinel(preview.ErrPublic, "the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate; use --audience Personal or Team"),
 	wordSentinel(route.ErrNoCatalog, "no agents were read: give the NetClaw home with --home"),
+	wordType(func(e *overlay.InsideProjectError) string {
+		return e.Message("keep the runs folder elsewhere (--runs-dir)")
+	}),
 	wordType(func(e *keepcase.NameTakenError) string {
 		return fmt.Sprintf("%s: %q: %v; name it with --case-name", e.Path, e.Name, keepcase.ErrNameTaken)
 	}),

@@ -424,7 +424,7 @@ func openRunner(g *globals, runsDir string) (*runner.Runner, error) {
 			return nil, exitWith(exitUsage, err)
 		}
 	}
-	rn, err := runner.New(runner.Options{RunsDir: runsDir})
+	rn, err := runner.New(runner.Options{RunsDir: runsDir, WordError: wordFlags})
 	if err != nil {
 		return nil, exitWith(exitUsage, err)
 	}

@@ -376,7 +376,7 @@ func startTrial(cmd *cobra.Command, g *globals, f runFlags, runsDir string, spec
 	if err := f.sandbox.check(spec.Config); err != nil {
 		return err
 	}
-	rn, err := runner.New(runner.Options{RunsDir: runsDir})
+	rn, err := runner.New(runner.Options{RunsDir: runsDir, WordError: wordFlags})
 	if err != nil {
 		return exitWith(exitUsage, err)
 	}
