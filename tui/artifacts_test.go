@@ -6,9 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/hometest"
@@ -27,19 +24,10 @@ func pastRunsModel(t *testing.T, w, h int) *testModel {
 	if err != nil {
 		t.Fatal(err)
 	}
-	home := lint.NewHome(base, "")
-	m := New(Options{
-		Home:    home,
-		Scanner: lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
-		Environ: []string{"HOME=" + tmp, "PAGER=true"},
-		Now:     func() time.Time { return fixedNow },
-		Runner:  rn,
-	})
-	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	tm := &testModel{t: t, Model: m}
-	tm.send(tea.WindowSizeMsg{Width: w, Height: h})
-	tm.run(m.Init())
-	return tm
+	opts := homeOptions(tmp, lint.NewHome(base, ""))
+	opts.Environ = append(opts.Environ, "PAGER=true")
+	opts.Runner = rn
+	return openModel(t, opts, w, h)
 }
 
 func TestArtifactsScreens(t *testing.T) {

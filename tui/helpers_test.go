@@ -43,21 +43,41 @@ type testModel struct {
 	*Model
 }
 
-// newTestModel opens a browser on base at w×h and runs the first scan.
-func newTestModel(t testing.TB, tmp, base string, w, h int) *testModel {
-	t.Helper()
-	home := lint.NewHome(base, "")
-	m := New(Options{
+// homeOptions are the options of a browser on home, scanned with an
+// empty environment, with HOME=tmp.
+func homeOptions(tmp string, home lint.Home) Options {
+	return Options{
 		Home:    home,
 		Scanner: lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
 		Environ: []string{"HOME=" + tmp},
-		Now:     func() time.Time { return fixedNow },
-	})
+	}
+}
+
+// newModel makes a browser with opts, driven synchronously: the clock is
+// fixedNow unless opts.Now is set, and nothing ticks.
+func newModel(t testing.TB, opts Options) *testModel {
+	t.Helper()
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return fixedNow }
+	}
+	m := New(opts)
 	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	tm := &testModel{t: t, Model: m}
+	return &testModel{t: t, Model: m}
+}
+
+// openModel is newModel at w×h with its Init run (the first scan).
+func openModel(t testing.TB, opts Options, w, h int) *testModel {
+	t.Helper()
+	tm := newModel(t, opts)
 	tm.send(tea.WindowSizeMsg{Width: w, Height: h})
-	tm.run(m.Init())
+	tm.run(tm.Init())
 	return tm
+}
+
+// newTestModel opens a browser on base at w×h and runs the first scan.
+func newTestModel(t testing.TB, tmp, base string, w, h int) *testModel {
+	t.Helper()
+	return openModel(t, homeOptions(tmp, lint.NewHome(base, "")), w, h)
 }
 
 // send delivers msg and runs every Cmd that follows, synchronously.

@@ -54,16 +54,11 @@ func newRunHome(t testing.TB, w, h int) *runHome {
 	if err != nil {
 		t.Fatal(err)
 	}
-	home := lint.NewHome(base, "")
-	m := New(Options{
-		Home:    home,
-		Scanner: lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
-		Environ: []string{"HOME=" + tmp},
-		Now:     func() time.Time { return fixedNow },
-		Runner:  rn,
-	})
-	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	rh := &runHome{testModel: &testModel{t: t, Model: m}, srv: srv, tmp: tmp, base: base}
+	opts := homeOptions(tmp, lint.NewHome(base, ""))
+	opts.Runner = rn
+	tm := newModel(t, opts)
+	m := tm.Model
+	rh := &runHome{testModel: tm, srv: srv, tmp: tmp, base: base}
 	m.runs.eventWait = func(r *runner.Run, i int) tea.Cmd {
 		rh.waiting = append(rh.waiting, pendingWait{r, i})
 		return nil
