@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
 	"github.com/agentdesk/agentdesk/tui/demo"
@@ -136,6 +137,9 @@ func (p *testsPane) need(int) tea.Cmd {
 			return msg
 		}
 		suitefile.Check(s, cat)
+		// A case's approve: meets its audience, else the suite's, else
+		// the browser's.
+		suitefile.CheckApproveAudience(s, approve.NewAudienceCheck(cat.Config).Audit, nc.Audience.String())
 		msg.suite, msg.file = s, s.Path
 		msg.recs = suite.Recordings(s, suite.Options{Runner: rn, Catalog: cat, NetClaw: nc})
 		return msg

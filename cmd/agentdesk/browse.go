@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/approve"
@@ -106,7 +109,14 @@ func browserApprove(g *globals, h lint.Home) ([]approve.Pattern, error) {
 	if err != nil || len(approved) == 0 {
 		return approved, err
 	}
-	if err := checkApproveServers(approved, lint.LoadConfig(h, g.environ), ""); err != nil {
+	// The server must be one configured; and some audience the browser's
+	// runs (r: --audience) or its suites' cases (T) run as must be able to
+	// use each pattern.
+	cfg := lint.LoadConfig(h, g.environ)
+	if err := checkApproveServers(approved, cfg, ""); err != nil {
+		return nil, err
+	}
+	if err := checkApproveAudiences(approved, cfg, browserAudiences(h, preview.Audience(g.browserAudience))); err != nil {
 		return nil, err
 	}
 	return approved, nil
@@ -166,6 +176,25 @@ func runProgram(cmd *cobra.Command, g *globals, m tea.Model) error {
 		return exitWith(exitInternal, fmt.Errorf("the browser stopped: %w", err))
 	}
 	return nil
+}
+
+// browserAudiences lists the audiences the browser's trials run as: runs
+// as --audience (run), and each case of the test suites in the agents
+// folder as its own audience, else its suite's, else --audience, each
+// once.
+func browserAudiences(h lint.Home, run preview.Audience) []preview.Audience {
+	out := []preview.Audience{run}
+	files, _ := suitefile.Find(h.Agents, suitefile.TestSuffix)
+	for _, p := range files {
+		s := suitefile.Load(p)
+		for _, cs := range s.Cases {
+			a, err := preview.ParseAudience(cmp.Or(cs.Audience, s.Audience, run.String()))
+			if err == nil && !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }
 
 // wordedScanner is the browser's scanner, its errors worded with flags.

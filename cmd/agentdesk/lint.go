@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/report"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
+	"github.com/agentdesk/agentdesk/runner/approve"
 )
 
 // lintFlags holds the flags of agentdesk lint.
@@ -96,7 +97,17 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 	if err != nil {
 		return err
 	}
-	suitefile.AddTo(c, check, suites)
+	// approve: items are checked against the audience a suite or case
+	// names, under the home's configuration (none: the runtime's defaults).
+	var audit suitefile.ApproveAudit
+	if len(suites) > 0 {
+		var cfg *lint.Config
+		if check != nil {
+			cfg = check.Config
+		}
+		audit = approve.NewAudienceCheck(cfg).Audit
+	}
+	suitefile.AddTo(c, check, suites, audit)
 
 	ropts := report.Options{Version: programVersion()}
 	if err := writeReport(g.stdout, f.format, c, ropts, g.Color(g.stdout)); err != nil {
