@@ -137,33 +137,42 @@ func (r *cfgReader) space() error {
 		case ' ', '\t', '\n', '\r':
 			r.i++
 		case '/':
-			if r.i+1 >= len(r.text) {
-				return nil
+			if ok, err := r.comment(); !ok || err != nil {
+				return err
 			}
-			start := r.i
-			switch r.text[r.i+1] {
-			case '/':
-				end := strings.IndexAny(r.text[start:], "\r\n")
-				if end < 0 {
-					r.i = len(r.text)
-				} else {
-					r.i = start + end
-				}
-			case '*':
-				end := strings.Index(r.text[start+2:], "*/")
-				if end < 0 {
-					return r.fail(start, "a /* comment is never closed")
-				}
-				r.i = start + 2 + end + 2
-			default:
-				return nil
-			}
-			r.skip(start, r.i)
 		default:
 			return nil
 		}
 	}
 	return nil
+}
+
+// comment skips the // or /* comment at r.i, a '/', and says whether
+// there was one (a '/' at the end or before anything else is none).
+func (r *cfgReader) comment() (bool, error) {
+	if r.i+1 >= len(r.text) {
+		return false, nil
+	}
+	start := r.i
+	switch r.text[r.i+1] {
+	case '/':
+		end := strings.IndexAny(r.text[start:], "\r\n")
+		if end < 0 {
+			r.i = len(r.text)
+		} else {
+			r.i = start + end
+		}
+	case '*':
+		end := strings.Index(r.text[start+2:], "*/")
+		if end < 0 {
+			return false, r.fail(start, "a /* comment is never closed")
+		}
+		r.i = start + 2 + end + 2
+	default:
+		return false, nil
+	}
+	r.skip(start, r.i)
+	return true, nil
 }
 
 func (r *cfgReader) value() (*cfgNode, error) {
@@ -185,21 +194,34 @@ func (r *cfgReader) value() (*cfgNode, error) {
 	case c == '-' || ('0' <= c && c <= '9'):
 		return r.number()
 	case c == 't' || c == 'f' || c == 'n':
-		for _, lit := range [...]struct {
-			word string
-			kind cfgKind
-		}{{"true", cfgBool}, {"false", cfgBool}, {"null", cfgNull}} {
-			if strings.HasPrefix(r.text[r.i:], lit.word) && !r.wordAt(r.i+len(lit.word)) {
-				r.i += len(lit.word)
-				text := lit.word
-				if lit.kind == cfgNull {
-					text = ""
-				}
-				return &cfgNode{kind: lit.kind, text: text, off: start}, nil
-			}
+		if n := r.literal(); n != nil {
+			return n, nil
 		}
 	}
 	return nil, r.fail(start, "unexpected %s: expected a value (a \"string\", a number, true, false, null, {an object} or [an array])", r.what(start))
+}
+
+// cfgLiterals are the words JSON takes as values.
+var cfgLiterals = [...]struct {
+	word string
+	kind cfgKind
+}{{"true", cfgBool}, {"false", cfgBool}, {"null", cfgNull}}
+
+// literal reads true, false or null at r.i (null's text is ""), or
+// returns nil, reading nothing, when none is there as a whole word.
+func (r *cfgReader) literal() *cfgNode {
+	start := r.i
+	for _, lit := range cfgLiterals {
+		if strings.HasPrefix(r.text[r.i:], lit.word) && !r.wordAt(r.i+len(lit.word)) {
+			r.i += len(lit.word)
+			text := lit.word
+			if lit.kind == cfgNull {
+				text = ""
+			}
+			return &cfgNode{kind: lit.kind, text: text, off: start}
+		}
+	}
+	return nil
 }
 
 // wordAt reports whether a letter, digit or underscore is at off, so that
@@ -237,39 +259,48 @@ func (r *cfgReader) object() (*cfgNode, error) {
 		return n, nil
 	}
 	for {
-		if r.i >= len(r.text) {
-			return nil, r.unclosed(n.off, "object")
-		}
-		if r.text[r.i] != '"' {
-			return nil, r.fail(r.i, "expected a property name in double quotes, found %s", r.what(r.i))
-		}
-		nameOff := r.i
-		name, err := r.str()
+		m, err := r.member(n)
 		if err != nil {
 			return nil, err
 		}
-		if err := r.space(); err != nil {
-			return nil, err
-		}
-		if r.i >= len(r.text) {
-			return nil, r.unclosed(n.off, "object")
-		}
-		if r.text[r.i] != ':' {
-			return nil, r.fail(r.i, "expected ':' after the property name %s, found %s", cfgShowKey(name), r.what(r.i))
-		}
-		r.i++
-		if err := r.space(); err != nil {
-			return nil, err
-		}
-		v, err := r.value()
-		if err != nil {
-			return nil, err
-		}
-		n.members = append(n.members, cfgMember{name: name, off: nameOff, value: v})
-		if done, err := r.next(n, '}', name); err != nil || done {
+		n.members = append(n.members, m)
+		if done, err := r.next(n, '}', m.name); err != nil || done {
 			return n, err
 		}
 	}
+}
+
+// member reads one "name": value member of the object n at r.i.
+func (r *cfgReader) member(n *cfgNode) (cfgMember, error) {
+	if r.i >= len(r.text) {
+		return cfgMember{}, r.unclosed(n.off, "object")
+	}
+	if r.text[r.i] != '"' {
+		return cfgMember{}, r.fail(r.i, "expected a property name in double quotes, found %s", r.what(r.i))
+	}
+	nameOff := r.i
+	name, err := r.str()
+	if err != nil {
+		return cfgMember{}, err
+	}
+	if err := r.space(); err != nil {
+		return cfgMember{}, err
+	}
+	if r.i >= len(r.text) {
+		return cfgMember{}, r.unclosed(n.off, "object")
+	}
+	if r.text[r.i] != ':' {
+		return cfgMember{}, r.fail(r.i, "expected ':' after the property name %s, found %s", cfgShowKey(name), r.what(r.i))
+	}
+	r.i++
+	if err := r.space(); err != nil {
+		return cfgMember{}, err
+	}
+	v, err := r.value()
+	if err != nil {
+		return cfgMember{}, err
+	}
+	return cfgMember{name: name, off: nameOff, value: v}, nil
 }
 
 func (r *cfgReader) array() (*cfgNode, error) {
@@ -382,43 +413,60 @@ func (r *cfgReader) str() (string, error) {
 		if i+1 >= len(r.text) {
 			break
 		}
-		switch e := r.text[i+1]; e {
-		case '"', '\\', '/':
-			b.WriteByte(e)
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
-			c1, ok := cfgHex4(r.text, i+2)
-			if !ok {
-				return "", r.fail(i, "invalid \\u escape inside a string: expected four hexadecimal digits")
-			}
-			i += 6
-			if utf16.IsSurrogate(c1) {
-				if c2, ok := cfgHex4(r.text, i+2); ok && i+1 < len(r.text) && r.text[i] == '\\' && r.text[i+1] == 'u' {
-					if d := utf16.DecodeRune(c1, c2); d != utf8.RuneError {
-						b.WriteRune(d)
-						i += 6
-						continue
-					}
-				}
-				c1 = utf8.RuneError
-			}
-			b.WriteRune(c1)
-			continue
-		default:
-			return "", r.fail(i, "invalid escape %s inside a string", strconv.Quote(r.text[i:i+2]))
+		var err error
+		if i, err = r.escape(&b, i); err != nil {
+			return "", err
 		}
-		i += 2
 	}
 	return "", r.fail(start, "a string is never closed")
+}
+
+// escape writes to b what the escape at r.text[i] (a backslash with a byte
+// after it) stands for, and returns the offset after it. A \u escape of
+// half a surrogate pair joins the \u escape of the other half right after
+// it; a lone half is U+FFFD.
+func (r *cfgReader) escape(b *strings.Builder, i int) (int, error) {
+	switch e := r.text[i+1]; e {
+	case '"', '\\', '/':
+		b.WriteByte(e)
+	case 'b':
+		b.WriteByte('\b')
+	case 'f':
+		b.WriteByte('\f')
+	case 'n':
+		b.WriteByte('\n')
+	case 'r':
+		b.WriteByte('\r')
+	case 't':
+		b.WriteByte('\t')
+	case 'u':
+		return r.unicodeEscape(b, i)
+	default:
+		return 0, r.fail(i, "invalid escape %s inside a string", strconv.Quote(r.text[i:i+2]))
+	}
+	return i + 2, nil
+}
+
+// unicodeEscape writes to b the rune of the \u escape at r.text[i] (with
+// the low half after it, for a high surrogate), and returns the offset
+// after what it read.
+func (r *cfgReader) unicodeEscape(b *strings.Builder, i int) (int, error) {
+	c1, ok := cfgHex4(r.text, i+2)
+	if !ok {
+		return 0, r.fail(i, "invalid \\u escape inside a string: expected four hexadecimal digits")
+	}
+	i += 6
+	if utf16.IsSurrogate(c1) {
+		if c2, ok := cfgHex4(r.text, i+2); ok && i+1 < len(r.text) && r.text[i] == '\\' && r.text[i+1] == 'u' {
+			if d := utf16.DecodeRune(c1, c2); d != utf8.RuneError {
+				b.WriteRune(d)
+				return i + 6, nil
+			}
+		}
+		c1 = utf8.RuneError
+	}
+	b.WriteRune(c1)
+	return i, nil
 }
 
 // cfgHex4 reads four hexadecimal digits at text[i:].
@@ -446,46 +494,49 @@ func cfgHex4(text string, i int) (rune, bool) {
 // number reads a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func (r *cfgReader) number() (*cfgNode, error) {
 	start := r.i
-	i := start
-	digits := func() int {
-		n := 0
-		for i < len(r.text) && '0' <= r.text[i] && r.text[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	bad := func() (*cfgNode, error) {
+	i, ok := cfgNumberEnd(r.text, start)
+	if !ok || r.wordAt(i) || (i < len(r.text) && r.text[i] == '.') {
 		return nil, r.fail(start, "invalid number: JSON numbers look like 12, -3, 0.5 or 1e3 (no leading zeros, + signs, hex, NaN or a trailing '.')")
-	}
-	if r.text[i] == '-' {
-		i++
-	}
-	if i < len(r.text) && r.text[i] == '0' {
-		i++
-	} else if digits() == 0 {
-		return bad()
-	}
-	if i < len(r.text) && r.text[i] == '.' {
-		i++
-		if digits() == 0 {
-			return bad()
-		}
-	}
-	if i < len(r.text) && (r.text[i] == 'e' || r.text[i] == 'E') {
-		i++
-		if i < len(r.text) && (r.text[i] == '+' || r.text[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return bad()
-		}
-	}
-	if r.wordAt(i) || (i < len(r.text) && r.text[i] == '.') {
-		return bad()
 	}
 	r.i = i
 	return &cfgNode{kind: cfgNumber, text: r.text[start:i], off: start}, nil
+}
+
+// cfgNumberEnd returns where the JSON number at text[i:] ends: a sign,
+// the integer part, a fraction and an exponent. ok is false when a part
+// lacks its digits.
+func cfgNumberEnd(text string, i int) (end int, ok bool) {
+	if text[i] == '-' {
+		i++
+	}
+	if i < len(text) && text[i] == '0' {
+		i++
+	} else if i, ok = cfgDigits(text, i); !ok {
+		return i, false
+	}
+	if i < len(text) && text[i] == '.' {
+		if i, ok = cfgDigits(text, i+1); !ok {
+			return i, false
+		}
+	}
+	if i < len(text) && (text[i] == 'e' || text[i] == 'E') {
+		i++
+		if i < len(text) && (text[i] == '+' || text[i] == '-') {
+			i++
+		}
+		return cfgDigits(text, i)
+	}
+	return i, true
+}
+
+// cfgDigits returns where the decimal digits at text[i:] end; ok is false
+// when there are none.
+func cfgDigits(text string, i int) (end int, ok bool) {
+	end = i
+	for end < len(text) && '0' <= text[end] && text[end] <= '9' {
+		end++
+	}
+	return end, end > i
 }
 
 // cfgShowKey returns a key or name for a message: as written when it is

@@ -244,61 +244,77 @@ func (st *cfgStore) addFile(path string, data []byte) []Diagnostic {
 			Hint:    `wrap the settings in { }, e.g. {"SubAgents": {"Enabled": true}}`,
 		}}
 	}
-	var diags []Diagnostic
-	dups := 0
 	// The walk meets names and values in text order, so one tracker gives
 	// every position in a single pass over the text.
-	at := cfgPosTracker{text: text, pos: Pos{Line: 1, Column: 1}}
-	// seen holds, per lowercased key this file set, where the name that set
-	// it is: .NET refuses a second value for a key (any case).
-	seen := map[string]Pos{}
-	var walk func(n *cfgNode, key string, keyPos Pos)
-	walk = func(n *cfgNode, key string, keyPos Pos) {
-		switch n.kind {
-		case cfgObject, cfgArray:
-			if len(n.members) == 0 {
-				// An empty object or array sets its key to null, with no
-				// duplicate check, as .NET's parser does.
-				if key != "" {
-					seen[strings.ToLower(key)] = keyPos
-					st.set(key, "", path, at.at(n.off), "")
-				}
-				return
-			}
-			if n.kind == cfgArray && key != "" {
-				st.lists[strings.ToLower(key)] = &cfgEntry{key: key, file: path, pos: at.at(n.off)}
-			}
-			for _, m := range n.members {
-				k := m.name
-				if key != "" {
-					k = key + ":" + m.name
-				}
-				walk(m.value, k, at.at(m.off))
-			}
-			return
-		}
-		lower := strings.ToLower(key)
-		if first, ok := seen[lower]; ok {
-			dups++
-			if dups <= cfgMaxDuplicates {
-				diags = append(diags, Diagnostic{
-					Path: path, Pos: keyPos, Rule: RuleConfig, Severity: Error,
-					Message: fmt.Sprintf("duplicate key %s (keys ignore case; first set at line %d, column %d): NetClaw refuses to start", cfgShowKey(key), first.Line, first.Column),
-					Hint:    "keep one of the two; agentdesk uses the later value",
-				})
-			}
-		}
-		seen[lower] = keyPos
-		st.set(key, n.text, path, at.at(n.off), "")
-	}
-	walk(root, "", Pos{})
-	if dups > cfgMaxDuplicates {
-		diags = append(diags, Diagnostic{
+	w := &cfgFileWalk{st: st, path: path, at: cfgPosTracker{text: text, pos: Pos{Line: 1, Column: 1}}, seen: map[string]Pos{}}
+	w.walk(root, "", Pos{})
+	if w.dups > cfgMaxDuplicates {
+		w.diags = append(w.diags, Diagnostic{
 			Path: path, Rule: RuleConfig, Severity: Error,
-			Message: fmt.Sprintf("%d more duplicate keys in %s", dups-cfgMaxDuplicates, name),
+			Message: fmt.Sprintf("%d more duplicate keys in %s", w.dups-cfgMaxDuplicates, name),
 		})
 	}
-	return diags
+	return w.diags
+}
+
+// cfgFileWalk merges the keys of one parsed file into st, in text order,
+// and gathers its duplicate-key findings.
+type cfgFileWalk struct {
+	st   *cfgStore
+	path string
+	at   cfgPosTracker
+	// seen holds, per lowercased key this file set, where the name that
+	// set it is: .NET refuses a second value for a key (any case).
+	seen  map[string]Pos
+	diags []Diagnostic
+	dups  int
+}
+
+// walk merges node n, the value of key (a colon path, "" at the top
+// level) whose name is at keyPos: an object's or array's members under
+// their paths, anything else as the key's value.
+func (w *cfgFileWalk) walk(n *cfgNode, key string, keyPos Pos) {
+	if n.kind != cfgObject && n.kind != cfgArray {
+		w.leaf(n, key, keyPos)
+		return
+	}
+	if len(n.members) == 0 {
+		// An empty object or array sets its key to null, with no
+		// duplicate check, as .NET's parser does.
+		if key != "" {
+			w.seen[strings.ToLower(key)] = keyPos
+			w.st.set(key, "", w.path, w.at.at(n.off), "")
+		}
+		return
+	}
+	if n.kind == cfgArray && key != "" {
+		w.st.lists[strings.ToLower(key)] = &cfgEntry{key: key, file: w.path, pos: w.at.at(n.off)}
+	}
+	for _, m := range n.members {
+		k := m.name
+		if key != "" {
+			k = key + ":" + m.name
+		}
+		w.walk(m.value, k, w.at.at(m.off))
+	}
+}
+
+// leaf sets key to the scalar n, and reports the key when this file set
+// it before (the first cfgMaxDuplicates times; the rest are counted).
+func (w *cfgFileWalk) leaf(n *cfgNode, key string, keyPos Pos) {
+	lower := strings.ToLower(key)
+	if first, ok := w.seen[lower]; ok {
+		w.dups++
+		if w.dups <= cfgMaxDuplicates {
+			w.diags = append(w.diags, Diagnostic{
+				Path: w.path, Pos: keyPos, Rule: RuleConfig, Severity: Error,
+				Message: fmt.Sprintf("duplicate key %s (keys ignore case; first set at line %d, column %d): NetClaw refuses to start", cfgShowKey(key), first.Line, first.Column),
+				Hint:    "keep one of the two; agentdesk uses the later value",
+			})
+		}
+	}
+	w.seen[lower] = keyPos
+	w.st.set(key, n.text, w.path, w.at.at(n.off), "")
 }
 
 // cfgPosTracker turns increasing byte offsets of one text into positions,

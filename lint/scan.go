@@ -16,6 +16,18 @@ import (
 	"time"
 )
 
+// AgentsNotFolderError is a scan's answer to an agents path that is a
+// file. The command line words it with the flag that names the folder.
+type AgentsNotFolderError struct {
+	// Path is the agents path.
+	Path string
+}
+
+// Error names the path and what to pass instead.
+func (e *AgentsNotFolderError) Error() string {
+	return "the agents path " + e.Path + " is not a folder: pass a folder, or the file itself to lint"
+}
+
 // ScanOptions configures a scan.
 type ScanOptions struct {
 	// Profile selects the severities (runtime by default).
@@ -344,7 +356,7 @@ func (s *Scanner) listAgents() ([]*listed, error) {
 		return nil, nil
 	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("the agents path %s is not a folder: pass a folder with --agents, or the file itself to lint", s.home.Agents)
+		return nil, &AgentsNotFolderError{Path: s.home.Agents}
 	}
 	out, err := listMarkdown(s.home.Agents, Source{})
 	if err != nil {

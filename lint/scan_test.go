@@ -546,9 +546,7 @@ func TestUnreadableAgentsFolder(t *testing.T) {
 	if err := os.MkdirAll(feeds, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(base, "agents", "a.md"), []byte("---\nname: a\ndescription: d\n---\nBody\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, filepath.Join(base, "agents", "a.md"), "---\nname: a\ndescription: d\n---\nBody\n")
 	if err := os.Symlink("loop", filepath.Join(feeds, "loop")); err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ func SpawnAgent() Tool {
 // able to delegate at all.
 var (
 	// ErrPublic: the Public audience has no layer and no spawn_agent.
-	ErrPublic = errors.New("the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate; use --audience Personal or Team")
+	ErrPublic = errors.New("the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate; use the Personal or Team audience")
 	// ErrNoAgents: the layer lists no user-facing agent.
 	ErrNoAgents = errors.New("the layer lists no user-facing agent")
 )

@@ -76,6 +76,9 @@ type modelCall struct {
 	// timer, and limits fall due between items.
 	virtual bool
 
+	// stream reads the answer; a live call's goroutine feeds it to
+	// items (streamEnded closed when it reached the end of the stream).
+	stream      *callStream
 	items       chan item
 	streamEnded chan struct{}
 	// lastRead is when bytes last arrived, as time since start (-1: not
@@ -136,8 +139,8 @@ func (c *modelCall) request(msgs []wire.Message) (*http.Request, error) {
 }
 
 // send notes the request, makes this call the run's current one under a
-// fresh watchdog, and starts the goroutine that sends req and reads the
-// answer into c.items.
+// fresh watchdog, and, but in a fast replay, starts the goroutine that
+// sends req and reads the answer into c.items.
 func (c *modelCall) send(req *http.Request, nudge string) {
 	r, m := c.r, c.r.model
 	c.wd = NewWatchdog(r.limits, c.start)
@@ -158,30 +161,30 @@ func (c *modelCall) send(req *http.Request, nudge string) {
 	r.note(c.start, entry)
 	r.mu.Unlock()
 
+	c.stream = &callStream{r: r, ctx: c.ctx, req: req}
+	if c.virtual {
+		// A fast replay reads in step with the watchdog (readInStep).
+		c.stream.onRead = c.stream.wireItem
+		return
+	}
 	c.lastRead.Store(-1)
+	c.stream.onRead = func() { c.lastRead.Store(int64(time.Since(c.start))) }
 	c.items = make(chan item, 64)
 	c.streamEnded = make(chan struct{})
-	onRead := func() { c.lastRead.Store(int64(time.Since(c.start))) }
-	if c.virtual {
-		onRead = func() {
-			select {
-			case c.items <- item{at: r.now(), wire: true}:
-			case <-c.ctx.Done():
-			}
-		}
-	}
-	go r.read(c.ctx, req, onRead, c.items, c.streamEnded)
+	go c.stream.feed(c.items, c.streamEnded)
 }
 
 // readEvents takes items until the call is over: the stream ends or
 // fails, the watchdog trips, or the run is cancelled.
 func (c *modelCall) readEvents() {
 	r := c.r
-	if !c.virtual {
-		c.timer = time.NewTimer(time.Hour)
-		defer c.timer.Stop()
-		c.timerC = c.timer.C
+	if c.virtual {
+		c.readInStep()
+		return
 	}
+	c.timer = time.NewTimer(time.Hour)
+	defer c.timer.Stop()
+	c.timerC = c.timer.C
 	c.arm()
 	for over := false; !over; {
 		select {
@@ -200,6 +203,31 @@ func (c *modelCall) readEvents() {
 		}
 		if !over {
 			c.arm()
+		}
+	}
+}
+
+// readInStep is readEvents of a fast replay: it pulls each item from the
+// stream itself, with no timer (limits fall due between items, see due),
+// in the order a reading goroutine would hand them over.
+func (c *modelCall) readInStep() {
+	r := c.r
+	for {
+		if r.ctx.Err() != nil {
+			c.cancelled()
+			return
+		}
+		it, ok := c.stream.next()
+		if !ok {
+			if r.ctx.Err() != nil && !c.stream.ended {
+				// The stream saw the cancellation first.
+				c.cancelled()
+			}
+			c.drained = true
+			return
+		}
+		if c.due(it.at) || c.handle(it) {
+			return
 		}
 	}
 }
@@ -416,10 +444,15 @@ func (c *modelCall) cancelled() {
 func (c *modelCall) finish() *CallEvidence {
 	r, ev := c.r, c.ev
 	c.cancel()
-	for range c.items {
-		// Let the reading goroutine see the cancellation and leave.
+	if c.virtual {
+		c.stream.close()
+		ev.StreamEnded = c.stream.ended
+	} else {
+		for range c.items {
+			// Let the reading goroutine see the cancellation and leave.
+		}
+		ev.StreamEnded = closed(c.streamEnded)
 	}
-	ev.StreamEnded = closed(c.streamEnded)
 	end := r.now()
 	if c.virtual {
 		// The replay may have read ahead: the call ended when the limit
@@ -487,56 +520,6 @@ func mergeUsage(dst *wire.TokenUsage, u wire.TokenUsage) {
 	}
 	if u.ReasoningTokens > 0 {
 		dst.ReasoningTokens = u.ReasoningTokens
-	}
-}
-
-// read sends the request and feeds what comes back to items, closing it
-// when done. onRead is called whenever bytes arrive; ended is closed when
-// the decoder reached the end of the stream.
-func (r *Run) read(ctx context.Context, req *http.Request, onRead func(), items chan<- item, ended chan<- struct{}) {
-	defer close(items)
-	send := func(it item) bool {
-		select {
-		case items <- it:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
-	resp, err := r.client.Do(req)
-	if err != nil {
-		if ctx.Err() == nil {
-			// A failure of the transport's own, not the call ending.
-			send(item{at: r.now(), err: err})
-		}
-		return
-	}
-	defer resp.Body.Close()
-	onRead()
-	if !send(item{at: r.now(), status: resp.StatusCode}) {
-		return
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		send(item{at: r.now(), httpErr: errorMessage(resp)})
-		return
-	}
-	dec := wire.NewDecoder(r.model.Protocol, &activityReader{r: resp.Body, onRead: onRead})
-	for {
-		e, err := dec.Next()
-		at := r.now()
-		if err == io.EOF {
-			close(ended)
-			return
-		}
-		if err != nil {
-			if ctx.Err() == nil {
-				send(item{at: at, err: err})
-			}
-			return
-		}
-		if !send(item{at: at, ev: e, isEvent: true}) {
-			return
-		}
 	}
 }
 

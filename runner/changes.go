@@ -112,26 +112,11 @@ func replayPatch(tape *cassette.Cassette) string {
 func (r *Run) keepChanges(rec *runfolder.Record) error {
 	r.extraFiles = map[string][]byte{}
 	if r.overlay == nil {
-		for _, c := range r.changes { // a replay's, from its cassette
-			rec.Changes = append(rec.Changes, runfolder.ChangeRecord{Path: c.Path, Kind: string(c.Kind)})
-		}
-		if r.patch != "" {
-			r.extraFiles[runfolder.PatchFile] = []byte(r.red.String(r.patch))
-			rec.Files = append(rec.Files, runfolder.PatchFile)
-		}
+		r.keepReplayedChanges(rec)
 		return nil
 	}
 	if ws := r.workspace; ws != nil && ws.Session() != nil {
-		if cs, err := ws.Session().Changes(); err == nil {
-			for _, c := range cs {
-				if c.Kind != overlay.Deleted && !c.Special && !c.NewLink {
-					r.extraFiles[path.Join(SessionDir, c.Path)] = []byte(r.red.String(string(c.New)))
-				}
-			}
-			if len(r.extraFiles) > 0 {
-				rec.Files = append(rec.Files, SessionDir)
-			}
-		}
+		r.keepSessionFiles(rec, ws.Session())
 	}
 	cs := r.changes
 	if len(cs) == 0 {
@@ -144,6 +129,37 @@ func (r *Run) keepChanges(rec *runfolder.Record) error {
 	r.extraFiles[runfolder.PatchFile] = []byte(r.patch)
 	rec.Files = append(rec.Files, runfolder.PatchFile)
 	return nil
+}
+
+// keepReplayedChanges lists a replay's changes (from its cassette) in
+// the record, and queues its redacted changes.patch. The run's lock is
+// held.
+func (r *Run) keepReplayedChanges(rec *runfolder.Record) {
+	for _, c := range r.changes {
+		rec.Changes = append(rec.Changes, runfolder.ChangeRecord{Path: c.Path, Kind: string(c.Kind)})
+	}
+	if r.patch != "" {
+		r.extraFiles[runfolder.PatchFile] = []byte(r.red.String(r.patch))
+		rec.Files = append(rec.Files, runfolder.PatchFile)
+	}
+}
+
+// keepSessionFiles queues, redacted, the files the run's tools left in
+// its session folder (seen through the overlay sess), and lists the
+// folder in the record when there are any. The run's lock is held.
+func (r *Run) keepSessionFiles(rec *runfolder.Record, sess *overlay.Overlay) {
+	cs, err := sess.Changes()
+	if err != nil {
+		return
+	}
+	for _, c := range cs {
+		if c.Kind != overlay.Deleted && !c.Special && !c.NewLink {
+			r.extraFiles[path.Join(SessionDir, c.Path)] = []byte(r.red.String(string(c.New)))
+		}
+	}
+	if len(r.extraFiles) > 0 {
+		rec.Files = append(rec.Files, SessionDir)
+	}
 }
 
 // redactBinary returns changes with the new content of each binary file
@@ -247,38 +263,50 @@ func redactSession(sess string, red *redact.Redactor) {
 		if red.String(d.Name()) != d.Name() {
 			renames = append(renames, p)
 		}
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			if text, err := os.Readlink(p); err == nil && red.String(text) != text {
-				if os.Remove(p) == nil {
-					_ = os.Symlink(red.String(text), p)
-				}
-			}
-		case d.Type().IsRegular():
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return nil
-			}
-			if r := red.String(string(b)); r != string(b) {
-				if fi, err := d.Info(); err == nil {
-					_ = atomicfile.Replace(p, []byte(r), fi.Mode().Perm())
-				}
-			}
-		}
+		redactContent(p, d, red)
 		return nil
 	})
 	// Deepest first: a folder is renamed after what it holds.
 	for i := len(renames) - 1; i >= 0; i-- {
-		p := renames[i]
-		name := red.String(filepath.Base(p))
-		to := filepath.Join(filepath.Dir(p), name)
-		if strings.ContainsRune(name, filepath.Separator) || name == "." || name == ".." {
-			_ = os.RemoveAll(p)
-			continue
+		renameRedacted(renames[i], red)
+	}
+}
+
+// redactContent redacts, in place, the text of the link or the content
+// of the regular file p (d); one that holds no secret is left as it is.
+func redactContent(p string, d fs.DirEntry, red *redact.Redactor) {
+	switch {
+	case d.Type()&fs.ModeSymlink != 0:
+		if text, err := os.Readlink(p); err == nil && red.String(text) != text {
+			if os.Remove(p) == nil {
+				_ = os.Symlink(red.String(text), p)
+			}
 		}
-		if _, err := os.Lstat(to); err == nil || os.Rename(p, to) != nil {
-			_ = os.RemoveAll(p)
+	case d.Type().IsRegular():
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return
 		}
+		if r := red.String(string(b)); r != string(b) {
+			if fi, err := d.Info(); err == nil {
+				_ = atomicfile.Replace(p, []byte(r), fi.Mode().Perm())
+			}
+		}
+	}
+}
+
+// renameRedacted gives p, whose name holds a secret, its redacted name;
+// it removes p when that name is taken or is no name (a separator, "."
+// or "..").
+func renameRedacted(p string, red *redact.Redactor) {
+	name := red.String(filepath.Base(p))
+	to := filepath.Join(filepath.Dir(p), name)
+	if strings.ContainsRune(name, filepath.Separator) || name == "." || name == ".." {
+		_ = os.RemoveAll(p)
+		return
+	}
+	if _, err := os.Lstat(to); err == nil || os.Rename(p, to) != nil {
+		_ = os.RemoveAll(p)
 	}
 }
 

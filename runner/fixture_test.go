@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,10 +12,10 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -24,17 +23,14 @@ import (
 // nothing else.
 const plantedKey = "planted-secret-0123456789"
 
-var protocols = []wire.Protocol{wire.OpenAI, wire.Anthropic, wire.Ollama}
-
-var providerTypes = map[wire.Protocol]string{wire.OpenAI: "openai-compatible", wire.Anthropic: "anthropic", wire.Ollama: "ollama"}
-
 // generous are limits no well-behaved test stream comes near; each case
 // lowers the one it means to break, in milliseconds.
 var generous = Limits{Prefill: 10 * time.Second, InterDelta: 10 * time.Second, NoProgress: 10 * time.Second}
 
-// fixture is a temp NETCLAW_HOME whose netclaw.json points at a modeltest
-// server speaking one protocol, with an agent "tester", scanned by lint.
+// fixture is a trial home (runner/trialtest) whose model server speaks
+// one protocol, with an agent "tester", scanned by lint, and a Runner.
 type fixture struct {
+	h      *trialtest.Home
 	srv    *modeltest.Server
 	proto  wire.Protocol
 	home   lint.Home
@@ -42,30 +38,20 @@ type fixture struct {
 	runner *Runner
 }
 
+const testerMD = "---\nname: tester\ndescription: Tries things\n---\nYou are a tester.\n"
+
 func newFixture(t testing.TB, p wire.Protocol) *fixture {
 	t.Helper()
-	srv := modeltest.NewServer()
-	t.Cleanup(srv.Close)
-	base := t.TempDir()
-	h := lint.NewHome(base, "")
-	hometest.WriteFile(t, filepath.Join(h.Agents, "tester.md"), "---\nname: tester\ndescription: Tries things\n---\nYou are a tester.\n")
-	hometest.WriteFile(t, h.ConfigFile(), fmt.Sprintf(`{
-  "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
-  "Providers": {"mock": {"Type": %q, "Endpoint": %q}}
-}`, providerTypes[p], srv.Endpoint(p)))
-	hometest.WriteFile(t, h.SecretsFile(), fmt.Sprintf(`{"Providers": {"mock": {"ApiKey": %q}}}`, plantedKey))
-	cat, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := trialtest.New(t, trialtest.Model{Protocol: p, Key: plantedKey}, map[string]string{"agents/tester.md": testerMD})
+	cat := h.Scan(t)
 	if cat.Agent("tester") == nil {
 		t.Fatalf("the tester agent did not load: %v", cat.Diagnostics())
 	}
-	rn, err := New(Options{RunsDir: filepath.Join(base, "runs")})
+	rn, err := New(Options{RunsDir: filepath.Join(h.Base, "runs")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{srv: srv, proto: p, home: h, cat: cat, runner: rn}
+	return &fixture{h: h, srv: h.Server, proto: p, home: h.Home, cat: cat, runner: rn}
 }
 
 // spec runs the tester for a Personal session without a NetClaw install.

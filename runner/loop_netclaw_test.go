@@ -12,6 +12,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/tools"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -42,7 +43,7 @@ func lastUser(r modeltest.Request) string {
 }
 
 func TestCycleGuardStopsAModelThatRepeatsACallForever(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, p)
@@ -155,7 +156,7 @@ func TestEmptyRepliesAreNudgedThenFail(t *testing.T) {
 		{"thinking only", script(modeltest.Thinking("hmm, let me think"), modeltest.Stop()), ThinkingOnlyNudge, "only thinking"},
 	}
 	for _, tt := range tests {
-		for _, p := range protocols {
+		for _, p := range trialtest.Protocols {
 			t.Run(tt.name+"/"+p.String(), func(t *testing.T) {
 				t.Parallel()
 				f := newFixture(t, p)
@@ -259,7 +260,7 @@ func TestToolCallMarkup(t *testing.T) {
 		}
 	})
 	t.Run("outside it gets one repair nudge, then fails", func(t *testing.T) {
-		for _, p := range protocols {
+		for _, p := range trialtest.Protocols {
 			t.Run(p.String(), func(t *testing.T) {
 				t.Parallel()
 				f := newFixture(t, p)

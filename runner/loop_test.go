@@ -13,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -62,7 +63,7 @@ func lastTool(r modeltest.Request) wire.Message {
 }
 
 func TestToolRoundTripOnEveryProtocol(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, p)

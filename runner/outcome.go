@@ -102,53 +102,72 @@ func (v Verdict) State() string {
 // evidence, and when they are all the reply holds, the run ends
 // empty_final_response.
 func Classify(ev *CallEvidence) Verdict {
-	fail := func(reason, format string, args ...any) Verdict {
-		return Verdict{Outcome: vocab.Failed, Reason: reason, Message: fmt.Sprintf(format, args...)}
-	}
 	switch {
 	case ev.Cancelled:
-		return fail(vocab.ReasonCancelledByParent, "the run was cancelled by its parent")
+		return failVerdict(vocab.ReasonCancelledByParent, "the run was cancelled by its parent")
 	case ev.Trip != nil:
-		return fail(ev.Trip.Reason, "%s", ev.Trip.Message())
+		return failVerdict(ev.Trip.Reason, "%s", ev.Trip.Message())
 	case ev.StreamError != nil:
-		return fail(vocab.ReasonLLMCallFailed, "the provider reported an error in the stream: %s", ev.StreamError.Error())
+		return failVerdict(vocab.ReasonLLMCallFailed, "the provider reported an error in the stream: %s", ev.StreamError.Error())
 	case ev.HTTPStatus != 0 && (ev.HTTPStatus < 200 || ev.HTTPStatus > 299):
 		msg := ev.HTTPError
 		if msg == "" {
 			msg = "no message"
 		}
-		return fail(vocab.ReasonLLMCallFailed, "%s answered HTTP %d: %s%s", ev.Endpoint, ev.HTTPStatus, msg, statusHint(ev.HTTPStatus, ev.Provider, msg))
+		return failVerdict(vocab.ReasonLLMCallFailed, "%s answered HTTP %d: %s%s", ev.Endpoint, ev.HTTPStatus, msg, statusHint(ev.HTTPStatus, ev.Provider, msg))
 	case ev.Err != nil:
-		return fail(vocab.ReasonLLMCallFailed, "%s", describeCallError(ev.Endpoint, ev.Provider, ev.Err))
+		return failVerdict(vocab.ReasonLLMCallFailed, "%s", describeCallError(ev.Endpoint, ev.Provider, ev.Err))
 	case !ev.Finished:
-		return fail(vocab.ReasonLLMCallFailed, "the stream from %s ended without a finish reason: the reply may be cut short, so it is not a result", ev.Endpoint)
+		return failVerdict(vocab.ReasonLLMCallFailed, "the stream from %s ended without a finish reason: the reply may be cut short, so it is not a result", ev.Endpoint)
 	}
-	for _, tc := range ev.ToolCalls {
-		if !tc.Complete {
-			v := fail(vocab.ReasonOutputTruncated, "the reply stopped at the output limit: tool call %s has arguments that are not complete JSON (finish %q)", tc.Name, ev.Finish)
-			v.Truncated = true
-			return v
-		}
-	}
-	if truncatingFinishes[ev.Finish] && len(ev.ToolCalls) == 0 {
-		v := fail(vocab.ReasonOutputTruncated, "the reply stopped at the model's output limit (finish %q)", ev.Finish)
-		v.Truncated = true
+	if v, cut := truncation(ev); cut {
 		return v
 	}
 	if !termsafe.Visible(ev.Text) {
-		if len(ev.ToolCalls) > 0 {
-			names := make([]string, len(ev.ToolCalls))
-			for i, tc := range ev.ToolCalls {
-				names[i] = tc.Name
-			}
-			return fail(vocab.ReasonEmptyFinalResponse, "the reply holds no text, only tool calls (%s), and this trial run offers no tools", strings.Join(names, ", "))
-		}
-		if ev.Thought {
-			return fail(vocab.ReasonEmptyFinalResponse, "the reply holds only thinking, no text (finish %q)", ev.Finish)
-		}
-		return fail(vocab.ReasonEmptyFinalResponse, "the reply holds no text (finish %q)", ev.Finish)
+		return emptyReply(ev)
 	}
 	return Verdict{Outcome: vocab.Completed}
+}
+
+// failVerdict is a Failed verdict for reason, its message formatted.
+func failVerdict(reason, format string, args ...any) Verdict {
+	return Verdict{Outcome: vocab.Failed, Reason: reason, Message: fmt.Sprintf(format, args...)}
+}
+
+// truncation is the verdict on a finished reply cut at the output limit:
+// a tool call whose arguments are not complete JSON, or a truncating
+// finish with no tool call. cut is false for a reply that was not cut.
+func truncation(ev *CallEvidence) (v Verdict, cut bool) {
+	for _, tc := range ev.ToolCalls {
+		if !tc.Complete {
+			v := failVerdict(vocab.ReasonOutputTruncated, "the reply stopped at the output limit: tool call %s has arguments that are not complete JSON (finish %q)", tc.Name, ev.Finish)
+			v.Truncated = true
+			return v, true
+		}
+	}
+	if truncatingFinishes[ev.Finish] && len(ev.ToolCalls) == 0 {
+		v := failVerdict(vocab.ReasonOutputTruncated, "the reply stopped at the model's output limit (finish %q)", ev.Finish)
+		v.Truncated = true
+		return v, true
+	}
+	return Verdict{}, false
+}
+
+// emptyReply is the verdict on a finished reply with no visible text: it
+// held only tool calls (in a run that offers no tools), only thinking, or
+// nothing.
+func emptyReply(ev *CallEvidence) Verdict {
+	if len(ev.ToolCalls) > 0 {
+		names := make([]string, len(ev.ToolCalls))
+		for i, tc := range ev.ToolCalls {
+			names[i] = tc.Name
+		}
+		return failVerdict(vocab.ReasonEmptyFinalResponse, "the reply holds no text, only tool calls (%s), and this trial run offers no tools", strings.Join(names, ", "))
+	}
+	if ev.Thought {
+		return failVerdict(vocab.ReasonEmptyFinalResponse, "the reply holds only thinking, no text (finish %q)", ev.Finish)
+	}
+	return failVerdict(vocab.ReasonEmptyFinalResponse, "the reply holds no text (finish %q)", ev.Finish)
 }
 
 // NoToolsHint is the hint after the message of a model that refuses a

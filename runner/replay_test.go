@@ -16,6 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -287,7 +288,7 @@ func (l Limits) shortest() time.Duration {
 
 func TestReplayReproducesTheRun(t *testing.T) {
 	for _, sc := range scenarios {
-		for _, p := range protocols {
+		for _, p := range trialtest.Protocols {
 			t.Run(sc.name+"/"+p.String(), func(t *testing.T) {
 				t.Parallel()
 				f := newFixture(t, p)
@@ -400,7 +401,7 @@ func TestReplayOfAShorterCassette(t *testing.T) {
 }
 
 func TestRecordedCassetteIsRedacted(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, p)

@@ -9,12 +9,14 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 )
 
 // An unreadable deployment playbook fails the spawn before anything is
 // sent, as at the runtime.
 func TestRequestPlaybookUnreadable(t *testing.T) {
-	f := newFixture(t, protocols[0])
+	f := newFixture(t, trialtest.Protocols[0])
 	if err := os.MkdirAll(filepath.Join(f.home.Base, "identity"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -15,13 +15,14 @@ import (
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 )
 
 // The request a trial sends is the one NetClaw's runtime composes: on the
 // wire, over every protocol, the system prompt is the parts in order and
 // the first message carries the working context and the [session] block.
 func TestRequestOnTheWire(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			f := newFixture(t, p)
 			hometest.WriteFile(t, filepath.Join(f.home.Base, "identity", "AGENTS.md"), "Review every email. Skills in {{SKILLS_DIR}}.\n")
@@ -192,7 +193,7 @@ func jsonHasString(t *testing.T, body []byte, want string) bool {
 // Without a NetClaw install the run goes ahead, and run.json and result.md
 // say the operating rules were missing.
 func TestRequestWithoutCore(t *testing.T) {
-	f := newFixture(t, protocols[0])
+	f := newFixture(t, trialtest.Protocols[0])
 	f.srv.Enqueue(modeltest.Reply("done"))
 	s := f.spec("Go.", Limits{})
 	s.NetClaw.CoreMissing = "no NetClaw install in ~/.netclaw/bin or on PATH"
@@ -228,7 +229,7 @@ func TestRequestWithoutCore(t *testing.T) {
 // set_working_directory line) and no tools go on the wire; run.json's
 // parts say so.
 func TestRequestWithoutTools(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			f := newFixture(t, p)
 			f.srv.Enqueue(modeltest.Reply("done"))

@@ -102,20 +102,9 @@ func resolveModel(cfg *lint.Config, role string) (runfolder.Model, error) {
 		candidates = append(candidates, "Main")
 	}
 	for _, cand := range candidates {
-		if name, ok := cfg.Role(cand); ok && strings.TrimSpace(name) != "" {
-			d, ok := cfg.Definition(name)
-			if !ok {
-				return runfolder.Model{}, fmt.Errorf("%s: Models.Roles.%s names model definition %q, which Models.Definitions does not have: fix netclaw.json",
-					configAt(cfg, "Models:Roles:"+cand), cand, name)
-			}
-			def, found = d, true
-			m.Definition = name
-			m.Via = "Models.Roles." + cand
-			defKey = "Models:Definitions:" + name
-		} else if d, ok := legacyModel(cfg, cand); ok {
-			def, found = d, true
-			m.Via = "Models." + cand + " (older shape)"
-			defKey = "Models:" + cand
+		def, defKey, found, err = roleDefinition(cfg, cand, &m)
+		if err != nil {
+			return runfolder.Model{}, err
 		}
 		if found {
 			if cand != role {
@@ -125,6 +114,29 @@ func resolveModel(cfg *lint.Config, role string) (runfolder.Model, error) {
 		}
 	}
 	return modelOf(cfg, m, def, defKey, found)
+}
+
+// roleDefinition looks up the model definition the configuration gives
+// the role cand: the one Models.Roles names, else the older shape's
+// Models.<role>; defKey is its configuration key. It sets m's
+// Definition and Via. A role that names a missing definition is an
+// error.
+func roleDefinition(cfg *lint.Config, cand string, m *runfolder.Model) (def lint.ModelDefinition, defKey string, found bool, err error) {
+	if name, ok := cfg.Role(cand); ok && strings.TrimSpace(name) != "" {
+		d, ok := cfg.Definition(name)
+		if !ok {
+			return def, "", false, fmt.Errorf("%s: Models.Roles.%s names model definition %q, which Models.Definitions does not have: fix netclaw.json",
+				configAt(cfg, "Models:Roles:"+cand), cand, name)
+		}
+		m.Definition = name
+		m.Via = "Models.Roles." + cand
+		return d, "Models:Definitions:" + name, true, nil
+	}
+	if d, ok := legacyModel(cfg, cand); ok {
+		m.Via = "Models." + cand + " (older shape)"
+		return d, "Models:" + cand, true, nil
+	}
+	return def, "", false, nil
 }
 
 // ResolveDefinition resolves the Models.Definitions entry called name (in
@@ -159,21 +171,7 @@ func modelOf(cfg *lint.Config, m runfolder.Model, def lint.ModelDefinition, defK
 	role := m.Role
 	var err error
 	if !found {
-		m.Via = ViaBuiltInDefault
-		m.Provider, m.Type, m.Endpoint, m.ModelID = DefaultProviderName, "ollama", DefaultEndpoint, DefaultModelID
-		if p, ok := cfg.Provider(DefaultProviderName); ok {
-			m.Type, m.APIKey = providerType(p), p.APIKey
-			if p.Endpoint != "" {
-				m.Endpoint = p.Endpoint
-			}
-		}
-		m.Protocol = wire.Ollama
-		if m.Type != "ollama" {
-			if m.Protocol, err = wire.ProtocolFor(m.Type); err != nil {
-				return runfolder.Model{}, err
-			}
-		}
-		return m, nil
+		return builtInModel(cfg, m)
 	}
 	m.ModelID = strings.TrimSpace(def.ModelID)
 	if m.ModelID == "" {
@@ -220,6 +218,28 @@ func modelOf(cfg *lint.Config, m runfolder.Model, def lint.ModelDefinition, defK
 		return runfolder.Model{}, fmt.Errorf("%s: provider %s: %w", configAt(cfg, provKey+":Endpoint"), m.Provider, err)
 	}
 	m.APIKey = p.APIKey
+	return m, nil
+}
+
+// builtInModel finishes m as the built-in default model (no model is
+// configured): its provider, endpoint and model, with the endpoint, type
+// and key of a configured provider of the default's name.
+func builtInModel(cfg *lint.Config, m runfolder.Model) (runfolder.Model, error) {
+	m.Via = ViaBuiltInDefault
+	m.Provider, m.Type, m.Endpoint, m.ModelID = DefaultProviderName, "ollama", DefaultEndpoint, DefaultModelID
+	if p, ok := cfg.Provider(DefaultProviderName); ok {
+		m.Type, m.APIKey = providerType(p), p.APIKey
+		if p.Endpoint != "" {
+			m.Endpoint = p.Endpoint
+		}
+	}
+	m.Protocol = wire.Ollama
+	if m.Type != "ollama" {
+		var err error
+		if m.Protocol, err = wire.ProtocolFor(m.Type); err != nil {
+			return runfolder.Model{}, err
+		}
+	}
 	return m, nil
 }
 

@@ -33,6 +33,7 @@ import (
 type Runner struct {
 	dir    string
 	client *http.Client
+	word   func(error) error
 
 	mu   sync.Mutex
 	runs map[string]*Run
@@ -47,6 +48,10 @@ type Options struct {
 	// wraps its Transport; a replay uses a Transport of its own that plays
 	// the cassette.
 	Client *http.Client
+	// WordError words an error Start or Keep returns before anyone shows
+	// it (the command line, the browser, a suite's report): the command
+	// line adds the flag that mends it. nil leaves errors as they are.
+	WordError func(error) error
 }
 
 // ErrNoRunsDir is New's answer to Options without a runs folder. The
@@ -66,7 +71,15 @@ func New(o Options) (*Runner, error) {
 	if c == nil {
 		c = &http.Client{}
 	}
-	return &Runner{dir: dir, client: c, runs: map[string]*Run{}}, nil
+	return &Runner{dir: dir, client: c, word: o.WordError, runs: map[string]*Run{}}, nil
+}
+
+// worded is err as Options.WordError words it.
+func (rn *Runner) worded(err error) error {
+	if err == nil || rn.word == nil {
+		return err
+	}
+	return rn.word(err)
 }
 
 // Dir returns the runs folder.
@@ -235,6 +248,12 @@ func specErrorf(format string, args ...any) error {
 // run: cancelling it cancels the run (cancelled_by_parent), as Run.Cancel
 // does.
 func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
+	r, err := rn.start(ctx, s)
+	return r, rn.worded(err)
+}
+
+// start is Start, its error not yet worded.
+func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
 	p, err := rn.prepare(ctx, s)
 	if err != nil {
 		return nil, err
@@ -492,7 +511,7 @@ func (r *Run) Keep() (string, error) {
 		return r.rec.Dir, r.writeErr
 	}
 	if _, err := runfolder.Create(r.runner.dir, u.rec.RunID); err != nil {
-		return "", err
+		return "", r.runner.worded(err)
 	}
 	countPrompt(u.rec.Prompt, r.request)
 	if err := runfolder.Write(&u.rec, u.transcript, u.tape, u.extra); err != nil {

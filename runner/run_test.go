@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/redact"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -25,7 +26,7 @@ const ms = time.Millisecond
 // outcomeCase is one way a run can end.
 type outcomeCase struct {
 	name string
-	// script plays for the protocol; protocols limits the case to those
+	// script plays for the protocol; trialtest.Protocols limits the case to those
 	// where the situation can occur (nil: all three).
 	script    func(p wire.Protocol) modeltest.Script
 	protocols []wire.Protocol
@@ -195,7 +196,7 @@ func TestOutcomes(t *testing.T) {
 	for _, tc := range outcomeCases {
 		ps := tc.protocols
 		if ps == nil {
-			ps = protocols
+			ps = trialtest.Protocols
 		}
 		for _, p := range ps {
 			t.Run(tc.name+"/"+p.String(), func(t *testing.T) {
@@ -272,7 +273,7 @@ func TestOutcomes(t *testing.T) {
 }
 
 func TestConnectionRefused(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			f := newFixture(t, p)
 			f.srv.Close() // nothing listens on its port any more
@@ -289,7 +290,7 @@ func TestLineCap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams 16 MiB a protocol")
 	}
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			f := newFixture(t, p)
 			long := "data: " + strings.Repeat("x", wire.MaxLine) + "\n\n"
@@ -373,7 +374,7 @@ func TestCancelByContext(t *testing.T) {
 // context's error, and that failure must not be taken for the provider's
 // (llm_call_failed). It runs many times: the two can arrive together.
 func TestCancelWhileWaitingForHeaders(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, p)
@@ -395,7 +396,7 @@ func TestCancelWhileWaitingForHeaders(t *testing.T) {
 }
 
 func TestTenConcurrentRuns(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			f := newFixture(t, p)
 			f.srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) {
@@ -444,7 +445,7 @@ func TestTenConcurrentRuns(t *testing.T) {
 }
 
 func TestRedaction(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			f := newFixture(t, p)
 			// The key is split across deltas, hidden in thinking, a tool
@@ -509,10 +510,9 @@ func TestEndpointPasswordIsRedacted(t *testing.T) {
 	const pw = "endpoint-pass-4242"
 	f := newFixture(t, wire.OpenAI)
 	endpoint := strings.Replace(f.srv.Endpoint(wire.OpenAI), "http://", "http://agent:"+pw+"@", 1)
-	hometest.WriteFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
-  "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
-  "Providers": {"mock": {"Type": "openai-compatible", "Endpoint": %q}}
-}`, endpoint))
+	m := f.h.Model
+	m.Endpoint = endpoint
+	hometest.WriteFile(t, f.home.ConfigFile(), m.Config())
 	cat, err := lintScan(f)
 	if err != nil {
 		t.Fatal(err)

@@ -15,8 +15,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/mcp/mcptest"
@@ -56,16 +54,8 @@ func withStdioMCP(t *testing.T, f *fixture) {
 		t.Fatal(err)
 	}
 	servers, _ := json.Marshal(map[string]any{"fs": map[string]any{"Command": exe, "EnvironmentVariables": map[string]string{stdioServerEnv: "1"}}})
-	hometest.WriteFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
-  "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
-  "Providers": {"mock": {"Type": %q, "Endpoint": %q}},
-  "McpServers": %s
-}`, providerTypes[f.proto], f.srv.Endpoint(f.proto), servers))
-	cat, err := lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.cat = cat
+	f.h.WriteConfig(t, `"McpServers": `+string(servers))
+	f.cat = f.h.Scan(t)
 }
 
 // TestStdioMCPWriteLandsInChangesPatch: a stdio MCP server that writes

@@ -97,16 +97,7 @@ func SandboxReport(sb tools.Sandbox) sandbox.Report {
 // sandbox them.
 func ProbeSandbox(sb tools.Sandbox, cfg *lint.Config) func(cmd *exec.Cmd, server string) error {
 	return func(cmd *exec.Cmd, server string) error {
-		pass := slices.Clone(sb.PassEnv)
-		if cfg != nil {
-			for _, m := range cfg.McpServers {
-				if m.Name == server {
-					for k := range m.EnvironmentVariables {
-						pass = append(pass, k)
-					}
-				}
-			}
-		}
+		pass := append(slices.Clone(sb.PassEnv), serverEnvNames(cfg, server)...)
 		if sb.Off {
 			cmd.Env, _ = sandbox.Scrub(cmd.Env, pass)
 			return nil
@@ -116,6 +107,23 @@ func ProbeSandbox(sb tools.Sandbox, cfg *lint.Config) func(cmd *exec.Cmd, server
 		}
 		return sandbox.Wrap(cmd, sandbox.Config{Network: sb.Network || slices.Contains(sb.NetworkServers, server), PassEnv: pass})
 	}
+}
+
+// serverEnvNames are the names of the environment variables the
+// configuration cfg (nil: none) sets for the MCP server called server.
+func serverEnvNames(cfg *lint.Config, server string) []string {
+	if cfg == nil {
+		return nil
+	}
+	var names []string
+	for _, m := range cfg.McpServers {
+		if m.Name == server {
+			for k := range m.EnvironmentVariables {
+				names = append(names, k)
+			}
+		}
+	}
+	return names
 }
 
 // mcpCatalog returns the catalogue entries of the started servers' tools,

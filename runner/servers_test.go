@@ -12,7 +12,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/approve"
@@ -46,17 +45,9 @@ func withMCP(t *testing.T, f *fixture) *httptest.Server {
 			t.Error("the MCP server never got the configured Authorization header")
 		}
 	})
-	hometest.WriteFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
-  "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
-  "Providers": {"mock": {"Type": %q, "Endpoint": %q}},
-  "McpServers": {"web": {"Transport": "http", "Url": %q}}
-}`, providerTypes[f.proto], f.srv.Endpoint(f.proto), hs.URL))
-	hometest.WriteFile(t, f.home.SecretsFile(), fmt.Sprintf(`{"Providers": {"mock": {"ApiKey": %q}}, "McpServers": {"web": {"Headers": {"Authorization": %q}}}}`, plantedKey, mcpSecret))
-	cat, err := lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.cat = cat
+	f.h.WriteConfig(t, fmt.Sprintf(`"McpServers": {"web": {"Transport": "http", "Url": %q}}`, hs.URL))
+	hometest.WriteFile(t, f.home.SecretsFile(), f.h.Model.Secrets(fmt.Sprintf(`"McpServers": {"web": {"Headers": {"Authorization": %q}}}`, mcpSecret)))
+	f.cat = f.h.Scan(t)
 	return hs
 }
 
@@ -147,16 +138,8 @@ func TestMCPCallUnattendedFailsTheRun(t *testing.T) {
 
 func TestMCPServerThatDoesNotStartLeavesANote(t *testing.T) {
 	f := newFixture(t, wire.OpenAI)
-	hometest.WriteFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
-  "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
-  "Providers": {"mock": {"Type": %q, "Endpoint": %q}},
-  "McpServers": {"gone": {"Command": "agentdesk-no-such-mcp-server"}}
-}`, providerTypes[f.proto], f.srv.Endpoint(f.proto)))
-	cat, err := lint.Scan(f.home, lint.ScanOptions{Environ: []string{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.cat = cat
+	f.h.WriteConfig(t, `"McpServers": {"gone": {"Command": "agentdesk-no-such-mcp-server"}}`)
+	f.cat = f.h.Scan(t)
 	f.srv.Enqueue(
 		script(modeltest.ToolCall("c1", "gone__read", `{"_rationale":"try"}`), modeltest.Finish(modeltest.FinishTools)),
 		modeltest.Reply("It is not there."),

@@ -6,13 +6,14 @@ import (
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/tools"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 )
 
 // A trial in a home without skills runs skill_load for real: it answers
 // as the runtime does when no skill is registered, not with a stub that
 // says the read "touches NetClaw's own state".
 func TestSkillLoadWithoutSkills(t *testing.T) {
-	f := newFixture(t, protocols[0])
+	f := newFixture(t, trialtest.Protocols[0])
 	f.srv.Enqueue(
 		script(modeltest.ToolCall("c1", "skill_load", `{"Name":"Deploy","_rationale":"load the deploy steps"}`), modeltest.Finish(modeltest.FinishTools)),
 		modeltest.Reply("No such skill."),

@@ -12,6 +12,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -35,7 +36,7 @@ func TestGenerateStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sc := range scenarios {
-		for _, p := range protocols {
+		for _, p := range trialtest.Protocols {
 			t.Run(sc.name+"/"+p.String(), func(t *testing.T) {
 				f := newFixture(t, p)
 				_, path := recordScenario(t, f, sc)

@@ -8,6 +8,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/tools"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 )
 
 // A sub-agent starts with NetClaw's core tools; a deferred first-party
@@ -15,7 +16,7 @@ import (
 // ones (SubAgentActor: ResolveCoreAiTools, then TryActivateDiscoveredTool),
 // and a call of it then runs (here: set_reminder, stubbed).
 func TestDeferredFirstPartyToolJoinsAfterLoadTool(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			f := newFixture(t, p)
 			f.srv.Enqueue(

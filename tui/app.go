@@ -68,6 +68,10 @@ type Options struct {
 	// DraftsDir is where new agents wait until they load (default: a
 	// drafts folder beside the default runs folder).
 	DraftsDir string
+	// WordError words an error of a lower layer before the browser shows
+	// it: the command line adds the flag that mends it, as it does for its
+	// own errors. nil shows errors as they are.
+	WordError func(error) error
 }
 
 // tab is one of the right-hand panes.

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 func TestDescribeChanges(t *testing.T) {
@@ -155,13 +156,9 @@ func TestEveryFrameFits(t *testing.T) {
 func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 	tmp, base := copyHome(t, "home")
 	hostile := "---\nname: \"evil\\e]0;pwned\\a\\e[2J\"\ndescription: \"desc \\e[31mred \\u202e bidi\"\n---\n\nBody \x1b[5mblink\x1b[0m and \x07 bell.\n"
-	if err := os.WriteFile(filepath.Join(base, "agents", "evil.md"), []byte(hostile), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, filepath.Join(base, "agents", "evil.md"), hostile)
 	broken := "---\nname: \"worse\\e[2J\"\nmodelRole: \"\\e[31mBoss\"\n---\n\x1b[2J\n"
-	if err := os.WriteFile(filepath.Join(base, "agents", "worse.md"), []byte(broken), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, filepath.Join(base, "agents", "worse.md"), broken)
 	tm := newTestModel(t, tmp, base, 120, 40)
 	for _, keys := range [][]string{{"1", "g"}, {"1", "G"}, {"2", "g"}, {"2", "G"}, {"1", "/"}} {
 		tm.keys("esc")
@@ -275,9 +272,7 @@ func TestLayerShowsTheSelectedBlock(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		name := fmt.Sprintf("zz-agent-%02d", i)
 		text := "---\nname: " + name + "\ndescription: Agent " + name + " does one narrow thing.\n---\n\nbody\n"
-		if err := os.WriteFile(filepath.Join(base, "agents", name+".md"), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		hometest.WriteFile(t, filepath.Join(base, "agents", name+".md"), text)
 	}
 	tm := newTestModel(t, tmp, base, 80, 24)
 	pick := func(name string) {

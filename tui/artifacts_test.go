@@ -6,11 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
@@ -21,24 +19,15 @@ func pastRunsModel(t *testing.T, w, h int) *testModel {
 	t.Helper()
 	tmp, base := copyHome(t, "home")
 	runs := filepath.Join(tmp, "runs")
-	copyDir(t, filepath.Join("testdata", "runs"), runs)
+	hometest.Copy(t, filepath.Join("testdata", "runs"), runs)
 	rn, err := runner.New(runner.Options{RunsDir: runs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	home := lint.NewHome(base, "")
-	m := New(Options{
-		Home:    home,
-		Scanner: lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
-		Environ: []string{"HOME=" + tmp, "PAGER=true"},
-		Now:     func() time.Time { return fixedNow },
-		Runner:  rn,
-	})
-	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	tm := &testModel{t: t, Model: m}
-	tm.send(tea.WindowSizeMsg{Width: w, Height: h})
-	tm.run(m.Init())
-	return tm
+	opts := homeOptions(tmp, lint.NewHome(base, ""))
+	opts.Environ = append(opts.Environ, "PAGER=true")
+	opts.Runner = rn
+	return openModel(t, opts, w, h)
 }
 
 func TestArtifactsScreens(t *testing.T) {
@@ -91,7 +80,7 @@ func TestReloadRereadsTheRuns(t *testing.T) {
 	const id = "abcdabcdabcdabcdabcdabcdabcdabcd"
 	src := filepath.Join("testdata", "runs", "1111aaaa2222bbbb3333cccc4444dddd")
 	dst := filepath.Join(tm.opts.Runner.Dir(), id)
-	copyDir(t, src, dst)
+	hometest.Copy(t, src, dst)
 	data, err := os.ReadFile(filepath.Join(dst, runfolder.RunFile))
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -52,50 +53,53 @@ type compareMsg struct {
 // with no earlier run.
 func compareCmd(runsDir, agent, after, runKey string, back, gen int) tea.Cmd {
 	return func() tea.Msg {
-		msg := compareMsg{gen: gen}
-		recs, err := runfolder.ListRuns(runsDir, runfolder.Filter{Agent: agent})
-		if err != nil {
-			msg.err = err
-			return msg
-		}
-		var ended []runfolder.Record
-		for _, r := range recs {
-			if r.Ended() {
-				ended = append(ended, r) // newest first
-			}
-		}
-		at := 0
-		if after != "" {
-			at = -1
-			for i, r := range ended {
-				if r.Dir == after {
-					at = i
-				}
-			}
-			if at < 0 {
-				msg.err = fmt.Errorf("the run shown has not ended: compare it when it has")
-				return msg
-			}
-		}
-		msg.older = len(ended) - at - 1
-		if msg.older < 1 {
-			msg.err = fmt.Errorf("%s has no earlier run to compare with: run it again (%s)", agent, runKey)
-			return msg
-		}
-		back = min(max(back, 1), msg.older)
-		b, err := rundiff.Load(ended[at+back].Dir)
-		if err != nil {
-			msg.err = err
-			return msg
-		}
-		a, err := rundiff.Load(ended[at].Dir)
-		if err != nil {
-			msg.err = err
-			return msg
-		}
-		msg.c = rundiff.Compare(b, a)
-		return msg
+		c, older, err := compareRuns(runsDir, agent, after, runKey, back)
+		return compareMsg{gen: gen, c: c, older: older, err: err}
 	}
+}
+
+// compareRuns is compareCmd's work: it compares the agent's ended run
+// after ("" for the newest) with the back-th ended run older than it
+// (back is kept within 1 and the number older), and returns how many
+// ended runs are older than after, once that is known.
+func compareRuns(runsDir, agent, after, runKey string, back int) (c *rundiff.Comparison, older int, err error) {
+	recs, err := runfolder.ListRuns(runsDir, runfolder.Filter{Agent: agent})
+	if err != nil {
+		return nil, 0, err
+	}
+	ended := endedRuns(recs)
+	at := 0
+	if after != "" {
+		if at = slices.IndexFunc(ended, func(r runfolder.Record) bool { return r.Dir == after }); at < 0 {
+			return nil, 0, fmt.Errorf("the run shown has not ended: compare it when it has")
+		}
+	}
+	older = len(ended) - at - 1
+	if older < 1 {
+		return nil, older, fmt.Errorf("%s has no earlier run to compare with: run it again (%s)", agent, runKey)
+	}
+	back = min(max(back, 1), older)
+	b, err := rundiff.Load(ended[at+back].Dir)
+	if err != nil {
+		return nil, older, err
+	}
+	a, err := rundiff.Load(ended[at].Dir)
+	if err != nil {
+		return nil, older, err
+	}
+	return rundiff.Compare(b, a), older, nil
+}
+
+// endedRuns keeps the runs of recs that have ended, in their order
+// (newest first).
+func endedRuns(recs []runfolder.Record) []runfolder.Record {
+	var ended []runfolder.Record
+	for _, r := range recs {
+		if r.Ended() {
+			ended = append(ended, r)
+		}
+	}
+	return ended
 }
 
 // toggleCompare turns the comparison of the shown run on or off.
@@ -182,35 +186,7 @@ func (p *runPane) compareBlocks(w int) blocks {
 
 // compareRows renders a comparison at width w.
 func compareRows(st *Styles, k KeyMap, c *rundiff.Comparison, back, older, w int) []string {
-	var out []string
-	title := fmt.Sprintf("Compare %s → %s", shortID(c.Before.RunID), shortID(c.After.RunID))
-	out = append(out, st.Title.Render(cut(title, w)))
-	where := fmt.Sprintf("with the run %d back (of %d earlier) · %s further back · %s the run", back, older,
-		keyName(k.Run.CompareBack), keyName(k.Run.Compare))
-	out = append(out, wrap(st.Dim.Render(where), w)...)
-	if c.DifferentAgent {
-		out = append(out, wrap(st.Warning.Render("Different agents: ")+Sanitize(c.Before.Agent)+" → "+Sanitize(c.After.Agent), w)...)
-	}
-	if c.DifferentModel {
-		out = append(out, wrap(st.Warning.Render("Different models: ")+Sanitize(orDash(c.Before.Model))+" → "+Sanitize(orDash(c.After.Model)), w)...)
-	}
-	for _, s := range []struct {
-		label string
-		side  rundiff.Side
-	}{{"before ", c.Before}, {"after  ", c.After}} {
-		tag := ""
-		if s.side.Replay {
-			tag += " (replay)"
-		}
-		if s.side.Suite != "" {
-			tag += " (" + s.side.Suite + ")"
-		}
-		started := ""
-		if !s.side.StartedAt.IsZero() {
-			started = s.side.StartedAt.Local().Format("15:04:05") + " · "
-		}
-		out = append(out, cut(st.Label.Render(s.label)+shortID(s.side.RunID)+" · "+started+Sanitize(orDash(s.side.Model)+tag), w))
-	}
+	out := compareHead(st, k, c, back, older, w)
 	out = append(out, "")
 	for _, r := range rundiff.SummaryRows(c) {
 		out = append(out, wrapLabelled(st, fmt.Sprintf("%-12s", r[0]), r[1], w)...)
@@ -241,6 +217,42 @@ func compareRows(st *Styles, k KeyMap, c *rundiff.Comparison, back, older, w int
 		out = append(out, diffRows(st, c.Changes.Diff, w)...)
 	}
 	return out
+}
+
+// compareHead is the top of a comparison: which two runs, how far back
+// (and the keys that go further or close it), a warning when the agents
+// or models differ, and a line for each side.
+func compareHead(st *Styles, k KeyMap, c *rundiff.Comparison, back, older, w int) []string {
+	title := fmt.Sprintf("Compare %s → %s", shortID(c.Before.RunID), shortID(c.After.RunID))
+	out := []string{st.Title.Render(cut(title, w))}
+	where := fmt.Sprintf("with the run %d back (of %d earlier) · %s further back · %s the run", back, older,
+		keyName(k.Run.CompareBack), keyName(k.Run.Compare))
+	out = append(out, wrap(st.Dim.Render(where), w)...)
+	if c.DifferentAgent {
+		out = append(out, wrap(st.Warning.Render("Different agents: ")+Sanitize(c.Before.Agent)+" → "+Sanitize(c.After.Agent), w)...)
+	}
+	if c.DifferentModel {
+		out = append(out, wrap(st.Warning.Render("Different models: ")+Sanitize(orDash(c.Before.Model))+" → "+Sanitize(orDash(c.After.Model)), w)...)
+	}
+	out = append(out, sideLine(st, "before ", c.Before, w), sideLine(st, "after  ", c.After, w))
+	return out
+}
+
+// sideLine is one side of a comparison after its label: the run, when it
+// started, its model, and whether it was a replay or a suite's sample.
+func sideLine(st *Styles, label string, side rundiff.Side, w int) string {
+	tag := ""
+	if side.Replay {
+		tag += " (replay)"
+	}
+	if side.Suite != "" {
+		tag += " (" + side.Suite + ")"
+	}
+	started := ""
+	if !side.StartedAt.IsZero() {
+		started = side.StartedAt.Local().Format("15:04:05") + " · "
+	}
+	return cut(st.Label.Render(label)+shortID(side.RunID)+" · "+started+Sanitize(orDash(side.Model)+tag), w)
 }
 
 func orDash(s string) string {
@@ -390,49 +402,70 @@ func foldEqual(text string, changeBefore, changeAfter bool) string {
 // wrapMarked wraps pieces to w columns at spaces and line breaks, drawing
 // marked words in their style; every piece is sanitised.
 func wrapMarked(pieces []piece, w int) []string {
-	var out []string
-	var cur strings.Builder
-	curW := 0
-	flush := func() {
-		out = append(out, cur.String())
-		cur.Reset()
-		curW = 0
-	}
+	m := markedWrap{w: w}
 	for _, p := range pieces {
 		for li, line := range strings.Split(p.text, "\n") {
 			if li > 0 {
-				flush()
+				m.flush()
 			}
 			for wi, word := range strings.Split(line, " ") {
-				if wi > 0 && curW > 0 && curW < w {
-					cur.WriteByte(' ')
-					curW++
+				if wi > 0 {
+					m.space()
 				}
-				word = Sanitize(word)
-				for word != "" {
-					ww := ansi.StringWidth(word)
-					if curW > 0 && curW+ww > w {
-						flush()
-					}
-					if ww > w {
-						head := ansi.Truncate(word, w, "")
-						word = strings.TrimPrefix(word, head)
-						cur.WriteString(render(p, head))
-						curW += ansi.StringWidth(head)
-						flush()
-						continue
-					}
-					cur.WriteString(render(p, word))
-					curW += ww
-					word = ""
-				}
+				m.word(p, Sanitize(word))
 			}
 		}
 	}
-	if cur.Len() > 0 {
-		flush()
+	if m.cur.Len() > 0 {
+		m.flush()
 	}
-	return out
+	return m.out
+}
+
+// markedWrap is wrapMarked's state: the rows done, and the row being
+// filled with its width so far.
+type markedWrap struct {
+	w    int
+	out  []string
+	cur  strings.Builder
+	curW int
+}
+
+// flush ends the row being filled.
+func (m *markedWrap) flush() {
+	m.out = append(m.out, m.cur.String())
+	m.cur.Reset()
+	m.curW = 0
+}
+
+// space puts a space between words, unless the row is empty or full.
+func (m *markedWrap) space() {
+	if m.curW > 0 && m.curW < m.w {
+		m.cur.WriteByte(' ')
+		m.curW++
+	}
+}
+
+// word adds one word of piece p to the row, starting a new row when it
+// does not fit, and cutting a word wider than a whole row across rows.
+func (m *markedWrap) word(p piece, word string) {
+	for word != "" {
+		ww := ansi.StringWidth(word)
+		if m.curW > 0 && m.curW+ww > m.w {
+			m.flush()
+		}
+		if ww > m.w {
+			head := ansi.Truncate(word, m.w, "")
+			word = strings.TrimPrefix(word, head)
+			m.cur.WriteString(render(p, head))
+			m.curW += ansi.StringWidth(head)
+			m.flush()
+			continue
+		}
+		m.cur.WriteString(render(p, word))
+		m.curW += ww
+		word = ""
+	}
 }
 
 func render(p piece, s string) string {

@@ -6,10 +6,8 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -30,11 +28,9 @@ func TestDemoShowsTheRecordedLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sz := range [][2]int{{40, 12}, {60, 20}, {80, 24}} {
-		m := New(Options{Home: h, Scanner: lint.NewScanner(h, lint.ScanOptions{Environ: []string{}}), Environ: []string{"HOME=" + dir}, Now: func() time.Time { return fixedNow }, Runner: rn})
-		m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-		tm := &testModel{t: t, Model: m}
-		tm.send(tea.WindowSizeMsg{Width: sz[0], Height: 60})
-		tm.run(m.Init())
+		opts := homeOptions(dir, h)
+		opts.Runner = rn
+		tm := openModel(t, opts, sz[0], 60)
 		tm.keys("3")
 		st := NewStyles(true, false)
 		flat := func(ls []string) string { return strings.Join(strings.Fields(ansi.Strip(strings.Join(ls, " "))), " ") }

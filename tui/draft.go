@@ -57,7 +57,7 @@ func (e *env) draftsDir() (string, error) {
 	}
 	runs, err := runfolder.DefaultRunsDir(e.getenv)
 	if err != nil {
-		return "", fmt.Errorf("no folder for drafts: %w", err)
+		return "", fmt.Errorf("no folder for drafts: %w", e.worded(err))
 	}
 	return filepath.Join(filepath.Dir(runs), "drafts"), nil
 }

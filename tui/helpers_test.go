@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/golden"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // fixedNow is the clock of every test model.
@@ -26,35 +26,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// copyDir copies the folder src to dst.
-func copyDir(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // copyHome copies testdata/<name> into a fresh temporary folder and
 // returns the new home's base, <tmp>/netclaw; HOME for the model is <tmp>.
 func copyHome(t testing.TB, name string) (tmp, base string) {
 	t.Helper()
 	tmp = t.TempDir()
 	base = filepath.Join(tmp, "netclaw")
-	copyDir(t, filepath.Join("testdata", name), base)
+	hometest.Copy(t, filepath.Join("testdata", name), base)
 	return tmp, base
 }
 
@@ -65,21 +43,41 @@ type testModel struct {
 	*Model
 }
 
-// newTestModel opens a browser on base at w×h and runs the first scan.
-func newTestModel(t testing.TB, tmp, base string, w, h int) *testModel {
-	t.Helper()
-	home := lint.NewHome(base, "")
-	m := New(Options{
+// homeOptions are the options of a browser on home, scanned with an
+// empty environment, with HOME=tmp.
+func homeOptions(tmp string, home lint.Home) Options {
+	return Options{
 		Home:    home,
 		Scanner: lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
 		Environ: []string{"HOME=" + tmp},
-		Now:     func() time.Time { return fixedNow },
-	})
+	}
+}
+
+// newModel makes a browser with opts, driven synchronously: the clock is
+// fixedNow unless opts.Now is set, and nothing ticks.
+func newModel(t testing.TB, opts Options) *testModel {
+	t.Helper()
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return fixedNow }
+	}
+	m := New(opts)
 	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	tm := &testModel{t: t, Model: m}
+	return &testModel{t: t, Model: m}
+}
+
+// openModel is newModel at w×h with its Init run (the first scan).
+func openModel(t testing.TB, opts Options, w, h int) *testModel {
+	t.Helper()
+	tm := newModel(t, opts)
 	tm.send(tea.WindowSizeMsg{Width: w, Height: h})
-	tm.run(m.Init())
+	tm.run(tm.Init())
 	return tm
+}
+
+// newTestModel opens a browser on base at w×h and runs the first scan.
+func newTestModel(t testing.TB, tmp, base string, w, h int) *testModel {
+	t.Helper()
+	return openModel(t, homeOptions(tmp, lint.NewHome(base, "")), w, h)
 }
 
 // send delivers msg and runs every Cmd that follows, synchronously.

@@ -84,7 +84,7 @@ func (e *env) keepRun(rec runfolder.Record) tea.Cmd {
 func (p *runPane) kept(msg keptMsg) tea.Cmd {
 	e := p.e
 	if msg.err != nil {
-		return e.notify("keep: "+msg.err.Error(), true)
+		return e.notify("keep: "+e.worded(msg.err).Error(), true)
 	}
 	e.keptSuite = msg.suite
 	text := fmt.Sprintf("kept as case “%s” in %s", Sanitize(msg.name), filepath.Base(msg.suite))

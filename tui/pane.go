@@ -108,6 +108,14 @@ func (e *env) netClaw() runner.NetClaw {
 	return nc
 }
 
+// worded is err as Options.WordError words it.
+func (e *env) worded(err error) error {
+	if err == nil || e.opts.WordError == nil {
+		return err
+	}
+	return e.opts.WordError(err)
+}
+
 // runnerUnavailable says why there is no runner.
 func (e *env) runnerUnavailable() string {
 	if e.opts.RunnerErr != nil {

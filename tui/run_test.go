@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
@@ -48,23 +49,16 @@ func newRunHome(t testing.TB, w, h int) *runHome {
   },
   "SkillFeeds": { "Feeds": [ { "Name": "community", "Url": "https://skills.example.com" } ] }
 }`, srv.Endpoint(wire.OpenAI))
-	if err := os.WriteFile(filepath.Join(base, "config", "netclaw.json"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, filepath.Join(base, "config", "netclaw.json"), cfg)
 	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(tmp, "runs")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	home := lint.NewHome(base, "")
-	m := New(Options{
-		Home:    home,
-		Scanner: lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
-		Environ: []string{"HOME=" + tmp},
-		Now:     func() time.Time { return fixedNow },
-		Runner:  rn,
-	})
-	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	rh := &runHome{testModel: &testModel{t: t, Model: m}, srv: srv, tmp: tmp, base: base}
+	opts := homeOptions(tmp, lint.NewHome(base, ""))
+	opts.Runner = rn
+	tm := newModel(t, opts)
+	m := tm.Model
+	rh := &runHome{testModel: tm, srv: srv, tmp: tmp, base: base}
 	m.runs.eventWait = func(r *runner.Run, i int) tea.Cmd {
 		rh.waiting = append(rh.waiting, pendingWait{r, i})
 		return nil

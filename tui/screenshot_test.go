@@ -5,11 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	tea "charm.land/bubbletea/v2"
-
-	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/tui/demo"
 )
@@ -31,19 +27,10 @@ func TestDemoScreenshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{
-		Home:    home,
-		Scanner: lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
-		Environ: []string{"HOME=" + tmp},
-		Now:     func() time.Time { return fixedNow },
-		Runner:  rn,
-		Demo:    true,
-		Color:   true,
-	})
-	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	tm := &testModel{t: t, Model: m}
-	tm.send(tea.WindowSizeMsg{Width: w, Height: h})
-	tm.run(m.Init())
+	opts := homeOptions(tmp, home)
+	opts.Runner, opts.Demo, opts.Color = rn, true, true
+	tm := openModel(t, opts, w, h)
+	m := tm.Model
 	if !m.list.selectPath(filepath.Join(home.Agents, "code-analyst.md")) {
 		t.Fatal("code-analyst is not in the list")
 	}

@@ -3,7 +3,6 @@ package tui
 import (
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -97,11 +96,7 @@ func TestViewerHintKeepsClose(t *testing.T) {
 // openViewerModel is agentdesk open on path at w×h.
 func openViewerModel(t *testing.T, path string, w, h int) *testModel {
 	t.Helper()
-	m := New(Options{OpenPath: path, Now: func() time.Time { return fixedNow }})
-	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	tm := &testModel{t: t, Model: m}
-	tm.send(tea.WindowSizeMsg{Width: w, Height: h})
-	tm.run(m.Init())
+	tm := openModel(t, Options{OpenPath: path}, w, h)
 	tm.keys("tab") // run.json: longer than the screen, so the hint has a position
 	return tm
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
 	"github.com/agentdesk/agentdesk/tui/demo"
@@ -136,6 +137,9 @@ func (p *testsPane) need(int) tea.Cmd {
 			return msg
 		}
 		suitefile.Check(s, cat)
+		// A case's approve: meets its audience, else the suite's, else
+		// the browser's.
+		suitefile.CheckApproveAudience(s, approve.NewAudienceCheck(cat.Config).Audit, nc.Audience.String())
 		msg.suite, msg.file = s, s.Path
 		msg.recs = suite.Recordings(s, suite.Options{Runner: rn, Catalog: cat, NetClaw: nc})
 		return msg
@@ -429,36 +433,14 @@ func (p *testsPane) lines(w int) []string {
 	case f.Name() == "":
 		return wrap(fileLabel(f)+" has no name, so no suite can test it.", w)
 	}
-	var out []string
-	add := func(ls ...string) { out = append(out, ls...) }
 	name := filepath.Base(p.path)
 	switch {
 	case p.path != p.suitePath(f) || (p.loading && p.suite == nil && !p.missing):
-		add(st.Dim.Render("Reading " + Sanitize(name) + "…"))
-		return out
+		return []string{st.Dim.Render("Reading " + Sanitize(name) + "…")}
 	case p.err != nil:
-		add(wrap(st.Error.Render("cannot read the suite: ")+Sanitize(p.err.Error()), w)...)
-		return out
+		return wrap(st.Error.Render("cannot read the suite: ")+Sanitize(p.err.Error()), w)
 	case p.missing:
-		add(st.Title.Render("Tests of " + fileLabel(f)))
-		if p.elsewhere != "" {
-			add(wrap(Sanitize(name)+" tests "+Sanitize(p.elsewhere)+" (its agent: key), so it is shown under that agent.", w)...)
-			add("")
-			add(wrap("No suite yet. Write one beside the definition, with agent: "+Sanitize(f.Name())+":", w)...)
-		} else {
-			add(wrap("No suite yet. Write "+Sanitize(name)+" beside the definition:", w)...)
-		}
-		add("", st.Dim.Render("  cases:"), st.Dim.Render("    - name: answers the question"), st.Dim.Render("      task: What does main.go do?"),
-			st.Dim.Render("      expect:"), st.Dim.Render("        contains: main"))
-		add("")
-		if e.opts.Demo {
-			// The demo's home goes when it ends and cannot record: a
-			// suite written here is lost, and --record is refused.
-			add(wrap("Then "+keyName(e.keys.Tests.Run)+" runs it here"+demoSuitesHint(true, ". In", keyName(e.keys.Tests.Run)), w)...)
-			return out
-		}
-		add(wrap("Then "+keyName(e.keys.Tests.Run)+" runs it here, and agentdesk test --record keeps recordings for CI.", w)...)
-		return out
+		return p.noSuiteLines(f, name, w)
 	}
 	s := p.suite
 	right := fmt.Sprintf("%d %s", len(s.Cases), evalrec.Plural(len(s.Cases), "case", "cases"))
@@ -468,20 +450,57 @@ func (p *testsPane) lines(w int) []string {
 	case p.running:
 		right = fmt.Sprintf("running %d/%d", len(p.results), len(s.Cases))
 	}
-	add(spread(st.Title.Render("Tests of "+fileLabel(f)), st.Dim.Render(right), w)...)
-	add(st.Dim.Render(cut(Sanitize(e.shortPath(p.file)), w)))
+	out := spread(st.Title.Render("Tests of "+fileLabel(f)), st.Dim.Render(right), w)
+	out = append(out, st.Dim.Render(cut(Sanitize(e.shortPath(p.file)), w)))
 	for _, d := range s.Diagnostics {
-		for _, l := range wrap(fmt.Sprintf("%d:%d: %s [%s]", d.Line, d.Column, Sanitize(d.Message), d.Rule), w) {
-			add(st.Error.Render(l))
-		}
+		out = append(out, styledLines(st.Error, wrap(fmt.Sprintf("%d:%d: %s [%s]", d.Line, d.Column, Sanitize(d.Message), d.Rule), w))...)
 	}
+	out = append(out, p.caseRows(w)...)
+	out = append(out, p.matrixLines(w)...)
+	if p.sel < len(s.Cases) {
+		status, _, _, _ := p.caseState(p.sel, s.Cases[p.sel])
+		out = append(out, p.detail(s.Cases[p.sel], status == "stale", w)...)
+	}
+	out = append(out, "")
+	k := e.keys
+	return append(out, styledLines(st.Dim, wrap(keyName(k.Tests.Run)+": run the suite (recorded cases replay, the rest run live) · "+keyName(k.Tests.Open)+": open the case's run", w))...)
+}
+
+// noSuiteLines is the pane of agent f when it has no suite (name is the
+// suite file it would have): that name's suite tests another agent, if
+// it does, a sample suite to write, and how to run it.
+func (p *testsPane) noSuiteLines(f *lint.File, name string, w int) []string {
+	e := p.e
+	st := &e.st
+	out := []string{st.Title.Render("Tests of " + fileLabel(f))}
+	if p.elsewhere != "" {
+		out = append(out, wrap(Sanitize(name)+" tests "+Sanitize(p.elsewhere)+" (its agent: key), so it is shown under that agent.", w)...)
+		out = append(out, "")
+		out = append(out, wrap("No suite yet. Write one beside the definition, with agent: "+Sanitize(f.Name())+":", w)...)
+	} else {
+		out = append(out, wrap("No suite yet. Write "+Sanitize(name)+" beside the definition:", w)...)
+	}
+	out = append(out, "", st.Dim.Render("  cases:"), st.Dim.Render("    - name: answers the question"), st.Dim.Render("      task: What does main.go do?"),
+		st.Dim.Render("      expect:"), st.Dim.Render("        contains: main"))
+	out = append(out, "")
+	if e.opts.Demo {
+		// The demo's home goes when it ends and cannot record: a
+		// suite written here is lost, and --record is refused.
+		return append(out, wrap("Then "+keyName(e.keys.Tests.Run)+" runs it here"+demoSuitesHint(true, ". In", keyName(e.keys.Tests.Run)), w)...)
+	}
+	return append(out, wrap("Then "+keyName(e.keys.Tests.Run)+" runs it here, and agentdesk test --record keeps recordings for CI.", w)...)
+}
+
+// caseNameWidth is the width of the case names' column in a pane w wide:
+// the longest name, within what leaves the note 10 columns; a case's
+// time starts its note and is never cut, so the names give way to it.
+func (p *testsPane) caseNameWidth(w int) int {
 	nameW := 8
-	for _, c := range s.Cases {
+	for _, c := range p.suite.Cases {
 		nameW = max(nameW, len([]rune(Sanitize(c.Name))))
 	}
 	nameW = min(nameW, max(w-2-9-7-10, 8)) // the note gets at least 10 columns
-	// A time starts the note and is never cut: the names give way.
-	for _, c := range s.Cases {
+	for _, c := range p.suite.Cases {
 		if r := p.results[c.Name]; r != nil && r.Duration > 0 {
 			// (On a pane too narrow for any time, the names stay.)
 			if short := w - 2 - 9 - 2 - 6 - len(dur(r.Duration)); short >= 4 && short < nameW {
@@ -489,7 +508,17 @@ func (p *testsPane) lines(w int) []string {
 			}
 		}
 	}
-	for i, c := range s.Cases {
+	return nameW
+}
+
+// caseRows is a row per case of the suite: its state (failures marked),
+// name, samples and note, the selected one marked.
+func (p *testsPane) caseRows(w int) []string {
+	e := p.e
+	st := &e.st
+	nameW := p.caseNameWidth(w)
+	var out []string
+	for i, c := range p.suite.Cases {
 		status, samples, note, bad := p.caseState(i, c)
 		word := fit(status, 8)
 		switch {
@@ -501,17 +530,7 @@ func (p *testsPane) lines(w int) []string {
 			word = st.Dim.Render(word)
 		}
 		line := word + " " + fit(Sanitize(c.Name), nameW) + "  " + fit(samples, 5) + " " + Sanitize(note)
-		add(choiceRow(st, line, w, i == p.sel, e.paneFocused))
-	}
-	add(p.matrixLines(w)...)
-	if p.sel < len(s.Cases) {
-		status, _, _, _ := p.caseState(p.sel, s.Cases[p.sel])
-		add(p.detail(s.Cases[p.sel], status == "stale", w)...)
-	}
-	add("")
-	k := e.keys
-	for _, l := range wrap(keyName(k.Tests.Run)+": run the suite (recorded cases replay, the rest run live) · "+keyName(k.Tests.Open)+": open the case's run", w) {
-		add(st.Dim.Render(l))
+		out = append(out, choiceRow(st, line, w, i == p.sel, e.paneFocused))
 	}
 	return out
 }
@@ -524,23 +543,7 @@ func (p *testsPane) matrixLines(w int) []string {
 		return nil
 	}
 	st := &p.e.st
-	var names []string
-	var cfg *lint.Config
-	if p.e.cat != nil {
-		cfg = p.e.cat.Config
-	}
-	if ms, err := suitefile.LookupModels(cfg, p.suite.Models); err == nil && len(ms) > 0 {
-		for _, m := range ms {
-			names = append(names, m.Name)
-		}
-	} else {
-		for _, r := range p.matrix {
-			if !slices.Contains(names, r.Model) {
-				names = append(names, r.Model)
-			}
-		}
-	}
-	rows := suite.NewMatrix(p.suite.Cases, names, p.matrix).Table()
+	rows := suite.NewMatrix(p.suite.Cases, p.matrixModels(), p.matrix).Table()
 	widths := make([]int, len(rows[0]))
 	for _, row := range rows {
 		for j, c := range row {
@@ -550,25 +553,53 @@ func (p *testsPane) matrixLines(w int) []string {
 	widths[0] = min(widths[0], max(w/3, 8))
 	out := []string{""}
 	for i, row := range rows {
-		var b strings.Builder
-		for j, c := range row {
-			if j > 0 {
-				b.WriteString("  ")
-			}
-			text := fit(Sanitize(c.Text), widths[j])
-			switch {
-			case i == 0:
-				text = st.Title.Render(text)
-			case c.Status == suite.Pass:
-				text = st.Title.Render(text)
-			case c.Status != "" && j > 0:
-				text = st.Error.Render(text)
-			}
-			b.WriteString(text)
-		}
-		out = append(out, cut(b.String(), w))
+		out = append(out, cut(matrixRow(st, row, i == 0, widths), w))
 	}
 	return out
+}
+
+// matrixModels names the matrix's columns: the suite's models: as the
+// configuration resolves them, else the models of the last run's
+// results, in the order they came.
+func (p *testsPane) matrixModels() []string {
+	var cfg *lint.Config
+	if p.e.cat != nil {
+		cfg = p.e.cat.Config
+	}
+	var names []string
+	if ms, err := suitefile.LookupModels(cfg, p.suite.Models); err == nil && len(ms) > 0 {
+		for _, m := range ms {
+			names = append(names, m.Name)
+		}
+		return names
+	}
+	for _, r := range p.matrix {
+		if !slices.Contains(names, r.Model) {
+			names = append(names, r.Model)
+		}
+	}
+	return names
+}
+
+// matrixRow is one row of the matrix, its cells fitted to widths: the
+// head row and passing cells as titles, other cells with a status (not
+// the case names) as errors.
+func matrixRow(st *Styles, row []suite.TableCell, head bool, widths []int) string {
+	var b strings.Builder
+	for j, c := range row {
+		if j > 0 {
+			b.WriteString("  ")
+		}
+		text := fit(Sanitize(c.Text), widths[j])
+		switch {
+		case head || c.Status == suite.Pass:
+			text = st.Title.Render(text)
+		case c.Status != "" && j > 0:
+			text = st.Error.Render(text)
+		}
+		b.WriteString(text)
+	}
+	return b.String()
 }
 
 // detail is the chosen case: its task and, after a run, each sample's
@@ -578,47 +609,55 @@ func (p *testsPane) matrixLines(w int) []string {
 func (p *testsPane) detail(c *suitefile.Case, stale bool, w int) []string {
 	st := &p.e.st
 	out := []string{"", st.Label.Render(cut("Case "+Sanitize(c.Name), w))}
-	for _, l := range wrap("Task: "+Sanitize(c.Task), w-2) {
-		out = append(out, "  "+l)
-	}
+	out = append(out, indentLines("  ", wrap("Task: "+Sanitize(c.Task), w-2))...)
 	r := p.results[c.Name]
 	if r == nil || p.outdated() && !stale {
 		return out
 	}
 	for _, s := range r.Samples {
-		head := fmt.Sprintf("sample %d: %s", s.N, s.Status)
+		out = append(out, "  "+st.Label.Render(cut(sampleHead(s, stale), w-2)))
+		out = append(out, p.sampleLines(s, w)...)
+	}
+	return out
+}
+
+// sampleHead names a sample and how it ended ("sample 2: fail (replayed)");
+// a stale case's sample is "stale (was …)", never a pass.
+func sampleHead(s *suite.SampleResult, stale bool) string {
+	if stale {
+		head := fmt.Sprintf("sample %d: stale (was %s", s.N, s.Status)
 		if s.Ran() {
-			head += " (" + s.How + ")"
+			head += ", " + s.How
 		}
-		if stale {
-			head = fmt.Sprintf("sample %d: stale (was %s", s.N, s.Status)
-			if s.Ran() {
-				head += ", " + s.How
-			}
-			head += ")"
+		return head + ")"
+	}
+	head := fmt.Sprintf("sample %d: %s", s.N, s.Status)
+	if s.Ran() {
+		head += " (" + s.How + ")"
+	}
+	return head
+}
+
+// sampleLines is what went wrong in a sample, under its head: its error,
+// why its recording is stale, each failed expectation with the lines it
+// quotes, and the judge's reason.
+func (p *testsPane) sampleLines(s *suite.SampleResult, w int) []string {
+	st := &p.e.st
+	var out []string
+	if s.Err != "" {
+		out = append(out, indentLines("    ", styledLines(st.Error, wrap(SanitizeText(p.e.shortenPaths(s.Err)), w-4)))...)
+	}
+	for _, ch := range s.StaleBecause {
+		out = append(out, "    "+cut(Sanitize(ch), w-4))
+	}
+	for _, fl := range s.Failures {
+		out = append(out, indentLines("    ", wrap(Sanitize(fl.Expect)+": "+Sanitize(fl.Message), w-4))...)
+		for _, l := range fl.Lines {
+			out = append(out, "      "+st.Dim.Render(cut(Sanitize(l), w-6)))
 		}
-		out = append(out, "  "+st.Label.Render(cut(head, w-2)))
-		if s.Err != "" {
-			for _, l := range wrap(SanitizeText(p.e.shortenPaths(s.Err)), w-4) {
-				out = append(out, "    "+st.Error.Render(l))
-			}
-		}
-		for _, ch := range s.StaleBecause {
-			out = append(out, "    "+cut(Sanitize(ch), w-4))
-		}
-		for _, fl := range s.Failures {
-			for _, l := range wrap(Sanitize(fl.Expect)+": "+Sanitize(fl.Message), w-4) {
-				out = append(out, "    "+l)
-			}
-			for _, l := range fl.Lines {
-				out = append(out, "      "+st.Dim.Render(cut(Sanitize(l), w-6)))
-			}
-		}
-		if s.Verdict != nil {
-			for _, l := range wrap("judge: "+Sanitize(s.Verdict.Reason), w-4) {
-				out = append(out, "    "+st.Dim.Render(l))
-			}
-		}
+	}
+	if s.Verdict != nil {
+		out = append(out, indentLines("    ", styledLines(st.Dim, wrap("judge: "+Sanitize(s.Verdict.Reason), w-4)))...)
 	}
 	return out
 }

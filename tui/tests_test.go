@@ -11,7 +11,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
@@ -33,19 +32,10 @@ func demoModel(t *testing.T, w, h int) *testModel {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{
-		Home:    home,
-		Scanner: lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
-		Environ: []string{"HOME=" + tmp},
-		Now:     func() time.Time { return fixedNow },
-		Runner:  rn,
-		Demo:    true,
-	})
-	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	tm := &testModel{t: t, Model: m}
-	tm.send(tea.WindowSizeMsg{Width: w, Height: h})
-	tm.run(m.Init())
-	if !m.list.selectPath(filepath.Join(home.Agents, "code-analyst.md")) {
+	opts := homeOptions(tmp, home)
+	opts.Runner, opts.Demo = rn, true
+	tm := openModel(t, opts, w, h)
+	if !tm.list.selectPath(filepath.Join(home.Agents, "code-analyst.md")) {
 		t.Fatal("code-analyst is not in the list")
 	}
 	tm.send(nil)

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -49,11 +48,7 @@ not json at all
 // TestOpenNetClawRunFolder is `agentdesk open` on a NetClaw run folder: the
 // viewer is the whole program, tab moves between files, q quits.
 func TestOpenNetClawRunFolder(t *testing.T) {
-	m := New(Options{OpenPath: filepath.Join("testdata", "netclaw-run"), Now: func() time.Time { return fixedNow }})
-	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	tm := &testModel{t: t, Model: m}
-	tm.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	tm.run(m.Init())
+	tm := openModel(t, Options{OpenPath: filepath.Join("testdata", "netclaw-run")}, 80, 24)
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		tm.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		checkFrame(t, tm.View().Content, size[0], size[1])
@@ -109,11 +104,7 @@ func TestViewerRewrapsOnResize(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "output.log"), []byte(words+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{OpenPath: dir, Now: func() time.Time { return fixedNow }})
-	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	tm := &testModel{t: t, Model: m}
-	tm.send(tea.WindowSizeMsg{Width: 60, Height: 24})
-	tm.run(m.Init())
+	tm := openModel(t, Options{OpenPath: dir}, 60, 24)
 	rows := func() int {
 		n := 0
 		for _, l := range strings.Split(tm.screen(), "\n") {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -55,14 +56,19 @@ func parseApprove(ss []string) ([]approve.Pattern, error) {
 }
 
 // parseSuiteApprove reads --approve for suites, which name their own
-// audience: the patterns must parse, and an MCP server they name must be
-// configured and enabled (checkApproveServers with no audience).
-func parseSuiteApprove(texts []string, cfg *lint.Config) ([]approve.Pattern, error) {
+// audience: the patterns must parse, an MCP server they name must be
+// configured and enabled (checkApproveServers with no audience), and at
+// least one of the audiences the suites' cases run as must be able to use
+// each (checkApproveAudiences).
+func parseSuiteApprove(texts []string, cfg *lint.Config, audiences []preview.Audience) ([]approve.Pattern, error) {
 	ps, err := parseApprove(texts)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkApproveServers(ps, cfg, ""); err != nil {
+		return nil, err
+	}
+	if err := checkApproveAudiences(ps, cfg, audiences); err != nil {
 		return nil, err
 	}
 	return ps, nil
@@ -72,9 +78,10 @@ func parseSuiteApprove(texts []string, cfg *lint.Config) ([]approve.Pattern, err
 // could never match: no McpServers entry has that name (for mcp:SERVER
 // ignoring case, as NetClaw matches server names; SERVER__TOOL is the
 // model-facing name, which spells the server as configured), the entry is
-// disabled, or the audience may not use it (audience "" when it is not
-// known yet: the browser, whose audience changes as it runs, and test,
-// whose suites name their own). It is the same usage error as a misspelt
+// disabled, or the audience may not use it (as checkApproveAudiences says;
+// audience "" when one audience is not known: test, route --suite and the
+// browser check the audiences with checkApproveAudiences). It is the same
+// usage error as a misspelt
 // tool's, with the close name of a server the audience may use. The tool
 // half of SERVER__TOOL is known only once the server runs, and is not
 // checked.
@@ -98,8 +105,11 @@ func checkApproveServers(ps []approve.Pattern, cfg *lint.Config, audience string
 			return usageErrorf("--approve %q: no MCP server is named %s%s: name one of McpServers in netclaw.json (%s), as `agentdesk tools` lists them", p.Text, server, hint, strings.Join(names, ", "))
 		case !s.Enabled:
 			return usageErrorf("--approve %q: MCP server %s is disabled (McpServers.%s.Enabled is false), so none of its tools is offered: leave it out, or enable the server", p.Text, s.Name, s.Name)
-		case audience != "" && !cfg.McpServerAllowed(s.Name, audience):
-			return usageErrorf("--approve %q: the %s audience may not use MCP server %s (Tools.AudienceProfiles.%s: McpServersMode Allowlist, and AllowedMcpServers does not name it), so none of its tools is offered: leave it out, or run as an audience that may use it", p.Text, audience, s.Name, audience)
+		}
+		if a, err := preview.ParseAudience(audience); audience != "" && err == nil {
+			if err := checkApproveAudiences([]approve.Pattern{p}, cfg, []preview.Audience{a}); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -164,30 +174,21 @@ func approveServerHint(p approve.Pattern, server, prefix string, names, usable [
 	return " (did you mean " + near[0] + mcp.Separator + tool + "?)"
 }
 
-// checkApproveTools refuses a TOOL or TOOL:GLOB pattern naming a tool the
-// audience is not offered (Team and Public get no shell_execute): it
-// could never match. audience "" is not known yet, and is not checked.
-func checkApproveTools(ps []approve.Pattern, cfg *lint.Config, audience string) error {
-	if audience == "" {
+// checkApproveAudiences refuses a pattern that none of the audiences as
+// can use (as empty: the audience is not known, nothing is checked): a
+// tool they are not offered (Team and Public get no shell_execute), an MCP
+// server they may not use. One audience for run and route; for test and
+// the browser every audience a case or run of the invocation may have, so
+// a pattern one of them can use is kept. approve.AudienceCheck decides.
+func checkApproveAudiences(ps []approve.Pattern, cfg *lint.Config, as []preview.Audience) error {
+	if len(as) == 0 {
 		return nil
 	}
-	pol, err := request.PolicyFromConfig(cfg)
-	if err != nil {
-		return nil // lint reports the configuration; the run says more
-	}
-	a, err := preview.ParseAudience(audience)
-	if err != nil {
-		return nil
-	}
-	offered := request.NetClaw().SubAgentTools(a, pol)
+	check := approve.NewAudienceCheck(cfg)
 	for _, p := range ps {
-		if p.Tool == "" || strings.Contains(p.Tool, mcp.Separator) {
-			continue
-		}
-		for _, w := range offered.Withheld {
-			if w.Name == p.Tool {
-				return usageErrorf("--approve %q: the %s audience is not offered %s (%s), so the pattern approves nothing: leave it out, or run as an audience that gets it", p.Text, audience, p.Tool, w.Reason)
-			}
+		var ue *approve.UnusableError
+		if err := check.CheckAny(p, as); errors.As(err, &ue) {
+			return usageErrorf("--approve %v: leave it out, or run as an audience that %s", ue, ue.Lacks())
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 )
 
 // TestApproveNamesAToolThatExists: a pattern naming no tool NetClaw offers
@@ -47,10 +48,8 @@ func TestApproveNamesAToolThatExists(t *testing.T) {
 // test suite and a routing suite, and a Main model nobody answers.
 func approveHome(t *testing.T) (string, []string) {
 	t.Helper()
-	base := t.TempDir()
-	h := lint.NewHome(base, "")
-	for path, text := range map[string]string{
-		h.ConfigFile(): `{
+	base := hometest.New(t, map[string]string{
+		"config/netclaw.json": `{
   "Models": {"Roles": {"Main": "m"}, "Definitions": {"m": {"Provider": "p", "ModelId": "x"}}},
   "Providers": {"p": {"Type": "ollama", "Endpoint": "http://127.0.0.1:9"}},
   "McpServers": {
@@ -60,17 +59,10 @@ func approveHome(t *testing.T) (string, []string) {
   },
   "Tools": {"AudienceProfiles": {"Team": {"McpServersMode": "Allowlist", "AllowedMcpServers": ["docs"]}}}
 }`,
-		filepath.Join(h.Agents, "helper.md"):        "---\nname: helper\ndescription: Helps with the repository.\n---\nYou help.\n",
-		filepath.Join(h.Agents, "helper.test.yaml"): "cases:\n  - name: one\n    task: hi\n",
-		filepath.Join(h.Agents, "front.route.yaml"): "cases:\n  - {name: one, request: help me, expect: helper}\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+		"agents/helper.md":        "---\nname: helper\ndescription: Helps with the repository.\n---\nYou help.\n",
+		"agents/helper.test.yaml": "cases:\n  - name: one\n    task: hi\n",
+		"agents/front.route.yaml": "cases:\n  - {name: one, request: help me, expect: helper}\n",
+	})
 	return base, []string{"XDG_STATE_HOME=" + t.TempDir(), "HOME=" + t.TempDir(), "PATH=/bin:/usr/bin"}
 }
 
@@ -154,5 +146,76 @@ func TestApprovePatternThatCanNeverMatch(t *testing.T) {
 	code, _, stderr := run(t, env, "--home", base, "run", "helper", "--task", "t", "--audience", "Team", "--approve", "shell_execute")
 	if code != exitUsage || !strings.Contains(stderr, "the Team audience is not offered shell_execute") {
 		t.Errorf("run --audience Team --approve shell_execute: exit %d, %s", code, stderr)
+	}
+}
+
+// TestApproveAudienceEverywhere: wherever --approve meets an audience, a
+// pattern that audience can never use is bad usage (exit 2), in run's
+// words: test (the cases' audiences: their own, their suite's, else
+// --audience), route (one request's --audience; a suite's audience), and
+// the browser (--audience, and its suites' cases). A pattern one of the
+// audiences can use is kept. A suite's approve: item its case's audience
+// can never use is a lint finding.
+func TestApproveAudienceEverywhere(t *testing.T) {
+	base, env := approveHome(t)
+	agents := filepath.Join(base, "agents")
+	for name, text := range map[string]string{
+		"team.route.yaml":   "audience: team\ncases:\n  - {name: one, request: help me, expect: helper}\n",
+		"team.test.yaml":    "agent: helper\naudience: team\ncases:\n  - {name: shell, task: hi, approve: [shell_execute]}\n  - {name: own, task: hi, audience: personal, approve: [shell_execute]}\n",
+		"mcpteam.test.yaml": "agent: helper\naudience: team\ncases:\n  - {name: gh, task: hi, approve: [\"mcp:github\", \"mcp:docs\"]}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(agents, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	helper := filepath.Join(agents, "helper.test.yaml") // names no audience
+	shell := "the Team audience is not offered shell_execute (the Team profile does not allow it), so the pattern approves nothing: leave it out, or run as an audience that gets it"
+	github := "the Team audience may not use MCP server github"
+	for _, tt := range []struct {
+		args []string
+		want string // "" means not refused for the audience
+	}{
+		{[]string{"test", "--audience", "Team", "--approve", "shell_execute", helper}, shell},
+		{[]string{"test", "--audience", "team", "--approve", "mcp:github", helper}, github},
+		{[]string{"test", "--approve", "shell_execute", helper}, ""},
+		{[]string{"test", "--approve", "shell_execute", filepath.Join(agents, "mcpteam.test.yaml")}, shell},
+		// Its case "own" runs as Personal, which gets the shell.
+		{[]string{"test", "--approve", "shell_execute", filepath.Join(agents, "team.test.yaml")}, ""},
+		{[]string{"route", "--audience", "Team", "--approve", "shell_execute", "help me"}, shell},
+		{[]string{"route", "--audience", "Team", "--approve", "github__create_issue", "help me"}, github},
+		{[]string{"route", "--approve", "shell_execute", "help me"}, ""},
+		{[]string{"route", "--suite", "--approve", "shell_execute", filepath.Join(agents, "team.route.yaml")}, shell},
+		{[]string{"route", "--suite", "--approve", "shell_execute"}, ""},
+		{[]string{"--audience", "Team", "--approve", "shell_execute"}, ""}, // team.test.yaml's "own" case is Personal
+		{[]string{"--audience", "Team", "--approve", "mcp:github"}, ""},
+	} {
+		code, _, stderr := run(t, env, append([]string{"--home", base}, tt.args...)...)
+		refused := strings.Contains(stderr, "audience is not offered") || strings.Contains(stderr, "audience may not use")
+		switch {
+		case tt.want == "" && refused:
+			t.Errorf("%v: refused for the audience: %s", tt.args, stderr)
+		case tt.want != "" && (code != exitUsage || !strings.Contains(stderr, tt.want)):
+			t.Errorf("%v: exit %d, %s\nwant exit 2 saying %q", tt.args, code, stderr, tt.want)
+		}
+	}
+
+	// With no suite that runs as Personal, the browser refuses too.
+	if err := os.Remove(filepath.Join(agents, "team.test.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--audience", "Team", "--approve", "shell_execute"},
+		{"--audience", "Team", "--approve", "mcp:github"},
+	} {
+		code, _, stderr := run(t, env, append([]string{"--home", base}, args...)...)
+		if code != exitUsage || !strings.Contains(stderr, "the Team audience") {
+			t.Errorf("browser %v: exit %d, %s", args, code, stderr)
+		}
+	}
+
+	// lint: a suite's approve: item its case's audience can never use.
+	code, stdout, _ := run(t, env, "--home", base, "lint", filepath.Join(agents, "mcpteam.test.yaml"))
+	if code != exitFindings || !strings.Contains(stdout, `approve "mcp:github": the Team audience may not use MCP server github`) || strings.Contains(stdout, `approve "mcp:docs":`) {
+		t.Errorf("lint mcpteam.test.yaml: exit %d\n%s", code, stdout)
 	}
 }

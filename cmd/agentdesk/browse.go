@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,8 +15,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui"
 	"github.com/agentdesk/agentdesk/tui/demo"
@@ -48,7 +52,7 @@ func runDemo(cmd *cobra.Command, g *globals) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(dir, "runs")})
+	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(dir, "runs"), WordError: wordFlags})
 	if err != nil {
 		return exitWith(exitInternal, err)
 	}
@@ -61,26 +65,17 @@ func runDemo(cmd *cobra.Command, g *globals) error {
 func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error {
 	// Bad patterns are bad usage, said before anything else, terminal or
 	// not.
-	approved, err := parseApprove(g.browserApprove)
+	approved, err := browserApprove(g, h)
 	if err != nil {
 		return err
 	}
-	if len(approved) > 0 {
-		// The browser's audience changes as it runs ('a'): the server
-		// must be one configured, for some audience.
-		if err := checkApproveServers(approved, lint.LoadConfig(h, g.environ), ""); err != nil {
-			return err
-		}
-	}
-	if !isTerminal(g.stdout) {
-		if opts.OpenPath != "" {
-			return usageErrorf("the viewer needs a terminal and standard output is not one: read the files in %s directly, or use 'agentdesk runs RUN_ID'", opts.OpenPath)
-		}
-		return usageErrorf("the browser needs a terminal and standard output is not one: for scripts use 'agentdesk lint' or 'agentdesk preview'")
+	if err := needTerminal(g, opts.OpenPath); err != nil {
+		return err
 	}
 	opts.Home = h
+	opts.WordError = wordFlags
 	if opts.OpenPath == "" {
-		opts.Scanner = lint.NewScanner(h, lint.ScanOptions{Environ: g.environ})
+		opts.Scanner = wordedScanner{lint.NewScanner(h, lint.ScanOptions{Environ: g.environ})}
 		opts.Watch = true
 	}
 	if opts.Runner == nil {
@@ -93,18 +88,8 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 		}
 		opts.NetClaw = nc
 	}
-	if opts.Project == "" && g.browserProject != "" {
-		if fi, err := os.Stat(g.browserProject); err != nil || !fi.IsDir() {
-			return usageErrorf("--project %s is not a folder", g.browserProject)
-		}
-		opts.Project = g.browserProject
-	}
-	if opts.Project == "" {
-		// The trial tools read the folder agentdesk was started in, as
-		// `agentdesk run` does by default.
-		if wd, err := os.Getwd(); err == nil {
-			opts.Project = wd
-		}
+	if opts.Project, err = browserProject(g, opts.Project); err != nil {
+		return err
 	}
 	opts.Approve = approved
 	if err := g.browserSandbox.check(lint.LoadConfig(h, g.environ)); err != nil {
@@ -115,6 +100,65 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 	opts.Environ = g.environ
 	m := tui.New(opts)
 	defer m.Close()
+	return runProgram(cmd, g, m)
+}
+
+// browserApprove reads the browser's --approve patterns. The browser's
+// audience changes as it runs ('a'): an MCP server a pattern names must be
+// one configured, for some audience.
+func browserApprove(g *globals, h lint.Home) ([]approve.Pattern, error) {
+	approved, err := parseApprove(g.browserApprove)
+	if err != nil || len(approved) == 0 {
+		return approved, err
+	}
+	// The server must be one configured; and some audience the browser's
+	// runs (r: --audience) or its suites' cases (T) run as must be able to
+	// use each pattern.
+	cfg := lint.LoadConfig(h, g.environ)
+	if err := checkApproveServers(approved, cfg, ""); err != nil {
+		return nil, err
+	}
+	if err := checkApproveAudiences(approved, cfg, browserAudiences(h, preview.Audience(g.browserAudience))); err != nil {
+		return nil, err
+	}
+	return approved, nil
+}
+
+// needTerminal refuses to start the browser (or, with openPath, the
+// viewer) when standard output is not a terminal, and says what to use
+// instead.
+func needTerminal(g *globals, openPath string) error {
+	if isTerminal(g.stdout) {
+		return nil
+	}
+	if openPath != "" {
+		return usageErrorf("the viewer needs a terminal and standard output is not one: read the files in %s directly, or use 'agentdesk runs RUN_ID'", openPath)
+	}
+	return usageErrorf("the browser needs a terminal and standard output is not one: for scripts use 'agentdesk lint' or 'agentdesk preview'")
+}
+
+// browserProject is the folder the browser's trials read: project when
+// preset (the demo's), else --project (which must be a folder), else the
+// folder agentdesk was started in, as `agentdesk run` does by default.
+func browserProject(g *globals, project string) (string, error) {
+	if project == "" && g.browserProject != "" {
+		if fi, err := os.Stat(g.browserProject); err != nil || !fi.IsDir() {
+			return "", usageErrorf("--project %s is not a folder", g.browserProject)
+		}
+		project = g.browserProject
+	}
+	if project == "" {
+		if wd, err := os.Getwd(); err == nil {
+			project = wd
+		}
+	}
+	return project, nil
+}
+
+// runProgram runs the browser's model m on the terminal until it quits.
+// Leaving with Ctrl-C, or being interrupted from outside, is a normal
+// end.
+func runProgram(cmd *cobra.Command, g *globals, m tea.Model) error {
 	progOpts := []tea.ProgramOption{
 		tea.WithContext(cmd.Context()),
 		tea.WithInput(g.stdin),
@@ -136,13 +180,41 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 	return nil
 }
 
+// browserAudiences lists the audiences the browser's trials run as: runs
+// as --audience (run), and each case of the test suites in the agents
+// folder as its own audience, else its suite's, else --audience, each
+// once.
+func browserAudiences(h lint.Home, run preview.Audience) []preview.Audience {
+	out := []preview.Audience{run}
+	files, _ := suitefile.Find(h.Agents, suitefile.TestSuffix)
+	for _, p := range files {
+		s := suitefile.Load(p)
+		for _, cs := range s.Cases {
+			a, err := preview.ParseAudience(cmp.Or(cs.Audience, s.Audience, run.String()))
+			if err == nil && !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// wordedScanner is the browser's scanner, its errors worded with flags.
+type wordedScanner struct{ tui.CatalogScanner }
+
+// Scan scans and words the error.
+func (s wordedScanner) Scan() (*lint.Catalog, error) {
+	c, err := s.CatalogScanner.Scan()
+	return c, wordFlags(err)
+}
+
 // newRunner makes the browser's runner on the default runs folder.
 func newRunner(g *globals) (*runner.Runner, error) {
 	dir, err := runfolder.DefaultRunsDir(g.Getenv)
 	if err != nil {
 		return nil, wordFlags(err)
 	}
-	rn, err := runner.New(runner.Options{RunsDir: dir})
+	rn, err := runner.New(runner.Options{RunsDir: dir, WordError: wordFlags})
 	return rn, wordFlags(err)
 }
 

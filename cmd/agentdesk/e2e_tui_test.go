@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
 )
@@ -142,28 +142,6 @@ func (s *screenTerm) press(keys ...string) {
 	}
 }
 
-// copyTree copies a folder of test files.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestBrowserEndToEnd drives the real binary in a real pseudo-terminal:
 // it opens the test home, shows a loaded and a rejected agent with its
 // reason, lists a new file as soon as it is written, moves it to rejected
@@ -171,7 +149,7 @@ func copyTree(t *testing.T, src, dst string) {
 func TestBrowserEndToEnd(t *testing.T) {
 	tmp := t.TempDir()
 	base := filepath.Join(tmp, "netclaw")
-	copyTree(t, filepath.Join("..", "..", "tui", "testdata", "home"), base)
+	hometest.Copy(t, filepath.Join("..", "..", "tui", "testdata", "home"), base)
 	s := startOnScreen(t, 100, 30, []string{"HOME=" + tmp, "NETCLAW_HOME=" + base, "EDITOR=true"})
 
 	s.waitFor("the home opens", "3 loaded · 2 rejected", "code-analyst", "broken", "feed:community")
@@ -237,7 +215,7 @@ func writeAtomically(t *testing.T, path, text string) {
 func TestBrowserEditsEndToEnd(t *testing.T) {
 	tmp := t.TempDir()
 	base := filepath.Join(tmp, "netclaw")
-	copyTree(t, filepath.Join("..", "..", "tui", "testdata", "home"), base)
+	hometest.Copy(t, filepath.Join("..", "..", "tui", "testdata", "home"), base)
 	editor := filepath.Join(tmp, "fake-editor")
 	script := "#!/bin/sh\n" +
 		"for f; do :; done\n" + // the last argument is the file
@@ -358,7 +336,7 @@ func TestBrowserWithAgentsAndNoHome(t *testing.T) {
 func TestNewAgentDraftEndToEnd(t *testing.T) {
 	tmp := t.TempDir()
 	base := filepath.Join(tmp, "netclaw")
-	copyTree(t, filepath.Join("..", "..", "tui", "testdata", "home"), base)
+	hometest.Copy(t, filepath.Join("..", "..", "tui", "testdata", "home"), base)
 	editor := filepath.Join(tmp, "fake-editor")
 	// The editor checks that the agents folder does not hold the file yet,
 	// then (for names starting "keep") writes a body that loads.

@@ -72,14 +72,13 @@ touch; 2 bad usage; 3 internal failure.`,
 }
 
 // runExport converts the selected agents and brings the destination up to
-// date.
+// date: it checks the flags (checkExportFlags), opens the destination
+// (exportDestination), converts the agents (exportSources), then plans
+// and applies the changes and says what they were.
 func runExport(g *globals, f exportFlags, names []string) error {
-	if f.to == "" {
-		return usageErrorf("--to is required: one of %s", strings.Join(adapt.TargetIDs(false), ", "))
-	}
-	tg, ok := adapt.Lookup(f.to)
-	if !ok {
-		return usageErrorf("unknown target %q: use one of %s", f.to, strings.Join(adapt.TargetIDs(false), ", "))
+	tg, err := checkExportFlags(f)
+	if err != nil {
+		return err
 	}
 	c, err := scanHome(g, lint.ScanOptions{Environ: g.environ})
 	if err != nil {
@@ -93,57 +92,25 @@ func runExport(g *globals, f exportFlags, names []string) error {
 	if out == "" {
 		out = tg.Dir
 	}
-	if err := checkOutFolder(out); err != nil {
+	dest, err := exportDestination(c, tg, out)
+	if err != nil {
 		return err
 	}
-	if within(out, c.Home.Agents) {
-		return usageErrorf("--out %s is inside the NetClaw agents folder %s, where the runtime would load the exported files: pick another folder", out, c.Home.Agents)
-	}
-	dest, err := adapt.OpenDestination(out, tg)
-	if err != nil {
-		return exitWith(exitFindings, err)
-	}
-
 	if len(names) == 0 {
 		for _, file := range c.Rejected() {
 			g.warn(file.Path, "not exported: "+rejection(file))
 		}
 	}
-	sources := make([]adapt.Source, 0, len(files))
-	for _, file := range files {
-		e, err := tg.Export(file.Def)
-		if err != nil {
-			return exitWith(exitFindings, fmt.Errorf("%s: %w", file.Path, err))
-		}
-		if msg := invalidUTF8(file); msg != "" {
-			g.warn(file.Path, msg)
-		}
-		for _, w := range e.Warnings {
-			g.warn(file.Def.Name, w)
-		}
-		sources = append(sources, adapt.Source{Name: file.Def.Name, Path: absPath(file.Path), SHA256: file.SHA256, Out: e})
+	sources, err := exportSources(g, tg, files)
+	if err != nil {
+		return err
 	}
 	plan, err := dest.Plan(sources, adapt.LiveSources(c))
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}
 	applyErr := plan.Apply()
-	var b strings.Builder
-	wrote := false
-	for _, ch := range plan.Changes[:plan.Done] {
-		line := exportLine(ch)
-		if line != "" {
-			b.WriteString(termsafe.Escape(line) + "\n")
-		}
-		wrote = wrote || ch.Action == adapt.Create || ch.Action == adapt.Update
-	}
-	if wrote && applyErr == nil {
-		home, _ := os.UserHomeDir()
-		for _, step := range tg.NextSteps(absPath(out), home) {
-			b.WriteString("next: " + termsafe.Escape(step) + "\n")
-		}
-	}
-	if err := writeString(g.stdout, b.String()); err != nil {
+	if err := writeString(g.stdout, exportedText(tg, plan, out, applyErr == nil)); err != nil {
 		return err
 	}
 	switch {
@@ -153,6 +120,78 @@ func runExport(g *globals, f exportFlags, names []string) error {
 		return exitWith(exitInternal, applyErr)
 	}
 	return nil
+}
+
+// checkExportFlags is export's validation step: --to must name a known
+// format. It returns that format.
+func checkExportFlags(f exportFlags) (adapt.Target, error) {
+	if f.to == "" {
+		return adapt.Target{}, usageErrorf("--to is required: one of %s", strings.Join(adapt.TargetIDs(false), ", "))
+	}
+	tg, ok := adapt.Lookup(f.to)
+	if !ok {
+		return adapt.Target{}, usageErrorf("unknown target %q: use one of %s", f.to, strings.Join(adapt.TargetIDs(false), ", "))
+	}
+	return tg, nil
+}
+
+// exportDestination opens the folder out as tg's destination. out must be
+// a folder (or not exist yet), and not inside the agents folder, where the
+// runtime would load what is exported.
+func exportDestination(c *lint.Catalog, tg adapt.Target, out string) (*adapt.Destination, error) {
+	if err := checkOutFolder(out); err != nil {
+		return nil, err
+	}
+	if within(out, c.Home.Agents) {
+		return nil, usageErrorf("--out %s is inside the NetClaw agents folder %s, where the runtime would load the exported files: pick another folder", out, c.Home.Agents)
+	}
+	dest, err := adapt.OpenDestination(out, tg)
+	if err != nil {
+		return nil, exitWith(exitFindings, err)
+	}
+	return dest, nil
+}
+
+// exportSources converts each file to tg's format, warning of invalid
+// UTF-8 and of what a conversion loses; a file that does not convert
+// stops the export.
+func exportSources(g *globals, tg adapt.Target, files []*lint.File) ([]adapt.Source, error) {
+	sources := make([]adapt.Source, 0, len(files))
+	for _, file := range files {
+		e, err := tg.Export(file.Def)
+		if err != nil {
+			return nil, exitWith(exitFindings, fmt.Errorf("%s: %w", file.Path, err))
+		}
+		if msg := invalidUTF8(file); msg != "" {
+			g.warn(file.Path, msg)
+		}
+		for _, w := range e.Warnings {
+			g.warn(file.Def.Name, w)
+		}
+		sources = append(sources, adapt.Source{Name: file.Def.Name, Path: absPath(file.Path), SHA256: file.SHA256, Out: e})
+	}
+	return sources, nil
+}
+
+// exportedText says, a line each, what the plan's applied changes did,
+// and, when a file was written and all went well (applied), the target's
+// next steps for the folder out.
+func exportedText(tg adapt.Target, plan *adapt.Plan, out string, applied bool) string {
+	var b strings.Builder
+	wrote := false
+	for _, ch := range plan.Changes[:plan.Done] {
+		if line := exportLine(ch); line != "" {
+			b.WriteString(termsafe.Escape(line) + "\n")
+		}
+		wrote = wrote || ch.Action == adapt.Create || ch.Action == adapt.Update
+	}
+	if wrote && applied {
+		home, _ := os.UserHomeDir()
+		for _, step := range tg.NextSteps(absPath(out), home) {
+			b.WriteString("next: " + termsafe.Escape(step) + "\n")
+		}
+	}
+	return b.String()
 }
 
 // selectAgents returns the loaded agents named (each once, in the order

@@ -56,9 +56,7 @@ func TestExportCommand(t *testing.T) {
 	if err := os.WriteFile(edited, []byte("my edit\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(home, "agents", "code-analyst.md"), []byte(strings.Replace(exAnalyst, "You explain code.", "You explain code well.", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, filepath.Join(home, "agents", "code-analyst.md"), strings.Replace(exAnalyst, "You explain code.", "You explain code well.", 1))
 	code, stdout, stderr = export()
 	if code != 1 || stdout != "" || !strings.Contains(stderr, "ticket-router.md was edited since agentdesk wrote it") {
 		t.Fatalf("an edited file: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)

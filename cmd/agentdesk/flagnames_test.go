@@ -19,9 +19,14 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/netclaw"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/adapt"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/keepcase"
+	"github.com/agentdesk/agentdesk/runner/eval/route"
+	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
@@ -34,13 +39,11 @@ var libraryRoots = []string{"lint", "preview", "runner", "tui"}
 // (slash-separated, from the module root) and the flag; an entry that no
 // longer matches fails the test too, so the list cannot go stale.
 var flagNameAllowed = map[string]string{
-	"lint/netclaw/find.go --netclaw-dir":                           "not moved yet: Install.Via and the not-found error; lint/netclaw's find_test pins the words",
-	"lint/netclaw/install.go --netclaw-dir":                        "not moved yet: the damaged and missing-resource errors; lint/netclaw's find_test pins the words",
-	"lint/scan.go --agents":                                        "not moved yet: the browser shows the scan's error without cmd in between",
+	"lint/netclaw/find.go --netclaw-dir":                           "ViaDir, the label of a folder named with Options.Dir, and the not-found error; lint/netclaw's find_test pins the words of both",
+	"lint/netclaw/install.go --netclaw-dir":                        "not moved yet: the missing-resource error; lint/netclaw's find_test pins the words",
 	"lint/suitefile/approve.go --approve":                          "a lint hint about a suite file's approve: list, which takes the same patterns as the flag; lint output, no cmd in between",
 	"preview/adapt/files.go --force":                               "not moved yet: preview/adapt's managed_test pins the words",
 	"preview/adapt/install.go --force":                             "not moved yet: preview/adapt's install_test pins the words",
-	"preview/frontline.go --audience":                              "not moved yet: the browser shows ErrPublic without cmd in between",
 	"preview/manifest.go --version":                                "not moved yet: preview's manifest_test pins the words",
 	"runner/approve/gate.go --approve":                             "a model-visible refusal and the run record's approver: persisted in recordings and run folders, pinned by runner/approve's tests",
 	"runner/eval/evalhtml/browsertest/browsertest.go --no-sandbox": "chromium's flag, not agentdesk's: a test helper starting a headless browser",
@@ -49,15 +52,12 @@ var flagNameAllowed = map[string]string{
 	"runner/eval/evalrec/cases.go --models":                        "not moved yet: the not-recorded hint of a case, in reports; pinned by runner/eval tests",
 	"runner/eval/evalrec/cases.go --record":                        "not moved yet: the not-recorded hint of a case, in reports; pinned by runner/eval tests",
 	"runner/eval/evalrec/mode.go --record":                         "not moved yet: a case's not-recorded message, in reports; pinned by evalrec_test",
-	"runner/eval/keepcase/keepcase.go --case-name":                 "not moved yet: the browser shows it without cmd in between",
-	"runner/eval/route/ask.go --home":                              "not moved yet: the browser shows it without cmd in between",
 	"runner/eval/route/suite.go --record":                          "not moved yet: a case's message, in reports",
 	"runner/eval/route/suite.go --suite":                           "not moved yet: the command a not-recorded case names, in reports",
 	"runner/eval/suite/sample.go --models":                         "not moved yet: the command a not-recorded case names, in reports; pinned by matrix_test",
 	"runner/eval/suite/sample.go --record":                         "not moved yet: a case's message, in reports",
 	"runner/outcome.go --no-tools":                                 "not moved yet: appended to a run's error in its record",
 	"runner/overlay/overlay.go --project":                          "not moved yet: runner's loop_test pins the words",
-	"runner/overlay/overlay.go --runs-dir":                         "not moved yet",
 	"runner/overlay/work.go --project":                             "a shell call's failure, model-visible and recorded in the run",
 	"runner/prepare.go --record":                                   "not moved yet: runner's replay_test pins the words",
 	"runner/sandbox/sandbox.go --no-sandbox":                       "the sandbox's status line and its model-visible refusal, recorded in runs; pinned by runner/sandbox's tests",
@@ -186,6 +186,12 @@ func TestFlagWorded(t *testing.T) {
 		{&adapt.ForeignStateError{State: "/o/s.json", Tool: "x"}, `/o/s.json was not written by agentdesk (tool "x"): pick another --out`},
 		{&adapt.OtherTargetError{Dir: "/o", Holds: "jit", Want: "codex"}, `/o holds jit exports (target "jit"), not codex: pick another --out for codex`},
 		{&adapt.UnmanagedError{Dir: "/o", Problems: []string{"a", "b"}}, "refused to touch files in /o that agentdesk did not write or that were edited since:\n  a\n  b\nnothing was written: move those files away, or pick another --out"},
+		{&lint.AgentsNotFolderError{Path: "/h/agents"}, "the agents path /h/agents is not a folder: pass a folder with --agents, or the file itself to lint"},
+		{preview.ErrPublic, "the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate; use --audience Personal or Team"},
+		{&route.InputError{Err: route.ErrNoCatalog}, "no agents were read: give the NetClaw home with --home"},
+		{&overlay.InsideProjectError{Dir: "/p/tmp", Project: "/p"}, "the overlay folder /p/tmp lies inside the project /p: the trial would change the project; keep the runs folder elsewhere (--runs-dir)"},
+		{&netclaw.DamagedError{Err: netclaw.ErrCorrupt}, netclaw.ErrCorrupt.Error() + "; reinstall NetClaw (its installer puts netclawd in ~/.netclaw/bin), or name a sound install with --netclaw-dir"},
+		{&keepcase.NameTakenError{Path: "a.test.yaml", Name: "one"}, `a.test.yaml: "one": a case of that name is in the suite already; name it with --case-name`},
 	} {
 		if got := flagWorded(tt.err); got != tt.want {
 			t.Errorf("flagWorded(%T)\n got %q\nwant %q", tt.err, got, tt.want)
@@ -197,5 +203,25 @@ func TestFlagWorded(t *testing.T) {
 	}
 	if err := errors.New("nothing to word"); wordFlags(err) != err || wordFlags(nil) != nil {
 		t.Error("wordFlags changed an error it has no words for")
+	}
+}
+
+// TestDamagedNetClawWorded: a damaged install is worded with --netclaw-dir
+// both where the flag named it (a usage error) and where
+// AGENTDESK_NETCLAW_DIR did (the reason the operating rules are missing).
+func TestDamagedNetClawWorded(t *testing.T) {
+	home := previewHome(t, nil)
+	damaged := t.TempDir()
+	if err := os.WriteFile(filepath.Join(damaged, netclaw.AssemblyFile), []byte("not an assembly"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const fix = "; reinstall NetClaw (its installer puts netclawd in ~/.netclaw/bin), or name a sound install with --netclaw-dir"
+	code, _, stderr := run(t, nil, "preview", "--home", home, "--skill", "notes", "--task", "T", "--netclaw-dir", damaged)
+	if code != exitUsage || !strings.Contains(stderr, "agentdesk: --netclaw-dir "+damaged+": ") || !strings.Contains(stderr, fix+"\n") {
+		t.Errorf("--netclaw-dir: exit %d\n%s", code, stderr)
+	}
+	code, stdout, stderr := run(t, []string{"AGENTDESK_NETCLAW_DIR=" + damaged}, "preview", "--home", home, "--skill", "notes", "--task", "T", "--format", "json")
+	if code != 0 || !strings.Contains(stdout+stderr, strings.TrimPrefix(fix, "; ")) {
+		t.Errorf("AGENTDESK_NETCLAW_DIR: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }

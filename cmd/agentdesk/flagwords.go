@@ -6,9 +6,14 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/netclaw"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/adapt"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
+	"github.com/agentdesk/agentdesk/runner/eval/keepcase"
+	"github.com/agentdesk/agentdesk/runner/eval/route"
+	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
@@ -67,6 +72,20 @@ var flagWordings = []flagWording{
 		return fmt.Sprintf("%s holds %s exports (target %q), not %s: pick another --out for %s", e.Dir, e.Holds, e.Holds, e.Want, e.Want)
 	}),
 	wordType(func(e *adapt.UnmanagedError) string { return e.Message("pick another --out") }),
+	wordType(func(e *lint.AgentsNotFolderError) string {
+		return "the agents path " + e.Path + " is not a folder: pass a folder with --agents, or the file itself to lint"
+	}),
+	wordSentinel(preview.ErrPublic, "the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate; use --audience Personal or Team"),
+	wordSentinel(route.ErrNoCatalog, "no agents were read: give the NetClaw home with --home"),
+	wordType(func(e *overlay.InsideProjectError) string {
+		return e.Message("keep the runs folder elsewhere (--runs-dir)")
+	}),
+	wordType(func(e *netclaw.DamagedError) string {
+		return e.Message("name a sound install with --netclaw-dir")
+	}),
+	wordType(func(e *keepcase.NameTakenError) string {
+		return fmt.Sprintf("%s: %q: %v; name it with --case-name", e.Path, e.Name, keepcase.ErrNameTaken)
+	}),
 }
 
 // flagWorded is err's message with each typed error in its chain worded

@@ -64,54 +64,23 @@ way; 2 bad usage; 3 internal failure.`,
 	return cmd
 }
 
-// runImport converts every input and installs the lot, or nothing.
+// runImport converts every input and installs the lot, or nothing: it
+// checks the flags (checkImportFlags), finds the folder to write into,
+// converts the inputs (convertImports) and installs what converted.
 func runImport(g *globals, f importFlags, paths []string) error {
-	if f.from == "" {
-		return usageErrorf("--from is required: one of %s", strings.Join(adapt.TargetIDs(true), ", "))
+	tg, err := checkImportFlags(f, paths)
+	if err != nil {
+		return err
 	}
-	tg, ok := adapt.Lookup(f.from)
-	if !ok || !tg.CanImport() {
-		return usageErrorf("cannot import from %q: use one of %s", f.from, strings.Join(adapt.TargetIDs(true), ", "))
-	}
-	if len(paths) == 0 {
-		return usageErrorf("name the %s agent files to import, or a folder of them (such as %s)", tg.Title, tg.Dir)
-	}
-	out := f.out
-	if out != "" {
-		if err := checkOutFolder(out); err != nil {
-			return err
-		}
-	} else {
-		h, err := g.Home()
-		if err != nil {
-			return exitWith(exitUsage, err)
-		}
-		if !h.Exists() {
-			return usageErrorf("the NetClaw home %s does not exist: pass --home DIR, NETCLAW_HOME or --out DIR", h.Base)
-		}
-		out = h.Agents
+	out, err := importOut(g, f.out)
+	if err != nil {
+		return err
 	}
 	inputs, err := importInputs(paths, tg)
 	if err != nil {
 		return err
 	}
-
-	var items []*adapt.Imported
-	var failures []string
-	for _, path := range inputs {
-		data, err := readCappedFile(path)
-		if err == nil {
-			var im *adapt.Imported
-			if im, err = tg.Import(path, data); err == nil {
-				items = append(items, im)
-				for _, w := range im.Warnings {
-					g.warn(path, w)
-				}
-				continue
-			}
-		}
-		failures = append(failures, err.Error())
-	}
+	items, failures := convertImports(g, tg, inputs)
 	if len(failures) > 0 && !f.keepGoing {
 		return exitWith(exitFindings, fmt.Errorf("%s did not convert, so nothing was written (--keep-going writes the others):\n  %s",
 			plural(len(failures), "file"), strings.Join(failures, "\n  ")))
@@ -126,6 +95,79 @@ func runImport(g *globals, f importFlags, paths []string) error {
 	}
 
 	installed, err := adapt.Install(out, items, f.force)
+	if werr := writeString(g.stdout, importedText(g, installed)); werr != nil {
+		return werr
+	}
+	switch {
+	case errors.Is(err, adapt.ErrRefused):
+		return exitWith(exitFindings, err)
+	case err != nil:
+		return exitWith(exitInternal, err)
+	}
+	return notConverted
+}
+
+// checkImportFlags is import's validation step: --from must name a format
+// that imports, and some PATH must be given. It returns that format.
+func checkImportFlags(f importFlags, paths []string) (adapt.Target, error) {
+	if f.from == "" {
+		return adapt.Target{}, usageErrorf("--from is required: one of %s", strings.Join(adapt.TargetIDs(true), ", "))
+	}
+	tg, ok := adapt.Lookup(f.from)
+	if !ok || !tg.CanImport() {
+		return adapt.Target{}, usageErrorf("cannot import from %q: use one of %s", f.from, strings.Join(adapt.TargetIDs(true), ", "))
+	}
+	if len(paths) == 0 {
+		return adapt.Target{}, usageErrorf("name the %s agent files to import, or a folder of them (such as %s)", tg.Title, tg.Dir)
+	}
+	return tg, nil
+}
+
+// importOut is the folder import writes into: --out when given (it must
+// be a folder, or not exist yet), else the home's agents folder (the
+// home must exist).
+func importOut(g *globals, out string) (string, error) {
+	if out != "" {
+		if err := checkOutFolder(out); err != nil {
+			return "", err
+		}
+		return out, nil
+	}
+	h, err := g.Home()
+	if err != nil {
+		return "", exitWith(exitUsage, err)
+	}
+	if !h.Exists() {
+		return "", usageErrorf("the NetClaw home %s does not exist: pass --home DIR, NETCLAW_HOME or --out DIR", h.Base)
+	}
+	return h.Agents, nil
+}
+
+// convertImports reads and converts each input in tg's format, warning of
+// what a conversion loses; it returns what converted, and an error line
+// for each input that did not.
+func convertImports(g *globals, tg adapt.Target, inputs []string) (items []*adapt.Imported, failures []string) {
+	for _, path := range inputs {
+		data, err := readCappedFile(path)
+		if err == nil {
+			var im *adapt.Imported
+			if im, err = tg.Import(path, data); err == nil {
+				items = append(items, im)
+				for _, w := range im.Warnings {
+					g.warn(path, w)
+				}
+				continue
+			}
+		}
+		failures = append(failures, err.Error())
+	}
+	return items, failures
+}
+
+// importedText says, a line each, which source was imported as which
+// file (and whether it replaced one there); the notes of each are warned
+// of as the text is built.
+func importedText(g *globals, installed []adapt.Installed) string {
 	var b strings.Builder
 	for _, in := range installed {
 		note := ""
@@ -137,16 +179,7 @@ func runImport(g *globals, f importFlags, paths []string) error {
 			g.warn(in.Path, n)
 		}
 	}
-	if werr := writeString(g.stdout, b.String()); werr != nil {
-		return werr
-	}
-	switch {
-	case errors.Is(err, adapt.ErrRefused):
-		return exitWith(exitFindings, err)
-	case err != nil:
-		return exitWith(exitInternal, err)
-	}
-	return notConverted
+	return b.String()
 }
 
 // importInputs expands PATHs: a folder gives its top-level files with the

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
@@ -72,9 +73,7 @@ var recordKeepCases = []recordKeepCase{
 		srv, env, _ := routeHome(t, wire.OpenAI, "", nil)
 		srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) { return spawnScript("reviewer"), true })
 		home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
-		if err := os.WriteFile(filepath.Join(home, "agents", "front.route.yaml"), []byte(frontSuite), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		hometest.WriteFile(t, filepath.Join(home, "agents", "front.route.yaml"), frontSuite)
 		return srv, env, []string{"route", "--suite", "--record"}, filepath.Join(home, "agents", "front.route.recordings")
 	}},
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/report"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
+	"github.com/agentdesk/agentdesk/runner/approve"
 )
 
 // lintFlags holds the flags of agentdesk lint.
@@ -70,43 +71,21 @@ Exit status: 0 clean; 1 an error (or a warning, with --strict);
 // the exit code.
 func runLint(g *globals, f lintFlags, paths []string) error {
 	opts := lint.ScanOptions{Profile: lint.Profile(f.profile), Environ: g.environ}
+	suites, others := splitSuitePaths(paths)
+	if err := checkSuitePaths(suites); err != nil {
+		return err
+	}
 	var (
-		c   *lint.Catalog
-		err error
+		c, check *lint.Catalog
+		err      error
 	)
-	var suites, others []string
-	for _, p := range paths {
-		if suitefile.IsSuite(p) {
-			suites = append(suites, p)
-		} else {
-			others = append(others, p)
-		}
-	}
-	// A suite named on the command line must be there; one that cannot be
-	// read (a FIFO, a dangling link) is a finding of the report.
-	for _, p := range suites {
-		_, lerr := os.Lstat(p)
-		if fi, err := os.Stat(p); lerr != nil || err == nil && fi.IsDir() {
-			return usageErrorf("%s is not a suite file: give an existing <agent>.test.yaml", p)
-		}
-	}
-	check := (*lint.Catalog)(nil)
 	switch {
 	case len(paths) == 0:
-		c, err = scanHome(g, opts)
-		if err == nil {
-			check = c
-			suites, err = findSuites(c.Home.Agents)
-		}
-	case len(others) > 0:
-		c, err = scanPaths(others, opts)
+		c, suites, err = lintHome(g, opts)
 		check = c
-		for _, p := range others {
-			if fi, serr := os.Stat(p); err == nil && serr == nil && fi.IsDir() {
-				found, ferr := findSuites(p)
-				suites, err = append(suites, found...), ferr
-			}
-		}
+	case len(others) > 0:
+		c, suites, err = lintPaths(others, opts, suites)
+		check = c
 	default:
 		// Suites alone: their agents are looked up in the home, when there
 		// is one.
@@ -118,7 +97,17 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 	if err != nil {
 		return err
 	}
-	suitefile.AddTo(c, check, suites)
+	// approve: items are checked against the audience a suite or case
+	// names, under the home's configuration (none: the runtime's defaults).
+	var audit suitefile.ApproveAudit
+	if len(suites) > 0 {
+		var cfg *lint.Config
+		if check != nil {
+			cfg = check.Config
+		}
+		audit = approve.NewAudienceCheck(cfg).Audit
+	}
+	suitefile.AddTo(c, check, suites, audit)
 
 	ropts := report.Options{Version: programVersion()}
 	if err := writeReport(g.stdout, f.format, c, ropts, g.Color(g.stdout)); err != nil {
@@ -135,6 +124,55 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 		return exitWith(exitFindings, nil)
 	}
 	return nil
+}
+
+// splitSuitePaths parts lint's PATHs into suite files and the others
+// (agent files and agents folders), each in the order given.
+func splitSuitePaths(paths []string) (suites, others []string) {
+	for _, p := range paths {
+		if suitefile.IsSuite(p) {
+			suites = append(suites, p)
+		} else {
+			others = append(others, p)
+		}
+	}
+	return suites, others
+}
+
+// checkSuitePaths refuses a suite named on the command line that is not
+// there, or is a folder; one that cannot be read (a FIFO, a dangling
+// link) is a finding of the report instead.
+func checkSuitePaths(suites []string) error {
+	for _, p := range suites {
+		_, lerr := os.Lstat(p)
+		if fi, err := os.Stat(p); lerr != nil || err == nil && fi.IsDir() {
+			return usageErrorf("%s is not a suite file: give an existing <agent>.test.yaml", p)
+		}
+	}
+	return nil
+}
+
+// lintHome scans the whole home, and lists the suites beside its agents.
+func lintHome(g *globals, opts lint.ScanOptions) (*lint.Catalog, []string, error) {
+	c, err := scanHome(g, opts)
+	if err != nil {
+		return c, nil, err
+	}
+	suites, err := findSuites(c.Home.Agents)
+	return c, suites, err
+}
+
+// lintPaths scans the agent files and agents folders named, and adds the
+// suites in those folders to the suites named.
+func lintPaths(others []string, opts lint.ScanOptions, suites []string) (*lint.Catalog, []string, error) {
+	c, err := scanPaths(others, opts)
+	for _, p := range others {
+		if fi, serr := os.Stat(p); err == nil && serr == nil && fi.IsDir() {
+			found, ferr := findSuites(p)
+			suites, err = append(suites, found...), ferr
+		}
+	}
+	return c, suites, err
 }
 
 // writeStrictNote ends a text or github report that --strict fails on

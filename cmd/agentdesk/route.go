@@ -233,6 +233,8 @@ func runRoute(cmd *cobra.Command, g *globals, f routeFlags, args []string) error
 		return err
 	} else if err := checkApproveServers(ps, c.Config, a.String()); err != nil {
 		return err
+	} else if err := checkApproveAudiences(ps, c.Config, []preview.Audience{a}); err != nil {
+		return err
 	}
 	if f.static {
 		return routeStatic(g, f, c, a, request)
@@ -424,7 +426,7 @@ func openRunner(g *globals, runsDir string) (*runner.Runner, error) {
 			return nil, exitWith(exitUsage, err)
 		}
 	}
-	rn, err := runner.New(runner.Options{RunsDir: runsDir})
+	rn, err := runner.New(runner.Options{RunsDir: runsDir, WordError: wordFlags})
 	if err != nil {
 		return nil, exitWith(exitUsage, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -53,11 +54,6 @@ func routeSuitesRun(cmd *cobra.Command, g *globals, f routeFlags, mode evalrec.M
 	}
 	defer sh.close(cmd.ErrOrStderr())
 	c := sh.c
-	// The frontline runs no tool, so --approve is only checked, as for one
-	// request; each suite names its audience.
-	if _, err := parseSuiteApprove(f.approve, c.Config); err != nil {
-		return err
-	}
 	files, err := roundFiles(f.round, func() ([]string, error) { return routeSuiteFiles(c.Home.Agents, paths) })
 	if err != nil {
 		return err
@@ -75,6 +71,11 @@ func routeSuitesRun(cmd *cobra.Command, g *globals, f routeFlags, mode evalrec.M
 	}
 	suites, err := loadRouteSuites(g, c, files, sel)
 	if err != nil {
+		return err
+	}
+	// The frontline runs no tool, so --approve is only checked, as for one
+	// request, against the audiences the suites name.
+	if _, err := parseSuiteApprove(f.approve, c.Config, routeAudiences(suites)); err != nil {
 		return err
 	}
 	if mode == evalrec.Offline && !f.demo && !f.static && f.round == nil && anyWithoutPreamble(suites) {
@@ -134,6 +135,17 @@ func checkRouteSuiteFlags(changed func(string) bool, f routeFlags) (evalrec.Mode
 		return mode, usageErrorf("--static asks no model: leave out --live")
 	}
 	return mode, checkWatchFlags(f.watch, f.live, f.record, f.offline, f.demo, f.format)
+}
+
+// routeAudiences lists the audiences suites name, each once.
+func routeAudiences(suites []*suitefile.RouteSuite) []preview.Audience {
+	var out []preview.Audience
+	for _, s := range suites {
+		if a, err := preview.ParseAudience(s.Audience); err == nil && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // loadRouteSuites reads and checks the routing suites in files, and keeps

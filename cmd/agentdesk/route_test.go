@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/eval/route"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -26,22 +27,13 @@ var routeAgents = map[string]string{
 }
 
 // routeHome is a NETCLAW_HOME whose Main model is a modeltest server in
-// protocol p (config "" is that; else netclaw.json's text, with %s for the
-// server's endpoint if it wants one).
+// protocol p (config "" is that; else netclaw.json's text), with the
+// agents (routeAgents when nil).
 func routeHome(t *testing.T, p wire.Protocol, config string, agents map[string]string) (*modeltest.Server, []string, string) {
 	t.Helper()
-	srv := modeltest.NewServer()
-	t.Cleanup(srv.Close)
-	types := map[wire.Protocol]string{wire.OpenAI: "openai-compatible", wire.Anthropic: "anthropic", wire.Ollama: "ollama"}
-	if config == "" {
-		config = fmt.Sprintf(`{
-  "Models": {"Roles": {"Main": "m"}, "Definitions": {"m": {"Provider": "test", "ModelId": "front-model"}}},
-  "Providers": {"test": {"Type": %q, "Endpoint": %q}}
-}`, types[p], srv.Endpoint(p))
-	}
-	files := map[string]string{
-		"config/netclaw.json": config,
-		"config/secrets.json": fmt.Sprintf(`{"Providers": {"test": {"ApiKey": %q}}}`, trialKey),
+	files := map[string]string{}
+	if config != "" {
+		files["config/netclaw.json"] = config
 	}
 	if agents == nil {
 		agents = routeAgents
@@ -49,10 +41,10 @@ func routeHome(t *testing.T, p wire.Protocol, config string, agents map[string]s
 	for k, v := range agents {
 		files[k] = v
 	}
-	home := hometest.New(t, files)
+	h := trialtest.New(t, trialtest.Model{Protocol: p, Provider: "test", Name: "m", ID: "front-model", Key: trialKey}, files)
 	state := t.TempDir()
-	env := []string{"NETCLAW_HOME=" + home, "XDG_STATE_HOME=" + state, "HOME=" + t.TempDir()}
-	return srv, env, filepath.Join(state, "agentdesk", "runs")
+	env := []string{"NETCLAW_HOME=" + h.Base, "XDG_STATE_HOME=" + state, "HOME=" + t.TempDir()}
+	return h.Server, env, filepath.Join(state, "agentdesk", "runs")
 }
 
 func spawnScript(agent string) modeltest.Script {
@@ -63,7 +55,7 @@ func spawnScript(agent string) modeltest.Script {
 }
 
 func TestRouteCommandOnEveryProtocol(t *testing.T) {
-	for _, p := range []wire.Protocol{wire.OpenAI, wire.Anthropic, wire.Ollama} {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			srv, env, runs := routeHome(t, p, "", nil)
 			srv.Enqueue(spawnScript("reviewer"), spawnScript("reviewer"), modeltest.Reply("I'll answer myself."))
@@ -556,9 +548,7 @@ func TestRouteSuiteOfflineWithoutNetClawSaysWhyStale(t *testing.T) {
 	srv, env, _ := routeHome(t, wire.OpenAI, "", nil)
 	srv.SetChooser(func(r modeltest.Request) (modeltest.Script, bool) { return spawnScript("reviewer"), true })
 	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
-	if err := os.WriteFile(filepath.Join(home, "agents", "front.route.yaml"), []byte("samples: 1\ncases:\n  - name: review\n    request: Please review my diff.\n    expect: reviewer\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, filepath.Join(home, "agents", "front.route.yaml"), "samples: 1\ncases:\n  - name: review\n    request: Please review my diff.\n    expect: reviewer\n")
 	withCore := append(append([]string{}, env...), "AGENTDESK_NETCLAW_DIR="+fixtureNetClaw(t))
 	if code, out, errOut := runTrialCmd(t, withCore, "", "route", "--suite", "--record"); code != 0 {
 		t.Fatalf("record: exit %d\n%s\n%s", code, out, errOut)

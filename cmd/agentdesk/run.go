@@ -344,7 +344,7 @@ func trialAgent(g *globals, f runFlags, agentName string, replaying bool, spec *
 	if err := checkApproveServers(spec.Approve, c.Config, audience.String()); err != nil {
 		return err
 	}
-	if err := checkApproveTools(spec.Approve, c.Config, audience.String()); err != nil {
+	if err := checkApproveAudiences(spec.Approve, c.Config, []preview.Audience{audience}); err != nil {
 		return err
 	}
 	if spec.NetClaw, err = f.netclaw.spawnNetClaw(g, c.Home, audience); err != nil {
@@ -376,7 +376,7 @@ func startTrial(cmd *cobra.Command, g *globals, f runFlags, runsDir string, spec
 	if err := f.sandbox.check(spec.Config); err != nil {
 		return err
 	}
-	rn, err := runner.New(runner.Options{RunsDir: runsDir})
+	rn, err := runner.New(runner.Options{RunsDir: runsDir, WordError: wordFlags})
 	if err != nil {
 		return exitWith(exitUsage, err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -33,24 +34,16 @@ const trialKey = "sk-trial-planted-key-000111222333"
 // agentdesk with.
 func trialHome(t *testing.T, p wire.Protocol) (*modeltest.Server, []string, string) {
 	t.Helper()
-	srv := modeltest.NewServer()
-	t.Cleanup(srv.Close)
-	types := map[wire.Protocol]string{wire.OpenAI: "openai-compatible", wire.Anthropic: "anthropic", wire.Ollama: "ollama"}
-	home := hometest.New(t, map[string]string{
+	h := trialtest.New(t, trialtest.Model{Protocol: p, Provider: "test", Name: "m", ID: "trial-model", Key: trialKey}, map[string]string{
 		"agents/code-analyst.md": "---\nname: code-analyst\ndescription: Reads code.\nmodelRole: Main\n---\nYou read code.\n",
 		"agents/broken.md":       "---\nname: broken\nmodelRole: Boss\n---\nNo description.\n",
 		"agents/unbound.md":      "---\nname: unbound\ndescription: Tools the Claude Code way.\ntools: Read, Grep\n---\nYou do things.\n",
 		"skills/notes/SKILL.md":  "---\nname: notes\ndescription: The notes skill.\nmetadata:\n  subagent: code-analyst\n---\nWrite release notes.\n",
 		"skills/plain/SKILL.md":  "---\nname: plain\ndescription: The plain skill.\n---\nNo routing.\n",
-		"config/netclaw.json": fmt.Sprintf(`{
-  "Models": {"Roles": {"Main": "m"}, "Definitions": {"m": {"Provider": "test", "ModelId": "trial-model"}}},
-  "Providers": {"test": {"Type": %q, "Endpoint": %q}}
-}`, types[p], srv.Endpoint(p)),
-		"config/secrets.json": fmt.Sprintf(`{"Providers": {"test": {"ApiKey": %q}}}`, trialKey),
 	})
 	runs := filepath.Join(t.TempDir(), "runs")
-	env := []string{"NETCLAW_HOME=" + home, "XDG_STATE_HOME=" + filepath.Dir(runs), "HOME=" + t.TempDir(), "AGENTDESK_NETCLAW_DIR=" + fixtureNetClaw(t)}
-	return srv, env, filepath.Join(filepath.Dir(runs), "agentdesk", "runs")
+	env := []string{"NETCLAW_HOME=" + h.Base, "XDG_STATE_HOME=" + filepath.Dir(runs), "HOME=" + t.TempDir(), "AGENTDESK_NETCLAW_DIR=" + fixtureNetClaw(t)}
+	return h.Server, env, filepath.Join(filepath.Dir(runs), "agentdesk", "runs")
 }
 
 // fixtureNetClaw is the folder of the test NetClaw build (agentdesk's own
@@ -98,7 +91,7 @@ func noKeyAnywhere(t *testing.T, dir string, texts ...string) {
 }
 
 func TestRunCommandOnEveryProtocol(t *testing.T) {
-	for _, p := range []wire.Protocol{wire.OpenAI, wire.Anthropic, wire.Ollama} {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			srv, env, runs := trialHome(t, p)
 			srv.Enqueue(modeltest.Script{Steps: []modeltest.Step{
@@ -350,15 +343,11 @@ func runBinaryCancelledBy(t *testing.T, sig syscall.Signal) {
 // toolProject is a project folder with a README.
 func toolProject(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("Port 8080.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return hometest.New(t, map[string]string{"README.md": "Port 8080.\n"})
 }
 
 func TestRunCommandToolLoop(t *testing.T) {
-	for _, p := range []wire.Protocol{wire.OpenAI, wire.Anthropic, wire.Ollama} {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			srv, env, runs := trialHome(t, p)
 			srv.Enqueue(

@@ -72,6 +72,12 @@ func (sel *caseSelection) take(path string, names []string, broken bool) bool {
 	return true
 }
 
+// runs reports whether this invocation runs the case named name of the
+// suite at path: --failed, --case and --shard all take it.
+func (sel *caseSelection) runs(path, name string) bool {
+	return (sel.failed == nil || sel.failed(path, name)) && sel.filter.Match(name) && sel.shard.Has(path, name)
+}
+
 // done refuses a --case that names no case, and says on stderr what the
 // shard runs and when --failed leaves nothing to run.
 func (sel *caseSelection) done(g *globals) error {

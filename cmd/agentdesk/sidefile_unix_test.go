@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -28,16 +29,12 @@ func TestSideFilesNeverBlock(t *testing.T) {
 			t.Errorf("--system-file %s: exit %d, stderr %q", p, code, stderr)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(home, "agents", "front.route.yaml"), []byte("preamble-file: "+fifo+"\ncases:\n  - {name: a, request: r, expect: none}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, filepath.Join(home, "agents", "front.route.yaml"), "preamble-file: "+fifo+"\ncases:\n  - {name: a, request: r, expect: none}\n")
 	if code, out, stderr := runTrialCmd(t, env, "", "route", "--suite", "--offline"); code != 1 || !strings.Contains(out, "preamble-file "+fifo+" cannot be read: it is a named pipe (FIFO)") {
 		t.Errorf("route --suite: exit %d\n%s\n%s", code, out, stderr)
 	}
 	os.Remove(filepath.Join(home, "agents", "front.route.yaml"))
-	if err := os.WriteFile(filepath.Join(home, "agents", "reviewer.test.yaml"), []byte("cases:\n  - {name: a, task: t, context-file: "+fifo+"}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, filepath.Join(home, "agents", "reviewer.test.yaml"), "cases:\n  - {name: a, task: t, context-file: "+fifo+"}\n")
 	if code, out, stderr := runTrialCmd(t, env, "", "test", "--offline"); code != 1 || !strings.Contains(out, "context-file "+fifo+" cannot be read: it is a named pipe (FIFO)") {
 		t.Errorf("test: exit %d\n%s\n%s", code, out, stderr)
 	}

@@ -163,6 +163,25 @@ type spawnCoreJSON struct {
 // it is missing), every part of the system prompt with its source and
 // tokens, the first message, and the tools with their schemas.
 func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) error {
+	doc := newSpawnJSON(in, r)
+	if f.format == previewJSON {
+		return writeJSON(g.stdout, doc)
+	}
+	w := spawnText{color: g.Color(g.stdout)}
+	w.header(doc, in, r)
+	w.prompt(doc, r)
+	w.tools(r.Tools)
+	w.mcp(in.mcp)
+	w.head(fmt.Sprintf("======== what the parent will see: %d items ========", len(doc.ParentSees)))
+	for _, l := range doc.ParentSees {
+		fmt.Fprintf(&w.b, "- %s\n", l)
+	}
+	return writeString(g.stdout, w.b.String())
+}
+
+// newSpawnJSON is the composed request r of in as preview --spawn
+// --format json prints it, with its token counts.
+func newSpawnJSON(in spawnInput, r *request.Request) spawnJSON {
 	doc := spawnJSON{
 		Agent: in.agent.Def.Name, Path: in.agent.Path, Audience: r.Audience, Project: in.project,
 		Missing: r.Missing, Absent: r.Absent, Parts: r.Parts, System: r.System, FirstMessage: r.FirstMessage, Tools: r.Tools, Index: r.Index,
@@ -182,69 +201,93 @@ func writeSpawn(g *globals, f previewFlags, in spawnInput, r *request.Request) e
 	}
 	doc.Tokens.System = preview.CountTokens(r.System)
 	doc.Tokens.FirstMessage = preview.CountTokens(r.FirstMessage)
-	if f.format == previewJSON {
-		return writeJSON(g.stdout, doc)
-	}
-	color := g.Color(g.stdout)
-	var b strings.Builder
-	head := func(s string) { b.WriteString(dimLines(s+"\n", color)) }
+	return doc
+}
+
+// spawnText builds preview --spawn's text, section by section; the
+// section heads are dimmed when color is on.
+type spawnText struct {
+	b     strings.Builder
+	color bool
+}
+
+// head writes a section's head line.
+func (w *spawnText) head(s string) { w.b.WriteString(dimLines(s+"\n", w.color)) }
+
+// header says what is spawned (agent, skill, path, audience, project),
+// where the operating core came from, and each part missing or absent.
+func (w *spawnText) header(doc spawnJSON, in spawnInput, r *request.Request) {
 	what := "agent " + termsafe.Escape(doc.Agent)
 	if doc.Skill != "" {
 		what += " as skill /" + termsafe.Escape(doc.Skill)
 	}
-	fmt.Fprintf(&b, "Spawn of %s (%s), audience %s, project %s\n", what, termsafe.Escape(doc.Path), r.Audience, termsafe.Escape(in.project))
+	fmt.Fprintf(&w.b, "Spawn of %s (%s), audience %s, project %s\n", what, termsafe.Escape(doc.Path), r.Audience, termsafe.Escape(in.project))
 	if doc.Core != nil {
 		v := ""
 		if doc.Core.Version != "" {
 			v = ", NetClaw " + termsafe.Escape(doc.Core.Version)
 		}
-		fmt.Fprintf(&b, "Operating core: %s%s\n", termsafe.Escape(doc.Core.Source), v)
+		fmt.Fprintf(&w.b, "Operating core: %s%s\n", termsafe.Escape(doc.Core.Source), v)
 	}
 	for _, m := range r.Missing {
-		fmt.Fprintf(&b, "MISSING %s: %s; a trial runs without it%s\n", m.Part, termsafe.Escape(m.Reason), netclawDirHint(m.Reason))
+		fmt.Fprintf(&w.b, "MISSING %s: %s; a trial runs without it%s\n", m.Part, termsafe.Escape(m.Reason), netclawDirHint(m.Reason))
 	}
 	for _, m := range r.Absent {
-		fmt.Fprintf(&b, "No %s: %s\n", m.Part, termsafe.Escape(m.Reason))
+		fmt.Fprintf(&w.b, "No %s: %s\n", m.Part, termsafe.Escape(m.Reason))
 	}
-	b.WriteString("\n")
-	head(fmt.Sprintf("======== system prompt: %d parts, %s ========", len(r.Parts), plural(doc.Tokens.System, "token")))
+	w.b.WriteString("\n")
+}
+
+// prompt writes each part of the system prompt under a head naming its
+// source and tokens, then the first user message.
+func (w *spawnText) prompt(doc spawnJSON, r *request.Request) {
+	w.head(fmt.Sprintf("======== system prompt: %d parts, %s ========", len(r.Parts), plural(doc.Tokens.System, "token")))
 	for _, p := range r.Parts {
-		head(fmt.Sprintf("-------- %s: %s, from %s --------", p.Part, plural(p.Tokens, "token"), termsafe.Escape(p.Source)))
-		b.WriteString(termsafe.EscapeLines(p.Text))
-		if !strings.HasSuffix(p.Text, "\n") {
-			b.WriteString("\n")
-		}
+		w.head(fmt.Sprintf("-------- %s: %s, from %s --------", p.Part, plural(p.Tokens, "token"), termsafe.Escape(p.Source)))
+		w.text(p.Text)
 	}
-	head(fmt.Sprintf("======== first user message: %s ========", plural(doc.Tokens.FirstMessage, "token")))
-	b.WriteString(termsafe.EscapeLines(r.FirstMessage))
-	if !strings.HasSuffix(r.FirstMessage, "\n") {
-		b.WriteString("\n")
+	w.head(fmt.Sprintf("======== first user message: %s ========", plural(doc.Tokens.FirstMessage, "token")))
+	w.text(r.FirstMessage)
+}
+
+// text writes text made safe to print, ending in a newline.
+func (w *spawnText) text(text string) {
+	w.b.WriteString(termsafe.EscapeLines(text))
+	if !strings.HasSuffix(text, "\n") {
+		w.b.WriteString("\n")
 	}
+}
+
+// tools writes the tools offered, core or deferred, with their schemas.
+func (w *spawnText) tools(tools []request.OfferedTool) {
 	core := 0
-	for _, t := range r.Tools {
+	for _, t := range tools {
 		if t.Core {
 			core++
 		}
 	}
-	head(fmt.Sprintf("======== tools: %d offered, %d core, %d deferred ========", len(r.Tools), core, len(r.Tools)-core))
-	for _, t := range r.Tools {
+	w.head(fmt.Sprintf("======== tools: %d offered, %d core, %d deferred ========", len(tools), core, len(tools)-core))
+	for _, t := range tools {
 		kind := "core"
 		if !t.Core {
 			kind = "deferred"
 		}
-		fmt.Fprintf(&b, "%s (%s): %s\n", termsafe.Escape(t.Name), kind, termsafe.Escape(t.Description))
-		fmt.Fprintf(&b, "  schema: %s\n", termsafe.Escape(string(t.Parameters)))
+		fmt.Fprintf(&w.b, "%s (%s): %s\n", termsafe.Escape(t.Name), kind, termsafe.Escape(t.Description))
+		fmt.Fprintf(&w.b, "  schema: %s\n", termsafe.Escape(string(t.Parameters)))
 	}
-	if m := in.mcp; m != nil && m.listing != nil {
-		b.WriteString(termsafe.EscapeLines(m.listing.text()))
+}
+
+// mcp writes what the MCP servers started offer, and which servers
+// --no-mcp left out with the tokens they would add; nothing when m is nil.
+func (w *spawnText) mcp(m *spawnMCP) {
+	if m == nil {
+		return
 	}
-	if m := in.mcp; m != nil && len(m.skipped) > 0 {
-		fmt.Fprintf(&b, "\nMCP servers not started (--no-mcp): %s. Their index section and server__tool tools are not shown: about %s more.\n",
+	if m.listing != nil {
+		w.b.WriteString(termsafe.EscapeLines(m.listing.text()))
+	}
+	if len(m.skipped) > 0 {
+		fmt.Fprintf(&w.b, "\nMCP servers not started (--no-mcp): %s. Their index section and server__tool tools are not shown: about %s more.\n",
 			termsafe.Escape(strings.Join(m.skipped, ", ")), plural(m.estimate, "token"))
 	}
-	head(fmt.Sprintf("======== what the parent will see: %d items ========", len(doc.ParentSees)))
-	for _, l := range doc.ParentSees {
-		fmt.Fprintf(&b, "- %s\n", l)
-	}
-	return writeString(g.stdout, b.String())
 }

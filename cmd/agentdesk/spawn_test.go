@@ -2,12 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/preview/request"
 )
 
@@ -20,9 +20,7 @@ func spawnHome(t *testing.T) (home, project, state string) {
 	t.Helper()
 	home = previewHome(t, map[string]string{"identity/AGENTS.md": "Review every release note twice.\n"})
 	project = t.TempDir()
-	if err := os.WriteFile(filepath.Join(project, "CLAUDE.md"), []byte("Project rules: keep answers short.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, filepath.Join(project, "CLAUDE.md"), "Project rules: keep answers short.\n")
 	return home, project, t.TempDir()
 }
 

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/eval/evalreport"
@@ -256,14 +259,19 @@ func checkProjectFolder(project string) error {
 // loadTestSuites reads and checks the test suites in files, and keeps
 // those the case selection takes. It returns them and how many cases they
 // run, once on each model of a matrix (models: the number --models
-// gives). It fails as sel.done does, when --case or --failed takes
-// nothing.
-func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelection, models int) ([]*suitefile.Suite, int, error) {
+// gives). A case's approve: is checked against its audience (its own,
+// else its suite's, else audience). It fails as sel.done does, when
+// --case or --failed takes nothing.
+func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelection, models int, audience preview.Audience) ([]*suitefile.Suite, int, error) {
+	audit := approve.NewAudienceCheck(c.Config).Audit
 	var suites []*suitefile.Suite
 	cells := 0 // the cases to run, once on each model of a matrix
 	for _, p := range files {
 		s := suitefile.Load(p)
 		suitefile.Check(s, c)
+		// A case's approve: meets the case's audience, else the suite's,
+		// else --audience.
+		suitefile.CheckApproveAudience(s, audit, audience.String())
 		names := make([]string, len(s.Cases))
 		for i, cs := range s.Cases {
 			names[i] = cs.Name
@@ -278,6 +286,24 @@ func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelect
 		return nil, 0, err
 	}
 	return suites, cells, nil
+}
+
+// testAudiences lists the audiences the selected cases of suites run as
+// (the case's, else the suite's, else the command's), each once.
+func testAudiences(suites []*suitefile.Suite, sel *caseSelection, command preview.Audience) []preview.Audience {
+	var out []preview.Audience
+	for _, s := range suites {
+		for _, cs := range s.Cases {
+			if !sel.runs(s.Path, cs.Name) {
+				continue
+			}
+			a, err := preview.ParseAudience(cmp.Or(cs.Audience, s.Audience, command.String()))
+			if err == nil && !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }
 
 // testSuitesRun is agentdesk test's run step, once the flags are checked:
@@ -319,7 +345,7 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 	if err != nil {
 		return err
 	}
-	suites, cells, err := loadTestSuites(g, c, files, sel, len(models))
+	suites, cells, err := loadTestSuites(g, c, files, sel, len(models), preview.Audience(f.audience))
 	if err != nil {
 		return err
 	}
@@ -328,8 +354,9 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 	progress := newProgressLine(g, cells)
 	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == evalreport.Text)
 	start := time.Now()
-	// Each suite names its audience: the server must be one configured.
-	approved, err := parseSuiteApprove(f.approve, c.Config)
+	// --approve meets every case's audience: it is refused only when
+	// none of them can use it.
+	approved, err := parseSuiteApprove(f.approve, c.Config, testAudiences(suites, sel, preview.Audience(f.audience)))
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -38,9 +39,7 @@ func suiteHome(t *testing.T) (*modeltest.Server, []string, string, string) {
 	})
 	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
 	suite := filepath.Join(home, "agents", "code-analyst.test.yaml")
-	if err := os.WriteFile(suite, []byte(cmdSuite), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, suite, cmdSuite)
 	return srv, env, runs, suite
 }
 

@@ -106,28 +106,14 @@ func (w *suiteWatch) run(ctx context.Context, home lint.Home) error {
 	}
 	defer watcher.Close()
 	stderr := w.g.stderr
-	for _, p := range w.paths {
-		if abs := absPath(p); !under(absPath(home.Agents), abs) {
-			fmt.Fprintf(stderr, "agentdesk: %s is outside the agents folder %s, which is what --watch watches: edits to it are not seen\n", termsafe.Escape(p), termsafe.Escape(home.Agents))
-		}
-	}
-	modeName := "offline"
-	if w.mode == evalrec.LiveOnly {
-		modeName = "live"
-	}
+	w.warnOutside(home)
 	prev := map[string]suiteDeps{}
 	first := true
 	var changed []string
 	for {
 		if ctx.Err() == nil {
-			ran := w.once(ctx, home, prev, changed, first)
+			w.ran(home, w.once(ctx, home, prev, changed, first))
 			first = false
-			if watchHook != nil && ran != nil {
-				watchHook(ran)
-			}
-			if ran != nil {
-				fmt.Fprintf(stderr, "agentdesk: watching %s for changes (%s); Ctrl-C to stop\n", termsafe.Escape(home.Base), modeName)
-			}
 		}
 		select {
 		case <-ctx.Done():
@@ -147,6 +133,32 @@ func (w *suiteWatch) run(ctx context.Context, home lint.Home) error {
 			changed = c.Paths
 		}
 	}
+}
+
+// warnOutside says which of the paths given lie outside the agents
+// folder, which is what the watch watches: edits to them are not seen.
+func (w *suiteWatch) warnOutside(home lint.Home) {
+	for _, p := range w.paths {
+		if abs := absPath(p); !under(absPath(home.Agents), abs) {
+			fmt.Fprintf(w.g.stderr, "agentdesk: %s is outside the agents folder %s, which is what --watch watches: edits to it are not seen\n", termsafe.Escape(p), termsafe.Escape(home.Agents))
+		}
+	}
+}
+
+// ran ends a round that ran the suite files run (nil: none ran): it
+// tells watchHook, and says the watch goes on, and how (offline or live).
+func (w *suiteWatch) ran(home lint.Home, run []string) {
+	if run == nil {
+		return
+	}
+	if watchHook != nil {
+		watchHook(run)
+	}
+	modeName := "offline"
+	if w.mode == evalrec.LiveOnly {
+		modeName = "live"
+	}
+	fmt.Fprintf(w.g.stderr, "agentdesk: watching %s for changes (%s); Ctrl-C to stop\n", termsafe.Escape(home.Base), modeName)
 }
 
 // once scans the home, finds the suites and runs those that changed
@@ -180,6 +192,20 @@ func (w *suiteWatch) once(ctx context.Context, home lint.Home, prev map[string]s
 			run = append(run, f)
 		}
 	}
+	w.replaceDeps(prev, now)
+	if len(run) == 0 {
+		return nil
+	}
+	w.announce(home, len(run), changed, all)
+	if err := w.round(&watchRound{c: c, files: run, mode: w.mode}); err != nil && ctx.Err() == nil {
+		w.roundFailed(err)
+	}
+	return run
+}
+
+// replaceDeps makes prev what each suite reads now, and says which suites
+// are gone since the last round.
+func (w *suiteWatch) replaceDeps(prev, now map[string]suiteDeps) {
 	var gone []string
 	for f := range prev {
 		if _, ok := now[f]; !ok {
@@ -192,30 +218,36 @@ func (w *suiteWatch) once(ctx context.Context, home lint.Home, prev map[string]s
 		prev[f] = d
 	}
 	for _, f := range gone {
-		fmt.Fprintf(stderr, "agentdesk: %s is gone\n", termsafe.Escape(f))
+		fmt.Fprintf(w.g.stderr, "agentdesk: %s is gone\n", termsafe.Escape(f))
 	}
-	if len(run) == 0 {
-		return nil
-	}
+}
+
+// announce starts a round: on a terminal it clears the screen, then a
+// header says the time and how many suites run (all of them, or n to run
+// again after a change to the paths changed).
+func (w *suiteWatch) announce(home lint.Home, n int, changed []string, all bool) {
 	if isTerminal(w.g.stdout) {
 		fmt.Fprint(w.g.stdout, clearScreen)
 	}
 	header := fmt.Sprintf("%s --watch · %s · ", w.command, time.Now().Format("15:04:05"))
 	if all {
-		header += plural(len(run), "suite")
+		header += plural(n, "suite")
 	} else {
-		header += plural(len(run), "suite") + " to run again after a change to " + shownPaths(home, changed)
+		header += plural(n, "suite") + " to run again after a change to " + shownPaths(home, changed)
 	}
 	fmt.Fprintln(w.g.stdout, termsafe.Escape(header))
-	if err := w.round(&watchRound{c: c, files: run, mode: w.mode}); err != nil && ctx.Err() == nil {
-		var ee *exitError
-		if !errors.As(err, &ee) || ee.code != exitFindings {
-			if msg := err.Error(); msg != "" {
-				fmt.Fprintf(stderr, "agentdesk: %s\n", termsafe.EscapeLines(msg))
-			}
-		}
+}
+
+// roundFailed says on stderr why a round did not complete; findings (a
+// case that failed) are the report's to say, and the watch goes on.
+func (w *suiteWatch) roundFailed(err error) {
+	var ee *exitError
+	if errors.As(err, &ee) && ee.code == exitFindings {
+		return
 	}
-	return run
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintf(w.g.stderr, "agentdesk: %s\n", termsafe.EscapeLines(msg))
+	}
 }
 
 // affected reports whether suite f must run again after changes to the

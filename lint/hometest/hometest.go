@@ -8,6 +8,7 @@
 package hometest
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,6 +55,32 @@ func WriteFile(t testing.TB, path, text string) {
 	t.Helper()
 	mkdir(t, filepath.Dir(path))
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Copy copies the folder src (a sample home under testdata, say) into dst,
+// making dst and its folders; every file is written with mode 0644.
+//
+//	base := filepath.Join(t.TempDir(), "netclaw")
+//	hometest.Copy(t, filepath.Join("testdata", "home"), base)
+func Copy(t testing.TB, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 }

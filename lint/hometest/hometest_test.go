@@ -29,3 +29,15 @@ func TestNew(t *testing.T) {
 		t.Errorf("rewritten: %q", b)
 	}
 }
+
+// TestCopy: every file of the tree arrives with its text, in its folder.
+func TestCopy(t *testing.T) {
+	src := New(t, map[string]string{"agents/a.md": "a\n", "agents/.server-feeds/f/b.md": "b\n", "config/netclaw.json": "{}"})
+	dst := filepath.Join(t.TempDir(), "netclaw")
+	Copy(t, src, dst)
+	for rel, want := range map[string]string{"agents/a.md": "a\n", "agents/.server-feeds/f/b.md": "b\n", "config/netclaw.json": "{}"} {
+		if b, err := os.ReadFile(filepath.Join(dst, rel)); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", rel, b, err, want)
+		}
+	}
+}

@@ -21,29 +21,13 @@ const tabWidth = 8
 // whitespace that puts a caret under the column'th character (1-based,
 // counting runes; past the end of the line, it points just after it).
 func sourceWindow(line string, column int) (shown, lead string) {
-	at := column - 1
+	at := max(column-1, 0)
 	if len(line) <= maxSourceWidth && termsafe.IsSafe(line) && !strings.ContainsRune(line, '\t') {
 		// Fast path: no rune is wider than its bytes, so the line fits.
-		if at < 0 {
-			at = 0
-		}
-		off := len(line)
-		for i := range line {
-			if at == 0 {
-				off = i
-				break
-			}
-			at--
-		}
-		return line, caretLead(line[:off])
+		return line, caretLead(line[:runeOffset(line, at)])
 	}
 	runes := []rune(line)
-	if at < 0 {
-		at = 0
-	}
-	if at > len(runes) {
-		at = len(runes)
-	}
+	at = min(at, len(runes))
 	pieces := make([]string, len(runes))
 	widths := make([]int, len(runes))
 	total := 0
@@ -58,29 +42,7 @@ func sourceWindow(line string, column int) (shown, lead string) {
 	}
 	start, end := 0, len(runes)
 	if total > maxSourceWidth {
-		// Keep the caret about a third of the way in when the line must be
-		// cut before it.
-		before := 0
-		for i := 0; i < at; i++ {
-			before += widths[i]
-		}
-		if before > maxSourceWidth*2/3 {
-			budget := maxSourceWidth / 3
-			start = at
-			for start > 0 && budget-widths[start-1] >= 0 {
-				budget -= widths[start-1]
-				start--
-			}
-		}
-		width := 0
-		end = start
-		for end < len(runes) && width+widths[end] <= maxSourceWidth {
-			width += widths[end]
-			end++
-		}
-		if end <= at && at < len(runes) {
-			end = at + 1
-		}
+		start, end = windowAround(widths, at)
 	}
 	var b strings.Builder
 	if start > 0 {
@@ -95,6 +57,47 @@ func sourceWindow(line string, column int) (shown, lead string) {
 		prefix = "…" + prefix
 	}
 	return b.String(), caretLead(prefix)
+}
+
+// runeOffset returns the byte offset of the at'th rune of line (0-based),
+// or len(line) when it has no more runes.
+func runeOffset(line string, at int) int {
+	for i := range line {
+		if at == 0 {
+			return i
+		}
+		at--
+	}
+	return len(line)
+}
+
+// windowAround picks the runes [start, end) of a line, whose runes are
+// widths wide, that fit maxSourceWidth and hold the caret's rune at:
+// from the start when the caret is within the first two thirds, else with
+// the caret about a third of the way in.
+func windowAround(widths []int, at int) (start, end int) {
+	before := 0
+	for i := 0; i < at; i++ {
+		before += widths[i]
+	}
+	if before > maxSourceWidth*2/3 {
+		budget := maxSourceWidth / 3
+		start = at
+		for start > 0 && budget-widths[start-1] >= 0 {
+			budget -= widths[start-1]
+			start--
+		}
+	}
+	width := 0
+	end = start
+	for end < len(widths) && width+widths[end] <= maxSourceWidth {
+		width += widths[end]
+		end++
+	}
+	if end <= at && at < len(widths) {
+		end = at + 1
+	}
+	return start, end
 }
 
 // caretLead returns the whitespace as wide as prefix on a terminal: the tabs

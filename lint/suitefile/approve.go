@@ -1,6 +1,7 @@
 package suitefile
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -87,4 +88,40 @@ func approveToolName(s string) bool {
 		}
 	}
 	return true
+}
+
+// ApproveAudit says why a session of audience (Personal, Team or Public)
+// can never use the approval pattern, or "" when it can: the tool is not
+// offered to the audience, or the MCP server is not one it may use. Which
+// tools an audience is offered is the tool catalogue's knowledge, above
+// lint: the caller hands the check in (runner/approve.AudienceCheck.Audit).
+type ApproveAudit func(pattern, audience string) string
+
+// CheckApproveAudience adds a finding (suite-approve) for each approve:
+// item of a case (its own, or the suite's) that the case's audience can
+// never use, as audit says, and keeps it among the case's problems, so
+// the case does not run. The case's audience is its own, else the
+// suite's, else fallback: the command's --audience, or "" where it is
+// not known (agentdesk lint), and a case without one is not checked. A
+// nil audit checks nothing.
+func CheckApproveAudience(s *Suite, audit ApproveAudit, fallback string) {
+	if audit == nil {
+		return
+	}
+	r := &reader{path: s.Path}
+	for _, cs := range s.Cases {
+		audience := cmp.Or(cs.Audience, s.Audience, fallback)
+		if audience == "" {
+			continue
+		}
+		before := len(r.diags)
+		for _, p := range cs.Approve {
+			if why := audit(p.Text, audience); why != "" {
+				r.add(RuleApprove, p.Pos, "approve "+why, "leave it out, or give the case an audience that can use it (audience:)")
+			}
+		}
+		cs.Problems = append(cs.Problems, r.diags[before:]...)
+	}
+	s.Diagnostics = appendNew(s.Diagnostics, r.diags)
+	lint.SortDiagnostics(s.Diagnostics)
 }

@@ -1,12 +1,14 @@
 package suitefile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	_ "github.com/agentdesk/agentdesk/lint/golden"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 
 	"github.com/agentdesk/agentdesk/lint"
 )
@@ -69,9 +71,7 @@ func TestApproveUnknownServer(t *testing.T) {
 	if err := os.MkdirAll(h.ConfigDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(h.ConfigFile(), []byte(`{"McpServers": {"github": {"Command": "/bin/true"}}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, h.ConfigFile(), `{"McpServers": {"github": {"Command": "/bin/true"}}}`)
 	c := &lint.Catalog{Home: h, Config: lint.LoadConfig(h, nil)}
 	s := Parse(filepath.Join(dir, "a.test.yaml"), []byte("cases:\n  - name: one\n    task: t\n    approve: [mcp:github, mcp:gitlab, gitlab__issue]\n"))
 	Check(s, c)
@@ -79,4 +79,43 @@ func TestApproveUnknownServer(t *testing.T) {
 	if strings.Count(lines, "no MCP server is named gitlab") != 2 || strings.Contains(lines, "named github") {
 		t.Errorf("diagnostics:\n%s", lines)
 	}
+}
+
+// An approve: item the case's audience (its own, else the suite's, else
+// the command's) can never use is a finding at the item, among the case's
+// problems; a case whose audience is not known is not checked.
+func TestApproveAudience(t *testing.T) {
+	audit := func(pattern, audience string) string {
+		if strings.HasPrefix(pattern, "shell_execute") && audience != "Personal" {
+			return fmt.Sprintf("%q: the %s audience is not offered shell_execute", pattern, audience)
+		}
+		return ""
+	}
+	src := `approve: [shell_execute]
+cases:
+  - name: team
+    task: t
+    audience: team
+  - name: personal
+    task: t
+    audience: personal
+  - name: unknown
+    task: t
+`
+	s := Parse("a.test.yaml", []byte(src))
+	CheckApproveAudience(s, audit, "")
+	lines := diagLines(s.Diagnostics)
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "1:") || !strings.Contains(lines[0], `approve "shell_execute": the Team audience is not offered shell_execute`) || !strings.Contains(lines[0], RuleApprove) {
+		t.Errorf("diagnostics = %q, want one for the Team case at line 1", lines)
+	}
+	if len(s.Cases[0].Problems) != 1 || len(s.Cases[1].Problems) != 0 || len(s.Cases[2].Problems) != 0 {
+		t.Errorf("problems: team %v, personal %v, unknown %v", s.Cases[0].Problems, s.Cases[1].Problems, s.Cases[2].Problems)
+	}
+
+	s = Parse("a.test.yaml", []byte(src))
+	CheckApproveAudience(s, audit, "Team") // --audience Team: the third case too
+	if len(s.Cases[2].Problems) != 1 || len(s.Diagnostics) != 1 {
+		t.Errorf("with --audience Team: problems %v, diagnostics %q (one finding, said once)", s.Cases[2].Problems, diagLines(s.Diagnostics))
+	}
+	CheckApproveAudience(s, nil, "Team") // no audit: nothing
 }

@@ -11,20 +11,22 @@ import (
 type kind struct {
 	suffix, name string
 	// check reads and checks the file at path against the catalog (nil:
-	// no catalog), returning its text and diagnostics.
-	check func(path string, c *lint.Catalog) (text string, diags []lint.Diagnostic)
+	// no catalog) and audit (nil: approve: items are not checked against
+	// audiences), returning its text and diagnostics.
+	check func(path string, c *lint.Catalog, audit ApproveAudit) (text string, diags []lint.Diagnostic)
 }
 
 // kinds lists the suite kinds; a new kind adds its line here.
 var kinds = []kind{
-	{TestSuffix, "test suite", func(path string, c *lint.Catalog) (string, []lint.Diagnostic) {
+	{TestSuffix, "test suite", func(path string, c *lint.Catalog, audit ApproveAudit) (string, []lint.Diagnostic) {
 		s := Load(path)
 		if len(s.Diagnostics) == 0 || s.Text != "" {
 			Check(s, c)
+			CheckApproveAudience(s, audit, "")
 		}
 		return s.Text, s.Diagnostics
 	}},
-	{RouteSuffix, "routing suite", func(path string, c *lint.Catalog) (string, []lint.Diagnostic) {
+	{RouteSuffix, "routing suite", func(path string, c *lint.Catalog, _ ApproveAudit) (string, []lint.Diagnostic) {
 		s := LoadRoute(path)
 		if len(s.Diagnostics) == 0 || s.Text != "" {
 			CheckRoute(s, c)
@@ -64,13 +66,15 @@ func FindAll(dir string) ([]string, error) {
 // c.Extra with their diagnostics, and the suite rules to c.ExtraRules, so
 // that agentdesk lint reports them with everything else. check is the
 // catalog the agents are looked up in (nil: not checked); most often c.
-func AddTo(c *lint.Catalog, check *lint.Catalog, paths []string) {
+// audit checks approve: items against the audience a suite or case names
+// (nil: not checked).
+func AddTo(c *lint.Catalog, check *lint.Catalog, paths []string, audit ApproveAudit) {
 	for _, p := range paths {
 		k := kindOf(p)
 		if k == nil {
 			continue
 		}
-		text, diags := k.check(p, check)
+		text, diags := k.check(p, check, audit)
 		c.Extra = append(c.Extra, &lint.ExtraFile{Path: p, Kind: k.name, Text: text, Diagnostics: diags})
 	}
 	for _, r := range Rules {

@@ -120,63 +120,95 @@ func (w *Watcher) watchedDirs() []string {
 func (w *Watcher) loop() {
 	defer close(w.closed)
 	defer close(w.changes)
-	var (
-		timer   *time.Timer
-		timerC  <-chan time.Time
-		first   time.Time
-		pending = map[string]bool{}
-	)
+	b := batch{pending: map[string]bool{}}
 	for {
 		select {
 		case <-w.done:
-			if timer != nil {
-				timer.Stop()
-			}
+			b.stop()
 			return
 		case ev, ok := <-w.fs.Events:
 			if !ok {
 				return
 			}
-			if !w.relevant(ev) {
-				continue
+			if w.relevant(ev) {
+				w.follow(ev)
+				b.add(ev.Name, time.Now(), w.debounce)
 			}
-			pending[ev.Name] = true
-			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
-				w.forget(ev.Name)
-			}
-			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
-				// A folder may have come or gone: watch what exists now,
-				// before more files land in it.
-				w.report(w.sync())
-			}
-			now := time.Now()
-			if timer == nil {
-				first = now
-				timer = time.NewTimer(w.debounce)
-				timerC = timer.C
-				continue
-			}
-			wait := w.debounce
-			if left := maxDebounceWait - now.Sub(first); left < wait {
-				wait = max(left, 0)
-			}
-			timer.Reset(wait)
 		case err, ok := <-w.fs.Errors:
 			if !ok {
 				return
 			}
 			w.report(err)
-		case <-timerC:
-			timer, timerC = nil, nil
+		case <-b.fired():
+			paths := b.take()
 			w.report(w.sync())
-			paths := make([]string, 0, len(pending))
-			for p := range pending {
-				paths = append(paths, p)
-			}
-			slices.Sort(paths)
-			clear(pending)
 			w.send(Change{Paths: paths})
 		}
+	}
+}
+
+// follow keeps the watches in step with an event: a removed or renamed
+// folder's watches are dropped, and a folder that may have come or gone
+// is watched as it is now, before more files land in it.
+func (w *Watcher) follow(ev fsnotify.Event) {
+	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+		w.forget(ev.Name)
+	}
+	if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+		w.report(w.sync())
+	}
+}
+
+// batch gathers the paths changed since the last Change was sent, and
+// the timer that sends them: it fires a debounce after the latest event,
+// and at most maxDebounceWait after the batch's first.
+type batch struct {
+	timer   *time.Timer
+	first   time.Time
+	pending map[string]bool
+}
+
+// fired is the channel the batch's timer fires on; nil (never ready)
+// while no event waits.
+func (b *batch) fired() <-chan time.Time {
+	if b.timer == nil {
+		return nil
+	}
+	return b.timer.C
+}
+
+// add records path, changed at now, and (re)arms the timer.
+func (b *batch) add(path string, now time.Time, debounce time.Duration) {
+	b.pending[path] = true
+	if b.timer == nil {
+		b.first = now
+		b.timer = time.NewTimer(debounce)
+		return
+	}
+	wait := debounce
+	if left := maxDebounceWait - now.Sub(b.first); left < wait {
+		wait = max(left, 0)
+	}
+	b.timer.Reset(wait)
+}
+
+// take returns the batch's paths, sorted, once its timer has fired, and
+// starts a new batch.
+func (b *batch) take() []string {
+	b.timer = nil
+	paths := make([]string, 0, len(b.pending))
+	for p := range b.pending {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	clear(b.pending)
+	return paths
+}
+
+// stop stops the timer of a batch that will not be sent.
+func (b *batch) stop() {
+	if b.timer != nil {
+		b.timer.Stop()
 	}
 }
 
@@ -246,43 +278,66 @@ func (w *Watcher) relevant(ev fsnotify.Event) bool {
 // wanted lists the folders to watch now, with their child filters.
 func (w *Watcher) wanted() map[string]map[string]bool {
 	h := w.home
-	want := map[string]map[string]bool{}
-	all := func(dir string) {
-		if isDir(dir) {
-			want[dir] = nil
-		}
-	}
-	child := func(path string) {
-		parent := filepath.Dir(path)
-		if parent == path || !isDir(parent) {
-			return
-		}
-		only, seen := want[parent]
-		if seen && only == nil {
-			return // already watched whole
-		}
-		if only == nil {
-			only = map[string]bool{}
-		}
-		only[filepath.Base(path)] = true
-		want[parent] = only
-	}
+	want := watchSet{}
 	for _, root := range []string{h.Agents, h.Skills, h.ConfigDir} {
-		child(root)
+		want.child(root)
 	}
 	if !isDir(h.Base) {
-		child(h.Base)
+		want.child(h.Base)
 	}
-	all(h.Agents)
-	all(h.FeedsDir())
+	want.all(h.Agents)
+	want.all(h.FeedsDir())
 	for _, feed := range subdirs(h.FeedsDir()) {
-		all(feed)
+		want.all(feed)
 	}
-	all(h.ConfigDir)
-	// Skills, as NetClaw's skill scanner finds them: <name>.md,
-	// <skill>/SKILL.md, <category>/<skill>/SKILL.md (.system a category),
-	// and the same inside .server-feeds/<feed>: up to four levels.
-	level := []string{h.Skills}
+	want.all(h.ConfigDir)
+	want.skillTree(h.Skills)
+	// A parent filter never narrows a folder watched whole.
+	for _, root := range []string{h.Agents, h.Skills, h.ConfigDir} {
+		if only, ok := want[root]; ok && only != nil && isDir(root) {
+			want[root] = nil
+		}
+	}
+	return want
+}
+
+// watchSet maps each folder to watch to the names of the children whose
+// events count, nil for all of them.
+type watchSet map[string]map[string]bool
+
+// all watches dir whole, when it is a folder.
+func (want watchSet) all(dir string) {
+	if isDir(dir) {
+		want[dir] = nil
+	}
+}
+
+// child watches path through its parent folder, when that is a folder,
+// adding path's name to the parent's filter (unless the parent is
+// watched whole).
+func (want watchSet) child(path string) {
+	parent := filepath.Dir(path)
+	if parent == path || !isDir(parent) {
+		return
+	}
+	only, seen := want[parent]
+	if seen && only == nil {
+		return // already watched whole
+	}
+	if only == nil {
+		only = map[string]bool{}
+	}
+	only[filepath.Base(path)] = true
+	want[parent] = only
+}
+
+// skillTree watches the skills folder whole and its folders down to the
+// depth NetClaw's skill scanner finds skills at: <name>.md,
+// <skill>/SKILL.md, <category>/<skill>/SKILL.md (.system a category), and
+// the same inside .server-feeds/<feed>: up to four levels. It stops
+// adding levels at maxWatchedDirs.
+func (want watchSet) skillTree(skills string) {
+	level := []string{skills}
 	for depth := 0; depth <= 4 && len(level) > 0 && len(want) < maxWatchedDirs; depth++ {
 		var next []string
 		for _, d := range level {
@@ -296,13 +351,6 @@ func (w *Watcher) wanted() map[string]map[string]bool {
 		}
 		level = next
 	}
-	// A parent filter never narrows a folder watched whole.
-	for _, root := range []string{h.Agents, h.Skills, h.ConfigDir} {
-		if only, ok := want[root]; ok && only != nil && isDir(root) {
-			want[root] = nil
-		}
-	}
-	return want
 }
 
 // sync registers the folders that exist now and drops those that went. A
@@ -384,13 +432,20 @@ func editorTemp(name string) bool {
 	if ext := filepath.Ext(name); len(ext) == 4 && strings.HasPrefix(ext, ".sw") {
 		return true // vim: .swp, .swo, .swn, .swx, ...
 	}
-	if rest, ok := strings.CutPrefix(name, "sed"); ok && len(rest) == 6 {
-		for _, r := range rest {
-			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-				return false
-			}
-		}
-		return true // sed -i writes sedXXXXXX, then renames it
+	return sedTemp(name)
+}
+
+// sedTemp reports whether name is sed -i's temporary file: sedXXXXXX,
+// six letters or digits, which sed renames over the file it edits.
+func sedTemp(name string) bool {
+	rest, ok := strings.CutPrefix(name, "sed")
+	if !ok || len(rest) != 6 {
+		return false
 	}
-	return false
+	for _, r := range rest {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }

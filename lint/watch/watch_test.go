@@ -1,7 +1,6 @@
 package watch
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -192,25 +191,8 @@ func TestWatcherErrorsLeaveKeysToTheBrowser(t *testing.T) {
 // feed, a skill, the config) to a temporary folder and returns its base.
 func copyHome(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "tui", "testdata", "home")
 	base := filepath.Join(t.TempDir(), "netclaw")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(base, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(base, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	hometest.Copy(t, filepath.Join("..", "..", "tui", "testdata", "home"), base)
 	return base
 }
 

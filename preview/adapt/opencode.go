@@ -87,67 +87,88 @@ func openCodeAllowed(denied, off []string) []string {
 
 func parseOpenCode(x *importCtx, data []byte) error {
 	id := strings.TrimSuffix(filepath.Base(x.path), filepath.Ext(x.path))
-	var on, off, denied []string
-	x.beforeCarry = func() {
-		// OpenCode reads a tool set to false as a denied permission.
-		var lost []string
-		for _, t := range off {
-			if slices.Contains(openCodeTools.known, t) {
-				denied = appendOnce(denied, openCodePermission(t))
-			} else {
-				lost = append(lost, t)
-			}
-		}
-		if len(lost) > 0 {
-			x.warn("tools %s turned off: NetClaw's tools list only names the tools an agent uses and cannot turn off one that is not an OpenCode built-in; left out", quoteNames(lost))
-		}
-		if len(denied) > 0 {
-			// Denied permissions make the list: what is left on, and the
-			// tools the tools map names that the table does not have.
-			list := openCodeAllowed(denied, nil)
-			for _, t := range on {
-				if !slices.Contains(openCodeTools.known, t) {
-					list = appendOnce(list, t)
-				}
-			}
-			x.agent.Tools = openCodeTools.imported(x, list)
-			return
-		}
-		if on != nil {
-			x.agent.Tools = openCodeTools.imported(x, on)
+	o := &openCodeImport{x: x}
+	x.beforeCarry = o.carryTools
+	return x.importFrontmatter(data, id, o.field)
+}
+
+// openCodeImport is the import of one OpenCode agent: the tools its tools
+// map turns on and off, and the permissions it denies, which make the
+// agent's tools list once the frontmatter is read.
+type openCodeImport struct {
+	x               *importCtx
+	on, off, denied []string
+}
+
+// field reads one frontmatter field: mode, the tools map and the
+// permission block; any other is kept.
+func (o *openCodeImport) field(f yamlField) error {
+	var err error
+	switch f.key {
+	case "mode":
+		err = o.mode(f)
+	case "tools":
+		o.on, o.off, err = openCodeToolMap(f)
+	case "permission":
+		o.denied, err = openCodePermissions(f, o.x)
+	default:
+		o.x.keepField(f.key, yamlValue(f.value), openCodeKeys, f.line)
+	}
+	return err
+}
+
+// mode reads OpenCode's mode: subagent is what every NetClaw agent is;
+// all and primary are kept; anything else is warned about.
+func (o *openCodeImport) mode(f yamlField) error {
+	mode, err := yamlString(f)
+	if err != nil {
+		return err
+	}
+	switch mode {
+	case "subagent":
+	case "all", "primary":
+		o.x.keepField(f.key, yamlValue(f.value), openCodeKeys, f.line)
+	default:
+		o.x.warn("mode %q is not subagent, primary or all: every NetClaw agent file is a sub-agent; imported as one", mode)
+	}
+	return nil
+}
+
+// carryTools sets the agent's tools list from the tools map and the
+// denied permissions. OpenCode reads a tool set to false as a denied
+// permission; one that is not a built-in cannot be turned off, and is
+// warned about.
+func (o *openCodeImport) carryTools() {
+	var lost []string
+	for _, t := range o.off {
+		if slices.Contains(openCodeTools.known, t) {
+			o.denied = appendOnce(o.denied, openCodePermission(t))
+		} else {
+			lost = append(lost, t)
 		}
 	}
-	return x.importFrontmatter(data, id, func(f yamlField) error {
-		switch f.key {
-		case "mode":
-			mode, err := yamlString(f)
-			if err != nil {
-				return err
-			}
-			switch mode {
-			case "subagent":
-			case "all", "primary":
-				x.keepField(f.key, yamlValue(f.value), openCodeKeys, f.line)
-			default:
-				x.warn("mode %q is not subagent, primary or all: every NetClaw agent file is a sub-agent; imported as one", mode)
-			}
-		case "tools":
-			var err error
-			on, off, err = openCodeToolMap(f)
-			if err != nil {
-				return err
-			}
-		case "permission":
-			var err error
-			denied, err = openCodePermissions(f, x)
-			if err != nil {
-				return err
-			}
-		default:
-			x.keepField(f.key, yamlValue(f.value), openCodeKeys, f.line)
+	if len(lost) > 0 {
+		o.x.warn("tools %s turned off: NetClaw's tools list only names the tools an agent uses and cannot turn off one that is not an OpenCode built-in; left out", quoteNames(lost))
+	}
+	switch {
+	case len(o.denied) > 0:
+		o.x.agent.Tools = openCodeTools.imported(o.x, o.allowedAfterDenials())
+	case o.on != nil:
+		o.x.agent.Tools = openCodeTools.imported(o.x, o.on)
+	}
+}
+
+// allowedAfterDenials is the tools list when permissions are denied: the
+// built-ins left on, and the tools the tools map turns on that the table
+// does not have.
+func (o *openCodeImport) allowedAfterDenials() []string {
+	list := openCodeAllowed(o.denied, nil)
+	for _, t := range o.on {
+		if !slices.Contains(openCodeTools.known, t) {
+			list = appendOnce(list, t)
 		}
-		return nil
-	})
+	}
+	return list
 }
 
 // openCodeToolMap reads OpenCode's deprecated tools map: the names set to
@@ -191,43 +212,62 @@ func openCodePermissions(f yamlField, x *importCtx) ([]string, error) {
 	if f.value.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("line %d: 'permission' must be allow, ask, deny or a map of them, not %s", f.line, lint.YAMLKind(f.value))
 	}
-	keys := map[string]bool{}
+	p := openCodePerms{keys: map[string]bool{}}
 	for _, t := range openCodeTools.known {
-		keys[openCodePermission(t)] = true
+		p.keys[openCodePermission(t)] = true
 	}
-	var denied, given, lost []string
-	allDenied := false
 	for i := 0; i+1 < len(f.value.Content); i += 2 {
 		k, v := lint.ResolveAlias(f.value.Content[i]), lint.ResolveAlias(f.value.Content[i+1])
 		if k == nil || k.Kind != yaml.ScalarNode || v == nil {
 			return nil, fmt.Errorf("line %d: 'permission' must map permission names to allow, ask or deny", f.line)
 		}
-		deny := v.Kind == yaml.ScalarNode && v.Value == "deny" || onlyDenied(v)
-		switch {
-		case k.Value == "*" && deny:
-			allDenied = true
-		case keys[k.Value] && deny:
-			denied = appendOnce(denied, k.Value)
-		case keys[k.Value]:
-			given = append(given, k.Value)
-			if !(v.Kind == yaml.ScalarNode && v.Value == "allow") {
-				lost = append(lost, k.Value)
-			}
-		default:
-			lost = append(lost, k.Value)
+		p.add(k.Value, v)
+	}
+	if p.allDenied {
+		p.denyUngiven()
+	}
+	if len(p.lost) > 0 {
+		x.warn("permission %s (line %d): NetClaw's tools list only names the tools an agent uses and cannot say ask, a pattern or a permission that is not a tool; left out", quoteNames(p.lost), f.line)
+	}
+	return p.denied, nil
+}
+
+// openCodePerms sorts the entries of a permission block: the tool
+// table's permission keys (keys) denied, and given another action; what
+// the tools list cannot say (lost); and whether "*" denies.
+type openCodePerms struct {
+	keys                map[string]bool
+	denied, given, lost []string
+	allDenied           bool
+}
+
+// add sorts the permission key with its value v: deny (or patterns that
+// all deny), allow, or what the tools list cannot say.
+func (p *openCodePerms) add(key string, v *yaml.Node) {
+	deny := v.Kind == yaml.ScalarNode && v.Value == "deny" || onlyDenied(v)
+	switch {
+	case key == "*" && deny:
+		p.allDenied = true
+	case p.keys[key] && deny:
+		p.denied = appendOnce(p.denied, key)
+	case p.keys[key]:
+		p.given = append(p.given, key)
+		if !(v.Kind == yaml.ScalarNode && v.Value == "allow") {
+			p.lost = append(p.lost, key)
+		}
+	default:
+		p.lost = append(p.lost, key)
+	}
+}
+
+// denyUngiven denies, as "*": deny does, every permission key of the
+// tool table that the block gives no other action.
+func (p *openCodePerms) denyUngiven() {
+	for _, t := range openCodeTools.known {
+		if k := openCodePermission(t); !slices.Contains(p.given, k) {
+			p.denied = appendOnce(p.denied, k)
 		}
 	}
-	if allDenied {
-		for _, t := range openCodeTools.known {
-			if k := openCodePermission(t); !slices.Contains(given, k) {
-				denied = appendOnce(denied, k)
-			}
-		}
-	}
-	if len(lost) > 0 {
-		x.warn("permission %s (line %d): NetClaw's tools list only names the tools an agent uses and cannot say ask, a pattern or a permission that is not a tool; left out", quoteNames(lost), f.line)
-	}
-	return denied, nil
 }
 
 // onlyDenied reports whether n is a map of patterns that all deny.

@@ -91,6 +91,13 @@ type tomlReader struct {
 	p    *unstable.Parser
 	text []byte
 	doc  *tomlDoc
+	// table is the table the next keys belong to ("" for the top level;
+	// name[n] for the n'th element of an array of tables).
+	table string
+	// defined holds each full key: "value", "table" or "array"; arrays
+	// the elements of each array of tables so far.
+	defined map[string]string
+	arrays  map[string]int
 }
 
 // at returns the line and column (in characters) of an offset.
@@ -121,48 +128,20 @@ func parseTOML(data []byte) (*tomlDoc, error) {
 	}
 	p := &unstable.Parser{KeepComments: true}
 	p.Reset(text)
-	r := &tomlReader{p: p, text: text, doc: &tomlDoc{}}
-	table := ""
-	defined := map[string]string{} // full key → "value", "table" or "array"
-	arrays := map[string]int{}     // elements of each array of tables so far
+	r := &tomlReader{p: p, text: text, doc: &tomlDoc{}, defined: map[string]string{}, arrays: map[string]int{}}
 	for p.NextExpression() {
 		e := p.Expression()
+		var err error
 		switch e.Kind {
 		case unstable.Comment:
 			r.comment(e)
 		case unstable.Table, unstable.ArrayTable:
-			first := e.Child()
-			name := r.key(e.Key())
-			array := e.Kind == unstable.ArrayTable
-			if prev, ok := defined[name]; ok && (prev == "value" || !array || prev != "array") {
-				return nil, &tomlError{line: r.line(first), col: 1, msg: fmt.Sprintf("[%s] is defined twice", name)}
-			}
-			table = name
-			if array {
-				defined[name] = "array"
-				// Each [[name]] starts a new table: its keys are its own.
-				arrays[name]++
-				table = fmt.Sprintf("%s[%d]", name, arrays[name])
-			} else {
-				defined[name] = "table"
-			}
-			r.doc.tables = append(r.doc.tables, tomlEntry{key: name, line: r.line(first)})
+			err = r.header(e)
 		case unstable.KeyValue:
-			keyNode := e.Value().Next()
-			key := r.key(e.Key())
-			v, err := r.value(e.Value(), r.line(keyNode), 0)
-			if err != nil {
-				return nil, err
-			}
-			full := key
-			if table != "" {
-				full = table + "." + key
-			}
-			if _, dup := defined[full]; dup {
-				return nil, &tomlError{line: r.line(keyNode), col: 1, msg: fmt.Sprintf("%s is defined twice", full)}
-			}
-			defined[full] = "value"
-			r.doc.entries = append(r.doc.entries, tomlEntry{table: table, key: key, value: v, line: r.line(keyNode)})
+			err = r.keyValue(e)
+		}
+		if err != nil {
+			return nil, err
 		}
 		// A comment at the end of the expression's line follows it.
 		if c := e.Next(); c != nil && c.Kind == unstable.Comment {
@@ -170,18 +149,68 @@ func parseTOML(data []byte) (*tomlDoc, error) {
 		}
 	}
 	if err := p.Error(); err != nil {
-		var pe *unstable.ParserError
-		if errors.As(err, &pe) && pe.Highlight != nil {
-			line, col := r.at(int(p.Range(pe.Highlight).Offset))
-			msg := pe.Message
-			if strings.Contains(msg, "at start of value") {
-				msg += " (strings need quotes)"
-			}
-			return nil, &tomlError{line: line, col: col, msg: msg}
-		}
-		return nil, err
+		return nil, r.parseError(err)
 	}
 	return r.doc, nil
+}
+
+// header reads a [table] or [[array of tables]] header: the keys after it
+// belong to it (to a new element, for an array). A name defined before is
+// an error, unless both are arrays of tables.
+func (r *tomlReader) header(e *unstable.Node) error {
+	first := e.Child()
+	name := r.key(e.Key())
+	array := e.Kind == unstable.ArrayTable
+	if prev, ok := r.defined[name]; ok && (prev == "value" || !array || prev != "array") {
+		return &tomlError{line: r.line(first), col: 1, msg: fmt.Sprintf("[%s] is defined twice", name)}
+	}
+	r.table = name
+	if array {
+		r.defined[name] = "array"
+		// Each [[name]] starts a new table: its keys are its own.
+		r.arrays[name]++
+		r.table = fmt.Sprintf("%s[%d]", name, r.arrays[name])
+	} else {
+		r.defined[name] = "table"
+	}
+	r.doc.tables = append(r.doc.tables, tomlEntry{key: name, line: r.line(first)})
+	return nil
+}
+
+// keyValue reads a key = value line into the current table. A key defined
+// before is an error.
+func (r *tomlReader) keyValue(e *unstable.Node) error {
+	keyNode := e.Value().Next()
+	key := r.key(e.Key())
+	v, err := r.value(e.Value(), r.line(keyNode), 0)
+	if err != nil {
+		return err
+	}
+	full := key
+	if r.table != "" {
+		full = r.table + "." + key
+	}
+	if _, dup := r.defined[full]; dup {
+		return &tomlError{line: r.line(keyNode), col: 1, msg: fmt.Sprintf("%s is defined twice", full)}
+	}
+	r.defined[full] = "value"
+	r.doc.entries = append(r.doc.entries, tomlEntry{table: r.table, key: key, value: v, line: r.line(keyNode)})
+	return nil
+}
+
+// parseError places the parser's error at its line and column, with a
+// hint when a string lacks its quotes.
+func (r *tomlReader) parseError(err error) error {
+	var pe *unstable.ParserError
+	if !errors.As(err, &pe) || pe.Highlight == nil {
+		return err
+	}
+	line, col := r.at(int(r.p.Range(pe.Highlight).Offset))
+	msg := pe.Message
+	if strings.Contains(msg, "at start of value") {
+		msg += " (strings need quotes)"
+	}
+	return &tomlError{line: line, col: col, msg: msg}
 }
 
 // comment records a comment's text without its '#'.
@@ -225,32 +254,40 @@ func (r *tomlReader) value(n *unstable.Node, line, depth int) (tomlValue, error)
 	case unstable.LocalDate, unstable.LocalTime, unstable.LocalDateTime, unstable.DateTime:
 		return v, r.fail(n, "dates and times are not supported here")
 	case unstable.Array, unstable.InlineTable:
-		v.kind, v.str = tomlArray, ""
-		if n.Kind == unstable.InlineTable {
-			v.kind = tomlInlineTable
-		}
-		if depth >= tomlMaxDepth {
-			return v, &tomlError{line: line, col: 1, msg: "arrays and tables are nested too deeply"}
-		}
-		it := n.Children()
-		for it.Next() {
-			c := it.Node()
-			switch c.Kind {
-			case unstable.Comment:
-				r.comment(c)
-				continue
-			case unstable.KeyValue:
-				// An inline table's entry: its value is what counts.
-				c = c.Value()
-			}
-			item, err := r.value(c, line, depth+1)
-			if err != nil {
-				return v, err
-			}
-			v.items = append(v.items, item)
-		}
+		return r.container(n, v, depth)
 	default:
 		return v, r.fail(n, "expected a value")
+	}
+	return v, nil
+}
+
+// container converts an array or inline table node n into v, which has
+// its line: its items in order (an inline table's values), its comments
+// recorded. Containers nested tomlMaxDepth deep are an error.
+func (r *tomlReader) container(n *unstable.Node, v tomlValue, depth int) (tomlValue, error) {
+	v.kind, v.str = tomlArray, ""
+	if n.Kind == unstable.InlineTable {
+		v.kind = tomlInlineTable
+	}
+	if depth >= tomlMaxDepth {
+		return v, &tomlError{line: v.line, col: 1, msg: "arrays and tables are nested too deeply"}
+	}
+	it := n.Children()
+	for it.Next() {
+		c := it.Node()
+		switch c.Kind {
+		case unstable.Comment:
+			r.comment(c)
+			continue
+		case unstable.KeyValue:
+			// An inline table's entry: its value is what counts.
+			c = c.Value()
+		}
+		item, err := r.value(c, v.line, depth+1)
+		if err != nil {
+			return v, err
+		}
+		v.items = append(v.items, item)
 	}
 	return v, nil
 }

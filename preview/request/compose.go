@@ -168,28 +168,10 @@ func Compose(in Input) (*Request, error) {
 	if pin.bodySource == "" && in.Agent != nil {
 		pin.bodySource = "agent " + in.Agent.Name
 	}
-	if in.Core != nil {
-		pin.core, pin.coreSource, pin.hasCore = in.Paths.substitute(in.Core.Text), in.Core.Source, true
-		r.CoreSource, r.CoreVersion = in.Core.Source, in.Core.Version
-		if in.Core.Version != "" {
-			pin.coreSource += " (NetClaw " + in.Core.Version + ")"
-		}
-	} else {
-		reason := in.CoreMissing
-		if reason == "" {
-			reason = "no NetClaw install was found"
-		}
-		r.Missing = append(r.Missing, Missing{Part: PartOperatingRules, Reason: reason})
-	}
+	r.takeCore(in, &pin)
 	if in.Paths.Base != "" {
-		playbook, ok, err := readPlaybook(in.Paths)
-		if err != nil {
+		if err := r.takePlaybook(in.Paths, &pin); err != nil {
 			return nil, err
-		}
-		if ok {
-			pin.playbook, pin.playbookSource = in.Paths.substitute(playbook), in.Paths.PlaybookPath()
-		} else {
-			r.Absent = append(r.Absent, Missing{Part: PartDeploymentPlaybook, Reason: "looked for " + in.Paths.PlaybookPath()})
 		}
 	}
 	project := in.Project
@@ -199,24 +181,81 @@ func Compose(in Input) (*Request, error) {
 		}
 	}
 	if in.Audience != preview.Public {
-		text, path, err := readProjectInstructions(project)
-		if err != nil {
+		if err := r.takeProjectInstructions(project, &pin); err != nil {
 			return nil, err
-		}
-		pin.project, pin.projectSource = text, path
-		if path == "" {
-			where := "no project folder was given"
-			if project != "" {
-				files := ProjectInstructionFiles
-				where = "looked for " + strings.Join(files[:len(files)-1], ", ") + " and " + files[len(files)-1] + " in " + project
-			}
-			r.Absent = append(r.Absent, Missing{Part: PartProjectInstructions, Reason: where})
 		}
 	}
 	if in.Skill != nil {
 		pin.hasOverlay, pin.overlay, pin.overlaySource = true, in.Skill.Body, in.Skill.Path
 	}
+	r.takeOffer(in, &pin)
 
+	a := assemble(pin)
+	r.Parts, r.System = a.parts, a.system
+	r.runtimeContext, r.task, r.working = in.Context, in.Task, workingContext(in, project)
+	return r.WithSession(in.Session), nil
+}
+
+// takeCore puts the operating core into the prompt's input, and names it
+// in r; without one, r lists the operating rules as missing, with why.
+func (r *Request) takeCore(in Input, pin *promptInput) {
+	if in.Core == nil {
+		reason := in.CoreMissing
+		if reason == "" {
+			reason = "no NetClaw install was found"
+		}
+		r.Missing = append(r.Missing, Missing{Part: PartOperatingRules, Reason: reason})
+		return
+	}
+	pin.core, pin.coreSource, pin.hasCore = in.Paths.substitute(in.Core.Text), in.Core.Source, true
+	r.CoreSource, r.CoreVersion = in.Core.Source, in.Core.Version
+	if in.Core.Version != "" {
+		pin.coreSource += " (NetClaw " + in.Core.Version + ")"
+	}
+}
+
+// takePlaybook puts the home's deployment playbook into the prompt's
+// input, or lists it in r as absent, with where it was looked for. A
+// playbook that cannot be read is an error.
+func (r *Request) takePlaybook(p Paths, pin *promptInput) error {
+	playbook, ok, err := readPlaybook(p)
+	if err != nil {
+		return err
+	}
+	if ok {
+		pin.playbook, pin.playbookSource = p.substitute(playbook), p.PlaybookPath()
+	} else {
+		r.Absent = append(r.Absent, Missing{Part: PartDeploymentPlaybook, Reason: "looked for " + p.PlaybookPath()})
+	}
+	return nil
+}
+
+// takeProjectInstructions puts the instructions file of the project
+// folder (absolute; "" for none) into the prompt's input, or lists it in
+// r as absent, with where it was looked for. A file that cannot be read
+// safely is an error.
+func (r *Request) takeProjectInstructions(project string, pin *promptInput) error {
+	text, path, err := readProjectInstructions(project)
+	if err != nil {
+		return err
+	}
+	pin.project, pin.projectSource = text, path
+	if path != "" {
+		return nil
+	}
+	where := "no project folder was given"
+	if project != "" {
+		files := ProjectInstructionFiles
+		where = "looked for " + strings.Join(files[:len(files)-1], ", ") + " and " + files[len(files)-1] + " in " + project
+	}
+	r.Absent = append(r.Absent, Missing{Part: PartProjectInstructions, Reason: where})
+	return nil
+}
+
+// takeOffer sets r's tools and tool index from the input's offer (else
+// the tool catalogue's for the audience), and puts the index into the
+// prompt's input, with whether the project scope can be declared.
+func (r *Request) takeOffer(in Input, pin *promptInput) {
 	offer := Offer{}
 	switch {
 	case in.Offer != nil:
@@ -239,14 +278,17 @@ func Compose(in Input) (*Request, error) {
 			pin.projectScope = true
 		}
 	}
+}
 
-	a := assemble(pin)
-	r.Parts, r.System = a.parts, a.system
-
+// workingContext is the working context the first message describes for
+// the input's audience: nothing for Public; the project folder (absolute),
+// the recent files and the project's git state otherwise; and the host
+// shell for Personal.
+func workingContext(in Input, project string) WorkingContext {
 	wc := WorkingContext{Project: project, RecentFiles: in.RecentFiles}
 	switch in.Audience {
 	case preview.Public:
-		wc = WorkingContext{}
+		return WorkingContext{}
 	case preview.Personal:
 		sh := HostShell()
 		if in.Shell != nil {
@@ -254,13 +296,12 @@ func Compose(in Input) (*Request, error) {
 		}
 		wc.Shell = &sh
 	}
-	if in.Audience != preview.Public && project != "" && !hasControl(project) {
+	if project != "" && !hasControl(project) {
 		if in.Git != nil {
 			wc.Git = *in.Git
 		} else {
 			wc.Git = InspectGit(context.Background(), project)
 		}
 	}
-	r.runtimeContext, r.task, r.working = in.Context, in.Task, wc
-	return r.WithSession(in.Session), nil
+	return wc
 }

@@ -168,70 +168,103 @@ func (e errGit) Error() string { return string(e) }
 func ParseGitStatus(worktree, commonDir, output string) (GitState, error) {
 	st := GitState{Kind: GitAvailable, Worktree: worktree, CommonDir: commonDir}
 	for _, line := range strings.Split(output, "\n") {
-		if line == "" {
-			continue
-		}
+		var err error
 		switch {
-		case strings.HasPrefix(line, "# branch.oid "):
-			v := strings.TrimSpace(line[13:])
-			if v == "(initial)" {
-				v = ""
-			}
-			st.Head = v
-		case strings.HasPrefix(line, "# branch.head "):
-			v := strings.TrimSpace(line[14:])
-			st.Detached = v == "(detached)"
-			st.Branch = v
-			if st.Detached {
-				st.Branch = ""
-			}
-		case strings.HasPrefix(line, "# branch.upstream "):
-			st.Upstream = strings.TrimSpace(line[18:])
-		case strings.HasPrefix(line, "# branch.ab "):
-			f := strings.Fields(line[12:])
-			var e1, e2 error
-			if len(f) == 2 {
-				st.Ahead, e1 = strconv.Atoi(strings.TrimLeft(f[0], "+"))
-				st.Behind, e2 = strconv.Atoi(strings.TrimLeft(f[1], "-"))
-			}
-			if len(f) != 2 || e1 != nil || e2 != nil {
-				return GitState{}, errGit("git returned an invalid ahead/behind response")
-			}
-		case strings.HasPrefix(line, "? "):
-			st.Untracked++
-			st.ChangedFiles = append(st.ChangedFiles, line[2:])
-		case strings.HasPrefix(line, "1 "), strings.HasPrefix(line, "2 "):
-			rename := line[0] == '2'
-			n := 9
-			if rename {
-				n = 10
-			}
-			f := strings.SplitN(line, " ", n)
-			if len(f) < 2 || len(f[1]) != 2 {
-				return GitState{}, errGit("git returned an invalid file-status response")
-			}
-			if f[1][0] != '.' {
-				st.Staged++
-			}
-			if f[1][1] != '.' {
-				st.Modified++
-			}
-			last := f[len(f)-1]
-			if rename {
-				last, _, _ = strings.Cut(last, "\t")
-			}
-			st.ChangedFiles = append(st.ChangedFiles, last)
-		case strings.HasPrefix(line, "u "):
-			st.Staged++
-			st.Modified++
-			f := strings.SplitN(line, " ", 11)
-			st.ChangedFiles = append(st.ChangedFiles, f[len(f)-1])
+		case line == "":
+			continue
+		case strings.HasPrefix(line, "# "):
+			err = st.branchLine(line)
+		default:
+			err = st.entryLine(line)
+		}
+		if err != nil {
+			return GitState{}, err
 		}
 	}
 	if msg := st.headCheck(); msg != "" {
 		return GitState{}, errGit(msg)
 	}
 	return st, nil
+}
+
+// branchLine reads one "# branch.*" header line of the status: the head
+// commit, the branch (or a detached head), the upstream, and the ahead
+// and behind counts. Other header lines are ignored.
+func (st *GitState) branchLine(line string) error {
+	switch {
+	case strings.HasPrefix(line, "# branch.oid "):
+		v := strings.TrimSpace(line[13:])
+		if v == "(initial)" {
+			v = ""
+		}
+		st.Head = v
+	case strings.HasPrefix(line, "# branch.head "):
+		v := strings.TrimSpace(line[14:])
+		st.Detached = v == "(detached)"
+		st.Branch = v
+		if st.Detached {
+			st.Branch = ""
+		}
+	case strings.HasPrefix(line, "# branch.upstream "):
+		st.Upstream = strings.TrimSpace(line[18:])
+	case strings.HasPrefix(line, "# branch.ab "):
+		f := strings.Fields(line[12:])
+		var e1, e2 error
+		if len(f) == 2 {
+			st.Ahead, e1 = strconv.Atoi(strings.TrimLeft(f[0], "+"))
+			st.Behind, e2 = strconv.Atoi(strings.TrimLeft(f[1], "-"))
+		}
+		if len(f) != 2 || e1 != nil || e2 != nil {
+			return errGit("git returned an invalid ahead/behind response")
+		}
+	}
+	return nil
+}
+
+// entryLine reads one file line of the status: untracked ("? "), changed
+// or renamed ("1 ", "2 ", counted as staged and modified by their XY
+// field) or unmerged ("u ", both), adding the file to ChangedFiles.
+// Other lines are ignored.
+func (st *GitState) entryLine(line string) error {
+	switch {
+	case strings.HasPrefix(line, "? "):
+		st.Untracked++
+		st.ChangedFiles = append(st.ChangedFiles, line[2:])
+	case strings.HasPrefix(line, "1 "), strings.HasPrefix(line, "2 "):
+		return st.changedEntry(line, line[0] == '2')
+	case strings.HasPrefix(line, "u "):
+		st.Staged++
+		st.Modified++
+		f := strings.SplitN(line, " ", 11)
+		st.ChangedFiles = append(st.ChangedFiles, f[len(f)-1])
+	}
+	return nil
+}
+
+// changedEntry reads an ordinary ("1 ") or, with rename, a renamed or
+// copied ("2 ") entry: its XY field counts it as staged and as modified,
+// and its path (the new one, for a rename) joins ChangedFiles.
+func (st *GitState) changedEntry(line string, rename bool) error {
+	n := 9
+	if rename {
+		n = 10
+	}
+	f := strings.SplitN(line, " ", n)
+	if len(f) < 2 || len(f[1]) != 2 {
+		return errGit("git returned an invalid file-status response")
+	}
+	if f[1][0] != '.' {
+		st.Staged++
+	}
+	if f[1][1] != '.' {
+		st.Modified++
+	}
+	last := f[len(f)-1]
+	if rename {
+		last, _, _ = strings.Cut(last, "\t")
+	}
+	st.ChangedFiles = append(st.ChangedFiles, last)
+	return nil
 }
 
 // headCheck returns the runtime's complaint about an impossible head

@@ -149,33 +149,15 @@ func PolicyFromConfig(c *lint.Config) (Policy, error) {
 	if c == nil {
 		return p, nil
 	}
-	for _, s := range []struct {
-		key string
-		to  *bool
-	}{
-		{"Search:Enabled", &p.Search}, {"SkillSync:Enabled", &p.SkillSync},
-		{"Scheduling:Enabled", &p.Scheduling}, {"SubAgents:Enabled", &p.SubAgents},
-		{"Webhooks:Enabled", &p.Webhooks}, {"Memory:Enabled", &p.Memory},
-	} {
-		if v, ok := c.Lookup(s.key); ok && strings.TrimSpace(v) != "" {
-			b, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(v)))
-			if err != nil {
-				return p, configError(c, s.key, v, "true or false")
-			}
-			*s.to = b
-		}
+	if err := p.switchesFromConfig(c); err != nil {
+		return p, err
 	}
 	if v, ok := c.Lookup("Tools:ShellMode"); ok && strings.TrimSpace(v) != "" {
-		m, found := "", false
-		for _, known := range []ShellMode{ShellHostAllowed, ShellSandboxOnly, ShellOff} {
-			if strings.EqualFold(strings.TrimSpace(v), string(known)) {
-				m, found = string(known), true
-			}
+		m, err := shellModeFromConfig(c, v)
+		if err != nil {
+			return p, err
 		}
-		if !found {
-			return p, configError(c, "Tools:ShellMode", v, "HostAllowed, SandboxOnly or Off")
-		}
-		p.Shell = ShellMode(m)
+		p.Shell = m
 	}
 	for _, a := range preview.Audiences {
 		prof, err := profileFromConfig(c, a, p.Profiles[a])
@@ -187,8 +169,64 @@ func PolicyFromConfig(c *lint.Config) (Policy, error) {
 	return p, nil
 }
 
+// switchesFromConfig sets p's subsystem switches (Search, SkillSync,
+// Scheduling, SubAgents, Webhooks, Memory) that c sets; one that is not
+// true or false is an error.
+func (p *Policy) switchesFromConfig(c *lint.Config) error {
+	for _, s := range []struct {
+		key string
+		to  *bool
+	}{
+		{"Search:Enabled", &p.Search}, {"SkillSync:Enabled", &p.SkillSync},
+		{"Scheduling:Enabled", &p.Scheduling}, {"SubAgents:Enabled", &p.SubAgents},
+		{"Webhooks:Enabled", &p.Webhooks}, {"Memory:Enabled", &p.Memory},
+	} {
+		if v, ok := c.Lookup(s.key); ok && strings.TrimSpace(v) != "" {
+			b, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(v)))
+			if err != nil {
+				return configError(c, s.key, v, "true or false")
+			}
+			*s.to = b
+		}
+	}
+	return nil
+}
+
+// shellModeFromConfig reads Tools:ShellMode's value v, in any case; one
+// that is not a shell mode is an error.
+func shellModeFromConfig(c *lint.Config, v string) (ShellMode, error) {
+	for _, known := range []ShellMode{ShellHostAllowed, ShellSandboxOnly, ShellOff} {
+		if strings.EqualFold(strings.TrimSpace(v), string(known)) {
+			return known, nil
+		}
+	}
+	return "", configError(c, "Tools:ShellMode", v, "HostAllowed, SandboxOnly or Off")
+}
+
+// profileFromConfig applies to prof, audience a's default profile, what
+// Tools.AudienceProfiles.<a> in c sets: the modes, the allowed tools and
+// MCP servers, the tools denied by approval overrides and the MCP tool
+// grants.
 func profileFromConfig(c *lint.Config, a preview.Audience, prof Profile) (Profile, error) {
 	base := "Tools:AudienceProfiles:" + a.String() + ":"
+	if err := prof.modesFromConfig(c, base); err != nil {
+		return prof, err
+	}
+	if list, ok := configList(c, base+"AllowedTools"); ok {
+		prof.AllowedTools = allowedTools(a, list)
+	}
+	if list, ok := configList(c, base+"AllowedMcpServers"); ok {
+		prof.AllowedMCPServers = list
+	}
+	prof.Denied = append(prof.Denied, deniedFromConfig(c, base)...)
+	prof.grantsFromConfig(c, base)
+	return prof, nil
+}
+
+// modesFromConfig sets the profile's ToolsMode and McpServersMode that c
+// sets under base (All or Allowlist, in any case); another value is an
+// error.
+func (prof *Profile) modesFromConfig(c *lint.Config, base string) error {
 	for _, m := range []struct {
 		key string
 		to  *bool
@@ -203,43 +241,58 @@ func profileFromConfig(c *lint.Config, a preview.Audience, prof Profile) (Profil
 		case "allowlist":
 			*m.to = false
 		default:
-			return prof, configError(c, base+m.key, v, "Allowlist or All")
+			return configError(c, base+m.key, v, "Allowlist or All")
 		}
 	}
-	if list, ok := configList(c, base+"AllowedTools"); ok {
-		prof.AllowedTools = list
-		legacy := legacyTeam
-		current := TeamDefaultTools
-		if a == preview.Public {
-			legacy, current = legacyPublic, PublicDefaultTools
-		}
-		if a != preview.Personal {
-			for _, row := range legacy {
-				if sameSet(list, row) {
-					prof.AllowedTools = slices.Clone(current)
-				}
-			}
+	return nil
+}
+
+// allowedTools is the AllowedTools list audience a's profile keeps when
+// configured with list: the list itself, or the current default when a
+// Team or Public list is one a release shipped as its default.
+func allowedTools(a preview.Audience, list []string) []string {
+	if a == preview.Personal {
+		return list
+	}
+	legacy, current := legacyTeam, TeamDefaultTools
+	if a == preview.Public {
+		legacy, current = legacyPublic, PublicDefaultTools
+	}
+	out := list
+	for _, row := range legacy {
+		if sameSet(list, row) {
+			out = slices.Clone(current)
 		}
 	}
-	if list, ok := configList(c, base+"AllowedMcpServers"); ok {
-		prof.AllowedMCPServers = list
-	}
+	return out
+}
+
+// deniedFromConfig returns the tools whose ApprovalPolicy.ToolOverrides
+// under base c sets to Deny, in c's key order.
+func deniedFromConfig(c *lint.Config, base string) []string {
+	var out []string
 	denyBase := strings.ToLower(base + "ApprovalPolicy:ToolOverrides:")
 	for _, k := range c.Keys() {
-		if name := k[min(len(k), len(denyBase)):]; strings.HasPrefix(strings.ToLower(k), denyBase) && name != "" && !strings.Contains(name, ":") {
-			if v, _ := c.Lookup(k); strings.EqualFold(strings.TrimSpace(v), "Deny") {
-				prof.Denied = append(prof.Denied, name)
-			}
-		}
-	}
-	grantsBase := strings.ToLower(base + "McpServerToolGrants:")
-	for _, k := range c.Keys() {
-		lk := strings.ToLower(k)
-		if !strings.HasPrefix(lk, grantsBase) {
+		name := k[min(len(k), len(denyBase)):]
+		if !strings.HasPrefix(strings.ToLower(k), denyBase) || name == "" || strings.Contains(name, ":") {
 			continue
 		}
-		rest := k[len(grantsBase):]
-		server, _, _ := strings.Cut(rest, ":")
+		if v, _ := c.Lookup(k); strings.EqualFold(strings.TrimSpace(v), "Deny") {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// grantsFromConfig sets the profile's McpServerToolGrants that c sets
+// under base: per server, the tools it grants.
+func (prof *Profile) grantsFromConfig(c *lint.Config, base string) {
+	grantsBase := strings.ToLower(base + "McpServerToolGrants:")
+	for _, k := range c.Keys() {
+		if !strings.HasPrefix(strings.ToLower(k), grantsBase) {
+			continue
+		}
+		server, _, _ := strings.Cut(k[len(grantsBase):], ":")
 		if server == "" {
 			continue
 		}
@@ -252,7 +305,6 @@ func profileFromConfig(c *lint.Config, a preview.Audience, prof Profile) (Profil
 		list, _ := configList(c, base+"McpServerToolGrants:"+server)
 		prof.MCPToolGrants[server] = list
 	}
-	return prof, nil
 }
 
 // configList reads a configured list: key:0, key:1, ... in index order. A
@@ -371,16 +423,7 @@ func (p Policy) Exposed(t Tool, a preview.Audience) (bool, string) {
 		return false, fmt.Sprintf("the %s profile's ApprovalPolicy.ToolOverrides denies it", a)
 	}
 	if t.IsMCP() {
-		if !prof.AllMCPServers && !slices.ContainsFunc(prof.AllowedMCPServers, func(s string) bool { return strings.EqualFold(s, t.Server) }) {
-			return false, fmt.Sprintf("the %s profile does not admit MCP server %s", a, t.Server)
-		}
-		if grants, ok := prof.MCPToolGrants[t.Server]; ok {
-			bare := strings.TrimPrefix(t.Canonical, t.Server+"/")
-			if !slices.Contains(grants, bare) {
-				return false, fmt.Sprintf("the %s profile grants only %s of server %s", a, strings.Join(grants, ", "), t.Server)
-			}
-		}
-		return true, ""
+		return prof.exposesMCP(t, a)
 	}
 	if a == preview.Public && (t.Name == "spawn_agent" || t.Name == "check_agent_run") {
 		// A Public session cannot start a child run, so it has none to
@@ -392,12 +435,36 @@ func (p Policy) Exposed(t Tool, a preview.Audience) (bool, string) {
 		return false, fmt.Sprintf("the %s profile does not allow it", a)
 	}
 	if t.Grant == "shell" || t.Name == "shell_execute" || t.Name == "check_background_job" {
-		if p.Shell != ShellHostAllowed {
-			return false, "Tools.ShellMode is " + string(p.Shell)
+		return p.exposesShell(a)
+	}
+	return true, ""
+}
+
+// exposesMCP reports whether audience a's profile admits the MCP tool t
+// (its server, and the tool when the profile grants the server's tools
+// one by one), and if not, why.
+func (prof Profile) exposesMCP(t Tool, a preview.Audience) (bool, string) {
+	if !prof.AllMCPServers && !slices.ContainsFunc(prof.AllowedMCPServers, func(s string) bool { return strings.EqualFold(s, t.Server) }) {
+		return false, fmt.Sprintf("the %s profile does not admit MCP server %s", a, t.Server)
+	}
+	if grants, ok := prof.MCPToolGrants[t.Server]; ok {
+		bare := strings.TrimPrefix(t.Canonical, t.Server+"/")
+		if !slices.Contains(grants, bare) {
+			return false, fmt.Sprintf("the %s profile grants only %s of server %s", a, strings.Join(grants, ", "), t.Server)
 		}
-		if a != preview.Personal {
-			return false, "shell tools are offered to Personal sessions only"
-		}
+	}
+	return true, ""
+}
+
+// exposesShell reports whether a session of audience a sees a
+// shell-coupled tool (only Personal, with the host shell), and if not,
+// why.
+func (p Policy) exposesShell(a preview.Audience) (bool, string) {
+	if p.Shell != ShellHostAllowed {
+		return false, "Tools.ShellMode is " + string(p.Shell)
+	}
+	if a != preview.Personal {
+		return false, "shell tools are offered to Personal sessions only"
 	}
 	return true, ""
 }

@@ -20,6 +20,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/mcp/mcptest"
 	"github.com/agentdesk/agentdesk/runner/tools"
@@ -516,9 +517,7 @@ func TestStartProblemInLintWords(t *testing.T) {
 	if err := os.MkdirAll(home.ConfigDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(home.ConfigDir, "netclaw.json"), []byte(`{"McpServers": {"fs": "npx server", "x": {"Arguments": ["a"]}}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hometest.WriteFile(t, filepath.Join(home.ConfigDir, "netclaw.json"), `{"McpServers": {"fs": "npx server", "x": {"Arguments": ["a"]}}}`)
 	cfg := lint.LoadConfig(home, nil)
 	s, _ := start(t, Options{Config: cfg}, cfg.McpServers...)
 	want := map[string]string{"fs": "netclaw.json:1:23: McpServers:fs is a value, not an object", "x": "netclaw.json:1:57: x: stdio transport requires 'Command'"}

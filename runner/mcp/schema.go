@@ -60,38 +60,50 @@ func readNode(dec *json.Decoder, depth int) (*node, error) {
 	case json.Delim:
 		switch t {
 		case '{':
-			n := &node{kind: '{'}
-			for dec.More() {
-				k, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				name, _ := k.(string)
-				v, err := readNode(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				n.members = append(n.members, member{name, v})
-			}
-			_, err := dec.Token()
-			return n, err
+			return readObject(dec, depth)
 		case '[':
-			n := &node{kind: '['}
-			for dec.More() {
-				v, err := readNode(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				n.items = append(n.items, v)
-			}
-			_, err := dec.Token()
-			return n, err
+			return readArray(dec, depth)
 		}
 		return nil, fmt.Errorf("unexpected %v", t)
 	default:
 		raw, err := marshal(t)
 		return &node{kind: 'v', raw: raw}, err
 	}
+}
+
+// readObject reads the members of an object at depth, whose '{' was
+// read, and its closing '}'.
+func readObject(dec *json.Decoder, depth int) (*node, error) {
+	n := &node{kind: '{'}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name, _ := k.(string)
+		v, err := readNode(dec, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		n.members = append(n.members, member{name, v})
+	}
+	_, err := dec.Token()
+	return n, err
+}
+
+// readArray reads the items of an array at depth, whose '[' was read,
+// and its closing ']'.
+func readArray(dec *json.Decoder, depth int) (*node, error) {
+	n := &node{kind: '['}
+	for dec.More() {
+		v, err := readNode(dec, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		n.items = append(n.items, v)
+	}
+	_, err := dec.Token()
+	return n, err
 }
 
 // marshal encodes v as JSON without escaping <, > and & (as the runtime's
@@ -320,17 +332,21 @@ func InjectMeta(schema json.RawMessage, meta []MetaProperty) json.RawMessage {
 			req = &node{kind: '['}
 			n.set("required", req)
 		}
-		found := false
-		for _, r := range req.items {
-			if v, ok := r.str(); ok && v == m.Name {
-				found = true
-			}
-		}
-		if !found {
+		if !holdsString(req.items, m.Name) {
 			req.items = append(req.items, scalar(m.Name))
 		}
 	}
 	return n.bytes()
+}
+
+// holdsString reports whether items holds the string s.
+func holdsString(items []*node, s string) bool {
+	for _, r := range items {
+		if v, ok := r.str(); ok && v == s {
+			return true
+		}
+	}
+	return false
 }
 
 // PrepareArgs turns a call's arguments as the model sent them into what
@@ -422,22 +438,8 @@ func coerce(v any, s *node) any {
 	switch x := v.(type) {
 	case string:
 		for _, t := range schemaTypes(s) {
-			switch t {
-			case "integer":
-				if i, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64); err == nil {
-					return i
-				}
-			case "number":
-				if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
-					return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
-				}
-			case "boolean":
-				switch strings.ToLower(strings.TrimSpace(x)) {
-				case "true":
-					return true
-				case "false":
-					return false
-				}
+			if c, ok := coerceString(x, t); ok {
+				return c
 			}
 		}
 	case map[string]any:
@@ -452,6 +454,29 @@ func coerce(v any, s *node) any {
 		}
 	}
 	return v
+}
+
+// coerceString converts the string x to the JSON type t ("integer",
+// "number" or "boolean") when it reads as one.
+func coerceString(x, t string) (any, bool) {
+	switch t {
+	case "integer":
+		if i, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64); err == nil {
+			return i, true
+		}
+	case "number":
+		if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
+			return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), true
+		}
+	case "boolean":
+		switch strings.ToLower(strings.TrimSpace(x)) {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
+	}
+	return nil, false
 }
 
 // schemaTypes returns a schema's type, or its list of types.

@@ -63,6 +63,33 @@ func (c *conn) close(grace time.Duration) {
 	c.cancel()
 }
 
+// transport is the MCP transport to the server, per its configuration:
+// for stdio, its command, started (in the sandbox, when there is one)
+// and kept in c; for sse, its event stream; else streamable HTTP, which
+// needs a Url.
+func (s *server) transport(c *conn) (sdk.Transport, error) {
+	switch s.cfg.McpTransport() {
+	case lint.McpStdio:
+		var wrap func(*exec.Cmd) error
+		if s.opts.Sandbox != nil {
+			wrap = func(cmd *exec.Cmd) error { return s.opts.Sandbox(cmd, s.cfg.Name) }
+		}
+		p, err := startProcess(s.cfg, s.opts.environ(), s.opts.Dir, wrap)
+		if err != nil {
+			return nil, err
+		}
+		c.proc = p
+		return &sdk.IOTransport{Reader: p.stdout, Writer: p.stdin, MaxLineLength: s.opts.maxMessage()}, nil
+	case lint.McpSSE:
+		return &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: s.httpClient(), MaxEventSize: s.opts.maxMessage()}, nil
+	default:
+		if strings.TrimSpace(s.cfg.URL) == "" {
+			return nil, fmt.Errorf("transport %q is not stdio or sse, so the runtime reads it as http, and there is no Url", s.cfg.Transport)
+		}
+		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: s.httpClient(), MaxRetries: -1, DisableStandaloneSSE: true, MaxEventSize: s.opts.maxMessage()}, nil
+	}
+}
+
 // connect starts the server (for stdio, its command), runs the MCP
 // handshake and lists its tools, all within opts.StartTimeout.
 func (s *server) connect(ctx context.Context) (*conn, []*sdk.Tool, error) {
@@ -72,28 +99,10 @@ func (s *server) connect(ctx context.Context) (*conn, []*sdk.Tool, error) {
 	}
 	lifetime, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	c := &conn{cancel: cancel}
-	var transport sdk.Transport
-	switch s.cfg.McpTransport() {
-	case lint.McpStdio:
-		var wrap func(*exec.Cmd) error
-		if s.opts.Sandbox != nil {
-			wrap = func(cmd *exec.Cmd) error { return s.opts.Sandbox(cmd, s.cfg.Name) }
-		}
-		p, err := startProcess(s.cfg, s.opts.environ(), s.opts.Dir, wrap)
-		if err != nil {
-			cancel()
-			return nil, nil, err
-		}
-		c.proc = p
-		transport = &sdk.IOTransport{Reader: p.stdout, Writer: p.stdin, MaxLineLength: s.opts.maxMessage()}
-	case lint.McpSSE:
-		transport = &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: s.httpClient(), MaxEventSize: s.opts.maxMessage()}
-	default:
-		if strings.TrimSpace(s.cfg.URL) == "" {
-			cancel()
-			return nil, nil, fmt.Errorf("transport %q is not stdio or sse, so the runtime reads it as http, and there is no Url", s.cfg.Transport)
-		}
-		transport = &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: s.httpClient(), MaxRetries: -1, DisableStandaloneSSE: true, MaxEventSize: s.opts.maxMessage()}
+	transport, err := s.transport(c)
+	if err != nil {
+		cancel()
+		return nil, nil, err
 	}
 	type result struct {
 		session *sdk.ClientSession

@@ -210,16 +210,7 @@ func Start(ctx context.Context, cfgs []lint.McpServer, opts Options) *Servers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c, list, err := srv.connect(ctx)
-			srv.mu.Lock()
-			srv.starts++
-			if err != nil {
-				srv.lastErr = err.Error()
-			} else {
-				srv.conn, srv.tools = c, list
-			}
-			srv.mu.Unlock()
-			errs[i] = err
+			errs[i] = srv.start(ctx)
 		}()
 	}
 	wg.Wait()
@@ -227,17 +218,38 @@ func Start(ctx context.Context, cfgs []lint.McpServer, opts Options) *Servers {
 	// failed first.
 	for i, err := range errs {
 		if err != nil {
-			s.note("MCP server '%s' did not start, so its tools are not offered: %v", s.servers[i].cfg.Name, err)
-			s.mu.Lock()
-			if s.startNotes == nil {
-				s.startNotes = map[int]bool{}
-			}
-			s.startNotes[len(s.notes)-1] = true
-			s.mu.Unlock()
+			s.noteStartFailure(s.servers[i], err)
 		}
 	}
 	s.buildTools()
 	return s
+}
+
+// start connects to the server and keeps the connection and its tools,
+// or the error, which it returns.
+func (srv *server) start(ctx context.Context) error {
+	c, list, err := srv.connect(ctx)
+	srv.mu.Lock()
+	srv.starts++
+	if err != nil {
+		srv.lastErr = err.Error()
+	} else {
+		srv.conn, srv.tools = c, list
+	}
+	srv.mu.Unlock()
+	return err
+}
+
+// noteStartFailure notes that srv did not start, marked as a note that
+// its Status tells too (OtherNotes leaves it out).
+func (s *Servers) noteStartFailure(srv *server, err error) {
+	s.note("MCP server '%s' did not start, so its tools are not offered: %v", srv.cfg.Name, err)
+	s.mu.Lock()
+	if s.startNotes == nil {
+		s.startNotes = map[int]bool{}
+	}
+	s.startNotes[len(s.notes)-1] = true
+	s.mu.Unlock()
 }
 
 // skipped says why a server is not started, or "".
@@ -261,33 +273,40 @@ func (s *Servers) buildTools() {
 		list := srv.tools
 		started := srv.conn != nil || srv.probed && srv.lastErr == ""
 		srv.mu.Unlock()
-		if !started {
+		if started {
+			s.addTools(srv, list, seen)
+		}
+	}
+}
+
+// addTools makes the tools of the started server srv (its list) that the
+// audience may use, noting a tool that cannot be made, a model-facing
+// name an earlier tool took (seen maps names taken to the tools that
+// took them), and names a provider would refuse.
+func (s *Servers) addTools(srv *server, list []*sdk.Tool, seen map[string]string) {
+	var bad []string
+	for _, t := range list {
+		if !s.opts.Config.McpToolAllowed(srv.cfg.Name, t.Name, s.opts.audience()) {
 			continue
 		}
-		var bad []string
-		for _, t := range list {
-			if !s.opts.Config.McpToolAllowed(srv.cfg.Name, t.Name, s.opts.audience()) {
-				continue
-			}
-			mt, err := newTool(srv, t)
-			if err != nil {
-				s.note("MCP tool '%s' is not offered: %v", CanonicalName(srv.cfg.Name, t.Name), err)
-				continue
-			}
-			name := mt.spec.Name
-			if other, dup := seen[name]; dup {
-				s.note("MCP tools '%s' and '%s' both have the model-facing name %s: the first is offered", other, CanonicalName(srv.cfg.Name, t.Name), name)
-				continue
-			}
-			seen[name] = CanonicalName(srv.cfg.Name, t.Name)
-			if NameProblem(name) != "" {
-				bad = append(bad, name)
-			}
-			s.tools = append(s.tools, mt)
+		mt, err := newTool(srv, t)
+		if err != nil {
+			s.note("MCP tool '%s' is not offered: %v", CanonicalName(srv.cfg.Name, t.Name), err)
+			continue
 		}
-		if len(bad) > 0 {
-			s.note("MCP server '%s' offers tools whose model-facing names a model provider may refuse, as it would at the runtime (%s): %s", srv.cfg.Name, NameProblem(bad[0]), strings.Join(bad, ", "))
+		name := mt.spec.Name
+		if other, dup := seen[name]; dup {
+			s.note("MCP tools '%s' and '%s' both have the model-facing name %s: the first is offered", other, CanonicalName(srv.cfg.Name, t.Name), name)
+			continue
 		}
+		seen[name] = CanonicalName(srv.cfg.Name, t.Name)
+		if NameProblem(name) != "" {
+			bad = append(bad, name)
+		}
+		s.tools = append(s.tools, mt)
+	}
+	if len(bad) > 0 {
+		s.note("MCP server '%s' offers tools whose model-facing names a model provider may refuse, as it would at the runtime (%s): %s", srv.cfg.Name, NameProblem(bad[0]), strings.Join(bad, ", "))
 	}
 }
 
@@ -346,27 +365,34 @@ func (s *Servers) Statuses() []Status {
 	s.mu.Unlock()
 	var out []Status
 	for _, srv := range s.servers {
-		st := Status{Name: srv.cfg.Name, Transport: srv.cfg.McpTransport(), Skipped: srv.skipped(), Tools: byServer[srv]}
-		srv.mu.Lock()
-		st.Err = srv.lastErr
-		if srv.conn == nil && srv.lastErr == "" && st.Skipped == "" && !srv.probed {
-			st.Err = "not started"
-		}
-		if srv.conn != nil && srv.conn.proc != nil {
-			st.PID = srv.conn.proc.pid()
-		}
-		for _, t := range srv.tools {
-			if !s.opts.Config.McpToolAllowed(srv.cfg.Name, t.Name, s.opts.audience()) {
-				st.Hidden = append(st.Hidden, t.Name)
-			}
-		}
-		srv.mu.Unlock()
-		if s.opts.Redact != nil && st.Err != "" {
-			st.Err = s.opts.Redact(st.Err)
-		}
-		out = append(out, st)
+		out = append(out, s.status(srv, byServer[srv]))
 	}
 	return out
+}
+
+// status describes the server srv, offering specs: why it was skipped
+// or failed (redacted), its process, and the tools the audience may not
+// use.
+func (s *Servers) status(srv *server, specs []tools.Spec) Status {
+	st := Status{Name: srv.cfg.Name, Transport: srv.cfg.McpTransport(), Skipped: srv.skipped(), Tools: specs}
+	srv.mu.Lock()
+	st.Err = srv.lastErr
+	if srv.conn == nil && srv.lastErr == "" && st.Skipped == "" && !srv.probed {
+		st.Err = "not started"
+	}
+	if srv.conn != nil && srv.conn.proc != nil {
+		st.PID = srv.conn.proc.pid()
+	}
+	for _, t := range srv.tools {
+		if !s.opts.Config.McpToolAllowed(srv.cfg.Name, t.Name, s.opts.audience()) {
+			st.Hidden = append(st.Hidden, t.Name)
+		}
+	}
+	srv.mu.Unlock()
+	if s.opts.Redact != nil && st.Err != "" {
+		st.Err = s.opts.Redact(st.Err)
+	}
+	return st
 }
 
 // Close stops every server, stdio ones with their whole process group,

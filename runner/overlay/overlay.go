@@ -33,6 +33,24 @@ type Overlay struct {
 // the written files.
 const Upper = "files"
 
+// InsideProjectError is New's answer to an overlay folder inside the
+// project: the trial would change the project. The command line words it
+// with the flag that names the runs folder.
+type InsideProjectError struct {
+	// Dir is the overlay folder; Project the project folder.
+	Dir, Project string
+}
+
+// Error names both folders and what to do.
+func (e *InsideProjectError) Error() string {
+	return e.Message("keep the runs folder elsewhere")
+}
+
+// Message is the error with fix as what to do.
+func (e *InsideProjectError) Message(fix string) string {
+	return fmt.Sprintf("the overlay folder %s lies inside the project %s: the trial would change the project; %s", e.Dir, e.Project, fix)
+}
+
 // New opens an overlay of the project folder project, keeping its writes
 // in dir (created when missing; it should be empty, and must not lie
 // inside the project). It copies nothing.
@@ -61,7 +79,7 @@ func New(project, dir string) (*Overlay, error) {
 	}
 	if realDir, err := filepath.EvalSymlinks(absDir); err == nil {
 		if _, inside := within(real, realDir); inside {
-			return nil, fmt.Errorf("the overlay folder %s lies inside the project %s: the trial would change the project; keep the runs folder elsewhere (--runs-dir)", absDir, abs)
+			return nil, &InsideProjectError{Dir: absDir, Project: abs}
 		}
 	}
 	b, err := os.OpenRoot(real)

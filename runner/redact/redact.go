@@ -50,7 +50,9 @@ var secretPatterns = []secretPattern{
 }
 
 // applies reports whether the pattern can match s (lower is s lowercased,
-// computed on first need).
+// computed on first need). patternsIn answers the same for every pattern
+// at once; this is its reference, and its way for the rare text where
+// lowercasing makes ASCII of what was not.
 func (p *secretPattern) applies(s string, lower func() string) bool {
 	t := s
 	if p.fold {
@@ -74,6 +76,128 @@ func lowerOnce(s *string) func() string {
 		}
 		return l
 	}
+}
+
+// hintRef is a hint of secretPatterns[p], filed under its first byte.
+type hintRef struct {
+	p    int
+	hint string
+	fold bool
+}
+
+// hintsByFirst files every hint under the byte it starts with (a folded
+// hint under both cases of its first letter), for patternsIn's one pass.
+var hintsByFirst = func() (t [256][]hintRef) {
+	for i, p := range secretPatterns {
+		for _, h := range p.hints {
+			r := hintRef{p: i, hint: h, fold: p.fold}
+			t[h[0]] = append(t[h[0]], r)
+			if up := upperASCII(h[0]); p.fold && up != h[0] {
+				t[up] = append(t[up], r)
+			}
+		}
+	}
+	return t
+}()
+
+// The kinds of byte patternsIn tells apart: one that starts no hint, one
+// that starts one, and one outside ASCII.
+const (
+	plainByte = iota
+	hintByte
+	otherByte
+)
+
+// byteKinds gives each byte its kind.
+var byteKinds = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c >= utf8.RuneSelf:
+			t[c] = otherByte
+		case len(hintsByFirst[c]) > 0:
+			t[c] = hintByte
+		}
+	}
+	return t
+}()
+
+// upperASCII and lowerASCII change the case of an ASCII letter only.
+func upperASCII(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c - 'A' + 'a'
+	}
+	return c
+}
+
+// startsWithHint reports whether s starts with h's hint, in either case of
+// its letters when h folds.
+func startsWithHint(s string, h *hintRef) bool {
+	if len(s) < len(h.hint) {
+		return false
+	}
+	if !h.fold {
+		return s[:len(h.hint)] == h.hint
+	}
+	for j := 0; j < len(h.hint); j++ {
+		if lowerASCII(s[j]) != h.hint[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// foldsToASCII holds the only runes outside ASCII that strings.ToLower
+// makes ASCII (TestFoldsToASCII): İ to i, the Kelvin sign to k.
+var foldsToASCII = []string{"\u0130", "\u212a"}
+
+// patternsIn returns the set of secretPatterns (bit i for pattern i)
+// whose hints s holds, as applies finds them, in one pass over s and
+// without lowercasing it: a hint is ASCII, and lowercasing changes no
+// run of ASCII but by case, nor makes ASCII of anything else but the
+// runes of foldsToASCII (for which applies decides).
+func patternsIn(s string) uint32 {
+	var set uint32
+	other := false
+	for i := 0; i < len(s); i++ {
+		switch byteKinds[s[i]] {
+		case plainByte:
+			continue
+		case otherByte:
+			other = true
+			continue
+		}
+		if i+1 == len(s) {
+			break // every hint is longer than one byte
+		}
+		c, lc := s[i+1], lowerASCII(s[i+1])
+		refs := hintsByFirst[s[i]]
+		for k := range refs {
+			h := &refs[k]
+			if set&(1<<h.p) != 0 || h.hint[1] != c && (!h.fold || h.hint[1] != lc) {
+				continue
+			}
+			if startsWithHint(s[i:], h) {
+				set |= 1 << h.p
+			}
+		}
+	}
+	if other && slices.ContainsFunc(foldsToASCII, func(r string) bool { return strings.Contains(s, r) }) {
+		set = 0
+		lower := lowerOnce(&s)
+		for i := range secretPatterns {
+			if secretPatterns[i].applies(s, lower) {
+				set |= 1 << i
+			}
+		}
+	}
+	return set
 }
 
 // labelAtEnd matches a label whose value may follow in the next piece of a
@@ -199,12 +323,12 @@ func (r *Redactor) redactAfter(s string, wordBefore bool) string {
 		return s
 	}
 	s = r.replaceLiterals(s, wordBefore, func(string) string { return Redacted })
-	// The lowercased text is taken once: a replacement only ever removes
-	// hints, so a stale copy at worst runs an expression for nothing.
-	lower := lowerOnce(&s)
+	// The hints are looked for once: a replacement only ever removes
+	// hints, so the set at worst runs an expression for nothing.
+	set := patternsIn(s)
 	for i := range secretPatterns {
 		p := &secretPatterns[i]
-		if !p.applies(s, lower) {
+		if set&(1<<i) == 0 {
 			continue
 		}
 		if p.re.NumSubexp() > 0 {
@@ -344,6 +468,7 @@ func (s *StreamRedactor) keepWhole(p, masked string, cut int) int {
 			cut = loc[0]
 		}
 	}
+	set := patternsIn(masked)
 	for moved := true; moved && cut > 0; {
 		moved = false
 		for k, lit := range s.r.literals {
@@ -363,10 +488,9 @@ func (s *StreamRedactor) keepWhole(p, masked string, cut int) int {
 				from += i + 1
 			}
 		}
-		lower := lowerOnce(&masked)
 		for i := range secretPatterns {
 			sp := &secretPatterns[i]
-			if !sp.applies(masked, lower) {
+			if set&(1<<i) == 0 {
 				continue
 			}
 			for _, m := range sp.re.FindAllStringIndex(masked, -1) {

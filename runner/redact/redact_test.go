@@ -2,8 +2,11 @@ package redact
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	_ "github.com/agentdesk/agentdesk/lint/golden"
 )
@@ -332,11 +335,47 @@ var hintSeeds = []string{
 func checkHints(t *testing.T, s string) {
 	t.Helper()
 	lower := lowerOnce(&s)
+	set := patternsIn(s)
 	for i := range secretPatterns {
 		p := &secretPatterns[i]
 		if p.re.MatchString(s) && !p.applies(s, lower) {
 			t.Fatalf("pattern %s matches %q, and its hints %q say it cannot", p.re, s, p.hints)
 		}
+		if in := set&(1<<i) != 0; in != p.applies(s, lower) {
+			t.Fatalf("patternsIn(%q) says pattern %s applies: %v; its hints say %v", s, p.re, in, !in)
+		}
+	}
+}
+
+// TestFoldsToASCII: the runes outside ASCII that lowercase to ASCII are
+// exactly foldsToASCII, on which patternsIn's single pass relies.
+func TestFoldsToASCII(t *testing.T) {
+	var got []string
+	for r := rune(utf8.RuneSelf); r <= unicode.MaxRune; r++ {
+		if utf8.ValidRune(r) && unicode.ToLower(r) < utf8.RuneSelf {
+			got = append(got, string(r))
+		}
+	}
+	if !slices.Equal(got, foldsToASCII) {
+		t.Fatalf("runes that lowercase to ASCII: %+q; foldsToASCII holds %+q", got, foldsToASCII)
+	}
+}
+
+// TestPatternsIn: the one pass finds what each pattern's hints find, in
+// either case, at the start, the end, split by other text, and beside
+// the runes that lowercase to ASCII.
+func TestPatternsIn(t *testing.T) {
+	texts := []string{"", "plain words", "sk", "sk-", "xsk-y", "GHP_", "ghp_", "Github_Pat_", "github_pat_", "akia AKIA", "asIA ASIA",
+		"BeArEr", "bearer", "bear er", "AUTHORIZATION", "X-API-KEY", "x-api-ke", "APIKEY", "Api_Key", "api-KEY", "api key",
+		"api\u212aey", "x-api-\u212aey", "\u0130apikey", "authorization\u0130", "b\u00e9arer bearer", "\u212a", "\xffbearer\xff"}
+	for _, s := range texts {
+		checkHints(t, s)
+		checkHints(t, strings.ToUpper(s))
+		checkHints(t, "héllo "+s+" wörld")
+	}
+	for _, s := range hintSeeds {
+		checkHints(t, s)
+		checkHints(t, strings.ToLower(s))
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -23,11 +24,10 @@ import (
 func trial(t *testing.T, srv *modeltest.Server, base, body, reply string) string {
 	t.Helper()
 	home := lint.NewHome(filepath.Join(base, fmt.Sprintf("home-%d", time.Now().UnixNano())), "")
-	hometest.WriteFile(t, filepath.Join(home.Agents, "tester.md"), "---\nname: tester\ndescription: Tries things\n---\n"+body)
-	hometest.WriteFile(t, home.ConfigFile(), fmt.Sprintf(`{
-  "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "test-model"}}},
-  "Providers": {"mock": {"Type": "openai-compatible", "Endpoint": %q}}
-}`, srv.Endpoint(wire.OpenAI)))
+	hometest.Write(t, home.Base, map[string]string{
+		"agents/tester.md":    "---\nname: tester\ndescription: Tries things\n---\n" + body,
+		"config/netclaw.json": trialtest.Model{Endpoint: srv.Endpoint(wire.OpenAI)}.Config(),
+	})
 	cat, err := lint.Scan(home, lint.ScanOptions{Environ: []string{}})
 	if err != nil || cat.Agent("tester") == nil {
 		t.Fatalf("the tester did not load: %v %v", err, cat.Diagnostics())

@@ -268,33 +268,57 @@ func (w *Workspace) fileRead(_ context.Context, a args, _ Meta) Result {
 	if err != nil {
 		return w.fileError(pl, err, false)
 	}
-	head := data
-	if len(head) > 8000 {
-		head = head[:8000]
-	}
-	if bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(data) {
-		mime := http.DetectContentType(head)
-		cat := strings.SplitN(mime, "/", 2)[0]
-		return Result{Text: request.NotText(shown, strings.SplitN(mime, ";", 2)[0], cat, humanSize(fi.Size()),
-			"File is not readable as UTF-8 text. Raw binary output is not returned by file_read.")}
+	if res, binary := notText(shown, data, fi.Size()); binary {
+		return res
 	}
 	text := string(data)
-	res := Result{Label: LabelReal}
 	if !hasStart && !hasLimit {
-		if n := utf8.RuneCountInString(text); n > MaxReadChars {
-			res.Text = string([]rune(text)[:MaxReadChars]) + request.FileReadHeadCut(MaxReadChars)
-			res.Cut = true
-			return res
-		}
-		res.Text = text
-		return res
+		return readWhole(text)
 	}
 	if !hasStart || start < 1 {
 		start = 1
 	}
+	if !hasLimit {
+		limit = 0
+	}
+	return readRange(text, start, limit)
+}
+
+// notText is file_read's answer for the file shown, holding data (size
+// bytes), when it is not UTF-8 text (a NUL in its first 8,000 bytes, or
+// not valid UTF-8): its type and size. binary is false for text.
+func notText(shown string, data []byte, size int64) (res Result, binary bool) {
+	head := data
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	if bytes.IndexByte(head, 0) < 0 && utf8.Valid(data) {
+		return Result{}, false
+	}
+	mime := http.DetectContentType(head)
+	cat := strings.SplitN(mime, "/", 2)[0]
+	return Result{Text: request.NotText(shown, strings.SplitN(mime, ";", 2)[0], cat, humanSize(size),
+		"File is not readable as UTF-8 text. Raw binary output is not returned by file_read.")}, true
+}
+
+// readWhole is file_read's result for a whole text: the text, cut at
+// MaxReadChars characters with the runtime's note.
+func readWhole(text string) Result {
+	if n := utf8.RuneCountInString(text); n > MaxReadChars {
+		return Result{Text: string([]rune(text)[:MaxReadChars]) + request.FileReadHeadCut(MaxReadChars), Label: LabelReal, Cut: true}
+	}
+	return Result{Text: text, Label: LabelReal}
+}
+
+// readRange is file_read's result for a range of lines of text: from
+// line start (from 1), limit lines (0: to the end), each numbered, cut
+// before the line that would pass MaxReadChars characters, with the
+// runtime's note.
+func readRange(text string, start, limit int) Result {
+	res := Result{Label: LabelReal}
 	lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(text, "\r\n", "\n"), "\n"), "\n")
 	end := len(lines)
-	if hasLimit && limit > 0 && start-1+limit < end {
+	if limit > 0 && start-1+limit < end {
 		end = start - 1 + limit
 	}
 	var b strings.Builder
@@ -342,19 +366,26 @@ func (w *Workspace) fileList(_ context.Context, a args, _ Meta) Result {
 	var dirs, files []string
 	for _, e := range ents {
 		name := safe(e.Name)
-		isDir := e.Mode.IsDir()
-		if e.Mode&fs.ModeSymlink != 0 {
-			if _, fi, err := w.ov.Lookup(path.Join(pl.rel, e.Name)); err == nil && fi.IsDir() {
-				isDir = true
-			}
-		}
-		if isDir {
+		if w.listedAsDir(pl, e) {
 			dirs = append(dirs, name)
 		} else {
 			files = append(files, name)
 		}
 	}
 	return Result{Text: request.FileListing(pl.show(), dirs, files), Label: LabelReal, Cut: len(dirs)+len(files) > MaxListEntries}
+}
+
+// listedAsDir reports whether file_list lists the entry e of the folder
+// pl as a folder: it is one, or a link to one.
+func (w *Workspace) listedAsDir(pl place, e overlay.Entry) bool {
+	if e.Mode.IsDir() {
+		return true
+	}
+	if e.Mode&fs.ModeSymlink == 0 {
+		return false
+	}
+	_, fi, err := w.ov.Lookup(path.Join(pl.rel, e.Name))
+	return err == nil && fi.IsDir()
 }
 
 func (w *Workspace) fileWrite(_ context.Context, a args, _ Meta) Result {
@@ -390,49 +421,81 @@ func (w *Workspace) fileEdit(_ context.Context, a args, _ Meta) Result {
 	if strings.TrimSpace(p) == "" {
 		return Errorf("%s", request.PathRequired(FileEdit))
 	}
-	oldS, hasOld, err1 := a.str("OldString")
-	newS, hasNew, err2 := a.str("NewString")
-	all, hasAll, err3 := a.boolean("ReplaceAll")
-	content, hasContent, err4 := a.str("Content")
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
+	e, err := readEditArgs(a)
+	if err != nil {
 		return Errorf("Error: %v", err)
 	}
-	switch {
-	case hasContent && (hasOld || hasNew || hasAll):
-		return Errorf("%s", request.EditExclusive)
-	case !hasContent && (!hasOld || oldS == ""):
-		return Errorf("%s", request.EditNeedsOldOrContent)
-	case !hasContent && !hasNew:
-		return Errorf("%s", request.EditNeedsNew)
-	case !hasContent && oldS == newS:
-		return Errorf("%s", request.EditSame)
+	if msg := e.problem(); msg != "" {
+		return Errorf("%s", msg)
 	}
 	pl, refused := w.resolve(p)
 	if refused != nil {
 		return *refused
 	}
-	if hasContent {
-		if err := pl.ov.WriteFile(pl.rel, []byte(content)); err != nil {
+	if e.hasContent {
+		if err := pl.ov.WriteFile(pl.rel, []byte(e.content)); err != nil {
 			return w.fileError(pl, err, false)
 		}
-		return Result{Text: request.Wrote(len(content), pl.show()), Label: LabelOverlay}
+		return Result{Text: request.Wrote(len(e.content), pl.show()), Label: LabelOverlay}
 	}
+	return w.replaceIn(pl, e)
+}
+
+// editArgs are file_edit's arguments after Path, each with whether it
+// was given.
+type editArgs struct {
+	oldS, newS, content                string
+	all                                bool
+	hasOld, hasNew, hasAll, hasContent bool
+}
+
+// readEditArgs reads file_edit's arguments after Path.
+func readEditArgs(a args) (editArgs, error) {
+	var e editArgs
+	var err1, err2, err3, err4 error
+	e.oldS, e.hasOld, err1 = a.str("OldString")
+	e.newS, e.hasNew, err2 = a.str("NewString")
+	e.all, e.hasAll, err3 = a.boolean("ReplaceAll")
+	e.content, e.hasContent, err4 = a.str("Content")
+	return e, errors.Join(err1, err2, err3, err4)
+}
+
+// problem is the runtime's message for arguments that do not make an
+// edit: Content with a replacement's arguments, or a replacement without
+// OldString, without NewString, or with both the same; "" when they do.
+func (e editArgs) problem() string {
+	switch {
+	case e.hasContent && (e.hasOld || e.hasNew || e.hasAll):
+		return request.EditExclusive
+	case !e.hasContent && (!e.hasOld || e.oldS == ""):
+		return request.EditNeedsOldOrContent
+	case !e.hasContent && !e.hasNew:
+		return request.EditNeedsNew
+	case !e.hasContent && e.oldS == e.newS:
+		return request.EditSame
+	}
+	return ""
+}
+
+// replaceIn replaces e's OldString with its NewString in the file pl:
+// the one occurrence, or all of them with ReplaceAll.
+func (w *Workspace) replaceIn(pl place, e editArgs) Result {
 	data, err := pl.ov.ReadFile(pl.rel)
 	if err != nil {
 		return w.fileError(pl, err, false)
 	}
 	text := string(data)
-	n := strings.Count(text, oldS)
+	n := strings.Count(text, e.oldS)
 	switch {
 	case n == 0:
 		return Errorf("%s", request.EditNotFound(pl.show()))
-	case n > 1 && !all:
+	case n > 1 && !e.all:
 		return Errorf("%s", request.EditAmbiguous(pl.show(), n))
 	}
-	if all {
-		text = strings.ReplaceAll(text, oldS, newS)
+	if e.all {
+		text = strings.ReplaceAll(text, e.oldS, e.newS)
 	} else {
-		text = strings.Replace(text, oldS, newS, 1)
+		text = strings.Replace(text, e.oldS, e.newS, 1)
 		n = 1
 	}
 	if err := pl.ov.WriteFile(pl.rel, []byte(text)); err != nil {

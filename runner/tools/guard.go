@@ -242,24 +242,9 @@ func (g *Guard) Admit(b *Batch) Decision {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	refused := make([]bool, len(b.calls))
-	anyRefused, anyExempt := false, false
-	for _, group := range groups(b) {
-		ep := g.episodes[group.key]
-		if ep == nil {
-			continue
-		}
-		if ep.pendingJob {
-			anyExempt = true
-			continue
-		}
-		if ep.corrected {
-			return Decision{Action: Stop}
-		}
-		if ep.equalRounds >= 2 {
-			for _, i := range group.calls {
-				refused[i], anyRefused = true, true
-			}
-		}
+	stop, anyRefused, anyExempt := g.recurring(b, refused)
+	if stop {
+		return Decision{Action: Stop}
 	}
 	if !anyExempt {
 		switch g.adjacent(b.action) {
@@ -280,6 +265,33 @@ func (g *Guard) Admit(b *Batch) Decision {
 		}
 	}
 	return Decision{Action: Refuse, Refused: refused}
+}
+
+// recurring is Admit's look at each group of b's episode: it marks in
+// refused the calls of a group that had the same outcome twice in a row.
+// stop is set (and the rest left) for a group that recurs after the
+// guard's correction; exempt for a group that waits on a pending job,
+// which spares the batch the adjacent check.
+func (g *Guard) recurring(b *Batch, refused []bool) (stop, anyRefused, exempt bool) {
+	for _, group := range groups(b) {
+		ep := g.episodes[group.key]
+		if ep == nil {
+			continue
+		}
+		if ep.pendingJob {
+			exempt = true
+			continue
+		}
+		if ep.corrected {
+			return true, anyRefused, exempt
+		}
+		if ep.equalRounds >= 2 {
+			for _, i := range group.calls {
+				refused[i], anyRefused = true, true
+			}
+		}
+	}
+	return false, anyRefused, exempt
 }
 
 // adjacent is TurnStateTracker.EvaluateAdjacentBeforeDispatch.
@@ -320,8 +332,7 @@ func (g *Guard) Complete(b *Batch, d Decision, results []Result) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	type outcome struct{ name, args, category, result string }
-	var outs []outcome
+	var outs []callOutcome
 	refusedAny := false
 	pendingAny := false
 	for _, group := range groups(b) {
@@ -336,7 +347,7 @@ func (g *Guard) Complete(b *Batch, d Decision, results []Result) {
 			ran = true
 			r := results[i]
 			pairs = append(pairs, hashFields(category(r), hashText(r.Text)))
-			outs = append(outs, outcome{group.key.name, group.key.args, category(r), hashText(r.Text)})
+			outs = append(outs, callOutcome{group.key.name, group.key.args, category(r), hashText(r.Text)})
 			pending = pending && b.calls[i].pendingOK && r.PendingJob
 		}
 		if !ran {
@@ -350,6 +361,16 @@ func (g *Guard) Complete(b *Batch, d Decision, results []Result) {
 	if refusedAny || pendingAny {
 		return
 	}
+	g.recordBatch(b.action, batchOutcome(outs))
+}
+
+// callOutcome is one call's part of a batch's outcome: the call and the
+// category and hash of its result.
+type callOutcome struct{ name, args, category, result string }
+
+// batchOutcome hashes the outcomes of a batch's calls, in a fixed order,
+// so the same calls with the same results hash the same.
+func batchOutcome(outs []callOutcome) string {
 	sort.Slice(outs, func(i, j int) bool {
 		a, b := outs[i], outs[j]
 		if a.name != b.name {
@@ -367,11 +388,18 @@ func (g *Guard) Complete(b *Batch, d Decision, results []Result) {
 	for _, o := range outs {
 		fields = append(fields, o.name, o.args, o.category, o.result)
 	}
-	g.history = append(g.history, completedBatch{action: b.action, outcome: hashFields(fields...)})
+	return hashFields(fields...)
+}
+
+// recordBatch adds a completed batch to the history the adjacent check
+// reads (the last maxCycleHistory), and lifts the block of an action
+// once another one completes.
+func (g *Guard) recordBatch(action, outcome string) {
+	g.history = append(g.history, completedBatch{action: action, outcome: outcome})
 	if len(g.history) > maxCycleHistory {
 		g.history = g.history[1:]
 	}
-	if g.lastBlocked != "" && b.action != g.lastBlocked {
+	if g.lastBlocked != "" && action != g.lastBlocked {
 		g.lastBlocked = ""
 	}
 }

@@ -54,23 +54,13 @@ func boundArg(a args, name string, def, max int) (int, string) {
 	return n, ""
 }
 
+// fileSearch is file_search: it checks the arguments and the root, walks
+// the view from the root, and reports the matches with the walk's
+// counts.
 func (w *Workspace) fileSearch(ctx context.Context, a args, _ Meta) Result {
-	query, _, _ := a.str("Query")
-	if strings.TrimSpace(query) == "" {
-		return Errorf("Error: 'Query' is required.")
-	}
-	mode, _, _ := a.str("Mode")
-	mode = strings.ToLower(strings.TrimSpace(mode))
-	if mode != "name" && mode != "content" {
-		return Errorf("Error: 'Mode' must be either 'name' or 'content'.")
-	}
-	results, e1 := boundArg(a, "MaxResults", searchDefaultResults, searchMaxResults)
-	entries, e2 := boundArg(a, "MaxFiles", searchDefaultEntries, searchMaxEntries)
-	maxBytes, e3 := boundArg(a, "MaxContentBytes", searchDefaultBytes, searchMaxBytes)
-	for _, e := range []string{e1, e2, e3} {
-		if e != "" {
-			return Errorf("%s", e)
-		}
+	st, bad := searchArgs(a)
+	if bad != nil {
+		return *bad
 	}
 	root, _, _ := a.str("Root")
 	pl, refused := w.resolve(root)
@@ -83,11 +73,53 @@ func (w *Workspace) fileSearch(ctx context.Context, a args, _ Meta) Result {
 		}
 		return Errorf("%s", request.DirectoryNotFound(pl.show()))
 	}
-	st := &searchState{query: strings.ToLower(query), mode: mode, results: results, entries: entries, bytes: maxBytes}
+	if !w.walkSearch(ctx, st, pl) {
+		return Errorf("Error: file_search was cancelled.")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "mode=%s\nroot=%s\nmatches=%d\nvisited=%d\nskipped=%d\ncontent_bytes=%d\ntruncated=%s\n",
+		st.mode, pl.show(), len(st.matches), st.visited, st.skipped, st.contentBytes, strconv.FormatBool(st.truncated))
+	for _, m := range st.matches {
+		b.WriteString(safe(m) + "\n")
+	}
+	return Result{Text: strings.TrimRight(b.String(), " \t\r\n"), Label: LabelReal, Cut: st.truncated}
+}
+
+// searchArgs reads file_search's query, mode and bounds into the state
+// of a search, or returns the error result for the first bad one.
+func searchArgs(a args) (*searchState, *Result) {
+	query, _, _ := a.str("Query")
+	if strings.TrimSpace(query) == "" {
+		r := Errorf("Error: 'Query' is required.")
+		return nil, &r
+	}
+	mode, _, _ := a.str("Mode")
+	mode = strings.ToLower(strings.TrimSpace(mode))
+	if mode != "name" && mode != "content" {
+		r := Errorf("Error: 'Mode' must be either 'name' or 'content'.")
+		return nil, &r
+	}
+	results, e1 := boundArg(a, "MaxResults", searchDefaultResults, searchMaxResults)
+	entries, e2 := boundArg(a, "MaxFiles", searchDefaultEntries, searchMaxEntries)
+	maxBytes, e3 := boundArg(a, "MaxContentBytes", searchDefaultBytes, searchMaxBytes)
+	for _, e := range []string{e1, e2, e3} {
+		if e != "" {
+			r := Errorf("%s", e)
+			return nil, &r
+		}
+	}
+	return &searchState{query: strings.ToLower(query), mode: mode, results: results, entries: entries, bytes: maxBytes}, nil
+}
+
+// walkSearch walks the view from pl breadth-first, each folder's entries
+// in the runtime's order, matching the files it meets, until the walk
+// ends or a bound is reached (then st is marked truncated). It returns
+// false when ctx ended first.
+func (w *Workspace) walkSearch(ctx context.Context, st *searchState, pl place) bool {
 	pending := []string{pl.rel}
 	for len(pending) > 0 {
 		if ctx.Err() != nil {
-			return Errorf("Error: file_search was cancelled.")
+			return false
 		}
 		p := pending[0]
 		pending = pending[1:]
@@ -95,64 +127,76 @@ func (w *Workspace) fileSearch(ctx context.Context, a args, _ Meta) Result {
 			st.skipped++
 			continue
 		}
-		layer, fi, err := pl.ov.Lookup(p)
-		_ = layer
+		_, fi, err := pl.ov.Lookup(p)
 		if err != nil {
 			st.skipped++
 			continue
 		}
 		if fi.IsDir() {
-			ents, err := pl.ov.ReadDir(p)
-			if err != nil {
-				st.skipped++
-				continue
-			}
-			for _, e := range ents {
-				if st.visited >= st.entries {
-					st.truncated = true
-					break
-				}
-				st.visited++
-				if e.Mode&fs.ModeSymlink != 0 {
-					st.skipped++ // NetClaw skips reparse points
-					continue
-				}
-				pending = insertSorted(pending, path.Join(p, e.Name))
-			}
+			pending = st.enter(pl, p, pending)
 			continue
 		}
-		relTo := strings.TrimPrefix(strings.TrimPrefix(p, pl.rel), "/")
-		if pl.rel == "." {
-			relTo = p
-		}
-		if mode == "name" {
-			if strings.Contains(strings.ToLower(path.Base(p)), st.query) {
-				st.matches = append(st.matches, relTo)
-			}
-		} else {
-			w.searchContent(st, pl, p, relTo)
-			if st.contentBytes >= st.bytes {
-				st.truncated = st.truncated || len(pending) > 0
-				break
-			}
-		}
-		if len(st.matches) >= st.results {
-			st.truncated = true
+		if w.searchFile(st, pl, p, len(pending) > 0) {
 			break
 		}
 	}
 	if len(pending) > 0 {
 		st.truncated = true
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "mode=%s\nroot=%s\nmatches=%d\nvisited=%d\nskipped=%d\ncontent_bytes=%d\ntruncated=%s\n",
-		mode, pl.show(), len(st.matches), st.visited, st.skipped, st.contentBytes, strconv.FormatBool(st.truncated))
-	for _, m := range st.matches {
-		b.WriteString(safe(m) + "\n")
-	}
-	return Result{Text: strings.TrimRight(b.String(), " \t\r\n"), Label: LabelReal, Cut: st.truncated}
+	return true
 }
 
+// enter adds the entries of the folder p to pending, in order, counting
+// each as visited, up to the bound on entries; links are skipped, as
+// NetClaw skips reparse points.
+func (st *searchState) enter(pl place, p string, pending []string) []string {
+	ents, err := pl.ov.ReadDir(p)
+	if err != nil {
+		st.skipped++
+		return pending
+	}
+	for _, e := range ents {
+		if st.visited >= st.entries {
+			st.truncated = true
+			break
+		}
+		st.visited++
+		if e.Mode&fs.ModeSymlink != 0 {
+			st.skipped++ // NetClaw skips reparse points
+			continue
+		}
+		pending = insertSorted(pending, path.Join(p, e.Name))
+	}
+	return pending
+}
+
+// searchFile matches the file p, by name or by its lines, and reports
+// whether the search must stop: its content bytes or its results are
+// used up (more says whether paths were still pending).
+func (w *Workspace) searchFile(st *searchState, pl place, p string, more bool) bool {
+	relTo := strings.TrimPrefix(strings.TrimPrefix(p, pl.rel), "/")
+	if pl.rel == "." {
+		relTo = p
+	}
+	if st.mode == "name" {
+		if strings.Contains(strings.ToLower(path.Base(p)), st.query) {
+			st.matches = append(st.matches, relTo)
+		}
+	} else {
+		w.searchContent(st, pl, p, relTo)
+		if st.contentBytes >= st.bytes {
+			st.truncated = st.truncated || more
+			return true
+		}
+	}
+	if len(st.matches) >= st.results {
+		st.truncated = true
+		return true
+	}
+	return false
+}
+
+// searchState is one file_search's bounds and what it found.
 type searchState struct {
 	query, mode                    string
 	results, entries, bytes        int

@@ -204,32 +204,14 @@ func (s *Set) Call(ctx context.Context, name string, args json.RawMessage) Resul
 	if !ok {
 		return Refusef(UnknownToolFormat, name)
 	}
-	if s.requireRationale {
-		m, _, err := SplitMeta(args)
-		if err == nil && strings.TrimSpace(m.Rationale) == "" {
-			return Result{Text: RationaleRefusal, IsError: true, Refused: true, Label: LabelReal}
-		}
-	}
-	if s.validate != nil {
-		if refusal := s.validate(t, args); refusal != "" {
-			return Result{Text: refusal, IsError: true, Refused: true, Label: LabelReal}
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return Result{Text: fmt.Sprintf("%s was not run: %v", quoteName(name), err), IsError: true, Refused: true, Label: LabelReal}
+	if refusal := s.refusal(ctx, t, name, args); refusal != "" {
+		return Result{Text: refusal, IsError: true, Refused: true, Label: LabelReal}
 	}
 	spec := t.Spec()
 	label := LabelReal
 	if spec.Approval {
-		req := approve.NewRequest(name, spec.Server, args)
-		req.Remote = spec.Remote
-		d := s.gate.Decide(ctx, req)
-		switch d.Verdict {
-		case approve.Unattended:
-			msg := s.gate.Unattended(req)
-			return Result{Text: msg, IsError: true, Refused: true, Label: LabelDenied, Fail: msg}
-		case approve.Denied:
-			return Result{Text: approve.DeniedText, IsError: true, Refused: true, Label: LabelDenied}
+		if denied, ok := s.askGate(ctx, name, spec, args); !ok {
+			return denied
 		}
 		label = LabelApproved
 	}
@@ -238,6 +220,44 @@ func (s *Set) Call(ctx context.Context, name string, args json.RawMessage) Resul
 		res.Label = label
 	}
 	return res
+}
+
+// refusal is why the call of t (called name) is refused before it runs:
+// a missing _rationale when one is required, the set's validation, or
+// ctx ended; "" to run it.
+func (s *Set) refusal(ctx context.Context, t Tool, name string, args json.RawMessage) string {
+	if s.requireRationale {
+		m, _, err := SplitMeta(args)
+		if err == nil && strings.TrimSpace(m.Rationale) == "" {
+			return RationaleRefusal
+		}
+	}
+	if s.validate != nil {
+		if refusal := s.validate(t, args); refusal != "" {
+			return refusal
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Sprintf("%s was not run: %v", quoteName(name), err)
+	}
+	return ""
+}
+
+// askGate asks the gate about a call of a tool that needs approval. ok
+// is true when the call may run; else denied is its answer: a denial, or,
+// for a call no one could approve, a failure that ends the run.
+func (s *Set) askGate(ctx context.Context, name string, spec Spec, args json.RawMessage) (denied Result, ok bool) {
+	req := approve.NewRequest(name, spec.Server, args)
+	req.Remote = spec.Remote
+	d := s.gate.Decide(ctx, req)
+	switch d.Verdict {
+	case approve.Unattended:
+		msg := s.gate.Unattended(req)
+		return Result{Text: msg, IsError: true, Refused: true, Label: LabelDenied, Fail: msg}, false
+	case approve.Denied:
+		return Result{Text: approve.DeniedText, IsError: true, Refused: true, Label: LabelDenied}, false
+	}
+	return Result{}, true
 }
 
 // Close runs the registered closers, last first, and returns the first

@@ -74,16 +74,9 @@ func (w *Workspace) shell(ctx context.Context, a args, m Meta) Result {
 	}
 	dir := wt.Dir()
 	if wd, ok, _ := a.str("WorkingDirectory"); ok && strings.TrimSpace(wd) != "" {
-		pl, refused := w.resolve(wd)
-		if refused != nil {
+		var refused *Result
+		if dir, refused = w.workingDir(wt, wd); refused != nil {
 			return *refused
-		}
-		if pl.ov != w.ov {
-			return Refusef("Error: Access denied: %s is the session folder; in a trial, commands run in the project (%s).", safe(wd), w.ov.Project())
-		}
-		dir = filepath.Join(dir, filepath.FromSlash(pl.rel))
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return Errorf("%s", request.DirectoryNotFound(pl.show()))
 		}
 	}
 	box, refusal := w.sandboxFor(wt)
@@ -103,6 +96,27 @@ func (w *Workspace) shell(ctx context.Context, a args, m Meta) Result {
 	}
 	out.Text += sizeLimitNote(wt.Dir(), append(c.Written, c.Skipped...), code)
 	return out
+}
+
+// workingDir is the folder of the work tree wt a command with the
+// WorkingDirectory wd runs in, or the answer that refuses it: a path the
+// workspace refuses, the session folder (commands run in the project),
+// or no folder there.
+func (w *Workspace) workingDir(wt *overlay.WorkTree, wd string) (string, *Result) {
+	pl, refused := w.resolve(wd)
+	if refused != nil {
+		return "", refused
+	}
+	if pl.ov != w.ov {
+		r := Refusef("Error: Access denied: %s is the session folder; in a trial, commands run in the project (%s).", safe(wd), w.ov.Project())
+		return "", &r
+	}
+	dir := filepath.Join(wt.Dir(), filepath.FromSlash(pl.rel))
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		r := Errorf("%s", request.DirectoryNotFound(pl.show()))
+		return "", &r
+	}
+	return dir, nil
 }
 
 // sandboxFor returns the sandbox a command runs in (nil with
@@ -276,20 +290,28 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 	} else if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
 		return Errorf("Error: %v", err), -1
 	}
-	text := stdout.String()
-	if e := stderr.String(); e != "" {
-		if text != "" {
-			text += "\n"
-		}
-		text += e
-	}
-	if errors.Is(err, exec.ErrWaitDelay) || left.OutputCut {
-		text += "\n[output cut: a background process kept the output open after the command ended; it was stopped]"
-	}
+	text := commandOutput(stdout.String(), stderr.String(), errors.Is(err, exec.ErrWaitDelay) || left.OutputCut)
 	res := Result{Text: request.ShellResult(code, text, ""), Cut: stdout.cut() || stderr.cut()}
 	// A fork bomb ends at the sandbox's process limit: a failed call.
 	res.IsError = box != nil && strings.Contains(text, strings.TrimSpace(sandbox.ProcessLimitNote))
 	return res, code
+}
+
+// commandOutput is a command's output as the model reads it: standard
+// output, then standard error, then a note when a background process
+// held the output open (held) and was stopped.
+func commandOutput(stdout, stderr string, held bool) string {
+	text := stdout
+	if stderr != "" {
+		if text != "" {
+			text += "\n"
+		}
+		text += stderr
+	}
+	if held {
+		text += "\n[output cut: a background process kept the output open after the command ended; it was stopped]"
+	}
+	return text
 }
 
 // window keeps the first and last MaxShellOutput/2 bytes written to it.

@@ -93,27 +93,36 @@ func resources(s Skill) []string {
 	if s.Flat {
 		return nil
 	}
-	dir := filepath.Dir(s.Path)
-	var out []string
+	l := resourceList{dir: filepath.Dir(s.Path)}
 	for _, sub := range skillResourceDirs {
-		root := filepath.Join(dir, sub)
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.Type()&fs.ModeSymlink != 0 {
-				return nil
-			}
-			if d.Type().IsRegular() {
-				if rel, err := filepath.Rel(dir, p); err == nil {
-					out = append(out, filepath.ToSlash(rel))
-				}
-			}
-			if len(out) > 1000 {
-				return filepath.SkipAll
-			}
-			return nil
-		})
+		filepath.WalkDir(filepath.Join(l.dir, sub), l.visit)
 	}
-	sort.Strings(out)
-	return out
+	sort.Strings(l.files)
+	return l.files
+}
+
+// resourceList gathers the resource files of the skill folder dir.
+type resourceList struct {
+	dir   string
+	files []string
+}
+
+// visit is the filepath.WalkDirFunc that lists the regular files met,
+// relative to the skill's folder, up to a bound; it follows no link and
+// walks past what it cannot read.
+func (l *resourceList) visit(p string, d fs.DirEntry, err error) error {
+	if err != nil || d.Type()&fs.ModeSymlink != 0 {
+		return nil
+	}
+	if d.Type().IsRegular() {
+		if rel, err := filepath.Rel(l.dir, p); err == nil {
+			l.files = append(l.files, filepath.ToSlash(rel))
+		}
+	}
+	if len(l.files) > 1000 {
+		return filepath.SkipAll
+	}
+	return nil
 }
 
 func (st *skillTools) read(_ context.Context, a args, _ Meta) Result {

@@ -56,6 +56,33 @@ func (wb *Web) fetch(ctx context.Context, ws *Workspace, a args) Result {
 		return Result{Text: StubNote + " web_fetch has no web access in this trial: nothing was fetched. Mock it in a suite (mocks:) to test this path.", Label: LabelStubbed}
 	}
 	format, _, _ := a.str("Format")
+	content, ctype, failed := wb.get(ctx, u)
+	if failed != nil {
+		return *failed
+	}
+	pg := page{title: u.Host, saved: content, ext: ".txt", preview: content}
+	if strings.Contains(strings.ToLower(ctype), "html") {
+		pg.fromHTML(content, format)
+	}
+	if strings.TrimSpace(pg.saved) == "" {
+		return Result{Text: fmt.Sprintf("Fetched %s but the page contained no extractable content.", raw)}
+	}
+	shown := "(not kept: this trial has no session folder)"
+	if ws != nil && ws.session != nil {
+		name := ws.sessionFile(fetchName(u, wb.now(), pg.ext))
+		if err := ws.session.WriteFile(name, []byte(pg.saved)); err != nil {
+			return Errorf("Error: Failed to save the page: %v", err)
+		}
+		shown = place{ws.session, name}.show()
+	}
+	return Result{Text: fetchSummary(u.String(), pg.title, shown, len([]rune(pg.saved)), strings.Count(pg.saved, "\n")+1, pg.preview)}
+}
+
+// get fetches u, as the runtime does (a browser's User-Agent, within
+// FetchTimeout, at most MaxFetchBytes), and returns its text (invalid
+// UTF-8 replaced) and content type, or the error result.
+func (wb *Web) get(ctx context.Context, u *url.URL) (content, ctype string, failed *Result) {
+	fail := func(r Result) (string, string, *Result) { return "", "", &r }
 	client := wb.Client
 	if client == nil {
 		client = http.DefaultClient
@@ -64,54 +91,54 @@ func (wb *Web) fetch(ctx context.Context, ws *Workspace, a args) Result {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return Errorf("Error: Failed to fetch URL: %v", err)
+		return fail(Errorf("Error: Failed to fetch URL: %v", err))
 	}
 	req.Header.Set("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36")
 	resp, err := client.Do(req)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return Errorf("Error: Request timed out.")
+			return fail(Errorf("Error: Request timed out."))
 		}
-		return Errorf("Error: Failed to fetch URL: %v", err)
+		return fail(Errorf("Error: Failed to fetch URL: %v", err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return Errorf("Error: Failed to fetch URL: Response status code does not indicate success: %d (%s).", resp.StatusCode, strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)+" "))
+		return fail(Errorf("Error: Failed to fetch URL: Response status code does not indicate success: %d (%s).", resp.StatusCode, strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)+" ")))
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxFetchBytes))
 	if err != nil {
-		return Errorf("Error: Failed to fetch URL: %v", err)
+		return fail(Errorf("Error: Failed to fetch URL: %v", err))
 	}
-	content := strings.ToValidUTF8(string(body), "\uFFFD")
-	ctype := resp.Header.Get("Content-Type")
-	title, saved, ext, preview := u.Host, content, ".txt", content
-	if strings.Contains(strings.ToLower(ctype), "html") {
-		doc, err := html.Parse(strings.NewReader(content))
-		if err == nil {
-			if t := pageTitle(doc); t != "" {
-				title = t
-			}
-			if strings.EqualFold(format, "text") {
-				saved = pageText(doc)
-				preview = saved
-			} else {
-				saved, ext = sanitizeHTML(doc), ".html"
-				preview = pageSummary(doc)
-			}
-		}
+	return strings.ToValidUTF8(string(body), "\uFFFD"), resp.Header.Get("Content-Type"), nil
+}
+
+// page is what web_fetch keeps of a fetched page and shows of it.
+type page struct {
+	// title is the page's title, else the host.
+	title string
+	// saved is what is kept in the session folder, with the file
+	// extension ext; preview is what the result shows of it.
+	saved, ext, preview string
+}
+
+// fromHTML reads an HTML page: its title, and in format "text" its text,
+// else its sanitized HTML with a summary. A page that does not parse
+// stays as it was.
+func (pg *page) fromHTML(content, format string) {
+	doc, err := html.Parse(strings.NewReader(content))
+	if err != nil {
+		return
 	}
-	if strings.TrimSpace(saved) == "" {
-		return Result{Text: fmt.Sprintf("Fetched %s but the page contained no extractable content.", raw)}
+	if t := pageTitle(doc); t != "" {
+		pg.title = t
 	}
-	shown := "(not kept: this trial has no session folder)"
-	if ws != nil && ws.session != nil {
-		name := ws.sessionFile(fetchName(u, wb.now(), ext))
-		if err := ws.session.WriteFile(name, []byte(saved)); err != nil {
-			return Errorf("Error: Failed to save the page: %v", err)
-		}
-		shown = place{ws.session, name}.show()
+	if strings.EqualFold(format, "text") {
+		pg.saved = pageText(doc)
+		pg.preview = pg.saved
+	} else {
+		pg.saved, pg.ext = sanitizeHTML(doc), ".html"
+		pg.preview = pageSummary(doc)
 	}
-	return Result{Text: fetchSummary(u.String(), title, shown, len([]rune(saved)), strings.Count(saved, "\n")+1, preview)}
 }
 
 func (wb *Web) now() time.Time {
@@ -253,34 +280,39 @@ func pageSummary(doc *html.Node) string {
 	return strings.TrimRightFunc(b.String(), unicode.IsSpace)
 }
 
+// blockElements are the elements whose text pageText puts on lines of
+// its own.
+var blockElements = map[string]bool{"p": true, "div": true, "br": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
+	"li": true, "tr": true, "blockquote": true, "pre": true, "article": true, "section": true, "main": true}
+
+// writeBlocks writes the text of n and what it holds, each text trimmed
+// and followed by a space, a block element's on lines of its own.
+func writeBlocks(sb *strings.Builder, n *html.Node) {
+	if n.Type == html.TextNode {
+		if t := strings.TrimSpace(n.Data); t != "" {
+			sb.WriteString(t + " ")
+		}
+		return
+	}
+	block := n.Type == html.ElementNode && blockElements[n.Data]
+	if block && sb.Len() > 0 {
+		sb.WriteString("\n")
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		writeBlocks(sb, c)
+	}
+	if block {
+		sb.WriteString("\n")
+	}
+}
+
 // pageText is text mode: the text of the page without scripts, styles,
 // navigation, headers and footers, one block a line, runs of blank lines
 // made one.
 func pageText(doc *html.Node) string {
 	removeElements(doc, "script", "style", "noscript", "svg", "nav", "footer", "header")
 	var sb strings.Builder
-	var rec func(n *html.Node)
-	blocks := map[string]bool{"p": true, "div": true, "br": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
-		"li": true, "tr": true, "blockquote": true, "pre": true, "article": true, "section": true, "main": true}
-	rec = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			if t := strings.TrimSpace(n.Data); t != "" {
-				sb.WriteString(t + " ")
-			}
-			return
-		}
-		block := n.Type == html.ElementNode && blocks[n.Data]
-		if block && sb.Len() > 0 {
-			sb.WriteString("\n")
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			rec(c)
-		}
-		if block {
-			sb.WriteString("\n")
-		}
-	}
-	rec(doc)
+	writeBlocks(&sb, doc)
 	var out strings.Builder
 	lastEmpty := false
 	for _, l := range strings.Split(sb.String(), "\n") {

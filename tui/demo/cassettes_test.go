@@ -14,6 +14,7 @@ import (
 	"time"
 
 	_ "github.com/agentdesk/agentdesk/lint/golden"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/vocab"
@@ -201,9 +202,7 @@ func TestGenerateDemoCassettes(t *testing.T) {
  "Models": {"Definitions": {"qwen": {"Provider": "demo-model", "ModelId": "qwen3:30b"}},
  "Roles": {"Main": "qwen", "Compaction": "qwen", "Fallback": "qwen"}},
  "McpServers": %s}`, srv.Endpoint(wire.OpenAI), servers)
-		if err := os.WriteFile(h.ConfigFile(), []byte(cfg), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		hometest.WriteFile(t, h.ConfigFile(), cfg)
 		c, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
 		if err != nil {
 			t.Fatal(err)

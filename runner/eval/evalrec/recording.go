@@ -265,7 +265,7 @@ func slug(caseName string) string {
 		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
 			b.WriteRune(r)
 			dash = false
-		} else if !dash && b.Len() > 0 && (unicode.IsSpace(r) || unicode.IsPunct(r) || r == '-' || unicode.IsSymbol(r) || r > unicode.MaxASCII) {
+		} else if !dash && b.Len() > 0 && separates(r) {
 			b.WriteByte('-')
 			dash = true
 		}
@@ -283,6 +283,12 @@ func slug(caseName string) string {
 		}
 	}
 	return slug
+}
+
+// separates reports whether r, in a case name, becomes a dash in its
+// slug: a space, punctuation, a symbol or any letter beyond ASCII.
+func separates(r rune) bool {
+	return unicode.IsSpace(r) || unicode.IsPunct(r) || r == '-' || unicode.IsSymbol(r) || r > unicode.MaxASCII
 }
 
 // Path returns where the recording of a case's sample lives.

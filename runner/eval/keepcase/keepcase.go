@@ -110,6 +110,22 @@ func cutWords(s string, n int) string {
 // ErrNameTaken is returned when the suite has a case of that name.
 var ErrNameTaken = errors.New("a case of that name is in the suite already")
 
+// NameTakenError is Append's answer to a case whose name the suite has
+// already; it wraps ErrNameTaken. The command line words it with the flag
+// that names the case.
+type NameTakenError struct {
+	// Path is the suite file; Name the case's name.
+	Path, Name string
+}
+
+// Error names the suite and the case.
+func (e *NameTakenError) Error() string {
+	return fmt.Sprintf("%s: %q: %v; give it another name", e.Path, e.Name, ErrNameTaken)
+}
+
+// Unwrap returns ErrNameTaken.
+func (e *NameTakenError) Unwrap() error { return ErrNameTaken }
+
 // BrokenError is returned for a suite that does not parse: the file is
 // not touched.
 type BrokenError struct {
@@ -145,19 +161,8 @@ func Append(path string, c Case) error {
 		if fi, err := os.Stat(path); err == nil {
 			perm = fi.Mode().Perm()
 		}
-		s := suitefile.Parse(path, data)
-		errs := errorsOf(s.Diagnostics)
-		if len(s.Cases) == 0 {
-			// "The suite has no cases" is what the new case mends.
-			errs = slices.DeleteFunc(errs, func(d lint.Diagnostic) bool { return d.Rule == suitefile.RuleMissing })
-		}
-		if len(errs) > 0 {
-			return &BrokenError{Path: path, Diagnostics: errs}
-		}
-		for _, x := range s.Cases {
-			if x.Name == c.Name {
-				return fmt.Errorf("%s: %q: %w; name it with --case-name", path, c.Name, ErrNameTaken)
-			}
+		if err := canTake(path, data, c.Name); err != nil {
+			return err
 		}
 	}
 	text, err := insert(data, c)
@@ -176,6 +181,28 @@ func Append(path string, c Case) error {
 	return atomicfile.Replace(path, text, perm)
 }
 
+// canTake checks that the suite file path, holding data, can take a case
+// called name: it has no error (but having no cases, which the new case
+// mends), and no case of that name.
+func canTake(path string, data []byte, name string) error {
+	s := suitefile.Parse(path, data)
+	errs := errorsOf(s.Diagnostics)
+	if len(s.Cases) == 0 {
+		// "The suite has no cases" is what the new case mends.
+		errs = slices.DeleteFunc(errs, func(d lint.Diagnostic) bool { return d.Rule == suitefile.RuleMissing })
+	}
+	if len(errs) > 0 {
+		return &BrokenError{Path: path, Diagnostics: errs}
+	}
+	for _, x := range s.Cases {
+		if x.Name == name {
+			return &NameTakenError{Path: path, Name: name}
+		}
+	}
+	return nil
+}
+
+// errorsOf are the errors among ds.
 func errorsOf(ds []lint.Diagnostic) []lint.Diagnostic {
 	var out []lint.Diagnostic
 	for _, d := range ds {
@@ -207,41 +234,87 @@ func insert(data []byte, c Case) ([]byte, error) {
 		lines[len(lines)-1] += "\n"
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value != "cases" {
-			continue
+		if root.Content[i].Value == "cases" {
+			return insertItem(lines, root, i, item)
 		}
-		seq := root.Content[i+1]
-		switch {
-		case seq.Kind == yaml.ScalarNode && seq.Tag == "!!null":
-			// "cases:" with nothing under it: the items go right after.
-			at := root.Content[i].Line
-			return []byte(strings.Join(lines[:at], "") + indent(item, root.Content[i].Column+1) + strings.Join(lines[at:], "")), nil
-		case seq.Kind != yaml.SequenceNode:
-			return nil, errors.New("cases: is not a list")
-		case seq.Style&yaml.FlowStyle != 0 || len(seq.Content) == 0:
-			return nil, errors.New("cases: is written in flow style ([…]); write it as a block list (one '- name: …' a case), then try again")
-		}
-		col := seq.Content[0].Column - 3 // where "- " starts, from 0
-		end := len(lines)
-		if i+2 < len(root.Content) {
-			end = root.Content[i+2].Line - 1
-		}
-		// Leave the blank lines and top-level comments before the next key
-		// where they are.
-		for end > seq.Content[len(seq.Content)-1].Line {
-			l := strings.TrimSpace(lines[end-1])
-			if l != "" && !(strings.HasPrefix(lines[end-1], "#") && strings.HasPrefix(l, "#")) {
-				break
-			}
-			end--
-		}
-		return []byte(strings.Join(lines[:end], "") + indent(item, col) + strings.Join(lines[end:], "")), nil
 	}
 	sep := ""
 	if !strings.HasSuffix(text, "\n") {
 		sep = "\n"
 	}
 	return []byte(text + sep + "cases:\n" + indent(item, 2)), nil
+}
+
+// insertItem returns the lines of a suite file with item added to the
+// cases: list, whose key is root.Content[i]: after its last item, before
+// the blank lines and top-level comments that lead to the next key.
+func insertItem(lines []string, root *yaml.Node, i int, item string) ([]byte, error) {
+	seq := root.Content[i+1]
+	switch {
+	case seq.Kind == yaml.ScalarNode && seq.Tag == "!!null":
+		// "cases:" with nothing under it: the items go right after.
+		at := root.Content[i].Line
+		return []byte(strings.Join(lines[:at], "") + indent(item, root.Content[i].Column+1) + strings.Join(lines[at:], "")), nil
+	case seq.Kind != yaml.SequenceNode:
+		return nil, errors.New("cases: is not a list")
+	case seq.Style&yaml.FlowStyle != 0 || len(seq.Content) == 0:
+		return nil, errors.New("cases: is written in flow style ([…]); write it as a block list (one '- name: …' a case), then try again")
+	}
+	col := seq.Content[0].Column - 3 // where "- " starts, from 0
+	end := len(lines)
+	if i+2 < len(root.Content) {
+		end = root.Content[i+2].Line - 1
+	}
+	// Leave the blank lines and top-level comments before the next key
+	// where they are.
+	for end > seq.Content[len(seq.Content)-1].Line {
+		l := strings.TrimSpace(lines[end-1])
+		if l != "" && !(strings.HasPrefix(lines[end-1], "#") && strings.HasPrefix(l, "#")) {
+			break
+		}
+		end--
+	}
+	return []byte(strings.Join(lines[:end], "") + indent(item, col) + strings.Join(lines[end:], "")), nil
+}
+
+// expectNode is the case's expect: mapping: outcome and reason, the
+// output it contains (with a comment to narrow it), the tools called.
+func expectNode(c Case) *yaml.Node {
+	exp := &yaml.Node{Kind: yaml.MappingNode}
+	if c.Outcome != "" {
+		addKey(exp, "outcome", strNode(c.Outcome))
+		if c.Reason != "" {
+			addKey(exp, "reason", strNode(c.Reason))
+		}
+	}
+	if c.Contains != "" {
+		n := strNode(c.Contains)
+		n.LineComment = "# from the run's output: narrow it to what the reply must say"
+		addKey(exp, "contains", n)
+	}
+	if len(c.Tools) > 0 {
+		seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, t := range c.Tools {
+			seq.Content = append(seq.Content, strNode(t))
+		}
+		addKey(exp, "tools", seq)
+	}
+	return exp
+}
+
+// addKey adds the key and its value v to the mapping parent.
+func addKey(parent *yaml.Node, key string, v *yaml.Node) {
+	parent.Content = append(parent.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
+}
+
+// strNode is a string scalar; one of several lines is written as a
+// literal block.
+func strNode(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if strings.Contains(s, "\n") {
+		n.Style = yaml.LiteralStyle
+	}
+	return n
 }
 
 // indent turns a rendered mapping into a list item at column col.
@@ -264,51 +337,22 @@ func indent(item string, col int) string {
 // render writes the case as a YAML mapping, two spaces a level.
 func render(c Case) (string, error) {
 	m := &yaml.Node{Kind: yaml.MappingNode}
-	add := func(parent *yaml.Node, key string, v *yaml.Node) {
-		parent.Content = append(parent.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
-	}
-	str := func(s string) *yaml.Node {
-		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-		if strings.Contains(s, "\n") {
-			n.Style = yaml.LiteralStyle
-		}
-		return n
-	}
-	add(m, "name", str(c.Name))
-	add(m, "task", str(c.Task))
+	addKey(m, "name", strNode(c.Name))
+	addKey(m, "task", strNode(c.Task))
 	if c.Context != "" {
-		add(m, "context", str(c.Context))
+		addKey(m, "context", strNode(c.Context))
 	}
 	if c.Project != "" {
-		add(m, "project", str(c.Project))
+		addKey(m, "project", strNode(c.Project))
 	}
 	if c.Skill != "" {
-		add(m, "skill", str(c.Skill))
+		addKey(m, "skill", strNode(c.Skill))
 	}
 	if c.Audience != "" {
-		add(m, "audience", str(c.Audience))
+		addKey(m, "audience", strNode(c.Audience))
 	}
-	exp := &yaml.Node{Kind: yaml.MappingNode}
-	if c.Outcome != "" {
-		add(exp, "outcome", str(c.Outcome))
-		if c.Reason != "" {
-			add(exp, "reason", str(c.Reason))
-		}
-	}
-	if c.Contains != "" {
-		n := str(c.Contains)
-		n.LineComment = "# from the run's output: narrow it to what the reply must say"
-		add(exp, "contains", n)
-	}
-	if len(c.Tools) > 0 {
-		seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-		for _, t := range c.Tools {
-			seq.Content = append(seq.Content, str(t))
-		}
-		add(exp, "tools", seq)
-	}
-	if len(exp.Content) > 0 {
-		add(m, "expect", exp)
+	if exp := expectNode(c); len(exp.Content) > 0 {
+		addKey(m, "expect", exp)
 	}
 	var b strings.Builder
 	enc := yaml.NewEncoder(&b)

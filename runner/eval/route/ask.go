@@ -85,6 +85,10 @@ type Prepared struct {
 	Model runfolder.Model
 }
 
+// ErrNoCatalog is Prepare's answer to a question without a catalog. The
+// command line words it with the flag that names the home.
+var ErrNoCatalog = errors.New("no agents were read: give the NetClaw home")
+
 // Prepare checks q and builds its frontline request. The errors are
 // *InputError: a role that resolves to no configured model (the runtime's
 // built-in default counts as none: the frontline's model must be named),
@@ -92,7 +96,7 @@ type Prepared struct {
 // disabled, a layer with no user-facing agent, an empty request.
 func Prepare(q Question) (*Prepared, error) {
 	if q.Catalog == nil {
-		return nil, &InputError{Err: errors.New("no agents were read: give the NetClaw home with --home")}
+		return nil, &InputError{Err: ErrNoCatalog}
 	}
 	if strings.TrimSpace(q.Request) == "" {
 		return nil, &InputError{Err: errors.New("the request is empty: give the user's message, as they would type it")}

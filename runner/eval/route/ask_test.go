@@ -21,12 +21,9 @@ import (
 	"github.com/agentdesk/agentdesk/runner/cassette"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
-
-var protocols = []wire.Protocol{wire.OpenAI, wire.Anthropic, wire.Ollama}
-
-var providerTypes = map[wire.Protocol]string{wire.OpenAI: "openai-compatible", wire.Anthropic: "anthropic", wire.Ollama: "ollama"}
 
 // plantedKey is the fixtures' API key: it must reach the server and never a
 // run folder.
@@ -52,30 +49,19 @@ type fixture struct {
 // config, when not "", replaces netclaw.json.
 func newFixture(t testing.TB, p wire.Protocol, config string) *fixture {
 	t.Helper()
-	srv := modeltest.NewServer()
-	t.Cleanup(srv.Close)
-	base := t.TempDir()
-	h := lint.NewHome(base, "")
+	files := map[string]string{}
 	for name, text := range agentFiles {
-		hometest.WriteFile(t, filepath.Join(h.Agents, name), text)
+		files["agents/"+name] = text
 	}
-	if config == "" {
-		config = fmt.Sprintf(`{
-  "Models": {"Roles": {"Main": "front"}, "Definitions": {"front": {"Provider": "mock", "ModelId": "front-model"}}},
-  "Providers": {"mock": {"Type": %q, "Endpoint": %q}}
-}`, providerTypes[p], srv.Endpoint(p))
+	if config != "" {
+		files["config/netclaw.json"] = config
 	}
-	hometest.WriteFile(t, h.ConfigFile(), config)
-	hometest.WriteFile(t, h.SecretsFile(), fmt.Sprintf(`{"Providers": {"mock": {"ApiKey": %q}}}`, plantedKey))
-	cat, err := lint.Scan(h, lint.ScanOptions{Environ: []string{}})
+	h := trialtest.New(t, trialtest.Model{Protocol: p, Name: "front", ID: "front-model", Key: plantedKey}, files)
+	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(h.Base, "runs")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(base, "runs")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &fixture{srv: srv, home: h, cat: cat, runner: rn}
+	return &fixture{srv: h.Server, home: h.Home, cat: h.Scan(t), runner: rn}
 }
 
 func (f *fixture) question(request string, a preview.Audience) Question {
@@ -98,7 +84,7 @@ func (f *fixture) ask(t *testing.T, q Question, o Options) *Result {
 	return res
 }
 
-// sentBody is a request body as the three protocols put it, reduced to
+// sentBody is a request body as the three trialtest.Protocols put it, reduced to
 // what the frontline request is made of.
 type sentBody struct {
 	systems []string
@@ -181,7 +167,7 @@ func sameJSON(a, b string) bool {
 }
 
 func TestRequestSent(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		for _, a := range []preview.Audience{preview.Personal, preview.Team} {
 			t.Run(fmt.Sprintf("%s/%s", p, a), func(t *testing.T) {
 				f := newFixture(t, p, "")
@@ -348,7 +334,7 @@ var replyCases = []struct {
 }
 
 func TestReplyKinds(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		for _, tc := range replyCases {
 			t.Run(fmt.Sprintf("%s/%s", p, tc.name), func(t *testing.T) {
 				f := newFixture(t, p, "")
@@ -412,7 +398,7 @@ func TestDistributionOverSamples(t *testing.T) {
 }
 
 func TestModelWithoutTools(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		f := newFixture(t, p, "")
 		f.srv.SetDefault(modeltest.Script{Status: 400, ErrorMessage: "registry.ollama.ai/library/gemma:2b does not support tools"})
 		res := f.ask(t, f.question("x", preview.Personal), Options{Samples: 1})
@@ -474,7 +460,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestRecordThenReplay(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			f := newFixture(t, p, "")
 			f.srv.SetDefault(replyCases[0].script)

@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -102,7 +103,7 @@ func (f *fixture) netclawQuestion(t *testing.T, text string, now time.Time) (Que
 // before the request; its tools are the core tier and spawn_agent.
 func TestRequestSentAsNetClaw(t *testing.T) {
 	now := time.Date(2026, 12, 2, 5, 48, 54, 0, time.UTC)
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			f := newFixture(t, p, "")
 			hometest.WriteFile(t, filepath.Join(f.home.Skills, "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Keep the changelog.\n---\nBody.\n")

@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -98,7 +99,7 @@ func statuses(r *SuiteResult) string {
 }
 
 func TestSuiteRecordThenOffline(t *testing.T) {
-	for _, p := range protocols {
+	for _, p := range trialtest.Protocols {
 		t.Run(p.String(), func(t *testing.T) {
 			f := newFixture(t, p, "")
 			f.srv.SetChooser(chooser())

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
@@ -40,22 +41,14 @@ func BenchmarkOffline(b *testing.B) {
 }
 
 func benchOffline(b *testing.B, cases int, keepRuns bool) {
-	t := &testing.T{}
-	f := &fixture{t: t, srv: modeltest.NewServer(), replies: map[string][]modeltest.Script{}, turn: map[string]int{}, judge: map[string]string{}, byTurn: map[string]bool{}}
-	defer f.srv.Close()
-	base := b.TempDir()
-	f.home = lint.NewHome(base, "")
-	f.runs = filepath.Join(base, "runs")
+	f := newFixture(b)
+	base := f.home.Base
 	must := func(err error) {
 		if err != nil {
 			b.Fatal(err)
 		}
 	}
-	must(os.MkdirAll(filepath.Join(f.home.Agents, "fixture"), 0o755))
-	must(os.WriteFile(filepath.Join(f.home.Agents, "tester.md"), []byte(testerMD), 0o644))
-	must(os.WriteFile(filepath.Join(f.home.Agents, "fixture", "main.go"), []byte("// listens on 8080\n"), 0o644))
-	f.config("test-model", 300)
-	f.srv.SetChooser(f.choose)
+	hometest.WriteFile(b, filepath.Join(f.home.Agents, "fixture", "main.go"), "// listens on 8080\n")
 	f.conversation("find the port", toolScript("c1", "main.go"), modeltest.Script{Gap: time.Millisecond,
 		Steps: append(words("The server listens on port 8080, set in main.go on line 1. "+strings.Repeat("More words here. ", 40)), modeltest.Stop())})
 	f.judge["names the port"] = "PASS: it names 8080."
@@ -68,7 +61,7 @@ func benchOffline(b *testing.B, cases int, keepRuns bool) {
 	path := filepath.Join(f.home.Agents, "tester.test.yaml")
 	must(os.WriteFile(path, []byte("cases:\n  - name: case 0\n    task: find the port\n    project: fixture\n    expect:\n      contains: '8080'\n      tools: file_read\n      judge: names the port\n"), 0o644))
 	if got := statuses(f.run(evalrec.Record, path)); len(got) != 1 || got[0] != "case 0: pass 1/1" {
-		b.Fatalf("recorded %q (%v)", got, t.Failed())
+		b.Fatalf("recorded %q", got)
 	}
 	data, err := os.ReadFile(evalrec.Path(path, "case 0", 1))
 	must(err)

@@ -15,13 +15,14 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
-	"github.com/agentdesk/agentdesk/runner/wire"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 )
 
 // fixture is a temp home whose Main model is a modeltest server, with an
 // agent "tester" and its suite file.
 type fixture struct {
-	t      *testing.T
+	t      testing.TB
+	h      *trialtest.Home
 	srv    *modeltest.Server
 	home   lint.Home
 	runs   string
@@ -45,14 +46,10 @@ type fixture struct {
 
 const testerMD = "---\nname: tester\ndescription: Tries things\n---\nYou are a tester.\n"
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	f := &fixture{t: t, srv: modeltest.NewServer(), replies: map[string][]modeltest.Script{}, turn: map[string]int{}, judge: map[string]string{}, byTurn: map[string]bool{}, judgeScripts: map[string]modeltest.Script{}}
-	t.Cleanup(f.srv.Close)
-	base := t.TempDir()
-	f.home = lint.NewHome(base, "")
-	f.runs = filepath.Join(base, "runs")
-	hometest.WriteFile(t, filepath.Join(f.home.Agents, "tester.md"), testerMD)
+	h := trialtest.New(t, trialtest.Model{}, map[string]string{"agents/tester.md": testerMD})
+	f := &fixture{t: t, h: h, srv: h.Server, home: h.Home, runs: filepath.Join(h.Base, "runs"), replies: map[string][]modeltest.Script{}, turn: map[string]int{}, judge: map[string]string{}, byTurn: map[string]bool{}, judgeScripts: map[string]modeltest.Script{}}
 	f.config("test-model", 300)
 	f.srv.SetChooser(f.choose)
 	return f
@@ -60,11 +57,14 @@ func newFixture(t *testing.T) *fixture {
 
 // config writes netclaw.json with the model id and prefill limit.
 func (f *fixture) config(model string, prefill int) {
-	hometest.WriteFile(f.t, f.home.ConfigFile(), fmt.Sprintf(`{
-  "SubAgents": {"PrefillTimeoutSeconds": %d},
-  "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": %q}}},
-  "Providers": {"mock": {"Type": "openai-compatible", "Endpoint": %q}}
-}`, prefill, model, f.srv.Endpoint(wire.OpenAI)))
+	f.configWith(model, fmt.Sprintf(`"SubAgents": {"PrefillTimeoutSeconds": %d}`, prefill))
+}
+
+// configWith writes netclaw.json with the model id and more members.
+func (f *fixture) configWith(model string, more ...string) {
+	m := f.h.Model
+	m.ID = model
+	hometest.WriteFile(f.t, f.home.ConfigFile(), m.Config(more...))
 }
 
 // choose answers the judge by rubric and the agent by task, in turn.

@@ -16,7 +16,6 @@ import (
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/mcp/mcptest"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
-	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
 // TestStaleWhenMCPServersChange: a recording covers each MCP server its
@@ -57,11 +56,7 @@ func TestStaleWhenMCPServersChange(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			config := func(servers string) {
-				hometest.WriteFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
-  "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "m"}}},
-  "Providers": {"mock": {"Type": "openai-compatible", "Endpoint": %q}},
-  "McpServers": {%s}
-}`, f.srv.Endpoint(wire.OpenAI), servers))
+				f.configWith("m", `"McpServers": {`+servers+`}`)
 			}
 			hometest.WriteFile(t, filepath.Join(f.home.Agents, "proj", "README.md"), "a project\n")
 			path := f.suite(suite)

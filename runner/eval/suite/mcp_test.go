@@ -15,12 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
-	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
 // An MCP server that hangs at start costs a test invocation one start
@@ -47,11 +45,7 @@ func TestHangingMCPServerIsProbedOnceAndReported(t *testing.T) {
 	}))
 	t.Cleanup(hang.Close)
 	t.Cleanup(func() { close(release) })
-	hometest.WriteFile(t, f.home.ConfigFile(), fmt.Sprintf(`{
-  "Models": {"Roles": {"Main": "test"}, "Definitions": {"test": {"Provider": "mock", "ModelId": "m"}}},
-  "Providers": {"mock": {"Type": "openai-compatible", "Endpoint": %q}},
-  "McpServers": {"slow": {"Transport": "http", "Url": %q}}
-}`, f.srv.Endpoint(wire.OpenAI), hang.URL))
+	f.configWith("m", fmt.Sprintf(`"McpServers": {"slow": {"Transport": "http", "Url": %q}}`, hang.URL))
 	f.on("one", modeltest.Reply("done one"))
 	f.on("two", modeltest.Reply("done two"))
 	path := f.suite("agent: tester\ncases:\n  - name: first\n    task: one\n    repeat: 2\n    expect: {contains: done}\n  - name: second\n    task: two\n    expect: {contains: done}\n")

@@ -6,7 +6,8 @@
 package jsonlit
 
 import (
-	"bytes"
+	"encoding/binary"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -35,52 +36,63 @@ func Natural(b []byte) (int64, []byte, bool) {
 // false for anything it is not sure of: a control character, invalid
 // UTF-8, an unknown escape, a lone surrogate (which encoding/json turns
 // into U+FFFD); where ok is true the text is what encoding/json decodes.
+// out is a new slice of its own, exactly as long as the text.
 func String(b []byte) (out, rest []byte, ok bool) {
-	// The body ends at the first quote no backslash escapes; decoded, it
-	// is never longer than written, so out is made once, to that size
-	// (b runs on to the end of a line or a file).
-	end := 0
-	for {
-		k := bytes.IndexByte(b[end:], '"')
-		if k < 0 {
-			return nil, nil, false
-		}
-		end += k
-		n := 0 // the backslashes before it: an odd number escapes it
-		for n < end && b[end-1-n] == '\\' {
-			n++
-		}
-		if n%2 == 0 {
-			break
-		}
-		end++
+	i := plainRun(b, 0)
+	if i < len(b) && b[i] == '"' {
+		// Plain ASCII all along: the body as it is.
+		return append(make([]byte, 0, i), b[:i]...), b[i+1:], true
 	}
-	out = make([]byte, 0, end)
-	i := 0
+	// Decoded, the body is never longer than written: it goes into a
+	// scratch buffer as long as b (b runs on to the end of a line or a
+	// file), then into out, made once to its size.
+	buf := getScratch(len(b))
+	defer putScratch(buf)
+	text, rest, ok := unescape(b, i, (*buf)[:len(b)])
+	if !ok {
+		return nil, nil, false
+	}
+	return append(make([]byte, 0, len(text)), text...), rest, true
+}
+
+// Str is String that returns the text as a string.
+func Str(b []byte) (text string, rest []byte, ok bool) {
+	i := plainRun(b, 0)
+	if i < len(b) && b[i] == '"' {
+		return string(b[:i]), b[i+1:], true
+	}
+	buf := getScratch(len(b))
+	defer putScratch(buf)
+	t, rest, ok := unescape(b, i, (*buf)[:len(b)])
+	if !ok {
+		return "", nil, false
+	}
+	return string(t), rest, true
+}
+
+// unescape decodes the body b (its first i bytes plain) into dst, as long
+// as b, and returns the text (in dst) and what follows the body.
+func unescape(b []byte, i int, dst []byte) (text, rest []byte, ok bool) {
+	n := copy(dst, b[:i])
 	for i < len(b) {
-		// A run of plain ASCII goes in at once.
-		j := i
-		for j < len(b) && plain[b[j]] {
-			j++
-		}
-		out = append(out, b[i:j]...)
-		i = j
-		if i == len(b) {
-			break
-		}
 		c := b[i]
 		switch {
 		case c == '"':
-			return out, b[i+1:], true
+			return dst[:n], b[i+1:], true
 		case c < 0x20:
 			return nil, nil, false
-		case c >= 0x80:
+		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && size == 1 {
 				return nil, nil, false
 			}
-			out = append(out, b[i:i+size]...)
+			n += copy(dst[n:], b[i:i+size])
 			i += size
+			continue
+		case c != '\\':
+			j := plainRun(b, i)
+			n += copy(dst[n:], b[i:j])
+			i = j
 			continue
 		}
 		if i+1 >= len(b) {
@@ -88,17 +100,17 @@ func String(b []byte) (out, rest []byte, ok bool) {
 		}
 		switch b[i+1] {
 		case '"', '\\', '/':
-			out = append(out, b[i+1])
+			dst[n] = b[i+1]
 		case 'b':
-			out = append(out, '\b')
+			dst[n] = '\b'
 		case 'f':
-			out = append(out, '\f')
+			dst[n] = '\f'
 		case 'n':
-			out = append(out, '\n')
+			dst[n] = '\n'
 		case 'r':
-			out = append(out, '\r')
+			dst[n] = '\r'
 		case 't':
-			out = append(out, '\t')
+			dst[n] = '\t'
 		case 'u':
 			r, ok := hex4(b[i+2:])
 			if !ok {
@@ -120,14 +132,69 @@ func String(b []byte) (out, rest []byte, ok bool) {
 				}
 				i += 6
 			}
-			out = utf8.AppendRune(out, r)
+			// Written, the escape took 6 or 12 bytes; decoded, the rune
+			// takes at most 3 or 4.
+			n += utf8.EncodeRune(dst[n:], r)
 			continue
 		default:
 			return nil, nil, false
 		}
+		n++
 		i += 2
 	}
 	return nil, nil, false
+}
+
+// plainRun returns where the run of plain bytes (see plain) that starts at
+// b[i] ends: eight bytes at a time, then one by one.
+func plainRun(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		if special(binary.LittleEndian.Uint64(b[i:])) {
+			break
+		}
+	}
+	for i < len(b) && plain[b[i]] {
+		i++
+	}
+	return i
+}
+
+// special reports whether one of the eight bytes of w is not plain: a
+// quote, a backslash, a control character or a byte outside ASCII. A
+// byte is zero in w^(ones*'"') where w has a quote, and (v-ones)&^v has
+// the high bit of the lowest zero byte of v set, and of no byte above
+// one when v has none; so does (w-ones*0x20)&^w for a byte below 0x20
+// when w is ASCII.
+func special(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, s := w^(ones*'"'), w^(ones*'\\')
+	return ((q-ones)&^q|(s-ones)&^s|(w-ones*0x20)&^w|w)&highs != 0
+}
+
+// scratch holds String's buffers for escaped text, up to maxScratch
+// bytes each.
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxScratch = 1 << 20
+
+// getScratch returns a buffer of at least n bytes.
+func getScratch(n int) *[]byte {
+	if n > maxScratch {
+		b := make([]byte, n)
+		return &b
+	}
+	buf := scratch.Get().(*[]byte)
+	if cap(*buf) < n {
+		*buf = make([]byte, max(n, 4<<10))
+	}
+	return buf
+}
+
+// putScratch gives buf back, unless it is larger than maxScratch.
+func putScratch(buf *[]byte) {
+	if cap(*buf) <= maxScratch {
+		scratch.Put(buf)
+	}
 }
 
 // plain marks the bytes a string's body holds as they are: ASCII but

@@ -1,7 +1,9 @@
 package jsonlit
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,9 +23,57 @@ func TestString(t *testing.T) {
 	}
 }
 
+// special finds a byte that is not plain wherever it is among eight,
+// whatever the others.
+func TestSpecial(t *testing.T) {
+	check := func(w [8]byte) {
+		want := false
+		for _, c := range w {
+			want = want || !plain[c]
+		}
+		if got := special(binary.LittleEndian.Uint64(w[:])); got != want {
+			t.Fatalf("special(%q) = %v, want %v", w, got, want)
+		}
+	}
+	for c := 0; c < 256; c++ {
+		for fill := 0; fill < 256; fill++ {
+			for p := 0; p < 8; p++ {
+				var w [8]byte
+				for k := range w {
+					w[k] = byte(fill)
+				}
+				w[p] = byte(c)
+				check(w)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 1 << 16 {
+		var w [8]byte
+		for k := range w {
+			w[k] = byte(0x1c + rng.IntN(0x68)) // around the edges: controls, quote, backslash, DEL, high
+		}
+		check(w)
+	}
+}
+
+// A long string, its escapes at every offset from the eight-byte runs.
+func TestStringLong(t *testing.T) {
+	for pad := 0; pad < 9; pad++ {
+		body := strings.Repeat("p", pad) + `data: {\"a\":\"caf\u00e9 \\ x\"}\n\n` + strings.Repeat("é", pad) + `plain text here"}`
+		checkString(t, []byte(body))
+		if _, _, ok := String([]byte(body)); !ok {
+			t.Errorf("%q: not read", body)
+		}
+	}
+}
+
 func checkString(t *testing.T, body []byte) {
 	t.Helper()
 	out, rest, ok := String(body)
+	if s, srest, sok := Str(body); sok != ok || s != string(out) || string(srest) != string(rest) {
+		t.Fatalf("%q: Str %q %q %v, String %q %q %v", body, s, srest, sok, out, rest, ok)
+	}
 	if !ok {
 		return
 	}
@@ -72,6 +122,21 @@ func TestNatural(t *testing.T) {
 // string, not the line.
 func BenchmarkString(b *testing.B) {
 	line := []byte(`case 12","sha256":"` + strings.Repeat("x", 16<<10) + `"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, ok := String(line); !ok {
+			b.Fatal("not read")
+		}
+	}
+}
+
+// BenchmarkStringEscaped decodes a cassette's chunk text: an OpenAI
+// stream, its quotes escaped every few bytes, as a replay reads it for
+// every recorded piece.
+func BenchmarkStringEscaped(b *testing.B) {
+	frame := `data: {\"choices\":[{\"delta\":{\"content\":\"words \"},\"finish_reason\":null,\"index\":0,\"logprobs\":null}],\"created\":1730000000,\"id\":\"chatcmpl-modeltest\",\"model\":\"bench-model\",\"object\":\"chat.completion.chunk\"}\n\n`
+	line := []byte(strings.Repeat(frame, 20) + `"}`)
+	b.SetBytes(int64(len(line)))
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, _, ok := String(line); !ok {
