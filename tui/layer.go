@@ -262,9 +262,40 @@ func (p *layerPane) selectedBlock() (from, to int, ok bool) {
 // buildHead renders the part of the pane above the layer text: audience,
 // cost, banners, the selection's note, the most expensive agents.
 func (p *layerPane) buildHead(st *Styles, c *lint.Catalog, s *layerState, sel *lint.File, w int) []string {
-	var out []string
-	add := func(ls ...string) { out = append(out, ls...) }
+	out := []string{p.audienceLine(st, w)}
+	cost := s.cur.cost
+	tokens := fmt.Sprintf("%d tokens on every turn", cost.Total)
+	if s.cur.enabled && len(cost.Agents) > 0 {
+		tokens += fmt.Sprintf(" · %d fixed · %d agents", cost.Fixed, len(cost.Agents))
+	}
+	out = append(out, labelled(st, "Cost     ", tokens+st.Dim.Render(" ("+preview.TokenEncoding+")"), w)...)
 
+	if b := layerBanner(c, p.audience, s.cur.enabled); b != "" {
+		out = append(out, "")
+		for _, l := range wrap(b, w-2) {
+			out = append(out, st.Banner.Render(fit(" "+l, w)))
+		}
+	}
+	if note := selectionNote(c, sel, s.cur, p.audience); note != "" {
+		out = append(out, "")
+		out = append(out, styledLines(st.Warning, wrap(note, w))...)
+	}
+	out = append(out, p.routeLines(st, s.cur.text, w)...)
+	if s.cur.enabled && len(cost.Agents) > 0 {
+		out = append(out, "", st.Title.Render("Tokens per agent"))
+		out = append(out, agentTokenLines(st, p.agentsByTokens(s), sel, w)...)
+	}
+	if p.diff {
+		return append(out, "", st.Title.Render("Diff against the layer before the last change")+st.Dim.Render("  "+keyName(p.e.keys.Layer.Diff)+": back"))
+	}
+	return append(out, "", st.Title.Render("Layer text")+st.Dim.Render("  "+keyName(p.e.keys.Layer.Diff)+": diff"))
+}
+
+// audienceLine shows the audiences, the one shown marked, and the key
+// that moves to the next. Narrow, the audience shown is named alone (cut,
+// the line would show Personal whichever was chosen), then without the
+// key.
+func (p *layerPane) audienceLine(st *Styles, w int) string {
 	var auds []string
 	active := ""
 	for _, a := range preview.Audiences {
@@ -277,8 +308,6 @@ func (p *layerPane) buildHead(st *Styles, c *lint.Catalog, s *layerState, sel *l
 		}
 		auds = append(auds, name)
 	}
-	// Narrow, the audience shown is named alone (cut, the line would
-	// show Personal whichever was chosen), then without the key.
 	label, next := st.Label.Render("Audience "), st.Dim.Render("  "+keyName(p.e.keys.Layer.Audience)+": next")
 	line := label + strings.Join(auds, "") + next
 	if ansi.StringWidth(line) > w {
@@ -287,86 +316,39 @@ func (p *layerPane) buildHead(st *Styles, c *lint.Catalog, s *layerState, sel *l
 	if ansi.StringWidth(line) > w {
 		line = label + active
 	}
-	add(cut(line, w))
+	return cut(line, w)
+}
 
-	cost := s.cur.cost
-	tokens := fmt.Sprintf("%d tokens on every turn", cost.Total)
-	if s.cur.enabled && len(cost.Agents) > 0 {
-		tokens += fmt.Sprintf(" · %d fixed · %d agents", cost.Fixed, len(cost.Agents))
+// agentsByTokens is the layer's agents, the most expensive first, sorted
+// once per layer and audience.
+func (p *layerPane) agentsByTokens(s *layerState) []preview.AgentTokens {
+	tk := fmt.Sprintf("%d|%d", s.gen, p.audience)
+	if p.tokensKey != tk {
+		p.tokensKey = tk
+		p.byTokens = slices.Clone(s.cur.cost.Agents)
+		slices.SortStableFunc(p.byTokens, func(x, y preview.AgentTokens) int { return cmp.Compare(y.Tokens, x.Tokens) })
 	}
-	add(labelled(st, "Cost     ", tokens+st.Dim.Render(" ("+preview.TokenEncoding+")"), w)...)
-
-	if b := layerBanner(c, p.audience, s.cur.enabled); b != "" {
-		add("")
-		for _, l := range wrap(b, w-2) {
-			add(st.Banner.Render(fit(" "+l, w)))
-		}
-	}
-	if note := selectionNote(c, sel, s.cur, p.audience); note != "" {
-		add("")
-		for _, l := range wrap(note, w) {
-			add(st.Warning.Render(l))
-		}
-	}
-	add(p.routeLines(st, s.cur.text, w)...)
-	if s.cur.enabled && len(cost.Agents) > 0 {
-		tk := fmt.Sprintf("%d|%d", s.gen, p.audience)
-		if p.tokensKey != tk {
-			p.tokensKey = tk
-			p.byTokens = slices.Clone(cost.Agents)
-			slices.SortStableFunc(p.byTokens, func(x, y preview.AgentTokens) int { return cmp.Compare(y.Tokens, x.Tokens) })
-		}
-		add("", st.Title.Render("Tokens per agent"))
-		add(agentTokenLines(st, p.byTokens, sel, w)...)
-	}
-	if p.diff {
-		add("", st.Title.Render("Diff against the layer before the last change")+st.Dim.Render("  "+keyName(p.e.keys.Layer.Diff)+": back"))
-	} else {
-		add("", st.Title.Render("Layer text")+st.Dim.Render("  "+keyName(p.e.keys.Layer.Diff)+": diff"))
-	}
-	return out
+	return p.byTokens
 }
 
 // buildBody renders the layer text, or the diff, as lines of at most w
 // columns, and finds each agent's block in them.
 func (p *layerPane) buildBody(st *Styles, s *layerState, w int) ([]string, map[string][2]int) {
-	var out []string
 	if p.diff {
-		if !s.hasPrev {
-			return dimLines(st, "No change since agentdesk started.", w), nil
-		}
-		if s.diffGen != s.gen {
-			return dimLines(st, "Comparing the layers…", w), nil
-		}
-		d := s.diff
-		if d == "" {
-			return dimLines(st, "The layers are equal.", w), nil
-		}
-		for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
-			out = append(out, diffLines(st, l, w)...)
-		}
-		return out, nil
+		return diffBody(st, s, w), nil
 	}
 	if s.cur.text == "" {
 		return dimLines(st, "(empty: the frontline model sees no sub-agent layer)", w), nil
 	}
-	blocks := map[string][2]int{}
-	open, start := "", 0
-	closeBlock := func() {
-		if open != "" {
-			if _, dup := blocks[open]; !dup {
-				blocks[open] = [2]int{start, len(out)}
-			}
-			open = ""
-		}
-	}
+	var out []string
+	blocks := agentBlocks{at: map[string][2]int{}}
 	for _, l := range strings.Split(s.cur.text, "\n") {
 		if name, ok := strings.CutPrefix(l, "## "); ok {
-			closeBlock()
-			open, start = strings.ToLower(name), len(out)
+			blocks.end(len(out))
+			blocks.open, blocks.start = strings.ToLower(name), len(out)
 		}
 		if l == "" {
-			closeBlock()
+			blocks.end(len(out))
 		}
 		text := Sanitize(l)
 		if ansiWidthFits(text, w) {
@@ -375,9 +357,47 @@ func (p *layerPane) buildBody(st *Styles, s *layerState, w int) ([]string, map[s
 			out = append(out, wrap(text, w)...)
 		}
 	}
-	closeBlock()
-	delete(blocks, "how to delegate")
-	return out, blocks
+	blocks.end(len(out))
+	delete(blocks.at, "how to delegate")
+	return out, blocks.at
+}
+
+// diffBody is the diff against the layer before the last change, or why
+// there is none to show (no change yet, still comparing, or equal).
+func diffBody(st *Styles, s *layerState, w int) []string {
+	switch {
+	case !s.hasPrev:
+		return dimLines(st, "No change since agentdesk started.", w)
+	case s.diffGen != s.gen:
+		return dimLines(st, "Comparing the layers…", w)
+	case s.diff == "":
+		return dimLines(st, "The layers are equal.", w)
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(s.diff, "\n"), "\n") {
+		out = append(out, diffLines(st, l, w)...)
+	}
+	return out
+}
+
+// agentBlocks finds each agent's block (from its "## name" heading to the
+// blank line after it) in the layer's rendered lines: at holds the first
+// block of each lower-cased name, as [first line, end).
+type agentBlocks struct {
+	at    map[string][2]int
+	open  string // the block being read ("": none)
+	start int    // its first line
+}
+
+// end closes the block being read, if any, before line end.
+func (b *agentBlocks) end(end int) {
+	if b.open == "" {
+		return
+	}
+	if _, dup := b.at[b.open]; !dup {
+		b.at[b.open] = [2]int{b.start, end}
+	}
+	b.open = ""
 }
 
 // layerBanner says why the layer is empty for a whole audience.

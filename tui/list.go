@@ -39,39 +39,43 @@ type listPane struct {
 func (l *listPane) setCatalog(c *lint.Catalog) {
 	keep := l.selectedPath()
 	l.rows = l.rows[:0]
+	l.loaded, l.rejected = 0, 0
 	if c != nil {
-		for _, f := range c.Files {
-			if f.Status == lint.Loaded {
-				l.rows = append(l.rows, newListRow(f))
-			}
-		}
+		l.rows = appendRows(l.rows, c.Files, lint.Loaded)
 		l.loaded = len(l.rows)
-		for _, f := range c.Files {
-			if f.Status == lint.Rejected {
-				l.rows = append(l.rows, newListRow(f))
-			}
-		}
+		l.rows = appendRows(l.rows, c.Files, lint.Rejected)
 		l.rejected = len(l.rows) - l.loaded
-		for _, f := range c.Files {
-			if f.Status == lint.NotLoaded {
-				l.rows = append(l.rows, newListRow(f))
-			}
-		}
-	} else {
-		l.loaded, l.rejected = 0, 0
+		l.rows = appendRows(l.rows, c.Files, lint.NotLoaded)
 	}
 	old := l.sel
 	l.applyFilter()
 	l.sel = old
-	if keep != "" {
-		for i, ri := range l.visible {
-			if l.rows[ri].file.Path == keep {
-				l.sel = i
-				break
-			}
-		}
+	if i := l.visibleIndex(keep); keep != "" && i >= 0 {
+		l.sel = i
 	}
 	l.clamp()
+}
+
+// appendRows appends a row for each of files whose status is status, in
+// their order.
+func appendRows(rows []listRow, files []*lint.File, status lint.Status) []listRow {
+	for _, f := range files {
+		if f.Status == status {
+			rows = append(rows, newListRow(f))
+		}
+	}
+	return rows
+}
+
+// visibleIndex is the index among the visible rows of the first row of
+// the file at path, or -1.
+func (l *listPane) visibleIndex(path string) int {
+	for i, ri := range l.visible {
+		if l.rows[ri].file.Path == path {
+			return i
+		}
+	}
+	return -1
 }
 
 func newListRow(f *lint.File) listRow {

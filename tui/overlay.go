@@ -90,34 +90,37 @@ func frame(st *Styles, title string, lines []string, w, h int) []string {
 // drawOverlays centres each overlay over the base screen, bottom first.
 func drawOverlays(st *Styles, base []string, stack overlayStack, w, h int) []string {
 	for _, o := range stack {
-		block := o.render(st, w, h)
-		bw := 0
-		for _, l := range block {
-			bw = max(bw, ansi.StringWidth(l))
-		}
-		x := max((w-bw)/2, 0)
-		y := max((h-len(block))/2, 0)
-		// A margin of one column is cleared: a lone character of the
-		// screen below would stick to the border.
-		padL, padR := x == 1, w-x-bw == 1
-		if padL || padR {
-			padded := make([]string, len(block))
-			for i, l := range block {
-				l += strings.Repeat(" ", bw-ansi.StringWidth(l))
-				if padL {
-					l = " " + l
-				}
-				if padR {
-					l += " "
-				}
-				padded[i] = l
-			}
-			if padL {
-				x--
-			}
-			block = padded
-		}
+		block, x, y := centred(o.render(st, w, h), w, h)
 		base = splice(base, block, x, y)
 	}
 	return base
+}
+
+// centred places block in the middle of a w×h screen and returns it with
+// the column and row of its top left corner. A margin of one column is
+// cleared: a lone character of the screen below would stick to the
+// border, so the block is padded over it.
+func centred(block []string, w, h int) ([]string, int, int) {
+	bw := 0
+	for _, l := range block {
+		bw = max(bw, ansi.StringWidth(l))
+	}
+	x := max((w-bw)/2, 0)
+	y := max((h-len(block))/2, 0)
+	padL, padR := x == 1, w-x-bw == 1
+	if !padL && !padR {
+		return block, x, y
+	}
+	left, right := "", ""
+	if padL {
+		left, x = " ", x-1
+	}
+	if padR {
+		right = " "
+	}
+	padded := make([]string, len(block))
+	for i, l := range block {
+		padded[i] = left + l + strings.Repeat(" ", bw-ansi.StringWidth(l)) + right
+	}
+	return padded, x, y
 }

@@ -183,46 +183,51 @@ func (p *layerPane) routeLines(st *Styles, current string, w int) []string {
 	out = append(out, labelled(st, "Request  ", Sanitize(v.request)+st.Dim.Render(" ("+v.audience.String()+")"), w)...)
 	switch {
 	case v.asking && v.demo:
-		out = append(out, st.Dim.Render("Replaying the recorded frontline…"))
-		return out
+		return append(out, st.Dim.Render("Replaying the recorded frontline…"))
 	case v.asking:
-		out = append(out, st.Dim.Render(fmt.Sprintf("Asking the frontline model %d times…", routeSamples)))
-		return out
+		return append(out, st.Dim.Render(fmt.Sprintf("Asking the frontline model %d times…", routeSamples)))
 	case v.err != "":
-		for _, l := range wrap(Sanitize(v.err), w) {
-			out = append(out, st.Error.Render(l))
-		}
-		return out
+		return append(out, styledLines(st.Error, wrap(Sanitize(v.err), w))...)
 	}
-	n := len(v.res.Samples)
 	m := v.res.Prepared.Model
 	out = append(out, labelled(st, "Model    ", Sanitize(m.ModelID)+st.Dim.Render(" ("+Sanitize(m.Via)+")"), w)...)
 	switch {
 	case v.demo:
-		for _, l := range wrap("Replayed from the demo's recorded frontline ("+demo.FrontlineSuite+"'s recordings): no model is asked.", w) {
-			out = append(out, st.Dim.Render(l))
-		}
+		out = append(out, styledLines(st.Dim, wrap("Replayed from the demo's recorded frontline ("+demo.FrontlineSuite+"'s recordings): no model is asked.", w))...)
 	case m.Type == runner.ReplayProviderType:
-		for _, l := range wrap("The model is a recording (a provider of type replay, as in --demo): each sample replays it, so these picks are not a frontline model's choice.", w) {
-			out = append(out, st.Warning.Render(l))
-		}
+		out = append(out, styledLines(st.Warning, wrap("The model is a recording (a provider of type replay, as in --demo): each sample replays it, so these picks are not a frontline model's choice.", w))...)
 	}
-	dist := route.Distribution(v.res.Samples)
+	out = append(out, shareLines(st, v.res.Samples, w)...)
+	for _, smp := range v.res.Samples {
+		out = append(out, cut(st.Dim.Render(fmt.Sprintf("  %d. %s", smp.N, Sanitize(smp.Describe()))), w))
+	}
+	if v.layer != "" && (v.audience != p.audience || v.layer != current) {
+		out = append(out, styledLines(st.Warning, wrap("The layer below is not the one that was sent (an edit, or another audience since): "+keyName(p.e.keys.Layer.Route)+" asks again.", w))...)
+	}
+	return out
+}
+
+// shareLines is the distribution of the samples' picks, a bar each (a
+// delegation marked), then the samples that got no answer, which are
+// errors and not picks.
+func shareLines(st *Styles, samples []route.Sample, w int) []string {
+	n := len(samples)
+	dist := route.Distribution(samples)
 	width := 0
 	for _, s := range dist {
 		width = max(width, len(shareName(s)))
 	}
+	var out []string
 	for _, s := range dist {
 		name := Sanitize(shareName(s))
 		line := fmt.Sprintf("  %-*s  %d/%d  %s", width, name, s.Count, n, strings.Repeat("█", s.Count*10/max(n, 1)))
 		if s.Kind == route.Delegated {
-			out = append(out, cut(st.Label.Render(line), w))
-		} else {
-			out = append(out, cut(line, w))
+			line = st.Label.Render(line)
 		}
+		out = append(out, cut(line, w))
 	}
 	noAnswer := 0
-	for _, smp := range v.res.Samples {
+	for _, smp := range samples {
 		if smp.NoAnswer() != "" {
 			noAnswer++
 		}
@@ -230,14 +235,6 @@ func (p *layerPane) routeLines(st *Styles, current string, w int) []string {
 	if noAnswer > 0 {
 		// Not a pick: the samples that got no answer are errors.
 		out = append(out, cut(st.Error.Render(fmt.Sprintf("  %s  %d/%d  error: not counted as picks", route.NoAnswerLabel, noAnswer, n)), w))
-	}
-	for _, smp := range v.res.Samples {
-		out = append(out, cut(st.Dim.Render(fmt.Sprintf("  %d. %s", smp.N, Sanitize(smp.Describe()))), w))
-	}
-	if v.layer != "" && (v.audience != p.audience || v.layer != current) {
-		for _, l := range wrap("The layer below is not the one that was sent (an edit, or another audience since): "+keyName(p.e.keys.Layer.Route)+" asks again.", w) {
-			out = append(out, st.Warning.Render(l))
-		}
 	}
 	return out
 }

@@ -467,10 +467,7 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 	for _, ev := range msg.events {
 		rv.add(ev)
 		if ev.Kind == runner.EventApproval && ev.Approval != nil && !msg.end {
-			// The run waits for the author: the prompt goes on the
-			// overlay stack, the answer back on the run's channel.
-			p.e.push(&approvalOverlay{keys: p.e.keys.Approval, move: p.e.keys.Move, prompt: *ev.Approval, agent: rv.agent, cancel: rv.run.Cancel,
-				answered: func(req approve.Request, a approve.Answer) { p.noteApproval(rv, req, a) }})
+			p.askAuthor(rv, *ev.Approval)
 		}
 	}
 	rv.next += len(msg.events)
@@ -482,18 +479,29 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 	if !msg.end && msg.err == nil {
 		return p.waitEvents(rv.run, rv.next), false
 	}
+	return p.ended(rv), true
+}
+
+// askAuthor puts the prompt of a run waiting for the author on the
+// overlay stack; the answer goes back on the run's channel.
+func (p *runPane) askAuthor(rv *runView, prompt approve.Prompt) {
+	p.e.push(&approvalOverlay{keys: p.e.keys.Approval, move: p.e.keys.Move, prompt: prompt, agent: rv.agent, cancel: rv.run.Cancel,
+		answered: func(req approve.Request, a approve.Answer) { p.noteApproval(rv, req, a) }})
+}
+
+// ended finishes a run whose last event has come: it keeps its record,
+// goes on with the next sample, compares it with the run before when that
+// was asked for, closes its prompt, and tells of a run folder that could
+// not be written or of a run that ended out of sight.
+func (p *runPane) ended(rv *runView) tea.Cmd {
 	if rv.record == nil && rv.err == nil {
 		rec := rv.run.Record()
 		rv.record = &rec
 	}
 	e := p.e
-	next, sampling := p.sampleEnded(rv)
-	cmd = next
-	if p.compare.pending && p.compare.agentPath == rv.agentPath && !sampling {
-		if sel := e.selected(); sel != nil && sel.Path == rv.agentPath {
-			p.compare.pending, p.compare.on, p.compare.back = false, true, 1
-			cmd = tea.Batch(cmd, p.askCompare())
-		}
+	cmd, sampling := p.sampleEnded(rv)
+	if !sampling {
+		cmd = tea.Batch(cmd, p.comparePending(rv))
 	}
 	// A prompt still up belongs to a run that stopped waiting (it was
 	// cancelled): its ask already ended as cancelled, so it closes.
@@ -505,7 +513,20 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 	case !p.visible() || sel == nil || sel.Path != rv.agentPath:
 		cmd = tea.Batch(cmd, e.notify(rv.agent+": run finished — "+outcomeText(rv.record)+" ("+keyName(e.keys.Browser.Tab3)+")", rv.record == nil || rv.record.Outcome != vocab.Completed))
 	}
-	return cmd, true
+	return cmd
+}
+
+// comparePending starts the comparison a new run of rv's agent was to
+// get once it ended, when that agent is still the one selected.
+func (p *runPane) comparePending(rv *runView) tea.Cmd {
+	if !p.compare.pending || p.compare.agentPath != rv.agentPath {
+		return nil
+	}
+	if sel := p.e.selected(); sel == nil || sel.Path != rv.agentPath {
+		return nil
+	}
+	p.compare.pending, p.compare.on, p.compare.back = false, true, 1
+	return p.askCompare()
 }
 
 // visible reports whether the Run pane is the one shown.
