@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/netclaw"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/adapt"
 	"github.com/agentdesk/agentdesk/runner"
@@ -38,8 +39,8 @@ var libraryRoots = []string{"lint", "preview", "runner", "tui"}
 // (slash-separated, from the module root) and the flag; an entry that no
 // longer matches fails the test too, so the list cannot go stale.
 var flagNameAllowed = map[string]string{
-	"lint/netclaw/find.go --netclaw-dir":                           "not moved yet: Install.Via and the not-found error; lint/netclaw's find_test pins the words",
-	"lint/netclaw/install.go --netclaw-dir":                        "not moved yet: the damaged and missing-resource errors; lint/netclaw's find_test pins the words",
+	"lint/netclaw/find.go --netclaw-dir":                           "ViaDir, the label of a folder named with Options.Dir, and the not-found error; lint/netclaw's find_test pins the words of both",
+	"lint/netclaw/install.go --netclaw-dir":                        "not moved yet: the missing-resource error; lint/netclaw's find_test pins the words",
 	"lint/suitefile/approve.go --approve":                          "a lint hint about a suite file's approve: list, which takes the same patterns as the flag; lint output, no cmd in between",
 	"preview/adapt/files.go --force":                               "not moved yet: preview/adapt's managed_test pins the words",
 	"preview/adapt/install.go --force":                             "not moved yet: preview/adapt's install_test pins the words",
@@ -189,6 +190,7 @@ func TestFlagWorded(t *testing.T) {
 		{preview.ErrPublic, "the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate; use --audience Personal or Team"},
 		{&route.InputError{Err: route.ErrNoCatalog}, "no agents were read: give the NetClaw home with --home"},
 		{&overlay.InsideProjectError{Dir: "/p/tmp", Project: "/p"}, "the overlay folder /p/tmp lies inside the project /p: the trial would change the project; keep the runs folder elsewhere (--runs-dir)"},
+		{&netclaw.DamagedError{Err: netclaw.ErrCorrupt}, netclaw.ErrCorrupt.Error() + "; reinstall NetClaw (its installer puts netclawd in ~/.netclaw/bin), or name a sound install with --netclaw-dir"},
 		{&keepcase.NameTakenError{Path: "a.test.yaml", Name: "one"}, `a.test.yaml: "one": a case of that name is in the suite already; name it with --case-name`},
 	} {
 		if got := flagWorded(tt.err); got != tt.want {
@@ -201,5 +203,25 @@ func TestFlagWorded(t *testing.T) {
 	}
 	if err := errors.New("nothing to word"); wordFlags(err) != err || wordFlags(nil) != nil {
 		t.Error("wordFlags changed an error it has no words for")
+	}
+}
+
+// TestDamagedNetClawWorded: a damaged install is worded with --netclaw-dir
+// both where the flag named it (a usage error) and where
+// AGENTDESK_NETCLAW_DIR did (the reason the operating rules are missing).
+func TestDamagedNetClawWorded(t *testing.T) {
+	home := previewHome(t, nil)
+	damaged := t.TempDir()
+	if err := os.WriteFile(filepath.Join(damaged, netclaw.AssemblyFile), []byte("not an assembly"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const fix = "; reinstall NetClaw (its installer puts netclawd in ~/.netclaw/bin), or name a sound install with --netclaw-dir"
+	code, _, stderr := run(t, nil, "preview", "--home", home, "--skill", "notes", "--task", "T", "--netclaw-dir", damaged)
+	if code != exitUsage || !strings.Contains(stderr, "agentdesk: --netclaw-dir "+damaged+": ") || !strings.Contains(stderr, fix+"\n") {
+		t.Errorf("--netclaw-dir: exit %d\n%s", code, stderr)
+	}
+	code, stdout, stderr := run(t, []string{"AGENTDESK_NETCLAW_DIR=" + damaged}, "preview", "--home", home, "--skill", "notes", "--task", "T", "--format", "json")
+	if code != 0 || !strings.Contains(stdout+stderr, strings.TrimPrefix(fix, "; ")) {
+		t.Errorf("AGENTDESK_NETCLAW_DIR: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }

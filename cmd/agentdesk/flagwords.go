@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/netclaw"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/adapt"
 	"github.com/agentdesk/agentdesk/runner"
@@ -78,6 +79,9 @@ var flagWordings = []flagWording{
 	wordSentinel(route.ErrNoCatalog, "no agents were read: give the NetClaw home with --home"),
 	wordType(func(e *overlay.InsideProjectError) string {
 		return e.Message("keep the runs folder elsewhere (--runs-dir)")
+	}),
+	wordType(func(e *netclaw.DamagedError) string {
+		return e.Message("name a sound install with --netclaw-dir")
 	}),
 	wordType(func(e *keepcase.NameTakenError) string {
 		return fmt.Sprintf("%s: %q: %v; name it with --case-name", e.Path, e.Name, keepcase.ErrNameTaken)

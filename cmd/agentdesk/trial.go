@@ -44,9 +44,9 @@ func (n netclawFlag) spawnNetClaw(g *globals, home lint.Home, a preview.Audience
 		}
 	}
 	if n.dir != "" {
-		return out, usageErrorf("--netclaw-dir %s: %v", termsafe.Escape(n.dir), err)
+		return out, usageErrorf("--netclaw-dir %s: %w", termsafe.Escape(n.dir), err)
 	}
-	out.CoreMissing = err.Error()
+	out.CoreMissing = flagWorded(err)
 	return out, nil
 }
 

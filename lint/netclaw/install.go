@@ -132,9 +132,25 @@ type cacheKey struct {
 	mtime time.Time
 }
 
-// fixDamaged is what to do about a NetClaw binary or assembly that is
-// corrupt, truncated or not .NET.
-const fixDamaged = "reinstall NetClaw (its installer puts netclawd in ~/.netclaw/bin), or name a sound install with --netclaw-dir"
+// DamagedError is a NetClaw binary or assembly found where NetClaw lives
+// but corrupt, truncated or not .NET; it wraps ErrCorrupt or
+// ErrNotDotNet. The command line words it with the flag that names
+// another install.
+type DamagedError struct {
+	// Err says what is wrong with which file.
+	Err error
+}
+
+// Error says what is wrong and what to do.
+func (e *DamagedError) Error() string { return e.Message("name a sound install") }
+
+// Message is the error with other as the fix after reinstalling.
+func (e *DamagedError) Message(other string) string {
+	return e.Err.Error() + "; reinstall NetClaw (its installer puts netclawd in ~/.netclaw/bin), or " + other
+}
+
+// Unwrap returns the cause.
+func (e *DamagedError) Unwrap() error { return e.Err }
 
 // cache holds every assembly read in this process, by the file it came
 // from; a file that changes (size or modification time) is read again and
@@ -162,7 +178,7 @@ func open(p string, kind Kind, via string) (*Install, error) {
 		if err != nil {
 			if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrNotDotNet) {
 				// Found where NetClaw lives but unreadable: say what to do.
-				err = fmt.Errorf("%w; %s", err, fixDamaged)
+				err = &DamagedError{Err: err}
 			}
 			return nil, err
 		}

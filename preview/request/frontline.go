@@ -39,57 +39,22 @@ const SessionSource = "NetClaw's main-session prompt: SOUL.md, the operating rul
 func SessionPrompt(in SessionInput) (string, error) {
 	identity := filepath.Join(in.Paths.Base, "identity")
 	legacy := filepath.Join(in.Paths.Base, "soul")
-	// An identity file that is absent or unreadable is left out; one that
-	// is a FIFO, a device or huge is an error naming it (NetClaw would
-	// block on it or send it all), as for the playbook.
-	var refusal error
-	optional := func(paths ...string) string {
-		for _, p := range paths {
-			t, err := readInstructions(p)
-			if err == nil {
-				return t
-			}
-			if isRefused(err) && refusal == nil {
-				refusal = fmt.Errorf("the main session's identity file cannot be read: %w", err)
-			}
-		}
-		return ""
+	soul, err := readIdentity(filepath.Join(identity, "SOUL.md"), filepath.Join(legacy, "PERSONALITY.md"))
+	if err != nil {
+		return "", err
 	}
-	soul := optional(filepath.Join(identity, "SOUL.md"), filepath.Join(legacy, "PERSONALITY.md"))
-	if refusal != nil {
-		return "", refusal
-	}
-	core := ""
-	if in.Core != nil {
-		core = in.Paths.substitute(in.Core.Text)
-	}
-	agents := core
-	if in.Paths.Base != "" {
-		playbook, ok, err := readPlaybook(in.Paths)
-		if err != nil {
-			return "", err
-		}
-		if ok && !netBlank(playbook) {
-			agents = netTrimEnd(core) + "\n\n" + PlaybookHeading + "\n\n" + netTrim(in.Paths.substitute(playbook))
-		}
+	agents, err := sessionRules(in)
+	if err != nil {
+		return "", err
 	}
 	var tooling, project string
 	if in.Audience != preview.Public {
-		tooling = optional(filepath.Join(identity, "TOOLING.md"), filepath.Join(legacy, "USER.md"))
-		if refusal != nil {
-			return "", refusal
-		}
-		dir := in.Project
-		if dir != "" {
-			if abs, err := filepath.Abs(dir); err == nil {
-				dir = abs
-			}
-		}
-		text, _, err := readProjectInstructions(dir)
-		if err != nil {
+		if tooling, err = readIdentity(filepath.Join(identity, "TOOLING.md"), filepath.Join(legacy, "USER.md")); err != nil {
 			return "", err
 		}
-		project = text
+		if project, err = sessionProject(in.Project); err != nil {
+			return "", err
+		}
 	}
 	var sections []string
 	for _, s := range []string{soul, agents, tooling, project} {
@@ -98,6 +63,58 @@ func SessionPrompt(in SessionInput) (string, error) {
 		}
 	}
 	return strings.Join(sections, "\n\n"), nil
+}
+
+// readIdentity returns the text of the first of paths, identity files
+// in order of preference, that can be read ("" when none can: an absent
+// or unreadable one is left out). One that is a FIFO, a device or huge is
+// an error naming it (NetClaw would block on it or send it all), as for
+// the playbook.
+func readIdentity(paths ...string) (string, error) {
+	for _, p := range paths {
+		t, err := readInstructions(p)
+		if err == nil {
+			return t, nil
+		}
+		if isRefused(err) {
+			return "", fmt.Errorf("the main session's identity file cannot be read: %w", err)
+		}
+	}
+	return "", nil
+}
+
+// sessionRules returns the main session's operating rules: the core, then
+// the home's playbook under its heading when there is one that is not
+// blank. A playbook that cannot be read is an error.
+func sessionRules(in SessionInput) (string, error) {
+	core := ""
+	if in.Core != nil {
+		core = in.Paths.substitute(in.Core.Text)
+	}
+	if in.Paths.Base == "" {
+		return core, nil
+	}
+	playbook, ok, err := readPlaybook(in.Paths)
+	if err != nil {
+		return "", err
+	}
+	if !ok || netBlank(playbook) {
+		return core, nil
+	}
+	return netTrimEnd(core) + "\n\n" + PlaybookHeading + "\n\n" + netTrim(in.Paths.substitute(playbook)), nil
+}
+
+// sessionProject returns the instructions file of the project folder dir
+// ("" for none), made absolute; one that cannot be read safely is an
+// error.
+func sessionProject(dir string) (string, error) {
+	if dir != "" {
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+	}
+	text, _, err := readProjectInstructions(dir)
+	return text, err
 }
 
 // SessionTools returns the tools NetClaw offers a session of audience a

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -362,29 +363,35 @@ func SplitMeta(t Tool, args Args) (Meta, Args) {
 			clean = append(clean, a)
 			continue
 		}
-		v := bytes.TrimSpace(a.Value)
-		if len(v) == 0 || string(v) == "null" {
-			continue
-		}
-		switch f {
-		case MetaRationale:
-			var s string
-			if v[0] == '"' && json.Unmarshal(v, &s) == nil {
-				m.Rationale = s
-			} else {
-				m.Rationale = string(v)
-			}
-		case MetaTimeout:
-			if n, ok := coerceInt(v); ok && n > 0 {
-				m.TimeoutSeconds = n
-			}
-		case MetaBackground:
-			if b, ok := coerceBool(v); ok {
-				m.Background = b
-			}
-		}
+		m.bind(f, bytes.TrimSpace(a.Value))
 	}
 	return m, clean
+}
+
+// bind sets the meta field f from its trimmed value v: a rationale's
+// string (else its text), a positive timeout, a boolean background. A
+// null or empty value, or one that does not bind, is ignored.
+func (m *Meta) bind(f string, v []byte) {
+	if len(v) == 0 || string(v) == "null" {
+		return
+	}
+	switch f {
+	case MetaRationale:
+		var s string
+		if v[0] == '"' && json.Unmarshal(v, &s) == nil {
+			m.Rationale = s
+		} else {
+			m.Rationale = string(v)
+		}
+	case MetaTimeout:
+		if n, ok := coerceInt(v); ok && n > 0 {
+			m.TimeoutSeconds = n
+		}
+	case MetaBackground:
+		if b, ok := coerceBool(v); ok {
+			m.Background = b
+		}
+	}
 }
 
 // ExtractMeta checks a call's meta arguments and strips them, as the
@@ -417,19 +424,10 @@ func ExtractMeta(t Tool, args Args) (Meta, Args, string) {
 		}
 		firstKey[f] = a.Key
 		v := bytes.TrimSpace(a.Value)
-		isNull := len(v) == 0 || string(v) == "null"
-		switch f {
-		case MetaRationale:
-			var s string
-			rationaleOK = !isNull && v[0] == '"' && json.Unmarshal(v, &s) == nil && strings.TrimFunc(s, unicode.IsSpace) != ""
-		case MetaTimeout:
-			if n, ok := coerceInt(v); !isNull && !(ok && n > 0) && valueError == "" {
-				valueError = fmt.Sprintf("Error: Meta argument '%s' value '%s' is not a valid positive integer. The tool was NOT executed.", a.Key, renderValue(v))
-			}
-		case MetaBackground:
-			if _, ok := coerceBool(v); !isNull && !ok && valueError == "" {
-				valueError = fmt.Sprintf("Error: Meta argument '%s' value '%s' is not a valid boolean. The tool was NOT executed.", a.Key, renderValue(v))
-			}
+		if f == MetaRationale {
+			rationaleOK = validRationale(v)
+		} else if valueError == "" {
+			valueError = metaValueError(f, a.Key, v)
 		}
 	}
 	switch {
@@ -440,6 +438,34 @@ func ExtractMeta(t Tool, args Args) (Meta, Args, string) {
 	}
 	m, clean := SplitMeta(t, args)
 	return m, clean, ""
+}
+
+// validRationale reports whether the trimmed value v of _rationale is a
+// string that is not blank.
+func validRationale(v []byte) bool {
+	var s string
+	return len(v) > 0 && string(v) != "null" && v[0] == '"' && json.Unmarshal(v, &s) == nil && strings.TrimFunc(s, unicode.IsSpace) != ""
+}
+
+// metaValueError is the runtime's refusal of the value v (trimmed) of
+// key, which addresses the meta field f: a timeout that is not a positive
+// integer, a background that is not a boolean. "" when it is valid or
+// null.
+func metaValueError(f, key string, v []byte) string {
+	if len(v) == 0 || string(v) == "null" {
+		return ""
+	}
+	switch f {
+	case MetaTimeout:
+		if n, ok := coerceInt(v); !(ok && n > 0) {
+			return fmt.Sprintf("Error: Meta argument '%s' value '%s' is not a valid positive integer. The tool was NOT executed.", key, renderValue(v))
+		}
+	case MetaBackground:
+		if _, ok := coerceBool(v); !ok {
+			return fmt.Sprintf("Error: Meta argument '%s' value '%s' is not a valid boolean. The tool was NOT executed.", key, renderValue(v))
+		}
+	}
+	return ""
 }
 
 // aliasGroups are the parameter names binding treats as one
@@ -463,21 +489,7 @@ func UnknownArguments(t Tool, args Args) string {
 	if valid == nil {
 		return ""
 	}
-	declared := map[string]bool{}
-	for _, name := range valid {
-		if !strings.HasPrefix(name, "_") {
-			declared[strings.ToLower(NormalizeKey(name))] = true
-		}
-	}
-	for _, group := range aliasGroups {
-		for _, member := range group {
-			if declared[member] {
-				for _, other := range group {
-					declared[other] = true
-				}
-			}
-		}
-	}
+	declared := declaredParameters(valid)
 	var b strings.Builder
 	seen := map[string]bool{}
 	for _, a := range args {
@@ -486,10 +498,7 @@ func UnknownArguments(t Tool, args Args) string {
 		}
 		seen[a.Key] = true
 		norm := NormalizeKey(a.Key)
-		if containsString(valid, a.Key) || declared[strings.ToLower(norm)] {
-			continue
-		}
-		if _, meta := metaNames[strings.ToLower(norm)]; meta {
+		if recognizedArgument(a.Key, norm, valid, declared) {
 			continue
 		}
 		if b.Len() == 0 {
@@ -506,6 +515,37 @@ func UnknownArguments(t Tool, args Args) string {
 	}
 	b.WriteString("The tool was NOT executed. Valid arguments: " + strings.Join(valid, ", ") + ".")
 	return b.String()
+}
+
+// declaredParameters returns the normalized, lower-cased names the
+// schema's properties valid bind to (not those starting with '_'), with
+// the other members of an alias group any of them is in.
+func declaredParameters(valid []string) map[string]bool {
+	declared := map[string]bool{}
+	for _, name := range valid {
+		if !strings.HasPrefix(name, "_") {
+			declared[strings.ToLower(NormalizeKey(name))] = true
+		}
+	}
+	for _, group := range aliasGroups {
+		if slices.ContainsFunc(group, func(member string) bool { return declared[member] }) {
+			for _, other := range group {
+				declared[other] = true
+			}
+		}
+	}
+	return declared
+}
+
+// recognizedArgument reports whether the argument key (norm, normalized)
+// is a schema property of valid, binds to a declared parameter, or is a
+// spelling of a meta argument.
+func recognizedArgument(key, norm string, valid []string, declared map[string]bool) bool {
+	if containsString(valid, key) || declared[strings.ToLower(norm)] {
+		return true
+	}
+	_, meta := metaNames[strings.ToLower(norm)]
+	return meta
 }
 
 func containsString(list []string, s string) bool {

@@ -70,15 +70,7 @@ func SubjectFor(tool string, args json.RawMessage) string {
 		return strings.TrimSpace(string(args))
 	}
 	if want, ok := subjectArg[tool]; ok {
-		for k, v := range obj {
-			if strings.EqualFold(k, want) {
-				var s string
-				if json.Unmarshal(v, &s) == nil {
-					return s
-				}
-			}
-		}
-		return ""
+		return stringArg(obj, want)
 	}
 	for k := range obj {
 		if strings.HasPrefix(k, "_") {
@@ -90,6 +82,20 @@ func SubjectFor(tool string, args json.RawMessage) string {
 		return ""
 	}
 	return string(b)
+}
+
+// stringArg is the string argument of obj named want, ignoring case;
+// "" when there is none.
+func stringArg(obj map[string]json.RawMessage, want string) string {
+	for k, v := range obj {
+		if strings.EqualFold(k, want) {
+			var s string
+			if json.Unmarshal(v, &s) == nil {
+				return s
+			}
+		}
+	}
+	return ""
 }
 
 // Answer is the author's answer to one request.

@@ -3,6 +3,7 @@ package cassette
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -164,6 +165,32 @@ func BenchmarkParse(b *testing.B) {
 	c.Calls[0].End.At = time.Hour
 	data, _ := c.Encode()
 	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Parse(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseReply parses what a suite's replay reads for each case:
+// a header and one call streaming a 60-word reply, a word a frame.
+func BenchmarkParseReply(b *testing.B) {
+	c := sample()
+	c.Calls = c.Calls[:1]
+	c.Calls[0].Tools = nil
+	c.Calls[0].Chunks = nil
+	c.Calls[0].End.At = time.Second
+	var body strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&body, "data: {\"choices\":[{\"delta\":{\"content\":\"word%d \"},\"finish_reason\":null,\"index\":0,\"logprobs\":null}],\"created\":1730000000,\"id\":\"chatcmpl-x\",\"model\":\"m\",\"object\":\"chat.completion.chunk\"}\n\n", i)
+		if body.Len() > 4<<10 || i == 59 {
+			c.Calls[0].Chunks = append(c.Calls[0].Chunks, Chunk{At: time.Duration(i) * time.Millisecond, Data: []byte(body.String())})
+			body.Reset()
+		}
+	}
+	data, _ := c.Encode()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Parse(data); err != nil {
 			b.Fatal(err)

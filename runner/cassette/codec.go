@@ -286,9 +286,11 @@ type parser struct {
 
 func (p *parser) line(raw []byte) error {
 	if !p.header {
-		var h headerLine
-		if err := json.Unmarshal(raw, &h); err != nil {
-			return fmt.Errorf("not a JSON object: %w", err)
+		h, ok := fastHeader(raw)
+		if !ok {
+			if err := json.Unmarshal(raw, &h); err != nil {
+				return fmt.Errorf("not a JSON object: %w", err)
+			}
 		}
 		if h.Type != "cassette" {
 			return fmt.Errorf("the first line is a %q line, not the cassette header: is this a cassette?", h.Type)
@@ -308,9 +310,11 @@ func (p *parser) line(raw []byte) error {
 	if n, tms, text, ok := fastChunk(raw); ok {
 		return p.chunk(n, tms, text)
 	}
-	var l anyLine
-	if err := json.Unmarshal(raw, &l); err != nil {
-		return fmt.Errorf("not a JSON object: %w", err)
+	l, ok := fastCallLine(raw)
+	if !ok {
+		if err := json.Unmarshal(raw, &l); err != nil {
+			return fmt.Errorf("not a JSON object: %w", err)
+		}
 	}
 	switch l.Type {
 	case "response":

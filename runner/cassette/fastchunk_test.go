@@ -2,6 +2,7 @@ package cassette
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -101,5 +102,102 @@ func FuzzFastChunk(f *testing.F) {
 		if l.Type != "chunk" || l.Call != call || l.TMS != tms || l.B64 != nil || l.Text == nil || *l.Text != string(text) {
 			t.Fatalf("fast read %q as %d %d %q; encoding/json as %+v", raw, call, tms, text, l)
 		}
+	})
+}
+
+// TestEncodeReadsLinesFast: the header, response and end lines Encode
+// writes take the fast way, and read back as encoding/json reads them.
+func TestEncodeReadsLinesFast(t *testing.T) {
+	c := sample()
+	c.Header.Skill, c.Header.Context, c.Header.Role, c.Header.Loop, c.Header.MaxTokens = "sk", "ctx \"q\" é", "Main", LoopRules, 512
+	c.Calls[0].Reencoded = true
+	c.Calls = append(c.Calls, &Call{N: 3, At: time.Millisecond, Status: 200, End: &End{At: 2 * time.Millisecond, How: EndCut}})
+	data, err := c.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := splitLines(data)
+	if !checkFastHeader(t, lines[0]) {
+		t.Errorf("the header does not read the fast way: %s", lines[0])
+	}
+	calls := 0
+	for _, line := range lines[1:] {
+		if checkFastCallLine(t, line) {
+			calls++
+		}
+	}
+	// Call 2's response holds an error: it goes the general way.
+	if want := 2 + 2; calls != want {
+		t.Errorf("%d response and end lines read the fast way, want %d:\n%s", calls, want, data)
+	}
+	for _, h := range []Header{{Protocol: "openai"}, {Version: 1, Protocol: "ollama", Tools: []string{}, Limits: Limits{MaxCallMS: 5}}} {
+		data, err := (&Cassette{Header: h}).Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !checkFastHeader(t, splitLines(data)[0]) {
+			t.Errorf("the header does not read the fast way: %s", data)
+		}
+	}
+}
+
+// checkFastHeader fails when the fast way reads raw otherwise than
+// encoding/json, and reports whether it read it.
+func checkFastHeader(t *testing.T, raw []byte) bool {
+	t.Helper()
+	h, ok := fastHeader(raw)
+	if !ok {
+		return false
+	}
+	var want headerLine
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatalf("fast read %q, encoding/json says %v", raw, err)
+	}
+	if !h.RecordedAt.Equal(want.RecordedAt) || h.RecordedAt.String() != want.RecordedAt.String() {
+		t.Fatalf("fast read %q at %v; encoding/json at %v", raw, h.RecordedAt, want.RecordedAt)
+	}
+	h.RecordedAt, want.RecordedAt = time.Time{}, time.Time{}
+	if !reflect.DeepEqual(h, want) {
+		t.Fatalf("fast read %q as %+v; encoding/json as %+v", raw, h, want)
+	}
+	return true
+}
+
+// checkFastCallLine is checkFastHeader of response and end lines.
+func checkFastCallLine(t *testing.T, raw []byte) bool {
+	t.Helper()
+	l, ok := fastCallLine(raw)
+	if !ok {
+		return false
+	}
+	var want anyLine
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatalf("fast read %q, encoding/json says %v", raw, err)
+	}
+	if !reflect.DeepEqual(l, want) {
+		t.Fatalf("fast read %q as %+v; encoding/json as %+v", raw, l, want)
+	}
+	return true
+}
+
+// FuzzFastLines checks the fast ways of header, response and end lines
+// against encoding/json.
+func FuzzFastLines(f *testing.F) {
+	data, _ := sample().Encode()
+	for _, line := range splitLines(data) {
+		f.Add(line)
+	}
+	for _, s := range []string{
+		`{"type":"cassette","version":1,"recorded_at":"2025-05-01T10:00:00+02:00","protocol":"openai","tools":["a","b\"c"],"loop":1,"limits":{"prefill_ms":1,"inter_delta_ms":2,"no_progress_ms":3,"thinking_only_ms":4}}`,
+		`{"type":"response","call":1,"t_ms":0,"status":200,"content_type":"text/event-stream","reencoded":true}`,
+		`{"type":"response","call":1,"t_ms":0,"reencoded":false}`,
+		`{"type":"end","call":1,"t_ms":1,"how":"eof"}`,
+		`{"type":"end","call":1,"t_ms":1,"how":"error","error":"x"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		checkFastHeader(t, raw)
+		checkFastCallLine(t, raw)
 	})
 }

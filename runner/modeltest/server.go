@@ -18,6 +18,7 @@ package modeltest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -366,41 +367,25 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.play(w, r, p, req, &sc)
 }
 
+// play answers req with the script sc: its error, or its stream,
+// rendered step by step at the script's pace, each step flushed.
 func (s *Server) play(w http.ResponseWriter, r *http.Request, p wire.Protocol, req Request, sc *Script) {
 	ctx := r.Context()
 	if !sleep(ctx.Done(), sc.HeaderDelay) {
 		return
 	}
 	if sc.Status != 0 && sc.Status != http.StatusOK {
-		body := sc.ErrorBody
-		if body == "" {
-			body = errorBody(p, sc.Status, sc.ErrorMessage)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(sc.Status)
-		io.WriteString(w, body)
+		writeScriptedError(w, p, sc)
 		return
 	}
 	rd := newRenderer(p, sc, req.Model)
 	w.Header().Set("Content-Type", rd.contentType())
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
-	var buf bytes.Buffer
-	flush := func() bool {
-		if buf.Len() > 0 {
-			if _, err := w.Write(buf.Bytes()); err != nil {
-				return false
-			}
-			buf.Reset()
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		return ctx.Err() == nil
-	}
-	rd.preamble(&buf)
-	if !flush() {
+	out := &stream{w: w, ctx: ctx}
+	out.flusher, _ = w.(http.Flusher)
+	rd.preamble(&out.buf)
+	if !out.flush() {
 		return
 	}
 	for _, st := range sc.Steps {
@@ -414,18 +399,54 @@ func (s *Server) play(w http.ResponseWriter, r *http.Request, p wire.Protocol, r
 			}
 			continue
 		case stepDisconnect:
-			flush()
+			out.flush()
 			// Abort the handler: the server drops the connection without
 			// ending the chunked body.
 			panic(http.ErrAbortHandler)
 		}
-		rd.step(&buf, st)
-		if !flush() {
+		rd.step(&out.buf, st)
+		if !out.flush() {
 			return
 		}
 	}
-	rd.terminator(&buf)
-	flush()
+	rd.terminator(&out.buf)
+	out.flush()
+}
+
+// writeScriptedError answers with the script's error status and body
+// (the protocol's error body for its message when it gives none).
+func writeScriptedError(w http.ResponseWriter, p wire.Protocol, sc *Script) {
+	body := sc.ErrorBody
+	if body == "" {
+		body = errorBody(p, sc.Status, sc.ErrorMessage)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(sc.Status)
+	io.WriteString(w, body)
+}
+
+// stream is a streamed answer: what is rendered collects in buf until
+// flush sends it.
+type stream struct {
+	w       http.ResponseWriter
+	flusher http.Flusher
+	ctx     context.Context
+	buf     bytes.Buffer
+}
+
+// flush sends what was rendered and flushes it to the client; it reports
+// whether the client is still there.
+func (st *stream) flush() bool {
+	if st.buf.Len() > 0 {
+		if _, err := st.w.Write(st.buf.Bytes()); err != nil {
+			return false
+		}
+		st.buf.Reset()
+	}
+	if st.flusher != nil {
+		st.flusher.Flush()
+	}
+	return st.ctx.Err() == nil
 }
 
 // sleep waits d; it returns false when done closes first.

@@ -65,29 +65,10 @@ func compareCalls(a, b []runfolder.ToolCall) CallsDiff {
 	for i := range b {
 		nb[i] = b[i].Name
 	}
-	pair := func(i, j int) {
-		s := CallStep{Op: OpSame, Name: b[j].Name, Before: callSide(&a[i]), After: callSide(&b[j])}
-		if !sameJSON(a[i].Arguments, b[j].Arguments) {
-			s.What = append(s.What, "arguments")
-		}
-		if s.Before.Label != s.After.Label {
-			s.What = append(s.What, "label")
-		}
-		if s.Before.Error != s.After.Error {
-			s.What = append(s.What, "error")
-		}
-		if len(s.What) > 0 {
-			s.Op = OpChanged
-			d.Changed++
-		} else {
-			d.Same++
-		}
-		d.Steps = append(d.Steps, s)
-	}
 	i, j := 0, 0
 	for _, e := range lcs.DiffLines(na, nb) {
 		for i < e.Start {
-			pair(i, j)
+			d.addPair(&a[i], &b[j])
 			i++
 			j++
 		}
@@ -101,11 +82,34 @@ func compareCalls(a, b []runfolder.ToolCall) CallsDiff {
 		}
 	}
 	for i < len(a) && j < len(b) {
-		pair(i, j)
+		d.addPair(&a[i], &b[j])
 		i++
 		j++
 	}
 	return d
+}
+
+// addPair adds the step of a call x of the earlier run aligned with a
+// call y of the later one: the same, or changed in what differs
+// (arguments, label, error).
+func (d *CallsDiff) addPair(x, y *runfolder.ToolCall) {
+	s := CallStep{Op: OpSame, Name: y.Name, Before: callSide(x), After: callSide(y)}
+	if !sameJSON(x.Arguments, y.Arguments) {
+		s.What = append(s.What, "arguments")
+	}
+	if s.Before.Label != s.After.Label {
+		s.What = append(s.What, "label")
+	}
+	if s.Before.Error != s.After.Error {
+		s.What = append(s.What, "error")
+	}
+	if len(s.What) > 0 {
+		s.Op = OpChanged
+		d.Changed++
+	} else {
+		d.Same++
+	}
+	d.Steps = append(d.Steps, s)
 }
 
 // sameJSON reports whether two argument texts are the same JSON, spacing

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -121,4 +122,79 @@ func FuzzAnthropicDecoder(f *testing.F) {
 		"data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{}}}\n\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\"}}\n\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\"}}\n\n",
 		"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"x\",\"message\":\"y\"}}\n\n",
 	})
+}
+
+// decodeOpenAI reads every event of an OpenAI decoder over in, with the
+// chunk shapes on or off.
+func decodeOpenAI(in []byte, shapes bool) ([]string, error) {
+	d := NewOpenAIDecoder(bytes.NewReader(in))
+	d.noShapes = !shapes
+	var out []string
+	for i := 0; i <= len(in)+8; i++ {
+		e, err := d.Next()
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return out, err
+		}
+		out = append(out, describe(e))
+	}
+	panic("decoder returned more events than the input has bytes")
+}
+
+// checkShapes fails when reading in with the chunk shapes gives other
+// events, or another error, than reading every chunk in full.
+func checkShapes(t *testing.T, in []byte) {
+	t.Helper()
+	fast, err1 := decodeOpenAI(in, true)
+	full, err2 := decodeOpenAI(in, false)
+	if fmt.Sprint(err1) != fmt.Sprint(err2) || strings.Join(fast, "\x01") != strings.Join(full, "\x01") {
+		t.Fatalf("%q:\nwith shapes %q (%v)\nin full     %q (%v)", in, fast, err1, full, err2)
+	}
+}
+
+// shapeStream is a stream whose chunks share a shape but for their
+// content, with chunks of other shapes among them.
+func shapeStream(contents ...string) string {
+	var b strings.Builder
+	for _, c := range contents {
+		fmt.Fprintf(&b, "data: {\"choices\":[{\"delta\":{\"content\":%s},\"finish_reason\":null,\"index\":0,\"logprobs\":null}],\"created\":1730000000,\"id\":\"chatcmpl-x\",\"model\":\"m\",\"object\":\"chat.completion.chunk\"}\n\n", c)
+	}
+	return b.String()
+}
+
+// TestSameShape: chunks that differ from the last text chunk only by
+// their content read as they do in full, whatever the content holds,
+// and chunks that differ otherwise are read in full.
+func TestSameShape(t *testing.T) {
+	role := "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null,\"index\":0}]}\n\n"
+	finish := "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\",\"index\":0,\"logprobs\":null}],\"created\":1730000000,\"id\":\"chatcmpl-x\",\"model\":\"m\",\"object\":\"chat.completion.chunk\"}\n\n"
+	streams := []string{
+		role + shapeStream(`"Hello "`, `"world"`, `"caf\u00e9 \"q\" \\ \n"`, `""`, `"x"`, `null`, `"y"`, `7`, `"z"`, "\"a\x01b\"", `"é"`, "\"\xff\"", `"\ud800"`, `"ok"`) + finish + "data: [DONE]\n\n",
+		shapeStream(`"a"`, `"b"`) + strings.Replace(shapeStream(`"c"`), `"id":"chatcmpl-x"`, `"id":"chatcmpl-y"`, 1) + shapeStream(`"d"`, `"e" `, `"f"`),
+		shapeStream(`"a"`) + strings.Replace(shapeStream(`"b"`), `"finish_reason":null`, `"finish_reason":"length"`, 1) + shapeStream(`"c"`),
+		shapeStream(`"a"`) + "event: error\n" + shapeStream(`"b"`) + shapeStream(`"c"`),
+		shapeStream(`"a"`) + strings.Replace(shapeStream(`"b"`), `"content":"b"`, `"content":"b","content":"c"`, 1) + shapeStream(`"d"`),
+		shapeStream(`"a"`, `"b"}`, `"c"`),
+	}
+	for _, s := range streams {
+		checkShapes(t, []byte(s))
+	}
+	// The shape is taken, and used.
+	d := NewOpenAIDecoder(strings.NewReader(shapeStream(`"a"`, `"b"`)))
+	for range 2 {
+		if _, err := d.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !d.shape.ok || !strings.HasSuffix(string(d.shape.head), `"content":`) {
+		t.Fatalf("no shape kept: %+v", d.shape)
+	}
+}
+
+func FuzzOpenAIShapes(f *testing.F) {
+	f.Add([]byte(shapeStream(`"a"`, `"b\n"`, `"\u0063"`)))
+	f.Add([]byte(shapeStream(`"a"`) + "data: {\"choices\":[{\"delta\":{\"content\":\"b\"},\"finish_reason\":\"stop\"}]}\n\n" + shapeStream(`"c"`)))
+	f.Fuzz(checkShapes)
 }

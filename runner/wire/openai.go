@@ -25,6 +25,18 @@ type OpenAIDecoder struct {
 	q     queue
 	tools toolCalls
 	err   error
+	// shape is the last chunk read in full that held text and nothing
+	// else, split around its content string (see sameShape).
+	shape chunkShape
+	// noShapes turns sameShape off (tests compare both ways).
+	noShapes bool
+}
+
+// chunkShape is a chunk without its content string: what comes before
+// it (head) and after it (tail).
+type chunkShape struct {
+	head, tail []byte
+	ok         bool
 }
 
 // NewOpenAIDecoder returns a decoder over an OpenAI SSE body.
@@ -107,8 +119,15 @@ func (d *OpenAIDecoder) Next() (Event, error) {
 }
 
 func (d *OpenAIDecoder) frame(event string, data []byte) error {
+	if event == "" {
+		if text, ok := d.sameShape(data); ok {
+			d.q.push(Event{Kind: Text, Text: text})
+			return nil
+		}
+	}
 	var c openAIChunk
-	if !decodeOpenAIChunk(data, &c) {
+	scanned := decodeOpenAIChunk(data, &c)
+	if !scanned {
 		if err := json.Unmarshal(data, &c); err != nil {
 			return err
 		}
@@ -188,5 +207,44 @@ func (d *OpenAIDecoder) frame(event string, data []byte) error {
 			d.q.push(Event{Kind: Meta})
 		}
 	}
+	if scanned && event == "" && d.q.len() == before+1 && d.q.ev[len(d.q.ev)-1].Kind == Text && len(c.Choices) == 1 {
+		d.noteShape(data, c.Choices[0].Delta.Content)
+	}
 	return nil
+}
+
+// noteShape keeps the shape of data, a chunk that decoded (by
+// decodeOpenAIChunk) to one Text event and nothing else, from the one
+// choice's content, a string token within data.
+func (d *OpenAIDecoder) noteShape(data, content []byte) {
+	off := cap(data) - cap(content)
+	if d.noShapes || len(content) < 2 || off < 0 || off+len(content) > len(data) || &data[off] != &content[0] {
+		return
+	}
+	d.shape = chunkShape{head: bytes.Clone(data[:off]), tail: bytes.Clone(data[off+len(content):]), ok: true}
+}
+
+// sameShape reads a chunk that is the last shape with another content
+// string: the Text event of that string. Servers send every piece of a
+// reply in the same chunk but for its text (the id, the model, the
+// creation time, a null finish_reason), and decoding each in full was
+// the most of replaying a stream. A chunk with the same bytes around a
+// string token the scanner reads decodes as that chunk did, but for the
+// string: where ok is true the event is the one frame would push
+// (TestSameShape, FuzzOpenAIDecoder compare both ways).
+func (d *OpenAIDecoder) sameShape(data []byte) (string, bool) {
+	sh := &d.shape
+	if !sh.ok || len(data) < len(sh.head)+2+len(sh.tail) || !bytes.HasPrefix(data, sh.head) {
+		return "", false
+	}
+	s := chunkScanner{b: data, i: len(sh.head)}
+	start, end, _, ok := s.str()
+	if !ok || !bytes.Equal(data[end:], sh.tail) {
+		return "", false
+	}
+	text, ok := jsonString(data[start:end])
+	if !ok || text == "" {
+		return "", false
+	}
+	return text, true
 }

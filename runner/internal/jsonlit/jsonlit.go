@@ -48,13 +48,37 @@ func String(b []byte) (out, rest []byte, ok bool) {
 	// file), then into out, made once to its size.
 	buf := getScratch(len(b))
 	defer putScratch(buf)
-	dst := (*buf)[:len(b)]
+	text, rest, ok := unescape(b, i, (*buf)[:len(b)])
+	if !ok {
+		return nil, nil, false
+	}
+	return append(make([]byte, 0, len(text)), text...), rest, true
+}
+
+// Str is String that returns the text as a string.
+func Str(b []byte) (text string, rest []byte, ok bool) {
+	i := plainRun(b, 0)
+	if i < len(b) && b[i] == '"' {
+		return string(b[:i]), b[i+1:], true
+	}
+	buf := getScratch(len(b))
+	defer putScratch(buf)
+	t, rest, ok := unescape(b, i, (*buf)[:len(b)])
+	if !ok {
+		return "", nil, false
+	}
+	return string(t), rest, true
+}
+
+// unescape decodes the body b (its first i bytes plain) into dst, as long
+// as b, and returns the text (in dst) and what follows the body.
+func unescape(b []byte, i int, dst []byte) (text, rest []byte, ok bool) {
 	n := copy(dst, b[:i])
 	for i < len(b) {
 		c := b[i]
 		switch {
 		case c == '"':
-			return append(make([]byte, 0, n), dst[:n]...), b[i+1:], true
+			return dst[:n], b[i+1:], true
 		case c < 0x20:
 			return nil, nil, false
 		case c >= utf8.RuneSelf:

@@ -71,6 +71,9 @@ func TestStringLong(t *testing.T) {
 func checkString(t *testing.T, body []byte) {
 	t.Helper()
 	out, rest, ok := String(body)
+	if s, srest, sok := Str(body); sok != ok || s != string(out) || string(srest) != string(rest) {
+		t.Fatalf("%q: Str %q %q %v, String %q %q %v", body, s, srest, sok, out, rest, ok)
+	}
 	if !ok {
 		return
 	}
