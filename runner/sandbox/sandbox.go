@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Limits a sandboxed command runs under.
@@ -186,16 +187,22 @@ func Scrub(env []string, pass []string) (kept []string, dropped []string) {
 	return kept, dropped
 }
 
+// MinSecretValueLen is the length, in characters and without the spaces
+// around it, under which the value of a secret-looking variable is not
+// redacted: a variable such as DEBUG_TOKEN=false or PAGER_KEY=less
+// holds a word, not a key, and hiding it would mask ordinary words.
+const MinSecretValueLen = 6
+
 // SecretValues returns the values of agentdesk's own environment
 // variables whose names look secret (SecretName), for the run's
 // redactor: a command that prints one (a passed one, or one it read
-// elsewhere) never has it stored. Values shorter than 6 characters are
-// left out: they would mask ordinary words.
+// elsewhere) never has it stored. Values shorter than MinSecretValueLen
+// characters are left out.
 func SecretValues() []string {
 	var out []string
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
-		if SecretName(name) && len(strings.TrimSpace(value)) >= 6 {
+		if SecretName(name) && utf8.RuneCountInString(strings.TrimSpace(value)) >= MinSecretValueLen {
 			out = append(out, value)
 		}
 	}
