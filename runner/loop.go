@@ -298,13 +298,15 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 	var turns []wire.Message
 	for i, tc := range ev.ToolCalls {
 		res, guard, replayed := r.answerCall(ev.N, tc, d, i)
+		// Only a call that ran can differ from its recording.
+		differs := guard == cassette.GuardAllow && r.differs(ev.N, tc, res)
 		results[i] = res
 		at := r.now()
 		r.mu.Lock()
 		shown := &r.rec.ToolCalls[base+i]
 		shown.Result = &runfolder.ToolResult{
 			Text: runfolder.CapEvidence(res.Text), Bytes: len(res.Text), Error: res.IsError, Refused: res.Refused, Cut: res.Cut,
-			Guard: guard, Replayed: replayed, Label: string(res.Label),
+			Guard: guard, Replayed: replayed, Label: string(res.Label), Differs: differs,
 		}
 		if d.Action != tools.Stop {
 			countResult(&r.rec.Counts, res, guard)
@@ -381,6 +383,25 @@ func countResult(c *runfolder.Counts, res tools.Result, guard string) {
 	if guard == cassette.GuardRefuse {
 		c.GuardRefusals++
 	}
+}
+
+// differs reports, in a replay whose tools run live, whether res is not
+// the result the recording holds for call tc of model call n.
+func (r *Run) differs(n int, tc wire.ToolCallPart, res tools.Result) bool {
+	if r.liveReplay == nil {
+		return false
+	}
+	t, found := recordedResult(r.liveReplay, n, tc.Index, tc.Name, tc.Arguments)
+	if !found {
+		return true
+	}
+	// The recorded results name the recorded project's files; this
+	// run's name its own project's.
+	want := t.Result
+	if from := r.liveReplay.Header.Project; from != "" && r.liveProject != "" {
+		want = strings.ReplaceAll(want, from, r.liveProject)
+	}
+	return want != res.Text || t.IsError != res.IsError
 }
 
 // runTool runs one allowed call: on the project folder, or, in a replay,
