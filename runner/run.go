@@ -242,43 +242,14 @@ func specErrorf(format string, args ...any) error {
 	return &SpecError{Err: fmt.Errorf(format, args...)}
 }
 
-// Start checks the spec, resolves the model, writes run.json with state
-// Running, and starts the run. It returns at once with the run's id and
-// folder; the model calls go on in the background. ctx bounds the whole
-// run: cancelling it cancels the run (cancelled_by_parent), as Run.Cancel
-// does.
-func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
-	r, err := rn.start(ctx, s)
-	return r, rn.worded(err)
-}
-
-// start is Start, its error not yet worded.
-func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
-	p, err := rn.prepare(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	s = p.spec
-	red := p.red
-	id := runfolder.NewRunID()
-	dir := filepath.Join(rn.dir, id)
-	if !s.Unsaved {
-		if dir, err = runfolder.Create(rn.dir, id); err != nil {
-			p.close()
-			return nil, err
-		}
-	}
-	if err := p.openSession(dir, id); err != nil {
-		p.close()
-		if !s.Unsaved {
-			os.RemoveAll(dir)
-		}
-		return nil, err
-	}
+// startRecord is the run.json of the run id (in dir) as it starts at
+// start, state Running: what runs, on which model, with what (task and
+// context redacted), its tools and where it runs.
+func (p *prepared) startRecord(id, dir string, start time.Time) runfolder.Record {
+	s, red := p.spec, p.red
 	host, _ := os.Hostname()
 	shown := p.model
 	shown.Endpoint = red.String(p.model.Endpoint)
-	start := time.Now()
 	rec := runfolder.Record{
 		RunID:       id,
 		Agent:       p.agentName,
@@ -320,6 +291,44 @@ func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
 		}
 		rec.Project = p.project
 	}
+	return rec
+}
+
+// Start checks the spec, resolves the model, writes run.json with state
+// Running, and starts the run. It returns at once with the run's id and
+// folder; the model calls go on in the background. ctx bounds the whole
+// run: cancelling it cancels the run (cancelled_by_parent), as Run.Cancel
+// does.
+func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
+	r, err := rn.start(ctx, s)
+	return r, rn.worded(err)
+}
+
+// start is Start, its error not yet worded.
+func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
+	p, err := rn.prepare(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	s = p.spec
+	red := p.red
+	id := runfolder.NewRunID()
+	dir := filepath.Join(rn.dir, id)
+	if !s.Unsaved {
+		if dir, err = runfolder.Create(rn.dir, id); err != nil {
+			p.close()
+			return nil, err
+		}
+	}
+	if err := p.openSession(dir, id); err != nil {
+		p.close()
+		if !s.Unsaved {
+			os.RemoveAll(dir)
+		}
+		return nil, err
+	}
+	start := time.Now()
+	rec := p.startRecord(id, dir, start)
 	if !s.Unsaved {
 		if err := runfolder.WriteRecord(&rec); err != nil {
 			p.close()
