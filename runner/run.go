@@ -703,10 +703,12 @@ func (r *Run) now() time.Time {
 
 // replayLines guesses how many events and transcript lines a replay of c
 // makes, so that both are made once rather than grown: one for each
-// streamed event (an SSE data line, or an Ollama JSON line), and a few
-// for each call and for the end.
+// streamed event (an SSE frame, which a blank line ends, or an Ollama
+// JSON line), and a few for each call and for the end. The separators
+// start with a newline, which is rare elsewhere in a stream: counting
+// them is quick.
 func replayLines(c *cassette.Cassette) int {
-	sep := []byte("data:")
+	sep := []byte("\n\n")
 	if c.Header.Protocol == "ollama" {
 		sep = []byte("\n")
 	}
