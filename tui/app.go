@@ -290,26 +290,35 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case draftDoneMsg:
 		cmds = append(cmds, m.draftDone(msg))
 	case tea.KeyPressMsg, tea.PasteMsg:
-		if top := m.overlays.top(); top != nil {
-			cmd, done := top.update(msg)
-			if done {
-				m.overlays.pop()
-				if m.opts.OpenPath != "" && len(m.overlays) == 0 {
-					cmd = tea.Batch(cmd, tea.Quit) // the viewer was the program
-				}
-			}
-			cmds = append(cmds, cmd)
-			break
-		}
-		if k, ok := msg.(tea.KeyPressMsg); ok {
-			cmds = append(cmds, m.handleKey(k))
-		} else if p, ok := msg.(tea.PasteMsg); ok && m.focus == focusFilter {
-			m.filter.insert(p.Content)
-			m.list.setFilter(m.filter.value)
-		}
+		cmds = append(cmds, m.input(msg))
 	}
 	cmds = append(cmds, m.followUp())
 	return m, tea.Batch(cmds...)
+}
+
+// input routes a key press or a paste: to the overlay on top when there
+// is one (closing it when it is done, and the program with it when the
+// viewer was the program), else a key to the key map and a paste into the
+// filter while it has the focus.
+func (m *Model) input(msg tea.Msg) tea.Cmd {
+	if top := m.overlays.top(); top != nil {
+		cmd, done := top.update(msg)
+		if done {
+			m.overlays.pop()
+			if m.opts.OpenPath != "" && len(m.overlays) == 0 {
+				cmd = tea.Batch(cmd, tea.Quit) // the viewer was the program
+			}
+		}
+		return cmd
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		return m.handleKey(k)
+	}
+	if p, ok := msg.(tea.PasteMsg); ok && m.focus == focusFilter {
+		m.filter.insert(p.Content)
+		m.list.setFilter(m.filter.value)
+	}
+	return nil
 }
 
 // followUp runs after every message: it asks for whatever the next frame

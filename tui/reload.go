@@ -85,17 +85,7 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 	old := m.cat
 	m.cat = msg.cat
 	m.catGen++
-	m.loaded, m.rejected, m.notLoaded = 0, 0, 0
-	for _, f := range msg.cat.Files {
-		switch f.Status {
-		case lint.Loaded:
-			m.loaded++
-		case lint.NotLoaded:
-			m.notLoaded++
-		default:
-			m.rejected++
-		}
-	}
+	m.countFiles(msg.cat)
 	cmds = append(cmds, layerCmd(msg.cat, m.catGen), m.runs.catalogChanged())
 	m.loadedAt = m.opts.Now()
 	before := m.list.selectedPath()
@@ -111,18 +101,43 @@ func (m *Model) applyCatalog(msg catalogMsg) tea.Cmd {
 	if msg.gone != nil && !wasGone {
 		cmds = append(cmds, m.setFlash(msg.gone.Error(), true))
 	} else if old != nil {
-		if changes := describeChanges(old, msg.cat); len(changes) > 0 {
-			text := changes[0]
-			if len(changes) > 1 {
-				text += fmt.Sprintf(" (+%d more)", len(changes)-1)
-			}
-			if created {
-				text += " · press " + keyName(m.keys.Author.Edit) + " to edit it"
-			}
-			cmds = append(cmds, m.setFlash(text, strings.Contains(changes[0], "rejected")))
-		}
+		cmds = append(cmds, m.flashChanges(old, msg.cat, created))
 	}
 	return tea.Batch(cmds...)
+}
+
+// countFiles counts c's files that load, that the runtime rejects, and
+// that it does not read, for the status bar.
+func (m *Model) countFiles(c *lint.Catalog) {
+	m.loaded, m.rejected, m.notLoaded = 0, 0, 0
+	for _, f := range c.Files {
+		switch f.Status {
+		case lint.Loaded:
+			m.loaded++
+		case lint.NotLoaded:
+			m.notLoaded++
+		default:
+			m.rejected++
+		}
+	}
+}
+
+// flashChanges flashes the first change from old to cur (and how many
+// more), as an error when a file is now rejected; for a file just created
+// it names the key that edits it. Nothing changed, nothing flashes.
+func (m *Model) flashChanges(old, cur *lint.Catalog, created bool) tea.Cmd {
+	changes := describeChanges(old, cur)
+	if len(changes) == 0 {
+		return nil
+	}
+	text := changes[0]
+	if len(changes) > 1 {
+		text += fmt.Sprintf(" (+%d more)", len(changes)-1)
+	}
+	if created {
+		text += " · press " + keyName(m.keys.Author.Edit) + " to edit it"
+	}
+	return m.setFlash(text, strings.Contains(changes[0], "rejected"))
 }
 
 // describeChanges says, one line per file, what changed between two scans:

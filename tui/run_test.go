@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
 )
 
@@ -41,14 +42,8 @@ func newRunHome(t testing.TB, w, h int) *runHome {
 	srv := modeltest.NewServer()
 	t.Cleanup(srv.Close)
 	tmp, base := copyHome(t, "home")
-	cfg := fmt.Sprintf(`{
-  "Providers": { "scripted": { "Type": "openai-compatible", "Endpoint": %q } },
-  "Models": {
-    "Definitions": { "test": { "Provider": "scripted", "ModelId": "test-model" } },
-    "Roles": { "Main": "test", "Compaction": "test" }
-  },
-  "SkillFeeds": { "Feeds": [ { "Name": "community", "Url": "https://skills.example.com" } ] }
-}`, srv.Endpoint(wire.OpenAI))
+	model := trialtest.Model{Endpoint: srv.Endpoint(wire.OpenAI), Provider: "scripted", Roles: []string{"Compaction"}}
+	cfg := model.Config(`"SkillFeeds": {"Feeds": [{"Name": "community", "Url": "https://skills.example.com"}]}`)
 	hometest.WriteFile(t, filepath.Join(base, "config", "netclaw.json"), cfg)
 	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(tmp, "runs")})
 	if err != nil {

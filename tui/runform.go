@@ -43,7 +43,10 @@ func (f *runForm) input() *lineInput {
 	return &f.task
 }
 
-func (f *runForm) update(msg tea.Msg) (tea.Cmd, bool) {
+// update handles a key press or a paste in the form: Cancel closes it,
+// NextField moves between the fields, Start starts the run; the rest edits
+// the field with the focus. done reports that the form closes.
+func (f *runForm) update(msg tea.Msg) (cmd tea.Cmd, done bool) {
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
 		f.input().insert(msg.Content)
@@ -59,25 +62,32 @@ func (f *runForm) update(msg tea.Msg) (tea.Cmd, bool) {
 			}
 			return nil, false
 		case key.Matches(msg, f.keys.Start):
-			task := strings.TrimSpace(f.task.value)
-			if task == "" {
-				f.err = "write a task: what the agent should do, concrete and bounded"
-				f.field = 0
-				return nil, false
-			}
-			n, err := strconv.Atoi(strings.TrimSpace(f.samples.value))
-			if err != nil || n < 1 || n > maxFormSamples {
-				f.err = "samples: give a number from 1 to " + strconv.Itoa(maxFormSamples)
-				f.field = 2
-				return nil, false
-			}
-			return f.submit(task, strings.TrimSpace(f.context.value), n), true
+			return f.start()
 		}
 		if f.input().handleKey(msg) {
 			f.err = ""
 		}
 	}
 	return nil, false
+}
+
+// start submits the form when its task is written and its samples are a
+// number in range; else it says what to fix and moves to that field, and
+// the form stays open (done is false).
+func (f *runForm) start() (cmd tea.Cmd, done bool) {
+	task := strings.TrimSpace(f.task.value)
+	if task == "" {
+		f.err = "write a task: what the agent should do, concrete and bounded"
+		f.field = 0
+		return nil, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(f.samples.value))
+	if err != nil || n < 1 || n > maxFormSamples {
+		f.err = "samples: give a number from 1 to " + strconv.Itoa(maxFormSamples)
+		f.field = 2
+		return nil, false
+	}
+	return f.submit(task, strings.TrimSpace(f.context.value), n), true
 }
 
 func (f *runForm) render(st *Styles, w, h int) []string {

@@ -75,29 +75,32 @@ func (s *streamText) feed(piece string) {
 	}
 	for p != "" {
 		i := strings.IndexByte(p, '\n')
-		seg := p
-		if i >= 0 {
-			seg = p[:i]
-		}
-		if s.cr {
-			s.cr = false
-			if i != 0 {
-				s.appendLine("\r")
-			}
-		}
-		if strings.HasSuffix(seg, "\r") {
-			seg = seg[:len(seg)-1]
-			if i < 0 {
-				s.cr = true // at the end: wait for what follows
-			}
-		}
-		s.appendLine(seg)
 		if i < 0 {
+			s.segment(p, false)
 			break
 		}
+		s.segment(p[:i], true)
 		s.endLine()
 		p = p[i+1:]
 	}
+}
+
+// segment adds one line's worth of a piece: the text up to a newline
+// (ended) or to the piece's end. A carriage return held from the last
+// piece is text unless a newline follows it at once; one at the end of
+// the piece is held until what follows shows whether it ends a line.
+func (s *streamText) segment(seg string, ended bool) {
+	if s.cr {
+		s.cr = false
+		if seg != "" || !ended {
+			s.appendLine("\r")
+		}
+	}
+	if strings.HasSuffix(seg, "\r") {
+		seg = seg[:len(seg)-1]
+		s.cr = !ended // at the end: wait for what follows
+	}
+	s.appendLine(seg)
 }
 
 // appendLine adds raw text with no newline to the open line.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/golden"
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/tui"
 )
@@ -101,15 +102,7 @@ func TestDocs(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for rel, text := range want {
-			p := filepath.Join(docsRoot, filepath.FromSlash(rel))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		hometest.Write(t, docsRoot, want)
 		return
 	}
 	have, _ := filepath.Glob(filepath.Join(docsRoot, "commands", "*.md"))
@@ -253,30 +246,19 @@ func exampleHome(t *testing.T, ex ruleExample, fixed bool) string {
 			}
 		}
 	}
-	for p, text := range files {
-		path := filepath.Join(home, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		mode := os.FileMode(0o644)
-		if slices.Contains(ex.exec, p) {
-			mode = 0o755
-		}
-		if err := os.WriteFile(path, []byte(text), mode); err != nil {
-			t.Fatal(err)
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hometest.Write(t, home, files)
+	for _, p := range ex.exec {
+		if _, ok := files[p]; ok {
+			if err := os.Chmod(filepath.Join(home, filepath.FromSlash(p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	for p, target := range links {
-		path := filepath.Join(home, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(target, path); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		t.Fatal(err)
+		hometest.Write(t, home, map[string]string{p: "->" + target})
 	}
 	return home
 }

@@ -75,39 +75,11 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 	if err := checkSuitePaths(suites); err != nil {
 		return err
 	}
-	var (
-		c, check *lint.Catalog
-		err      error
-	)
-	switch {
-	case len(paths) == 0:
-		c, suites, err = lintHome(g, opts)
-		check = c
-	case len(others) > 0:
-		c, suites, err = lintPaths(others, opts, suites)
-		check = c
-	default:
-		// Suites alone: their agents are looked up in the home, when there
-		// is one.
-		c = &lint.Catalog{Profile: opts.Profile}
-		if h, herr := g.Home(); herr == nil && h.Exists() {
-			check, _ = lint.Scan(h, opts)
-		}
-	}
+	c, check, suites, err := lintTargets(g, opts, paths, suites, others)
 	if err != nil {
 		return err
 	}
-	// approve: items are checked against the audience a suite or case
-	// names, under the home's configuration (none: the runtime's defaults).
-	var audit suitefile.ApproveAudit
-	if len(suites) > 0 {
-		var cfg *lint.Config
-		if check != nil {
-			cfg = check.Config
-		}
-		audit = approve.NewAudienceCheck(cfg).Audit
-	}
-	suitefile.AddTo(c, check, suites, audit)
+	suitefile.AddTo(c, check, suites, suiteAudit(check, suites))
 
 	ropts := report.Options{Version: programVersion()}
 	if err := writeReport(g.stdout, f.format, c, ropts, g.Color(g.stdout)); err != nil {
@@ -124,6 +96,43 @@ func runLint(g *globals, f lintFlags, paths []string) error {
 		return exitWith(exitFindings, nil)
 	}
 	return nil
+}
+
+// lintTargets scans what lint's PATHs name: the whole home without
+// PATHs; the agent files and agents folders named (with the suites in
+// those folders); or, for suites alone, an empty catalog. It returns the
+// catalog reported on, the one suites are checked against (the home's,
+// when there is one, for suites alone) and every suite to check.
+func lintTargets(g *globals, opts lint.ScanOptions, paths, suites, others []string) (c, check *lint.Catalog, _ []string, err error) {
+	switch {
+	case len(paths) == 0:
+		c, suites, err = lintHome(g, opts)
+		return c, c, suites, err
+	case len(others) > 0:
+		c, suites, err = lintPaths(others, opts, suites)
+		return c, c, suites, err
+	}
+	// Suites alone: their agents are looked up in the home, when there
+	// is one.
+	c = &lint.Catalog{Profile: opts.Profile}
+	if h, herr := g.Home(); herr == nil && h.Exists() {
+		check, _ = lint.Scan(h, opts)
+	}
+	return c, check, suites, nil
+}
+
+// suiteAudit checks the suites' approve: items against the audience a
+// suite or case names, under the configuration of check (nil: the
+// runtime's defaults); nil when there is no suite.
+func suiteAudit(check *lint.Catalog, suites []string) suitefile.ApproveAudit {
+	if len(suites) == 0 {
+		return nil
+	}
+	var cfg *lint.Config
+	if check != nil {
+		cfg = check.Config
+	}
+	return approve.NewAudienceCheck(cfg).Audit
 }
 
 // splitSuitePaths parts lint's PATHs into suite files and the others

@@ -73,54 +73,25 @@ the way; 2 bad usage, or no version at all; 3 internal failure.`,
 }
 
 // runManifest lints the upload set with the publish profile and prints
-// (and with --out writes) its manifest entries.
+// (and with --out writes) its manifest entries: it checks the flags
+// (checkManifestFlags), lints the set (publishLint), then makes the
+// entries (manifestEntries).
 func runManifest(g *globals, f manifestFlags, paths []string) error {
-	if f.version != "" && !preview.ValidVersion(f.version) {
-		return usageErrorf("--version %q is not 1-64 characters of A-Z a-z 0-9 . - +", f.version)
-	}
-	if f.force && f.out == "" {
-		return usageErrorf("--force only applies with --out")
-	}
-	if f.out != "" {
-		if err := checkOutFolder(f.out); err != nil {
-			return err
-		}
+	if err := checkManifestFlags(f); err != nil {
+		return err
 	}
 	files, err := uploadSet(g, paths)
 	if err != nil {
 		return err
 	}
-	c, err := lint.ScanPaths(files, lint.ScanOptions{Profile: lint.Publish, Environ: g.environ})
+	c, err := publishLint(g, files)
 	if err != nil {
-		return exitWith(exitInternal, fmt.Errorf("read %s: %w", strings.Join(files, " "), err))
+		return err
 	}
-	sum := c.Summary()
-	if len(c.Diagnostics()) > 0 {
-		if err := report.Text(g.stderr, c, report.Options{Color: g.Color(g.stderr)}); err != nil {
-			return exitWith(exitInternal, err)
-		}
+	entries, err := manifestEntries(c, f)
+	if err != nil {
+		return err
 	}
-	if sum.Errors > 0 {
-		return exitWith(exitFindings, fmt.Errorf("%s under the publish profile: nothing to publish until they are fixed", plural(sum.Errors, "error")))
-	}
-
-	entries := make([]preview.Entry, 0, len(c.Files))
-	var problems []error
-	for _, file := range c.Files {
-		e, err := preview.ManifestEntry(file, f.version, f.urlPrefix)
-		if err != nil {
-			problems = append(problems, err)
-			continue
-		}
-		entries = append(entries, e)
-	}
-	if err := errors.Join(problems...); err != nil {
-		if slices.ContainsFunc(problems, func(e error) bool { return errors.Is(e, preview.ErrNoVersion) }) {
-			return exitWith(exitUsage, err)
-		}
-		return exitWith(exitFindings, err)
-	}
-
 	if f.out != "" {
 		if err := writeArtifacts(g, f, c.Files, entries); err != nil {
 			return err
@@ -133,6 +104,64 @@ func runManifest(g *globals, f manifestFlags, paths []string) error {
 		}
 	}
 	return writeString(g.stdout, out.String())
+}
+
+// checkManifestFlags is manifest's validation step: --version must be a
+// version SkillServer takes, --force needs --out, and --out must be a
+// folder (or not exist yet).
+func checkManifestFlags(f manifestFlags) error {
+	if f.version != "" && !preview.ValidVersion(f.version) {
+		return usageErrorf("--version %q is not 1-64 characters of A-Z a-z 0-9 . - +", f.version)
+	}
+	if f.force && f.out == "" {
+		return usageErrorf("--force only applies with --out")
+	}
+	if f.out != "" {
+		return checkOutFolder(f.out)
+	}
+	return nil
+}
+
+// publishLint lints files under the publish profile and prints the
+// diagnostics on stderr; an error among them stops the publish.
+func publishLint(g *globals, files []string) (*lint.Catalog, error) {
+	c, err := lint.ScanPaths(files, lint.ScanOptions{Profile: lint.Publish, Environ: g.environ})
+	if err != nil {
+		return nil, exitWith(exitInternal, fmt.Errorf("read %s: %w", strings.Join(files, " "), err))
+	}
+	sum := c.Summary()
+	if len(c.Diagnostics()) > 0 {
+		if err := report.Text(g.stderr, c, report.Options{Color: g.Color(g.stderr)}); err != nil {
+			return nil, exitWith(exitInternal, err)
+		}
+	}
+	if sum.Errors > 0 {
+		return nil, exitWith(exitFindings, fmt.Errorf("%s under the publish profile: nothing to publish until they are fixed", plural(sum.Errors, "error")))
+	}
+	return c, nil
+}
+
+// manifestEntries makes the manifest entry of each of c's files, with
+// --version and --url-prefix. Every file's problem is reported at once:
+// a file with no version at all is bad usage, other problems findings.
+func manifestEntries(c *lint.Catalog, f manifestFlags) ([]preview.Entry, error) {
+	entries := make([]preview.Entry, 0, len(c.Files))
+	var problems []error
+	for _, file := range c.Files {
+		e, err := preview.ManifestEntry(file, f.version, f.urlPrefix)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		entries = append(entries, e)
+	}
+	if err := errors.Join(problems...); err != nil {
+		if slices.ContainsFunc(problems, func(e error) bool { return errors.Is(e, preview.ErrNoVersion) }) {
+			return nil, exitWith(exitUsage, err)
+		}
+		return nil, exitWith(exitFindings, err)
+	}
+	return entries, nil
 }
 
 // manifestLine appends e to out as one line of JSON, escaped as every JSON
@@ -167,29 +196,39 @@ func uploadSet(g *globals, paths []string) ([]string, error) {
 	}
 	var files []string
 	for _, p := range paths {
-		fi, err := os.Stat(p)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if _, lerr := os.Lstat(p); lerr != nil {
-				return nil, usageErrorf("%s: no such file or folder", p)
-			}
-			files = append(files, p) // a dangling link: lint reports it
-		case err != nil:
-			return nil, exitWith(exitInternal, err)
-		case fi.IsDir():
-			more, err := topLevelMarkdown(p)
-			if err != nil {
-				return nil, exitWith(exitInternal, err)
-			}
-			if len(more) == 0 {
-				return nil, exitWith(exitFindings, fmt.Errorf("%s holds no agent definition (*.md): nothing to publish", p))
-			}
-			files = append(files, more...)
-		default:
-			files = append(files, p)
+		more, err := uploadPath(p)
+		if err != nil {
+			return nil, err
 		}
+		files = append(files, more...)
 	}
 	return files, nil
+}
+
+// uploadPath lists the files to publish of one PATH: a folder's top-level
+// *.md files (there must be some), else the file itself (a dangling link
+// too: lint reports it). A path that is not there is bad usage.
+func uploadPath(p string) ([]string, error) {
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if _, lerr := os.Lstat(p); lerr != nil {
+			return nil, usageErrorf("%s: no such file or folder", p)
+		}
+		return []string{p}, nil // a dangling link: lint reports it
+	case err != nil:
+		return nil, exitWith(exitInternal, err)
+	case !fi.IsDir():
+		return []string{p}, nil
+	}
+	more, err := topLevelMarkdown(p)
+	if err != nil {
+		return nil, exitWith(exitInternal, err)
+	}
+	if len(more) == 0 {
+		return nil, exitWith(exitFindings, fmt.Errorf("%s holds no agent definition (*.md): nothing to publish", p))
+	}
+	return more, nil
 }
 
 // topLevelMarkdown lists dir's *.md entries that are not folders, in byte

@@ -127,9 +127,7 @@ func TestManifestDigestIsOfTheExactBytes(t *testing.T) {
 	var paths []string
 	for name, text := range variants {
 		path := filepath.Join(home, name)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		hometest.WriteFile(t, path, text)
 		paths = append(paths, path)
 	}
 	code, stdout, stderr := run(t, nil, append([]string{"manifest", "--version", "1.0.0"}, paths...)...)

@@ -603,6 +603,21 @@ func followRun(g *globals, f runFlags, r *runner.Run) (*runfolder.Record, error)
 	reply.endLine()
 	thinking.endLine()
 
+	sayRunEnded(g, final, color)
+	if werr != nil {
+		return nil, exitWith(exitInternal, fmt.Errorf("the run ended %s but its folder could not be written: %w", final.Outcome, werr))
+	}
+	if replyTo.err != nil {
+		return nil, exitWith(exitInternal, fmt.Errorf("write the reply: %w", replyTo.err))
+	}
+	return final, nil
+}
+
+// sayRunEnded says on stderr how the run of final ended: that it was a
+// replay, what went wrong with its MCP servers, what the parent session
+// would receive, its state, outcome, reason and folder, its recording and
+// the changes it made.
+func sayRunEnded(g *globals, final *runfolder.Record, color bool) {
 	if rp := final.Replay; rp != nil {
 		// The cassette is named in run.json and result.md; the one run id
 		// printed is the new run's.
@@ -631,13 +646,6 @@ func followRun(g *globals, f runFlags, r *runner.Run) (*runfolder.Record, error)
 	if line := runfolder.ChangesLine(final); line != "" {
 		fmt.Fprintln(g.stderr, line)
 	}
-	if werr != nil {
-		return nil, exitWith(exitInternal, fmt.Errorf("the run ended %s but its folder could not be written: %w", final.Outcome, werr))
-	}
-	if replyTo.err != nil {
-		return nil, exitWith(exitInternal, fmt.Errorf("write the reply: %w", replyTo.err))
-	}
-	return final, nil
 }
 
 // runSamples runs spec n times, one after the other, each streamed as a

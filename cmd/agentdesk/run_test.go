@@ -567,11 +567,7 @@ func TestRunUndefinedModelRoleUsesMain(t *testing.T) {
   "Providers": {"test": {"Type": "openai-compatible", "Endpoint": %q}}
 }`, srv.Endpoint(wire.OpenAI)),
 	}
-	for rel, text := range files {
-		if err := os.WriteFile(filepath.Join(home, rel), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	hometest.Write(t, home, files)
 	srv.Enqueue(modeltest.Script{Steps: []modeltest.Step{modeltest.Text("42"), modeltest.Stop()}})
 	code, stdout, stderr := runTrialCmd(t, env, "", "run", "fortytwo", "--task", "x", "--no-tools")
 	if code != 0 {

@@ -84,41 +84,10 @@ id or prefix of one); 3 internal failure.`,
   agentdesk runs --diff 3f9a 7c21
   agentdesk runs --diff 3f9a 7c21 --format json | jq .request.changed`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if f.toCase {
-				if len(args) < 1 || len(args) > 2 {
-					return usageErrorf("--to-case keeps one run: agentdesk runs RUN_ID --to-case [SUITE] (got %d arguments)", len(args))
-				}
-				return nil
-			}
-			if f.diff {
-				if len(args) != 2 {
-					return usageErrorf("--diff compares two runs: agentdesk runs --diff BEFORE AFTER (got %d)", len(args))
-				}
-				return nil
-			}
-			return cobra.MaximumNArgs(1)(cmd, args)
+			return checkRunsArgs(cmd, f, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := f.runsDir
-			if dir == "" {
-				var err error
-				if dir, err = runfolder.DefaultRunsDir(g.Getenv); err != nil {
-					return exitWith(exitUsage, err)
-				}
-			}
-			if f.diff {
-				return diffRuns(g, f, dir, args[0], args[1])
-			}
-			if f.toCase {
-				return keepRunAsCase(cmd, g, f, dir, args)
-			}
-			if cmd.Flags().Changed("format") {
-				f.json = f.json || f.format == previewJSON
-			}
-			if len(args) == 1 {
-				return showRun(g, f, dir, args[0])
-			}
-			return listRuns(g, f, dir)
+			return runRuns(cmd, g, f, args)
 		},
 	}
 	fl := cmd.Flags()
@@ -130,6 +99,49 @@ id or prefix of one); 3 internal failure.`,
 	fl.StringVar(&f.caseName, "case-name", "", "the kept case's name (default: the task's first line)")
 	fl.Var(&f.format, "format", "output format: text or json (json is --json for a list or a run)")
 	return cmd
+}
+
+// checkRunsArgs is runs' validation step: --to-case keeps one run (and
+// names at most a suite), --diff compares two, and otherwise at most one
+// run is shown.
+func checkRunsArgs(cmd *cobra.Command, f runsFlags, args []string) error {
+	switch {
+	case f.toCase && (len(args) < 1 || len(args) > 2):
+		return usageErrorf("--to-case keeps one run: agentdesk runs RUN_ID --to-case [SUITE] (got %d arguments)", len(args))
+	case f.toCase:
+		return nil
+	case f.diff && len(args) != 2:
+		return usageErrorf("--diff compares two runs: agentdesk runs --diff BEFORE AFTER (got %d)", len(args))
+	case f.diff:
+		return nil
+	}
+	return cobra.MaximumNArgs(1)(cmd, args)
+}
+
+// runRuns is runs' run step: on the runs folder (--runs-dir, else the
+// default one) it compares two runs, keeps one as a case, shows one, or
+// lists them.
+func runRuns(cmd *cobra.Command, g *globals, f runsFlags, args []string) error {
+	dir := f.runsDir
+	if dir == "" {
+		var err error
+		if dir, err = runfolder.DefaultRunsDir(g.Getenv); err != nil {
+			return exitWith(exitUsage, err)
+		}
+	}
+	if f.diff {
+		return diffRuns(g, f, dir, args[0], args[1])
+	}
+	if f.toCase {
+		return keepRunAsCase(cmd, g, f, dir, args)
+	}
+	if cmd.Flags().Changed("format") {
+		f.json = f.json || f.format == previewJSON
+	}
+	if len(args) == 1 {
+		return showRun(g, f, dir, args[0])
+	}
+	return listRuns(g, f, dir)
 }
 
 // listRuns prints the runs of dir, newest first.
@@ -160,31 +172,38 @@ func listRuns(g *globals, f runsFlags, dir string) error {
 		rows[0] = append(rows[0], "SUITE")
 	}
 	for _, r := range recs {
-		started := "-"
-		if !r.StartedAt.IsZero() {
-			started = r.StartedAt.Local().Format("2006-01-02 15:04:05")
-		}
-		agent := termsafe.Escape(r.Agent)
-		switch {
-		case r.Frontline != nil:
-			agent = "(frontline)" // agentdesk route: no agent ran
-		case agent == "":
-			agent = "-"
-		}
-		if r.Replay != nil {
-			agent += " (replay)"
-		}
-		row := []string{r.RunID, started, agent, styleState(r.State, color), vocab.OutcomeText(r.Outcome), termsafe.Escape(vocab.ReasonText(r.Reason))}
-		if suites {
-			tag := "-"
-			if r.Suite != nil {
-				tag = termsafe.Escape(r.Suite.String())
-			}
-			row = append(row, tag)
-		}
-		rows = append(rows, row)
+		rows = append(rows, runRow(r, color, suites))
 	}
 	return writeString(g.stdout, table(rows))
+}
+
+// runRow is run r's row in the list: id, start, agent (the frontline's
+// for agentdesk route, marked when replayed), state, outcome and reason,
+// and, when the list has a SUITE column (suites), the suite that made it.
+func runRow(r runfolder.Record, color, suites bool) []string {
+	started := "-"
+	if !r.StartedAt.IsZero() {
+		started = r.StartedAt.Local().Format("2006-01-02 15:04:05")
+	}
+	agent := termsafe.Escape(r.Agent)
+	switch {
+	case r.Frontline != nil:
+		agent = "(frontline)" // agentdesk route: no agent ran
+	case agent == "":
+		agent = "-"
+	}
+	if r.Replay != nil {
+		agent += " (replay)"
+	}
+	row := []string{r.RunID, started, agent, styleState(r.State, color), vocab.OutcomeText(r.Outcome), termsafe.Escape(vocab.ReasonText(r.Reason))}
+	if !suites {
+		return row
+	}
+	tag := "-"
+	if r.Suite != nil {
+		tag = termsafe.Escape(r.Suite.String())
+	}
+	return append(row, tag)
 }
 
 // table aligns rows in columns two spaces apart, measuring display width.
@@ -282,35 +301,13 @@ func diffRuns(g *globals, f runsFlags, dir, before, after string) error {
 // (args[1], or <agents>/<agent>.test.yaml), then records the case from
 // the run's recording when it kept one.
 func keepRunAsCase(cmd *cobra.Command, g *globals, f runsFlags, dir string, args []string) error {
-	id, err := runfolder.ResolveRunID(dir, args[0])
-	if errors.Is(err, runfolder.ErrNotRunID) {
-		return exitWith(exitUsage, err)
-	}
+	id, rec, err := runToKeep(dir, args[0])
 	if err != nil {
-		return exitWith(exitFindings, err)
+		return err
 	}
-	rec, err := runfolder.LoadRun(dir, id)
+	path, err := keptCaseSuite(g, rec, args)
 	if err != nil {
-		return exitWith(exitFindings, err)
-	}
-	if rec.Agent == "" || rec.Frontline != nil {
-		return exitWith(exitFindings, fmt.Errorf("run %s asked the frontline model (agentdesk route), not an agent: keep it in a routing suite by hand", id))
-	}
-	if strings.TrimSpace(rec.Task) == "" {
-		return exitWith(exitFindings, fmt.Errorf("run %s has no task to keep", id))
-	}
-	var path string
-	if len(args) == 2 {
-		path = args[1]
-		if !suitefile.IsTestSuite(path) {
-			return usageErrorf("%s is not a test suite's name: it ends in %s", termsafe.Escape(path), suitefile.TestSuffix)
-		}
-	} else {
-		h, err := homeToRead(g, "")
-		if err != nil {
-			return err
-		}
-		path = filepath.Join(h.Agents, rec.Agent+suitefile.TestSuffix)
+		return err
 	}
 	c := keepcase.FromRun(&rec, path, f.caseName)
 	if err := keepcase.Append(path, c); err != nil {
@@ -338,6 +335,47 @@ func keepRunAsCase(cmd *cobra.Command, g *globals, f runsFlags, dir string, args
 			return tape, tapePath
 		}}
 	return runTests(cmd, g, tf, []string{path})
+}
+
+// runToKeep finds the run idOrPrefix names in dir for --to-case: it must
+// be an agent's run (not the frontline's) with a task.
+func runToKeep(dir, idOrPrefix string) (string, runfolder.Record, error) {
+	id, err := runfolder.ResolveRunID(dir, idOrPrefix)
+	if errors.Is(err, runfolder.ErrNotRunID) {
+		return "", runfolder.Record{}, exitWith(exitUsage, err)
+	}
+	if err != nil {
+		return "", runfolder.Record{}, exitWith(exitFindings, err)
+	}
+	rec, err := runfolder.LoadRun(dir, id)
+	if err != nil {
+		return "", runfolder.Record{}, exitWith(exitFindings, err)
+	}
+	if rec.Agent == "" || rec.Frontline != nil {
+		return "", runfolder.Record{}, exitWith(exitFindings, fmt.Errorf("run %s asked the frontline model (agentdesk route), not an agent: keep it in a routing suite by hand", id))
+	}
+	if strings.TrimSpace(rec.Task) == "" {
+		return "", runfolder.Record{}, exitWith(exitFindings, fmt.Errorf("run %s has no task to keep", id))
+	}
+	return id, rec, nil
+}
+
+// keptCaseSuite is the suite a kept run's case goes to: args[1] when
+// given (it must be named as a test suite), else its agent's suite in the
+// home's agents folder.
+func keptCaseSuite(g *globals, rec runfolder.Record, args []string) (string, error) {
+	if len(args) == 2 {
+		path := args[1]
+		if !suitefile.IsTestSuite(path) {
+			return "", usageErrorf("%s is not a test suite's name: it ends in %s", termsafe.Escape(path), suitefile.TestSuffix)
+		}
+		return path, nil
+	}
+	h, err := homeToRead(g, "")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(h.Agents, rec.Agent+suitefile.TestSuffix), nil
 }
 
 // samePath reports whether two paths name the same file.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
@@ -118,19 +119,12 @@ func TestRunsShowsALostRecord(t *testing.T) {
 func writeRunRecord(t *testing.T, runs string, rec runfolder.Record) {
 	t.Helper()
 	dir := filepath.Join(runs, rec.RunID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	data, err := rec.MarshalIndent()
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec.Dir = dir
-	for name, text := range map[string]string{runfolder.RunFile: string(data), runfolder.ResultFile: runfolder.ResultMarkdown(&rec)} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	hometest.Write(t, dir, map[string]string{runfolder.RunFile: string(data), runfolder.ResultFile: runfolder.ResultMarkdown(&rec)})
 }
 
 // TestRunsVocabulary: runs shows state, outcome and reason with the words

@@ -42,29 +42,37 @@ func findSuiteFiles(agents string, paths []string, k suiteKind) ([]string, error
 	}
 	var out []string
 	for _, p := range paths {
-		// A link that leads nowhere is a suite that cannot be read (the
-		// report says so), not a path that is not there.
-		if _, err := os.Lstat(p); err != nil {
-			return nil, usageErrorf("%s: no such suite file or folder", termsafe.Escape(p))
+		more, err := suitePathFiles(p, k)
+		if err != nil {
+			return nil, err
 		}
-		fi, err := os.Stat(p)
-		switch {
-		case err == nil && fi.IsDir():
-			found, err := suitefile.Find(p, k.suffix)
-			if err != nil {
-				return nil, exitWith(exitInternal, err)
-			}
-			if len(found) == 0 {
-				return nil, usageErrorf("no %ss (*%s) in %s", k.what, k.suffix, termsafe.Escape(p))
-			}
-			out = append(out, found...)
-		case !strings.HasSuffix(filepath.Base(p), k.suffix) || filepath.Base(p) == k.suffix:
-			return nil, usageErrorf("%s is not a %s: its name must end in %s", termsafe.Escape(p), k.what, k.suffix)
-		default:
-			out = append(out, p)
-		}
+		out = append(out, more...)
 	}
 	return out, nil
+}
+
+// suitePathFiles is the suite files of kind k one PATH gives: a folder's
+// suites (there must be some), else the path itself, named as a suite of
+// the kind. A link that leads nowhere is a suite that cannot be read (the
+// report says so), not a path that is not there.
+func suitePathFiles(p string, k suiteKind) ([]string, error) {
+	if _, err := os.Lstat(p); err != nil {
+		return nil, usageErrorf("%s: no such suite file or folder", termsafe.Escape(p))
+	}
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		found, err := suitefile.Find(p, k.suffix)
+		if err != nil {
+			return nil, exitWith(exitInternal, err)
+		}
+		if len(found) == 0 {
+			return nil, usageErrorf("no %ss (*%s) in %s", k.what, k.suffix, termsafe.Escape(p))
+		}
+		return found, nil
+	}
+	if !strings.HasSuffix(filepath.Base(p), k.suffix) || filepath.Base(p) == k.suffix {
+		return nil, usageErrorf("%s is not a %s: its name must end in %s", termsafe.Escape(p), k.what, k.suffix)
+	}
+	return []string{p}, nil
 }
 
 // writeSuiteReport writes a suite command's report to w in format f,

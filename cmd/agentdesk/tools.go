@@ -95,42 +95,15 @@ func runTools(ctx context.Context, g *globals, f toolsFlags, agent string) error
 	if err != nil {
 		return err
 	}
-	if agent != "" && c.Agent(agent) == nil {
-		return unknownAgent(c, agent)
-	}
-	if f.project != "" {
-		if fi, err := os.Stat(f.project); err != nil || !fi.IsDir() {
-			return usageErrorf("--project %s is not a folder: give the folder a trial's tools work in", termsafe.Escape(f.project))
-		}
-	}
 	a := preview.Audience(f.audience)
-	// --netclaw-dir is checked as run checks it: the folder must hold an
-	// install whose assembly has the audience's operating core.
-	if f.netclaw.dir != "" {
-		if _, err := f.netclaw.spawnNetClaw(g, c.Home, a); err != nil {
-			return err
-		}
+	if err := checkToolsFlags(g, f, c, agent, a); err != nil {
+		return err
 	}
 	policy, err := request.PolicyFromConfig(c.Config)
 	if err != nil {
 		return exitWith(exitFindings, err)
 	}
-	catalog := request.NetClaw()
-	o := catalog.SubAgentTools(a, policy)
-	var live *mcpListing
-	if o.Reason == "" && !f.noMCP {
-		// The configured MCP servers' tools are live: start the servers,
-		// list, stop them.
-		var extra []request.Tool
-		extra, live = liveMCPTools(ctx, g, c.Config, a, f.mcpTimeout)
-		if len(extra) > 0 {
-			if withLive, err := catalog.With(extra...); err == nil {
-				o = withLive.SubAgentTools(a, policy)
-			} else {
-				live.Notes = append(live.Notes, err.Error())
-			}
-		}
-	}
+	o, live := offeredTools(ctx, g, f, c.Config, a, policy)
 	if f.format == previewJSON {
 		b, err := o.JSON(agent)
 		if err == nil {
@@ -142,4 +115,47 @@ func runTools(ctx context.Context, g *globals, f toolsFlags, agent string) error
 		return writeString(g.stdout, string(b))
 	}
 	return writeString(g.stdout, termsafe.EscapeLines(o.Text(agent)+live.text()))
+}
+
+// checkToolsFlags is tools' validation step, once the home is read: the
+// agent named must be one of c's, --project a folder, and --netclaw-dir
+// checked as run checks it: the folder must hold an install whose
+// assembly has audience a's operating core.
+func checkToolsFlags(g *globals, f toolsFlags, c *lint.Catalog, agent string, a preview.Audience) error {
+	if agent != "" && c.Agent(agent) == nil {
+		return unknownAgent(c, agent)
+	}
+	if f.project != "" {
+		if fi, err := os.Stat(f.project); err != nil || !fi.IsDir() {
+			return usageErrorf("--project %s is not a folder: give the folder a trial's tools work in", termsafe.Escape(f.project))
+		}
+	}
+	if f.netclaw.dir != "" {
+		if _, err := f.netclaw.spawnNetClaw(g, c.Home, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// offeredTools is what NetClaw offers a sub-agent of audience a under
+// policy. The configured MCP servers' tools are live: unless --no-mcp (or
+// the audience gets no tools), the servers are started, listed and
+// stopped, and live says what they gave.
+func offeredTools(ctx context.Context, g *globals, f toolsFlags, cfg *lint.Config, a preview.Audience, policy request.Policy) (request.Offered, *mcpListing) {
+	catalog := request.NetClaw()
+	o := catalog.SubAgentTools(a, policy)
+	if o.Reason != "" || f.noMCP {
+		return o, nil
+	}
+	extra, live := liveMCPTools(ctx, g, cfg, a, f.mcpTimeout)
+	if len(extra) == 0 {
+		return o, live
+	}
+	withLive, err := catalog.With(extra...)
+	if err != nil {
+		live.Notes = append(live.Notes, err.Error())
+		return o, live
+	}
+	return withLive.SubAgentTools(a, policy), live
 }

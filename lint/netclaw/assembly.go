@@ -395,40 +395,57 @@ func informationalVersion(t *tables, h heaps) string {
 		if r.u(0) != assemblyParent || r.u(1)&7 != 3 { // CustomAttributeType: MemberRef
 			continue
 		}
-		mr := r.u(1) >> 3
-		if mr == 0 || mr > t.rows[tabMemberRef] {
-			continue
-		}
-		class := t.row(tabMemberRef, mr-1).u(0)
-		if class&7 != 1 { // MemberRefParent: TypeRef
-			continue
-		}
-		tr := class >> 3
-		if tr == 0 || tr > t.rows[tabTypeRef] {
-			continue
-		}
-		ref := t.row(tabTypeRef, tr-1)
-		name, err1 := h.str(ref.u(1))
-		ns, err2 := h.str(ref.u(2))
-		if err1 != nil || err2 != nil || name != "AssemblyInformationalVersionAttribute" || ns != "System.Reflection" {
+		ns, name, ok := memberRefType(t, h, r.u(1)>>3)
+		if !ok || name != "AssemblyInformationalVersionAttribute" || ns != "System.Reflection" {
 			continue
 		}
 		v, err := h.blobAt(r.u(2))
-		if err != nil || len(v) < 3 || v[0] != 1 || v[1] != 0 {
+		if err != nil {
 			return ""
 		}
-		if v[2] == 0xff { // a null string
-			return ""
-		}
-		n, used, ok := compressedUint(v, 2)
-		if !ok {
-			return ""
-		}
-		s, ok := span(v, 2+uint64(used), uint64(n))
-		if !ok || !utf8.Valid(s) {
-			return ""
-		}
-		return strings.TrimSpace(string(s))
+		return fixedStringArg(v)
 	}
 	return ""
+}
+
+// memberRefType returns the namespace and name of the type that declares
+// MemberRef row mr (1-based), when that is a TypeRef; ok is false when a
+// row is out of range, the parent is another kind, or a name cannot be
+// read.
+func memberRefType(t *tables, h heaps, mr uint32) (ns, name string, ok bool) {
+	if mr == 0 || mr > t.rows[tabMemberRef] {
+		return "", "", false
+	}
+	class := t.row(tabMemberRef, mr-1).u(0)
+	if class&7 != 1 { // MemberRefParent: TypeRef
+		return "", "", false
+	}
+	tr := class >> 3
+	if tr == 0 || tr > t.rows[tabTypeRef] {
+		return "", "", false
+	}
+	ref := t.row(tabTypeRef, tr-1)
+	name, err1 := h.str(ref.u(1))
+	ns, err2 := h.str(ref.u(2))
+	return ns, name, err1 == nil && err2 == nil
+}
+
+// fixedStringArg returns the first fixed argument of a custom attribute's
+// blob v, a string, trimmed; "" when it is null or cannot be read.
+func fixedStringArg(v []byte) string {
+	if len(v) < 3 || v[0] != 1 || v[1] != 0 {
+		return ""
+	}
+	if v[2] == 0xff { // a null string
+		return ""
+	}
+	n, used, ok := compressedUint(v, 2)
+	if !ok {
+		return ""
+	}
+	s, ok := span(v, 2+uint64(used), uint64(n))
+	if !ok || !utf8.Valid(s) {
+		return ""
+	}
+	return strings.TrimSpace(string(s))
 }

@@ -237,13 +237,9 @@ func parseManifest(buf []byte, fileSize int64) (*Bundle, error) {
 		return nil, corrupt("bundle format version %d.%d is not one this reader knows (1 to %d); if NetClaw is newer than agentdesk, update agentdesk", b.Major, b.Minor, latestBundleMajor)
 	}
 	if b.Major >= 2 {
-		for _, what := range []string{"the deps.json location", "the runtimeconfig.json location"} {
-			off, size := m.i64(what), m.i64(what)
-			if m.err == nil && (off < 0 || size < 0 || off > fileSize || size > fileSize-off) {
-				return nil, corrupt("%s (%d bytes at %d) is outside the file (%d bytes)", what, size, off, fileSize)
-			}
+		if err := m.v2Header(fileSize); err != nil {
+			return nil, err
 		}
-		m.take(8, "the bundle flags")
 	}
 	if m.err != nil {
 		return nil, m.err
@@ -255,30 +251,55 @@ func parseManifest(buf []byte, fileSize int64) (*Bundle, error) {
 	}
 	b.Files = make([]BundleFile, 0, count)
 	for i := int32(0); i < count; i++ {
-		var f BundleFile
-		what := fmt.Sprintf("manifest entry %d", i)
-		f.Offset = m.i64(what)
-		f.Size = m.i64(what)
-		if b.Major >= 6 {
-			f.CompressedSize = m.i64(what)
-		}
-		if t := m.take(1, what); t != nil {
-			f.Type = BundleFileType(t[0])
-		}
-		f.Path = m.str(what + "'s path")
-		if m.err != nil {
-			return nil, m.err
-		}
-		stored := f.Size
-		if f.CompressedSize != 0 {
-			stored = f.CompressedSize
-		}
-		if f.Offset < 0 || f.Size < 0 || f.CompressedSize < 0 || f.Offset > fileSize || stored > fileSize-f.Offset {
-			return nil, corrupt("the manifest puts %q (%d bytes at offset %d) outside the file (%d bytes)", f.Path, stored, f.Offset, fileSize)
+		f, err := m.entry(i, b.Major, fileSize)
+		if err != nil {
+			return nil, err
 		}
 		b.Files = append(b.Files, f)
 	}
 	return b, nil
+}
+
+// v2Header reads what a version 2 header adds: the locations of
+// deps.json and runtimeconfig.json, which must lie inside the file of
+// fileSize bytes, and the bundle flags.
+func (m *manifestReader) v2Header(fileSize int64) error {
+	for _, what := range []string{"the deps.json location", "the runtimeconfig.json location"} {
+		off, size := m.i64(what), m.i64(what)
+		if m.err == nil && (off < 0 || size < 0 || off > fileSize || size > fileSize-off) {
+			return corrupt("%s (%d bytes at %d) is outside the file (%d bytes)", what, size, off, fileSize)
+		}
+	}
+	m.take(8, "the bundle flags")
+	return nil
+}
+
+// entry reads manifest entry i of a bundle of format version major: its
+// offset, sizes (a compressed size from version 6), type and path. What
+// it stores must lie inside the file of fileSize bytes.
+func (m *manifestReader) entry(i int32, major uint32, fileSize int64) (BundleFile, error) {
+	var f BundleFile
+	what := fmt.Sprintf("manifest entry %d", i)
+	f.Offset = m.i64(what)
+	f.Size = m.i64(what)
+	if major >= 6 {
+		f.CompressedSize = m.i64(what)
+	}
+	if t := m.take(1, what); t != nil {
+		f.Type = BundleFileType(t[0])
+	}
+	f.Path = m.str(what + "'s path")
+	if m.err != nil {
+		return f, m.err
+	}
+	stored := f.Size
+	if f.CompressedSize != 0 {
+		stored = f.CompressedSize
+	}
+	if f.Offset < 0 || f.Size < 0 || f.CompressedSize < 0 || f.Offset > fileSize || stored > fileSize-f.Offset {
+		return f, corrupt("the manifest puts %q (%d bytes at offset %d) outside the file (%d bytes)", f.Path, stored, f.Offset, fileSize)
+	}
+	return f, nil
 }
 
 // File returns the manifest entry with exactly this relative path.

@@ -101,25 +101,48 @@ func Find(o Options) (*Install, error) {
 	if d := getenv(EnvDir); d != "" {
 		return findInDir(d, ViaEnv, true)
 	}
+	in, looked, err := findInHomes(o.Home, getenv("HOME"))
+	if in != nil || err != nil {
+		return in, err
+	}
+	if in, err := findOnPath(lookPath); in != nil || err != nil {
+		return in, err
+	}
+	looked = append(looked, fmt.Sprintf("%s and %s on PATH", DaemonBinary, CLIBinary))
+	return nil, fmt.Errorf("%w (looked in %s): install NetClaw, or name the folder holding %s or %s with --netclaw-dir DIR or %s",
+		ErrNotFound, strings.Join(looked, ", "), DaemonBinary, AssemblyFile, EnvDir)
+}
+
+// findInHomes looks in the NetClaw home's bin folder (home "" for none),
+// then in the install script's folder under the user's home folder
+// userHome, unless that is the same. It returns the folders it looked in.
+func findInHomes(home, userHome string) (*Install, []string, error) {
 	var looked []string
-	if o.Home != "" {
-		bin := filepath.Join(o.Home, "bin")
+	if home != "" {
+		bin := filepath.Join(home, "bin")
 		in, err := findInDir(bin, ViaHome, false)
 		if in != nil || err != nil {
-			return in, err
+			return in, nil, err
 		}
 		looked = append(looked, bin)
 	}
-	if h := getenv("HOME"); h != "" {
-		bin := filepath.Join(h, ".netclaw", "bin")
-		if o.Home == "" || filepath.Clean(bin) != filepath.Clean(filepath.Join(o.Home, "bin")) {
-			in, err := findInDir(bin, ViaInstallDir, false)
-			if in != nil || err != nil {
-				return in, err
-			}
-			looked = append(looked, bin)
-		}
+	if userHome == "" {
+		return nil, looked, nil
 	}
+	bin := filepath.Join(userHome, ".netclaw", "bin")
+	if home != "" && filepath.Clean(bin) == filepath.Clean(filepath.Join(home, "bin")) {
+		return nil, looked, nil
+	}
+	in, err := findInDir(bin, ViaInstallDir, false)
+	if in != nil || err != nil {
+		return in, nil, err
+	}
+	return nil, append(looked, bin), nil
+}
+
+// findOnPath looks in the folder of netclawd, then of netclaw, found on
+// PATH by lookPath (after symbolic links).
+func findOnPath(lookPath func(string) (string, error)) (*Install, error) {
 	for _, name := range []string{DaemonBinary, CLIBinary} {
 		p, err := lookPath(exe(name))
 		if err != nil || p == "" {
@@ -133,9 +156,7 @@ func Find(o Options) (*Install, error) {
 			return in, err
 		}
 	}
-	looked = append(looked, fmt.Sprintf("%s and %s on PATH", DaemonBinary, CLIBinary))
-	return nil, fmt.Errorf("%w (looked in %s): install NetClaw, or name the folder holding %s or %s with --netclaw-dir DIR or %s",
-		ErrNotFound, strings.Join(looked, ", "), DaemonBinary, AssemblyFile, EnvDir)
+	return nil, nil
 }
 
 // findFile reads a file named through --netclaw-dir: the assembly, or a
@@ -177,21 +198,9 @@ func findInDir(dir, via string, named bool) (*Install, error) {
 		}
 		return nil, fmt.Errorf("NetClaw folder %s (%s): %w; name the folder holding %s or %s", dir, via, err, DaemonBinary, AssemblyFile)
 	}
-	var skipped []string
-	for _, name := range []string{exe(DaemonBinary), exe(CLIBinary)} {
-		p := filepath.Join(dir, name)
-		if !isFile(p) {
-			continue
-		}
-		in, err := open(p, KindBundle, via)
-		if err == nil {
-			return in, nil
-		}
-		if errors.Is(err, ErrNotBundle) || errors.Is(err, errNoAssemblyInBundle) {
-			skipped = append(skipped, err.Error())
-			continue
-		}
-		return nil, err
+	in, skipped, err := openBundleIn(dir, via)
+	if in != nil || err != nil {
+		return in, err
 	}
 	if p := filepath.Join(dir, AssemblyFile); isFile(p) {
 		return open(p, KindAssembly, via)
@@ -205,6 +214,27 @@ func findInDir(dir, via string, named bool) (*Install, error) {
 	}
 	return nil, fmt.Errorf("NetClaw folder %s (%s) has no usable %s, %s or %s: %s; name the folder of a NetClaw install (%s by default) or of a build holding %s",
 		dir, via, DaemonBinary, CLIBinary, AssemblyFile, why, filepath.Join("~", ".netclaw", "bin"), AssemblyFile)
+}
+
+// openBundleIn reads netclawd, else netclaw, in dir when it is a
+// single-file bundle holding the assembly. skipped says why each file
+// there was not one; another failure to read one is an error.
+func openBundleIn(dir, via string) (in *Install, skipped []string, err error) {
+	for _, name := range []string{exe(DaemonBinary), exe(CLIBinary)} {
+		p := filepath.Join(dir, name)
+		if !isFile(p) {
+			continue
+		}
+		in, err := open(p, KindBundle, via)
+		if err == nil {
+			return in, nil, nil
+		}
+		if !errors.Is(err, ErrNotBundle) && !errors.Is(err, errNoAssemblyInBundle) {
+			return nil, nil, err
+		}
+		skipped = append(skipped, err.Error())
+	}
+	return nil, skipped, nil
 }
 
 // isFile reports whether p is a regular file (after symlinks).

@@ -139,17 +139,9 @@ func parseTables(b []byte) (*tables, error) {
 	t := &tables{}
 	heapSizes := b[6]
 	valid := uint64(u32(b, 8)) | uint64(u32(b, 12))<<32
-	off := uint64(24)
-	for i := 0; i < 64; i++ {
-		if valid&(1<<i) == 0 {
-			continue
-		}
-		x, ok := span(b, off, 4)
-		if !ok {
-			return nil, corrupt("the table stream's row counts run past it")
-		}
-		t.rows[i] = u32(x, 0)
-		off += 4
+	off, err := t.readRowCounts(b, valid)
+	if err != nil {
+		return nil, err
 	}
 	if heapSizes&0x40 != 0 { // extra data after the row counts (uncompressed #- streams)
 		off += 4
@@ -159,49 +151,10 @@ func parseTables(b []byte) (*tables, error) {
 			return nil, corrupt("the table stream holds table %#x, which no assembly has", i)
 		}
 	}
-	idx := func(big bool) int {
-		if big {
-			return 4
-		}
-		return 2
-	}
-	t.strIdx = idx(heapSizes&0x01 != 0)
-	guidIdx := idx(heapSizes&0x02 != 0)
-	blobIdx := idx(heapSizes&0x04 != 0)
-	codedSize := func(k int) int {
-		tagBits := bits.Len(uint(len(codedTables[k]) - 1))
-		var most uint32
-		for _, tb := range codedTables[k] {
-			if tb >= 0 && t.rows[tb] > most {
-				most = t.rows[tb]
-			}
-		}
-		return idx(uint64(most) >= 1<<(16-tagBits))
-	}
+	t.strIdx = indexSize(heapSizes&0x01 != 0)
+	heaps := heapIndexes{str: t.strIdx, guid: indexSize(heapSizes&0x02 != 0), blob: indexSize(heapSizes&0x04 != 0)}
 	for ti := 0; ti <= tabManifestResource; ti++ {
-		cols := make([]colPos, len(schema[ti]))
-		w := 0
-		for ci, k := range schema[ti] {
-			var s int
-			switch {
-			case k == col2:
-				s = 2
-			case k == col4:
-				s = 4
-			case k == colString:
-				s = t.strIdx
-			case k == colGUID:
-				s = guidIdx
-			case k == colBlob:
-				s = blobIdx
-			case k&colTable != 0:
-				s = idx(t.rows[k&0xff] >= 1<<16)
-			default:
-				s = codedSize(k & 0xff)
-			}
-			cols[ci] = colPos{off: w, size: s}
-			w += s
-		}
+		cols, w := t.layout(ti, heaps)
 		size := uint64(w) * uint64(t.rows[ti])
 		d, ok := span(b, off, size)
 		if !ok {
@@ -211,6 +164,83 @@ func parseTables(b []byte) (*tables, error) {
 		off += size
 	}
 	return t, nil
+}
+
+// readRowCounts reads the row count of each table present in valid (a
+// bit a table) from the stream's header, and returns the offset after
+// them.
+func (t *tables) readRowCounts(b []byte, valid uint64) (uint64, error) {
+	off := uint64(24)
+	for i := 0; i < 64; i++ {
+		if valid&(1<<i) == 0 {
+			continue
+		}
+		x, ok := span(b, off, 4)
+		if !ok {
+			return 0, corrupt("the table stream's row counts run past it")
+		}
+		t.rows[i] = u32(x, 0)
+		off += 4
+	}
+	return off, nil
+}
+
+// indexSize is the width of an index: 4 bytes when big, else 2.
+func indexSize(big bool) int {
+	if big {
+		return 4
+	}
+	return 2
+}
+
+// heapIndexes are the widths of indexes into the string, GUID and blob
+// heaps.
+type heapIndexes struct{ str, guid, blob int }
+
+// layout returns where each column of table ti sits in its rows, and the
+// rows' width.
+func (t *tables) layout(ti int, heaps heapIndexes) (cols []colPos, w int) {
+	cols = make([]colPos, len(schema[ti]))
+	for ci, k := range schema[ti] {
+		s := t.columnSize(k, heaps)
+		cols[ci] = colPos{off: w, size: s}
+		w += s
+	}
+	return cols, w
+}
+
+// columnSize is the width of a column of kind k: a fixed size, a heap
+// index, an index into one table, or a coded index.
+func (t *tables) columnSize(k int, heaps heapIndexes) int {
+	switch {
+	case k == col2:
+		return 2
+	case k == col4:
+		return 4
+	case k == colString:
+		return heaps.str
+	case k == colGUID:
+		return heaps.guid
+	case k == colBlob:
+		return heaps.blob
+	case k&colTable != 0:
+		return indexSize(t.rows[k&0xff] >= 1<<16)
+	default:
+		return t.codedSize(k & 0xff)
+	}
+}
+
+// codedSize is the width of coded index k: 4 bytes when a table it may
+// point into has too many rows to leave room for its tag bits in 2.
+func (t *tables) codedSize(k int) int {
+	tagBits := bits.Len(uint(len(codedTables[k]) - 1))
+	var most uint32
+	for _, tb := range codedTables[k] {
+		if tb >= 0 && t.rows[tb] > most {
+			most = t.rows[tb]
+		}
+	}
+	return indexSize(uint64(most) >= 1<<(16-tagBits))
 }
 
 // rowRef is one row of one table.

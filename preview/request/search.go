@@ -66,31 +66,43 @@ func SearchTools(o Offered, query, server string) (string, []Tool) {
 		if filter == "" {
 			return serverCatalog(o.Tools, "To browse tools, call search_tools(query: \"all\", server: \"<server_name>\")."), nil
 		}
-		var found []Tool
-		for _, t := range o.Tools {
-			if t.IsMCP() && strings.EqualFold(t.Server, filter) {
-				found = append(found, t)
-			}
-		}
-		slices.SortStableFunc(found, func(a, b Tool) int { return compareOrdinal(listedName(a), listedName(b)) })
-		if len(found) > maxServerBrowse {
-			found = found[:maxServerBrowse]
-		}
-		if len(found) == 0 {
-			return "No tools found for server '" + filter + "' in the current trust context.", nil
-		}
-		return toolList(found, "Found "+strconv.Itoa(len(found))+" tool(s) in server '"+filter+"':"), found
+		return browseServer(o.Tools, filter)
 	}
 	found := matchTools(o.Tools, query, filter, maxSearchResults)
 	if len(found) > 0 {
 		return toolList(found, "Found "+strconv.Itoa(len(found))+" tool(s):"), found
 	}
-	sugg := suggest(o.Tools, query, filter)
+	return suggestTools(o.Tools, query, filter), nil
+}
+
+// browseServer answers search_tools(query: "all", server: filter): the
+// server's tools by name, at most maxServerBrowse of them.
+func browseServer(tools []Tool, filter string) (string, []Tool) {
+	var found []Tool
+	for _, t := range tools {
+		if t.IsMCP() && strings.EqualFold(t.Server, filter) {
+			found = append(found, t)
+		}
+	}
+	slices.SortStableFunc(found, func(a, b Tool) int { return compareOrdinal(listedName(a), listedName(b)) })
+	if len(found) > maxServerBrowse {
+		found = found[:maxServerBrowse]
+	}
+	if len(found) == 0 {
+		return "No tools found for server '" + filter + "' in the current trust context.", nil
+	}
+	return toolList(found, "Found "+strconv.Itoa(len(found))+" tool(s) in server '"+filter+"':"), found
+}
+
+// suggestTools answers a search that matched no tool: the tools similar
+// to the query (not loaded), or where to browse when none is.
+func suggestTools(tools []Tool, query, filter string) string {
+	sugg := suggest(tools, query, filter)
 	if len(sugg) == 0 {
 		if filter == "" {
-			return "No tools found matching '" + query + "'. Try search_tools(query: \"servers\") to browse MCP capabilities.", nil
+			return "No tools found matching '" + query + "'. Try search_tools(query: \"servers\") to browse MCP capabilities."
 		}
-		return "No tools found matching '" + query + "' in server '" + filter + "'. Try search_tools(query: \"all\", server: \"" + filter + "\") to browse tools.", nil
+		return "No tools found matching '" + query + "' in server '" + filter + "'. Try search_tools(query: \"all\", server: \"" + filter + "\") to browse tools."
 	}
 	var b strings.Builder
 	b.WriteString("No exact tools found matching '" + query + "'.\n\nDid you mean:\n\n")
@@ -98,7 +110,7 @@ func SearchTools(o Offered, query, server string) (string, []Tool) {
 		b.WriteString("  ? " + t.Name + " :: " + cut80(t.Description) + parameterHint(t) + "\n")
 	}
 	b.WriteString("\nSuggestions are not loaded yet. Call load_tool with one of the exact tool names above.\n")
-	return b.String(), nil
+	return b.String()
 }
 
 // matchTools is ToolRegistry.SearchTools: the first max tools whose name
@@ -210,25 +222,31 @@ func schemaProperties(schema json.RawMessage) []string {
 			}
 			continue
 		}
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-			return nil
-		}
-		var names []string
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return nil
-			}
-			name, _ := tok.(string)
-			names = append(names, name)
-			var skip json.RawMessage
-			if dec.Decode(&skip) != nil {
-				return nil
-			}
-		}
-		return names
+		return objectKeys(dec)
 	}
 	return nil
+}
+
+// objectKeys reads the JSON object next in dec and returns its keys in
+// the order written; nil when it is not an object or does not decode.
+func objectKeys(dec *json.Decoder) []string {
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	var names []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		name, _ := tok.(string)
+		names = append(names, name)
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return nil
+		}
+	}
+	return names
 }
 
 // suggest is ToolRegistry.SuggestTools: tools whose normalized name, short

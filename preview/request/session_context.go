@@ -94,32 +94,14 @@ var NotReproducedParts = []string{
 // are left out.
 func ComposeSessionContext(in SessionContextInput) SessionContext {
 	var out SessionContext
-	var exposed []Tool
-	fileRead := false
-	for _, t := range in.Tools {
-		if ok, _ := in.Policy.Exposed(t, in.Audience); ok {
-			exposed = append(exposed, t)
-			if t.Name == "file_read" {
-				fileRead = true
-			}
-		}
-	}
-	if in.Audience != preview.Public && in.Policy.SubAgents {
-		sp := preview.SpawnAgent()
-		exposed = append(exposed, Tool{Name: sp.Name, Description: sp.Description, Grant: "builtin"})
-	}
+	exposed, fileRead := sessionExposed(in)
 	subagents := ""
-	add := func(name, text string, perTurn bool) {
-		if !netBlank(text) {
-			out.Layers = append(out.Layers, SessionLayer{Name: name, Text: netTrim(text), PerTurn: perTurn})
-		}
-	}
-	add(LayerToolIndex, TieredIndex(exposed), false)
+	out.add(LayerToolIndex, TieredIndex(exposed), false)
 	if in.Audience != preview.Public && in.Policy.SkillSync {
-		add(LayerSkillIndex, SkillIndex(SessionSkills(in.Catalog)), false)
+		out.add(LayerSkillIndex, SkillIndex(SessionSkills(in.Catalog)), false)
 	}
 	if in.Audience != preview.Public && in.Policy.Memory {
-		add(LayerMemory, MemoryLayer, false)
+		out.add(LayerMemory, MemoryLayer, false)
 	}
 	if in.Catalog != nil {
 		// EveryTurn: the layer travels in the per-turn block, first of
@@ -127,7 +109,7 @@ func ComposeSessionContext(in SessionContextInput) SessionContext {
 		subagents = preview.Layer(in.Catalog, in.Audience)
 	}
 	if fileRead {
-		add(LayerAttachments, AttachmentsHint, false)
+		out.add(LayerAttachments, AttachmentsHint, false)
 	}
 	loc := in.Location
 	if loc == nil {
@@ -137,25 +119,56 @@ func ComposeSessionContext(in SessionContextInput) SessionContext {
 	if zone == "" {
 		zone = "UTC"
 	}
-	add(LayerSubagents, subagents, true)
-	add(LayerCurrentTime, CurrentTimeLayer(in.Now, loc, zone), true)
+	out.add(LayerSubagents, subagents, true)
+	out.add(LayerCurrentTime, CurrentTimeLayer(in.Now, loc, zone), true)
 	if in.Audience != preview.Public {
-		add(LayerWorkingContext, sessionWorkingContext(in).Block(), true)
+		out.add(LayerWorkingContext, sessionWorkingContext(in).Block(), true)
 	}
+	out.join()
+	out.NotReproduced = NotReproducedParts
+	return out
+}
+
+// sessionExposed returns the tools the session's audience sees under its
+// policy, then spawn_agent when sub-agents are on (not for Public), and
+// whether file_read is among them.
+func sessionExposed(in SessionContextInput) (exposed []Tool, fileRead bool) {
+	for _, t := range in.Tools {
+		if ok, _ := in.Policy.Exposed(t, in.Audience); ok {
+			exposed = append(exposed, t)
+			fileRead = fileRead || t.Name == "file_read"
+		}
+	}
+	if in.Audience != preview.Public && in.Policy.SubAgents {
+		sp := preview.SpawnAgent()
+		exposed = append(exposed, Tool{Name: sp.Name, Description: sp.Description, Grant: "builtin"})
+	}
+	return exposed, fileRead
+}
+
+// add appends the layer name with text, trimmed, unless the text is
+// blank; perTurn puts it in the per-turn block.
+func (c *SessionContext) add(name, text string, perTurn bool) {
+	if !netBlank(text) {
+		c.Layers = append(c.Layers, SessionLayer{Name: name, Text: netTrim(text), PerTurn: perTurn})
+	}
+}
+
+// join sets Static from the layers sent once and Nudge from the per-turn
+// ones, each joined by a blank line.
+func (c *SessionContext) join() {
 	var static, turn []string
-	for _, l := range out.Layers {
+	for _, l := range c.Layers {
 		if l.PerTurn {
 			turn = append(turn, l.Text)
 		} else {
 			static = append(static, l.Text)
 		}
 	}
-	out.Static = strings.Join(static, "\n\n")
+	c.Static = strings.Join(static, "\n\n")
 	if len(turn) > 0 {
-		out.Nudge = SystemNudge(strings.Join(turn, "\n\n"))
+		c.Nudge = SystemNudge(strings.Join(turn, "\n\n"))
 	}
-	out.NotReproduced = NotReproducedParts
-	return out
 }
 
 // sessionWorkingContext is the session's working-context snapshot at its

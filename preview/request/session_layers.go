@@ -77,54 +77,15 @@ import (
 // gives "No description available.". No tools give "".
 func TieredIndex(tools []Tool) string {
 	var b strings.Builder
-	type group struct {
-		grant string
-		names []string
-	}
-	var grants []group
-	var deferred, mcp []int
-	for i := range tools {
-		t := &tools[i]
-		switch {
-		case t.IsMCP():
-			mcp = append(mcp, i)
-		case IsCore(t.Name):
-			at := slices.IndexFunc(grants, func(g group) bool { return g.grant == t.Grant })
-			if at < 0 {
-				at = len(grants)
-				grants = append(grants, group{grant: t.Grant})
-			}
-			grants[at].names = append(grants[at].names, t.Name)
-		default:
-			deferred = append(deferred, i)
-		}
-	}
+	grants, deferred, mcp := tierTools(tools)
 	if len(grants) > 0 {
-		b.WriteString("[directly callable core tools]\n")
-		for _, g := range grants {
-			b.WriteString(g.grant)
-			b.WriteString(": ")
-			for j, n := range g.names {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(n)
-			}
-			b.WriteByte('\n')
-		}
+		writeCoreTools(&b, grants)
 	}
 	if len(deferred) > 0 {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString("[deferred first-party tools - discover with search_tools]\n")
-		slices.SortStableFunc(deferred, func(x, y int) int { return compareOrdinal(tools[x].Name, tools[y].Name) })
-		for _, i := range deferred {
-			b.WriteString(tools[i].Name)
-			b.WriteString(": ")
-			writeHint(&b, tools[i].Description)
-			b.WriteByte('\n')
-		}
+		writeDeferredTools(&b, tools, deferred)
 	}
 	if len(mcp) > 0 {
 		if b.Len() > 0 {
@@ -138,6 +99,64 @@ func TieredIndex(tools []Tool) string {
 		b.WriteString(Index(m))
 	}
 	return b.String()
+}
+
+// grantGroup is the core tools of one grant, in registration order.
+type grantGroup struct {
+	grant string
+	names []string
+}
+
+// tierTools sorts tools into the tiers of the index: the core tools by
+// grant (grants in order of first appearance), and the indexes in tools
+// of the deferred first-party tools and of the MCP tools.
+func tierTools(tools []Tool) (grants []grantGroup, deferred, mcp []int) {
+	for i := range tools {
+		t := &tools[i]
+		switch {
+		case t.IsMCP():
+			mcp = append(mcp, i)
+		case IsCore(t.Name):
+			at := slices.IndexFunc(grants, func(g grantGroup) bool { return g.grant == t.Grant })
+			if at < 0 {
+				at = len(grants)
+				grants = append(grants, grantGroup{grant: t.Grant})
+			}
+			grants[at].names = append(grants[at].names, t.Name)
+		default:
+			deferred = append(deferred, i)
+		}
+	}
+	return grants, deferred, mcp
+}
+
+// writeCoreTools writes the index's core section: a line a grant.
+func writeCoreTools(b *strings.Builder, grants []grantGroup) {
+	b.WriteString("[directly callable core tools]\n")
+	for _, g := range grants {
+		b.WriteString(g.grant)
+		b.WriteString(": ")
+		for j, n := range g.names {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(n)
+		}
+		b.WriteByte('\n')
+	}
+}
+
+// writeDeferredTools writes the index's deferred section: the tools at
+// the indexes deferred (sorted in place by name), each with its hint.
+func writeDeferredTools(b *strings.Builder, tools []Tool, deferred []int) {
+	b.WriteString("[deferred first-party tools - discover with search_tools]\n")
+	slices.SortStableFunc(deferred, func(x, y int) int { return compareOrdinal(tools[x].Name, tools[y].Name) })
+	for _, i := range deferred {
+		b.WriteString(tools[i].Name)
+		b.WriteString(": ")
+		writeHint(b, tools[i].Description)
+		b.WriteByte('\n')
+	}
 }
 
 // compactHint is BuildCompactHint: the description trimmed, its runs of
@@ -158,28 +177,13 @@ func writeHint(b *strings.Builder, description string) {
 		b.WriteString("No description available.")
 		return
 	}
-	units, pending, started := 0, false, false
-	for _, r := range description {
-		if preview.IsDotNetSpace(r) {
-			pending = started
-			continue
-		}
-		if pending {
-			units++
-			pending = false
-		}
-		started = true
-		units += utf16Len(r)
-		if units > 80 {
-			break
-		}
-	}
+	units := hintUnits(description)
 	limit := units // write everything
 	if units > 80 {
 		limit = 77
 	}
 	written := 0
-	pending, started = false, false
+	pending, started := false, false
 	for i, r := range description {
 		if preview.IsDotNetSpace(r) {
 			pending = started
@@ -212,6 +216,28 @@ func writeHint(b *strings.Builder, description string) {
 	if units > 80 {
 		b.WriteString("...")
 	}
+}
+
+// hintUnits counts the UTF-16 units of description with its white space
+// trimmed and its runs made one space, stopping once it passes 80.
+func hintUnits(description string) int {
+	units, pending, started := 0, false, false
+	for _, r := range description {
+		if preview.IsDotNetSpace(r) {
+			pending = started
+			continue
+		}
+		if pending {
+			units++
+			pending = false
+		}
+		started = true
+		units += utf16Len(r)
+		if units > 80 {
+			break
+		}
+	}
+	return units
 }
 
 // cutUTF16 returns s when it is at most n UTF-16 units long, else its
@@ -328,17 +354,24 @@ func SkillIndex(skills []SkillEntry) string {
 			category = s.Category
 			b.WriteString("|" + category + ":\n")
 		}
-		desc := "(no description)"
-		if !netBlank(s.Description) {
-			desc = cutUTF16(netTrim(s.Description), 120)
-		}
-		sig := s.Name
-		if !netBlank(s.ArgumentHint) {
-			sig += " " + s.ArgumentHint
-		}
-		b.WriteString("|  " + sig + ": " + desc + "\n")
+		b.WriteString(skillLine(s))
 	}
 	return b.String()
+}
+
+// skillLine is a skill's line of the skill index: its name, with its
+// argument hint, and its description cut to 120 UTF-16 units (or "(no
+// description)").
+func skillLine(s SkillEntry) string {
+	desc := "(no description)"
+	if !netBlank(s.Description) {
+		desc = cutUTF16(netTrim(s.Description), 120)
+	}
+	sig := s.Name
+	if !netBlank(s.ArgumentHint) {
+		sig += " " + s.ArgumentHint
+	}
+	return "|  " + sig + ": " + desc + "\n"
 }
 
 // MemoryLayer is the memory layer NetClaw's daemon shows while its SQLite

@@ -387,20 +387,8 @@ func (o *Overlay) readDirLocked(rel string) ([]Entry, error) {
 		}
 	}
 	byName := map[string]Entry{}
-	if !o.hiddenLocked(rel) {
-		if real, err := o.resolveBase(rel); err == nil {
-			if ents, err := fs.ReadDir(o.base.FS(), filepath.ToSlash(real)); err == nil {
-				for _, e := range ents {
-					child := path.Join(rel, e.Name())
-					if o.deleted[child] {
-						continue
-					}
-					byName[e.Name()] = Entry{Name: e.Name(), Mode: e.Type()}
-				}
-			} else if layer == Base {
-				return nil, o.baseError(rel, err)
-			}
-		}
+	if err := o.baseEntriesLocked(rel, byName, layer == Base); err != nil {
+		return nil, err
 	}
 	if ents, err := fs.ReadDir(o.upper.FS(), rel); err == nil {
 		for _, e := range ents {
@@ -413,6 +401,34 @@ func (o *Overlay) readDirLocked(rel string) ([]Entry, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
+}
+
+// baseEntriesLocked adds to byName the entries of the project's folder
+// rel that the run did not delete (none when it deleted the folder). A
+// folder that cannot be read is an error only when strict (the view's
+// folder is the project's, not one the run made).
+func (o *Overlay) baseEntriesLocked(rel string, byName map[string]Entry, strict bool) error {
+	if o.hiddenLocked(rel) {
+		return nil
+	}
+	real, err := o.resolveBase(rel)
+	if err != nil {
+		return nil
+	}
+	ents, err := fs.ReadDir(o.base.FS(), filepath.ToSlash(real))
+	if err != nil {
+		if strict {
+			return o.baseError(rel, err)
+		}
+		return nil
+	}
+	for _, e := range ents {
+		if o.deleted[path.Join(rel, e.Name())] {
+			continue
+		}
+		byName[e.Name()] = Entry{Name: e.Name(), Mode: e.Type()}
+	}
+	return nil
 }
 
 // WriteFile writes data to the file rel of the view, making the folders
@@ -466,31 +482,40 @@ func (o *Overlay) followLocked(rel string) (string, error) {
 		if !o.baseLinkLocked(rel) {
 			return rel, nil
 		}
-		text, err := o.base.Readlink(filepath.FromSlash(rel))
+		next, err := o.linkTargetLocked(orig, rel)
 		if err != nil {
-			return "", o.baseError(orig, err)
-		}
-		var next string
-		if filepath.IsAbs(text) {
-			c := filepath.Clean(text)
-			r, ok := within(o.absBase, c)
-			if !ok {
-				r, ok = within(o.realBase, c)
-			}
-			if !ok {
-				return "", outside(orig, " through the symbolic link "+rel)
-			}
-			next = filepath.ToSlash(r)
-		} else {
-			j := filepath.Clean(filepath.Join(filepath.Dir(filepath.FromSlash(rel)), text))
-			if escapes(j) {
-				return "", outside(orig, " through the symbolic link "+rel)
-			}
-			next = filepath.ToSlash(j)
+			return "", err
 		}
 		rel = next
 	}
 	return "", &PathError{Path: orig, Msg: "goes round a loop of symbolic links", Err: errors.New("too many links")}
+}
+
+// linkTargetLocked is the path in the view the project's symbolic link
+// rel points at, met on the way to orig: its text, absolute (inside the
+// project, as given or with links resolved) or relative to its folder. A
+// target outside the project is refused.
+func (o *Overlay) linkTargetLocked(orig, rel string) (string, error) {
+	text, err := o.base.Readlink(filepath.FromSlash(rel))
+	if err != nil {
+		return "", o.baseError(orig, err)
+	}
+	if filepath.IsAbs(text) {
+		c := filepath.Clean(text)
+		r, ok := within(o.absBase, c)
+		if !ok {
+			r, ok = within(o.realBase, c)
+		}
+		if !ok {
+			return "", outside(orig, " through the symbolic link "+rel)
+		}
+		return filepath.ToSlash(r), nil
+	}
+	j := filepath.Clean(filepath.Join(filepath.Dir(filepath.FromSlash(rel)), text))
+	if escapes(j) {
+		return "", outside(orig, " through the symbolic link "+rel)
+	}
+	return filepath.ToSlash(j), nil
 }
 
 // fromBaseLocked reports whether rel of the view is the project's: nothing
@@ -517,24 +542,8 @@ func (o *Overlay) writeLocked(rel string, data []byte, mode fs.FileMode) error {
 	if rel == "." {
 		return &PathError{Path: rel, Msg: "is the project folder, not a file"}
 	}
-	// A path that reaches out of the project through one of its symbolic
-	// links is refused, as a read is: at the runtime the write would land
-	// outside the project, and `git apply` refuses a patch that writes
-	// beyond a symbolic link.
-	for p := rel; p != "."; p = path.Dir(p) {
-		if layer, _, err := o.lookupLocked(p); layer != Written && errors.Is(err, ErrOutside) {
-			return outside(rel, " through the symbolic link "+p)
-		}
-	}
-	// A folder of the view where a file should go, or a file where a
-	// folder should go, is refused as the disk would refuse it.
-	if _, fi, err := o.lookupLocked(rel); err == nil && fi.IsDir() {
-		return &PathError{Path: rel, Msg: "is a folder; give a file's path"}
-	}
-	for p := path.Dir(rel); p != "."; p = path.Dir(p) {
-		if _, fi, err := o.lookupLocked(p); err == nil && !fi.IsDir() {
-			return &PathError{Path: rel, Msg: p + " is a file, not a folder"}
-		}
+	if err := o.writableLocked(rel); err != nil {
+		return err
 	}
 	native := filepath.FromSlash(rel)
 	if dir := filepath.Dir(native); dir != "." {
@@ -561,6 +570,31 @@ func (o *Overlay) writeLocked(rel string, data []byte, mode fs.FileMode) error {
 	}
 	if o.work != nil {
 		o.work.put(rel, data, mode)
+	}
+	return nil
+}
+
+// writableLocked refuses a write to rel (not the project folder) that
+// the runtime's disk would refuse or that would land outside the project.
+func (o *Overlay) writableLocked(rel string) error {
+	// A path that reaches out of the project through one of its symbolic
+	// links is refused, as a read is: at the runtime the write would land
+	// outside the project, and `git apply` refuses a patch that writes
+	// beyond a symbolic link.
+	for p := rel; p != "."; p = path.Dir(p) {
+		if layer, _, err := o.lookupLocked(p); layer != Written && errors.Is(err, ErrOutside) {
+			return outside(rel, " through the symbolic link "+p)
+		}
+	}
+	// A folder of the view where a file should go, or a file where a
+	// folder should go, is refused as the disk would refuse it.
+	if _, fi, err := o.lookupLocked(rel); err == nil && fi.IsDir() {
+		return &PathError{Path: rel, Msg: "is a folder; give a file's path"}
+	}
+	for p := path.Dir(rel); p != "."; p = path.Dir(p) {
+		if _, fi, err := o.lookupLocked(p); err == nil && !fi.IsDir() {
+			return &PathError{Path: rel, Msg: p + " is a file, not a folder"}
+		}
 	}
 	return nil
 }
@@ -624,18 +658,11 @@ func (o *Overlay) Rename(from, to string) error {
 	if err != nil {
 		return err
 	}
-	var files []string
+	files := []string{from}
 	if fi.IsDir() {
-		if err := o.walkLocked(from, func(rel string, e Entry) error {
-			if e.Mode.IsRegular() {
-				files = append(files, rel)
-			}
-			return nil
-		}); err != nil {
+		if files, err = o.filesUnderLocked(from); err != nil {
 			return err
 		}
-	} else {
-		files = []string{from}
 	}
 	if fi.IsDir() {
 		if err := o.upper.MkdirAll(filepath.FromSlash(to), 0o755); err != nil {
@@ -643,6 +670,19 @@ func (o *Overlay) Rename(from, to string) error {
 		}
 		delete(o.deleted, to)
 	}
+	if err := o.copyFilesLocked(files, from, to); err != nil {
+		return err
+	}
+	if err := o.removeLocked(from); err != nil {
+		return err
+	}
+	o.gen++
+	return nil
+}
+
+// copyFilesLocked writes each of files (from, or below it) at the same
+// place below to, with mode 0644.
+func (o *Overlay) copyFilesLocked(files []string, from, to string) error {
 	for _, f := range files {
 		data, err := o.readLocked(f)
 		if err != nil {
@@ -653,11 +693,20 @@ func (o *Overlay) Rename(from, to string) error {
 			return err
 		}
 	}
-	if err := o.removeLocked(from); err != nil {
-		return err
-	}
-	o.gen++
 	return nil
+}
+
+// filesUnderLocked lists the regular files below the folder dir of the
+// view, in lexical order.
+func (o *Overlay) filesUnderLocked(dir string) ([]string, error) {
+	var files []string
+	err := o.walkLocked(dir, func(rel string, e Entry) error {
+		if e.Mode.IsRegular() {
+			files = append(files, rel)
+		}
+		return nil
+	})
+	return files, err
 }
 
 // Walk calls fn for every entry below the folder rel of the view, in

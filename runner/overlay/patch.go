@@ -59,63 +59,8 @@ type Change struct {
 func (o *Overlay) Changes() ([]Change, error) {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
-	seen := map[string]bool{}
-	var out []Change
-	err := fs.WalkDir(o.upper.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		link := d.Type()&fs.ModeSymlink != 0
-		if d.IsDir() || strings.HasSuffix(p, ".agentdesk-tmp") || !d.Type().IsRegular() && !link {
-			return nil
-		}
-		seen[p] = true
-		var c Change
-		if link {
-			target, err := o.upper.Readlink(filepath.FromSlash(p))
-			if err != nil {
-				return err
-			}
-			c = Change{Path: p, Kind: Added, New: []byte(target), NewLink: true}
-		} else {
-			data, err := o.upper.ReadFile(filepath.FromSlash(p))
-			if err != nil {
-				return err
-			}
-			info, _ := d.Info()
-			c = Change{Path: p, Kind: Added, New: data, NewMode: modeOf(info)}
-		}
-		if fi, err := o.base.Lstat(filepath.FromSlash(p)); err == nil {
-			switch {
-			case fi.Mode()&fs.ModeSymlink != 0:
-				old, err := o.base.Readlink(filepath.FromSlash(p))
-				if err != nil {
-					c.Kind, c.Special = Modified, true
-					break
-				}
-				if c.NewLink && old == string(c.New) {
-					return nil
-				}
-				c.Kind, c.Old, c.OldLink = Modified, []byte(old), true
-			case !fi.Mode().IsRegular():
-				c.Kind, c.Special = Modified, true
-			default:
-				old, mode, ok := o.baseContent(p)
-				if !ok {
-					c.Kind, c.Special = Modified, true
-					break
-				}
-				if !c.NewLink && bytes.Equal(old, c.New) && mode.Perm()&0o111 == c.NewMode.Perm()&0o111 {
-					return nil
-				}
-				c.Kind, c.Old, c.OldMode = Modified, old, mode.Perm()
-			}
-		}
-		c.Binary = isBinary(c.Old) || isBinary(c.New)
-		out = append(out, c)
-		return nil
-	})
-	if err != nil {
+	sc := changeScan{o: o, seen: map[string]bool{}}
+	if err := fs.WalkDir(o.upper.FS(), ".", sc.written); err != nil {
 		return nil, fmt.Errorf("reading the overlay %s: %w", o.upperDir, err)
 	}
 	dels := make([]string, 0, len(o.deleted))
@@ -124,41 +69,143 @@ func (o *Overlay) Changes() ([]Change, error) {
 	}
 	sort.Strings(dels)
 	for _, d := range dels {
-		if fi, err := o.base.Lstat(filepath.FromSlash(d)); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			// A link, dangling or not, is not walked into.
-			if !seen[d] {
-				seen[d] = true
-				c := Change{Path: d, Kind: Deleted, Special: true}
-				if old, err := o.base.Readlink(filepath.FromSlash(d)); err == nil {
-					c.Old, c.OldLink, c.Special = []byte(old), true, false
-				}
-				out = append(out, c)
-			}
-			continue
-		}
-		_ = fs.WalkDir(o.base.FS(), d, func(p string, e fs.DirEntry, err error) error {
-			if err != nil || e.IsDir() || seen[p] {
-				return nil
-			}
-			seen[p] = true
-			c := Change{Path: p, Kind: Deleted}
-			if e.Type()&fs.ModeSymlink != 0 {
-				if old, err := o.base.Readlink(filepath.FromSlash(p)); err == nil {
-					c.Old, c.OldLink = []byte(old), true
-				} else {
-					c.Special = true
-				}
-			} else if !e.Type().IsRegular() {
-				c.Special = true
-			} else if old, mode, ok := o.baseContent(p); ok {
-				c.Old, c.OldMode, c.Binary = old, mode.Perm(), isBinary(old)
-			}
-			out = append(out, c)
-			return nil
-		})
+		sc.deletedPath(d)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
+	sort.Slice(sc.out, func(i, j int) bool { return sc.out[i].Path < sc.out[j].Path })
+	return sc.out, nil
+}
+
+// changeScan gathers an overlay's changes (its lock held): out, and the
+// paths seen so far, each listed once.
+type changeScan struct {
+	o    *Overlay
+	seen map[string]bool
+	out  []Change
+}
+
+// written is the fs.WalkDirFunc over the upper layer: each file or link
+// the run wrote is a change, added or modified, unless it is the same as
+// the project's.
+func (sc *changeScan) written(p string, d fs.DirEntry, err error) error {
+	if err != nil {
+		return err
+	}
+	link := d.Type()&fs.ModeSymlink != 0
+	if d.IsDir() || strings.HasSuffix(p, ".agentdesk-tmp") || !d.Type().IsRegular() && !link {
+		return nil
+	}
+	sc.seen[p] = true
+	c, err := sc.o.upperChange(p, d, link)
+	if err != nil {
+		return err
+	}
+	if fi, err := sc.o.base.Lstat(filepath.FromSlash(p)); err == nil && sc.o.compareBase(&c, p, fi) {
+		return nil
+	}
+	c.Binary = isBinary(c.Old) || isBinary(c.New)
+	sc.out = append(sc.out, c)
+	return nil
+}
+
+// upperChange is the change of the path p the run wrote (d in the upper
+// layer), as an addition: the link's target, or the file's content and
+// mode.
+func (o *Overlay) upperChange(p string, d fs.DirEntry, link bool) (Change, error) {
+	if link {
+		target, err := o.upper.Readlink(filepath.FromSlash(p))
+		if err != nil {
+			return Change{}, err
+		}
+		return Change{Path: p, Kind: Added, New: []byte(target), NewLink: true}, nil
+	}
+	data, err := o.upper.ReadFile(filepath.FromSlash(p))
+	if err != nil {
+		return Change{}, err
+	}
+	info, _ := d.Info()
+	return Change{Path: p, Kind: Added, New: data, NewMode: modeOf(info)}, nil
+}
+
+// compareBase makes c, a change of the path p that the project holds
+// too (fi), a modification of the project's link, special file or file,
+// and reports whether c is no change at all: the same link target, or
+// the same content and executable bit.
+func (o *Overlay) compareBase(c *Change, p string, fi fs.FileInfo) (unchanged bool) {
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		old, err := o.base.Readlink(filepath.FromSlash(p))
+		if err != nil {
+			c.Kind, c.Special = Modified, true
+			return false
+		}
+		if c.NewLink && old == string(c.New) {
+			return true
+		}
+		c.Kind, c.Old, c.OldLink = Modified, []byte(old), true
+	case !fi.Mode().IsRegular():
+		c.Kind, c.Special = Modified, true
+	default:
+		old, mode, ok := o.baseContent(p)
+		if !ok {
+			c.Kind, c.Special = Modified, true
+			return false
+		}
+		if !c.NewLink && bytes.Equal(old, c.New) && mode.Perm()&0o111 == c.NewMode.Perm()&0o111 {
+			return true
+		}
+		c.Kind, c.Old, c.OldMode = Modified, old, mode.Perm()
+	}
+	return false
+}
+
+// deletedPath lists what the run deleted at the project's path d: the
+// link itself (a link, dangling or not, is not walked into), or every
+// file under d not listed yet.
+func (sc *changeScan) deletedPath(d string) {
+	if fi, err := sc.o.base.Lstat(filepath.FromSlash(d)); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if !sc.seen[d] {
+			sc.seen[d] = true
+			sc.out = append(sc.out, sc.o.deletedLink(d))
+		}
+		return
+	}
+	_ = fs.WalkDir(sc.o.base.FS(), d, sc.removed)
+}
+
+// deletedLink is the deletion of the project's link d: its target, or,
+// when it cannot be read, a special file.
+func (o *Overlay) deletedLink(d string) Change {
+	c := Change{Path: d, Kind: Deleted, Special: true}
+	if old, err := o.base.Readlink(filepath.FromSlash(d)); err == nil {
+		c.Old, c.OldLink, c.Special = []byte(old), true, false
+	}
+	return c
+}
+
+// removed is the fs.WalkDirFunc over a deleted folder of the project:
+// each file, link or special file in it not listed yet is a deletion.
+func (sc *changeScan) removed(p string, e fs.DirEntry, err error) error {
+	if err != nil || e.IsDir() || sc.seen[p] {
+		return nil
+	}
+	sc.seen[p] = true
+	c := Change{Path: p, Kind: Deleted}
+	switch {
+	case e.Type()&fs.ModeSymlink != 0:
+		if old, err := sc.o.base.Readlink(filepath.FromSlash(p)); err == nil {
+			c.Old, c.OldLink = []byte(old), true
+		} else {
+			c.Special = true
+		}
+	case !e.Type().IsRegular():
+		c.Special = true
+	default:
+		if old, mode, ok := sc.o.baseContent(p); ok {
+			c.Old, c.OldMode, c.Binary = old, mode.Perm(), isBinary(old)
+		}
+	}
+	sc.out = append(sc.out, c)
+	return nil
 }
 
 // modeOf returns the permission bits git records: 0755 for an executable,

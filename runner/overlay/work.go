@@ -73,65 +73,86 @@ func (o *Overlay) WorkTree() (*WorkTree, error) {
 	if err := os.MkdirAll(w.dir, 0o700); err != nil {
 		return nil, fmt.Errorf("making the work tree %s: %w (check free space)", w.dir, err)
 	}
-	var files int
-	var bytesCopied int64
-	err := o.walkLocked(".", func(rel string, e Entry) error {
-		dst := filepath.Join(w.dir, filepath.FromSlash(rel))
-		switch {
-		case e.Mode.IsDir():
-			return os.MkdirAll(dst, 0o755)
-		case e.Mode&fs.ModeSymlink != 0:
-			target, err := o.readlinkLocked(rel, e.Written)
-			if err != nil {
-				w.Skipped = append(w.Skipped, rel)
-				return nil
-			}
-			text := w.workText(rel, target)
-			if err := os.Symlink(text, dst); err != nil {
-				return err
-			}
-			w.links[rel] = text
-			return nil
-		case !e.Mode.IsRegular():
-			w.Skipped = append(w.Skipped, rel)
-			return nil
-		}
-		files++
-		if files > MaxWorkFiles {
-			return fmt.Errorf("the project holds more than %d files: too many to copy for a shell command; run the agent on a smaller --project", MaxWorkFiles)
-		}
-		f, fi, err := o.openLocked(rel)
-		if err != nil {
-			w.Skipped = append(w.Skipped, rel)
-			return nil
-		}
-		defer f.Close()
-		bytesCopied += fi.Size()
-		if bytesCopied > MaxWorkBytes {
-			return fmt.Errorf("the project holds more than %d MiB: too much to copy for a shell command; run the agent on a smaller --project", MaxWorkBytes>>20)
-		}
-		out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, modeOf(fi))
-		if err != nil {
-			return err
-		}
-		_, err = io.Copy(out, f)
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return err
-		}
-		if st, err := os.Lstat(dst); err == nil {
-			w.snap[rel] = stampOf(st)
-		}
-		return nil
-	})
+	cp := workCopy{w: w}
+	err := o.walkLocked(".", cp.visit)
 	if err != nil {
 		os.RemoveAll(w.dir)
 		return nil, fmt.Errorf("copying the project for a shell command into %s: %w", w.dir, err)
 	}
 	o.work = w
 	return w, nil
+}
+
+// workCopy copies the view into a new work tree (WorkTree, the
+// overlay's lock held), counting the files and bytes copied against
+// MaxWorkFiles and MaxWorkBytes.
+type workCopy struct {
+	w     *WorkTree
+	files int
+	bytes int64
+}
+
+// visit copies one entry of the view, at rel: a folder is made, a link
+// made with its text pointing into the work tree, a regular file copied;
+// a special file, or a link or file that cannot be read, is skipped.
+func (cp *workCopy) visit(rel string, e Entry) error {
+	w := cp.w
+	dst := filepath.Join(w.dir, filepath.FromSlash(rel))
+	switch {
+	case e.Mode.IsDir():
+		return os.MkdirAll(dst, 0o755)
+	case e.Mode&fs.ModeSymlink != 0:
+		target, err := w.o.readlinkLocked(rel, e.Written)
+		if err != nil {
+			w.Skipped = append(w.Skipped, rel)
+			return nil
+		}
+		text := w.workText(rel, target)
+		if err := os.Symlink(text, dst); err != nil {
+			return err
+		}
+		w.links[rel] = text
+		return nil
+	case !e.Mode.IsRegular():
+		w.Skipped = append(w.Skipped, rel)
+		return nil
+	}
+	return cp.copyFile(rel, dst)
+}
+
+// copyFile copies the view's file rel to dst, with git's mode, and keeps
+// its stamp for Collect; past the bounds on files or bytes it fails.
+func (cp *workCopy) copyFile(rel, dst string) error {
+	w := cp.w
+	cp.files++
+	if cp.files > MaxWorkFiles {
+		return fmt.Errorf("the project holds more than %d files: too many to copy for a shell command; run the agent on a smaller --project", MaxWorkFiles)
+	}
+	f, fi, err := w.o.openLocked(rel)
+	if err != nil {
+		w.Skipped = append(w.Skipped, rel)
+		return nil
+	}
+	defer f.Close()
+	cp.bytes += fi.Size()
+	if cp.bytes > MaxWorkBytes {
+		return fmt.Errorf("the project holds more than %d MiB: too much to copy for a shell command; run the agent on a smaller --project", MaxWorkBytes>>20)
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, modeOf(fi))
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, f)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if st, err := os.Lstat(dst); err == nil {
+		w.snap[rel] = stampOf(st)
+	}
+	return nil
 }
 
 // WorkTreeIfMade returns the overlay's work tree, nil when no command has
@@ -236,79 +257,13 @@ func (w *WorkTree) Collect() (Collected, error) {
 	defer o.mu.Unlock()
 	w.quiet = true
 	defer func() { w.quiet = false }()
-	var c Collected
-	seen := map[string]bool{}
-	err := filepath.WalkDir(w.dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // a folder the command made unreadable: skip it
-		}
-		rel, rerr := filepath.Rel(w.dir, p)
-		if rerr != nil || rel == "." {
-			return nil
-		}
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			text, err := os.Readlink(p)
-			if err != nil {
-				return nil
-			}
-			seen[rel] = true
-			delete(w.snap, rel)
-			if old, ok := w.links[rel]; ok && old == text {
-				return nil
-			}
-			if err := o.symlinkLocked(rel, w.projectText(text)); err != nil {
-				c.Skipped = append(c.Skipped, rel+" ("+err.Error()+")")
-				return nil
-			}
-			w.links[rel] = text
-			c.Written = append(c.Written, rel)
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			c.Skipped = append(c.Skipped, rel+" (a special file)")
-			return nil
-		}
-		seen[rel] = true
-		if _, was := w.links[rel]; was {
-			// A link the command replaced with a file: the link goes first
-			// (a write to the link's path would follow it).
-			delete(w.links, rel)
-			_ = o.removeLocked(rel)
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		st := stampOf(fi)
-		if old, ok := w.snap[rel]; ok && old == st {
-			return nil
-		}
-		if fi.Size() > MaxFileSize {
-			c.Skipped = append(c.Skipped, fmt.Sprintf("%s (larger than %d MiB)", rel, MaxFileSize>>20))
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			c.Skipped = append(c.Skipped, rel+" ("+err.Error()+")")
-			return nil
-		}
-		if err := o.writeLocked(rel, data, modeOf(fi)); err != nil {
-			c.Skipped = append(c.Skipped, rel+" ("+err.Error()+")")
-			return nil
-		}
-		w.snap[rel] = st
-		c.Written = append(c.Written, rel)
-		return nil
-	})
-	if err != nil {
-		return c, fmt.Errorf("reading the work tree %s back: %w", w.dir, err)
+	cl := collector{w: w, seen: map[string]bool{}}
+	if err := filepath.WalkDir(w.dir, cl.visit); err != nil {
+		return cl.c, fmt.Errorf("reading the work tree %s back: %w", w.dir, err)
 	}
+	c := cl.c
 	for rel := range w.snap {
-		if !seen[rel] {
+		if !cl.seen[rel] {
 			delete(w.snap, rel)
 			if err := o.removeLocked(rel); err == nil {
 				c.Deleted = append(c.Deleted, rel)
@@ -316,7 +271,7 @@ func (w *WorkTree) Collect() (Collected, error) {
 		}
 	}
 	for rel := range w.links {
-		if !seen[rel] {
+		if !cl.seen[rel] {
 			delete(w.links, rel)
 			if err := o.removeLocked(rel); err == nil {
 				c.Deleted = append(c.Deleted, rel)
@@ -329,6 +284,96 @@ func (w *WorkTree) Collect() (Collected, error) {
 		o.gen++
 	}
 	return c, nil
+}
+
+// collector reads a work tree back (Collect, the overlay's lock held):
+// what it brought back or skipped, and the paths it met.
+type collector struct {
+	w    *WorkTree
+	c    Collected
+	seen map[string]bool
+}
+
+// visit is the fs.WalkDirFunc over the work tree: a link or a regular
+// file is brought back, a special file skipped; what cannot be read is
+// passed over.
+func (cl *collector) visit(p string, d fs.DirEntry, err error) error {
+	if err != nil {
+		return nil // a folder the command made unreadable: skip it
+	}
+	rel, rerr := filepath.Rel(cl.w.dir, p)
+	if rerr != nil || rel == "." {
+		return nil
+	}
+	rel = filepath.ToSlash(rel)
+	switch {
+	case d.IsDir():
+	case d.Type()&fs.ModeSymlink != 0:
+		cl.link(p, rel)
+	case !d.Type().IsRegular():
+		cl.c.Skipped = append(cl.c.Skipped, rel+" (a special file)")
+	default:
+		cl.file(p, rel, d)
+	}
+	return nil
+}
+
+// link brings back the link p (rel in the work tree) when the command
+// made or changed it, its text pointing into the project.
+func (cl *collector) link(p, rel string) {
+	w, o := cl.w, cl.w.o
+	text, err := os.Readlink(p)
+	if err != nil {
+		return
+	}
+	cl.seen[rel] = true
+	delete(w.snap, rel)
+	if old, ok := w.links[rel]; ok && old == text {
+		return
+	}
+	if err := o.symlinkLocked(rel, w.projectText(text)); err != nil {
+		cl.c.Skipped = append(cl.c.Skipped, rel+" ("+err.Error()+")")
+		return
+	}
+	w.links[rel] = text
+	cl.c.Written = append(cl.c.Written, rel)
+}
+
+// file brings back the regular file p (rel in the work tree, d) when the
+// command made or changed it (its size, time or mode differ from the
+// snapshot's), unless it is larger than MaxFileSize.
+func (cl *collector) file(p, rel string, d fs.DirEntry) {
+	w, o := cl.w, cl.w.o
+	cl.seen[rel] = true
+	if _, was := w.links[rel]; was {
+		// A link the command replaced with a file: the link goes first
+		// (a write to the link's path would follow it).
+		delete(w.links, rel)
+		_ = o.removeLocked(rel)
+	}
+	fi, err := d.Info()
+	if err != nil {
+		return
+	}
+	st := stampOf(fi)
+	if old, ok := w.snap[rel]; ok && old == st {
+		return
+	}
+	if fi.Size() > MaxFileSize {
+		cl.c.Skipped = append(cl.c.Skipped, fmt.Sprintf("%s (larger than %d MiB)", rel, MaxFileSize>>20))
+		return
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		cl.c.Skipped = append(cl.c.Skipped, rel+" ("+err.Error()+")")
+		return
+	}
+	if err := o.writeLocked(rel, data, modeOf(fi)); err != nil {
+		cl.c.Skipped = append(cl.c.Skipped, rel+" ("+err.Error()+")")
+		return
+	}
+	w.snap[rel] = st
+	cl.c.Written = append(cl.c.Written, rel)
 }
 
 // remove deletes the work tree's folder.

@@ -51,6 +51,9 @@ type Model struct {
 	Name string
 	// ID is the definition's ModelId; "test-model" when "".
 	ID string
+	// Roles are further roles ("Compaction", "Fallback") that name the
+	// same definition as Main.
+	Roles []string
 	// Key is the provider's ApiKey in secrets.json; no secrets.json when
 	// "".
 	Key string
@@ -77,8 +80,12 @@ func (m Model) names() (protocol wire.Protocol, provider, name, id string) {
 // more is a further member of its object, as `"McpServers": {…}`.
 func (m Model) Config(more ...string) string {
 	p, provider, name, id := m.names()
+	roles := fmt.Sprintf(`"Main": %q`, name)
+	for _, r := range m.Roles {
+		roles += fmt.Sprintf(`, %q: %q`, r, name)
+	}
 	return object(append([]string{
-		fmt.Sprintf(`"Models": {"Roles": {"Main": %q}, "Definitions": {%q: {"Provider": %q, "ModelId": %q}}}`, name, name, provider, id),
+		fmt.Sprintf(`"Models": {"Roles": {%s}, "Definitions": {%q: {"Provider": %q, "ModelId": %q}}}`, roles, name, provider, id),
 		fmt.Sprintf(`"Providers": {%q: {"Type": %q, "Endpoint": %q}}`, provider, ProviderType(p), m.Endpoint),
 	}, more...))
 }

@@ -9,13 +9,13 @@ import (
 )
 
 // TestNew: in every protocol the home scans without a finding, its Main
-// role names the model, the provider's type speaks the protocol and its
+// role (and the further role) names the model, the provider's type speaks the protocol and its
 // endpoint is the server's, and the key is read from secrets.json. A file
 // given replaces the one New would write; WriteConfig adds members.
 func TestNew(t *testing.T) {
 	for _, p := range Protocols {
 		t.Run(p.String(), func(t *testing.T) {
-			h := New(t, Model{Protocol: p, Provider: "prov", Name: "front", ID: "front-model", Key: "k-123"},
+			h := New(t, Model{Protocol: p, Provider: "prov", Name: "front", ID: "front-model", Key: "k-123", Roles: []string{"Compaction"}},
 				map[string]string{"agents/tester.md": "---\nname: tester\ndescription: Tries things\n---\nYou are a tester.\n"})
 			cat := h.Scan(t)
 			if len(cat.Diagnostics()) != 0 || cat.Agent("tester") == nil {
@@ -27,6 +27,9 @@ func TestNew(t *testing.T) {
 			prov, _ := c.Provider(def.Provider)
 			if name != "front" || def.ModelID != "front-model" || def.Provider != "prov" {
 				t.Errorf("Main = %q, %+v", name, def)
+			}
+			if compaction, _ := c.Role("Compaction"); compaction != "front" {
+				t.Errorf("Compaction = %q", compaction)
 			}
 			if got, err := wire.ProtocolFor(prov.Type); err != nil || got != p {
 				t.Errorf("type %q speaks %v, %v; want %v", prov.Type, got, err, p)

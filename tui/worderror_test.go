@@ -1,0 +1,36 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/runner/eval/keepcase"
+)
+
+// TestWordErrorWordsWhatTheBrowserShows: an error of a lower layer is
+// shown as Options.WordError words it (cmd adds the flag there), and as it
+// is without one.
+func TestWordErrorWordsWhatTheBrowserShows(t *testing.T) {
+	tmp, base := copyHome(t, "home")
+	taken := &keepcase.NameTakenError{Path: "a.test.yaml", Name: "one"}
+	for _, tt := range []struct {
+		word func(error) error
+		want string
+	}{
+		{nil, "keep: " + taken.Error()},
+		{func(err error) error { return fmt.Errorf("worded %w", err) }, "keep: worded " + taken.Error()},
+	} {
+		opts := homeOptions(tmp, lint.NewHome(base, ""))
+		opts.WordError = tt.word
+		tm := openModel(t, opts, 100, 30)
+		tm.send(keptMsg{err: taken})
+		if tm.flash.text != tt.want {
+			t.Errorf("notice %q, want %q", tm.flash.text, tt.want)
+		}
+	}
+	if e := (&env{}); e.worded(nil) != nil || !errors.Is(e.worded(taken), keepcase.ErrNameTaken) {
+		t.Error("worded without WordError changed the error")
+	}
+}
