@@ -239,12 +239,23 @@ func specErrorf(format string, args ...any) error {
 // run: cancelling it cancels the run (cancelled_by_parent), as Run.Cancel
 // does.
 func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
-	r, err := rn.start(ctx, s)
+	r, err := rn.start(ctx, s, false)
 	return r, rn.worded(err)
 }
 
-// start is Start, its error not yet worded.
-func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
+// RunToEnd starts a run of s as Start does, and runs it on the calling
+// goroutine: it returns once the run has ended (its Wait returns at
+// once). For a caller that would only wait, such as a suite's sample: no
+// goroutine is started, and the run's deep stack is one the caller has
+// grown already.
+func (rn *Runner) RunToEnd(ctx context.Context, s Spec) (*Run, error) {
+	r, err := rn.start(ctx, s, true)
+	return r, rn.worded(err)
+}
+
+// start is Start (RunToEnd when inline is set), its error not yet
+// worded.
+func (rn *Runner) start(ctx context.Context, s Spec, inline bool) (*Run, error) {
 	p, err := rn.prepare(ctx, s)
 	if err != nil {
 		return nil, err
@@ -368,7 +379,11 @@ func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
 		p.asker.attach(r)
 	}
 	rn.mu.Unlock()
-	go r.execute()
+	if inline {
+		r.execute()
+	} else {
+		go r.execute()
+	}
 	return r, nil
 }
 
