@@ -292,7 +292,7 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 	for i, tc := range ev.ToolCalls {
 		args := json.RawMessage(tc.Arguments)
 		var res tools.Result
-		guard, replayed := cassette.GuardAllow, false
+		guard, replayed, differs := cassette.GuardAllow, false, false
 		switch d.Call(i) {
 		case tools.Allow:
 			res, replayed = r.runTool(ev.N, tc, args)
@@ -302,6 +302,7 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 				// after redaction (a replay has the bounded text).
 				res = tools.Spill(r.workspace, tc.Name, tc.ID, res)
 			}
+			differs = r.differs(ev.N, tc, res)
 		case tools.Refuse:
 			guard, res = cassette.GuardRefuse, d.Result()
 		default:
@@ -313,7 +314,7 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 		shown := &r.rec.ToolCalls[base+i]
 		shown.Result = &runfolder.ToolResult{
 			Text: runfolder.CapEvidence(res.Text), Bytes: len(res.Text), Error: res.IsError, Refused: res.Refused, Cut: res.Cut,
-			Guard: guard, Replayed: replayed, Label: string(res.Label),
+			Guard: guard, Replayed: replayed, Label: string(res.Label), Differs: differs,
 		}
 		c := &r.rec.Counts
 		if d.Action != tools.Stop {
@@ -362,6 +363,25 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 	}
 	r.guard.Complete(batch, d, results)
 	return turns, nil
+}
+
+// differs reports, in a replay whose tools run live, whether res is not
+// the result the recording holds for call tc of model call n.
+func (r *Run) differs(n int, tc wire.ToolCallPart, res tools.Result) bool {
+	if r.liveReplay == nil {
+		return false
+	}
+	t, found := recordedResult(r.liveReplay, n, tc.Index, tc.Name, tc.Arguments)
+	if !found {
+		return true
+	}
+	// The recorded results name the recorded project's files; this
+	// run's name its own project's.
+	want := t.Result
+	if from := r.liveReplay.Header.Project; from != "" && r.liveProject != "" {
+		want = strings.ReplaceAll(want, from, r.liveProject)
+	}
+	return want != res.Text || t.IsError != res.IsError
 }
 
 // runTool runs one allowed call: on the project folder, or, in a replay,

@@ -59,6 +59,9 @@ type prepared struct {
 
 	cassette *cassette.Cassette
 	replay   *runfolder.ReplayRecord
+	// liveTools is set when the replay's tool calls run on the project
+	// (Spec.LiveTools).
+	liveTools bool
 
 	// mcp are the run's MCP servers (startMCP), nil when it has none.
 	mcp      *mcp.Servers
@@ -95,7 +98,7 @@ func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 	}
 	p.red = redact.New(runSecrets(s, model)...)
 	if tape != nil {
-		err = p.playing(&s, tape, source, model)
+		err = p.playing(ctx, &s, tape, source, model)
 	} else {
 		err = p.live(ctx, s, model)
 	}
@@ -211,10 +214,18 @@ func runSecrets(s Spec, model runfolder.Model) []string {
 }
 
 // playing prepares a run that plays tape (from source); model is the
-// replay provider the agent's role resolved to, if it did.
-func (p *prepared) playing(s *Spec, tape *cassette.Cassette, source string, model runfolder.Model) error {
+// replay provider the agent's role resolved to, if it did. With
+// LiveTools and a project, the tool calls run on the project (the
+// recorded tools are still the ones offered).
+func (p *prepared) playing(ctx context.Context, s *Spec, tape *cassette.Cassette, source string, model runfolder.Model) error {
 	if err := p.fromCassette(s, tape, source); err != nil {
 		return err
+	}
+	if s.LiveTools && s.Project != "" && p.frontline == nil && p.toolsOn {
+		p.liveTools, p.replay.LiveTools = true, true
+		if err := p.openTools(ctx, *s); err != nil {
+			return err
+		}
 	}
 	if model.Type == ReplayProviderType {
 		// The agent's role resolved to this provider: the run records
@@ -250,6 +261,16 @@ func (p *prepared) live(ctx context.Context, s Spec, model runfolder.Model) erro
 	if s.Project == "" {
 		return nil
 	}
+	if err := p.openTools(ctx, s); err != nil {
+		return err
+	}
+	p.tools = tools.Wire(p.toolbox.(*tools.Set).Offered())
+	return nil
+}
+
+// openTools opens the trial's tools on s.Project (the overlay, the gate
+// with its asker, the sandbox) and starts the MCP servers.
+func (p *prepared) openTools(ctx context.Context, s Spec) error {
 	var asker approve.Asker
 	switch {
 	case s.Asker != nil:
@@ -263,7 +284,6 @@ func (p *prepared) live(ctx context.Context, s Spec, model runfolder.Model) erro
 		return &SpecError{Err: err}
 	}
 	p.toolsOn, p.toolbox, p.project, p.overlay, p.workspace = true, set, ws.Overlay().Project(), ws.Overlay(), ws
-	p.tools = tools.Wire(set.Offered())
 	p.startMCP(ctx, s)
 	return nil
 }

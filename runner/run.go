@@ -167,6 +167,15 @@ type Spec struct {
 	// ReplaySource names the cassette in run.json (its path); "" for a
 	// provider of type replay, whose Endpoint is used.
 	ReplaySource string
+	// LiveTools runs a replay's tool calls on Project as a live run's
+	// are (the overlay, the gate with Approve and the asker, the sandbox,
+	// the configuration's MCP servers) instead of playing their recorded
+	// results; the tools offered are still the recorded ones. The model's
+	// replies are the recording's whatever a call returns: a result that
+	// is not the recorded one is marked (runfolder.ToolResult.Differs).
+	// The demo's browser runs use it. It needs Project; a run that calls
+	// a model ignores it.
+	LiveTools bool
 	// Fast plays a replay without its recorded pauses, on a clock that
 	// follows the recorded timeline: the outcome is the same, at once.
 	Fast bool
@@ -307,7 +316,7 @@ func (rn *Runner) start(ctx context.Context, s Spec, inline bool) (*Run, error) 
 		Prompt: promptRecord(p.request, red, !s.Unsaved),
 		MCP:    mcpRecord(p.mcp, p.mcpNotes, red),
 	}
-	if p.toolsOn && p.replay == nil {
+	if p.toolsOn && (p.replay == nil || p.liveTools) {
 		r := SandboxReport(s.Sandbox)
 		rec.Sandbox = &r
 	}
@@ -353,9 +362,13 @@ func (rn *Runner) start(ctx context.Context, s Spec, inline bool) (*Run, error) 
 		guard:     tools.NewGuard(),
 		overlay:   p.overlay,
 		workspace: p.workspace,
-		changes:   replayChanges(p.cassette),
-		patch:     replayPatch(p.cassette),
 		done:      make(chan struct{}),
+	}
+	if p.liveTools {
+		r.liveReplay = p.cassette // the changes are the overlay's
+		r.liveProject = red.String(p.project)
+	} else {
+		r.changes, r.patch = replayChanges(p.cassette), replayPatch(p.cassette)
 	}
 	switch {
 	case p.cassette != nil:
@@ -464,6 +477,11 @@ type Run struct {
 	recorder *cassette.Recorder
 	tape     *cassette.Cassette
 	player   *cassette.Player
+	// liveReplay is the cassette of a replay whose tools run live
+	// (Spec.LiveTools), whose results are compared with the recorded.
+	liveReplay *cassette.Cassette
+	// liveProject is that replay's project folder, redacted.
+	liveProject string
 
 	mu         sync.Mutex
 	callN      int             // the current model call, from 1

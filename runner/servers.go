@@ -17,15 +17,16 @@ import (
 )
 
 // startMCP starts the MCP servers of the spec's configuration that its
-// audience may use, when the run offers tools and calls a model (a replay
-// answers every call from its cassette and starts none), and adds their
+// audience may use, when the run offers tools and calls a model or runs a
+// replay's tools live (a replay that answers every call from its cassette
+// starts none), and adds their
 // tools to the run's tool set, deferred (search_tools finds them and load_tool
 // activates them, as at the runtime). The servers are stopped, with their
 // process groups, when the tool set closes at the end of the run (or when
 // a spec error closes it first).
 func (p *prepared) startMCP(ctx context.Context, s Spec) {
 	set, ok := p.toolbox.(*tools.Set)
-	if !ok || p.cassette != nil || s.NoMCP || s.Config == nil || len(s.Config.McpServers) == 0 {
+	if !ok || (p.cassette != nil && !p.liveTools) || s.NoMCP || s.Config == nil || len(s.Config.McpServers) == 0 {
 		return
 	}
 	notes := &mcp.Notes{}

@@ -34,7 +34,8 @@ func (r *Run) cassetteHeader() cassette.Header {
 			PrefillMS: rec.Limits.PrefillMS, InterDeltaMS: rec.Limits.InterDeltaMS, NoProgressMS: rec.Limits.NoProgressMS,
 			ThinkingOnlyMS: rec.Limits.ThinkingOnlyMS,
 		},
-		Loop: cassette.LoopRules,
+		Loop:    cassette.LoopRules,
+		Project: r.red.String(rec.Project),
 	}
 	return h
 }

@@ -54,7 +54,13 @@ func (rt *replayTools) Call(_ context.Context, name string, args json.RawMessage
 
 // lookup returns the recorded result of tool call index of model call n.
 func (rt *replayTools) lookup(n, index int, name, args string) (cassette.Tool, bool) {
-	c := rt.tape.Call(n)
+	return recordedResult(rt.tape, n, index, name, args)
+}
+
+// recordedResult returns the result tape holds for tool call index (of
+// name, with args) of model call n, when the call ran.
+func recordedResult(tape *cassette.Cassette, n, index int, name, args string) (cassette.Tool, bool) {
+	c := tape.Call(n)
 	if c == nil {
 		return cassette.Tool{}, false
 	}

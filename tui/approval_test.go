@@ -247,7 +247,7 @@ func TestApprovalPromptShowsWhatAGlobMatches(t *testing.T) {
 		t.Errorf("the prompt does not show what a glob is matched against (%q):\n%s", want, text)
 	}
 	p, err := approve.Parse(`github__create_issue:{"Body":"y"*`)
-	if err != nil || !p.Match(req) {
+	if err != nil || !p.Match(req.Tool, req.Server, req.Subject) {
 		t.Errorf("a glob copied from the prompt does not match: %v", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
 // runTickEvery is how often the clocks of running runs are redrawn.
@@ -320,7 +321,7 @@ func (p *runPane) need(int) tea.Cmd {
 	if e.opts.Runner == nil || sel == nil || sel.Def == nil || sel.Status != lint.Loaded || p.current(sel.Path) != nil {
 		return nil
 	}
-	model, err := runner.ResolveModel(e.config(), sel.Def.ModelRole)
+	model, err := e.runModel(sel)
 	if err != nil || model.Type != runner.ReplayProviderType {
 		return nil
 	}
@@ -419,10 +420,15 @@ func (p *runPane) startWith(f *lint.File, task, context, project string, approve
 	e := p.e
 	spec := runner.Spec{Agent: f, Config: e.config(), Task: task, Context: context, Project: project, NetClaw: e.netClaw(),
 		Approve: approved, AskInEvents: true}
+	if def := e.demoModel(f); def != "" {
+		// The demo's recording of this agent plays on a definition of
+		// its own, its tool calls run for real in a copy of the project.
+		spec.ModelDefinition, spec.LiveTools = def, true
+	}
 	// A run keeps its recording (a kept test case replays it), unless it
 	// replays one itself (the demo's models).
 	if f.Def != nil {
-		if m, err := runner.ResolveModel(e.config(), f.Def.ModelRole); err == nil && m.Type != runner.ReplayProviderType {
+		if m, err := e.runModel(f); err == nil && m.Type != runner.ReplayProviderType {
 			spec.Record = true
 		}
 	}
@@ -431,6 +437,24 @@ func (p *runPane) startWith(f *lint.File, task, context, project string, approve
 	}
 	e.show(tabRun)
 	return startRunCmd(p.ctx, e.opts.Runner, spec, fileLabel(f))
+}
+
+// demoModel is, in the demo, the model definition that replays the
+// demo's own recording of f (demo.ModelFor); "" otherwise.
+func (e *env) demoModel(f *lint.File) string {
+	if !e.opts.Demo || f == nil || f.Def == nil {
+		return ""
+	}
+	return demo.ModelFor(f.Def.Name)
+}
+
+// runModel resolves the model a run of f calls: its role's, or in the
+// demo the definition that replays its own recording.
+func (e *env) runModel(f *lint.File) (runfolder.Model, error) {
+	if def := e.demoModel(f); def != "" {
+		return runner.ResolveDefinition(e.config(), def, f.Def.ModelRole)
+	}
+	return runner.ResolveModel(e.config(), f.Def.ModelRole)
 }
 
 // started registers a started run and starts reading its events.

@@ -46,7 +46,7 @@ func (p *runPane) intro(sel *lint.File, w int) []string {
 	out = append(out, wrap("Press "+keyName(e.keys.Run.Run)+", give a task (and optional context), and the agent runs against the model NetClaw would use, classified as the runtime would: completed, output_truncated, thinking_only_timeout…", w)...)
 	cfg := e.config()
 	out = append(out, "")
-	model, err := runner.ResolveModel(cfg, sel.Def.ModelRole)
+	model, err := e.runModel(sel)
 	if err != nil {
 		out = append(out, wrap(st.Error.Render("model: ")+Sanitize(err.Error()), w)...)
 	} else {
@@ -66,7 +66,10 @@ func (p *runPane) intro(sel *lint.File, w int) []string {
 		}
 	}
 	tools := "none (no project folder)"
-	if e.opts.Project != "" {
+	switch {
+	case e.opts.Project != "" && e.demoModel(sel) != "":
+		tools = "the recorded calls run again, for real, in a copy of " + e.shortPath(e.opts.Project) + ": gated ones ask first; the folder itself is never changed"
+	case e.opts.Project != "":
 		tools = "file_read, file_list, read-only in " + e.shortPath(e.opts.Project)
 	}
 	out = append(out, labelled(st, "Tools    ", Sanitize(tools), w)...)

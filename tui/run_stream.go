@@ -151,6 +151,9 @@ func toolResultHead(tc *runfolder.ToolCall) (head string, bad, ok bool) {
 	if r.Replayed {
 		notes = append(notes, "recorded")
 	}
+	if r.Differs {
+		notes = append(notes, "not the recorded result: the replayed replies answer that one")
+	}
 	head = fmt.Sprintf("%s: %d bytes", Sanitize(tc.Name), r.Bytes)
 	if len(notes) > 0 {
 		head += " · " + strings.Join(notes, ", ")

@@ -121,11 +121,12 @@ func TestPaneScrollsToItsLastLine(t *testing.T) {
 	}
 }
 
-// TestNarrowListKeepsTheFeedLabel (issue 20 item 29): at 40×12 a feed
-// agent's row keeps its source label, its long name cut instead; in the
-// demo two summarizers (local and feed) are told apart.
+// TestNarrowListKeepsTheFeedLabel (issue 20 item 29): at 40 columns a
+// feed agent's row keeps its source label, its long name cut instead; in
+// the demo two summarizers (local and feed) are told apart (14 rows show
+// both).
 func TestNarrowListKeepsTheFeedLabel(t *testing.T) {
-	tm := demoModel(t, 40, 12)
+	tm := demoModel(t, 40, 14)
 	lw := listWidth(40)
 	var feedRows []string
 	for _, l := range strings.Split(tm.screen(), "\n") {

@@ -21,6 +21,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/tui"
+	"github.com/agentdesk/agentdesk/tui/demo"
 )
 
 // runBrowser starts the interactive browser on the home from --home and
@@ -55,7 +56,8 @@ func runDemo(cmd *cobra.Command, g *globals) error {
 	if err != nil {
 		return exitWith(exitInternal, err)
 	}
-	return browse(cmd, g, h, tui.Options{Demo: true, Runner: rn, Project: dir, DraftsDir: filepath.Join(dir, "drafts")})
+	// Trial runs work on a copy of the demo's project.
+	return browse(cmd, g, h, tui.Options{Demo: true, Runner: rn, Project: demo.ProjectDir(h), DraftsDir: filepath.Join(dir, "drafts")})
 }
 
 // browse runs the browser on h; opts may preset the demo flag and an

@@ -529,7 +529,8 @@ func TestRunReplaysTheDemo(t *testing.T) {
 	state := t.TempDir()
 	env := []string{"HOME=" + t.TempDir(), "XDG_STATE_HOME=" + state}
 	code, stdout, stderr := runTrialCmd(t, env, "", "run", "--replay", "demo:")
-	if code != 0 || !strings.Contains(stdout, "demo:completed-with-tool\t") || !strings.Contains(stdout, "demo:output-truncated\tFailed, output_truncated\n") || stderr != "" {
+	if code != 0 || !strings.Contains(stdout, "demo:completed-with-tool\t") || !strings.Contains(stdout, "demo:output-truncated\tFailed, output_truncated\n") ||
+		!strings.Contains(stdout, "demo:fix-an-issue\t") || stderr != "" {
 		t.Fatalf("list: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
@@ -542,9 +543,15 @@ func TestRunReplaysTheDemo(t *testing.T) {
 		if !strings.Contains(stderr, want) || !strings.Contains(stderr, "replayed a run recorded ") || (code == 0) != (want == "state: Completed") {
 			t.Errorf("%s: exit %d, stderr %q", name, code, stderr)
 		}
+		// The fixer's recording shows an MCP call, a shell command and
+		// the change it made, with its changes.patch.
+		if name == "demo:fix-an-issue" && (!strings.Contains(stderr, "tool call: tracker__get_issue") || !strings.Contains(stderr, "tool call: shell_execute") ||
+			!strings.Contains(stderr, "the recorded run changed 1 file in its copy (project untouched): git apply ")) {
+			t.Errorf("%s: stderr %q", name, stderr)
+		}
 	}
 	list, _ := runfolder.ListRuns(filepath.Join(state, "agentdesk", "runs"), runfolder.Filter{})
-	if len(list) != 3 || list[0].Replay == nil || !strings.HasPrefix(list[0].Replay.Cassette, "demo:") {
+	if len(list) != 4 || list[0].Replay == nil || !strings.HasPrefix(list[0].Replay.Cassette, "demo:") {
 		t.Errorf("runs %+v", list)
 	}
 	code, _, stderr = runTrialCmd(t, env, "", "run", "--replay", "demo:nope")

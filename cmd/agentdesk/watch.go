@@ -169,7 +169,7 @@ func (w *suiteWatch) once(ctx context.Context, home lint.Home, prev map[string]s
 	stderr := w.g.stderr
 	c, err := lint.Scan(home, lint.ScanOptions{Environ: w.g.environ})
 	if err != nil {
-		fmt.Fprintf(stderr, "agentdesk: scanning %s: %s\n", termsafe.Escape(home.Base), termsafe.Escape(err.Error()))
+		fmt.Fprintf(stderr, "agentdesk: scanning %s: %s\n", termsafe.Escape(home.Base), termsafe.Escape(flagWorded(err)))
 		return nil
 	}
 	files, err := findSuiteFiles(home.Agents, w.paths, w.kind)

@@ -2,13 +2,13 @@ package suitefile
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/approvepattern"
 )
 
 // ApprovePattern is one item of approve: (a suite's or a case's), the same
@@ -19,7 +19,7 @@ type ApprovePattern struct {
 }
 
 // approveList reads approve: a pattern or a list of patterns, each
-// checked as runner/approve.Parse reads --approve.
+// checked with the grammar --approve is read with (lint/approvepattern).
 func (r *reader) approveList(v *yaml.Node) []ApprovePattern {
 	items := []*yaml.Node{v}
 	if v.Kind == yaml.SequenceNode {
@@ -31,7 +31,7 @@ func (r *reader) approveList(v *yaml.Node) []ApprovePattern {
 		if !ok {
 			continue
 		}
-		if why := ApproveProblem(s); why != "" {
+		if why := approveProblem(s); why != "" {
 			r.add(RuleApprove, posOf(e), fmt.Sprintf("approve %q: %s", s, why), "write TOOL, TOOL:GLOB or mcp:SERVER, as --approve takes them (e.g. \"shell_execute:go test *\")")
 			continue
 		}
@@ -40,54 +40,16 @@ func (r *reader) approveList(v *yaml.Node) []ApprovePattern {
 	return out
 }
 
-// ApproveProblem says why s is not an approval pattern, or "": the checks
-// of runner/approve.Parse, in its words (which agentdesk's tests keep
-// equal).
-func ApproveProblem(s string) string {
-	switch {
-	case strings.TrimSpace(s) == "":
-		return "the pattern is empty: give TOOL, TOOL:GLOB or mcp:SERVER"
-	case !utf8.ValidString(s):
-		return "the pattern is not UTF-8 text"
-	}
-	if rest, ok := strings.CutPrefix(s, "mcp:"); ok {
-		if rest == "" || strings.ContainsAny(rest, ": \t") {
-			return "mcp: is followed by one MCP server's name as netclaw.json's McpServers names it (e.g. mcp:github)"
-		}
-		return ""
-	}
-	tool, glob, has := strings.Cut(s, ":")
-	if !approveToolName(tool) {
-		return fmt.Sprintf("%q is not a tool name (letters, digits, _ and -, as the model sees it: shell_execute, web_fetch, github__create_issue)", tool)
-	}
-	if server, own, mcp := strings.Cut(tool, "__"); mcp {
-		switch {
-		case server == "":
-			return fmt.Sprintf("the server half before __%s is empty: give SERVER__TOOL", own)
-		case own == "":
-			return fmt.Sprintf("the tool half after %s__ is empty: give SERVER__TOOL, or mcp:%s for every tool of the server", server, server)
-		}
-	}
-	if has && glob == "" {
-		return fmt.Sprintf("the glob after %q is empty: leave the colon out to approve every call of %s", tool+":", tool)
-	}
-	if strings.HasSuffix(glob, `\`) && (len(glob)-len(strings.TrimRight(glob, `\`)))%2 == 1 {
-		return `the glob ends in a lone \: write \\ for a backslash`
+// approveProblem says why s is not an approval pattern, or "": the
+// Problem of lint/approvepattern.Parse's error, the one grammar --approve
+// is read with too (a suite's finding gives the hint --approve's message
+// ends with).
+func approveProblem(s string) string {
+	var pe *approvepattern.PatternError
+	if _, err := approvepattern.Parse(s); errors.As(err, &pe) {
+		return pe.Problem
 	}
 	return ""
-}
-
-// approveToolName reports whether s can be a model-facing tool name.
-func approveToolName(s string) bool {
-	if s == "" || len(s) > 128 {
-		return false
-	}
-	for _, r := range s {
-		if !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return false
-		}
-	}
-	return true
 }
 
 // ApproveAudit says why a session of audience (Personal, Team or Public)

@@ -12,89 +12,6 @@ import (
 	_ "github.com/agentdesk/agentdesk/lint/golden"
 )
 
-func TestParse(t *testing.T) {
-	tests := []struct {
-		in      string
-		tool    string
-		glob    string
-		hasGlob bool
-		server  string
-		err     string
-	}{
-		{in: "shell_execute", tool: "shell_execute"},
-		{in: "shell_execute:go test *", tool: "shell_execute", glob: "go test *", hasGlob: true},
-		{in: "web_fetch:https://example.test/*", tool: "web_fetch", glob: "https://example.test/*", hasGlob: true},
-		{in: "mcp:github", server: "github"},
-		{in: "github__create_issue:*", tool: "github__create_issue", glob: "*", hasGlob: true},
-		{in: "", err: "empty"},
-		{in: "mcp:", err: "one MCP server"},
-		{in: "mcp:a:b", err: "one MCP server"},
-		{in: "shell execute", err: "not a tool name"},
-		{in: ":x", err: "not a tool name"},
-		{in: "shell_execute:", err: "glob after"},
-		{in: `shell_execute:a\`, err: "lone"},
-	}
-	for _, tt := range tests {
-		p, err := Parse(tt.in)
-		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("Parse(%q) error = %v, want it to say %q", tt.in, err, tt.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("Parse(%q): %v", tt.in, err)
-			continue
-		}
-		if p.Tool != tt.tool || p.Glob != tt.glob || p.HasGlob != tt.hasGlob || p.Server != tt.server || p.String() != tt.in {
-			t.Errorf("Parse(%q) = %+v", tt.in, p)
-		}
-	}
-}
-
-func TestGlob(t *testing.T) {
-	tests := []struct {
-		g, s string
-		want bool
-	}{
-		{"*", "", true},
-		{"*", "rm -rf /", true},
-		{"go test *", "go test ./...", true},
-		{"go test *", "go vet ./...", false},
-		{"go test *", "go test", false},
-		{"https://example.test/*", "https://example.test/a/b?c=d", true},
-		{"https://example.test/*", "https://example.test.evil/a", false},
-		{"a?c", "abc", true},
-		{"a?c", "ac", false},
-		{"a?c", "aéc", true},
-		{`a\*c`, "a*c", true},
-		{`a\*c`, "abc", false},
-		{"*a*b*", "xxaxxbxx", true},
-		{"*a*b*", "xxbxxaxx", false},
-		{"ls", "ls -la", false},
-		{"ls*", "ls; rm -rf /", true},
-		{"", "", true},
-		{"", "x", false},
-		{strings.Repeat("*a", 30) + "b", strings.Repeat("a", 60), false},
-	}
-	for _, tt := range tests {
-		if got := Glob(tt.g, tt.s); got != tt.want {
-			t.Errorf("Glob(%q, %q) = %v, want %v", tt.g, tt.s, got, tt.want)
-		}
-	}
-}
-
-func TestQuoteGlobMatchesItself(t *testing.T) {
-	for _, s := range []string{"rm *.go", `a\b?`, "plain", ""} {
-		if !Glob(QuoteGlob(s), s) {
-			t.Errorf("QuoteGlob(%q) = %q does not match it", s, QuoteGlob(s))
-		}
-		if s != "" && Glob(QuoteGlob(s), s+"x") {
-			t.Errorf("QuoteGlob(%q) matches more", s)
-		}
-	}
-}
-
 func TestSubjectFor(t *testing.T) {
 	tests := []struct {
 		tool, args, want string
@@ -126,7 +43,7 @@ func TestSuggestIsApprovedByItsPattern(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Suggest %q does not parse: %v", req.Suggest(), err)
 		}
-		if !p.Match(req) {
+		if !matches(p, req) {
 			t.Errorf("Suggest %q does not match %+v", req.Suggest(), req)
 		}
 	}
@@ -262,22 +179,6 @@ func TestPromptsCancelledBeforeSend(t *testing.T) {
 	}
 }
 
-func FuzzParse(f *testing.F) {
-	for _, s := range []string{"shell_execute:go *", "mcp:x", "a:b:c", `x:\`, ""} {
-		f.Add(s, "go test")
-	}
-	f.Fuzz(func(t *testing.T, pat, subject string) {
-		p, err := Parse(pat)
-		if err != nil {
-			return
-		}
-		p.Match(Request{Tool: p.Tool, Subject: subject})
-		if !Glob(QuoteGlob(subject), subject) {
-			t.Errorf("QuoteGlob(%q) does not match itself", subject)
-		}
-	})
-}
-
 // TestUnattendedMessageQuotesForTheShell: the `--approve` the message
 // suggests is copied into a shell by the author, and the command in it is
 // the model's. A quote in the command must not end the quoting and turn
@@ -347,7 +248,7 @@ func TestMatchCase(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := p.Match(tt.req); got != tt.want {
+		if got := matches(p, tt.req); got != tt.want {
 			t.Errorf("%s matches %s (server %q): %v, want %v", tt.pattern, tt.req.Tool, tt.req.Server, got, tt.want)
 		}
 	}

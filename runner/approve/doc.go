@@ -6,15 +6,10 @@
 //
 // # Patterns
 //
-// A pattern is TOOL, TOOL:GLOB or mcp:SERVER. TOOL is a tool's name as the
-// model sees it (exactly). GLOB is matched against the call's subject:
-// the Command argument of shell_execute, the Url argument of web_fetch, the
-// Query argument of web_search, and the JSON arguments (meta properties
-// left out, keys sorted, no spaces) of any other tool. In a GLOB, `*`
-// matches any run of characters (slashes and spaces included), `?` one
-// character, and `\` makes the next character literal; the whole subject
-// must match. mcp:SERVER approves every tool of the MCP server SERVER,
-// named ignoring case as NetClaw names servers.
+// A pattern is TOOL, TOOL:GLOB or mcp:SERVER. Its grammar (parsing, the
+// glob, matching a call) is lint/approvepattern's, which suite files are
+// checked with too; this package names its parts as its own (Pattern,
+// Parse, Glob, …) for the code that gates calls.
 //
 // # Deciding
 //

@@ -201,7 +201,7 @@ func (g *Gate) Decide(ctx context.Context, req Request) Decision {
 		return d
 	}
 	for _, p := range g.patterns {
-		if p.Match(req) {
+		if matches(p, req) {
 			d.Verdict, d.By = Approved, "--approve "+p.Text
 			return d
 		}

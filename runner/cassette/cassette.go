@@ -156,6 +156,11 @@ type Header struct {
 	MaxTokens int `json:"max_tokens,omitempty"`
 	// Limits are the watchdog's limits, in milliseconds.
 	Limits Limits `json:"limits"`
+	// Project is the project folder the run's tools worked on
+	// (redacted; "" when it offered none): tool results name files by
+	// their path in it. A replay whose tools run live on another folder
+	// reads the recorded results with this one in place of its own.
+	Project string `json:"project,omitempty"`
 }
 
 // Limits are the watchdog's limits of the recorded run, in milliseconds

@@ -173,6 +173,10 @@ type ToolResult struct {
 	// denied, stubbed or mocked (runner/tools); "" in runs recorded
 	// before labels.
 	Label string `json:"label,omitempty"`
+	// Differs is set in a replay whose tools ran live when the result is
+	// not the recorded one: the replayed replies after it answer the
+	// recorded result, not this one.
+	Differs bool `json:"differs_from_recording,omitempty"`
 }
 
 // EvidenceCap caps the text of a tool result kept in run.json and
@@ -209,6 +213,10 @@ type ReplayRecord struct {
 	// RecordedRun and RecordedAt are the recorded run's id and start.
 	RecordedRun string    `json:"recorded_run,omitempty"`
 	RecordedAt  time.Time `json:"recorded_at"`
+	// LiveTools is set when the tool calls ran on the project, gated and
+	// sandboxed as in a live run, instead of playing the recorded
+	// results; the model's replies are the recording's.
+	LiveTools bool `json:"live_tools,omitempty"`
 }
 
 // SuiteTag ties a run to the suite case it ran for.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Limits a sandboxed command runs under.
@@ -187,12 +188,18 @@ func Scrub(env []string, pass []string) (kept []string, dropped []string) {
 	return kept, dropped
 }
 
+// MinSecretValueLen is the length, in characters and without the spaces
+// around it, under which the value of a secret-looking variable is not
+// redacted: a variable such as DEBUG_TOKEN=false or PAGER_KEY=less
+// holds a word, not a key, and hiding it would mask ordinary words.
+const MinSecretValueLen = 6
+
 // SecretValues returns the values of agentdesk's own environment
 // variables whose names look secret (SecretName), for the run's
 // redactor: a command that prints one (a passed one, or one it read
-// elsewhere) never has it stored. Values shorter than 6 characters are
-// left out: they would mask ordinary words. The answer is kept for as
-// long as the environment does not change: every run of a suite asks.
+// elsewhere) never has it stored. Values shorter than MinSecretValueLen
+// characters are left out. The answer is kept for as long as the
+// environment does not change: every run of a suite asks.
 func SecretValues() []string {
 	env := os.Environ()
 	secretMemo.mu.Lock()
@@ -215,7 +222,7 @@ func secretValues(env []string) []string {
 	var out []string
 	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
-		if SecretName(name) && len(strings.TrimSpace(value)) >= 6 {
+		if SecretName(name) && utf8.RuneCountInString(strings.TrimSpace(value)) >= MinSecretValueLen {
 			out = append(out, value)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
@@ -57,6 +58,52 @@ var roleCassettes = []struct{ role, provider, file, ends string }{
 	{"Fallback", "replay-thinking", "thinking-only.cassette", "Failed, thinking_only_timeout"},
 }
 
+// agentCassettes are the demo's recorded runs of one agent each: in the
+// browser, that agent's runs replay it on a model definition of its own
+// (ModelFor), with their tool calls run for real in a copy of the demo
+// project (runner.Spec.LiveTools).
+var agentCassettes = []struct{ agent, provider, file, ends string }{
+	{"fixer", "replay-fixer", "fix-an-issue.cassette", "Completed, after an MCP call, a file edit and a shell_execute (changes watch.md)"},
+}
+
+// ModelFor returns the Models.Definitions entry of the demo home (made
+// by Setup) that replays the demo's recording of agent, or "" when the
+// agent's model role picks its recording. The browser runs such an agent
+// on that definition, its tool calls live (runner.Spec.LiveTools).
+func ModelFor(agent string) string {
+	for _, ac := range agentCassettes {
+		if strings.EqualFold(ac.agent, agent) {
+			return ac.provider
+		}
+	}
+	return ""
+}
+
+// ProjectDir is the demo project of a home made by Setup (or Extract):
+// the folder the demo's trial runs work on, in a copy.
+func ProjectDir(h lint.Home) string {
+	return filepath.Join(h.Base, "demo-project")
+}
+
+// trackerServers is the McpServers section of the demo's configuration:
+// the tracker, served by agentdesk's own executable (TrackerEnv), so it
+// needs nothing installed. On Linux the command is /proc/self/exe, which
+// is whichever binary starts it (agentdesk, or a test binary): the same
+// text wherever agentdesk is installed, so the suites' recordings, which
+// fingerprint the command, replay everywhere.
+func trackerServers() map[string]any {
+	exe := "/proc/self/exe"
+	if runtime.GOOS != "linux" {
+		if self, err := os.Executable(); err == nil {
+			exe = self
+		}
+	}
+	return map[string]any{TrackerServer: map[string]any{
+		"Command":              exe,
+		"EnvironmentVariables": map[string]string{TrackerEnv: TrackerServer},
+	}}
+}
+
 // MatrixModels are the Models.Definitions entries Setup adds for the
 // demo's model matrix: deep-thinker's suite runs on both side by side
 // (its models:), and every demo suite carries recordings for both, so
@@ -77,12 +124,15 @@ type Recording struct {
 	Ends string
 }
 
-// Recordings lists the embedded recorded runs, in the order of the model
-// roles that play them in the demo (Main, Compaction, Fallback).
+// Recordings lists the embedded recorded runs: those of the model roles
+// (Main, Compaction, Fallback), then those of single agents.
 func Recordings() []Recording {
-	out := make([]Recording, 0, len(roleCassettes))
+	out := make([]Recording, 0, len(roleCassettes)+len(agentCassettes))
 	for _, rc := range roleCassettes {
 		out = append(out, Recording{Name: strings.TrimSuffix(rc.file, ".cassette"), Ends: rc.ends})
+	}
+	for _, ac := range agentCassettes {
+		out = append(out, Recording{Name: strings.TrimSuffix(ac.file, ".cassette"), Ends: ac.ends})
 	}
 	return out
 }
@@ -91,8 +141,10 @@ func Recordings() []Recording {
 // dir/netclaw, the recorded runs in dir/cassettes, and a netclaw.json whose
 // model roles are providers of type replay playing them (Main: a completed
 // run with a tool call; Compaction: an output_truncated run; Fallback: a
-// thinking_only_timeout) and the MatrixModels, with the community feed in
-// SkillFeeds. It returns the home.
+// thinking_only_timeout), a definition for each agent with a recording
+// of its own (ModelFor), the MatrixModels, the community feed in
+// SkillFeeds, and the tracker MCP server (TrackerEnv). It returns the
+// home.
 func Setup(dir string) (lint.Home, error) {
 	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
 		return lint.Home{}, fmt.Errorf("making the demo in %s: the folder is not empty; pick a new one", dir)
@@ -108,18 +160,29 @@ func Setup(dir string) (lint.Home, error) {
 	providers := map[string]any{}
 	defs := map[string]any{}
 	roles := map[string]string{}
-	for _, rc := range roleCassettes {
-		data, err := cassettes.ReadFile("cassettes/" + rc.file)
+	replayer := func(provider, file string) error {
+		data, err := cassettes.ReadFile("cassettes/" + file)
 		if err != nil {
-			return lint.Home{}, fmt.Errorf("demo cassette %s: %w", rc.file, err)
+			return fmt.Errorf("demo cassette %s: %w", file, err)
 		}
-		path := filepath.Join(tapes, rc.file)
+		path := filepath.Join(tapes, file)
 		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return lint.Home{}, fmt.Errorf("making the demo in %s: %w", dir, err)
+			return fmt.Errorf("making the demo in %s: %w", dir, err)
 		}
-		providers[rc.provider] = map[string]string{"Type": "replay", "Endpoint": path}
-		defs[rc.provider] = map[string]string{"Provider": rc.provider, "ModelId": "qwen3:30b (recorded)"}
+		providers[provider] = map[string]string{"Type": "replay", "Endpoint": path}
+		defs[provider] = map[string]string{"Provider": provider, "ModelId": "qwen3:30b (recorded)"}
+		return nil
+	}
+	for _, rc := range roleCassettes {
+		if err := replayer(rc.provider, rc.file); err != nil {
+			return lint.Home{}, err
+		}
 		roles[rc.role] = rc.provider
+	}
+	for _, ac := range agentCassettes {
+		if err := replayer(ac.provider, ac.file); err != nil {
+			return lint.Home{}, err
+		}
 	}
 	for _, m := range MatrixModels {
 		defs[m.Name] = map[string]string{"Provider": roleCassettes[0].provider, "ModelId": m.ModelID}
@@ -133,6 +196,7 @@ func Setup(dir string) (lint.Home, error) {
 		// rejected); the retired folder is named by no entry, to show
 		// the not-loaded status.
 		"SkillFeeds": map[string]any{"Feeds": []map[string]any{{"Name": "community", "Url": "https://skills.example.com"}}},
+		"McpServers": trackerServers(),
 	}
 	data, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {

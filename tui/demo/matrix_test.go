@@ -118,8 +118,8 @@ func TestGenerateDemoMatrixRecordings(t *testing.T) {
 	if got := matrixLines(runDemoSuiteOn(t, h, demoSuite, runs, evalrec.Record, matrixNames())); !slices.Equal(got, wantAnalystMatrix) {
 		t.Fatalf("code-analyst recorded %q", got)
 	}
-	keepRecordings(t, h, srv, demoMatrixSuite)
-	keepRecordings(t, h, srv, demoSuite)
+	keepRecordings(t, h, srv, demoMatrixSuite, true)
+	keepRecordings(t, h, srv, demoSuite, true)
 }
 
 // TestDemoMatrixOffline replays the demo's model matrix as `agentdesk test

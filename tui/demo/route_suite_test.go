@@ -76,7 +76,7 @@ func TestGenerateDemoRouteRecordings(t *testing.T) {
 	if got := runDemoRouteSuite(t, h, filepath.Join(tmp, "runs"), evalrec.Record); !slices.Equal(got, wantDemoRoute) {
 		t.Fatalf("recorded %q", got)
 	}
-	keepRecordings(t, h, srv, demoRouteSuite)
+	keepRecordings(t, h, srv, demoRouteSuite, false)
 }
 
 // TestDemoRouteSuiteOffline replays the demo's routing suite as `agentdesk

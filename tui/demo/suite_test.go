@@ -80,7 +80,7 @@ func TestGenerateDemoSuiteRecordings(t *testing.T) {
 	if got := statusLines(r); !slices.Equal(got, wantDemoSuite) {
 		t.Fatalf("recorded %q", got)
 	}
-	keepRecordings(t, h, srv, demoSuite)
+	keepRecordings(t, h, srv, demoSuite, false)
 }
 
 // analystChooser answers code-analyst's suite as the demo recorded it:
@@ -145,31 +145,55 @@ func setupAgainst(t *testing.T, dir string, srv *modeltest.Server) lint.Home {
 }
 
 // keepRecordings copies the recordings of suite, made in h, into the
-// embedded home beside this file, replacing what was there (the model
-// folders of a matrix included).
-func keepRecordings(t *testing.T, h lint.Home, srv *modeltest.Server, suite string) {
+// embedded home beside this file, replacing what was there: the plain
+// ones (the files of the recordings folder), or with matrix the model
+// folders of a matrix (model-*). Each generator keeps only what it
+// records, so they may run in any order.
+func keepRecordings(t *testing.T, h lint.Home, srv *modeltest.Server, suite string, matrix bool) {
 	t.Helper()
 	src := evalrec.Folder(filepath.Join(h.Agents, suite))
 	dst := evalrec.Folder(filepath.Join("home", "agents", suite))
-	os.RemoveAll(dst)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	// mine reports whether a top-level entry is what this call keeps.
+	mine := func(e fs.DirEntry) bool {
+		if matrix {
+			return e.IsDir() && strings.HasPrefix(e.Name(), "model-")
 		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		return !e.IsDir()
+	}
+	old, _ := os.ReadDir(dst)
+	for _, e := range old {
+		if mine(e) {
+			os.RemoveAll(filepath.Join(dst, e.Name()))
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		// The loopback port of the test server says nothing to a reader.
-		text := strings.ReplaceAll(string(data), srv.URL, "http://demo.invalid")
-		return os.WriteFile(filepath.Join(dst, rel), []byte(text), 0o644)
-	})
+	}
+	ents, err := os.ReadDir(src)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if !mine(e) {
+			continue
+		}
+		err := filepath.WalkDir(filepath.Join(src, e.Name()), func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(src, p)
+			if d.IsDir() {
+				return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			// The loopback port of the test server says nothing to a
+			// reader.
+			text := strings.ReplaceAll(string(data), srv.URL, "http://demo.invalid")
+			return os.WriteFile(filepath.Join(dst, rel), []byte(text), 0o644)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
