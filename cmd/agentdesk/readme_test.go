@@ -83,7 +83,8 @@ func TestREADMEMatchesTheBinary(t *testing.T) {
 				t.Errorf("the docs do not say %q", want)
 			}
 		}
-		entries, err := os.ReadDir(filepath.Join("..", "..", "tui", "demo", "home", "agents", "code-analyst.test.recordings"))
+		dir := filepath.Join("..", "..", "tui", "demo", "home", "agents", "code-analyst.test.recordings")
+		entries, err := os.ReadDir(dir)
 		if err != nil || len(entries) == 0 {
 			t.Fatal(err)
 		}
@@ -91,8 +92,23 @@ func TestREADMEMatchesTheBinary(t *testing.T) {
 		if !doc.MatchString(text) {
 			t.Errorf("the docs do not name the files <case>-<digest>.<sample>.recording")
 		}
+		named := regexp.MustCompile(`^[a-z0-9-]+-[0-9a-f]{6}\.[0-9]+\.recording$`)
 		for _, e := range entries {
-			if !regexp.MustCompile(`^[a-z0-9-]+-[0-9a-f]{6}\.[0-9]+\.recording$`).MatchString(e.Name()) {
+			if e.IsDir() && strings.HasPrefix(e.Name(), "model-") {
+				// A model of a matrix keeps its recordings in a folder
+				// of its own (docs/test.md: model-<name>/), named alike.
+				sub, err := os.ReadDir(filepath.Join(dir, e.Name()))
+				if err != nil || len(sub) == 0 {
+					t.Errorf("model folder %s: %v, or empty", e.Name(), err)
+				}
+				for _, f := range sub {
+					if !named.MatchString(f.Name()) {
+						t.Errorf("recording %s/%s is not named <case>-<digest>.<sample>.recording", e.Name(), f.Name())
+					}
+				}
+				continue
+			}
+			if !named.MatchString(e.Name()) {
 				t.Errorf("recording %s is not named <case>-<digest>.<sample>.recording", e.Name())
 			}
 		}
