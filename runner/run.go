@@ -242,6 +242,58 @@ func specErrorf(format string, args ...any) error {
 	return &SpecError{Err: fmt.Errorf(format, args...)}
 }
 
+// startRecord is the run.json of the run id (in dir) as it starts at
+// start, state Running: what runs, on which model, with what (task and
+// context redacted), its tools and where it runs.
+func (p *prepared) startRecord(id, dir string, start time.Time) runfolder.Record {
+	s, red := p.spec, p.red
+	host, _ := os.Hostname()
+	shown := p.model
+	shown.Endpoint = red.String(p.model.Endpoint)
+	rec := runfolder.Record{
+		RunID:       id,
+		Agent:       p.agentName,
+		AgentPath:   p.agentPath,
+		AgentSHA256: p.agentSHA,
+		Skill:       p.skill,
+		Task:        red.String(s.Task),
+		Context:     red.String(s.Context),
+		State:       vocab.StateRunning,
+		Model:       shown,
+		StartedAt:   start,
+		Files:       []string{runfolder.RunFile},
+		Tools:       []string{},
+		ToolCalls:   []runfolder.ToolCall{},
+		Limits:      limitsRecord(p.limits),
+		PID:         os.Getpid(),
+		Host:        host,
+		Dir:         dir,
+		Replay:      p.replay,
+		Frontline:   p.frontlineRecord(red),
+		Suite:       s.Suite,
+		// An unsaved run's prompt is counted when Keep writes it: a
+		// replay that passes never builds the tokenizer's vocabulary.
+		Prompt: promptRecord(p.request, red, !s.Unsaved),
+		MCP:    mcpRecord(p.mcp, p.mcpNotes, red),
+	}
+	if p.toolsOn && (p.replay == nil || p.liveTools) {
+		r := SandboxReport(s.Sandbox)
+		rec.Sandbox = &r
+	}
+	if p.toolsOn {
+		rec.Tools = toolNames(p.tools)
+		if p.request != nil {
+			for _, t := range p.request.Tools {
+				if !t.Core && !slices.Contains(rec.Tools, t.Name) {
+					rec.DeferredTools = append(rec.DeferredTools, t.Name)
+				}
+			}
+		}
+		rec.Project = p.project
+	}
+	return rec
+}
+
 // Start checks the spec, resolves the model, writes run.json with state
 // Running, and starts the run. It returns at once with the run's id and
 // folder; the model calls go on in the background. ctx bounds the whole
@@ -286,51 +338,8 @@ func (rn *Runner) start(ctx context.Context, s Spec, inline bool) (*Run, error) 
 		}
 		return nil, err
 	}
-	host, _ := os.Hostname()
-	shown := p.model
-	shown.Endpoint = red.String(p.model.Endpoint)
 	start := time.Now()
-	rec := runfolder.Record{
-		RunID:       id,
-		Agent:       p.agentName,
-		AgentPath:   p.agentPath,
-		AgentSHA256: p.agentSHA,
-		Skill:       p.skill,
-		Task:        red.String(s.Task),
-		Context:     red.String(s.Context),
-		State:       vocab.StateRunning,
-		Model:       shown,
-		StartedAt:   start,
-		Files:       []string{runfolder.RunFile},
-		Tools:       []string{},
-		ToolCalls:   []runfolder.ToolCall{},
-		Limits:      limitsRecord(p.limits),
-		PID:         os.Getpid(),
-		Host:        host,
-		Dir:         dir,
-		Replay:      p.replay,
-		Frontline:   p.frontlineRecord(red),
-		Suite:       s.Suite,
-		// An unsaved run's prompt is counted when Keep writes it: a
-		// replay that passes never builds the tokenizer's vocabulary.
-		Prompt: promptRecord(p.request, red, !s.Unsaved),
-		MCP:    mcpRecord(p.mcp, p.mcpNotes, red),
-	}
-	if p.toolsOn && (p.replay == nil || p.liveTools) {
-		r := SandboxReport(s.Sandbox)
-		rec.Sandbox = &r
-	}
-	if p.toolsOn {
-		rec.Tools = toolNames(p.tools)
-		if p.request != nil {
-			for _, t := range p.request.Tools {
-				if !t.Core && !slices.Contains(rec.Tools, t.Name) {
-					rec.DeferredTools = append(rec.DeferredTools, t.Name)
-				}
-			}
-		}
-		rec.Project = p.project
-	}
+	rec := p.startRecord(id, dir, start)
 	if !s.Unsaved {
 		if err := runfolder.WriteRecord(&rec); err != nil {
 			p.close()
