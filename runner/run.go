@@ -294,6 +294,29 @@ func (p *prepared) startRecord(id, dir string, start time.Time) runfolder.Record
 	return rec
 }
 
+// useCassette sets how the run reaches its model: a replay plays the
+// cassette c (on a virtual clock from start when the spec is fast), its
+// events and transcript sized to it; a recording records through the
+// runner's client into a tape; else the client calls the model.
+func (r *Run) useCassette(c *cassette.Cassette, client *http.Client, start time.Time) {
+	switch {
+	case c != nil:
+		if r.spec.Fast {
+			r.clock = cassette.NewVirtualClock(start)
+		}
+		r.player = cassette.NewPlayer(c, r.clock)
+		r.client = &http.Client{Transport: r.player}
+		n := replayLines(c)
+		r.events, r.transcript = make([]Event, 0, n), make([]runfolder.TranscriptEntry, 0, n)
+	case r.spec.Record:
+		r.recorder = cassette.NewRecorder(client.Transport)
+		rc := *client
+		rc.Transport = r.recorder
+		r.client = &rc
+		r.tape = &cassette.Cassette{Header: r.cassetteHeader()}
+	}
+}
+
 // Start checks the spec, resolves the model, writes run.json with state
 // Running, and starts the run. It returns at once with the run's id and
 // folder; the model calls go on in the background. ctx bounds the whole
@@ -368,22 +391,7 @@ func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
 	} else {
 		r.changes, r.patch = replayChanges(p.cassette), replayPatch(p.cassette)
 	}
-	switch {
-	case p.cassette != nil:
-		if s.Fast {
-			r.clock = cassette.NewVirtualClock(start)
-		}
-		r.player = cassette.NewPlayer(p.cassette, r.clock)
-		r.client = &http.Client{Transport: r.player}
-		n := replayLines(p.cassette)
-		r.events, r.transcript = make([]Event, 0, n), make([]runfolder.TranscriptEntry, 0, n)
-	case s.Record:
-		r.recorder = cassette.NewRecorder(rn.client.Transport)
-		c := *rn.client
-		c.Transport = r.recorder
-		r.client = &c
-		r.tape = &cassette.Cassette{Header: r.cassetteHeader()}
-	}
+	r.useCassette(p.cassette, rn.client, start)
 	rn.mu.Lock()
 	rn.runs[id] = r
 	if p.asker != nil {
