@@ -242,43 +242,14 @@ func specErrorf(format string, args ...any) error {
 	return &SpecError{Err: fmt.Errorf(format, args...)}
 }
 
-// Start checks the spec, resolves the model, writes run.json with state
-// Running, and starts the run. It returns at once with the run's id and
-// folder; the model calls go on in the background. ctx bounds the whole
-// run: cancelling it cancels the run (cancelled_by_parent), as Run.Cancel
-// does.
-func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
-	r, err := rn.start(ctx, s)
-	return r, rn.worded(err)
-}
-
-// start is Start, its error not yet worded.
-func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
-	p, err := rn.prepare(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	s = p.spec
-	red := p.red
-	id := runfolder.NewRunID()
-	dir := filepath.Join(rn.dir, id)
-	if !s.Unsaved {
-		if dir, err = runfolder.Create(rn.dir, id); err != nil {
-			p.close()
-			return nil, err
-		}
-	}
-	if err := p.openSession(dir, id); err != nil {
-		p.close()
-		if !s.Unsaved {
-			os.RemoveAll(dir)
-		}
-		return nil, err
-	}
+// startRecord is the run.json of the run id (in dir) as it starts at
+// start, state Running: what runs, on which model, with what (task and
+// context redacted), its tools and where it runs.
+func (p *prepared) startRecord(id, dir string, start time.Time) runfolder.Record {
+	s, red := p.spec, p.red
 	host, _ := os.Hostname()
 	shown := p.model
 	shown.Endpoint = red.String(p.model.Endpoint)
-	start := time.Now()
 	rec := runfolder.Record{
 		RunID:       id,
 		Agent:       p.agentName,
@@ -320,6 +291,67 @@ func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
 		}
 		rec.Project = p.project
 	}
+	return rec
+}
+
+// useCassette sets how the run reaches its model: a replay plays the
+// cassette c (on a virtual clock from start when the spec is fast), its
+// events and transcript sized to it; a recording records through the
+// runner's client into a tape; else the client calls the model.
+func (r *Run) useCassette(c *cassette.Cassette, client *http.Client, start time.Time) {
+	switch {
+	case c != nil:
+		if r.spec.Fast {
+			r.clock = cassette.NewVirtualClock(start)
+		}
+		r.player = cassette.NewPlayer(c, r.clock)
+		r.client = &http.Client{Transport: r.player}
+		n := replayLines(c)
+		r.events, r.transcript = make([]Event, 0, n), make([]runfolder.TranscriptEntry, 0, n)
+	case r.spec.Record:
+		r.recorder = cassette.NewRecorder(client.Transport)
+		rc := *client
+		rc.Transport = r.recorder
+		r.client = &rc
+		r.tape = &cassette.Cassette{Header: r.cassetteHeader()}
+	}
+}
+
+// Start checks the spec, resolves the model, writes run.json with state
+// Running, and starts the run. It returns at once with the run's id and
+// folder; the model calls go on in the background. ctx bounds the whole
+// run: cancelling it cancels the run (cancelled_by_parent), as Run.Cancel
+// does.
+func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
+	r, err := rn.start(ctx, s)
+	return r, rn.worded(err)
+}
+
+// start is Start, its error not yet worded.
+func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
+	p, err := rn.prepare(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	s = p.spec
+	red := p.red
+	id := runfolder.NewRunID()
+	dir := filepath.Join(rn.dir, id)
+	if !s.Unsaved {
+		if dir, err = runfolder.Create(rn.dir, id); err != nil {
+			p.close()
+			return nil, err
+		}
+	}
+	if err := p.openSession(dir, id); err != nil {
+		p.close()
+		if !s.Unsaved {
+			os.RemoveAll(dir)
+		}
+		return nil, err
+	}
+	start := time.Now()
+	rec := p.startRecord(id, dir, start)
 	if !s.Unsaved {
 		if err := runfolder.WriteRecord(&rec); err != nil {
 			p.close()
@@ -359,22 +391,7 @@ func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
 	} else {
 		r.changes, r.patch = replayChanges(p.cassette), replayPatch(p.cassette)
 	}
-	switch {
-	case p.cassette != nil:
-		if s.Fast {
-			r.clock = cassette.NewVirtualClock(start)
-		}
-		r.player = cassette.NewPlayer(p.cassette, r.clock)
-		r.client = &http.Client{Transport: r.player}
-		n := replayLines(p.cassette)
-		r.events, r.transcript = make([]Event, 0, n), make([]runfolder.TranscriptEntry, 0, n)
-	case s.Record:
-		r.recorder = cassette.NewRecorder(rn.client.Transport)
-		c := *rn.client
-		c.Transport = r.recorder
-		r.client = &c
-		r.tape = &cassette.Cassette{Header: r.cassetteHeader()}
-	}
+	r.useCassette(p.cassette, rn.client, start)
 	rn.mu.Lock()
 	rn.runs[id] = r
 	if p.asker != nil {
