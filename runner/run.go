@@ -323,12 +323,23 @@ func (r *Run) useCassette(c *cassette.Cassette, client *http.Client, start time.
 // run: cancelling it cancels the run (cancelled_by_parent), as Run.Cancel
 // does.
 func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
-	r, err := rn.start(ctx, s)
+	r, err := rn.start(ctx, s, false)
 	return r, rn.worded(err)
 }
 
-// start is Start, its error not yet worded.
-func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
+// RunToEnd starts a run of s as Start does, and runs it on the calling
+// goroutine: it returns once the run has ended (its Wait returns at
+// once). For a caller that would only wait, such as a suite's sample: no
+// goroutine is started, and the run's deep stack is one the caller has
+// grown already.
+func (rn *Runner) RunToEnd(ctx context.Context, s Spec) (*Run, error) {
+	r, err := rn.start(ctx, s, true)
+	return r, rn.worded(err)
+}
+
+// start is Start (RunToEnd when inline is set), its error not yet
+// worded.
+func (rn *Runner) start(ctx context.Context, s Spec, inline bool) (*Run, error) {
 	p, err := rn.prepare(ctx, s)
 	if err != nil {
 		return nil, err
@@ -398,7 +409,11 @@ func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
 		p.asker.attach(r)
 	}
 	rn.mu.Unlock()
-	go r.execute()
+	if inline {
+		r.execute()
+	} else {
+		go r.execute()
+	}
 	return r, nil
 }
 
@@ -738,10 +753,12 @@ func (r *Run) now() time.Time {
 
 // replayLines guesses how many events and transcript lines a replay of c
 // makes, so that both are made once rather than grown: one for each
-// streamed event (an SSE data line, or an Ollama JSON line), and a few
-// for each call and for the end.
+// streamed event (an SSE frame, which a blank line ends, or an Ollama
+// JSON line), and a few for each call and for the end. The separators
+// start with a newline, which is rare elsewhere in a stream: counting
+// them is quick.
 func replayLines(c *cassette.Cassette) int {
-	sep := []byte("data:")
+	sep := []byte("\n\n")
 	if c.Header.Protocol == "ollama" {
 		sep = []byte("\n")
 	}
