@@ -47,8 +47,6 @@ type allowedFlagName struct {
 // fails the test, and so does one fewer (lower the count), so the list
 // cannot go stale.
 var flagNameAllowed = map[string]allowedFlagName{
-	"lint/netclaw/find.go --netclaw-dir":                           {2, "pinned: ViaDir labels a folder named with Options.Dir in Find's errors, and the not-found error names the flag; TestFindErrors asserts both"},
-	"lint/netclaw/install.go --netclaw-dir":                        {1, "pinned: the missing-resource error; TestOperatingCoreAndResources asserts it"},
 	"lint/suitefile/approve.go --approve":                          {1, "help text: a lint hint saying a suite's approve: list takes the patterns the flag takes; lint output, no flag to set"},
 	"preview/adapt/files.go --force":                               {1, "pinned: WriteTree's refusal; TestWriteTree asserts it"},
 	"preview/adapt/install.go --force":                             {1, "pinned: Install's refusal; TestInstall asserts it"},
@@ -211,6 +209,10 @@ func TestFlagWorded(t *testing.T) {
 		{&route.InputError{Err: route.ErrNoCatalog}, "no agents were read: give the NetClaw home with --home"},
 		{&overlay.InsideProjectError{Dir: "/p/tmp", Project: "/p"}, "the overlay folder /p/tmp lies inside the project /p: the trial would change the project; keep the runs folder elsewhere (--runs-dir)"},
 		{&netclaw.DamagedError{Err: netclaw.ErrCorrupt}, netclaw.ErrCorrupt.Error() + "; reinstall NetClaw (its installer puts netclawd in ~/.netclaw/bin), or name a sound install with --netclaw-dir"},
+		{&netclaw.NotFoundError{Looked: []string{"/h/bin", "netclawd and netclaw on PATH"}}, "NetClaw installation not found (looked in /h/bin, netclawd and netclaw on PATH): install NetClaw, or name the folder holding netclawd or Netclaw.Configuration.dll with --netclaw-dir DIR or AGENTDESK_NETCLAW_DIR"},
+		{&netclaw.FolderError{Dir: "/n", Via: netclaw.ViaDir, Err: errors.New("not a folder")}, "NetClaw folder /n (--netclaw-dir): not a folder; name the folder holding netclawd or Netclaw.Configuration.dll"},
+		{&netclaw.FolderError{Dir: "/n", Via: netclaw.ViaDir, Why: "it holds none of them"}, "NetClaw folder /n (--netclaw-dir) has no usable netclawd, netclaw or Netclaw.Configuration.dll: it holds none of them; name the folder of a NetClaw install (" + filepath.Join("~", ".netclaw", "bin") + " by default) or of a build holding Netclaw.Configuration.dll"},
+		{&netclaw.MissingResourceError{Source: "/n/netclawd", Name: "R", Have: []string{"A", "B"}}, "/n/netclawd: no such embedded resource R in Netclaw.Configuration.dll (it has: A, B); this NetClaw may be older or newer than agentdesk knows: update agentdesk, or name another NetClaw install with --netclaw-dir"},
 		{&keepcase.NameTakenError{Path: "a.test.yaml", Name: "one"}, `a.test.yaml: "one": a case of that name is in the suite already; name it with --case-name`},
 	} {
 		if got := flagWorded(tt.err); got != tt.want {
@@ -239,6 +241,11 @@ func TestDamagedNetClawWorded(t *testing.T) {
 	code, _, stderr := run(t, nil, "preview", "--home", home, "--skill", "notes", "--task", "T", "--netclaw-dir", damaged)
 	if code != exitUsage || !strings.Contains(stderr, "agentdesk: --netclaw-dir "+damaged+": ") || !strings.Contains(stderr, fix+"\n") {
 		t.Errorf("--netclaw-dir: exit %d\n%s", code, stderr)
+	}
+	empty := t.TempDir()
+	code, _, stderr = run(t, nil, "preview", "--home", home, "--skill", "notes", "--task", "T", "--netclaw-dir", empty)
+	if want := "NetClaw folder " + empty + " (--netclaw-dir) has no usable netclawd, netclaw or Netclaw.Configuration.dll: it holds none of them; name the folder"; code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("--netclaw-dir of an empty folder: exit %d\n%s\nwant %s", code, stderr, want)
 	}
 	code, stdout, stderr := run(t, []string{"AGENTDESK_NETCLAW_DIR=" + damaged}, "preview", "--home", home, "--skill", "notes", "--task", "T", "--format", "json")
 	if code != 0 || !strings.Contains(stdout+stderr, strings.TrimPrefix(fix, "; ")) {

@@ -86,6 +86,18 @@ var flagWordings = []flagWording{
 	wordType(func(e *netclaw.DamagedError) string {
 		return e.Message("name a sound install with --netclaw-dir")
 	}),
+	wordType(func(e *netclaw.NotFoundError) string {
+		return e.Message("--netclaw-dir DIR or " + netclaw.EnvDir)
+	}),
+	wordType(func(e *netclaw.FolderError) string {
+		if e.Via == netclaw.ViaDir {
+			return e.Message("--netclaw-dir")
+		}
+		return e.Error()
+	}),
+	wordType(func(e *netclaw.MissingResourceError) string {
+		return e.Message("name another NetClaw install with --netclaw-dir")
+	}),
 	wordType(func(e *keepcase.NameTakenError) string {
 		return fmt.Sprintf("%s: %q: %v; name it with --case-name", e.Path, e.Name, keepcase.ErrNameTaken)
 	}),
