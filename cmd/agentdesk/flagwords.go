@@ -75,6 +75,8 @@ var flagWordings = []flagWording{
 		return fmt.Sprintf("%s holds %s exports (target %q), not %s: pick another --out for %s", e.Dir, e.Holds, e.Holds, e.Want, e.Want)
 	}),
 	wordType(func(e *adapt.UnmanagedError) string { return e.Message("pick another --out") }),
+	wordType(func(e *adapt.DifferError) string { return e.Message("pass --force to replace them") }),
+	wordType(func(e *adapt.ImportRefusedError) string { return e.Message("pass --force to replace it") }),
 	wordType(func(e *lint.AgentsNotFolderError) string {
 		return "the agents path " + e.Path + " is not a folder: pass a folder with --agents, or the file itself to lint"
 	}),

@@ -190,7 +190,7 @@ func TestManifestOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr = run(t, nil, args...)
-	if code != 1 || stdout != "" || !strings.Contains(stderr, "exists with different bytes") {
+	if code != 1 || stdout != "" || !strings.Contains(stderr, artifact+" exists with different bytes (nothing was written; pass --force to replace them)\n") {
 		t.Errorf("a different file in the way: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
 	}
 	if data, _ := os.ReadFile(artifact); string(data) != "someone else's file\n" {
