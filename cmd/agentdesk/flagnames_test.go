@@ -48,7 +48,6 @@ type allowedFlagName struct {
 // cannot go stale.
 var flagNameAllowed = map[string]allowedFlagName{
 	"lint/suitefile/approve.go --approve":                          {1, "help text: a lint hint saying a suite's approve: list takes the patterns the flag takes; lint output, no flag to set"},
-	"preview/manifest.go --version":                                {3, "pinned: the manifest's version errors; TestManifestEntryVersionAndURL asserts them"},
 	"runner/approve/gate.go --approve":                             {3, "persisted and model-visible: the approver in the transcript and the refusal a model reads; TestGateDecide and TestUnattendedMessageFitsThePlace assert them"},
 	"runner/eval/evalhtml/browsertest/browsertest.go --no-sandbox": {1, "chromium's flag, not agentdesk's: a test helper starting a headless browser"},
 	"runner/eval/evalrec/cases.go --case":                          {2, "report text: how to record a case, in every report format and the browser's Tests pane; TestSuiteModes, TestModelsNotRecordedHint and TestOfflineWithoutRecordingSaysHowToRecord assert it"},
@@ -204,6 +203,9 @@ func TestFlagWorded(t *testing.T) {
 		{&adapt.UnmanagedError{Dir: "/o", Problems: []string{"a", "b"}}, "refused to touch files in /o that agentdesk did not write or that were edited since:\n  a\n  b\nnothing was written: move those files away, or pick another --out"},
 		{&adapt.DifferError{Paths: []string{"/o/a", "/o/b"}}, "refused: /o/a exists with different bytes; /o/b exists with different bytes (nothing was written; pass --force to replace them)"},
 		{&adapt.ImportRefusedError{Dir: "/h/agents", Problems: []adapt.ImportProblem{{Exists: "/h/agents/a.md"}, {Text: "x and y both import as 'b'"}}}, "refused to import into /h/agents:\n  /h/agents/a.md already exists (pass --force to replace it)\n  x and y both import as 'b'\nnothing was written"},
+		{&preview.VersionConflictError{Path: "agents/a.md", Given: "9.9.9", Own: "2.1.0"}, `agents/a.md: --version "9.9.9" differs from the file's version "2.1.0": version conflict (drop --version, or change the file's version)`},
+		{&preview.NoVersionError{Path: "agents/a.md"}, "agents/a.md: no version: pass --version or set metadata.version in the frontmatter"},
+		{errors.Join(&preview.NoVersionError{Path: "a.md"}, &preview.NoVersionError{Path: "b.md"}), "a.md: no version: pass --version or set metadata.version in the frontmatter\nb.md: no version: pass --version or set metadata.version in the frontmatter"},
 		{&lint.AgentsNotFolderError{Path: "/h/agents"}, "the agents path /h/agents is not a folder: pass a folder with --agents, or the file itself to lint"},
 		{preview.ErrPublic, "the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate; use --audience Personal or Team"},
 		{&route.InputError{Err: route.ErrNoCatalog}, "no agents were read: give the NetClaw home with --home"},
