@@ -258,7 +258,7 @@ func (r *Run) reencode(ev *CallEvidence, rc *cassette.RecordedCall) []cassette.C
 		ReasoningTokens: r.usage.ReasoningTokens - ev.Usage.ReasoningTokens,
 	}
 	r.mu.Lock()
-	for _, e := range r.transcript {
+	for _, e := range r.transcript.entries() {
 		if e.Call != ev.N {
 			continue
 		}
