@@ -97,58 +97,78 @@ func (c *Config) FeedNotLoaded(folder string, skills bool) string {
 // listed twice.
 func (b *cfgBinder) skillFeeds() {
 	b.section("skillfeeds", "{Feeds: [{Name, Url, ApiKey, Enabled, TimeoutSeconds}, ...]}")
+	kids := slices.Clone(b.st.children("skillfeeds:feeds"))
+	slices.SortFunc(kids, cfgCompareKeys)
+	b.checkFeedsList(kids)
+	seen := map[string]int{}
+	for i, lower := range kids {
+		f, at := b.skillFeed(lower)
+		b.c.SkillFeeds.Feeds = append(b.c.SkillFeeds.Feeds, f)
+		if f.Enabled && at != nil {
+			b.checkFeedName(f, at, i, seen)
+		}
+	}
+}
+
+// checkFeedsList reports SkillFeeds.Feeds written as a value, or as an
+// object (kids are its members, in key order), not a list.
+func (b *cfgBinder) checkFeedsList(kids []string) {
 	if e := b.st.get("skillfeeds:feeds"); e != nil && strings.TrimSpace(e.value) != "" {
 		b.report(e, fmt.Sprintf("%s is a value, not a list: NetClaw expects [{\"Name\": ..., \"Url\": ...}, ...] here and reads no feed from it", b.subject(e)),
 			"write the feeds as a JSON list of objects")
 	}
-	kids := slices.Clone(b.st.children("skillfeeds:feeds"))
-	slices.SortFunc(kids, cfgCompareKeys)
 	for _, lower := range kids {
 		if _, err := strconv.Atoi(b.st.name(lower)); err != nil {
 			if e := b.st.under(lower); e != nil {
 				b.report(e, fmt.Sprintf("%s is an object, not a list: NetClaw reads each of its members as a feed, in key order", cfgShowKey(b.st.spell["skillfeeds:feeds"])),
 					"write the feeds as a JSON list: [{\"Name\": ..., \"Url\": ...}, ...]")
 			}
-			break
+			return
 		}
 	}
-	seen := map[string]int{}
-	for i, lower := range kids {
-		f := SkillFeed{Enabled: true}
-		if e := b.st.get(lower); e != nil && strings.TrimSpace(e.value) != "" {
-			b.report(e, fmt.Sprintf("%s is a value, not an object: NetClaw reads it as a feed with no name", b.subject(e)),
-				"write the feed as {\"Name\": \"my-feed\", \"Url\": \"https://...\"}")
-		}
-		at := b.st.under(lower)
-		if ne := b.scalar(lower+":name", "a feed name"); ne != nil {
-			f.Name, at = ne.value, ne
-		}
-		b.boolean(lower+":enabled", &f.Enabled)
-		b.positive(lower+":timeoutseconds", new(int), "seconds", false)
-		if at != nil {
-			f.Origin = at.origin()
-		}
-		b.c.SkillFeeds.Feeds = append(b.c.SkillFeeds.Feeds, f)
-		if !f.Enabled || at == nil {
-			continue
-		}
-		if !SafeFeedName(f.Name) {
-			hint := "feed names are lowercase letters, digits and '-'; the feed's folders under agents/.server-feeds and skills/.server-feeds take the same name"
-			if strings.TrimSpace(f.Name) == "" {
-				hint = "give the feed a Name such as \"team-skills\""
-			}
-			b.c.Diagnostics = append(b.c.Diagnostics, Diagnostic{Path: at.path(), Pos: at.pos, Rule: RuleConfig, Severity: Warning,
-				Message: fmt.Sprintf("Ignoring managed sub-agent feed '%s' because it is not a safe feed name", cfgPrintable(f.Name)), Hint: hint})
-			continue
-		}
-		if first, dup := seen[f.Name]; dup {
-			b.c.Diagnostics = append(b.c.Diagnostics, Diagnostic{Path: at.path(), Pos: at.pos, Rule: RuleConfig, Severity: Warning,
-				Message: fmt.Sprintf("feed '%s' is listed twice in SkillFeeds.Feeds (first as entry %d): the runtime loads its agents once, and finds each of its skills shadowed by the first copy", f.Name, first),
-				Hint:    "remove one of the two entries"})
-			continue
-		}
-		seen[f.Name] = i
+}
+
+// skillFeed binds the feed entry at key lower, and returns it with the
+// entry to report it at (its name, else the entry; nil when neither is
+// set).
+func (b *cfgBinder) skillFeed(lower string) (SkillFeed, *cfgEntry) {
+	f := SkillFeed{Enabled: true}
+	if e := b.st.get(lower); e != nil && strings.TrimSpace(e.value) != "" {
+		b.report(e, fmt.Sprintf("%s is a value, not an object: NetClaw reads it as a feed with no name", b.subject(e)),
+			"write the feed as {\"Name\": \"my-feed\", \"Url\": \"https://...\"}")
 	}
+	at := b.st.under(lower)
+	if ne := b.scalar(lower+":name", "a feed name"); ne != nil {
+		f.Name, at = ne.value, ne
+	}
+	b.boolean(lower+":enabled", &f.Enabled)
+	b.positive(lower+":timeoutseconds", new(int), "seconds", false)
+	if at != nil {
+		f.Origin = at.origin()
+	}
+	return f, at
+}
+
+// checkFeedName warns, at at, of enabled feed entry i whose name is not a
+// safe feed name or was listed before (seen holds the entry of each name
+// so far).
+func (b *cfgBinder) checkFeedName(f SkillFeed, at *cfgEntry, i int, seen map[string]int) {
+	if !SafeFeedName(f.Name) {
+		hint := "feed names are lowercase letters, digits and '-'; the feed's folders under agents/.server-feeds and skills/.server-feeds take the same name"
+		if strings.TrimSpace(f.Name) == "" {
+			hint = "give the feed a Name such as \"team-skills\""
+		}
+		b.c.Diagnostics = append(b.c.Diagnostics, Diagnostic{Path: at.path(), Pos: at.pos, Rule: RuleConfig, Severity: Warning,
+			Message: fmt.Sprintf("Ignoring managed sub-agent feed '%s' because it is not a safe feed name", cfgPrintable(f.Name)), Hint: hint})
+		return
+	}
+	if first, dup := seen[f.Name]; dup {
+		b.c.Diagnostics = append(b.c.Diagnostics, Diagnostic{Path: at.path(), Pos: at.pos, Rule: RuleConfig, Severity: Warning,
+			Message: fmt.Sprintf("feed '%s' is listed twice in SkillFeeds.Feeds (first as entry %d): the runtime loads its agents once, and finds each of its skills shadowed by the first copy", f.Name, first),
+			Hint:    "remove one of the two entries"})
+		return
+	}
+	seen[f.Name] = i
 }
 
 // cfgPrintable is s as written when every character prints, else with Go

@@ -369,28 +369,35 @@ func (s *Scanner) listAgents() ([]*listed, error) {
 	}
 	// os.ReadDir returns entries sorted by name: byte order.
 	for _, d := range feeds {
-		dir := filepath.Join(s.home.FeedsDir(), d.Name())
-		fi, err := os.Stat(dir)
-		if err != nil && d.Type()&fs.ModeSymlink != 0 {
-			s.feedLinkBroken(dir, err)
-			continue
-		}
-		if err != nil || !fi.IsDir() {
-			continue
-		}
-		src := Source{Feed: d.Name()}
-		more, err := listMarkdown(dir, src)
-		if err != nil {
-			s.folderUnreadable(dir, "feed folder", err)
-			continue
-		}
-		for _, e := range more {
-			e.rank = s.rank(src)
-		}
-		out = append(out, more...)
+		out = append(out, s.listFeed(d)...)
 	}
 	slices.SortStableFunc(out, compareListed)
 	return out, nil
+}
+
+// listFeed lists the *.md files of the feed folder d, ranked by the
+// feed's order. A broken link to a feed folder and a folder that cannot
+// be listed are reported; anything but a folder lists nothing.
+func (s *Scanner) listFeed(d fs.DirEntry) []*listed {
+	dir := filepath.Join(s.home.FeedsDir(), d.Name())
+	fi, err := os.Stat(dir)
+	if err != nil && d.Type()&fs.ModeSymlink != 0 {
+		s.feedLinkBroken(dir, err)
+		return nil
+	}
+	if err != nil || !fi.IsDir() {
+		return nil
+	}
+	src := Source{Feed: d.Name()}
+	more, err := listMarkdown(dir, src)
+	if err != nil {
+		s.folderUnreadable(dir, "feed folder", err)
+		return nil
+	}
+	for _, e := range more {
+		e.rank = s.rank(src)
+	}
+	return more
 }
 
 // listMarkdown lists the *.md files (case-sensitive suffix, dot-files too)
@@ -539,56 +546,89 @@ func readCapped(path string, size int64) ([]byte, error) {
 	}
 }
 
+// checkSync checks a feed file against its folder's sync state (read once
+// a folder; states holds those read), and returns its sync entry and the
+// findings of a file edited since its sync.
+func (s *Scanner) checkSync(f *File, states map[string]*syncState) (*SyncEntry, []Diagnostic) {
+	dir := filepath.Dir(f.Path)
+	st, ok := states[dir]
+	if !ok {
+		st = s.syncState(dir)
+		states[dir] = st
+	}
+	if st == nil {
+		return nil, nil
+	}
+	return st.check(f, s.opts.Profile, nil)
+}
+
 // applyFolderRules applies the rules that need the whole folder to the
 // files in runtime order: duplicate names (the first wins) and feed files
 // edited since their sync. Cached files are never modified: a file that
 // gains a diagnostic is copied.
 func (s *Scanner) applyFolderRules(files []*File) []*File {
-	winners := make(map[string]*File, len(files))
-	states := map[string]*syncState{}
+	r := folderRules{s: s, winners: make(map[string]*File, len(files)), states: map[string]*syncState{}}
 	for i, f := range files {
-		if f.Source.IsFeed() {
-			if why := s.feedNotLoaded(f.Source.Feed); why != "" {
-				c := *f
-				c.Status, c.Reason, c.Diagnostics, c.Sync = NotLoaded, why, nil, nil
-				files[i] = &c
-				continue
-			}
-		}
-		var extra []Diagnostic
-		status, reason := f.Status, f.Reason
-		var sync *SyncEntry
-		if f.Source.IsFeed() {
-			dir := filepath.Dir(f.Path)
-			st, ok := states[dir]
-			if !ok {
-				st = s.syncState(dir)
-				states[dir] = st
-			}
-			if st != nil {
-				sync, extra = st.check(f, s.opts.Profile, extra)
-			}
-		}
-		if f.Status == Loaded {
-			key := strings.ToUpper(f.Def.Name)
-			if w := winners[key]; w != nil {
-				extra = append(extra, duplicateDiag(f, w, s.opts.Profile))
-				status, reason = Rejected, duplicateReason(f)
-			} else {
-				winners[key] = f
-			}
-		}
-		if len(extra) == 0 && sync == nil {
-			continue
-		}
-		c := *f
-		c.Status, c.Reason, c.Sync = status, reason, sync
-		c.Diagnostics = append(slices.Clip(f.Diagnostics), extra...)
-		SortDiagnostics(c.Diagnostics)
-		files[i] = &c
-		if winners[strings.ToUpper(c.Name())] == f {
-			winners[strings.ToUpper(c.Name())] = &c
+		if c := r.apply(f); c != nil {
+			files[i] = c
 		}
 	}
 	return files
+}
+
+// folderRules is the state of the folder-wide rules along the files:
+// the file that holds each name (upper-cased), and each feed folder's
+// sync state.
+type folderRules struct {
+	s       *Scanner
+	winners map[string]*File
+	states  map[string]*syncState
+}
+
+// apply applies the folder-wide rules to the next file, f, and returns
+// the copy that replaces it, or nil when nothing changes: a feed that is
+// not read makes it not loaded; an edit since its sync and a name taken
+// by an earlier file add findings (the latter rejects it).
+func (r *folderRules) apply(f *File) *File {
+	if f.Source.IsFeed() {
+		if why := r.s.feedNotLoaded(f.Source.Feed); why != "" {
+			c := *f
+			c.Status, c.Reason, c.Diagnostics, c.Sync = NotLoaded, why, nil, nil
+			return &c
+		}
+	}
+	var extra []Diagnostic
+	status, reason := f.Status, f.Reason
+	var sync *SyncEntry
+	if f.Source.IsFeed() {
+		sync, extra = r.s.checkSync(f, r.states)
+	}
+	if f.Status == Loaded {
+		key := strings.ToUpper(f.Def.Name)
+		if w := r.winners[key]; w != nil {
+			extra = append(extra, duplicateDiag(f, w, r.s.opts.Profile))
+			status, reason = Rejected, duplicateReason(f)
+		} else {
+			r.winners[key] = f
+		}
+	}
+	if len(extra) == 0 && sync == nil {
+		return nil
+	}
+	c := f.withFindings(status, reason, sync, extra)
+	if r.winners[strings.ToUpper(c.Name())] == f {
+		r.winners[strings.ToUpper(c.Name())] = c
+	}
+	return c
+}
+
+// withFindings returns a copy of f (a cached file is never modified) with
+// its status, reason and sync entry set, and the findings extra added to
+// its diagnostics, sorted.
+func (f *File) withFindings(status Status, reason string, sync *SyncEntry, extra []Diagnostic) *File {
+	c := *f
+	c.Status, c.Reason, c.Sync = status, reason, sync
+	c.Diagnostics = append(slices.Clip(f.Diagnostics), extra...)
+	SortDiagnostics(c.Diagnostics)
+	return &c
 }

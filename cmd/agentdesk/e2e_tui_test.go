@@ -16,6 +16,8 @@ import (
 	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
+
+	"github.com/agentdesk/agentdesk/runner/sandbox"
 )
 
 // screenTerm is a running agentdesk on a pseudo-terminal whose output a
@@ -437,6 +439,31 @@ func TestDemoSmallScreenEndToEnd(t *testing.T) {
 	s.waitFor("R offers a recorded request", "How does the file watcher")
 	s.press("\r")
 	s.waitForLine("the recorded frontline answers", "code-analyst", "2/2")
+	s.press("q")
+	s.endsLeavingNoDemo(tmp, "quit")
+}
+
+// TestDemoApprovalEndToEnd opens `agentdesk --demo` and runs fixer: its
+// recording's MCP call to the demo's tracker (agentdesk's own binary,
+// started in the sandbox) and its shell command each put up the approval
+// prompt; approved, the run ends with the change diff of watch.md.
+func TestDemoApprovalEndToEnd(t *testing.T) {
+	if r := sandbox.Probe(); !r.Available() {
+		t.Skipf("no sandbox here: %s", r.Unavailable)
+	}
+	tmp := t.TempDir()
+	s := startOnScreen(t, 120, 40, []string{"HOME=" + tmp, "TMPDIR=" + tmp}, "--demo")
+	s.waitFor("the demo opens", "DEMO", "fixer")
+	s.press("/", "fixer", "\r", "3")
+	s.waitFor("the Run pane", "Trial run of fixer", "in a copy of")
+	s.press("r")
+	s.waitFor("the run form", "Task")
+	s.press("Fix issue 7", "\r")
+	s.waitFor("the MCP call asks", "Approve a tool call?", "tracker__get_issue", "tracker (MCP)")
+	s.press("o")
+	s.waitFor("the command asks", "Approve a tool call?", "grep -n 'watched anew' watch.md")
+	s.press("o")
+	s.waitFor("the run ends with the change diff", "Completed", "Changes (changes.patch", "+A folder deleted and created again is watched anew.")
 	s.press("q")
 	s.endsLeavingNoDemo(tmp, "quit")
 }

@@ -134,7 +134,8 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
   agentdesk test --offline --format html > report.html
   agentdesk test --watch
   agentdesk test --models Main,Compaction agents/summarizer.test.yaml
-  agentdesk test --demo --offline`,
+  agentdesk test --demo --offline
+  agentdesk test --demo --offline --models qwen3-30b,llama3-8b`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTests(cmd, g, f, args)
 		},
@@ -146,7 +147,7 @@ Exit status: 0 every case passed; 1 a case failed, is stale, is not recorded
 	fl.IntVar(&f.jobs, "jobs", suite.DefaultJobs, jobsUsage)
 	fl.StringVar(&f.judgeRole, "judge-role", "Main", "model role of the judge: Main, Compaction or Fallback")
 	fl.StringVar(&f.runsDir, "runs-dir", "", "runs folder (default $XDG_STATE_HOME/agentdesk/runs, else ~/.local/state/agentdesk/runs)")
-	fl.BoolVar(&f.demo, "demo", false, "run the embedded sample home's suite (nothing else needed)")
+	fl.BoolVar(&f.demo, "demo", false, "run the embedded sample home's suites (nothing else needed)")
 	f.netclaw.add(fl)
 	fl.Var(&f.audience, "audience", "the parent session's audience of cases whose suite names none: Personal, Team or Public")
 	fl.StringVar(&f.project, "project", "", "project folder of cases that name none (default: none)")
