@@ -222,25 +222,37 @@ func (b *cfgBinder) providers() {
 		}
 		te := b.scalar(lower+":type", "a provider type")
 		if te != nil {
-			if known, ok := cfgProviderType(te.value); ok {
-				p.Type = known
-			} else {
-				p.Type = te.value
-				b.report(te, fmt.Sprintf("%s is %s: not a provider type (known: %s)", b.subject(te), b.quote(te.value), strings.Join(cfgProviderTypes, ", ")),
-					b.hint(te.value, cfgProviderTypes, "use one of the known types; replay is agentdesk's, for recorded runs"))
-			}
+			p.Type = b.providerType(te)
 		}
 		if p.Type == "replay" && strings.TrimSpace(p.Endpoint) == "" {
-			at := te
-			if at == nil {
-				at = b.st.under(lower)
-			}
-			if at != nil {
-				b.report(at, fmt.Sprintf("%s makes provider %s of type replay, but it has no Endpoint: a replay provider's Endpoint is the path of a recorded cassette", b.subject(at), cfgShowKey(p.Name)),
-					"set Endpoint to the cassette's path")
-			}
+			b.replayWithoutEndpoint(p, te, lower)
 		}
 		b.c.Providers[p.Name] = p
+	}
+}
+
+// providerType returns a provider's Type, te, in its canonical
+// spelling; one that is not a known type is kept as written, and
+// reported.
+func (b *cfgBinder) providerType(te *cfgEntry) string {
+	if known, ok := cfgProviderType(te.value); ok {
+		return known
+	}
+	b.report(te, fmt.Sprintf("%s is %s: not a provider type (known: %s)", b.subject(te), b.quote(te.value), strings.Join(cfgProviderTypes, ", ")),
+		b.hint(te.value, cfgProviderTypes, "use one of the known types; replay is agentdesk's, for recorded runs"))
+	return te.value
+}
+
+// replayWithoutEndpoint reports replay provider p, at key lower, that has
+// no Endpoint, at its Type (te) or else at the provider's entry.
+func (b *cfgBinder) replayWithoutEndpoint(p Provider, te *cfgEntry, lower string) {
+	at := te
+	if at == nil {
+		at = b.st.under(lower)
+	}
+	if at != nil {
+		b.report(at, fmt.Sprintf("%s makes provider %s of type replay, but it has no Endpoint: a replay provider's Endpoint is the path of a recorded cassette", b.subject(at), cfgShowKey(p.Name)),
+			"set Endpoint to the cassette's path")
 	}
 }
 
@@ -268,17 +280,21 @@ func (b *cfgBinder) models() {
 		}
 		_, provider := b.st.spell[lower+":provider"]
 		_, model := b.st.spell[lower+":modelid"]
-		if !provider && !model {
-			continue
+		if provider || model {
+			m.Legacy[cfgLegacyRole(b.st.name(lower))] = b.definition(lower)
 		}
-		role := b.st.name(lower)
-		for _, known := range cfgLegacyRoles {
-			if strings.EqualFold(role, known) {
-				role = known
-			}
-		}
-		m.Legacy[role] = b.definition(lower)
 	}
+}
+
+// cfgLegacyRole is role spelled as the legacy role it names, ignoring
+// case, or as written.
+func cfgLegacyRole(role string) string {
+	for _, known := range cfgLegacyRoles {
+		if strings.EqualFold(role, known) {
+			role = known
+		}
+	}
+	return role
 }
 
 // definition binds {Provider, ModelId, ContextWindow} under a key.

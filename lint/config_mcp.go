@@ -305,15 +305,7 @@ func (b *cfgBinder) mcpProfiles() {
 		}
 		a := defaultMcpAccess(aud)
 		if e := b.scalar(lower+":mcpserversmode", "All or Allowlist"); e != nil {
-			switch v := strings.TrimSpace(e.value); {
-			case strings.EqualFold(v, "All") || v == "1":
-				a.All = true
-			case strings.EqualFold(v, "Allowlist") || v == "0":
-				a.All = false
-			default:
-				b.report(e, fmt.Sprintf("%s is %s: expected All or Allowlist; NetClaw does not start with it", b.subject(e), b.quote(e.value)),
-					b.hint(v, []string{"All", "Allowlist"}, "write All or Allowlist"))
-			}
+			b.mcpServersMode(e, &a)
 		}
 		for _, s := range b.strList(lower + ":allowedmcpservers") {
 			if strings.TrimSpace(s) != "" {
@@ -327,6 +319,21 @@ func (b *cfgBinder) mcpProfiles() {
 			b.c.McpProfiles = map[string]McpAccess{}
 		}
 		b.c.McpProfiles[aud] = a
+	}
+}
+
+// mcpServersMode binds McpServersMode, e, into a: All (or 1) or
+// Allowlist (or 0), in any case; anything else is reported and leaves a's
+// default.
+func (b *cfgBinder) mcpServersMode(e *cfgEntry, a *McpAccess) {
+	switch v := strings.TrimSpace(e.value); {
+	case strings.EqualFold(v, "All") || v == "1":
+		a.All = true
+	case strings.EqualFold(v, "Allowlist") || v == "0":
+		a.All = false
+	default:
+		b.report(e, fmt.Sprintf("%s is %s: expected All or Allowlist; NetClaw does not start with it", b.subject(e), b.quote(e.value)),
+			b.hint(v, []string{"All", "Allowlist"}, "write All or Allowlist"))
 	}
 }
 
@@ -538,21 +545,32 @@ func (c *Config) mcpSecrets() []string {
 	}
 	var out []string
 	for k, e := range c.store.entries {
-		if !strings.HasPrefix(k, "mcpservers:") || strings.TrimSpace(e.value) == "" {
+		if strings.TrimSpace(e.value) == "" {
 			continue
 		}
 		fromSecrets := e.file == "" || filepath.Base(e.file) == "secrets.json"
-		parts := strings.Split(k, ":")
-		if len(parts) < 3 {
-			continue
-		}
-		valued := parts[2] == "headers" || parts[2] == "environmentvariables" || parts[2] == "url" || parts[2] == "arguments"
-		named := len(parts) == 4 && (parts[2] == "headers" || parts[2] == "environmentvariables") && mcpSecretName(parts[3])
-		if fromSecrets && valued || named {
+		if mcpSecretKey(k, fromSecrets) {
 			out = append(out, e.value)
 		}
 	}
 	return out
+}
+
+// mcpSecretKey reports whether the McpServers value at key k (lower
+// case) is a secret: a header, environment variable, Url or argument set
+// by secrets.json or the environment (fromSecrets), or a header or
+// variable whose name names a credential.
+func mcpSecretKey(k string, fromSecrets bool) bool {
+	if !strings.HasPrefix(k, "mcpservers:") {
+		return false
+	}
+	parts := strings.Split(k, ":")
+	if len(parts) < 3 {
+		return false
+	}
+	valued := parts[2] == "headers" || parts[2] == "environmentvariables" || parts[2] == "url" || parts[2] == "arguments"
+	named := len(parts) == 4 && (parts[2] == "headers" || parts[2] == "environmentvariables") && mcpSecretName(parts[3])
+	return fromSecrets && valued || named
 }
 
 // cfgLookPath returns a finder of commands on the PATH that environ sets
@@ -571,26 +589,30 @@ func cfgLookPath(environ []string) func(string) string {
 	if !set {
 		path = os.Getenv("PATH")
 	}
-	return func(cmd string) string {
-		switch {
-		case filepath.IsAbs(cmd):
-			if cfgExecutable(cmd) {
-				return cmd
-			}
-			return ""
-		case strings.ContainsRune(cmd, filepath.Separator) || strings.ContainsRune(cmd, '/'):
+	return func(cmd string) string { return cfgFindCommand(path, cmd) }
+}
+
+// cfgFindCommand finds cmd as cfgLookPath's finder does, searching the
+// folders of the PATH value path.
+func cfgFindCommand(path, cmd string) string {
+	switch {
+	case filepath.IsAbs(cmd):
+		if cfgExecutable(cmd) {
 			return cmd
 		}
-		for _, dir := range filepath.SplitList(path) {
-			if dir == "" {
-				dir = "."
-			}
-			if p := filepath.Join(dir, cmd); cfgExecutable(p) {
-				return p
-			}
-		}
 		return ""
+	case strings.ContainsRune(cmd, filepath.Separator) || strings.ContainsRune(cmd, '/'):
+		return cmd
 	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		if p := filepath.Join(dir, cmd); cfgExecutable(p) {
+			return p
+		}
+	}
+	return ""
 }
 
 // cfgExecutable reports whether p is a file someone may execute.

@@ -138,25 +138,10 @@ func YAMLErrorPos(err error, text string) YAMLSyntax {
 // cuts a token, which fails otherwise. found is false when the search
 // does not end on such a token (want is not text's error, say).
 func yamlProblemOffset(want, text string, line int) (off int, found bool) {
-	fails := func(n int) bool {
-		var doc yaml.Node
-		err := func() (err error) {
-			defer func() {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("yaml: %v", r)
-				}
-			}()
-			return yaml.Unmarshal([]byte(text[:n]), &doc)
-		}()
-		return err != nil && err.Error() == want
-	}
-	lo := 0 // the start of line: no prefix that ends there has the collection
-	for i := 1; i < line; i++ {
-		j := strings.IndexByte(text[lo:], '\n')
-		if j < 0 {
-			return 0, false
-		}
-		lo += j + 1
+	fails := func(n int) bool { return yamlFailsWith(text[:n], want) }
+	lo, ok := lineOffset(text, line) // no prefix that ends there has the collection
+	if !ok {
+		return 0, false
 	}
 	hi := len(text)
 	if fails(lo) || !fails(hi) {
@@ -174,19 +159,55 @@ func yamlProblemOffset(want, text string, line int) (off int, found bool) {
 	for off > 0 && !utf8.RuneStart(text[off]) {
 		off-- // the prefix failed on part of a rune: the rune's start
 	}
-	// A key at the collection's indentation fails only once its ':' is
-	// read (before, the scanner reports a key without ':'): the token is
-	// the key, which starts at the word before the ':' or, for a plain key
-	// of several words, at the line's first non-blank.
 	if text[off] == ':' {
-		start := strings.LastIndexByte(text[:off], '\n') + 1
-		for off > start && text[off-1] != ' ' && text[off-1] != '\t' {
-			off--
-		}
-		first := start + len(text[start:off]) - len(strings.TrimLeft(text[start:off], " \t"))
-		if !strings.ContainsAny(text[first:off], "'\"[]{},#&*!|>%@`:-") {
-			off = first
-		}
+		off = keyStart(text, off)
 	}
 	return off, true
+}
+
+// yamlFailsWith reports whether text fails to parse with exactly the
+// error want (a panic in the parser counts as an error).
+func yamlFailsWith(text, want string) bool {
+	var doc yaml.Node
+	err := func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("yaml: %v", r)
+			}
+		}()
+		return yaml.Unmarshal([]byte(text), &doc)
+	}()
+	return err != nil && err.Error() == want
+}
+
+// lineOffset returns the byte offset where line (1-based) of text
+// starts; ok is false when text has fewer lines.
+func lineOffset(text string, line int) (int, bool) {
+	off := 0
+	for i := 1; i < line; i++ {
+		j := strings.IndexByte(text[off:], '\n')
+		if j < 0 {
+			return 0, false
+		}
+		off += j + 1
+	}
+	return off, true
+}
+
+// keyStart returns where the key starts whose ':', at colon, failed a
+// parse. A key at the collection's indentation fails only once its ':'
+// is read (before, the scanner reports a key without ':'): the token is
+// the key, which starts at the word before the ':' or, for a plain key of
+// several words, at the line's first non-blank.
+func keyStart(text string, colon int) int {
+	off := colon
+	start := strings.LastIndexByte(text[:off], '\n') + 1
+	for off > start && text[off-1] != ' ' && text[off-1] != '\t' {
+		off--
+	}
+	first := start + len(text[start:off]) - len(strings.TrimLeft(text[start:off], " \t"))
+	if !strings.ContainsAny(text[first:off], "'\"[]{},#&*!|>%@`:-") {
+		off = first
+	}
+	return off
 }

@@ -170,17 +170,7 @@ func (r *Run) judge(ev *CallEvidence, st *turnState) (v Verdict, final bool, nud
 		return v, true, "" // a trial with no tools: nothing runs them
 	}
 	if v.Reason == vocab.ReasonEmptyFinalResponse {
-		n, count, limit := st.emptyNudge(ev.Thought)
-		if n != "" {
-			return Verdict{}, false, n
-		}
-		phase := "before any tool call"
-		if st.toolRounds > 0 {
-			phase = "after its last tool call"
-		}
-		v.Message = fmt.Sprintf("%s (%s; NetClaw retries %d times %s with a nudge, then fails: %s)",
-			v.Message, pluralReplies(count, phase), limit, phase, EmptyResponseFailureMessage)
-		return v, true, ""
+		return judgeEmpty(v, ev, st)
 	}
 	if ContainsUnexecutedToolCallMarkup(ev.Text) {
 		if !st.markupRepaired {
@@ -190,6 +180,23 @@ func (r *Run) judge(ev *CallEvidence, st *turnState) (v Verdict, final bool, nud
 		return Verdict{Outcome: vocab.Failed, Reason: vocab.ReasonMalformedFinalOutput, Message: MalformedFinalOutputMessage +
 			" (the reply holds lines that start a tool call, such as <tool_call> or <function=, outside code fences, after the repair nudge)"}, true, ""
 	}
+	return v, true, ""
+}
+
+// judgeEmpty decides what follows a reply with no text (v its verdict):
+// a nudge, as NetClaw retries, or, once the nudges are used up, the end
+// of the run, its message saying how many empty replies came.
+func judgeEmpty(v Verdict, ev *CallEvidence, st *turnState) (Verdict, bool, string) {
+	n, count, limit := st.emptyNudge(ev.Thought)
+	if n != "" {
+		return Verdict{}, false, n
+	}
+	phase := "before any tool call"
+	if st.toolRounds > 0 {
+		phase = "after its last tool call"
+	}
+	v.Message = fmt.Sprintf("%s (%s; NetClaw retries %d times %s with a nudge, then fails: %s)",
+		v.Message, pluralReplies(count, phase), limit, phase, EmptyResponseFailureMessage)
 	return v, true, ""
 }
 
@@ -290,24 +297,9 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 	results := make([]tools.Result, len(ev.ToolCalls))
 	var turns []wire.Message
 	for i, tc := range ev.ToolCalls {
-		args := json.RawMessage(tc.Arguments)
-		var res tools.Result
-		guard, replayed, differs := cassette.GuardAllow, false, false
-		switch d.Call(i) {
-		case tools.Allow:
-			res, replayed = r.runTool(ev.N, tc, args)
-			res.Text = r.red.String(res.Text)
-			if !replayed && r.workspace != nil {
-				// Bounded and spilled as the runtime's dispatcher does,
-				// after redaction (a replay has the bounded text).
-				res = tools.Spill(r.workspace, tc.Name, tc.ID, res)
-			}
-			differs = r.differs(ev.N, tc, res)
-		case tools.Refuse:
-			guard, res = cassette.GuardRefuse, d.Result()
-		default:
-			guard, res = cassette.GuardStop, tools.Result{Text: tools.CycleStopText, IsError: true, Refused: true}
-		}
+		res, guard, replayed := r.answerCall(ev.N, tc, d, i)
+		// Only a call that ran can differ from its recording.
+		differs := guard == cassette.GuardAllow && r.differs(ev.N, tc, res)
 		results[i] = res
 		at := r.now()
 		r.mu.Lock()
@@ -316,18 +308,8 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 			Text: runfolder.CapEvidence(res.Text), Bytes: len(res.Text), Error: res.IsError, Refused: res.Refused, Cut: res.Cut,
 			Guard: guard, Replayed: replayed, Label: string(res.Label), Differs: differs,
 		}
-		c := &r.rec.Counts
 		if d.Action != tools.Stop {
-			c.ToolResults++
-			if res.IsError {
-				c.ToolErrors++
-			}
-			if res.Refused {
-				c.ToolRefused++
-			}
-			if guard == cassette.GuardRefuse {
-				c.GuardRefusals++
-			}
+			countResult(&r.rec.Counts, res, guard)
 		}
 		tool := *shown
 		r.note(at, runfolder.TranscriptEntry{Type: "tool_result", Tool: &tool})
@@ -363,6 +345,44 @@ func (r *Run) runTools(ev *CallEvidence) ([]wire.Message, *Verdict) {
 	}
 	r.guard.Complete(batch, d, results)
 	return turns, nil
+}
+
+// answerCall answers the call tc (the i-th) of model call n as the
+// guard's decision d has it: an allowed call runs (its result
+// redacted, then bounded and spilled as the runtime's dispatcher does,
+// unless replayed), a refused one gets the correction, and the rest the
+// cycle stop. guard is the decision as the cassette records it.
+func (r *Run) answerCall(n int, tc wire.ToolCallPart, d tools.Decision, i int) (res tools.Result, guard string, replayed bool) {
+	switch d.Call(i) {
+	case tools.Allow:
+		res, replayed = r.runTool(n, tc, json.RawMessage(tc.Arguments))
+		res.Text = r.red.String(res.Text)
+		if !replayed && r.workspace != nil {
+			// Bounded and spilled as the runtime's dispatcher does,
+			// after redaction (a replay has the bounded text).
+			res = tools.Spill(r.workspace, tc.Name, tc.ID, res)
+		}
+		return res, cassette.GuardAllow, replayed
+	case tools.Refuse:
+		return d.Result(), cassette.GuardRefuse, false
+	default:
+		return tools.Result{Text: tools.CycleStopText, IsError: true, Refused: true}, cassette.GuardStop, false
+	}
+}
+
+// countResult counts a tool result in c: answered, an error, refused,
+// refused by the cycle guard (guard).
+func countResult(c *runfolder.Counts, res tools.Result, guard string) {
+	c.ToolResults++
+	if res.IsError {
+		c.ToolErrors++
+	}
+	if res.Refused {
+		c.ToolRefused++
+	}
+	if guard == cassette.GuardRefuse {
+		c.GuardRefusals++
+	}
 }
 
 // differs reports, in a replay whose tools run live, whether res is not

@@ -242,43 +242,14 @@ func specErrorf(format string, args ...any) error {
 	return &SpecError{Err: fmt.Errorf(format, args...)}
 }
 
-// Start checks the spec, resolves the model, writes run.json with state
-// Running, and starts the run. It returns at once with the run's id and
-// folder; the model calls go on in the background. ctx bounds the whole
-// run: cancelling it cancels the run (cancelled_by_parent), as Run.Cancel
-// does.
-func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
-	r, err := rn.start(ctx, s)
-	return r, rn.worded(err)
-}
-
-// start is Start, its error not yet worded.
-func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
-	p, err := rn.prepare(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	s = p.spec
-	red := p.red
-	id := runfolder.NewRunID()
-	dir := filepath.Join(rn.dir, id)
-	if !s.Unsaved {
-		if dir, err = runfolder.Create(rn.dir, id); err != nil {
-			p.close()
-			return nil, err
-		}
-	}
-	if err := p.openSession(dir, id); err != nil {
-		p.close()
-		if !s.Unsaved {
-			os.RemoveAll(dir)
-		}
-		return nil, err
-	}
+// startRecord is the run.json of the run id (in dir) as it starts at
+// start, state Running: what runs, on which model, with what (task and
+// context redacted), its tools and where it runs.
+func (p *prepared) startRecord(id, dir string, start time.Time) runfolder.Record {
+	s, red := p.spec, p.red
 	host, _ := os.Hostname()
 	shown := p.model
 	shown.Endpoint = red.String(p.model.Endpoint)
-	start := time.Now()
 	rec := runfolder.Record{
 		RunID:       id,
 		Agent:       p.agentName,
@@ -320,6 +291,78 @@ func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
 		}
 		rec.Project = p.project
 	}
+	return rec
+}
+
+// useCassette sets how the run reaches its model: a replay plays the
+// cassette c (on a virtual clock from start when the spec is fast), its
+// events and transcript sized to it; a recording records through the
+// runner's client into a tape; else the client calls the model.
+func (r *Run) useCassette(c *cassette.Cassette, client *http.Client, start time.Time) {
+	switch {
+	case c != nil:
+		if r.spec.Fast {
+			r.clock = cassette.NewVirtualClock(start)
+		}
+		r.player = cassette.NewPlayer(c, r.clock)
+		r.client = &http.Client{Transport: r.player}
+		n := replayLines(c)
+		r.events, r.transcript = make([]Event, 0, n), make([]runfolder.TranscriptEntry, 0, n)
+	case r.spec.Record:
+		r.recorder = cassette.NewRecorder(client.Transport)
+		rc := *client
+		rc.Transport = r.recorder
+		r.client = &rc
+		r.tape = &cassette.Cassette{Header: r.cassetteHeader()}
+	}
+}
+
+// Start checks the spec, resolves the model, writes run.json with state
+// Running, and starts the run. It returns at once with the run's id and
+// folder; the model calls go on in the background. ctx bounds the whole
+// run: cancelling it cancels the run (cancelled_by_parent), as Run.Cancel
+// does.
+func (rn *Runner) Start(ctx context.Context, s Spec) (*Run, error) {
+	r, err := rn.start(ctx, s, false)
+	return r, rn.worded(err)
+}
+
+// RunToEnd starts a run of s as Start does, and runs it on the calling
+// goroutine: it returns once the run has ended (its Wait returns at
+// once). For a caller that would only wait, such as a suite's sample: no
+// goroutine is started, and the run's deep stack is one the caller has
+// grown already.
+func (rn *Runner) RunToEnd(ctx context.Context, s Spec) (*Run, error) {
+	r, err := rn.start(ctx, s, true)
+	return r, rn.worded(err)
+}
+
+// start is Start (RunToEnd when inline is set), its error not yet
+// worded.
+func (rn *Runner) start(ctx context.Context, s Spec, inline bool) (*Run, error) {
+	p, err := rn.prepare(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	s = p.spec
+	red := p.red
+	id := runfolder.NewRunID()
+	dir := filepath.Join(rn.dir, id)
+	if !s.Unsaved {
+		if dir, err = runfolder.Create(rn.dir, id); err != nil {
+			p.close()
+			return nil, err
+		}
+	}
+	if err := p.openSession(dir, id); err != nil {
+		p.close()
+		if !s.Unsaved {
+			os.RemoveAll(dir)
+		}
+		return nil, err
+	}
+	start := time.Now()
+	rec := p.startRecord(id, dir, start)
 	if !s.Unsaved {
 		if err := runfolder.WriteRecord(&rec); err != nil {
 			p.close()
@@ -359,29 +402,18 @@ func (rn *Runner) start(ctx context.Context, s Spec) (*Run, error) {
 	} else {
 		r.changes, r.patch = replayChanges(p.cassette), replayPatch(p.cassette)
 	}
-	switch {
-	case p.cassette != nil:
-		if s.Fast {
-			r.clock = cassette.NewVirtualClock(start)
-		}
-		r.player = cassette.NewPlayer(p.cassette, r.clock)
-		r.client = &http.Client{Transport: r.player}
-		n := replayLines(p.cassette)
-		r.events, r.transcript = make([]Event, 0, n), make([]runfolder.TranscriptEntry, 0, n)
-	case s.Record:
-		r.recorder = cassette.NewRecorder(rn.client.Transport)
-		c := *rn.client
-		c.Transport = r.recorder
-		r.client = &c
-		r.tape = &cassette.Cassette{Header: r.cassetteHeader()}
-	}
+	r.useCassette(p.cassette, rn.client, start)
 	rn.mu.Lock()
 	rn.runs[id] = r
 	if p.asker != nil {
 		p.asker.attach(r)
 	}
 	rn.mu.Unlock()
-	go r.execute()
+	if inline {
+		r.execute()
+	} else {
+		go r.execute()
+	}
 	return r, nil
 }
 
@@ -721,10 +753,12 @@ func (r *Run) now() time.Time {
 
 // replayLines guesses how many events and transcript lines a replay of c
 // makes, so that both are made once rather than grown: one for each
-// streamed event (an SSE data line, or an Ollama JSON line), and a few
-// for each call and for the end.
+// streamed event (an SSE frame, which a blank line ends, or an Ollama
+// JSON line), and a few for each call and for the end. The separators
+// start with a newline, which is rare elsewhere in a stream: counting
+// them is quick.
 func replayLines(c *cassette.Cassette) int {
-	sep := []byte("data:")
+	sep := []byte("\n\n")
 	if c.Header.Protocol == "ollama" {
 		sep = []byte("\n")
 	}

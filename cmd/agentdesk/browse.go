@@ -200,11 +200,20 @@ func browserAudiences(h lint.Home, run preview.Audience) []preview.Audience {
 }
 
 // wordedScanner is the browser's scanner, its errors worded with flags.
-type wordedScanner struct{ tui.CatalogScanner }
+// It rescans only what changed, as lint.Scanner does.
+type wordedScanner struct{ sc *lint.Scanner }
+
+var _ tui.Rescanner = wordedScanner{}
 
 // Scan scans and words the error.
 func (s wordedScanner) Scan() (*lint.Catalog, error) {
-	c, err := s.CatalogScanner.Scan()
+	c, err := s.sc.Scan()
+	return c, wordFlags(err)
+}
+
+// Rescan rescans the changed paths and words the error.
+func (s wordedScanner) Rescan(changed []string) (*lint.Catalog, error) {
+	c, err := s.sc.Rescan(changed)
 	return c, wordFlags(err)
 }
 

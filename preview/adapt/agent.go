@@ -58,24 +58,30 @@ func (a *Agent) Markdown() []byte {
 		b.WriteString("prefillTimeoutSeconds: " + strconv.Itoa(a.PrefillTimeoutSeconds) + "\n")
 	}
 	if a.Version != "" || len(a.Metadata) > 0 {
-		b.WriteString("metadata:\n")
-		if a.Version != "" {
-			b.WriteString("  version: " + yamlScalar(a.Version) + "\n")
-		}
-		keys := make([]string, 0, len(a.Metadata))
-		for k := range a.Metadata {
-			if k != "version" {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			b.WriteString("  " + yamlScalar(k) + ": " + yamlScalar(a.Metadata[k]) + "\n")
-		}
+		a.writeMetadata(&b)
 	}
 	b.WriteString("---\n\n")
 	b.WriteString(a.Body)
 	return []byte(b.String())
+}
+
+// writeMetadata writes the frontmatter's metadata block: the version
+// first, then the other entries in key order.
+func (a *Agent) writeMetadata(b *strings.Builder) {
+	b.WriteString("metadata:\n")
+	if a.Version != "" {
+		b.WriteString("  version: " + yamlScalar(a.Version) + "\n")
+	}
+	keys := make([]string, 0, len(a.Metadata))
+	for k := range a.Metadata {
+		if k != "version" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		b.WriteString("  " + yamlScalar(k) + ": " + yamlScalar(a.Metadata[k]) + "\n")
+	}
 }
 
 // setMetadata records one metadata entry.

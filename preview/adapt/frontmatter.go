@@ -15,16 +15,8 @@ import (
 func (x *importCtx) importFrontmatter(data []byte, fileName string, field func(yamlField) error) error {
 	doc, err := parseFrontmatter(data)
 	if err != nil && x.target.ID == "claude-code" {
-		// Claude Code loads a value holding an unquoted ': ', which YAML
-		// refuses, reading the whole rest of its line (checked with
-		// Claude Code 2.1.197): read it the same way, and say so.
-		if fixed, keys := quoteColonValues(data); len(keys) > 0 {
-			if d, err2 := parseFrontmatter(fixed); err2 == nil {
-				doc, err = d, nil
-				for _, k := range keys {
-					x.warn("%s holds ': ', which YAML refuses: read as Claude Code reads it, the whole rest of its line; quote it in the source to make it YAML", k)
-				}
-			}
+		if d := x.claudeColonValues(data); d != nil {
+			doc, err = d, nil
 		}
 	}
 	if err != nil {
@@ -54,6 +46,25 @@ func (x *importCtx) importFrontmatter(data []byte, fileName string, field func(y
 	x.finishName(name, carry, sameName)
 	x.agent.applyCarried(carry)
 	return nil
+}
+
+// claudeColonValues reads a Claude Code frontmatter that YAML refuses
+// for a value holding an unquoted ': ', as Claude Code loads it: the
+// whole rest of the value's line (checked with Claude Code 2.1.197), and
+// warns of each such value. nil when that does not make it read.
+func (x *importCtx) claudeColonValues(data []byte) *frontmatterDoc {
+	fixed, keys := quoteColonValues(data)
+	if len(keys) == 0 {
+		return nil
+	}
+	d, err := parseFrontmatter(fixed)
+	if err != nil {
+		return nil
+	}
+	for _, k := range keys {
+		x.warn("%s holds ': ', which YAML refuses: read as Claude Code reads it, the whole rest of its line; quote it in the source to make it YAML", k)
+	}
+	return d
 }
 
 // frontmatterWriter builds a markdown agent file: YAML frontmatter, a blank

@@ -33,36 +33,47 @@ func exportGemini(x *exportCtx) (string, []byte) {
 }
 
 func parseGemini(x *importCtx, data []byte) error {
-	return x.importFrontmatter(data, "", func(f yamlField) error {
-		switch f.key {
-		case "kind":
-			kind, err := yamlString(f)
-			if err != nil {
-				return err
-			}
-			if strings.EqualFold(kind, "remote") {
-				return errors.New("a remote (Agent-to-Agent) agent has no system prompt: NetClaw cannot run it")
-			}
-			if kind != "" && !strings.EqualFold(kind, "local") {
-				return fmt.Errorf("line %d: kind %q is neither local nor remote", f.line, kind)
-			}
-		case "tools":
-			list, err := yamlStrings(f)
-			if err != nil {
-				return err
-			}
-			x.agent.Tools = geminiTools.imported(x, list)
-		case "model":
-			model, err := yamlString(f)
-			if err != nil {
-				return err
-			}
-			if model != "" && !strings.EqualFold(model, "inherit") {
-				x.keepField(f.key, sourceValue{text: model, scalar: true}, geminiKeys, f.line)
-			}
-		default:
-			x.keepField(f.key, yamlValue(f.value), geminiKeys, f.line)
+	return x.importFrontmatter(data, "", func(f yamlField) error { return geminiField(x, f) })
+}
+
+// geminiField reads one frontmatter field of a Gemini CLI agent: kind,
+// the tools list and the model; any other is kept.
+func geminiField(x *importCtx, f yamlField) error {
+	switch f.key {
+	case "kind":
+		return geminiKind(f)
+	case "tools":
+		list, err := yamlStrings(f)
+		if err != nil {
+			return err
 		}
-		return nil
-	})
+		x.agent.Tools = geminiTools.imported(x, list)
+	case "model":
+		model, err := yamlString(f)
+		if err != nil {
+			return err
+		}
+		if model != "" && !strings.EqualFold(model, "inherit") {
+			x.keepField(f.key, sourceValue{text: model, scalar: true}, geminiKeys, f.line)
+		}
+	default:
+		x.keepField(f.key, yamlValue(f.value), geminiKeys, f.line)
+	}
+	return nil
+}
+
+// geminiKind checks a Gemini agent's kind: local (or none) imports; a
+// remote agent has no system prompt, and anything else is unknown.
+func geminiKind(f yamlField) error {
+	kind, err := yamlString(f)
+	if err != nil {
+		return err
+	}
+	if strings.EqualFold(kind, "remote") {
+		return errors.New("a remote (Agent-to-Agent) agent has no system prompt: NetClaw cannot run it")
+	}
+	if kind != "" && !strings.EqualFold(kind, "local") {
+		return fmt.Errorf("line %d: kind %q is neither local nor remote", f.line, kind)
+	}
+	return nil
 }

@@ -44,25 +44,9 @@ func Install(dir string, items []*Imported, force bool) ([]Installed, error) {
 			continue
 		}
 		seen[key] = it.Source
-		path := filepath.Join(dir, it.File)
-		in := Installed{Imported: it, Path: path}
-		fi, err := os.Lstat(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			problems = append(problems, fmt.Sprintf("%s: %v", path, err))
-		case !force:
-			problems = append(problems, fmt.Sprintf("%s already exists (pass --force to replace it)", path))
-		case !fi.Mode().IsRegular():
-			problems = append(problems, fmt.Sprintf("%s is not a regular file: not replacing it", path))
-		default:
-			in.Replaced = true
-		}
-		for _, other := range declared[key] {
-			if other != path {
-				problems = append(problems, fmt.Sprintf("%s already declares the name '%s': the runtime would skip one of the two", other, it.Name))
-			}
-		}
+		in, why := planInstall(it, dir, force)
+		problems = append(problems, why...)
+		problems = append(problems, declaredElsewhere(it.Name, in.Path, declared[key])...)
 		if feed := feeds[key]; feed != "" {
 			in.Notes = append(in.Notes, fmt.Sprintf("'%s' shadows the agent of the same name from feed '%s': the local file wins", it.Name, feed))
 		}
@@ -80,6 +64,39 @@ func Install(dir string, items []*Imported, force bool) ([]Installed, error) {
 		}
 	}
 	return out, nil
+}
+
+// planInstall plans writing it into dir: a new file, or with force the
+// replacement of a regular file already there. Anything else there is a
+// problem, which it returns.
+func planInstall(it *Imported, dir string, force bool) (Installed, []string) {
+	path := filepath.Join(dir, it.File)
+	in := Installed{Imported: it, Path: path}
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return in, []string{fmt.Sprintf("%s: %v", path, err)}
+	case !force:
+		return in, []string{fmt.Sprintf("%s already exists (pass --force to replace it)", path)}
+	case !fi.Mode().IsRegular():
+		return in, []string{fmt.Sprintf("%s is not a regular file: not replacing it", path)}
+	default:
+		in.Replaced = true
+	}
+	return in, nil
+}
+
+// declaredElsewhere is a problem for each of files, those of the folder
+// that declare name, other than path, which an import would write.
+func declaredElsewhere(name, path string, files []string) []string {
+	var out []string
+	for _, other := range files {
+		if other != path {
+			out = append(out, fmt.Sprintf("%s already declares the name '%s': the runtime would skip one of the two", other, name))
+		}
+	}
+	return out
 }
 
 // declaredNames lists the names the folder's own definitions declare

@@ -218,64 +218,86 @@ type Plan struct {
 // write, or that was edited since, makes the whole plan fail with an error
 // wrapping ErrRefused that names every such file; nothing is written then.
 func (d *Destination) Plan(sources []Source, live func(StateEntry) bool) (*Plan, error) {
-	p := &Plan{dest: d}
-	var problems []string
-	planned := map[string]string{}  // lower-cased output → source name
-	exported := map[string]string{} // source name → its output now
+	pl := planner{p: &Plan{dest: d}, planned: map[string]string{}, exported: map[string]string{}}
 	for _, s := range sources {
-		if s.Out == nil {
-			continue
-		}
-		file := s.Out.File
-		if !fileSafe(file) || file == StateFile || !filepath.IsLocal(file) {
-			problems = append(problems, fmt.Sprintf("%s: %q is not a file name agentdesk can write", s.Name, file))
-			continue
-		}
-		if other, dup := planned[strings.ToLower(file)]; dup {
-			problems = append(problems, fmt.Sprintf("'%s' and '%s' both become %s in %s: rename one of them", other, s.Name, file, d.target.Title))
-			continue
-		}
-		planned[strings.ToLower(file)] = s.Name
-		exported[s.Name] = file
-		path := filepath.Join(d.Dir, file)
-		entry := StateEntry{Output: file, OutputSHA256: sha256Hex(s.Out.Data), SourceName: s.Name, SourcePath: s.Path, SourceSHA256: s.SHA256}
-		old, recorded := d.entries[file]
-		onDisk, err := d.check(path, old, recorded)
-		switch {
-		case err != nil:
-			problems = append(problems, err.Error())
-		case onDisk == nil:
-			p.Changes = append(p.Changes, Change{Action: Create, Path: path, Entry: entry, data: s.Out.Data})
-		case bytes.Equal(onDisk, s.Out.Data):
-			p.Changes = append(p.Changes, Change{Action: Unchanged, Path: path, Entry: entry})
-		default:
-			p.Changes = append(p.Changes, Change{Action: Update, Path: path, Entry: entry, data: s.Out.Data})
+		if s.Out != nil {
+			pl.export(s)
 		}
 	}
 	for _, e := range d.Entries() {
-		moved := exported[e.SourceName]
-		if _, ok := planned[strings.ToLower(e.Output)]; ok || moved == "" && live(e) {
+		moved := pl.exported[e.SourceName]
+		if _, ok := pl.planned[strings.ToLower(e.Output)]; ok || moved == "" && live(e) {
 			continue
 		}
-		path := filepath.Join(d.Dir, e.Output)
-		onDisk, err := d.check(path, e, true)
-		why := "its source '" + e.SourceName + "' is gone"
-		if moved != "" {
-			why = "its source '" + e.SourceName + "' now exports to " + moved
-		}
-		switch {
-		case err != nil:
-			problems = append(problems, err.Error()+" ("+why+", so agentdesk would delete it)")
-		case onDisk == nil:
-			p.Changes = append(p.Changes, Change{Action: Forget, Path: path, Entry: e, Moved: moved})
-		default:
-			p.Changes = append(p.Changes, Change{Action: Prune, Path: path, Entry: e, Moved: moved})
-		}
+		pl.prune(e, moved)
 	}
-	if len(problems) > 0 {
-		return nil, &UnmanagedError{Dir: d.Dir, Problems: problems}
+	if len(pl.problems) > 0 {
+		return nil, &UnmanagedError{Dir: d.Dir, Problems: pl.problems}
 	}
-	return p, nil
+	return pl.p, nil
+}
+
+// planner builds a Plan: the changes so far, the problems that refuse
+// it, and the outputs planned (lower-cased output → source name) and
+// exported (source name → its output now).
+type planner struct {
+	p                 *Plan
+	problems          []string
+	planned, exported map[string]string
+}
+
+// export plans the output of source s: created, updated or unchanged. An
+// output name that cannot be written or that two sources share, and a
+// file there that the destination did not write or that was edited, is a
+// problem.
+func (pl *planner) export(s Source) {
+	d := pl.p.dest
+	file := s.Out.File
+	if !fileSafe(file) || file == StateFile || !filepath.IsLocal(file) {
+		pl.problems = append(pl.problems, fmt.Sprintf("%s: %q is not a file name agentdesk can write", s.Name, file))
+		return
+	}
+	if other, dup := pl.planned[strings.ToLower(file)]; dup {
+		pl.problems = append(pl.problems, fmt.Sprintf("'%s' and '%s' both become %s in %s: rename one of them", other, s.Name, file, d.target.Title))
+		return
+	}
+	pl.planned[strings.ToLower(file)] = s.Name
+	pl.exported[s.Name] = file
+	path := filepath.Join(d.Dir, file)
+	entry := StateEntry{Output: file, OutputSHA256: sha256Hex(s.Out.Data), SourceName: s.Name, SourcePath: s.Path, SourceSHA256: s.SHA256}
+	old, recorded := d.entries[file]
+	onDisk, err := d.check(path, old, recorded)
+	switch {
+	case err != nil:
+		pl.problems = append(pl.problems, err.Error())
+	case onDisk == nil:
+		pl.p.Changes = append(pl.p.Changes, Change{Action: Create, Path: path, Entry: entry, data: s.Out.Data})
+	case bytes.Equal(onDisk, s.Out.Data):
+		pl.p.Changes = append(pl.p.Changes, Change{Action: Unchanged, Path: path, Entry: entry})
+	default:
+		pl.p.Changes = append(pl.p.Changes, Change{Action: Update, Path: path, Entry: entry, data: s.Out.Data})
+	}
+}
+
+// prune plans the removal of recorded file e, whose source is gone or
+// now exports to moved: pruned, or forgotten when it is gone already. A
+// file there that was edited since is a problem.
+func (pl *planner) prune(e StateEntry, moved string) {
+	d := pl.p.dest
+	path := filepath.Join(d.Dir, e.Output)
+	onDisk, err := d.check(path, e, true)
+	why := "its source '" + e.SourceName + "' is gone"
+	if moved != "" {
+		why = "its source '" + e.SourceName + "' now exports to " + moved
+	}
+	switch {
+	case err != nil:
+		pl.problems = append(pl.problems, err.Error()+" ("+why+", so agentdesk would delete it)")
+	case onDisk == nil:
+		pl.p.Changes = append(pl.p.Changes, Change{Action: Forget, Path: path, Entry: e, Moved: moved})
+	default:
+		pl.p.Changes = append(pl.p.Changes, Change{Action: Prune, Path: path, Entry: e, Moved: moved})
+	}
 }
 
 // LiveSources returns the rule that tells, from a scan of the home, whether

@@ -3,6 +3,7 @@ package adapt
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -203,17 +204,24 @@ func (x *exportCtx) keepRest(restore []metaKey) []restored {
 		x.carry.Version = d.Version
 		x.warn("version %s: %s has no place for it; %s", d.Version, x.target.Title, x.lost())
 	}
-	var out []restored
-	keys := make([]string, 0, len(d.Metadata))
-	for k := range d.Metadata {
-		keys = append(keys, k)
+	out := x.metadata(restore)
+	if x.noComments {
+		x.carry = carried{}
 	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	return out
+}
+
+// metadata sorts the definition's metadata, in key order, into the
+// entries the target has a key for (restore) with a valid value, which it
+// returns, and the rest, which are carried and warned about. The version
+// and a restored name are neither.
+func (x *exportCtx) metadata(restore []metaKey) []restored {
+	var out []restored
+	for _, k := range slices.Sorted(maps.Keys(x.d.Metadata)) {
 		if k == "version" || k == x.target.ID+".name" && x.nameRestored {
 			continue
 		}
-		v := d.Metadata[k]
+		v := x.d.Metadata[k]
 		if mk, ok := findMetaKey(restore, x.target.ID, k); ok {
 			if text, ok := mk.kind.valid(v); ok {
 				out = append(out, restored{key: mk.key, kind: mk.kind, text: text})
@@ -227,9 +235,6 @@ func (x *exportCtx) keepRest(restore []metaKey) []restored {
 			x.carry.Metadata = map[string]string{}
 		}
 		x.carry.Metadata[k] = v
-	}
-	if x.noComments {
-		x.carry = carried{}
 	}
 	return out
 }

@@ -148,25 +148,14 @@ func parseFrontmatter(data []byte) (*frontmatterDoc, error) {
 	if !ok || strings.TrimRight(first, " \t\r") != "---" {
 		return nil, fmt.Errorf("%w: the first line must be '---'", errNoFrontmatter)
 	}
-	var fm strings.Builder
-	body, closed := "", false
-	for rest != "" {
-		line, after, _ := strings.Cut(rest, "\n")
-		if strings.TrimRight(line, " \t\r") == "---" {
-			body, closed = after, true
-			break
-		}
-		fm.WriteString(line)
-		fm.WriteByte('\n')
-		rest = after
-	}
+	fm, body, closed := cutFrontmatter(rest)
 	if !closed {
 		return nil, fmt.Errorf("%w: the frontmatter opened on line 1 is never closed by a '---' line", errNoFrontmatter)
 	}
 	doc := &frontmatterDoc{body: strings.TrimLeftFunc(body, unicode.IsSpace)}
 	var root yaml.Node
-	if err := safeYAML(fm.String(), &root); err != nil {
-		return nil, fmt.Errorf("the frontmatter is not valid YAML: %s%s", shiftYAMLError(err, fm.String(), 1), colonHint(err, fm.String()))
+	if err := safeYAML(fm, &root); err != nil {
+		return nil, fmt.Errorf("the frontmatter is not valid YAML: %s%s", shiftYAMLError(err, fm, 1), colonHint(err, fm))
 	}
 	collectComments(&root, &doc.comments, 0)
 	if root.Kind == 0 || len(root.Content) == 0 {
@@ -176,6 +165,36 @@ func parseFrontmatter(data []byte) (*frontmatterDoc, error) {
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil, errors.New("the frontmatter is not a mapping of keys")
 	}
+	fields, err := frontmatterFields(m)
+	if err != nil {
+		return nil, err
+	}
+	doc.fields = fields
+	return doc, nil
+}
+
+// cutFrontmatter splits rest, what follows the opening '---' line, at the
+// next line that is '---' (trailing white space allowed): the frontmatter
+// (each line ending in '\n') and the body after it. closed is false when
+// no such line comes.
+func cutFrontmatter(rest string) (fm, body string, closed bool) {
+	var b strings.Builder
+	for rest != "" {
+		line, after, _ := strings.Cut(rest, "\n")
+		if strings.TrimRight(line, " \t\r") == "---" {
+			return b.String(), after, true
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+		rest = after
+	}
+	return b.String(), "", false
+}
+
+// frontmatterFields returns the fields of the frontmatter's mapping m, in
+// order. A key that is not a plain string, or is set twice, is an error.
+func frontmatterFields(m *yaml.Node) ([]yamlField, error) {
+	var fields []yamlField
 	seen := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := lint.ResolveAlias(m.Content[i])
@@ -186,9 +205,9 @@ func parseFrontmatter(data []byte) (*frontmatterDoc, error) {
 			return nil, fmt.Errorf("line %d: '%s' is set twice (first on line %d)", k.Line+1, k.Value, at)
 		}
 		seen[k.Value] = k.Line + 1
-		doc.fields = append(doc.fields, yamlField{key: k.Value, value: lint.ResolveAlias(m.Content[i+1]), line: k.Line + 1})
+		fields = append(fields, yamlField{key: k.Value, value: lint.ResolveAlias(m.Content[i+1]), line: k.Line + 1})
 	}
-	return doc, nil
+	return fields, nil
 }
 
 // safeYAML parses text into a node tree, turning a parser panic into an

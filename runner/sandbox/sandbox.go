@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -197,10 +198,29 @@ const MinSecretValueLen = 6
 // variables whose names look secret (SecretName), for the run's
 // redactor: a command that prints one (a passed one, or one it read
 // elsewhere) never has it stored. Values shorter than MinSecretValueLen
-// characters are left out.
+// characters are left out. The answer is kept for as long as the
+// environment does not change: every run of a suite asks.
 func SecretValues() []string {
+	env := os.Environ()
+	secretMemo.mu.Lock()
+	defer secretMemo.mu.Unlock()
+	if secretMemo.env == nil || !slices.Equal(env, secretMemo.env) {
+		secretMemo.env, secretMemo.values = env, secretValues(env)
+	}
+	return slices.Clone(secretMemo.values)
+}
+
+// secretMemo is SecretValues' last environment and answer.
+var secretMemo struct {
+	mu     sync.Mutex
+	env    []string
+	values []string
+}
+
+// secretValues is SecretValues of env.
+func secretValues(env []string) []string {
 	var out []string
-	for _, kv := range os.Environ() {
+	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
 		if SecretName(name) && utf8.RuneCountInString(strings.TrimSpace(value)) >= MinSecretValueLen {
 			out = append(out, value)

@@ -188,40 +188,9 @@ type anthropicToolOut struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 
+// anthropicBody is the Messages API's request body for r.
 func anthropicBody(r Request) any {
-	var msgs []anthropicMessageOut
-	// pending gathers tool results (and the user text after them) into
-	// one user message.
-	var pending []anthropicBlockOut
-	flush := func() {
-		if len(pending) > 0 {
-			msgs = append(msgs, anthropicMessageOut{Role: "user", Content: pending})
-			pending = nil
-		}
-	}
-	for _, m := range r.Messages {
-		text := m.Text
-		switch {
-		case m.Role == "tool":
-			pending = append(pending, anthropicBlockOut{Type: "tool_result", ToolUseID: m.ToolCallID, Content: &text, IsError: m.IsError})
-		case m.Role == "user" && len(pending) > 0:
-			pending = append(pending, anthropicBlockOut{Type: "text", Text: &text})
-		case len(m.ToolCalls) > 0:
-			flush()
-			var blocks []anthropicBlockOut
-			if m.Text != "" {
-				blocks = append(blocks, anthropicBlockOut{Type: "text", Text: &text})
-			}
-			for _, c := range m.ToolCalls {
-				blocks = append(blocks, anthropicBlockOut{Type: "tool_use", ID: c.ID, Name: c.Name, Input: argumentsObject(c.Arguments)})
-			}
-			msgs = append(msgs, anthropicMessageOut{Role: m.Role, Content: blocks})
-		default:
-			flush()
-			msgs = append(msgs, anthropicMessageOut{Role: m.Role, Content: m.Text})
-		}
-	}
-	flush()
+	msgs := anthropicMessages(r.Messages)
 	max := r.MaxTokens
 	if max <= 0 {
 		max = DefaultAnthropicMaxTokens
@@ -253,6 +222,60 @@ func anthropicBody(r Request) any {
 		body.ToolChoice = map[string]string{"type": "none"}
 	}
 	return body
+}
+
+// anthropicTurns builds the messages of an Anthropic request: tool
+// results (and the user text after them) gather in pending, for one user
+// message.
+type anthropicTurns struct {
+	msgs    []anthropicMessageOut
+	pending []anthropicBlockOut
+}
+
+// flush ends the user message of the pending tool results.
+func (t *anthropicTurns) flush() {
+	if len(t.pending) > 0 {
+		t.msgs = append(t.msgs, anthropicMessageOut{Role: "user", Content: t.pending})
+		t.pending = nil
+	}
+}
+
+// anthropicMessages turns ms into the Messages API's messages: an
+// assistant turn with tool calls as text and tool_use blocks, tool
+// results as tool_result blocks of a user message, the rest as text.
+func anthropicMessages(ms []Message) []anthropicMessageOut {
+	var t anthropicTurns
+	for _, m := range ms {
+		text := m.Text
+		switch {
+		case m.Role == "tool":
+			t.pending = append(t.pending, anthropicBlockOut{Type: "tool_result", ToolUseID: m.ToolCallID, Content: &text, IsError: m.IsError})
+		case m.Role == "user" && len(t.pending) > 0:
+			t.pending = append(t.pending, anthropicBlockOut{Type: "text", Text: &text})
+		case len(m.ToolCalls) > 0:
+			t.flush()
+			t.msgs = append(t.msgs, anthropicMessageOut{Role: m.Role, Content: toolUseBlocks(m)})
+		default:
+			t.flush()
+			t.msgs = append(t.msgs, anthropicMessageOut{Role: m.Role, Content: m.Text})
+		}
+	}
+	t.flush()
+	return t.msgs
+}
+
+// toolUseBlocks are the content blocks of a turn with tool calls: its
+// text, when it has any, then a tool_use block per call.
+func toolUseBlocks(m Message) []anthropicBlockOut {
+	var blocks []anthropicBlockOut
+	if m.Text != "" {
+		text := m.Text
+		blocks = append(blocks, anthropicBlockOut{Type: "text", Text: &text})
+	}
+	for _, c := range m.ToolCalls {
+		blocks = append(blocks, anthropicBlockOut{Type: "tool_use", ID: c.ID, Name: c.Name, Input: argumentsObject(c.Arguments)})
+	}
+	return blocks
 }
 
 // ---- Ollama ----

@@ -181,12 +181,16 @@ func Load(path string) (*Recording, error) {
 		return nil, fmt.Errorf("reading the recording %s: %w", path, err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && (fi.IsDir() || fi.Size() > MaxSize) {
-		return nil, fmt.Errorf("the recording %s is a folder or larger than %d MiB", path, MaxSize>>20)
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		if fi.IsDir() || fi.Size() > MaxSize {
+			return nil, fmt.Errorf("the recording %s is a folder or larger than %d MiB", path, MaxSize>>20)
+		}
+		size = fi.Size()
 	}
 	buf := readBufs.Get().(*bytes.Buffer)
 	defer putReadBuf(buf)
-	data, err := readAll(f, buf)
+	data, err := readAll(f, size, buf)
 	if err != nil {
 		return nil, fmt.Errorf("reading the recording %s: %w", path, err)
 	}
@@ -214,11 +218,11 @@ func putReadBuf(buf *bytes.Buffer) {
 	}
 }
 
-// readAll reads f whole into b (empty), grown to f's size when it has
-// one.
-func readAll(f *os.File, b *bytes.Buffer) ([]byte, error) {
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() <= MaxSize {
-		b.Grow(int(fi.Size()) + bytes.MinRead)
+// readAll reads f whole into b (empty), grown first to size (f's, 0
+// when unknown).
+func readAll(f *os.File, size int64, b *bytes.Buffer) ([]byte, error) {
+	if size > 0 && size <= MaxSize {
+		b.Grow(int(size) + bytes.MinRead)
 	}
 	_, err := b.ReadFrom(f)
 	return b.Bytes(), err

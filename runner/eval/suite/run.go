@@ -141,14 +141,32 @@ func Run(ctx context.Context, suites []*suitefile.Suite, o Options) []*SuiteResu
 	if o.JudgeRole == "" {
 		o.JudgeRole = "Main"
 	}
-	x := &execution{o: o, work: make(chan struct{}, o.Jobs), checks: make(chan struct{}, o.Jobs), memo: newRequestMemo()}
+	x := &execution{o: o, work: make(chan struct{}, o.Jobs), checks: make(chan struct{}, o.Jobs), memo: newRequestMemo(), workers: make(chan func())}
 	out := make([]*SuiteResult, len(suites))
 	var wg sync.WaitGroup
 	for i, s := range suites {
 		out[i] = x.startSuite(ctx, &wg, s)
 	}
 	wg.Wait()
+	close(x.workers)
 	return out
+}
+
+// spawn runs f on a goroutine of its own: one that ran an earlier sample
+// and waits for the next, else a new one. A sample's replay runs deep
+// (reading the recording, the run, the decoder): a new goroutine grows
+// its stack there, copying it each time it doubles, for every sample.
+// The goroutines leave when Run ends (x.workers closed).
+func (x *execution) spawn(f func()) {
+	select {
+	case x.workers <- f:
+	default:
+		go func() {
+			for ; f != nil; f = <-x.workers {
+				f()
+			}
+		}()
+	}
 }
 
 // suiteRun is one suite of a Run while its samples run: the suite's
@@ -269,14 +287,14 @@ func (u *suiteRun) startCase(ctx context.Context, wg *sync.WaitGroup, c *suitefi
 			held = false // the sample says at once that it was not run
 		}
 		wg.Add(1)
-		go func() {
+		u.x.spawn(func() {
 			defer wg.Done()
 			start := time.Now()
 			res := u.x.sample(ctx, u.s, c, m, u.agent, n, held)
 			if u.sampled(k, n, res, start, time.Now()) {
 				u.caseDone(cr)
 			}
-		}()
+		})
 	}
 }
 
@@ -336,6 +354,8 @@ type execution struct {
 	work chan struct{}
 	// checks admits o.Jobs check programs (expect: command:) at a time.
 	checks chan struct{}
+	// workers hands a sample to a goroutine waiting for one (spawn).
+	workers chan func()
 	// memo composes each distinct request once for the whole run.
 	memo *requestMemo
 	// mcpOnce probes the MCP servers once for the whole run (mcpCatalog).

@@ -378,7 +378,7 @@ func (x *execution) run(ctx context.Context, key string, spec runner.Spec) (*run
 		return nil, runfolder.Record{}, nil, fmt.Errorf("not run: %w", err)
 	}
 	defer release()
-	r, err := x.o.Runner.Start(ctx, spec)
+	r, err := x.o.Runner.RunToEnd(ctx, spec)
 	if err != nil {
 		return nil, runfolder.Record{}, nil, err
 	}

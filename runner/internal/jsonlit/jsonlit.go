@@ -7,6 +7,7 @@ package jsonlit
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -75,6 +76,20 @@ func Str(b []byte) (text string, rest []byte, ok bool) {
 func unescape(b []byte, i int, dst []byte) (text, rest []byte, ok bool) {
 	n := copy(dst, b[:i])
 	for i < len(b) {
+		if i+8 <= len(b) {
+			// Eight bytes go across at once, and the plain ones among
+			// them count (dst is as long as b: they fit, and what
+			// follows the plain ones is written over next).
+			w := binary.LittleEndian.Uint64(b[i:])
+			binary.LittleEndian.PutUint64(dst[n:], w)
+			m := specialMask(w)
+			if m == 0 {
+				i, n = i+8, n+8
+				continue
+			}
+			k := bits.TrailingZeros64(m) / 8
+			i, n = i+k, n+k
+		}
 		c := b[i]
 		switch {
 		case c == '"':
@@ -90,9 +105,8 @@ func unescape(b []byte, i int, dst []byte) (text, rest []byte, ok bool) {
 			i += size
 			continue
 		case c != '\\':
-			j := plainRun(b, i)
-			n += copy(dst[n:], b[i:j])
-			i = j
+			dst[n] = c // the last few bytes of b
+			i, n = i+1, n+1
 			continue
 		}
 		if i+1 >= len(b) {
@@ -149,8 +163,8 @@ func unescape(b []byte, i int, dst []byte) (text, rest []byte, ok bool) {
 // b[i] ends: eight bytes at a time, then one by one.
 func plainRun(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
-		if special(binary.LittleEndian.Uint64(b[i:])) {
-			break
+		if m := specialMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
 	for i < len(b) && plain[b[i]] {
@@ -159,16 +173,18 @@ func plainRun(b []byte, i int) int {
 	return i
 }
 
-// special reports whether one of the eight bytes of w is not plain: a
-// quote, a backslash, a control character or a byte outside ASCII. A
-// byte is zero in w^(ones*'"') where w has a quote, and (v-ones)&^v has
-// the high bit of the lowest zero byte of v set, and of no byte above
-// one when v has none; so does (w-ones*0x20)&^w for a byte below 0x20
-// when w is ASCII.
-func special(w uint64) bool {
+// specialMask has the high bit set of the first byte of w (in memory
+// order) that is not plain, a quote, a backslash, a control character or
+// a byte outside ASCII, and none below it; 0 when all eight are plain.
+// A byte is zero in w^(ones*'"') where w has a quote, and (v-ones)&^v
+// has the high bit of the lowest zero byte of v set and of no byte below
+// it (a borrow only runs upwards from a zero byte); so does
+// (w-ones*0x20)&^w for the lowest byte below 0x20, and w itself for a
+// byte outside ASCII. Above the first, bits may be set for plain bytes.
+func specialMask(w uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	q, s := w^(ones*'"'), w^(ones*'\\')
-	return ((q-ones)&^q|(s-ones)&^s|(w-ones*0x20)&^w|w)&highs != 0
+	return ((q-ones)&^q | (s-ones)&^s | (w-ones*0x20)&^w | w) & highs
 }
 
 // scratch holds String's buffers for escaped text, up to maxScratch

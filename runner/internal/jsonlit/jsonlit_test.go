@@ -3,6 +3,7 @@ package jsonlit
 import (
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -23,16 +24,23 @@ func TestString(t *testing.T) {
 	}
 }
 
-// special finds a byte that is not plain wherever it is among eight,
-// whatever the others.
-func TestSpecial(t *testing.T) {
+// specialMask finds the first byte that is not plain wherever it is
+// among eight, whatever the others.
+func TestSpecialMask(t *testing.T) {
 	check := func(w [8]byte) {
-		want := false
-		for _, c := range w {
-			want = want || !plain[c]
+		want := 8
+		for k, c := range w {
+			if !plain[c] {
+				want = k
+				break
+			}
 		}
-		if got := special(binary.LittleEndian.Uint64(w[:])); got != want {
-			t.Fatalf("special(%q) = %v, want %v", w, got, want)
+		got := 8
+		if m := specialMask(binary.LittleEndian.Uint64(w[:])); m != 0 {
+			got = bits.TrailingZeros64(m) / 8
+		}
+		if got != want {
+			t.Fatalf("specialMask(%q) finds byte %d, want %d", w, got, want)
 		}
 	}
 	for c := 0; c < 256; c++ {
@@ -48,7 +56,7 @@ func TestSpecial(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 1 << 16 {
+	for range 1 << 18 {
 		var w [8]byte
 		for k := range w {
 			w[k] = byte(0x1c + rng.IntN(0x68)) // around the edges: controls, quote, backslash, DEL, high
