@@ -71,6 +71,28 @@ func utf16Key(r rune) rune {
 	}
 }
 
+// appendUpper appends name upper-cased to buf. slow says the name has a
+// character from U+E000 up (before or after upper-casing), whose UTF-8
+// byte order is not its UTF-16 order.
+func appendUpper(buf []byte, name string) (out []byte, slow bool) {
+	for j := 0; j < len(name); {
+		c := name[j]
+		if c < utf8.RuneSelf {
+			buf = append(buf, upperASCII(c))
+			j++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(name[j:])
+		u := unicode.ToUpper(r)
+		if r >= 0xE000 || u >= 0xE000 {
+			slow = true
+		}
+		buf = utf8.AppendRune(buf, u)
+		j += n
+	}
+	return buf, slow
+}
+
 // sortByName sorts defs by CompareNames, keeping the input order of names
 // that compare equal. It upper-cases every name once into one buffer, so
 // that most comparisons are a plain byte comparison: for characters below
@@ -91,21 +113,7 @@ func sortByName(defs []*lint.Definition) {
 	entries := make([]entry, len(defs))
 	for i, d := range defs {
 		e := entry{def: d, lo: len(buf), index: i}
-		for j := 0; j < len(d.Name); {
-			c := d.Name[j]
-			if c < utf8.RuneSelf {
-				buf = append(buf, upperASCII(c))
-				j++
-				continue
-			}
-			r, n := utf8.DecodeRuneInString(d.Name[j:])
-			u := unicode.ToUpper(r)
-			if r >= 0xE000 || u >= 0xE000 {
-				e.slow = true
-			}
-			buf = utf8.AppendRune(buf, u)
-			j += n
-		}
+		buf, e.slow = appendUpper(buf, d.Name)
 		e.hi = len(buf)
 		entries[i] = e
 	}

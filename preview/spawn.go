@@ -78,27 +78,40 @@ type member struct {
 
 // lookupArg finds a parameter the way the runtime does (see SpawnArgs).
 func lookupArg(members []member, name string) (string, bool) {
-	found := -1
-	for i := len(members) - 1; i >= 0 && found < 0; i-- {
-		if members[i].key == name {
-			found = i
-		}
-	}
-	for i := 0; i < len(members) && found < 0; i++ {
-		if strings.EqualFold(members[i].key, name) {
-			found = i
-		}
-	}
-	norm := normalizeKey(name)
-	for i := 0; i < len(members) && found < 0; i++ {
-		if strings.EqualFold(normalizeKey(members[i].key), norm) {
-			found = i
-		}
-	}
+	found := findArg(members, name)
 	if found < 0 {
 		return "", false
 	}
-	raw := bytes.TrimSpace(members[found].raw)
+	return argText(members[found].raw)
+}
+
+// findArg returns the index of the member that binds to parameter name:
+// the last with exactly that key, else the first equal ignoring case, else
+// the first equal in letters and digits; -1 for none.
+func findArg(members []member, name string) int {
+	for i := len(members) - 1; i >= 0; i-- {
+		if members[i].key == name {
+			return i
+		}
+	}
+	for i := range members {
+		if strings.EqualFold(members[i].key, name) {
+			return i
+		}
+	}
+	norm := normalizeKey(name)
+	for i := range members {
+		if strings.EqualFold(normalizeKey(members[i].key), norm) {
+			return i
+		}
+	}
+	return -1
+}
+
+// argText is an argument's value as text: a JSON string's value, else the
+// JSON as written; ok is false for null.
+func argText(raw json.RawMessage) (string, bool) {
+	raw = bytes.TrimSpace(raw)
 	switch {
 	case string(raw) == "null":
 		return "", false

@@ -488,10 +488,6 @@ func closed(ch <-chan struct{}) bool {
 
 // piece emits a redacted text or thinking piece. The caller does not hold r.mu.
 func (r *Run) piece(t time.Time, kind EventKind, s string) {
-	typ := "text"
-	if kind == EventThinking {
-		typ = "thinking"
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if kind == EventText {
@@ -500,7 +496,7 @@ func (r *Run) piece(t time.Time, kind EventKind, s string) {
 		r.output.WriteString(s)
 		r.rec.Output = r.output.String()
 	}
-	r.note(t, runfolder.TranscriptEntry{Type: typ, Text: s})
+	r.notePiece(t, kind == EventThinking, s)
 	r.emit(Event{Kind: kind, Call: r.callN, At: t.Sub(r.start), Text: s})
 }
 

@@ -457,14 +457,14 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	final := *rec
 	final.ToolCalls = append([]runfolder.ToolCall{}, rec.ToolCalls...)
 	final.Tools = append([]string{}, rec.Tools...)
-	transcript := r.transcript
+	transcript := &r.transcript
 	r.mu.Unlock()
 
 	var err error
 	if r.spec.Unsaved {
 		r.unsaved = &folderContent{rec: final, transcript: transcript, tape: tape, extra: r.extraFiles}
 	} else {
-		err = runfolder.Write(&final, transcript, tape, r.extraFiles)
+		err = runfolder.Write(&final, transcript.entries(), tape, r.extraFiles)
 	}
 	if tapeErr != nil {
 		err = fmt.Errorf("encoding the cassette of run %s: %w", final.RunID, tapeErr)

@@ -307,7 +307,8 @@ func (r *Run) useCassette(c *cassette.Cassette, client *http.Client, start time.
 		r.player = cassette.NewPlayer(c, r.clock)
 		r.client = &http.Client{Transport: r.player}
 		n := replayLines(c)
-		r.events, r.transcript = make([]Event, 0, n), make([]runfolder.TranscriptEntry, 0, n)
+		r.events = make([]Event, 0, n)
+		r.transcript.grow(n)
 	case r.spec.Record:
 		r.recorder = cassette.NewRecorder(client.Transport)
 		rc := *client
@@ -506,7 +507,7 @@ type Run struct {
 	usage      wire.TokenUsage // the finished calls' usage, summed
 	rec        runfolder.Record
 	events     []Event
-	transcript []runfolder.TranscriptEntry
+	transcript transcriptLog
 	wd         *Watchdog
 	// changed is closed when events grow; nil until a reader waits
 	// (Next makes it), so a run nobody follows makes no channel an event.
@@ -524,7 +525,7 @@ type Run struct {
 // folderContent is what a finished run's folder holds.
 type folderContent struct {
 	rec        runfolder.Record
-	transcript []runfolder.TranscriptEntry
+	transcript *transcriptLog
 	tape       []byte
 	extra      map[string][]byte
 	kept       bool
@@ -546,7 +547,7 @@ func (r *Run) Keep() (string, error) {
 		return "", r.runner.worded(err)
 	}
 	countPrompt(u.rec.Prompt, r.request)
-	if err := runfolder.Write(&u.rec, u.transcript, u.tape, u.extra); err != nil {
+	if err := runfolder.Write(&u.rec, u.transcript.entries(), u.tape, u.extra); err != nil {
 		return "", err
 	}
 	u.kept = true
@@ -739,7 +740,13 @@ func (r *Run) note(t time.Time, e runfolder.TranscriptEntry) {
 	if e.Type != "outcome" {
 		e.Call = r.callN
 	}
-	r.transcript = append(r.transcript, e)
+	r.transcript.add(e)
+}
+
+// notePiece is note of a text (or thinking) piece s of the current
+// model call.
+func (r *Run) notePiece(t time.Time, thinking bool, s string) {
+	r.transcript.addPiece(t.Sub(r.start).Milliseconds(), r.callN, thinking, s)
 }
 
 // now returns the run's time: the wall clock, or a fast replay's virtual

@@ -126,37 +126,10 @@ func redactWhole(chunks []cassette.Chunk, red *redact.Redactor) []cassette.Chunk
 // time of the chunk its last byte came in (with the rest of that chunk).
 func redactLines(chunks []cassette.Chunk, red *redact.Redactor) []cassette.Chunk {
 	var body []byte
-	ends := make([]int, len(chunks)) // ends[i]: offset after chunk i
+	rc := rechunk{chunks: chunks, ends: make([]int, len(chunks)), owner: -1}
 	for i, c := range chunks {
 		body = append(body, c.Data...)
-		ends[i] = len(body)
-	}
-	// chunkAt returns the chunk holding byte off.
-	chunkAt := func(off int) int {
-		lo, hi := 0, len(ends)-1
-		for lo < hi {
-			mid := (lo + hi) / 2
-			if ends[mid] > off {
-				hi = mid
-			} else {
-				lo = mid + 1
-			}
-		}
-		return lo
-	}
-	var out []cassette.Chunk
-	owner := -1 // the chunk the last piece of out came from
-	add := func(origin int, data []byte) {
-		if len(data) == 0 {
-			return
-		}
-		if origin == owner {
-			last := &out[len(out)-1]
-			last.Data = append(last.Data, data...)
-			return
-		}
-		out = append(out, cassette.Chunk{At: chunks[origin].At, Data: append([]byte(nil), data...)})
-		owner = origin
+		rc.ends[i] = len(body)
 	}
 	for start := 0; start < len(body); {
 		end := len(body)
@@ -165,18 +138,63 @@ func redactLines(chunks []cassette.Chunk, red *redact.Redactor) []cassette.Chunk
 		}
 		line := string(body[start:end])
 		if red.String(line) != line {
-			add(chunkAt(end-1), []byte(red.String(line)))
+			rc.add(rc.chunkAt(end-1), []byte(red.String(line)))
 		} else {
-			for off := start; off < end; {
-				c := chunkAt(off)
-				to := min(ends[c], end)
-				add(c, body[off:to])
-				off = to
-			}
+			rc.keep(body, start, end)
 		}
 		start = end
 	}
-	return out
+	return rc.out
+}
+
+// rechunk puts a redacted body back into chunks: chunks are the body's
+// as they came (ends[i] the offset after chunk i), out the chunks made
+// so far, owner the chunk the last piece of out came from.
+type rechunk struct {
+	chunks []cassette.Chunk
+	ends   []int
+	out    []cassette.Chunk
+	owner  int
+}
+
+// chunkAt returns the chunk holding byte off of the body.
+func (rc *rechunk) chunkAt(off int) int {
+	lo, hi := 0, len(rc.ends)-1
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if rc.ends[mid] > off {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// add appends data at the time of the chunk origin: to the last piece
+// when it came from the same chunk, else as a new one.
+func (rc *rechunk) add(origin int, data []byte) {
+	if len(data) == 0 {
+		return
+	}
+	if origin == rc.owner {
+		last := &rc.out[len(rc.out)-1]
+		last.Data = append(last.Data, data...)
+		return
+	}
+	rc.out = append(rc.out, cassette.Chunk{At: rc.chunks[origin].At, Data: append([]byte(nil), data...)})
+	rc.owner = origin
+}
+
+// keep adds the line body[start:end], which needs no redaction, as it
+// came: each piece at the time of its chunk.
+func (rc *rechunk) keep(body []byte, start, end int) {
+	for off := start; off < end; {
+		c := rc.chunkAt(off)
+		to := min(rc.ends[c], end)
+		rc.add(c, body[off:to])
+		off = to
+	}
 }
 
 // cleanStream reports whether stored bytes hold no secret: not in the
@@ -240,7 +258,7 @@ func (r *Run) reencode(ev *CallEvidence, rc *cassette.RecordedCall) []cassette.C
 		ReasoningTokens: r.usage.ReasoningTokens - ev.Usage.ReasoningTokens,
 	}
 	r.mu.Lock()
-	for _, e := range r.transcript {
+	for _, e := range r.transcript.entries() {
 		if e.Call != ev.N {
 			continue
 		}

@@ -8,10 +8,8 @@ import (
 
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
-	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/mcp"
-	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
 // approveUsage is the help of --approve.
@@ -23,34 +21,22 @@ func addApproveFlag(fl *pflag.FlagSet, dst *[]string, usage string) {
 }
 
 // parseApprove parses the --approve patterns; a bad one is a usage error,
-// and so is one naming a tool NetClaw does not have (it could never match,
-// and the run would fail on the call it was meant to approve). A name with
-// "__" is an MCP tool's (SERVER__TOOL), known only once its server runs.
+// and so is one naming a tool that needs no approval or that NetClaw does
+// not have (it could never match, and the run would fail on the call it
+// was meant to approve): approve.CheckTool decides.
 func parseApprove(ss []string) ([]approve.Pattern, error) {
 	ps, err := approve.ParseAll(ss)
 	if err != nil {
 		return nil, usageErrorf("--approve %v", err)
 	}
-	catalog := request.NetClaw()
 	for _, p := range ps {
-		if p.Tool == "" || strings.Contains(p.Tool, "__") {
-			continue
-		}
-		if t, ok := catalog.Tool(p.Tool); ok {
-			if !tools.SpecOf(t).Approval {
-				return nil, usageErrorf("--approve %q: %s needs no approval: it runs without one, so the pattern approves nothing; approvals are for shell_execute, web_fetch, web_search and MCP tools", p.Text, p.Tool)
+		var te *approve.ToolError
+		if err := approve.CheckTool(p); errors.As(err, &te) {
+			if te.Unknown {
+				return nil, usageErrorf("--approve %v: name a tool as `agentdesk tools` lists it, SERVER__TOOL for an MCP server's tool, or mcp:SERVER", te)
 			}
-			continue
+			return nil, usageErrorf("--approve %v", te)
 		}
-		var names []string
-		for _, t := range catalog.Tools() {
-			names = append(names, t.Name)
-		}
-		hint := ""
-		if near := lint.Suggest(p.Tool, names, 1); len(near) > 0 {
-			hint = " (did you mean " + near[0] + "?)"
-		}
-		return nil, usageErrorf("--approve %q: no tool is named %s%s: name a tool as `agentdesk tools` lists it, SERVER__TOOL for an MCP server's tool, or mcp:SERVER", p.Text, p.Tool, hint)
 	}
 	return ps, nil
 }

@@ -219,3 +219,29 @@ func TestApproveAudienceEverywhere(t *testing.T) {
 		t.Errorf("lint mcpteam.test.yaml: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestSuiteApproveNamesAToolThatNeedsIt: a suite's approve: item is held
+// to what --approve is held to: one naming a tool that needs no approval
+// (file_read) or that NetClaw does not have is a suite-approve finding in
+// lint (exit 1), and test does not run the case, whatever its audience.
+func TestSuiteApproveNamesAToolThatNeedsIt(t *testing.T) {
+	base, env := approveHome(t)
+	suite := filepath.Join(base, "agents", "helper.test.yaml")
+	text := "approve: [file_read, shell_execute]\ncases:\n  - {name: one, task: hi, approve: [shel_execute]}\n"
+	if err := os.WriteFile(suite, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := run(t, env, "--home", base, "lint", suite)
+	for _, want := range []string{
+		`1:11: error: approve "file_read": file_read needs no approval`,
+		`3:37: error: approve "shel_execute": no tool is named shel_execute (did you mean shell_execute?)`,
+	} {
+		if code != exitFindings || !strings.Contains(stdout, want) || strings.Contains(stdout, `approve "shell_execute"`) {
+			t.Errorf("lint: exit %d, want 1 and %q\n%s", code, want, stdout)
+		}
+	}
+	code, stdout, stderr := run(t, env, "--home", base, "test", "--offline", suite)
+	if code == exitOK || !strings.Contains(stdout+stderr, `approve "file_read": file_read needs no approval`) {
+		t.Errorf("test: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -20,8 +20,11 @@ import (
 // Library packages never name a flag: they return typed errors that say
 // what is wrong in their own terms, and cmd words them here with the flag
 // that mends it (TestLibraryNamesNoFlags keeps it so). execute prints every
-// error through flagWorded; an error cmd hands on elsewhere (the browser)
-// goes through wordFlags.
+// error through flagWorded. What never comes back to execute gets the same
+// words through wordFlags: the runner's Options.WordError (what Start and
+// Keep return, which suite reports and the browser show), the browser's
+// Options.WordError and its scanner, and the reason the operating rules are
+// missing.
 
 // flagWording finds one typed error in err's chain: the text its Error()
 // gives (plain) and the text cmd shows in its place (worded).

@@ -219,6 +219,33 @@ type streams struct {
 	tables, strings, blob []byte
 }
 
+// streamHeader reads metadata stream header i at off in the metadata
+// md: the stream's name and bytes, and the offset of the next header.
+func streamHeader(md []byte, off uint64, i int) (name string, data []byte, next uint64, err error) {
+	h, ok := span(md, off, 8)
+	if !ok {
+		return "", nil, 0, corrupt("metadata stream header %d runs past the metadata", i)
+	}
+	soff, ssize := uint64(u32(h, 0)), uint64(u32(h, 4))
+	off += 8
+	// The name is NUL-terminated, at most 32 bytes, padded to 4.
+	end := off
+	for end < uint64(len(md)) && end-off < 32 && md[end] != 0 {
+		end++
+	}
+	if end >= uint64(len(md)) || md[end] != 0 {
+		return "", nil, 0, corrupt("metadata stream header %d has an unterminated name", i)
+	}
+	name = string(md[off:end])
+	data, ok = span(md, soff, ssize)
+	if !ok {
+		return "", nil, 0, corrupt("metadata stream %q lies outside the metadata", name)
+	}
+	return name, data, (end + 1 + 3) &^ 3, nil
+}
+
+// metadata reads the metadata root the CLI header points at, and finds
+// the table, string and blob streams in it.
 func (p *peImage) metadata(c cliHeaderInfo) (streams, error) {
 	var s streams
 	md, err := p.at(c.metaRVA, c.metaSize, "metadata")
@@ -237,25 +264,11 @@ func (p *peImage) metadata(c cliHeaderInfo) (streams, error) {
 	n := int(u16(hdr, 2))
 	off += 4
 	for i := 0; i < n; i++ {
-		h, ok := span(md, off, 8)
-		if !ok {
-			return s, corrupt("metadata stream header %d runs past the metadata", i)
-		}
-		soff, ssize := uint64(u32(h, 0)), uint64(u32(h, 4))
-		off += 8
-		// The name is NUL-terminated, at most 32 bytes, padded to 4.
-		end := off
-		for end < uint64(len(md)) && end-off < 32 && md[end] != 0 {
-			end++
-		}
-		if end >= uint64(len(md)) || md[end] != 0 {
-			return s, corrupt("metadata stream header %d has an unterminated name", i)
-		}
-		name := string(md[off:end])
-		off = (end + 1 + 3) &^ 3
-		data, ok := span(md, soff, ssize)
-		if !ok {
-			return s, corrupt("metadata stream %q lies outside the metadata", name)
+		var name string
+		var data []byte
+		name, data, off, err = streamHeader(md, off, i)
+		if err != nil {
+			return s, err
 		}
 		switch name {
 		case "#~", "#-":

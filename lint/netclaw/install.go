@@ -209,25 +209,12 @@ func load(p string, kind Kind) (*Assembly, error) {
 	}
 	var img []byte
 	if kind == KindBundle {
-		b, err := OpenBundle(f, st.Size())
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		e, ok := b.File(AssemblyFile)
-		if !ok {
-			return nil, fmt.Errorf("%s: a single-file bundle that %w", p, errNoAssemblyInBundle)
-		}
-		if img, err = b.ReadFile(e); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
+		img, err = bundledAssembly(f, st.Size(), p)
 	} else {
-		if st.Size() > maxEntryBytes {
-			return nil, fmt.Errorf("%s: %w: %d bytes, more than an assembly this reader takes (%d)", p, ErrCorrupt, st.Size(), maxEntryBytes)
-		}
-		img = make([]byte, st.Size())
-		if _, err := f.ReadAt(img, 0); err != nil {
-			return nil, fmt.Errorf("NetClaw %s %s: %w", kind, p, err)
-		}
+		img, err = plainAssembly(f, st.Size(), p)
+	}
+	if err != nil {
+		return nil, err
 	}
 	asm, err := ParseAssembly(img)
 	if err != nil {
@@ -237,6 +224,37 @@ func load(p string, kind Kind) (*Assembly, error) {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return asm, nil
+}
+
+// bundledAssembly takes the assembly out of the single-file bundle f
+// (size bytes) at path p. Its errors name the file.
+func bundledAssembly(f *os.File, size int64, p string) ([]byte, error) {
+	b, err := OpenBundle(f, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	e, ok := b.File(AssemblyFile)
+	if !ok {
+		return nil, fmt.Errorf("%s: a single-file bundle that %w", p, errNoAssemblyInBundle)
+	}
+	img, err := b.ReadFile(e)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return img, nil
+}
+
+// plainAssembly reads the assembly file f (size bytes) at path p whole,
+// up to the size this reader takes. Its errors name the file.
+func plainAssembly(f *os.File, size int64, p string) ([]byte, error) {
+	if size > maxEntryBytes {
+		return nil, fmt.Errorf("%s: %w: %d bytes, more than an assembly this reader takes (%d)", p, ErrCorrupt, size, maxEntryBytes)
+	}
+	img := make([]byte, size)
+	if _, err := f.ReadAt(img, 0); err != nil {
+		return nil, fmt.Errorf("NetClaw %s %s: %w", KindAssembly, p, err)
+	}
+	return img, nil
 }
 
 // Open reads the NetClaw install at exactly this file, a single-file

@@ -52,20 +52,23 @@ func approveProblem(s string) string {
 	return ""
 }
 
-// ApproveAudit says why a session of audience (Personal, Team or Public)
-// can never use the approval pattern, or "" when it can: the tool is not
-// offered to the audience, or the MCP server is not one it may use. Which
-// tools an audience is offered is the tool catalogue's knowledge, above
-// lint: the caller hands the check in (runner/approve.AudienceCheck.Audit).
+// ApproveAudit says why the approval pattern can never match, or "" when
+// it can. With audience "" it checks the pattern alone: a tool that needs
+// no approval, or that NetClaw does not have. With an audience (Personal,
+// Team or Public) it checks whether a session of that audience can use
+// it: the tool is offered to the audience, the MCP server is one it may
+// use. The tool catalogue knows both, above lint: the caller hands the
+// check in (runner/approve.AudienceCheck.Audit).
 type ApproveAudit func(pattern, audience string) string
 
 // CheckApproveAudience adds a finding (suite-approve) for each approve:
-// item of a case (its own, or the suite's) that the case's audience can
-// never use, as audit says, and keeps it among the case's problems, so
-// the case does not run. The case's audience is its own, else the
-// suite's, else fallback: the command's --audience, or "" where it is
-// not known (agentdesk lint), and a case without one is not checked. A
-// nil audit checks nothing.
+// item of a case (its own, or the suite's) that can never match, as audit
+// says, and keeps it among the case's problems, so the case does not run:
+// a tool that needs no approval or does not exist, for every case; one the
+// case's audience can never use, where the audience is known. The case's
+// audience is its own, else the suite's, else fallback: the command's
+// --audience, or "" where it is not known (agentdesk lint). A nil audit
+// checks nothing.
 func CheckApproveAudience(s *Suite, audit ApproveAudit, fallback string) {
 	if audit == nil {
 		return
@@ -73,11 +76,15 @@ func CheckApproveAudience(s *Suite, audit ApproveAudit, fallback string) {
 	r := &reader{path: s.Path}
 	for _, cs := range s.Cases {
 		audience := cmp.Or(cs.Audience, s.Audience, fallback)
-		if audience == "" {
-			continue
-		}
 		before := len(r.diags)
 		for _, p := range cs.Approve {
+			if why := audit(p.Text, ""); why != "" {
+				r.add(RuleApprove, p.Pos, "approve "+why, "leave it out, or name a tool that needs approval (shell_execute, web_fetch, web_search, SERVER__TOOL) or mcp:SERVER")
+				continue
+			}
+			if audience == "" {
+				continue
+			}
 			if why := audit(p.Text, audience); why != "" {
 				r.add(RuleApprove, p.Pos, "approve "+why, "leave it out, or give the case an audience that can use it (audience:)")
 			}

@@ -86,7 +86,7 @@ func TestApproveUnknownServer(t *testing.T) {
 // problems; a case whose audience is not known is not checked.
 func TestApproveAudience(t *testing.T) {
 	audit := func(pattern, audience string) string {
-		if strings.HasPrefix(pattern, "shell_execute") && audience != "Personal" {
+		if strings.HasPrefix(pattern, "shell_execute") && audience != "Personal" && audience != "" {
 			return fmt.Sprintf("%q: the %s audience is not offered shell_execute", pattern, audience)
 		}
 		return ""
@@ -118,4 +118,40 @@ cases:
 		t.Errorf("with --audience Team: problems %v, diagnostics %q (one finding, said once)", s.Cases[2].Problems, diagLines(s.Diagnostics))
 	}
 	CheckApproveAudience(s, nil, "Team") // no audit: nothing
+}
+
+// An approve: item that can never match whatever the audience (audit with
+// no audience: a tool that needs no approval) is a finding for every case,
+// those with no audience too, said once; the audience is then not asked.
+func TestApproveToolChecksEveryCase(t *testing.T) {
+	var asked []string
+	audit := func(pattern, audience string) string {
+		asked = append(asked, pattern+"/"+audience)
+		if pattern == "file_read" && audience == "" {
+			return `"file_read": file_read needs no approval`
+		}
+		return ""
+	}
+	src := `approve: [file_read]
+cases:
+  - name: team
+    task: t
+    audience: team
+  - name: unknown
+    task: t
+`
+	s := Parse("a.test.yaml", []byte(src))
+	CheckApproveAudience(s, audit, "")
+	lines := diagLines(s.Diagnostics)
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "1:") || !strings.Contains(lines[0], `approve "file_read": file_read needs no approval`) {
+		t.Errorf("diagnostics = %q, want one at line 1", lines)
+	}
+	if len(s.Cases[0].Problems) != 1 || len(s.Cases[1].Problems) != 1 {
+		t.Errorf("problems: team %v, unknown %v, want one each", s.Cases[0].Problems, s.Cases[1].Problems)
+	}
+	for _, a := range asked {
+		if strings.HasSuffix(a, "/Team") {
+			t.Errorf("asked %s after the tool check refused it", a)
+		}
+	}
 }

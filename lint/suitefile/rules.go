@@ -47,6 +47,6 @@ var Rules = []lint.Rule{
 	{ID: RuleTemplate, Summary: "a template uses a variable that a row does not define, or a template has no rows (or rows no template)", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleModel, Summary: "a model of models: is neither a role nor a model definition, or is named twice", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleMock, Summary: "a mocks: item has no tool, gives both or neither of result and error, or its args are not a mapping", Runtime: lint.Error, Publish: lint.Error},
-	{ID: RuleApprove, Summary: "an approve: pattern is not TOOL, TOOL:GLOB or mcp:SERVER, names an MCP server netclaw.json does not configure, or approves what its case's audience is never offered", Runtime: lint.Error, Publish: lint.Error},
+	{ID: RuleApprove, Summary: "an approve: pattern is not TOOL, TOOL:GLOB or mcp:SERVER, names a tool that needs no approval or does not exist, names an MCP server netclaw.json does not configure, or approves what its case's audience is never offered", Runtime: lint.Error, Publish: lint.Error},
 	{ID: RuleChange, Summary: "an expect: changes: item has no path, leads out of the project, gives both or neither of contains and unchanged, or its case has no project", Runtime: lint.Error, Publish: lint.Error},
 }

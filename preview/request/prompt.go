@@ -253,56 +253,16 @@ type promptInput struct {
 // (one with text in it), joining the parts' texts with "\n\n" gives the
 // prompt.
 func assemble(in promptInput) assembled {
-	var parts []Part
-	add := func(name, source, text string) {
-		parts = append(parts, Part{Part: name, Source: source, Text: text})
-	}
-
-	// ComposeOperatingRules: the core, then the playbook under its heading.
-	agents := in.core
-	if !netBlank(in.playbook) {
-		agents = netTrimEnd(in.core) + "\n\n" + PlaybookHeading + "\n\n" + netTrim(in.playbook)
-	}
-	// SystemPromptAssembler.Assemble(agents, projectInstructions).
-	var sections []string
-	if !netBlank(agents) {
-		sections = append(sections, netTrim(agents))
-		if !netBlank(in.core) {
-			add(PartOperatingRules, in.coreSource, netTrim(in.core))
-		}
-		if !netBlank(in.playbook) {
-			add(PartDeploymentPlaybook, in.playbookSource, PlaybookHeading+"\n\n"+netTrim(in.playbook))
-		}
-	}
-	if !netBlank(in.project) {
-		sections = append(sections, netTrim(in.project))
-		add(PartProjectInstructions, in.projectSource, netTrim(in.project))
-	}
-	base := strings.Join(sections, "\n\n")
-
-	// SubAgentSpawner.AppendSystemPromptOverlay.
-	role := in.body
-	overlaid := in.hasOverlay && !netBlank(in.overlay)
-	if overlaid {
-		role = netTrimEnd(in.body) + "\n\n" + OverlayMarker + "\n" + netTrim(in.overlay)
-	}
-	if !netBlank(base) {
-		role = netTrimEnd(base) + "\n\n" + role
-	}
-	if overlaid {
-		add(PartBody, in.bodySource, netTrimEnd(in.body))
-		add(PartSkillOverlay, in.overlaySource, OverlayMarker+"\n"+netTrim(in.overlay))
-	} else {
-		add(PartBody, in.bodySource, netTrimEnd(in.body))
-	}
-
+	var parts partList
+	base := parts.base(in)
+	role := parts.role(in, base)
 	withTools := role
 	if !netBlank(in.index) {
 		withTools = netTrimEnd(role) + "\n\n" + netTrimEnd(in.index)
-		add(PartToolIndex, in.indexSource, netTrimEnd(in.index))
+		parts.add(PartToolIndex, in.indexSource, netTrimEnd(in.index))
 	}
 	contract := ExecutionContract(in.projectScope)
-	add(PartExecutionContract, "NetClaw's SubAgentActor (fixed text)", contract)
+	parts.add(PartExecutionContract, "NetClaw's SubAgentActor (fixed text)", contract)
 	system := netTrimEnd(withTools) + "\n\n" + contract
 
 	if !in.noTokenCounts {
@@ -311,6 +271,60 @@ func assemble(in promptInput) assembled {
 		}
 	}
 	return assembled{system: system, parts: parts}
+}
+
+// partList is the prompt's parts in the order they stand in it.
+type partList []Part
+
+// add appends the part name, read from source, with its text.
+func (l *partList) add(name, source, text string) {
+	*l = append(*l, Part{Part: name, Source: source, Text: text})
+}
+
+// base returns the prompt's base, and adds its parts: the operating rules
+// (ComposeOperatingRules: the core, then the playbook under its heading)
+// and the project's instructions, joined as
+// SystemPromptAssembler.Assemble(agents, projectInstructions) does.
+func (l *partList) base(in promptInput) string {
+	agents := in.core
+	if !netBlank(in.playbook) {
+		agents = netTrimEnd(in.core) + "\n\n" + PlaybookHeading + "\n\n" + netTrim(in.playbook)
+	}
+	var sections []string
+	if !netBlank(agents) {
+		sections = append(sections, netTrim(agents))
+		if !netBlank(in.core) {
+			l.add(PartOperatingRules, in.coreSource, netTrim(in.core))
+		}
+		if !netBlank(in.playbook) {
+			l.add(PartDeploymentPlaybook, in.playbookSource, PlaybookHeading+"\n\n"+netTrim(in.playbook))
+		}
+	}
+	if !netBlank(in.project) {
+		sections = append(sections, netTrim(in.project))
+		l.add(PartProjectInstructions, in.projectSource, netTrim(in.project))
+	}
+	return strings.Join(sections, "\n\n")
+}
+
+// role returns the base followed by the agent's body, with the routed
+// skill's overlay under its marker
+// (SubAgentSpawner.AppendSystemPromptOverlay), and adds the body's and
+// the overlay's parts.
+func (l *partList) role(in promptInput, base string) string {
+	role := in.body
+	overlaid := in.hasOverlay && !netBlank(in.overlay)
+	if overlaid {
+		role = netTrimEnd(in.body) + "\n\n" + OverlayMarker + "\n" + netTrim(in.overlay)
+	}
+	if !netBlank(base) {
+		role = netTrimEnd(base) + "\n\n" + role
+	}
+	l.add(PartBody, in.bodySource, netTrimEnd(in.body))
+	if overlaid {
+		l.add(PartSkillOverlay, in.overlaySource, OverlayMarker+"\n"+netTrim(in.overlay))
+	}
+	return role
 }
 
 // PartTokens returns p's o200k_base token count. The parts every spawn of

@@ -177,11 +177,19 @@ func writeHint(b *strings.Builder, description string) {
 		b.WriteString("No description available.")
 		return
 	}
-	units := hintUnits(description)
-	limit := units // write everything
-	if units > 80 {
-		limit = 77
+	if units := hintUnits(description); units <= 80 {
+		writeCollapsed(b, description, units, false)
+		return
 	}
+	writeCollapsed(b, description, 77, true)
+	b.WriteString("...")
+}
+
+// writeCollapsed writes description with its white space trimmed and its
+// runs made one space, up to limit UTF-16 units. cut says the text is cut
+// there: its runes are written re-encoded; else they are copied as
+// written.
+func writeCollapsed(b *strings.Builder, description string, limit int, cut bool) {
 	written := 0
 	pending, started := false, false
 	for i, r := range description {
@@ -191,7 +199,7 @@ func writeHint(b *strings.Builder, description string) {
 		}
 		if pending {
 			if written+1 > limit {
-				break
+				return
 			}
 			b.WriteByte(' ')
 			written++
@@ -203,19 +211,22 @@ func writeHint(b *strings.Builder, description string) {
 			if written < limit {
 				b.WriteRune(utf8.RuneError) // half a surrogate pair
 			}
-			break
+			return
 		}
-		if units > 80 {
-			b.WriteRune(r)
-		} else {
-			_, w := utf8.DecodeRuneInString(description[i:])
-			b.WriteString(description[i : i+w])
-		}
+		writeHintRune(b, description, i, r, cut)
 		written += n
 	}
-	if units > 80 {
-		b.WriteString("...")
+}
+
+// writeHintRune writes the rune r at byte i of description: re-encoded
+// when the hint is cut, else its bytes as written.
+func writeHintRune(b *strings.Builder, description string, i int, r rune, cut bool) {
+	if cut {
+		b.WriteRune(r)
+		return
 	}
+	_, w := utf8.DecodeRuneInString(description[i:])
+	b.WriteString(description[i : i+w])
 }
 
 // hintUnits counts the UTF-16 units of description with its white space

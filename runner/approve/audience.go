@@ -139,14 +139,23 @@ func (c *AudienceCheck) server(p Pattern) (string, bool) {
 	return "", false
 }
 
-// Audit returns why audience (a name, any case) can never use the
-// pattern text, as *UnusableError's Error words it, or "" when it can, or
-// when the pattern or the audience does not parse (their own checks say
-// so): the check a suite file's approve: items get (lint/suitefile, which
-// sits below the tool catalogue, is handed it).
+// Audit returns why the pattern text can never match, or "" when it can,
+// or when the pattern or the audience does not parse (their own checks
+// say so): the check a suite file's approve: items get (lint/suitefile,
+// which sits below the tool catalogue, is handed it). With audience ""
+// (not known) it checks the tool alone, as *ToolError's Error words it:
+// one that needs no approval, or that NetClaw does not have. With an
+// audience it checks only whether that audience (a name, any case) can use
+// it, as *UnusableError's Error words it.
 func (c *AudienceCheck) Audit(text, audience string) string {
 	p, err := Parse(text)
 	if err != nil {
+		return ""
+	}
+	if audience == "" {
+		if err := CheckTool(p); err != nil {
+			return err.Error()
+		}
 		return ""
 	}
 	a, err := preview.ParseAudience(audience)

@@ -75,3 +75,42 @@ func TestAudienceCheck(t *testing.T) {
 		t.Errorf("CheckAny(Team) = %v", err)
 	}
 }
+
+// CheckTool refuses a pattern naming a tool that needs no approval or
+// that NetClaw does not have (with the near name); it passes a tool that
+// needs approval, an MCP tool and an mcp:SERVER pattern. Audit with no
+// audience says the same, and with an audience leaves it to CheckTool.
+func TestCheckTool(t *testing.T) {
+	for _, tt := range []struct {
+		pattern string
+		want    string // "" means it can match
+	}{
+		{"shell_execute:go test *", ""},
+		{"web_fetch", ""},
+		{"github__create_issue", ""},
+		{"mcp:github", ""},
+		{"file_read", `"file_read": file_read needs no approval`},
+		{"file_read:*.go", `"file_read:*.go": file_read needs no approval`},
+		{"shel_execute", `"shel_execute": no tool is named shel_execute (did you mean shell_execute?)`},
+		{"zzzzzz", `"zzzzzz": no tool is named zzzzzz`},
+	} {
+		p, err := Parse(tt.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = CheckTool(p)
+		var te *ToolError
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v, want nil", tt.pattern, err)
+		case tt.want != "" && (!errors.As(err, &te) || !strings.HasPrefix(err.Error(), tt.want)):
+			t.Errorf("%s: %v, want a *ToolError starting %q", tt.pattern, err, tt.want)
+		}
+		if got := NewAudienceCheck(nil).Audit(tt.pattern, ""); (got == "") != (tt.want == "") || !strings.HasPrefix(got, tt.want) {
+			t.Errorf("Audit(%q, \"\") = %q, want %q", tt.pattern, got, tt.want)
+		}
+	}
+	if got := NewAudienceCheck(nil).Audit("file_read", "Personal"); got != "" {
+		t.Errorf("Audit(file_read, Personal) = %q: the audience check is not the tool check", got)
+	}
+}

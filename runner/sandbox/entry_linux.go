@@ -532,19 +532,25 @@ func mountPoint(target string, done []string, dir bool) error {
 	}
 	for _, d := range done {
 		if _, ok := within(d, target); ok {
-			if !dir {
-				if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
-					return fmt.Errorf("making %s: %w", target, err)
-				}
-				return os.WriteFile(target, nil, 0o600)
-			}
-			if err := os.MkdirAll(target, 0o700); err != nil {
-				return fmt.Errorf("making %s: %w", target, err)
-			}
-			return nil
+			return makeMountPoint(target, dir)
 		}
 	}
 	return fmt.Errorf("cannot show a folder at %s: it does not exist", target)
+}
+
+// makeMountPoint makes target, in a folder of the sandbox's own: a
+// folder (dir), or an empty file with the folders above it.
+func makeMountPoint(target string, dir bool) error {
+	if !dir {
+		if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+			return fmt.Errorf("making %s: %w", target, err)
+		}
+		return os.WriteFile(target, nil, 0o600)
+	}
+	if err := os.MkdirAll(target, 0o700); err != nil {
+		return fmt.Errorf("making %s: %w", target, err)
+	}
+	return nil
 }
 
 func fdPath(fd int) string { return "/proc/self/fd/" + strconv.Itoa(fd) }

@@ -181,20 +181,9 @@ func Wrap(cmd *exec.Cmd, c Config) error {
 		sp.FSize = MaxFileSize
 	}
 	for _, b := range c.Binds {
-		src, err := filepath.EvalSymlinks(b.Source)
-		if err != nil {
-			return fmt.Errorf("the sandbox cannot show %s: %w", b.Source, err)
+		if err := sp.addBind(b); err != nil {
+			return err
 		}
-		if fi, err := os.Stat(src); err != nil || !fi.IsDir() {
-			return fmt.Errorf("the sandbox cannot show %s: not a folder", b.Source)
-		}
-		target := canonical(b.Target)
-		if abs, err := filepath.Abs(b.Target); err == nil && abs != target {
-			if text, err := os.Readlink(abs); err == nil {
-				sp.Links = append(sp.Links, Bind{Source: text, Target: abs})
-			}
-		}
-		sp.Binds = append(sp.Binds, Bind{Source: src, Target: target})
 	}
 	if c.TempDir != "" {
 		t, err := filepath.EvalSymlinks(c.TempDir)
@@ -203,26 +192,14 @@ func Wrap(cmd *exec.Cmd, c Config) error {
 		}
 		sp.Tmp = t
 	}
-	dir := cmd.Dir
-	if dir == "" {
-		dir, _ = os.Getwd()
-	}
-	sp.Dir = inside(canonical(dir), sp.Binds)
-	if hidden(sp.Dir, sp.Binds) {
-		sp.Folders = append(sp.Folders, sp.Dir)
-	}
+	sp.setDir(cmd.Dir)
 	if exe := canonical(cmd.Path); filepath.IsAbs(exe) {
 		if _, hidden := within("/tmp", exe); hidden {
 			sp.Files = append(sp.Files, exe)
 		}
 	}
 	sp.Write = writable(sp)
-	env := cmd.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	env, _ = Scrub(env, c.PassEnv)
-	env = inEnv(env, sp)
+	env := sandboxEnv(cmd.Env, c.PassEnv, sp)
 	b, err := json.Marshal(sp)
 	if err != nil {
 		return fmt.Errorf("describing the sandbox: %w", err)
@@ -236,6 +213,51 @@ func Wrap(cmd *exec.Cmd, c Config) error {
 	}
 	cmd.SysProcAttr = attr
 	return nil
+}
+
+// addBind adds b to the spec's binds: its source, links resolved, must
+// be a folder; its target is shown at its canonical path, and, when the
+// path given is a link to it, that link is made too.
+func (sp *spec) addBind(b Bind) error {
+	src, err := filepath.EvalSymlinks(b.Source)
+	if err != nil {
+		return fmt.Errorf("the sandbox cannot show %s: %w", b.Source, err)
+	}
+	if fi, err := os.Stat(src); err != nil || !fi.IsDir() {
+		return fmt.Errorf("the sandbox cannot show %s: not a folder", b.Source)
+	}
+	target := canonical(b.Target)
+	if abs, err := filepath.Abs(b.Target); err == nil && abs != target {
+		if text, err := os.Readlink(abs); err == nil {
+			sp.Links = append(sp.Links, Bind{Source: text, Target: abs})
+		}
+	}
+	sp.Binds = append(sp.Binds, Bind{Source: src, Target: target})
+	return nil
+}
+
+// setDir sets the folder the command runs in (dir; "": agentdesk's), as
+// the command sees it; when no bind shows it, it is shown read-only at
+// its own path (Folders).
+func (sp *spec) setDir(dir string) {
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	sp.Dir = inside(canonical(dir), sp.Binds)
+	if hidden(sp.Dir, sp.Binds) {
+		sp.Folders = append(sp.Folders, sp.Dir)
+	}
+}
+
+// sandboxEnv is a command's environment env (nil: agentdesk's) in the
+// sandbox sp: scrubbed, but for pass, and its folders named as the
+// command sees them.
+func sandboxEnv(env, pass []string, sp spec) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	env, _ = Scrub(env, pass)
+	return inEnv(env, sp)
 }
 
 // inEnv rewrites the variables that name a folder (TMPDIR, PWD, …) as

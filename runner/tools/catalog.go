@@ -7,24 +7,18 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner/approve"
 )
-
-// Catalogue tools that need approval before they run: they reach a
-// process or the network (every MCP tool does too).
-var gated = map[string]bool{
-	ShellExecute: true,
-	"web_fetch":  true,
-	"web_search": true,
-}
 
 // SpecOf returns the spec of a catalogued tool: its exact name,
 // description and schema, whether it is deferred, and whether a call
-// needs approval.
+// needs approval (approve.Gated: it reaches a process or the network; every
+// MCP tool does too).
 func SpecOf(t request.Tool) Spec {
 	return Spec{
 		Name: t.Name, Description: t.Description, Parameters: t.Schema(),
 		Deferred: t.Deferred, Server: t.Server,
-		Approval: gated[t.Name] || t.IsMCP(),
+		Approval: approve.Gated(t.Name) || t.IsMCP(),
 	}
 }
 
