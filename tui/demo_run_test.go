@@ -32,13 +32,13 @@ func demoRunHome(t *testing.T, w, h int, fast bool) (*runHome, lint.Home) {
 		t.Fatal(err)
 	}
 	m := New(Options{
-		Home:    home,
-		Scanner: lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
-		Environ: []string{"HOME=" + tmp},
-		Now:     func() time.Time { return fixedNow },
-		Runner:  rn,
-		Demo:    true,
-		Project: demo.ProjectDir(home),
+		Home:       home,
+		Scanner:    lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
+		Environ:    []string{"HOME=" + tmp},
+		Now:        func() time.Time { return fixedNow },
+		Runner:     rn,
+		Demo:       true,
+		Project:    demo.ProjectDir(home),
 		FastReplay: fast,
 	})
 	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
