@@ -364,3 +364,18 @@ func TestDemoTestsPaneShowsTheModelMatrix(t *testing.T) {
 		t.Errorf("a cell did not replay:\n%s", scr)
 	}
 }
+
+// A case's approve: its audience can never use (Team gets no shell) is a
+// problem the Tests pane shows, as agentdesk lint and test say it.
+func TestTestsPaneApproveForAnAudience(t *testing.T) {
+	tm := demoModel(t, 140, 30)
+	path := filepath.Join(tm.opts.Home.Agents, "summarizer.test.yaml")
+	if err := os.WriteFile(path, []byte("agent: summarizer\naudience: team\ncases:\n  - name: a\n    task: b\n    approve: [shell_execute]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm.list.selectPath(filepath.Join(tm.opts.Home.Agents, "summarizer.md"))
+	tm.keys("5")
+	if scr := tm.screen(); !strings.Contains(scr, "the Team audience is not offered") {
+		t.Errorf("the pane does not say Team gets no shell:\n%s", scr)
+	}
+}
