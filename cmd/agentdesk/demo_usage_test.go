@@ -7,7 +7,8 @@ import (
 
 // TestTestDemoUsageSaidAlone: bad usage of test --demo is said at once,
 // without a warning that the operating rules are missing (the demo's
-// samples are recorded) or a shard count before it.
+// samples are recorded), a shard count or the removal of the demo's run
+// folders before it.
 func TestTestDemoUsageSaidAlone(t *testing.T) {
 	tmp := t.TempDir()
 	env := []string{"HOME=" + tmp, "TMPDIR=" + tmp, "PATH="}
@@ -16,12 +17,13 @@ func TestTestDemoUsageSaidAlone(t *testing.T) {
 		want string
 	}{
 		{[]string{"test", "--demo", "--failed"}, "--failed reads the last run of your suites; the demo keeps none"},
+		{[]string{"route", "--suite", "--demo", "--failed"}, "--failed reads the last run of your suites; the demo keeps none"},
 		{[]string{"test", "--demo", "--offline", "--shard", "2/2", "--case", "nothing"}, `--case "nothing" matches no case`},
 		{[]string{"route", "--suite", "--demo", "--shard", "2/2", "--case", "nothing"}, `--case "nothing" matches no case`},
 	}
 	for _, tt := range tests {
 		code, _, errOut := run(t, env, tt.args...)
-		if code != 2 || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "operating rules") || strings.Contains(errOut, "agentdesk: shard") {
+		if code != 2 || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "operating rules") || strings.Contains(errOut, "agentdesk: shard") || strings.Contains(errOut, "temporary") {
 			t.Errorf("%v: exit %d, stderr:\n%s", tt.args, code, errOut)
 		}
 	}

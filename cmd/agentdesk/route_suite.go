@@ -62,9 +62,6 @@ func routeSuitesRun(cmd *cobra.Command, g *globals, f routeFlags, mode evalrec.M
 	if err != nil {
 		return err
 	}
-	if f.failed && f.demo {
-		return usageErrorf("--failed reads the last run of your suites; the demo keeps none: leave out --demo or --failed")
-	}
 	sel, err := newCaseSelection(g, f.cases, f.shard, f.failed, f.demo, files)
 	if err != nil {
 		return err
@@ -133,6 +130,8 @@ func checkRouteSuiteFlags(changed func(string) bool, f routeFlags) (evalrec.Mode
 		return mode, usageErrorf("--static asks no model: leave out --record, --offline and --samples")
 	case f.static && f.live:
 		return mode, usageErrorf("--static asks no model: leave out --live")
+	case f.failed && f.demo:
+		return mode, usageErrorf("--failed reads the last run of your suites; the demo keeps none: leave out --demo or --failed")
 	}
 	return mode, checkWatchFlags(f.watch, f.live, f.record, f.offline, f.demo, f.format)
 }

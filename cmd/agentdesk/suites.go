@@ -98,12 +98,14 @@ type suitesHome struct {
 }
 
 // close removes the demo's folder. When the demo's runs were kept there,
-// it says so on w: the run folders the report named are gone with it.
+// it says so on w: the run folders the report named are gone with it. A
+// command that ended before any run (bad usage) made none, and says
+// nothing.
 func (h suitesHome) close(w io.Writer) {
 	if h.dir == "" {
 		return
 	}
-	if _, err := os.Stat(filepath.Join(h.dir, "runs")); err == nil {
+	if runs, err := os.ReadDir(filepath.Join(h.dir, "runs")); err == nil && len(runs) > 0 {
 		fmt.Fprintln(w, "agentdesk: the demo's run folders were temporary and are removed now; pass --runs-dir DIR to keep them")
 	}
 	os.RemoveAll(h.dir)
