@@ -36,6 +36,11 @@ type Options struct {
 	Debounce time.Duration
 	// Demo marks the header DEMO (agentdesk --demo).
 	Demo bool
+	// FastReplay plays the browser's replays (a model of type replay, the
+	// demo's recordings) without their recorded pauses, on a clock that
+	// follows the recorded timeline (runner.Spec.Fast): the same run, at
+	// once. Tests set it; false plays at recorded speed.
+	FastReplay bool
 	// Color is false for NO_COLOR or --color never.
 	Color bool
 	// Environ is the environment ($VISUAL, $EDITOR, $PAGER, $HOME); nil

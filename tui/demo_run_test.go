@@ -18,8 +18,9 @@ import (
 
 // demoRunHome is the browser on a demo made by demo.Setup, as `agentdesk
 // --demo` opens it (trial runs on a copy of the demo project), with
-// fixer selected; its run events are pumped as in newRunHome.
-func demoRunHome(t *testing.T, w, h int) (*runHome, lint.Home) {
+// fixer selected; its run events are pumped as in newRunHome. fast plays
+// the replays on a virtual clock (Options.FastReplay), as tests should.
+func demoRunHome(t *testing.T, w, h int, fast bool) (*runHome, lint.Home) {
 	t.Helper()
 	tmp := t.TempDir()
 	home, err := demo.Setup(filepath.Join(tmp, "demo"))
@@ -31,13 +32,14 @@ func demoRunHome(t *testing.T, w, h int) (*runHome, lint.Home) {
 		t.Fatal(err)
 	}
 	m := New(Options{
-		Home:    home,
-		Scanner: lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
-		Environ: []string{"HOME=" + tmp},
-		Now:     func() time.Time { return fixedNow },
-		Runner:  rn,
-		Demo:    true,
-		Project: demo.ProjectDir(home),
+		Home:       home,
+		Scanner:    lint.NewScanner(home, lint.ScanOptions{Environ: []string{}}),
+		Environ:    []string{"HOME=" + tmp},
+		Now:        func() time.Time { return fixedNow },
+		Runner:     rn,
+		Demo:       true,
+		Project:    demo.ProjectDir(home),
+		FastReplay: fast,
 	})
 	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 	rh := &runHome{testModel: &testModel{t: t, Model: m}, tmp: tmp, base: home.Base}
@@ -76,7 +78,7 @@ func TestDemoFixerAsksAndChanges(t *testing.T) {
 	if r := sandbox.Probe(); !r.Available() {
 		t.Skipf("no sandbox here: %s", r.Unavailable)
 	}
-	rh, home := demoRunHome(t, 120, 60)
+	rh, home := demoRunHome(t, 120, 60, true)
 	before, err := os.ReadFile(filepath.Join(demo.ProjectDir(home), "watch.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +104,7 @@ func TestDemoFixerAsksAndChanges(t *testing.T) {
 	rh.keys("o")
 	rh.pumpUntil("the run ends", rv.ended)
 	rec := rv.record
-	if rec.Outcome != vocab.Completed || rec.Replay == nil || !rec.Replay.LiveTools {
+	if rec.Outcome != vocab.Completed || rec.Replay == nil || !rec.Replay.LiveTools || !rec.Replay.Fast {
 		t.Fatalf("outcome %s/%s %q, replay %+v", rec.Outcome, rec.Reason, rec.Error, rec.Replay)
 	}
 	labels := map[string]string{}
@@ -136,7 +138,7 @@ func TestDemoFixerDenied(t *testing.T) {
 	if r := sandbox.Probe(); !r.Available() {
 		t.Skipf("no sandbox here: %s", r.Unavailable)
 	}
-	rh, _ := demoRunHome(t, 160, 60)
+	rh, _ := demoRunHome(t, 160, 60, true)
 	rv := rh.startRun("Fix issue 7 of the tracker", "")
 	rh.asks("the tracker's call asks")
 	rh.keys("o")
@@ -165,7 +167,7 @@ func TestDemoFixerDenied(t *testing.T) {
 // saying why, and marks the results that differ from the recording.
 func TestDemoFixerWithoutSandbox(t *testing.T) {
 	t.Setenv(sandbox.SimulateEnv, "userns")
-	rh, _ := demoRunHome(t, 160, 60)
+	rh, _ := demoRunHome(t, 160, 60, true)
 	rv := rh.startRun("Fix issue 7 of the tracker", "")
 	for i := 0; !rv.ended(); i++ {
 		rh.pumpUntil("the next prompt or the end", func() bool {
@@ -198,5 +200,19 @@ func TestDemoFixerWithoutSandbox(t *testing.T) {
 	}
 	if m := rv.record.MCP; m == nil || len(m.Servers) != 1 || m.Servers[0].State == "started" || !strings.Contains(strings.Join(m.Notes, " ")+m.Servers[0].Detail, "sandbox") {
 		t.Errorf("the tracker without a sandbox: %+v", m)
+	}
+}
+
+// TestDemoReplaysAtRecordedSpeed: without Options.FastReplay (as
+// `agentdesk --demo` opens) the browser's replay plays at recorded speed:
+// the run's record says it is not fast.
+func TestDemoReplaysAtRecordedSpeed(t *testing.T) {
+	rh, _ := demoRunHome(t, 120, 40, false)
+	rv := rh.startRun("Fix issue 7 of the tracker", "")
+	rec := rv.run.Record()
+	rv.run.Cancel()
+	<-rv.run.Done()
+	if rec.Replay == nil || rec.Replay.Fast || !rec.Replay.LiveTools {
+		t.Errorf("the demo's replay: %+v", rec.Replay)
 	}
 }

@@ -426,10 +426,12 @@ func (p *runPane) startWith(f *lint.File, task, context, project string, approve
 		spec.ModelDefinition, spec.LiveTools = def, true
 	}
 	// A run keeps its recording (a kept test case replays it), unless it
-	// replays one itself (the demo's models).
+	// replays one itself (the demo's models); a replay plays fast when
+	// the options say so.
 	if f.Def != nil {
-		if m, err := e.runModel(f); err == nil && m.Type != runner.ReplayProviderType {
-			spec.Record = true
+		if m, err := e.runModel(f); err == nil {
+			spec.Record = m.Type != runner.ReplayProviderType
+			spec.Fast = !spec.Record && e.opts.FastReplay
 		}
 	}
 	if e.cat != nil {

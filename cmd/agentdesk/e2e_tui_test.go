@@ -260,7 +260,7 @@ func TestBrowserEditsEndToEnd(t *testing.T) {
 // ends output_truncated, with nothing but the binary.
 func TestDemoEndToEnd(t *testing.T) {
 	tmp := t.TempDir()
-	s2 := startOnScreen(t, 110, 32, []string{"HOME=" + tmp, "TMPDIR=" + tmp}, "--demo")
+	s2 := startOnScreen(t, 110, 32, []string{"HOME=" + tmp, "TMPDIR=" + tmp}, "--demo", "--fast-replay")
 	s2.waitFor("the demo opens", "DEMO", "loaded ·", "rejected", "code-analyst", "feed:community")
 	s2.press("/", "summarizer", "\r", "3")
 	s2.waitFor("the Run pane", "Trial run of summarizer", "replay")
@@ -452,7 +452,7 @@ func TestDemoApprovalEndToEnd(t *testing.T) {
 		t.Skipf("no sandbox here: %s", r.Unavailable)
 	}
 	tmp := t.TempDir()
-	s := startOnScreen(t, 120, 40, []string{"HOME=" + tmp, "TMPDIR=" + tmp}, "--demo")
+	s := startOnScreen(t, 120, 40, []string{"HOME=" + tmp, "TMPDIR=" + tmp}, "--demo", "--fast-replay")
 	s.waitFor("the demo opens", "DEMO", "fixer")
 	s.press("/", "fixer", "\r", "3")
 	s.waitFor("the Run pane", "Trial run of fixer", "in a copy of")

@@ -176,6 +176,10 @@ agentdesk help TOPIC prints a reference page; the topics are listed below.`,
 	pf.Var(&g.color, "color", "colour output: auto, always or never (NO_COLOR and TERM=dumb are honoured with auto; --color always overrides NO_COLOR)")
 	// --demo belongs to the browser (browse.go reads it).
 	root.Flags().Bool("demo", false, "open the browser on an embedded sample home with recorded runs (nothing else needed)")
+	// --fast-replay is for tests on a terminal: the browser's replays
+	// (the demo's) play without their recorded pauses.
+	root.Flags().Bool("fast-replay", false, "play the browser's replays without their recorded pauses")
+	_ = root.Flags().MarkHidden("fast-replay")
 	g.browserNetClaw.add(root.Flags())
 	g.browserSandbox.add(root.Flags())
 	root.Flags().Var(&g.browserAudience, "audience", "the parent session's audience of the browser's trial runs: Personal, Team or Public")
