@@ -627,3 +627,20 @@ func TestRunCommandWithoutNetClaw(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestRunTMPDIRInsideProject: the run's overlay folder is made in TMPDIR,
+// so a project holding TMPDIR is refused, and the words say so.
+func TestRunTMPDIRInsideProject(t *testing.T) {
+	_, env, _ := trialHome(t, wire.OpenAI)
+	project := toolProject(t)
+	tmp := filepath.Join(project, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--project", project)
+	want := " lies inside the project " + project + ": the trial would change the project; set TMPDIR to a folder outside the project, or pick another --project\n"
+	if code == 0 || !strings.Contains(stderr, "the overlay folder "+tmp+string(filepath.Separator)) || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d\n%s\nwant %s", code, stderr, want)
+	}
+}
