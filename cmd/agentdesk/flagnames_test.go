@@ -61,7 +61,6 @@ var flagNameAllowed = map[string]allowedFlagName{
 	"runner/eval/suite/sample.go --record":                         {2, "report text: a case to record again, one family with evalrec's (asserted there)"},
 	"runner/outcome.go --no-tools":                                 {1, "persisted: the hint ends a run's error in run.json and result.md, which the browser and runs show"},
 	"runner/overlay/work.go --project":                             {2, "model-visible: a shell call's failure, recorded in the run"},
-	"runner/prepare.go --record":                                   {1, "pinned: a replay without a cassette; TestReplayProviderType asserts it"},
 	"runner/sandbox/sandbox.go --no-sandbox":                       {4, "persisted and model-visible: the sandbox's label in run.json, result.md and the Run pane, and the refusal a model reads; TestSimulatedRefusal asserts it"},
 	"runner/servers.go --no-sandbox":                               {1, "persisted: an MCP server's state in run.json; TestStdioMCPRefusedWithoutSandbox asserts it"},
 	"runner/tools/shell.go --no-sandbox":                           {1, "model-visible: an MCP server's refusal, recorded in the run"},
@@ -192,6 +191,7 @@ func TestFlagWorded(t *testing.T) {
 		want string
 	}{
 		{&lint.HomeUnknownError{Err: cause}, "cannot find the NetClaw home: set --home or NETCLAW_HOME: $HOME is not defined"},
+		{&runner.NoCassetteError{Path: "/r/stream.cassette", Err: fs.ErrNotExist}, "no cassette at /r/stream.cassette: record one with agentdesk run --record (it leaves stream.cassette in the run folder)"},
 		{runner.ErrNoRunsDir, "no runs folder: pass --runs-dir or set XDG_STATE_HOME or HOME"},
 		{&runfolder.UnknownDirError{Err: cause}, "cannot find the runs folder: set XDG_STATE_HOME or HOME, or pass --runs-dir: $HOME is not defined"},
 		{&runfolder.CreateDirError{Dir: "/r", Err: cause}, "creating the runs folder /r: $HOME is not defined; pass --runs-dir to use another"},

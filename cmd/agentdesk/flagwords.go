@@ -75,6 +75,7 @@ var flagWordings = []flagWording{
 	wordType(func(e *lint.HomeUnknownError) string {
 		return "cannot find the NetClaw home: set --home or NETCLAW_HOME: " + e.Err.Error()
 	}),
+	wordType(func(e *runner.NoCassetteError) string { return e.Message("agentdesk run --record") }),
 	wordSentinel(runner.ErrNoRunsDir, "no runs folder: pass --runs-dir or set XDG_STATE_HOME or HOME"),
 	wordType(func(e *runfolder.UnknownDirError) string {
 		return "cannot find the runs folder: set XDG_STATE_HOME or HOME, or pass --runs-dir: " + e.Err.Error()

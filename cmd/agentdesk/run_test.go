@@ -207,7 +207,7 @@ func TestRunCommandRefusals(t *testing.T) {
 		{"record a replay", []string{"run", "--replay", "x.cassette", "--record"}, 2, []string{"--record makes a cassette"}},
 		{"replay with a project", []string{"run", "--replay", "x.cassette", "--project", "."}, 2, []string{"recorded tool results"}},
 		{"replay of nothing", []string{"run", "--replay", ""}, 2, []string{"--replay needs the path"}},
-		{"missing cassette", []string{"run", "--replay", "/nonexistent/stream.cassette"}, 1, []string{"no cassette at /nonexistent/stream.cassette"}},
+		{"missing cassette", []string{"run", "--replay", "/nonexistent/stream.cassette"}, 1, []string{"no cassette at /nonexistent/stream.cassette: record one with agentdesk run --record (it leaves stream.cassette in the run folder)\n"}},
 		{"fast without a replay", []string{"run", "code-analyst", "--task", "x", "--fast"}, 1, []string{"fast plays a replay"}},
 		{"bad duration", []string{"run", "code-analyst", "--task", "x", "--prefill-timeout", "soon"}, 2, []string{"invalid argument"}},
 		{"zero duration", []string{"run", "code-analyst", "--task", "x", "--no-progress-timeout", "0s"}, 2, []string{"positive duration"}},
