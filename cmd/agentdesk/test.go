@@ -183,6 +183,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 				return runTests(cmd, g, one, paths)
 			}})
 	}
+	batchGC()
 	return testSuitesRun(cmd, g, f, mode, judgeRole, paths)
 }
 
