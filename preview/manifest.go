@@ -98,14 +98,53 @@ func EntryVersion(f *lint.File, version string) (string, error) {
 	}
 	switch {
 	case version != "" && own != "" && version != own:
-		return "", fmt.Errorf("%s: --version %q differs from the file's version %q: %w (drop --version, or change the file's version)", pathOf(f), version, own, ErrVersionConflict)
+		return "", &VersionConflictError{Path: pathOf(f), Given: version, Own: own}
 	case version != "":
 		return version, nil
 	case own != "":
 		return own, nil
 	}
-	return "", fmt.Errorf("%s: %w: pass --version or set metadata.version in the frontmatter", pathOf(f), ErrNoVersion)
+	return "", &NoVersionError{Path: pathOf(f)}
 }
+
+// VersionConflictError is a caller's version that differs from the
+// file's; it wraps ErrVersionConflict. The command line words it with the
+// flag that gave the version.
+type VersionConflictError struct {
+	// Path is the file; Given the caller's version; Own the file's.
+	Path, Given, Own string
+}
+
+// Error names both versions and says what to do.
+func (e *VersionConflictError) Error() string { return e.Message("the version") }
+
+// Message is the error with given naming where the caller's version came
+// from ("the version", or a flag).
+func (e *VersionConflictError) Message(given string) string {
+	return fmt.Sprintf("%s: %s %q differs from the file's version %q: %v (drop %s, or change the file's version)", e.Path, given, e.Given, e.Own, ErrVersionConflict, given)
+}
+
+// Unwrap returns ErrVersionConflict.
+func (e *VersionConflictError) Unwrap() error { return ErrVersionConflict }
+
+// NoVersionError is a file to publish with no version from the caller or
+// the file; it wraps ErrNoVersion. The command line words it with the flag
+// that gives one.
+type NoVersionError struct {
+	// Path is the file.
+	Path string
+}
+
+// Error names the file and says what to do.
+func (e *NoVersionError) Error() string { return e.Message("give a version") }
+
+// Message is the error with give as the first way to give a version.
+func (e *NoVersionError) Message(give string) string {
+	return fmt.Sprintf("%s: %v: %s or set metadata.version in the frontmatter", e.Path, ErrNoVersion, give)
+}
+
+// Unwrap returns ErrNoVersion.
+func (e *NoVersionError) Unwrap() error { return ErrNoVersion }
 
 // ManifestEntry returns the SkillServer manifest entry for publishing f as
 // version (or the file's own version when version is ""): name and

@@ -86,7 +86,7 @@ func TestManifestEntryVersionAndURL(t *testing.T) {
 			wantURL: "https://skills.example.com/subagents/triage/1.0.0/agent.md"},
 		{name: "conflict", text: withVersion, flag: "9.9.9", wantErr: ErrVersionConflict, errHas: []string{`"9.9.9"`, `"2.1.0"`, "agents/triage.md"}},
 		{name: "meta conflict", text: withMeta, flag: "1.0.0", wantErr: ErrVersionConflict, errHas: []string{`"1.0.0"`, `"3.0.0-rc.1+build.7"`}},
-		{name: "none", text: manifestAgent, wantErr: ErrNoVersion, errHas: []string{"--version", "metadata.version"}},
+		{name: "none", text: manifestAgent, wantErr: ErrNoVersion, errHas: []string{"agents/triage.md: no version: give a version", "metadata.version"}},
 		{name: "bad flag version", text: manifestAgent, flag: "1.0 beta", errHas: []string{`"1.0 beta"`, "SkillServer refuses it"}},
 	}
 	for _, tt := range tests {
@@ -103,6 +103,19 @@ func TestManifestEntryVersionAndURL(t *testing.T) {
 				for _, s := range tt.errHas {
 					if !strings.Contains(err.Error(), s) {
 						t.Errorf("error %q does not mention %s", err, s)
+					}
+				}
+				// The command line words these with its flag: the typed
+				// errors carry what it needs.
+				switch tt.wantErr {
+				case ErrVersionConflict:
+					if ve, ok := errors.AsType[*VersionConflictError](err); !ok || ve.Path != "agents/triage.md" || ve.Given != tt.flag ||
+						!strings.Contains(ve.Message("X-FLAG"), "X-FLAG \""+tt.flag+"\" differs") || !strings.Contains(ve.Message("X-FLAG"), "(drop X-FLAG,") {
+						t.Errorf("error %#v, want a *VersionConflictError", err)
+					}
+				case ErrNoVersion:
+					if ne, ok := errors.AsType[*NoVersionError](err); !ok || ne.Message("X-GIVE") != "agents/triage.md: no version: X-GIVE or set metadata.version in the frontmatter" {
+						t.Errorf("error %#v, want a *NoVersionError", err)
 					}
 				}
 				return

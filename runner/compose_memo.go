@@ -63,7 +63,9 @@ type composeKey struct {
 
 // compose returns the request for s and f through the memo, and false
 // when s is one the memo does not keep (see ComposeMemo).
-func (m *ComposeMemo) compose(s Spec, f *lint.File, noTools bool, extra []request.Tool) (*request.Request, bool, error) {
+// Without message, the request's FirstMessage is left empty, for
+// WithSession to set (request.WithTask).
+func (m *ComposeMemo) compose(s Spec, f *lint.File, noTools bool, extra []request.Tool, message bool) (*request.Request, bool, error) {
 	n := s.NetClaw
 	if m == nil || len(extra) > 0 || (n.Git == nil && s.Project != "") {
 		return nil, false, nil
@@ -92,6 +94,9 @@ func (m *ComposeMemo) compose(s Spec, f *lint.File, noTools bool, extra []reques
 	})
 	if e.err != nil {
 		return nil, true, e.err
+	}
+	if !message {
+		return e.req.WithTask(s.Task, s.Context), true, nil
 	}
 	return e.req.ForTask(s.Task, s.Context, nil), true, nil
 }

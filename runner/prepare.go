@@ -298,7 +298,7 @@ func (p *prepared) compose(s Spec) error {
 	case s.NetClaw.Raw:
 		p.system = f.Def.Body
 	default:
-		req, err := composeRequest(s, f, !p.toolsOn, p.mcpCatalog()...)
+		req, err := composeTrial(s, f, !p.toolsOn, p.mcpCatalog()...)
 		if err != nil {
 			return &SpecError{Err: err}
 		}

@@ -101,7 +101,17 @@ func ComposeRequest(s Spec) (*request.Request, error) {
 // tool index and no set_working_directory line (the runtime adds that
 // line only when the tool is offered from the start), as on the wire.
 func composeRequest(s Spec, f *lint.File, noTools bool, extra ...request.Tool) (*request.Request, error) {
-	if r, ok, err := s.Compose.compose(s, f, noTools, extra); ok {
+	if r, ok, err := s.Compose.compose(s, f, noTools, extra, true); ok {
+		return r, err
+	}
+	return composeNow(s, f, noTools, extra...)
+}
+
+// composeTrial is composeRequest for a trial, which sets the first
+// message itself once its folder exists (prepared.firstMessage): from
+// the memo, the request comes without one.
+func composeTrial(s Spec, f *lint.File, noTools bool, extra ...request.Tool) (*request.Request, error) {
+	if r, ok, err := s.Compose.compose(s, f, noTools, extra, false); ok {
 		return r, err
 	}
 	return composeNow(s, f, noTools, extra...)

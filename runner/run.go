@@ -308,7 +308,7 @@ func (r *Run) useCassette(c *cassette.Cassette, client *http.Client, start time.
 		r.client = &http.Client{Transport: r.player}
 		n := replayLines(c)
 		r.events = make([]Event, 0, n)
-		r.transcript.grow(n)
+		r.transcript.grow(n, len(c.Calls))
 	case r.spec.Record:
 		r.recorder = cassette.NewRecorder(client.Transport)
 		rc := *client

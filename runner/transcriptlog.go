@@ -23,9 +23,11 @@ type logLine struct {
 	text     string
 }
 
-// grow makes room for n more lines.
-func (l *transcriptLog) grow(n int) {
+// grow makes room for n lines, calls model calls' worth of them whole
+// (a request, a response, a role, a finish, a usage) and the outcome.
+func (l *transcriptLog) grow(n, calls int) {
 	l.lines = make([]logLine, 0, n)
+	l.whole = make([]runfolder.TranscriptEntry, 0, 5*calls+1)
 }
 
 // add appends e whole.

@@ -21,7 +21,7 @@ func TestTranscriptLog(t *testing.T) {
 		{TMS: 5, Type: "outcome", Outcome: "completed"},
 	}
 	var l transcriptLog
-	l.grow(2)
+	l.grow(2, 1)
 	for _, e := range want {
 		if e.Type == "text" || e.Type == "thinking" {
 			l.addPiece(e.TMS, e.Call, e.Type == "thinking", e.Text)

@@ -47,12 +47,7 @@ type allowedFlagName struct {
 // fails the test, and so does one fewer (lower the count), so the list
 // cannot go stale.
 var flagNameAllowed = map[string]allowedFlagName{
-	"lint/netclaw/find.go --netclaw-dir":                           {2, "pinned: ViaDir labels a folder named with Options.Dir in Find's errors, and the not-found error names the flag; TestFindErrors asserts both"},
-	"lint/netclaw/install.go --netclaw-dir":                        {1, "pinned: the missing-resource error; TestOperatingCoreAndResources asserts it"},
 	"lint/suitefile/approve.go --approve":                          {1, "help text: a lint hint saying a suite's approve: list takes the patterns the flag takes; lint output, no flag to set"},
-	"preview/adapt/files.go --force":                               {1, "pinned: WriteTree's refusal; TestWriteTree asserts it"},
-	"preview/adapt/install.go --force":                             {1, "pinned: Install's refusal; TestInstall asserts it"},
-	"preview/manifest.go --version":                                {3, "pinned: the manifest's version errors; TestManifestEntryVersionAndURL asserts them"},
 	"runner/approve/gate.go --approve":                             {3, "persisted and model-visible: the approver in the transcript and the refusal a model reads; TestGateDecide and TestUnattendedMessageFitsThePlace assert them"},
 	"runner/eval/evalhtml/browsertest/browsertest.go --no-sandbox": {1, "chromium's flag, not agentdesk's: a test helper starting a headless browser"},
 	"runner/eval/evalrec/cases.go --case":                          {2, "report text: how to record a case, in every report format and the browser's Tests pane; TestSuiteModes, TestModelsNotRecordedHint and TestOfflineWithoutRecordingSaysHowToRecord assert it"},
@@ -206,11 +201,20 @@ func TestFlagWorded(t *testing.T) {
 		{&adapt.ForeignStateError{State: "/o/s.json", Tool: "x"}, `/o/s.json was not written by agentdesk (tool "x"): pick another --out`},
 		{&adapt.OtherTargetError{Dir: "/o", Holds: "jit", Want: "codex"}, `/o holds jit exports (target "jit"), not codex: pick another --out for codex`},
 		{&adapt.UnmanagedError{Dir: "/o", Problems: []string{"a", "b"}}, "refused to touch files in /o that agentdesk did not write or that were edited since:\n  a\n  b\nnothing was written: move those files away, or pick another --out"},
+		{&adapt.DifferError{Paths: []string{"/o/a", "/o/b"}}, "refused: /o/a exists with different bytes; /o/b exists with different bytes (nothing was written; pass --force to replace them)"},
+		{&adapt.ImportRefusedError{Dir: "/h/agents", Problems: []adapt.ImportProblem{{Exists: "/h/agents/a.md"}, {Text: "x and y both import as 'b'"}}}, "refused to import into /h/agents:\n  /h/agents/a.md already exists (pass --force to replace it)\n  x and y both import as 'b'\nnothing was written"},
+		{&preview.VersionConflictError{Path: "agents/a.md", Given: "9.9.9", Own: "2.1.0"}, `agents/a.md: --version "9.9.9" differs from the file's version "2.1.0": version conflict (drop --version, or change the file's version)`},
+		{&preview.NoVersionError{Path: "agents/a.md"}, "agents/a.md: no version: pass --version or set metadata.version in the frontmatter"},
+		{errors.Join(&preview.NoVersionError{Path: "a.md"}, &preview.NoVersionError{Path: "b.md"}), "a.md: no version: pass --version or set metadata.version in the frontmatter\nb.md: no version: pass --version or set metadata.version in the frontmatter"},
 		{&lint.AgentsNotFolderError{Path: "/h/agents"}, "the agents path /h/agents is not a folder: pass a folder with --agents, or the file itself to lint"},
 		{preview.ErrPublic, "the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate; use --audience Personal or Team"},
 		{&route.InputError{Err: route.ErrNoCatalog}, "no agents were read: give the NetClaw home with --home"},
 		{&overlay.InsideProjectError{Dir: "/p/tmp", Project: "/p"}, "the overlay folder /p/tmp lies inside the project /p: the trial would change the project; keep the runs folder elsewhere (--runs-dir)"},
 		{&netclaw.DamagedError{Err: netclaw.ErrCorrupt}, netclaw.ErrCorrupt.Error() + "; reinstall NetClaw (its installer puts netclawd in ~/.netclaw/bin), or name a sound install with --netclaw-dir"},
+		{&netclaw.NotFoundError{Looked: []string{"/h/bin", "netclawd and netclaw on PATH"}}, "NetClaw installation not found (looked in /h/bin, netclawd and netclaw on PATH): install NetClaw, or name the folder holding netclawd or Netclaw.Configuration.dll with --netclaw-dir DIR or AGENTDESK_NETCLAW_DIR"},
+		{&netclaw.FolderError{Dir: "/n", Via: netclaw.ViaDir, Err: errors.New("not a folder")}, "NetClaw folder /n (--netclaw-dir): not a folder; name the folder holding netclawd or Netclaw.Configuration.dll"},
+		{&netclaw.FolderError{Dir: "/n", Via: netclaw.ViaDir, Why: "it holds none of them"}, "NetClaw folder /n (--netclaw-dir) has no usable netclawd, netclaw or Netclaw.Configuration.dll: it holds none of them; name the folder of a NetClaw install (" + filepath.Join("~", ".netclaw", "bin") + " by default) or of a build holding Netclaw.Configuration.dll"},
+		{&netclaw.MissingResourceError{Source: "/n/netclawd", Name: "R", Have: []string{"A", "B"}}, "/n/netclawd: no such embedded resource R in Netclaw.Configuration.dll (it has: A, B); this NetClaw may be older or newer than agentdesk knows: update agentdesk, or name another NetClaw install with --netclaw-dir"},
 		{&keepcase.NameTakenError{Path: "a.test.yaml", Name: "one"}, `a.test.yaml: "one": a case of that name is in the suite already; name it with --case-name`},
 	} {
 		if got := flagWorded(tt.err); got != tt.want {
@@ -239,6 +243,11 @@ func TestDamagedNetClawWorded(t *testing.T) {
 	code, _, stderr := run(t, nil, "preview", "--home", home, "--skill", "notes", "--task", "T", "--netclaw-dir", damaged)
 	if code != exitUsage || !strings.Contains(stderr, "agentdesk: --netclaw-dir "+damaged+": ") || !strings.Contains(stderr, fix+"\n") {
 		t.Errorf("--netclaw-dir: exit %d\n%s", code, stderr)
+	}
+	empty := t.TempDir()
+	code, _, stderr = run(t, nil, "preview", "--home", home, "--skill", "notes", "--task", "T", "--netclaw-dir", empty)
+	if want := "NetClaw folder " + empty + " (--netclaw-dir) has no usable netclawd, netclaw or Netclaw.Configuration.dll: it holds none of them; name the folder"; code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("--netclaw-dir of an empty folder: exit %d\n%s\nwant %s", code, stderr, want)
 	}
 	code, stdout, stderr := run(t, []string{"AGENTDESK_NETCLAW_DIR=" + damaged}, "preview", "--home", home, "--skill", "notes", "--task", "T", "--format", "json")
 	if code != 0 || !strings.Contains(stdout+stderr, strings.TrimPrefix(fix, "; ")) {

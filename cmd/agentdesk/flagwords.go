@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -26,14 +25,15 @@ import (
 // Options.WordError and its scanner, and the reason the operating rules are
 // missing.
 
-// flagWording finds one typed error in err's chain: the text its Error()
-// gives (plain) and the text cmd shows in its place (worded).
+// flagWording words one error of err's tree (err itself, not what it
+// wraps): the text its Error() gives (plain) and the text cmd shows in its
+// place (worded).
 type flagWording func(err error) (plain, worded string, ok bool)
 
-// wordType words the first error of type E in the chain.
+// wordType words an error of type E.
 func wordType[E error](word func(E) string) flagWording {
 	return func(err error) (string, string, bool) {
-		e, ok := errors.AsType[E](err)
+		e, ok := err.(E)
 		if !ok {
 			return "", "", false
 		}
@@ -41,13 +41,31 @@ func wordType[E error](word func(E) string) flagWording {
 	}
 }
 
-// wordSentinel words the sentinel target when the chain holds it.
+// wordSentinel words the sentinel target.
 func wordSentinel(target error, worded string) flagWording {
 	return func(err error) (string, string, bool) {
-		if !errors.Is(err, target) {
+		if err != target {
 			return "", "", false
 		}
 		return target.Error(), worded, true
+	}
+}
+
+// eachError calls f on err and every error it wraps, depth first, through
+// both Unwrap() error and Unwrap() []error (errors.Join: each file's
+// problem of manifest).
+func eachError(err error, f func(error)) {
+	if err == nil {
+		return
+	}
+	f(err)
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		eachError(u.Unwrap(), f)
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			eachError(e, f)
+		}
 	}
 }
 
@@ -64,6 +82,8 @@ var flagWordings = []flagWording{
 	wordType(func(e *runfolder.CreateDirError) string {
 		return fmt.Sprintf("creating the runs folder %s: %v; pass --runs-dir to use another", e.Dir, e.Err)
 	}),
+	wordType(func(e *preview.VersionConflictError) string { return e.Message("--version") }),
+	wordType(func(e *preview.NoVersionError) string { return e.Message("pass --version") }),
 	wordSentinel(evalrec.ErrModeConflict, "--record runs live and --offline replays only: give one of them"),
 	wordType(func(e *evalrec.StateDirError) string {
 		return "cannot find the state folder for --failed: set XDG_STATE_HOME or HOME: " + e.Err.Error()
@@ -75,6 +95,8 @@ var flagWordings = []flagWording{
 		return fmt.Sprintf("%s holds %s exports (target %q), not %s: pick another --out for %s", e.Dir, e.Holds, e.Holds, e.Want, e.Want)
 	}),
 	wordType(func(e *adapt.UnmanagedError) string { return e.Message("pick another --out") }),
+	wordType(func(e *adapt.DifferError) string { return e.Message("pass --force to replace them") }),
+	wordType(func(e *adapt.ImportRefusedError) string { return e.Message("pass --force to replace it") }),
 	wordType(func(e *lint.AgentsNotFolderError) string {
 		return "the agents path " + e.Path + " is not a folder: pass a folder with --agents, or the file itself to lint"
 	}),
@@ -86,23 +108,44 @@ var flagWordings = []flagWording{
 	wordType(func(e *netclaw.DamagedError) string {
 		return e.Message("name a sound install with --netclaw-dir")
 	}),
+	wordType(func(e *netclaw.NotFoundError) string {
+		return e.Message("--netclaw-dir DIR or " + netclaw.EnvDir)
+	}),
+	wordType(func(e *netclaw.FolderError) string {
+		if e.Via == netclaw.ViaDir {
+			return e.Message("--netclaw-dir")
+		}
+		return e.Error()
+	}),
+	wordType(func(e *netclaw.MissingResourceError) string {
+		return e.Message("name another NetClaw install with --netclaw-dir")
+	}),
 	wordType(func(e *keepcase.NameTakenError) string {
 		return fmt.Sprintf("%s: %q: %v; name it with --case-name", e.Path, e.Name, keepcase.ErrNameTaken)
 	}),
 }
 
-// flagWorded is err's message with each typed error in its chain worded
-// by cmd. The typed error's text is replaced where it last occurs: the
+// flagWorded is err's message with each typed error in its tree worded
+// by cmd. A typed error's text is replaced where it last occurs: the
 // layers above wrap it with %w, which keeps its text whole.
 func flagWorded(err error) string {
 	msg := err.Error()
-	for _, w := range flagWordings {
-		plain, worded, ok := w(err)
-		if !ok {
-			continue
+	var pairs [][2]string
+	eachError(err, func(e error) {
+		for _, w := range flagWordings {
+			if plain, worded, ok := w(e); ok && plain != worded {
+				pairs = append(pairs, [2]string{plain, worded})
+				return
+			}
 		}
-		if i := strings.LastIndex(msg, plain); i >= 0 {
-			msg = msg[:i] + worded + msg[i+len(plain):]
+	})
+	// From the outermost in: an outer typed error's text holds an inner
+	// one's, so it is found whole first, and its worded text keeps the
+	// inner one's to be worded next.
+	for _, p := range pairs {
+		plain, worded := p[0], p[1]
+		if j := strings.LastIndex(msg, plain); j >= 0 {
+			msg = msg[:j] + worded + msg[j+len(plain):]
 		}
 	}
 	return msg

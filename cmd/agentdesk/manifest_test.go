@@ -79,7 +79,9 @@ func TestManifestCommand(t *testing.T) {
 		{name: "no version", args: []string{"manifest", filepath.Join(home, "agents", "triage.md")}, code: 2,
 			stderr: []string{"no version: pass --version or set metadata.version"}},
 		{name: "conflict", args: []string{"manifest", "--home", conflict, "--version", "9.0.0"}, code: 1,
-			stderr: []string{`"9.0.0"`, `"2.1.0"`}},
+			stderr: []string{`--version "9.0.0" differs from the file's version "2.1.0": version conflict (drop --version, or change the file's version)`}},
+		{name: "no version, two files", args: []string{"manifest", "--home", eol}, code: 2,
+			stderr: []string{"crlf.md: no version: pass --version or set metadata.version in the frontmatter\n", "bom.md: no version: pass --version or set metadata.version in the frontmatter\n"}},
 		{name: "publish errors", args: []string{"manifest", "--home", bad, "--version", "1.0.0"}, code: 1,
 			stderr: []string{"[name-format]", "1 error under the publish profile"}},
 		{name: "bad version flag", args: []string{"manifest", "--home", home, "--version", "1.0 beta"}, code: 2,
@@ -190,7 +192,7 @@ func TestManifestOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr = run(t, nil, args...)
-	if code != 1 || stdout != "" || !strings.Contains(stderr, "exists with different bytes") {
+	if code != 1 || stdout != "" || !strings.Contains(stderr, artifact+" exists with different bytes (nothing was written; pass --force to replace them)\n") {
 		t.Errorf("a different file in the way: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
 	}
 	if data, _ := os.ReadFile(artifact); string(data) != "someone else's file\n" {

@@ -31,7 +31,9 @@ const (
 
 // Where an install was found, in the order Find looks.
 const (
-	ViaDir  = "--netclaw-dir"
+	// ViaDir is a folder or file named with Options.Dir; the command line
+	// words it with its flag (FolderError.Message).
+	ViaDir  = "named folder"
 	ViaEnv  = EnvDir
 	ViaHome = "<home>/bin"
 	// ViaInstallDir is the install script's INSTALL_DIR default,
@@ -109,9 +111,59 @@ func Find(o Options) (*Install, error) {
 		return in, err
 	}
 	looked = append(looked, fmt.Sprintf("%s and %s on PATH", DaemonBinary, CLIBinary))
-	return nil, fmt.Errorf("%w (looked in %s): install NetClaw, or name the folder holding %s or %s with --netclaw-dir DIR or %s",
-		ErrNotFound, strings.Join(looked, ", "), DaemonBinary, AssemblyFile, EnvDir)
+	return nil, &NotFoundError{Looked: looked}
 }
+
+// NotFoundError is Find's answer when no folder was named and nothing was
+// found; it wraps ErrNotFound. The command line words it with the flag
+// that names a folder.
+type NotFoundError struct {
+	// Looked lists where Find looked, in order.
+	Looked []string
+}
+
+// Error says where Find looked and what to do.
+func (e *NotFoundError) Error() string { return e.Message(EnvDir) }
+
+// Message is the error with how names the ways to name a folder
+// ("AGENTDESK_NETCLAW_DIR" or "--netclaw-dir DIR or AGENTDESK_NETCLAW_DIR").
+func (e *NotFoundError) Message(how string) string {
+	return fmt.Sprintf("%v (looked in %s): install NetClaw, or name the folder holding %s or %s with %s",
+		ErrNotFound, strings.Join(e.Looked, ", "), DaemonBinary, AssemblyFile, how)
+}
+
+// Unwrap returns ErrNotFound.
+func (e *NotFoundError) Unwrap() error { return ErrNotFound }
+
+// FolderError is a folder named with Options.Dir or AGENTDESK_NETCLAW_DIR,
+// or one where NetClaw lives, that holds no usable install. The command
+// line words Via (ViaDir) with its flag.
+type FolderError struct {
+	// Dir is the folder.
+	Dir string
+	// Via says how Find came to it: ViaDir, ViaEnv, ViaHome, ViaInstallDir
+	// or ViaPath.
+	Via string
+	// Err is why the folder cannot be read (missing, not a folder), or nil.
+	Err error
+	// Why says what the folder holds instead, when Err is nil.
+	Why string
+}
+
+// Error says which folder, how it was named, and what to do.
+func (e *FolderError) Error() string { return e.Message(e.Via) }
+
+// Message is the error with via naming how the folder came to be read.
+func (e *FolderError) Message(via string) string {
+	if e.Err != nil {
+		return fmt.Sprintf("NetClaw folder %s (%s): %v; name the folder holding %s or %s", e.Dir, via, e.Err, DaemonBinary, AssemblyFile)
+	}
+	return fmt.Sprintf("NetClaw folder %s (%s) has no usable %s, %s or %s: %s; name the folder of a NetClaw install (%s by default) or of a build holding %s",
+		e.Dir, via, DaemonBinary, CLIBinary, AssemblyFile, e.Why, filepath.Join("~", ".netclaw", "bin"), AssemblyFile)
+}
+
+// Unwrap returns the cause, when there is one.
+func (e *FolderError) Unwrap() error { return e.Err }
 
 // findInHomes looks in the NetClaw home's bin folder (home "" for none),
 // then in the install script's folder under the user's home folder
@@ -159,7 +211,7 @@ func findOnPath(lookPath func(string) (string, error)) (*Install, error) {
 	return nil, nil
 }
 
-// findFile reads a file named through --netclaw-dir: the assembly, or a
+// findFile reads a file named through Options.Dir: the assembly, or a
 // single-file bundle (netclawd, netclaw).
 func findFile(p string) (*Install, error) {
 	if strings.EqualFold(filepath.Base(p), AssemblyFile) {
@@ -196,7 +248,7 @@ func findInDir(dir, via string, named bool) (*Install, error) {
 		if err == nil {
 			err = errors.New("not a folder")
 		}
-		return nil, fmt.Errorf("NetClaw folder %s (%s): %w; name the folder holding %s or %s", dir, via, err, DaemonBinary, AssemblyFile)
+		return nil, &FolderError{Dir: dir, Via: via, Err: err}
 	}
 	in, skipped, err := openBundleIn(dir, via)
 	if in != nil || err != nil {
@@ -212,8 +264,7 @@ func findInDir(dir, via string, named bool) (*Install, error) {
 	if len(skipped) > 0 {
 		why = strings.Join(skipped, "; ") + "; and no " + AssemblyFile + " beside them"
 	}
-	return nil, fmt.Errorf("NetClaw folder %s (%s) has no usable %s, %s or %s: %s; name the folder of a NetClaw install (%s by default) or of a build holding %s",
-		dir, via, DaemonBinary, CLIBinary, AssemblyFile, why, filepath.Join("~", ".netclaw", "bin"), AssemblyFile)
+	return nil, &FolderError{Dir: dir, Via: via, Why: why}
 }
 
 // openBundleIn reads netclawd, else netclaw, in dir when it is a

@@ -2,6 +2,7 @@ package netclaw
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -158,7 +159,7 @@ func TestFindErrors(t *testing.T) {
 		want     []string // in the message
 	}{
 		{"named folder without binaries or DLL", Options{Dir: empty, LookPath: noPath, Getenv: noEnv},
-			false, []string{empty, "--netclaw-dir", "holds none of them", "name the folder"}},
+			false, []string{empty, "(" + ViaDir + ")", "holds none of them", "name the folder"}},
 		{"named folder that does not exist", Options{Dir: filepath.Join(root, "nope"), LookPath: noPath, Getenv: noEnv},
 			false, []string{filepath.Join(root, "nope"), "no such file"}},
 		{"named path that is a file but no NetClaw binary", Options{Dir: aFile, LookPath: noPath, Getenv: noEnv},
@@ -174,7 +175,7 @@ func TestFindErrors(t *testing.T) {
 		{"a home whose netclawd is no bundle", Options{Home: brokenHome, LookPath: noPath, Getenv: noEnv},
 			false, []string{filepath.Join(brokenHome, "bin", DaemonBinary), "apphost without a bundle"}},
 		{"nothing anywhere", Options{Home: empty, LookPath: noPath, Getenv: noEnv},
-			true, []string{filepath.Join(empty, "bin"), "netclawd and netclaw on PATH", "--netclaw-dir", EnvDir}},
+			true, []string{filepath.Join(empty, "bin"), "netclawd and netclaw on PATH", EnvDir}},
 		{"no home, nothing on PATH", Options{LookPath: noPath, Getenv: noEnv},
 			true, []string{"on PATH", "install NetClaw"}},
 	}
@@ -193,6 +194,23 @@ func TestFindErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+	// The command line words these with its flag: the typed errors carry
+	// what it needs.
+	_, err := Find(Options{Dir: empty, LookPath: noPath, Getenv: noEnv})
+	if fe, ok := errors.AsType[*FolderError](err); !ok || fe.Dir != empty || fe.Via != ViaDir || fe.Why != "it holds none of them" ||
+		!strings.Contains(fe.Message("X-VIA"), empty+" (X-VIA) has no usable") {
+		t.Errorf("a named folder holding nothing: %#v", err)
+	}
+	_, err = Find(Options{Dir: filepath.Join(root, "nope"), LookPath: noPath, Getenv: noEnv})
+	if fe, ok := errors.AsType[*FolderError](err); !ok || fe.Via != ViaDir || !errors.Is(err, fs.ErrNotExist) ||
+		!strings.HasPrefix(fe.Message("X-VIA"), "NetClaw folder "+filepath.Join(root, "nope")+" (X-VIA): ") {
+		t.Errorf("a named folder that does not exist: %#v", err)
+	}
+	_, err = Find(Options{Home: empty, LookPath: noPath, Getenv: noEnv})
+	if nf, ok := errors.AsType[*NotFoundError](err); !ok || len(nf.Looked) == 0 || nf.Looked[0] != filepath.Join(empty, "bin") ||
+		!strings.HasSuffix(nf.Message("X-HOW"), "name the folder holding netclawd or "+AssemblyFile+" with X-HOW") {
+		t.Errorf("nothing anywhere: %#v", err)
 	}
 }
 
@@ -229,8 +247,12 @@ func TestOperatingCoreAndResources(t *testing.T) {
 		}
 	}
 	_, err = in.Resource("Netclaw.Configuration.Resources.SOUL.md")
-	if !errors.Is(err, ErrNoResource) || !strings.Contains(err.Error(), in.Source) || !strings.Contains(err.Error(), ResourceAgentsPublic) || !strings.Contains(err.Error(), "--netclaw-dir") {
+	if !errors.Is(err, ErrNoResource) || !strings.Contains(err.Error(), in.Source) || !strings.Contains(err.Error(), ResourceAgentsPublic) || !strings.Contains(err.Error(), "name another NetClaw install") {
 		t.Fatalf("missing resource error = %v; want ErrNoResource naming the file and listing the resources", err)
+	}
+	if mr, ok := errors.AsType[*MissingResourceError](err); !ok || mr.Source != in.Source || mr.Name != "Netclaw.Configuration.Resources.SOUL.md" || len(mr.Have) != 2 ||
+		!strings.HasSuffix(mr.Message("X-OTHER"), "update agentdesk, or X-OTHER") {
+		t.Fatalf("missing resource error = %#v; want a *MissingResourceError with the file, the name and the resources", err)
 	}
 	if got := in.ResourceNames(); len(got) != 2 || got[0] != ResourceAgents || got[1] != ResourceAgentsPublic {
 		t.Fatalf("ResourceNames = %q", got)

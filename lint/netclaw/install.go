@@ -92,16 +92,38 @@ type Core struct {
 func (in *Install) Resource(name string) ([]byte, error) {
 	b, ok := in.asm.resource(name)
 	if !ok {
-		names := in.asm.ResourceNames()
-		list := "none"
-		if len(names) > 0 {
-			list = strings.Join(names, ", ")
-		}
-		return nil, fmt.Errorf("%s: %w %s in %s (it has: %s); this NetClaw may be older or newer than agentdesk knows: update agentdesk, or name another NetClaw install with --netclaw-dir",
-			in.Source, ErrNoResource, name, AssemblyFile, list)
+		return nil, &MissingResourceError{Source: in.Source, Name: name, Have: in.asm.ResourceNames()}
 	}
 	return append([]byte(nil), b...), nil
 }
+
+// MissingResourceError is a resource Netclaw.Configuration.dll does not
+// embed; it wraps ErrNoResource. The command line words it with the flag
+// that names another install.
+type MissingResourceError struct {
+	// Source is the file read (Install.Source).
+	Source string
+	// Name is the resource asked for.
+	Name string
+	// Have lists the resources the assembly embeds.
+	Have []string
+}
+
+// Error names the file, lists the resources there are, and says what to do.
+func (e *MissingResourceError) Error() string { return e.Message("name another NetClaw install") }
+
+// Message is the error with other as the fix after updating agentdesk.
+func (e *MissingResourceError) Message(other string) string {
+	list := "none"
+	if len(e.Have) > 0 {
+		list = strings.Join(e.Have, ", ")
+	}
+	return fmt.Sprintf("%s: %v %s in %s (it has: %s); this NetClaw may be older or newer than agentdesk knows: update agentdesk, or %s",
+		e.Source, ErrNoResource, e.Name, AssemblyFile, list, other)
+}
+
+// Unwrap returns ErrNoResource.
+func (e *MissingResourceError) Unwrap() error { return ErrNoResource }
 
 // ResourceNames lists the resources embedded in Netclaw.Configuration.dll.
 func (in *Install) ResourceNames() []string { return in.asm.ResourceNames() }

@@ -55,13 +55,36 @@ type TreeResult struct {
 // bytes differ where overwriting needs a flag.
 var ErrRefused = errors.New("refused")
 
+// DifferError is WriteTree's refusal of files that exist with different
+// bytes; it wraps ErrRefused. The command line words it with the flag that
+// sets force.
+type DifferError struct {
+	// Paths are the files that differ.
+	Paths []string
+}
+
+// Error names the files and says nothing was written.
+func (e *DifferError) Error() string { return e.Message("set force to replace them") }
+
+// Message is the error with fix as what replaces the files.
+func (e *DifferError) Message(fix string) string {
+	problems := make([]string, len(e.Paths))
+	for i, p := range e.Paths {
+		problems[i] = p + " exists with different bytes"
+	}
+	return fmt.Sprintf("%v: %s (nothing was written; %s)", ErrRefused, strings.Join(problems, "; "), fix)
+}
+
+// Unwrap returns ErrRefused.
+func (e *DifferError) Unwrap() error { return ErrRefused }
+
 // WriteTree writes files under dir, creating folders as needed. A file that
 // exists with the same bytes is left alone; one with different bytes is
 // replaced only with force. Every path is checked before anything is
 // written, so a refusal writes nothing; each write is atomic.
 func WriteTree(dir string, files []TreeFile, force bool) ([]TreeResult, error) {
 	results := make([]TreeResult, len(files))
-	var problems []string
+	var differ []string
 	for i, f := range files {
 		rel := filepath.FromSlash(f.Path)
 		if !filepath.IsLocal(rel) {
@@ -79,11 +102,11 @@ func WriteTree(dir string, files []TreeFile, force bool) ([]TreeResult, error) {
 		case force:
 			results[i].Action = "replaced"
 		default:
-			problems = append(problems, fmt.Sprintf("%s exists with different bytes", path))
+			differ = append(differ, path)
 		}
 	}
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("%w: %s (nothing was written; pass --force to replace them)", ErrRefused, strings.Join(problems, "; "))
+	if len(differ) > 0 {
+		return nil, &DifferError{Paths: differ}
 	}
 	for i, f := range files {
 		r := results[i]

@@ -34,26 +34,28 @@ func Install(dir string, items []*Imported, force bool) ([]Installed, error) {
 	if err != nil {
 		return nil, err
 	}
-	var problems []string
+	var problems []ImportProblem
 	out := make([]Installed, 0, len(items))
 	seen := map[string]string{}
 	for _, it := range items {
 		key := strings.ToLower(it.Name)
 		if other, dup := seen[key]; dup {
-			problems = append(problems, fmt.Sprintf("%s and %s both import as '%s'", other, it.Source, it.Name))
+			problems = append(problems, ImportProblem{Text: fmt.Sprintf("%s and %s both import as '%s'", other, it.Source, it.Name)})
 			continue
 		}
 		seen[key] = it.Source
 		in, why := planInstall(it, dir, force)
 		problems = append(problems, why...)
-		problems = append(problems, declaredElsewhere(it.Name, in.Path, declared[key])...)
+		for _, d := range declaredElsewhere(it.Name, in.Path, declared[key]) {
+			problems = append(problems, ImportProblem{Text: d})
+		}
 		if feed := feeds[key]; feed != "" {
 			in.Notes = append(in.Notes, fmt.Sprintf("'%s' shadows the agent of the same name from feed '%s': the local file wins", it.Name, feed))
 		}
 		out = append(out, in)
 	}
 	if len(problems) > 0 {
-		return nil, fmt.Errorf("%w to import into %s:\n  %s\nnothing was written", ErrRefused, dir, strings.Join(problems, "\n  "))
+		return nil, &ImportRefusedError{Dir: dir, Problems: problems}
 	}
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return nil, fmt.Errorf("create the agents folder %s: %w", dir, err)
@@ -66,21 +68,57 @@ func Install(dir string, items []*Imported, force bool) ([]Installed, error) {
 	return out, nil
 }
 
+// ImportProblem is one reason Install refuses: a file already there that
+// only force replaces (Exists), or another problem (Text).
+type ImportProblem struct {
+	// Exists is the path of a file already there, when force was not set.
+	Exists string
+	// Text says what else is wrong, when Exists is empty.
+	Text string
+}
+
+// ImportRefusedError is Install's refusal, naming every problem; it wraps
+// ErrRefused. The command line words it with the flag that sets force.
+type ImportRefusedError struct {
+	// Dir is the agents folder.
+	Dir string
+	// Problems are the reasons, in the order of the imports.
+	Problems []ImportProblem
+}
+
+// Error lists the problems and says nothing was written.
+func (e *ImportRefusedError) Error() string { return e.Message("set force to replace it") }
+
+// Message is the error with fix as what replaces a file already there.
+func (e *ImportRefusedError) Message(fix string) string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.Text
+		if p.Exists != "" {
+			lines[i] = fmt.Sprintf("%s already exists (%s)", p.Exists, fix)
+		}
+	}
+	return fmt.Sprintf("%v to import into %s:\n  %s\nnothing was written", ErrRefused, e.Dir, strings.Join(lines, "\n  "))
+}
+
+// Unwrap returns ErrRefused.
+func (e *ImportRefusedError) Unwrap() error { return ErrRefused }
+
 // planInstall plans writing it into dir: a new file, or with force the
 // replacement of a regular file already there. Anything else there is a
 // problem, which it returns.
-func planInstall(it *Imported, dir string, force bool) (Installed, []string) {
+func planInstall(it *Imported, dir string, force bool) (Installed, []ImportProblem) {
 	path := filepath.Join(dir, it.File)
 	in := Installed{Imported: it, Path: path}
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return in, []string{fmt.Sprintf("%s: %v", path, err)}
+		return in, []ImportProblem{{Text: fmt.Sprintf("%s: %v", path, err)}}
 	case !force:
-		return in, []string{fmt.Sprintf("%s already exists (pass --force to replace it)", path)}
+		return in, []ImportProblem{{Exists: path}}
 	case !fi.Mode().IsRegular():
-		return in, []string{fmt.Sprintf("%s is not a regular file: not replacing it", path)}
+		return in, []ImportProblem{{Text: fmt.Sprintf("%s is not a regular file: not replacing it", path)}}
 	default:
 		in.Replaced = true
 	}

@@ -37,8 +37,12 @@ func TestInstall(t *testing.T) {
 	// Exclusive create: a second import of alpha is refused, beta is not
 	// written either.
 	_, err = Install(agents, []*Imported{imported(t, "alpha", "A2."), imported(t, "gamma", "G.")}, false)
-	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "alpha.md already exists (pass --force") {
+	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "alpha.md already exists (set force") {
 		t.Fatalf("error %v", err)
+	}
+	if re, ok := errors.AsType[*ImportRefusedError](err); !ok || re.Dir != agents || len(re.Problems) != 1 || re.Problems[0].Exists != filepath.Join(agents, "alpha.md") ||
+		re.Message("X-FIX") != "refused to import into "+agents+":\n  "+filepath.Join(agents, "alpha.md")+" already exists (X-FIX)\nnothing was written" {
+		t.Fatalf("error %#v, want an *ImportRefusedError naming alpha.md", err)
 	}
 	if _, err := os.Stat(filepath.Join(agents, "gamma.md")); err == nil {
 		t.Error("gamma.md was written although the import was refused")

@@ -316,8 +316,10 @@ func TestWriteTree(t *testing.T) {
 		t.Errorf("same bytes again: %+v %v", res, err)
 	}
 	changed := []TreeFile{files[0], {Path: files[1].Path, Data: []byte("B2")}, {Path: "subagents/c/1.0.0/agent.md", Data: []byte("C")}}
-	if _, err := WriteTree(dir, changed, false); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "--force") {
-		t.Errorf("different bytes without force: %v", err)
+	_, err = WriteTree(dir, changed, false)
+	if de, ok := errors.AsType[*DifferError](err); !ok || !errors.Is(err, ErrRefused) || len(de.Paths) != 1 || de.Paths[0] != filepath.Join(dir, "subagents", "b", "1.0.0", "agent.md") ||
+		de.Message("X-FIX") != "refused: "+de.Paths[0]+" exists with different bytes (nothing was written; X-FIX)" {
+		t.Errorf("different bytes without force: %#v", err)
 	}
 	if read(t, filepath.Join(dir, "subagents", "b", "1.0.0", "agent.md")) != "B" {
 		t.Error("a refused tree write replaced a file")

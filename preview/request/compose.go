@@ -136,6 +136,16 @@ func (r *Request) ForTask(task, context string, storage *SessionStorage) *Reques
 	return c.WithSession(storage)
 }
 
+// WithTask is ForTask without the first message: the copy's
+// FirstMessage is empty until WithSession sets it. For a caller that
+// names the session's folders next (a trial, once its folder exists),
+// which would compose the message twice otherwise.
+func (r *Request) WithTask(task, context string) *Request {
+	c := *r
+	c.task, c.runtimeContext, c.FirstMessage = task, context, ""
+	return &c
+}
+
 // MissingPart returns the reason part is missing, "" when it is not.
 func (r *Request) MissingPart(part string) string {
 	for _, m := range r.Missing {

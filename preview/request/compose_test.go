@@ -369,6 +369,18 @@ func TestForTaskIsComposeWithThatTask(t *testing.T) {
 					if tmpl.FirstMessage != before {
 						t.Fatalf("setting the copy's session changed the request it was copied from")
 					}
+					// WithTask is ForTask without the message, until
+					// WithSession sets it.
+					bare := tmpl.WithTask(tc[0], tc[1])
+					if bare.FirstMessage != "" {
+						t.Errorf("WithTask has a first message %q", bare.FirstMessage)
+					}
+					if !reflect.DeepEqual(bare.WithSession(session), want) {
+						t.Errorf("task %q context %q: WithTask then WithSession differs from Compose", tc[0], tc[1])
+					}
+					if tmpl.FirstMessage != before {
+						t.Fatalf("WithTask changed the request it was copied from")
+					}
 				}
 			})
 		}
