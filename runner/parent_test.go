@@ -132,3 +132,36 @@ func TestParentRecords(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayHandsOverTheRecordedFiles: a replay (no project of its own)
+// shows what the recorded run's parent received: the files it read and
+// changed, in the recorded project, handed over in working_context, as
+// its changes.patch and the changed line say.
+func TestReplayHandsOverTheRecordedFiles(t *testing.T) {
+	read := script(modeltest.ToolCall("c1", "file_read", `{"Path":"README.md","_rationale":"read the readme"}`), modeltest.Finish(modeltest.FinishTools))
+	write := script(modeltest.ToolCall("c2", "file_write", `{"Path":"notes/summary.md","Content":"# Summary\n","_rationale":"save"}`), modeltest.Finish(modeltest.FinishTools))
+	f := newFixture(t, wire.OpenAI)
+	f.srv.Enqueue(read, write, modeltest.Reply("Done: the port is 8080."))
+	s := f.toolSpec("Find the port.", project(t), Limits{})
+	s.Record = true
+	_, orig := f.run(t, s)
+	if orig.Outcome != vocab.Completed || len(orig.Parent.Handoff.Changed) != 1 || len(orig.Parent.Handoff.Read) != 1 {
+		t.Fatalf("the recorded run: %s/%s %s, handoff %+v", orig.Outcome, orig.Reason, orig.Error, orig.Parent)
+	}
+	rec := replay(t, f, filepath.Join(orig.Dir, runfolder.StreamFile), true)
+	if len(rec.Changes) != 1 || rec.Parent == nil {
+		t.Fatalf("the replay: changes %+v, parent %+v", rec.Changes, rec.Parent)
+	}
+	if got, want := rec.Parent.Handoff, orig.Parent.Handoff; strings.Join(got.Read, ",") != strings.Join(want.Read, ",") || strings.Join(got.Changed, ",") != strings.Join(want.Changed, ",") {
+		t.Errorf("the replay hands over %+v, the recorded run %+v", got, want)
+	}
+	w, ow := rec.Parent.Terminal.WorkingContext, orig.Parent.Terminal.WorkingContext
+	if w == nil || w.ProjectDirectory == nil || *w.ProjectDirectory != *ow.ProjectDirectory ||
+		strings.Join(w.ConfirmedChangedFiles, ",") != strings.Join(ow.ConfirmedChangedFiles, ",") || strings.Join(w.ReadFiles, ",") != strings.Join(ow.ReadFiles, ",") {
+		t.Errorf("the replay's working context %+v, the recorded run's %+v", w, ow)
+	}
+	lines := strings.Join(rec.Parent.Lines(), "\n")
+	if !strings.Contains(lines, "files changed (overlay): "+orig.Parent.Handoff.Changed[0]+" (the parent gets them in working_context)") {
+		t.Errorf("the replay's lines:\n%s", lines)
+	}
+}

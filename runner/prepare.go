@@ -445,7 +445,7 @@ func (p *prepared) fromCassette(s *Spec, tape *cassette.Cassette, source string)
 		p.tools = tools.WireNamed(h.Tools)
 		p.toolbox = &replayTools{tape: tape}
 	}
-	p.replay = &runfolder.ReplayRecord{Cassette: name, Fast: s.Fast, RecordedRun: h.RunID, RecordedAt: h.RecordedAt}
+	p.replay = &runfolder.ReplayRecord{Cassette: name, Fast: s.Fast, RecordedRun: h.RunID, RecordedAt: h.RecordedAt, Project: h.Project}
 	return nil
 }
 

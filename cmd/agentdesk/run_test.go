@@ -544,9 +544,12 @@ func TestRunReplaysTheDemo(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q", name, code, stderr)
 		}
 		// The fixer's recording shows an MCP call, a shell command and
-		// the change it made, with its changes.patch.
+		// the change it made, with its changes.patch; the parent receives
+		// that change, in the recorded project, as the recorded run's did.
 		if name == "demo:fix-an-issue" && (!strings.Contains(stderr, "tool call: tracker__get_issue") || !strings.Contains(stderr, "tool call: shell_execute") ||
-			!strings.Contains(stderr, "the recorded run changed 1 file in its copy (project untouched): git apply ")) {
+			!strings.Contains(stderr, "the recorded run changed 1 file in its copy (project untouched): git apply ") ||
+			!strings.Contains(stderr, "files changed (overlay): /home/you/demo-project/watch.md (the parent gets them in working_context)") ||
+			!strings.Contains(stderr, `"ConfirmedChangedFiles":["/home/you/demo-project/watch.md"]`)) {
 			t.Errorf("%s: stderr %q", name, stderr)
 		}
 	}

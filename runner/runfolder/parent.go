@@ -75,8 +75,8 @@ func NewParentRecord(rec *Record, git *request.GitState) *ParentRecord {
 		// A successful run carries its working context and its
 		// locations: its log (the transcript) and its artifact folder.
 		wc := &preview.WorkingContextDelta{ReadFiles: p.Handoff.Read, ConfirmedChangedFiles: p.Handoff.Changed, ObservedChangedFiles: []string{}}
-		if rec.Project != "" {
-			wc.ProjectDirectory = ptr(rec.Project)
+		if project := handoffProject(rec); project != "" {
+			wc.ProjectDirectory = ptr(project)
 		}
 		if git != nil && git.Kind == request.GitAvailable {
 			wc.Worktree, wc.Branch, wc.Head = ptr(git.Worktree), optional(git.Branch), optional(git.Head)
@@ -91,8 +91,20 @@ func NewParentRecord(rec *Record, git *request.GitState) *ParentRecord {
 	return p
 }
 
+// handoffProject is the project folder the files rec hands over are in:
+// its own, or for a replay with none the recorded run's, whose tool calls
+// and changes the replay shows (so it hands over what the recorded run's
+// parent received).
+func handoffProject(rec *Record) string {
+	if rec.Project == "" && rec.Replay != nil {
+		return rec.Replay.Project
+	}
+	return rec.Project
+}
+
 // handoff reads the files rec read (its answered file_read calls, in
-// order, each once) and changed (its overlay's changes).
+// order, each once) and changed (its overlay's changes, or a replay's
+// recorded ones), in handoffProject.
 func handoff(rec *Record) FileHandoff {
 	h := FileHandoff{Read: []string{}, Changed: []string{}}
 	for _, tc := range rec.ToolCalls {
@@ -101,9 +113,9 @@ func handoff(rec *Record) FileHandoff {
 			h.Read = append(h.Read, path)
 		}
 	}
-	for _, c := range rec.Changes {
-		if rec.Project != "" {
-			h.Changed = append(h.Changed, filepath.Join(rec.Project, filepath.FromSlash(c.Path)))
+	if project := handoffProject(rec); project != "" {
+		for _, c := range rec.Changes {
+			h.Changed = append(h.Changed, filepath.Join(project, filepath.FromSlash(c.Path)))
 		}
 	}
 	return h
@@ -111,7 +123,7 @@ func handoff(rec *Record) FileHandoff {
 
 // readPath is the clean absolute path a file_read call of rec read, or
 // "" when tc is no answered, complete file_read call or names no path
-// (or a relative one, in a run with no project).
+// (or a relative one, in a run with no project, recorded or its own).
 func readPath(rec *Record, tc ToolCall) string {
 	if tc.Name != "file_read" || tc.Result == nil || tc.Result.Error || tc.Result.Refused || !tc.Complete {
 		return ""
@@ -121,10 +133,11 @@ func readPath(rec *Record, tc ToolCall) string {
 		return ""
 	}
 	if !filepath.IsAbs(path) {
-		if rec.Project == "" {
+		project := handoffProject(rec)
+		if project == "" {
 			return ""
 		}
-		path = filepath.Join(rec.Project, path)
+		path = filepath.Join(project, path)
 	}
 	return filepath.Clean(path)
 }

@@ -213,6 +213,12 @@ type ReplayRecord struct {
 	// RecordedRun and RecordedAt are the recorded run's id and start.
 	RecordedRun string    `json:"recorded_run,omitempty"`
 	RecordedAt  time.Time `json:"recorded_at"`
+	// Project is the recorded run's project folder (redacted, as the
+	// cassette holds it; "" when it offered no tools): the folder its
+	// recorded tool calls and changes name files in. What the parent
+	// receives of a replay with no project of its own names files there,
+	// as the recorded run's parent received them.
+	Project string `json:"project,omitempty"`
 	// LiveTools is set when the tool calls ran on the project, gated and
 	// sandboxed as in a live run, instead of playing the recorded
 	// results; the model's replies are the recording's.
