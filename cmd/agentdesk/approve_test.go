@@ -196,6 +196,8 @@ func TestApproveAudienceEverywhere(t *testing.T) {
 			t.Errorf("%v: refused for the audience: %s", tt.args, stderr)
 		case tt.want != "" && (code != exitUsage || !strings.Contains(stderr, tt.want)):
 			t.Errorf("%v: exit %d, %s\nwant exit 2 saying %q", tt.args, code, stderr, tt.want)
+		case tt.want != "" && strings.Contains(stderr, "operating rules"):
+			t.Errorf("%v: bad usage is not said alone (agentdesk help exit-codes: one line):\n%s", tt.args, stderr)
 		}
 	}
 

@@ -183,6 +183,7 @@ func runTests(cmd *cobra.Command, g *globals, f testFlags, paths []string) error
 				return runTests(cmd, g, one, paths)
 			}})
 	}
+	batchGC()
 	return testSuitesRun(cmd, g, f, mode, judgeRole, paths)
 }
 
@@ -338,7 +339,6 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 	if err != nil {
 		return err
 	}
-	warnSamplesCore(g, nc, f.offline, f.demo)
 	if err := checkProjectFolder(f.project); err != nil {
 		return err
 	}
@@ -351,10 +351,6 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 		return err
 	}
 
-	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
-	progress := newProgressLine(g, cells)
-	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == evalreport.Text)
-	start := time.Now()
 	// --approve meets every case's audience: it is refused only when
 	// none of them can use it.
 	approved, err := parseSuiteApprove(f.approve, c.Config, testAudiences(suites, sel, preview.Audience(f.audience)))
@@ -364,6 +360,13 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 	if err := f.sandbox.check(c.Config); err != nil {
 		return err
 	}
+	// Bad usage is said alone: the warning comes once the flags hold.
+	warnSamplesCore(g, nc, f.offline, f.demo)
+
+	ropts := suite.ReportOptions{Color: g.Color(g.stdout), Dir: shownFrom}
+	progress := newProgressLine(g, cells)
+	printer := newOrderedPrinter(g.stdout, suites, ropts, f.format == evalreport.Text)
+	start := time.Now()
 	results := suite.Run(cmd.Context(), suites, suite.Options{
 		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: sel.filter, ShownFrom: shownFrom, Demo: f.demo,

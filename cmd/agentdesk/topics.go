@@ -163,7 +163,8 @@ What 1 means, command by command:
   manifest  an error under the publish profile, or a file already there
             with other bytes (use --force)
   export    it would touch a file it did not write, or one edited since
-  import    an input does not convert; nothing was written
+  import    an input does not convert; nothing is written,
+            unless --keep-going
 
 A usage error prints one line on stderr and "Run '... --help' for usage."
 Infos of lint never change the exit status.`
