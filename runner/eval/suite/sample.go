@@ -158,12 +158,13 @@ func (x *execution) notRunnable(res *SampleResult, d evalrec.Decision, s *suitef
 		}
 	case evalrec.Missing:
 		command := "agentdesk test"
-		flagged := m != nil && len(x.o.Models) > 0
+		flagged := m != nil && (len(x.o.Models) > 0 || x.o.SelectModels != nil && !slices.ContainsFunc(s.Models, func(n string) bool { return strings.EqualFold(n, m.Name) }))
 		if flagged {
 			// The model came from --models, which the command that
 			// records it must repeat: without it the case records on
 			// its own role, outside the models' folders. A suite's
-			// models: needs no flag.
+			// models: needs no flag; a model --failed took from the
+			// last run does, unless the suite names it.
 			command += " --models " + evalrec.ShellQuote(m.Name)
 		}
 		if x.o.Demo {
