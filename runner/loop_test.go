@@ -12,6 +12,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
+	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/trialtest"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -256,9 +257,30 @@ func TestProjectFolderErrors(t *testing.T) {
 	for _, dir := range []string{filepath.Join(t.TempDir(), "missing"), file} {
 		_, err := f.runner.Start(context.Background(), f.toolSpec("x", dir, Limits{}))
 		var se *SpecError
-		if !errors.As(err, &se) || !strings.Contains(err.Error(), "--project") {
-			t.Errorf("%s: %v", dir, err)
+		pe, ok := errors.AsType[*overlay.ProjectError](err)
+		if !errors.As(err, &se) || !ok || pe.Dir != dir || (dir == file) != (pe.Err == nil) || !strings.Contains(err.Error(), "(pass ") {
+			t.Errorf("%s: %#v", dir, err)
 		}
+	}
+	if list, _ := runfolder.ListRuns(f.runner.Dir(), runfolder.Filter{}); len(list) != 0 {
+		t.Errorf("%d run folders", len(list))
+	}
+}
+
+// TestOverlayInTMPDIRInsideProject: the run's overlay folder is made in
+// TMPDIR; a project holding TMPDIR is refused before the trial starts.
+func TestOverlayInTMPDIRInsideProject(t *testing.T) {
+	f := newFixture(t, wire.OpenAI)
+	project := t.TempDir()
+	tmp := filepath.Join(project, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	_, err := f.runner.Start(context.Background(), f.toolSpec("x", project, Limits{}))
+	ie, ok := errors.AsType[*overlay.InsideProjectError](err)
+	if !ok || ie.Project != project || !strings.HasPrefix(ie.Dir, tmp+string(filepath.Separator)) {
+		t.Fatalf("Start with TMPDIR inside the project: %#v", err)
 	}
 	if list, _ := runfolder.ListRuns(f.runner.Dir(), runfolder.Filter{}); len(list) != 0 {
 		t.Errorf("%d run folders", len(list))

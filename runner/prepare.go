@@ -458,12 +458,34 @@ func limitsFromCassette(l cassette.Limits) Limits {
 // MaxCassetteSize caps the cassette LoadCassette reads.
 const MaxCassetteSize = 1 << 30
 
-// LoadCassette reads the cassette at path.
+// NoCassetteError is a cassette path with no file; it wraps the file
+// system's error (fs.ErrNotExist). The command line words it with the
+// command and flag that record one.
+type NoCassetteError struct {
+	// Path is the cassette's path.
+	Path string
+	// Err is the file system's error.
+	Err error
+}
+
+// Error names the path and says how to get a cassette.
+func (e *NoCassetteError) Error() string { return e.Message("a recorded run") }
+
+// Message is the error with record as what records a cassette.
+func (e *NoCassetteError) Message(record string) string {
+	return fmt.Sprintf("no cassette at %s: record one with %s (it leaves stream.cassette in the run folder)", e.Path, record)
+}
+
+// Unwrap returns the file system's error.
+func (e *NoCassetteError) Unwrap() error { return e.Err }
+
+// LoadCassette reads the cassette at path; a missing file is a
+// *NoCassetteError.
 func LoadCassette(path string) (*cassette.Cassette, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no cassette at %s: record one with agentdesk run --record (it leaves stream.cassette in the run folder)", path)
+			return nil, &NoCassetteError{Path: path, Err: err}
 		}
 		return nil, fmt.Errorf("reading the cassette %s: %w", path, err)
 	}

@@ -3,7 +3,9 @@ package runner
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -381,8 +383,9 @@ func TestReplayProviderType(t *testing.T) {
   "Providers": {"recorded": {"Type": "replay", "Endpoint": "/nowhere/stream.cassette"}}}`)
 	cat, _ = lintScan(f)
 	_, err = f.runner.Start(context.Background(), Spec{Agent: cat.Agent("tester"), Config: cat.Config, Task: "Go."})
-	if err == nil || !strings.Contains(err.Error(), "no cassette at /nowhere/stream.cassette") || !strings.Contains(err.Error(), "--record") {
-		t.Errorf("missing cassette: %v", err)
+	if nc, ok := errors.AsType[*NoCassetteError](err); !ok || nc.Path != "/nowhere/stream.cassette" || !errors.Is(err, fs.ErrNotExist) ||
+		!strings.Contains(err.Error(), "no cassette at /nowhere/stream.cassette: record one with a recorded run") {
+		t.Errorf("missing cassette: %#v", err)
 	}
 }
 

@@ -84,8 +84,8 @@ func TestDemoFixerAsksAndChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	rh.keys("3")
-	if scr := rh.screen(); !strings.Contains(scr, "replay-fixer") || !strings.Contains(scr, "run again, for real, in a copy of") {
-		t.Errorf("the intro does not say what fixer replays and where its calls run:\n%s", scr)
+	if intro := introText(rh.testModel); !strings.Contains(intro, "replay-fixer") || !strings.Contains(intro, "run again, for real, in a copy of") {
+		t.Errorf("the intro does not say what fixer replays and where its calls run:\n%s", intro)
 	}
 	rv := rh.startRun("Fix issue 7 of the tracker", "")
 	scr := rh.asks("the tracker's call asks")

@@ -133,21 +133,24 @@ type runPane struct {
 	lastSamples map[string]int
 }
 
-// recordedLimits are a recording's limits, once read.
+// recordedLimits are a recording's limits and the names of the tools
+// the recorded run offered, once read.
 type recordedLimits struct {
 	limits runner.Limits
+	tools  []string
 	err    error
 	ready  bool
 }
 
-// recordedLimitsMsg carries the limits read from a recording.
+// recordedLimitsMsg carries the limits and tools read from a recording.
 type recordedLimitsMsg struct {
 	path   string
 	limits runner.Limits
+	tools  []string
 	err    error
 }
 
-// recordedLimitsCmd reads a recording's limits.
+// recordedLimitsCmd reads a recording's limits and tools.
 func recordedLimitsCmd(path string) tea.Cmd {
 	return func() tea.Msg {
 		tape, err := runner.LoadCassette(path)
@@ -156,17 +159,17 @@ func recordedLimitsCmd(path string) tea.Cmd {
 		}
 		ms := func(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
 		l := tape.Header.Limits
-		return recordedLimitsMsg{path: path, limits: runner.Limits{
+		return recordedLimitsMsg{path: path, tools: tape.Header.Tools, limits: runner.Limits{
 			Prefill: ms(l.PrefillMS), InterDelta: ms(l.InterDeltaMS), NoProgress: ms(l.NoProgressMS),
 			ThinkingOnly: ms(l.ThinkingOnlyMS),
 		}}
 	}
 }
 
-// storeRecorded keeps a recording's limits.
+// storeRecorded keeps a recording's limits and tools.
 func (p *runPane) storeRecorded(msg recordedLimitsMsg) {
 	if r := p.recorded[msg.path]; r != nil {
-		r.limits, r.err, r.ready = msg.limits, msg.err, true
+		r.limits, r.tools, r.err, r.ready = msg.limits, msg.tools, msg.err, true
 	}
 }
 

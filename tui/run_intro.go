@@ -65,14 +65,9 @@ func (p *runPane) intro(sel *lint.File, w int) []string {
 			out = append(out, st.Dim.Render(l))
 		}
 	}
-	tools := "none (no project folder)"
-	switch {
-	case e.opts.Project != "" && e.demoModel(sel) != "":
-		tools = "the recorded calls run again, for real, in a copy of " + e.shortPath(e.opts.Project) + ": gated ones ask first; the folder itself is never changed"
-	case e.opts.Project != "":
-		tools = "file_read, file_list, read-only in " + e.shortPath(e.opts.Project)
+	if err == nil {
+		out = append(out, labelled(st, "Tools    ", Sanitize(p.toolsLine(sel, model)), w)...)
 	}
-	out = append(out, labelled(st, "Tools    ", Sanitize(tools), w)...)
 	out = append(out, "")
 	for _, l := range wrap("Runs go to "+Sanitize(e.shortPath(e.opts.Runner.Dir())), w) {
 		out = append(out, st.Dim.Render(l))

@@ -128,7 +128,7 @@ func promptLines(st *Styles, c *lint.Catalog, r promptResult, audience string, w
 		if len(r.mcp) > 1 {
 			s = "s"
 		}
-		out = append(out, wrapStyled(st.Dim, fmt.Sprintf("  MCP server%s %s: not started here, so the tool index's MCP section and its server__tool tools are left out (about %d tokens more; agentdesk preview --spawn starts them)",
+		out = append(out, wrapStyled(st.Dim, fmt.Sprintf("  MCP server%s %s: not started here, so the tool index's MCP section and its server__tool tools are left out (at least %d tokens more; agentdesk preview --spawn starts them)",
 			s, Sanitize(strings.Join(r.mcp, ", ")), r.mcpTokens), w)...)
 	}
 	return out

@@ -60,9 +60,7 @@ var flagNameAllowed = map[string]allowedFlagName{
 	"runner/eval/suite/sample.go --models":                         {1, "report text: the command that records a case; TestModelsNotRecordedHint asserts it"},
 	"runner/eval/suite/sample.go --record":                         {2, "report text: a case to record again, one family with evalrec's (asserted there)"},
 	"runner/outcome.go --no-tools":                                 {1, "persisted: the hint ends a run's error in run.json and result.md, which the browser and runs show"},
-	"runner/overlay/overlay.go --project":                          {3, "pinned: the project folder's errors; TestProjectFolderErrors asserts them through Start"},
 	"runner/overlay/work.go --project":                             {2, "model-visible: a shell call's failure, recorded in the run"},
-	"runner/prepare.go --record":                                   {1, "pinned: a replay without a cassette; TestReplayProviderType asserts it"},
 	"runner/sandbox/sandbox.go --no-sandbox":                       {4, "persisted and model-visible: the sandbox's label in run.json, result.md and the Run pane, and the refusal a model reads; TestSimulatedRefusal asserts it"},
 	"runner/servers.go --no-sandbox":                               {1, "persisted: an MCP server's state in run.json; TestStdioMCPRefusedWithoutSandbox asserts it"},
 	"runner/tools/shell.go --no-sandbox":                           {1, "model-visible: an MCP server's refusal, recorded in the run"},
@@ -193,6 +191,7 @@ func TestFlagWorded(t *testing.T) {
 		want string
 	}{
 		{&lint.HomeUnknownError{Err: cause}, "cannot find the NetClaw home: set --home or NETCLAW_HOME: $HOME is not defined"},
+		{&runner.NoCassetteError{Path: "/r/stream.cassette", Err: fs.ErrNotExist}, "no cassette at /r/stream.cassette: record one with agentdesk run --record (it leaves stream.cassette in the run folder)"},
 		{runner.ErrNoRunsDir, "no runs folder: pass --runs-dir or set XDG_STATE_HOME or HOME"},
 		{&runfolder.UnknownDirError{Err: cause}, "cannot find the runs folder: set XDG_STATE_HOME or HOME, or pass --runs-dir: $HOME is not defined"},
 		{&runfolder.CreateDirError{Dir: "/r", Err: cause}, "creating the runs folder /r: $HOME is not defined; pass --runs-dir to use another"},
@@ -209,7 +208,9 @@ func TestFlagWorded(t *testing.T) {
 		{&lint.AgentsNotFolderError{Path: "/h/agents"}, "the agents path /h/agents is not a folder: pass a folder with --agents, or the file itself to lint"},
 		{preview.ErrPublic, "the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate; use --audience Personal or Team"},
 		{&route.InputError{Err: route.ErrNoCatalog}, "no agents were read: give the NetClaw home with --home"},
-		{&overlay.InsideProjectError{Dir: "/p/tmp", Project: "/p"}, "the overlay folder /p/tmp lies inside the project /p: the trial would change the project; keep the runs folder elsewhere (--runs-dir)"},
+		{&overlay.InsideProjectError{Dir: "/p/tmp/agentdesk-overlay-1", Project: "/p"}, "the overlay folder /p/tmp/agentdesk-overlay-1 lies inside the project /p: the trial would change the project; set TMPDIR to a folder outside the project, or pick another --project"},
+		{&overlay.ProjectError{Dir: "/p", Err: fs.ErrNotExist}, "project folder /p: file does not exist (pass an existing folder with --project)"},
+		{&overlay.ProjectError{Dir: "/p"}, "project folder /p is not a folder (pass a folder with --project)"},
 		{&netclaw.DamagedError{Err: netclaw.ErrCorrupt}, netclaw.ErrCorrupt.Error() + "; reinstall NetClaw (its installer puts netclawd in ~/.netclaw/bin), or name a sound install with --netclaw-dir"},
 		{&netclaw.NotFoundError{Looked: []string{"/h/bin", "netclawd and netclaw on PATH"}}, "NetClaw installation not found (looked in /h/bin, netclawd and netclaw on PATH): install NetClaw, or name the folder holding netclawd or Netclaw.Configuration.dll with --netclaw-dir DIR or AGENTDESK_NETCLAW_DIR"},
 		{&netclaw.FolderError{Dir: "/n", Via: netclaw.ViaDir, Err: errors.New("not a folder")}, "NetClaw folder /n (--netclaw-dir): not a folder; name the folder holding netclawd or Netclaw.Configuration.dll"},

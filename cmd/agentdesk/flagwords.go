@@ -75,6 +75,7 @@ var flagWordings = []flagWording{
 	wordType(func(e *lint.HomeUnknownError) string {
 		return "cannot find the NetClaw home: set --home or NETCLAW_HOME: " + e.Err.Error()
 	}),
+	wordType(func(e *runner.NoCassetteError) string { return e.Message("agentdesk run --record") }),
 	wordSentinel(runner.ErrNoRunsDir, "no runs folder: pass --runs-dir or set XDG_STATE_HOME or HOME"),
 	wordType(func(e *runfolder.UnknownDirError) string {
 		return "cannot find the runs folder: set XDG_STATE_HOME or HOME, or pass --runs-dir: " + e.Err.Error()
@@ -102,9 +103,12 @@ var flagWordings = []flagWording{
 	}),
 	wordSentinel(preview.ErrPublic, "the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate; use --audience Personal or Team"),
 	wordSentinel(route.ErrNoCatalog, "no agents were read: give the NetClaw home with --home"),
+	// The runner makes a run's overlay folder under the temporary folder
+	// (os.MkdirTemp, TMPDIR), never in the runs folder.
 	wordType(func(e *overlay.InsideProjectError) string {
-		return e.Message("keep the runs folder elsewhere (--runs-dir)")
+		return e.Message("set TMPDIR to a folder outside the project, or pick another --project")
 	}),
+	wordType(func(e *overlay.ProjectError) string { return e.Message("with --project") }),
 	wordType(func(e *netclaw.DamagedError) string {
 		return e.Message("name a sound install with --netclaw-dir")
 	}),

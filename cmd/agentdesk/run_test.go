@@ -207,7 +207,7 @@ func TestRunCommandRefusals(t *testing.T) {
 		{"record a replay", []string{"run", "--replay", "x.cassette", "--record"}, 2, []string{"--record makes a cassette"}},
 		{"replay with a project", []string{"run", "--replay", "x.cassette", "--project", "."}, 2, []string{"recorded tool results"}},
 		{"replay of nothing", []string{"run", "--replay", ""}, 2, []string{"--replay needs the path"}},
-		{"missing cassette", []string{"run", "--replay", "/nonexistent/stream.cassette"}, 1, []string{"no cassette at /nonexistent/stream.cassette"}},
+		{"missing cassette", []string{"run", "--replay", "/nonexistent/stream.cassette"}, 1, []string{"no cassette at /nonexistent/stream.cassette: record one with agentdesk run --record (it leaves stream.cassette in the run folder)\n"}},
 		{"fast without a replay", []string{"run", "code-analyst", "--task", "x", "--fast"}, 1, []string{"fast plays a replay"}},
 		{"bad duration", []string{"run", "code-analyst", "--task", "x", "--prefill-timeout", "soon"}, 2, []string{"invalid argument"}},
 		{"zero duration", []string{"run", "code-analyst", "--task", "x", "--no-progress-timeout", "0s"}, 2, []string{"positive duration"}},
@@ -628,5 +628,22 @@ func TestRunCommandWithoutNetClaw(t *testing.T) {
 	code, _, stderr = runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--no-tools", "--netclaw-dir", empty)
 	if code != 2 || !strings.Contains(stderr, "--netclaw-dir "+empty) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestRunTMPDIRInsideProject: the run's overlay folder is made in TMPDIR,
+// so a project holding TMPDIR is refused, and the words say so.
+func TestRunTMPDIRInsideProject(t *testing.T) {
+	_, env, _ := trialHome(t, wire.OpenAI)
+	project := toolProject(t)
+	tmp := filepath.Join(project, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "x", "--project", project)
+	want := " lies inside the project " + project + ": the trial would change the project; set TMPDIR to a folder outside the project, or pick another --project\n"
+	if code == 0 || !strings.Contains(stderr, "the overlay folder "+tmp+string(filepath.Separator)) || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d\n%s\nwant %s", code, stderr, want)
 	}
 }

@@ -73,3 +73,27 @@ func TestRunToCaseRoundTrip(t *testing.T) {
 		t.Errorf("broken suite: exit %d %q", code, stderr)
 	}
 }
+
+// TestRunToCaseWithoutRecording keeps a run that was not recorded: the
+// case is kept, and the hint says how to record it.
+func TestRunToCaseWithoutRecording(t *testing.T) {
+	srv, env, runs := trialHome(t, wire.OpenAI)
+	home := strings.TrimPrefix(env[0], "NETCLAW_HOME=")
+	srv.Enqueue(modeltest.Reply("Port 8080."))
+	if code, _, stderr := runTrialCmd(t, env, "", "run", "code-analyst", "--task", "Which port?", "--no-tools"); code != 0 {
+		t.Fatal(stderr)
+	}
+	list, err := runfolder.ListRuns(runs, runfolder.Filter{})
+	if err != nil || len(list) != 1 {
+		t.Fatalf("%d runs: %v", len(list), err)
+	}
+	if _, err := os.Stat(filepath.Join(list[0].Dir, runfolder.StreamFile)); err == nil {
+		t.Fatal("a run without --record kept its stream.cassette")
+	}
+	code, _, stderr := runTrialCmd(t, env, "", "runs", list[0].RunID, "--to-case")
+	suitePath := filepath.Join(home, "agents", "code-analyst.test.yaml")
+	want := "the run kept no recording (it ran without --record): 'agentdesk test " + suitePath + " --record --case 'Which port?'' records the case\n"
+	if code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d\n%s\nwant %s", code, stderr, want)
+	}
+}

@@ -287,7 +287,7 @@ func (w *spawnText) mcp(m *spawnMCP) {
 		w.b.WriteString(termsafe.EscapeLines(m.listing.text()))
 	}
 	if len(m.skipped) > 0 {
-		fmt.Fprintf(&w.b, "\nMCP servers not started (--no-mcp): %s. Their index section and server__tool tools are not shown: about %s more.\n",
+		fmt.Fprintf(&w.b, "\nMCP servers not started (--no-mcp): %s. Their index section and server__tool tools are not shown: at least %s more.\n",
 			termsafe.Escape(strings.Join(m.skipped, ", ")), plural(m.estimate, "token"))
 	}
 }

@@ -35,7 +35,8 @@ const Upper = "files"
 
 // InsideProjectError is New's answer to an overlay folder inside the
 // project: the trial would change the project. The command line words it
-// with the flag that names the runs folder.
+// with what puts the overlay folder elsewhere (the runner makes it under
+// the temporary folder, TMPDIR) and the flag that names the project.
 type InsideProjectError struct {
 	// Dir is the overlay folder; Project the project folder.
 	Dir, Project string
@@ -43,13 +44,38 @@ type InsideProjectError struct {
 
 // Error names both folders and what to do.
 func (e *InsideProjectError) Error() string {
-	return e.Message("keep the runs folder elsewhere")
+	return e.Message("keep the overlay folder outside the project")
 }
 
 // Message is the error with fix as what to do.
 func (e *InsideProjectError) Message(fix string) string {
 	return fmt.Sprintf("the overlay folder %s lies inside the project %s: the trial would change the project; %s", e.Dir, e.Project, fix)
 }
+
+// ProjectError is a project folder New cannot open: missing, unreadable,
+// or not a folder. The command line words it with the flag that names the
+// project.
+type ProjectError struct {
+	// Dir is the project folder as given (absolute once it could be made so).
+	Dir string
+	// Err is why it cannot be opened; nil when it is not a folder.
+	Err error
+}
+
+// Error names the folder and says what to pass instead.
+func (e *ProjectError) Error() string { return e.Message("as the project") }
+
+// Message is the error with how saying how to pass another folder
+// ("as the project", or "with" and a flag).
+func (e *ProjectError) Message(how string) string {
+	if e.Err == nil {
+		return fmt.Sprintf("project folder %s is not a folder (pass a folder %s)", e.Dir, how)
+	}
+	return fmt.Sprintf("project folder %s: %v (pass an existing folder %s)", e.Dir, e.Err, how)
+}
+
+// Unwrap returns the cause.
+func (e *ProjectError) Unwrap() error { return e.Err }
 
 // New opens an overlay of the project folder project, keeping its writes
 // in dir (created when missing; it should be empty, and must not lie
@@ -60,14 +86,14 @@ func New(project, dir string) (*Overlay, error) {
 	}
 	abs, err := filepath.Abs(project)
 	if err != nil {
-		return nil, fmt.Errorf("project folder %s: %w (pass an existing folder with --project)", project, err)
+		return nil, &ProjectError{Dir: project, Err: err}
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return nil, fmt.Errorf("project folder %s: %w (pass an existing folder with --project)", abs, err)
+		return nil, &ProjectError{Dir: abs, Err: err}
 	}
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("project folder %s is not a folder (pass a folder with --project)", abs)
+		return nil, &ProjectError{Dir: abs}
 	}
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
