@@ -34,8 +34,8 @@ func (p *runPane) toolsLine(sel *lint.File, model runfolder.Model) string {
 			names = strings.Join(r.tools, ", ")
 		}
 		if e.demoModel(sel) != "" && e.opts.Project != "" {
-			return "the recorded run's: " + names + mcpPart(p.mcpServers()) +
-				" · the recorded calls run again, for real, in a copy of " + e.shortPath(e.opts.Project) + ": gated ones ask first; the folder itself is never changed"
+			return "the recorded calls run again, for real, in a copy of " + e.shortPath(e.opts.Project) + ": gated ones ask first; the folder itself is never changed · the recorded run's: " +
+				names + mcpPart(p.mcpServers())
 		}
 		if len(r.tools) == 0 {
 			return "none: the recorded run offered none"
