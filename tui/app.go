@@ -9,6 +9,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint/watch"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/approve"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
@@ -77,6 +78,9 @@ type Options struct {
 	// it: the command line adds the flag that mends it, as it does for its
 	// own errors. nil shows errors as they are.
 	WordError func(error) error
+	// EvalWords are the command line's words in the hints of test results
+	// (how to record a case); the command line fills them.
+	EvalWords evalrec.Words
 }
 
 // tab is one of the right-hand panes.

@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/golden"
 	"github.com/agentdesk/agentdesk/lint/hometest"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 )
 
 // fixedNow is the clock of every test model.
@@ -59,6 +60,9 @@ func newModel(t testing.TB, opts Options) *testModel {
 	t.Helper()
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return fixedNow }
+	}
+	if opts.EvalWords == (evalrec.Words{}) {
+		opts.EvalWords = testWords
 	}
 	m := New(opts)
 	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
@@ -218,3 +222,7 @@ func matchGolden(t testing.TB, name, got string) {
 	path := filepath.Join("testdata", "golden", name+".golden")
 	golden.Check(t, path, []byte(got))
 }
+
+// testWords are the command line's words as cmd/agentdesk fills them
+// (evalWords; its tests assert them in what the commands print).
+var testWords = evalrec.Words{Test: "agentdesk test", Route: "agentdesk route --suite", Record: "--record", Case: "--case", Models: "--models", Demo: "--demo"}

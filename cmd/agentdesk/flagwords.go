@@ -69,6 +69,11 @@ func eachError(err error, f func(error)) {
 	}
 }
 
+// evalWords are the words of the evaluations' hints (in every report
+// format and the browser's Tests pane): the commands that run suites and
+// the flags that record a case.
+var evalWords = evalrec.Words{Test: "agentdesk test", Route: "agentdesk route --suite", Record: "--record", Case: "--case", Models: "--models", Demo: "--demo"}
+
 // flagWordings is every typed error of a library package that cmd words
 // with a flag.
 var flagWordings = []flagWording{
