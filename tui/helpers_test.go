@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/golden"
 	"github.com/agentdesk/agentdesk/lint/hometest"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 )
 
 // fixedNow is the clock of every test model.
@@ -59,6 +60,9 @@ func newModel(t testing.TB, opts Options) *testModel {
 	t.Helper()
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return fixedNow }
+	}
+	if opts.Words == (Words{}) {
+		opts.Words = testWords
 	}
 	m := New(opts)
 	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
@@ -217,4 +221,11 @@ func matchGolden(t testing.TB, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name+".golden")
 	golden.Check(t, path, []byte(got))
+}
+
+// testWords are the command line's words as cmd/agentdesk fills them
+// (evalWords; its tests assert them in what the commands print).
+var testWords = Words{
+	Eval:    evalrec.Words{Test: "agentdesk test", Route: "agentdesk route --suite", Record: "--record", Case: "--case", Models: "--models", Demo: "--demo"},
+	Approve: "--approve", Home: "--home", NetClawDir: "--netclaw-dir", Spawn: "agentdesk preview --spawn",
 }

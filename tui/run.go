@@ -121,6 +121,8 @@ type runPane struct {
 	// (a replay applies the recorded limits, not the configured ones),
 	// read in the background, by cassette path.
 	recorded map[string]*recordedLimits
+	// toolsCache is the intro's last tools line (run_tools.go).
+	toolsCache *toolsLineCache
 	// compare is the comparison with an earlier run, when on (compare.go).
 	compare compareView
 	// watch re-runs an agent on save, when on (watchrun.go).
@@ -514,7 +516,7 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 // askAuthor puts the prompt of a run waiting for the author on the
 // overlay stack; the answer goes back on the run's channel.
 func (p *runPane) askAuthor(rv *runView, prompt approve.Prompt) {
-	p.e.push(&approvalOverlay{keys: p.e.keys.Approval, move: p.e.keys.Move, prompt: prompt, agent: rv.agent, cancel: rv.run.Cancel,
+	p.e.push(&approvalOverlay{keys: p.e.keys.Approval, move: p.e.keys.Move, prompt: prompt, agent: rv.agent, approveFlag: p.e.opts.Words.Approve, cancel: rv.run.Cancel,
 		answered: func(req approve.Request, a approve.Answer) { p.noteApproval(rv, req, a) }})
 }
 

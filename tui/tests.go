@@ -123,7 +123,7 @@ func (p *testsPane) need(int) tea.Cmd {
 	}
 	p.path, p.catGen, p.loading = path, e.catGen, true
 	p.gen++
-	gen, cat, rn, nc := p.gen, e.cat, e.opts.Runner, e.netClaw()
+	gen, cat, rn, nc, words := p.gen, e.cat, e.opts.Runner, e.netClaw(), e.opts.Words.Eval
 	name := f.Name()
 	return func() tea.Msg {
 		msg := testsReadMsg{path: path, gen: gen, file: path}
@@ -141,7 +141,7 @@ func (p *testsPane) need(int) tea.Cmd {
 		// the browser's.
 		suitefile.CheckApproveAudience(s, approve.NewAudienceCheck(cat.Config).Audit, nc.Audience.String())
 		msg.suite, msg.file = s, s.Path
-		msg.recs = suite.Recordings(s, suite.Options{Runner: rn, Catalog: cat, NetClaw: nc})
+		msg.recs = suite.Recordings(s, suite.Options{Runner: rn, Catalog: cat, NetClaw: nc, Words: words})
 		return msg
 	}
 }
@@ -244,7 +244,7 @@ func (p *testsPane) start() tea.Cmd {
 	p.cancel = cancel
 	ch := make(chan tea.Msg, len(p.suite.Cases)+1)
 	p.resultCh = ch
-	gen, s, cat, rn, nc := p.runGen, p.suite, e.cat, e.opts.Runner, e.netClaw()
+	gen, s, cat, rn, nc, words := p.runGen, p.suite, e.cat, e.opts.Runner, e.netClaw(), e.opts.Words.Eval
 	done := make(chan struct{})
 	p.runsDone = append(slices.DeleteFunc(p.runsDone, closed), done)
 	go func() {
@@ -253,7 +253,7 @@ func (p *testsPane) start() tea.Cmd {
 			Browser: true,
 			// Every sample's run opens from the pane (enter): a
 			// replay's folder is kept too.
-			Runner: rn, Catalog: cat, Mode: evalrec.Default, KeepRuns: true, NetClaw: nc,
+			Runner: rn, Catalog: cat, Mode: evalrec.Default, Words: words, KeepRuns: true, NetClaw: nc,
 			OnCase: func(_ *suitefile.Suite, r *suite.CaseResult) { ch <- testsCaseMsg{runGen: gen, result: r} },
 		})
 		ch <- testsCaseMsg{runGen: gen, done: true}
@@ -488,7 +488,7 @@ func (p *testsPane) noSuiteLines(f *lint.File, name string, w int) []string {
 		// suite written here is lost, and --record is refused.
 		return append(out, wrap("Then "+keyName(e.keys.Tests.Run)+" runs it here"+demoSuitesHint(true, ". In", keyName(e.keys.Tests.Run)), w)...)
 	}
-	return append(out, wrap("Then "+keyName(e.keys.Tests.Run)+" runs it here, and agentdesk test --record keeps recordings for CI.", w)...)
+	return append(out, wrap("Then "+keyName(e.keys.Tests.Run)+" runs it here, and "+e.opts.Words.Eval.Test+" "+e.opts.Words.Eval.Record+" keeps recordings for CI.", w)...)
 }
 
 // caseNameWidth is the width of the case names' column in a pane w wide:

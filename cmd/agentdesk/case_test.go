@@ -40,6 +40,16 @@ func TestTestCaseFlag(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, `--case "nothing*" matches no case`) || !strings.Contains(errOut, "answers, judged") {
 		t.Errorf("unmatched: exit %d %q", code, errOut)
 	}
+	// A recording that does not read says how to record it again.
+	files, _ := filepath.Glob(filepath.Join(recs, "answers*"))
+	if len(files) != 1 {
+		t.Fatalf("recordings of answers: %v", files)
+	}
+	os.WriteFile(files[0], []byte("not a recording\n"), 0o644)
+	code, out, _ = runTrialCmd(t, env, "", "test", "--offline", "--case", "answers")
+	if code != 1 || !strings.Contains(out, "; record it again with --record") {
+		t.Errorf("broken recording: exit %d\n%s", code, out)
+	}
 }
 
 // TestRouteSuiteCaseFlag: route --suite --case records and replays the
@@ -74,5 +84,15 @@ func TestRouteSuiteCaseFlag(t *testing.T) {
 		if code, _, errOut := runTrialCmd(t, env, "", args...); code != 2 || !strings.Contains(errOut, "--case") {
 			t.Errorf("%v: exit %d %q", args, code, errOut)
 		}
+	}
+	// A recording that does not read says how to record it again.
+	files, _ := filepath.Glob(filepath.Join(home, "agents", "front.route.recordings", "review*"))
+	if len(files) == 0 {
+		t.Fatal("no recording of review")
+	}
+	os.WriteFile(files[0], []byte("not a recording\n"), 0o644)
+	code, out, _ = runTrialCmd(t, env, "", "route", "--suite", "--offline", "--case", "review")
+	if code != 1 || !strings.Contains(out, "; record it again with --record") {
+		t.Errorf("broken recording: exit %d\n%s", code, out)
 	}
 }

@@ -455,7 +455,7 @@ func TestDemoApprovalEndToEnd(t *testing.T) {
 	s := startOnScreen(t, 120, 40, []string{"HOME=" + tmp, "TMPDIR=" + tmp}, "--demo", "--fast-replay")
 	s.waitFor("the demo opens", "DEMO", "fixer")
 	s.press("/", "fixer", "\r", "3")
-	s.waitFor("the Run pane", "Trial run of fixer", "in a copy of")
+	s.waitFor("the Run pane", "Trial run of fixer", "run again, for real")
 	s.press("r")
 	s.waitFor("the run form", "Task")
 	s.press("Fix issue 7", "\r")

@@ -50,27 +50,11 @@ var flagNameAllowed = map[string]allowedFlagName{
 	"lint/suitefile/approve.go --approve":                          {1, "help text: a lint hint saying a suite's approve: list takes the patterns the flag takes; lint output, no flag to set"},
 	"runner/approve/gate.go --approve":                             {3, "persisted and model-visible: the approver in the transcript and the refusal a model reads; TestGateDecide and TestUnattendedMessageFitsThePlace assert them"},
 	"runner/eval/evalhtml/browsertest/browsertest.go --no-sandbox": {1, "chromium's flag, not agentdesk's: a test helper starting a headless browser"},
-	"runner/eval/evalrec/cases.go --case":                          {2, "report text: how to record a case, in every report format and the browser's Tests pane; TestSuiteModes, TestModelsNotRecordedHint and TestOfflineWithoutRecordingSaysHowToRecord assert it"},
-	"runner/eval/evalrec/cases.go --demo":                          {1, "report text: how to record a case, in every report format and the browser's Tests pane; TestSuiteModes asserts it"},
-	"runner/eval/evalrec/cases.go --models":                        {2, "report text: how to record a case, in every report format and the browser's Tests pane; TestModelsNotRecordedHint asserts it"},
-	"runner/eval/evalrec/cases.go --record":                        {2, "report text: how to record a case, in every report format and the browser's Tests pane; TestSuiteModes and TestOfflineWithoutRecordingSaysHowToRecord assert it"},
-	"runner/eval/evalrec/mode.go --record":                         {2, "report text: a case not recorded or its recording broken; TestDecide asserts it"},
-	"runner/eval/route/suite.go --record":                          {3, "report text: a routing case to record again, one family with evalrec's (asserted there)"},
-	"runner/eval/route/suite.go --suite":                           {2, "report text: the command that records a routing case; TestSuiteModes asserts it"},
-	"runner/eval/suite/sample.go --models":                         {1, "report text: the command that records a case; TestModelsNotRecordedHint asserts it"},
-	"runner/eval/suite/sample.go --record":                         {2, "report text: a case to record again, one family with evalrec's (asserted there)"},
 	"runner/outcome.go --no-tools":                                 {1, "persisted: the hint ends a run's error in run.json and result.md, which the browser and runs show"},
 	"runner/overlay/work.go --project":                             {2, "model-visible: a shell call's failure, recorded in the run"},
 	"runner/sandbox/sandbox.go --no-sandbox":                       {4, "persisted and model-visible: the sandbox's label in run.json, result.md and the Run pane, and the refusal a model reads; TestSimulatedRefusal asserts it"},
 	"runner/servers.go --no-sandbox":                               {1, "persisted: an MCP server's state in run.json; TestStdioMCPRefusedWithoutSandbox asserts it"},
 	"runner/tools/shell.go --no-sandbox":                           {1, "model-visible: an MCP server's refusal, recorded in the run"},
-	"tui/approval.go --approve":                                    {1, "a browser screen: the approval prompt names the flag that approves the call unasked; TestApprovalOverlay asserts it"},
-	"tui/definition.go --home":                                     {1, "a browser screen: the home was deleted while it ran"},
-	"tui/draft.go --home":                                          {1, "a browser screen: the home was deleted while it ran"},
-	"tui/route.go --demo":                                          {1, "a browser screen: the demo's recorded frontline explained"},
-	"tui/spawnprompt.go --netclaw-dir":                             {2, "a browser screen: the Definition pane's missing core; TestPromptLinesMissingCore and golden screens assert it"},
-	"tui/spawnprompt.go --spawn":                                   {1, "a browser screen: the command that starts MCP servers; TestDefinitionPaneNamesMCPServersLeftOut asserts it"},
-	"tui/tests.go --record":                                        {1, "a browser screen: the Tests pane says which command keeps recordings for CI"},
 }
 
 // flagMention finds --NAME in a string; NAME is checked against the flags
@@ -253,5 +237,35 @@ func TestDamagedNetClawWorded(t *testing.T) {
 	code, stdout, stderr := run(t, []string{"AGENTDESK_NETCLAW_DIR=" + damaged}, "preview", "--home", home, "--skill", "notes", "--task", "T", "--format", "json")
 	if code != 0 || !strings.Contains(stdout+stderr, strings.TrimPrefix(fix, "; ")) {
 		t.Errorf("AGENTDESK_NETCLAW_DIR: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestBrowserWordsNameRealFlags: the words cmd gives the evaluations and
+// the browser name flags and commands the command line has.
+func TestBrowserWordsNameRealFlags(t *testing.T) {
+	flags := agentdeskFlags()
+	root := newRootCmd(&globals{})
+	w := browserWords
+	for _, f := range []string{w.Approve, w.Home, w.NetClawDir, w.Eval.Record, w.Eval.Case, w.Eval.Models, w.Eval.Demo} {
+		if !strings.HasPrefix(f, "--") || !flags[strings.TrimPrefix(f, "--")] {
+			t.Errorf("%q is not a flag of agentdesk", f)
+		}
+	}
+	for _, c := range []string{w.Eval.Test, w.Eval.Route, w.Spawn} {
+		args := strings.Fields(c)
+		if len(args) < 2 || args[0] != "agentdesk" {
+			t.Errorf("%q is not an agentdesk command", c)
+			continue
+		}
+		sub, rest, err := root.Find(args[1:])
+		if err != nil || sub == root {
+			t.Errorf("%q: no such command: %v", c, err)
+			continue
+		}
+		for _, f := range rest {
+			if sub.Flags().Lookup(strings.TrimPrefix(f, "--")) == nil {
+				t.Errorf("%q: %s has no flag %s", c, sub.Name(), f)
+			}
+		}
 	}
 }

@@ -382,7 +382,7 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 	start := time.Now()
 	results := suite.Run(cmd.Context(), suites, suite.Options{
 		NetClaw: nc, Project: f.project,
-		Runner: rn, Catalog: c, Mode: mode, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: sel.filter, ShownFrom: shownFrom, Demo: f.demo,
+		Runner: rn, Catalog: c, Mode: mode, Words: evalWords, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: sel.filter, ShownFrom: shownFrom, Demo: f.demo,
 		Models: models, Shard: sel.shard, Select: sel.failed, SelectModels: sel.selectModels(),
 		NoMCP: f.mcp.off, MCPStartTimeout: f.mcp.timeout, Seed: f.seed,
 		Sandbox: f.sandbox.spec(),

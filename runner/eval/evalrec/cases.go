@@ -91,18 +91,34 @@ func (f *CaseFilter) Unmatched(names []string) []string {
 	return out
 }
 
-// NotRecordedInDemo is NotRecorded for the embedded demo (--demo), which
-// carries its recordings and cannot record: --record is refused there, so
+// Words are the command line's words in the evaluations' hints: the
+// commands that run suites and the flags that record. The command line
+// fills them (library packages name no flag); a suite's options carry
+// them to every hint.
+type Words struct {
+	// Test runs test suites ("agentdesk test"); Route runs routing suites
+	// ("agentdesk route --suite").
+	Test, Route string
+	// Record records; Case picks one case; Models names the models a
+	// suite runs on; Demo runs on the embedded demo.
+	Record, Case, Models, Demo string
+}
+
+// RecordAgain is the hint after a recording that is stale or broken.
+func (w Words) RecordAgain() string { return "record it again with " + w.Record }
+
+// NotRecordedInDemo is NotRecorded for the embedded demo (Demo), which
+// carries its recordings and cannot record: recording is refused there, so
 // the hint says what the demo does carry and how to record outside it.
 // path is the missing file as the report shows it (the demo's home is
 // removed when the command ends); models says the sample's model came
-// from --models, whose folders the demo has no recordings in.
-func NotRecordedInDemo(path, command, caseName string, models bool) error {
+// from Models, whose folders the demo has no recordings in.
+func (w Words) NotRecordedInDemo(path, command, caseName string, models bool) error {
 	why := "it carries recordings only of its suites' cases as it ships them, and cannot record"
-	fix := "record the case on your own home, outside --demo (it calls your model): " + command + " --record --case " + ShellQuote(caseName)
+	fix := "record the case on your own home, outside " + w.Demo + " (it calls your model): " + command + " " + w.Record + " " + w.Case + " " + ShellQuote(caseName)
 	if models {
-		why = "it carries recordings only on the models its suites name, none under --models, and cannot record"
-		fix = "leave out --models to replay the ones it has, or " + fix
+		why = "it carries recordings only on the models its suites name, none under " + w.Models + ", and cannot record"
+		fix = "leave out " + w.Models + " to replay the ones it has, or " + fix
 	}
 	return fmt.Errorf("not recorded: the demo has no %s (%s); %s", path, why, fix)
 }
@@ -117,11 +133,11 @@ func ShellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// NotRecorded is the error of a sample with no recording under --offline:
+// NotRecorded is the error of a sample with no recording under Offline:
 // it names the missing file and the command that records that case alone
-// (command is "agentdesk test" or "agentdesk route --suite"; suitePath
-// the suite file, as the user would type it).
-func NotRecorded(path, command, suitePath, caseName string) error {
-	return fmt.Errorf("not recorded: no %s; record this case alone: %s --record --case %s %s (it calls the model for this case's samples), and commit the file",
-		path, command, ShellQuote(caseName), ShellQuote(suitePath))
+// (command is Test or Route, with what else it needs; suitePath the suite
+// file, as the user would type it).
+func (w Words) NotRecorded(path, command, suitePath, caseName string) error {
+	return fmt.Errorf("not recorded: no %s; record this case alone: %s %s %s %s %s (it calls the model for this case's samples), and commit the file",
+		path, command, w.Record, w.Case, ShellQuote(caseName), ShellQuote(suitePath))
 }

@@ -120,6 +120,7 @@ func TestDecide(t *testing.T) {
 		{"default runs the missing live", Default, missing, now, Live, false, ""},
 		{"offline reports the missing", Offline, missing, now, Missing, false, "record it with --record"},
 		{"broken", Default, broken, now, Broken, false, "not a recording header"},
+		{"broken says how to record again", Default, broken, now, Broken, false, "; record it again with --record"},
 		{"stale offline", Offline, path, edited, Stale, false, "system prompt changed: agents/a.md edited; model changed: p/m1 → p/m2"},
 		{"stale default", Default, path, edited, Stale, false, "system prompt changed"},
 		{"part added", Offline, path, append(now, NewPart(PartJudge, "is it kind?", "")), Stale, false, "judge added since the recording"},
@@ -127,7 +128,7 @@ func TestDecide(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := Decide(tt.mode, tt.path, tt.now)
+			d := Decide(tt.mode, tt.path, tt.now, testWords)
 			if d.Action != tt.action || d.Save != tt.save {
 				t.Fatalf("got %v save=%v, want %v save=%v (%v)", d.Action, d.Save, tt.action, tt.save, d.Err)
 			}
@@ -376,3 +377,7 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// testWords are the command line's words as cmd/agentdesk fills them
+// (evalWords; its tests assert them in what the commands print).
+var testWords = Words{Test: "agentdesk test", Route: "agentdesk route --suite", Record: "--record", Case: "--case", Models: "--models", Demo: "--demo"}

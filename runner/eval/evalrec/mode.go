@@ -109,7 +109,9 @@ type Decision struct {
 // and saves; LiveOnly runs live and keeps nothing; otherwise the recording is read: missing, it runs live
 // (Default) or is reported Missing (Offline); recorded with anything that
 // differs from now, it is Stale in both modes; else it is replayed.
-func Decide(mode Mode, path string, now Fingerprint) Decision {
+//
+// The hints in Err use w.
+func Decide(mode Mode, path string, now Fingerprint, w Words) Decision {
 	switch mode {
 	case Record:
 		return Decision{Action: Live, Save: true}
@@ -120,11 +122,11 @@ func Decide(mode Mode, path string, now Fingerprint) Decision {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if mode == Offline {
-			return Decision{Action: Missing, Err: fmt.Errorf("not recorded: no %s; record it with --record (it calls the model once) and commit the file", path)}
+			return Decision{Action: Missing, Err: fmt.Errorf("not recorded: no %s; record it with %s (it calls the model once) and commit the file", path, w.Record)}
 		}
 		return Decision{Action: Live}
 	case err != nil:
-		return Decision{Action: Broken, Err: fmt.Errorf("%w; record it again with --record", err)}
+		return Decision{Action: Broken, Err: fmt.Errorf("%w; %s", err, w.RecordAgain())}
 	}
 	if ch := Compare(rec.Fingerprint, now); len(ch) > 0 {
 		return Decision{Action: Stale, Recording: rec, Changes: ch}

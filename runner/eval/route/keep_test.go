@@ -26,6 +26,9 @@ func (f *fixture) runSuiteCtx(ctx context.Context, t *testing.T, path string, o 
 	s := suitefile.LoadRoute(path)
 	suitefile.CheckRoute(s, cat)
 	o.Runner, o.Catalog = f.runner, cat
+	if o.Words == (evalrec.Words{}) {
+		o.Words = testWords
+	}
 	return RunSuite(ctx, s, o)
 }
 

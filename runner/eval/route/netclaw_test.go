@@ -182,7 +182,7 @@ func TestFingerprintContextLayers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return Fingerprint(p, "")
+		return Fingerprint(p, "", testWords)
 	}
 	fp := fingerprint(time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC))
 	for _, name := range []string{"tool-index", "skill-index", "memory", "attachments"} {

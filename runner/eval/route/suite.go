@@ -52,6 +52,9 @@ type SuiteOptions struct {
 	Catalog *lint.Catalog
 	// Mode is default, record or offline (runner/evalrec).
 	Mode evalrec.Mode
+	// Words are the command line's words in the hints of the results
+	// (how to record a case); the command line fills them.
+	Words evalrec.Words
 	// Jobs caps the model calls per provider at once (0: DefaultJobs).
 	Jobs int
 	// Samples, when not 0, asks every case this many times.
@@ -345,7 +348,7 @@ func (u *suiteRun) finishCase(i int) {
 		}
 		r.Recordings.Add(ot.recorded, ot.keptWhy)
 	}
-	judgeCase(r, func(k int) (evalrec.Decision, string) { return outs[k].decision, outs[k].err })
+	judgeCase(r, u.o.Words, func(k int) (evalrec.Decision, string) { return outs[k].decision, outs[k].err })
 	if !u.o.KeepRuns {
 		keepReplays(r, outs)
 	}
@@ -409,7 +412,9 @@ func firstError(ds []lint.Diagnostic) string {
 // the layer's text wherever it travels: the per-turn block is
 // fingerprinted by the layer it carries, not by the clock or the checkout
 // (the current time and the working context are left out).
-func Fingerprint(p *Prepared, preambleSource string) evalrec.Fingerprint {
+//
+// w words the hint of a recording that lacks the request's shape.
+func Fingerprint(p *Prepared, preambleSource string, w evalrec.Words) evalrec.Fingerprint {
 	f := p.Frontline
 	if preambleSource == "" {
 		preambleSource = "agentdesk's default preamble"
@@ -445,7 +450,7 @@ func Fingerprint(p *Prepared, preambleSource string) evalrec.Fingerprint {
 			fp = append(fp, evalrec.NewDigest(PartContextLayer+l.Name, l.Text, layerSources[l.Name]))
 		}
 	}
-	fp = append(fp, requestShape())
+	fp = append(fp, requestShape(w))
 	return append(fp, evalrec.NewPart(evalrec.PartFirstMessage, f.Request, "the case's request"))
 }
 
@@ -467,11 +472,11 @@ const RequestShape = "layer per turn, spawn_agent and check_agent_run of NetClaw
 // requestShape is the request-shape part. The layer's text stays in the
 // layer part, which covers it whatever message carries it; the rest of
 // the per-turn block (the time, the working context) stays out, as above.
-func requestShape() evalrec.Part {
+func requestShape(w evalrec.Words) evalrec.Part {
 	p := evalrec.NewPart(PartRequestShape, RequestShape, "")
 	p.Why = "the recording was made when the [available-subagents] layer was a system message; " +
 		"NetClaw now sends it in the per-turn [system: …] user message, spawn_agent's description says the sub-agent runs in the background, " +
-		"and the tool index lists check_agent_run: record it again with --record"
+		"and the tool index lists check_agent_run: " + w.RecordAgain()
 	return p
 }
 
@@ -503,9 +508,9 @@ type outcome struct {
 // askSample asks, replays or skips one sample, per the mode. Under
 // --record only a sample that reached a verdict replaces its recording.
 func askSample(ctx context.Context, s *suitefile.RouteSuite, c *suitefile.RouteCase, n int, p *Prepared, o SuiteOptions, lim *evalrec.Limiter) (out outcome) {
-	now := Fingerprint(p, s.PreambleFile)
+	now := Fingerprint(p, s.PreambleFile, o.Words)
 	path := evalrec.Path(s.Path, c.Name, n)
-	d := evalrec.Decide(o.Mode, path, now)
+	d := evalrec.Decide(o.Mode, path, now, o.Words)
 	spec := p.Spec()
 	spec.Suite = &runfolder.SuiteTag{Kind: "route", Path: s.Path, Case: c.Name, Sample: n}
 	out = outcome{sample: Sample{N: n}, decision: d}
@@ -513,7 +518,7 @@ func askSample(ctx context.Context, s *suitefile.RouteSuite, c *suitefile.RouteC
 	case evalrec.Replay:
 		tape := d.Recording.Tape(evalrec.TapeRun)
 		if tape == nil {
-			out.err = fmt.Sprintf("%s holds no run: record it again with --record", path)
+			out.err = fmt.Sprintf("%s holds no run: %s", path, o.Words.RecordAgain())
 			return out
 		}
 		spec.Replay, spec.ReplaySource, spec.Fast = tape, path, true
@@ -541,9 +546,9 @@ func askSample(ctx context.Context, s *suitefile.RouteSuite, c *suitefile.RouteC
 	}
 	switch {
 	case d.Action == evalrec.Missing && o.Demo:
-		out.err = evalrec.NotRecordedInDemo(shownFrom(path, o.ShownFrom), "agentdesk route --suite", c.Name, false).Error()
+		out.err = o.Words.NotRecordedInDemo(shownFrom(path, o.ShownFrom), o.Words.Route, c.Name, false).Error()
 	case d.Action == evalrec.Missing:
-		out.err = evalrec.NotRecorded(path, "agentdesk route --suite", shownFrom(s.Path, o.ShownFrom), c.Name).Error()
+		out.err = o.Words.NotRecorded(path, o.Words.Route, shownFrom(s.Path, o.ShownFrom), c.Name).Error()
 	case d.Err != nil:
 		out.err = d.Err.Error()
 	}
@@ -580,8 +585,9 @@ func saveRecording(out *outcome, s *suitefile.RouteSuite, c *suitefile.RouteCase
 }
 
 // judgeCase sums up a case's samples: the worst of stale, not recorded and
-// error first, then the share that agreed against min-rate.
-func judgeCase(r *CaseResult, decision func(int) (evalrec.Decision, string)) {
+// error first, then the share that agreed against min-rate; w words the
+// hint of a stale case.
+func judgeCase(r *CaseResult, w evalrec.Words, decision func(int) (evalrec.Decision, string)) {
 	var stale, missing, broken []string
 	for k, smp := range r.Samples {
 		d, errMsg := decision(k)
@@ -612,7 +618,7 @@ func judgeCase(r *CaseResult, decision func(int) (evalrec.Decision, string)) {
 		r.Status, r.Message = Error, strings.Join(broken, "; ")
 	case len(stale) > 0:
 		r.Status = Stale
-		r.Message = fmt.Sprintf("recorded with something that has changed since: %s; record it again with --record", evalrec.ChangeList(r.Changes))
+		r.Message = fmt.Sprintf("recorded with something that has changed since: %s; %s", evalrec.ChangeList(r.Changes), w.RecordAgain())
 	case len(missing) > 0:
 		r.Status, r.Message = Unrecorded, missing[0]
 	case r.Rate()+1e-9 >= r.Case.MinRate:

@@ -85,6 +85,9 @@ func (f *fixture) runSuite(t *testing.T, path string, o SuiteOptions) *SuiteResu
 	s := suitefile.LoadRoute(path)
 	suitefile.CheckRoute(s, cat)
 	o.Runner, o.Catalog = f.runner, cat
+	if o.Words == (evalrec.Words{}) {
+		o.Words = testWords
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	return RunSuite(ctx, s, o)
@@ -419,3 +422,7 @@ func TestSuiteTextOneCase(t *testing.T) {
 		}
 	}
 }
+
+// testWords are the command line's words as cmd/agentdesk fills them
+// (evalWords; its tests assert them in what the commands print).
+var testWords = evalrec.Words{Test: "agentdesk test", Route: "agentdesk route --suite", Record: "--record", Case: "--case", Models: "--models", Demo: "--demo"}

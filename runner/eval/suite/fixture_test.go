@@ -150,7 +150,7 @@ func (f *fixture) run(mode evalrec.Mode, paths ...string) []*SuiteResult {
 			f.t.Fatal(err)
 		}
 	}
-	return Run(context.Background(), suites, Options{Runner: rn, Catalog: cat, Mode: mode, Jobs: 2, KeepRuns: f.keepRuns, Models: models})
+	return Run(context.Background(), suites, Options{Runner: rn, Catalog: cat, Mode: mode, Words: testWords, Jobs: 2, KeepRuns: f.keepRuns, Models: models})
 }
 
 // catalog scans the fixture's home.
@@ -173,3 +173,7 @@ func statuses(rs []*SuiteResult) []string {
 	}
 	return out
 }
+
+// testWords are the command line's words as cmd/agentdesk fills them
+// (evalWords; its tests assert them in what the commands print).
+var testWords = evalrec.Words{Test: "agentdesk test", Route: "agentdesk route --suite", Record: "--record", Case: "--case", Models: "--models", Demo: "--demo"}

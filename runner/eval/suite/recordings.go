@@ -68,7 +68,7 @@ func (x *execution) decideOffline(s *suitefile.Suite, c *suitefile.Case, agent *
 	if err != nil {
 		return evalrec.Decision{}, err
 	}
-	return evalrec.Decide(evalrec.Offline, evalrec.Path(s.Path, c.Name, n), now), nil
+	return evalrec.Decide(evalrec.Offline, evalrec.Path(s.Path, c.Name, n), now, x.o.Words), nil
 }
 
 // add counts a sample's decision: recorded, stale (the changes of the

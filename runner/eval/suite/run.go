@@ -36,6 +36,9 @@ type Options struct {
 	// Mode says where samples come from (evalrec.Default, Record,
 	// Offline).
 	Mode evalrec.Mode
+	// Words are the command line's words in the hints of the results
+	// (how to record a case); the command line fills them.
+	Words evalrec.Words
 	// Jobs caps the model calls per provider at once (DefaultJobs when 0);
 	// replays share one such cap. Limiter, when set, is used instead.
 	Jobs    int

@@ -71,7 +71,7 @@ func (x *execution) runSample(ctx context.Context, res *SampleResult, s *suitefi
 		return res.errorf("%v", err)
 	}
 	path := recordingPath(s, c, m, n, agent)
-	d := evalrec.Decide(x.o.Mode, path, now)
+	d := evalrec.Decide(x.o.Mode, path, now, x.o.Words)
 	if d.Action != evalrec.Replay {
 		leave()
 	}
@@ -157,20 +157,21 @@ func (x *execution) notRunnable(res *SampleResult, d evalrec.Decision, s *suitef
 			res.StaleBecause = append(res.StaleBecause, ch.String())
 		}
 	case evalrec.Missing:
-		command := "agentdesk test"
+		w := x.o.Words
+		command := w.Test
 		flagged := m != nil && (len(x.o.Models) > 0 || x.o.SelectModels != nil && !slices.ContainsFunc(s.Models, func(n string) bool { return strings.EqualFold(n, m.Name) }))
 		if flagged {
-			// The model came from --models, which the command that
-			// records it must repeat: without it the case records on
-			// its own role, outside the models' folders. A suite's
+			// The model came from Options.Models, which the command
+			// that records it must repeat: without it the case records
+			// on its own role, outside the models' folders. A suite's
 			// models: needs no flag; a model --failed took from the
 			// last run does, unless the suite names it.
-			command += " --models " + evalrec.ShellQuote(m.Name)
+			command += " " + w.Models + " " + evalrec.ShellQuote(m.Name)
 		}
 		if x.o.Demo {
-			res.Status, res.Err = Unrecorded, evalrec.NotRecordedInDemo(x.o.shown(path), command, c.Name, flagged).Error()
+			res.Status, res.Err = Unrecorded, w.NotRecordedInDemo(x.o.shown(path), command, c.Name, flagged).Error()
 		} else {
-			res.Status, res.Err = Unrecorded, evalrec.NotRecorded(path, command, x.o.shown(s.Path), c.Name).Error()
+			res.Status, res.Err = Unrecorded, w.NotRecorded(path, command, x.o.shown(s.Path), c.Name).Error()
 		}
 	case evalrec.Broken:
 		res.errorf("%v", d.Err)
@@ -189,7 +190,7 @@ func (x *execution) sampleSpec(res *SampleResult, d evalrec.Decision, snt sent, 
 	if d.Action == evalrec.Replay {
 		tape := d.Recording.Tape(evalrec.TapeRun)
 		if tape == nil {
-			return spec, key, nil, fmt.Errorf("%s: %v; record it again with --record", path, errNoTape)
+			return spec, key, nil, fmt.Errorf("%s: %v; %s", path, errNoTape, x.o.Words.RecordAgain())
 		}
 		spec.Replay, spec.ReplaySource, spec.Fast = tape, path, true
 		// A replay's folder is written only when asked, or when the
@@ -412,7 +413,7 @@ func (x *execution) judge(ctx context.Context, d evalrec.Decision, sample runner
 	if d.Action == evalrec.Replay {
 		tape := d.Recording.Tape(evalrec.TapeJudge)
 		if tape == nil {
-			return Verdict{}, nil, nil, fmt.Errorf("%s has no judge tape: record the case again with --record", path)
+			return Verdict{}, nil, nil, fmt.Errorf("%s has no judge tape: record the case again with %s", path, x.o.Words.Record)
 		}
 		reply, err := replayedReply(tape)
 		if err != nil {
