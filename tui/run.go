@@ -121,6 +121,8 @@ type runPane struct {
 	// (a replay applies the recorded limits, not the configured ones),
 	// read in the background, by cassette path.
 	recorded map[string]*recordedLimits
+	// toolsCache is the intro's last tools line (run_tools.go).
+	toolsCache *toolsLineCache
 	// compare is the comparison with an earlier run, when on (compare.go).
 	compare compareView
 	// watch re-runs an agent on save, when on (watchrun.go).

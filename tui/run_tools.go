@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/mcp"
@@ -22,10 +23,45 @@ import (
 // run offers NetClaw's catalogue to a sub-agent of the browser's audience
 // under netclaw.json's policy (as runner's trialOffer does), and the
 // configured MCP servers, when there is a project folder.
+//
+// The line is kept until what it depends on changes (toolsLineKey).
 func (p *runPane) toolsLine(sel *lint.File, model runfolder.Model) string {
 	e := p.e
+	r := p.recorded[model.Endpoint]
+	k := toolsLineKey{catGen: e.catGen, audience: e.netClaw().Audience, project: e.opts.Project, demo: e.demoModel(sel) != "",
+		modelType: model.Type, endpoint: model.Endpoint, recorded: r != nil && r.ready}
+	if c := p.toolsCache; c != nil && c.key == k {
+		return c.line
+	}
+	line := p.buildToolsLine(sel, model, r)
+	p.toolsCache = &toolsLineCache{key: k, line: line}
+	return line
+}
+
+// toolsLineKey is what the intro's tools line depends on: the catalog's
+// configuration, the audience, the project, and the model (a replay's
+// recording, once read).
+type toolsLineKey struct {
+	catGen    int
+	audience  preview.Audience
+	project   string
+	demo      bool
+	modelType string
+	endpoint  string
+	recorded  bool
+}
+
+// toolsLineCache is the last tools line built, with its key.
+type toolsLineCache struct {
+	key  toolsLineKey
+	line string
+}
+
+// buildToolsLine builds toolsLine's text; r is the recording a replay
+// model plays, once read (nil before).
+func (p *runPane) buildToolsLine(sel *lint.File, model runfolder.Model, r *recordedLimits) string {
+	e := p.e
 	if model.Type == runner.ReplayProviderType {
-		r := p.recorded[model.Endpoint]
 		if r == nil || !r.ready || r.err != nil {
 			return "the recorded run's (reading the recording…)"
 		}

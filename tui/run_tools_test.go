@@ -42,6 +42,33 @@ func TestRunIntroNamesTheRunsTools(t *testing.T) {
 		tm.keys("3")
 		return introText(tm)
 	}
+	t.Run("a new netclaw.json", func(t *testing.T) {
+		// The line is kept between frames, and built again when the
+		// configuration changes.
+		tmp, base := copyHome(t, "home")
+		model := trialtest.Model{Endpoint: "http://127.0.0.1:9/v1", Provider: "scripted", Roles: []string{"Compaction"}}
+		cfg := filepath.Join(base, "config", "netclaw.json")
+		hometest.WriteFile(t, cfg, model.Config(`"McpServers": {"tickets": {"Command": "tickets-mcp"}}`))
+		rn, err := runner.New(runner.Options{RunsDir: filepath.Join(tmp, "runs")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := homeOptions(tmp, lint.NewHome(base, ""))
+		opts.Runner, opts.Project = rn, t.TempDir()
+		tm := openModel(t, opts, 120, 40)
+		t.Cleanup(func() { tm.Close() })
+		tm.list.selectPath(filepath.Join(base, "agents", "code-analyst.md"))
+		tm.send(nil)
+		tm.keys("3")
+		if intro := introText(tm); !strings.Contains(intro, "MCP: tickets") {
+			t.Fatalf("no tickets server:\n%s", intro)
+		}
+		hometest.WriteFile(t, cfg, model.Config(`"McpServers": {"wiki": {"Command": "wiki-mcp"}}`))
+		tm.keys("ctrl+r")
+		if intro := introText(tm); !strings.Contains(intro, "MCP: wiki") || strings.Contains(intro, "tickets") {
+			t.Errorf("the line did not follow netclaw.json:\n%s", intro)
+		}
+	})
 	demoScreen := func(t *testing.T, agent string) string {
 		rh, home := demoRunHome(t, 120, 40, true)
 		if !rh.list.selectPath(filepath.Join(home.Agents, agent+".md")) {
@@ -96,4 +123,30 @@ func introText(tm *testModel) string {
 		tm.t.Fatalf("the Run pane is not open:\n%s", tm.screen())
 	}
 	return ansi.Strip(strings.Join(tm.runs.intro(tm.selected(), 1000), "\n"))
+}
+
+// BenchmarkRunIntro measures the Run pane's intro of a live agent on a
+// project (built on every frame's Update while no run is shown): the
+// model, the limits and the tools line from NetClaw's catalogue.
+func BenchmarkRunIntro(b *testing.B) {
+	tmp, base := copyHome(b, "home")
+	model := trialtest.Model{Endpoint: "http://127.0.0.1:9/v1", Provider: "scripted", Roles: []string{"Compaction"}}
+	hometest.WriteFile(b, filepath.Join(base, "config", "netclaw.json"), model.Config(`"McpServers": {"tickets": {"Command": "tickets-mcp"}}`))
+	rn, err := runner.New(runner.Options{RunsDir: filepath.Join(tmp, "runs")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := homeOptions(tmp, lint.NewHome(base, ""))
+	opts.Runner, opts.Project = rn, b.TempDir()
+	tm := openModel(b, opts, 120, 40)
+	b.Cleanup(func() { tm.Close() })
+	if !tm.list.selectPath(filepath.Join(base, "agents", "code-analyst.md")) {
+		b.Fatal("code-analyst is not in the list")
+	}
+	tm.send(nil)
+	sel := tm.selected()
+	b.ReportAllocs()
+	for b.Loop() {
+		tm.runs.intro(sel, 120)
+	}
 }
