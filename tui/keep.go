@@ -84,6 +84,9 @@ func (e *env) keepRun(rec runfolder.Record) tea.Cmd {
 func (p *runPane) kept(msg keptMsg) tea.Cmd {
 	e := p.e
 	if msg.err != nil {
+		if nt, ok := errors.AsType[*keepcase.NameTakenError](msg.err); ok {
+			e.keptSuite = nt.Path // E opens the suite to rename the case there
+		}
 		return e.notify("keep: "+e.worded(msg.err).Error(), true)
 	}
 	e.keptSuite = msg.suite
