@@ -205,6 +205,7 @@ func Parse(data []byte) (*Cassette, error) {
 		if len(line) > MaxLine {
 			return nil, &SyntaxError{Line: p.n + 1, Err: fmt.Errorf("longer than %d MiB", MaxLine>>20)}
 		}
+		p.left, p.rest = len(line)+len(data), data
 		if err := p.feed(line); err != nil {
 			return nil, err
 		}
@@ -282,6 +283,31 @@ type parser struct {
 	responseLine int
 	// last is the time of the last line of the current call.
 	last time.Duration
+	// text backs the decoded text of chunk lines: they are appended to it
+	// (each chunk's Data a capped slice of it), one allocation for many
+	// chunks instead of one a chunk. left is how many bytes of the input
+	// are not yet read (Parse knows; Read does not, and leaves it 0), and
+	// rest those bytes themselves.
+	text []byte
+	left int
+	rest []byte
+}
+
+// chunkWrapper is the least a chunk line holds besides its text.
+const chunkWrapper = len(`{"type":"chunk","call":1,"t_ms":0,"text":""}`)
+
+// arenaSize is the capacity of a new array for chunk text when one
+// needs need bytes: at least need, and when Parse knows what is left,
+// room for every later chunk's text too: decoded, a chunk's text is
+// never longer than its line less the line's wrapper, and each escape
+// (one or two backslashes) is at least a byte shorter than written.
+func (p *parser) arenaSize(need int) int {
+	if p.left == 0 {
+		return max(need, 4<<10)
+	}
+	lines := bytes.Count(p.rest, []byte{'\n'}) + 1
+	escapes := bytes.Count(p.rest, []byte{'\\'}) / 2
+	return max(need, p.left-chunkWrapper*lines-escapes)
 }
 
 func (p *parser) line(raw []byte) error {
@@ -307,7 +333,8 @@ func (p *parser) line(raw []byte) error {
 		p.c.Header, p.header = h.Header, true
 		return nil
 	}
-	if n, tms, text, ok := fastChunk(raw); ok {
+	if n, tms, text, arena, ok := appendChunk(p.text, raw, p.arenaSize); ok {
+		p.text = arena
 		return p.chunk(n, tms, text)
 	}
 	l, ok := fastCallLine(raw)

@@ -14,30 +14,46 @@ var chunkPrefix = []byte(`{"type":"chunk","call":`)
 // not UTF-8), and the line then goes the general way, which decides. Where
 // ok is true the result is what encoding/json gives (FuzzFastChunk checks).
 func fastChunk(raw []byte) (call int, tms int64, text []byte, ok bool) {
+	call, tms, text, _, ok = appendChunk(nil, raw, func(need int) int { return need })
+	return call, tms, text, ok
+}
+
+// appendChunk is fastChunk that decodes the text into arena's spare
+// capacity (see jsonlit.AppendString), or, when that is short, into a
+// new array of size(need) bytes: text is a slice of the arena it returns,
+// capped at its own end so that an append to it never writes over the
+// next chunk's text.
+func appendChunk(arena, raw []byte, size func(need int) int) (call int, tms int64, text, out []byte, ok bool) {
 	if len(raw) < len(chunkPrefix) || string(raw[:len(chunkPrefix)]) != string(chunkPrefix) {
-		return 0, 0, nil, false
+		return 0, 0, nil, arena, false
 	}
 	rest := raw[len(chunkPrefix):]
 	n, rest, ok := jsonlit.Natural(rest)
 	if !ok || n > 1<<30 {
-		return 0, 0, nil, false
+		return 0, 0, nil, arena, false
 	}
 	call = int(n)
 	const tmsKey, textKey = `,"t_ms":`, `,"text":"`
 	if len(rest) < len(tmsKey) || string(rest[:len(tmsKey)]) != tmsKey {
-		return 0, 0, nil, false
+		return 0, 0, nil, arena, false
 	}
 	if tms, rest, ok = jsonlit.Natural(rest[len(tmsKey):]); !ok {
-		return 0, 0, nil, false
+		return 0, 0, nil, arena, false
 	}
 	if len(rest) < len(textKey) || string(rest[:len(textKey)]) != textKey {
-		return 0, 0, nil, false
+		return 0, 0, nil, arena, false
 	}
-	text, rest, ok = jsonlit.String(rest[len(textKey):])
+	body := rest[len(textKey):]
+	if cap(arena)-len(arena) < len(body) {
+		arena = make([]byte, 0, max(size(len(body)), len(body)))
+	}
+	start := len(arena)
+	out, rest, ok = jsonlit.AppendString(arena, body)
 	if !ok || len(rest) != 1 || rest[0] != '}' {
-		return 0, 0, nil, false
+		// out may have grown (a new array): the arena stays as it was.
+		return 0, 0, nil, arena, false
 	}
-	return call, tms, text, true
+	return call, tms, out[start:len(out):len(out)], out, true
 }
 
 // fastHeader reads a header line exactly as Encode writes one, without

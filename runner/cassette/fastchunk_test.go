@@ -1,6 +1,7 @@
 package cassette
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -60,6 +61,44 @@ func TestEncodeReadsFast(t *testing.T) {
 	}
 	if fast != 1 {
 		t.Errorf("%d chunk lines read the fast way, want 1:\n%s", fast, data)
+	}
+}
+
+// Parse and Read give the chunks of a recording one array for their
+// text; each chunk's Data is capped at its own end, so an append to one
+// never writes over the next, and the text is what was encoded.
+func TestParseChunksShareNoCapacity(t *testing.T) {
+	call := &Call{N: 1, Status: 200, End: &End{At: 9 * time.Millisecond, How: EndEOF}}
+	for i, w := range []string{"data: {\"x\":\"<é>\\n\"}\n\n", "plain", "", "data: [DONE]\n\n"} {
+		call.Chunks = append(call.Chunks, Chunk{At: time.Duration(i) * time.Millisecond, Data: []byte(w)})
+	}
+	c := &Cassette{Header: Header{Protocol: "openai"}, Calls: []*Call{call}}
+	data, err := c.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, got := range []*Cassette{parsed, read} {
+		chunks := got.Calls[0].Chunks
+		for i, ch := range chunks {
+			if string(ch.Data) != string(call.Chunks[i].Data) {
+				t.Fatalf("chunk %d read as %q, want %q", i, ch.Data, call.Chunks[i].Data)
+			}
+			if cap(ch.Data) != len(ch.Data) {
+				t.Errorf("chunk %d: %d bytes with capacity %d: an append would write over the next", i, len(ch.Data), cap(ch.Data))
+			}
+		}
+		_ = append(chunks[0].Data, "XXXXXXXX"...)
+		if string(chunks[1].Data) != "plain" {
+			t.Errorf("an append to chunk 0 changed chunk 1 to %q", chunks[1].Data)
+		}
 	}
 }
 

@@ -56,6 +56,28 @@ func String(b []byte) (out, rest []byte, ok bool) {
 	return append(make([]byte, 0, len(text)), text...), rest, true
 }
 
+// AppendString is String that decodes into dst's spare capacity: it
+// returns dst with the text appended, and the text starts at dst's old
+// length. When dst has fewer than len(b) spare bytes it allocates as
+// append does. A reader that decodes many strings of one input (a
+// recording's chunk lines) gives them one backing array this way, one
+// allocation instead of one a string. On !ok, out is dst as it was.
+func AppendString(dst, b []byte) (out, rest []byte, ok bool) {
+	i := plainRun(b, 0)
+	if i < len(b) && b[i] == '"' {
+		return append(dst, b[:i]...), b[i+1:], true
+	}
+	n := len(dst)
+	if cap(dst)-n < len(b) {
+		dst = append(make([]byte, 0, n+len(b)), dst...)
+	}
+	text, rest, ok := unescape(b, i, dst[n:n+len(b)])
+	if !ok {
+		return dst[:n], nil, false
+	}
+	return dst[:n+len(text)], rest, true
+}
+
 // Str is String that returns the text as a string.
 func Str(b []byte) (text string, rest []byte, ok bool) {
 	i := plainRun(b, 0)

@@ -82,6 +82,7 @@ func checkString(t *testing.T, body []byte) {
 	if s, srest, sok := Str(body); sok != ok || s != string(out) || string(srest) != string(rest) {
 		t.Fatalf("%q: Str %q %q %v, String %q %q %v", body, s, srest, sok, out, rest, ok)
 	}
+	checkAppend(t, body, out, rest, ok)
 	if !ok {
 		return
 	}
@@ -92,6 +93,26 @@ func checkString(t *testing.T, body []byte) {
 	}
 	if string(out) != want {
 		t.Fatalf("%q: read %q, encoding/json %q", body, out, want)
+	}
+}
+
+// checkAppend: AppendString reads what String reads, after what dst
+// holds, into dst's own array when it has room and into a new one when
+// it has not, and leaves dst's bytes as they were.
+func checkAppend(t *testing.T, body, want, wantRest []byte, wantOK bool) {
+	t.Helper()
+	for _, spare := range []int{0, len(body)} {
+		dst := append(make([]byte, 0, 2+spare), "ab"...)
+		out, rest, ok := AppendString(dst, body)
+		if ok != wantOK || (ok && (string(out) != "ab"+string(want) || string(rest) != string(wantRest))) {
+			t.Fatalf("%q after %q (spare %d): AppendString %q %q %v, String %q %q %v", body, dst, spare, out, rest, ok, want, wantRest, wantOK)
+		}
+		if !ok && string(out) != "ab" {
+			t.Fatalf("%q: AppendString refused and gave %q, not dst %q", body, out, dst)
+		}
+		if ok && spare > 0 && &out[:1][0] != &dst[:1][0] {
+			t.Fatalf("%q: AppendString left dst's array with %d bytes to spare", body, spare)
+		}
 	}
 }
 
@@ -141,6 +162,24 @@ func BenchmarkString(b *testing.B) {
 // BenchmarkStringEscaped decodes a cassette's chunk text: an OpenAI
 // stream, its quotes escaped every few bytes, as a replay reads it for
 // every recorded piece.
+// BenchmarkAppendStringEscaped is BenchmarkStringEscaped appending into
+// one array, as a recording's reader does for its chunk lines.
+func BenchmarkAppendStringEscaped(b *testing.B) {
+	line := []byte(`data: {\"id\":\"c1\",\"choices\":[{\"delta\":{\"content\":\"word \"}}]}\n\n"}`)
+	arena := make([]byte, 0, 64<<10)
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if cap(arena)-len(arena) < len(line) {
+			arena = arena[:0]
+		}
+		var ok bool
+		if arena, _, ok = AppendString(arena, line); !ok {
+			b.Fatal("not read")
+		}
+	}
+}
+
 func BenchmarkStringEscaped(b *testing.B) {
 	frame := `data: {\"choices\":[{\"delta\":{\"content\":\"words \"},\"finish_reason\":null,\"index\":0,\"logprobs\":null}],\"created\":1730000000,\"id\":\"chatcmpl-modeltest\",\"model\":\"bench-model\",\"object\":\"chat.completion.chunk\"}\n\n`
 	line := []byte(strings.Repeat(frame, 20) + `"}`)
