@@ -38,7 +38,9 @@ type sent struct {
 func fingerprint(memo *requestMemo, s sent, rubric string, judge runfolder.Model, judgeErr error, agentPath string) (evalrec.Fingerprint, error) {
 	sp := s.spec
 	parts, err := memo.requestParts(sp, agentPath)
-	fp := append(evalrec.Fingerprint{}, parts...)
+	// Room for every part but the mocks' and MCP servers' beyond one each.
+	fp := make(evalrec.Fingerprint, 0, len(parts)+8)
+	fp = append(fp, parts...)
 	fp = append(fp,
 		evalrec.NewDigest(evalrec.PartFirstMessage, preview.FirstMessage(sp.Task, sp.Context), "the case's task or context"),
 		toolsPart(sp.Project != ""),
@@ -46,12 +48,12 @@ func fingerprint(memo *requestMemo, s sent, rubric string, judge runfolder.Model
 	fp = append(fp, mocksParts(sp.Mocks)...)
 	fp = append(fp, mcpParts(sp, sp.NoMCP)...)
 	if s.modelErr == nil {
-		fp = append(fp, evalrec.NewPart(evalrec.PartModel, modelName(s.model), ""))
+		fp = append(fp, memo.part(evalrec.PartModel, modelName(s.model)))
 	}
 	l := s.limits
-	fp = append(fp, evalrec.NewPart(evalrec.PartLimits, fmt.Sprintf("prefill %s, inter-delta %s, no-progress %s, max tokens %d",
-		l.Prefill, l.InterDelta, l.NoProgress, sp.MaxTokens), ""))
-	fp = append(fp, evalrec.NewPart(evalrec.PartLoopRules, evalrec.LoopRulesValue, ""))
+	fp = append(fp, memo.part(evalrec.PartLimits, fmt.Sprintf("prefill %s, inter-delta %s, no-progress %s, max tokens %d",
+		l.Prefill, l.InterDelta, l.NoProgress, sp.MaxTokens)))
+	fp = append(fp, memo.part(evalrec.PartLoopRules, evalrec.LoopRulesValue))
 	if rubric != "" {
 		jm := "(not configured)"
 		if judgeErr == nil {
@@ -74,12 +76,38 @@ type requestMemo struct {
 	compose *runner.ComposeMemo
 	mu      sync.Mutex
 	parts   map[partsKey]*partsEntry
+	// values holds the parts made by part, by name and value.
+	values map[[2]string]evalrec.Part
 }
 
 // newRequestMemo returns an empty memo.
 func newRequestMemo() *requestMemo {
-	return &requestMemo{compose: runner.NewComposeMemo(), parts: map[partsKey]*partsEntry{}}
+	return &requestMemo{compose: runner.NewComposeMemo(), parts: map[partsKey]*partsEntry{}, values: map[[2]string]evalrec.Part{}}
 }
+
+// part returns evalrec.NewPart(name, value, ""), made once a suite run
+// for each name and value: the model, limits and loop rules are mostly
+// the same for every sample, and each part digests its value.
+func (m *requestMemo) part(name, value string) evalrec.Part {
+	k := [2]string{name, value}
+	m.mu.Lock()
+	p, ok := m.values[k]
+	m.mu.Unlock()
+	if ok {
+		return p
+	}
+	p = evalrec.NewPart(name, value, "")
+	m.mu.Lock()
+	if len(m.values) < maxMemoValues {
+		m.values[k] = p
+	}
+	m.mu.Unlock()
+	return p
+}
+
+// maxMemoValues bounds requestMemo.values: a suite of many models or
+// limits stops remembering, it does not grow without end.
+const maxMemoValues = 256
 
 // partsKey is what requestParts' result depends on besides the run's
 // options.
@@ -205,9 +233,7 @@ const (
 func mocksParts(m tools.Mocker) []evalrec.Part {
 	ms, _ := m.(tools.Mocks)
 	if len(ms) == 0 {
-		p := evalrec.NewPart(PartMocks, "none", "")
-		p.Default = true
-		return []evalrec.Part{p}
+		return noMocks
 	}
 	var names []string
 	byTool := map[string][]tools.Mock{}
@@ -234,11 +260,22 @@ func modelName(m runfolder.Model) string { return m.Provider + "/" + m.ModelID }
 // toolsPart is the tools offered: their names, descriptions and schemas.
 func toolsPart(on bool) evalrec.Part {
 	if !on {
-		return evalrec.NewPart(evalrec.PartTools, "none", "")
+		return noTools
 	}
 	trialTools.once.Do(func() { trialTools.part = trialToolsPart() })
 	return trialTools.part
 }
+
+// noMocks is the mocks' part when the case has none, made once (the
+// callers copy it; none changes it).
+var noMocks = func() []evalrec.Part {
+	p := evalrec.NewPart(PartMocks, "none", "")
+	p.Default = true
+	return []evalrec.Part{p}
+}()
+
+// noTools is the tools part when none are offered.
+var noTools = evalrec.NewPart(evalrec.PartTools, "none", "")
 
 // trialTools is the tools part when tools are offered: the same for every
 // sample of a process, made once.

@@ -30,6 +30,14 @@ const (
 	PartMCPTools = "mcp tools: "
 )
 
+// noMCPParts is the MCP servers' part when the case can use none, made once
+// (the caller copies it; none changes it).
+var noMCPParts = func() []evalrec.Part {
+	p := evalrec.NewPart(PartMCPServers, "none", "")
+	p.Default = true
+	return []evalrec.Part{p}
+}()
+
 // mcpParts fingerprints the MCP servers a sample of sp could use: those
 // of the configuration its audience may use, when it offers tools and
 // servers are not turned off (noMCP). Without any the list is "none",
@@ -37,9 +45,7 @@ const (
 func mcpParts(sp runner.Spec, noMCP bool) []evalrec.Part {
 	usable := usableMCP(sp, noMCP)
 	if len(usable) == 0 {
-		p := evalrec.NewPart(PartMCPServers, "none", "")
-		p.Default = true
-		return []evalrec.Part{p}
+		return noMCPParts
 	}
 	names := make([]string, len(usable))
 	out := []evalrec.Part{{}}
