@@ -88,11 +88,16 @@ func SpawnAgent() Tool {
 	return Tool{Name: SpawnAgentTool, Description: SpawnAgentDescription, Parameters: SpawnAgentParameters}
 }
 
+// PublicCannotDelegate says why a Public session's frontline cannot
+// delegate: ErrPublic without what to do, for callers that say it their
+// own way.
+const PublicCannotDelegate = "the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate"
+
 // Reasons a frontline request cannot be built: the frontline would not be
 // able to delegate at all.
 var (
 	// ErrPublic: the Public audience has no layer and no spawn_agent.
-	ErrPublic = errors.New("the Public audience has no [available-subagents] layer and spawn_agent is refused there (\"Error: This tool is not available.\"): the frontline cannot delegate; use the Personal or Team audience")
+	ErrPublic = errors.New(PublicCannotDelegate + "; use the Personal or Team audience")
 	// ErrNoAgents: the layer lists no user-facing agent.
 	ErrNoAgents = errors.New("the layer lists no user-facing agent")
 )

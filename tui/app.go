@@ -78,9 +78,26 @@ type Options struct {
 	// it: the command line adds the flag that mends it, as it does for its
 	// own errors. nil shows errors as they are.
 	WordError func(error) error
-	// EvalWords are the command line's words in the hints of test results
-	// (how to record a case); the command line fills them.
-	EvalWords evalrec.Words
+	// Words are the command line's words in the browser's hints; the
+	// command line fills them.
+	Words Words
+}
+
+// Words are the command line's words in the browser's hints: the commands
+// and flags that do on the command line what a screen explains. Library
+// packages name no flag; the command line fills these.
+type Words struct {
+	// Eval words the hints of test results (how to record a case).
+	Eval evalrec.Words
+	// Approve approves calls unasked ("--approve").
+	Approve string
+	// Home opens another home ("--home").
+	Home string
+	// NetClawDir names the NetClaw install ("--netclaw-dir").
+	NetClawDir string
+	// Spawn composes a spawn and starts its MCP servers
+	// ("agentdesk preview --spawn").
+	Spawn string
 }
 
 // tab is one of the right-hand panes.

@@ -37,6 +37,9 @@ type approvalOverlay struct {
 	move   MoveKeys
 	prompt approve.Prompt
 	agent  string // the agent whose run asks
+	// approveFlag is the command line's flag that approves calls unasked
+	// (Words.Approve), named in the prompt's last line.
+	approveFlag string
 	// cancel cancels the run that asks (it only cancels a context: no
 	// I/O); the run then ends cancelled_by_parent and the ask as
 	// cancelled.
@@ -228,7 +231,7 @@ func (o *approvalOverlay) content(st *Styles, inner int) approvalLines {
 	}
 	callEnd := len(lines) - 1
 	lines = append(lines, "")
-	for _, l := range wrap("The trial waits. Once runs this call; for this run approves every later "+req.Tool+" call of this run; deny answers "+approve.DeniedText+" and the run goes on. On the command line: --approve '"+req.Suggest()+"'.", inner) {
+	for _, l := range wrap("The trial waits. Once runs this call; for this run approves every later "+req.Tool+" call of this run; deny answers "+approve.DeniedText+" and the run goes on. On the command line: "+o.approveFlag+" '"+req.Suggest()+"'.", inner) {
 		lines = append(lines, st.Dim.Render(l))
 	}
 	return approvalLines{w: inner, lines: lines, callEnd: callEnd}

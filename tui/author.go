@@ -72,7 +72,7 @@ func (m *Model) askDuplicate() tea.Cmd {
 			if err != nil {
 				return func() tea.Msg { return createdMsg{path: src.Path, err: err} }
 			}
-			return createFileCmd(filepath.Join(dir, name+".md"), data)
+			return createFileCmd(filepath.Join(dir, name+".md"), data, m.opts.Words.Home)
 		},
 	})
 	return nil
@@ -82,17 +82,17 @@ func (m *Model) askDuplicate() tea.Cmd {
 // replacing an existing file: the bytes go to a hidden temporary file in
 // the same folder, which is then linked to path (atomicfile.Create). A
 // reader never sees half a file.
-func createFileCmd(path string, data []byte) tea.Cmd {
+func createFileCmd(path string, data []byte, homeFlag string) tea.Cmd {
 	return func() tea.Msg {
-		return createdMsg{path: path, err: createExclusive(path, data)}
+		return createdMsg{path: path, err: createExclusive(path, data, homeFlag)}
 	}
 }
 
-func createExclusive(path string, data []byte) error {
+func createExclusive(path string, data []byte, homeFlag string) error {
 	// The agents folder may be made, its home never (a home deleted while
 	// the browser runs is not silently created again).
 	dir := filepath.Dir(path)
-	if err := homeThere(filepath.Dir(dir)); err != nil {
+	if err := homeThere(filepath.Dir(dir), homeFlag); err != nil {
 		return err
 	}
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -228,7 +228,7 @@ func removeAllCmd(dir string) tea.Cmd {
 func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 	if msg.draft != nil {
 		m.editing = nil
-		cmd := finishDraftCmd(msg.draft, m.opts.Home.Base, m.cat)
+		cmd := finishDraftCmd(msg.draft, m.opts.Home.Base, m.opts.Words.Home, m.cat)
 		if msg.err != nil {
 			return tea.Sequence(m.setFlash("editor: "+msg.err.Error(), true), cmd)
 		}

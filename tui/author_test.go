@@ -34,10 +34,10 @@ func TestPromptErrorIsSanitised(t *testing.T) {
 func TestCreateExclusiveNeverOverwrites(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "agents", "taken.md")
-	if err := createExclusive(path, []byte("first")); err != nil {
+	if err := createExclusive(path, []byte("first"), "--home"); err != nil {
 		t.Fatal(err)
 	}
-	err := createExclusive(path, []byte("second"))
+	err := createExclusive(path, []byte("second"), "--home")
 	if err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Fatalf("second create: %v, want an 'already exists' error", err)
 	}
@@ -202,8 +202,8 @@ func TestDeletedHomeIsNotRecreated(t *testing.T) {
 	if _, err := os.Stat(base); err == nil {
 		t.Fatal("n created the deleted home again")
 	}
-	if !strings.Contains(tm.flash.text, "is gone") {
-		t.Errorf("notice %q", tm.flash.text)
+	if want := "the home " + base + " is gone (deleted while agentdesk ran); nothing was written: recreate it, or quit and open another with --home"; !strings.Contains(tm.flash.text, want) {
+		t.Errorf("notice %q, want %q", tm.flash.text, want)
 	}
 }
 

@@ -88,7 +88,7 @@ func (p *definitionPane) content(w int) blocks {
 		} else {
 			p.lines = definitionContent(&e.st, e.cat, f, w, k.body)
 			if k.composed && f.Status == lint.Loaded {
-				p.lines = insertPrompt(p.lines, promptLines(&e.st, e.cat, composed, e.opts.NetClaw.Audience.String(), w))
+				p.lines = insertPrompt(p.lines, promptLines(&e.st, e.cat, composed, e.opts.NetClaw.Audience.String(), e.opts.Words, w))
 			}
 		}
 	}
@@ -117,7 +117,7 @@ func emptyHomeContent(e *env, w int) []string {
 	st := &e.st
 	if e.homeGone {
 		out := []string{st.Error.Render("The home is gone"), ""}
-		return append(out, wrap(Sanitize(e.shortPath(e.opts.Home.Base))+" was deleted while agentdesk ran. Nothing is written there, and it is not created again: recreate it, or quit and open another home with --home.", w)...)
+		return append(out, wrap(Sanitize(e.shortPath(e.opts.Home.Base))+" was deleted while agentdesk ran. Nothing is written there, and it is not created again: recreate it, or quit and open another home with "+e.opts.Words.Home+".", w)...)
 	}
 	out := []string{st.Title.Render("No agents yet"), ""}
 	out = append(out, wrap("There is no agent definition in "+Sanitize(e.shortPath(e.opts.Home.Agents))+" and no server feed.", w)...)

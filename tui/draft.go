@@ -67,12 +67,12 @@ func (e *env) draftsDir() (string, error) {
 func openDraftCmd(e *env, name string) tea.Cmd {
 	dir, dirErr := e.draftsDir()
 	home, agents := e.opts.Home.Base, e.opts.Home.Agents
-	environ, getenv := e.opts.Environ, e.getenv
+	environ, getenv, homeFlag := e.opts.Environ, e.getenv, e.opts.Words.Home
 	return func() tea.Msg {
 		if dirErr != nil {
 			return openEditorMsg{err: dirErr}
 		}
-		if err := homeThere(home); err != nil {
+		if err := homeThere(home, homeFlag); err != nil {
 			return openEditorMsg{err: err}
 		}
 		d := &draft{name: name, path: filepath.Join(dir, name+".md"), target: filepath.Join(agents, name+".md")}
@@ -99,7 +99,7 @@ func openDraftCmd(e *env, name string) tea.Cmd {
 
 // finishDraftCmd moves a changed draft that loads into the agents folder,
 // and says what became of it.
-func finishDraftCmd(d *draft, home string, cat *lint.Catalog) tea.Cmd {
+func finishDraftCmd(d *draft, home, homeFlag string, cat *lint.Catalog) tea.Cmd {
 	return func() tea.Msg {
 		out := draftDoneMsg{d: d}
 		data, err := os.ReadFile(d.path)
@@ -120,11 +120,11 @@ func finishDraftCmd(d *draft, home string, cat *lint.Catalog) tea.Cmd {
 			out.result, out.reason = draftKept, reason
 			return out
 		}
-		if err := homeThere(home); err != nil {
+		if err := homeThere(home, homeFlag); err != nil {
 			out.result, out.reason = draftKept, err.Error()
 			return out
 		}
-		if err := createExclusive(d.target, data); err != nil {
+		if err := createExclusive(d.target, data, homeFlag); err != nil {
 			out.result, out.reason = draftKept, err.Error()
 			return out
 		}
@@ -152,13 +152,14 @@ func draftProblem(f *lint.File, d *draft, cat *lint.Catalog) string {
 }
 
 // homeThere reports a home that was deleted while the browser ran: it is
-// never created again behind the user's back.
-func homeThere(base string) error {
+// never created again behind the user's back. homeFlag is the command
+// line's flag that opens another home (Words.Home).
+func homeThere(base, homeFlag string) error {
 	if base == "" {
 		return nil
 	}
 	if _, err := os.Stat(base); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("the home %s is gone (deleted while agentdesk ran); nothing was written: recreate it, or quit and open another with --home", base)
+		return fmt.Errorf("the home %s is gone (deleted while agentdesk ran); nothing was written: recreate it, or quit and open another with %s", base, homeFlag)
 	}
 	return nil
 }

@@ -61,8 +61,8 @@ func newModel(t testing.TB, opts Options) *testModel {
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return fixedNow }
 	}
-	if opts.EvalWords == (evalrec.Words{}) {
-		opts.EvalWords = testWords
+	if opts.Words == (Words{}) {
+		opts.Words = testWords
 	}
 	m := New(opts)
 	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
@@ -225,4 +225,7 @@ func matchGolden(t testing.TB, name, got string) {
 
 // testWords are the command line's words as cmd/agentdesk fills them
 // (evalWords; its tests assert them in what the commands print).
-var testWords = evalrec.Words{Test: "agentdesk test", Route: "agentdesk route --suite", Record: "--record", Case: "--case", Models: "--models", Demo: "--demo"}
+var testWords = Words{
+	Eval:    evalrec.Words{Test: "agentdesk test", Route: "agentdesk route --suite", Record: "--record", Case: "--case", Models: "--models", Demo: "--demo"},
+	Approve: "--approve", Home: "--home", NetClawDir: "--netclaw-dir", Spawn: "agentdesk preview --spawn",
+}

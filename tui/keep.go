@@ -75,7 +75,7 @@ func (e *env) keepRun(rec runfolder.Record) tea.Cmd {
 	if rec.Agent == "" || rec.Frontline != nil {
 		return e.notify("a routing run keeps no agent test case", true)
 	}
-	o := suite.Options{Runner: e.opts.Runner, Catalog: e.cat, NetClaw: e.netClaw(), Words: e.opts.EvalWords, Browser: true}
+	o := suite.Options{Runner: e.opts.Runner, Catalog: e.cat, NetClaw: e.netClaw(), Words: e.opts.Words.Eval, Browser: true}
 	return tea.Batch(e.notify("keeping "+shortID(rec.RunID)+" as a test case…", false),
 		keepCmd(context.Background(), o, e.opts.Home.Agents, rec))
 }
@@ -84,6 +84,9 @@ func (e *env) keepRun(rec runfolder.Record) tea.Cmd {
 func (p *runPane) kept(msg keptMsg) tea.Cmd {
 	e := p.e
 	if msg.err != nil {
+		if nt, ok := errors.AsType[*keepcase.NameTakenError](msg.err); ok {
+			e.keptSuite = nt.Path // E opens the suite to rename the case there
+		}
 		return e.notify("keep: "+e.worded(msg.err).Error(), true)
 	}
 	e.keptSuite = msg.suite

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -9,7 +11,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/runner"
+	"github.com/agentdesk/agentdesk/runner/eval/keepcase"
 )
 
 // pane is one of the right-hand tabs. It owns its state, its scrolling,
@@ -108,12 +112,52 @@ func (e *env) netClaw() runner.NetClaw {
 	return nc
 }
 
-// worded is err as Options.WordError words it.
+// worded is err as the browser words it: where a key of the browser
+// mends it, the key (browserWorded); else as Options.WordError words it.
 func (e *env) worded(err error) error {
-	if err == nil || e.opts.WordError == nil {
+	if err == nil {
+		return nil
+	}
+	err = e.browserWorded(err)
+	if e.opts.WordError == nil {
 		return err
 	}
 	return e.opts.WordError(err)
+}
+
+// browserWordedError is an error the browser has worded with its keys;
+// it unwraps to the error it words.
+type browserWordedError struct {
+	msg string
+	err error
+}
+
+func (e *browserWordedError) Error() string { return e.msg }
+func (e *browserWordedError) Unwrap() error { return e.err }
+
+// browserWorded words the errors the browser mends with its own keys, not
+// with a flag: a kept case whose name the suite has (rename it there: the
+// edit key opens the suite), and a route asked for the Public audience
+// (the audience key switches). The typed error's text is replaced in
+// place; what the browser does not word stays for Options.WordError.
+func (e *env) browserWorded(err error) error {
+	msg := err.Error()
+	replace := func(plain, worded string) {
+		if i := strings.LastIndex(msg, plain); i >= 0 {
+			msg = msg[:i] + worded + msg[i+len(plain):]
+		}
+	}
+	if nt, ok := errors.AsType[*keepcase.NameTakenError](err); ok {
+		replace(nt.Error(), fmt.Sprintf("%s: %q: %v; rename that case in the suite (%s opens it), then keep again",
+			nt.Path, nt.Name, keepcase.ErrNameTaken, keyName(e.keys.Run.EditCase)))
+	}
+	if errors.Is(err, preview.ErrPublic) {
+		replace(preview.ErrPublic.Error(), preview.PublicCannotDelegate+"; "+keyName(e.keys.Layer.Audience)+" switches to the Personal or Team audience")
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return &browserWordedError{msg: msg, err: err}
 }
 
 // runnerUnavailable says why there is no runner.

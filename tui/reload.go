@@ -47,7 +47,7 @@ func (m *Model) requestRescan(changed []string, full bool) tea.Cmd {
 	}
 	m.scanning = true
 	sc := m.opts.Scanner
-	base := m.opts.Home.Base
+	base, homeFlag := m.opts.Home.Base, m.opts.Words.Home
 	if m.opts.NoHome {
 		base = "" // never there, so never gone
 	}
@@ -55,13 +55,13 @@ func (m *Model) requestRescan(changed []string, full bool) tea.Cmd {
 	if full || !incremental {
 		return func() tea.Msg {
 			c, err := sc.Scan()
-			return catalogMsg{cat: c, err: err, gone: homeThere(base)}
+			return catalogMsg{cat: c, err: err, gone: homeThere(base, homeFlag)}
 		}
 	}
 	paths := slices.Clone(changed)
 	return func() tea.Msg {
 		c, err := rs.Rescan(paths)
-		return catalogMsg{cat: c, err: err, gone: homeThere(base)}
+		return catalogMsg{cat: c, err: err, gone: homeThere(base, homeFlag)}
 	}
 }
 

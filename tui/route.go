@@ -195,7 +195,7 @@ func (p *layerPane) routeLines(st *Styles, current string, w int) []string {
 	case v.demo:
 		out = append(out, styledLines(st.Dim, wrap("Replayed from the demo's recorded frontline ("+demo.FrontlineSuite+"'s recordings): no model is asked.", w))...)
 	case m.Type == runner.ReplayProviderType:
-		out = append(out, styledLines(st.Warning, wrap("The model is a recording (a provider of type replay, as in --demo): each sample replays it, so these picks are not a frontline model's choice.", w))...)
+		out = append(out, styledLines(st.Warning, wrap("The model is a recording (a provider of type replay, as in "+p.e.opts.Words.Eval.Demo+"): each sample replays it, so these picks are not a frontline model's choice.", w))...)
 	}
 	out = append(out, shareLines(st, v.res.Samples, w)...)
 	for _, smp := range v.res.Samples {

@@ -54,11 +54,16 @@ func TestLayerRoute(t *testing.T) {
 	if !strings.Contains(rh.screen(), "is not the one that was sent") {
 		t.Errorf("no stale note after the audience changed:\n%s", rh.screen())
 	}
-	// Public cannot delegate: said at once, no call.
+	// Public cannot delegate: said at once, no call; the audience key
+	// mends it in the browser, not the command line's flag.
+	rh.opts.WordError = flagWorder
 	rh.keys("a", "R")
 	rh.keys("enter")
 	if s := rh.screen(); !strings.Contains(s, "Public audience has no") || len(rh.srv.Requests()) != 5 {
 		t.Errorf("public:\n%s", s)
+	}
+	if want := "the frontline cannot delegate; a switches to the Personal or Team audience"; !strings.Contains(rh.layer.route.err, want) {
+		t.Errorf("public: %q, want %q", rh.layer.route.err, want)
 	}
 	if rh.layer.audience != preview.Public {
 		t.Errorf("audience %s", rh.layer.audience)

@@ -516,7 +516,7 @@ func (p *runPane) events(msg runEventsMsg) (cmd tea.Cmd, ended bool) {
 // askAuthor puts the prompt of a run waiting for the author on the
 // overlay stack; the answer goes back on the run's channel.
 func (p *runPane) askAuthor(rv *runView, prompt approve.Prompt) {
-	p.e.push(&approvalOverlay{keys: p.e.keys.Approval, move: p.e.keys.Move, prompt: prompt, agent: rv.agent, cancel: rv.run.Cancel,
+	p.e.push(&approvalOverlay{keys: p.e.keys.Approval, move: p.e.keys.Move, prompt: prompt, agent: rv.agent, approveFlag: p.e.opts.Words.Approve, cancel: rv.run.Cancel,
 		answered: func(req approve.Request, a approve.Answer) { p.noteApproval(rv, req, a) }})
 }
 

@@ -106,7 +106,7 @@ func (c *promptCache) store(m promptMsg) {
 
 // promptLines lists a system prompt's parts with their tokens and
 // sources, and the parts it lacks, for the Definition pane.
-func promptLines(st *Styles, c *lint.Catalog, r promptResult, audience string, w int) []string {
+func promptLines(st *Styles, c *lint.Catalog, r promptResult, audience string, words Words, w int) []string {
 	if r.err != nil {
 		return wrapStyled(st.Error, "The request cannot be composed: "+Sanitize(r.err.Error()), w)
 	}
@@ -121,15 +121,15 @@ func promptLines(st *Styles, c *lint.Catalog, r promptResult, audience string, w
 		out = append(out, cut(line, w))
 	}
 	for _, m := range r.missing {
-		out = append(out, wrapStyled(st.Warning, "  "+m.Part+" missing: "+Sanitize(homeNamed(c, m.Reason))+netclawDirHint(m.Reason), w)...)
+		out = append(out, wrapStyled(st.Warning, "  "+m.Part+" missing: "+Sanitize(homeNamed(c, m.Reason))+netclawDirHint(m.Reason, words.NetClawDir), w)...)
 	}
 	if len(r.mcp) > 0 {
 		s := ""
 		if len(r.mcp) > 1 {
 			s = "s"
 		}
-		out = append(out, wrapStyled(st.Dim, fmt.Sprintf("  MCP server%s %s: not started here, so the tool index's MCP section and its server__tool tools are left out (at least %d tokens more; agentdesk preview --spawn starts them)",
-			s, Sanitize(strings.Join(r.mcp, ", ")), r.mcpTokens), w)...)
+		out = append(out, wrapStyled(st.Dim, fmt.Sprintf("  MCP server%s %s: not started here, so the tool index's MCP section and its server__tool tools are left out (at least %d tokens more; %s starts them)",
+			s, Sanitize(strings.Join(r.mcp, ", ")), r.mcpTokens, words.Spawn), w)...)
 	}
 	return out
 }
@@ -143,12 +143,12 @@ func wrapStyled(style interface{ Render(...string) string }, text string, w int)
 	return out
 }
 
-// netclawDirHint is "; start agentdesk with --netclaw-dir" after a reason
-// the operating rules are missing, unless the reason names that flag
-// already.
-func netclawDirHint(reason string) string {
-	if strings.Contains(reason, "--netclaw-dir") {
+// netclawDirHint is "; start agentdesk with " and flag (the flag that
+// names the NetClaw install) after a reason the operating rules are
+// missing, unless the reason names that flag already.
+func netclawDirHint(reason, flag string) string {
+	if strings.Contains(reason, flag) {
 		return ""
 	}
-	return "; start agentdesk with --netclaw-dir"
+	return "; start agentdesk with " + flag
 }

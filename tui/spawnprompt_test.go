@@ -75,7 +75,7 @@ func TestPromptLinesMissingCore(t *testing.T) {
 	for _, tt := range tests {
 		r := promptResult{parts: []request.Part{{Part: request.PartBody, Source: "/h/agents/a.md", Tokens: 3}},
 			missing: []request.Missing{{Part: request.PartOperatingRules, Reason: tt.reason}}}
-		text := strings.Join(promptLines(&st, c, r, "Personal", 400), "\n")
+		text := strings.Join(promptLines(&st, c, r, "Personal", testWords, 400), "\n")
 		if n := strings.Count(text, "--netclaw-dir"); n != tt.flags {
 			t.Errorf("--netclaw-dir %d times, want %d:\n%s", n, tt.flags, text)
 		}
@@ -101,7 +101,7 @@ func TestDefinitionPaneNamesMCPServersLeftOut(t *testing.T) {
 		t.Fatal(r.err)
 	}
 	st := NewStyles(true, false)
-	text := strings.Join(promptLines(&st, &lint.Catalog{Home: home}, r, "Personal", 400), "\n")
+	text := strings.Join(promptLines(&st, &lint.Catalog{Home: home}, r, "Personal", testWords, 400), "\n")
 	if !regexp.MustCompile(`MCP server fs: not started here, so the tool index's MCP section and its server__tool tools are left out \(at least \d+ tokens more; agentdesk preview --spawn starts them\)`).MatchString(text) {
 		t.Errorf("the pane does not name the MCP server left out:\n%s", text)
 	}

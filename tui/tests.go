@@ -123,7 +123,7 @@ func (p *testsPane) need(int) tea.Cmd {
 	}
 	p.path, p.catGen, p.loading = path, e.catGen, true
 	p.gen++
-	gen, cat, rn, nc, words := p.gen, e.cat, e.opts.Runner, e.netClaw(), e.opts.EvalWords
+	gen, cat, rn, nc, words := p.gen, e.cat, e.opts.Runner, e.netClaw(), e.opts.Words.Eval
 	name := f.Name()
 	return func() tea.Msg {
 		msg := testsReadMsg{path: path, gen: gen, file: path}
@@ -244,7 +244,7 @@ func (p *testsPane) start() tea.Cmd {
 	p.cancel = cancel
 	ch := make(chan tea.Msg, len(p.suite.Cases)+1)
 	p.resultCh = ch
-	gen, s, cat, rn, nc, words := p.runGen, p.suite, e.cat, e.opts.Runner, e.netClaw(), e.opts.EvalWords
+	gen, s, cat, rn, nc, words := p.runGen, p.suite, e.cat, e.opts.Runner, e.netClaw(), e.opts.Words.Eval
 	done := make(chan struct{})
 	p.runsDone = append(slices.DeleteFunc(p.runsDone, closed), done)
 	go func() {
@@ -488,7 +488,7 @@ func (p *testsPane) noSuiteLines(f *lint.File, name string, w int) []string {
 		// suite written here is lost, and --record is refused.
 		return append(out, wrap("Then "+keyName(e.keys.Tests.Run)+" runs it here"+demoSuitesHint(true, ". In", keyName(e.keys.Tests.Run)), w)...)
 	}
-	return append(out, wrap("Then "+keyName(e.keys.Tests.Run)+" runs it here, and agentdesk test --record keeps recordings for CI.", w)...)
+	return append(out, wrap("Then "+keyName(e.keys.Tests.Run)+" runs it here, and "+e.opts.Words.Eval.Test+" "+e.opts.Words.Eval.Record+" keeps recordings for CI.", w)...)
 }
 
 // caseNameWidth is the width of the case names' column in a pane w wide:

@@ -3,18 +3,20 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/lint"
-	"github.com/agentdesk/agentdesk/runner/eval/keepcase"
+	"github.com/agentdesk/agentdesk/runner"
 )
 
 // TestWordErrorWordsWhatTheBrowserShows: an error of a lower layer is
 // shown as Options.WordError words it (cmd adds the flag there), and as it
-// is without one.
+// is without one. (A taken case name and a Public route the browser words
+// itself: TestKeepRunAsCase, TestLayerRoute.)
 func TestWordErrorWordsWhatTheBrowserShows(t *testing.T) {
 	tmp, base := copyHome(t, "home")
-	taken := &keepcase.NameTakenError{Path: "a.test.yaml", Name: "one"}
+	taken := &runner.NoCassetteError{Path: "/r/stream.cassette", Err: fs.ErrNotExist}
 	for _, tt := range []struct {
 		word func(error) error
 		want string
@@ -30,7 +32,7 @@ func TestWordErrorWordsWhatTheBrowserShows(t *testing.T) {
 			t.Errorf("notice %q, want %q", tm.flash.text, tt.want)
 		}
 	}
-	if e := (&env{}); e.worded(nil) != nil || !errors.Is(e.worded(taken), keepcase.ErrNameTaken) {
+	if e := (&env{}); e.worded(nil) != nil || !errors.Is(e.worded(taken), fs.ErrNotExist) {
 		t.Error("worded without WordError changed the error")
 	}
 }

@@ -74,7 +74,7 @@ func browse(cmd *cobra.Command, g *globals, h lint.Home, opts tui.Options) error
 	}
 	opts.Home = h
 	opts.WordError = wordFlags
-	opts.EvalWords = evalWords
+	opts.Words = browserWords
 	opts.FastReplay, _ = cmd.Flags().GetBool("fast-replay")
 	if opts.OpenPath == "" {
 		opts.Scanner = wordedScanner{lint.NewScanner(h, lint.ScanOptions{Environ: g.environ})}

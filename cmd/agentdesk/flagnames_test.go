@@ -55,13 +55,6 @@ var flagNameAllowed = map[string]allowedFlagName{
 	"runner/sandbox/sandbox.go --no-sandbox":                       {4, "persisted and model-visible: the sandbox's label in run.json, result.md and the Run pane, and the refusal a model reads; TestSimulatedRefusal asserts it"},
 	"runner/servers.go --no-sandbox":                               {1, "persisted: an MCP server's state in run.json; TestStdioMCPRefusedWithoutSandbox asserts it"},
 	"runner/tools/shell.go --no-sandbox":                           {1, "model-visible: an MCP server's refusal, recorded in the run"},
-	"tui/approval.go --approve":                                    {1, "a browser screen: the approval prompt names the flag that approves the call unasked; TestApprovalOverlay asserts it"},
-	"tui/definition.go --home":                                     {1, "a browser screen: the home was deleted while it ran"},
-	"tui/draft.go --home":                                          {1, "a browser screen: the home was deleted while it ran"},
-	"tui/route.go --demo":                                          {1, "a browser screen: the demo's recorded frontline explained"},
-	"tui/spawnprompt.go --netclaw-dir":                             {2, "a browser screen: the Definition pane's missing core; TestPromptLinesMissingCore and golden screens assert it"},
-	"tui/spawnprompt.go --spawn":                                   {1, "a browser screen: the command that starts MCP servers; TestDefinitionPaneNamesMCPServersLeftOut asserts it"},
-	"tui/tests.go --record":                                        {1, "a browser screen: the Tests pane says which command keeps recordings for CI"},
 }
 
 // flagMention finds --NAME in a string; NAME is checked against the flags
@@ -244,5 +237,35 @@ func TestDamagedNetClawWorded(t *testing.T) {
 	code, stdout, stderr := run(t, []string{"AGENTDESK_NETCLAW_DIR=" + damaged}, "preview", "--home", home, "--skill", "notes", "--task", "T", "--format", "json")
 	if code != 0 || !strings.Contains(stdout+stderr, strings.TrimPrefix(fix, "; ")) {
 		t.Errorf("AGENTDESK_NETCLAW_DIR: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestBrowserWordsNameRealFlags: the words cmd gives the evaluations and
+// the browser name flags and commands the command line has.
+func TestBrowserWordsNameRealFlags(t *testing.T) {
+	flags := agentdeskFlags()
+	root := newRootCmd(&globals{})
+	w := browserWords
+	for _, f := range []string{w.Approve, w.Home, w.NetClawDir, w.Eval.Record, w.Eval.Case, w.Eval.Models, w.Eval.Demo} {
+		if !strings.HasPrefix(f, "--") || !flags[strings.TrimPrefix(f, "--")] {
+			t.Errorf("%q is not a flag of agentdesk", f)
+		}
+	}
+	for _, c := range []string{w.Eval.Test, w.Eval.Route, w.Spawn} {
+		args := strings.Fields(c)
+		if len(args) < 2 || args[0] != "agentdesk" {
+			t.Errorf("%q is not an agentdesk command", c)
+			continue
+		}
+		sub, rest, err := root.Find(args[1:])
+		if err != nil || sub == root {
+			t.Errorf("%q: no such command: %v", c, err)
+			continue
+		}
+		for _, f := range rest {
+			if sub.Flags().Lookup(strings.TrimPrefix(f, "--")) == nil {
+				t.Errorf("%q: %s has no flag %s", c, sub.Name(), f)
+			}
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/runner/eval/route"
 	"github.com/agentdesk/agentdesk/runner/overlay"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
+	"github.com/agentdesk/agentdesk/tui"
 )
 
 // Library packages never name a flag: they return typed errors that say
@@ -73,6 +74,9 @@ func eachError(err error, f func(error)) {
 // format and the browser's Tests pane): the commands that run suites and
 // the flags that record a case.
 var evalWords = evalrec.Words{Test: "agentdesk test", Route: "agentdesk route --suite", Record: "--record", Case: "--case", Models: "--models", Demo: "--demo"}
+
+// browserWords are the command line's words in the browser's hints.
+var browserWords = tui.Words{Eval: evalWords, Approve: "--approve", Home: "--home", NetClawDir: "--netclaw-dir", Spawn: "agentdesk preview --spawn"}
 
 // flagWordings is every typed error of a library package that cmd words
 // with a flag.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 )
@@ -15,6 +16,11 @@ type caseSelection struct {
 	// suite's last run; known counts the suites that have one.
 	failed func(suitePath, caseName string) bool
 	known  int
+	// last holds, with --failed, each suite's last run by path; within
+	// the names of --models, whose failed cells alone --failed takes
+	// (none: every model a case failed on).
+	last   map[string]*evalrec.LastRun
+	within []string
 	// stateDir holds the last runs ("" for the demo, or where there is no
 	// state folder): how each case ended is saved there for --failed.
 	stateDir string
@@ -38,10 +44,37 @@ func newCaseSelection(g *globals, cases []string, shard string, failed, demo boo
 			return nil, usageErrorf("--failed: %w", err)
 		}
 	}
-	if sel.failed, sel.known, err = lastFailed(g, failed, sel.stateDir, files); err != nil {
+	if sel.last, err = lastFailed(g, failed, sel.stateDir, files); err != nil {
 		return nil, err
 	}
+	if failed {
+		sel.known = len(sel.last)
+		sel.failed = func(path, name string) bool { return len(sel.failedModels(path, name)) > 0 }
+	}
 	return sel, nil
+}
+
+// failedModels returns, with --failed, the models the case named name of
+// the suite at path runs on again ("" its own role): those it did not
+// pass on in its suite's last run, among --models when given.
+func (sel *caseSelection) failedModels(path, name string) []string {
+	l := sel.last[path]
+	if l == nil {
+		return nil
+	}
+	ms := l.FailedModels(name)
+	if sel.within == nil {
+		return ms
+	}
+	return slices.DeleteFunc(ms, func(m string) bool { return !slices.Contains(sel.within, m) })
+}
+
+// selectModels is suite.Options.SelectModels: nil without --failed.
+func (sel *caseSelection) selectModels() func(path, name string) []string {
+	if sel.failed == nil {
+		return nil
+	}
+	return sel.failedModels
 }
 
 // take counts the selected cases of the suite at path, whose case names are
@@ -88,7 +121,11 @@ func (sel *caseSelection) done(g *globals) error {
 		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", sel.shard, sel.total, sel.all)
 	}
 	if sel.failed != nil && sel.total == 0 && sel.known > 0 {
-		fmt.Fprintln(g.stderr, "agentdesk: --failed: no case failed in the last run of these suites; nothing to run again")
+		on := ""
+		if sel.within != nil {
+			on = " on these models"
+		}
+		fmt.Fprintf(g.stderr, "agentdesk: --failed: no case failed%s in the last run of these suites; nothing to run again\n", on)
 	}
 	return nil
 }

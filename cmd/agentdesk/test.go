@@ -105,6 +105,7 @@ so --offline replays the matrix. A suite's models: key is the default.
 
 --failed runs again only the cases that did not pass in the last run of
 their suite: failed, stale, not recorded or in error.
+Each runs on the models it failed on (with --models, on those of them).
 agentdesk test keeps how each case ended in $XDG_STATE_HOME/agentdesk/last-runs
 (else ~/.local/state/agentdesk/last-runs): one file per suite, written atomically.
 A run of some cases (--case, --shard, --failed) updates theirs, and keeps the others'.
@@ -281,7 +282,15 @@ func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelect
 		before := sel.total
 		if sel.take(p, names, s.Broken()) {
 			suites = append(suites, s)
-			cells += (sel.total - before) * matrixWidth(models, s)
+			if sel.failed == nil {
+				cells += (sel.total - before) * matrixWidth(models, s)
+				continue
+			}
+			for _, name := range names { // --failed: each case on the models it failed on
+				if sel.runs(p, name) {
+					cells += len(sel.failedModels(p, name))
+				}
+			}
 		}
 	}
 	if err := sel.done(g); err != nil {
@@ -346,6 +355,10 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 	if err != nil {
 		return err
 	}
+	for _, m := range models {
+		// --failed --models takes the failed cells of these models.
+		sel.within = append(sel.within, m.Name)
+	}
 	suites, cells, err := loadTestSuites(g, c, files, sel, len(models), preview.Audience(f.audience))
 	if err != nil {
 		return err
@@ -370,7 +383,7 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 	results := suite.Run(cmd.Context(), suites, suite.Options{
 		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Words: evalWords, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: sel.filter, ShownFrom: shownFrom, Demo: f.demo,
-		Models: models, Shard: sel.shard, Select: sel.failed,
+		Models: models, Shard: sel.shard, Select: sel.failed, SelectModels: sel.selectModels(),
 		NoMCP: f.mcp.off, MCPStartTimeout: f.mcp.timeout, Seed: f.seed,
 		Sandbox: f.sandbox.spec(),
 		OnMCPStart: func(names []string) {
@@ -406,31 +419,26 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 	return writeSuiteReport(g.stdout, f.format, suite.Summarize(results).OK(), ws)
 }
 
-// lastFailed returns, with --failed, which cases to run: those that did
-// not pass in the last run of their suite (a suite with no last run
-// recorded runs none, and stderr says so); nil without --failed.
-func lastFailed(g *globals, on bool, dir string, files []string) (sel func(string, string) bool, known int, err error) {
+// lastFailed returns, with --failed, the last run of each suite of files
+// that has one (a suite with none runs no case, and stderr says so); nil
+// without --failed.
+func lastFailed(g *globals, on bool, dir string, files []string) (map[string]*evalrec.LastRun, error) {
 	if !on {
-		return nil, 0, nil
+		return nil, nil
 	}
-	failed := map[string]map[string]bool{}
+	last := map[string]*evalrec.LastRun{}
 	for _, p := range files {
 		l, err := evalrec.LoadLastRun(dir, p)
 		if err != nil {
-			return nil, 0, exitWith(exitInternal, err)
+			return nil, exitWith(exitInternal, err)
 		}
 		if l == nil {
 			fmt.Fprintf(g.stderr, "agentdesk: --failed: %s has no last run recorded; none of its cases runs\n", termsafe.Escape(p))
 			continue
 		}
-		set := map[string]bool{}
-		for _, name := range l.Failed() {
-			set[name] = true
-		}
-		failed[p] = set
-		known++
+		last[p] = l
 	}
-	return func(suitePath, caseName string) bool { return failed[suitePath][caseName] }, known, nil
+	return last, nil
 }
 
 // saveLastRuns records how each case that ran ended, on each model, for

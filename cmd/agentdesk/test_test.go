@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/lint/hometest"
+	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -388,5 +390,47 @@ func TestTestCommandFailedRunsAgainWhatFailed(t *testing.T) {
 	}
 	if code, _, stderr = runTrialCmd(t, nil, "", "test", "--demo", "--failed"); code != 2 || !strings.Contains(stderr, "the demo keeps none") {
 		t.Errorf("--demo --failed: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestTestCommandFailedRunsEachCaseOnTheModelsItFailedOn: after a run
+// on models Main and m where a case failed on m alone, --failed runs it
+// again on m alone, and --failed --models Main has nothing to run.
+func TestTestCommandFailedRunsEachCaseOnTheModelsItFailedOn(t *testing.T) {
+	srv, env, _, suite := suiteHome(t)
+	if err := os.WriteFile(suite, []byte("cases:\n  - name: answers\n    task: say hi\n    expect: {contains: hello}\n  - name: says bye\n    task: say bye\n    expect: {contains: goodbye}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(strings.TrimPrefix(env[1], "XDG_STATE_HOME="), "agentdesk", "last-runs")
+	// The last run, as `agentdesk test --models Main,m` leaves it when
+	// "says bye" fails on m alone.
+	if err := evalrec.SaveLastRunByModel(state, suite, map[evalrec.CaseModel]string{
+		{Case: "answers", Model: "Main"}: "pass", {Case: "answers", Model: "m"}: "pass",
+		{Case: "says bye", Model: "Main"}: "pass", {Case: "says bye", Model: "m"}: "fail",
+	}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runTrialCmd(t, env, "", "test", "--failed", "--models", "Main", suite)
+	if code != 0 || !strings.Contains(stderr, "no case failed on these models") {
+		t.Errorf("--failed --models Main: exit %d\n%s", code, stderr)
+	}
+	n := len(srv.Requests())
+	code, stdout, stderr := runTrialCmd(t, env, "", "test", "--failed", suite)
+	if code != 1 || !strings.Contains(stdout, "says bye [m]") || strings.Contains(stdout, "[Main]") || strings.Contains(stdout, "answers") {
+		t.Errorf("--failed: exit %d, want \"says bye\" on m alone\n%s\n%s", code, stdout, stderr)
+	}
+	if got := len(srv.Requests()) - n; got != 1 {
+		t.Errorf("--failed made %d model calls, want 1", got)
+	}
+	// The model learns to say goodbye: --failed --models Main,m runs the
+	// failed cell alone, it passes, and the failure on m is cleared.
+	srv.SetChooser(func(modeltest.Request) (modeltest.Script, bool) { return modeltest.Reply("Hello and goodbye."), true })
+	code, stdout, _ = runTrialCmd(t, env, "", "test", "--failed", "--models", "Main,m", suite)
+	if code != 0 || !strings.Contains(stdout, "says bye [m]") || strings.Contains(stdout, "[Main]") || !strings.Contains(stdout, "1 case: 1 passed") {
+		t.Errorf("--failed --models Main,m: exit %d\n%s", code, stdout)
+	}
+	code, _, stderr = runTrialCmd(t, env, "", "test", "--failed", suite)
+	if code != 0 || !strings.Contains(stderr, "no case failed in the last run") {
+		t.Errorf("--failed once m passed: exit %d\n%s", code, stderr)
 	}
 }

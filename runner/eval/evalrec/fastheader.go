@@ -19,10 +19,8 @@ func fastHeader(line []byte) (h header, ok bool) {
 		return header{}, false
 	}
 	var n int64
-	var s []byte
 	if b, ok = key(b, `{"type":"`); ok {
-		s, b, ok = jsonlit.String(b)
-		h.Type = string(s)
+		h.Type, b, ok = jsonlit.Str(b)
 	}
 	if ok {
 		if b, ok = key(b, `,"version":`); ok {
@@ -36,8 +34,7 @@ func fastHeader(line []byte) (h header, ok bool) {
 	}{{`,"kind":"`, &h.Kind}, {`,"suite":"`, &h.Suite}, {`,"case":"`, &h.Case}} {
 		if ok {
 			if b, ok = key(b, f.key); ok {
-				s, b, ok = jsonlit.String(b)
-				*f.dst = string(s)
+				*f.dst, b, ok = jsonlit.Str(b)
 			}
 		}
 	}
@@ -80,18 +77,15 @@ func fastHeader(line []byte) (h header, ok bool) {
 		}
 		var p Part
 		if b, ok = key(b, `{"name":"`); ok {
-			s, b, ok = jsonlit.String(b)
-			p.Name = string(s)
+			p.Name, b, ok = jsonlit.Str(b)
 		}
 		if ok {
 			if b, ok = key(b, `,"sha256":"`); ok {
-				s, b, ok = jsonlit.String(b)
-				p.SHA256 = string(s)
+				p.SHA256, b, ok = jsonlit.Str(b)
 			}
 		}
 		if ok && bytes.HasPrefix(b, []byte(`,"value":"`)) {
-			s, b, ok = jsonlit.String(b[len(`,"value":"`):])
-			p.Value = string(s)
+			p.Value, b, ok = jsonlit.Str(b[len(`,"value":"`):])
 		}
 		if ok {
 			b, ok = key(b, "}")
@@ -107,18 +101,15 @@ func fastHeader(line []byte) (h header, ok bool) {
 // false for anything else (see fastHeader).
 func fastTapeLine(line []byte) (t tapeLine, ok bool) {
 	b, ok := lineBody(line)
-	var s []byte
 	var n int64
 	if ok {
 		if b, ok = key(b, `{"type":"`); ok {
-			s, b, ok = jsonlit.String(b)
-			t.Type = string(s)
+			t.Type, b, ok = jsonlit.Str(b)
 		}
 	}
 	if ok {
 		if b, ok = key(b, `,"name":"`); ok {
-			s, b, ok = jsonlit.String(b)
-			t.Name = string(s)
+			t.Name, b, ok = jsonlit.Str(b)
 		}
 	}
 	if ok {

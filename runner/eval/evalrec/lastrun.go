@@ -60,6 +60,22 @@ func (l *LastRun) Failed() []string {
 	return out
 }
 
+// FailedModels returns the models the case named name did not pass on
+// the last time it ran on them, sorted: "" is its own model role.
+func (l *LastRun) FailedModels(name string) []string {
+	var out []string
+	if st, ok := l.Cases[name]; ok && st != "pass" {
+		out = append(out, "")
+	}
+	for model, st := range l.Models[name] {
+		if st != "pass" {
+			out = append(out, model)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // StateDirError is LastRunsDir's answer when neither XDG_STATE_HOME nor
 // HOME is set and the user's home folder is unknown. The command line
 // words it with the flag that reads the last runs.

@@ -77,7 +77,22 @@ func TestLastRunKeysByCaseAndModel(t *testing.T) {
 	if got := l.Failed(); len(got) != 1 || got[0] != "x" {
 		t.Errorf("Failed() = %q, want [x]: it still fails on B", got)
 	}
+	if got := l.FailedModels("x"); !slices.Equal(got, []string{"B"}) {
+		t.Errorf("FailedModels(x) = %q, want [B]: --failed runs it again on B alone", got)
+	}
+	if got := l.FailedModels("y"); len(got) != 0 {
+		t.Errorf("FailedModels(y) = %q, want none", got)
+	}
 	if err := SaveLastRunByModel(dir, suite, map[CaseModel]string{{"x", "B"}: "pass"}, at); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveLastRunByModel(dir, suite, map[CaseModel]string{{"y", ""}: "fail"}, at); err != nil {
+		t.Fatal(err)
+	}
+	if l, _ = LoadLastRun(dir, suite); !slices.Equal(l.FailedModels("y"), []string{""}) {
+		t.Errorf("FailedModels(y) = %q, want its own role", l.FailedModels("y"))
+	}
+	if err := SaveLastRunByModel(dir, suite, map[CaseModel]string{{"y", ""}: "pass"}, at); err != nil {
 		t.Fatal(err)
 	}
 	if l, _ = LoadLastRun(dir, suite); len(l.Failed()) != 0 {

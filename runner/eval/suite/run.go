@@ -81,6 +81,11 @@ type Options struct {
 	// Select, when set, runs only the cases it selects (--failed: those
 	// that did not pass the last time), by suite file and case name.
 	Select func(suitePath, caseName string) bool
+	// SelectModels, when set (--failed), gives the models each selected
+	// case runs on, by name ("" its own model role): those it did not
+	// pass on the last time. Models keeps those among them; without
+	// Models they stand in for the suite's models:.
+	SelectModels func(suitePath, caseName string) []string
 	// ShownFrom is the folder the hints show suite paths relative to (""
 	// : the working directory).
 	ShownFrom string
@@ -210,14 +215,83 @@ func (x *execution) startSuite(ctx context.Context, wg *sync.WaitGroup, s *suite
 			columns[k] = &models[k]
 		}
 	}
-	u := &suiteRun{x: x, s: s, sr: sr, agent: agent, why: why, left: len(cases) * len(columns)}
+	cells := make([][]*suitefile.ModelChoice, len(cases))
+	errs := make([]error, len(cases))
+	u := &suiteRun{x: x, s: s, sr: sr, agent: agent, why: why}
+	for i, c := range cases {
+		cells[i], errs[i] = columns, modelsErr
+		if x.o.SelectModels != nil {
+			cells[i], errs[i] = x.failedColumns(s, c)
+		}
+		u.left += len(cells[i])
+	}
+	if x.o.SelectModels != nil {
+		sr.Models = cellModels(cells)
+	}
+	if u.left == 0 { // --failed --models: no case failed on these models
+		x.finishSuite(sr)
+		return sr
+	}
 	sr.Cases = make([]*CaseResult, 0, u.left)
-	for _, c := range cases {
-		for _, m := range columns {
-			u.startCase(ctx, wg, c, m, modelsErr)
+	for i, c := range cases {
+		for _, m := range cells[i] {
+			u.startCase(ctx, wg, c, m, errs[i])
 		}
 	}
 	return sr
+}
+
+// failedColumns returns the models case c of s runs on with --failed
+// (nil: its own role): those it did not pass on the last time, among
+// Options.Models when given.
+func (x *execution) failedColumns(s *suitefile.Suite, c *suitefile.Case) ([]*suitefile.ModelChoice, error) {
+	names := x.o.SelectModels(s.Path, c.Name)
+	var out []*suitefile.ModelChoice
+	if len(x.o.Models) > 0 {
+		for k := range x.o.Models {
+			if slices.Contains(names, x.o.Models[k].Name) {
+				out = append(out, &x.o.Models[k])
+			}
+		}
+		return out, nil
+	}
+	var named []string
+	for _, n := range names {
+		if n == "" {
+			out = append(out, nil)
+		} else {
+			named = append(named, n)
+		}
+	}
+	if len(named) == 0 {
+		return out, nil
+	}
+	ms, err := suitefile.LookupModels(x.o.Catalog.Config, named)
+	if err != nil {
+		// The configuration changed since: each cell says why it cannot run.
+		for _, n := range named {
+			out = append(out, &suitefile.ModelChoice{Name: n})
+		}
+		return out, fmt.Errorf("models: %w", err)
+	}
+	for k := range ms {
+		out = append(out, &ms[k])
+	}
+	return out, nil
+}
+
+// cellModels returns the models of cells, each once, in the order first
+// met (none when every case runs on its own role alone).
+func cellModels(cells [][]*suitefile.ModelChoice) []suitefile.ModelChoice {
+	var out []suitefile.ModelChoice
+	for _, row := range cells {
+		for _, m := range row {
+			if m != nil && !slices.ContainsFunc(out, func(o suitefile.ModelChoice) bool { return o.Name == m.Name }) {
+				out = append(out, *m)
+			}
+		}
+	}
+	return out
 }
 
 // noAgent finishes a suite that cannot run as written: every case is an

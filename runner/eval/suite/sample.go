@@ -159,12 +159,13 @@ func (x *execution) notRunnable(res *SampleResult, d evalrec.Decision, s *suitef
 	case evalrec.Missing:
 		w := x.o.Words
 		command := w.Test
-		flagged := m != nil && len(x.o.Models) > 0
+		flagged := m != nil && (len(x.o.Models) > 0 || x.o.SelectModels != nil && !slices.ContainsFunc(s.Models, func(n string) bool { return strings.EqualFold(n, m.Name) }))
 		if flagged {
 			// The model came from Options.Models, which the command
 			// that records it must repeat: without it the case records
 			// on its own role, outside the models' folders. A suite's
-			// models: needs no flag.
+			// models: needs no flag; a model --failed took from the
+			// last run does, unless the suite names it.
 			command += " " + w.Models + " " + evalrec.ShellQuote(m.Name)
 		}
 		if x.o.Demo {
