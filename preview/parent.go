@@ -160,7 +160,7 @@ var WhatTheParentSees = []string{
 	`at once, as spawn_agent's result: the acceptance record {"run_id","scope_id","state":"Accepted","control_tool":"check_agent_run"} (NetClaw's words)`,
 	"when the child ends, a user message naming the run, the outcome and the path of result.md (the seed's notice; agentdesk's words)",
 	`the terminal record {run_id, scope_id, state, source_operation, outcome, reason, output, working_context, findings, log_path, artifact_directory, warning, checkpoint} (NetClaw's ChildRunDelivery; check_agent_run returns it too)`,
-	"the file handoff in working_context: the files the child read (ReadFiles) and changed (ConfirmedChangedFiles), for a Completed or Partial run",
+	"the file handoff in working_context: the files the child read (ReadFiles), changed with file_write or file_edit (ConfirmedChangedFiles) and changed otherwise as git shows them (ObservedChangedFiles), for a Completed or Partial run",
 }
 
 // DotNetJSON returns s as a JSON string the way System.Text.Json writes it

@@ -431,11 +431,24 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	project := r.rec.Project
 	r.mu.Unlock()
 	var git *request.GitState
+	var observed []string
 	if r.spec.Frontline == nil {
 		git = projectGit(context.Background(), project)
+		// What git would show changed in the run's copy beyond the
+		// project's own changes (a replay's recorded changes have no git
+		// state to compare with).
+		r.mu.Lock()
+		changes := r.changes
+		r.mu.Unlock()
+		if r.overlay != nil {
+			observed = observedChanges(context.Background(), project, git, changes)
+		}
 	}
 	r.mu.Lock()
 	rec := &r.rec
+	for i, o := range observed {
+		observed[i] = r.red.String(o)
+	}
 	rec.State, rec.Outcome, rec.Reason = v.State(), v.Outcome, v.Reason
 	rec.Error = r.red.String(noToolsFix(v.Message, r.spec, rec.Model.Role))
 	rec.EndedAt = &end
@@ -452,7 +465,7 @@ func (r *Run) finish(ev *CallEvidence, v Verdict) {
 	}
 	patchErr := errors.Join(changesErr, r.keepChanges(rec))
 	rec.MCP = mcpRecord(r.mcp, r.mcpNotes, r.red)
-	rec.Parent = runfolder.NewParentRecord(rec, git)
+	rec.Parent = runfolder.NewParentRecord(rec, git, observed)
 	r.note(end, runfolder.TranscriptEntry{Type: "outcome", Outcome: v.Outcome, Reason: v.Reason, Text: rec.Error})
 	final := *rec
 	final.ToolCalls = append([]runfolder.ToolCall{}, rec.ToolCalls...)

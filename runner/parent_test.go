@@ -1,13 +1,17 @@
 package runner
 
 import (
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/vocab"
+	"github.com/agentdesk/agentdesk/runner/approve"
 	"github.com/agentdesk/agentdesk/runner/modeltest"
 	"github.com/agentdesk/agentdesk/runner/runfolder"
 	"github.com/agentdesk/agentdesk/runner/wire"
@@ -161,7 +165,100 @@ func TestReplayHandsOverTheRecordedFiles(t *testing.T) {
 		t.Errorf("the replay's working context %+v, the recorded run's %+v", w, ow)
 	}
 	lines := strings.Join(rec.Parent.Lines(), "\n")
-	if !strings.Contains(lines, "files changed (overlay): "+orig.Parent.Handoff.Changed[0]+" (the parent gets them in working_context)") {
+	if !strings.Contains(lines, "files changed (file_write, file_edit): "+orig.Parent.Handoff.Changed[0]) {
 		t.Errorf("the replay's lines:\n%s", lines)
+	}
+}
+
+// TestHandoffAsNetClawBuildsIt: the file handoff as NetClaw builds it.
+// Confirmed are the files successful file_write and file_edit calls
+// changed; a shell command's writes are observed (what git shows changed
+// in the run's copy, less what it showed in the project and less the
+// confirmed files), and only in a git repository; reads come back in
+// ordinal order, whatever the order of the calls.
+func TestHandoffAsNetClawBuildsIt(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git here")
+	}
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	git := func(t *testing.T, dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	const shell = "echo hi > made.txt; echo x > out.log; echo y > scratch/b.txt; echo z >> main.go; mkdir gen; echo g > gen/g.txt"
+	for _, repo := range []bool{true, false} {
+		t.Run(map[bool]string{true: "git", false: "no git"}[repo], func(t *testing.T) {
+			f := newFixture(t, wire.OpenAI)
+			dir := project(t)
+			hometest.WriteFile(t, filepath.Join(dir, ".gitignore"), "*.log\n")
+			if repo {
+				git(t, dir, "init", "-q", "-b", "trunk")
+				git(t, dir, "add", ".")
+				git(t, dir, "commit", "-q", "-m", "one")
+			}
+			// Changed before the run: a tracked file and an untracked folder.
+			hometest.WriteFile(t, filepath.Join(dir, "main.go"), "package main\n\n// dirty\nfunc main() {}\n")
+			hometest.WriteFile(t, filepath.Join(dir, "scratch", "a.txt"), "a\n")
+			f.srv.Enqueue(
+				script(modeltest.ToolCall("c1", "file_read", `{"Path":"main.go","_rationale":"read"}`), modeltest.Finish(modeltest.FinishTools)),
+				script(modeltest.ToolCall("c2", "file_read", `{"Path":"README.md","_rationale":"read"}`), modeltest.Finish(modeltest.FinishTools)),
+				script(modeltest.ToolCall("c3", "file_edit", `{"Path":"README.md","OldString":":8080","NewString":":9090","_rationale":"fix"}`), modeltest.Finish(modeltest.FinishTools)),
+				script(modeltest.ToolCall("c4", "shell_execute", `{"Command":"`+shell+`","_rationale":"build"}`), modeltest.Finish(modeltest.FinishTools)),
+				modeltest.Reply("Done."),
+			)
+			s := f.toolSpec("Fix the port.", dir, Limits{})
+			s.Asker = approve.AskerFunc(func(context.Context, approve.Request) (approve.Answer, error) { return approve.ForRun, nil })
+			_, rec := f.run(t, s)
+			if rec.Outcome != vocab.Completed {
+				t.Fatalf("got %s/%s %s", rec.Outcome, rec.Reason, rec.Error)
+			}
+			if r := rec.ToolCalls[3].Result; r == nil || r.Error || r.Refused {
+				t.Fatalf("the shell call: %+v", r)
+			}
+			readme, main := filepath.Join(dir, "README.md"), filepath.Join(dir, "main.go")
+			h := rec.Parent.Handoff
+			if got := strings.Join(h.Read, ","); got != readme+","+main {
+				t.Errorf("read %v, want README.md then main.go", h.Read)
+			}
+			if got := strings.Join(h.Changed, ","); got != readme {
+				t.Errorf("confirmed %v, want only %s (not the shell's writes)", h.Changed, readme)
+			}
+			var want []string
+			if repo {
+				real, err := filepath.EvalSymlinks(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// out.log is ignored, scratch/ and main.go were changed
+				// before, README.md is confirmed; gen/ is new, as git
+				// lists it.
+				want = []string{filepath.Join(real, "gen") + string(filepath.Separator), filepath.Join(real, "made.txt")}
+			}
+			if strings.Join(h.Observed, ",") != strings.Join(want, ",") {
+				t.Errorf("observed %v, want %v (changes %+v)", h.Observed, want, rec.Changes)
+			}
+			w := rec.Parent.Terminal.WorkingContext
+			if w == nil || strings.Join(w.ReadFiles, ",") != strings.Join(h.Read, ",") || strings.Join(w.ConfirmedChangedFiles, ",") != readme ||
+				strings.Join(w.ObservedChangedFiles, ",") != strings.Join(want, ",") || w.ObservedChangedFiles == nil {
+				t.Errorf("working context %+v", w)
+			}
+			lines := strings.Join(rec.Parent.Lines(), "\n")
+			otherwise := "none"
+			if repo {
+				otherwise = strings.Join(want, ", ")
+			}
+			for _, l := range []string{"files changed (file_write, file_edit): " + readme + "\n", "files changed otherwise (git): " + otherwise + " (the parent gets them in working_context)"} {
+				if !strings.Contains(lines, l) {
+					t.Errorf("lines lack %q:\n%s", l, lines)
+				}
+			}
+		})
 	}
 }

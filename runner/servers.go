@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"fmt"
 	"os/exec"
 	"slices"
 	"strings"
@@ -103,7 +102,7 @@ func ProbeSandbox(sb tools.Sandbox, cfg *lint.Config) func(cmd *exec.Cmd, server
 			return nil
 		}
 		if r := sandbox.Probe(); !r.Available() {
-			return fmt.Errorf("MCP server '%s' was not started: agentdesk cannot sandbox it on this machine (%s); pass --no-sandbox to run it unsandboxed: %w", server, r.Unavailable, sandbox.ErrUnavailable)
+			return &sandbox.ServerRefusedError{Server: server, Why: r.Unavailable}
 		}
 		return sandbox.Wrap(cmd, sandbox.Config{Network: sb.Network || slices.Contains(sb.NetworkServers, server), PassEnv: pass})
 	}

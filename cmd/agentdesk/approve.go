@@ -87,8 +87,8 @@ func checkApproveServers(ps []approve.Pattern, cfg *lint.Config, audience string
 		case len(names) == 0:
 			return usageErrorf("--approve %q: no MCP server is configured (netclaw.json has no McpServers), so it approves nothing: leave it out, or add the server under McpServers", p.Text)
 		case !ok:
-			hint := approveServerHint(p, server, prefix, names, usable)
-			return usageErrorf("--approve %q: no MCP server is named %s%s: name one of McpServers in netclaw.json (%s), as `agentdesk tools` lists them", p.Text, server, hint, strings.Join(names, ", "))
+			hint := approveServerHint(p, server, prefix, enabledServers(cfg), usable)
+			return usageErrorf("--approve %q: no MCP server is named %s%s: name one of McpServers in netclaw.json (%s), as `agentdesk tools` lists them", p.Text, server, hint, serverChoices(cfg))
 		case !s.Enabled:
 			return usageErrorf("--approve %q: MCP server %s is disabled (McpServers.%s.Enabled is false), so none of its tools is offered: leave it out, or enable the server", p.Text, s.Name, s.Name)
 		}
@@ -117,6 +117,42 @@ func mcpServerNames(cfg *lint.Config, audience string) (names, usable []string) 
 	return names, usable
 }
 
+// enabledServers lists the names of the enabled MCP servers of cfg.
+func enabledServers(cfg *lint.Config) []string {
+	var out []string
+	for _, s := range cfg.McpServers {
+		if s.Enabled {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// serverChoices words the MCP servers an --approve pattern may name: the
+// enabled ones, then those disabled, said to be ("docs, github; files is
+// disabled").
+func serverChoices(cfg *lint.Config) string {
+	var disabled []string
+	for _, s := range cfg.McpServers {
+		if !s.Enabled {
+			disabled = append(disabled, s.Name)
+		}
+	}
+	out := strings.Join(enabledServers(cfg), ", ")
+	switch {
+	case len(disabled) == 0:
+		return out
+	case out == "":
+		out = "none is enabled; "
+	default:
+		out += "; "
+	}
+	if len(disabled) == 1 {
+		return out + disabled[0] + " is disabled"
+	}
+	return out + strings.Join(disabled, ", ") + " are disabled"
+}
+
 // approvedServer finds the McpServers entry an mcp:SERVER or
 // SERVER__TOOL pattern names. server is the pattern's server half. For
 // SERVER__TOOL the model-facing name spells the server as configured, so
@@ -142,7 +178,7 @@ func approvedServer(p approve.Pattern, cfg *lint.Config, server string, names []
 
 // approveServerHint is the " (did you mean …?)" of a pattern naming no
 // configured server: the closest name the audience may use, else the
-// closest configured name, spelt as the pattern spells it (mcp:SERVER, or
+// closest enabled name (names), spelt as the pattern spells it (mcp:SERVER, or
 // SERVER__TOOL with the pattern's tool half). It is "" when no name is
 // close.
 func approveServerHint(p approve.Pattern, server, prefix string, names, usable []string) string {

@@ -85,7 +85,8 @@ func TestApproveNamesAServerThatExists(t *testing.T) {
 		{"mcp:docs", "Team", ""},
 		{"mcp:github", "Team", "the Team audience may not use MCP server github"},
 		{"mcp:files", "Personal", "MCP server files is disabled"},
-		{"mcp:zzzzzz", "", "no MCP server is named zzzzzz: name one of McpServers in netclaw.json (docs, files, github)"},
+		{"mcp:zzzzzz", "", "no MCP server is named zzzzzz: name one of McpServers in netclaw.json (docs, github; files is disabled)"},
+		{"mcp:filez", "Personal", "no MCP server is named filez: name one of McpServers"}, // no did-you-mean of the disabled files
 		{"shell_execute", "Personal", ""},
 		{"github__create_issue", "Personal", ""},
 		{"github__create_issue:*", "", ""},

@@ -37,6 +37,13 @@ func TestRunSaysWhatChanged(t *testing.T) {
 	if !strings.Contains(stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
+	// Both files are confirmed (file_write, file_edit), in ordinal order,
+	// not in call order; the project is no git repository: none observed.
+	confirmed := "  files changed (file_write, file_edit): " + filepath.Join(project, "README.md") + ", " + filepath.Join(project, "notes", "port.md") + "\n" +
+		"  files changed otherwise (git): none (the parent gets them in working_context)\n"
+	if !strings.Contains(stderr, confirmed) {
+		t.Errorf("stderr lacks %q:\n%s", confirmed, stderr)
+	}
 	md, _ := os.ReadFile(filepath.Join(dir, runfolder.ResultFile))
 	for _, s := range []string{"\n## Changes\n\nThe run made these changes in its copy of the project. The project is untouched.\n",
 		"- modified README.md\n- added notes/port.md\n"} {

@@ -47,14 +47,12 @@ type allowedFlagName struct {
 // fails the test, and so does one fewer (lower the count), so the list
 // cannot go stale.
 var flagNameAllowed = map[string]allowedFlagName{
-	"lint/suitefile/approve.go --approve":                          {1, "help text: a lint hint saying a suite's approve: list takes the patterns the flag takes; lint output, no flag to set"},
-	"runner/approve/gate.go --approve":                             {3, "persisted and model-visible: the approver in the transcript and the refusal a model reads; TestGateDecide and TestUnattendedMessageFitsThePlace assert them"},
+	"lint/suitefile/approve.go --approve":                          {1, "lint output (and docs/rules.md, generated from it): the approve rule's hint says a suite's approve: items take the grammar the flag takes; it explains a file, no flag is set"},
+	"runner/approve/gate.go --approve":                             {3, "persisted and model-visible: Decision.By (\"--approve PATTERN\", the approver) is saved with each call in transcript.jsonl, and the advice ends the refusal the model reads as the tool's result; TestGateDecide and TestUnattendedMessageFitsThePlace assert them"},
 	"runner/eval/evalhtml/browsertest/browsertest.go --no-sandbox": {1, "chromium's flag, not agentdesk's: a test helper starting a headless browser"},
-	"runner/outcome.go --no-tools":                                 {1, "persisted: the hint ends a run's error in run.json and result.md, which the browser and runs show"},
-	"runner/overlay/work.go --project":                             {2, "model-visible: a shell call's failure, recorded in the run"},
-	"runner/sandbox/sandbox.go --no-sandbox":                       {4, "persisted and model-visible: the sandbox's label in run.json, result.md and the Run pane, and the refusal a model reads; TestSimulatedRefusal asserts it"},
-	"runner/servers.go --no-sandbox":                               {1, "persisted: an MCP server's state in run.json; TestStdioMCPRefusedWithoutSandbox asserts it"},
-	"runner/tools/shell.go --no-sandbox":                           {1, "model-visible: an MCP server's refusal, recorded in the run"},
+	"runner/outcome.go --no-tools":                                 {1, "persisted: NoToolsHint ends a run's error in run.json and result.md (noToolsFix swaps it for the fix of a suite or the browser), which runs and the browser show from there"},
+	"runner/overlay/work.go --project":                             {2, "model-visible: the shell tool's failure when the project is too big to copy, which the model reads as the call's result and transcript.jsonl keeps"},
+	"runner/sandbox/sandbox.go --no-sandbox":                       {5, "persisted and model-visible: Report.String and Short label the sandbox in run.json, result.md and the Run pane; Refusal is the tool result a model reads; ServerRefusedError is a stdio MCP server's state in run.json and the run's note; TestSimulatedRefusal and TestStdioMCPRefusedWithoutSandbox assert them"},
 }
 
 // flagMention finds --NAME in a string; NAME is checked against the flags

@@ -41,7 +41,8 @@ func TestRunShowsWhatTheParentReceives(t *testing.T) {
 		"  notice (user message): Subagent run " + rec.RunID + " (code-analyst) ended: Completed. Its result is in " + filepath.Join(runs, rec.RunID, runfolder.ResultFile) + ": read it with file_read.\n",
 		`  terminal record: {"run_id":"` + rec.RunID + `",`,
 		"  files read: " + readme + "\n",
-		"  files changed (overlay): none (the parent gets them in working_context)\n",
+		"  files changed (file_write, file_edit): none\n",
+		"  files changed otherwise (git): none (the parent gets them in working_context)\n",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)

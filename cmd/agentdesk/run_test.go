@@ -548,7 +548,7 @@ func TestRunReplaysTheDemo(t *testing.T) {
 		// that change, in the recorded project, as the recorded run's did.
 		if name == "demo:fix-an-issue" && (!strings.Contains(stderr, "tool call: tracker__get_issue") || !strings.Contains(stderr, "tool call: shell_execute") ||
 			!strings.Contains(stderr, "the recorded run changed 1 file in its copy (project untouched): git apply ") ||
-			!strings.Contains(stderr, "files changed (overlay): /home/you/demo-project/watch.md (the parent gets them in working_context)") ||
+			!strings.Contains(stderr, "files changed (file_write, file_edit): /home/you/demo-project/watch.md\n") ||
 			!strings.Contains(stderr, `"ConfirmedChangedFiles":["/home/you/demo-project/watch.md"]`)) {
 			t.Errorf("%s: stderr %q", name, stderr)
 		}

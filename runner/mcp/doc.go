@@ -22,7 +22,8 @@
 // as the runtime reconnects.
 //
 // Servers.Close stops every server: a stdio server's whole process group
-// gets SIGTERM, then SIGKILL, so nothing it started outlives the run.
+// gets SIGTERM, then SIGKILL, so nothing it started outlives the run. A
+// server that did not answer its start in time gets SIGKILL at once.
 //
 // Facts followed (netclaw-dev/netclaw): McpToolAdapter (commit
 // 68468082710a308a4a398598a5be29db5160f6f4) and pull request #1134 (the

@@ -595,3 +595,21 @@ func TestCatalogProbesOnceAndStartsOnFirstCall(t *testing.T) {
 		_ = s.Close()
 	}
 }
+
+// TestTimedOutStartKillsAtOnce: a server that never answers its start is
+// killed outright, not given the grace and SIGTERM of a server that
+// answered (the grace here is long: waiting it out would show as a
+// SIGTERM the server notes).
+func TestTimedOutStartKillsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	termed := filepath.Join(dir, "termed")
+	cfg := lint.McpServer{Name: "sh", Transport: "stdio", Command: "/bin/sh", Enabled: true,
+		Arguments: []string{"-c", `trap 'echo term > "$0"; exit 0' TERM; sleep 600 & wait`, termed}}
+	s, n := start(t, Options{StartTimeout: 300 * time.Millisecond, Grace: 30 * time.Second}, cfg)
+	if len(s.Tools()) != 0 || len(n.all()) != 1 || !strings.Contains(n.all()[0], "did not answer the MCP handshake") {
+		t.Fatalf("tools %v, notes %q", toolNames(s), n.all())
+	}
+	if _, err := os.Stat(termed); err == nil {
+		t.Error("the server that never answered got SIGTERM and a grace: want SIGKILL at once")
+	}
+}

@@ -122,20 +122,19 @@ func (p *process) pid() int { return p.cmd.Process.Pid }
 // SIGTERM, and after grace again SIGKILL for the group and every
 // descendant (proctree.Kill), even when the server has exited, for
 // children it left behind. stop returns when the leader has been reaped.
-func (p *process) stop(grace time.Duration) {
+func (p *process) stop(grace time.Duration) { p.end(grace, true) }
+
+// kill ends the server and everything it started at once, with SIGKILL
+// and no grace: for a server that never answered its start, which has
+// nothing to wind down. It returns when the leader has been reaped.
+func (p *process) kill() { p.end(0, false) }
+
+// end is stop, or kill when not graceful.
+func (p *process) end(grace time.Duration, graceful bool) {
 	p.stopOnce.Do(func() {
 		_ = p.stdin.Close()
-		timer := time.NewTimer(grace)
-		defer timer.Stop()
-		select {
-		case <-p.done:
-		case <-timer.C:
-			signalGroup(p.cmd, false)
-			timer.Reset(grace)
-			select {
-			case <-p.done:
-			case <-timer.C:
-			}
+		if graceful {
+			p.windDown(grace)
 		}
 		// SIGKILL for the group and every descendant, even those that left
 		// it (proctree's supervisor sweeps them; the group's own SIGKILL
@@ -144,6 +143,23 @@ func (p *process) stop(grace time.Duration) {
 		<-p.done
 		proctree.Cleanup(p.cmd) // what the server left running outside its group
 	})
+}
+
+// windDown gives the server grace to exit after its input closed, then
+// SIGTERM and grace again.
+func (p *process) windDown(grace time.Duration) {
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	select {
+	case <-p.done:
+	case <-timer.C:
+		signalGroup(p.cmd, false)
+		timer.Reset(grace)
+		select {
+		case <-p.done:
+		case <-timer.C:
+		}
+	}
 }
 
 // tail keeps the last max bytes written to it.

@@ -132,16 +132,22 @@ func (s *server) connect(ctx context.Context) (*conn, []*sdk.Tool, error) {
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	var r result
+	unanswered := false // the start timed out or was cancelled
 	select {
 	case r = <-ch:
 	case <-timer.C:
-		r.err = fmt.Errorf("it did not answer the MCP handshake within %s", limit)
+		r.err, unanswered = fmt.Errorf("it did not answer the MCP handshake within %s", limit), true
 	case <-ctx.Done():
-		r.err = fmt.Errorf("the run ended while it was starting: %w", ctx.Err())
+		r.err, unanswered = fmt.Errorf("the run ended while it was starting: %w", ctx.Err()), true
 	}
 	if r.err != nil {
 		cancel()
-		if c.proc != nil {
+		switch {
+		case c.proc == nil:
+		case unanswered:
+			// It never answered: nothing to wind down, no grace to give.
+			c.proc.kill()
+		default:
 			c.proc.stop(s.opts.grace())
 		}
 		if r.session != nil {

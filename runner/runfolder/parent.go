@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/agentdesk/agentdesk/lint/termsafe"
 	"github.com/agentdesk/agentdesk/lint/vocab"
@@ -34,12 +35,25 @@ type ParentRecord struct {
 	Handoff FileHandoff `json:"handoff"`
 }
 
-// FileHandoff is the structured file handoff: the files a run read with
-// file_read and the files it changed (its overlay's changes: the project
-// itself never changes), absolute paths in the project.
+// FileHandoff is the structured file handoff, as NetClaw builds it
+// (SubAgentActor's ChildFileActivityTracker
+// @502847bf6f99092f50944cea1460acdb89819e23, the newest netclaw-dev
+// version stored, and SubAgentSpawner.EnrichWorkingContextResultAsync
+// @28ddf700169220c86c596debd17d5d8dc03bfe7c): absolute paths, each list
+// sorted by ordinal (UTF-16 code unit) order.
 type FileHandoff struct {
-	Read    []string `json:"read"`
+	// Read are the files the run read with successful file_read calls
+	// (ReadFiles).
+	Read []string `json:"read"`
+	// Changed are the files successful file_write and file_edit calls
+	// changed (ConfirmedChangedFiles), in the project or elsewhere (the
+	// session folder): a shell command's writes are not among them.
 	Changed []string `json:"changed"`
+	// Observed are the files git shows changed in the run's copy of the
+	// project, less those git showed changed in the project and the
+	// confirmed ones (ObservedChangedFiles); none when the project is not
+	// a git repository. Runs made before agentdesk recorded it have none.
+	Observed []string `json:"observed,omitempty"`
 }
 
 // SourceOperation is the operation that started the run, as the terminal
@@ -54,14 +68,17 @@ func (r *Record) SourceOperation() string {
 }
 
 // NewParentRecord builds what the parent receives for the ended run rec
-// (rec.Dir is its folder, rec.Changes its overlay's changes); nil for a
-// frontline run. git is the project's git state at the end (nil when
-// unknown): the working context's worktree, branch and head.
-func NewParentRecord(rec *Record, git *request.GitState) *ParentRecord {
+// (rec.Dir is its folder); nil for a frontline run. git is the project's
+// git state at the end (nil when unknown): the working context's
+// worktree, branch and head. observed are the files git shows changed in
+// the run's copy beyond the project's own changes (the runner works them
+// out from the overlay: ObservedChanges); the confirmed ones are taken
+// out here.
+func NewParentRecord(rec *Record, git *request.GitState, observed []string) *ParentRecord {
 	if rec.Frontline != nil || rec.RunID == "" {
 		return nil
 	}
-	p := &ParentRecord{Acceptance: preview.Acceptance(rec.RunID, rec.Agent), Handoff: handoff(rec)}
+	p := &ParentRecord{Acceptance: preview.Acceptance(rec.RunID, rec.Agent), Handoff: handoff(rec, observed)}
 	reason := rec.Reason
 	p.Notice = preview.ParentNotice(rec.RunID, rec.Agent, string(rec.Outcome), reason, filepath.Join(rec.Dir, ResultFile))
 	t := preview.TerminalRecord{
@@ -74,7 +91,7 @@ func NewParentRecord(rec *Record, git *request.GitState) *ParentRecord {
 	if rec.Outcome == vocab.Completed || rec.Outcome == vocab.Partial {
 		// A successful run carries its working context and its
 		// locations: its log (the transcript) and its artifact folder.
-		wc := &preview.WorkingContextDelta{ReadFiles: p.Handoff.Read, ConfirmedChangedFiles: p.Handoff.Changed, ObservedChangedFiles: []string{}}
+		wc := &preview.WorkingContextDelta{ReadFiles: p.Handoff.Read, ConfirmedChangedFiles: p.Handoff.Changed, ObservedChangedFiles: p.Handoff.Observed}
 		if project := handoffProject(rec); project != "" {
 			wc.ProjectDirectory = ptr(project)
 		}
@@ -102,30 +119,64 @@ func handoffProject(rec *Record) string {
 	return rec.Project
 }
 
-// handoff reads the files rec read (its answered file_read calls, in
-// order, each once) and changed (its overlay's changes, or a replay's
-// recorded ones), in handoffProject.
-func handoff(rec *Record) FileHandoff {
-	h := FileHandoff{Read: []string{}, Changed: []string{}}
+// handoff is what rec hands over, in handoffProject: the files its
+// answered file_read calls read, the files its answered file_write and
+// file_edit calls changed, and observed less the changed ones, each list
+// without repeats, in ordinal order (ChildFileActivityTracker.BuildResult
+// @502847bf; EnrichWorkingContextResultAsync @28ddf700 takes the
+// confirmed files out of the observed ones and orders the rest).
+func handoff(rec *Record, observed []string) FileHandoff {
+	h := FileHandoff{Read: []string{}, Changed: []string{}, Observed: []string{}}
 	for _, tc := range rec.ToolCalls {
-		path := readPath(rec, tc)
-		if path != "" && !slices.Contains(h.Read, path) {
-			h.Read = append(h.Read, path)
+		path := callPath(rec, tc)
+		switch {
+		case path == "":
+		case tc.Name == "file_read":
+			h.Read = appendNew(h.Read, path)
+		default:
+			h.Changed = appendNew(h.Changed, path)
 		}
 	}
-	if project := handoffProject(rec); project != "" {
-		for _, c := range rec.Changes {
-			h.Changed = append(h.Changed, filepath.Join(project, filepath.FromSlash(c.Path)))
+	for _, path := range observed {
+		if !slices.Contains(h.Changed, path) {
+			h.Observed = appendNew(h.Observed, path)
 		}
+	}
+	for _, l := range [][]string{h.Read, h.Changed, h.Observed} {
+		SortOrdinal(l)
 	}
 	return h
 }
 
-// readPath is the clean absolute path a file_read call of rec read, or
-// "" when tc is no answered, complete file_read call or names no path
-// (or a relative one, in a run with no project, recorded or its own).
-func readPath(rec *Record, tc ToolCall) string {
-	if tc.Name != "file_read" || tc.Result == nil || tc.Result.Error || tc.Result.Refused || !tc.Complete {
+// appendNew appends s to l unless l holds it.
+func appendNew(l []string, s string) []string {
+	if slices.Contains(l, s) {
+		return l
+	}
+	return append(l, s)
+}
+
+// SortOrdinal sorts paths as .NET's StringComparer.Ordinal orders them:
+// by UTF-16 code unit, which differs from Go's byte order only for
+// characters from U+E000 up.
+func SortOrdinal(paths []string) {
+	slices.SortFunc(paths, func(a, b string) int {
+		return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+	})
+}
+
+// callPath is the clean absolute path an answered, complete file_read,
+// file_write or file_edit call of rec names (the tracker's Begin: a
+// relative path is taken in the project), or "" for any other call, one
+// that failed or was refused, or one naming no path (or a relative one,
+// in a run with no project, recorded or its own).
+func callPath(rec *Record, tc ToolCall) string {
+	switch tc.Name {
+	case "file_read", "file_write", "file_edit":
+	default:
+		return ""
+	}
+	if tc.Result == nil || tc.Result.Error || tc.Result.Refused || !tc.Complete {
 		return ""
 	}
 	path := argPath(tc.Arguments)
@@ -177,8 +228,8 @@ func optional(s string) *string {
 
 // Lines render what the parent receives for a person to read, one item a
 // line, control characters made visible: the acceptance record, the
-// notice, the terminal record (NetClaw's JSON), the files read and
-// changed. result.md, run's report and the Run pane show them.
+// notice, the terminal record (NetClaw's JSON), the files read, changed
+// with file_write and file_edit, and changed otherwise (seen by git). result.md, run's report and the Run pane show them.
 func (p *ParentRecord) Lines() []string {
 	if p == nil {
 		return nil
@@ -198,7 +249,8 @@ func (p *ParentRecord) Lines() []string {
 		"notice (user message): " + termsafe.Escape(p.Notice),
 		"terminal record: " + termsafe.Escape(p.Terminal.Text()),
 		"files read: " + termsafe.Escape(files(p.Handoff.Read)),
-		"files changed (overlay): " + termsafe.Escape(files(p.Handoff.Changed)) + " (" + handedOver + ")",
+		"files changed (file_write, file_edit): " + termsafe.Escape(files(p.Handoff.Changed)),
+		"files changed otherwise (git): " + termsafe.Escape(files(p.Handoff.Observed)) + " (" + handedOver + ")",
 	}
 }
 
@@ -215,6 +267,9 @@ func (p *ParentRecord) Summary() string {
 		outcome += " (" + *p.Terminal.Reason + ")"
 	}
 	handoff := fmt.Sprintf("%d read, %d changed", len(p.Handoff.Read), len(p.Handoff.Changed))
+	if n := len(p.Handoff.Observed); n > 0 {
+		handoff += fmt.Sprintf(", %d changed otherwise", n)
+	}
 	if p.Terminal.WorkingContext == nil {
 		handoff += ", not handed over"
 	}

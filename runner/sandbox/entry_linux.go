@@ -29,7 +29,8 @@ import (
 //     and network namespaces, as the PID namespace's first process: it
 //     builds the mount tree (the binds, the private /tmp, /dev and /proc,
 //     the rest read-only), brings loopback up, then starts stage 2 and
-//     stays as the namespace's init, reaping orphans. When stage 2 (the
+//     stays as the namespace's init, reaping orphans. It passes SIGTERM,
+//     SIGINT, SIGHUP and SIGQUIT on to the command. When stage 2 (the
 //     command) exits, it waits for processes that still hold the
 //     command's output for the command's grace, then exits as the command
 //     did; the kernel then kills whatever is left in the namespace.
@@ -110,12 +111,12 @@ func stage1(sp spec, args []string) int {
 	// reserved ones: pid_max leaves MaxProcesses of them.
 	_ = os.WriteFile("/proc/sys/kernel/pid_max", []byte(strconv.Itoa(MaxProcesses+300)), 0)
 
-	ignored := make(chan os.Signal, 8)
-	signal.Notify(ignored, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
-	go func() {
-		for range ignored {
-		}
-	}()
+	// A signal sent to stage 1's process group (agentdesk stopping the
+	// command: SIGTERM) is passed on to the command's own group, which
+	// its session of its own keeps out of stage 1's; stage 1 itself stays
+	// to reap, and exits once the command has.
+	signals := make(chan os.Signal, 8)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
 
 	next := sp
 	next.Stage = 2
@@ -140,6 +141,7 @@ func stage1(sp spec, args []string) int {
 	if err != nil {
 		return fail("starting the command's user namespace: %v", err)
 	}
+	go forward(signals, pid)
 	held := outputOf()
 	// A copy of stderr, for the note that the grace ran out.
 	errOut, _ := unix.FcntlInt(2, unix.F_DUPFD_CLOEXEC, 3)
@@ -159,6 +161,19 @@ func stage1(sp spec, args []string) int {
 		}
 	}
 	return code
+}
+
+// forward passes each signal stage 1 gets on to the command's process
+// group (pid's: the command leads a session of its own), or to the
+// command alone when that group is gone. Signals that came
+// before the command started wait in the channel.
+func forward(signals <-chan os.Signal, pid int) {
+	for sig := range signals {
+		s := sig.(syscall.Signal)
+		if unix.Kill(-pid, s) != nil {
+			_ = unix.Kill(pid, s)
+		}
+	}
 }
 
 // crowded reports whether the namespace holds nearly as many processes

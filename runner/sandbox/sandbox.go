@@ -137,6 +137,23 @@ func (r Report) WithNetwork(all bool, servers []string) Report {
 // cannot sandbox a command.
 var ErrUnavailable = errors.New("the sandbox is not available")
 
+// ServerRefusedError is a stdio MCP server not started because this
+// machine cannot sandbox it; it wraps ErrUnavailable. Its text is kept in
+// run.json (the server's state) and shown as the run's note, so it names
+// the flag that runs the server unsandboxed.
+type ServerRefusedError struct {
+	// Server is the server's name; Why is Report.Unavailable.
+	Server, Why string
+}
+
+// Error says which server, why, and what the author can do.
+func (e *ServerRefusedError) Error() string {
+	return fmt.Sprintf("MCP server '%s' was not started: agentdesk cannot sandbox it on this machine (%s); pass --no-sandbox to run it unsandboxed: %v", e.Server, e.Why, ErrUnavailable)
+}
+
+// Unwrap returns ErrUnavailable.
+func (e *ServerRefusedError) Unwrap() error { return ErrUnavailable }
+
 // Refusal is the message a command or a stdio MCP server gets instead of
 // running, where the sandbox is not available (r.Unavailable says why).
 func Refusal(r Report) string {

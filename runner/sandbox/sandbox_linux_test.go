@@ -719,3 +719,39 @@ func TestWorkingFolderBelowTmp(t *testing.T) {
 		t.Errorf("%s changed", host)
 	}
 }
+
+// TestStopSignalReachesTheCommand: SIGTERM sent to the process group of
+// a sandboxed command, as agentdesk stops a stdio MCP server, reaches
+// the command (which leads a session of its own in the sandbox), and it
+// winds down by itself instead of waiting for SIGKILL.
+func TestStopSignalReachesTheCommand(t *testing.T) {
+	needSandbox(t)
+	w := newWorld(t, "")
+	cmd := exec.Command("/bin/sh", "-c", `trap 'echo got-term; exit 7' TERM; echo ready; sleep 600 & wait`)
+	cmd.Dir = w.project
+	if err := sandbox.Wrap(cmd, w.config()); err != nil {
+		t.Fatalf("Wrap: %v", err)
+	}
+	cmd.WaitDelay = 2 * time.Second
+	proctree.Prepare(cmd)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := proctree.Start(cmd); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	r := bufio.NewReader(out)
+	if line, err := r.ReadString('\n'); line != "ready\n" {
+		t.Fatalf("the command did not start: %q %v", line, err)
+	}
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(r)
+	err = cmd.Wait()
+	proctree.Cleanup(cmd)
+	if string(rest) != "got-term\n" || cmd.ProcessState.ExitCode() != 7 {
+		t.Errorf("after SIGTERM: output %q, %v; want the command's trap to run and exit 7", rest, err)
+	}
+}

@@ -159,7 +159,7 @@ func (w *Workspace) ServerSandbox(server string) (*sandbox.Config, error) {
 		return nil, nil
 	}
 	if r := sandbox.Probe(); !r.Available() {
-		return nil, fmt.Errorf("MCP server '%s' was not started: agentdesk cannot sandbox it on this machine (%s); pass --no-sandbox to run it unsandboxed: %w", server, r.Unavailable, sandbox.ErrUnavailable)
+		return nil, &sandbox.ServerRefusedError{Server: server, Why: r.Unavailable}
 	}
 	wt, err := w.ov.WorkTree()
 	if err != nil {

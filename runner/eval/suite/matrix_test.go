@@ -218,3 +218,60 @@ func TestMatrixOnlyCasesThatRan(t *testing.T) {
 		t.Errorf("summary %+v", m.Summary[0])
 	}
 }
+
+// TestFailedRunsEachCaseOnItsFailedModels: with SelectModels (--failed)
+// each case runs on the models it failed on alone, among Models when
+// given (in Models' order); a suite none of whose cases failed on them
+// ends with no case.
+func TestFailedRunsEachCaseOnItsFailedModels(t *testing.T) {
+	f := newFixture(t)
+	twoModels(f)
+	path := f.suite(matrixSuite)
+	cat := f.catalog()
+	rn, err := runner.New(runner.Options{RunsDir: f.runs, Client: f.client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := suitefile.Load(path)
+	suitefile.Check(s, cat)
+	failed := map[string][]string{"names the port": {"cheap"}, "answers": {"", "Main"}}
+	titles := func(rs []*SuiteResult) []string {
+		var out []string
+		for _, cr := range rs[0].Cases {
+			out = append(out, cr.Title())
+		}
+		slices.Sort(out)
+		return out
+	}
+	o := Options{Runner: rn, Catalog: cat, Mode: evalrec.Record, Jobs: 2,
+		Select:       func(_, c string) bool { return len(failed[c]) > 0 },
+		SelectModels: func(_, c string) []string { return failed[c] }}
+	rs := Run(context.Background(), []*suitefile.Suite{s}, o)
+	if got, want := titles(rs), []string{"answers", "answers [Main]", "names the port [cheap]"}; !slices.Equal(got, want) {
+		t.Errorf("--failed ran %q, want %q", got, want)
+	}
+	if got := rs[0].Models; len(got) != 2 || got[0].Name != "cheap" || got[1].Name != "Main" {
+		t.Errorf("models %+v, want cheap then Main, as first met", got)
+	}
+	models, err := suitefile.LookupModels(cat.Config, []string{"Main", "cheap"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Models = models
+	rs = Run(context.Background(), []*suitefile.Suite{s}, o)
+	if got, want := titles(rs), []string{"answers [Main]", "names the port [cheap]"}; !slices.Equal(got, want) {
+		t.Errorf("--failed --models Main,cheap ran %q, want %q", got, want)
+	}
+	if got := rs[0].Models; len(got) != 2 || got[0].Name != "Main" || got[1].Name != "cheap" {
+		t.Errorf("models %+v, want Main then cheap, as --models gives them", got)
+	}
+	o.Models = models[1:] // cheap alone: "answers" failed on Main and its own role
+	ended := 0
+	o.OnSuite = func(*SuiteResult) { ended++ }
+	o.Select = func(string, string) bool { return true }
+	failed["names the port"] = nil
+	rs = Run(context.Background(), []*suitefile.Suite{s}, o)
+	if len(rs[0].Cases) != 0 || ended != 1 {
+		t.Errorf("--failed --models cheap ran %q (suite ended %d times), want nothing", titles(rs), ended)
+	}
+}

@@ -226,7 +226,7 @@ func (x *execution) startSuite(ctx context.Context, wg *sync.WaitGroup, s *suite
 		u.left += len(cells[i])
 	}
 	if x.o.SelectModels != nil {
-		sr.Models = cellModels(cells)
+		sr.Models = cellModels(cells, x.o.Models)
 	}
 	if u.left == 0 { // --failed --models: no case failed on these models
 		x.finishSuite(sr)
@@ -280,9 +280,10 @@ func (x *execution) failedColumns(s *suitefile.Suite, c *suitefile.Case) ([]*sui
 	return out, nil
 }
 
-// cellModels returns the models of cells, each once, in the order first
-// met (none when every case runs on its own role alone).
-func cellModels(cells [][]*suitefile.ModelChoice) []suitefile.ModelChoice {
+// cellModels returns the models of cells, each once, in the order of
+// given (--models) when set, else in the order first met (none when
+// every case runs on its own role alone).
+func cellModels(cells [][]*suitefile.ModelChoice, given []suitefile.ModelChoice) []suitefile.ModelChoice {
 	var out []suitefile.ModelChoice
 	for _, row := range cells {
 		for _, m := range row {
@@ -290,6 +291,11 @@ func cellModels(cells [][]*suitefile.ModelChoice) []suitefile.ModelChoice {
 				out = append(out, *m)
 			}
 		}
+	}
+	if len(given) > 0 {
+		return slices.DeleteFunc(slices.Clone(given), func(g suitefile.ModelChoice) bool {
+			return !slices.ContainsFunc(out, func(o suitefile.ModelChoice) bool { return o.Name == g.Name })
+		})
 	}
 	return out
 }
