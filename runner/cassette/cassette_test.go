@@ -174,6 +174,29 @@ func BenchmarkParse(b *testing.B) {
 
 // BenchmarkParseReply parses what a suite's replay reads for each case:
 // a header and one call streaming a 60-word reply, a word a frame.
+// BenchmarkParseWords reads a recording of one streamed reply of 60
+// words, a chunk a word, as a loopback server's (and testdata/bench's)
+// recordings hold them.
+func BenchmarkParseWords(b *testing.B) {
+	c := sample()
+	c.Calls = c.Calls[:1]
+	c.Calls[0].Tools = nil
+	c.Calls[0].Chunks = nil
+	c.Calls[0].End.At = time.Second
+	for i := range 60 {
+		c.Calls[0].Chunks = append(c.Calls[0].Chunks, Chunk{At: time.Duration(10+i) * time.Millisecond,
+			Data: fmt.Appendf(nil, "data: {\"choices\":[{\"delta\":{\"content\":\"word%d \"},\"finish_reason\":null,\"index\":0,\"logprobs\":null}],\"created\":1730000000,\"id\":\"chatcmpl-x\",\"model\":\"m\",\"object\":\"chat.completion.chunk\"}\n\n", i)})
+	}
+	data, _ := c.Encode()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkParseReply(b *testing.B) {
 	c := sample()
 	c.Calls = c.Calls[:1]

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -458,8 +459,21 @@ func (p *parser) chunk(n int, tms int64, data []byte) error {
 	case call.End != nil:
 		return fmt.Errorf("a chunk of call %d after its end", n)
 	}
+	if call.Chunks == nil && p.left > 0 {
+		call.Chunks = make([]Chunk, 0, p.chunksLeft(n)+1)
+	}
 	call.Chunks = append(call.Chunks, Chunk{At: dur(tms), Data: data})
 	return nil
+}
+
+// chunksLeft counts the chunk lines of call n after the current line as
+// Encode writes them (others, if any, grow the slice as they come): a
+// replay's call streams many chunks, and growing a call's slice to them
+// one doubling at a time was a tenth of a recording's garbage.
+func (p *parser) chunksLeft(n int) int {
+	var buf [48]byte
+	prefix := strconv.AppendInt(append(buf[:0], chunkPrefix...), int64(n), 10)
+	return bytes.Count(p.rest, append(prefix, ','))
 }
 
 // current returns the call a chunk or end line belongs to, checking its
