@@ -96,7 +96,7 @@ func (rn *Runner) prepare(ctx context.Context, s Spec) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.red = redact.New(runSecrets(s, model)...)
+	p.red = redact.Shared(runSecrets(s, model)...)
 	if tape != nil {
 		err = p.playing(ctx, &s, tape, source, model)
 	} else {
@@ -201,10 +201,14 @@ func runSecrets(s Spec, model runfolder.Model) []string {
 	if model.APIKey != "" {
 		secrets = append(secrets, model.APIKey)
 	}
-	if u, err := url.Parse(model.Endpoint); err == nil && u.User != nil {
-		// http://user:password@host: the password is a secret too.
-		if pw, ok := u.User.Password(); ok {
-			secrets = append(secrets, pw, url.PathEscape(pw))
+	// Without an '@' the address names no user: it is not parsed (a
+	// parse a run was a tenth of a replay's start-up garbage).
+	if strings.Contains(model.Endpoint, "@") {
+		if u, err := url.Parse(model.Endpoint); err == nil && u.User != nil {
+			// http://user:password@host: the password is a secret too.
+			if pw, ok := u.User.Password(); ok {
+				secrets = append(secrets, pw, url.PathEscape(pw))
+			}
 		}
 	}
 	// agentdesk's own secret-looking variables (DB_PASSWORD, AWS_*, …):

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -269,6 +270,48 @@ func New(secrets ...string) *Redactor {
 	r.key = key.String()
 	return r
 }
+
+// Shared returns New(secrets...), the one Redactor for the same secrets
+// in the same order while a memo holds it: a Redactor never changes once
+// made, and every run of a suite redacts the same secrets (the
+// configuration's, the model's key, the environment's), each with a
+// redactor of its own before. The memo holds at most sharedMax
+// redactors; when full, it starts again empty.
+func Shared(secrets ...string) *Redactor {
+	n := 0
+	for _, s := range secrets {
+		n += len(s) + 8
+	}
+	key := make([]byte, 0, n)
+	for _, s := range secrets {
+		key = strconv.AppendInt(key, int64(len(s)), 10)
+		key = append(key, ':')
+		key = append(key, s...)
+	}
+	shared.mu.Lock()
+	r, ok := shared.m[string(key)]
+	shared.mu.Unlock()
+	if ok {
+		return r
+	}
+	r = New(secrets...)
+	shared.mu.Lock()
+	if len(shared.m) >= sharedMax {
+		clear(shared.m)
+	}
+	shared.m[string(key)] = r
+	shared.mu.Unlock()
+	return r
+}
+
+// shared is Shared's memo, by the secrets, each after its length.
+var shared = struct {
+	mu sync.Mutex
+	m  map[string]*Redactor
+}{m: map[string]*Redactor{}}
+
+// sharedMax bounds Shared's memo.
+const sharedMax = 64
 
 // redactMemo remembers what String made of long texts, by the redactor's
 // literals and the text: every run of a suite redacts the same system

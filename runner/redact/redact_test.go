@@ -401,3 +401,26 @@ func FuzzSecretPatternHints(f *testing.F) {
 	}
 	f.Fuzz(checkHints)
 }
+
+// Shared gives the same redactor for the same secrets, a new one for
+// others (order, count or a length boundary told apart), and each
+// redacts as New's does.
+func TestSharedIsNewOnce(t *testing.T) {
+	text := "key sk-abcdef0123456789 and hunter2hunter2 and ab:cdefghijklmnop"
+	a := Shared("sk-abcdef0123456789", "hunter2hunter2")
+	if b := Shared("sk-abcdef0123456789", "hunter2hunter2"); b != a {
+		t.Error("the same secrets gave two redactors")
+	}
+	for _, other := range [][]string{{"hunter2hunter2", "sk-abcdef0123456789"}, {"sk-abcdef0123456789"}, {"ab:cdefghijklmnop"}, {"ab", "cdefghijklmnop"}} {
+		o := Shared(other...)
+		if o == a {
+			t.Errorf("%q gave the redactor of other secrets", other)
+		}
+		if got, want := o.String(text), New(other...).String(text); got != want {
+			t.Errorf("%q: Shared redacts %q, New %q", other, got, want)
+		}
+	}
+	if got, want := a.String(text), New("sk-abcdef0123456789", "hunter2hunter2").String(text); got != want {
+		t.Errorf("Shared redacts %q, New %q", got, want)
+	}
+}
