@@ -93,6 +93,20 @@ func Str(b []byte) (text string, rest []byte, ok bool) {
 	return string(t), rest, true
 }
 
+// SubStr is Str for b, a suffix of the bytes the string src was made
+// from (src = string(line), b a tail of line): text with no escape is a
+// substring of src, with no allocation of its own; text with one is
+// decoded as Str does. A reader of a line of many strings (a recording's
+// header) makes one string of the line, not one a member.
+func SubStr(src string, b []byte) (text string, rest []byte, ok bool) {
+	i := plainRun(b, 0)
+	if i < len(b) && b[i] == '"' && len(b) <= len(src) {
+		off := len(src) - len(b)
+		return src[off : off+i], b[i+1:], true
+	}
+	return Str(b)
+}
+
 // unescape decodes the body b (its first i bytes plain) into dst, as long
 // as b, and returns the text (in dst) and what follows the body.
 func unescape(b []byte, i int, dst []byte) (text, rest []byte, ok bool) {

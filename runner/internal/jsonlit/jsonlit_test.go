@@ -83,6 +83,10 @@ func checkString(t *testing.T, body []byte) {
 		t.Fatalf("%q: Str %q %q %v, String %q %q %v", body, s, srest, sok, out, rest, ok)
 	}
 	checkAppend(t, body, out, rest, ok)
+	line := append([]byte(`{"k":"`), body...)
+	if s, srest, sok := SubStr(string(line), line[len(`{"k":"`):]); sok != ok || s != string(out) || string(srest) != string(rest) {
+		t.Fatalf("%q: SubStr %q %q %v, String %q %q %v", body, s, srest, sok, out, rest, ok)
+	}
 	if !ok {
 		return
 	}
