@@ -114,13 +114,16 @@ type Request struct {
 	// What the first message is made of, for WithSession.
 	runtimeContext, task string
 	working              WorkingContext
+	// workingBlock is working.Block(), made once: every session of a
+	// suite's cases names the same working context.
+	workingBlock string
 }
 
 // WithSession sets the storage folders the first message's [session]
 // block names (a trial knows them only once its run folder exists; nil
 // for none) and returns r.
 func (r *Request) WithSession(storage *SessionStorage) *Request {
-	r.FirstMessage = FirstMessage(r.runtimeContext, ModelContext(r.Audience, r.working, storage), r.task)
+	r.FirstMessage = FirstMessage(r.runtimeContext, modelContext(r.Audience, r.workingBlock, storage), r.task)
 	return r
 }
 
@@ -203,6 +206,7 @@ func Compose(in Input) (*Request, error) {
 	a := assemble(pin)
 	r.Parts, r.System = a.parts, a.system
 	r.runtimeContext, r.task, r.working = in.Context, in.Task, workingContext(in, project)
+	r.workingBlock = r.working.Block()
 	return r.WithSession(in.Session), nil
 }
 

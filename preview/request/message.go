@@ -207,12 +207,16 @@ func ChildStorage(envelope, runID string) SessionStorage {
 // (SessionContextFormatter.Format): the "id:" line only when id is not
 // blank (a sub-agent's block has none), the five folders, the tool-choice
 // guidance and the closing note on temporary storage.
-func (s SessionStorage) Block(id string) string {
+func (s SessionStorage) Block(id string) string { return s.block("", "", id) }
+
+// block is head, sep and the [session] block for id in one string, made
+// at once.
+func (s SessionStorage) block(head, sep, id string) string {
 	idLine := ""
 	if !netBlank(id) {
 		idLine = "\nid: " + id
 	}
-	return "[session]" + idLine + "\n" +
+	return head + sep + "[session]" + idLine + "\n" +
 		"session_dir: " + s.SessionDir + "\n" +
 		"temp_dir: " + s.TempDir + "\n" +
 		"artifact_dir: " + s.ArtifactDir + "\n" +
@@ -228,20 +232,23 @@ func (s SessionStorage) Block(id string) string {
 // storage, the [session] block without a session id, the blank ones left
 // out, joined by a blank line.
 func ModelContext(a preview.Audience, w WorkingContext, storage *SessionStorage) string {
-	if a == preview.Public {
+	return modelContext(a, w.Block(), storage)
+}
+
+// modelContext is ModelContext for the working context's block: the
+// [session] block, never blank, joined to it in one string.
+func modelContext(a preview.Audience, working string, storage *SessionStorage) string {
+	switch {
+	case a == preview.Public:
 		return ""
+	case storage == nil && netBlank(working):
+		return ""
+	case storage == nil:
+		return working
+	case netBlank(working):
+		return storage.block("", "", "")
 	}
-	session := ""
-	if storage != nil {
-		session = storage.Block("")
-	}
-	var blocks []string
-	for _, s := range []string{w.Block(), session} {
-		if !netBlank(s) {
-			blocks = append(blocks, s)
-		}
-	}
-	return strings.Join(blocks, "\n\n")
+	return storage.block(working, "\n\n", "")
 }
 
 // FirstMessage returns the first user message of a spawn
@@ -253,14 +260,14 @@ func ModelContext(a preview.Audience, w WorkingContext, storage *SessionStorage)
 //
 // or the raw task when both are blank.
 func FirstMessage(runtimeContext, modelContext, task string) string {
-	var parts []string
-	for _, s := range []string{runtimeContext, modelContext} {
-		if !netBlank(s) {
-			parts = append(parts, netTrim(s))
-		}
-	}
-	if len(parts) == 0 {
+	rc, mc := netTrim(runtimeContext), netTrim(modelContext)
+	switch {
+	case rc == "" && mc == "":
 		return task
+	case rc == "":
+		return "Context:\n" + mc + "\n\nTask:\n" + task
+	case mc == "":
+		return "Context:\n" + rc + "\n\nTask:\n" + task
 	}
-	return "Context:\n" + strings.Join(parts, "\n\n") + "\n\nTask:\n" + task
+	return "Context:\n" + rc + "\n\n" + mc + "\n\nTask:\n" + task
 }
