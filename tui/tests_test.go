@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
