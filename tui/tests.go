@@ -543,7 +543,13 @@ func (p *testsPane) matrixLines(w int) []string {
 		return nil
 	}
 	st := &p.e.st
-	rows := suite.NewMatrix(p.suite.Cases, p.matrixModels(), p.matrix).Table()
+	m := suite.NewMatrix(p.suite.Cases, p.matrixModels(), p.matrix)
+	if !p.running {
+		// The run has ended: a cell with no result did not run, rather
+		// than "…" (still running).
+		m.EndRun()
+	}
+	rows := m.Table()
 	widths := make([]int, len(rows[0]))
 	for _, row := range rows {
 		for j, c := range row {

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/agentdesk/agentdesk/lint/vocab"
 	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/suite"
@@ -201,18 +199,29 @@ func TestTestsPaneShowsTheMatrix(t *testing.T) {
 		return &suite.CaseResult{Case: c[i], Model: model, Status: st, Passed: passed,
 			Samples: []*suite.SampleResult{{N: 1, Status: st, How: "replay", Duration: time.Second, ReportedOutputTokens: tokens}}}
 	}
-	ch := make(chan tea.Msg, 4)
 	for _, r := range []*suite.CaseResult{res(0, "Compaction", suite.Fail, 40), res(0, "Main", suite.Pass, 120), res(1, "Main", suite.Pass, 80)} {
-		ch <- testsCaseMsg{runGen: p.runGen, result: r}
+		tm.Update(testsCaseMsg{runGen: p.runGen, result: r}) // its next wait is the run's, not needed here
 	}
-	ch <- testsCaseMsg{runGen: p.runGen, done: true}
-	p.resultCh = ch
-	tm.run(waitTestsCmd(ch))
+	// Still running: the second case on Compaction is to come ("…").
 	scr := tm.screen()
 	for _, want := range []string{"matrix", "Main", "Compaction", "1/1 1.00s 120 tok", "0/1 1.00s 40 tok", "…", "all cases", "2/2 cases"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the matrix lacks %q:\n%s", want, scr)
 		}
+	}
+	if m := strings.Join(p.matrixLines(200), "\n"); strings.Contains(m, "not run") || !strings.Contains(m, "…") {
+		t.Errorf("a cell still running does not read …:\n%s", m)
+	}
+	// The run ends without it: the cell did not run.
+	_, cmd := tm.Update(testsCaseMsg{runGen: p.runGen, done: true})
+	tm.run(cmd)
+	// (The screen cuts the matrix at the pane's edge with "…": look at
+	// it whole.)
+	if m := strings.Join(p.matrixLines(200), "\n"); !strings.Contains(m, "not run") || strings.Contains(m, "…") {
+		t.Errorf("once the run ended, the cell with no result does not read not run:\n%s", m)
+	}
+	if scr = tm.screen(); !strings.Contains(scr, "not run") {
+		t.Errorf("the pane does not say which cells did not run:\n%s", scr)
 	}
 	// The case's line shows its worst model.
 	if r := p.results[c[0].Name]; r == nil || r.Status != suite.Fail {

@@ -106,6 +106,7 @@ so --offline replays the matrix. A suite's models: key is the default.
 --failed runs again only the cases that did not pass in the last run of
 their suite: failed, stale, not recorded or in error.
 Each runs on the models it failed on (with --models, on those of them).
+The matrix says "not run" in the cells it skips.
 agentdesk test keeps how each case ended in $XDG_STATE_HOME/agentdesk/last-runs
 (else ~/.local/state/agentdesk/last-runs): one file per suite, written atomically.
 A run of some cases (--case, --shard, --failed) updates theirs, and keeps the others'.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -432,5 +433,39 @@ func TestTestCommandFailedRunsEachCaseOnTheModelsItFailedOn(t *testing.T) {
 	code, _, stderr = runTrialCmd(t, env, "", "test", "--failed", suite)
 	if code != 0 || !strings.Contains(stderr, "no case failed in the last run") {
 		t.Errorf("--failed once m passed: exit %d\n%s", code, stderr)
+	}
+	// The cases failed on different models: each runs on its own, and the
+	// matrix says which cells did not run (not "…", still running).
+	if err := evalrec.SaveLastRunByModel(state, suite, map[evalrec.CaseModel]string{
+		{Case: "answers", Model: "Main"}: "fail", {Case: "answers", Model: "m"}: "pass",
+		{Case: "says bye", Model: "Main"}: "pass", {Case: "says bye", Model: "m"}: "fail",
+	}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runTrialCmd(t, env, "", "test", "--failed", "--format", "json", suite)
+	var doc struct {
+		Suites []struct {
+			Matrix struct {
+				Models []string `json:"models"`
+				Rows   []struct {
+					Case  string `json:"case"`
+					Cells []struct {
+						Status string `json:"status"`
+					} `json:"cells"`
+				} `json:"rows"`
+			} `json:"matrix"`
+		} `json:"suites"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != 0 || len(doc.Suites) != 1 {
+		t.Fatalf("--failed --format json: exit %d, %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	var cells []string
+	for _, r := range doc.Suites[0].Matrix.Rows {
+		for _, c := range r.Cells {
+			cells = append(cells, r.Case+" "+c.Status)
+		}
+	}
+	if want := []string{"answers pass", "answers not run", "says bye not run", "says bye pass"}; !slices.Equal(doc.Suites[0].Matrix.Models, []string{"Main", "m"}) || !slices.Equal(cells, want) {
+		t.Errorf("--failed matrix %v %q, want [Main m] %q\n%s", doc.Suites[0].Matrix.Models, cells, want, stdout)
 	}
 }

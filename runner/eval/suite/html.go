@@ -116,7 +116,11 @@ func htmlSuiteOf(r *SuiteResult, o ReportOptions, i int) htmlSuite {
 		for _, row := range m.Rows {
 			hr := htmlMatrixRow{Case: row.Case.Name}
 			for _, c := range row.Cells {
-				hr.Cells = append(hr.Cells, htmlCell{Text: c.CellText(), Class: evalhtml.StatusClass(string(c.Status))})
+				class := evalhtml.StatusClass(string(c.Status))
+				if c.NotRun {
+					class = "not-run" // no colour: nothing ran
+				}
+				hr.Cells = append(hr.Cells, htmlCell{Text: c.CellText(), Class: class})
 			}
 			hm.Rows = append(hm.Rows, hr)
 		}

@@ -53,6 +53,12 @@ type MatrixCell struct {
 	MedianOutputTokens int
 	// Ran counts the samples that ran (live or replayed).
 	Ran int
+	// NotRun is set on a cell with no result in a run that has ended: the
+	// case did not run on that model (--failed runs each case on the
+	// models it failed on alone). A cell with no result and NotRun unset
+	// is still running. Reports say "not run" (the NotRun constant): as
+	// its text, and as its status in JSON.
+	NotRun bool
 }
 
 // PassRate is the share of samples that passed (0 with no samples).
@@ -87,12 +93,27 @@ func (r *SuiteResult) Matrix() *Matrix {
 			cases = append(cases, c)
 		}
 	}
-	return NewMatrix(cases, names, r.Cases)
+	m := NewMatrix(cases, names, r.Cases)
+	m.EndRun()
+	return m
+}
+
+// EndRun marks every cell with no result as not run (MatrixCell.NotRun): the run
+// has ended, so no result is still to come. The summary row is left as
+// it is.
+func (m *Matrix) EndRun() {
+	for i := range m.Rows {
+		for j := range m.Rows[i].Cells {
+			if m.Rows[i].Cells[j].Status == "" {
+				m.Rows[i].Cells[j].NotRun = true
+			}
+		}
+	}
 }
 
 // NewMatrix arranges results (in any order, some perhaps still missing:
 // a browser's run under way) as a matrix of cases by models. A missing
-// result is an empty cell (Status "").
+// result is an empty cell (Status ""), still running until EndRun.
 func NewMatrix(cases []*suitefile.Case, models []string, results []*CaseResult) *Matrix {
 	type key struct {
 		c *suitefile.Case
@@ -217,8 +238,12 @@ func median[T int | time.Duration](xs []T) T {
 
 // CellText is a cell as the text report prints it: "2/3 1.20s 310 tok"
 // (samples passed, median time, median output tokens); a cell whose case
-// did not run says its status ("stale").
+// did not run says its status ("stale"), or "not run" (MatrixCell.NotRun); a cell
+// still running is "…".
 func (c MatrixCell) CellText() string {
+	if c.NotRun {
+		return NotRun
+	}
 	if c.Status == "" {
 		return "…"
 	}

@@ -660,7 +660,11 @@ func caseAnnotation(c *CaseResult) string {
 // matrixJSON is the matrix in the JSON report.
 func matrixJSON(m *Matrix) *jsonMatrix {
 	cell := func(c MatrixCell) jsonCell {
-		return jsonCell{Status: c.Status, Passed: c.Passed, Samples: c.Samples, PassRate: c.PassRate(), CasesPassed: c.CasesPassed, Cases: c.Cases,
+		status := c.Status
+		if c.NotRun {
+			status = NotRun
+		}
+		return jsonCell{Status: status, Passed: c.Passed, Samples: c.Samples, PassRate: c.PassRate(), CasesPassed: c.CasesPassed, Cases: c.Cases,
 			MedianMS: c.MedianTime.Milliseconds(), MedianOutputTokens: c.MedianOutputTokens}
 	}
 	jm := &jsonMatrix{Models: m.Models, Rows: []jsonMatrixRow{}, Summary: []jsonCell{}}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,5 +186,81 @@ func TestStatusJUnit(t *testing.T) {
 		if s, k := st.JUnit(); s != want[0] || k != want[1] {
 			t.Errorf("%s: %q %q, want %q", st, s, k, want)
 		}
+	}
+}
+
+// TestMatrixNotRunCells: after --failed, where the cases failed on
+// different models, each report says a cell that did not run is "not
+// run" (JSON: its status), not "…", the browser's mark for a cell still
+// running.
+func TestMatrixNotRunCells(t *testing.T) {
+	r := matrixResult()
+	// "short summary" ran on cheap alone, "keeps the numbers" on Main
+	// alone.
+	r.Cases = []*CaseResult{r.Cases[1], r.Cases[2]}
+	rs := []*SuiteResult{r}
+	o := ReportOptions{Dir: "."}
+	var text bytes.Buffer
+	if err := Text(&text, rs, time.Second, o); err != nil {
+		t.Fatal(err)
+	}
+	var matrix []string
+	for _, line := range strings.Split(text.String(), "\n") {
+		if strings.HasPrefix(line, "  short summary ") || strings.HasPrefix(line, "  keeps the numbers ") {
+			matrix = append(matrix, line)
+		}
+	}
+	if len(matrix) != 2 || !strings.Contains(matrix[0], "  not run  ") || !strings.HasSuffix(matrix[1], "  not run") || strings.Contains(text.String(), "…") {
+		t.Errorf("the text matrix does not say which cells did not run:\n%s", text.String())
+	}
+	var js bytes.Buffer
+	if err := JSON(&js, rs, o); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Suites []struct {
+			Matrix struct {
+				Rows []struct {
+					Cells []struct {
+						Status string `json:"status"`
+					} `json:"cells"`
+				} `json:"rows"`
+				Summary []struct {
+					Status string `json:"status"`
+					Cases  int    `json:"cases"`
+				} `json:"summary"`
+			} `json:"matrix"`
+		} `json:"suites"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, row := range doc.Suites[0].Matrix.Rows {
+		for _, c := range row.Cells {
+			got = append(got, c.Status)
+		}
+	}
+	if want := []string{"not run", "fail", "pass", "not run"}; !slices.Equal(got, want) {
+		t.Errorf("JSON cell statuses %q, want %q\n%s", got, want, js.String())
+	}
+	if s := doc.Suites[0].Matrix.Summary; len(s) != 2 || s[0].Cases != 1 || s[1].Cases != 1 || s[0].Status != "pass" || s[1].Status != "fail" {
+		t.Errorf("the summary row counts cells that did not run: %+v", s)
+	}
+	var page bytes.Buffer
+	if err := HTML(&page, rs, HTMLOptions{ReportOptions: o}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(page.String(), `<td class="cell not-run">not run</td>`); n != 2 || strings.Contains(page.String(), "…") {
+		t.Errorf("the HTML matrix has %d not-run cells, want 2", n)
+	}
+	// A matrix still filling (the browser's run under way) keeps "…".
+	m := NewMatrix(r.Suite.Cases, []string{"Main", "cheap"}, r.Cases)
+	if got := m.Rows[0].Cells[0].CellText(); got != "…" {
+		t.Errorf("a cell still running reads %q, want …", got)
+	}
+	m.EndRun()
+	if got := m.Rows[0].Cells[0].CellText(); got != "not run" {
+		t.Errorf("once the run ended a cell with no result reads %q, want not run", got)
 	}
 }
