@@ -43,7 +43,7 @@ func promptRecord(r *request.Request, red *redact.Redactor, count bool) *runfold
 	if r == nil {
 		return nil
 	}
-	rec := &runfolder.PromptRecord{Audience: r.Audience.String(), Parts: []runfolder.PromptPart{}, Missing: []string{},
+	rec := &runfolder.PromptRecord{Audience: r.Audience.String(), Parts: make([]runfolder.PromptPart, 0, len(r.Parts)), Missing: make([]string, 0, len(r.Missing)),
 		CoreSource: red.String(r.CoreSource), CoreVersion: red.String(r.CoreVersion)}
 	for _, p := range r.Parts {
 		pp := runfolder.PromptPart{Part: p.Part, Source: red.String(p.Source), Bytes: len(p.Text)}
@@ -55,7 +55,7 @@ func promptRecord(r *request.Request, red *redact.Redactor, count bool) *runfold
 	for _, m := range r.Missing {
 		rec.Missing = append(rec.Missing, m.Part)
 		if rec.MissingReasons == nil {
-			rec.MissingReasons = map[string]string{}
+			rec.MissingReasons = make(map[string]string, len(r.Missing))
 		}
 		rec.MissingReasons[m.Part] = red.String(m.Reason)
 	}

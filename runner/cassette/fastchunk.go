@@ -62,7 +62,7 @@ func appendChunk(arena, raw []byte, size func(need int) int) (call int, tms int6
 // general way, which decides. Where ok is true the header is what
 // encoding/json reads (FuzzFastLines checks).
 func fastHeader(raw []byte) (h headerLine, ok bool) {
-	f := jsonlit.Object(raw)
+	f := jsonlit.ObjectOne(raw)
 	f.String("type", &h.Type, false)
 	f.Int("version", &h.Version, false)
 	f.Time("recorded_at", &h.RecordedAt, false)

@@ -16,6 +16,9 @@ type Fields struct {
 	b     []byte
 	first bool
 	ok    bool
+	// src, when set, is the string of the bytes b is a tail of: plain
+	// strings are its substrings (see SubStr).
+	src string
 }
 
 // Object starts reading the object at the start of b.
@@ -24,6 +27,25 @@ func Object(b []byte) Fields {
 		return Fields{}
 	}
 	return Fields{b: b[1:], first: true, ok: true}
+}
+
+// ObjectOne is Object whose strings share one string of b, made once,
+// instead of one allocation each: for an object of many string members
+// (a recording's header) that lives as long as they do.
+func ObjectOne(b []byte) Fields {
+	f := Object(b)
+	if f.ok {
+		f.src = string(b)
+	}
+	return f
+}
+
+// str reads a string's body at the start of b (see SubStr).
+func (f *Fields) str(b []byte) (string, []byte, bool) {
+	if f.src != "" {
+		return SubStr(f.src, b)
+	}
+	return Str(b)
 }
 
 // OK reports whether every member so far was read.
@@ -70,7 +92,7 @@ func (f *Fields) String(k string, dst *string, optional bool) {
 		f.ok = false
 		return
 	}
-	s, rest, ok := Str(f.b[1:])
+	s, rest, ok := f.str(f.b[1:])
 	if !ok {
 		f.ok = false
 		return
@@ -143,7 +165,7 @@ func (f *Fields) Strings(k string, dst *[]string, optional bool) {
 			f.ok = false
 			return
 		}
-		s, rest, ok := Str(b[1:])
+		s, rest, ok := f.str(b[1:])
 		if !ok {
 			f.ok = false
 			return
@@ -184,6 +206,7 @@ func (f *Fields) Object(k string, optional bool, read func(o *Fields)) {
 		return
 	}
 	o := Object(f.b)
+	o.src = f.src
 	if !o.ok {
 		f.ok = false
 		return
