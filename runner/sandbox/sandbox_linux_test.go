@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -270,27 +269,33 @@ func (w world) guard(t *testing.T) {
 	for _, d := range dirs {
 		before[d] = hashTree(t, d)
 	}
-	shm := listDir("/dev/shm")
+	// The host's /dev/shm is the machine's: other processes (another
+	// go test of this package among them) add and remove entries there
+	// while a test runs, so only the file an escape writes is watched.
+	shm := fileState(shmProbe)
 	t.Cleanup(func() {
 		for _, d := range dirs {
 			if hashTree(t, d) != before[d] {
 				t.Errorf("%s changed", d)
 			}
 		}
-		if got := listDir("/dev/shm"); got != shm {
-			t.Errorf("/dev/shm changed: %q, was %q", got, shm)
+		if got := fileState(shmProbe); got != shm {
+			t.Errorf("%s changed: %s, was %s", shmProbe, got, shm)
 		}
 	})
 }
 
-func listDir(d string) string {
-	es, _ := os.ReadDir(d)
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
+// shmProbe is the file the shm escape writes in /dev/shm: the sandbox's
+// /dev/shm is private, so the host's never gets it.
+const shmProbe = "/dev/shm/agentdesk-sandbox-test"
+
+// fileState says whether the file at p exists, and its content.
+func fileState(p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "absent"
 	}
-	sort.Strings(names)
-	return strings.Join(names, " ")
+	return fmt.Sprintf("present (%q)", b)
 }
 
 // run runs script with /bin/sh in the sandbox c, in dir (a host path),
@@ -393,14 +398,14 @@ func TestEscapes(t *testing.T) {
 		{"mount", `mount -t tmpfs none {H}; umount {P}; mount -o remount,rw /; mount --bind {P} {O}; echo x > {O}/keep.txt; echo done`, "done"},
 		{"unshare", `unshare -rm sh -c 'mount -t tmpfs none {H} && echo x > {H}/.bashrc; umount {P}; echo x > {O}/keep.txt'; unshare -rn true; echo done`, "done"},
 		{"setuid", `grep NoNewPrivs /proc/self/status; grep CapEff /proc/self/status; su -c 'echo x > {O}/keep.txt' root </dev/null; mount -t tmpfs none {O}; echo done`, "NoNewPrivs:\t1"},
-		{"shm", `echo x > /dev/shm/agentdesk-sandbox-test && cat /dev/shm/agentdesk-sandbox-test; echo done`, "x\ndone"},
+		{"shm", `echo x > {S} && cat {S}; echo done`, "x\ndone"},
 		{"setsid daemon", `setsid sh -c 'sleep 1000' </dev/null >/dev/null 2>&1 & setsid sh -c 'while :; do echo x >> {O}/keep.txt; sleep 1; done' </dev/null >/dev/null 2>&1 & echo done`, "done"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t, "")
 			w.guard(t)
-			script := strings.NewReplacer("{P}", w.project, "{H}", w.home, "{O}", w.outside).Replace(c.script)
+			script := strings.NewReplacer("{P}", w.project, "{H}", w.home, "{O}", w.outside, "{S}", shmProbe).Replace(c.script)
 			out, _ := run(t, w.config(), w.copy, script, "HOME="+w.home)
 			if !strings.Contains(out, c.want) {
 				t.Errorf("output lacks %q:\n%s", c.want, out)
