@@ -370,12 +370,19 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 // repeat reads a case's repeat: 1 to MaxRepeat samples; ok is false when
 // v is not one (one out of range is reported).
 func (r *reader) repeat(v *yaml.Node) (int, bool) {
-	n, ok := r.integer(v, "repeat")
+	return r.sampleCount(v, "repeat", " samples")
+}
+
+// sampleCount reads the value v of key as a count of samples, 1 to
+// MaxRepeat; ok is false when v is not one (one out of range is reported,
+// its message ending in unit).
+func (r *reader) sampleCount(v *yaml.Node, key, unit string) (int, bool) {
+	n, ok := r.integer(v, key)
 	if !ok {
 		return 0, false
 	}
 	if n < 1 || n > MaxRepeat {
-		r.add(RuleValue, posOf(v), fmt.Sprintf("repeat is %d; give 1 to %d samples", n, MaxRepeat), "")
+		r.add(RuleValue, posOf(v), fmt.Sprintf("%s is %d; give 1 to %d%s", key, n, MaxRepeat, unit), "")
 		return 0, false
 	}
 	return n, true
