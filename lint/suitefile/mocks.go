@@ -69,12 +69,7 @@ func (r *reader) mock(item *yaml.Node) (m Mock, ok bool) {
 			m.Tool, _ = r.scalar(val, "tool")
 			m.Tool = strings.TrimSpace(m.Tool)
 		case "args":
-			var a map[string]any
-			if val.Kind != yaml.MappingNode || val.Decode(&a) != nil {
-				r.add(RuleMock, posOf(val), "args is "+kindName(val)+"; give a mapping of argument names to values", `args: {Url: "https://example.test/*"}`)
-				return
-			}
-			m.Args = a
+			m.Args = r.args(val, RuleMock, `args: {Url: "https://example.test/*"}`)
 		case "result":
 			m.Result, _ = r.scalar(val, "result")
 			hasResult = true

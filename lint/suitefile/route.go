@@ -180,15 +180,7 @@ func (r *reader) routeAudience(s *RouteSuite, v *yaml.Node) {
 
 // samples reads a samples value: 1 to MaxRepeat.
 func (r *reader) samples(v *yaml.Node) (int, bool) {
-	n, ok := r.integer(v, "samples")
-	if !ok {
-		return 0, false
-	}
-	if n < 1 || n > MaxRepeat {
-		r.add(RuleValue, posOf(v), fmt.Sprintf("samples is %d; give 1 to %d", n, MaxRepeat), "")
-		return 0, false
-	}
-	return n, true
+	return r.sampleCount(v, "samples", "")
 }
 
 // explicitNames are the names the cases give themselves, lower-cased.

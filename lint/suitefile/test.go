@@ -370,12 +370,19 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 // repeat reads a case's repeat: 1 to MaxRepeat samples; ok is false when
 // v is not one (one out of range is reported).
 func (r *reader) repeat(v *yaml.Node) (int, bool) {
-	n, ok := r.integer(v, "repeat")
+	return r.sampleCount(v, "repeat", " samples")
+}
+
+// sampleCount reads the value v of key as a count of samples, 1 to
+// MaxRepeat; ok is false when v is not one (one out of range is reported,
+// its message ending in unit).
+func (r *reader) sampleCount(v *yaml.Node, key, unit string) (int, bool) {
+	n, ok := r.integer(v, key)
 	if !ok {
 		return 0, false
 	}
 	if n < 1 || n > MaxRepeat {
-		r.add(RuleValue, posOf(v), fmt.Sprintf("repeat is %d; give 1 to %d samples", n, MaxRepeat), "")
+		r.add(RuleValue, posOf(v), fmt.Sprintf("%s is %d; give 1 to %d%s", key, n, MaxRepeat, unit), "")
 		return 0, false
 	}
 	return n, true
@@ -834,6 +841,17 @@ func (r *reader) toolList(v *yaml.Node) (names []string, calls []ToolCall) {
 	return names, calls
 }
 
+// args reads an args: value, a mapping of argument names to values; one
+// that is not is reported under rule with example as the fix, and gives nil.
+func (r *reader) args(val *yaml.Node, rule, example string) map[string]any {
+	var m map[string]any
+	if val.Kind != yaml.MappingNode || val.Decode(&m) != nil {
+		r.add(rule, posOf(val), "args is "+kindName(val)+"; give a mapping of argument names to values", example)
+		return nil
+	}
+	return m
+}
+
 // toolCall reads one {name: N, args: {K: V}} item of expect.tools; args
 // that are not a mapping are reported and left out.
 func (r *reader) toolCall(item *yaml.Node) ToolCall {
@@ -844,12 +862,7 @@ func (r *reader) toolCall(item *yaml.Node) ToolCall {
 			tc.Name, _ = r.scalar(val, "name")
 			tc.Name = strings.TrimSpace(tc.Name)
 		case "args":
-			var m map[string]any
-			if val.Kind != yaml.MappingNode || val.Decode(&m) != nil {
-				r.add(RuleValue, posOf(val), "args is "+kindName(val)+"; give a mapping of argument names to values", "args: {Path: README.md}")
-				return
-			}
-			tc.Args = m
+			tc.Args = r.args(val, RuleValue, "args: {Path: README.md}")
 		}
 	})
 	return tc

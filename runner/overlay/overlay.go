@@ -177,11 +177,7 @@ func (o *Overlay) Rel(p string) (string, error) {
 	}
 	native := filepath.FromSlash(p)
 	if filepath.IsAbs(native) {
-		c := filepath.Clean(native)
-		r, ok := within(o.absBase, c)
-		if !ok {
-			r, ok = within(o.realBase, c)
-		}
+		r, ok := o.inProject(native)
 		if !ok {
 			return "", outside(p, "")
 		}
@@ -195,6 +191,16 @@ func (o *Overlay) Rel(p string) (string, error) {
 		return "", outside(p, " through '..'")
 	}
 	return filepath.ToSlash(r), nil
+}
+
+// inProject returns the absolute path p, cleaned, relative to the project
+// when it lies inside it, as given or with links resolved.
+func (o *Overlay) inProject(p string) (string, bool) {
+	c := filepath.Clean(p)
+	if r, ok := within(o.absBase, c); ok {
+		return r, true
+	}
+	return within(o.realBase, c)
 }
 
 // within returns p relative to base when p lies inside base (or is base).
@@ -527,11 +533,7 @@ func (o *Overlay) linkTargetLocked(orig, rel string) (string, error) {
 		return "", o.baseError(orig, err)
 	}
 	if filepath.IsAbs(text) {
-		c := filepath.Clean(text)
-		r, ok := within(o.absBase, c)
-		if !ok {
-			r, ok = within(o.realBase, c)
-		}
+		r, ok := o.inProject(text)
 		if !ok {
 			return "", outside(orig, " through the symbolic link "+rel)
 		}

@@ -168,11 +168,7 @@ func (o *Overlay) WorkTreeIfMade() *WorkTree {
 func (w *WorkTree) workText(rel, target string) string {
 	o := w.o
 	if filepath.IsAbs(target) {
-		c := filepath.Clean(target)
-		r, ok := within(o.absBase, c)
-		if !ok {
-			r, ok = within(o.realBase, c)
-		}
+		r, ok := o.inProject(target)
 		if ok {
 			return filepath.Join(w.dir, r)
 		}
