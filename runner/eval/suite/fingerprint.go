@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/agentdesk/agentdesk/lint"
+	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
 	"github.com/agentdesk/agentdesk/runner"
@@ -25,6 +26,17 @@ type sent struct {
 	model    runfolder.Model
 	modelErr error
 	limits   runner.Limits
+}
+
+// sampleFingerprint is the fingerprint of what snt, a sample of case c
+// run by agent, sends, with the judge's model resolved for a judged case.
+func (x *execution) sampleFingerprint(snt sent, c *suitefile.Case, agent *lint.File) (evalrec.Fingerprint, error) {
+	var judge runfolder.Model
+	var judgeErr error
+	if c.Expect.Judge != "" {
+		judge, judgeErr = runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
+	}
+	return fingerprint(x.memo, snt, c.Expect.Judge, judge, judgeErr, agent.Path)
 }
 
 // fingerprint returns what a sample of the case sends: the system prompt

@@ -3,9 +3,7 @@ package suite
 import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
-	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
-	"github.com/agentdesk/agentdesk/runner/runfolder"
 )
 
 // CaseRecordings says how a case's recordings stand against the catalog
@@ -59,12 +57,7 @@ func (x *execution) decideOffline(s *suitefile.Suite, c *suitefile.Case, agent *
 	if err != nil {
 		return evalrec.Decision{}, err
 	}
-	var jm runfolder.Model
-	var jerr error
-	if c.Expect.Judge != "" {
-		jm, jerr = runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
-	}
-	now, err := fingerprint(x.memo, snt, c.Expect.Judge, jm, jerr, agent.Path)
+	now, err := x.sampleFingerprint(snt, c, agent)
 	if err != nil {
 		return evalrec.Decision{}, err
 	}

@@ -61,12 +61,7 @@ func (x *execution) runSample(ctx context.Context, res *SampleResult, s *suitefi
 	if err != nil {
 		return res.errorf("%v", err)
 	}
-	var judgeModel runfolder.Model
-	var judgeErr error
-	if c.Expect.Judge != "" {
-		judgeModel, judgeErr = runner.ResolveModel(x.o.Catalog.Config, x.o.JudgeRole)
-	}
-	now, err := fingerprint(x.memo, snt, c.Expect.Judge, judgeModel, judgeErr, agent.Path)
+	now, err := x.sampleFingerprint(snt, c, agent)
 	if err != nil {
 		return res.errorf("%v", err)
 	}
