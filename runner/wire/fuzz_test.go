@@ -60,15 +60,10 @@ func FuzzSSEReader(f *testing.F) {
 	})
 }
 
-// decode reads every event of a decoder over in.
-func decode(p Protocol, in []byte, oneByte bool) ([]string, error) {
-	var r io.Reader = bytes.NewReader(in)
-	if oneByte {
-		r = iotest.OneByteReader(r)
-	}
-	d := NewDecoder(p, r)
+// drain reads every event of d, a decoder over n bytes, described.
+func drain(d Decoder, n int) ([]string, error) {
 	var out []string
-	for i := 0; i <= len(in)+8; i++ {
+	for i := 0; i <= n+8; i++ {
 		e, err := d.Next()
 		if err != nil {
 			if err == io.EOF {
@@ -79,6 +74,16 @@ func decode(p Protocol, in []byte, oneByte bool) ([]string, error) {
 		out = append(out, describe(e))
 	}
 	panic("decoder returned more events than the input has bytes")
+}
+
+// decode reads every event of a decoder over in.
+func decode(p Protocol, in []byte, oneByte bool) ([]string, error) {
+	var r io.Reader = bytes.NewReader(in)
+	if oneByte {
+		r = iotest.OneByteReader(r)
+	}
+	d := NewDecoder(p, r)
+	return drain(d, len(in))
 }
 
 func fuzzDecoder(f *testing.F, p Protocol, seeds []string) {
@@ -129,18 +134,7 @@ func FuzzAnthropicDecoder(f *testing.F) {
 func decodeOpenAI(in []byte, shapes bool) ([]string, error) {
 	d := NewOpenAIDecoder(bytes.NewReader(in))
 	d.noShapes = !shapes
-	var out []string
-	for i := 0; i <= len(in)+8; i++ {
-		e, err := d.Next()
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			return out, err
-		}
-		out = append(out, describe(e))
-	}
-	panic("decoder returned more events than the input has bytes")
+	return drain(d, len(in))
 }
 
 // checkShapes fails when reading in with the chunk shapes gives other
