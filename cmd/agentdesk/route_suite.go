@@ -87,7 +87,7 @@ func routeSuitesRun(cmd *cobra.Command, g *globals, f routeFlags, mode evalrec.M
 	start := time.Now()
 	results := runEachRouteSuite(cmd.Context(), g, suites, sel.total, route.SuiteOptions{
 		Runner: rn, Catalog: c, Mode: mode, Words: evalWords, Jobs: f.jobs, Samples: samples, Static: f.static, Cases: sel.filter, Shard: sel.shard, ShownFrom: cwd, Demo: f.demo,
-		KeepRuns: f.keepRuns, Select: sel.failed,
+		KeepRuns: f.keepRuns, Select: sel.selectCases(),
 		Frontline: suiteFrontline(g, f, c),
 	})
 	took := time.Since(start)

@@ -12,13 +12,10 @@ import (
 type caseSelection struct {
 	filter *evalrec.CaseFilter
 	shard  *evalrec.Shard
-	// failed, with --failed, tells the cases that did not pass in their
-	// suite's last run; known counts the suites that have one.
-	failed func(suitePath, caseName string) bool
-	known  int
-	// last holds, with --failed, each suite's last run by path; within
-	// the names of --models, whose failed cells alone --failed takes
-	// (none: every model a case failed on).
+	// last holds, with --failed, each suite's last run by path (nil
+	// without --failed; a suite with none is not in it); within the names
+	// of --models, whose failed cells alone --failed takes (none: every
+	// model a case failed on).
 	last   map[string]*evalrec.LastRun
 	within []string
 	// stateDir holds the last runs ("" for the demo, or where there is no
@@ -47,11 +44,24 @@ func newCaseSelection(g *globals, cases []string, shard string, failed, demo boo
 	if sel.last, err = lastFailed(g, failed, sel.stateDir, files); err != nil {
 		return nil, err
 	}
-	if failed {
-		sel.known = len(sel.last)
-		sel.failed = func(path, name string) bool { return len(sel.failedModels(path, name)) > 0 }
-	}
 	return sel, nil
+}
+
+// onFailed reports whether --failed was given.
+func (sel *caseSelection) onFailed() bool { return sel.last != nil }
+
+// failedCase reports, with --failed, whether the case named name of the
+// suite at path runs again: it did not pass on some model it runs on.
+func (sel *caseSelection) failedCase(path, name string) bool {
+	return len(sel.failedModels(path, name)) > 0
+}
+
+// selectCases is suite.Options.Select: nil without --failed.
+func (sel *caseSelection) selectCases() func(path, name string) bool {
+	if !sel.onFailed() {
+		return nil
+	}
+	return sel.failedCase
 }
 
 // failedModels returns, with --failed, the models the case named name of
@@ -71,7 +81,7 @@ func (sel *caseSelection) failedModels(path, name string) []string {
 
 // selectModels is suite.Options.SelectModels: nil without --failed.
 func (sel *caseSelection) selectModels() func(path, name string) []string {
-	if sel.failed == nil {
+	if !sel.onFailed() {
 		return nil
 	}
 	return sel.failedModels
@@ -85,7 +95,7 @@ func (sel *caseSelection) take(path string, names []string, broken bool) bool {
 	n := 0
 	for _, name := range names {
 		sel.names = append(sel.names, name)
-		if sel.failed != nil && !sel.failed(path, name) {
+		if sel.onFailed() && !sel.failedCase(path, name) {
 			continue
 		}
 		if sel.filter.Match(name) {
@@ -95,7 +105,7 @@ func (sel *caseSelection) take(path string, names []string, broken bool) bool {
 			}
 		}
 	}
-	if n == 0 && (sel.filter != nil || sel.shard != nil || sel.failed != nil) && !broken {
+	if n == 0 && (sel.filter != nil || sel.shard != nil || sel.onFailed()) && !broken {
 		return false // --case names none of its cases, they are in other shards, or none failed
 	}
 	if broken && !sel.shard.Has(path, "") {
@@ -108,7 +118,7 @@ func (sel *caseSelection) take(path string, names []string, broken bool) bool {
 // runs reports whether this invocation runs the case named name of the
 // suite at path: --failed, --case and --shard all take it.
 func (sel *caseSelection) runs(path, name string) bool {
-	return (sel.failed == nil || sel.failed(path, name)) && sel.filter.Match(name) && sel.shard.Has(path, name)
+	return (!sel.onFailed() || sel.failedCase(path, name)) && sel.filter.Match(name) && sel.shard.Has(path, name)
 }
 
 // done refuses a --case that names no case, and says on stderr what the
@@ -120,7 +130,7 @@ func (sel *caseSelection) done(g *globals) error {
 	if sel.shard != nil {
 		fmt.Fprintf(g.stderr, "agentdesk: shard %s runs %d of %d cases\n", sel.shard, sel.total, sel.all)
 	}
-	if sel.failed != nil && sel.total == 0 && sel.known > 0 {
+	if sel.onFailed() && sel.total == 0 && len(sel.last) > 0 {
 		on := ""
 		if sel.within != nil {
 			on = " on these models"

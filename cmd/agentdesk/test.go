@@ -283,7 +283,7 @@ func loadTestSuites(g *globals, c *lint.Catalog, files []string, sel *caseSelect
 		before := sel.total
 		if sel.take(p, names, s.Broken()) {
 			suites = append(suites, s)
-			if sel.failed == nil {
+			if !sel.onFailed() {
 				cells += (sel.total - before) * matrixWidth(models, s)
 				continue
 			}
@@ -384,7 +384,7 @@ func testSuitesRun(cmd *cobra.Command, g *globals, f testFlags, mode evalrec.Mod
 	results := suite.Run(cmd.Context(), suites, suite.Options{
 		NetClaw: nc, Project: f.project,
 		Runner: rn, Catalog: c, Mode: mode, Words: evalWords, Jobs: f.jobs, JudgeRole: judgeRole, KeepRuns: f.keepRuns, Approve: approved, Cases: sel.filter, ShownFrom: shownFrom, Demo: f.demo,
-		Models: models, Shard: sel.shard, Select: sel.failed, SelectModels: sel.selectModels(),
+		Models: models, Shard: sel.shard, Select: sel.selectCases(), SelectModels: sel.selectModels(),
 		NoMCP: f.mcp.off, MCPStartTimeout: f.mcp.timeout, Seed: f.seed,
 		Sandbox: f.sandbox.spec(),
 		OnMCPStart: func(names []string) {

@@ -49,6 +49,7 @@ A Public session cannot spawn a sub-agent, so it offers none.
 The configured MCP servers the audience may use are started, each within
 --mcp-timeout. Their live tools are listed as deferred tools named
 server__tool. The servers are stopped again.
+A stdio server runs in the sandbox, with no network (agentdesk help sandbox).
 A server that does not start is listed with why. --no-mcp skips them.
 
 The switches and the audience profiles come from the home's netclaw.json:

@@ -11,8 +11,10 @@ import (
 	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/preview"
 	"github.com/agentdesk/agentdesk/preview/request"
+	"github.com/agentdesk/agentdesk/runner"
 	"github.com/agentdesk/agentdesk/runner/mcp"
 	"github.com/agentdesk/agentdesk/runner/redact"
+	"github.com/agentdesk/agentdesk/runner/tools"
 )
 
 // defaultMCPListTimeout bounds starting each MCP server for agentdesk tools.
@@ -40,8 +42,11 @@ type mcpServerListing struct {
 
 // liveMCPTools starts the configured MCP servers the audience may use,
 // each within timeout, lists their tools as catalogue entries, and stops
-// them (with their process groups) before it returns. It returns nil, nil
-// when the configuration names no server.
+// them (with their process groups) before it returns. Stdio servers start
+// in the sandbox, as a run's do (runner.ProbeSandbox: no network, nothing
+// writable but their own /tmp); where the machine cannot sandbox, they
+// are refused and listed as failed. It returns nil, nil when the
+// configuration names no server.
 func liveMCPTools(ctx context.Context, g *globals, cfg *lint.Config, a preview.Audience, timeout time.Duration) ([]request.Tool, *mcpListing) {
 	if cfg == nil || len(cfg.McpServers) == 0 {
 		return nil, nil
@@ -52,6 +57,7 @@ func liveMCPTools(ctx context.Context, g *globals, cfg *lint.Config, a preview.A
 		Environ:      g.environ,
 		StartTimeout: timeout,
 		Redact:       redact.New(cfg.Secrets()...).String,
+		Sandbox:      runner.ProbeSandbox(tools.Sandbox{}, cfg),
 	})
 	defer servers.Close()
 	l := &mcpListing{Servers: []mcpServerListing{}}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/runner"
 
+	"github.com/agentdesk/agentdesk/lint"
 	"github.com/agentdesk/agentdesk/lint/hometest"
 	"github.com/agentdesk/agentdesk/lint/suitefile"
 	"github.com/agentdesk/agentdesk/runner/eval/evalrec"
@@ -33,6 +34,22 @@ func twoModels(f *fixture) {
 		}
 		return modeltest.Script{Steps: []modeltest.Step{modeltest.Text("It listens on port 8080, as set in main.go."), modeltest.Stop()}, Usage: &modeltest.Usage{InputTokens: 10, OutputTokens: 11}}, true
 	})
+}
+
+// matrixRunner writes matrixSuite under twoModels and returns a runner
+// for f, the suite loaded and checked, and its catalog.
+func matrixRunner(f *fixture) (*runner.Runner, *suitefile.Suite, *lint.Catalog) {
+	f.t.Helper()
+	twoModels(f)
+	path := f.suite(matrixSuite)
+	cat := f.catalog()
+	rn, err := runner.New(runner.Options{RunsDir: f.runs, Client: f.client})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	s := suitefile.Load(path)
+	suitefile.Check(s, cat)
+	return rn, s, cat
 }
 
 const matrixSuite = `cases:
@@ -191,15 +208,7 @@ func TestLookupModels(t *testing.T) {
 // case still running shows in the browser) for each case left out.
 func TestMatrixOnlyCasesThatRan(t *testing.T) {
 	f := newFixture(t)
-	twoModels(f)
-	path := f.suite(matrixSuite)
-	cat := f.catalog()
-	rn, err := runner.New(runner.Options{RunsDir: f.runs, Client: f.client})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := suitefile.Load(path)
-	suitefile.Check(s, cat)
+	rn, s, cat := matrixRunner(f)
 	models, err := suitefile.LookupModels(cat.Config, []string{"Main", "cheap"})
 	if err != nil {
 		t.Fatal(err)
@@ -225,15 +234,7 @@ func TestMatrixOnlyCasesThatRan(t *testing.T) {
 // ends with no case.
 func TestFailedRunsEachCaseOnItsFailedModels(t *testing.T) {
 	f := newFixture(t)
-	twoModels(f)
-	path := f.suite(matrixSuite)
-	cat := f.catalog()
-	rn, err := runner.New(runner.Options{RunsDir: f.runs, Client: f.client})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := suitefile.Load(path)
-	suitefile.Check(s, cat)
+	rn, s, cat := matrixRunner(f)
 	failed := map[string][]string{"names the port": {"cheap"}, "answers": {"", "Main"}}
 	titles := func(rs []*SuiteResult) []string {
 		var out []string

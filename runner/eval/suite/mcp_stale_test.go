@@ -82,20 +82,7 @@ func TestStaleWhenMCPServersChange(t *testing.T) {
 			}
 			config(tt.servers)
 			c := f.run(evalrec.Offline, path)[0].Cases[0]
-			if tt.want == nil {
-				if c.Status != Pass || c.Samples[0].How != "replay" {
-					t.Errorf("%s (%s) %q, want a replay that passes", c.Status, c.Samples[0].How, c.Message)
-				}
-				return
-			}
-			if c.Status != Stale {
-				t.Fatalf("%s %q, want stale", c.Status, c.Message)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(c.Message, w) {
-					t.Errorf("message %q lacks %q", c.Message, w)
-				}
-			}
+			wantReplayOrStale(t, c, tt.want)
 		})
 	}
 }

@@ -59,21 +59,28 @@ func TestStaleWhenMocksChange(t *testing.T) {
 			}
 			f.suite(tt.now)
 			c := f.run(evalrec.Offline, path)[0].Cases[0]
-			if tt.want == nil {
-				if c.Status != Pass || c.Samples[0].How != "replay" {
-					t.Errorf("%s (%s) %q, want a replay that passes", c.Status, c.Samples[0].How, c.Message)
-				}
-				return
-			}
-			if c.Status != Stale {
-				t.Fatalf("%s %q, want stale", c.Status, c.Message)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(c.Message, w) {
-					t.Errorf("message %q lacks %q", c.Message, w)
-				}
-			}
+			wantReplayOrStale(t, c, tt.want)
 		})
+	}
+}
+
+// wantReplayOrStale checks an --offline case c: with want nil, a replay
+// that passes; else stale, with a message holding each of want.
+func wantReplayOrStale(t *testing.T, c *CaseResult, want []string) {
+	t.Helper()
+	if want == nil {
+		if c.Status != Pass || c.Samples[0].How != "replay" {
+			t.Errorf("%s (%s) %q, want a replay that passes", c.Status, c.Samples[0].How, c.Message)
+		}
+		return
+	}
+	if c.Status != Stale {
+		t.Fatalf("%s %q, want stale", c.Status, c.Message)
+	}
+	for _, w := range want {
+		if !strings.Contains(c.Message, w) {
+			t.Errorf("message %q lacks %q", c.Message, w)
+		}
 	}
 }
 
