@@ -146,26 +146,39 @@ func TestStdioMCPNetworkOff(t *testing.T) {
 	}
 }
 
+// secretName is the secret-looking variable the redaction tests pass.
+const secretName = "AGENTDESK_TEST_DB_PASSWORD"
+
+// runWithSecret sets secretName to value, runs in the sandbox one
+// shell_execute of command (a JSON string's text) with the variable
+// passed, recorded when record, and checks its one call's result holds
+// want.
+func runWithSecret(t *testing.T, value, command, want string, record bool) runfolder.Record {
+	t.Helper()
+	needSandbox(t)
+	t.Setenv(secretName, value)
+	f := newFixture(t, wire.OpenAI)
+	f.srv.Enqueue(
+		script(modeltest.ToolCall("c1", "shell_execute", `{"Command":"`+command+`","_rationale":"run"}`), modeltest.Finish(modeltest.FinishTools)),
+		modeltest.Reply("Done."),
+	)
+	s := f.toolSpec("Run it.", project(t), Limits{})
+	s.Approve, _ = approve.ParseAll([]string{"shell_execute:*"})
+	s.Sandbox.PassEnv = []string{secretName}
+	s.Record = record
+	_, rec := f.run(t, s)
+	if len(rec.ToolCalls) != 1 || !strings.Contains(rec.ToolCalls[0].Result.Text, want) {
+		t.Fatalf("calls %+v", rec.ToolCalls)
+	}
+	return rec
+}
+
 // TestSecretValuesAreRedacted: the value of a secret-looking variable of
 // agentdesk's, passed to a command that prints it, is stored nowhere in
 // the run folder (transcript, run.json, result.md, the recording).
 func TestSecretValuesAreRedacted(t *testing.T) {
-	needSandbox(t)
-	const name, value = "AGENTDESK_TEST_DB_PASSWORD", "hunter2-run-secret-value"
-	t.Setenv(name, value)
-	f := newFixture(t, wire.OpenAI)
-	f.srv.Enqueue(
-		script(modeltest.ToolCall("c1", "shell_execute", `{"Command":"echo \"the password is $`+name+`\"","_rationale":"print"}`), modeltest.Finish(modeltest.FinishTools)),
-		modeltest.Reply("Done."),
-	)
-	s := f.toolSpec("Print it.", project(t), Limits{})
-	s.Approve, _ = approve.ParseAll([]string{"shell_execute:*"})
-	s.Sandbox.PassEnv = []string{name}
-	s.Record = true
-	_, rec := f.run(t, s)
-	if len(rec.ToolCalls) != 1 || !strings.Contains(rec.ToolCalls[0].Result.Text, "the password is [REDACTED]") {
-		t.Fatalf("calls %+v", rec.ToolCalls)
-	}
+	const value = "hunter2-run-secret-value"
+	rec := runWithSecret(t, value, `echo \"the password is $`+secretName+`\"`, "the password is [REDACTED]", true)
 	if rec.Sandbox == nil || !strings.Contains(rec.Sandbox.String(), "namespaces+landlock") {
 		t.Errorf("sandbox record %+v", rec.Sandbox)
 	}
@@ -191,21 +204,8 @@ func TestSecretValuesAreRedacted(t *testing.T) {
 // passed secret into the session folder (which lies in the run folder
 // and is shown writable in the sandbox) leaves it there redacted.
 func TestSecretWrittenToTheSessionFolderIsRedacted(t *testing.T) {
-	needSandbox(t)
-	const name, value = "AGENTDESK_TEST_DB_PASSWORD", "hunter2-session-secret"
-	t.Setenv(name, value)
-	f := newFixture(t, wire.OpenAI)
-	f.srv.Enqueue(
-		script(modeltest.ToolCall("c1", "shell_execute", `{"Command":"mkdir -p \"$TMPDIR/../../../notes\" && printf 'pw=%s\\n' \"$`+name+`\" > \"$TMPDIR/../../../notes/leak.txt\" && echo hi > \"$TMPDIR/../../../notes/n-$`+name+`.txt\" && mkdir \"$TMPDIR/../../../d-$`+name+`\" && echo written","_rationale":"keep"}`), modeltest.Finish(modeltest.FinishTools)),
-		modeltest.Reply("Done."),
-	)
-	s := f.toolSpec("Keep it.", project(t), Limits{})
-	s.Approve, _ = approve.ParseAll([]string{"shell_execute:*"})
-	s.Sandbox.PassEnv = []string{name}
-	_, rec := f.run(t, s)
-	if len(rec.ToolCalls) != 1 || !strings.Contains(rec.ToolCalls[0].Result.Text, "written") {
-		t.Fatalf("calls %+v", rec.ToolCalls)
-	}
+	const name, value = secretName, "hunter2-session-secret"
+	rec := runWithSecret(t, value, `mkdir -p \"$TMPDIR/../../../notes\" && printf 'pw=%s\\n' \"$`+name+`\" > \"$TMPDIR/../../../notes/leak.txt\" && echo hi > \"$TMPDIR/../../../notes/n-$`+name+`.txt\" && mkdir \"$TMPDIR/../../../d-$`+name+`\" && echo written`, "written", false)
 	leak := filepath.Join(rec.Dir, SessionDir, "notes", "leak.txt")
 	if b, err := os.ReadFile(leak); err != nil || string(b) != "pw=[REDACTED]\n" {
 		t.Errorf("%s = %q, %v; want the secret redacted", leak, b, err)
