@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -412,11 +413,27 @@ func unknownAgent(c *lint.Catalog, name string) error {
 	if file := c.RejectedAgent(name); file != nil {
 		return exitWith(exitFindings, fmt.Errorf("agent '%s' is not loaded: %s", name, rejectionAt(file)))
 	}
+	if file := namelessAgent(c, name); file != nil {
+		return exitWith(exitFindings, fmt.Errorf("no agent named '%s' is loaded, and %s gives no name: %s", name, filepath.Base(file.Path), rejectionAt(file)))
+	}
 	var names []string
 	for _, file := range c.Loaded() {
 		names = append(names, file.Def.Name)
 	}
 	return exitWith(exitFindings, fmt.Errorf("no agent named '%s' is loaded from %s%s", name, c.Home.Agents, closeNames(name, names, "agent")))
+}
+
+// namelessAgent is the rejected file <name>.md whose frontmatter gives no
+// name (it does not parse, or lacks the key): what the author most likely
+// meant by name.
+func namelessAgent(c *lint.Catalog, name string) *lint.File {
+	for _, f := range c.Files {
+		stem := strings.TrimSuffix(filepath.Base(f.Path), filepath.Ext(f.Path))
+		if f.Status != lint.Loaded && f.Name() == "" && strings.EqualFold(stem, strings.TrimSpace(name)) {
+			return f
+		}
+	}
+	return nil
 }
 
 // rejectionAt says why the runtime skips f: its first error as

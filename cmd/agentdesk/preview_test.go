@@ -69,6 +69,7 @@ func previewHome(t *testing.T, extra map[string]string) string {
 func TestPreviewCommand(t *testing.T) {
 	home := previewHome(t, nil)
 	disabled := previewHome(t, map[string]string{"config/netclaw.json": `{"SubAgents": {"Enabled": false}}`})
+	nameless := previewHome(t, map[string]string{"agents/draft.md": "---\nname: [unclosed\n"})
 	env := []string{"HOME=/nonexistent"}
 	tests := []struct {
 		name   string
@@ -134,6 +135,8 @@ func TestPreviewCommand(t *testing.T) {
 			stderr: []string{"(no close name among 3 agents)"}},
 		{name: "rejected agent", args: []string{"preview", "--home", home, "--agent", "broken"}, code: 1,
 			stderr: []string{"agentdesk: agent 'broken' is not loaded: ", "broken.md:1:1: ", "[description-missing]"}},
+		{name: "a rejected file of that stem gives no name", args: []string{"preview", "--home", nameless, "--agent", "draft"}, code: 1,
+			stderr: []string{"agentdesk: no agent named 'draft' is loaded, and draft.md gives no name: ", "agents/draft.md:1:1: the frontmatter opened on line 1 is never closed [frontmatter]\n"}},
 		{name: "rejected agent that does not bind", args: []string{"preview", "--home", home, "--agent", "unbound"}, code: 1,
 			stderr: []string{"agentdesk: agent 'unbound' is not loaded: ", "agents/unbound.md:4:8: 'tools' must be a YAML list", "[yaml]"}},
 
