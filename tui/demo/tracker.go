@@ -6,6 +6,11 @@ import (
 	"os"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	// The sandbox's hidden entry point (its init) must run before this
+	// package's: a sandboxed tracker's stage processes carry TrackerEnv
+	// too, and must set the sandbox up before serving.
+	_ "github.com/agentdesk/agentdesk/runner/sandbox"
 )
 
 // TrackerEnv is the hidden entry point of the demo's MCP server: a binary
