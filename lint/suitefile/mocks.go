@@ -66,8 +66,7 @@ func (r *reader) mock(item *yaml.Node) (m Mock, ok bool) {
 	r.mapping(item, "a mocks item", mockKeys, func(key string, k, val *yaml.Node) {
 		switch key {
 		case "tool":
-			m.Tool, _ = r.scalar(val, "tool")
-			m.Tool = strings.TrimSpace(m.Tool)
+			m.Tool = r.trimmed(val, "tool")
 		case "args":
 			m.Args = r.args(val, RuleMock, `args: {Url: "https://example.test/*"}`)
 		case "result":
@@ -109,8 +108,7 @@ func (r *reader) changes(v *yaml.Node) []Change {
 		r.mapping(item, "a changes item", changeKeys, func(key string, k, val *yaml.Node) {
 			switch key {
 			case "path":
-				c.Path, _ = r.scalar(val, "path")
-				c.Path = strings.TrimSpace(c.Path)
+				c.Path = r.trimmed(val, "path")
 			case "contains":
 				c.Contains, _ = r.scalar(val, "contains")
 				hasContains = true

@@ -120,8 +120,7 @@ func ParseRoute(path string, data []byte) *RouteSuite {
 		case "audience":
 			r.routeAudience(s, v)
 		case "preamble-file":
-			s.PreambleFile, _ = r.scalar(v, key)
-			s.PreambleFile = strings.TrimSpace(s.PreambleFile)
+			s.PreambleFile = r.trimmed(v, key)
 		case "model-role":
 			s.ModelRole = r.modelRole(v)
 		case "samples":
@@ -243,13 +242,11 @@ func (r *reader) routeCase(n *yaml.Node, i, samples int, taken map[string]bool) 
 		c.Keys[key] = posOf(v)
 		switch key {
 		case "name":
-			c.Name, _ = r.scalar(v, key)
-			c.Name = strings.TrimSpace(c.Name)
+			c.Name = r.trimmed(v, key)
 		case "request":
 			c.Request, _ = r.scalar(v, key)
 		case "expect":
-			c.Expect, _ = r.scalar(v, key)
-			c.Expect = strings.TrimSpace(c.Expect)
+			c.Expect = r.trimmed(v, key)
 		case "min-rate":
 			if f, ok := r.minRate(v); ok {
 				c.MinRate = f

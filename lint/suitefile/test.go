@@ -322,8 +322,7 @@ func (r *reader) testCase(n *yaml.Node, i int) *Case {
 		c.Keys[key] = posOf(v)
 		switch key {
 		case "name":
-			c.Name, _ = r.scalar(v, key)
-			c.Name = strings.TrimSpace(c.Name)
+			c.Name = r.trimmed(v, key)
 		case "task":
 			c.Task, _ = r.scalar(v, key)
 		case "context":
@@ -469,8 +468,7 @@ func (r *reader) expectKey(e *Expect, key string, v *yaml.Node) {
 			e.MaxSeconds = f
 		}
 	case "judge":
-		e.Judge, _ = r.scalar(v, key)
-		e.Judge = strings.TrimSpace(e.Judge)
+		e.Judge = r.trimmed(v, key)
 	case "command":
 		e.Command = r.command(v)
 	case "changes":
@@ -859,8 +857,7 @@ func (r *reader) toolCall(item *yaml.Node) ToolCall {
 	r.mapping(item, "a tools item", toolCallKeys, func(key string, k, val *yaml.Node) {
 		switch key {
 		case "name":
-			tc.Name, _ = r.scalar(val, "name")
-			tc.Name = strings.TrimSpace(tc.Name)
+			tc.Name = r.trimmed(val, "name")
 		case "args":
 			tc.Args = r.args(val, RuleValue, "args: {Path: README.md}")
 		}

@@ -132,6 +132,13 @@ func (r *reader) scalar(v *yaml.Node, key string) (string, bool) {
 	return v.Value, true
 }
 
+// trimmed is scalar's value of v, spaces trimmed ("" when v is not a
+// single value, which is reported).
+func (r *reader) trimmed(v *yaml.Node, key string) string {
+	s, _ := r.scalar(v, key)
+	return strings.TrimSpace(s)
+}
+
 // list returns v's texts: one value, or a list of values.
 func (r *reader) list(v *yaml.Node, key string) ([]string, bool) {
 	if v.Kind == yaml.ScalarNode {
